@@ -1,0 +1,4 @@
+export * from './time.js';
+export * from './simulator.js';
+export * from './random.js';
+export * from './distributions.js';

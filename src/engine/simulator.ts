@@ -1,0 +1,185 @@
+// Discrete-event engine: a virtual clock and a binary min-heap of timers ordered
+// by (time, insertion sequence), so events at the same instant run in the order
+// they were scheduled. It knows nothing about Bridge Commander.
+import type { Micros } from './time.js';
+
+/** A scheduled callback. Keep the handle to cancel or reschedule it. */
+export interface Timer {
+  /** Absolute due time. Read-only for callers. */
+  readonly at: Micros;
+  /** Position in the heap, or -1 when not pending. Internal. */
+  readonly heapIndex: number;
+}
+
+interface TimerSlot {
+  at: Micros;
+  seq: number;
+  heapIndex: number;
+  fn: () => void;
+}
+
+/** Explicit bound on pending timers: a runaway scheduler is a bug, not a workload. */
+export const MAX_PENDING_EVENTS = 4_000_000;
+
+export class Simulator {
+  private readonly heap: TimerSlot[] = [];
+  private nowUs: Micros = 0;
+  private nextSeq = 0;
+  private dispatched = 0;
+
+  /** Current simulated time in microseconds. */
+  get now(): Micros {
+    return this.nowUs;
+  }
+
+  /** Number of events dispatched so far. */
+  get eventCount(): number {
+    return this.dispatched;
+  }
+
+  /** Number of timers waiting to fire. */
+  get pendingCount(): number {
+    return this.heap.length;
+  }
+
+  /** Schedules `fn` at absolute time `atUs` (an integer, not in the past). */
+  at(atUs: Micros, fn: () => void): Timer {
+    assertTime(atUs, this.nowUs);
+    if (this.heap.length >= MAX_PENDING_EVENTS) {
+      throw new Error(`simulator: more than ${MAX_PENDING_EVENTS} pending events`);
+    }
+    const slot: TimerSlot = { at: atUs, seq: this.nextSeq++, heapIndex: this.heap.length, fn };
+    this.heap.push(slot);
+    this.siftUp(slot.heapIndex);
+    return slot;
+  }
+
+  /** Schedules `fn` after `delayUs` microseconds. */
+  after(delayUs: Micros, fn: () => void): Timer {
+    return this.at(this.nowUs + delayUs, fn);
+  }
+
+  /** Removes a pending timer. Returns false if it already fired or was cancelled. */
+  cancel(timer: Timer): boolean {
+    const slot = timer as TimerSlot;
+    const index = slot.heapIndex;
+    if (index < 0 || this.heap[index] !== slot) return false;
+    this.removeAt(index);
+    return true;
+  }
+
+  /**
+   * Moves a timer to a new time. A fired or cancelled timer is scheduled again.
+   * It takes a fresh insertion sequence, as if it had just been scheduled.
+   */
+  reschedule(timer: Timer, atUs: Micros): void {
+    assertTime(atUs, this.nowUs);
+    const slot = timer as TimerSlot;
+    const pending = slot.heapIndex >= 0 && this.heap[slot.heapIndex] === slot;
+    slot.at = atUs;
+    slot.seq = this.nextSeq++;
+    if (pending) {
+      // The key only grows or shrinks; one of the two sifts is a no-op.
+      this.siftUp(slot.heapIndex);
+      this.siftDown(slot.heapIndex);
+    } else {
+      slot.heapIndex = this.heap.length;
+      this.heap.push(slot);
+      this.siftUp(slot.heapIndex);
+    }
+  }
+
+  /** Dispatches every event due at or before `endUs`, then sets the clock to `endUs`. */
+  runUntil(endUs: Micros): void {
+    assertTime(endUs, this.nowUs);
+    const heap = this.heap;
+    while (heap.length > 0 && heap[0].at <= endUs) this.dispatchHead();
+    this.nowUs = endUs;
+  }
+
+  /**
+   * Dispatches events until none are pending. `maxEvents` bounds a run that
+   * keeps scheduling forever; exceeding it throws rather than hangs.
+   */
+  runUntilIdle(maxEvents = Number.MAX_SAFE_INTEGER): void {
+    const limit = this.dispatched + maxEvents;
+    while (this.heap.length > 0) {
+      if (this.dispatched >= limit) throw new Error(`simulator: not idle after ${maxEvents} events`);
+      this.dispatchHead();
+    }
+  }
+
+  /** Dispatches the next event, if any. Returns false when idle. */
+  step(): boolean {
+    if (this.heap.length === 0) return false;
+    this.dispatchHead();
+    return true;
+  }
+
+  private dispatchHead(): void {
+    const slot = this.heap[0];
+    this.removeAt(0);
+    this.nowUs = slot.at;
+    this.dispatched++;
+    slot.fn();
+  }
+
+  private removeAt(index: number): void {
+    const heap = this.heap;
+    const removed = heap[index];
+    const last = heap.pop() as TimerSlot;
+    removed.heapIndex = -1;
+    if (last !== removed) {
+      heap[index] = last;
+      last.heapIndex = index;
+      this.siftUp(index);
+      this.siftDown(last.heapIndex);
+    }
+  }
+
+  private siftUp(index: number): void {
+    const heap = this.heap;
+    const slot = heap[index];
+    while (index > 0) {
+      const parentIndex = (index - 1) >> 1;
+      const parent = heap[parentIndex];
+      if (parent.at < slot.at || (parent.at === slot.at && parent.seq < slot.seq)) break;
+      heap[index] = parent;
+      parent.heapIndex = index;
+      index = parentIndex;
+    }
+    heap[index] = slot;
+    slot.heapIndex = index;
+  }
+
+  private siftDown(index: number): void {
+    const heap = this.heap;
+    const length = heap.length;
+    const slot = heap[index];
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= length) break;
+      const right = left + 1;
+      let child = left;
+      let childSlot = heap[left];
+      if (right < length) {
+        const rightSlot = heap[right];
+        if (rightSlot.at < childSlot.at || (rightSlot.at === childSlot.at && rightSlot.seq < childSlot.seq)) {
+          child = right;
+          childSlot = rightSlot;
+        }
+      }
+      if (slot.at < childSlot.at || (slot.at === childSlot.at && slot.seq < childSlot.seq)) break;
+      heap[index] = childSlot;
+      childSlot.heapIndex = index;
+      index = child;
+    }
+    heap[index] = slot;
+    slot.heapIndex = index;
+  }
+}
+
+function assertTime(atUs: Micros, nowUs: Micros): void {
+  if (!Number.isSafeInteger(atUs)) throw new Error(`simulator: time ${atUs} is not an integer number of microseconds`);
+  if (atUs < nowUs) throw new Error(`simulator: time ${atUs}us is before now (${nowUs}us)`);
+}
