@@ -1,0 +1,96 @@
+// Whole-datagram encoding and decoding: [peer_id][msg_count][messages…]
+// (transport-layer.md §1, DECISIONS.md 5).
+import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from './constants.js';
+import { messageSize, readMessage, validateMessage, writeMessage } from './message.js';
+import type { Datagram, DecodeError, DecodeResult, EncodeResult, Located, Message } from './types.js';
+
+/** Encodes a datagram, refusing anything the stock engine could not put on the wire. */
+export function encodeDatagram(datagram: Datagram): EncodeResult {
+  const { peerId, messages } = datagram;
+  if (!Number.isInteger(peerId) || peerId < 0 || peerId > 0xff) {
+    return { ok: false, error: { code: 'field-range', messageIndex: null, reason: `peer id ${peerId} is not a u8` } };
+  }
+  if (messages.length > MAX_MESSAGES_PER_DATAGRAM) {
+    return {
+      ok: false,
+      error: { code: 'too-many-messages', messageIndex: null, reason: `${messages.length} messages exceed ${MAX_MESSAGES_PER_DATAGRAM}` },
+    };
+  }
+  let total = DATAGRAM_HEADER_BYTES;
+  for (let i = 0; i < messages.length; i++) {
+    const error = validateMessage(messages[i], i);
+    if (error !== null) return { ok: false, error };
+    total += messageSize(messages[i]);
+  }
+  if (total > MAX_DATAGRAM_BYTES) {
+    return { ok: false, error: { code: 'datagram-too-large', messageIndex: null, reason: `${total} bytes exceed ${MAX_DATAGRAM_BYTES}` } };
+  }
+  const bytes = new Uint8Array(total);
+  bytes[0] = peerId;
+  bytes[1] = messages.length;
+  let pos = DATAGRAM_HEADER_BYTES;
+  for (const message of messages) pos = writeMessage(bytes, pos, message);
+  return { ok: true, bytes };
+}
+
+/** Encodes a single message on its own (no datagram header). */
+export function encodeMessage(message: Message): EncodeResult {
+  const error = validateMessage(message);
+  if (error !== null) return { ok: false, error };
+  const bytes = new Uint8Array(messageSize(message));
+  writeMessage(bytes, 0, message);
+  return { ok: true, bytes };
+}
+
+/** Decodes a single message that fills `bytes` exactly. */
+export function decodeMessage(bytes: Uint8Array): { ok: true; message: Located } | { ok: false; error: DecodeError } {
+  const read = readMessage(bytes, 0, bytes.length);
+  if (!read.ok) return read;
+  if (read.message.size !== bytes.length) {
+    return {
+      ok: false,
+      error: { code: 'trailing-bytes', offset: read.message.size, reason: `${bytes.length - read.message.size} bytes after the message` },
+    };
+  }
+  return read;
+}
+
+/**
+ * Decodes a datagram. Never throws; a malformed datagram yields a typed error with
+ * the byte offset, plus whatever decoded before it. Datagrams larger than 512 bytes
+ * are decoded all the same: the size limit is the sender's to keep.
+ */
+export function decodeDatagram(bytes: Uint8Array): DecodeResult {
+  if (bytes.length < DATAGRAM_HEADER_BYTES) {
+    return {
+      ok: false,
+      error: { code: 'truncated-header', offset: bytes.length, reason: `datagram header needs 2 bytes, got ${bytes.length}` },
+      partial: { peerId: bytes.length > 0 ? bytes[0] : null, messageCount: null, messages: [] },
+    };
+  }
+  const peerId = bytes[0];
+  const messageCount = bytes[1];
+  const messages: Located[] = [];
+  let pos = DATAGRAM_HEADER_BYTES;
+  for (let i = 0; i < messageCount; i++) {
+    if (pos >= bytes.length) {
+      return {
+        ok: false,
+        error: { code: 'missing-messages', offset: pos, reason: `msg_count is ${messageCount} but the bytes hold only ${i} messages` },
+        partial: { peerId, messageCount, messages },
+      };
+    }
+    const read = readMessage(bytes, pos, bytes.length);
+    if (!read.ok) return { ok: false, error: read.error, partial: { peerId, messageCount, messages } };
+    messages.push(read.message);
+    pos += read.message.size;
+  }
+  if (pos !== bytes.length) {
+    return {
+      ok: false,
+      error: { code: 'trailing-bytes', offset: pos, reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages` },
+      partial: { peerId, messageCount, messages },
+    };
+  }
+  return { ok: true, datagram: { peerId, messageCount, messages } };
+}

@@ -1,0 +1,126 @@
+// Read-only views of decoded messages: the JSON shape of `bcsim decode --json`
+// (issue 2, item 4) and a one-line human description used by decode and trace.
+import { FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
+import { hex2 } from './message.js';
+import { toHex } from './hex.js';
+import type { AckMessage, DataMessage, DecodeResult, Located, Message } from './types.js';
+
+export interface AckJson {
+  offset: number;
+  type: 1;
+  name: 'ack';
+  size: number;
+  seq: number;
+  flags: number;
+  fragment: boolean;
+  fragIndex: number | null;
+  lowType: boolean;
+}
+
+export interface DataJson {
+  offset: number;
+  type: number;
+  name: string;
+  size: number;
+  reliable: boolean;
+  ordered: boolean;
+  fragment: boolean;
+  seq: number | null;
+  fragIndex: number | null;
+  fragCount: number | null;
+  payloadHex: string;
+}
+
+export interface DatagramJson {
+  ok: boolean;
+  length: number;
+  peerId: number | null;
+  messageCount: number | null;
+  messages: Array<AckJson | DataJson>;
+  error: { offset: number; reason: string } | null;
+}
+
+export function messageToJson(message: Located): AckJson | DataJson {
+  if (message.type === TYPE_ACK) {
+    return {
+      offset: message.offset,
+      type: 1,
+      name: 'ack',
+      size: message.size,
+      seq: message.seq,
+      flags: message.flags,
+      fragment: (message.flags & 0x01) !== 0,
+      fragIndex: message.fragIndex,
+      lowType: (message.flags & 0x02) !== 0,
+    };
+  }
+  return {
+    offset: message.offset,
+    type: message.type,
+    name: TYPE_NAMES[message.type],
+    size: message.size,
+    reliable: message.reliable,
+    ordered: message.ordered,
+    fragment: message.fragment,
+    seq: message.seq,
+    fragIndex: message.fragIndex,
+    fragCount: message.fragCount,
+    payloadHex: toHex(message.payload, ''),
+  };
+}
+
+export function decodeResultToJson(bytes: Uint8Array, result: DecodeResult): DatagramJson {
+  const source = result.ok ? result.datagram : result.partial;
+  return {
+    ok: result.ok,
+    length: bytes.length,
+    peerId: source.peerId,
+    messageCount: source.messageCount,
+    messages: source.messages.map(messageToJson),
+    error: result.ok ? null : { offset: result.error.offset, reason: result.error.reason },
+  };
+}
+
+export function peerLabel(peerId: number): string {
+  if (peerId === PEER_ID_SERVER) return 'server';
+  if (peerId === PEER_ID_UNASSIGNED) return 'unassigned';
+  if (peerId === 0) return 'invalid';
+  return `client slot ${peerId}`;
+}
+
+/** The flags_len word of a data message as it appears on the wire. */
+export function flagsLenOf(message: DataMessage, size: number): number {
+  return (message.reliable ? FLAG_RELIABLE : 0) | (message.ordered ? FLAG_ORDERED : 0) | (message.fragment ? FLAG_FRAGMENT : 0) | size;
+}
+
+/** "ack seq=2 frag=1 [fragment]" or "game reliable seq=2 frag=0/3 len=412 flags_len=0xA19C". */
+export function describeMessage(message: Message, size: number): string {
+  if (message.type === TYPE_ACK) return describeAck(message);
+  return describeData(message, size);
+}
+
+function describeAck(ack: AckMessage): string {
+  const bits: string[] = [];
+  if (ack.flags & 0x01) bits.push('fragment');
+  if (ack.flags & 0x02) bits.push('low-type');
+  if (ack.flags & ~0x03) bits.push(`other bits 0x${hex2(ack.flags & ~0x03)}`);
+  const frag = ack.fragIndex === null ? '' : ` frag=${ack.fragIndex}`;
+  return `ack seq=${ack.seq}${frag} flags=0x${hex2(ack.flags)}${bits.length ? ` (${bits.join(', ')})` : ''} [${(ack.flags & 1) !== 0 ? 5 : 4} bytes]`;
+}
+
+function describeData(message: DataMessage, size: number): string {
+  const name = TYPE_NAMES[message.type];
+  const flags: string[] = [];
+  if (message.reliable) flags.push('reliable');
+  if (message.ordered) flags.push('ordered');
+  if (message.fragment) flags.push('fragment');
+  const flagsLen = flagsLenOf(message, size);
+  const seq = message.seq === null ? '' : ` seq=${message.seq}`;
+  let frag = '';
+  if (message.fragIndex !== null) frag = message.fragCount !== null ? ` frag=${message.fragIndex}/${message.fragCount}` : ` frag=${message.fragIndex}`;
+  const typeByte = message.type === TYPE_GAME ? '' : ` (0x${hex2(message.type)})`;
+  return `${name}${typeByte} ${flags.length ? flags.join('+') : 'unreliable'}${seq}${frag} len=${size} flags_len=0x${flagsLen
+    .toString(16)
+    .padStart(4, '0')
+    .toUpperCase()} payload=${message.payload.length}B`;
+}
