@@ -1,0 +1,63 @@
+// The command-line shell. It parses flags and calls the library; every command
+// lives in ./commands and returns an exit code. Bad input exits 2 with one line.
+import { Command, CommanderError } from 'commander';
+import { EXIT_USAGE, UsageError } from './io.js';
+import type { CliIO } from './io.js';
+import { decodeCommand } from './commands/decode.js';
+import { VERSION } from '../version.js';
+
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are successful exits; anything else is a usage error.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return EXIT_USAGE;
+    }
+    if (error instanceof UsageError) {
+      io.stderr(`bcsim: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}
+
+function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+  const program = new Command('bcsim');
+  program
+    .description('Deterministic simulator and bug reproducer for the Bridge Commander 1.1 reliable-UDP transport')
+    .version(VERSION, '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: (text, write) => write(`bcsim: ${text.replace(/^error: /, '')}`),
+    })
+    .showHelpAfterError(false);
+
+  program
+    .command('decode')
+    .description('decode one datagram given as hex and annotate every field')
+    .argument('<hex...>', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203)')
+    .option('--json', 'print one JSON object instead of the annotated listing')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 decoded, 1 malformed datagram (error and partial decode printed), 2 input is not hex.\n' +
+        'Example:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n',
+    )
+    .action((hex: string[], options: { json?: boolean }) => {
+      setExit(decodeCommand(hex, options, io));
+    });
+
+  // Subcommands inherit the same output routing and exit behaviour.
+  for (const command of program.commands) {
+    command.exitOverride().configureOutput(program.configureOutput());
+  }
+  return program;
+}
