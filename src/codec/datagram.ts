@@ -33,6 +33,23 @@ export function encodeDatagram(datagram: Datagram): EncodeResult {
   return { ok: true, bytes };
 }
 
+/**
+ * Encodes messages already checked by validateMessage whose total is `totalBytes`
+ * (within the 512-byte and 255-message limits). The transport's hot path uses it;
+ * the length check below guards the caller's arithmetic.
+ */
+export function encodeDatagramUnchecked(peerId: number, messages: readonly Message[], totalBytes: number): Uint8Array {
+  const bytes = new Uint8Array(totalBytes);
+  bytes[0] = peerId;
+  bytes[1] = messages.length;
+  let pos = DATAGRAM_HEADER_BYTES;
+  for (let i = 0; i < messages.length; i++) pos = writeMessage(bytes, pos, messages[i]);
+  if (pos !== totalBytes || totalBytes > MAX_DATAGRAM_BYTES || messages.length > MAX_MESSAGES_PER_DATAGRAM) {
+    throw new Error(`codec: datagram of ${messages.length} messages is ${pos} bytes, expected ${totalBytes}`);
+  }
+  return bytes;
+}
+
 /** Encodes a single message on its own (no datagram header). */
 export function encodeMessage(message: Message): EncodeResult {
   const error = validateMessage(message);

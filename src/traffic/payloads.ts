@@ -1,0 +1,58 @@
+// Game payload bytes. The first byte is the game opcode; captured payloads are
+// used verbatim where DECISIONS.md "Real packets" has them, and the rest is a
+// deterministic filler so traces stay byte-identical run to run.
+
+/** Game opcodes carried inside type 0x32 (names from the capture analyses). */
+export const Opcode = {
+  ChecksumRequest: 0x20,
+  ChecksumResponse: 0x21,
+  StateUpdate: 0x1c,
+  StartFiring: 0x07,
+  StopFiring: 0x08,
+  TorpedoFire: 0x19,
+  BeamFire: 0x1a,
+  CollisionEffect: 0x15,
+  Explosion: 0x0f,
+  SubsysStatus: 0x13,
+  PythonEvent: 0x06,
+  Score: 0x36,
+  Chat: 0x2c,
+  ObjCreate: 0x03,
+  Settings: 0x00,
+  GameInit: 0x01,
+  NewPlayerInGame: 0x2a,
+  MissionInit: 0x35,
+  DeletePlayerUI: 0x17,
+  JoinMarker: 0x28,
+} as const;
+
+/** A payload of `bytes` bytes starting with `opcode`, filled from `salt`. */
+export function filledPayload(opcode: number, bytes: number, salt: number): Uint8Array {
+  const payload = new Uint8Array(Math.max(1, bytes));
+  payload[0] = opcode;
+  let x = (salt * 2654435761) >>> 0;
+  for (let i = 1; i < payload.length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    payload[i] = x >>> 24;
+  }
+  return payload;
+}
+
+export function hexBytes(text: string): Uint8Array {
+  const clean = text.replace(/\s+/g, '');
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Captured payloads (after the seq field), from DECISIONS.md "Real packets". */
+export const CAPTURED = {
+  /** Server -> client checksum request r0 (message length 27). */
+  checksumRequestR0: hexBytes('20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20'),
+  /** Client -> server checksum response r0 (message length 26). */
+  checksumResponseR0: hexBytes('21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00'),
+  /** Server -> client checksum request r2 (message length 30). */
+  checksumRequestR2: hexBytes('20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21'),
+  /** Server -> client ConnectAck slot assignment (type 0x03, message length 6). */
+  connectAckSlot2: hexBytes('02'),
+} as const;

@@ -1,0 +1,275 @@
+// The ACK-outbox: ACKs waiting to go back to the remote peer.
+// Stock: two passes with a gate (ack-outbox-deadlock.md §1–§2, DECISIONS.md 8–10).
+// Fixed: one pass that frees each entry after N sends (ack-outbox-deadlock.md §6).
+//
+// Entries live in two lists, both in queue (insertion) order: `fresh` holds what
+// pass 1 may send, `stale` what only pass 2 may reach. Dead-zone entries are
+// never walked while the gate is shut, so a huge stuck outbox costs nothing per
+// update; the modelled linear-scan cost is counted through a PositionIndex.
+import { ACK_FLAG_FRAGMENT, ACK_FLAG_LOW_TYPE, TYPE_ACK } from '../codec/index.js';
+import type { AckMessage } from '../codec/index.js';
+import type { PeerCounters } from './counters.js';
+import { SendNote } from './datagram-builder.js';
+import type { DatagramBuilder } from './datagram-builder.js';
+import { ACK_ENTRY_BYTES } from './memory.js';
+import { PositionIndex } from './position-index.js';
+import type { TransportParams, TransportSwitches } from './switches.js';
+
+export interface AckEntry {
+  readonly seq: number;
+  readonly low: boolean;
+  readonly fragment: boolean;
+  readonly fragIndex: number;
+  /** What goes on the wire; built once. */
+  readonly wire: AckMessage;
+  readonly wireBytes: number;
+  sendCount: number;
+  /** -Infinity until first sent, and after a refresh: the timer has expired. */
+  lastSendUs: number;
+  /** Insertion id: queue order, and the key into the position index. */
+  order: number;
+  inStale: boolean;
+  prev: AckEntry | null;
+  next: AckEntry | null;
+}
+
+const NEVER = Number.NEGATIVE_INFINITY;
+
+class EntryList {
+  head: AckEntry | null = null;
+  tail: AckEntry | null = null;
+  length = 0;
+
+  append(entry: AckEntry): void {
+    entry.prev = this.tail;
+    entry.next = null;
+    if (this.tail) this.tail.next = entry;
+    else this.head = entry;
+    this.tail = entry;
+    this.length++;
+  }
+
+  /** Inserts keeping queue order; new stale entries are nearly always the newest. */
+  insertOrdered(entry: AckEntry): void {
+    let after = this.tail;
+    while (after !== null && after.order > entry.order) after = after.prev;
+    entry.prev = after;
+    entry.next = after ? after.next : this.head;
+    if (entry.next) entry.next.prev = entry;
+    else this.tail = entry;
+    if (after) after.next = entry;
+    else this.head = entry;
+    this.length++;
+  }
+
+  remove(entry: AckEntry): void {
+    if (entry.prev) entry.prev.next = entry.next;
+    else this.head = entry.next;
+    if (entry.next) entry.next.prev = entry.prev;
+    else this.tail = entry.prev;
+    entry.prev = entry.next = null;
+    this.length--;
+  }
+}
+
+export class AckOutbox {
+  private readonly fresh = new EntryList();
+  private readonly stale = new EntryList();
+  private readonly byKey = new Map<number, AckEntry>();
+  private readonly positions = new PositionIndex(1 << 12);
+  private nextOrder = 0;
+  private readonly twoPass: boolean;
+  private readonly hashed: boolean;
+  private readonly resetOnRefresh: boolean;
+  private readonly coalesceFragments: boolean;
+  private readonly wireDropsFragmentFlag: boolean;
+  private readonly passOneLimit: number;
+  private readonly freeAt: number;
+  private readonly resendIntervalUs: number;
+
+  constructor(
+    switches: TransportSwitches,
+    params: TransportParams,
+    private readonly counters: PeerCounters,
+  ) {
+    this.twoPass = switches.ackOutbox === 'two-pass-gated';
+    this.hashed = switches.dedup === 'hashed-index';
+    this.resetOnRefresh = switches.ackRefresh === 'reset-count';
+    // DECISIONS.md 14 (b): fragment ACKs coalesce into one entry per seq.
+    this.coalesceFragments = switches.fragmentAckCause === 'partial-ack';
+    // DECISIONS.md 14 (a): the ACK of a fragment goes out without bit 0.
+    this.wireDropsFragmentFlag = switches.fragmentAckCause === 'ack-format-mismatch';
+    this.passOneLimit = this.twoPass ? params.ackPassOneLimit : switches.ackSendLimit;
+    this.freeAt = params.ackFreeAtCount;
+    this.resendIntervalUs = Math.round(params.ackResendIntervalMs * 1000);
+    if (!(this.passOneLimit >= 1 && (!this.twoPass || this.freeAt > this.passOneLimit))) {
+      throw new Error(`ack-outbox: need 1 <= pass-one limit (${this.passOneLimit}) < free-at count (${this.freeAt})`);
+    }
+    this.limit = params.ackOutboxLimit;
+  }
+
+  private readonly limit: number;
+
+  get size(): number {
+    return this.fresh.length + this.stale.length;
+  }
+
+  /** Entries only pass 2 can reach: send count in [passOneLimit, freeAt). Zero in the single-pass design. */
+  get deadZone(): number {
+    return this.stale.length;
+  }
+
+  get modelledBytes(): number {
+    return this.size * ACK_ENTRY_BYTES;
+  }
+
+  /**
+   * HandleReliableReceived (analysis doc): find an entry equal on all four fields,
+   * refresh it or append a new one. Returns the modelled comparisons.
+   */
+  onReliableReceived(seq: number, low: boolean, fragment: boolean, fragIndex: number): number {
+    const key = this.keyOf(seq, low, fragment, fragIndex);
+    const existing = this.byKey.get(key);
+    const size = this.size;
+    // A linear scan stops at the match, or examines every entry on a miss.
+    const comparisons = this.hashed ? 1 : existing ? this.positions.countUpTo(existing.order) : size;
+    const c = this.counters;
+    c.dedupLookups++;
+    c.dedupComparisons += comparisons;
+    if (comparisons > c.dedupMaxPerLookup) c.dedupMaxPerLookup = comparisons;
+
+    if (existing) {
+      c.ackEntriesRefreshed++;
+      existing.lastSendUs = NEVER; // DECISIONS.md 10: the timer is refreshed...
+      if (this.resetOnRefresh && existing.sendCount > 0) {
+        // ...and, only with reset-count, the send count too.
+        existing.sendCount = 0;
+        if (existing.inStale) {
+          this.stale.remove(existing);
+          existing.inStale = false;
+          this.fresh.insertOrdered(existing);
+        }
+      }
+      return comparisons;
+    }
+    if (size >= this.limit) throw new Error(`ack-outbox: more than ${this.limit} entries`);
+    const wireFragment = fragment && !this.wireDropsFragmentFlag;
+    const wire: AckMessage = {
+      type: TYPE_ACK,
+      seq,
+      flags: (wireFragment ? ACK_FLAG_FRAGMENT : 0) | (low ? ACK_FLAG_LOW_TYPE : 0),
+      fragIndex: wireFragment ? fragIndex : null,
+    };
+    if (this.nextOrder >= this.positions.capacity) this.compact();
+    const entry: AckEntry = {
+      seq,
+      low,
+      fragment,
+      fragIndex,
+      wire,
+      wireBytes: wireFragment ? 5 : 4,
+      sendCount: 0,
+      lastSendUs: NEVER,
+      order: this.nextOrder++,
+      inStale: false,
+      prev: null,
+      next: null,
+    };
+    this.positions.add(entry.order, 1);
+    this.byKey.set(key, entry);
+    this.fresh.append(entry);
+    c.ackEntriesCreated++;
+    if (this.size > c.ackOutboxMax) c.ackOutboxMax = this.size;
+    return comparisons;
+  }
+
+  /**
+   * Stock pass 1, or the fixed design's only pass: due entries in queue order.
+   * The loop stops at the first entry that does not fit (ack-outbox-deadlock.md §4).
+   */
+  passOne(nowUs: number, out: DatagramBuilder): void {
+    let entry = this.fresh.head;
+    while (entry !== null) {
+      const next = entry.next;
+      if (nowUs - entry.lastSendUs > this.resendIntervalUs) {
+        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, SendNote.Ack)) return;
+        this.counters.acksSent++;
+        entry.sendCount++;
+        entry.lastSendUs = nowUs;
+        if (entry.sendCount >= this.passOneLimit) {
+          this.fresh.remove(entry);
+          if (this.twoPass) {
+            // ack-outbox-deadlock.md §1: kept, but pass 1 will skip it from now on.
+            entry.inStale = true;
+            this.stale.insertOrdered(entry);
+            if (this.stale.length > this.counters.deadZoneMax) this.counters.deadZoneMax = this.stale.length;
+          } else {
+            this.free(entry); // §6: freed after N sends.
+          }
+        }
+      }
+      entry = next;
+    }
+  }
+
+  /** Stock pass 2: the caller runs it only when the gate is open (DECISIONS.md 8.4). */
+  passTwo(nowUs: number, out: DatagramBuilder): void {
+    let entry = this.stale.head;
+    while (entry !== null) {
+      const next = entry.next;
+      if (nowUs - entry.lastSendUs > this.resendIntervalUs) {
+        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, SendNote.StaleAck)) return;
+        this.counters.acksSent++;
+        entry.sendCount++;
+        entry.lastSendUs = nowUs;
+        if (entry.sendCount >= this.freeAt) {
+          this.stale.remove(entry);
+          this.free(entry);
+        }
+      }
+      entry = next;
+    }
+  }
+
+  /** Drops every entry (peer gone). */
+  clear(): void {
+    for (const list of [this.fresh, this.stale]) {
+      while (list.head) {
+        const entry = list.head;
+        list.remove(entry);
+        this.free(entry);
+      }
+    }
+  }
+
+  /** Queue order view for tests and traces. O(n). */
+  entriesInQueueOrder(): AckEntry[] {
+    const out: AckEntry[] = [];
+    for (let e = this.fresh.head; e; e = e.next) out.push(e);
+    for (let e = this.stale.head; e; e = e.next) out.push(e);
+    return out.sort((a, b) => a.order - b.order);
+  }
+
+  private free(entry: AckEntry): void {
+    this.positions.add(entry.order, -1);
+    this.byKey.delete(this.keyOf(entry.seq, entry.low, entry.fragment, entry.fragIndex));
+    this.counters.ackEntriesFreed++;
+  }
+
+  private keyOf(seq: number, low: boolean, fragment: boolean, fragIndex: number): number {
+    const index = fragment && !this.coalesceFragments ? fragIndex : 0;
+    return seq | (low ? 1 << 16 : 0) | (fragment ? 1 << 17 : 0) | (index << 18);
+  }
+
+  /** Renumbers live entries 0..n-1 in queue order once insertion ids run out. Amortised O(1). */
+  private compact(): void {
+    const live = this.entriesInQueueOrder();
+    let capacity = this.positions.capacity;
+    while (live.length * 2 > capacity) capacity *= 2;
+    live.forEach((entry, i) => {
+      entry.order = i;
+    });
+    this.nextOrder = live.length;
+    this.positions.rebuild(capacity, live.length);
+  }
+}

@@ -1,0 +1,96 @@
+// Per-peer counters of the transport model: modelled costs and traffic.
+// Plain numbers updated inline; observers read them, never write them.
+
+export interface PeerCounters {
+  // Send side.
+  packetsSent: number;
+  bytesSent: number;
+  ackBytesSent: number;
+  gameBytesSent: number;
+  acksSent: number;
+  messagesSent: number;
+  /** Largest share of one datagram taken by ACKs, in bytes. */
+  ackBytesMaxPerPacket: number;
+  /** First-send messages that waited at least one update because a datagram was full. */
+  deferredMessages: number;
+  /** Messages refused because a queue was at its limit. */
+  sendRejected: number;
+  keepalivesSent: number;
+  keepalivesEchoed: number;
+  // Retransmission.
+  retransmits: number;
+  fragmentRetransmits: number;
+  retransmitReentries: number;
+  /** Messages the sender gave up on: retry limit, age limit or peer timeout. */
+  gaveUp: number;
+  // ACK handling on the sender.
+  acksReceived: number;
+  acksMatched: number;
+  acksUnmatched: number;
+  acksOnEmptyQueue: number;
+  // ACK-outbox on the receiver.
+  ackEntriesCreated: number;
+  ackEntriesRefreshed: number;
+  ackEntriesFreed: number;
+  dedupLookups: number;
+  dedupComparisons: number;
+  dedupMaxPerLookup: number;
+  // Receive side.
+  packetsReceived: number;
+  bytesReceived: number;
+  malformedReceived: number;
+  reliableReceived: number;
+  duplicatesReceived: number;
+  deliveredReliable: number;
+  deliveredUnreliable: number;
+  reassembledMessages: number;
+  // Gauge maxima (the gauges themselves live on the queues).
+  ackOutboxMax: number;
+  deadZoneMax: number;
+  retransmitQueueMax: number;
+  firstSendQueueMax: number;
+  memoryMaxBytes: number;
+}
+
+export function newPeerCounters(): PeerCounters {
+  return {
+    packetsSent: 0,
+    bytesSent: 0,
+    ackBytesSent: 0,
+    gameBytesSent: 0,
+    acksSent: 0,
+    messagesSent: 0,
+    ackBytesMaxPerPacket: 0,
+    deferredMessages: 0,
+    sendRejected: 0,
+    keepalivesSent: 0,
+    keepalivesEchoed: 0,
+    retransmits: 0,
+    fragmentRetransmits: 0,
+    retransmitReentries: 0,
+    gaveUp: 0,
+    acksReceived: 0,
+    acksMatched: 0,
+    acksUnmatched: 0,
+    acksOnEmptyQueue: 0,
+    ackEntriesCreated: 0,
+    ackEntriesRefreshed: 0,
+    ackEntriesFreed: 0,
+    dedupLookups: 0,
+    dedupComparisons: 0,
+    dedupMaxPerLookup: 0,
+    packetsReceived: 0,
+    bytesReceived: 0,
+    malformedReceived: 0,
+    reliableReceived: 0,
+    duplicatesReceived: 0,
+    deliveredReliable: 0,
+    deliveredUnreliable: 0,
+    reassembledMessages: 0,
+    ackOutboxMax: 0,
+    deadZoneMax: 0,
+    retransmitQueueMax: 0,
+    firstSendQueueMax: 0,
+    memoryMaxBytes: 0,
+  };
+}

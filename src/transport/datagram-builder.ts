@@ -1,0 +1,39 @@
+// Packs one datagram within the 512-byte and 255-message limits
+// (DECISIONS.md 5, 8). The send-cycle steps ask it for room message by message;
+// a message that does not fit waits for a later update.
+import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM, TYPE_ACK } from '../codec/index.js';
+import type { Message } from '../codec/index.js';
+
+/** Why a message is in the datagram; traces mark retransmissions and dead-zone ACKs with it. */
+export const SendNote = {
+  FirstSend: 0,
+  Retransmit: 1,
+  Ack: 2,
+  /** An ACK sent by pass 2: it had left pass 1's reach (ack-outbox-deadlock.md §1). */
+  StaleAck: 3,
+} as const;
+export type SendNote = (typeof SendNote)[keyof typeof SendNote];
+
+export class DatagramBuilder {
+  readonly messages: Message[] = [];
+  /** Per message: the sender's uid for delivery accounting, or -1 (ACKs). */
+  readonly uids: number[] = [];
+  readonly notes: SendNote[] = [];
+  bytes = DATAGRAM_HEADER_BYTES;
+  ackBytes = 0;
+
+  get count(): number {
+    return this.messages.length;
+  }
+
+  /** Adds the message if it fits; false means the datagram is full for it. */
+  tryAdd(message: Message, size: number, uid: number, note: SendNote): boolean {
+    if (this.messages.length >= MAX_MESSAGES_PER_DATAGRAM || this.bytes + size > MAX_DATAGRAM_BYTES) return false;
+    this.messages.push(message);
+    this.uids.push(uid);
+    this.notes.push(note);
+    this.bytes += size;
+    if (message.type === TYPE_ACK) this.ackBytes += size;
+    return true;
+  }
+}

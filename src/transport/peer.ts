@@ -1,0 +1,353 @@
+// One host's transport towards its remote peer: the three queues, the two
+// sequence-counter pairs, liveness, and the once-per-update send cycle
+// (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13).
+import {
+  PEER_ID_SERVER,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_CONNECT_ACK,
+  TYPE_DATA,
+  TYPE_DISCONNECT,
+  TYPE_GAME,
+  decodeDatagram,
+  encodeDatagramUnchecked,
+  isLowType,
+  messageSize,
+  validateMessage,
+} from '../codec/index.js';
+import type { AckMessage, DataMessage, DataType } from '../codec/index.js';
+import type { Simulator, Timer } from '../engine/index.js';
+import { AckOutbox } from './ack-outbox.js';
+import { newPeerCounters } from './counters.js';
+import type { PeerCounters } from './counters.js';
+import type { SendNote } from './datagram-builder.js';
+import { Fifo } from './fifo.js';
+import { disconnectPayload, keepalivePayload } from './identity.js';
+import { dataMessageBytes } from './memory.js';
+import { newOutgoing } from './outgoing.js';
+import type { OutgoingMessage } from './outgoing.js';
+import { ReceiveChannel } from './receive-channel.js';
+import type { Delivery } from './receive-channel.js';
+import { RetransmitQueue } from './retransmit-queue.js';
+import type { Role } from './roles.js';
+import { buildDatagram } from './send-cycle.js';
+import type { SendCycleParts } from './send-cycle.js';
+import { seqNext } from './seq.js';
+import type { TransportParams, TransportSwitches } from './switches.js';
+
+export type ConnectionState = 'open' | 'disconnecting' | 'closed' | 'timed-out';
+
+export interface SendRequest {
+  readonly type: DataType;
+  readonly payload: Uint8Array;
+  readonly reliable: boolean;
+  readonly ordered?: boolean;
+  /** Accounting identity from the caller's ledger. */
+  readonly uid: number;
+}
+
+/** How the transport reaches the rest of the simulation. */
+export interface TransportHooks {
+  /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages. */
+  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
+  /** Hands a received message to the application. */
+  deliver(delivery: Delivery): void;
+  /** The sender stopped trying to deliver this reliable message. */
+  gaveUp(uid: number): void;
+  /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
+  newUid(reliable: boolean, low: boolean): number;
+  stateChanged?(state: ConnectionState): void;
+  /** Every ACK received, with the retransmit entry it cleared (null: no match). */
+  ackProcessed?(ack: AckMessage, cleared: OutgoingMessage | null, queueWasEmpty: boolean): void;
+  /** A reliable message (or fragment) arrived again after it was already taken. */
+  duplicateReceived?(message: DataMessage): void;
+}
+
+export interface PeerGauges {
+  ackOutbox: number;
+  deadZone: number;
+  retransmitQueue: number;
+  firstSendQueue: number;
+  memoryBytes: number;
+}
+
+export class PeerTransport {
+  readonly counters: PeerCounters = newPeerCounters();
+  readonly ackOutbox: AckOutbox;
+  readonly retransmitQueue: RetransmitQueue;
+  readonly firstSendQueue = new Fifo<OutgoingMessage>();
+  private firstSendBytes = 0;
+  /** Send counters per category: [high, low] (peer+0x2A / +0x26). */
+  private readonly sendSeq = [0, 0];
+  /** Receive side per category, holding the expected counters (peer+0x28 / +0x24). */
+  private readonly channels: [ReceiveChannel, ReceiveChannel];
+  private readonly parts: SendCycleParts;
+  private readonly tickUs: number;
+  private timer: Timer | null = null;
+  private connectionState: ConnectionState = 'open';
+  /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
+  private ownPeerId: number;
+  lastActivityUs = 0;
+  lastSentUs = 0;
+  /** Opens the pass-2 gate unconditionally (ack-outbox-deadlock.md §2, exit 2). */
+  disconnecting = false;
+  private disconnectSeq: number | null = null;
+  private closeAfterNextCycle = false;
+
+  constructor(
+    readonly role: Role,
+    private readonly sim: Simulator,
+    readonly switches: TransportSwitches,
+    readonly params: TransportParams,
+    private readonly hooks: TransportHooks,
+  ) {
+    this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
+    this.ackOutbox = new AckOutbox(switches, params, this.counters);
+    this.retransmitQueue = new RetransmitQueue(switches, params, this.counters, {
+      gaveUp: (message) => hooks.gaveUp(message.uid),
+    });
+    const onDeliver = (delivery: Delivery) => this.onDeliver(delivery);
+    this.channels = [new ReceiveChannel(false, onDeliver), new ReceiveChannel(true, onDeliver)];
+    this.tickUs = Math.round(params.tickMs * 1000);
+    if (!(this.tickUs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
+    this.parts = {
+      ackOutbox: this.ackOutbox,
+      retransmitQueue: this.retransmitQueue,
+      firstSendQueue: this.firstSendQueue,
+      twoPassGated: switches.ackOutbox === 'two-pass-gated',
+      counters: this.counters,
+      onFirstSent: (message, nowUs) => {
+        this.firstSendBytes -= dataMessageBytes(message.payload.length);
+        if (!this.retransmitQueue.add(message, nowUs)) hooks.gaveUp(message.uid);
+      },
+    };
+  }
+
+  get state(): ConnectionState {
+    return this.connectionState;
+  }
+
+  get peerId(): number {
+    return this.ownPeerId;
+  }
+
+  /** Starts the network updates; the first runs `phaseUs` from now. */
+  start(phaseUs = 0): void {
+    this.lastActivityUs = this.sim.now;
+    this.lastSentUs = this.sim.now;
+    this.timer = this.sim.after(phaseUs, () => this.tick());
+  }
+
+  /**
+   * SendHelper: assigns the category's next seq, fragments an oversize 0x32
+   * payload into chunks sharing that seq (forced reliable; the counter moves once),
+   * and appends to the first-send queue. Returns false if the message was refused.
+   */
+  send(request: SendRequest): boolean {
+    if (this.connectionState !== 'open') return this.refuse();
+    const { type, payload, uid } = request;
+    const chunk = this.params.fragmentChunkBytes;
+    const fragmentIt = type === TYPE_GAME && payload.length > chunk;
+    const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
+    if (pieces > 255 || this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit) return this.refuse();
+    const reliable = request.reliable || fragmentIt;
+    const ordered = request.ordered ?? false;
+    const low = isLowType(type);
+    const category = low ? 1 : 0;
+    const seq = reliable ? this.sendSeq[category] : null;
+    if (!fragmentIt) {
+      const message = newOutgoing({ type, reliable, ordered, seq, payload, uid });
+      // Refuse what can never fit a datagram or be encoded, before a seq is spent.
+      if (validateMessage(message) !== null || messageSize(message) > 510) return this.refuse();
+      this.enqueue(message);
+    } else {
+      for (let i = 0; i < pieces; i++) {
+        const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
+        this.enqueue(newOutgoing({ type, reliable, ordered, seq, payload: slice, uid, fragIndex: i, fragCount: i === 0 ? pieces : null }));
+      }
+    }
+    if (reliable) this.sendSeq[category] = seqNext(this.sendSeq[category]);
+    return true;
+  }
+
+  /** Graceful disconnect: queue a Disconnect and open the pass-2 gate. */
+  disconnect(): void {
+    if (this.connectionState !== 'open') return;
+    const uid = this.hooks.newUid(true, true);
+    this.disconnectSeq = this.sendSeq[1];
+    this.send({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid });
+    this.disconnecting = true;
+    this.setState('disconnecting');
+  }
+
+  /** ProcessIncomingMessages: decode the real bytes, ACK every reliable message, dispatch. */
+  receive(bytes: Uint8Array, uids: readonly number[] = []): void {
+    if (this.connectionState === 'closed' || this.connectionState === 'timed-out') return;
+    const c = this.counters;
+    c.packetsReceived++;
+    c.bytesReceived += bytes.length;
+    const decoded = decodeDatagram(bytes);
+    if (!decoded.ok) {
+      c.malformedReceived++;
+      return;
+    }
+    this.lastActivityUs = this.sim.now;
+    const messages = decoded.datagram.messages;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      if (message.type === TYPE_ACK) {
+        const queueWasEmpty = this.retransmitQueue.size === 0;
+        const cleared = this.retransmitQueue.onAck((message.flags & 2) !== 0, message.seq, (message.flags & 1) !== 0, message.fragIndex ?? 0);
+        if (this.hooks.ackProcessed) this.hooks.ackProcessed(message, cleared, queueWasEmpty);
+        continue;
+      }
+      const uid = i < uids.length ? uids[i] : -1;
+      if (!message.reliable) {
+        if (message.fragment) continue; // fragments are always reliable; a stray one is ignored
+        c.deliveredUnreliable++;
+        this.hooks.deliver({ type: message.type, low: isLowType(message.type), reliable: false, seq: null, payload: message.payload, uid });
+        continue;
+      }
+      const low = isLowType(message.type);
+      c.reliableReceived++;
+      // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
+      this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0);
+      const outcome = this.channels[low ? 1 : 0].accept(message, uid);
+      if (outcome === 'duplicate') {
+        c.duplicatesReceived++;
+        if (this.hooks.duplicateReceived) this.hooks.duplicateReceived(message);
+      }
+    }
+    this.updateMemoryMax();
+  }
+
+  gauges(): PeerGauges {
+    return {
+      ackOutbox: this.ackOutbox.size,
+      deadZone: this.ackOutbox.deadZone,
+      retransmitQueue: this.retransmitQueue.size,
+      firstSendQueue: this.firstSendQueue.length,
+      memoryBytes: this.memoryBytes(),
+    };
+  }
+
+  memoryBytes(): number {
+    return this.ackOutbox.modelledBytes + this.retransmitQueue.modelledBytes + this.firstSendBytes + this.channels[0].modelledBytes + this.channels[1].modelledBytes;
+  }
+
+  /** The expected (next to deliver) seq of a category. */
+  expectedSeq(low: boolean): number {
+    return this.channels[low ? 1 : 0].expected;
+  }
+
+  /** The next seq `send` will assign in a category. */
+  nextSendSeq(low: boolean): number {
+    return this.sendSeq[low ? 1 : 0];
+  }
+
+  /** Stops updates without touching queues: the end of a run. */
+  stop(): void {
+    if (this.timer) this.sim.cancel(this.timer);
+  }
+
+  private tick(): void {
+    const now = this.sim.now;
+    if (now - this.lastActivityUs > this.params.peerTimeoutMs * 1000) {
+      this.shutDown('timed-out');
+      return;
+    }
+    if (this.connectionState === 'open' && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) this.sendKeepalive();
+    for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
+      const out = buildDatagram(this.parts, now, this.disconnecting);
+      if (out === null) break;
+      const bytes = encodeDatagramUnchecked(this.ownPeerId, out.messages, out.bytes);
+      const c = this.counters;
+      c.packetsSent++;
+      c.bytesSent += out.bytes;
+      c.ackBytesSent += out.ackBytes;
+      c.gameBytesSent += out.bytes - 2 - out.ackBytes;
+      c.messagesSent += out.count;
+      if (out.ackBytes > c.ackBytesMaxPerPacket) c.ackBytesMaxPerPacket = out.ackBytes;
+      this.lastSentUs = now;
+      this.hooks.emit(bytes, out.uids, out.notes);
+    }
+    this.updateMemoryMax();
+    if (this.closeAfterNextCycle) {
+      this.shutDown('closed');
+      return;
+    }
+    if (this.disconnectSeq !== null && !this.retransmitQueue.hasSeq(true, this.disconnectSeq, false, 0) && !this.disconnectQueued()) {
+      this.shutDown('closed'); // our Disconnect was acknowledged
+      return;
+    }
+    this.sim.reschedule(this.timer as Timer, now + this.tickUs);
+  }
+
+  private disconnectQueued(): boolean {
+    for (const message of this.firstSendQueue.values()) if (message.type === TYPE_DISCONNECT) return true;
+    return false;
+  }
+
+  private onDeliver(delivery: Delivery): void {
+    this.counters.deliveredReliable++;
+    if (delivery.type === TYPE_DATA && this.role === 'server' && this.connectionState === 'open') {
+      // DECISIONS.md 12: the server echoes the client's keepalive.
+      this.counters.keepalivesEchoed++;
+      this.sendKeepalive();
+    } else if (delivery.type === TYPE_CONNECT_ACK && this.role === 'client' && delivery.payload.length > 0) {
+      this.ownPeerId = delivery.payload[0]; // the slot assignment
+    } else if (delivery.type === TYPE_DISCONNECT && this.connectionState === 'open') {
+      // The peer leaves: ACK its Disconnect (the gate is open) and close after this update.
+      this.disconnecting = true;
+      this.closeAfterNextCycle = true;
+      this.setState('disconnecting');
+    }
+    this.hooks.deliver(delivery);
+  }
+
+  private sendKeepalive(): void {
+    const uid = this.hooks.newUid(true, true);
+    if (this.send({ type: TYPE_DATA, payload: keepalivePayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
+      this.counters.keepalivesSent++;
+    }
+  }
+
+  private enqueue(message: OutgoingMessage): void {
+    this.firstSendQueue.push(message);
+    this.firstSendBytes += dataMessageBytes(message.payload.length);
+    if (this.firstSendQueue.length > this.counters.firstSendQueueMax) this.counters.firstSendQueueMax = this.firstSendQueue.length;
+  }
+
+  private refuse(): false {
+    this.counters.sendRejected++;
+    return false;
+  }
+
+  private updateMemoryMax(): void {
+    const bytes = this.memoryBytes();
+    if (bytes > this.counters.memoryMaxBytes) this.counters.memoryMaxBytes = bytes;
+  }
+
+  /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */
+  private shutDown(state: 'closed' | 'timed-out'): void {
+    this.stop();
+    for (const message of this.firstSendQueue.clear()) {
+      if (message.reliable) {
+        this.counters.gaveUp++;
+        this.hooks.gaveUp(message.uid);
+      }
+    }
+    this.firstSendBytes = 0;
+    this.retransmitQueue.clear();
+    this.ackOutbox.clear();
+    this.channels[0].clear();
+    this.channels[1].clear();
+    this.disconnecting = false;
+    this.setState(state);
+  }
+
+  private setState(state: ConnectionState): void {
+    this.connectionState = state;
+    if (this.hooks.stateChanged) this.hooks.stateChanged(state);
+  }
+}

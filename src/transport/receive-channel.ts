@@ -1,0 +1,138 @@
+// Receive side of one sequence category (low < 0x32, high >= 0x32): drops
+// already-seen sequence numbers, reassembles fragments in any arrival order and
+// delivers reliable messages in sequence order (transport-layer.md §4–§5).
+import type { DataMessage } from '../codec/index.js';
+import { dataMessageBytes } from './memory.js';
+import { SEQ_HALF, seqDistance, seqNext } from './seq.js';
+
+/** A message handed to the application. */
+export interface Delivery {
+  readonly type: number;
+  readonly low: boolean;
+  readonly reliable: boolean;
+  readonly seq: number | null;
+  readonly payload: Uint8Array;
+  /** Sender's uid for accounting; CORRUPT_UID when fragments of different messages were joined. */
+  readonly uid: number;
+}
+
+/** Marks a reassembly that mixed fragments of different sent messages (a wraparound hazard). */
+export const CORRUPT_UID = -2;
+
+interface FragmentSet {
+  count: number | null;
+  readonly pieces: Array<Uint8Array | undefined>;
+  readonly uids: number[];
+  received: number;
+  bytes: number;
+}
+
+export type AcceptOutcome = 'accepted' | 'duplicate' | 'invalid';
+
+export class ReceiveChannel {
+  /** The next sequence number to deliver (the stock "expected" counter). */
+  expected = 0;
+  private readonly waiting = new Map<number, Delivery>();
+  private readonly fragments = new Map<number, FragmentSet>();
+  private bufferedBytes = 0;
+
+  constructor(
+    private readonly low: boolean,
+    private readonly deliver: (delivery: Delivery) => void,
+  ) {}
+
+  /** Modelled bytes of messages held for ordering or reassembly. */
+  get modelledBytes(): number {
+    return this.bufferedBytes;
+  }
+
+  get bufferedMessages(): number {
+    return this.waiting.size + this.fragments.size;
+  }
+
+  /** Takes a reliable message; delivers it and anything it unblocks, in order. */
+  accept(message: DataMessage, uid: number): AcceptOutcome {
+    const seq = message.seq as number;
+    // Serial arithmetic: anything "behind" expected by up to half the space was seen already.
+    if (seqDistance(this.expected, seq) >= SEQ_HALF) return 'duplicate';
+    if (this.waiting.has(seq)) return 'duplicate';
+    let complete: Delivery;
+    if (message.fragment) {
+      const assembled = this.addFragment(seq, message, uid);
+      if (assembled === 'duplicate' || assembled === 'invalid') return assembled;
+      if (assembled === null) return 'accepted';
+      complete = assembled;
+    } else {
+      const partial = this.fragments.get(seq);
+      if (partial) this.dropFragments(seq, partial); // a whole message supersedes stray fragments
+      complete = { type: message.type, low: this.low, reliable: true, seq, payload: message.payload, uid };
+    }
+    if (seq === this.expected) {
+      this.deliver(complete);
+      this.expected = seqNext(this.expected);
+      this.drain();
+    } else {
+      this.waiting.set(seq, complete);
+      this.bufferedBytes += dataMessageBytes(complete.payload.length);
+    }
+    return 'accepted';
+  }
+
+  /** Forgets all buffered state (peer gone). */
+  clear(): void {
+    this.waiting.clear();
+    this.fragments.clear();
+    this.bufferedBytes = 0;
+  }
+
+  private drain(): void {
+    for (;;) {
+      const next = this.waiting.get(this.expected);
+      if (next === undefined) return;
+      this.waiting.delete(this.expected);
+      this.bufferedBytes -= dataMessageBytes(next.payload.length);
+      this.deliver(next);
+      this.expected = seqNext(this.expected);
+    }
+  }
+
+  /** Returns the reassembled message, null while incomplete, or why it was refused. */
+  private addFragment(seq: number, message: DataMessage, uid: number): Delivery | null | 'duplicate' | 'invalid' {
+    const index = message.fragIndex as number;
+    if (index === 0 && message.fragCount === 0) return 'invalid';
+    let set = this.fragments.get(seq);
+    if (!set) {
+      set = { count: null, pieces: [], uids: [], received: 0, bytes: 0 };
+      this.fragments.set(seq, set);
+    }
+    if (set.pieces[index] !== undefined) return 'duplicate';
+    if (index === 0) set.count = message.fragCount as number;
+    set.pieces[index] = message.payload;
+    set.uids[index] = uid;
+    set.received++;
+    const pieceBytes = dataMessageBytes(message.payload.length);
+    set.bytes += pieceBytes;
+    this.bufferedBytes += pieceBytes;
+    // No "more fragments" bit: complete when 0..count-1 are all present (DECISIONS.md 4).
+    if (set.count === null || set.received < set.count) return null;
+    for (let i = 0; i < set.count; i++) if (set.pieces[i] === undefined) return null;
+    let total = 0;
+    for (let i = 0; i < set.count; i++) total += (set.pieces[i] as Uint8Array).length;
+    const payload = new Uint8Array(total);
+    let offset = 0;
+    let joinedUid = set.uids[0];
+    for (let i = 0; i < set.count; i++) {
+      const piece = set.pieces[i] as Uint8Array;
+      payload.set(piece, offset);
+      offset += piece.length;
+      if (set.uids[i] !== joinedUid) joinedUid = CORRUPT_UID;
+    }
+    this.dropFragments(seq, set);
+    return { type: message.type, low: this.low, reliable: true, seq, payload, uid: joinedUid };
+  }
+
+  private dropFragments(seq: number, set: FragmentSet): void {
+    this.fragments.delete(seq);
+    this.bufferedBytes -= set.bytes;
+  }
+}

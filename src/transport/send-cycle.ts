@@ -1,0 +1,43 @@
+// One datagram of the send cycle (DECISIONS.md 8): ACK pass 1, due retransmits,
+// first sends, then ACK pass 2 behind its gate. Each step stops at the first
+// message that does not fit; that message waits for a later update.
+import type { AckOutbox } from './ack-outbox.js';
+import type { PeerCounters } from './counters.js';
+import { DatagramBuilder, SendNote } from './datagram-builder.js';
+import type { Fifo } from './fifo.js';
+import type { OutgoingMessage } from './outgoing.js';
+import type { RetransmitQueue } from './retransmit-queue.js';
+import { messageSize } from '../codec/index.js';
+
+export interface SendCycleParts {
+  readonly ackOutbox: AckOutbox;
+  readonly retransmitQueue: RetransmitQueue;
+  readonly firstSendQueue: Fifo<OutgoingMessage>;
+  readonly twoPassGated: boolean;
+  readonly counters: PeerCounters;
+  /** A reliable message left the first-send queue: it now awaits its ACK. */
+  readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
+}
+
+/** Builds one datagram; null when there was nothing to send. */
+export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnecting: boolean): DatagramBuilder | null {
+  const out = new DatagramBuilder();
+  // 1. Pass 1: entries below the pass-one limit whose ACK timer expired.
+  parts.ackOutbox.passOne(nowUs, out);
+  // 2. Retransmits whose timer expired.
+  parts.retransmitQueue.sendDue(nowUs, out);
+  // 3. First sends.
+  const queue = parts.firstSendQueue;
+  for (let message = queue.peek(); message !== undefined; message = queue.peek()) {
+    if (!out.tryAdd(message, messageSize(message), message.uid, SendNote.FirstSend)) {
+      parts.counters.deferredMessages += queue.markRemainingDeferred();
+      break;
+    }
+    queue.shift();
+    if (message.reliable) parts.onFirstSent(message, nowUs);
+  }
+  // 4. Pass 2, only if steps 1–3 wrote something or the peer is disconnecting
+  //    (ack-outbox-deadlock.md §2: the gate).
+  if (parts.twoPassGated && (out.count > 0 || disconnecting)) parts.ackOutbox.passTwo(nowUs, out);
+  return out.count > 0 ? out : null;
+}
