@@ -33,6 +33,7 @@ export function validateMessage(message: Message, messageIndex: number | null = 
   if (!isKnownType(message.type)) return fail('unknown-type', `type 0x${hex2(message.type)} is not a transport message type`);
   if (!isU16(message.seq)) return fail('field-range', `seq ${String(message.seq)} is not a u16`);
   if (message.type === TYPE_ACK) {
+    if (message.seq === null) return fail('field-presence', 'an ack needs a seq');
     if (!isU8(message.flags)) return fail('field-range', `ack flags ${message.flags} is not a u8`);
     const fragment = (message.flags & ACK_FLAG_FRAGMENT) !== 0;
     if (fragment && message.fragIndex === null) return fail('field-presence', 'fragment ack needs a fragIndex');

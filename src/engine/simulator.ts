@@ -117,8 +117,14 @@ export class Simulator {
   }
 
   private dispatchHead(): void {
-    const slot = this.heap[0];
-    this.removeAt(0);
+    const heap = this.heap;
+    const slot = heap[0];
+    const last = heap.pop() as TimerSlot;
+    if (last !== slot) {
+      heap[0] = last;
+      this.siftDown(0);
+    }
+    slot.heapIndex = -1;
     this.nowUs = slot.at;
     this.dispatched++;
     slot.fn();
