@@ -1,0 +1,177 @@
+// One direction of the network between two peers (issue 4, item 1).
+//
+// Pipeline, in this order, for each datagram handed to send() at sim.now:
+//   1. count it (sent, bytesSent)
+//   2. outage windows      [startMs, endMs) → drop 'outage'
+//   3. drop rules          datagram scope → drop 'rule'; message scope → rewrite
+//                          (re-encoded, uids filtered) or drop 'rule' if emptied
+//   4. random loss         none / bernoulli / gilbert-elliott → drop 'loss'
+//   5. bandwidth           token bucket + FIFO queue → departure time, or drop 'queue'
+//   6. delay               netem reorder (no base delay, no jitter draw) or base + jitter
+//   7. slot                arrival rounded up to the next multiple of intervalMs
+//   8. duplication         a copy arrives after the original + U[0, extraDelayMs]
+//   9. arrival             counters, observer.delivered, deliver()
+// messagesDropped counts messages cut at step 3 from a datagram that went on
+// down the pipeline (it may still be lost later, then counted as a drop too).
+// Every decision after step 1 is computed at send time (the bucket's FIFO keeps
+// stream order equal to send order), so a datagram costs one scheduled event,
+// two with a duplicate. Deliveries are not forced FIFO: jitter may reorder.
+import type { RandomStream, RandomStreams } from '../engine/random.js';
+import type { Simulator } from '../engine/simulator.js';
+import { msToUs } from '../engine/time.js';
+import { uniform } from '../engine/distributions.js';
+import { newLinkCounters } from './config.js';
+import type { DropCause, LinkConfig, LinkCounters } from './config.js';
+import { TokenBucket } from './bandwidth.js';
+import { DropRules } from './drop-rules.js';
+import { chance, needsDraw } from './draw.js';
+import { NetemReorder, createJitter } from './latency.js';
+import { createLoss } from './loss.js';
+import type { LossProcess } from './loss.js';
+import { validateLinkConfig } from './validate.js';
+
+/** Optional hooks for wire traces. Called synchronously, before deliver() on arrival. */
+export interface LinkObserver {
+  dropped?(bytes: Uint8Array, uids: readonly number[], cause: DropCause): void;
+  /** A message-scope rule rewrote a datagram; the rewritten one continues down the pipeline. */
+  messagesDropped?(before: Uint8Array, after: Uint8Array, removedIndexes: readonly number[]): void;
+  delivered?(bytes: Uint8Array, uids: readonly number[], duplicate: boolean, sentAtUs: number): void;
+}
+
+export class Link {
+  readonly counters: LinkCounters = newLinkCounters();
+
+  private readonly outagesUs: ReadonlyArray<{ readonly startUs: number; readonly endUs: number }>;
+  private readonly rules: DropRules | null;
+  private readonly loss: LossProcess | null;
+  private readonly bucket: TokenBucket | null;
+  private readonly baseDelayUs: number;
+  private readonly jitterMs: (() => number) | null;
+  private readonly reorder: NetemReorder | null;
+  private readonly slotUs: number | null;
+  private readonly duplicateProbability: number;
+  private readonly duplicateStream: RandomStream | null;
+  private readonly duplicateDelay: (() => number) | null;
+
+  /** Send order of the next datagram; every send() takes one. */
+  private nextSendIndex = 0;
+  /** Highest send index delivered so far (originals only). */
+  private maxDeliveredIndex = -1;
+
+  constructor(
+    private readonly sim: Simulator,
+    readonly name: string,
+    config: LinkConfig,
+    streams: RandomStreams,
+    private readonly deliver: (bytes: Uint8Array, uids: readonly number[]) => void,
+    private readonly observer?: LinkObserver,
+  ) {
+    validateLinkConfig(config);
+    // A stream is taken only for an enabled feature: a perfect link draws nothing,
+    // and each feature's draws are independent of every other feature's settings.
+    this.outagesUs = config.outages.map((o) => ({ startUs: msToUs(o.startMs), endUs: msToUs(o.endMs) }));
+    this.rules =
+      config.dropRules.length === 0
+        ? null
+        : new DropRules(config.dropRules, config.dropRules.some((r) => needsDraw(r.probability)) ? streams.stream(`${name}.rules`) : null);
+    this.loss = createLoss(config.loss, () => streams.stream(`${name}.loss`));
+    const bw = config.bandwidth;
+    this.bucket = bw.bytesPerSecond === null ? null : new TokenBucket(bw.bytesPerSecond, bw.burstBytes, bw.queueLimitPackets);
+    const lat = config.latency;
+    this.baseDelayUs = msToUs(lat.baseMs);
+    this.jitterMs = lat.jitterMs > 0 ? createJitter(lat.distribution, lat.jitterMs, streams.stream(`${name}.jitter`)) : null;
+    const ro = config.reorder;
+    this.reorder = ro.probability > 0 ? new NetemReorder(ro.probability, ro.gap, needsDraw(ro.probability) ? streams.stream(`${name}.reorder`) : null) : null;
+    this.slotUs = config.slot.intervalMs === null ? null : msToUs(config.slot.intervalMs);
+    const dup = config.duplicate;
+    this.duplicateProbability = dup.probability;
+    this.duplicateStream = needsDraw(dup.probability) ? streams.stream(`${name}.duplicate`) : null;
+    // A stream of its own, so extraDelayMs never changes which datagrams are copied.
+    const delayStream = dup.probability > 0 && dup.extraDelayMs > 0 ? streams.stream(`${name}.duplicate.delay`) : null;
+    this.duplicateDelay = delayStream === null ? null : () => uniform(delayStream, 0, dup.extraDelayMs);
+  }
+
+  /**
+   * Hands a datagram to the link at sim.now. uids[i] is an opaque accounting id
+   * aligned with message i; message-scope rules keep it aligned. The link does
+   * not copy `bytes` for the original arrival: the sender must not mutate it.
+   */
+  send(bytes: Uint8Array, uids: readonly number[]): void {
+    const c = this.counters;
+    const sentAtUs = this.sim.now;
+    const index = this.nextSendIndex++;
+    c.sent++;
+    c.bytesSent += bytes.length;
+
+    if (this.outagesUs.length > 0 && this.inOutage(sentAtUs)) return this.drop(bytes, uids, 'outage');
+
+    if (this.rules !== null) {
+      const outcome = this.rules.apply(bytes, uids, sentAtUs);
+      if (outcome.kind === 'drop') return this.drop(bytes, uids, 'rule');
+      if (outcome.kind === 'rewrite') {
+        c.messagesDropped += outcome.removedIndexes.length;
+        this.observer?.messagesDropped?.(bytes, outcome.bytes, outcome.removedIndexes);
+        bytes = outcome.bytes;
+        uids = outcome.uids;
+      }
+    }
+
+    if (this.loss !== null && this.loss.lose()) return this.drop(bytes, uids, 'loss');
+
+    let departUs = sentAtUs;
+    if (this.bucket !== null) {
+      const d = this.bucket.offer(sentAtUs, bytes.length);
+      if (d === null) return this.drop(bytes, uids, 'queue');
+      departUs = d;
+    }
+
+    let arriveUs = departUs;
+    if (this.reorder === null || !this.reorder.skipDelay()) {
+      arriveUs += this.baseDelayUs;
+      if (this.jitterMs !== null) arriveUs += msToUs(this.jitterMs());
+    }
+    arriveUs = this.slotted(arriveUs);
+    const original = bytes;
+    const originalUids = uids;
+    this.sim.at(arriveUs, () => this.arrive(original, originalUids, index, sentAtUs, false));
+
+    if (this.duplicateProbability > 0 && chance(this.duplicateStream, this.duplicateProbability)) {
+      c.duplicated++;
+      // Scheduled after the original, so at an equal time it is dispatched second.
+      const copyAtUs = this.slotted(arriveUs + (this.duplicateDelay === null ? 0 : msToUs(this.duplicateDelay())));
+      const copy = bytes.slice();
+      this.sim.at(copyAtUs, () => this.arrive(copy, originalUids, index, sentAtUs, true));
+    }
+  }
+
+  private inOutage(nowUs: number): boolean {
+    for (const o of this.outagesUs) if (nowUs >= o.startUs && nowUs < o.endUs) return true;
+    return false;
+  }
+
+  /** Rounds up to the slot grid (netem slot): datagrams in one slot arrive together. */
+  private slotted(atUs: number): number {
+    const slotUs = this.slotUs;
+    return slotUs === null ? atUs : Math.ceil(atUs / slotUs) * slotUs;
+  }
+
+  private drop(bytes: Uint8Array, uids: readonly number[], cause: DropCause): void {
+    this.counters.dropped++;
+    this.counters.droppedBy[cause]++;
+    this.observer?.dropped?.(bytes, uids, cause);
+  }
+
+  private arrive(bytes: Uint8Array, uids: readonly number[], index: number, sentAtUs: number, duplicate: boolean): void {
+    const c = this.counters;
+    c.delivered++;
+    c.bytesDelivered += bytes.length;
+    // A copy always follows its original, so only originals can overtake.
+    if (!duplicate) {
+      if (index < this.maxDeliveredIndex) c.reordered++;
+      else this.maxDeliveredIndex = index;
+    }
+    // Observer first: a trace shows the arrival before anything the receiver sends in reaction.
+    this.observer?.delivered?.(bytes, uids, duplicate, sentAtUs);
+    this.deliver(bytes, uids);
+  }
+}
