@@ -4,6 +4,10 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
 import type { CliIO } from './io.js';
 import { decodeCommand } from './commands/decode.js';
+import { runCommand } from './commands/run.js';
+import type { RunFlags } from './commands/run.js';
+import { scenariosCommand } from './commands/scenarios.js';
+import { collect } from './options.js';
 import { VERSION } from '../version.js';
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
@@ -53,6 +57,32 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     )
     .action((hex: string[], options: { json?: boolean }) => {
       setExit(decodeCommand(hex, options, io));
+    });
+
+  program
+    .command('run')
+    .description('run one scenario in one mode and summarise it')
+    .argument('<scenario>', 'a built-in scenario name (see `bcsim scenarios`) or a path to a scenario JSON file')
+    .option('--mode <preset>', 'stock (the bugs) or fixed (the remedies); default: the scenario\'s mode')
+    .option('--seed <n>', 'random seed; default: the scenario\'s seed')
+    .option('--duration <d>', 'simulated time, e.g. 30s, 10m, 4h; default: the scenario\'s duration')
+    .option('--loss <p>', 'Bernoulli loss probability on both directions (shorthand for --set link.both.loss=P)')
+    .option('--set <path=value>', 'override any scenario field, validated like the file (repeatable), e.g. --set traffic.phases[1].duration=5m', collect)
+    .option('--json', 'print one bcsim.summary/1 JSON object')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n',
+    )
+    .action((ref: string, flags: RunFlags) => {
+      setExit(runCommand(ref, flags, io));
+    });
+
+  program
+    .command('scenarios')
+    .description('list the built-in scenarios and what each is for')
+    .option('--json', 'print them as a JSON array')
+    .action((flags: { json?: boolean }) => {
+      setExit(scenariosCommand(flags, io));
     });
 
   // Subcommands inherit the same output routing and exit behaviour.

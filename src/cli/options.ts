@@ -1,0 +1,36 @@
+// Flag parsing shared by commands. Bad flags are UsageErrors: one line, exit 2.
+import { parseDuration } from '../engine/index.js';
+import { PRESET_NAMES } from '../transport/switches.js';
+import type { PresetName } from '../transport/switches.js';
+import { UsageError } from './io.js';
+
+export function durationFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const us = parseDuration(value);
+  if (us === null || us <= 0) throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
+  return us;
+}
+
+export function seedFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 4294967295) throw new UsageError(`--seed: expected a whole number 0..4294967295, got "${value}"`);
+  return Number(value);
+}
+
+export function presetFlag(value: string | undefined): PresetName | undefined {
+  if (value === undefined) return undefined;
+  if (!(PRESET_NAMES as string[]).includes(value)) throw new UsageError(`--mode: expected one of ${PRESET_NAMES.join(', ')}, got "${value}"`);
+  return value as PresetName;
+}
+
+export function probabilityFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const p = Number(value);
+  if (value.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${flag}: expected a number between 0 and 1, got "${value}"`);
+  return p;
+}
+
+/** Commander collector for repeatable flags. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,15 @@
+// Loads a scenario for a command, turning scenario errors into usage errors.
+import { ScenarioError } from '../scenario/errors.js';
+import { loadScenario } from '../scenario/load.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { CliIO } from './io.js';
+import { UsageError } from './io.js';
+
+export function loadForCli(ref: string, sets: readonly string[], io: CliIO): Scenario {
+  try {
+    return loadScenario(ref, { sets, cwd: io.cwd });
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new UsageError(error.message);
+    throw error;
+  }
+}

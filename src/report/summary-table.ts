@@ -1,0 +1,38 @@
+// The short human table of `bcsim run`: per-peer metrics, delivery and links.
+import Table from 'cli-table3';
+import type { ChalkInstance } from 'chalk';
+import type { Summary } from '../session/summary.js';
+
+const PEER_ROWS: Array<[string, (p: Summary['peers']['server']) => string]> = [
+  ['ACK-outbox final / max', (p) => `${p.ackOutbox.final} / ${p.ackOutbox.max}`],
+  ['dead zone final / max', (p) => `${p.ackOutboxDeadZone.final} / ${p.ackOutboxDeadZone.max}`],
+  ['retransmit queue final / max', (p) => `${p.retransmitQueue.final} / ${p.retransmitQueue.max}`],
+  ['modelled memory final / max (B)', (p) => `${p.memoryBytes.final} / ${p.memoryBytes.max}`],
+  ['dedup comparisons total', (p) => String(p.dedupComparisons.total)],
+  ['dedup max per message / per second', (p) => `${p.dedupComparisons.maxPerMessage} / ${p.dedupComparisons.maxPerSecond}`],
+  ['retransmits (fragment)', (p) => `${p.retransmits} (${p.fragmentRetransmits})`],
+  ['packets / bytes sent', (p) => `${p.packetsSent} / ${p.bytesSent}`],
+  ['ACK bytes sent (max per packet)', (p) => `${p.ackBytesSent} (${p.ackBytesPerPacketMax})`],
+  ['deferred messages', (p) => String(p.deferredMessages)],
+  ['ACKs received: matched / unmatched', (p) => `${p.acksMatched} / ${p.acksUnmatched}`],
+  ['connection state', (p) => p.state],
+];
+
+/** No rule between rows: the table stays short. */
+export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): string {
+  const head = `${chalk.bold(summary.scenario)}  mode ${chalk.bold(summary.mode)}  seed ${summary.seed}  ${summary.simulatedSeconds} s simulated  trace ${summary.traceHash.slice(0, 16)}`;
+  const peers = new Table({ head: ['', 'server', 'client'], style: { head: [], border: [] }, chars: COMPACT });
+  for (const [label, get] of PEER_ROWS) peers.push([label, get(summary.peers.server), get(summary.peers.client)]);
+  const d = summary.delivery;
+  const lost = d.reliableLost > 0 ? chalk.red(String(d.reliableLost)) : String(d.reliableLost);
+  const delivery = `reliable: ${d.reliableSent} sent, ${d.reliableDelivered} delivered, ${d.reliableInFlight} in flight, ${lost} lost, ${d.duplicateDeliveries} duplicate, ${d.outOfOrderDeliveries} out of order`;
+  const links = (['clientToServer', 'serverToClient'] as const)
+    .map((name) => {
+      const l = summary.links[name];
+      return `${name}: ${l.sent} sent, ${l.delivered} delivered, ${l.dropped} dropped, ${l.duplicated} duplicated, ${l.reordered} reordered`;
+    })
+    .join('\n');
+  return `${head}\n${peers.toString()}\n${delivery}\n${links}\n`;
+}

@@ -1,0 +1,114 @@
+// Finds, reads, overrides and validates a scenario. A scenario reference is a
+// built-in name (scenarios/<name>.json in this package) or a file path.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import { ScenarioError, describeValue, formatPath } from './errors.js';
+import { applySet, parseSet, pathsOverlap } from './overrides.js';
+import type { SetOverride } from './overrides.js';
+import { resolveScenario } from './resolve.js';
+import type { Scenario } from './scenario.js';
+import { scenarioSchema } from './schema.js';
+
+/** The package's scenarios/ folder (src/scenario or dist/scenario -> ../../scenarios). */
+export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+export interface LoadOptions {
+  /** --set overrides, "path=value". */
+  readonly sets?: readonly string[];
+  /** Base for relative paths. */
+  readonly cwd?: string;
+}
+
+export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
+  const { file, label } = locate(ref, options.cwd ?? process.cwd());
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseScenario(text, label, options.sets ?? []);
+}
+
+/** Parses scenario JSON text; `label` names it in errors. */
+export function parseScenario(text: string, label: string, sets: readonly string[] = []): Scenario {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError(label, '', `invalid JSON: ${jsonErrorWhere(text, error as Error)}`);
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new ScenarioError(label, '', 'expected a JSON object at the top level');
+  }
+  const overrides = sets.map(parseSet);
+  for (const override of overrides) applySet(document as Record<string, unknown>, override);
+  const parsed = scenarioSchema.safeParse(document);
+  if (!parsed.success) throw issueToError(parsed.error.issues, document, label, overrides);
+  return resolveScenario(parsed.data, label, sets);
+}
+
+/** Names and descriptions of the built-in scenarios, sorted by name. */
+export function listBuiltins(): Array<{ name: string; description: string; duration: string }> {
+  return readdirSync(BUILTIN_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const raw = JSON.parse(readFileSync(resolvePath(BUILTIN_DIR, f), 'utf8')) as { name: string; description?: string; duration?: string };
+      return { name: raw.name, description: raw.description ?? '', duration: String(raw.duration ?? '') };
+    });
+}
+
+export function builtinNames(): string[] {
+  return listBuiltins().map((b) => b.name);
+}
+
+function locate(ref: string, cwd: string): { file: string; label: string } {
+  const looksLikePath = ref.includes('/') || ref.includes('\\') || ref.endsWith('.json');
+  if (!looksLikePath) {
+    const builtin = resolvePath(BUILTIN_DIR, `${ref}.json`);
+    if (existsSync(builtin)) return { file: builtin, label: `scenarios/${ref}.json` };
+    throw new ScenarioError(ref, '', `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`);
+  }
+  return { file: resolvePath(cwd, ref), label: ref };
+}
+
+/** The first issue, as "<source>: <path>: <reason>, got <value>". */
+function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: string, overrides: SetOverride[]): ScenarioError {
+  const issue = [...issues].sort((a, b) => formatPath(a.path).localeCompare(formatPath(b.path)))[0];
+  let path: PropertyKey[] = [...issue.path];
+  let reason: string;
+  if (issue.code === 'unrecognized_keys') {
+    path = [...path, issue.keys[0]];
+    reason = `unknown key "${issue.keys[0]}"`;
+  } else if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
+    reason = `${issue.message.startsWith('Invalid') ? 'expected a phase kind: join, lobby, combat, lull or disconnect' : issue.message}, got ${describeValue(valueAt(document, path))}`;
+  } else {
+    const value = valueAt(document, path);
+    const base = issue.message.startsWith('Invalid input') ? `expected ${'expected' in issue ? String(issue.expected) : 'a different value'}` : issue.message;
+    reason = value === undefined && issue.code === 'invalid_type' ? `${base}, but it is missing` : `${base}, got ${describeValue(value)}`;
+  }
+  const culprit = overrides.find((o) => pathsOverlap(o.path, path));
+  return new ScenarioError(culprit ? `--set ${culprit.raw}` : label, formatPath(path), reason);
+}
+
+function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
+  let node = document;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+function jsonErrorWhere(text: string, error: Error): string {
+  const match = /position (\d+)/.exec(error.message);
+  if (!match) return error.message;
+  const position = Number(match[1]);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `${error.message.replace(/ in JSON at position \d+.*$/, '')} at line ${line}, column ${column}`;
+}

@@ -1,0 +1,66 @@
+// `--set path=value`: edits the raw scenario document before validation, so an
+// override is checked exactly like the file itself (issue 4, item 3).
+import { ScenarioError } from './errors.js';
+
+export interface SetOverride {
+  readonly raw: string;
+  readonly path: ReadonlyArray<string | number>;
+  readonly value: unknown;
+}
+
+const SEGMENT = /^([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)$/;
+
+/** Parses "a.b[2].c=value" (or a.b.2.c); the value is JSON if it parses, else a string. */
+export function parseSet(raw: string): SetOverride {
+  const eq = raw.indexOf('=');
+  const fail = (reason: string): never => {
+    throw new ScenarioError(`--set ${raw}`, '', reason);
+  };
+  if (eq <= 0) fail('expected path=value, for example link.both.loss=0.1');
+  const pathText = raw.slice(0, eq);
+  const valueText = raw.slice(eq + 1);
+  const path: Array<string | number> = [];
+  for (const segment of pathText.split('.')) {
+    if (/^\d+$/.test(segment)) {
+      path.push(Number(segment));
+      continue;
+    }
+    const m = SEGMENT.exec(segment);
+    if (!m) fail(`bad path segment "${segment}" (expected names, [index] or .index)`);
+    path.push((m as RegExpExecArray)[1]);
+    for (const index of (m as RegExpExecArray)[2].matchAll(/\[(\d+)\]/g)) path.push(Number(index[1]));
+  }
+  let value: unknown = valueText;
+  try {
+    value = JSON.parse(valueText);
+  } catch {
+    // Not JSON: keep it as a string ("4h", "fixed", …).
+  }
+  return { raw, path, value };
+}
+
+/** Applies an override to a plain JSON document, creating objects/arrays on the way. */
+export function applySet(document: Record<string, unknown>, override: SetOverride): void {
+  let node: Record<string | number, unknown> = document;
+  const { path } = override;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i];
+    const nextIsIndex = typeof path[i + 1] === 'number';
+    const child = node[key];
+    if (child === undefined || child === null || typeof child !== 'object') {
+      if (child !== undefined && child !== null) {
+        throw new ScenarioError(`--set ${override.raw}`, path.slice(0, i + 1).join('.'), 'is not an object or array, so it has no fields');
+      }
+      node[key] = nextIsIndex ? [] : {};
+    }
+    node = node[key] as Record<string | number, unknown>;
+  }
+  node[path[path.length - 1]] = override.value;
+}
+
+/** True when one path is a prefix of the other: the override caused this error. */
+export function pathsOverlap(a: ReadonlyArray<PropertyKey>, b: ReadonlyArray<PropertyKey>): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

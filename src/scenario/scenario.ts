@@ -1,0 +1,34 @@
+// A resolved scenario: every default filled in, every unit converted.
+import type { LinkConfig } from '../link/config.js';
+import type { TrafficPlan } from '../traffic/plan.js';
+import type { PresetName, TransportParams, TransportSwitches } from '../transport/switches.js';
+import type { ExpectOp } from './schema.js';
+
+export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit'>> & { retransmit?: Partial<TransportSwitches['retransmit']> };
+
+export type Assertion = Partial<Record<ExpectOp, number>>;
+/** expect.<preset>.<summary path> = { op: number } (issue 6, item 4). */
+export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>>;
+
+export interface ScenarioParams extends TransportParams {
+  /** The client's network updates run this long after the server's. */
+  readonly clientTickOffsetMs: number;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  /** Where it came from: a file path or "builtin:<name>". */
+  readonly source: string;
+  readonly durationUs: number;
+  readonly seed: number;
+  readonly preset: PresetName;
+  /** Switches set on top of whichever preset runs (compare runs both presets with them). */
+  readonly switchOverrides: SwitchOverrides;
+  readonly params: ScenarioParams;
+  readonly link: { readonly clientToServer: LinkConfig; readonly serverToClient: LinkConfig };
+  readonly traffic: TrafficPlan;
+  readonly expect: Expectations;
+  /** The --set overrides that were applied, for reproduction commands. */
+  readonly overrides: readonly string[];
+}

@@ -1,0 +1,78 @@
+// The library's main entry: run a scenario once and summarise it.
+import { VERSION } from '../version.js';
+import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
+import { resolveSwitches } from '../transport/switches.js';
+import type { PresetName, TransportSwitches } from '../transport/switches.js';
+import type { SessionObserver } from './observer.js';
+import { Session } from './session.js';
+import { SUMMARY_SCHEMA, summarizeLink, summarizePeer } from './summary.js';
+import type { Summary } from './summary.js';
+
+export interface RunOptions {
+  /** Preset to run; default the scenario's. The scenario's switch overrides apply on top. */
+  readonly preset?: PresetName;
+  /** Extra switches on top of preset and scenario overrides (reproduce uses this per cause). */
+  readonly switches?: SwitchOverrides;
+  /** A label for `mode` in the summary; default derived from the preset and overrides. */
+  readonly modeLabel?: string;
+  readonly durationUs?: number;
+  readonly seed?: number;
+  readonly observer?: SessionObserver;
+}
+
+export interface RunResult {
+  readonly summary: Summary;
+  readonly session: Session;
+}
+
+export function switchesFor(scenario: Scenario, preset: PresetName, extra: SwitchOverrides = {}): TransportSwitches {
+  const merged: SwitchOverrides = {
+    ...scenario.switchOverrides,
+    ...extra,
+    retransmit: { ...scenario.switchOverrides.retransmit, ...extra.retransmit },
+  };
+  return resolveSwitches(preset, merged as Partial<TransportSwitches>);
+}
+
+export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const preset = options.preset ?? scenario.preset;
+  const switches = switchesFor(scenario, preset, options.switches);
+  const seed = options.seed ?? scenario.seed;
+  const durationUs = options.durationUs ?? scenario.durationUs;
+  const session = new Session(scenario, switches, seed, options.observer);
+  session.run(durationUs);
+  const summary: Summary = {
+    schema: SUMMARY_SCHEMA,
+    version: VERSION,
+    scenario: scenario.name,
+    mode: options.modeLabel ?? modeLabel(preset, scenario.switchOverrides, options.switches),
+    switches,
+    seed,
+    simulatedSeconds: durationUs / 1e6,
+    traceHash: session.hasher.digest(),
+    datagrams: session.hasher.datagramCount,
+    events: session.sim.eventCount,
+    peers: {
+      server: summarizePeer(session.peers.server, session.maxDedupPerSecond.server),
+      client: summarizePeer(session.peers.client, session.maxDedupPerSecond.client),
+    },
+    delivery: session.ledger.stats(),
+    links: {
+      clientToServer: summarizeLink(session.links.clientToServer.counters),
+      serverToClient: summarizeLink(session.links.serverToClient.counters),
+    },
+  };
+  return { summary, session };
+}
+
+/** "stock", or "stock+fragmentAckCause=partial-ack" when switches were overridden. */
+export function modeLabel(preset: PresetName, ...overrides: Array<SwitchOverrides | undefined>): string {
+  const parts: string[] = [];
+  for (const o of overrides) {
+    for (const [key, value] of Object.entries(o ?? {})) {
+      if (value === undefined) continue;
+      parts.push(typeof value === 'object' ? `${key}=${JSON.stringify(value)}` : `${key}=${String(value)}`);
+    }
+  }
+  return parts.length ? `${preset}+${parts.join('+')}` : preset;
+}

@@ -1,0 +1,114 @@
+// Wires one run together: the engine, two peers' transports, a link per
+// direction, the traffic script, the delivery ledger and the trace hash.
+import { isLowType } from '../codec/index.js';
+import type { DataType } from '../codec/index.js';
+import { RandomStreams, Simulator } from '../engine/index.js';
+import { Link } from '../link/link.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { TrafficDriver } from '../traffic/driver.js';
+import type { TrafficPort } from '../traffic/sources.js';
+import { PeerTransport } from '../transport/peer.js';
+import type { TransportHooks } from '../transport/peer.js';
+import type { Role } from '../transport/roles.js';
+import type { TransportSwitches } from '../transport/switches.js';
+import { DeliveryLedger } from './ledger.js';
+import type { SessionObserver } from './observer.js';
+import { TraceHasher } from './trace-hash.js';
+
+/** Direction bytes in the canonical trace. */
+export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
+
+export class Session {
+  readonly sim = new Simulator();
+  readonly streams: RandomStreams;
+  readonly ledger = new DeliveryLedger();
+  readonly hasher = new TraceHasher();
+  readonly peers: Record<Role, PeerTransport>;
+  readonly links: { clientToServer: Link; serverToClient: Link };
+  readonly traffic: TrafficDriver;
+  /** Highest dedup comparisons in any one simulated second, per peer. */
+  readonly maxDedupPerSecond: Record<Role, number> = { server: 0, client: 0 };
+  private readonly lastDedupTotal: Record<Role, number> = { server: 0, client: 0 };
+
+  constructor(
+    readonly scenario: Scenario,
+    readonly switches: TransportSwitches,
+    readonly seed: number,
+    private readonly observer: SessionObserver = {},
+  ) {
+    this.streams = new RandomStreams(seed);
+    const obs = observer;
+    const sim = this.sim;
+    const makeLink = (name: 'clientToServer' | 'serverToClient', from: Role, to: Role) =>
+      new Link(sim, name, scenario.link[name], this.streams, (bytes, uids) => this.peers[to].receive(bytes, uids), {
+        dropped: obs.datagramDropped ? (bytes, _uids, cause) => obs.datagramDropped?.(sim.now, from, bytes, cause) : undefined,
+        messagesDropped: obs.datagramRewritten ? (before, after) => obs.datagramRewritten?.(sim.now, from, before, after) : undefined,
+        delivered: obs.datagramArrived ? (bytes, _uids, duplicate) => obs.datagramArrived?.(sim.now, to, bytes, duplicate) : undefined,
+      });
+    this.links = { clientToServer: makeLink('clientToServer', 'client', 'server'), serverToClient: makeLink('serverToClient', 'server', 'client') };
+    this.peers = { server: this.makePeer('server'), client: this.makePeer('client') };
+    const port: TrafficPort = {
+      sim,
+      send: (from, type, payload, reliable, ordered) => this.sendApp(from, type as DataType, payload, reliable, ordered),
+      disconnect: (from) => this.peers[from].disconnect(),
+    };
+    this.traffic = new TrafficDriver(scenario.traffic, port, this.streams);
+  }
+
+  /** Runs for `durationUs` of simulated time from zero. */
+  run(durationUs: number): void {
+    this.peers.server.start(0);
+    this.peers.client.start(Math.round(this.scenario.params.clientTickOffsetMs * 1000));
+    this.traffic.start();
+    const sampler = this.sim.after(1_000_000, () => {
+      this.sample();
+      this.sim.reschedule(sampler, this.sim.now + 1_000_000);
+    });
+    this.sim.runUntil(durationUs);
+    this.sim.cancel(sampler);
+    this.sample();
+    this.peers.server.stop();
+    this.peers.client.stop();
+  }
+
+  /** An application message from `from`; returns its uid. */
+  sendApp(from: Role, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+    const uid = this.ledger.register(from, reliable, isLowType(type));
+    if (!this.peers[from].send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
+    return uid;
+  }
+
+  private sample(): void {
+    for (const role of ['server', 'client'] as const) {
+      const total = this.peers[role].counters.dedupComparisons;
+      const delta = total - this.lastDedupTotal[role];
+      if (delta > this.maxDedupPerSecond[role]) this.maxDedupPerSecond[role] = delta;
+      this.lastDedupTotal[role] = total;
+    }
+    if (this.observer.sample) this.observer.sample(this.sim.now, this.peers);
+  }
+
+  private makePeer(role: Role): PeerTransport {
+    const obs = this.observer;
+    const sim = this.sim;
+    const link = role === 'server' ? this.links.serverToClient : this.links.clientToServer;
+    const direction = DIRECTION_CODE[role];
+    const hooks: TransportHooks = {
+      emit: (bytes, uids, notes) => {
+        this.hasher.record(sim.now, direction, bytes);
+        if (obs.datagramSent) obs.datagramSent(sim.now, role, bytes, uids, notes);
+        link.send(bytes, uids);
+      },
+      deliver: (delivery) => {
+        this.ledger.delivered(delivery.uid);
+        this.traffic.onDelivered(role, delivery.uid);
+      },
+      gaveUp: (uid) => this.ledger.gaveUp(uid),
+      newUid: (reliable, low) => this.ledger.register(role, reliable, low),
+      stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,
+      ackProcessed: obs.ackProcessed ? (ack, cleared, empty) => obs.ackProcessed?.(sim.now, role, ack, cleared, empty) : undefined,
+      duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message) : undefined,
+    };
+    return new PeerTransport(role, sim, this.switches, this.scenario.params, hooks);
+  }
+}

@@ -1,0 +1,126 @@
+// The run summary, schema bcsim.summary/1 (issue 3, item 9). Field names are a
+// contract: add fields, never rename them.
+import type { DropCause, LinkCounters } from '../link/config.js';
+import type { PeerTransport } from '../transport/peer.js';
+import type { TransportSwitches } from '../transport/switches.js';
+import type { DeliveryStats } from './ledger.js';
+
+export const SUMMARY_SCHEMA = 'bcsim.summary/1';
+
+export interface Gauge {
+  final: number;
+  max: number;
+}
+
+export interface PeerSummary {
+  ackOutbox: Gauge;
+  ackOutboxDeadZone: Gauge;
+  retransmitQueue: Gauge;
+  firstSendQueue: Gauge;
+  memoryBytes: Gauge;
+  dedupComparisons: { total: number; maxPerMessage: number; maxPerSecond: number; perReliableMessage: number };
+  retransmits: number;
+  fragmentRetransmits: number;
+  retransmitReentries: number;
+  packetsSent: number;
+  bytesSent: number;
+  ackBytesSent: number;
+  gameBytesSent: number;
+  ackBytesPerPacketMax: number;
+  acksSent: number;
+  deferredMessages: number;
+  keepalivesSent: number;
+  acksReceived: number;
+  acksMatched: number;
+  acksUnmatched: number;
+  acksOnEmptyQueue: number;
+  reliableReceived: number;
+  duplicatesReceived: number;
+  gaveUp: number;
+  sendRejected: number;
+  state: string;
+}
+
+export interface LinkSummary {
+  sent: number;
+  delivered: number;
+  dropped: number;
+  duplicated: number;
+  droppedBy: Record<DropCause, number>;
+  messagesDropped: number;
+  reordered: number;
+  bytesSent: number;
+  bytesDelivered: number;
+}
+
+export interface Summary {
+  schema: typeof SUMMARY_SCHEMA;
+  version: string;
+  scenario: string;
+  mode: string;
+  switches: TransportSwitches;
+  seed: number;
+  simulatedSeconds: number;
+  traceHash: string;
+  datagrams: number;
+  events: number;
+  peers: { server: PeerSummary; client: PeerSummary };
+  delivery: Omit<DeliveryStats, never>;
+  links: { clientToServer: LinkSummary; serverToClient: LinkSummary };
+}
+
+export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): PeerSummary {
+  const c = peer.counters;
+  const g = peer.gauges();
+  return {
+    ackOutbox: { final: g.ackOutbox, max: c.ackOutboxMax },
+    ackOutboxDeadZone: { final: g.deadZone, max: c.deadZoneMax },
+    retransmitQueue: { final: g.retransmitQueue, max: c.retransmitQueueMax },
+    firstSendQueue: { final: g.firstSendQueue, max: c.firstSendQueueMax },
+    memoryBytes: { final: g.memoryBytes, max: c.memoryMaxBytes },
+    dedupComparisons: {
+      total: c.dedupComparisons,
+      maxPerMessage: c.dedupMaxPerLookup,
+      maxPerSecond: maxDedupPerSecond,
+      perReliableMessage: c.dedupLookups === 0 ? 0 : round3(c.dedupComparisons / c.dedupLookups),
+    },
+    retransmits: c.retransmits,
+    fragmentRetransmits: c.fragmentRetransmits,
+    retransmitReentries: c.retransmitReentries,
+    packetsSent: c.packetsSent,
+    bytesSent: c.bytesSent,
+    ackBytesSent: c.ackBytesSent,
+    gameBytesSent: c.gameBytesSent,
+    ackBytesPerPacketMax: c.ackBytesMaxPerPacket,
+    acksSent: c.acksSent,
+    deferredMessages: c.deferredMessages,
+    keepalivesSent: c.keepalivesSent,
+    acksReceived: c.acksReceived,
+    acksMatched: c.acksMatched,
+    acksUnmatched: c.acksUnmatched,
+    acksOnEmptyQueue: c.acksOnEmptyQueue,
+    reliableReceived: c.reliableReceived,
+    duplicatesReceived: c.duplicatesReceived,
+    gaveUp: c.gaveUp,
+    sendRejected: c.sendRejected,
+    state: peer.state,
+  };
+}
+
+export function summarizeLink(c: LinkCounters): LinkSummary {
+  return {
+    sent: c.sent,
+    delivered: c.delivered,
+    dropped: c.dropped,
+    duplicated: c.duplicated,
+    droppedBy: { ...c.droppedBy },
+    messagesDropped: c.messagesDropped,
+    reordered: c.reordered,
+    bytesSent: c.bytesSent,
+    bytesDelivered: c.bytesDelivered,
+  };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,67 @@
+// The canonical trace of a run: every datagram put on a link, as
+// (time µs u64 LE, direction u8, length u16 LE, bytes). Its SHA-256 is the
+// summary's traceHash; a 32-bit digest per datagram lets a determinism check
+// name the first datagram where two runs diverge.
+import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+
+const CHUNK_BYTES = 1 << 16;
+
+export class TraceHasher {
+  private readonly hash: Hash = createHash('sha256');
+  private readonly chunk = new Uint8Array(CHUNK_BYTES);
+  private readonly view = new DataView(this.chunk.buffer);
+  private used = 0;
+  private digests = new Uint32Array(1 << 12);
+  private datagrams = 0;
+  private finished: string | null = null;
+
+  record(timeUs: number, direction: number, bytes: Uint8Array): void {
+    const need = 11 + bytes.length;
+    if (this.used + need > CHUNK_BYTES) this.flush();
+    const start = this.used;
+    this.view.setBigUint64(start, BigInt(timeUs), true);
+    this.chunk[start + 8] = direction;
+    this.view.setUint16(start + 9, bytes.length, true);
+    this.chunk.set(bytes, start + 11);
+    this.used += need;
+    this.pushDigest(fnv1a(this.chunk, start, this.used));
+  }
+
+  get datagramCount(): number {
+    return this.datagrams;
+  }
+
+  /** Per-datagram digests, in trace order. */
+  digestList(): Uint32Array {
+    return this.digests.subarray(0, this.datagrams);
+  }
+
+  digest(): string {
+    if (this.finished === null) {
+      this.flush();
+      this.finished = this.hash.digest('hex');
+    }
+    return this.finished;
+  }
+
+  private flush(): void {
+    if (this.used > 0) this.hash.update(this.chunk.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private pushDigest(value: number): void {
+    if (this.datagrams === this.digests.length) {
+      const grown = new Uint32Array(this.digests.length * 2);
+      grown.set(this.digests);
+      this.digests = grown;
+    }
+    this.digests[this.datagrams++] = value;
+  }
+}
+
+function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}

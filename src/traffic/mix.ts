@@ -1,0 +1,44 @@
+// The measured mix of reliable game events (DECISIONS.md "Measured traffic":
+// counts by type from the 34-minute session, payload sizes in bytes).
+import type { RandomStream } from '../engine/index.js';
+import { uniformInt, weightedIndex } from '../engine/index.js';
+import { Opcode } from './payloads.js';
+
+export interface EventKind {
+  readonly name: string;
+  readonly opcode: number;
+  /** Occurrences in the capture; the draw weight. */
+  readonly count: number;
+  /** Candidate payload sizes; one is drawn per event. */
+  readonly payloadBytes: readonly number[];
+  /** Messages per event: StartFiring is always sent twice in one datagram. */
+  readonly copies: 1 | 2;
+}
+
+export const MEASURED_MIX: readonly EventKind[] = [
+  { name: 'PythonEvent', opcode: Opcode.PythonEvent, count: 3825, payloadBytes: [17, 21, 25], copies: 1 },
+  // 2,918 StartFiring messages = 1,459 pairs.
+  { name: 'StartFiring', opcode: Opcode.StartFiring, count: 1459, payloadBytes: [25], copies: 2 },
+  { name: 'StopFiring', opcode: Opcode.StopFiring, count: 1448, payloadBytes: [17], copies: 1 },
+  { name: 'TorpedoFire', opcode: Opcode.TorpedoFire, count: 1090, payloadBytes: [10, 18], copies: 1 },
+  // 22 + 4 per contact, 1–4 contacts.
+  { name: 'CollisionEffect', opcode: Opcode.CollisionEffect, count: 317, payloadBytes: [26, 30, 34, 38], copies: 1 },
+  { name: 'BeamFire', opcode: Opcode.BeamFire, count: 157, payloadBytes: [10, 14], copies: 1 },
+  { name: 'SubsysStatus', opcode: Opcode.SubsysStatus, count: 64, payloadBytes: [18], copies: 1 },
+  { name: 'Explosion', opcode: Opcode.Explosion, count: 60, payloadBytes: [14], copies: 1 },
+  // Sizes for chat and object creation are not in the table; modest guesses.
+  { name: 'Chat', opcode: Opcode.Chat, count: 57, payloadBytes: [24, 40, 64], copies: 1 },
+  { name: 'ObjCreate', opcode: Opcode.ObjCreate, count: 42, payloadBytes: [40], copies: 1 },
+];
+
+const WEIGHTS = MEASURED_MIX.map((kind) => kind.count);
+const TOTAL_WEIGHT = WEIGHTS.reduce((a, b) => a + b, 0);
+
+/** Mean messages per drawn event, to turn a message rate into an event rate. */
+export const MESSAGES_PER_EVENT = MEASURED_MIX.reduce((sum, kind) => sum + kind.count * kind.copies, 0) / TOTAL_WEIGHT;
+
+export function drawEvent(stream: RandomStream): { kind: EventKind; payloadBytes: number } {
+  const kind = MEASURED_MIX[weightedIndex(stream, WEIGHTS, TOTAL_WEIGHT)];
+  const payloadBytes = kind.payloadBytes.length === 1 ? kind.payloadBytes[0] : kind.payloadBytes[uniformInt(stream, 0, kind.payloadBytes.length - 1)];
+  return { kind, payloadBytes };
+}

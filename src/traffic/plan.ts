@@ -1,0 +1,63 @@
+// A session script: phases with their own rates and sizes, optionally cycled
+// (issue 4, item 2). Plain data, normalised by the scenario layer.
+
+export type Arrival = 'poisson' | 'periodic';
+
+export interface JoinPhase {
+  readonly kind: 'join';
+}
+
+/** Keepalives only, plus optional chat (DECISIONS.md "Lobby"). */
+export interface LobbyPhase {
+  readonly kind: 'lobby';
+  /** null = until the run ends. */
+  readonly durationUs: number | null;
+  readonly chatPerMinute: number;
+}
+
+export interface CombatPhase {
+  readonly kind: 'combat';
+  readonly durationUs: number | null;
+  /** Unreliable StateUpdates per second in each direction. */
+  readonly stateUpdatesPerSecond: number;
+  /** Whole-message bytes, uniform in [min, max] (measured: typically 15–25, minimum 10). */
+  readonly stateUpdateBytes: { readonly min: number; readonly max: number };
+  /** Reliable game messages per second, both directions together. */
+  readonly reliablePerSecond: number;
+  /** Share of reliable events sent by the client; the rest come from the server. */
+  readonly clientShare: number;
+  readonly arrival: Arrival;
+}
+
+/** In game but quiet: StateUpdates continue, no reliable events. */
+export interface LullPhase {
+  readonly kind: 'lull';
+  readonly durationUs: number | null;
+  readonly stateUpdatesPerSecond: number;
+  readonly stateUpdateBytes: { readonly min: number; readonly max: number };
+  readonly arrival: Arrival;
+}
+
+/** The client leaves gracefully; the Disconnect opens the pass-2 gate. */
+export interface DisconnectPhase {
+  readonly kind: 'disconnect';
+}
+
+export type Phase = JoinPhase | LobbyPhase | CombatPhase | LullPhase | DisconnectPhase;
+
+export interface TrafficPlan {
+  readonly phases: readonly Phase[];
+  /** After the last phase, continue from this index; null = stop. */
+  readonly repeatFrom: number | null;
+}
+
+/** Reliable-rate presets: measured ~4.9/s (34-minute session), assumed ~60/s (ack-outbox-deadlock.md §5.3). */
+export const RELIABLE_RATE_PRESETS = { measured: 4.9, heavy: 60 } as const;
+
+/** The measured aggregate is ~98 StateUpdates/s; split evenly over the two directions. */
+export const MEASURED_STATE_UPDATES_PER_DIRECTION = 49;
+
+export const DEFAULT_PLAN: TrafficPlan = {
+  phases: [{ kind: 'join' }, { kind: 'lobby', durationUs: null, chatPerMinute: 0 }],
+  repeatFrom: null,
+};

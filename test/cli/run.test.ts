@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+
+describe('bcsim run', () => {
+  it('prints a short table', async () => {
+    const r = await cli(['run', 'fragment-ack-bug', '--duration', '30s']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('fragment-ack-bug  mode stock  seed 1  30 s simulated');
+    expect(r.stdout).toMatch(/retransmits \(fragment\)\s+│\s+0 \(0\)\s+│\s+\d+ \(\d+\)/);
+    expect(r.stdout).toContain('reliable:');
+  });
+
+  it.each([
+    [['--mode', 'fast'], /--mode: expected one of stock, fixed, got "fast"/],
+    [['--seed', '-3'], /--seed: expected a whole number/],
+    [['--duration', '4 hours'], /--duration: expected a duration like 30s, 10m or 4h, got "4 hours"/],
+    [['--loss', 'high'], /--loss: expected a number between 0 and 1, got "high"/],
+    [['--set', 'link.both.loss'], /--set link.both.loss: expected path=value/],
+  ])('bad flag %j exits 2 with one line', async (flags, message) => {
+    const r = await cli(['run', 'fragment-ack-bug', ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('an unknown scenario name lists the built-ins', async () => {
+    const r = await cli(['run', 'no-such-scenario']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no-such-scenario: no built-in scenario of that name \(try one of: .*fragment-ack-bug/);
+  });
+});

@@ -1,0 +1,60 @@
+// Determinism and delivery guarantees through the CLI (issue 3 acceptance).
+import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
+
+async function runJson(args: string[]) {
+  const r = await cli(['run', ...args, '--json']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('determinism', () => {
+  it('the same seed gives the same traceHash; with --loss 0.1 another seed gives another', async () => {
+    const a = await runJson(['fragment-ack-bug', '--seed', '5', '--loss', '0.1']);
+    const b = await runJson(['fragment-ack-bug', '--seed', '5', '--loss', '0.1']);
+    const c = await runJson(['fragment-ack-bug', '--seed', '6', '--loss', '0.1']);
+    expect(a.traceHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.traceHash).toBe(a.traceHash);
+    expect(c.traceHash).not.toBe(a.traceHash);
+    expect(a.links.clientToServer.dropped + a.links.serverToClient.dropped).toBeGreaterThan(0);
+  });
+});
+
+describe('fixed mode under 20% loss', () => {
+  it('loses nothing, duplicates nothing, reorders nothing, and the loss was real', async () => {
+    const s = await runJson(['fragment-ack-bug', '--mode', 'fixed', '--loss', '0.2', '--duration', '10m']);
+    expect(s.schema).toBe('bcsim.summary/1');
+    expect(s.mode).toBe('fixed');
+    expect(s.delivery.reliableLost).toBe(0);
+    expect(s.delivery.duplicateDeliveries).toBe(0);
+    expect(s.delivery.outOfOrderDeliveries).toBe(0);
+    expect(s.delivery.reliableDelivered + s.delivery.reliableInFlight).toBe(s.delivery.reliableSent);
+    expect(s.links.clientToServer.dropped).toBeGreaterThan(0);
+    expect(s.links.serverToClient.dropped).toBeGreaterThan(0);
+    expect(s.links.clientToServer.droppedBy.loss).toBe(s.links.clientToServer.dropped);
+    expect(s.peers.client.retransmits + s.peers.server.retransmits).toBeGreaterThan(0);
+  });
+});
+
+describe('summary shape', () => {
+  it('has every documented field', async () => {
+    const s = await runJson(['fragment-ack-bug', '--duration', '20s']);
+    for (const key of ['schema', 'scenario', 'mode', 'seed', 'simulatedSeconds', 'traceHash', 'peers', 'delivery', 'links']) expect(s).toHaveProperty(key);
+    for (const role of ['server', 'client']) {
+      const p = s.peers[role];
+      for (const g of ['ackOutbox', 'ackOutboxDeadZone', 'retransmitQueue', 'memoryBytes']) {
+        expect(Object.keys(p[g]).sort()).toEqual(['final', 'max']);
+      }
+      for (const k of ['total', 'maxPerMessage', 'maxPerSecond']) expect(typeof p.dedupComparisons[k]).toBe('number');
+      for (const k of ['retransmits', 'fragmentRetransmits', 'packetsSent', 'bytesSent', 'ackBytesSent', 'deferredMessages']) expect(typeof p[k]).toBe('number');
+    }
+    for (const k of ['reliableSent', 'reliableDelivered', 'reliableInFlight', 'reliableLost', 'duplicateDeliveries', 'outOfOrderDeliveries']) {
+      expect(typeof s.delivery[k]).toBe('number');
+    }
+    for (const dir of ['clientToServer', 'serverToClient']) {
+      for (const k of ['sent', 'delivered', 'dropped', 'duplicated']) expect(typeof s.links[dir][k]).toBe('number');
+    }
+    expect(s.simulatedSeconds).toBe(20);
+  });
+});

@@ -1,0 +1,80 @@
+// The dead zone (ack-outbox-deadlock.md §1–§2, DECISIONS.md 8–9) with exact event
+// times. Server updates run at k*95 ms; an ACK entry is due when more than 667 ms
+// passed since its last send, so resends land 8 updates (760 ms) apart.
+import { describe, expect, it } from 'vitest';
+import { TYPE_ACK, TYPE_GAME } from '../../src/codec/index.js';
+import { makePair, ms, payload } from '../support/wire.js';
+import type { Pair } from '../support/wire.js';
+
+const QUIET = { keepaliveIdleMs: 1e9, peerTimeoutMs: 1e9 };
+
+/** Times (ms) at which the server put an ACK for high-category seq `seq` on the wire. */
+function ackTimes(pair: Pair, seq: number): number[] {
+  return pair.sent
+    .filter((r) => r.from === 'server' && r.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && (m.flags & 2) === 0))
+    .map((r) => r.timeUs / 1000);
+}
+
+function sendGame(pair: Pair, atMs: number, reliable: boolean, from: 'client' | 'server' = 'client') {
+  pair.sim.at(ms(atMs), () => {
+    pair.peer(from).send({ type: TYPE_GAME, payload: payload(20), reliable, uid: 1 });
+  });
+}
+
+describe('stock two-pass ACK-outbox: the dead zone', () => {
+  it('sends a fresh entry 3 times, strands it until traffic opens the gate, and frees it at count 9', () => {
+    const pair = makePair({ preset: 'stock', params: QUIET });
+    sendGame(pair, 10, true); // client tick 47 ms -> server receives at 52 ms
+    // From 20 s the server has unreliable data for every update: the gate opens each time.
+    for (let t = 20_000; t < 30_000; t += 95) sendGame(pair, t, false, 'server');
+
+    pair.sim.runUntil(ms(1_600));
+    expect(pair.server.ackOutbox.size).toBe(1);
+    expect(pair.server.ackOutbox.deadZone).toBe(0);
+    pair.sim.runUntil(ms(19_999));
+    // Pass 1 has sent it 3 times; pass 2 is gated shut: nothing else was written.
+    expect(ackTimes(pair, 0)).toEqual([95, 855, 1615]);
+    expect(pair.server.ackOutbox.deadZone).toBe(1);
+    expect(pair.server.ackOutbox.entriesInQueueOrder()[0].sendCount).toBe(3);
+
+    pair.sim.runUntil(ms(30_000));
+    // Every datagram from 20.045 s carries data, so pass 2 runs; the entry goes
+    // out whenever its timer expired, and is freed at its 9th send.
+    expect(ackTimes(pair, 0)).toEqual([95, 855, 1615, 20045, 20805, 21565, 22325, 23085, 23845]);
+    expect(pair.server.ackOutbox.size).toBe(0);
+    expect(pair.server.counters.ackEntriesFreed).toBe(1);
+    expect(pair.server.counters.deadZoneMax).toBe(1);
+  });
+
+  it('a disconnect opens the gate: the stranded ACK rides in the Disconnect datagram', () => {
+    const pair = makePair({ preset: 'stock', params: QUIET });
+    sendGame(pair, 10, true);
+    pair.sim.at(ms(10_000), () => pair.server.disconnect());
+    pair.sim.runUntil(ms(9_999));
+    expect(ackTimes(pair, 0)).toEqual([95, 855, 1615]);
+    pair.sim.runUntil(ms(12_000));
+    // Server update at 10.070 s: the Disconnect (type 0x05) plus the stale ACK, count 4.
+    const disconnectDatagram = pair.sent.find((r) => r.from === 'server' && r.messages.some((m) => m.type === 0x05));
+    expect(disconnectDatagram?.timeUs).toBe(ms(10_070));
+    expect(disconnectDatagram?.messages.map((m) => m.type)).toEqual([0x05, TYPE_ACK]);
+    expect(ackTimes(pair, 0)).toEqual([95, 855, 1615, 10_070]);
+    expect(pair.server.state).toBe('closed');
+    expect(pair.client.state).toBe('closed');
+  });
+});
+
+describe('fixed single-pass ACK-outbox', () => {
+  it('sends each entry 3 times and frees it: the outbox empties', () => {
+    const pair = makePair({ preset: 'fixed', params: QUIET });
+    sendGame(pair, 10, true);
+    for (let t = 20_000; t < 30_000; t += 95) sendGame(pair, t, false, 'server');
+    pair.sim.runUntil(ms(1_614));
+    expect(pair.server.ackOutbox.size).toBe(1);
+    pair.sim.runUntil(ms(1_615));
+    expect(pair.server.ackOutbox.size).toBe(0);
+    pair.sim.runUntil(ms(30_000));
+    expect(ackTimes(pair, 0)).toEqual([95, 855, 1615]);
+    expect(pair.server.counters.deadZoneMax).toBe(0);
+    expect(pair.server.counters.ackEntriesFreed).toBe(1);
+  });
+});
