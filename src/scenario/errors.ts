@@ -19,6 +19,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
+    else if (!/^[A-Za-z_$][\w$]*$/.test(String(part))) out += `[${JSON.stringify(String(part))}]`;
     else out += out ? `.${String(part)}` : String(part);
   }
   return out;

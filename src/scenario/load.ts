@@ -94,9 +94,13 @@ function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: stri
   return new ScenarioError(culprit ? `--set ${culprit.raw}` : label, formatPath(path), reason);
 }
 
+/** Keys a string shorthand expands into ("stock" -> { preset: "stock" }, "join" -> { kind: "join" }). */
+const SHORTHAND_KEYS = new Set<PropertyKey>(['preset', 'kind']);
+
 function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
   let node = document;
   for (const key of path) {
+    if (typeof node === 'string' && SHORTHAND_KEYS.has(key)) return node;
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<PropertyKey, unknown>)[key];
   }

@@ -1,6 +1,6 @@
 // `--set path=value`: edits the raw scenario document before validation, so an
 // override is checked exactly like the file itself (issue 4, item 3).
-import { ScenarioError } from './errors.js';
+import { ScenarioError, formatPath as formatSetPath } from './errors.js';
 
 export interface SetOverride {
   readonly raw: string;
@@ -43,13 +43,18 @@ export function parseSet(raw: string): SetOverride {
 export function applySet(document: Record<string, unknown>, override: SetOverride): void {
   let node: Record<string | number, unknown> = document;
   const { path } = override;
-  for (let i = 0; i < path.length - 1; i++) {
+  for (let i = 0; i < path.length; i++) {
     const key = path[i];
+    if (Array.isArray(node) && typeof key === 'number' && key > node.length) {
+      const where = formatSetPath(path.slice(0, i));
+      throw new ScenarioError(`--set ${override.raw}`, where, `index ${key} is past the end (${node.length} items; use [${node.length}] to append)`);
+    }
+    if (i === path.length - 1) break;
     const nextIsIndex = typeof path[i + 1] === 'number';
     const child = node[key];
     if (child === undefined || child === null || typeof child !== 'object') {
       if (child !== undefined && child !== null) {
-        throw new ScenarioError(`--set ${override.raw}`, path.slice(0, i + 1).join('.'), 'is not an object or array, so it has no fields');
+        throw new ScenarioError(`--set ${override.raw}`, formatSetPath(path.slice(0, i + 1)), 'is not an object or array, so it has no fields');
       }
       node[key] = nextIsIndex ? [] : {};
     }

@@ -32,6 +32,11 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
   const durationUs = input.duration ?? DEFAULT_DURATION_US;
   if (durationUs <= 0) fail('duration', 'expected a duration > 0');
   const both = input.link?.both ?? {};
+  // Rules inside one block are checked where they were written, before merging.
+  for (const name of ['both', 'clientToServer', 'serverToClient'] as const) {
+    const block = input.link?.[name];
+    if (block) checkLinkBlock(block, `link.${name}`, fail);
+  }
   return {
     name: input.name,
     description: input.description ?? '',
@@ -42,8 +47,8 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
     switchOverrides: stripUndefined(switchOverrides) as SwitchOverrides,
     params,
     link: {
-      clientToServer: resolveLink({ ...both, ...stripUndefined(input.link?.clientToServer ?? {}) }, 'link.clientToServer', fail),
-      serverToClient: resolveLink({ ...both, ...stripUndefined(input.link?.serverToClient ?? {}) }, 'link.serverToClient', fail),
+      clientToServer: resolveLink(mergeLink(both, input.link?.clientToServer ?? {})),
+      serverToClient: resolveLink(mergeLink(both, input.link?.serverToClient ?? {})),
     },
     traffic: resolveTraffic(input.traffic, fail),
     expect: (input.expect ?? {}) as Expectations,
@@ -51,22 +56,36 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
   };
 }
 
-function resolveLink(d: LinkDirectionInput, path: string, fail: Fail): LinkConfig {
+function checkLinkBlock(d: LinkDirectionInput, path: string, fail: Fail): void {
   if (d.loss !== undefined && d.gilbertElliott !== undefined) fail(`${path}.gilbertElliott`, 'give either loss (Bernoulli) or gilbertElliott, not both');
+  const ge = d.gilbertElliott;
+  if (ge && ge.pGoodToBad + ge.pBadToGood === 0) fail(`${path}.gilbertElliott`, 'pGoodToBad and pBadToGood cannot both be 0');
+  (d.outages ?? []).forEach((o, i) => {
+    if (o.end <= o.start) fail(`${path}.outages[${i}].end`, `must be after start (${formatDuration(o.start)})`);
+  });
+  (d.drop ?? []).forEach((rule, i) => {
+    if (rule.from !== undefined && rule.until !== undefined && rule.until <= rule.from) fail(`${path}.drop[${i}].until`, 'must be after from');
+  });
+}
+
+/** Merges a direction over `both`; a direction's own loss model replaces both's. */
+function mergeLink(both: LinkDirectionInput, own: LinkDirectionInput): LinkDirectionInput {
+  const merged = { ...both, ...stripUndefined(own) };
+  if (own.loss !== undefined) delete merged.gilbertElliott;
+  if (own.gilbertElliott !== undefined) delete merged.loss;
+  return merged;
+}
+
+function resolveLink(d: LinkDirectionInput): LinkConfig {
   let loss: LossModel = { model: 'none' };
   if (d.gilbertElliott) {
     const ge = d.gilbertElliott;
-    if (ge.pGoodToBad + ge.pBadToGood === 0) fail(`${path}.gilbertElliott`, 'pGoodToBad and pBadToGood cannot both be 0');
     loss = { model: 'gilbert-elliott', pGoodToBad: ge.pGoodToBad, pBadToGood: ge.pBadToGood, lossGood: ge.lossGood ?? 0, lossBad: ge.lossBad ?? 1 };
   } else if (d.loss !== undefined && d.loss > 0) {
     loss = { model: 'bernoulli', probability: d.loss };
   }
-  const outages = (d.outages ?? []).map((o, i) => {
-    if (o.end <= o.start) fail(`${path}.outages[${i}].end`, `must be after start (${formatDuration(o.start)})`);
-    return { startMs: o.start / 1000, endMs: o.end / 1000 };
-  });
-  const dropRules: DropRule[] = (d.drop ?? []).map((rule, i) => {
-    if (rule.from !== undefined && rule.until !== undefined && rule.until <= rule.from) fail(`${path}.drop[${i}].until`, 'must be after from');
+  const outages = (d.outages ?? []).map((o) => ({ startMs: o.start / 1000, endMs: o.end / 1000 }));
+  const dropRules: DropRule[] = (d.drop ?? []).map((rule) => {
     return {
       scope: rule.scope ?? 'datagram',
       match: stripUndefined(rule.match),

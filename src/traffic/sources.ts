@@ -22,10 +22,11 @@ export function startArrivals(sim: Simulator, perSecond: number, arrival: Arriva
   const meanUs = 1e6 / perSecond;
   const startUs = sim.now;
   let k = 0;
-  // Periodic arrivals are placed at start + round(k * period), so no rounding drift accumulates.
+  // Periodic arrivals sit at start + round(k * period), k = 0, 1, …, so no rounding
+  // drift accumulates and a phase [start, end) holds exactly rate * length of them.
   const nextDelay = (): number =>
     arrival === 'periodic' ? startUs + Math.round(++k * meanUs) - sim.now : Math.max(1, Math.round(exponential(stream, meanUs)));
-  const timer = sim.after(nextDelay(), () => {
+  const timer = sim.after(arrival === 'periodic' ? 0 : nextDelay(), () => {
     fire();
     sim.reschedule(timer, sim.now + nextDelay());
   });
