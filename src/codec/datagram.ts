@@ -34,20 +34,20 @@ export function encodeDatagram(datagram: Datagram): EncodeResult {
 }
 
 /**
- * Encodes messages already checked by validateMessage whose total is `totalBytes`
- * (within the 512-byte and 255-message limits). The transport's hot path uses it;
- * the length check below guards the caller's arithmetic.
+ * Writes a datagram of messages already checked by validateMessage into `buf` at
+ * `offset`; returns the end offset. The caller sized it with messageSize and
+ * keeps the 512-byte and 255-message limits (the check below guards its sums).
+ * The transport's hot path uses it to pack many datagrams into one slab.
  */
-export function encodeDatagramUnchecked(peerId: number, messages: readonly Message[], totalBytes: number): Uint8Array {
-  const bytes = new Uint8Array(totalBytes);
-  bytes[0] = peerId;
-  bytes[1] = messages.length;
-  let pos = DATAGRAM_HEADER_BYTES;
-  for (let i = 0; i < messages.length; i++) pos = writeMessage(bytes, pos, messages[i]);
-  if (pos !== totalBytes || totalBytes > MAX_DATAGRAM_BYTES || messages.length > MAX_MESSAGES_PER_DATAGRAM) {
-    throw new Error(`codec: datagram of ${messages.length} messages is ${pos} bytes, expected ${totalBytes}`);
+export function writeDatagram(buf: Uint8Array, offset: number, peerId: number, messages: readonly Message[], totalBytes: number): number {
+  buf[offset] = peerId;
+  buf[offset + 1] = messages.length;
+  let pos = offset + DATAGRAM_HEADER_BYTES;
+  for (let i = 0; i < messages.length; i++) pos = writeMessage(buf, pos, messages[i]);
+  if (pos - offset !== totalBytes || totalBytes > MAX_DATAGRAM_BYTES || messages.length > MAX_MESSAGES_PER_DATAGRAM) {
+    throw new Error(`codec: datagram of ${messages.length} messages is ${pos - offset} bytes, expected ${totalBytes}`);
   }
-  return bytes;
+  return pos;
 }
 
 /** Encodes a single message on its own (no datagram header). */

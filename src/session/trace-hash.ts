@@ -20,7 +20,9 @@ export class TraceHasher {
     const need = 11 + bytes.length;
     if (this.used + need > CHUNK_BYTES) this.flush();
     const start = this.used;
-    this.view.setBigUint64(start, BigInt(timeUs), true);
+    // u64 LE as two u32 halves: no BigInt per datagram.
+    this.view.setUint32(start, timeUs % 0x1_0000_0000, true);
+    this.view.setUint32(start + 4, Math.floor(timeUs / 0x1_0000_0000), true);
     this.chunk[start + 8] = direction;
     this.view.setUint16(start + 9, bytes.length, true);
     this.chunk.set(bytes, start + 11);

@@ -38,6 +38,24 @@ export function filledPayload(opcode: number, bytes: number, salt: number): Uint
   return payload;
 }
 
+const TEMPLATE_BYTES = 512;
+const templates = new Map<number, Uint8Array[]>();
+const TEMPLATES_PER_OPCODE = 16;
+
+/**
+ * Like filledPayload, but a read-only view into one of a few shared buffers per
+ * opcode: high-rate traffic (StateUpdates, game events) allocates no payload
+ * bytes. Payloads are never mutated once queued, so sharing is safe.
+ */
+export function templatePayload(opcode: number, bytes: number, salt: number): Uint8Array {
+  let set = templates.get(opcode);
+  if (set === undefined) {
+    set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * 1000 + i));
+    templates.set(opcode, set);
+  }
+  return set[salt % TEMPLATES_PER_OPCODE].subarray(0, Math.max(1, bytes));
+}
+
 export function hexBytes(text: string): Uint8Array {
   const clean = text.replace(/\s+/g, '');
   const out = new Uint8Array(clean.length / 2);

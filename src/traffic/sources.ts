@@ -6,7 +6,7 @@ import type { RandomStream, Simulator, Timer } from '../engine/index.js';
 import { bernoulli, exponential, uniformInt } from '../engine/index.js';
 import type { Role } from '../transport/roles.js';
 import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
-import { Opcode, filledPayload } from './payloads.js';
+import { Opcode, templatePayload } from './payloads.js';
 import type { Arrival } from './plan.js';
 
 export interface TrafficPort {
@@ -44,7 +44,7 @@ export class PayloadSalt {
 export function stateUpdateSender(port: TrafficPort, from: Role, sizes: { min: number; max: number }, stream: RandomStream, salt: PayloadSalt): () => void {
   return () => {
     const wireBytes = sizes.min === sizes.max ? sizes.min : uniformInt(stream, sizes.min, sizes.max);
-    port.send(from, TYPE_GAME, filledPayload(Opcode.StateUpdate, wireBytes - 3, salt.next()), false, false);
+    port.send(from, TYPE_GAME, templatePayload(Opcode.StateUpdate, wireBytes - 3, salt.next()), false, false);
   };
 }
 
@@ -53,7 +53,7 @@ export function reliableEventSender(port: TrafficPort, clientShare: number, stre
   return () => {
     const from: Role = bernoulli(stream, clientShare) ? 'client' : 'server';
     const { kind, payloadBytes } = drawEvent(stream);
-    const payload = filledPayload(kind.opcode, payloadBytes, salt.next());
+    const payload = templatePayload(kind.opcode, payloadBytes, salt.next());
     // Both copies are queued at the same instant, so they share a datagram.
     for (let i = 0; i < kind.copies; i++) port.send(from, TYPE_GAME, payload, true, false);
   };
@@ -70,6 +70,6 @@ export function chatSender(port: TrafficPort, stream: RandomStream, salt: Payloa
   return () => {
     const from: Role = bernoulli(stream, 0.5) ? 'client' : 'server';
     const bytes = CHAT.payloadBytes[uniformInt(stream, 0, CHAT.payloadBytes.length - 1)];
-    port.send(from, TYPE_GAME, filledPayload(CHAT.opcode, bytes, salt.next()), true, false);
+    port.send(from, TYPE_GAME, templatePayload(CHAT.opcode, bytes, salt.next()), true, false);
   };
 }

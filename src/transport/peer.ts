@@ -10,10 +10,9 @@ import {
   TYPE_DISCONNECT,
   TYPE_GAME,
   decodeDatagram,
-  encodeDatagramUnchecked,
   isLowType,
-  messageSize,
-  validateMessage,
+  isKnownType,
+  writeDatagram,
 } from '../codec/index.js';
 import type { AckMessage, DataMessage, DataType } from '../codec/index.js';
 import type { Simulator, Timer } from '../engine/index.js';
@@ -33,6 +32,7 @@ import type { Role } from './roles.js';
 import { buildDatagram } from './send-cycle.js';
 import type { SendCycleParts } from './send-cycle.js';
 import { seqNext } from './seq.js';
+import { Slab } from './slab.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
 export type ConnectionState = 'open' | 'disconnecting' | 'closed' | 'timed-out';
@@ -77,6 +77,7 @@ export class PeerTransport {
   readonly retransmitQueue: RetransmitQueue;
   readonly firstSendQueue = new Fifo<OutgoingMessage>();
   private firstSendBytes = 0;
+  private readonly slab = new Slab();
   /** Send counters per category: [high, low] (peer+0x2A / +0x26). */
   private readonly sendSeq = [0, 0];
   /** Receive side per category, holding the expected counters (peer+0x28 / +0x24). */
@@ -156,10 +157,9 @@ export class PeerTransport {
     const category = low ? 1 : 0;
     const seq = reliable ? this.sendSeq[category] : null;
     if (!fragmentIt) {
-      const message = newOutgoing({ type, reliable, ordered, seq, payload, uid });
-      // Refuse what can never fit a datagram or be encoded, before a seq is spent.
-      if (validateMessage(message) !== null || messageSize(message) > 510) return this.refuse();
-      this.enqueue(message);
+      // Refuse what can never be encoded or fit a datagram, before a seq is spent.
+      if (!isKnownType(type) || (type as number) === TYPE_ACK || payload.length + 5 > 510) return this.refuse();
+      this.enqueue(newOutgoing({ type, reliable, ordered, seq, payload, uid }));
     } else {
       for (let i = 0; i < pieces; i++) {
         const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
@@ -260,7 +260,9 @@ export class PeerTransport {
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
       const out = buildDatagram(this.parts, now, this.disconnecting);
       if (out === null) break;
-      const bytes = encodeDatagramUnchecked(this.ownPeerId, out.messages, out.bytes);
+      const [slab, offset] = this.slab.reserve(out.bytes);
+      writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes);
+      const bytes = slab.subarray(offset, offset + out.bytes);
       const c = this.counters;
       c.packetsSent++;
       c.bytesSent += out.bytes;

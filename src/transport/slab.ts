@@ -1,0 +1,23 @@
+// Datagram byte storage: datagrams are written into a shared slab and handed out
+// as views, so a run does not allocate a backing store per datagram. Slab space
+// is never reused; a full slab is dropped and collected once its views die.
+import { MAX_DATAGRAM_BYTES } from '../codec/index.js';
+
+const SLAB_BYTES = 64 * 1024;
+
+export class Slab {
+  private buffer = new Uint8Array(SLAB_BYTES);
+  private used = 0;
+
+  /** Room for one datagram of up to `bytes` bytes: [buffer, offset]. */
+  reserve(bytes: number): [Uint8Array, number] {
+    if (bytes > MAX_DATAGRAM_BYTES) throw new Error(`slab: ${bytes} bytes exceed a datagram`);
+    if (this.used + bytes > SLAB_BYTES) {
+      this.buffer = new Uint8Array(SLAB_BYTES);
+      this.used = 0;
+    }
+    const offset = this.used;
+    this.used += bytes;
+    return [this.buffer, offset];
+  }
+}
