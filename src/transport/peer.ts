@@ -22,7 +22,7 @@ import type { PeerCounters } from './counters.js';
 import type { SendNote } from './datagram-builder.js';
 import { Fifo } from './fifo.js';
 import { disconnectPayload, keepalivePayload } from './identity.js';
-import { dataMessageBytes } from './memory.js';
+import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
 import { newOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import { ReceiveChannel } from './receive-channel.js';
@@ -119,7 +119,8 @@ export class PeerTransport {
       counters: this.counters,
       onFirstSent: (message, nowUs) => {
         this.firstSendBytes -= dataMessageBytes(message.payload.length);
-        if (!this.retransmitQueue.add(message, nowUs)) hooks.gaveUp(message.uid);
+        // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
+        if (message.reliable && !this.retransmitQueue.add(message, nowUs)) hooks.gaveUp(message.uid);
       },
     };
   }
@@ -233,6 +234,17 @@ export class PeerTransport {
 
   memoryBytes(): number {
     return this.ackOutbox.modelledBytes + this.retransmitQueue.modelledBytes + this.firstSendBytes + this.channels[0].modelledBytes + this.channels[1].modelledBytes;
+  }
+
+  /**
+   * Recomputes modelled memory by walking every queue. O(n): for invariant
+   * checks in tests, which compare it with the incrementally kept figure.
+   */
+  auditMemoryBytes(): number {
+    let bytes = this.ackOutbox.size * ACK_ENTRY_BYTES;
+    for (const message of this.firstSendQueue.values()) bytes += dataMessageBytes(message.payload.length);
+    for (const message of this.retransmitQueue.messages()) bytes += dataMessageBytes(message.payload.length);
+    return bytes + this.channels[0].auditBytes() + this.channels[1].auditBytes();
   }
 
   /** The expected (next to deliver) seq of a category. */

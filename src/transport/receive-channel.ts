@@ -78,6 +78,14 @@ export class ReceiveChannel {
     return 'accepted';
   }
 
+  /** Modelled bytes recomputed from the buffers themselves (invariant checks). */
+  auditBytes(): number {
+    let bytes = 0;
+    for (const waiting of this.waiting.values()) bytes += dataMessageBytes(waiting.payload.length);
+    for (const set of this.fragments.values()) for (const piece of set.pieces) if (piece !== undefined) bytes += dataMessageBytes(piece.length);
+    return bytes;
+  }
+
   /** Forgets all buffered state (peer gone). */
   clear(): void {
     this.waiting.clear();

@@ -15,7 +15,7 @@ export interface SendCycleParts {
   readonly firstSendQueue: Fifo<OutgoingMessage>;
   readonly twoPassGated: boolean;
   readonly counters: PeerCounters;
-  /** A reliable message left the first-send queue: it now awaits its ACK. */
+  /** A message left the first-send queue; a reliable one now awaits its ACK. */
   readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
 }
 
@@ -34,7 +34,7 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
       break;
     }
     queue.shift();
-    if (message.reliable) parts.onFirstSent(message, nowUs);
+    parts.onFirstSent(message, nowUs);
   }
   // 4. Pass 2, only if steps 1–3 wrote something or the peer is disconnecting
   //    (ack-outbox-deadlock.md §2: the gate).
