@@ -7,6 +7,8 @@ import { decodeCommand } from './commands/decode.js';
 import { runCommand } from './commands/run.js';
 import type { RunFlags } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
+import { compareCommand } from './commands/compare.js';
+import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
 import { VERSION } from '../version.js';
 
@@ -75,6 +77,25 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     )
     .action((ref: string, flags: RunFlags) => {
       setExit(runCommand(ref, flags, io));
+    });
+
+  program
+    .command('compare')
+    .description('run a scenario in stock and fixed mode side by side and write reports (the main job)')
+    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
+    .option('--duration <d>', "simulated time, e.g. 30m or 4h; default: the scenario's duration")
+    .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
+    .option('--causes', 'also run each fragment-ACK cause as a column of its own')
+    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--json', 'print the summary.json document instead of the table')
+    .addHelpText(
+      'after',
+      '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out.\n' +
+        'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n',
+    )
+    .action((ref: string, flags: CompareFlags) => {
+      setExit(compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
     });
 
   program

@@ -18,6 +18,8 @@ export interface RunOptions {
   readonly durationUs?: number;
   readonly seed?: number;
   readonly observer?: SessionObserver;
+  /** Called every simulated minute with the simulated time reached (progress bars). */
+  readonly onProgress?: (simulatedUs: number) => void;
 }
 
 export interface RunResult {
@@ -40,7 +42,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const seed = options.seed ?? scenario.seed;
   const durationUs = options.durationUs ?? scenario.durationUs;
   const session = new Session(scenario, switches, seed, options.observer);
-  session.run(durationUs);
+  session.run(durationUs, options.onProgress);
   const summary: Summary = {
     schema: SUMMARY_SCHEMA,
     version: VERSION,

@@ -15,6 +15,8 @@ import { DeliveryLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
 import { TraceHasher } from './trace-hash.js';
 
+const PROGRESS_CHUNK_US = 60_000_000;
+
 /** Direction bytes in the canonical trace. */
 export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
 
@@ -55,8 +57,11 @@ export class Session {
     this.traffic = new TrafficDriver(scenario.traffic, port, this.streams);
   }
 
-  /** Runs for `durationUs` of simulated time from zero. */
-  run(durationUs: number): void {
+  /**
+   * Runs for `durationUs` of simulated time from zero. Progress is reported
+   * between chunks; chunking does not change which events run or in what order.
+   */
+  run(durationUs: number, onProgress?: (simulatedUs: number) => void): void {
     this.peers.server.start(0);
     this.peers.client.start(Math.round(this.scenario.params.clientTickOffsetMs * 1000));
     this.traffic.start();
@@ -64,7 +69,15 @@ export class Session {
       this.sample();
       this.sim.reschedule(sampler, this.sim.now + 1_000_000);
     });
-    this.sim.runUntil(durationUs);
+    if (onProgress) {
+      for (let t = Math.min(PROGRESS_CHUNK_US, durationUs); ; t = Math.min(t + PROGRESS_CHUNK_US, durationUs)) {
+        this.sim.runUntil(t);
+        onProgress(t);
+        if (t === durationUs) break;
+      }
+    } else {
+      this.sim.runUntil(durationUs);
+    }
     this.sim.cancel(sampler);
     this.sample();
     this.peers.server.stop();

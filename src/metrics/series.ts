@@ -1,0 +1,73 @@
+// A bounded time series: at most `maxPoints` buckets, each keeping min, max and
+// mean of the samples it covers. When full, neighbouring buckets merge pairwise
+// and the bucket width doubles, so a 24 h run costs the same memory as 1 h.
+
+export interface Bucket {
+  /** Start of the bucket, simulated seconds. */
+  t: number;
+  /** Width in simulated seconds. */
+  width: number;
+  min: number;
+  max: number;
+  mean: number;
+  count: number;
+}
+
+export const DEFAULT_MAX_POINTS = 600;
+
+export class Series {
+  private readonly buckets: Bucket[] = [];
+  private widthS: number;
+
+  constructor(
+    readonly maxPoints = DEFAULT_MAX_POINTS,
+    baseWidthS = 1,
+  ) {
+    if (maxPoints < 2 || maxPoints % 2 !== 0) throw new Error('series: maxPoints must be an even number >= 2');
+    this.widthS = baseWidthS;
+  }
+
+  /** Adds a sample at time `tS` (seconds); samples must come in time order. */
+  add(tS: number, value: number): void {
+    const start = Math.floor(tS / this.widthS) * this.widthS;
+    const last = this.buckets[this.buckets.length - 1];
+    if (last !== undefined && last.t === start) {
+      last.min = Math.min(last.min, value);
+      last.max = Math.max(last.max, value);
+      last.mean += (value - last.mean) / ++last.count;
+      return;
+    }
+    if (last !== undefined && start < last.t) throw new Error('series: samples must be added in time order');
+    this.buckets.push({ t: start, width: this.widthS, min: value, max: value, mean: value, count: 1 });
+    if (this.buckets.length > this.maxPoints) this.halve();
+  }
+
+  points(): readonly Bucket[] {
+    return this.buckets;
+  }
+
+  get bucketWidth(): number {
+    return this.widthS;
+  }
+
+  /** Merges pairs of buckets aligned on the doubled width. */
+  private halve(): void {
+    this.widthS *= 2;
+    const merged: Bucket[] = [];
+    for (const b of this.buckets) {
+      const start = Math.floor(b.t / this.widthS) * this.widthS;
+      const into = merged[merged.length - 1];
+      if (into !== undefined && into.t === start) {
+        const count = into.count + b.count;
+        into.mean = (into.mean * into.count + b.mean * b.count) / count;
+        into.count = count;
+        into.min = Math.min(into.min, b.min);
+        into.max = Math.max(into.max, b.max);
+      } else {
+        merged.push({ ...b, t: start, width: this.widthS });
+      }
+    }
+    this.buckets.length = 0;
+    this.buckets.push(...merged);
+  }
+}

@@ -1,0 +1,80 @@
+// Runs a scenario in several modes with the metrics recorder attached, and keeps
+// what the reports need: summaries, bounded time series, trends, phases.
+import { MetricsRecorder, queueTrends } from '../metrics/recorder.js';
+import type { MetricName, RecordedRun } from '../metrics/recorder.js';
+import type { Trend } from '../metrics/trend.js';
+import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
+import { runScenario } from '../session/run.js';
+import type { Summary } from '../session/summary.js';
+import type { PhaseStart } from '../traffic/driver.js';
+import type { Role } from '../transport/roles.js';
+import { FRAGMENT_ACK_CAUSES } from '../transport/switches.js';
+import type { PresetName } from '../transport/switches.js';
+
+export interface ModeSpec {
+  /** Column label: "stock", "fixed" or "cause:<name>". */
+  readonly label: string;
+  readonly preset: PresetName;
+  readonly switches?: SwitchOverrides;
+}
+
+export interface ComparedRun {
+  readonly spec: ModeSpec;
+  readonly summary: Summary;
+  readonly recorded: RecordedRun;
+  readonly trends: Array<{ peer: Role; metric: MetricName; trend: Trend }>;
+}
+
+export interface Comparison {
+  readonly scenario: Scenario;
+  readonly seed: number;
+  readonly durationUs: number;
+  readonly runs: readonly ComparedRun[];
+  readonly phases: readonly PhaseStart[];
+}
+
+export const STOCK_AND_FIXED: readonly ModeSpec[] = [
+  { label: 'stock', preset: 'stock' },
+  { label: 'fixed', preset: 'fixed' },
+];
+
+/** stock and fixed, then one stock column per other fragment-ACK cause. */
+export function modesWithCauses(): ModeSpec[] {
+  const stockCause = 'matcher-rejects-fragments';
+  return [
+    ...STOCK_AND_FIXED,
+    ...FRAGMENT_ACK_CAUSES.filter((c) => c !== stockCause).map((cause) => ({ label: `cause:${cause}`, preset: 'stock' as const, switches: { fragmentAckCause: cause } })),
+  ];
+}
+
+export interface CompareOptions {
+  readonly modes?: readonly ModeSpec[];
+  readonly durationUs?: number;
+  readonly seed?: number;
+  readonly maxPoints?: number;
+  /** Called between chunks of simulated time (progress display). */
+  readonly onProgress?: (label: string, simulatedUs: number, totalUs: number) => void;
+}
+
+export function runComparison(scenario: Scenario, options: CompareOptions = {}): Comparison {
+  const modes = options.modes ?? STOCK_AND_FIXED;
+  const durationUs = options.durationUs ?? scenario.durationUs;
+  const seed = options.seed ?? scenario.seed;
+  let phases: readonly PhaseStart[] = [];
+  const runs = modes.map((spec): ComparedRun => {
+    const recorder = new MetricsRecorder(options.maxPoints);
+    const { summary, session } = runScenario(scenario, {
+      preset: spec.preset,
+      switches: spec.switches,
+      modeLabel: spec.label,
+      durationUs,
+      seed,
+      observer: recorder,
+      onProgress: options.onProgress ? (us) => options.onProgress?.(spec.label, us, durationUs) : undefined,
+    });
+    if (phases.length === 0) phases = session.traffic.phaseLog;
+    const recorded = recorder.recorded();
+    return { spec, summary, recorded, trends: queueTrends(recorded) };
+  });
+  return { scenario, seed, durationUs, runs, phases };
+}

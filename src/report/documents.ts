@@ -1,0 +1,96 @@
+// The report files of a comparison: summary.json, timeseries.csv and report.md.
+// Everything here is a pure function of the comparison: no clock, no paths, so
+// the same scenario and seed give byte-identical files.
+import { METRICS } from '../metrics/recorder.js';
+import { VERSION } from '../version.js';
+import type { Comparison } from './compare.js';
+import { durationLabel, round4 } from './format.js';
+import { cell, ROWS } from './metrics-table.js';
+import { findings } from './narrative.js';
+
+export const COMPARE_SCHEMA = 'bcsim.compare/1';
+
+export function summaryJson(comparison: Comparison): string {
+  const runs = Object.fromEntries(comparison.runs.map((r) => [r.spec.label, r.summary]));
+  const trends = Object.fromEntries(
+    comparison.runs.map((r) => [
+      r.spec.label,
+      r.trends.map((t) => ({
+        peer: t.peer,
+        metric: t.metric,
+        slopePerHour: round4(t.trend.slopePerHour),
+        lastHalfMean: round4(t.trend.lastHalfMean),
+        growthOverLastHalf: round4(t.trend.growthOverLastHalf),
+        leak: t.trend.leak,
+      })),
+    ]),
+  );
+  const document = {
+    schema: COMPARE_SCHEMA,
+    version: VERSION,
+    scenario: comparison.scenario.name,
+    description: comparison.scenario.description,
+    seed: comparison.seed,
+    simulatedSeconds: comparison.durationUs / 1e6,
+    phases: comparison.phases.map((p) => ({ kind: p.kind, startSeconds: p.startUs / 1e6 })),
+    findings: findings(comparison),
+    trends,
+    runs,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Long format: time,mode,peer,metric,value (value = bucket mean). */
+export function timeseriesCsv(comparison: Comparison): string {
+  const lines = ['time,mode,peer,metric,value'];
+  for (const run of comparison.runs) {
+    for (const peer of ['server', 'client'] as const) {
+      for (const metric of METRICS) {
+        for (const p of run.recorded.series[peer][metric.name].points()) {
+          lines.push(`${p.t},${run.spec.label},${peer},${metric.name},${round4(p.mean)}`);
+        }
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function caption(comparison: Comparison): string[] {
+  return [
+    `scenario ${comparison.scenario.name}`,
+    `seed ${comparison.seed}`,
+    `${durationLabel(comparison.durationUs / 1e6)} simulated`,
+    `bcsim ${VERSION}`,
+    ...comparison.runs.map((r) => `${r.spec.label} trace ${r.summary.traceHash.slice(0, 16)}`),
+  ];
+}
+
+export function reportMarkdown(comparison: Comparison): string {
+  const labels = comparison.runs.map((r) => r.spec.label);
+  const out: string[] = [];
+  out.push(`# bcsim report: ${comparison.scenario.name}`, '');
+  out.push(`_${caption(comparison).join(' · ')}_`, '');
+  if (comparison.scenario.description) out.push(`> ${comparison.scenario.description}`, '');
+  out.push('## What this shows', '');
+  for (const sentence of findings(comparison)) out.push(`- ${sentence}`);
+  out.push('', '## Side by side', '');
+  out.push(`| metric | ${labels.join(' | ')} |`);
+  out.push(`|---|${labels.map(() => '---:').join('|')}|`);
+  for (const row of ROWS) out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
+  out.push('', '## Growth over the last half of the run', '');
+  out.push(`| mode | peer | queue | slope per hour | leak |`);
+  out.push('|---|---|---|---:|---|');
+  for (const run of comparison.runs) {
+    for (const t of run.trends) out.push(`| ${run.spec.label} | ${t.peer} | ${t.metric} | ${round4(t.trend.slopePerHour)} | ${t.trend.leak ? '**yes**' : 'no'} |`);
+  }
+  out.push('', '## Traffic phases', '');
+  out.push(phaseLine(comparison));
+  out.push('', 'Time series of every metric are in `timeseries.csv` and drawn in `report.html`.', '');
+  return out.join('\n');
+}
+
+export function phaseLine(comparison: Comparison): string {
+  const counts = new Map<string, number>();
+  for (const p of comparison.phases) counts.set(p.kind, (counts.get(p.kind) ?? 0) + 1);
+  return [...counts.entries()].map(([kind, n]) => `${kind} ×${n}`).join(', ') || 'none';
+}

@@ -1,0 +1,106 @@
+// report.html: one self-contained file, inline CSS and SVG, no scripts and no
+// network. One chart per metric, every mode on shared axes, phases shaded.
+import { METRICS } from '../metrics/recorder.js';
+import type { Comparison } from './compare.js';
+import { caption, phaseLine } from './documents.js';
+import { escapeXml } from './format.js';
+import { cell, ROWS } from './metrics-table.js';
+import { findings } from './narrative.js';
+import { renderChart } from './svg-chart.js';
+import type { PhaseBand } from './svg-chart.js';
+
+const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.caption{color:#555;font-size:12px;margin-top:0}blockquote{color:#444;border-left:3px solid #ccc;margin:8px 0;padding:2px 12px}
+table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
+.charts{display:grid;grid-template-columns:1fr;gap:18px}figure{margin:0}figcaption{font-size:12px;color:#555}
+svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legend{font-size:11px;fill:#222}
+.better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
+`;
+
+export function reportHtml(comparison: Comparison): string {
+  const endS = comparison.durationUs / 1e6;
+  const phases = phaseBands(comparison, endS);
+  const charts = METRICS.map((metric) => {
+    const series = comparison.runs.flatMap((run, i) =>
+      (['server', 'client'] as const).map((peer) => ({
+        label: `${run.spec.label} ${peer}`,
+        color: PALETTE[i % PALETTE.length],
+        dashed: peer === 'client',
+        points: run.recorded.series[peer][metric.name].points(),
+      })),
+    );
+    const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases });
+    return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
+      `${metric.name}: bucket mean as a line, min–max as a band; solid = server, dashed = client.`,
+    )}</figcaption></figure>`;
+  });
+  const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
+  const rows = ROWS.map((row) => {
+    const base = row.value(comparison.runs[0]);
+    const cells = comparison.runs
+      .map((run, i) => {
+        const v = row.value(run);
+        const cls = i === 0 || v === base ? '' : v < base ? ' class="better"' : ' class="worse"';
+        return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
+      })
+      .join('');
+    return `<tr><td>${escapeXml(row.label)}</td>${cells}</tr>`;
+  }).join('\n');
+  const key = Object.entries({ combat: '#fdebd3', lull: '#f3f0e0', lobby: '#eef2f7', join: '#e8f5e9' })
+    .map(([kind, color]) => `<span style="background:${color}"></span>${kind}`)
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>bcsim report: ${escapeXml(comparison.scenario.name)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>bcsim report: ${escapeXml(comparison.scenario.name)}</h1>
+<p class="caption">${caption(comparison).map(escapeXml).join(' · ')}</p>
+${comparison.scenario.description ? `<blockquote>${escapeXml(comparison.scenario.description)}</blockquote>` : ''}
+</header>
+<section>
+<h2>What this shows</h2>
+<ul>
+${findings(comparison)
+  .map((s) => `<li>${escapeXml(s)}</li>`)
+  .join('\n')}
+</ul>
+</section>
+<section>
+<h2>Side by side</h2>
+<table>
+<thead><tr><th>metric</th>${head}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+<p class="caption">Lower is better on every row; columns after the first are coloured against it.</p>
+</section>
+<section>
+<h2>Time series</h2>
+<p class="key">Phases: ${key}. Traffic: ${escapeXml(phaseLine(comparison))}.</p>
+<div class="charts">
+${charts.join('\n')}
+</div>
+</section>
+</body>
+</html>
+`;
+}
+
+function phaseBands(comparison: Comparison, endS: number): PhaseBand[] {
+  return comparison.phases.map((p, i) => ({
+    kind: p.kind,
+    startS: p.startUs / 1e6,
+    endS: i + 1 < comparison.phases.length ? comparison.phases[i + 1].startUs / 1e6 : endS,
+  }));
+}

@@ -1,0 +1,43 @@
+// The comparison's rows: one metric per row, one mode per column. Shared by the
+// terminal table, report.md and report.html so all three say the same thing.
+import type { Summary } from '../session/summary.js';
+import type { ComparedRun } from './compare.js';
+import { fmt } from './format.js';
+
+export interface Row {
+  readonly label: string;
+  /** Lower is better for every row; rows are highlighted against the first column. */
+  readonly value: (run: ComparedRun) => number;
+  readonly format?: (value: number) => string;
+}
+
+const both = (label: string, get: (p: Summary['peers']['server']) => number): Row[] => [
+  { label: `${label} (server)`, value: (r) => get(r.summary.peers.server) },
+  { label: `${label} (client)`, value: (r) => get(r.summary.peers.client) },
+];
+
+export const ROWS: readonly Row[] = [
+  ...both('ACK-outbox peak', (p) => p.ackOutbox.max),
+  ...both('dead-zone peak', (p) => p.ackOutboxDeadZone.max),
+  ...both('ACK-outbox at end', (p) => p.ackOutbox.final),
+  ...both('retransmit queue peak', (p) => p.retransmitQueue.max),
+  ...both('modelled memory peak (bytes)', (p) => p.memoryBytes.max),
+  ...both('dedup comparisons per message, peak', (p) => p.dedupComparisons.maxPerMessage),
+  ...both('dedup comparisons per message, mean', (p) => p.dedupComparisons.perReliableMessage),
+  ...both('dedup comparisons per second, peak', (p) => p.dedupComparisons.maxPerSecond),
+  { label: 'dedup comparisons, total', value: (r) => r.summary.peers.server.dedupComparisons.total + r.summary.peers.client.dedupComparisons.total },
+  ...both('ACK bytes per datagram, peak', (p) => p.ackBytesPerPacketMax),
+  { label: 'ACK bytes sent', value: (r) => r.summary.peers.server.ackBytesSent + r.summary.peers.client.ackBytesSent },
+  { label: 'game messages deferred (datagram full)', value: (r) => r.summary.peers.server.deferredMessages + r.summary.peers.client.deferredMessages },
+  { label: 'retransmits', value: (r) => r.summary.peers.server.retransmits + r.summary.peers.client.retransmits },
+  { label: 'fragment retransmits', value: (r) => r.summary.peers.server.fragmentRetransmits + r.summary.peers.client.fragmentRetransmits },
+  { label: 'reliable messages lost', value: (r) => r.summary.delivery.reliableLost },
+  { label: 'duplicate deliveries', value: (r) => r.summary.delivery.duplicateDeliveries },
+  { label: 'out-of-order deliveries', value: (r) => r.summary.delivery.outOfOrderDeliveries },
+  { label: 'queues flagged as leaking', value: (r) => r.trends.filter((t) => t.trend.leak).length },
+];
+
+export function cell(row: Row, run: ComparedRun): string {
+  const v = row.value(run);
+  return row.format ? row.format(v) : fmt(v);
+}
