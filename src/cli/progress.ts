@@ -12,7 +12,7 @@ export interface Progress {
   done(): void;
 }
 
-export function progressFor(io: CliIO, json: boolean): Progress | null {
+export function progressFor(io: CliIO, json: boolean, showAfterMs = SHOW_AFTER_MS): Progress | null {
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
   if (json || ci || !io.stderrIsTTY) return null;
   const startMs = performance.now(); // wall clock: allowed in the CLI only
@@ -26,7 +26,7 @@ export function progressFor(io: CliIO, json: boolean): Progress | null {
         runLabel = label;
         runStartMs = now;
       }
-      if (now - startMs < SHOW_AFTER_MS) return;
+      if (now - startMs < showAfterMs) return;
       shown = true;
       const fraction = totalUs === 0 ? 1 : simulatedUs / totalUs;
       const wallS = Math.max((now - runStartMs) / 1000, 1e-3);

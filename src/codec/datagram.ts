@@ -1,7 +1,7 @@
 // Whole-datagram encoding and decoding: [peer_id][msg_count][messages…]
 // (transport-layer.md §1, DECISIONS.md 5).
 import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from './constants.js';
-import { messageSize, readMessage, validateMessage, writeMessage } from './message.js';
+import { isDecodeError, messageSize, readMessage, validateMessage, writeMessage } from './message.js';
 import type { Datagram, DecodeError, DecodeResult, EncodeResult, Located, Message } from './types.js';
 
 /** Encodes a datagram, refusing anything the stock engine could not put on the wire. */
@@ -62,14 +62,11 @@ export function encodeMessage(message: Message): EncodeResult {
 /** Decodes a single message that fills `bytes` exactly. */
 export function decodeMessage(bytes: Uint8Array): { ok: true; message: Located } | { ok: false; error: DecodeError } {
   const read = readMessage(bytes, 0, bytes.length);
-  if (!read.ok) return read;
-  if (read.message.size !== bytes.length) {
-    return {
-      ok: false,
-      error: { code: 'trailing-bytes', offset: read.message.size, reason: `${bytes.length - read.message.size} bytes after the message` },
-    };
+  if (isDecodeError(read)) return { ok: false, error: read };
+  if (read.size !== bytes.length) {
+    return { ok: false, error: { code: 'trailing-bytes', offset: read.size, reason: `${bytes.length - read.size} bytes after the message` } };
   }
-  return read;
+  return { ok: true, message: read };
 }
 
 /**
@@ -98,9 +95,9 @@ export function decodeDatagram(bytes: Uint8Array): DecodeResult {
       };
     }
     const read = readMessage(bytes, pos, bytes.length);
-    if (!read.ok) return { ok: false, error: read.error, partial: { peerId, messageCount, messages } };
-    messages.push(read.message);
-    pos += read.message.size;
+    if (isDecodeError(read)) return { ok: false, error: read, partial: { peerId, messageCount, messages } };
+    messages.push(read);
+    pos += read.size;
   }
   if (pos !== bytes.length) {
     return {

@@ -97,14 +97,19 @@ export function writeMessage(buf: Uint8Array, offset: number, message: Message):
   return pos + n;
 }
 
-export type ReadResult = { ok: true; message: Located } | { ok: false; error: DecodeError };
+/** A message, or why none could be read (no wrapper object: this runs per message). */
+export type ReadResult = Located | DecodeError;
+
+export function isDecodeError(result: ReadResult): result is DecodeError {
+  return (result as DecodeError).reason !== undefined;
+}
 
 /**
  * Reads one message starting at `offset`, never looking at bytes at or past `end`.
  * The payload is a view into `bytes`, not a copy.
  */
 export function readMessage(bytes: Uint8Array, offset: number, end: number): ReadResult {
-  const fail = (code: DecodeError['code'], at: number, reason: string): ReadResult => ({ ok: false, error: { code, offset: at, reason } });
+  const fail = (code: DecodeError['code'], at: number, reason: string): DecodeError => ({ code, offset: at, reason });
   if (offset >= end) return fail('missing-messages', offset, 'no bytes left for this message');
   const type = bytes[offset];
   if (!isKnownType(type)) return fail('unknown-type', offset, `unknown message type 0x${hex2(type)}`);
@@ -123,7 +128,7 @@ export function readMessage(bytes: Uint8Array, offset: number, end: number): Rea
       offset,
       size: fragment ? 5 : 4,
     };
-    return { ok: true, message: ack };
+    return ack;
   }
 
   if (remaining < 3) return fail('truncated-message', offset, `message header needs 3 bytes, ${remaining} remain`);
@@ -165,7 +170,7 @@ export function readMessage(bytes: Uint8Array, offset: number, end: number): Rea
     offset,
     size,
   };
-  return { ok: true, message };
+  return message;
 }
 
 function isU8(value: unknown): value is number {

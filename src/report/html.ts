@@ -16,7 +16,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px au
 h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .caption{color:#555;font-size:12px;margin-top:0}blockquote{color:#444;border-left:3px solid #ccc;margin:8px 0;padding:2px 12px}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
-.charts{display:grid;grid-template-columns:1fr;gap:18px}figure{margin:0}figcaption{font-size:12px;color:#555}
+.charts{display:grid;grid-template-columns:1fr;gap:18px}figure{margin:0}figure svg{width:100%;height:auto}figcaption{font-size:12px;color:#555}h3{font-size:15px;margin:0 0 4px}
 svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legend{font-size:11px;fill:#222}
 .better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
 `;

@@ -2,6 +2,7 @@
 // gets a uid when it is sent; the transport carries uids beside (never inside) the
 // bytes, and the receiver reports what it delivered. The ledger then says what
 // was delivered once, twice, out of order, given up on, or still in flight.
+import { CORRUPT_UID } from '../transport/receive-channel.js';
 import type { Role } from '../transport/roles.js';
 
 const RELIABLE = 1;
@@ -38,6 +39,15 @@ export class DeliveryLedger {
   /** Highest delivered uid per (direction, category): [c->s high, c->s low, s->c high, s->c low]. */
   private readonly lastDelivered = [-1, -1, -1, -1];
 
+  /** An unreliable message was sent; they carry no uid (nothing to match up). */
+  sentUnreliable(): void {
+    this.unreliableSent++;
+  }
+
+  deliveredUnreliable(): void {
+    this.unreliableDelivered++;
+  }
+
   /** A new message from `from`; returns its uid. */
   register(from: Role, reliable: boolean, low: boolean): number {
     if (this.count >= MAX_LEDGER_MESSAGES) throw new Error(`ledger: more than ${MAX_LEDGER_MESSAGES} messages`);
@@ -48,26 +58,21 @@ export class DeliveryLedger {
     }
     const uid = this.count++;
     this.flags[uid] = (reliable ? RELIABLE : 0) | (low ? LOW : 0) | (from === 'client' ? FROM_CLIENT : 0);
-    if (!reliable) this.unreliableSent++;
     return uid;
   }
 
   /** The transport refused the message (queue limit, closed connection): it was never sent. */
   refused(uid: number): void {
     this.flags[uid] |= REFUSED;
-    if ((this.flags[uid] & RELIABLE) === 0) this.unreliableSent--;
   }
 
+  /** A reliable message reached the application. */
   delivered(uid: number): void {
     if (uid < 0) {
-      if (uid === -2) this.corrupt++;
+      if (uid === CORRUPT_UID) this.corrupt++;
       return;
     }
     const f = this.flags[uid];
-    if ((f & RELIABLE) === 0) {
-      this.unreliableDelivered++;
-      return;
-    }
     if (f & DELIVERED) {
       this.duplicates++;
       return;

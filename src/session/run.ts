@@ -18,6 +18,8 @@ export interface RunOptions {
   readonly durationUs?: number;
   readonly seed?: number;
   readonly observer?: SessionObserver;
+  /** Keep a digest per datagram so two runs can be compared datagram by datagram. */
+  readonly keepDigests?: boolean;
   /** Called every simulated minute with the simulated time reached (progress bars). */
   readonly onProgress?: (simulatedUs: number) => void;
 }
@@ -41,7 +43,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const switches = switchesFor(scenario, preset, options.switches);
   const seed = options.seed ?? scenario.seed;
   const durationUs = options.durationUs ?? scenario.durationUs;
-  const session = new Session(scenario, switches, seed, options.observer);
+  const session = new Session(scenario, switches, seed, options.observer, options.keepDigests);
   session.run(durationUs, options.onProgress);
   const summary: Summary = {
     schema: SUMMARY_SCHEMA,

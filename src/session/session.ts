@@ -24,7 +24,7 @@ export class Session {
   readonly sim = new Simulator();
   readonly streams: RandomStreams;
   readonly ledger = new DeliveryLedger();
-  readonly hasher = new TraceHasher();
+  readonly hasher: TraceHasher;
   readonly peers: Record<Role, PeerTransport>;
   readonly links: { clientToServer: Link; serverToClient: Link };
   readonly traffic: TrafficDriver;
@@ -37,8 +37,10 @@ export class Session {
     readonly switches: TransportSwitches,
     readonly seed: number,
     private readonly observer: SessionObserver = {},
+    keepDigests = false,
   ) {
     this.streams = new RandomStreams(seed);
+    this.hasher = new TraceHasher(keepDigests);
     const obs = observer;
     const sim = this.sim;
     const makeLink = (name: 'clientToServer' | 'serverToClient', from: Role, to: Role) =>
@@ -86,6 +88,10 @@ export class Session {
 
   /** An application message from `from`; returns its uid. */
   sendApp(from: Role, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+    if (!reliable) {
+      if (this.peers[from].send({ type, payload, reliable, ordered, uid: -1 })) this.ledger.sentUnreliable();
+      return -1;
+    }
     const uid = this.ledger.register(from, reliable, isLowType(type));
     if (!this.peers[from].send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
     return uid;
@@ -116,6 +122,7 @@ export class Session {
         this.ledger.delivered(delivery.uid);
         this.traffic.onDelivered(role, delivery.uid);
       },
+      deliverUnreliable: () => this.ledger.deliveredUnreliable(),
       gaveUp: (uid) => this.ledger.gaveUp(uid),
       newUid: (reliable, low) => this.ledger.register(role, reliable, low),
       stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,

@@ -16,6 +16,9 @@ export class TraceHasher {
   private datagrams = 0;
   private finished: string | null = null;
 
+  /** `keepDigests`: also keep a 32-bit digest per datagram (determinism checks). */
+  constructor(private readonly keepDigests = false) {}
+
   record(timeUs: number, direction: number, bytes: Uint8Array): void {
     const need = 11 + bytes.length;
     if (this.used + need > CHUNK_BYTES) this.flush();
@@ -27,16 +30,17 @@ export class TraceHasher {
     this.view.setUint16(start + 9, bytes.length, true);
     this.chunk.set(bytes, start + 11);
     this.used += need;
-    this.pushDigest(fnv1a(this.chunk, start, this.used));
+    this.datagrams++;
+    if (this.keepDigests) this.pushDigest(fnv1a(this.chunk, start, this.used));
   }
 
   get datagramCount(): number {
     return this.datagrams;
   }
 
-  /** Per-datagram digests, in trace order. */
+  /** Per-datagram digests, in trace order (empty unless kept). */
   digestList(): Uint32Array {
-    return this.digests.subarray(0, this.datagrams);
+    return this.keepDigests ? this.digests.subarray(0, this.datagrams) : new Uint32Array(0);
   }
 
   digest(): string {
@@ -53,12 +57,13 @@ export class TraceHasher {
   }
 
   private pushDigest(value: number): void {
-    if (this.datagrams === this.digests.length) {
+    const index = this.datagrams - 1;
+    if (index === this.digests.length) {
       const grown = new Uint32Array(this.digests.length * 2);
       grown.set(this.digests);
       this.digests = grown;
     }
-    this.digests[this.datagrams++] = value;
+    this.digests[index] = value;
   }
 }
 

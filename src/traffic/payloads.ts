@@ -39,7 +39,7 @@ export function filledPayload(opcode: number, bytes: number, salt: number): Uint
 }
 
 const TEMPLATE_BYTES = 512;
-const templates = new Map<number, Uint8Array[]>();
+const templates: Array<Uint8Array[] | undefined> = [];
 const TEMPLATES_PER_OPCODE = 16;
 
 /**
@@ -48,10 +48,10 @@ const TEMPLATES_PER_OPCODE = 16;
  * bytes. Payloads are never mutated once queued, so sharing is safe.
  */
 export function templatePayload(opcode: number, bytes: number, salt: number): Uint8Array {
-  let set = templates.get(opcode);
+  let set = templates[opcode];
   if (set === undefined) {
     set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * 1000 + i));
-    templates.set(opcode, set);
+    templates[opcode] = set;
   }
   return set[salt % TEMPLATES_PER_OPCODE].subarray(0, Math.max(1, bytes));
 }

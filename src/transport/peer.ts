@@ -50,8 +50,10 @@ export interface SendRequest {
 export interface TransportHooks {
   /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages. */
   emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
-  /** Hands a received message to the application. */
+  /** Hands a received reliable message to the application, in order. */
   deliver(delivery: Delivery): void;
+  /** Hands a received unreliable message to the application (no object per message: hot path). */
+  deliverUnreliable(message: DataMessage): void;
   /** The sender stopped trying to deliver this reliable message. */
   gaveUp(uid: number): void;
   /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
@@ -206,7 +208,7 @@ export class PeerTransport {
       if (!message.reliable) {
         if (message.fragment) continue; // fragments are always reliable; a stray one is ignored
         c.deliveredUnreliable++;
-        this.hooks.deliver({ type: message.type, low: isLowType(message.type), reliable: false, seq: null, payload: message.payload, uid });
+        this.hooks.deliverUnreliable(message);
         continue;
       }
       const low = isLowType(message.type);

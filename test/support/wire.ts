@@ -61,6 +61,7 @@ export function makePair(options: {
       sim.after(latencyUs, () => pair.peer(other).receive(bytes, copy));
     },
     deliver: (d) => pair.delivered[role].push(d),
+    deliverUnreliable: (m) => pair.delivered[role].push({ type: m.type, low: m.type < 0x32, reliable: false, seq: null, payload: m.payload, uid: -1 }),
     gaveUp: (uid) => pair.gaveUp.push(uid),
     newUid: () => nextUid++,
   });

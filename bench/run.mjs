@@ -1,0 +1,60 @@
+// `npm run bench`: simulator speed, measured in fresh processes, never in tests.
+// Writes bench/results.json and prints a table. Targets (issue 5):
+//   long-session 4 h per mode >= 10,000x real time (<= 1.44 s), peak RSS <= 200 MB,
+//   wall(8 h) / wall(1 h) <= 9 in both modes; engine >= 5M events/s.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Table from 'cli-table3';
+import { benchEngine } from './engine.mjs';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const REPEATS = 3;
+
+function measure(scenario, preset, duration) {
+  const runs = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const out = execFileSync(process.execPath, [here('./one.mjs'), scenario, preset, duration], { encoding: 'utf8' });
+    runs.push(JSON.parse(out));
+  }
+  runs.sort((a, b) => a.wallSeconds - b.wallSeconds);
+  const median = runs[Math.floor(REPEATS / 2)];
+  return { ...median, maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)), wallSecondsAll: runs.map((r) => r.wallSeconds) };
+}
+
+const seconds = { '1h': 3600, '4h': 14400, '8h': 28800 };
+const results = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, repeats: REPEATS, longSession: {}, scaling: {}, engine: null };
+
+for (const preset of ['stock', 'fixed']) {
+  const r = measure('long-session', preset, '4h');
+  results.longSession[preset] = {
+    wallSeconds: r.wallSeconds,
+    realTimeFactor: seconds['4h'] / r.wallSeconds,
+    eventsPerSecond: r.events / r.wallSeconds,
+    events: r.events,
+    peakRssMB: r.maxRssBytes / 1048576,
+    wallSecondsAll: r.wallSecondsAll,
+  };
+  const h1 = measure('long-session', preset, '1h');
+  const h8 = measure('long-session', preset, '8h');
+  results.scaling[preset] = { wall1h: h1.wallSeconds, wall8h: h8.wallSeconds, ratio: h8.wallSeconds / h1.wallSeconds, events1h: h1.events, events8h: h8.events };
+}
+benchEngine({ events: 1_000_000 }); // warm-up
+const engine = benchEngine();
+results.engine = { eventsPerSecond: engine.eventsPerSecond, events: engine.events, pendingPopulation: engine.population };
+
+writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+const t = new Table({ head: ['measure', 'stock', 'fixed', 'target'] });
+const ls = results.longSession;
+const f = (x, d = 2) => x.toFixed(d);
+t.push(['long-session 4 h: wall s (median of 3)', f(ls.stock.wallSeconds), f(ls.fixed.wallSeconds), '<= 1.44']);
+t.push(['real-time factor', Math.round(ls.stock.realTimeFactor).toLocaleString('en-US'), Math.round(ls.fixed.realTimeFactor).toLocaleString('en-US'), '>= 10,000']);
+t.push(['events per second', Math.round(ls.stock.eventsPerSecond).toLocaleString('en-US'), Math.round(ls.fixed.eventsPerSecond).toLocaleString('en-US'), '']);
+t.push(['peak RSS MB', f(ls.stock.peakRssMB, 1), f(ls.fixed.peakRssMB, 1), '<= 200']);
+t.push(['wall 1 h / 8 h (s)', `${f(results.scaling.stock.wall1h)} / ${f(results.scaling.stock.wall8h)}`, `${f(results.scaling.fixed.wall1h)} / ${f(results.scaling.fixed.wall8h)}`, '']);
+t.push(['wall(8 h) / wall(1 h)', f(results.scaling.stock.ratio), f(results.scaling.fixed.ratio), '<= 9']);
+t.push(['engine events/s (hold model)', { colSpan: 2, content: `${(results.engine.eventsPerSecond / 1e6).toFixed(2)} M` }, '>= 5 M']);
+console.log(t.toString());
+console.log('wrote bench/results.json');
