@@ -13,7 +13,7 @@ export interface Bucket {
   count: number;
 }
 
-export const DEFAULT_MAX_POINTS = 600;
+export const DEFAULT_MAX_POINTS = 300;
 
 export class Series {
   private readonly buckets: Bucket[] = [];

@@ -27,6 +27,7 @@ export const ROWS: readonly Row[] = [
   ...both('dedup comparisons per second, peak', (p) => p.dedupComparisons.maxPerSecond),
   { label: 'dedup comparisons, total', value: (r) => r.summary.peers.server.dedupComparisons.total + r.summary.peers.client.dedupComparisons.total },
   ...both('ACK bytes per datagram, peak', (p) => p.ackBytesPerPacketMax),
+  ...both('ACK bytes per datagram, mean', (p) => (p.packetsSent === 0 ? 0 : p.ackBytesSent / p.packetsSent)),
   { label: 'ACK bytes sent', value: (r) => r.summary.peers.server.ackBytesSent + r.summary.peers.client.ackBytesSent },
   { label: 'game messages deferred (datagram full)', value: (r) => r.summary.peers.server.deferredMessages + r.summary.peers.client.deferredMessages },
   { label: 'retransmits', value: (r) => r.summary.peers.server.retransmits + r.summary.peers.client.retransmits },

@@ -37,8 +37,10 @@ export function findings(comparison: Comparison): string[] {
   const ackFixed = Math.max(f.server.ackBytesPerPacketMax, f.client.ackBytesPerPacketMax);
   const deferredStock = s.server.deferredMessages + s.client.deferredMessages;
   const deferredFixed = f.server.deferredMessages + f.client.deferredMessages;
+  const meanAck = (p: typeof s) => (p.server.ackBytesSent + p.client.ackBytesSent) / Math.max(1, p.server.packetsSent + p.client.packetsSent);
   out.push(
-    `ACKs took up to ${ackStock} bytes of a 512-byte datagram in stock and ${ackFixed} in fixed; ` +
+    `ACKs took up to ${ackStock} bytes of a 512-byte datagram in stock and ${ackFixed} in fixed ` +
+      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; ack-outbox-deadlock.md §3 estimates ~170 with 38 stale entries); ` +
       `${fmt(deferredStock)} game messages waited for a later update because a stock datagram was full (fixed: ${fmt(deferredFixed)}).`,
   );
   const fragStock = s.client.fragmentRetransmits + s.server.fragmentRetransmits;
