@@ -4,10 +4,10 @@ import { PRESET_NAMES } from '../transport/switches.js';
 import type { PresetName } from '../transport/switches.js';
 import { UsageError } from './io.js';
 
-export function durationFlag(flag: string, value: string | undefined): number | undefined {
+export function durationFlag(flag: string, value: string | undefined, allowZero = false): number | undefined {
   if (value === undefined) return undefined;
   const us = parseDuration(value);
-  if (us === null || us <= 0) throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
+  if (us === null || us < 0 || (us === 0 && !allowZero)) throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
   return us;
 }
 

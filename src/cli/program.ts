@@ -8,6 +8,8 @@ import { runCommand } from './commands/run.js';
 import type { RunFlags } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { compareCommand } from './commands/compare.js';
+import { traceCommand } from './commands/trace.js';
+import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
 import { VERSION } from '../version.js';
@@ -96,6 +98,29 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     )
     .action((ref: string, flags: CompareFlags) => {
       setExit(compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
+    });
+
+  program
+    .command('trace')
+    .description('print the annotated wire trace of a run: every datagram, drop, ACK verdict and duplicate')
+    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
+    .option('--mode <preset>', "stock or fixed; default: the scenario's mode")
+    .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option('--from <t>', 'first simulated time to show, e.g. 10s', '0')
+    .option('--until <t>', "stop the run here, e.g. 20s; default: the scenario's duration")
+    .option('--peer <role>', 'only events of server or client (its sends, and the verdicts at it)')
+    .option('--filter <expr>', 'decoded-field terms, all of which must hold: seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable')
+    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--json', 'JSON Lines: one object per datagram or event')
+    .addHelpText(
+      'after',
+      '\nMarks: [RETRANSMIT #n] re-sent message, [DEAD-ZONE ACK, pass 2] ACK sent by the gated pass 2,\n' +
+        'DROP(cause) link drop, LINK-DUP duplicated datagram, DUPLICATE reliable message seen before,\n' +
+        'ack ...: MATCHED / no match (and why) at the peer that receives the ACK.\n' +
+        'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n',
+    )
+    .action((ref: string, flags: TraceFlags) => {
+      setExit(traceCommand(ref, flags, io));
     });
 
   program

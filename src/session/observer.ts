@@ -1,9 +1,10 @@
 // What a run shows to observers (metrics recorder, wire trace). Observers only
 // read; the simulation never depends on them, so adding one cannot change a run.
-import type { AckMessage, DataMessage } from '../codec/index.js';
+import type { AckMessage, DataMessage, Located } from '../codec/index.js';
 import type { DropCause } from '../link/config.js';
 import type { SendNote } from '../transport/datagram-builder.js';
 import type { OutgoingMessage } from '../transport/outgoing.js';
+import type { AckOutcome } from '../transport/retransmit-queue.js';
 import type { ConnectionState, PeerTransport } from '../transport/peer.js';
 import type { Role } from '../transport/roles.js';
 
@@ -16,9 +17,9 @@ export interface SessionObserver {
   datagramDropped?(timeUs: number, from: Role, bytes: Uint8Array, cause: DropCause): void;
   /** A message-scope drop rule rewrote a datagram from `from`. */
   datagramRewritten?(timeUs: number, from: Role, before: Uint8Array, after: Uint8Array): void;
-  /** `at` processed an ACK; `cleared` is the retransmit entry it removed, if any. */
-  ackProcessed?(timeUs: number, at: Role, ack: AckMessage, cleared: OutgoingMessage | null, queueWasEmpty: boolean): void;
-  duplicateReceived?(timeUs: number, at: Role, message: DataMessage): void;
+  /** `at` processed an ACK; `cleared` is the retransmit entry it removed, if any, and `outcome` why. */
+  ackProcessed?(timeUs: number, at: Role, ack: AckMessage, cleared: OutgoingMessage | null, outcome: AckOutcome): void;
+  duplicateReceived?(timeUs: number, at: Role, message: Located<DataMessage>): void;
   stateChanged?(timeUs: number, role: Role, state: ConnectionState): void;
   /** Once per simulated second (and at the end), with both peers to read. */
   sample?(timeUs: number, peers: Readonly<Record<Role, PeerTransport>>): void;

@@ -126,7 +126,7 @@ export class Session {
       gaveUp: (uid) => this.ledger.gaveUp(uid),
       newUid: (reliable, low) => this.ledger.register(role, reliable, low),
       stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,
-      ackProcessed: obs.ackProcessed ? (ack, cleared, empty) => obs.ackProcessed?.(sim.now, role, ack, cleared, empty) : undefined,
+      ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome) : undefined,
       duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message) : undefined,
     };
     return new PeerTransport(role, sim, this.switches, this.scenario.params, hooks);

@@ -14,7 +14,7 @@ import {
   isKnownType,
   writeDatagram,
 } from '../codec/index.js';
-import type { AckMessage, DataMessage, DataType } from '../codec/index.js';
+import type { AckMessage, DataMessage, DataType, Located } from '../codec/index.js';
 import type { Simulator, Timer } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
@@ -28,6 +28,7 @@ import type { OutgoingMessage } from './outgoing.js';
 import { ReceiveChannel } from './receive-channel.js';
 import type { Delivery } from './receive-channel.js';
 import { RetransmitQueue } from './retransmit-queue.js';
+import type { AckOutcome } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram } from './send-cycle.js';
 import type { SendCycleParts } from './send-cycle.js';
@@ -59,10 +60,10 @@ export interface TransportHooks {
   /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
   newUid(reliable: boolean, low: boolean): number;
   stateChanged?(state: ConnectionState): void;
-  /** Every ACK received, with the retransmit entry it cleared (null: no match). */
-  ackProcessed?(ack: AckMessage, cleared: OutgoingMessage | null, queueWasEmpty: boolean): void;
+  /** Every ACK received, with the retransmit entry it cleared (null: no match) and why. */
+  ackProcessed?(ack: AckMessage, cleared: OutgoingMessage | null, outcome: AckOutcome): void;
   /** A reliable message (or fragment) arrived again after it was already taken. */
-  duplicateReceived?(message: DataMessage): void;
+  duplicateReceived?(message: Located<DataMessage>): void;
 }
 
 export interface PeerGauges {
@@ -199,9 +200,8 @@ export class PeerTransport {
     for (let i = 0; i < messages.length; i++) {
       const message = messages[i];
       if (message.type === TYPE_ACK) {
-        const queueWasEmpty = this.retransmitQueue.size === 0;
         const cleared = this.retransmitQueue.onAck((message.flags & 2) !== 0, message.seq, (message.flags & 1) !== 0, message.fragIndex ?? 0);
-        if (this.hooks.ackProcessed) this.hooks.ackProcessed(message, cleared, queueWasEmpty);
+        if (this.hooks.ackProcessed) this.hooks.ackProcessed(message, cleared, this.retransmitQueue.lastAckOutcome);
         continue;
       }
       const uid = i < uids.length ? uids[i] : -1;

@@ -17,7 +17,12 @@ export interface RetransmitEvents {
   gaveUp(message: OutgoingMessage): void;
 }
 
+/** Why an ACK did or did not clear an entry; traces print it. */
+export type AckOutcome = 'matched' | 'queue-empty' | 'no-entry' | 'rejected-fragment';
+
 export class RetransmitQueue {
+  /** Outcome of the last onAck call. */
+  lastAckOutcome: AckOutcome = 'matched';
   /** Queue order = Map insertion order; removal is O(1). */
   private readonly entries = new Map<number, OutgoingMessage>();
   /** Match key -> queue ids holding it, oldest first (several with re-entry). */
@@ -137,22 +142,27 @@ export class RetransmitQueue {
   onAck(low: boolean, seq: number, fragment: boolean, fragIndex: number): OutgoingMessage | null {
     const c = this.counters;
     c.acksReceived++;
-    if (this.entries.size === 0) c.acksOnEmptyQueue++;
+    const key = matchKey(low, seq, fragment, fragIndex);
+    if (this.entries.size === 0) {
+      c.acksOnEmptyQueue++;
+      return this.miss('queue-empty');
+    }
     // Cause (e): the matcher never accepts a fragmented entry, whatever the ACK says.
-    if (fragment && this.rejectFragmentAcks) {
-      c.acksUnmatched++;
-      return null;
-    }
-    const ids = this.byMatchKey.get(matchKey(low, seq, fragment, fragIndex));
-    if (!ids) {
-      c.acksUnmatched++;
-      return null;
-    }
+    if (fragment && this.rejectFragmentAcks) return this.miss(this.byMatchKey.has(key) ? 'rejected-fragment' : 'no-entry');
+    const ids = this.byMatchKey.get(key);
+    if (!ids) return this.miss('no-entry');
     const id = ids[0];
     const message = this.entries.get(id) as OutgoingMessage;
     this.removeId(id, message);
     c.acksMatched++;
+    this.lastAckOutcome = 'matched';
     return message;
+  }
+
+  private miss(outcome: AckOutcome): null {
+    this.counters.acksUnmatched++;
+    this.lastAckOutcome = outcome;
+    return null;
   }
 
   /** True while any copy of (category, seq) is still queued: the message is unacknowledged. */

@@ -1,0 +1,77 @@
+// Turns a run into trace events, as a SessionObserver. Events outside
+// [fromUs, untilUs] are not kept, so a short window of a long run stays small.
+import { decodeDatagram } from '../codec/index.js';
+import type { AckMessage, DataMessage, Located } from '../codec/index.js';
+import type { DropCause } from '../link/config.js';
+import type { SessionObserver } from '../session/observer.js';
+import type { SendNote } from '../transport/datagram-builder.js';
+import type { ConnectionState } from '../transport/peer.js';
+import type { AckOutcome } from '../transport/retransmit-queue.js';
+import type { Role } from '../transport/roles.js';
+import type { TraceEvent } from './events.js';
+
+export interface CollectorOptions {
+  readonly fromUs?: number;
+  readonly untilUs?: number;
+  /** Receives each event as it happens instead of (or as well as) keeping it. */
+  readonly onEvent?: (event: TraceEvent) => void;
+  /** Keep events in `events` (default true). */
+  readonly keep?: boolean;
+}
+
+export class TraceCollector implements SessionObserver {
+  readonly events: TraceEvent[] = [];
+  /** Wire transmissions so far per sender and message identity, to number retransmissions. */
+  private readonly seen: Record<Role, Map<string, number>> = { server: new Map(), client: new Map() };
+  private readonly fromUs: number;
+  private readonly untilUs: number;
+
+  constructor(private readonly options: CollectorOptions = {}) {
+    this.fromUs = options.fromUs ?? 0;
+    this.untilUs = options.untilUs ?? Number.POSITIVE_INFINITY;
+  }
+
+  datagramSent(timeUs: number, from: Role, bytes: Uint8Array, _uids: readonly number[], notes: readonly SendNote[]): void {
+    const messages = decode(bytes);
+    // Count every transmission, inside the window or not, so numbering stays right.
+    const transmission = messages.map((m) => {
+      if (m.type === 1 || !m.reliable) return 0;
+      const key = `${m.type < 0x32 ? 'L' : 'H'}${m.seq}/${m.fragIndex ?? '-'}`;
+      const n = this.seen[from].get(key) ?? 0;
+      this.seen[from].set(key, n + 1);
+      return n;
+    });
+    this.emit({ kind: 'send', timeUs, from, bytes, messages, notes: [...notes], transmission });
+  }
+
+  datagramDropped(timeUs: number, from: Role, bytes: Uint8Array, cause: DropCause): void {
+    this.emit({ kind: 'drop', timeUs, from, bytes, messages: decode(bytes), cause });
+  }
+
+  datagramArrived(timeUs: number, to: Role, bytes: Uint8Array, duplicate: boolean): void {
+    if (duplicate) this.emit({ kind: 'dup-arrival', timeUs, to, bytes, messages: decode(bytes) });
+  }
+
+  ackProcessed(timeUs: number, at: Role, ack: AckMessage, _cleared: unknown, outcome: AckOutcome): void {
+    this.emit({ kind: 'ack', timeUs, at, message: { ...ack, offset: -1, size: ack.fragIndex === null ? 4 : 5 }, outcome });
+  }
+
+  duplicateReceived(timeUs: number, at: Role, message: Located<DataMessage>): void {
+    this.emit({ kind: 'duplicate', timeUs, at, message });
+  }
+
+  stateChanged(timeUs: number, role: Role, state: ConnectionState): void {
+    this.emit({ kind: 'state', timeUs, role, state });
+  }
+
+  private emit(event: TraceEvent): void {
+    if (event.timeUs < this.fromUs || event.timeUs > this.untilUs) return;
+    if (this.options.keep !== false) this.events.push(event);
+    this.options.onEvent?.(event);
+  }
+}
+
+function decode(bytes: Uint8Array): readonly Located[] {
+  const result = decodeDatagram(bytes);
+  return result.ok ? result.datagram.messages : result.partial.messages;
+}
