@@ -9,6 +9,10 @@ import type { RunFlags } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { compareCommand } from './commands/compare.js';
 import { traceCommand } from './commands/trace.js';
+import { reproduceCommand } from './commands/reproduce.js';
+import { checkCommand } from './commands/check.js';
+import type { CheckFlags } from './commands/check.js';
+import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
@@ -73,6 +77,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--loss <p>', 'Bernoulli loss probability on both directions (shorthand for --set link.both.loss=P)')
     .option('--set <path=value>', 'override any scenario field, validated like the file (repeatable), e.g. --set traffic.phases[1].duration=5m', collect)
     .option('--json', 'print one bcsim.summary/1 JSON object')
+    .option('--check-determinism', 'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ')
     .addHelpText(
       'after',
       '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n',
@@ -121,6 +126,43 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     )
     .action((ref: string, flags: TraceFlags) => {
       setExit(traceCommand(ref, flags, io));
+    });
+
+  program
+    .command('reproduce')
+    .description('measure the model against the observed bugs: fragment-ack (cause by cause) or ack-outbox')
+    .argument('<target>', 'fragment-ack or ack-outbox')
+    .option('--seed <n>', 'random seed for the runs')
+    .option('--loss <p>', 'fragment-ack: loss for the lossy rerun of every cause', '0.2')
+    .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\nfragment-ack runs fragment-ack-bug once per candidate cause (DECISIONS.md 14) plus none (= fixed),\n' +
+        'on a clean and a lossy link, and checks each against the observed signature. Exit 1 if the\n' +
+        'stock cause (matcher-rejects-fragments) stops matching it.\n' +
+        'ack-outbox sets the stock model beside the measured ACK-outbox figures and sweeps traffic to\n' +
+        'show when the dead zone stays bounded and when it grows without bound.\n',
+    )
+    .action((target: string, flags: ReproduceFlags) => {
+      setExit(reproduceCommand(target, flags, io));
+    });
+
+  program
+    .command('check')
+    .description("evaluate scenarios' expect blocks: exit 0 if every assertion holds, 1 if not, 2 on a bad path")
+    .argument('<scenario...>', 'built-in scenario names or paths to scenario JSON files')
+    .option('--mode <preset>', "only this mode's expectations")
+    .option('--junit <file>', 'also write JUnit XML for CI systems')
+    .option('--check-determinism', 'run everything twice and fail, naming the first diverging datagram, if the traces differ')
+    .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\nAn expect block: { "fixed": { "peers.*.ackOutbox.max": { "lte": 20 }, "delivery.reliableLost": { "eq": 0 } } }\n' +
+        'Ops: eq, lt, lte, gt, gte. "*" in a path means every peer. On failure the exact command that reproduces\n' +
+        'the run is printed.\nExample:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n',
+    )
+    .action((refs: string[], flags: CheckFlags) => {
+      setExit(checkCommand(refs, flags, io));
     });
 
   program

@@ -13,6 +13,8 @@ export class TraceHasher {
   private readonly view = new DataView(this.chunk.buffer);
   private used = 0;
   private digests = new Uint32Array(1 << 12);
+  private times = new Float64Array(1 << 12);
+  private directions = new Uint8Array(1 << 12);
   private datagrams = 0;
   private finished: string | null = null;
 
@@ -31,7 +33,7 @@ export class TraceHasher {
     this.chunk.set(bytes, start + 11);
     this.used += need;
     this.datagrams++;
-    if (this.keepDigests) this.pushDigest(fnv1a(this.chunk, start, this.used));
+    if (this.keepDigests) this.pushDigest(fnv1a(this.chunk, start, this.used), timeUs, direction);
   }
 
   get datagramCount(): number {
@@ -56,14 +58,29 @@ export class TraceHasher {
     this.used = 0;
   }
 
-  private pushDigest(value: number): void {
+  /** Time and direction of datagram `index`, when digests are kept. */
+  recordAt(index: number): { timeUs: number; direction: number } | null {
+    if (!this.keepDigests || index >= this.datagrams) return null;
+    return { timeUs: this.times[index], direction: this.directions[index] };
+  }
+
+  private pushDigest(value: number, timeUs: number, direction: number): void {
     const index = this.datagrams - 1;
     if (index === this.digests.length) {
-      const grown = new Uint32Array(this.digests.length * 2);
-      grown.set(this.digests);
-      this.digests = grown;
+      const size = this.digests.length * 2;
+      const digests = new Uint32Array(size);
+      digests.set(this.digests);
+      this.digests = digests;
+      const times = new Float64Array(size);
+      times.set(this.times);
+      this.times = times;
+      const directions = new Uint8Array(size);
+      directions.set(this.directions);
+      this.directions = directions;
     }
     this.digests[index] = value;
+    this.times[index] = timeUs;
+    this.directions[index] = direction;
   }
 }
 

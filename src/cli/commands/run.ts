@@ -3,7 +3,8 @@ import { renderSummaryTable } from '../../report/summary-table.js';
 import { makeChalk } from '../../report/style.js';
 import { runScenario } from '../../session/run.js';
 import type { CliIO } from '../io.js';
-import { EXIT_OK } from '../io.js';
+import { EXIT_FAILED, EXIT_OK } from '../io.js';
+import { runTwice } from '../../check/determinism.js';
 import { durationFlag, presetFlag, probabilityFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
 
@@ -14,18 +15,22 @@ export interface RunFlags {
   loss?: string;
   set?: string[];
   json?: boolean;
+  checkDeterminism?: boolean;
 }
 
 export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
   const loss = probabilityFlag('--loss', flags.loss);
   const sets = [...(loss !== undefined ? [`link.both.loss=${loss}`] : []), ...(flags.set ?? [])];
   const scenario = loadForCli(ref, sets, io);
-  const { summary } = runScenario(scenario, {
-    preset: presetFlag(flags.mode),
-    seed: seedFlag(flags.seed),
-    durationUs: durationFlag('--duration', flags.duration),
-  });
+  const options = { preset: presetFlag(flags.mode), seed: seedFlag(flags.seed), durationUs: durationFlag('--duration', flags.duration) };
+  const { result, verdict } = flags.checkDeterminism ? runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
+  const summary = result.summary;
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)));
+  if (verdict && !verdict.identical) {
+    io.stderr(`bcsim: determinism: ${verdict.message}\n`);
+    return EXIT_FAILED;
+  }
+  if (verdict && !flags.json) io.stdout(`determinism: two runs, ${verdict.datagrams} identical datagrams\n`);
   return EXIT_OK;
 }

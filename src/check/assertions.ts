@@ -1,0 +1,75 @@
+// Evaluates a scenario's `expect` block against run summaries (issue 6, item 4):
+// "<summary path>": { "<op>": number }, where `*` in a path means every peer.
+import type { ExpectOp } from '../scenario/schema.js';
+import type { Assertion } from '../scenario/scenario.js';
+import type { Summary } from '../session/summary.js';
+
+export interface AssertionResult {
+  /** The concrete path, `*` expanded. */
+  readonly path: string;
+  readonly op: ExpectOp;
+  readonly expected: number;
+  readonly actual: number;
+  readonly pass: boolean;
+}
+
+/** A path that names no numeric summary field: a usage error, never a silent pass. */
+export class PathError extends Error {
+  override readonly name = 'PathError';
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+const OPS: Record<ExpectOp, (actual: number, expected: number) => boolean> = {
+  eq: (a, e) => a === e,
+  lt: (a, e) => a < e,
+  lte: (a, e) => a <= e,
+  gt: (a, e) => a > e,
+  gte: (a, e) => a >= e,
+};
+
+export const OP_SYMBOL: Record<ExpectOp, string> = { eq: '==', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+
+/** Expands `*` (only where peers are keyed) and resolves every path to a number. */
+export function resolvePath(summary: Summary, path: string): Array<{ path: string; value: number }> {
+  const parts = path.split('.');
+  let frontier: Array<{ path: string[]; node: unknown }> = [{ path: [], node: summary }];
+  for (const part of parts) {
+    const next: typeof frontier = [];
+    for (const { path: at, node } of frontier) {
+      if (node === null || typeof node !== 'object') throw new PathError(path, `"${at.join('.')}" is not an object`);
+      if (part === '*') {
+        if (at.join('.') !== 'peers') throw new PathError(path, '"*" stands for every peer and is allowed only as peers.*');
+        for (const role of ['server', 'client']) next.push({ path: [...at, role], node: (node as Record<string, unknown>)[role] });
+        continue;
+      }
+      if (!Object.prototype.hasOwnProperty.call(node, part)) {
+        const known = Object.keys(node as object).join(', ');
+        throw new PathError(path, `no summary field "${part}"${at.length ? ` under ${at.join('.')}` : ''} (known: ${known})`);
+      }
+      next.push({ path: [...at, part], node: (node as Record<string, unknown>)[part] });
+    }
+    frontier = next;
+  }
+  return frontier.map(({ path: at, node }) => {
+    if (typeof node !== 'number') throw new PathError(path, `${at.join('.')} is ${node === null ? 'null' : typeof node}, not a number`);
+    return { path: at.join('.'), value: node };
+  });
+}
+
+export function evaluate(summary: Summary, expectations: Record<string, Assertion>): AssertionResult[] {
+  const results: AssertionResult[] = [];
+  for (const [path, assertion] of Object.entries(expectations)) {
+    const resolved = resolvePath(summary, path);
+    for (const op of Object.keys(OPS) as ExpectOp[]) {
+      const expected = assertion[op];
+      if (expected === undefined) continue;
+      for (const { path: concrete, value } of resolved) results.push({ path: concrete, op, expected, actual: value, pass: OPS[op](value, expected) });
+    }
+  }
+  return results;
+}

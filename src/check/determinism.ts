@@ -1,0 +1,42 @@
+// `--check-determinism`: run twice and compare the traces datagram by datagram.
+import type { Scenario } from '../scenario/scenario.js';
+import { runScenario } from '../session/run.js';
+import type { RunOptions, RunResult } from '../session/run.js';
+
+export interface DeterminismVerdict {
+  readonly identical: boolean;
+  readonly datagrams: number;
+  /** Empty when identical; else names the first diverging datagram. */
+  readonly message: string;
+}
+
+/** Runs the scenario twice with per-datagram digests; returns the first run and the verdict. */
+export function runTwice(scenario: Scenario, options: RunOptions): { result: RunResult; verdict: DeterminismVerdict } {
+  const first = runScenario(scenario, { ...options, keepDigests: true });
+  const second = runScenario(scenario, { ...options, keepDigests: true });
+  return { result: first, verdict: compareRuns(first, second) };
+}
+
+export function compareRuns(a: RunResult, b: RunResult): DeterminismVerdict {
+  const da = a.session.hasher;
+  const db = b.session.hasher;
+  const digestsA = da.digestList();
+  const digestsB = db.digestList();
+  const n = Math.min(digestsA.length, digestsB.length);
+  let first = -1;
+  for (let i = 0; i < n; i++) {
+    if (digestsA[i] !== digestsB[i]) {
+      first = i;
+      break;
+    }
+  }
+  if (first < 0 && digestsA.length !== digestsB.length) first = n;
+  if (first < 0 && a.summary.traceHash === b.summary.traceHash) return { identical: true, datagrams: digestsA.length, message: '' };
+  const where = first < 0 ? 'same datagrams but different trace hashes' : describe(da.recordAt(first), db.recordAt(first), first);
+  return { identical: false, datagrams: digestsA.length, message: `runs differ: ${where}` };
+}
+
+function describe(a: { timeUs: number; direction: number } | null, b: { timeUs: number; direction: number } | null, index: number): string {
+  const side = (r: { timeUs: number; direction: number } | null) => (r === null ? 'missing' : `t=${(r.timeUs / 1e6).toFixed(6)} s from ${r.direction === 0 ? 'client' : 'server'}`);
+  return `first diverging datagram is #${index} (run 1: ${side(a)}; run 2: ${side(b)})`;
+}

@@ -1,0 +1,26 @@
+// JUnit XML for CI systems: one test suite per scenario and mode, one test case
+// per assertion.
+import { escapeXml } from '../report/format.js';
+import { OP_SYMBOL } from './assertions.js';
+import type { CheckRun } from './check.js';
+
+export function junitXml(runs: readonly CheckRun[]): string {
+  const total = runs.reduce((n, r) => n + r.results.length + (r.determinism ? 1 : 0), 0);
+  const failures = runs.reduce((n, r) => n + r.results.filter((a) => !a.pass).length + (r.determinism && !r.determinism.identical ? 1 : 0), 0);
+  const suites = runs.map((run) => {
+    const name = `${run.scenario} [${run.mode}]`;
+    const cases = run.results.map((a) => {
+      const title = `${a.path} ${OP_SYMBOL[a.op]} ${a.expected}`;
+      const failure = a.pass ? '' : `<failure message="${escapeXml(`${a.path} is ${a.actual}, expected ${OP_SYMBOL[a.op]} ${a.expected}`)}">${escapeXml(`reproduce: ${run.reproduce}`)}</failure>`;
+      return `    <testcase classname="${escapeXml(name)}" name="${escapeXml(title)}">${failure}</testcase>`;
+    });
+    if (run.determinism) {
+      const d = run.determinism;
+      const failure = d.identical ? '' : `<failure message="${escapeXml(d.message)}"/>`;
+      cases.push(`    <testcase classname="${escapeXml(name)}" name="determinism: two runs give identical traces">${failure}</testcase>`);
+    }
+    const failed = run.results.filter((a) => !a.pass).length + (run.determinism && !run.determinism.identical ? 1 : 0);
+    return `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failed}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="bcsim check" tests="${total}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
