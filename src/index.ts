@@ -2,5 +2,34 @@
 export * as engine from './engine/index.js';
 export * as codec from './codec/index.js';
 export { VERSION } from './version.js';
+
+export { loadScenario, parseScenario, listBuiltins, builtinNames } from './scenario/load.js';
+export { ScenarioError } from './scenario/errors.js';
+export type { Scenario, SwitchOverrides, Expectations } from './scenario/scenario.js';
+
+export { PRESETS, PRESET_NAMES, FRAGMENT_ACK_CAUSES, DEFAULT_PARAMS, resolveSwitches } from './transport/switches.js';
+export type { TransportSwitches, TransportParams, PresetName, FragmentAckCause, RetransmitPolicy } from './transport/switches.js';
+
+export { runScenario, switchesFor } from './session/run.js';
+export type { RunOptions, RunResult } from './session/run.js';
+export type { Summary, PeerSummary, LinkSummary } from './session/summary.js';
+export type { SessionObserver } from './session/observer.js';
+
+export { MetricsRecorder, METRICS, queueTrends } from './metrics/recorder.js';
+export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './report/compare.js';
+export type { Comparison, ModeSpec } from './report/compare.js';
+export { writeReport, REPORT_FILES } from './report/write.js';
+
+export { traceScenario } from './trace/run.js';
+export { TraceCollector } from './trace/collector.js';
+export type { TraceEvent } from './trace/events.js';
+export { formatEvent, eventToJson } from './trace/format.js';
+export { parseFilter, matches as traceFilterMatches } from './trace/filter.js';
+
+export { reproduceFragmentAck } from './reproduce/fragment-ack.js';
+export { reproduceAckOutbox } from './reproduce/ack-outbox.js';
+export { checkScenario } from './check/check.js';
+export { runTwice, compareRuns } from './check/determinism.js';
+
 export { runCli } from './cli/program.js';
 export type { CliIO } from './cli/io.js';

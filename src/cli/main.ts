@@ -3,6 +3,14 @@
 import { runCli } from './program.js';
 import { processIO } from './io.js';
 
+// `bcsim trace … | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 runCli(process.argv.slice(2), processIO()).then(
   (code) => {
     process.exitCode = code;
