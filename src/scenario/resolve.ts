@@ -113,6 +113,16 @@ function resolveLink(d: LinkDirectionInput): LinkConfig {
 
 const STATE_UPDATE_BYTES = { min: 15, max: 25 };
 
+/** What combat and lull share: StateUpdates flow (in game), at a rate and size. */
+function inGame(p: { duration?: number; stateUpdatesPerSecond?: number; stateUpdateBytes?: [number, number]; arrival?: 'poisson' | 'periodic' }) {
+  return {
+    durationUs: p.duration ?? null,
+    stateUpdatesPerSecond: p.stateUpdatesPerSecond ?? MEASURED_STATE_UPDATES_PER_DIRECTION,
+    stateUpdateBytes: p.stateUpdateBytes ? { min: p.stateUpdateBytes[0], max: p.stateUpdateBytes[1] } : STATE_UPDATE_BYTES,
+    arrival: p.arrival ?? 'poisson',
+  };
+}
+
 function resolveTraffic(input: ScenarioInput['traffic'], fail: Fail): TrafficPlan {
   if (!input?.phases) {
     if (input?.repeatFrom !== undefined && input.repeatFrom !== null) fail('traffic.repeatFrom', 'needs traffic.phases');
@@ -128,21 +138,12 @@ function resolveTraffic(input: ScenarioInput['traffic'], fail: Fail): TrafficPla
       case 'combat':
         return {
           kind: 'combat',
-          durationUs: p.duration ?? null,
-          stateUpdatesPerSecond: p.stateUpdatesPerSecond ?? MEASURED_STATE_UPDATES_PER_DIRECTION,
-          stateUpdateBytes: p.stateUpdateBytes ? { min: p.stateUpdateBytes[0], max: p.stateUpdateBytes[1] } : STATE_UPDATE_BYTES,
+          ...inGame(p),
           reliablePerSecond: p.reliablePerSecond ?? RELIABLE_RATE_PRESETS.measured,
           clientShare: p.clientShare ?? 0.5,
-          arrival: p.arrival ?? 'poisson',
         };
       case 'lull':
-        return {
-          kind: 'lull',
-          durationUs: p.duration ?? null,
-          stateUpdatesPerSecond: p.stateUpdatesPerSecond ?? MEASURED_STATE_UPDATES_PER_DIRECTION,
-          stateUpdateBytes: p.stateUpdateBytes ? { min: p.stateUpdateBytes[0], max: p.stateUpdateBytes[1] } : STATE_UPDATE_BYTES,
-          arrival: p.arrival ?? 'poisson',
-        };
+        return { kind: 'lull', ...inGame(p) };
     }
   });
   const repeatFrom = input.repeatFrom ?? null;

@@ -185,47 +185,38 @@ export class AckOutbox {
 
   /**
    * Stock pass 1, or the fixed design's only pass: due entries in queue order.
-   * The loop stops at the first entry that does not fit (ack-outbox-deadlock.md §4).
+   * At the pass-one limit an entry moves out of pass 1's reach (two-pass,
+   * ack-outbox-deadlock.md §1) or is freed (single pass, §6).
    */
   passOne(nowUs: number, out: DatagramBuilder): void {
-    let entry = this.fresh.head;
-    while (entry !== null) {
-      const next = entry.next;
-      if (nowUs - entry.lastSendUs > this.resendIntervalUs) {
-        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, SendNote.Ack)) return;
-        this.counters.acksSent++;
-        entry.sendCount++;
-        entry.lastSendUs = nowUs;
-        if (entry.sendCount >= this.passOneLimit) {
-          this.fresh.remove(entry);
-          if (this.twoPass) {
-            // ack-outbox-deadlock.md §1: kept, but pass 1 will skip it from now on.
-            entry.inStale = true;
-            this.stale.insertOrdered(entry);
-            if (this.stale.length > this.counters.deadZoneMax) this.counters.deadZoneMax = this.stale.length;
-          } else {
-            this.free(entry); // §6: freed after N sends.
-          }
-        }
-      }
-      entry = next;
-    }
+    this.sendDue(this.fresh, this.passOneLimit, SendNote.Ack, nowUs, out, (entry) => {
+      this.fresh.remove(entry);
+      if (!this.twoPass) return this.free(entry);
+      entry.inStale = true;
+      this.stale.insertOrdered(entry);
+      if (this.stale.length > this.counters.deadZoneMax) this.counters.deadZoneMax = this.stale.length;
+    });
   }
 
-  /** Stock pass 2: the caller runs it only when the gate is open (DECISIONS.md 8.4). */
+  /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */
   passTwo(nowUs: number, out: DatagramBuilder): void {
-    let entry = this.stale.head;
+    this.sendDue(this.stale, this.freeAt, SendNote.StaleAck, nowUs, out, (entry) => {
+      this.stale.remove(entry);
+      this.free(entry);
+    });
+  }
+
+  /** Sends due entries of `list` in queue order; stops at the first that does not fit (§4). */
+  private sendDue(list: EntryList, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry) => void): void {
+    let entry = list.head;
     while (entry !== null) {
       const next = entry.next;
       if (nowUs - entry.lastSendUs > this.resendIntervalUs) {
-        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, SendNote.StaleAck)) return;
+        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, note)) return;
         this.counters.acksSent++;
         entry.sendCount++;
         entry.lastSendUs = nowUs;
-        if (entry.sendCount >= this.freeAt) {
-          this.stale.remove(entry);
-          this.free(entry);
-        }
+        if (entry.sendCount >= limit) atLimit(entry);
       }
       entry = next;
     }

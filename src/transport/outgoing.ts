@@ -5,14 +5,6 @@ import { isLowType } from '../codec/index.js';
 import type { DataMessage, DataType } from '../codec/index.js';
 
 export interface OutgoingMessage extends DataMessage {
-  readonly type: DataType;
-  readonly reliable: boolean;
-  readonly ordered: boolean;
-  readonly fragment: boolean;
-  readonly seq: number | null;
-  readonly fragIndex: number | null;
-  readonly fragCount: number | null;
-  readonly payload: Uint8Array;
   /** Simulation-only identity of the application message, for delivery accounting; never on the wire. */
   readonly uid: number;
   /** Category of the sequence counters: types below 0x32 are "low" (transport-layer.md §4). */
@@ -22,8 +14,6 @@ export interface OutgoingMessage extends DataMessage {
   intervalUs: number;
   firstSendUs: number;
   lastSendUs: number;
-  /** Set once the message first waited because a datagram was full. */
-  deferred: boolean;
 }
 
 export function newOutgoing(fields: {
@@ -52,7 +42,6 @@ export function newOutgoing(fields: {
     intervalUs: 0,
     firstSendUs: -1,
     lastSendUs: -1,
-    deferred: false,
   };
 }
 

@@ -113,7 +113,6 @@ export class RetransmitQueue {
         }
         if (!out.tryAdd(message, messageSize(message), message.uid, SendNote.Retransmit)) {
           full = true;
-          message.deferred = true;
         } else {
           message.retransmitCount++;
           message.lastSendUs = nowUs;
