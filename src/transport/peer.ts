@@ -119,7 +119,6 @@ export class PeerTransport {
       retransmitQueue: this.retransmitQueue,
       firstSendQueue: this.firstSendQueue,
       twoPassGated: switches.ackOutbox === 'two-pass-gated',
-      counters: this.counters,
       onFirstSent: (message, nowUs) => {
         this.firstSendBytes -= dataMessageBytes(message.payload.length);
         // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
@@ -287,6 +286,8 @@ export class PeerTransport {
       this.lastSentUs = now;
       this.hooks.emit(bytes, out.uids, out.notes);
     }
+    // Whatever is still queued waited for a later update because the datagrams were full.
+    this.counters.deferredMessages += this.firstSendQueue.markRemainingDeferred();
     this.updateMemoryMax();
     if (this.closeAfterNextCycle) {
       this.shutDown('closed');

@@ -2,7 +2,6 @@
 // first sends, then ACK pass 2 behind its gate. Each step stops at the first
 // message that does not fit; that message waits for a later update.
 import type { AckOutbox } from './ack-outbox.js';
-import type { PeerCounters } from './counters.js';
 import { DatagramBuilder, SendNote } from './datagram-builder.js';
 import type { Fifo } from './fifo.js';
 import type { OutgoingMessage } from './outgoing.js';
@@ -14,7 +13,6 @@ export interface SendCycleParts {
   readonly retransmitQueue: RetransmitQueue;
   readonly firstSendQueue: Fifo<OutgoingMessage>;
   readonly twoPassGated: boolean;
-  readonly counters: PeerCounters;
   /** A message left the first-send queue; a reliable one now awaits its ACK. */
   readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
 }
@@ -29,10 +27,7 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
   // 3. First sends.
   const queue = parts.firstSendQueue;
   for (let message = queue.peek(); message !== undefined; message = queue.peek()) {
-    if (!out.tryAdd(message, messageSize(message), message.uid, SendNote.FirstSend)) {
-      parts.counters.deferredMessages += queue.markRemainingDeferred();
-      break;
-    }
+    if (!out.tryAdd(message, messageSize(message), message.uid, SendNote.FirstSend)) break;
     queue.shift();
     parts.onFirstSent(message, nowUs);
   }
