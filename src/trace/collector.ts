@@ -4,7 +4,7 @@ import { decodeDatagram } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
 import type { DropCause } from '../link/config.js';
 import type { SessionObserver } from '../session/observer.js';
-import type { SendNote } from '../transport/datagram-builder.js';
+import { SendNote } from '../transport/datagram-builder.js';
 import type { ConnectionState } from '../transport/peer.js';
 import type { AckOutcome } from '../transport/retransmit-queue.js';
 import type { Role } from '../transport/roles.js';
@@ -34,10 +34,11 @@ export class TraceCollector implements SessionObserver {
   datagramSent(timeUs: number, from: Role, bytes: Uint8Array, _uids: readonly number[], notes: readonly SendNote[]): void {
     const messages = decode(bytes);
     // Count every transmission, inside the window or not, so numbering stays right.
-    const transmission = messages.map((m) => {
+    const transmission = messages.map((m, i) => {
       if (m.type === 1 || !m.reliable) return 0;
       const key = `${m.type < 0x32 ? 'L' : 'H'}${m.seq}/${m.fragIndex ?? '-'}`;
-      const n = this.seen[from].get(key) ?? 0;
+      // A first send starts the count again: after a u16 wrap the seq belongs to a new message.
+      const n = notes[i] === SendNote.FirstSend ? 0 : (this.seen[from].get(key) ?? 0);
       this.seen[from].set(key, n + 1);
       return n;
     });
