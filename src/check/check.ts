@@ -26,6 +26,8 @@ export interface CheckOptions {
   /** Only this mode's expectations. */
   readonly mode?: PresetName;
   readonly checkDeterminism?: boolean;
+  /** Progress of each run (label, simulated µs, total µs). */
+  readonly onProgress?: (label: string, simulatedUs: number, totalUs: number) => void;
 }
 
 export function checkScenario(ref: string, scenario: Scenario, options: CheckOptions = {}): CheckRun[] {
@@ -33,7 +35,8 @@ export function checkScenario(ref: string, scenario: Scenario, options: CheckOpt
   // Determinism is checked even for a mode without expectations when it is asked for.
   const toRun = modes.length === 0 && options.checkDeterminism ? [options.mode ?? scenario.preset] : modes;
   return toRun.map((mode) => {
-    const runOptions = { preset: mode };
+    const label = `${scenario.name} [${mode}]`;
+    const runOptions = { preset: mode, onProgress: options.onProgress ? (us: number) => options.onProgress?.(label, us, scenario.durationUs) : undefined };
     const { result, verdict } = options.checkDeterminism
       ? runTwice(scenario, runOptions)
       : { result: runScenario(scenario, runOptions), verdict: null };

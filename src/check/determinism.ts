@@ -31,8 +31,14 @@ export function compareRuns(a: RunResult, b: RunResult): DeterminismVerdict {
     }
   }
   if (first < 0 && digestsA.length !== digestsB.length) first = n;
-  if (first < 0 && a.summary.traceHash === b.summary.traceHash) return { identical: true, datagrams: digestsA.length, message: '' };
-  const where = first < 0 ? 'same datagrams but different trace hashes' : describe(da.recordAt(first), db.recordAt(first), first);
+  const sameSummary = JSON.stringify(a.summary) === JSON.stringify(b.summary);
+  if (first < 0 && a.summary.traceHash === b.summary.traceHash && sameSummary) return { identical: true, datagrams: digestsA.length, message: '' };
+  const where =
+    first >= 0
+      ? describe(da.recordAt(first), db.recordAt(first), first)
+      : a.summary.traceHash !== b.summary.traceHash
+        ? 'same datagram digests but different trace hashes'
+        : 'identical traces but different summaries';
   return { identical: false, datagrams: digestsA.length, message: `runs differ: ${where}` };
 }
 

@@ -26,6 +26,17 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** Runs a file write, turning a filesystem refusal into a one-line usage error naming `what`. */
+export function writingTo<T>(what: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') throw new UsageError(`${what}: cannot write (${code})`);
+    throw error;
+  }
+}
+
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;

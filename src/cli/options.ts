@@ -3,11 +3,13 @@ import { parseDuration } from '../engine/index.js';
 import { PRESET_NAMES } from '../transport/switches.js';
 import type { PresetName } from '../transport/switches.js';
 import { UsageError } from './io.js';
+import { MAX_DURATION_US } from '../scenario/schema.js';
 
 export function durationFlag(flag: string, value: string | undefined, allowZero = false): number | undefined {
   if (value === undefined) return undefined;
   const us = parseDuration(value);
   if (us === null || us < 0 || (us === 0 && !allowZero)) throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
+  if (us > MAX_DURATION_US) throw new UsageError(`${flag}: expected at most 168h (7 days), got "${value}"`);
   return us;
 }
 

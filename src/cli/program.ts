@@ -2,6 +2,7 @@
 // lives in ./commands and returns an exit code. Bad input exits 2 with one line.
 import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
+import { LimitError } from '../engine/index.js';
 import type { CliIO } from './io.js';
 import { decodeCommand } from './commands/decode.js';
 import { runCommand } from './commands/run.js';
@@ -34,6 +35,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     if (error instanceof UsageError) {
       io.stderr(`bcsim: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof LimitError) {
+      io.stderr(`bcsim: limit: ${error.message}\n`);
       return EXIT_USAGE;
     }
     throw error;
@@ -74,7 +79,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--mode <preset>', 'stock (the bugs) or fixed (the remedies); default: the scenario\'s mode')
     .option('--seed <n>', 'random seed; default: the scenario\'s seed')
     .option('--duration <d>', 'simulated time, e.g. 30s, 10m, 4h; default: the scenario\'s duration')
-    .option('--loss <p>', 'Bernoulli loss probability on both directions (shorthand for --set link.both.loss=P)')
+    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models")
     .option('--set <path=value>', 'override any scenario field, validated like the file (repeatable), e.g. --set traffic.phases[1].duration=5m', collect)
     .option('--json', 'print one bcsim.summary/1 JSON object')
     .option('--check-determinism', 'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ')

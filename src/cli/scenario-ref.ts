@@ -5,9 +5,9 @@ import type { Scenario } from '../scenario/scenario.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
-export function loadForCli(ref: string, sets: readonly string[], io: CliIO): Scenario {
+export function loadForCli(ref: string, sets: readonly string[], io: CliIO, loss?: number): Scenario {
   try {
-    return loadScenario(ref, { sets, cwd: io.cwd });
+    return loadScenario(ref, { sets, cwd: io.cwd, loss });
   } catch (error) {
     if (error instanceof ScenarioError) throw new UsageError(error.message);
     throw error;

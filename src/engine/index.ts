@@ -2,3 +2,4 @@ export * from './time.js';
 export * from './simulator.js';
 export * from './random.js';
 export * from './distributions.js';
+export * from './limits.js';

@@ -1,6 +1,7 @@
 // Discrete-event engine: a virtual clock and a binary min-heap of timers ordered
 // by (time, insertion sequence), so events at the same instant run in the order
 // they were scheduled. It knows nothing about Bridge Commander.
+import { LimitError } from './limits.js';
 import type { Micros } from './time.js';
 
 /** A scheduled callback. Keep the handle to cancel or reschedule it. */
@@ -46,7 +47,7 @@ export class Simulator {
   at(atUs: Micros, fn: () => void): Timer {
     assertTime(atUs, this.nowUs);
     if (this.heap.length >= MAX_PENDING_EVENTS) {
-      throw new Error(`simulator: more than ${MAX_PENDING_EVENTS} pending events`);
+      throw new LimitError(`simulator: more than ${MAX_PENDING_EVENTS} pending events`);
     }
     const slot: TimerSlot = { at: atUs, seq: this.nextSeq++, heapIndex: this.heap.length, fn };
     this.heap.push(slot);

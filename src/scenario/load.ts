@@ -17,6 +17,8 @@ export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta
 export interface LoadOptions {
   /** --set overrides, "path=value". */
   readonly sets?: readonly string[];
+  /** Replaces the loss model of both directions with Bernoulli loss (`run --loss`). */
+  readonly loss?: number;
   /** Base for relative paths. */
   readonly cwd?: string;
 }
@@ -29,11 +31,11 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
   } catch (error) {
     throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return parseScenario(text, label, options.sets ?? []);
+  return parseScenario(text, label, options.sets ?? [], options.loss);
 }
 
 /** Parses scenario JSON text; `label` names it in errors. */
-export function parseScenario(text: string, label: string, sets: readonly string[] = []): Scenario {
+export function parseScenario(text: string, label: string, sets: readonly string[] = [], loss?: number): Scenario {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -45,9 +47,24 @@ export function parseScenario(text: string, label: string, sets: readonly string
   }
   const overrides = sets.map(parseSet);
   for (const override of overrides) applySet(document as Record<string, unknown>, override);
+  if (loss !== undefined) replaceLoss(document as Record<string, unknown>, loss);
   const parsed = scenarioSchema.safeParse(document);
   if (!parsed.success) throw issueToError(parsed.error.issues, document, label, overrides);
   return resolveScenario(parsed.data, label, sets);
+}
+
+/** Every direction loses with probability `loss`, whatever loss model the file had. */
+function replaceLoss(document: Record<string, unknown>, loss: number): void {
+  const link = (document.link ??= {}) as Record<string, Record<string, unknown> | undefined>;
+  if (typeof link !== 'object' || link === null) return; // the schema reports it
+  for (const name of ['both', 'clientToServer', 'serverToClient']) {
+    const block = link[name];
+    if (block && typeof block === 'object') {
+      delete block.loss;
+      delete block.gilbertElliott;
+    }
+  }
+  link.both = { ...(link.both ?? {}), loss };
 }
 
 /** Names and descriptions of the built-in scenarios, sorted by name. */

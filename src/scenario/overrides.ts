@@ -9,6 +9,8 @@ export interface SetOverride {
 }
 
 const SEGMENT = /^([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)$/;
+/** Keys that would reach Object.prototype instead of the scenario. */
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Parses "a.b[2].c=value" (or a.b.2.c); the value is JSON if it parses, else a string. */
 export function parseSet(raw: string): SetOverride {
@@ -27,6 +29,7 @@ export function parseSet(raw: string): SetOverride {
     }
     const m = SEGMENT.exec(segment);
     if (!m) fail(`bad path segment "${segment}" (expected names, [index] or .index)`);
+    if (FORBIDDEN.has((m as RegExpExecArray)[1])) fail(`"${segment}" cannot be set`);
     path.push((m as RegExpExecArray)[1]);
     for (const index of (m as RegExpExecArray)[2].matchAll(/\[(\d+)\]/g)) path.push(Number(index[1]));
   }

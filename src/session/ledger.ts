@@ -2,6 +2,7 @@
 // gets a uid when it is sent; the transport carries uids beside (never inside) the
 // bytes, and the receiver reports what it delivered. The ledger then says what
 // was delivered once, twice, out of order, given up on, or still in flight.
+import { LimitError } from '../engine/index.js';
 import { CORRUPT_UID } from '../transport/receive-channel.js';
 import type { Role } from '../transport/roles.js';
 
@@ -11,6 +12,7 @@ const GAVE_UP = 4;
 const LOW = 8;
 const FROM_CLIENT = 16;
 const REFUSED = 32;
+const ACKED = 64;
 
 /** Explicit bound on messages per run; a run that needs more is misconfigured. */
 export const MAX_LEDGER_MESSAGES = 50_000_000;
@@ -18,8 +20,14 @@ export const MAX_LEDGER_MESSAGES = 50_000_000;
 export interface DeliveryStats {
   reliableSent: number;
   reliableDelivered: number;
+  /** Not delivered yet, but still held by the sender or the receiver's buffers. */
   reliableInFlight: number;
+  /** Never delivered and no longer held anywhere: given up, or ACKed and then swallowed. */
   reliableLost: number;
+  /** Of the lost: ACKed by the receiver yet never delivered (dropped from its buffers at a timeout, or displaced by a stale message with the same u16 seq). */
+  reliableSwallowed: number;
+  /** Refused by the transport before sending (queue limits, closed connection). */
+  reliableRefused: number;
   duplicateDeliveries: number;
   outOfOrderDeliveries: number;
   /** Reassemblies that joined fragments of different messages (seq wraparound hazard). */
@@ -50,7 +58,7 @@ export class DeliveryLedger {
 
   /** A new message from `from`; returns its uid. */
   register(from: Role, reliable: boolean, low: boolean): number {
-    if (this.count >= MAX_LEDGER_MESSAGES) throw new Error(`ledger: more than ${MAX_LEDGER_MESSAGES} messages`);
+    if (this.count >= MAX_LEDGER_MESSAGES) throw new LimitError(`more than ${MAX_LEDGER_MESSAGES.toLocaleString('en-US')} reliable messages in one run; shorten the run or lower the rates`);
     if (this.count === this.flags.length) {
       const grown = new Uint8Array(this.flags.length * 2);
       grown.set(this.flags);
@@ -87,29 +95,46 @@ export class DeliveryLedger {
     if (uid >= 0) this.flags[uid] |= GAVE_UP;
   }
 
+  /** The sender saw an ACK clear (a piece of) this message. */
+  acknowledged(uid: number): void {
+    if (uid >= 0) this.flags[uid] |= ACKED;
+  }
+
   wasDelivered(uid: number): boolean {
     return (this.flags[uid] & DELIVERED) !== 0;
   }
 
-  stats(): DeliveryStats {
+  /** `held`: uids still buffered at a receiver (waiting for order or reassembly). */
+  stats(held: ReadonlySet<number> = new Set()): DeliveryStats {
     let sent = 0;
     let delivered = 0;
     let lost = 0;
+    let swallowed = 0;
     let inFlight = 0;
+    let refused = 0;
     const flags = this.flags;
     for (let uid = 0; uid < this.count; uid++) {
       const f = flags[uid];
-      if ((f & RELIABLE) === 0 || (f & REFUSED) !== 0) continue;
+      if ((f & RELIABLE) === 0) continue;
+      if (f & REFUSED) {
+        refused++;
+        continue;
+      }
       sent++;
       if (f & DELIVERED) delivered++;
       else if (f & GAVE_UP) lost++;
-      else inFlight++;
+      else if (f & ACKED && !held.has(uid)) {
+        lost++;
+        swallowed++;
+      } else inFlight++;
     }
     return {
       reliableSent: sent,
       reliableDelivered: delivered,
       reliableInFlight: inFlight,
       reliableLost: lost,
+      reliableSwallowed: swallowed,
+      reliableRefused: refused,
       duplicateDeliveries: this.duplicates,
       outOfOrderDeliveries: this.outOfOrder,
       corruptDeliveries: this.corrupt,

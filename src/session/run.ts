@@ -60,7 +60,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       server: summarizePeer(session.peers.server, session.maxDedupPerSecond.server),
       client: summarizePeer(session.peers.client, session.maxDedupPerSecond.client),
     },
-    delivery: session.ledger.stats(),
+    delivery: session.deliveryStats(),
     links: {
       clientToServer: summarizeLink(session.links.clientToServer.counters),
       serverToClient: summarizeLink(session.links.serverToClient.counters),

@@ -86,6 +86,11 @@ export class Session {
     this.peers.client.stop();
   }
 
+  /** Delivery accounting at this point of the run (messages held in receive buffers are in flight). */
+  deliveryStats(): ReturnType<DeliveryLedger['stats']> {
+    return this.ledger.stats(new Set([...this.peers.server.heldUids(), ...this.peers.client.heldUids()]));
+  }
+
   /** An application message from `from`; returns its uid. */
   sendApp(from: Role, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
     if (!reliable) {
@@ -124,6 +129,8 @@ export class Session {
       },
       deliverUnreliable: () => this.ledger.deliveredUnreliable(),
       gaveUp: (uid) => this.ledger.gaveUp(uid),
+      acknowledged: (uid) => this.ledger.acknowledged(uid),
+      refused: (uid) => this.ledger.refused(uid),
       newUid: (reliable, low) => this.ledger.register(role, reliable, low),
       stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,
       ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome) : undefined,

@@ -28,6 +28,8 @@ export interface PeerSummary {
   gameBytesSent: number;
   ackBytesPerPacketMax: number;
   acksSent: number;
+  /** New ACK entries refused because the outbox was at its limit (those ACKs are never sent). */
+  ackEntriesRefused: number;
   deferredMessages: number;
   keepalivesSent: number;
   acksReceived: number;
@@ -93,6 +95,7 @@ export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): P
     gameBytesSent: c.gameBytesSent,
     ackBytesPerPacketMax: c.ackBytesMaxPerPacket,
     acksSent: c.acksSent,
+    ackEntriesRefused: c.ackEntriesRefused,
     deferredMessages: c.deferredMessages,
     keepalivesSent: c.keepalivesSent,
     acksReceived: c.acksReceived,

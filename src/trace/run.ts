@@ -9,11 +9,14 @@ export interface TraceOptions extends Omit<RunOptions, 'observer' | 'durationUs'
   readonly fromUs?: number;
   /** The run stops here; default the scenario's duration. */
   readonly untilUs?: number;
+  /** Streams each event as it happens; with `keep: false` nothing is held in memory. */
+  readonly onEvent?: (event: TraceEvent) => void;
+  readonly keep?: boolean;
 }
 
 export function traceScenario(scenario: Scenario, options: TraceOptions = {}): { events: TraceEvent[]; result: RunResult } {
   const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
-  const collector = new TraceCollector({ fromUs: options.fromUs, untilUs });
+  const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: options.keep });
   const result = runScenario(scenario, { ...options, durationUs: untilUs, observer: collector });
   return { events: collector.events, result };
 }

@@ -12,10 +12,11 @@ import type { PeerCounters } from './counters.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
 import { ACK_ENTRY_BYTES } from './memory.js';
-import { PositionIndex } from './position-index.js';
+import { EntryList } from './entry-list.js';
+import type { Linked } from './entry-list.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
-export interface AckEntry {
+export interface AckEntry extends Linked<AckEntry> {
   readonly seq: number;
   readonly low: boolean;
   readonly fragment: boolean;
@@ -26,57 +27,20 @@ export interface AckEntry {
   sendCount: number;
   /** -Infinity until first sent, and after a refresh: the timer has expired. */
   lastSendUs: number;
-  /** Insertion id: queue order, and the key into the position index. */
+  /** Insertion id: queue order, and the key into the position indexes. */
   order: number;
   inStale: boolean;
-  prev: AckEntry | null;
-  next: AckEntry | null;
 }
 
 const NEVER = Number.NEGATIVE_INFINITY;
 
-class EntryList {
-  head: AckEntry | null = null;
-  tail: AckEntry | null = null;
-  length = 0;
-
-  append(entry: AckEntry): void {
-    entry.prev = this.tail;
-    entry.next = null;
-    if (this.tail) this.tail.next = entry;
-    else this.head = entry;
-    this.tail = entry;
-    this.length++;
-  }
-
-  /** Inserts keeping queue order; new stale entries are nearly always the newest. */
-  insertOrdered(entry: AckEntry): void {
-    let after = this.tail;
-    while (after !== null && after.order > entry.order) after = after.prev;
-    entry.prev = after;
-    entry.next = after ? after.next : this.head;
-    if (entry.next) entry.next.prev = entry;
-    else this.tail = entry;
-    if (after) after.next = entry;
-    else this.head = entry;
-    this.length++;
-  }
-
-  remove(entry: AckEntry): void {
-    if (entry.prev) entry.prev.next = entry.next;
-    else this.head = entry.next;
-    if (entry.next) entry.next.prev = entry.prev;
-    else this.tail = entry.prev;
-    entry.prev = entry.next = null;
-    this.length--;
-  }
-}
-
 export class AckOutbox {
-  private readonly fresh = new EntryList();
-  private readonly stale = new EntryList();
+  private capacity = 1 << 12;
+  /** Live entries by order, for the lists' k-th lookups. */
+  private byOrder: Array<AckEntry | undefined> = [];
+  private readonly fresh: EntryList<AckEntry>;
+  private readonly stale: EntryList<AckEntry>;
   private readonly byKey = new Map<number, AckEntry>();
-  private readonly positions = new PositionIndex(1 << 12);
   private nextOrder = 0;
   private readonly twoPass: boolean;
   private readonly hashed: boolean;
@@ -106,6 +70,9 @@ export class AckOutbox {
       throw new Error(`ack-outbox: need 1 <= pass-one limit (${this.passOneLimit}) < free-at count (${this.freeAt})`);
     }
     this.limit = params.ackOutboxLimit;
+    const entryAt = (order: number) => this.byOrder[order] as AckEntry;
+    this.fresh = new EntryList(this.capacity, entryAt);
+    this.stale = new EntryList(this.capacity, entryAt);
   }
 
   private readonly limit: number;
@@ -132,7 +99,7 @@ export class AckOutbox {
     const existing = this.byKey.get(key);
     const size = this.size;
     // A linear scan stops at the match, or examines every entry on a miss.
-    const comparisons = this.hashed ? 1 : existing ? this.positions.countUpTo(existing.order) : size;
+    const comparisons = this.hashed ? 1 : existing ? this.fresh.countUpTo(existing.order) + this.stale.countUpTo(existing.order) : size;
     const c = this.counters;
     c.dedupLookups++;
     c.dedupComparisons += comparisons;
@@ -152,7 +119,10 @@ export class AckOutbox {
       }
       return comparisons;
     }
-    if (size >= this.limit) throw new Error(`ack-outbox: more than ${this.limit} entries`);
+    if (size >= this.limit) {
+      c.ackEntriesRefused++; // at its explicit bound: this ACK is never sent
+      return comparisons;
+    }
     const wireFragment = fragment && !this.wireDropsFragmentFlag;
     const wire: AckMessage = {
       type: TYPE_ACK,
@@ -160,7 +130,7 @@ export class AckOutbox {
       flags: (wireFragment ? ACK_FLAG_FRAGMENT : 0) | (low ? ACK_FLAG_LOW_TYPE : 0),
       fragIndex: wireFragment ? fragIndex : null,
     };
-    if (this.nextOrder >= this.positions.capacity) this.compact();
+    if (this.nextOrder >= this.capacity) this.compact();
     const entry: AckEntry = {
       seq,
       low,
@@ -175,7 +145,7 @@ export class AckOutbox {
       prev: null,
       next: null,
     };
-    this.positions.add(entry.order, 1);
+    this.byOrder[entry.order] = entry;
     this.byKey.set(key, entry);
     this.fresh.append(entry);
     c.ackEntriesCreated++;
@@ -207,7 +177,7 @@ export class AckOutbox {
   }
 
   /** Sends due entries of `list` in queue order; stops at the first that does not fit (§4). */
-  private sendDue(list: EntryList, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry) => void): void {
+  private sendDue(list: EntryList<AckEntry>, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry) => void): void {
     let entry = list.head;
     while (entry !== null) {
       const next = entry.next;
@@ -241,8 +211,9 @@ export class AckOutbox {
     return out.sort((a, b) => a.order - b.order);
   }
 
+  /** Called once the entry is out of both lists. */
   private free(entry: AckEntry): void {
-    this.positions.add(entry.order, -1);
+    this.byOrder[entry.order] = undefined;
     this.byKey.delete(this.keyOf(entry.seq, entry.low, entry.fragment, entry.fragIndex));
     this.counters.ackEntriesFreed++;
   }
@@ -255,12 +226,14 @@ export class AckOutbox {
   /** Renumbers live entries 0..n-1 in queue order once insertion ids run out. Amortised O(1). */
   private compact(): void {
     const live = this.entriesInQueueOrder();
-    let capacity = this.positions.capacity;
-    while (live.length * 2 > capacity) capacity *= 2;
+    while (live.length * 2 > this.capacity) this.capacity *= 2;
+    this.byOrder = [];
     live.forEach((entry, i) => {
       entry.order = i;
+      this.byOrder[i] = entry;
     });
     this.nextOrder = live.length;
-    this.positions.rebuild(capacity, live.length);
+    this.fresh.reindex(this.capacity);
+    this.stale.reindex(this.capacity);
   }
 }

@@ -32,6 +32,8 @@ export interface PeerCounters {
   ackEntriesCreated: number;
   ackEntriesRefreshed: number;
   ackEntriesFreed: number;
+  /** New entries refused because the outbox was at its limit. */
+  ackEntriesRefused: number;
   dedupLookups: number;
   dedupComparisons: number;
   dedupMaxPerLookup: number;
@@ -43,7 +45,8 @@ export interface PeerCounters {
   duplicatesReceived: number;
   deliveredReliable: number;
   deliveredUnreliable: number;
-  reassembledMessages: number;
+  /** Fragments that cannot belong to any message (fragment 0 announcing 0 fragments). */
+  invalidFragments: number;
   // Gauge maxima (the gauges themselves live on the queues).
   ackOutboxMax: number;
   deadZoneMax: number;
@@ -76,6 +79,7 @@ export function newPeerCounters(): PeerCounters {
     ackEntriesCreated: 0,
     ackEntriesRefreshed: 0,
     ackEntriesFreed: 0,
+    ackEntriesRefused: 0,
     dedupLookups: 0,
     dedupComparisons: 0,
     dedupMaxPerLookup: 0,
@@ -86,7 +90,7 @@ export function newPeerCounters(): PeerCounters {
     duplicatesReceived: 0,
     deliveredReliable: 0,
     deliveredUnreliable: 0,
-    reassembledMessages: 0,
+    invalidFragments: 0,
     ackOutboxMax: 0,
     deadZoneMax: 0,
     retransmitQueueMax: 0,

@@ -57,6 +57,10 @@ export interface TransportHooks {
   deliverUnreliable(message: DataMessage): void;
   /** The sender stopped trying to deliver this reliable message. */
   gaveUp(uid: number): void;
+  /** An ACK cleared a retransmit entry of this message. */
+  acknowledged(uid: number): void;
+  /** The transport refused one of its own messages (keepalive, disconnect) before sending. */
+  refused(uid: number): void;
   /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
   newUid(reliable: boolean, low: boolean): number;
   stateChanged?(state: ConnectionState): void;
@@ -122,7 +126,10 @@ export class PeerTransport {
       onFirstSent: (message, nowUs) => {
         this.firstSendBytes -= dataMessageBytes(message.payload.length);
         // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
-        if (message.reliable && !this.retransmitQueue.add(message, nowUs)) hooks.gaveUp(message.uid);
+        if (message.reliable && !this.retransmitQueue.add(message, nowUs)) {
+          this.counters.gaveUp++;
+          hooks.gaveUp(message.uid);
+        }
       },
     };
   }
@@ -177,8 +184,12 @@ export class PeerTransport {
   disconnect(): void {
     if (this.connectionState !== 'open') return;
     const uid = this.hooks.newUid(true, true);
-    this.disconnectSeq = this.sendSeq[1];
-    this.send({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid });
+    const seq = this.sendSeq[1];
+    if (!this.send({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
+      this.hooks.refused(uid); // the queue is full: stay connected rather than pretend
+      return;
+    }
+    this.disconnectSeq = seq;
     this.disconnecting = true;
     this.setState('disconnecting');
   }
@@ -200,6 +211,7 @@ export class PeerTransport {
       const message = messages[i];
       if (message.type === TYPE_ACK) {
         const cleared = this.retransmitQueue.onAck((message.flags & 2) !== 0, message.seq, (message.flags & 1) !== 0, message.fragIndex ?? 0);
+        if (cleared) this.hooks.acknowledged(cleared.uid);
         if (this.hooks.ackProcessed) this.hooks.ackProcessed(message, cleared, this.retransmitQueue.lastAckOutcome);
         continue;
       }
@@ -215,6 +227,7 @@ export class PeerTransport {
       // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
       this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0);
       const outcome = this.channels[low ? 1 : 0].accept(message, uid);
+      if (outcome === 'invalid') c.invalidFragments++;
       if (outcome === 'duplicate') {
         c.duplicatesReceived++;
         if (this.hooks.duplicateReceived) this.hooks.duplicateReceived(message);
@@ -246,6 +259,11 @@ export class PeerTransport {
     for (const message of this.firstSendQueue.values()) bytes += dataMessageBytes(message.payload.length);
     for (const message of this.retransmitQueue.messages()) bytes += dataMessageBytes(message.payload.length);
     return bytes + this.channels[0].auditBytes() + this.channels[1].auditBytes();
+  }
+
+  /** Uids held in the receive buffers (not yet deliverable). */
+  heldUids(): number[] {
+    return [...this.channels[0].heldUids(), ...this.channels[1].heldUids()];
   }
 
   /** The expected (next to deliver) seq of a category. */
@@ -326,6 +344,8 @@ export class PeerTransport {
     const uid = this.hooks.newUid(true, true);
     if (this.send({ type: TYPE_DATA, payload: keepalivePayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
       this.counters.keepalivesSent++;
+    } else {
+      this.hooks.refused(uid);
     }
   }
 

@@ -1,6 +1,7 @@
 // Order statistics over queue positions: how many live entries sit at or before
-// a given one. It lets the stock linear dedup scan be *counted* exactly without
-// being *performed* (issue 3, item 7): a Fenwick tree over insertion ids.
+// a given one, and which entry is the k-th. It lets the stock linear dedup scan
+// be *counted* exactly without being *performed* (issue 3, item 7), and keeps
+// ordered inserts O(log n). A Fenwick tree over insertion ids.
 
 export class PositionIndex {
   private tree: Int32Array;
@@ -18,20 +19,37 @@ export class PositionIndex {
     for (let i = id + 1; i <= this.capacityIds; i += i & -i) this.tree[i] += delta;
   }
 
-  /** Number of live ids in [0, id]. */
+  /** Number of live ids in [0, id]; 0 for id < 0. */
   countUpTo(id: number): number {
     let sum = 0;
-    for (let i = id + 1; i > 0; i -= i & -i) sum += this.tree[i];
+    for (let i = Math.min(id, this.capacityIds - 1) + 1; i > 0; i -= i & -i) sum += this.tree[i];
     return sum;
   }
 
-  /** Forgets everything; ids 0..liveCount-1 become live. O(capacity). */
-  rebuild(capacityIds: number, liveCount: number): void {
+  /** The id of the k-th live id (1-based k), by Fenwick descent in O(log n). */
+  kth(k: number): number {
+    let pos = 0;
+    let step = 1;
+    while (step * 2 <= this.capacityIds) step *= 2;
+    for (; step > 0; step >>= 1) {
+      const next = pos + step;
+      if (next <= this.capacityIds && this.tree[next] < k) {
+        pos = next;
+        k -= this.tree[next];
+      }
+    }
+    // pos is the largest tree position whose prefix holds fewer than k ids, so the
+    // k-th sits at tree position pos + 1, which is id pos.
+    return pos;
+  }
+
+  /** Forgets everything; exactly the given ids become live. O(capacity). */
+  rebuild(capacityIds: number, liveIds: Iterable<number>): void {
     this.capacityIds = capacityIds;
     this.tree = new Int32Array(capacityIds + 1);
-    // Linear-time Fenwick construction from a 0/1 array.
+    for (const id of liveIds) this.tree[id + 1] += 1;
+    // Linear-time Fenwick construction from the 0/1 array.
     for (let i = 1; i <= capacityIds; i++) {
-      if (i <= liveCount) this.tree[i] += 1;
       const parent = i + (i & -i);
       if (parent <= capacityIds) this.tree[parent] += this.tree[i];
     }

@@ -78,6 +78,14 @@ export class ReceiveChannel {
     return 'accepted';
   }
 
+  /** Uids of messages held for ordering or reassembly (end-of-run accounting). */
+  heldUids(): number[] {
+    const uids: number[] = [];
+    for (const waiting of this.waiting.values()) uids.push(waiting.uid);
+    for (const set of this.fragments.values()) for (const uid of set.uids) if (uid !== undefined) uids.push(uid);
+    return uids;
+  }
+
   /** Modelled bytes recomputed from the buffers themselves (invariant checks). */
   auditBytes(): number {
     let bytes = 0;

@@ -79,7 +79,7 @@ export class RetransmitQueue {
     if (ids) ids.push(id);
     else this.byMatchKey.set(key, [id]);
     this.bytes += dataMessageBytes(message.payload.length);
-    const due = message.lastSendUs + message.intervalUs;
+    const due = Math.min(message.lastSendUs + message.intervalUs, message.firstSendUs + this.maxAgeUs);
     if (due < this.earliestDueUs) this.earliestDueUs = due;
     if (this.entries.size > this.counters.retransmitQueueMax) this.counters.retransmitQueueMax = this.entries.size;
     return true;
@@ -125,7 +125,8 @@ export class RetransmitQueue {
           }
         }
       }
-      const nextDue = message.lastSendUs + message.intervalUs;
+      // The next look is due at the next retransmit or at the age limit, whichever comes first.
+      const nextDue = Math.min(message.lastSendUs + message.intervalUs, message.firstSendUs + this.maxAgeUs);
       if (nextDue < earliest) earliest = nextDue;
     }
     this.earliestDueUs = earliest;

@@ -23,6 +23,15 @@ describe('bcsim run', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('--loss replaces every loss model of the scenario, in both directions', async () => {
+    const r = await cli(['run', 'lossy-link', '--loss', '0', '--duration', '30s', '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.links.clientToServer.droppedBy.loss).toBe(0);
+    expect(s.links.serverToClient.droppedBy.loss).toBe(0);
+    expect(s.links.clientToServer.reordered + s.links.clientToServer.duplicated).toBeGreaterThan(0); // the rest of the link stays
+  });
+
   it('an unknown scenario name lists the built-ins', async () => {
     const r = await cli(['run', 'no-such-scenario']);
     expect(r.code).toBe(2);

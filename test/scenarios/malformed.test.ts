@@ -26,6 +26,8 @@ const CASES: Array<[string, string]> = [
   ['top-level-array', 'expected a JSON object at the top level'],
   ['negative-latency', 'link.both.latencyMs: expected a number of milliseconds >= 0, got -5'],
   ['both-loss-models', 'link.both.gilbertElliott: give either loss (Bernoulli) or gilbertElliott, not both'],
+  ['empty-expect', 'expect.fixed: expected at least one assertion (an empty block checks nothing), got an object'],
+  ['huge-duration', 'duration: expected a duration of at most 168h (7 days), got "200h"'],
 ];
 
 describe('malformed scenario files', () => {
@@ -48,6 +50,9 @@ describe('--set overrides', () => {
     [['--set', 'traffic.phases[7].kind=lobby'], '--set traffic.phases[7].kind=lobby: traffic.phases: index 7 is past the end (2 items; use [2] to append)'],
     [['--set', 'traffic.phases[2].kind=dance'], '--set traffic.phases[2].kind=dance: traffic.phases[2].kind: expected a phase kind: join, lobby, combat, lull or disconnect, got "dance"'],
     [['--set', 'a..b=1'], '--set a..b=1: bad path segment "" (expected names, [index] or .index)'],
+    [['--set', '__proto__.polluted=1'], '--set __proto__.polluted=1: "__proto__" cannot be set'],
+    [['--set', 'tickMs=0.0001'], '--set tickMs=0.0001: tickMs: expected a number of milliseconds from 1 to 10,000, got 0.0001'],
+    [['--set', 'transport.fragmentChunkBytes=505'], '--set transport.fragmentChunkBytes=505: transport.fragmentChunkBytes: expected at most 503 bytes, got 505'],
   ])('%j is validated like the file and blamed on the flag', async (flags, message) => {
     const r = await cli(['run', 'fragment-ack-bug', ...flags]);
     expect(r.stderr).toBe(`bcsim: ${message}\n`);

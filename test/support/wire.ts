@@ -63,6 +63,8 @@ export function makePair(options: {
     deliver: (d) => pair.delivered[role].push(d),
     deliverUnreliable: (m) => pair.delivered[role].push({ type: m.type, low: m.type < 0x32, reliable: false, seq: null, payload: m.payload, uid: -1 }),
     gaveUp: (uid) => pair.gaveUp.push(uid),
+    acknowledged: () => {},
+    refused: () => {},
     newUid: () => nextUid++,
   });
   pair.server = new PeerTransport('server', sim, switches, params, hooks('server'));

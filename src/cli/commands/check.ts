@@ -9,8 +9,9 @@ import { junitXml } from '../../check/junit.js';
 import { writeFileAtomic } from '../../report/atomic-write.js';
 import { makeChalk } from '../../report/style.js';
 import type { CliIO } from '../io.js';
-import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { presetFlag } from '../options.js';
+import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { dirname, basename } from 'node:path';
 
@@ -25,19 +26,23 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const mode = presetFlag(flags.mode);
   const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, [], io) }));
   const runs: CheckRun[] = [];
+  const progress = progressFor(io, flags.json === true);
+  const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
   for (const { ref, scenario } of scenarios) {
     const hasExpectations = Object.keys(scenario.expect).length > 0;
     if (!hasExpectations && !flags.checkDeterminism) {
       throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
     }
     try {
-      runs.push(...checkScenario(ref, scenario, { mode, checkDeterminism: flags.checkDeterminism }));
+      runs.push(...checkScenario(ref, scenario, { mode, checkDeterminism: flags.checkDeterminism, onProgress }));
     } catch (error) {
       if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
       throw error;
     }
   }
-  if (flags.junit) writeFileAtomic(dirname(resolve(io.cwd, flags.junit)), basename(flags.junit), junitXml(runs));
+  progress?.done();
+  const junit = flags.junit;
+  if (junit) writingTo(`--junit ${junit}`, () => writeFileAtomic(dirname(resolve(io.cwd, junit)), basename(junit), junitXml(runs)));
   const passed = runs.every((r) => r.pass);
   if (flags.json) {
     io.stdout(`${JSON.stringify({ passed, runs }, null, 2)}\n`);

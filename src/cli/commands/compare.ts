@@ -7,7 +7,7 @@ import { summaryJson } from '../../report/documents.js';
 import { makeChalk } from '../../report/style.js';
 import { writeReport } from '../../report/write.js';
 import type { CliIO } from '../io.js';
-import { EXIT_OK } from '../io.js';
+import { EXIT_OK, writingTo } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -34,7 +34,7 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
   });
   progress?.done();
   const dir = resolve(io.cwd, flags.out ?? `reports/${scenario.name}`);
-  const written = writeReport(dir, comparison);
+  const written = writingTo(`--out ${dir}`, () => writeReport(dir, comparison));
   if (flags.json) {
     io.stdout(summaryJson(comparison));
   } else {

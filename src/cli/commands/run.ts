@@ -6,6 +6,7 @@ import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK } from '../io.js';
 import { runTwice } from '../../check/determinism.js';
 import { durationFlag, presetFlag, probabilityFlag, seedFlag } from '../options.js';
+import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
 export interface RunFlags {
@@ -20,10 +21,18 @@ export interface RunFlags {
 
 export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
   const loss = probabilityFlag('--loss', flags.loss);
-  const sets = [...(loss !== undefined ? [`link.both.loss=${loss}`] : []), ...(flags.set ?? [])];
-  const scenario = loadForCli(ref, sets, io);
-  const options = { preset: presetFlag(flags.mode), seed: seedFlag(flags.seed), durationUs: durationFlag('--duration', flags.duration) };
+  const scenario = loadForCli(ref, flags.set ?? [], io, loss);
+  const durationUs = durationFlag('--duration', flags.duration);
+  const progress = progressFor(io, flags.json === true);
+  const totalUs = durationUs ?? scenario.durationUs;
+  const options = {
+    preset: presetFlag(flags.mode),
+    seed: seedFlag(flags.seed),
+    durationUs,
+    onProgress: progress ? (us: number) => progress.update(scenario.name, us, totalUs) : undefined,
+  };
   const { result, verdict } = flags.checkDeterminism ? runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
+  progress?.done();
   const summary = result.summary;
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)));

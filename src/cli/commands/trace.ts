@@ -1,11 +1,15 @@
-// `bcsim trace <scenario>`: the annotated wire trace of one run.
+// `bcsim trace <scenario>`: the annotated wire trace of one run, streamed as the
+// run goes, so a long window never sits in memory.
 import { FilterError, matches, parseFilter } from '../../trace/filter.js';
+import type { TraceFilter } from '../../trace/filter.js';
 import { eventPeer } from '../../trace/events.js';
+import type { TraceEvent } from '../../trace/events.js';
 import { TRACE_HEADER, eventToJson, formatEvent } from '../../trace/format.js';
 import { traceScenario } from '../../trace/run.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError } from '../io.js';
 import { durationFlag, presetFlag, seedFlag } from '../options.js';
+import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
 export interface TraceFlags {
@@ -19,30 +23,64 @@ export interface TraceFlags {
   set?: string[];
 }
 
+/** Output is written in chunks of about this many characters. */
+const FLUSH_CHARS = 64 * 1024;
+
 export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number {
   if (flags.peer !== undefined && flags.peer !== 'server' && flags.peer !== 'client') {
     throw new UsageError(`--peer: expected server or client, got "${flags.peer}"`);
   }
-  let filter;
-  try {
-    filter = flags.filter === undefined ? null : parseFilter(flags.filter);
-  } catch (error) {
-    if (error instanceof FilterError) throw new UsageError(`--filter: ${error.message}`);
-    throw error;
-  }
+  const filter = parseFilterFlag(flags.filter);
   const fromUs = durationFlag('--from', flags.from, true) ?? 0;
   const untilUs = durationFlag('--until', flags.until);
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
   const scenario = loadForCli(ref, flags.set ?? [], io);
-  const { events, result } = traceScenario(scenario, { preset: presetFlag(flags.mode), seed: seedFlag(flags.seed), fromUs, untilUs });
-  const selected = events.filter((e) => (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e)));
-  if (flags.json) {
-    io.stdout(selected.map((e) => `${JSON.stringify(eventToJson(e))}\n`).join(''));
-    return EXIT_OK;
+  const preset = presetFlag(flags.mode);
+  const seed = seedFlag(flags.seed);
+
+  let pending = '';
+  let shown = 0;
+  let total = 0;
+  const write = (line: string) => {
+    pending += line;
+    if (pending.length >= FLUSH_CHARS) {
+      io.stdout(pending);
+      pending = '';
+    }
+  };
+  if (!flags.json) {
+    write(`# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}\n`);
+    write(`${TRACE_HEADER}\n`);
   }
-  const s = result.summary;
-  io.stdout(`# ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${selected.length} of ${events.length} events · trace ${s.traceHash.slice(0, 16)}\n`);
-  io.stdout(`${TRACE_HEADER}\n`);
-  io.stdout(selected.map((e) => `${formatEvent(e)}\n`).join(''));
+  const keep = (e: TraceEvent) => (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e));
+  const progress = progressFor(io, flags.json === true);
+  const totalUs = Math.min(untilUs ?? scenario.durationUs, scenario.durationUs);
+  const { result } = traceScenario(scenario, {
+    preset,
+    seed,
+    fromUs,
+    untilUs,
+    keep: false,
+    onEvent: (e) => {
+      total++;
+      if (!keep(e)) return;
+      shown++;
+      write(flags.json ? `${JSON.stringify(eventToJson(e))}\n` : `${formatEvent(e)}\n`);
+    },
+    onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
+  });
+  progress?.done();
+  if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
+  io.stdout(pending);
   return EXIT_OK;
+}
+
+function parseFilterFlag(expression: string | undefined): TraceFilter | null {
+  if (expression === undefined) return null;
+  try {
+    return parseFilter(expression);
+  } catch (error) {
+    if (error instanceof FilterError) throw new UsageError(`--filter: ${error.message}`);
+    throw error;
+  }
 }

@@ -1,0 +1,32 @@
+// An emergent stock hazard (found in review): the stuck fragments of seq 2 are
+// re-sent for ever, so once the server's expected seq has moved half the u16
+// space past them they look like a *future* message. They reassemble and wait
+// at seq 2; when the real post-wrap seq-2 message arrives it is taken for a
+// duplicate, ACKed and dropped, and the stale checksum response is delivered in
+// its place. The ledger must call that message lost, not in flight.
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/scenario/load.js';
+import { runScenario } from '../../src/session/run.js';
+
+describe('u16 wrap with endless fragment retransmits', () => {
+  const scenario = loadScenario('heavy-combat');
+  const durationUs = 3600e6; // ~108k client->server reliable messages: past one wrap
+
+  it('stock: one message is swallowed (lost) and the stale one is delivered twice', () => {
+    const { summary, session } = runScenario(scenario, { preset: 'stock', durationUs });
+    const d = summary.delivery;
+    expect(session.peers.server.expectedSeq(false)).toBeLessThan(summary.delivery.reliableSent); // wrapped
+    expect(summary.peers.client.fragmentRetransmits).toBeGreaterThan(5000);
+    expect(d.duplicateDeliveries).toBe(1);
+    expect(d.reliableSwallowed).toBe(1);
+    expect(d.reliableLost).toBe(1);
+    expect(d.reliableDelivered + d.reliableLost + d.reliableInFlight).toBe(d.reliableSent);
+  });
+
+  it('fixed: nothing lost or duplicated across the same wrap', () => {
+    const { summary } = runScenario(scenario, { preset: 'fixed', durationUs });
+    expect(summary.delivery.reliableLost).toBe(0);
+    expect(summary.delivery.duplicateDeliveries).toBe(0);
+    expect(summary.delivery.reliableSwallowed).toBe(0);
+  });
+});
