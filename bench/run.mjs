@@ -10,6 +10,7 @@ import Table from 'cli-table3';
 import { benchEngine } from './engine.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const STRESS = here('./stress.json');
 const REPEATS = 3;
 
 function measure(scenario, preset, duration) {
@@ -40,6 +41,10 @@ for (const preset of ['stock', 'fixed']) {
   const h8 = measure('long-session', preset, '8h');
   results.scaling[preset] = { wall1h: h1.wallSeconds, wall8h: h8.wallSeconds, ratio: h8.wallSeconds / h1.wallSeconds, events1h: h1.events, events8h: h8.events };
 }
+// A degenerate stock outbox (~65k entries moving between passes) must still cost linear time.
+const s10 = measure(STRESS, 'stock', '10m');
+const s20 = measure(STRESS, 'stock', '20m');
+results.stress = { scenario: 'bench/stress.json', wall10m: s10.wallSeconds, wall20m: s20.wallSeconds, ratio: s20.wallSeconds / s10.wallSeconds };
 benchEngine({ events: 1_000_000 }); // warm-up
 const engine = benchEngine();
 results.engine = { eventsPerSecond: engine.eventsPerSecond, events: engine.events, pendingPopulation: engine.population };
@@ -55,6 +60,7 @@ t.push(['events per second', Math.round(ls.stock.eventsPerSecond).toLocaleString
 t.push(['peak RSS MB', f(ls.stock.peakRssMB, 1), f(ls.fixed.peakRssMB, 1), '<= 200']);
 t.push(['wall 1 h / 8 h (s)', `${f(results.scaling.stock.wall1h)} / ${f(results.scaling.stock.wall8h)}`, `${f(results.scaling.fixed.wall1h)} / ${f(results.scaling.fixed.wall8h)}`, '']);
 t.push(['wall(8 h) / wall(1 h)', f(results.scaling.stock.ratio), f(results.scaling.fixed.ratio), '<= 9']);
+t.push(['stress (bench/stress.json) wall 20 min / 10 min', { colSpan: 2, content: `${f(results.stress.wall20m)} / ${f(results.stress.wall10m)} = ${f(results.stress.ratio)}` }, '~2 (linear)']);
 t.push(['engine events/s (hold model)', { colSpan: 2, content: `${(results.engine.eventsPerSecond / 1e6).toFixed(2)} M` }, '>= 5 M']);
 console.log(t.toString());
 console.log('wrote bench/results.json');
