@@ -77,7 +77,8 @@ export function reproduceAckOutbox(loadBuiltin: (name: string) => Scenario, seed
   ];
   const valentines = runScenario(loadBuiltin('valentines'), { preset: 'stock', seed }).summary;
   const sweep = SWEEP_RATES.map((rate) => sweepPoint(rate, seed));
-  const silent = { keepaliveIdleMs: 1e9, peerTimeoutMs: 1e9 };
+  // Longer than the run: no keepalive, no timeout.
+  const silent = { keepaliveIdleMs: 86_400_000, peerTimeoutMs: 86_400_000 };
   const lobby = [
     lobbyDrain('lobby with keepalives', {}, seed, {}),
     lobbyDrain('lobby, keepalives suppressed', silent, seed, {}),
