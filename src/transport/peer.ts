@@ -118,6 +118,10 @@ export class PeerTransport {
     this.channels = [new ReceiveChannel(false, onDeliver), new ReceiveChannel(true, onDeliver)];
     this.tickUs = Math.round(params.tickMs * 1000);
     if (!(this.tickUs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
+    // Fragment 0 carries 7 header bytes; it must fit the 510 bytes after the datagram header.
+    if (!(params.fragmentChunkBytes >= 1 && params.fragmentChunkBytes + 7 <= 510)) {
+      throw new Error(`transport: fragmentChunkBytes ${params.fragmentChunkBytes} does not fit a datagram (1..503)`);
+    }
     this.parts = {
       ackOutbox: this.ackOutbox,
       retransmitQueue: this.retransmitQueue,
