@@ -15,7 +15,7 @@ export type { RunOptions, RunResult } from './session/run.js';
 export type { Summary, PeerSummary, LinkSummary } from './session/summary.js';
 export type { SessionObserver } from './session/observer.js';
 
-export { MetricsRecorder, METRICS, queueTrends } from './metrics/recorder.js';
+export { MetricsRecorder, METRICS, seriesTrends } from './metrics/recorder.js';
 export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './report/compare.js';
 export type { Comparison, ModeSpec } from './report/compare.js';
 export { writeReport, REPORT_FILES } from './report/write.js';

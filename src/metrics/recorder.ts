@@ -90,13 +90,21 @@ export class MetricsRecorder implements SessionObserver {
 /** Memory grows in bytes: 1 KiB is about 13 stranded ACK entries. */
 const LEAK_RULES: Partial<Record<MetricName, LeakRule>> = { memoryBytes: { minGrowth: 1024, minRelativeGrowth: 0.2 } };
 
-/** Trends of the queue metrics, and which of them leak. */
-export function queueTrends(run: RecordedRun): Array<{ peer: Role; metric: MetricName; trend: Trend }> {
-  const out: Array<{ peer: Role; metric: MetricName; trend: Trend }> = [];
+export interface SeriesTrend {
+  readonly peer: Role;
+  readonly metric: MetricName;
+  /** Queues (gauges of things held) can leak; rates and ratios only have a slope. */
+  readonly queue: boolean;
+  readonly trend: Trend;
+}
+
+/** The growth of every series over the last half of the run; only queues can be flagged as leaks. */
+export function seriesTrends(run: RecordedRun): SeriesTrend[] {
+  const out: SeriesTrend[] = [];
   for (const peer of ['server', 'client'] as const) {
     for (const m of METRICS) {
-      if (!m.queue) continue;
-      out.push({ peer, metric: m.name, trend: trendOf(run.series[peer][m.name].points(), run.endS, LEAK_RULES[m.name] ?? DEFAULT_LEAK_RULE) });
+      const trend = trendOf(run.series[peer][m.name].points(), run.endS, LEAK_RULES[m.name] ?? DEFAULT_LEAK_RULE);
+      out.push({ peer, metric: m.name, queue: m.queue, trend: m.queue ? trend : { ...trend, leak: false } });
     }
   }
   return out;

@@ -1,13 +1,11 @@
 // Runs a scenario in several modes with the metrics recorder attached, and keeps
 // what the reports need: summaries, bounded time series, trends, phases.
-import { MetricsRecorder, queueTrends } from '../metrics/recorder.js';
-import type { MetricName, RecordedRun } from '../metrics/recorder.js';
-import type { Trend } from '../metrics/trend.js';
+import { MetricsRecorder, seriesTrends } from '../metrics/recorder.js';
+import type { RecordedRun, SeriesTrend } from '../metrics/recorder.js';
 import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
 import { runScenario } from '../session/run.js';
 import type { Summary } from '../session/summary.js';
 import type { PhaseStart } from '../traffic/driver.js';
-import type { Role } from '../transport/roles.js';
 import { FRAGMENT_ACK_CAUSES } from '../transport/switches.js';
 import type { PresetName } from '../transport/switches.js';
 
@@ -22,7 +20,7 @@ export interface ComparedRun {
   readonly spec: ModeSpec;
   readonly summary: Summary;
   readonly recorded: RecordedRun;
-  readonly trends: Array<{ peer: Role; metric: MetricName; trend: Trend }>;
+  readonly trends: SeriesTrend[];
 }
 
 export interface Comparison {
@@ -74,7 +72,7 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
     });
     if (phases.length === 0) phases = session.traffic.phaseLog;
     const recorded = recorder.recorded();
-    return { spec, summary, recorded, trends: queueTrends(recorded) };
+    return { spec, summary, recorded, trends: seriesTrends(recorded) };
   });
   return { scenario, seed, durationUs, runs, phases };
 }

@@ -18,6 +18,7 @@ export function summaryJson(comparison: Comparison): string {
       r.trends.map((t) => ({
         peer: t.peer,
         metric: t.metric,
+        queue: t.queue,
         slopePerHour: round4(t.trend.slopePerHour),
         lastHalfMean: round4(t.trend.lastHalfMean),
         growthOverLastHalf: round4(t.trend.growthOverLastHalf),
@@ -77,11 +78,11 @@ export function reportMarkdown(comparison: Comparison): string {
   out.push(`| metric | ${labels.join(' | ')} |`);
   out.push(`|---|${labels.map(() => '---:').join('|')}|`);
   for (const row of ROWS) out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
-  out.push('', '## Growth over the last half of the run', '');
+  out.push('', '## Growth over the last half of the run', '', 'Queues only; summary.json has the slope of every series.', '');
   out.push(`| mode | peer | queue | slope per hour | leak |`);
   out.push('|---|---|---|---:|---|');
   for (const run of comparison.runs) {
-    for (const t of run.trends) out.push(`| ${run.spec.label} | ${t.peer} | ${t.metric} | ${round4(t.trend.slopePerHour)} | ${t.trend.leak ? '**yes**' : 'no'} |`);
+    for (const t of run.trends.filter((x) => x.queue)) out.push(`| ${run.spec.label} | ${t.peer} | ${t.metric} | ${round4(t.trend.slopePerHour)} | ${t.trend.leak ? '**yes**' : 'no'} |`);
   }
   out.push('', '## Traffic phases', '');
   out.push(phaseLine(comparison));

@@ -2,7 +2,7 @@
 // of DECISIONS.md, and a traffic sweep that shows when the dead zone stays
 // bounded and when it grows without bound.
 import { TYPE_ACK, TYPE_DISCONNECT, decodeDatagram } from '../codec/index.js';
-import { MetricsRecorder, queueTrends } from '../metrics/recorder.js';
+import { MetricsRecorder, seriesTrends } from '../metrics/recorder.js';
 import { parseScenario } from '../scenario/load.js';
 import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
 import type { SessionObserver } from '../session/observer.js';
@@ -144,7 +144,7 @@ function sweepPoint(rate: number, seed: number): SweepPoint {
   const recorder = new MetricsRecorder();
   const { summary } = runScenario(scenario, { preset: 'stock', seed, observer: recorder });
   const p = summary.peers.server;
-  const trend = queueTrends(recorder.recorded()).find((t) => t.peer === 'server' && t.metric === 'ackOutbox');
+  const trend = seriesTrends(recorder.recorded()).find((t) => t.peer === 'server' && t.metric === 'ackOutbox');
   return {
     reliablePerSecond: rate,
     outboxMax: p.ackOutbox.max,
