@@ -150,7 +150,7 @@ export class Simulator {
     while (index > 0) {
       const parentIndex = (index - 1) >> 1;
       const parent = heap[parentIndex];
-      if (parent.at < slot.at || (parent.at === slot.at && parent.seq < slot.seq)) break;
+      if (runsBefore(parent, slot)) break;
       heap[index] = parent;
       parent.heapIndex = index;
       index = parentIndex;
@@ -171,12 +171,12 @@ export class Simulator {
       let childSlot = heap[left];
       if (right < length) {
         const rightSlot = heap[right];
-        if (rightSlot.at < childSlot.at || (rightSlot.at === childSlot.at && rightSlot.seq < childSlot.seq)) {
+        if (runsBefore(rightSlot, childSlot)) {
           child = right;
           childSlot = rightSlot;
         }
       }
-      if (slot.at < childSlot.at || (slot.at === childSlot.at && slot.seq < childSlot.seq)) break;
+      if (runsBefore(slot, childSlot)) break;
       heap[index] = childSlot;
       childSlot.heapIndex = index;
       index = child;
@@ -184,6 +184,11 @@ export class Simulator {
     heap[index] = slot;
     slot.heapIndex = index;
   }
+}
+
+/** The heap order: earlier time first, then earlier insertion (deterministic ties). */
+function runsBefore(a: TimerSlot, b: TimerSlot): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
 
 function assertTime(atUs: Micros, nowUs: Micros): void {

@@ -1,6 +1,7 @@
 // Game payload bytes. The first byte is the game opcode; captured payloads are
 // used verbatim where DECISIONS.md "Real packets" has them, and the rest is a
 // deterministic filler so traces stay byte-identical run to run.
+import { parseHex } from '../codec/index.js';
 
 /** Game opcodes carried inside type 0x32 (names from the capture analyses). */
 export const Opcode = {
@@ -56,11 +57,11 @@ export function templatePayload(opcode: number, bytes: number, salt: number): Ui
   return set[salt % TEMPLATES_PER_OPCODE].subarray(0, Math.max(1, bytes));
 }
 
-export function hexBytes(text: string): Uint8Array {
-  const clean = text.replace(/\s+/g, '');
-  const out = new Uint8Array(clean.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
-  return out;
+/** Hex written in this file; a typo is a programming error, caught at load. */
+function hexBytes(text: string): Uint8Array {
+  const parsed = parseHex(text);
+  if (!parsed.ok) throw new Error(`payloads: bad hex at ${parsed.offset}: ${parsed.reason}`);
+  return parsed.bytes;
 }
 
 /** Captured payloads (after the seq field), from DECISIONS.md "Real packets". */
