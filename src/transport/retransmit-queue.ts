@@ -1,36 +1,58 @@
 // The retransmit queue: reliable messages sent and awaiting their ACK
 // (fragmented-reliable-ack-bug-analysis.md, "Retransmit Timer" and "HandleACK").
 // Candidate fragment-ACK causes (c), (d) and (e) of DECISIONS.md 14 live here.
+//
+// Entries wait in a heap keyed by the time they fall due; a due entry moves to a
+// heap keyed by queue order. An update therefore visits only due entries, in
+// queue order, and stops at the first that does not fit, as the stock loop does;
+// entries that are not due cost nothing however long the queue (issue 9, item 4).
 import { messageSize } from '../codec/index.js';
 import { retransmitIntervalUs } from './backoff.js';
 import type { PeerCounters } from './counters.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
+import { KeyedHeap, heapNode } from './keyed-heap.js';
+import type { HeapNode } from './keyed-heap.js';
 import { dataMessageBytes } from './memory.js';
 import { cloneOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
+import { OutstandingSeqs } from './outstanding.js';
+import { seqDistance } from './seq.js';
 import type { RetransmitPolicy, TransportParams, TransportSwitches } from './switches.js';
 
 /** What the queue reports back to its owner. */
 export interface RetransmitEvents {
-  /** The sender stopped retrying this message (retry or age limit). */
+  /** The sender stopped retrying this message (retry or age limit, or the queue was cleared). */
   gaveUp(message: OutgoingMessage): void;
 }
 
 /** Why an ACK did or did not clear an entry; traces print it. */
 export type AckOutcome = 'matched' | 'queue-empty' | 'no-entry' | 'rejected-fragment';
 
+interface Slot {
+  readonly id: number;
+  readonly message: OutgoingMessage;
+  /** In `waiting` (key: first instant it is due) or, once due, in `due` (key: queue order). */
+  readonly timer: HeapNode<Slot>;
+  inDue: boolean;
+  /** In `expiring` (key: first instant past the age limit) when an age limit is set. */
+  readonly expiry: HeapNode<Slot>;
+}
+
 export class RetransmitQueue {
   /** Outcome of the last onAck call. */
   lastAckOutcome: AckOutcome = 'matched';
   /** Queue order = Map insertion order; removal is O(1). */
-  private readonly entries = new Map<number, OutgoingMessage>();
+  private readonly entries = new Map<number, Slot>();
   /** Match key -> queue ids holding it, oldest first (several with re-entry). */
   private readonly byMatchKey = new Map<number, number[]>();
+  private readonly waiting = new KeyedHeap<Slot>();
+  private readonly due = new KeyedHeap<Slot>();
+  private readonly expiring = new KeyedHeap<Slot>();
+  /** Send window bases per category [high, low]; only kept when a window is set. */
+  private readonly outstanding: [OutstandingSeqs, OutstandingSeqs] | null;
   private nextId = 0;
   private bytes = 0;
-  /** No entry is due before this; lets quiet updates skip the walk. */
-  private earliestDueUs = Number.POSITIVE_INFINITY;
   private readonly policy: RetransmitPolicy;
   private readonly reentry: boolean;
   private readonly sendAllWhenAnyDue: boolean;
@@ -47,8 +69,12 @@ export class RetransmitQueue {
     this.reentry = switches.fragmentAckCause === 'retransmit-reentry';
     this.sendAllWhenAnyDue = switches.fragmentAckCause === 'retransmit-all';
     this.rejectFragmentAcks = switches.fragmentAckCause === 'matcher-rejects-fragments';
-    this.maxAgeUs = params.maxMessageAgeMs === null ? Number.POSITIVE_INFINITY : params.maxMessageAgeMs * 1000;
+    this.maxAgeUs = params.maxMessageAgeMs === null ? Number.POSITIVE_INFINITY : Math.round(params.maxMessageAgeMs * 1000);
+    this.window = switches.sendWindow;
+    this.outstanding = switches.sendWindow === null ? null : [new OutstandingSeqs(), new OutstandingSeqs()];
   }
+
+  private readonly window: number | null;
 
   get size(): number {
     return this.entries.size;
@@ -58,8 +84,19 @@ export class RetransmitQueue {
     return this.bytes;
   }
 
+  /**
+   * Send window (issue 9, item 2): may a first send of `seq` go out now? True
+   * unless it is `sendWindow` or more seqs past the oldest unacknowledged one.
+   */
+  inWindow(low: boolean, seq: number): boolean {
+    if (this.outstanding === null || this.window === null) return true;
+    const oldest = this.outstanding[low ? 1 : 0].oldest();
+    return oldest === null || seqDistance(oldest, seq) < this.window;
+  }
+
   /** After a first send (DECISIONS.md 8.3): reliable messages move here. */
   add(message: OutgoingMessage, nowUs: number): boolean {
+    if (!this.inWindow(message.low, message.seq as number)) throw new Error(`retransmit: seq ${message.seq} sent outside the send window`);
     message.firstSendUs = nowUs;
     message.lastSendUs = nowUs;
     message.retransmitCount = 0;
@@ -73,66 +110,102 @@ export class RetransmitQueue {
       return false;
     }
     const id = this.nextId++;
-    this.entries.set(id, message);
+    const slot = { id, message, inDue: false } as { -readonly [K in keyof Slot]: Slot[K] };
+    slot.timer = heapNode<Slot>(slot);
+    slot.expiry = heapNode<Slot>(slot);
+    this.entries.set(id, slot);
     const key = matchKey(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
     const ids = this.byMatchKey.get(key);
     if (ids) ids.push(id);
     else this.byMatchKey.set(key, [id]);
+    this.outstanding?.[message.low ? 1 : 0].add(message.seq as number);
     this.bytes += dataMessageBytes(message.payload.length);
-    const due = Math.min(message.lastSendUs + message.intervalUs, message.firstSendUs + this.maxAgeUs);
-    if (due < this.earliestDueUs) this.earliestDueUs = due;
+    this.wait(slot);
+    if (this.maxAgeUs !== Number.POSITIVE_INFINITY) this.expiring.push(slot.expiry, message.firstSendUs + this.maxAgeUs + 1, id);
     if (this.entries.size > this.counters.retransmitQueueMax) this.counters.retransmitQueueMax = this.entries.size;
     return true;
   }
 
+  /** Timers are strict (FUN_006b8700: now - lastSend > interval), so an entry is due one µs after. */
+  private wait(slot: Slot): void {
+    const message = slot.message;
+    this.waiting.push(slot.timer, message.lastSendUs + message.intervalUs + 1, slot.id);
+    slot.inDue = false;
+  }
+
   /**
-   * Send-cycle step 2: entries whose timer expired (now - lastSend > interval),
-   * in queue order, until one does not fit.
+   * Send-cycle step 2: entries whose timer expired, in queue order, until one
+   * does not fit. Entries past the age limit are dropped first.
    */
   sendDue(nowUs: number, out: DatagramBuilder): void {
-    if (nowUs <= this.earliestDueUs) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    // Cause (d): any expiry makes the loop send every entry.
-    const sendAll = this.sendAllWhenAnyDue && this.anyDue(nowUs);
-    let full = false;
+    for (let node = this.expiring.peek(); node !== undefined && node.key <= nowUs; node = this.expiring.peek()) {
+      this.giveUp(node.item);
+    }
+    for (let node = this.waiting.peek(); node !== undefined && node.key <= nowUs; node = this.waiting.peek()) {
+      this.waiting.remove(node);
+      this.due.push(node, node.item.id, 0);
+      node.item.inDue = true;
+    }
+    if (this.due.size === 0) return;
+    // Cause (d): any expiry makes the loop send every entry, due or not.
+    if (this.sendAllWhenAnyDue) return this.sendEvery(nowUs, out);
     const clones: OutgoingMessage[] = [];
-    for (const [id, message] of this.entries) {
-      if (nowUs - message.firstSendUs > this.maxAgeUs) {
-        this.removeId(id, message);
-        this.counters.gaveUp++;
-        this.events.gaveUp(message);
+    for (let node = this.due.peek(); node !== undefined; node = this.due.peek()) {
+      const slot = node.item;
+      if (this.atRetryLimit(slot)) {
+        this.giveUp(slot);
         continue;
       }
-      const due = nowUs - message.lastSendUs > message.intervalUs;
-      if (!full && (due || sendAll)) {
-        if (this.policy.retryLimit !== null && message.retransmitCount >= this.policy.retryLimit) {
-          this.removeId(id, message);
-          this.counters.gaveUp++;
-          this.events.gaveUp(message);
-          continue;
-        }
-        if (!out.tryAdd(message, messageSize(message), message.uid, SendNote.Retransmit)) {
-          full = true;
-        } else {
-          message.retransmitCount++;
-          message.lastSendUs = nowUs;
-          message.intervalUs = retransmitIntervalUs(this.policy, message.retransmitCount);
-          this.counters.retransmits++;
-          if (message.fragment) {
-            this.counters.fragmentRetransmits++;
-            // Cause (c): the retransmitted fragment is appended to the queue again.
-            if (this.reentry) clones.push(cloneOutgoing(message));
-          }
-        }
-      }
-      // The next look is due at the next retransmit or at the age limit, whichever comes first.
-      const nextDue = Math.min(message.lastSendUs + message.intervalUs, message.firstSendUs + this.maxAgeUs);
-      if (nextDue < earliest) earliest = nextDue;
+      if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
+      this.due.remove(node);
+      this.retransmitted(slot, nowUs, clones);
     }
-    this.earliestDueUs = earliest;
+    this.insertClones(clones);
+  }
+
+  private sendEvery(nowUs: number, out: DatagramBuilder): void {
+    const clones: OutgoingMessage[] = [];
+    for (const slot of [...this.entries.values()]) {
+      if (this.atRetryLimit(slot)) {
+        this.giveUp(slot);
+        continue;
+      }
+      if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
+      (slot.inDue ? this.due : this.waiting).remove(slot.timer);
+      this.retransmitted(slot, nowUs, clones);
+    }
+    this.insertClones(clones);
+  }
+
+  private atRetryLimit(slot: Slot): boolean {
+    return this.policy.retryLimit !== null && slot.message.retransmitCount >= this.policy.retryLimit;
+  }
+
+  /** The entry went out again: new timer, counters, and cause (c)'s re-entry copy. */
+  private retransmitted(slot: Slot, nowUs: number, clones: OutgoingMessage[]): void {
+    const message = slot.message;
+    message.retransmitCount++;
+    message.lastSendUs = nowUs;
+    message.intervalUs = retransmitIntervalUs(this.policy, message.retransmitCount);
+    this.wait(slot);
+    this.counters.retransmits++;
+    if (message.fragment) {
+      this.counters.fragmentRetransmits++;
+      // Cause (c): the retransmitted fragment is appended to the queue again.
+      if (this.reentry) clones.push(cloneOutgoing(message));
+    }
+  }
+
+  private insertClones(clones: OutgoingMessage[]): void {
     for (const clone of clones) {
       if (this.insert(clone)) this.counters.retransmitReentries++;
     }
+  }
+
+  private giveUp(slot: Slot): void {
+    this.removeSlot(slot);
+    this.counters.gaveUp++;
+    this.events.gaveUp(slot.message);
   }
 
   /**
@@ -151,12 +224,11 @@ export class RetransmitQueue {
     if (fragment && this.rejectFragmentAcks) return this.miss(this.byMatchKey.has(key) ? 'rejected-fragment' : 'no-entry');
     const ids = this.byMatchKey.get(key);
     if (!ids) return this.miss('no-entry');
-    const id = ids[0];
-    const message = this.entries.get(id) as OutgoingMessage;
-    this.removeId(id, message);
+    const slot = this.entries.get(ids[0]) as Slot;
+    this.removeSlot(slot);
     c.acksMatched++;
     this.lastAckOutcome = 'matched';
-    return message;
+    return slot.message;
   }
 
   private miss(outcome: AckOutcome): null {
@@ -172,31 +244,26 @@ export class RetransmitQueue {
 
   /** Everything still queued, in queue order. */
   *messages(): IterableIterator<OutgoingMessage> {
-    yield* this.entries.values();
+    for (const slot of this.entries.values()) yield slot.message;
   }
 
   /** Drops everything (peer gone); each message is reported as given up. */
   clear(): void {
-    for (const [id, message] of this.entries) {
-      this.removeId(id, message);
-      this.counters.gaveUp++;
-      this.events.gaveUp(message);
-    }
-    this.earliestDueUs = Number.POSITIVE_INFINITY;
+    for (const slot of [...this.entries.values()]) this.giveUp(slot);
   }
 
-  private anyDue(nowUs: number): boolean {
-    for (const message of this.entries.values()) if (nowUs - message.lastSendUs > message.intervalUs) return true;
-    return false;
-  }
-
-  private removeId(id: number, message: OutgoingMessage): void {
-    this.entries.delete(id);
+  private removeSlot(slot: Slot): void {
+    const { id, message } = slot;
+    if (!this.entries.delete(id)) throw new Error(`retransmit: entry ${id} is not queued`);
+    (slot.inDue ? this.due : this.waiting).remove(slot.timer);
+    if (slot.expiry.pos !== -1) this.expiring.remove(slot.expiry);
     const key = matchKey(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
-    const ids = this.byMatchKey.get(key) as number[];
-    const at = ids.indexOf(id);
+    const ids = this.byMatchKey.get(key);
+    const at = ids === undefined ? -1 : ids.indexOf(id);
+    if (ids === undefined || at < 0) throw new Error(`retransmit: entry ${id} missing from its match key`);
     ids.splice(at, 1);
     if (ids.length === 0) this.byMatchKey.delete(key);
+    this.outstanding?.[message.low ? 1 : 0].remove(message.seq as number);
     this.bytes -= dataMessageBytes(message.payload.length);
   }
 }
