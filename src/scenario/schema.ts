@@ -3,7 +3,7 @@
 // Every object is strict: an unknown key is an error, never silently ignored.
 import { z } from 'zod';
 import { parseDuration } from '../engine/index.js';
-import { FRAGMENT_ACK_CAUSES, PRESET_NAMES } from '../transport/switches.js';
+import { CLOSE_POLICIES, FRAGMENT_ACK_CAUSES, MAX_SEND_WINDOW, ON_GIVE_UP, PLANTED_BUGS, PRESET_NAMES } from '../transport/switches.js';
 
 const between01 = 'expected a number between 0 and 1';
 const probability = z.number({ error: between01 }).min(0, between01).max(1, between01);
@@ -62,6 +62,12 @@ const modeObjectSchema = z.strictObject({
   ackRefresh: oneOf(['timer-only', 'reset-count']).optional(),
   fragmentAckCause: oneOf(FRAGMENT_ACK_CAUSES as unknown as [string, ...string[]]).optional(),
   retransmit: retransmitSchema.optional(),
+  closePolicy: oneOf(CLOSE_POLICIES as unknown as [string, ...string[]]).optional(),
+  sendWindow: z
+    .union([positiveInt('seqs', MAX_SEND_WINDOW), z.null()], { error: `expected a whole number of seqs 1..${MAX_SEND_WINDOW}, or null for no window` })
+    .optional(),
+  onGiveUp: oneOf(ON_GIVE_UP as unknown as [string, ...string[]]).optional(),
+  plantedBug: oneOf(PLANTED_BUGS as unknown as [string, ...string[]]).optional(),
 });
 
 /** "stock", or { "preset": "stock", "<switch>": … }. */

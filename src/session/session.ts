@@ -7,8 +7,9 @@ import { Link } from '../link/link.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { TrafficDriver } from '../traffic/driver.js';
 import type { TrafficPort } from '../traffic/sources.js';
-import { PeerTransport } from '../transport/peer.js';
+import { PeerTransport, connectionEnded } from '../transport/peer.js';
 import type { TransportHooks } from '../transport/peer.js';
+import { otherRole } from '../transport/roles.js';
 import type { Role } from '../transport/roles.js';
 import type { TransportSwitches } from '../transport/switches.js';
 import { DeliveryLedger } from './ledger.js';
@@ -86,18 +87,30 @@ export class Session {
     this.peers.client.stop();
   }
 
-  /** Delivery accounting at this point of the run (messages held in receive buffers are in flight). */
+  /**
+   * Delivery accounting at this point of the run. A message held in a receive
+   * buffer is in flight while its sender's connection lives; once the sender's
+   * connection has ended, the hole in front of it can never be filled (issue 9).
+   */
   deliveryStats(): ReturnType<DeliveryLedger['stats']> {
-    return this.ledger.stats(new Set([...this.peers.server.heldUids(), ...this.peers.client.heldUids()]));
+    const held = new Set<number>();
+    for (const receiver of ['server', 'client'] as const) {
+      if (connectionEnded(this.peers[otherRole(receiver)].state)) continue;
+      for (const uid of this.peers[receiver].heldUids()) held.add(uid);
+    }
+    return this.ledger.stats(held);
   }
 
   /** An application message from `from`; returns its uid. */
   sendApp(from: Role, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
-    if (!reliable) {
+    // An unreliable payload too big for one fragment goes out as reliable fragments
+    // (transport-layer.md §5), so the ledger tracks it like any reliable message.
+    const tracked = reliable || this.peers[from].fragments(type, payload.length);
+    if (!tracked) {
       if (this.peers[from].send({ type, payload, reliable, ordered, uid: -1 })) this.ledger.sentUnreliable();
       return -1;
     }
-    const uid = this.ledger.register(from, reliable, isLowType(type));
+    const uid = this.ledger.register(from, true, isLowType(type));
     if (!this.peers[from].send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
     return uid;
   }

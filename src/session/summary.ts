@@ -40,6 +40,12 @@ export interface PeerSummary {
   duplicatesReceived: number;
   gaveUp: number;
   sendRejected: number;
+  /** Updates in which the send window held first sends back (fixed; issue 9). */
+  windowStalls: number;
+  /** Reliable messages dropped unACKed because they lay past the send window. */
+  outOfWindow: number;
+  /** Unreliable messages too large for one fragment, sent as reliable fragments. */
+  forcedReliable: number;
   state: string;
 }
 
@@ -79,7 +85,8 @@ export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): P
     ackOutboxDeadZone: { final: g.deadZone, max: c.deadZoneMax },
     retransmitQueue: { final: g.retransmitQueue, max: c.retransmitQueueMax },
     firstSendQueue: { final: g.firstSendQueue, max: c.firstSendQueueMax },
-    memoryBytes: { final: g.memoryBytes, max: c.memoryMaxBytes },
+    // The maximum includes the final sample (issue 9).
+    memoryBytes: { final: g.memoryBytes, max: Math.max(c.memoryMaxBytes, g.memoryBytes) },
     dedupComparisons: {
       total: c.dedupComparisons,
       maxPerMessage: c.dedupMaxPerLookup,
@@ -106,6 +113,9 @@ export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): P
     duplicatesReceived: c.duplicatesReceived,
     gaveUp: c.gaveUp,
     sendRejected: c.sendRejected,
+    windowStalls: c.windowStalls,
+    outOfWindow: c.outOfWindow,
+    forcedReliable: c.forcedReliable,
     state: peer.state,
   };
 }

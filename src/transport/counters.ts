@@ -17,6 +17,10 @@ export interface PeerCounters {
   sendRejected: number;
   keepalivesSent: number;
   keepalivesEchoed: number;
+  /** Updates in which the send window held first sends back (issue 9). */
+  windowStalls: number;
+  /** Unreliable 0x32 messages too large for one fragment, sent as reliable fragments (transport-layer.md §5). */
+  forcedReliable: number;
   // Retransmission.
   retransmits: number;
   fragmentRetransmits: number;
@@ -43,6 +47,8 @@ export interface PeerCounters {
   malformedReceived: number;
   reliableReceived: number;
   duplicatesReceived: number;
+  /** Reliable messages dropped unACKed because they lay past the send window (stale copies). */
+  outOfWindow: number;
   deliveredReliable: number;
   deliveredUnreliable: number;
   /** Fragments that cannot belong to any message (fragment 0 announcing 0 fragments). */
@@ -68,6 +74,8 @@ export function newPeerCounters(): PeerCounters {
     sendRejected: 0,
     keepalivesSent: 0,
     keepalivesEchoed: 0,
+    windowStalls: 0,
+    forcedReliable: 0,
     retransmits: 0,
     fragmentRetransmits: 0,
     retransmitReentries: 0,
@@ -88,6 +96,7 @@ export function newPeerCounters(): PeerCounters {
     malformedReceived: 0,
     reliableReceived: 0,
     duplicatesReceived: 0,
+    outOfWindow: 0,
     deliveredReliable: 0,
     deliveredUnreliable: 0,
     invalidFragments: 0,

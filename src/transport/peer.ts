@@ -32,11 +32,22 @@ import type { AckOutcome } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram } from './send-cycle.js';
 import type { SendCycleParts } from './send-cycle.js';
+import { retransmitIntervalUs } from './backoff.js';
 import { seqNext } from './seq.js';
 import { Slab } from './slab.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
-export type ConnectionState = 'open' | 'disconnecting' | 'closed' | 'timed-out';
+/**
+ * open → (drain only) draining → disconnecting → closed; or timed-out (nothing
+ * received for the peer timeout); or gave-up (fixed: a message was given up, or a
+ * drain did not finish within the peer timeout). The last three are ends.
+ */
+export type ConnectionState = 'open' | 'draining' | 'disconnecting' | 'closed' | 'timed-out' | 'gave-up';
+
+/** True once the connection is over for good. */
+export function connectionEnded(state: ConnectionState): boolean {
+  return state === 'closed' || state === 'timed-out' || state === 'gave-up';
+}
 
 export interface SendRequest {
   readonly type: DataType;
@@ -101,6 +112,18 @@ export class PeerTransport {
   disconnecting = false;
   private disconnectSeq: number | null = null;
   private closeAfterNextCycle = false;
+  /** Drain: the remote's Disconnect was delivered. */
+  private remoteDisconnected = false;
+  /** Drain: when both Disconnects are through, linger (to re-ACK) until this time. */
+  private lingerUntilUs: number | null = null;
+  /** Drain: give up on an unfinished drain at this time (the peer timeout). */
+  private drainDeadlineUs: number | null = null;
+  /** A message was given up during this update (onGiveUp: disconnect). */
+  private gaveUpInUpdate = false;
+  private readonly drain: boolean;
+  private readonly window: number | null;
+  /** Test-only planted bug: a message seen before gets no ACK. */
+  private readonly skipDuplicateAck: boolean;
 
   constructor(
     readonly role: Role,
@@ -112,8 +135,14 @@ export class PeerTransport {
     this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
     this.ackOutbox = new AckOutbox(switches, params, this.counters);
     this.retransmitQueue = new RetransmitQueue(switches, params, this.counters, {
-      gaveUp: (message) => hooks.gaveUp(message.uid),
+      gaveUp: (message) => {
+        this.gaveUpInUpdate = true;
+        hooks.gaveUp(message.uid);
+      },
     });
+    this.drain = switches.closePolicy === 'drain';
+    this.window = switches.sendWindow;
+    this.skipDuplicateAck = switches.plantedBug === 'no-duplicate-ack';
     const onDeliver = (delivery: Delivery) => this.onDeliver(delivery);
     this.channels = [new ReceiveChannel(false, onDeliver), new ReceiveChannel(true, onDeliver)];
     this.tickUs = Math.round(params.tickMs * 1000);
@@ -127,11 +156,14 @@ export class PeerTransport {
       retransmitQueue: this.retransmitQueue,
       firstSendQueue: this.firstSendQueue,
       twoPassGated: switches.ackOutbox === 'two-pass-gated',
+      inWindow: switches.sendWindow === null ? null : (message) => this.retransmitQueue.inWindow(message.low, message.seq as number),
+      onWindowStall: () => this.counters.windowStalls++,
       onFirstSent: (message, nowUs) => {
         this.firstSendBytes -= dataMessageBytes(message.payload.length);
         // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
         if (message.reliable && !this.retransmitQueue.add(message, nowUs)) {
           this.counters.gaveUp++;
+          this.gaveUpInUpdate = true;
           hooks.gaveUp(message.uid);
         }
       },
@@ -160,12 +192,22 @@ export class PeerTransport {
    */
   send(request: SendRequest): boolean {
     if (this.connectionState !== 'open') return this.refuse();
+    return this.queueMessage(request);
+  }
+
+  /** Would `send` split this payload into fragments (and so force it reliable)? */
+  fragments(type: number, payloadBytes: number): boolean {
+    return type === TYPE_GAME && payloadBytes > this.params.fragmentChunkBytes;
+  }
+
+  private queueMessage(request: SendRequest): boolean {
     const { type, payload, uid } = request;
     const chunk = this.params.fragmentChunkBytes;
-    const fragmentIt = type === TYPE_GAME && payload.length > chunk;
+    const fragmentIt = this.fragments(type, payload.length);
     const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
     if (pieces > 255 || this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit) return this.refuse();
     const reliable = request.reliable || fragmentIt;
+    if (reliable && !request.reliable) this.counters.forcedReliable++;
     const ordered = request.ordered ?? false;
     const low = isLowType(type);
     const category = low ? 1 : 0;
@@ -184,13 +226,27 @@ export class PeerTransport {
     return true;
   }
 
-  /** Graceful disconnect: queue a Disconnect and open the pass-2 gate. */
+  /**
+   * Graceful disconnect. immediate: queue the Disconnect now and open the pass-2
+   * gate. drain: stop taking messages and send the Disconnect once everything
+   * sent has been ACKed (issue 9).
+   */
   disconnect(): void {
     if (this.connectionState !== 'open') return;
+    if (this.drain) this.startDrain();
+    else this.queueDisconnect();
+  }
+
+  private startDrain(): void {
+    this.drainDeadlineUs = this.sim.now + Math.round(this.params.peerTimeoutMs * 1000);
+    this.setState('draining');
+  }
+
+  private queueDisconnect(): void {
     const uid = this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
-    if (!this.send({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
-      this.hooks.refused(uid); // the queue is full: stay connected rather than pretend
+    if (!this.queueMessage({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
+      this.hooks.refused(uid); // the queue is full: stay as we are and try again later
       return;
     }
     this.disconnectSeq = seq;
@@ -200,7 +256,7 @@ export class PeerTransport {
 
   /** ProcessIncomingMessages: decode the real bytes, ACK every reliable message, dispatch. */
   receive(bytes: Uint8Array, uids: readonly number[] = []): void {
-    if (this.connectionState === 'closed' || this.connectionState === 'timed-out') return;
+    if (connectionEnded(this.connectionState)) return;
     const c = this.counters;
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
@@ -227,10 +283,18 @@ export class PeerTransport {
         continue;
       }
       const low = isLowType(message.type);
+      const channel = this.channels[low ? 1 : 0];
       c.reliableReceived++;
+      if (this.window !== null && channel.pastWindow(message.seq as number, this.window)) {
+        c.outOfWindow++; // a stale copy: taking or ACKing it would alias a future message
+        continue;
+      }
       // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
-      this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0);
-      const outcome = this.channels[low ? 1 : 0].accept(message, uid);
+      if (!(this.skipDuplicateAck && channel.seen(message))) {
+        this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0);
+      }
+      const outcome = channel.accept(message, uid);
+      if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
       if (outcome === 'invalid') c.invalidFragments++;
       if (outcome === 'duplicate') {
         c.duplicatesReceived++;
@@ -292,6 +356,9 @@ export class PeerTransport {
       return;
     }
     if (this.connectionState === 'open' && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) this.sendKeepalive();
+    // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
+    if (this.connectionState === 'draining' && this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0) this.queueDisconnect();
+    this.gaveUpInUpdate = false;
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
       const out = buildDatagram(this.parts, now, this.disconnecting);
       if (out === null) break;
@@ -311,15 +378,26 @@ export class PeerTransport {
     // Whatever is still queued waited for a later update because the datagrams were full.
     this.counters.deferredMessages += this.firstSendQueue.markRemainingDeferred();
     this.updateMemoryMax();
-    if (this.closeAfterNextCycle) {
-      this.shutDown('closed');
-      return;
+    const next = this.afterUpdate(now);
+    if (next === 'continue') this.sim.reschedule(this.timer as Timer, now + this.tickUs);
+    else this.shutDown(next);
+  }
+
+  /** How the connection stands after an update's sends. */
+  private afterUpdate(now: number): 'continue' | 'closed' | 'gave-up' {
+    // transport-layer.md §4: giving up on a message ends the connection (fixed).
+    if (this.gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
+    if (this.closeAfterNextCycle) return 'closed';
+    const ownDisconnectAcked = this.disconnectSeq !== null && !this.retransmitQueue.hasSeq(true, this.disconnectSeq, false, 0) && !this.disconnectQueued();
+    if (!this.drain) return ownDisconnectAcked ? 'closed' : 'continue';
+    if (ownDisconnectAcked && this.remoteDisconnected) {
+      // Both Disconnects are through: linger so that a re-sent Disconnect of the
+      // remote (our ACK was lost) is ACKed again, and until our ACKs are flushed.
+      this.lingerUntilUs ??= now + 2 * retransmitIntervalUs(this.switches.retransmit, 0);
+      if (now >= this.lingerUntilUs && this.ackOutbox.size === 0) return 'closed';
     }
-    if (this.disconnectSeq !== null && !this.retransmitQueue.hasSeq(true, this.disconnectSeq, false, 0) && !this.disconnectQueued()) {
-      this.shutDown('closed'); // our Disconnect was acknowledged
-      return;
-    }
-    this.sim.reschedule(this.timer as Timer, now + this.tickUs);
+    if (this.drainDeadlineUs !== null && now > this.drainDeadlineUs) return 'gave-up';
+    return 'continue';
   }
 
   private disconnectQueued(): boolean {
@@ -335,6 +413,10 @@ export class PeerTransport {
       this.sendKeepalive();
     } else if (delivery.type === TYPE_CONNECT_ACK && this.role === 'client' && delivery.payload.length > 0) {
       this.ownPeerId = delivery.payload[0]; // the slot assignment
+    } else if (delivery.type === TYPE_DISCONNECT && this.drain) {
+      // The peer leaves: drain what we owe it, then send our own Disconnect (issue 9).
+      this.remoteDisconnected = true;
+      if (this.connectionState === 'open') this.startDrain();
     } else if (delivery.type === TYPE_DISCONNECT && this.connectionState === 'open') {
       // The peer leaves: ACK its Disconnect (the gate is open) and close after this update.
       this.disconnecting = true;
@@ -357,6 +439,7 @@ export class PeerTransport {
     this.firstSendQueue.push(message);
     this.firstSendBytes += dataMessageBytes(message.payload.length);
     if (this.firstSendQueue.length > this.counters.firstSendQueueMax) this.counters.firstSendQueueMax = this.firstSendQueue.length;
+    this.updateMemoryMax();
   }
 
   private refuse(): false {
@@ -370,7 +453,7 @@ export class PeerTransport {
   }
 
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */
-  private shutDown(state: 'closed' | 'timed-out'): void {
+  private shutDown(state: 'closed' | 'timed-out' | 'gave-up'): void {
     this.stop();
     for (const message of this.firstSendQueue.clear()) {
       if (message.reliable) {

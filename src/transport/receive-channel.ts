@@ -50,6 +50,23 @@ export class ReceiveChannel {
     return this.waiting.size + this.fragments.size;
   }
 
+  /**
+   * Send window (issue 9): a windowed sender never sends `window` or more seqs
+   * past the receiver's expected one, so such a message is a stale copy (a
+   * datagram delayed longer than a sequence wrap) and must not be taken.
+   */
+  pastWindow(seq: number, window: number): boolean {
+    const ahead = seqDistance(this.expected, seq);
+    return ahead >= window && ahead < SEQ_HALF;
+  }
+
+  /** Would `accept` call this message a duplicate? (No state changes.) */
+  seen(message: DataMessage): boolean {
+    const seq = message.seq as number;
+    if (seqDistance(this.expected, seq) >= SEQ_HALF || this.waiting.has(seq)) return true;
+    return message.fragment && this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined;
+  }
+
   /** Takes a reliable message; delivers it and anything it unblocks, in order. */
   accept(message: DataMessage, uid: number): AcceptOutcome {
     const seq = message.seq as number;

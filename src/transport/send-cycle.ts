@@ -13,6 +13,10 @@ export interface SendCycleParts {
   readonly retransmitQueue: RetransmitQueue;
   readonly firstSendQueue: Fifo<OutgoingMessage>;
   readonly twoPassGated: boolean;
+  /** Send window (issue 9): false holds the queue head back; null = no window. */
+  readonly inWindow: ((message: OutgoingMessage) => boolean) | null;
+  /** The first-send queue's head waited for the send window in this update. */
+  readonly onWindowStall: () => void;
   /** A message left the first-send queue; a reliable one now awaits its ACK. */
   readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
 }
@@ -27,6 +31,11 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
   // 3. First sends.
   const queue = parts.firstSendQueue;
   for (let message = queue.peek(); message !== undefined; message = queue.peek()) {
+    // The queue is FIFO, so a head outside the window holds back everything behind it.
+    if (parts.inWindow !== null && message.reliable && !parts.inWindow(message)) {
+      parts.onWindowStall();
+      break;
+    }
     if (!out.tryAdd(message, messageSize(message), message.uid, SendNote.FirstSend)) break;
     queue.shift();
     parts.onFirstSent(message, nowUs);

@@ -31,6 +31,31 @@ export const FRAGMENT_ACK_CAUSES: readonly FragmentAckCause[] = [
 
 export type Backoff = 'fixed' | 'linear' | 'exponential';
 
+/**
+ * How a graceful disconnect ends the connection (issue 9).
+ * immediate: the leaving peer queues its Disconnect at once and closes when it is ACKed;
+ *   the other side closes after its next update (the stock flow, DECISIONS.md 21).
+ * drain: each side stops taking new messages, empties its retransmit queue, then sends
+ *   its Disconnect; a side closes once its own Disconnect is ACKed and the other's was
+ *   delivered. Bounded by the peer timeout; whatever is left then is counted as lost.
+ */
+export type ClosePolicy = 'immediate' | 'drain';
+export const CLOSE_POLICIES: readonly ClosePolicy[] = ['immediate', 'drain'];
+
+/** What the sender does when it gives up on a message (transport-layer.md §4). */
+export type OnGiveUp = 'drop' | 'disconnect';
+export const ON_GIVE_UP: readonly OnGiveUp[] = ['drop', 'disconnect'];
+
+/**
+ * Deliberate bugs for testing the test harness (the swarm must catch them).
+ * Never part of a preset; `no-duplicate-ack` skips the ACK of a reliable message seen before.
+ */
+export type PlantedBug = 'none' | 'no-duplicate-ack';
+export const PLANTED_BUGS: readonly PlantedBug[] = ['none', 'no-duplicate-ack'];
+
+/** Largest send window: well below half the u16 sequence space (DECISIONS.md 1). */
+export const MAX_SEND_WINDOW = 16384;
+
 /** DECISIONS.md 11: every backoff mode is implemented; stock is fixed 2.0 s, no limit. */
 export interface RetransmitPolicy {
   readonly backoff: Backoff;
@@ -51,6 +76,16 @@ export interface TransportSwitches {
   readonly ackRefresh: AckRefresh;
   readonly fragmentAckCause: FragmentAckCause;
   readonly retransmit: RetransmitPolicy;
+  /** Graceful disconnect: stock closes at once, fixed drains first (issue 9). */
+  readonly closePolicy: ClosePolicy;
+  /**
+   * Most seqs per category a sender may have outstanding (sent, not yet ACKed);
+   * null = unbounded (stock). Keeps the u16 half-window from aliasing.
+   */
+  readonly sendWindow: number | null;
+  /** Retry, age or queue limit reached: drop that message (stock) or end the connection (fixed). */
+  readonly onGiveUp: OnGiveUp;
+  readonly plantedBug: PlantedBug;
 }
 
 export const STOCK_RETRANSMIT: RetransmitPolicy = { backoff: 'fixed', baseMs: 2000, stepMs: 1000, capMs: 5000, retryLimit: null };
@@ -65,6 +100,10 @@ export const PRESETS = {
     // the stock preset uses the sender-side matcher cause (e).
     fragmentAckCause: 'matcher-rejects-fragments',
     retransmit: STOCK_RETRANSMIT,
+    closePolicy: 'immediate',
+    sendWindow: null,
+    onGiveUp: 'drop',
+    plantedBug: 'none',
   },
   fixed: {
     ackOutbox: 'single-pass-bounded',
@@ -73,6 +112,11 @@ export const PRESETS = {
     ackRefresh: 'timer-only',
     fragmentAckCause: 'none',
     retransmit: STOCK_RETRANSMIT,
+    // Issue 9: the fixed promise (exactly once, in order, or the connection ends and losses are counted).
+    closePolicy: 'drain',
+    sendWindow: 8192,
+    onGiveUp: 'disconnect',
+    plantedBug: 'none',
   },
 } as const satisfies Record<string, TransportSwitches>;
 
