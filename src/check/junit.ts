@@ -1,5 +1,7 @@
 // JUnit XML for CI systems: one test suite per scenario and mode, one test case
 // per assertion.
+import { basename, dirname } from 'node:path';
+import { sweepTemporaries, writeFileAtomic } from '../report/atomic-write.js';
 import { escapeXml } from '../report/format.js';
 import { OP_SYMBOL } from './assertions.js';
 import type { CheckRun } from './check.js';
@@ -23,4 +25,13 @@ export function junitXml(runs: readonly CheckRun[]): string {
     return `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failed}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="bcsim check" tests="${total}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/**
+ * Writes the XML by temporary and rename in the file's own folder, so a CI job
+ * never reads half a file (issue 9); temporaries of killed runs are swept.
+ */
+export function writeJunitFile(file: string, runs: readonly CheckRun[]): string {
+  sweepTemporaries(dirname(file), basename(file));
+  return writeFileAtomic(dirname(file), basename(file), junitXml(runs));
 }

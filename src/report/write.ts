@@ -1,12 +1,17 @@
-// Writes the four report files of a comparison into one folder, each atomically.
+// Writes the four report files of a comparison as one folder that is replaced
+// whole (issue 9): a reader or a killed run never sees a new summary.json beside
+// an old report.html. How, and what a kill leaves: see atomic-folder.ts.
 import { reportHtml } from './html.js';
 import { reportMarkdown, summaryJson, timeseriesCsv } from './documents.js';
 import type { Comparison } from './compare.js';
-import { sweepTemporaries, writeFileAtomic } from './atomic-write.js';
+import { writeFolderAtomic } from './atomic-folder.js';
 
 export const REPORT_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
 
-/** Renders everything first, then writes: a rendering error leaves the folder untouched. */
+/**
+ * Renders everything first, then writes: a rendering error leaves the folder
+ * untouched. Throws OutPathError, touching nothing, if `dir` holds other files.
+ */
 export function writeReport(dir: string, comparison: Comparison): string[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'summary.json': summaryJson(comparison),
@@ -14,6 +19,5 @@ export function writeReport(dir: string, comparison: Comparison): string[] {
     'report.md': reportMarkdown(comparison),
     'report.html': reportHtml(comparison),
   };
-  sweepTemporaries(dir);
-  return REPORT_FILES.map((name) => writeFileAtomic(dir, name, contents[name]));
+  return writeFolderAtomic(dir, contents);
 }

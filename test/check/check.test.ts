@@ -1,5 +1,5 @@
 // `bcsim check`: expectations, reproduction commands, JUnit, determinism.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,8 +47,38 @@ describe('a deliberately wrong expectation', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).passed).toBe(false);
     const xml = readFileSync(junit, 'utf8');
+    expect(readdirSync(dir)).toEqual(['out.xml']); // written by temporary and rename: nothing left beside it
     expect(xml).toContain('failures="1"');
     expect(xml).toMatch(/<failure message="peers\.client\.fragmentRetransmits is \d+, expected == 0">reproduce: bcsim run test\/scenarios\/wrong-expectation\.json --mode stock --seed 7 --json<\/failure>/);
+  });
+});
+
+// Issue 9: --junit is checked before anything runs.
+describe('--junit into a place that cannot be written', () => {
+  it('exits 2 with one line before running, whether under /proc, under a file or empty', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-junit-'));
+    writeFileSync(join(dir, 'file'), 'x');
+    const cases: [string, string][] = [
+      ['/proc/x/junit.xml', 'cannot write (/proc is a kernel filesystem)'],
+      ['file/junit.xml', `${join(dir, 'file')} is a file, not a folder`],
+      ['', 'an empty path names no file'],
+      [dir, 'is a folder, not a file'],
+    ];
+    for (const [junit, problem] of cases) {
+      const started = Date.now();
+      // Every built-in, twice: running them would take far longer than 2 s.
+      const r = await cli(['check', ...builtinNames(), '--check-determinism', '--junit', junit], { cwd: dir });
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`bcsim: --junit ${junit === '' ? "''" : junit}: ${problem}\n`);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('is refused before a bad expect path would be found by running', async () => {
+    const r = await cli(['check', 'test/scenarios/bad-expect-path.json', '--junit', '/proc/junit.xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('bcsim: --junit /proc/junit.xml: cannot write (/proc is a kernel filesystem)\n');
   });
 });
 

@@ -1,8 +1,10 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/report/style.js';
+import { REPORT_FILES } from '../../src/report/write.js';
 import { cli } from '../support/cli.js';
 
 describe('bcsim compare', () => {
@@ -32,6 +34,80 @@ describe('bcsim compare', () => {
     expect(r.stdout).toMatch(/│ fragment retransmits +│ \d+ +│ 0 +│/);
     expect(r.stdout).toContain(`report written to ${out}/ (open ${join(out, 'report.html')})`);
     expect(r.stdout).not.toMatch(/\x1b\[/); // not a TTY: no colour
+  });
+});
+
+// Issue 9: --out is checked before the simulation; the report folder is replaced whole.
+describe('compare --out', () => {
+  // 168 hours of long-session would run for minutes: a quick exit proves nothing ran.
+  const slow = ['compare', 'long-session', '--duration', '168h'];
+
+  it("--out '' is refused at once with one line, and nothing is written", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bcsim-cwd-'));
+    const started = Date.now();
+    const r = await cli([...slow, '--out', ''], { cwd });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("bcsim: --out '': an empty path names no folder; choose an empty or new folder\n");
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('--out /proc/x exits 2 within 2 s with one line (in a child: recursive mkdir would hang there)', () => {
+    const program = new URL('../../dist/cli/program.js', import.meta.url).href;
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { runCli } from ${JSON.stringify(program)};
+         let stderr = '';
+         const io = { stdout: () => {}, stderr: (t) => { stderr += t; }, stdoutIsTTY: false, stderrIsTTY: false, env: {}, cwd: process.cwd() };
+         const started = Date.now();
+         const code = await runCli(${JSON.stringify([...slow, '--out', '/proc/x'])}, io);
+         process.stdout.write(JSON.stringify({ code, ms: Date.now() - started, stderr }));`,
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(child.signal).toBeNull(); // not killed by the guard: it did not hang
+    const r = JSON.parse(child.stdout) as { code: number; ms: number; stderr: string };
+    expect(r.code).toBe(2);
+    expect(r.ms).toBeLessThan(2000);
+    expect(r.stderr).toBe('bcsim: --out /proc/x: cannot write (/proc is a kernel filesystem)\n');
+  }, 30_000);
+
+  it('a path under a regular file exits 2 at once with one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-file-'));
+    writeFileSync(join(dir, 'file'), 'x');
+    const started = Date.now();
+    const r = await cli([...slow, '--out', 'file/report'], { cwd: dir });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`bcsim: --out file/report: ${join(dir, 'file')} is a file, not a folder\n`);
+  });
+
+  it('refuses a folder holding other files before running, and leaves it untouched', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-foreign-'));
+    writeFileSync(join(dir, 'foo.txt'), 'mine');
+    writeFileSync(join(dir, 'summary.json'), 'mine too');
+    mkdirSync(join(dir, 'photos'));
+    const started = Date.now();
+    const r = await cli([...slow, '--out', dir]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`bcsim: --out ${dir}: holds files that are not a bcsim report (foo.txt, photos); choose an empty or new folder\n`);
+    expect(readdirSync(dir).sort()).toEqual(['foo.txt', 'photos', 'summary.json']);
+    expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe('mine too');
+  });
+
+  it('replaces an existing report folder whole, leaving nothing hidden beside it', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'bcsim-replace-'));
+    const out = join(parent, 'report');
+    expect((await cli(['compare', 'fragment-ack-bug', '--duration', '5s', '--out', out])).code).toBe(0);
+    const first = readFileSync(join(out, 'summary.json'), 'utf8');
+    expect((await cli(['compare', 'fragment-ack-bug', '--duration', '6s', '--out', out])).code).toBe(0);
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).not.toBe(first);
+    expect(readdirSync(out).sort()).toEqual([...REPORT_FILES].sort());
+    expect(readdirSync(parent)).toEqual(['report']);
   });
 });
 

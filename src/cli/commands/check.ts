@@ -5,15 +5,14 @@ import { resolve } from 'node:path';
 import { OP_SYMBOL, PathError } from '../../check/assertions.js';
 import { checkScenario } from '../../check/check.js';
 import type { CheckRun } from '../../check/check.js';
-import { junitXml } from '../../check/junit.js';
-import { writeFileAtomic } from '../../report/atomic-write.js';
+import { writeJunitFile } from '../../check/junit.js';
+import { outFileProblem } from '../../report/out-dir.js';
 import { makeChalk } from '../../report/style.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { presetFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
-import { dirname, basename } from 'node:path';
 
 export interface CheckFlags {
   mode?: string;
@@ -24,6 +23,8 @@ export interface CheckFlags {
 
 export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): number {
   const mode = presetFlag(flags.mode);
+  // Checked before running (issue 9): a bad path fails now, not after the runs.
+  const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
   const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, [], io) }));
   const runs: CheckRun[] = [];
   const progress = progressFor(io, flags.json === true);
@@ -41,8 +42,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     }
   }
   progress?.done();
-  const junit = flags.junit;
-  if (junit) writingTo(`--junit ${junit}`, () => writeFileAtomic(dirname(resolve(io.cwd, junit)), basename(junit), junitXml(runs)));
+  if (junit !== undefined) writingTo(`--junit ${flags.junit}`, () => writeJunitFile(junit, runs));
   const passed = runs.every((r) => r.pass);
   if (flags.json) {
     io.stdout(`${JSON.stringify({ passed, runs }, null, 2)}\n`);
@@ -50,6 +50,13 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     io.stdout(render(runs, makeChalk(io.stdoutIsTTY, io.env)));
   }
   return passed ? EXIT_OK : EXIT_FAILED;
+}
+
+function junitTarget(file: string, cwd: string): string {
+  const label = `--junit ${file === '' ? "''" : file}`;
+  const problem = writingTo(label, () => outFileProblem(file, cwd));
+  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
+  return resolve(cwd, file);
 }
 
 function render(runs: CheckRun[], chalk: ReturnType<typeof makeChalk>): string {

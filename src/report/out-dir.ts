@@ -1,0 +1,90 @@
+// Where output may go, decided before a simulation runs (issue 9): a bad --out
+// or --junit must fail in a moment with one line, not after minutes of work.
+// Only stats, realpath, statfs and access: nothing is created here.
+import { accessSync, constants, readdirSync, realpathSync, statSync, statfsSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { TEMP_PREFIX, temporaryOwner } from './atomic-write.js';
+
+/** A place that must not be written or replaced; the message completes "<flag> <path>: ". */
+export class OutPathError extends Error {
+  override readonly name = 'OutPathError';
+}
+
+// Kernel filesystems accept a root's access(W_OK) yet refuse every file: proc,
+// sysfs, cgroup2, debugfs (statfs f_type magic numbers).
+const KERNEL_FILESYSTEMS = new Set([0x9fa0, 0x62656572, 0x63677270, 0x64626720]);
+
+/** Entries of a report folder that are not report files: such a folder is never replaced. */
+export function foreignEntries(dir: string, reportFiles: readonly string[]): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !(e.isFile() && (reportFiles.includes(e.name) || reportFiles.includes(leftoverOf(e.name)))))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** A per-file temporary of an older bcsim inside the folder counts as a report file. */
+function leftoverOf(entry: string): string {
+  return temporaryOwner(TEMP_PREFIX, entry) === undefined ? '' : entry.slice(entry.indexOf('-', TEMP_PREFIX.length) + 1);
+}
+
+/** Why `dir` cannot become (or be replaced by) a report folder of `reportFiles`; undefined if it can. */
+export function outDirProblem(dir: string, reportFiles: readonly string[], cwd: string): string | undefined {
+  if (dir === '') return 'an empty path names no folder; choose an empty or new folder';
+  const path = resolve(cwd, dir);
+  const stats = statOf(path);
+  if (typeof stats === 'string') return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
+  if (!stats.isDirectory()) return 'is a file, not a folder';
+  const real = realpathSync(path);
+  if (dirname(real) === real) return 'is the root folder; choose an empty or new folder';
+  const foreign = foreignEntries(real, reportFiles);
+  if (foreign.length > 0) return foreignMessage(foreign);
+  if (real === realpathSync(cwd)) return 'is the current folder, which would be replaced whole; name a sub-folder';
+  // The folder is replaced by renames in its parent: a mount point cannot move.
+  if (statSync(dirname(real)).dev !== stats.dev) return 'is a mount point, which cannot be replaced whole; name a folder inside it';
+  return folderProblem(dirname(real));
+}
+
+export function foreignMessage(foreign: readonly string[]): string {
+  const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, and ${foreign.length - 3} more` : '');
+  return `holds files that are not a bcsim report (${shown}); choose an empty or new folder`;
+}
+
+/** Why a file cannot be written (by temporary and rename) at `file`; undefined if it can. */
+export function outFileProblem(file: string, cwd: string): string | undefined {
+  if (file === '') return 'an empty path names no file';
+  const path = resolve(cwd, file);
+  const stats = statOf(path);
+  if (typeof stats === 'string') return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
+  if (stats.isDirectory()) return 'is a folder, not a file';
+  return folderProblem(dirname(realpathSync(path)));
+}
+
+/** A missing path can be created if its nearest existing ancestor is a writable folder. */
+function creationProblem(path: string): string | undefined {
+  for (let p = dirname(path); ; p = dirname(p)) {
+    const stats = statOf(p);
+    if (typeof stats !== 'string') return stats.isDirectory() ? folderProblem(p) : `${p} is a file, not a folder`;
+    if (stats !== 'ENOENT' && stats !== 'ENOTDIR') return `cannot write (${stats})`;
+    if (dirname(p) === p) return `cannot write (${stats})`;
+  }
+}
+
+function folderProblem(dir: string): string | undefined {
+  const real = realpathSync(dir);
+  if (KERNEL_FILESYSTEMS.has(statfsSync(real).type)) return `cannot write (${real} is a kernel filesystem)`;
+  try {
+    accessSync(real, constants.W_OK | constants.X_OK);
+    return undefined;
+  } catch (error) {
+    return `cannot write (${(error as NodeJS.ErrnoException).code ?? 'EACCES'})`;
+  }
+}
+
+function statOf(path: string): Stats | string {
+  try {
+    return statSync(path);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'EIO';
+  }
+}
