@@ -19,6 +19,16 @@ import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
 import { VERSION } from '../version.js';
 
+/** The mode's switches, for --help (README "Modes and switches" has the table). */
+const SWITCHES_HELP =
+  "Mode switches, set with --set 'mode={\"preset\":\"fixed\",\"<switch>\":<value>}':\n" +
+  '  ackOutbox two-pass-gated|single-pass-bounded, ackSendLimit N, dedup linear-scan|hashed-index,\n' +
+  '  ackRefresh timer-only|reset-count, fragmentAckCause none|ack-format-mismatch|partial-ack|\n' +
+  '  retransmit-reentry|retransmit-all|matcher-rejects-fragments, retransmit {backoff,baseMs,stepMs,capMs,retryLimit},\n' +
+  '  closePolicy immediate|drain, sendWindow N|null, onGiveUp drop|disconnect, plantedBug none|no-duplicate-ack (tests only).\n' +
+  'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
+  'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
+
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(io, (code) => {
@@ -85,7 +95,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--check-determinism', 'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ')
     .addHelpText(
       'after',
-      '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n',
+      `\n${SWITCHES_HELP}\n` +
+        '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n' +
+        `  bcsim run lossy-link --set 'mode={"preset":"fixed","retransmit":{"retryLimit":2}}' --json\n`,
     )
     .action((ref: string, flags: RunFlags) => {
       setExit(runCommand(ref, flags, io));
