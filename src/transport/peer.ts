@@ -32,22 +32,14 @@ import type { AckOutcome } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram } from './send-cycle.js';
 import type { SendCycleParts } from './send-cycle.js';
-import { retransmitIntervalUs } from './backoff.js';
+import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
+import type { ConnectionState, QueuesView } from './lifecycle.js';
 import { seqNext } from './seq.js';
 import { Slab } from './slab.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
-/**
- * open → (drain only) draining → disconnecting → closed; or timed-out (nothing
- * received for the peer timeout); or gave-up (fixed: a message was given up, or a
- * drain did not finish within the peer timeout). The last three are ends.
- */
-export type ConnectionState = 'open' | 'draining' | 'disconnecting' | 'closed' | 'timed-out' | 'gave-up';
-
-/** True once the connection is over for good. */
-export function connectionEnded(state: ConnectionState): boolean {
-  return state === 'closed' || state === 'timed-out' || state === 'gave-up';
-}
+export { connectionEnded } from './lifecycle.js';
+export type { ConnectionState } from './lifecycle.js';
 
 export interface SendRequest {
   readonly type: DataType;
@@ -103,24 +95,13 @@ export class PeerTransport {
   private readonly parts: SendCycleParts;
   private readonly tickUs: number;
   private timer: Timer | null = null;
-  private connectionState: ConnectionState = 'open';
+  private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
   lastActivityUs = 0;
   lastSentUs = 0;
-  /** Opens the pass-2 gate unconditionally (ack-outbox-deadlock.md §2, exit 2). */
-  disconnecting = false;
-  private disconnectSeq: number | null = null;
-  private closeAfterNextCycle = false;
-  /** Drain: the remote's Disconnect was delivered. */
-  private remoteDisconnected = false;
-  /** Drain: when both Disconnects are through, linger (to re-ACK) until this time. */
-  private lingerUntilUs: number | null = null;
-  /** Drain: give up on an unfinished drain at this time (the peer timeout). */
-  private drainDeadlineUs: number | null = null;
   /** A message was given up during this update (onGiveUp: disconnect). */
   private gaveUpInUpdate = false;
-  private readonly drain: boolean;
   private readonly window: number | null;
   /** Test-only planted bug: a message seen before gets no ACK. */
   private readonly skipDuplicateAck: boolean;
@@ -140,7 +121,7 @@ export class PeerTransport {
         hooks.gaveUp(message.uid);
       },
     });
-    this.drain = switches.closePolicy === 'drain';
+    this.lifecycle = new ConnectionLifecycle(switches, params, (state) => hooks.stateChanged?.(state));
     this.window = switches.sendWindow;
     this.skipDuplicateAck = switches.plantedBug === 'no-duplicate-ack';
     const onDeliver = (delivery: Delivery) => this.onDeliver(delivery);
@@ -171,7 +152,12 @@ export class PeerTransport {
   }
 
   get state(): ConnectionState {
-    return this.connectionState;
+    return this.lifecycle.state;
+  }
+
+  /** Opens the pass-2 gate unconditionally (ack-outbox-deadlock.md §2, exit 2). */
+  get disconnecting(): boolean {
+    return this.lifecycle.disconnecting;
   }
 
   get peerId(): number {
@@ -191,7 +177,7 @@ export class PeerTransport {
    * and appends to the first-send queue. Returns false if the message was refused.
    */
   send(request: SendRequest): boolean {
-    if (this.connectionState !== 'open') return this.refuse();
+    if (this.lifecycle.state !== 'open') return this.refuse();
     return this.queueMessage(request);
   }
 
@@ -232,14 +218,9 @@ export class PeerTransport {
    * sent has been ACKed (issue 9).
    */
   disconnect(): void {
-    if (this.connectionState !== 'open') return;
-    if (this.drain) this.startDrain();
+    if (this.lifecycle.state !== 'open') return;
+    if (this.lifecycle.drain) this.lifecycle.startDrain(this.sim.now);
     else this.queueDisconnect();
-  }
-
-  private startDrain(): void {
-    this.drainDeadlineUs = this.sim.now + Math.round(this.params.peerTimeoutMs * 1000);
-    this.setState('draining');
   }
 
   private queueDisconnect(): void {
@@ -249,14 +230,12 @@ export class PeerTransport {
       this.hooks.refused(uid); // the queue is full: stay as we are and try again later
       return;
     }
-    this.disconnectSeq = seq;
-    this.disconnecting = true;
-    this.setState('disconnecting');
+    this.lifecycle.disconnectQueued(seq);
   }
 
   /** ProcessIncomingMessages: decode the real bytes, ACK every reliable message, dispatch. */
   receive(bytes: Uint8Array, uids: readonly number[] = []): void {
-    if (connectionEnded(this.connectionState)) return;
+    if (connectionEnded(this.lifecycle.state)) return;
     const c = this.counters;
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
@@ -355,12 +334,12 @@ export class PeerTransport {
       this.shutDown('timed-out');
       return;
     }
-    if (this.connectionState === 'open' && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) this.sendKeepalive();
+    if (this.lifecycle.state === 'open' && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) this.sendKeepalive();
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
-    if (this.connectionState === 'draining' && this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0) this.queueDisconnect();
+    if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
     this.gaveUpInUpdate = false;
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
-      const out = buildDatagram(this.parts, now, this.disconnecting);
+      const out = buildDatagram(this.parts, now, this.lifecycle.disconnecting);
       if (out === null) break;
       const [slab, offset] = this.slab.reserve(out.bytes);
       writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes);
@@ -378,27 +357,15 @@ export class PeerTransport {
     // Whatever is still queued waited for a later update because the datagrams were full.
     this.counters.deferredMessages += this.firstSendQueue.markRemainingDeferred();
     this.updateMemoryMax();
-    const next = this.afterUpdate(now);
+    const next = this.lifecycle.verdict(now, this.gaveUpInUpdate, this.queuesView);
     if (next === 'continue') this.sim.reschedule(this.timer as Timer, now + this.tickUs);
     else this.shutDown(next);
   }
 
-  /** How the connection stands after an update's sends. */
-  private afterUpdate(now: number): 'continue' | 'closed' | 'gave-up' {
-    // transport-layer.md §4: giving up on a message ends the connection (fixed).
-    if (this.gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
-    if (this.closeAfterNextCycle) return 'closed';
-    const ownDisconnectAcked = this.disconnectSeq !== null && !this.retransmitQueue.hasSeq(true, this.disconnectSeq, false, 0) && !this.disconnectQueued();
-    if (!this.drain) return ownDisconnectAcked ? 'closed' : 'continue';
-    if (ownDisconnectAcked && this.remoteDisconnected) {
-      // Both Disconnects are through: linger so that a re-sent Disconnect of the
-      // remote (our ACK was lost) is ACKed again, and until our ACKs are flushed.
-      this.lingerUntilUs ??= now + 2 * retransmitIntervalUs(this.switches.retransmit, 0);
-      if (now >= this.lingerUntilUs && this.ackOutbox.size === 0) return 'closed';
-    }
-    if (this.drainDeadlineUs !== null && now > this.drainDeadlineUs) return 'gave-up';
-    return 'continue';
-  }
+  private readonly queuesView: QueuesView = {
+    ownDisconnectAcked: (seq) => !this.retransmitQueue.hasSeq(true, seq, false, 0) && !this.disconnectQueued(),
+    ackOutboxEmpty: () => this.ackOutbox.size === 0,
+  };
 
   private disconnectQueued(): boolean {
     for (const message of this.firstSendQueue.values()) if (message.type === TYPE_DISCONNECT) return true;
@@ -407,21 +374,14 @@ export class PeerTransport {
 
   private onDeliver(delivery: Delivery): void {
     this.counters.deliveredReliable++;
-    if (delivery.type === TYPE_DATA && this.role === 'server' && this.connectionState === 'open') {
+    if (delivery.type === TYPE_DATA && this.role === 'server' && this.lifecycle.state === 'open') {
       // DECISIONS.md 12: the server echoes the client's keepalive.
       this.counters.keepalivesEchoed++;
       this.sendKeepalive();
     } else if (delivery.type === TYPE_CONNECT_ACK && this.role === 'client' && delivery.payload.length > 0) {
       this.ownPeerId = delivery.payload[0]; // the slot assignment
-    } else if (delivery.type === TYPE_DISCONNECT && this.drain) {
-      // The peer leaves: drain what we owe it, then send our own Disconnect (issue 9).
-      this.remoteDisconnected = true;
-      if (this.connectionState === 'open') this.startDrain();
-    } else if (delivery.type === TYPE_DISCONNECT && this.connectionState === 'open') {
-      // The peer leaves: ACK its Disconnect (the gate is open) and close after this update.
-      this.disconnecting = true;
-      this.closeAfterNextCycle = true;
-      this.setState('disconnecting');
+    } else if (delivery.type === TYPE_DISCONNECT) {
+      this.lifecycle.remoteLeft(this.sim.now);
     }
     this.hooks.deliver(delivery);
   }
@@ -466,12 +426,6 @@ export class PeerTransport {
     this.ackOutbox.clear();
     this.channels[0].clear();
     this.channels[1].clear();
-    this.disconnecting = false;
-    this.setState(state);
-  }
-
-  private setState(state: ConnectionState): void {
-    this.connectionState = state;
-    if (this.hooks.stateChanged) this.hooks.stateChanged(state);
+    this.lifecycle.ended(state);
   }
 }

@@ -1,0 +1,112 @@
+// How a connection ends (DECISIONS.md 19, 21; issue 9). The peer asks this
+// object what to do after each update; it holds only the lifecycle state.
+//
+//   open ─disconnect()─▶ (drain only) draining ─queues empty─▶ disconnecting ─▶ closed
+//   any live state ─nothing received for the peer timeout─▶ timed-out
+//   any live state ─a give-up (onGiveUp: disconnect) or an unfinished drain─▶ gave-up
+import { retransmitIntervalUs } from './backoff.js';
+import type { TransportParams, TransportSwitches } from './switches.js';
+
+export type ConnectionState = 'open' | 'draining' | 'disconnecting' | 'closed' | 'timed-out' | 'gave-up';
+
+/** True once the connection is over for good. */
+export function connectionEnded(state: ConnectionState): boolean {
+  return state === 'closed' || state === 'timed-out' || state === 'gave-up';
+}
+
+/** What the peer does after an update. */
+export type UpdateVerdict = 'continue' | 'closed' | 'gave-up';
+
+/** The facts of the peer's queues that the verdict depends on. */
+export interface QueuesView {
+  /** Our Disconnect is neither waiting for a first send nor for its ACK. */
+  ownDisconnectAcked(seq: number): boolean;
+  ackOutboxEmpty(): boolean;
+}
+
+export class ConnectionLifecycle {
+  private current: ConnectionState = 'open';
+  /** Opens the pass-2 gate unconditionally (ack-outbox-deadlock.md §2, exit 2). */
+  disconnecting = false;
+  private disconnectSeq: number | null = null;
+  private closeAfterNextUpdate = false;
+  /** Drain: the remote's Disconnect was delivered. */
+  private remoteDisconnected = false;
+  /** Drain: once both Disconnects are through, linger (to ACK a re-sent one) until then. */
+  private lingerUntilUs: number | null = null;
+  /** Drain: an unfinished drain ends the connection at this time (the peer timeout). */
+  private drainDeadlineUs: number | null = null;
+  readonly drain: boolean;
+  private readonly lingerUs: number;
+
+  constructor(
+    private readonly switches: TransportSwitches,
+    private readonly params: TransportParams,
+    private readonly changed: (state: ConnectionState) => void,
+  ) {
+    this.drain = switches.closePolicy === 'drain';
+    this.lingerUs = 2 * retransmitIntervalUs(switches.retransmit, 0);
+  }
+
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  set(state: ConnectionState): void {
+    this.current = state;
+    this.changed(state);
+  }
+
+  /** Drain: stop taking messages; the Disconnect waits until everything sent was ACKed. */
+  startDrain(nowUs: number): void {
+    this.drainDeadlineUs = nowUs + Math.round(this.params.peerTimeoutMs * 1000);
+    this.set('draining');
+  }
+
+  /** Drain: the Disconnect may be queued once nothing is left to send or re-send. */
+  readyToSendDisconnect(queuesEmpty: boolean): boolean {
+    return this.current === 'draining' && queuesEmpty;
+  }
+
+  /** Our Disconnect is queued with this seq. */
+  disconnectQueued(seq: number): void {
+    this.disconnectSeq = seq;
+    this.disconnecting = true;
+    this.set('disconnecting');
+  }
+
+  /** The remote's Disconnect was delivered to the application layer. */
+  remoteLeft(nowUs: number): void {
+    if (this.drain) {
+      // Drain what we owe the remote, then send our own Disconnect.
+      this.remoteDisconnected = true;
+      if (this.current === 'open') this.startDrain(nowUs);
+    } else if (this.current === 'open') {
+      // Stock: ACK it (the gate is open) and close after this update.
+      this.disconnecting = true;
+      this.closeAfterNextUpdate = true;
+      this.set('disconnecting');
+    }
+  }
+
+  /** After an update's sends: carry on, or end the connection and how. */
+  verdict(nowUs: number, gaveUpInUpdate: boolean, queues: QueuesView): UpdateVerdict {
+    // transport-layer.md §4: giving up on a message ends the connection (fixed).
+    if (gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
+    if (this.closeAfterNextUpdate) return 'closed';
+    const ownAcked = this.disconnectSeq !== null && queues.ownDisconnectAcked(this.disconnectSeq);
+    if (!this.drain) return ownAcked ? 'closed' : 'continue';
+    if (ownAcked && this.remoteDisconnected) {
+      this.lingerUntilUs ??= nowUs + this.lingerUs;
+      if (nowUs >= this.lingerUntilUs && queues.ackOutboxEmpty()) return 'closed';
+    }
+    if (this.drainDeadlineUs !== null && nowUs > this.drainDeadlineUs) return 'gave-up';
+    return 'continue';
+  }
+
+  /** The connection ended: nothing keeps the gate open any more. */
+  ended(state: 'closed' | 'timed-out' | 'gave-up'): void {
+    this.disconnecting = false;
+    this.set(state);
+  }
+}
