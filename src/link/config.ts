@@ -82,6 +82,10 @@ export interface LinkCounters {
   duplicated: number;
   /** Arrivals that overtook a datagram sent earlier. */
   reordered: number;
+  /** Datagrams the token bucket held: their departure was later than their send time. */
+  bucketDelayed: number;
+  /** Datagrams (originals and duplicate copies) whose arrival the slot grid moved later. */
+  slotDelayed: number;
   bytesSent: number;
   bytesDelivered: number;
 }
@@ -95,6 +99,8 @@ export function newLinkCounters(): LinkCounters {
     messagesDropped: 0,
     duplicated: 0,
     reordered: 0,
+    bucketDelayed: 0,
+    slotDelayed: 0,
     bytesSent: 0,
     bytesDelivered: 0,
   };

@@ -9,6 +9,8 @@
 //   5. bandwidth           token bucket + FIFO queue → departure time, or drop 'queue'
 //   6. delay               netem reorder (no base delay, no jitter draw) or base + jitter
 //   7. slot                arrival rounded up to the next multiple of intervalMs
+//                          (slotDelayed counts arrivals it moved later; bucketDelayed
+//                          counts datagrams the bucket made wait at step 5)
 //   8. duplication         a copy arrives after the original + U[0, extraDelayMs]
 //   9. arrival             counters, observer.delivered, deliver()
 // messagesDropped counts messages cut at step 3 from a datagram that went on
@@ -122,6 +124,7 @@ export class Link {
     if (this.bucket !== null) {
       const d = this.bucket.offer(sentAtUs, bytes.length);
       if (d === null) return this.drop(bytes, uids, 'queue');
+      if (d > sentAtUs) c.bucketDelayed++;
       departUs = d;
     }
 
@@ -152,7 +155,10 @@ export class Link {
   /** Rounds up to the slot grid (netem slot): datagrams in one slot arrive together. */
   private slotted(atUs: number): number {
     const slotUs = this.slotUs;
-    return slotUs === null ? atUs : Math.ceil(atUs / slotUs) * slotUs;
+    if (slotUs === null) return atUs;
+    const slottedUs = Math.ceil(atUs / slotUs) * slotUs;
+    if (slottedUs > atUs) this.counters.slotDelayed++;
+    return slottedUs;
   }
 
   private drop(bytes: Uint8Array, uids: readonly number[], cause: DropCause): void {

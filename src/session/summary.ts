@@ -57,6 +57,9 @@ export interface LinkSummary {
   droppedBy: Record<DropCause, number>;
   messagesDropped: number;
   reordered: number;
+  /** Datagrams the token bucket made wait, and arrivals the slot grid moved later. */
+  bucketDelayed: number;
+  slotDelayed: number;
   bytesSent: number;
   bytesDelivered: number;
 }
@@ -129,6 +132,8 @@ export function summarizeLink(c: LinkCounters): LinkSummary {
     droppedBy: { ...c.droppedBy },
     messagesDropped: c.messagesDropped,
     reordered: c.reordered,
+    bucketDelayed: c.bucketDelayed,
+    slotDelayed: c.slotDelayed,
     bytesSent: c.bytesSent,
     bytesDelivered: c.bytesDelivered,
   };

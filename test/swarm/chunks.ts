@@ -1,0 +1,23 @@
+// Shared by swarm-1 and swarm-2: runs a range of the swarm in chunks, one test per chunk,
+// and fails a chunk with the full report (every failing run, every violation, a command each).
+import { describe, expect, it } from 'vitest';
+import { generateRuns, generatorSeedFromEnv } from './generator.js';
+import { executeRuns, formatReport } from './invariants.js';
+
+/** Generous: a chunk takes a few seconds; the machine may be shared. */
+const CHUNK_TIMEOUT_MS = 180_000;
+
+export function swarmChunks(from: number, to: number, chunk = 50): void {
+  const generatorSeed = generatorSeedFromEnv();
+  describe(`fixed-mode swarm, generator seed ${generatorSeed}`, () => {
+    for (let start = from; start < to; start += chunk) {
+      const end = Math.min(to, start + chunk);
+      it(`runs ${start}..${end - 1} keep the promise (exactly once, in order, or the connection ends and losses are counted)`, () => {
+        const outcomes = executeRuns(generateRuns(generatorSeed, start, end));
+        const failures = outcomes.filter((o) => o.violations.length > 0);
+        if (failures.length > 0) expect.fail(`\n${formatReport(outcomes)}`);
+        expect(outcomes).toHaveLength(end - start);
+      }, CHUNK_TIMEOUT_MS);
+    }
+  });
+}
