@@ -42,6 +42,8 @@ interface Slot {
 export class RetransmitQueue {
   /** Outcome of the last onAck call. */
   lastAckOutcome: AckOutcome = 'matched';
+  /** Entries looked at by sendDue so far: proves an update visits only due entries. */
+  visits = 0;
   /** Queue order = Map insertion order; removal is O(1). */
   private readonly entries = new Map<number, Slot>();
   /** Match key -> queue ids holding it, oldest first (several with re-entry). */
@@ -152,6 +154,7 @@ export class RetransmitQueue {
     const clones: OutgoingMessage[] = [];
     for (let node = this.due.peek(); node !== undefined; node = this.due.peek()) {
       const slot = node.item;
+      this.visits++;
       if (this.atRetryLimit(slot)) {
         this.giveUp(slot);
         continue;
@@ -166,6 +169,7 @@ export class RetransmitQueue {
   private sendEvery(nowUs: number, out: DatagramBuilder): void {
     const clones: OutgoingMessage[] = [];
     for (const slot of [...this.entries.values()]) {
+      this.visits++;
       if (this.atRetryLimit(slot)) {
         this.giveUp(slot);
         continue;
