@@ -2,17 +2,8 @@
 // tail, the coverage the brief asks for, and commands that reproduce a run through the real CLI.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import {
-  DEFAULT_GENERATOR_SEED,
-  SWARM_RUNS,
-  generateRun,
-  generateRuns,
-  loadRun,
-  parseReproCommand,
-  reproCommand,
-  shellQuote,
-  shellWords,
-} from './generator.js';
+import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRun, generateRuns } from './generator.js';
+import { loadRun, parseReproCommand, reproCommand, shellQuote, shellWords } from './repro.js';
 import { executeRun } from './invariants.js';
 
 const SPECS = generateRuns(DEFAULT_GENERATOR_SEED, 0, SWARM_RUNS);

@@ -8,8 +8,8 @@ import type { SessionObserver } from '../../src/session/observer.js';
 import type { PeerTransport } from '../../src/transport/peer.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/scenario.js';
-import { loadRun, parseReproCommand, reproCommand } from './generator.js';
-import type { FaultCheck, Peer, RunSpec } from './generator.js';
+import { loadRun, parseReproCommand, reproCommand } from './repro.js';
+import type { FaultCheck, Peer, RunSpec } from './spec.js';
 
 export interface Violation {
   /** "1 ledger", "2 loss without an ended connection", … (the number is the brief's invariant). */

@@ -2,8 +2,9 @@
 // that does not ACK a reliable message it has seen before) forced into every run, the swarm must
 // fail, print a command that carries the bug, and that command must fail the same way.
 import { describe, expect, it } from 'vitest';
-import { generateRun, generateRuns, generatorSeedFromEnv, reproCommand } from './generator.js';
-import type { RunSpec } from './generator.js';
+import { generateRun, generateRuns, generatorSeedFromEnv } from './generator.js';
+import { reproCommand } from './repro.js';
+import type { RunSpec } from './spec.js';
 import { executeCommand, executeRun, executeRuns, formatFailure, formatReport } from './invariants.js';
 
 const PLANTED = 'no-duplicate-ack';

@@ -1,0 +1,46 @@
+// What one generated run is: the types the generator produces and the checker (invariants.ts) reads.
+
+export type Direction = 'clientToServer' | 'serverToClient';
+export type Block = 'both' | Direction;
+export type Peer = 'client' | 'server';
+export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClient'];
+
+/** A configured fault that must be seen to fire (invariant 4). */
+export type FaultCheck =
+  | { readonly fault: 'loss' | 'duplicate' | 'outage' | 'rule' | 'reorder' | 'bandwidth' | 'slot'; readonly direction: Direction }
+  | { readonly fault: 'giveUp'; readonly peer: Peer };
+
+export interface RunSpec {
+  readonly generatorSeed: number;
+  readonly index: number;
+  readonly base: string;
+  readonly seed: number;
+  /** `--set` overrides, exactly as the CLI takes them (mode, duration, transport, link, traffic). */
+  readonly sets: readonly string[];
+  readonly checks: readonly FaultCheck[];
+  /** Coverage labels (fault classes this run exercises). */
+  readonly classes: readonly string[];
+  readonly durationUs: number;
+  /** Phase 1 (after the join) must have started by this time for the windows and tail to hold. */
+  readonly joinAllowanceUs: number;
+  /** The quiet tail must last at least this long (from the tail phase's start to the end). */
+  readonly tailUs: number;
+  /** The tail is a `disconnect` phase (else an endless lull). */
+  readonly disconnectTail: boolean;
+  /**
+   * A graceful disconnect is the only thing meant to end the connection (no
+   * outage reaches the peer timeout, no give-up policy): fixed mode must lose nothing.
+   */
+  readonly expectNoLoss: boolean;
+  readonly plantedBug: string | null;
+}
+
+export interface GenerateOptions {
+  /** Force a planted bug into every run's mode (the harness's self-test). */
+  readonly plantedBug?: string;
+  /**
+   * Extra mode switches for every run (e.g. { closePolicy: 'immediate' } to see what the swarm
+   * says about a remedy switched off). They go into the `mode` --set, so commands reproduce them.
+   */
+  readonly modeOverrides?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,183 @@
+// The run's traffic: the reliable message rate and how it is packed, the phases (join, an
+// optional lobby, the traffic region, the quiet tail) and how long the tail must last.
+import type { Draft } from './draft.js';
+import { JOIN_MIN_MS, TICK_MS } from './timing.js';
+
+export interface Rate {
+  /** As the combat phase takes it: messages per second, or a named rate. */
+  readonly phaseRate: number | 'measured' | 'heavy';
+  /** Reliable messages per second, both peers together. */
+  readonly perSecond: number;
+  /** 500/s or more. */
+  readonly high: boolean;
+  /** The 2,500/s seq aliasing probe (see drawRate). */
+  readonly aliasingProbe: boolean;
+  readonly clientShare: number;
+  readonly arrival: 'periodic' | 'poisson';
+}
+
+export function drawRate(d: Draft): Rate {
+  const { r, classes } = d;
+  const rateClass = r.weighted([
+    ['measured', 30],
+    ['low', 22],
+    ['heavy', 16],
+    ['medium', 16],
+    ['high', 12],
+  ] as const);
+  let phaseRate: number | 'measured' | 'heavy';
+  let perSecond: number;
+  switch (rateClass) {
+    case 'measured':
+      phaseRate = 'measured';
+      perSecond = 4.9;
+      break;
+    case 'heavy':
+      phaseRate = 'heavy';
+      perSecond = 60;
+      break;
+    case 'low':
+      perSecond = phaseRate = r.float(1, 20, 1);
+      break;
+    case 'medium':
+      perSecond = phaseRate = r.int(100, 400);
+      break;
+    case 'high':
+      perSecond = phaseRate = r.chance(0.35) ? 2_500 : r.int(500, 2_500);
+      break;
+  }
+  const high = perSecond >= 500;
+  // The 2,500/s aliasing probe: a long (but survivable) outage under the full rate, 95% from the client,
+  // so that more than half the u16 seq space is outstanding when the link comes back; the first new
+  // messages after it then carry seqs more than 32,768 ahead of what the receiver expects (unless a
+  // send window holds them back).
+  const aliasingProbe = high && r.chance(0.22);
+  if (aliasingProbe) perSecond = phaseRate = 2_500;
+  classes.add(high ? (perSecond === 2_500 ? 'rate 2500/s' : 'rate 500-2499/s') : perSecond >= 100 ? 'rate 100-400/s' : 'rate <= 60/s');
+  const clientShare = aliasingProbe ? 0.95 : high ? r.float(0.1, 0.9, 2) : r.float(0.25, 0.75, 2);
+  const arrival = r.chance(0.2) ? 'periodic' : 'poisson';
+  // Bytes per second one peer offers at most (StateUpdates ~49/s of ~25 bytes, events ~30 bytes each).
+  const offeredBytesPerSecond = 1_500 + perSecond * Math.max(clientShare, 1 - clientShare) * 32;
+  if (perSecond > 60) {
+    // Enough datagrams per update for the rate to flow (each ~505 bytes, ~10.5 updates/s), 3x headroom.
+    d.transport.datagramsPerUpdate = Math.min(64, Math.ceil((3 * offeredBytesPerSecond) / (505 * (1000 / TICK_MS))));
+    if (d.transport.datagramsPerUpdate > 1) classes.add('datagramsPerUpdate raised');
+  }
+  return { phaseRate, perSecond, high, aliasingProbe, clientShare, arrival };
+}
+
+/**
+ * Smaller fragments: combat events fragment too. Not below 24 bytes: a StateUpdate (15-25 bytes
+ * whole, at most 22 of payload) over the chunk size would be fragmented and so forced reliable,
+ * and the quiet tail would no longer be quiet.
+ */
+export function drawFragmentChunk(d: Draft, high: boolean): void {
+  if (!high && d.r.chance(0.12)) {
+    d.transport.fragmentChunkBytes = d.r.int(24, 48);
+    d.classes.add('small fragments');
+  }
+}
+
+export interface Region {
+  /** Length of the traffic region (combat, perhaps split by a lull). */
+  readonly regionMs: number;
+  /** Length of the lobby before it (0: none). */
+  readonly lobbyMs: number;
+  readonly lobbyChat: number;
+  /** The region has started by then whatever the join's length. */
+  readonly startLatestMs: number;
+  /** The region lasts at least until then. */
+  readonly endEarliestMs: number;
+}
+
+export interface RegionInputs {
+  readonly rate: Rate;
+  readonly joinAllowanceMs: number;
+  /** Combat time the windows need (windows.ts). */
+  readonly windowsMs: number;
+}
+
+/** The traffic region: long enough to hold every window after the join's slack. */
+export function drawRegion(d: Draft, o: RegionInputs): Region {
+  const { r } = d;
+  const joinSlackMs = o.joinAllowanceMs - JOIN_MIN_MS;
+  // (The aliasing probe keeps sending for 3 s after its outage: new seqs must meet the backlog.)
+  const minRegionMs = joinSlackMs + o.windowsMs + (o.rate.aliasingProbe ? 3_000 : 2_000);
+  let regionMs = o.rate.high ? r.int(5, 15) * 1_000 : r.int(20, 60) * 1_000;
+  regionMs = Math.max(regionMs, Math.ceil(minRegionMs / 1000) * 1000);
+  const lobbyMs = r.chance(0.35) ? r.int(3, 15) * 1_000 : 0;
+  const lobbyChat = lobbyMs > 0 ? r.int(0, 30) : 0;
+  const startLatestMs = o.joinAllowanceMs + lobbyMs;
+  const endEarliestMs = JOIN_MIN_MS + lobbyMs + regionMs;
+  return { regionMs, lobbyMs, lobbyChat, startLatestMs, endEarliestMs };
+}
+
+export interface PhaseInputs {
+  readonly rate: Rate;
+  readonly region: Region;
+  /** The run has no outage and no windowed rule. */
+  readonly windowless: boolean;
+  readonly disconnectTail: boolean;
+}
+
+export interface Phases {
+  readonly phases: unknown[];
+  /** The tail phase has started by then whatever the join's length. */
+  readonly tailStartLatestMs: number;
+}
+
+export function drawPhases(d: Draft, o: PhaseInputs): Phases {
+  const { r, classes } = d;
+  const { regionMs, lobbyMs } = o.region;
+  const phases: unknown[] = ['join'];
+  if (lobbyMs > 0) phases.push({ kind: 'lobby', duration: `${lobbyMs / 1000}s`, chatPerMinute: o.region.lobbyChat });
+  const combat = (ms: number) => ({
+    kind: 'combat',
+    duration: `${ms / 1000}s`,
+    reliablePerSecond: o.rate.phaseRate,
+    clientShare: o.rate.clientShare,
+    arrival: o.rate.arrival,
+  });
+  // Traffic region: one combat, or (without windows) two combats around a lull of the same total length.
+  const splitRegion = !o.rate.high && o.windowless && regionMs >= 12_000 && r.chance(0.2);
+  if (splitRegion) {
+    const lullMs = r.int(2, 8) * 1_000;
+    const firstMs = Math.round((regionMs - lullMs) / 2 / 1000) * 1000;
+    phases.push(combat(firstMs), { kind: 'lull', duration: `${lullMs / 1000}s` }, combat(regionMs - lullMs - firstMs));
+    classes.add('combat split by a lull');
+  } else {
+    phases.push(combat(regionMs));
+  }
+  if (lobbyMs > 0) classes.add('lobby before combat');
+  // The tail phase starts, at the latest, when the region ends (plus a quiet lull before a disconnect).
+  let tailStartLatestMs = o.region.startLatestMs + regionMs;
+  if (o.disconnectTail) {
+    if (r.chance(0.3)) {
+      const quietMs = r.int(2, 8) * 1_000;
+      phases.push({ kind: 'lull', duration: `${quietMs / 1000}s` });
+      tailStartLatestMs += quietMs;
+      classes.add('disconnect after a quiet lull');
+    } else {
+      classes.add('disconnect right after combat');
+    }
+    phases.push('disconnect');
+  } else {
+    // StateUpdates keep both peers sending (so no keepalives: no reliable traffic at all), at a
+    // lower rate than combat's 49/s to keep the tail cheap to simulate.
+    phases.push({ kind: 'lull', stateUpdatesPerSecond: 10 });
+    classes.add('tail: endless lull');
+  }
+  return { phases, tailStartLatestMs };
+}
+
+export interface TailInputs {
+  readonly maxIntervalMs: number;
+  readonly high: boolean;
+  readonly bandwidth: boolean;
+  readonly jitterMs: number;
+}
+
+/** The quiet tail: several retransmit rounds at the longest interval, or the drain to complete. */
+export function quietTailMs(o: TailInputs): number {
+  return 25_000 + 5 * o.maxIntervalMs + (o.high ? 10_000 : 0) + (o.bandwidth ? 5_000 : 0) + o.jitterMs * 10;
+}
