@@ -25,10 +25,16 @@ export function presetFlag(value: string | undefined): PresetName | undefined {
   return value as PresetName;
 }
 
+/**
+ * Plain decimal only: Number() would also take "0x1", "1e0", " 1", "0b1" or
+ * "Infinity", so `--loss 0x1` silently meant 100% loss (issue 9).
+ */
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+
 export function probabilityFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const p = Number(value);
-  if (value.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${flag}: expected a number between 0 and 1, got "${value}"`);
+  const p = DECIMAL.test(value) ? Number(value) : Number.NaN;
+  if (!(p >= 0 && p <= 1)) throw new UsageError(`${flag}: expected a decimal number between 0 and 1, got ${JSON.stringify(value)}`);
   return p;
 }
 

@@ -34,9 +34,9 @@ export function progressFor(io: CliIO, json: boolean, showAfterMs = SHOW_AFTER_M
       const etaS = fraction > 0 ? (wallS * (1 - fraction)) / fraction : 0;
       const filled = Math.round(fraction * WIDTH);
       const bar = `${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}`;
-      io.stderr(
-        `\r[${bar}] ${label} ${formatDuration(Math.floor(simulatedUs / 1e6) * 1e6)} / ${formatDuration(totalUs)}  ${Math.round(ratio).toLocaleString('en-US')}x real time  ETA ${etaS.toFixed(1)}s   `,
-      );
+      // Below 1x the run takes longer than the time it simulates: say so (issue 9).
+      const speed = ratio >= 1 ? `${Math.round(ratio).toLocaleString('en-US')}x real time` : `${ratio.toFixed(2)}x real time (slower than real time)`;
+      io.stderr(`\r[${bar}] ${label} ${formatDuration(Math.floor(simulatedUs / 1e6) * 1e6)} / ${formatDuration(totalUs)}  ${speed}  ETA ${etaS.toFixed(1)}s   `);
     },
     done() {
       if (shown) io.stderr('\r\x1b[2K');

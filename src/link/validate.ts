@@ -6,6 +6,15 @@ import type { DropRule, LinkConfig } from './config.js';
 
 const TYPE_NAME_SET = new Set(Object.values(TYPE_NAMES));
 
+// The scenario schema uses these same bounds, so user input never reaches a throw here (issue 9).
+/** The slot grid is in whole microseconds, so a slot is at least 1 us. */
+export const MIN_SLOT_MS = 0.001;
+/**
+ * Below 1 B/s a full queue of 512-byte datagrams departs past 2^53 us, where
+ * the integer clock breaks; at 1 B/s a 1,000,000-datagram queue ends within ~16 years.
+ */
+export const MIN_BANDWIDTH_BYTES_PER_SECOND = 1;
+
 function fail(field: string, value: unknown, expected: string): never {
   throw new Error(`link config: ${field} is ${JSON.stringify(value)}, expected ${expected}`);
 }
@@ -49,16 +58,15 @@ export function validateLinkConfig(config: LinkConfig): void {
   nonNegative('duplicate.extraDelayMs', duplicate.extraDelayMs);
   probability('reorder.probability', reorder.probability);
   if (!(Number.isInteger(reorder.gap) && reorder.gap >= 1)) fail('reorder.gap', reorder.gap, 'an integer >= 1');
-  if (bandwidth.bytesPerSecond !== null && !(Number.isFinite(bandwidth.bytesPerSecond) && bandwidth.bytesPerSecond > 0)) {
-    fail('bandwidth.bytesPerSecond', bandwidth.bytesPerSecond, 'null or a finite number > 0');
+  if (bandwidth.bytesPerSecond !== null && !(Number.isFinite(bandwidth.bytesPerSecond) && bandwidth.bytesPerSecond >= MIN_BANDWIDTH_BYTES_PER_SECOND)) {
+    fail('bandwidth.bytesPerSecond', bandwidth.bytesPerSecond, `null or a finite number >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}`);
   }
   if (!(Number.isFinite(bandwidth.burstBytes) && bandwidth.burstBytes > 0)) fail('bandwidth.burstBytes', bandwidth.burstBytes, 'a finite number > 0');
   if (!(Number.isInteger(bandwidth.queueLimitPackets) && bandwidth.queueLimitPackets >= 0)) {
     fail('bandwidth.queueLimitPackets', bandwidth.queueLimitPackets, 'an integer >= 0');
   }
-  // The slot grid is in whole microseconds, so it must be at least 1 us.
-  if (slot.intervalMs !== null && !(Number.isFinite(slot.intervalMs) && slot.intervalMs >= 0.001)) {
-    fail('slot.intervalMs', slot.intervalMs, 'null or a finite number >= 0.001');
+  if (slot.intervalMs !== null && !(Number.isFinite(slot.intervalMs) && slot.intervalMs >= MIN_SLOT_MS)) {
+    fail('slot.intervalMs', slot.intervalMs, `null or a finite number >= ${MIN_SLOT_MS}`);
   }
   config.outages.forEach((outage, i) => {
     finite(`outages[${i}].startMs`, outage.startMs);

@@ -1,13 +1,13 @@
 // Finds, reads, overrides and validates a scenario. A scenario reference is a
 // built-in name (scenarios/<name>.json in this package) or a file path.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { ScenarioError, describeValue, formatPath } from './errors.js';
+import { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
 import type { SetOverride } from './overrides.js';
-import { resolveScenario } from './resolve.js';
+import { checkWorkBudget, resolveScenario } from './resolve.js';
 import type { Scenario } from './scenario.js';
 import { scenarioSchema } from './schema.js';
 
@@ -23,12 +23,18 @@ export interface LoadOptions {
   readonly cwd?: string;
 }
 
+/** Far above any hand-written scenario (the schema's size limits fit in ~2 MB); checked before reading. */
+export const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
+
 export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
   const { file, label } = locate(ref, options.cwd ?? process.cwd());
   let text: string;
   try {
+    const size = statSync(file).size;
+    if (size > MAX_SCENARIO_FILE_BYTES) throw new ScenarioError(label, '', `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_SCENARIO_FILE_BYTES.toLocaleString('en-US')} a scenario may have`);
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof ScenarioError) throw error;
     throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   return parseScenario(text, label, options.sets ?? [], options.loss);
@@ -42,6 +48,8 @@ export function parseScenario(text: string, label: string, sets: readonly string
   } catch (error) {
     throw new ScenarioError(label, '', `invalid JSON: ${jsonErrorWhere(text, error as Error)}`);
   }
+  const problem = jsonTextProblem(text);
+  if (problem) throw new ScenarioError(label, problem.path, problem.reason);
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw new ScenarioError(label, '', 'expected a JSON object at the top level');
   }
@@ -50,7 +58,21 @@ export function parseScenario(text: string, label: string, sets: readonly string
   if (loss !== undefined) replaceLoss(document as Record<string, unknown>, loss);
   const parsed = scenarioSchema.safeParse(document);
   if (!parsed.success) throw issueToError(parsed.error.issues, document, label, overrides);
-  return resolveScenario(parsed.data, label, sets);
+  let scenario: Scenario;
+  try {
+    scenario = resolveScenario(parsed.data, label, sets);
+  } catch (error) {
+    throw error instanceof ScenarioError ? blameOverride(error, overrides) : error;
+  }
+  checkWorkBudget(scenario);
+  return scenario;
+}
+
+/** A cross-field error at a path a --set wrote is blamed on that flag, like a schema error. */
+function blameOverride(error: ScenarioError, overrides: SetOverride[]): ScenarioError {
+  const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+  const culprit = overrides.find((o) => under(error.path, formatPath(o.path)) || under(formatPath(o.path), error.path));
+  return culprit ? new ScenarioError(`--set ${culprit.raw}`, error.path, error.reason) : error;
 }
 
 /** Every direction loses with probability `loss`, whatever loss model the file had. */
@@ -94,7 +116,8 @@ function locate(ref: string, cwd: string): { file: string; label: string } {
 
 /** The first issue, as "<source>: <path>: <reason>, got <value>". */
 function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: string, overrides: SetOverride[]): ScenarioError {
-  const issue = [...issues].sort((a, b) => formatPath(a.path).localeCompare(formatPath(b.path)))[0];
+  // Code-unit order, not localeCompare: the chosen error must not depend on LANG (issue 9).
+  const issue = [...issues].map((i) => ({ i, key: formatPath(i.path) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0].i;
   let path: PropertyKey[] = [...issue.path];
   let reason: string;
   if (issue.code === 'unrecognized_keys') {
@@ -105,10 +128,23 @@ function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: stri
   } else {
     const value = valueAt(document, path);
     const base = issue.message.startsWith('Invalid input') ? `expected ${'expected' in issue ? String(issue.expected) : 'a different value'}` : issue.message;
-    reason = value === undefined && issue.code === 'invalid_type' ? `${base}, but it is missing` : `${base}, got ${describeValue(value)}`;
+    reason = value === undefined && issue.code === 'invalid_type' ? `${base}, but it is missing` : `${base}, got ${(tooBig(issue) ? describeSize(value) : undefined) ?? describeValue(value)}`;
   }
   const culprit = overrides.find((o) => pathsOverlap(o.path, path));
   return new ScenarioError(culprit ? `--set ${culprit.raw}` : label, formatPath(path), reason);
+}
+
+/** A size limit (zod's too_big, or the assertion-count refine). */
+function tooBig(issue: z.core.$ZodIssue): boolean {
+  return issue.code === 'too_big' || issue.message.startsWith('expected at most');
+}
+
+/** For a too-long array, string or object: its size, not its contents. */
+function describeSize(value: unknown): string | undefined {
+  if (Array.isArray(value)) return `${value.length.toLocaleString('en-US')} items`;
+  if (typeof value === 'string') return `${value.length.toLocaleString('en-US')} characters`;
+  if (value !== null && typeof value === 'object') return `${Object.keys(value).length.toLocaleString('en-US')} keys`;
+  return undefined;
 }
 
 /** Keys a string shorthand expands into ("stock" -> { preset: "stock" }, "join" -> { kind: "join" }). */

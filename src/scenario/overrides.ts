@@ -1,6 +1,6 @@
 // `--set path=value`: edits the raw scenario document before validation, so an
 // override is checked exactly like the file itself (issue 4, item 3).
-import { ScenarioError, formatPath as formatSetPath } from './errors.js';
+import { ScenarioError, formatPath as formatSetPath, jsonTextProblem } from './errors.js';
 
 export interface SetOverride {
   readonly raw: string;
@@ -38,7 +38,11 @@ export function parseSet(raw: string): SetOverride {
     value = JSON.parse(valueText);
   } catch {
     // Not JSON: keep it as a string ("4h", "fixed", …).
+    return { raw, path, value };
   }
+  // Checked like a file: a duplicate key is an error, not "last one wins" (issue 9).
+  const problem = jsonTextProblem(valueText, path);
+  if (problem) throw new ScenarioError(`--set ${raw}`, problem.path, problem.reason);
   return { raw, path, value };
 }
 

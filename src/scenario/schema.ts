@@ -3,6 +3,7 @@
 // Every object is strict: an unknown key is an error, never silently ignored.
 import { z } from 'zod';
 import { parseDuration } from '../engine/index.js';
+import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/validate.js';
 import { CLOSE_POLICIES, FRAGMENT_ACK_CAUSES, MAX_SEND_WINDOW, ON_GIVE_UP, PLANTED_BUGS, PRESET_NAMES } from '../transport/switches.js';
 
 const between01 = 'expected a number between 0 and 1';
@@ -21,7 +22,7 @@ const positive = (unit: string, max: number) =>
     .number({ error: `expected a number of ${unit} > 0` })
     .positive(`expected a number of ${unit} > 0`)
     .max(max, `expected at most ${max.toLocaleString('en-US')} ${unit}`);
-const positiveInt = (what: string, max = 1 << 24) =>
+const positiveInt = (what: string, max: number) =>
   z
     .number({ error: `expected a whole number of ${what} >= 1` })
     .int(`expected a whole number of ${what} >= 1`)
@@ -31,6 +32,31 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.e
 
 /** The longest run or offset a scenario may ask for. */
 export const MAX_DURATION_US = 7 * 24 * 3600 * 1e6;
+
+// Lower bounds that keep the microsecond clock exact (issue 9): every
+// scheduled time must stay a safe integer, or the engine's invariant throws.
+// MIN_SLOT_MS and MIN_BANDWIDTH_BYTES_PER_SECOND come from link/validate.ts.
+/** A positive rate's mean gap (and the ~37x tail of an exponential draw) stays far below 2^53 us. */
+export const MIN_RATE = 0.000001;
+/** Whole-message bytes of a generated StateUpdate; larger payloads are fragmented. */
+export const MAX_MESSAGE_BYTES = 4096;
+
+// Size limits (issue 9): a scenario is a hand-written file, not a data set.
+export const MAX_NAME_CHARS = 200;
+export const MAX_DESCRIPTION_CHARS = 10_000;
+export const MAX_OUTAGES = 1_000;
+export const MAX_DROP_RULES = 1_000;
+export const MAX_PHASES = 1_000;
+export const MAX_ASSERTIONS = 1_000;
+export const MAX_ASSERTION_PATH_CHARS = 200;
+
+// Queue limits bound memory (issue 9). Measured per entry: ~500 B in
+// the retransmit queue, ~250 B in the first-send queue, ~265 B in the ACK-outbox.
+// Both peers' queues full cost ~270 MB; with 150,000 pending events and a full
+// ledger as well a process peaked at ~700 MB, under the 1 GB budget.
+export const MAX_QUEUE_LIMIT = 1 << 17;
+export const MAX_ACK_OUTBOX_LIMIT = 1 << 17;
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** "30s", "10m", "4h", "1h30m", "250ms", or a number of seconds; at most 7 days. */
 export const durationSchema = z.unknown().transform((value, ctx): number => {
@@ -84,9 +110,9 @@ const transportSchema = z.strictObject({
   peerTimeoutMs: positive('milliseconds', DAY_MS).optional(),
   maxMessageAgeMs: z.union([positive('milliseconds', DAY_MS), z.null()], { error: 'expected milliseconds > 0, or null for no limit' }).optional(),
   clientTickOffsetMs: nonNegative('milliseconds', 10_000).optional(),
-  firstSendQueueLimit: positiveInt('messages').optional(),
-  retransmitQueueLimit: positiveInt('messages').optional(),
-  ackOutboxLimit: positiveInt('entries').optional(),
+  firstSendQueueLimit: positiveInt('messages', MAX_QUEUE_LIMIT).optional(),
+  retransmitQueueLimit: positiveInt('messages', MAX_QUEUE_LIMIT).optional(),
+  ackOutboxLimit: positiveInt('entries', MAX_ACK_OUTBOX_LIMIT).optional(),
 });
 
 const matchSchema = z.strictObject({
@@ -123,12 +149,23 @@ export const linkDirectionSchema = z.strictObject({
   duplicateDelayMs: nonNegative('milliseconds', HOUR_MS).optional(),
   reorder: probability.optional(),
   reorderGap: positiveInt('datagrams', 1_000_000).optional(),
-  bandwidthBytesPerSecond: positive('bytes per second', 1e12).optional(),
+  bandwidthBytesPerSecond: z
+    .number({ error: `expected a number of bytes per second >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}` })
+    .min(MIN_BANDWIDTH_BYTES_PER_SECOND, `expected a number of bytes per second >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}`)
+    .max(1e12, `expected at most ${count(1e12)} bytes per second`)
+    .optional(),
   burstBytes: positiveInt('bytes', 1e9).optional(),
   queueLimitPackets: positiveInt('datagrams', 1_000_000).optional(),
-  slotMs: positive('milliseconds', HOUR_MS).optional(),
-  outages: z.array(z.strictObject({ start: durationSchema, end: durationSchema })).optional(),
-  drop: z.array(dropRuleSchema).optional(),
+  slotMs: z
+    .number({ error: `expected a number of milliseconds >= ${MIN_SLOT_MS} (1 microsecond)` })
+    .min(MIN_SLOT_MS, `expected a number of milliseconds >= ${MIN_SLOT_MS} (1 microsecond)`)
+    .max(HOUR_MS, `expected at most ${count(HOUR_MS)} milliseconds`)
+    .optional(),
+  outages: z
+    .array(z.strictObject({ start: durationSchema, end: durationSchema }))
+    .max(MAX_OUTAGES, `expected at most ${count(MAX_OUTAGES)} outages`)
+    .optional(),
+  drop: z.array(dropRuleSchema).max(MAX_DROP_RULES, `expected at most ${count(MAX_DROP_RULES)} drop rules`).optional(),
 });
 
 const linkSchema = z.strictObject({
@@ -138,18 +175,24 @@ const linkSchema = z.strictObject({
 });
 
 const sizeRange = z
-  .tuple([positiveInt('bytes'), positiveInt('bytes')], { error: 'expected [min, max] whole-message bytes' })
+  .tuple([positiveInt('bytes', MAX_MESSAGE_BYTES), positiveInt('bytes', MAX_MESSAGE_BYTES)], { error: 'expected [min, max] whole-message bytes' })
   .refine(([min, max]) => min <= max && min >= 3, 'expected [min, max] with 3 <= min <= max');
 
+const tinyRate = `expected 0 or a rate of at least ${MIN_RATE}`;
 const reliableRate = z.preprocess(
   (value) => (value === 'measured' ? 4.9 : value === 'heavy' ? 60 : value),
   z
     .number({ error: 'expected reliable messages per second, "measured" (4.9) or "heavy" (60)' })
     .min(0, 'expected a rate >= 0')
-    .max(10_000, 'expected at most 10,000 per second'),
+    .max(10_000, 'expected at most 10,000 per second')
+    .refine((r) => r === 0 || r >= MIN_RATE, tinyRate),
 );
 
-const rate = z.number({ error: 'expected a rate >= 0' }).min(0, 'expected a rate >= 0').max(10_000, 'expected at most 10,000');
+const rate = z
+  .number({ error: 'expected a rate >= 0' })
+  .min(0, 'expected a rate >= 0')
+  .max(10_000, 'expected at most 10,000')
+  .refine((r) => r === 0 || r >= MIN_RATE, tinyRate);
 const arrival = oneOf(['poisson', 'periodic']);
 
 const phaseSchema = z.preprocess(
@@ -182,7 +225,7 @@ const phaseSchema = z.preprocess(
 );
 
 const trafficSchema = z.strictObject({
-  phases: z.array(phaseSchema).min(1, 'expected at least one phase').optional(),
+  phases: z.array(phaseSchema).min(1, 'expected at least one phase').max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`).optional(),
   repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
 });
 
@@ -200,14 +243,28 @@ const assertionSchema = z
 
 const expectSchema = z.partialRecord(
   oneOf(PRESET_NAMES as [string, ...string[]]),
-  z.record(z.string(), assertionSchema).refine((block) => Object.keys(block).length > 0, 'expected at least one assertion (an empty block checks nothing)'),
+  z
+    .record(z.string().max(MAX_ASSERTION_PATH_CHARS, `expected a summary path of at most ${MAX_ASSERTION_PATH_CHARS} characters`), assertionSchema)
+    .refine((block) => Object.keys(block).length > 0, 'expected at least one assertion (an empty block checks nothing)')
+    .refine((block) => Object.keys(block).length <= MAX_ASSERTIONS, `expected at most ${count(MAX_ASSERTIONS)} assertions`),
 );
 
 export const scenarioSchema = z.strictObject({
-  name: z.string({ error: 'expected a scenario name' }).min(1, 'expected a non-empty name'),
-  description: z.string({ error: 'expected a string' }).optional(),
+  name: z
+    .string({ error: 'expected a scenario name' })
+    .min(1, 'expected a non-empty name')
+    .max(MAX_NAME_CHARS, `expected a name of at most ${MAX_NAME_CHARS} characters`),
+  description: z
+    .string({ error: 'expected a string' })
+    .max(MAX_DESCRIPTION_CHARS, `expected at most ${count(MAX_DESCRIPTION_CHARS)} characters`)
+    .optional(),
   duration: durationSchema.optional(),
-  seed: z.number({ error: 'expected a whole number seed 0..4294967295' }).int('expected a whole number seed').min(0).max(4294967295).optional(),
+  seed: z
+    .number({ error: 'expected a whole number seed 0..4294967295' })
+    .int('expected a whole number seed 0..4294967295')
+    .min(0, 'expected a whole number seed 0..4294967295')
+    .max(4294967295, 'expected a whole number seed 0..4294967295')
+    .optional(),
   mode: modeSchema.optional(),
   tickMs: z
     .number({ error: 'expected a number of milliseconds from 1 to 10,000' })

@@ -39,22 +39,31 @@ export function filledPayload(opcode: number, bytes: number, salt: number): Uint
   return payload;
 }
 
-const TEMPLATE_BYTES = 512;
+/**
+ * Covers the largest generated payload (a 4,096-byte StateUpdate, the schema's
+ * maximum, less its 3 header bytes). filledPayload's bytes do not depend on the length,
+ * so a longer template keeps every shorter payload byte-identical (issue 9).
+ */
+const TEMPLATE_BYTES = 4096;
 const templates: Array<Uint8Array[] | undefined> = [];
 const TEMPLATES_PER_OPCODE = 16;
 
 /**
  * Like filledPayload, but a read-only view into one of a few shared buffers per
  * opcode: high-rate traffic (StateUpdates, game events) allocates no payload
- * bytes. Payloads are never mutated once queued, so sharing is safe.
+ * bytes. Payloads are never mutated once queued, so sharing is safe. Always
+ * exactly max(1, bytes) long; a library caller asking for more than a template
+ * gets a fresh buffer with the same bytes.
  */
 export function templatePayload(opcode: number, bytes: number, salt: number): Uint8Array {
+  const length = Math.max(1, bytes);
+  if (length > TEMPLATE_BYTES) return filledPayload(opcode, length, opcode * 1000 + (salt % TEMPLATES_PER_OPCODE));
   let set = templates[opcode];
   if (set === undefined) {
     set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * 1000 + i));
     templates[opcode] = set;
   }
-  return set[salt % TEMPLATES_PER_OPCODE].subarray(0, Math.max(1, bytes));
+  return set[salt % TEMPLATES_PER_OPCODE].subarray(0, length);
 }
 
 /** Hex written in this file; a typo is a programming error, caught at load. */

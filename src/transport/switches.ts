@@ -161,7 +161,7 @@ export const DEFAULT_PARAMS: TransportParams = {
   maxMessageAgeMs: null,
   firstSendQueueLimit: 65536,
   retransmitQueueLimit: 65536,
-  ackOutboxLimit: 1 << 20,
+  ackOutboxLimit: 1 << 17,
 };
 
 /** Resolves a preset plus overrides into a complete switch set. */

@@ -14,7 +14,7 @@ describe('bcsim run', () => {
     [['--mode', 'fast'], /--mode: expected one of stock, fixed, got "fast"/],
     [['--seed', '-3'], /--seed: expected a whole number/],
     [['--duration', '4 hours'], /--duration: expected a duration like 30s, 10m or 4h, got "4 hours"/],
-    [['--loss', 'high'], /--loss: expected a number between 0 and 1, got "high"/],
+    [['--loss', 'high'], /--loss: expected a decimal number between 0 and 1, got "high"/],
     [['--set', 'link.both.loss'], /--set link.both.loss: expected path=value/],
   ])('bad flag %j exits 2 with one line', async (flags, message) => {
     const r = await cli(['run', 'fragment-ack-bug', ...flags]);
