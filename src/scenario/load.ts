@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
 import type { SetOverride } from './overrides.js';
-import { checkWorkBudget, resolveScenario } from './resolve.js';
+import { resolveScenario } from './resolve.js';
 import type { Scenario } from './scenario.js';
 import { scenarioSchema } from './schema.js';
 
@@ -58,14 +58,11 @@ export function parseScenario(text: string, label: string, sets: readonly string
   if (loss !== undefined) replaceLoss(document as Record<string, unknown>, loss);
   const parsed = scenarioSchema.safeParse(document);
   if (!parsed.success) throw issueToError(parsed.error.issues, document, label, overrides);
-  let scenario: Scenario;
   try {
-    scenario = resolveScenario(parsed.data, label, sets);
+    return resolveScenario(parsed.data, label, sets);
   } catch (error) {
     throw error instanceof ScenarioError ? blameOverride(error, overrides) : error;
   }
-  checkWorkBudget(scenario);
-  return scenario;
 }
 
 /** A cross-field error at a path a --set wrote is blamed on that flag, like a schema error. */

@@ -1,6 +1,6 @@
 // Validated input -> resolved Scenario: defaults, unit conversion and the
 // cross-field rules a schema cannot express. Errors carry the JSON path.
-import { formatDuration } from '../engine/index.js';
+import { LimitError, formatDuration } from '../engine/index.js';
 import { PERFECT_LINK } from '../link/config.js';
 import type { DropRule, LinkConfig, LossModel } from '../link/config.js';
 import { DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS } from '../traffic/plan.js';
@@ -236,13 +236,14 @@ function planWork(plan: TrafficPlan, durationUs: number, perSecond: (phase: Phas
   return work;
 }
 
-/** Refuses a run whose estimate is over MAX_ESTIMATED_EVENTS. */
+/**
+ * Refuses a run whose estimate is over MAX_ESTIMATED_EVENTS, for the duration it
+ * will really run (a --duration flag included), before it starts.
+ */
 export function checkWorkBudget(scenario: Scenario, durationUs = scenario.durationUs): void {
   const events = estimateEvents(scenario, durationUs);
   if (events <= MAX_ESTIMATED_EVENTS) return;
-  throw new ScenarioError(
-    scenario.source,
-    '',
-    `too much work: about ${(events / 1e9).toFixed(1)} billion events estimated for ${formatDuration(durationUs)}, the budget is ${MAX_ESTIMATED_EVENTS / 1e9} billion (hours of CPU); shorten the run or lower tickMs, datagramsPerUpdate or the traffic rates`,
+  throw new LimitError(
+    `${scenario.source}: too much work: about ${(events / 1e9).toFixed(1)} billion events estimated for ${formatDuration(durationUs)}, the budget is ${MAX_ESTIMATED_EVENTS / 1e9} billion (hours of CPU); shorten the run or lower tickMs, datagramsPerUpdate or the traffic rates`,
   );
 }

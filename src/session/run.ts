@@ -1,6 +1,7 @@
 // The library's main entry: run a scenario once and summarise it.
 import { VERSION } from '../version.js';
 import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
+import { checkWorkBudget } from '../scenario/resolve.js';
 import { resolveSwitches } from '../transport/switches.js';
 import type { PresetName, TransportSwitches } from '../transport/switches.js';
 import type { SessionObserver } from './observer.js';
@@ -43,6 +44,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const switches = switchesFor(scenario, preset, options.switches);
   const seed = options.seed ?? scenario.seed;
   const durationUs = options.durationUs ?? scenario.durationUs;
+  checkWorkBudget(scenario, durationUs); // issue 9: refused up front, whatever set the duration
   const session = new Session(scenario, switches, seed, options.observer, options.keepDigests);
   session.run(durationUs, options.onProgress);
   const summary: Summary = {
