@@ -1,5 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-old-space-size=896
 // Entry point of the `bcsim` binary: run the CLI against the real process.
+// The heap cap makes V8 collect before a run passes ~1 GB: live data is bounded by
+// explicit limits (issue 9), but V8 otherwise lets garbage grow toward its default.
 import { runCli } from './program.js';
 import { processIO } from './io.js';
 

@@ -4,6 +4,7 @@
 // name the first datagram where two runs diverge.
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
+import { LimitError } from '../engine/index.js';
 
 const CHUNK_BYTES = 1 << 16;
 
@@ -66,6 +67,9 @@ export class TraceHasher {
 
   private pushDigest(value: number, timeUs: number, direction: number): void {
     const index = this.datagrams - 1;
+    if (index >= MAX_KEPT_DIGESTS) {
+      throw new LimitError(`a determinism check keeps 13 bytes per datagram, for at most ${MAX_KEPT_DIGESTS.toLocaleString('en-US')} datagrams per run; shorten the run`);
+    }
     if (index === this.digests.length) {
       const size = this.digests.length * 2;
       const digests = new Uint32Array(size);
@@ -83,6 +87,9 @@ export class TraceHasher {
     this.directions[index] = direction;
   }
 }
+
+/** Bounds a determinism check's memory (issue 9): two runs of 8 M datagrams keep ~210 MB. */
+export const MAX_KEPT_DIGESTS = 8_000_000;
 
 function fnv1a(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;

@@ -2,6 +2,7 @@
 // already-seen sequence numbers, reassembles fragments in any arrival order and
 // delivers reliable messages in sequence order (transport-layer.md §4–§5).
 import type { DataMessage } from '../codec/index.js';
+import { LimitError } from '../engine/index.js';
 import { dataMessageBytes } from './memory.js';
 import { SEQ_HALF, seqDistance, seqNext } from './seq.js';
 
@@ -15,6 +16,13 @@ export interface Delivery {
   /** Sender's uid for accounting; CORRUPT_UID when fragments of different messages were joined. */
   readonly uid: number;
 }
+
+/**
+ * Explicit bound on what one category's receive buffer holds (issue 9): stock
+ * keeps incomplete fragment sets for ever, so a run of given-up fragments
+ * grew past 1 GB. Whole messages waiting for order count one each, fragments one each.
+ */
+export const MAX_HELD_PIECES = 1 << 17;
 
 /** Marks a reassembly that mixed fragments of different sent messages (a wraparound hazard). */
 export const CORRUPT_UID = -2;
@@ -35,6 +43,8 @@ export class ReceiveChannel {
   private readonly waiting = new Map<number, Delivery>();
   private readonly fragments = new Map<number, FragmentSet>();
   private bufferedBytes = 0;
+  /** Messages waiting for order plus fragments waiting for reassembly. */
+  private heldPieces = 0;
 
   constructor(
     private readonly low: boolean,
@@ -89,6 +99,9 @@ export class ReceiveChannel {
       this.expected = seqNext(this.expected);
       this.drain();
     } else {
+      this.hold(1);
+      // A held payload is copied: a view would pin the sender's whole 64 KiB slab.
+      complete = { ...complete, payload: complete.payload.slice() };
       this.waiting.set(seq, complete);
       this.bufferedBytes += dataMessageBytes(complete.payload.length);
     }
@@ -116,6 +129,14 @@ export class ReceiveChannel {
     this.waiting.clear();
     this.fragments.clear();
     this.bufferedBytes = 0;
+    this.heldPieces = 0;
+  }
+
+  private hold(pieces: number): void {
+    this.heldPieces += pieces;
+    if (this.heldPieces > MAX_HELD_PIECES) {
+      throw new LimitError(`a receive buffer holds more than ${MAX_HELD_PIECES.toLocaleString('en-US')} messages and fragments (incomplete or out of order); lower the loss or the rates`);
+    }
   }
 
   private drain(): void {
@@ -123,6 +144,7 @@ export class ReceiveChannel {
       const next = this.waiting.get(this.expected);
       if (next === undefined) return;
       this.waiting.delete(this.expected);
+      this.heldPieces--;
       this.bufferedBytes -= dataMessageBytes(next.payload.length);
       this.deliver(next);
       this.expected = seqNext(this.expected);
@@ -140,7 +162,8 @@ export class ReceiveChannel {
     }
     if (set.pieces[index] !== undefined) return 'duplicate';
     if (index === 0) set.count = message.fragCount as number;
-    set.pieces[index] = message.payload;
+    this.hold(1);
+    set.pieces[index] = message.payload.slice(); // not a view: it would pin a 64 KiB slab
     set.uids[index] = uid;
     set.received++;
     const pieceBytes = dataMessageBytes(message.payload.length);
@@ -166,6 +189,7 @@ export class ReceiveChannel {
 
   private dropFragments(seq: number, set: FragmentSet): void {
     this.fragments.delete(seq);
+    this.heldPieces -= set.received;
     this.bufferedBytes -= set.bytes;
   }
 }
