@@ -34,6 +34,22 @@ export interface AckEntry extends Linked<AckEntry> {
 
 const NEVER = Number.NEGATIVE_INFINITY;
 
+/**
+ * Where a pass may skip work (issue 9: an accepted run walked every entry not
+ * yet due, once per datagram). `smallestLastSendUs` is a lower bound on the
+ * lastSendUs of the list's entries, so nothing is due while now - it <= the
+ * resend interval; `resume` is the entry that did not fit in the
+ * last datagram of this update: the next datagram of the same update starts
+ * there, since every entry before it is not due or was just sent.
+ */
+interface ListScan {
+  smallestLastSendUs: number;
+  resume: AckEntry | null;
+  resumeAtUs: number;
+}
+
+const newScan = (): ListScan => ({ smallestLastSendUs: NEVER, resume: null, resumeAtUs: NEVER });
+
 export class AckOutbox {
   private capacity = 1 << 12;
   /** Live entries by order, for the lists' k-th lookups. */
@@ -41,6 +57,8 @@ export class AckOutbox {
   private readonly fresh: EntryList<AckEntry>;
   private readonly stale: EntryList<AckEntry>;
   private readonly byKey = new Map<number, AckEntry>();
+  private readonly freshScan = newScan();
+  private readonly staleScan = newScan();
   private nextOrder = 0;
   private readonly twoPass: boolean;
   private readonly hashed: boolean;
@@ -102,6 +120,11 @@ export class AckOutbox {
     const comparisons = this.hashed ? 1 : existing ? this.fresh.countUpTo(existing.order) + this.stale.countUpTo(existing.order) : size;
     const c = this.counters;
     c.dedupLookups++;
+    // A new or refreshed entry is due now: both passes must look again.
+    this.freshScan.smallestLastSendUs = NEVER;
+    this.freshScan.resume = null;
+    this.staleScan.smallestLastSendUs = NEVER;
+    this.staleScan.resume = null;
     c.dedupComparisons += comparisons;
     if (comparisons > c.dedupMaxPerLookup) c.dedupMaxPerLookup = comparisons;
 
@@ -159,37 +182,55 @@ export class AckOutbox {
    * ack-outbox-deadlock.md §1) or is freed (single pass, §6).
    */
   passOne(nowUs: number, out: DatagramBuilder): void {
-    this.sendDue(this.fresh, this.passOneLimit, SendNote.Ack, nowUs, out, (entry) => {
+    this.sendDue(this.fresh, this.freshScan, this.passOneLimit, SendNote.Ack, nowUs, out, (entry) => {
       this.fresh.remove(entry);
       if (!this.twoPass) return this.free(entry);
       entry.inStale = true;
       this.stale.insertOrdered(entry);
+      // Just sent: due one interval from now.
+      this.staleScan.smallestLastSendUs = Math.min(this.staleScan.smallestLastSendUs, nowUs);
       if (this.stale.length > this.counters.deadZoneMax) this.counters.deadZoneMax = this.stale.length;
     });
   }
 
   /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */
   passTwo(nowUs: number, out: DatagramBuilder): void {
-    this.sendDue(this.stale, this.freeAt, SendNote.StaleAck, nowUs, out, (entry) => {
+    this.sendDue(this.stale, this.staleScan, this.freeAt, SendNote.StaleAck, nowUs, out, (entry) => {
       this.stale.remove(entry);
       this.free(entry);
     });
   }
 
   /** Sends due entries of `list` in queue order; stops at the first that does not fit (§4). */
-  private sendDue(list: EntryList<AckEntry>, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry) => void): void {
-    let entry = list.head;
+  private sendDue(list: EntryList<AckEntry>, scan: ListScan, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry) => void): void {
+    if (nowUs - scan.smallestLastSendUs <= this.resendIntervalUs) return; // nothing is due yet
+    const resumed = scan.resumeAtUs === nowUs && scan.resume !== null;
+    let entry = resumed ? scan.resume : list.head;
+    scan.resume = null;
+    // Due = now - lastSend > interval (strict, as the stock timer), so the next
+    // look is needed once now passes the smallest lastSend of what stays.
+    let smallestLastSendUs = Number.POSITIVE_INFINITY;
     while (entry !== null) {
       const next = entry.next;
       if (nowUs - entry.lastSendUs > this.resendIntervalUs) {
-        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, note)) return;
+        if (!out.tryAdd(entry.wire, entry.wireBytes, -1, note)) {
+          scan.resume = entry;
+          scan.resumeAtUs = nowUs;
+          scan.smallestLastSendUs = NEVER;
+          return;
+        }
         this.counters.acksSent++;
         entry.sendCount++;
         entry.lastSendUs = nowUs;
         if (entry.sendCount >= limit) atLimit(entry);
+        else if (nowUs < smallestLastSendUs) smallestLastSendUs = nowUs;
+      } else if (entry.lastSendUs < smallestLastSendUs) {
+        smallestLastSendUs = entry.lastSendUs;
       }
       entry = next;
     }
+    // A walk from the head saw every entry; a resumed one did not see those before it.
+    scan.smallestLastSendUs = resumed ? NEVER : smallestLastSendUs;
   }
 
   /** Drops every entry (peer gone). */
