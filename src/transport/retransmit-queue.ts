@@ -29,14 +29,17 @@ export interface RetransmitEvents {
 /** Why an ACK did or did not clear an entry; traces print it. */
 export type AckOutcome = 'matched' | 'queue-empty' | 'no-entry' | 'rejected-fragment';
 
-interface Slot {
+/**
+ * A queued message. The slot is itself its timer's heap node: in `waiting` (key:
+ * first instant it is due) or, once due, in `due` (key: queue order). One object
+ * per message keeps the hot path's garbage as it was before the heaps.
+ */
+interface Slot extends HeapNode<Slot> {
   readonly id: number;
   readonly message: OutgoingMessage;
-  /** In `waiting` (key: first instant it is due) or, once due, in `due` (key: queue order). */
-  readonly timer: HeapNode<Slot>;
   inDue: boolean;
-  /** In `expiring` (key: first instant past the age limit) when an age limit is set. */
-  readonly expiry: HeapNode<Slot>;
+  /** In `expiring` (key: first instant past the age limit) only when an age limit is set. */
+  readonly expiry: HeapNode<Slot> | null;
 }
 
 export class RetransmitQueue {
@@ -112,9 +115,10 @@ export class RetransmitQueue {
       return false;
     }
     const id = this.nextId++;
-    const slot = { id, message, inDue: false } as { -readonly [K in keyof Slot]: Slot[K] };
-    slot.timer = heapNode<Slot>(slot);
-    slot.expiry = heapNode<Slot>(slot);
+    const hasAgeLimit = this.maxAgeUs !== Number.POSITIVE_INFINITY;
+    const slot = { key: 0, tie: 0, pos: -1, id, message, inDue: false, expiry: null } as { -readonly [K in keyof Slot]: Slot[K] };
+    slot.item = slot;
+    if (hasAgeLimit) slot.expiry = heapNode<Slot>(slot);
     this.entries.set(id, slot);
     const key = matchKey(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
     const ids = this.byMatchKey.get(key);
@@ -123,7 +127,7 @@ export class RetransmitQueue {
     this.outstanding?.[message.low ? 1 : 0].add(message.seq as number);
     this.bytes += dataMessageBytes(message.payload.length);
     this.wait(slot);
-    if (this.maxAgeUs !== Number.POSITIVE_INFINITY) this.expiring.push(slot.expiry, message.firstSendUs + this.maxAgeUs + 1, id);
+    if (slot.expiry !== null) this.expiring.push(slot.expiry, message.firstSendUs + this.maxAgeUs + 1, id);
     if (this.entries.size > this.counters.retransmitQueueMax) this.counters.retransmitQueueMax = this.entries.size;
     return true;
   }
@@ -131,7 +135,7 @@ export class RetransmitQueue {
   /** Timers are strict (FUN_006b8700: now - lastSend > interval), so an entry is due one µs after. */
   private wait(slot: Slot): void {
     const message = slot.message;
-    this.waiting.push(slot.timer, message.lastSendUs + message.intervalUs + 1, slot.id);
+    this.waiting.push(slot, message.lastSendUs + message.intervalUs + 1, slot.id);
     slot.inDue = false;
   }
 
@@ -175,7 +179,7 @@ export class RetransmitQueue {
         continue;
       }
       if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
-      (slot.inDue ? this.due : this.waiting).remove(slot.timer);
+      (slot.inDue ? this.due : this.waiting).remove(slot);
       this.retransmitted(slot, nowUs, clones);
     }
     this.insertClones(clones);
@@ -259,8 +263,8 @@ export class RetransmitQueue {
   private removeSlot(slot: Slot): void {
     const { id, message } = slot;
     if (!this.entries.delete(id)) throw new Error(`retransmit: entry ${id} is not queued`);
-    (slot.inDue ? this.due : this.waiting).remove(slot.timer);
-    if (slot.expiry.pos !== -1) this.expiring.remove(slot.expiry);
+    (slot.inDue ? this.due : this.waiting).remove(slot);
+    if (slot.expiry !== null && slot.expiry.pos !== -1) this.expiring.remove(slot.expiry);
     const key = matchKey(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
     const ids = this.byMatchKey.get(key);
     const at = ids === undefined ? -1 : ids.indexOf(id);
