@@ -236,6 +236,9 @@ export class PeerTransport {
   /** ProcessIncomingMessages: decode the real bytes, ACK every reliable message, dispatch. */
   receive(bytes: Uint8Array, uids: readonly number[] = []): void {
     if (connectionEnded(this.lifecycle.state)) return;
+    // Between events memory only grows (messages queued by the game), so its peak is
+    // taken before anything a receive or an update frees (issue 9: max >= final).
+    this.updateMemoryMax();
     const c = this.counters;
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
@@ -330,6 +333,7 @@ export class PeerTransport {
 
   private tick(): void {
     const now = this.sim.now;
+    this.updateMemoryMax(); // the peak of what was queued since the last event
     if (now - this.lastActivityUs > this.params.peerTimeoutMs * 1000) {
       this.shutDown('timed-out');
       return;
@@ -399,7 +403,6 @@ export class PeerTransport {
     this.firstSendQueue.push(message);
     this.firstSendBytes += dataMessageBytes(message.payload.length);
     if (this.firstSendQueue.length > this.counters.firstSendQueueMax) this.counters.firstSendQueueMax = this.firstSendQueue.length;
-    this.updateMemoryMax();
   }
 
   private refuse(): false {
