@@ -7,8 +7,10 @@ export { loadScenario, parseScenario, listBuiltins, builtinNames } from './scena
 export { ScenarioError } from './scenario/errors.js';
 export type { Scenario, SwitchOverrides, Expectations } from './scenario/scenario.js';
 
-export { PRESETS, PRESET_NAMES, FRAGMENT_ACK_CAUSES, DEFAULT_PARAMS, resolveSwitches } from './transport/switches.js';
-export type { TransportSwitches, TransportParams, PresetName, FragmentAckCause, RetransmitPolicy } from './transport/switches.js';
+export { PRESETS, PRESET_NAMES, FRAGMENT_ACK_CAUSES, CLOSE_POLICIES, ON_GIVE_UP, MAX_SEND_WINDOW, DEFAULT_PARAMS, resolveSwitches } from './transport/switches.js';
+export type { TransportSwitches, TransportParams, PresetName, FragmentAckCause, RetransmitPolicy, ClosePolicy, OnGiveUp } from './transport/switches.js';
+export { connectionEnded } from './transport/lifecycle.js';
+export type { ConnectionState } from './transport/lifecycle.js';
 
 export { runScenario, switchesFor } from './session/run.js';
 export type { RunOptions, RunResult } from './session/run.js';
