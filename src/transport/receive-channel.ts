@@ -73,6 +73,7 @@ export class ReceiveChannel {
   /** Would `accept` call this message a duplicate? (No state changes.) */
   seen(message: DataMessage): boolean {
     const seq = message.seq as number;
+    // Serial arithmetic: anything "behind" expected by up to half the space was seen already.
     if (seqDistance(this.expected, seq) >= SEQ_HALF || this.waiting.has(seq)) return true;
     return message.fragment && this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined;
   }
@@ -80,13 +81,11 @@ export class ReceiveChannel {
   /** Takes a reliable message; delivers it and anything it unblocks, in order. */
   accept(message: DataMessage, uid: number): AcceptOutcome {
     const seq = message.seq as number;
-    // Serial arithmetic: anything "behind" expected by up to half the space was seen already.
-    if (seqDistance(this.expected, seq) >= SEQ_HALF) return 'duplicate';
-    if (this.waiting.has(seq)) return 'duplicate';
+    if (this.seen(message)) return 'duplicate';
     let complete: Delivery;
     if (message.fragment) {
       const assembled = this.addFragment(seq, message, uid);
-      if (assembled === 'duplicate' || assembled === 'invalid') return assembled;
+      if (assembled === 'invalid') return assembled;
       if (assembled === null) return 'accepted';
       complete = assembled;
     } else {
@@ -151,8 +150,8 @@ export class ReceiveChannel {
     }
   }
 
-  /** Returns the reassembled message, null while incomplete, or why it was refused. */
-  private addFragment(seq: number, message: DataMessage, uid: number): Delivery | null | 'duplicate' | 'invalid' {
+  /** Returns the reassembled message, null while incomplete, or invalid (a fragment 0 announcing 0). */
+  private addFragment(seq: number, message: DataMessage, uid: number): Delivery | null | 'invalid' {
     const index = message.fragIndex as number;
     if (index === 0 && message.fragCount === 0) return 'invalid';
     let set = this.fragments.get(seq);
@@ -160,7 +159,7 @@ export class ReceiveChannel {
       set = { count: null, pieces: [], uids: [], received: 0, bytes: 0 };
       this.fragments.set(seq, set);
     }
-    if (set.pieces[index] !== undefined) return 'duplicate';
+    if (set.pieces[index] !== undefined) throw new Error(`receive: fragment ${index} of seq ${seq} taken twice`); // seen() filters them
     if (index === 0) set.count = message.fragCount as number;
     this.hold(1);
     set.pieces[index] = message.payload.slice(); // not a view: it would pin a 64 KiB slab
