@@ -22,11 +22,16 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
     throw new ScenarioError(source, path, reason);
   };
   const { preset, ...switchOverrides } = input.mode ?? { preset: 'stock' };
+  const { updatePeriodMs, ...transport } = input.transport ?? {};
+  // tickMs sets both roles; transport.updatePeriodMs sets each (DECISIONS.md 17).
+  const tickMs = input.tickMs ?? DEFAULT_PARAMS.tickMs;
+  const periods = { server: updatePeriodMs?.server ?? tickMs, client: updatePeriodMs?.client ?? tickMs };
   const params: ScenarioParams = {
     ...DEFAULT_PARAMS,
     clientTickOffsetMs: DEFAULT_CLIENT_TICK_OFFSET_MS,
-    ...stripUndefined(input.transport ?? {}),
-    tickMs: input.tickMs ?? DEFAULT_PARAMS.tickMs,
+    ...stripUndefined(transport),
+    tickMs: periods.server,
+    updatePeriodMs: periods,
   };
   if (params.ackFreeAtCount <= params.ackPassOneLimit) fail('transport.ackFreeAtCount', `must be greater than ackPassOneLimit (${params.ackPassOneLimit})`);
   const durationUs = input.duration ?? DEFAULT_DURATION_US;
@@ -129,21 +134,26 @@ function resolveTraffic(input: ScenarioInput['traffic'], fail: Fail): TrafficPla
     return DEFAULT_PLAN;
   }
   const phases: Phase[] = input.phases.map((p): Phase => {
+    const periods = p.kind !== 'disconnect' && p.updatePeriodMs ? { updatePeriodMs: stripUndefined(p.updatePeriodMs) } : {};
     switch (p.kind) {
       case 'join':
+        return { kind: p.kind, ...periods };
       case 'disconnect':
         return { kind: p.kind };
       case 'lobby':
-        return { kind: 'lobby', durationUs: p.duration ?? null, chatPerMinute: p.chatPerMinute ?? 0 };
+        return { kind: 'lobby', durationUs: p.duration ?? null, chatPerMinute: p.chatPerMinute ?? 0, ...periods };
+      case 'quiet':
+        return { kind: 'quiet', durationUs: p.duration ?? null, ...periods };
       case 'combat':
         return {
           kind: 'combat',
           ...inGame(p),
           reliablePerSecond: p.reliablePerSecond ?? RELIABLE_RATE_PRESETS.measured,
           clientShare: p.clientShare ?? 0.5,
+          ...periods,
         };
       case 'lull':
-        return { kind: 'lull', ...inGame(p) };
+        return { kind: 'lull', ...inGame(p), ...periods };
     }
   });
   const repeatFrom = input.repeatFrom ?? null;
@@ -177,7 +187,10 @@ const PHASE_ENTRY_EVENTS = 4;
 export function estimateEvents(scenario: Scenario, durationUs = scenario.durationUs): number {
   const seconds = durationUs / 1e6;
   const p = scenario.params;
-  const updatesPerSecond = 2 * (1000 / p.tickMs);
+  // Every update of both roles at the fastest period any phase asks for: an upper bound.
+  const fastest = (role: 'server' | 'client') =>
+    Math.min(p.updatePeriodMs[role], ...scenario.traffic.phases.map((phase) => ('updatePeriodMs' in phase ? (phase.updatePeriodMs?.[role] ?? Infinity) : Infinity)));
+  const updatesPerSecond = 1000 / fastest('server') + 1000 / fastest('client');
   const maxDatagramsPerSecond = updatesPerSecond * p.datagramsPerUpdate;
   const dup = 1 + Math.max(scenario.link.clientToServer.duplicate.probability, scenario.link.serverToClient.duplicate.probability);
   // Each datagram arrival is an event; a busy peer sends at most datagramsPerUpdate per update.
@@ -194,6 +207,7 @@ function phaseRates(phase: Phase, chunkBytes: number): { timers: number; datagra
   switch (phase.kind) {
     case 'join':
     case 'disconnect':
+    case 'quiet':
       return { timers: 0, datagrams: 0 };
     case 'lobby': {
       const chat = phase.chatPerMinute / 60;

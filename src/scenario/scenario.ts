@@ -1,10 +1,14 @@
 // A resolved scenario: every default filled in, every unit converted.
 import type { LinkConfig } from '../link/config.js';
 import type { TrafficPlan } from '../traffic/plan.js';
+import type { Role } from '../transport/roles.js';
 import type { PresetName, TransportParams, TransportSwitches } from '../transport/switches.js';
 import type { ExpectOp } from './schema.js';
 
-export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit'>> & { retransmit?: Partial<TransportSwitches['retransmit']> };
+export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit' | 'keepalive'>> & {
+  retransmit?: Partial<TransportSwitches['retransmit']>;
+  keepalive?: Partial<TransportSwitches['keepalive']>;
+};
 
 export type Assertion = Partial<Record<ExpectOp, number>>;
 /** expect.<preset>.<summary path> = { op: number } (issue 6, item 4). */
@@ -13,6 +17,8 @@ export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>
 export interface ScenarioParams extends TransportParams {
   /** The client's network updates run this long after the server's. */
   readonly clientTickOffsetMs: number;
+  /** Network update period per role (DECISIONS.md 17); a phase may change it. `tickMs` is the server's. */
+  readonly updatePeriodMs: Readonly<Record<Role, number>>;
 }
 
 export interface Scenario {

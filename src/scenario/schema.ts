@@ -4,7 +4,24 @@
 import { z } from 'zod';
 import { parseDuration } from '../engine/index.js';
 import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/validate.js';
-import { CLOSE_POLICIES, FRAGMENT_ACK_CAUSES, MAX_SEND_WINDOW, ON_GIVE_UP, PLANTED_BUGS, PRESET_NAMES } from '../transport/switches.js';
+import {
+  CLOSE_POLICIES,
+  DUPLICATE_ACK_TIMERS,
+  FRAGMENT_ACK_CAUSES,
+  GATE_OPENERS,
+  GATE_SCOPES,
+  IDLE_COUNTS,
+  KEEPALIVE_MESSAGES,
+  KEEPALIVE_PATHS,
+  KEEPALIVE_SENDERS,
+  MAX_SEND_WINDOW,
+  MESSAGE_LIFETIMES,
+  ON_GIVE_UP,
+  PLANTED_BUGS,
+  PRESET_NAMES,
+  RECEIVE_TIMINGS,
+  WRAP_RECEIVE,
+} from '../transport/switches.js';
 
 const between01 = 'expected a number between 0 and 1';
 const probability = z.number({ error: between01 }).min(0, between01).max(1, between01);
@@ -80,6 +97,23 @@ const retransmitSchema = z.strictObject({
   retryLimit: z.union([positiveInt('retries', 1_000_000), z.null()], { error: 'expected a whole number of retries >= 1, or null for no limit' }).optional(),
 });
 
+const values = (list: readonly string[]) => oneOf(list as unknown as [string, ...string[]]);
+const bool = z.boolean({ error: 'expected true or false' });
+
+const keepaliveSchema = z.strictObject({
+  message: values(KEEPALIVE_MESSAGES).optional(),
+  reliable: bool.optional(),
+  path: values(KEEPALIVE_PATHS).optional(),
+  senders: values(KEEPALIVE_SENDERS).optional(),
+  serverEcho: bool.optional(),
+  idleCounts: values(IDLE_COUNTS).optional(),
+});
+
+const gateOpenersSchema = z
+  .array(values(GATE_OPENERS))
+  .max(GATE_OPENERS.length)
+  .refine((list) => new Set(list).size === list.length, `expected each of ${GATE_OPENERS.join(', ')} at most once`);
+
 const modeObjectSchema = z.strictObject({
   preset: oneOf(PRESET_NAMES as [string, ...string[]]),
   ackOutbox: oneOf(['two-pass-gated', 'single-pass-bounded']).optional(),
@@ -94,12 +128,27 @@ const modeObjectSchema = z.strictObject({
     .optional(),
   onGiveUp: oneOf(ON_GIVE_UP as unknown as [string, ...string[]]).optional(),
   plantedBug: oneOf(PLANTED_BUGS as unknown as [string, ...string[]]).optional(),
+  keepalive: keepaliveSchema.optional(),
+  gateOpeners: gateOpenersSchema.optional(),
+  gateScope: values(GATE_SCOPES).optional(),
+  messageLifetime: values(MESSAGE_LIFETIMES).optional(),
+  duplicateAckTimer: values(DUPLICATE_ACK_TIMERS).optional(),
+  wrapReceive: values(WRAP_RECEIVE).optional(),
+  receiveTiming: values(RECEIVE_TIMINGS).optional(),
 });
 
 /** "stock", or { "preset": "stock", "<switch>": … }. */
 export const modeSchema = z.preprocess((value) => (typeof value === 'string' ? { preset: value } : value), modeObjectSchema);
 
+const periodMs = z
+  .number({ error: 'expected a number of milliseconds from 1 to 10,000' })
+  .min(1, 'expected a number of milliseconds from 1 to 10,000')
+  .max(10_000, 'expected a number of milliseconds from 1 to 10,000');
+const updatePeriodsSchema = z.strictObject({ server: periodMs.optional(), client: periodMs.optional() });
+
 const transportSchema = z.strictObject({
+  updatePeriodMs: updatePeriodsSchema.optional(),
+  disconnectedPeerLingerMs: nonNegative('milliseconds', HOUR_MS).optional(),
   datagramsPerUpdate: positiveInt('datagrams', 64).optional(),
   ackResendIntervalMs: nonNegative('milliseconds', HOUR_MS).optional(),
   ackPassOneLimit: positiveInt('sends', 255).optional(),
@@ -200,11 +249,13 @@ const phaseSchema = z.preprocess(
   z.discriminatedUnion(
     'kind',
     [
-      z.strictObject({ kind: z.literal('join') }),
+      z.strictObject({ kind: z.literal('join'), updatePeriodMs: updatePeriodsSchema.optional() }),
       z.strictObject({ kind: z.literal('disconnect') }),
-      z.strictObject({ kind: z.literal('lobby'), duration: durationSchema.optional(), chatPerMinute: rate.optional() }),
+      z.strictObject({ kind: z.literal('lobby'), duration: durationSchema.optional(), chatPerMinute: rate.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+      z.strictObject({ kind: z.literal('quiet'), duration: durationSchema.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
       z.strictObject({
         kind: z.literal('combat'),
+        updatePeriodMs: updatePeriodsSchema.optional(),
         duration: durationSchema.optional(),
         stateUpdatesPerSecond: rate.optional(),
         stateUpdateBytes: sizeRange.optional(),
@@ -214,13 +265,14 @@ const phaseSchema = z.preprocess(
       }),
       z.strictObject({
         kind: z.literal('lull'),
+        updatePeriodMs: updatePeriodsSchema.optional(),
         duration: durationSchema.optional(),
         stateUpdatesPerSecond: rate.optional(),
         stateUpdateBytes: sizeRange.optional(),
         arrival: arrival.optional(),
       }),
     ],
-    { error: 'expected a phase kind: join, lobby, combat, lull or disconnect' },
+    { error: 'expected a phase kind: join, lobby, combat, lull, quiet or disconnect' },
   ),
 );
 

@@ -45,7 +45,7 @@ export class Session {
     const obs = observer;
     const sim = this.sim;
     const makeLink = (name: 'clientToServer' | 'serverToClient', from: Role, to: Role) =>
-      new Link(sim, name, scenario.link[name], this.streams, (bytes, uids) => this.peers[to].receive(bytes, uids), {
+      new Link(sim, name, scenario.link[name], this.streams, (bytes, uids) => this.peers[to].arrive(bytes, uids), {
         dropped: obs.datagramDropped ? (bytes, _uids, cause) => obs.datagramDropped?.(sim.now, from, bytes, cause) : undefined,
         messagesDropped: obs.datagramRewritten ? (before, after) => obs.datagramRewritten?.(sim.now, from, before, after) : undefined,
         delivered: obs.datagramArrived ? (bytes, _uids, duplicate) => obs.datagramArrived?.(sim.now, to, bytes, duplicate) : undefined,
@@ -56,6 +56,10 @@ export class Session {
       sim,
       send: (from, type, payload, reliable, ordered) => this.sendApp(from, type as DataType, payload, reliable, ordered),
       disconnect: (from) => this.peers[from].disconnect(),
+      // A phase's update periods; a role it does not name keeps the scenario's (DECISIONS.md 17).
+      setUpdatePeriods: (periods) => {
+        for (const role of ['server', 'client'] as const) this.peers[role].setUpdatePeriod(periods?.[role] ?? scenario.params.updatePeriodMs[role]);
+      },
     };
     this.traffic = new TrafficDriver(scenario.traffic, port, this.streams);
   }
@@ -149,6 +153,7 @@ export class Session {
       ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome) : undefined,
       duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message) : undefined,
     };
-    return new PeerTransport(role, sim, this.switches, this.scenario.params, hooks);
+    const params = { ...this.scenario.params, tickMs: this.scenario.params.updatePeriodMs[role] };
+    return new PeerTransport(role, sim, this.switches, params, hooks);
   }
 }

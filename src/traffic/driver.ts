@@ -65,6 +65,7 @@ export class TrafficDriver {
     this.current = index;
     const phase = this.plan.phases[index];
     if (this.phaseLog.length < MAX_PHASE_LOG) this.phaseLog.push({ kind: phase.kind, index, startUs: this.port.sim.now });
+    if (phase.kind !== 'disconnect') this.port.setUpdatePeriods(phase.updatePeriodMs ?? null);
     switch (phase.kind) {
       case 'join':
         this.runJoinStep(JOIN_STEPS[0]);
@@ -73,6 +74,8 @@ export class TrafficDriver {
         this.port.disconnect('client');
         this.schedule(0, () => this.next());
         return;
+      case 'quiet':
+        break; // nothing from the game layer at all
       case 'lobby':
         this.track(startArrivals(this.port.sim, phase.chatPerMinute / 60, 'poisson', this.streams.chat, chatSender(this.port, this.streams.chat, this.salt)));
         break;

@@ -2,6 +2,11 @@
 // Each step is a reply: it starts when the previous step's last message has been
 // delivered to the replying side, after a think time. Sizes are whole-message
 // bytes on the wire; step 8's ~1000-byte payload splits into 3 fragments.
+//
+// Server think times are 0 (the reply is queued while the message is dispatched,
+// so it leaves in the next update with the ACK made for it: DECISIONS.md 16, the
+// captured "ACK 0 with request r1", "ACK 3 with request 0xFF"), except request r2,
+// which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
 import { TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
 import type { Role } from '../transport/roles.js';
@@ -52,7 +57,7 @@ export const JOIN_STEPS: readonly JoinStep[] = [
   {
     step: 2,
     from: 'server',
-    delayMs: 5,
+    delayMs: 0,
     after: 1,
     messages: [
       { label: 'ConnectAck', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: CAPTURED.connectAckSlot2 },
@@ -68,9 +73,9 @@ export const JOIN_STEPS: readonly JoinStep[] = [
     messages: [{ label: 'Keepalive', type: TYPE_DATA, reliable: true, ordered: true, payload: filledPayload(0x02, 17, 3) }],
   },
   { step: 4, from: 'client', delayMs: 20, after: 2, messages: [captured('ChecksumResponse r0', CAPTURED.checksumResponseR0)] },
-  { step: 5, from: 'server', delayMs: 5, after: 4, messages: [game('ChecksumRequest r1', Opcode.ChecksumRequest, 32, 5)] },
+  { step: 5, from: 'server', delayMs: 0, after: 4, messages: [game('ChecksumRequest r1', Opcode.ChecksumRequest, 32, 5)] },
   { step: 6, from: 'client', delayMs: 20, after: 5, messages: [game('ChecksumResponse r1', Opcode.ChecksumResponse, 22, 6)] },
-  { step: 7, from: 'server', delayMs: 5, after: 6, messages: [captured('ChecksumRequest r2', CAPTURED.checksumRequestR2)] },
+  { step: 7, from: 'server', delayMs: 10, after: 6, messages: [captured('ChecksumRequest r2', CAPTURED.checksumRequestR2)] },
   {
     step: 8,
     from: 'client',
@@ -86,14 +91,14 @@ export const JOIN_STEPS: readonly JoinStep[] = [
       },
     ],
   },
-  { step: 9, from: 'server', delayMs: 5, after: 8, messages: [game('ChecksumRequest r3', Opcode.ChecksumRequest, 33, 9)] },
+  { step: 9, from: 'server', delayMs: 0, after: 8, messages: [game('ChecksumRequest r3', Opcode.ChecksumRequest, 33, 9)] },
   { step: 10, from: 'client', delayMs: 20, after: 9, messages: [game('ChecksumResponse r3', Opcode.ChecksumResponse, 46, 10)] },
-  { step: 11, from: 'server', delayMs: 5, after: 10, messages: [game('ChecksumRequest 0xFF', Opcode.ChecksumRequest, 36, 11)] },
+  { step: 11, from: 'server', delayMs: 0, after: 10, messages: [game('ChecksumRequest 0xFF', Opcode.ChecksumRequest, 36, 11)] },
   { step: 12, from: 'client', delayMs: 50, after: 11, messages: [game('ChecksumResponse 0xFF', Opcode.ChecksumResponse, 273, 12)] },
   {
     step: 13,
     from: 'server',
-    delayMs: 5,
+    delayMs: 0,
     after: 12,
     messages: [game('0x28', Opcode.JoinMarker, 6, 13), game('Settings', Opcode.Settings, 51, 14), game('GameInit', Opcode.GameInit, 6, 15)],
   },
@@ -101,7 +106,7 @@ export const JOIN_STEPS: readonly JoinStep[] = [
   {
     step: 15,
     from: 'server',
-    delayMs: 5,
+    delayMs: 0,
     after: 14,
     // Sizes not in the table; small reliable game messages.
     messages: [game('MissionInit', Opcode.MissionInit, 20, 17), game('DeletePlayerUI', Opcode.DeletePlayerUI, 8, 18)],

@@ -3,12 +3,20 @@
 
 export type Arrival = 'poisson' | 'periodic';
 
+/** A phase's network update periods per role (DECISIONS.md 17); missing roles keep the scenario's. */
+export interface UpdatePeriods {
+  readonly server?: number;
+  readonly client?: number;
+}
+
 export interface JoinPhase {
   readonly kind: 'join';
+  readonly updatePeriodMs?: UpdatePeriods;
 }
 
 /** Keepalives only, plus optional chat (DECISIONS.md "Lobby"). */
 export interface LobbyPhase {
+  readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lobby';
   /** null = until the run ends. */
   readonly durationUs: number | null;
@@ -16,6 +24,7 @@ export interface LobbyPhase {
 }
 
 export interface CombatPhase {
+  readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'combat';
   readonly durationUs: number | null;
   /** Unreliable StateUpdates per second in each direction. */
@@ -31,6 +40,7 @@ export interface CombatPhase {
 
 /** In game but quiet: StateUpdates continue, no reliable events. */
 export interface LullPhase {
+  readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lull';
   readonly durationUs: number | null;
   readonly stateUpdatesPerSecond: number;
@@ -38,12 +48,23 @@ export interface LullPhase {
   readonly arrival: Arrival;
 }
 
+/**
+ * In game, nobody doing anything: no StateUpdates, no reliable events, no chat
+ * (issue 10). Only keepalives and the transport's own re-sends go out, the
+ * quiet in which the dead zone persists (ack-outbox-deadlock.md §2).
+ */
+export interface QuietPhase {
+  readonly kind: 'quiet';
+  readonly updatePeriodMs?: UpdatePeriods;
+  readonly durationUs: number | null;
+}
+
 /** The client leaves gracefully; the Disconnect opens the pass-2 gate. */
 export interface DisconnectPhase {
   readonly kind: 'disconnect';
 }
 
-export type Phase = JoinPhase | LobbyPhase | CombatPhase | LullPhase | DisconnectPhase;
+export type Phase = JoinPhase | LobbyPhase | CombatPhase | LullPhase | QuietPhase | DisconnectPhase;
 
 export interface TrafficPlan {
   readonly phases: readonly Phase[];

@@ -7,13 +7,15 @@ import { bernoulli, exponential, uniformInt } from '../engine/index.js';
 import type { Role } from '../transport/roles.js';
 import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
 import { Opcode, templatePayload } from './payloads.js';
-import type { Arrival } from './plan.js';
+import type { Arrival, UpdatePeriods } from './plan.js';
 
 export interface TrafficPort {
   readonly sim: Simulator;
   /** Sends an application message; returns its accounting uid. */
   send(from: Role, type: number, payload: Uint8Array, reliable: boolean, ordered: boolean): number;
   disconnect(from: Role): void;
+  /** Sets both roles' update periods for a phase; null or a missing role = the scenario's. */
+  setUpdatePeriods(periods: UpdatePeriods | null): void;
 }
 
 /** Calls `fire` at the arrivals of a Poisson or periodic process of `perSecond`. */

@@ -63,6 +63,7 @@ export class AckOutbox {
   private readonly twoPass: boolean;
   private readonly hashed: boolean;
   private readonly resetOnRefresh: boolean;
+  private readonly restartOnRefresh: boolean;
   private readonly coalesceFragments: boolean;
   private readonly wireDropsFragmentFlag: boolean;
   private readonly passOneLimit: number;
@@ -77,6 +78,7 @@ export class AckOutbox {
     this.twoPass = switches.ackOutbox === 'two-pass-gated';
     this.hashed = switches.dedup === 'hashed-index';
     this.resetOnRefresh = switches.ackRefresh === 'reset-count';
+    this.restartOnRefresh = switches.duplicateAckTimer === 'restart';
     // DECISIONS.md 14 (b): fragment ACKs coalesce into one entry per seq.
     this.coalesceFragments = switches.fragmentAckCause === 'partial-ack';
     // DECISIONS.md 14 (a): the ACK of a fragment goes out without bit 0.
@@ -112,7 +114,7 @@ export class AckOutbox {
    * HandleReliableReceived (analysis doc): find an entry equal on all four fields,
    * refresh it or append a new one. Returns the modelled comparisons.
    */
-  onReliableReceived(seq: number, low: boolean, fragment: boolean, fragIndex: number): number {
+  onReliableReceived(seq: number, low: boolean, fragment: boolean, fragIndex: number, nowUs: number): number {
     const key = this.keyOf(seq, low, fragment, fragIndex);
     const existing = this.byKey.get(key);
     const size = this.size;
@@ -130,7 +132,8 @@ export class AckOutbox {
 
     if (existing) {
       c.ackEntriesRefreshed++;
-      existing.lastSendUs = NEVER; // DECISIONS.md 10: the timer is refreshed...
+      // DECISIONS.md 10: the timer is refreshed (due now, or restarted: switch duplicateAckTimer)...
+      if (existing.sendCount > 0) existing.lastSendUs = this.restartOnRefresh ? nowUs : NEVER;
       if (this.resetOnRefresh && existing.sendCount > 0) {
         // ...and, only with reset-count, the send count too.
         existing.sendCount = 0;

@@ -53,6 +53,13 @@ export interface PeerCounters {
   deliveredUnreliable: number;
   /** Fragments that cannot belong to any message (fragment 0 announcing 0 fragments). */
   invalidFragments: number;
+  /** Arrivals at a seq whose receive-buffer slot held a different message (wrapReceive decides). */
+  wrapConflicts: number;
+  /** Datagrams dropped because the socket inbox was full (read only inside updates). */
+  inboxOverflows: number;
+  /** Network updates run, and updates whose datagrams left with the pass-2 gate shut. */
+  updates: number;
+  gateShutDatagrams: number;
   // Gauge maxima (the gauges themselves live on the queues).
   ackOutboxMax: number;
   deadZoneMax: number;
@@ -100,6 +107,10 @@ export function newPeerCounters(): PeerCounters {
     deliveredReliable: 0,
     deliveredUnreliable: 0,
     invalidFragments: 0,
+    wrapConflicts: 0,
+    inboxOverflows: 0,
+    updates: 0,
+    gateShutDatagrams: 0,
     ackOutboxMax: 0,
     deadZoneMax: 0,
     retransmitQueueMax: 0,

@@ -21,6 +21,12 @@ export class DatagramBuilder {
   readonly notes: SendNote[] = [];
   bytes = DATAGRAM_HEADER_BYTES;
   ackBytes = 0;
+  /** Messages per send-cycle step, for the pass-2 gate and idle accounting (issue 10). */
+  passOneAcks = 0;
+  retransmits = 0;
+  firstSends = 0;
+  /** Pass 2 was skipped by the gate while the dead zone held entries. */
+  gateShut = false;
 
   get count(): number {
     return this.messages.length;
@@ -34,6 +40,9 @@ export class DatagramBuilder {
     this.notes.push(note);
     this.bytes += size;
     if (message.type === TYPE_ACK) this.ackBytes += size;
+    if (note === SendNote.Ack) this.passOneAcks++;
+    else if (note === SendNote.Retransmit) this.retransmits++;
+    else if (note === SendNote.FirstSend) this.firstSends++;
     return true;
   }
 }

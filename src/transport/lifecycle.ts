@@ -29,7 +29,9 @@ export class ConnectionLifecycle {
   /** Opens the pass-2 gate unconditionally (ack-outbox-deadlock.md §2, exit 2). */
   disconnecting = false;
   private disconnectSeq: number | null = null;
-  private closeAfterNextUpdate = false;
+  /** Stock: the remote's Disconnect was dispatched at this time; the peer is removed after the linger. */
+  private remoteLeftAtUs: number | null = null;
+  private readonly removeAfterUs: number;
   /** Drain: the remote's Disconnect was delivered. */
   private remoteDisconnected = false;
   /** Drain: once both Disconnects are through, linger (to ACK a re-sent one) until then. */
@@ -46,6 +48,7 @@ export class ConnectionLifecycle {
   ) {
     this.drain = switches.closePolicy === 'drain';
     this.lingerUs = 2 * retransmitIntervalUs(switches.retransmit, 0);
+    this.removeAfterUs = Math.round(params.disconnectedPeerLingerMs * 1000);
   }
 
   get state(): ConnectionState {
@@ -82,9 +85,10 @@ export class ConnectionLifecycle {
       this.remoteDisconnected = true;
       if (this.current === 'open') this.startDrain(nowUs);
     } else if (this.current === 'open') {
-      // Stock: ACK it (the gate is open) and close after this update.
+      // Stock: ACK it with the gate open, re-send due ACKs, and remove the peer after
+      // disconnectedPeerLingerMs (DECISIONS.md 21), at least one update later.
       this.disconnecting = true;
-      this.closeAfterNextUpdate = true;
+      this.remoteLeftAtUs = nowUs;
       this.set('disconnecting');
     }
   }
@@ -93,7 +97,7 @@ export class ConnectionLifecycle {
   verdict(nowUs: number, gaveUpInUpdate: boolean, queues: QueuesView): UpdateVerdict {
     // transport-layer.md §4: giving up on a message ends the connection (fixed).
     if (gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
-    if (this.closeAfterNextUpdate) return 'closed';
+    if (this.remoteLeftAtUs !== null && nowUs > this.remoteLeftAtUs && nowUs >= this.remoteLeftAtUs + this.removeAfterUs) return 'closed';
     const ownAcked = this.disconnectSeq !== null && queues.ownDisconnectAcked(this.disconnectSeq);
     if (!this.drain) return ownAcked ? 'closed' : 'continue';
     if (ownAcked && this.remoteDisconnected) {

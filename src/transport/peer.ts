@@ -1,6 +1,7 @@
 // One host's transport towards its remote peer: the three queues, the two
-// sequence-counter pairs, liveness, and the once-per-update send cycle
-// (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13).
+// sequence-counter pairs, liveness, and the network update: send, then receive
+// every datagram that arrived since the last update, then dispatch
+// (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13, 16).
 import {
   PEER_ID_SERVER,
   PEER_ID_UNASSIGNED,
@@ -21,7 +22,10 @@ import { newPeerCounters } from './counters.js';
 import type { PeerCounters } from './counters.js';
 import type { SendNote } from './datagram-builder.js';
 import { Fifo } from './fifo.js';
-import { disconnectPayload, keepalivePayload } from './identity.js';
+import { disconnectPayload } from './identity.js';
+import { Inbox } from './inbox.js';
+import { identityMessage, idleKeepalive, resetsIdleClock, sendsKeepalives } from './keepalive.js';
+import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
 import { newOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
@@ -30,8 +34,8 @@ import type { Delivery } from './receive-channel.js';
 import { RetransmitQueue } from './retransmit-queue.js';
 import type { AckOutcome } from './retransmit-queue.js';
 import type { Role } from './roles.js';
-import { buildDatagram } from './send-cycle.js';
-import type { SendCycleParts } from './send-cycle.js';
+import { buildDatagram, gateRule } from './send-cycle.js';
+import type { SendCycleParts, UpdateState } from './send-cycle.js';
 import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
 import { seqNext } from './seq.js';
@@ -93,7 +97,14 @@ export class PeerTransport {
   /** Receive side per category, holding the expected counters (peer+0x28 / +0x24). */
   private readonly channels: [ReceiveChannel, ReceiveChannel];
   private readonly parts: SendCycleParts;
-  private readonly tickUs: number;
+  private tickUs: number;
+  private readonly update: UpdateState = { gateOpened: false };
+  /** Datagrams waiting on the socket, read in the next update (DECISIONS.md 16). */
+  private readonly inbox = new Inbox();
+  /** Messages taken in this update's receive step, handed to the game in its dispatch step. */
+  private dispatchQueue: Delivery[] = [];
+  private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
+  private readonly onArrival: boolean;
   private timer: Timer | null = null;
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
@@ -124,7 +135,8 @@ export class PeerTransport {
     this.lifecycle = new ConnectionLifecycle(switches, params, (state) => hooks.stateChanged?.(state));
     this.window = switches.sendWindow;
     this.skipDuplicateAck = switches.plantedBug === 'no-duplicate-ack';
-    const onDeliver = (delivery: Delivery) => this.onDeliver(delivery);
+    this.onArrival = switches.receiveTiming === 'on-arrival';
+    const onDeliver = (delivery: Delivery) => this.dispatchQueue.push(delivery);
     this.channels = [new ReceiveChannel(false, onDeliver), new ReceiveChannel(true, onDeliver)];
     this.tickUs = Math.round(params.tickMs * 1000);
     if (!(this.tickUs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
@@ -137,6 +149,8 @@ export class PeerTransport {
       retransmitQueue: this.retransmitQueue,
       firstSendQueue: this.firstSendQueue,
       twoPassGated: switches.ackOutbox === 'two-pass-gated',
+      gate: gateRule(switches.gateOpeners, switches.gateScope),
+      outOfBand: this.outOfBand,
       inWindow: switches.sendWindow === null ? null : (message) => this.retransmitQueue.inWindow(message.low, message.seq as number),
       onWindowStall: () => this.counters.windowStalls++,
       onFirstSent: (message, nowUs) => {
@@ -233,12 +247,24 @@ export class PeerTransport {
     this.lifecycle.disconnectQueued(seq);
   }
 
-  /** ProcessIncomingMessages: decode the real bytes, ACK every reliable message, dispatch. */
-  receive(bytes: Uint8Array, uids: readonly number[] = []): void {
+  /**
+   * A datagram arrived on this peer's socket. It is read in the next update
+   * (DECISIONS.md 16), or at once with receiveTiming on-arrival.
+   */
+  arrive(bytes: Uint8Array, uids: readonly number[] = []): void {
     if (connectionEnded(this.lifecycle.state)) return;
-    // Between events memory only grows (messages queued by the game), so its peak is
-    // taken before anything a receive or an update frees (issue 9: max >= final).
-    this.updateMemoryMax();
+    if (this.onArrival) {
+      this.updateMemoryMax();
+      this.receiveDatagram(bytes, uids);
+      this.dispatch();
+      this.updateMemoryMax();
+    } else if (!this.inbox.push(bytes, uids)) {
+      this.counters.inboxOverflows++;
+    }
+  }
+
+  /** ProcessIncomingMessages for one datagram: decode the real bytes, ACK every reliable message, route ACKs. */
+  private receiveDatagram(bytes: Uint8Array, uids: readonly number[]): void {
     const c = this.counters;
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
@@ -261,29 +287,50 @@ export class PeerTransport {
       if (!message.reliable) {
         if (message.fragment) continue; // fragments are always reliable; a stray one is ignored
         c.deliveredUnreliable++;
+        if (message.type === TYPE_DATA) this.answerIdentity(false);
         this.hooks.deliverUnreliable(message);
         continue;
       }
-      const low = isLowType(message.type);
-      const channel = this.channels[low ? 1 : 0];
-      c.reliableReceived++;
-      if (this.window !== null && channel.pastWindow(message.seq as number, this.window)) {
-        c.outOfWindow++; // a stale copy: taking or ACKing it would alias a future message
-        continue;
-      }
-      // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
-      if (!(this.skipDuplicateAck && channel.seen(message))) {
-        this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0);
-      }
-      const outcome = channel.accept(message, uid);
-      if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
-      if (outcome === 'invalid') c.invalidFragments++;
-      if (outcome === 'duplicate') {
-        c.duplicatesReceived++;
-        if (this.hooks.duplicateReceived) this.hooks.duplicateReceived(message);
-      }
+      this.receiveReliable(message, uid, decoded.datagram.peerId);
     }
-    this.updateMemoryMax();
+  }
+
+  private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number): void {
+    const c = this.counters;
+    const low = isLowType(message.type);
+    const channel = this.channels[low ? 1 : 0];
+    c.reliableReceived++;
+    if (this.window !== null && channel.pastWindow(message.seq as number, this.window)) {
+      c.outOfWindow++; // a stale copy: taking or ACKing it would alias a future message
+      return;
+    }
+    if (channel.heldConflict(message)) {
+      c.wrapConflicts++;
+      if (this.switches.wrapReceive === 'reject') return; // neither taken nor ACKed
+      if (this.switches.wrapReceive === 'last-wins') channel.evict(message);
+    }
+    // The Connect comes from an address with no peer yet: the peer is made when it is
+    // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
+    const unanswered = this.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
+    // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
+    if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
+      this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0, this.sim.now);
+    }
+    const outcome = channel.accept(message, uid);
+    if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
+    if (outcome === 'invalid') c.invalidFragments++;
+    if (outcome === 'duplicate') {
+      c.duplicatesReceived++;
+      if (this.hooks.duplicateReceived) this.hooks.duplicateReceived(message);
+    }
+  }
+
+  /** DispatchReceivedMessages: hand this update's messages to their handlers and the game. */
+  private dispatch(): void {
+    if (this.dispatchQueue.length === 0) return;
+    const batch = this.dispatchQueue;
+    this.dispatchQueue = [];
+    for (const delivery of batch) this.onDeliver(delivery);
   }
 
   gauges(): PeerGauges {
@@ -331,36 +378,59 @@ export class PeerTransport {
     if (this.timer) this.sim.cancel(this.timer);
   }
 
+  /** Changes the update period from the next update on (DECISIONS.md 17: per role and phase). */
+  setUpdatePeriod(periodMs: number): void {
+    const us = Math.round(periodMs * 1000);
+    if (!(us > 0)) throw new Error(`transport: update period ${periodMs} ms must be positive`);
+    this.tickUs = us;
+  }
+
+  /** One network update (DECISIONS.md 16): send, then receive, then dispatch. */
   private tick(): void {
     const now = this.sim.now;
+    const c = this.counters;
     this.updateMemoryMax(); // the peak of what was queued since the last event
+    c.updates++;
     if (now - this.lastActivityUs > this.params.peerTimeoutMs * 1000) {
       this.shutDown('timed-out');
       return;
     }
-    if (this.lifecycle.state === 'open' && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) this.sendKeepalive();
+    const keepalive = this.switches.keepalive;
+    if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) {
+      this.sendKeepalive(idleKeepalive(keepalive, this.role, this.ownPeerId));
+    }
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
     if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
     this.gaveUpInUpdate = false;
+    this.update.gateOpened = false;
+    // 1. SendOutgoingPackets.
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
-      const out = buildDatagram(this.parts, now, this.lifecycle.disconnecting);
+      const out = buildDatagram(this.parts, now, this.lifecycle.disconnecting, this.update);
       if (out === null) break;
       const [slab, offset] = this.slab.reserve(out.bytes);
       writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes);
       const bytes = slab.subarray(offset, offset + out.bytes);
-      const c = this.counters;
       c.packetsSent++;
       c.bytesSent += out.bytes;
       c.ackBytesSent += out.ackBytes;
       c.gameBytesSent += out.bytes - 2 - out.ackBytes;
       c.messagesSent += out.count;
+      if (out.gateShut) c.gateShutDatagrams++;
       if (out.ackBytes > c.ackBytesMaxPerPacket) c.ackBytesMaxPerPacket = out.ackBytes;
-      this.lastSentUs = now;
+      if (resetsIdleClock(keepalive.idleCounts, out.firstSends, out.retransmits)) this.lastSentUs = now;
       this.hooks.emit(bytes, out.uids, out.notes);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
-    this.counters.deferredMessages += this.firstSendQueue.markRemainingDeferred();
+    c.deferredMessages += this.firstSendQueue.markRemainingDeferred();
+    // 2. ProcessIncomingMessages, 3. DispatchReceivedMessages: replies the game queues
+    // now leave in the next update, with the ACKs made here (DECISIONS.md 16).
+    if (this.inbox.length > 0) {
+      this.updateMemoryMax();
+      for (const arrival of this.inbox.takeAll()) this.receiveDatagram(arrival.bytes, arrival.uids);
+      this.dispatch();
+    }
     this.updateMemoryMax();
+    if (connectionEnded(this.lifecycle.state)) return;
     const next = this.lifecycle.verdict(now, this.gaveUpInUpdate, this.queuesView);
     if (next === 'continue') this.sim.reschedule(this.timer as Timer, now + this.tickUs);
     else this.shutDown(next);
@@ -378,25 +448,43 @@ export class PeerTransport {
 
   private onDeliver(delivery: Delivery): void {
     this.counters.deliveredReliable++;
-    if (delivery.type === TYPE_DATA && this.role === 'server' && this.lifecycle.state === 'open') {
-      // DECISIONS.md 12: the server echoes the client's keepalive.
-      this.counters.keepalivesEchoed++;
-      this.sendKeepalive();
+    if (delivery.type === TYPE_DATA) {
+      this.answerIdentity(true);
     } else if (delivery.type === TYPE_CONNECT_ACK && this.role === 'client' && delivery.payload.length > 0) {
       this.ownPeerId = delivery.payload[0]; // the slot assignment
+      // The connect reply answers the Connect (see receiveReliable): its entry is done.
+      const connect = this.retransmitQueue.answered(true, 0);
+      if (connect !== null) this.hooks.acknowledged(connect.uid);
     } else if (delivery.type === TYPE_DISCONNECT) {
       this.lifecycle.remoteLeft(this.sim.now);
     }
     this.hooks.deliver(delivery);
   }
 
-  private sendKeepalive(): void {
-    const uid = this.hooks.newUid(true, true);
-    if (this.send({ type: TYPE_DATA, payload: keepalivePayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
-      this.counters.keepalivesSent++;
+  /** DECISIONS.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
+  private answerIdentity(reliable: boolean): void {
+    if (this.role !== 'server' || this.lifecycle.state !== 'open' || !this.switches.keepalive.serverEcho) return;
+    if (this.sendKeepalive(identityMessage(this.role, this.ownPeerId, reliable))) this.counters.keepalivesEchoed++;
+  }
+
+  /** Queues a keepalive, or holds it for the end of the next datagram (keepalive.path outside-queues). */
+  private sendKeepalive(shape: KeepaliveShape): boolean {
+    const uid = shape.reliable ? this.hooks.newUid(true, true) : -1;
+    const request: SendRequest = { ...shape, uid };
+    let sent: boolean;
+    if (this.switches.keepalive.path === 'first-send-queue') {
+      sent = this.send(request);
+    } else if (this.outOfBand.message !== null) {
+      sent = false; // one is already waiting for room
     } else {
-      this.hooks.refused(uid);
+      const seq = shape.reliable ? this.sendSeq[1] : null;
+      this.outOfBand.message = newOutgoing({ type: shape.type, reliable: shape.reliable, ordered: shape.ordered, seq, payload: shape.payload, uid });
+      if (shape.reliable) this.sendSeq[1] = seqNext(this.sendSeq[1]);
+      sent = true;
     }
+    if (sent) this.counters.keepalivesSent++; // echoes included; keepalivesEchoed counts those alone
+    else if (uid >= 0) this.hooks.refused(uid);
+    return sent;
   }
 
   private enqueue(message: OutgoingMessage): void {
@@ -425,6 +513,14 @@ export class PeerTransport {
       }
     }
     this.firstSendBytes = 0;
+    const pending = this.outOfBand.message;
+    this.outOfBand.message = null;
+    if (pending !== null && pending.reliable) {
+      this.counters.gaveUp++;
+      this.hooks.gaveUp(pending.uid);
+    }
+    this.inbox.clear();
+    this.dispatchQueue = [];
     this.retransmitQueue.clear();
     this.ackOutbox.clear();
     this.channels[0].clear();

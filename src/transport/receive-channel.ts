@@ -78,6 +78,34 @@ export class ReceiveChannel {
     return message.fragment && this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined;
   }
 
+  /**
+   * Is this seq's slot already held by a different message (a whole message
+   * waiting for order, or this fragment index)? After a wrap a stale copy looks
+   * like a future seq and lands here (switch wrapReceive, issue 10).
+   */
+  heldConflict(message: DataMessage): boolean {
+    const seq = message.seq as number;
+    const waiting = this.waiting.get(seq);
+    if (waiting !== undefined) return message.fragment || !sameBytes(waiting.payload, message.payload);
+    if (!message.fragment) return false;
+    const piece = this.fragments.get(seq)?.pieces[message.fragIndex as number];
+    return piece !== undefined && !sameBytes(piece, message.payload);
+  }
+
+  /** wrapReceive last-wins: frees the held slot so the newcomer takes it. */
+  evict(message: DataMessage): void {
+    const seq = message.seq as number;
+    const waiting = this.waiting.get(seq);
+    if (waiting !== undefined) {
+      this.waiting.delete(seq);
+      this.heldPieces--;
+      this.bufferedBytes -= dataMessageBytes(waiting.payload.length);
+      return;
+    }
+    const set = this.fragments.get(seq);
+    if (set !== undefined) this.dropFragments(seq, set);
+  }
+
   /** Takes a reliable message; delivers it and anything it unblocks, in order. */
   accept(message: DataMessage, uid: number): AcceptOutcome {
     const seq = message.seq as number;
@@ -191,4 +219,10 @@ export class ReceiveChannel {
     this.heldPieces -= set.received;
     this.bufferedBytes -= set.bytes;
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -74,7 +74,7 @@ export class RetransmitQueue {
     this.reentry = switches.fragmentAckCause === 'retransmit-reentry';
     this.sendAllWhenAnyDue = switches.fragmentAckCause === 'retransmit-all';
     this.rejectFragmentAcks = switches.fragmentAckCause === 'matcher-rejects-fragments';
-    this.maxAgeUs = params.maxMessageAgeMs === null ? Number.POSITIVE_INFINITY : Math.round(params.maxMessageAgeMs * 1000);
+    this.maxAgeUs = maxMessageAgeUs(switches, params);
     this.window = switches.sendWindow;
     this.outstanding = switches.sendWindow === null ? null : [new OutstandingSeqs(), new OutstandingSeqs()];
   }
@@ -239,6 +239,15 @@ export class RetransmitQueue {
     return slot.message;
   }
 
+  /** Removes a non-fragment entry answered by something other than an ACK (the Connect, by the connect reply). */
+  answered(low: boolean, seq: number): OutgoingMessage | null {
+    const ids = this.byMatchKey.get(matchKey(low, seq, false, 0));
+    if (ids === undefined) return null;
+    const slot = this.entries.get(ids[0]) as Slot;
+    this.removeSlot(slot);
+    return slot.message;
+  }
+
   private miss(outcome: AckOutcome): null {
     this.counters.acksUnmatched++;
     this.lastAckOutcome = outcome;
@@ -278,4 +287,16 @@ export class RetransmitQueue {
 
 function matchKey(low: boolean, seq: number, fragment: boolean, fragIndex: number): number {
   return seq | (low ? 1 << 16 : 0) | (fragment ? (1 << 17) | (fragIndex << 18) : 0);
+}
+
+/**
+ * The age past which an unACKed message is dropped: the explicit maxMessageAgeMs,
+ * and the peer timeout when messageLifetime is peer-timeout
+ * (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md 20). Infinity = never.
+ */
+export function maxMessageAgeUs(switches: TransportSwitches, params: TransportParams): number {
+  const explicit = params.maxMessageAgeMs === null ? Number.POSITIVE_INFINITY : params.maxMessageAgeMs;
+  const lifetime = switches.messageLifetime === 'peer-timeout' ? params.peerTimeoutMs : Number.POSITIVE_INFINITY;
+  const ms = Math.min(explicit, lifetime);
+  return ms === Number.POSITIVE_INFINITY ? ms : Math.round(ms * 1000);
 }

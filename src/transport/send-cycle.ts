@@ -6,6 +6,7 @@ import { DatagramBuilder, SendNote } from './datagram-builder.js';
 import type { Fifo } from './fifo.js';
 import type { OutgoingMessage } from './outgoing.js';
 import type { RetransmitQueue } from './retransmit-queue.js';
+import type { GateOpener, GateScope } from './switches.js';
 import { messageSize } from '../codec/index.js';
 
 export interface SendCycleParts {
@@ -13,16 +14,41 @@ export interface SendCycleParts {
   readonly retransmitQueue: RetransmitQueue;
   readonly firstSendQueue: Fifo<OutgoingMessage>;
   readonly twoPassGated: boolean;
+  /** Which steps' writes open the pass-2 gate, and over what span (issue 10). */
+  readonly gate: GateRule;
   /** Send window (issue 9): false holds the queue head back; null = no window. */
   readonly inWindow: ((message: OutgoingMessage) => boolean) | null;
   /** The first-send queue's head waited for the send window in this update. */
   readonly onWindowStall: () => void;
   /** A message left the first-send queue; a reliable one now awaits its ACK. */
   readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
+  /** A keepalive sent outside the queues (switch keepalive.path): after pass 2, never opening the gate. */
+  readonly outOfBand: { message: OutgoingMessage | null };
+}
+
+export interface GateRule {
+  readonly passOne: boolean;
+  readonly retransmits: boolean;
+  readonly firstSends: boolean;
+  readonly scope: GateScope;
+}
+
+export function gateRule(openers: readonly GateOpener[], scope: GateScope): GateRule {
+  return { passOne: openers.includes('pass-one'), retransmits: openers.includes('retransmits'), firstSends: openers.includes('first-sends'), scope };
+}
+
+/** State of one update across its datagrams: gateScope "update" remembers an opening. */
+export interface UpdateState {
+  gateOpened: boolean;
+}
+
+/** Did steps 1–3 of this datagram write something that counts for the gate? */
+function opensGate(rule: GateRule, out: DatagramBuilder): boolean {
+  return (rule.passOne && out.passOneAcks > 0) || (rule.retransmits && out.retransmits > 0) || (rule.firstSends && out.firstSends > 0);
 }
 
 /** Builds one datagram; null when there was nothing to send. */
-export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnecting: boolean): DatagramBuilder | null {
+export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnecting: boolean, update: UpdateState): DatagramBuilder | null {
   const out = new DatagramBuilder();
   // 1. Pass 1: entries below the pass-one limit whose ACK timer expired.
   parts.ackOutbox.passOne(nowUs, out);
@@ -41,7 +67,16 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
     parts.onFirstSent(message, nowUs);
   }
   // 4. Pass 2, only if steps 1–3 wrote something or the peer is disconnecting
-  //    (ack-outbox-deadlock.md §2: the gate).
-  if (parts.twoPassGated && (out.count > 0 || disconnecting)) parts.ackOutbox.passTwo(nowUs, out);
+  //    (ack-outbox-deadlock.md §2: the gate; which steps count is a switch).
+  if (opensGate(parts.gate, out)) update.gateOpened = true;
+  const open = parts.gate.scope === 'update' ? update.gateOpened : opensGate(parts.gate, out);
+  if (parts.twoPassGated && (open || disconnecting)) parts.ackOutbox.passTwo(nowUs, out);
+  else if (parts.twoPassGated && parts.ackOutbox.deadZone > 0) out.gateShut = true;
+  // 5. A keepalive outside the queues goes last and never counts for the gate.
+  const keepalive = parts.outOfBand.message;
+  if (keepalive !== null && out.tryAdd(keepalive, messageSize(keepalive), keepalive.uid, SendNote.FirstSend)) {
+    parts.outOfBand.message = null;
+    parts.onFirstSent(keepalive, nowUs);
+  }
   return out.count > 0 ? out : null;
 }

@@ -53,6 +53,76 @@ export const ON_GIVE_UP: readonly OnGiveUp[] = ['drop', 'disconnect'];
 export type PlantedBug = 'none' | 'no-duplicate-ack';
 export const PLANTED_BUGS: readonly PlantedBug[] = ['none', 'no-duplicate-ack'];
 
+/**
+ * The idle keepalive (DECISIONS.md 12 and 18, which disagree; issue 10). Each
+ * field is one open reading:
+ * - message: the captured 22-byte type-0x00 identity message (DECISIONS.md 12),
+ *   or the decompiled type-0x02 constructor (DECISIONS.md 18), payload unknown: empty.
+ * - reliable: not visible in the listing (18); the captured 0x00 message is reliable.
+ * - path: "the ordinary send function, the path that queues every message" (18),
+ *   so it is a first send and opens the pass-2 gate; or outside the queues,
+ *   written after pass 2 and never opening the gate.
+ * - senders: "client → host, and host → each peer that is not disconnecting" (18).
+ * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12).
+ * - idleCounts: what resets "nothing sent for 5 s": any datagram, one carrying a
+ *   data message (first send or retransmit), or one carrying a first send.
+ */
+export interface KeepalivePolicy {
+  readonly message: KeepaliveMessage;
+  readonly reliable: boolean;
+  readonly path: KeepalivePath;
+  readonly senders: KeepaliveSenders;
+  readonly serverEcho: boolean;
+  readonly idleCounts: IdleCounts;
+}
+export type KeepaliveMessage = 'type-0x00' | 'type-0x02';
+export type KeepalivePath = 'first-send-queue' | 'outside-queues';
+export type KeepaliveSenders = 'both' | 'client' | 'server' | 'none';
+export type IdleCounts = 'any-datagram' | 'data-messages' | 'first-sends';
+export const KEEPALIVE_MESSAGES: readonly KeepaliveMessage[] = ['type-0x00', 'type-0x02'];
+export const KEEPALIVE_PATHS: readonly KeepalivePath[] = ['first-send-queue', 'outside-queues'];
+export const KEEPALIVE_SENDERS: readonly KeepaliveSenders[] = ['both', 'client', 'server', 'none'];
+export const IDLE_COUNTS: readonly IdleCounts[] = ['any-datagram', 'data-messages', 'first-sends'];
+
+/**
+ * What opens the pass-2 gate (ack-outbox-deadlock.md §2: "only if steps 1–3
+ * wrote something"; DECISIONS.md 8.4). Which of the steps count is open, and so
+ * is whether "something" is judged per datagram or per update (issue 10).
+ */
+export type GateOpener = 'pass-one' | 'retransmits' | 'first-sends';
+export const GATE_OPENERS: readonly GateOpener[] = ['pass-one', 'retransmits', 'first-sends'];
+export type GateScope = 'datagram' | 'update';
+export const GATE_SCOPES: readonly GateScope[] = ['datagram', 'update'];
+
+/**
+ * How long an unACKed reliable message is kept: for the whole session (the bug
+ * documents' "for the entire session"), or until its age since first send passes
+ * the peer timeout (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md 20).
+ */
+export type MessageLifetime = 'session' | 'peer-timeout';
+export const MESSAGE_LIFETIMES: readonly MessageLifetime[] = ['session', 'peer-timeout'];
+
+/** DECISIONS.md 10 "refreshes only the timer": the refreshed entry is due now, or its timer restarts. */
+export type DuplicateAckTimer = 'due-now' | 'restart';
+export const DUPLICATE_ACK_TIMERS: readonly DuplicateAckTimer[] = ['due-now', 'restart'];
+
+/**
+ * A reliable message arriving at a seq whose slot in the receive buffer is
+ * already held by a different message (after a wrap, a stale copy looks like a
+ * future seq): keep the first, replace it with the last, or reject the newcomer
+ * without ACKing it. Unspecified by the sources (issue 10).
+ */
+export type WrapReceive = 'first-wins' | 'last-wins' | 'reject';
+export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 'reject'];
+
+/**
+ * When received datagrams are processed: inside the receiver's next update, after
+ * its send step (DECISIONS.md 16, the model), or at once on arrival (bcsim before
+ * issue 10; kept so old results can be reproduced).
+ */
+export type ReceiveTiming = 'in-update' | 'on-arrival';
+export const RECEIVE_TIMINGS: readonly ReceiveTiming[] = ['in-update', 'on-arrival'];
+
 /** Largest send window: well below half the u16 sequence space (DECISIONS.md 1). */
 export const MAX_SEND_WINDOW = 16384;
 
@@ -86,7 +156,34 @@ export interface TransportSwitches {
   /** Retry, age or queue limit reached: drop that message (stock) or end the connection (fixed). */
   readonly onGiveUp: OnGiveUp;
   readonly plantedBug: PlantedBug;
+  readonly keepalive: KeepalivePolicy;
+  readonly gateOpeners: readonly GateOpener[];
+  readonly gateScope: GateScope;
+  readonly messageLifetime: MessageLifetime;
+  readonly duplicateAckTimer: DuplicateAckTimer;
+  readonly wrapReceive: WrapReceive;
+  readonly receiveTiming: ReceiveTiming;
 }
+
+/** bcsim's keepalive before issue 10: the captured message, reliable, queued, both roles, echoed. */
+export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
+  message: 'type-0x00',
+  reliable: true,
+  path: 'first-send-queue',
+  senders: 'both',
+  serverEcho: true,
+  idleCounts: 'any-datagram',
+};
+
+const OPEN_READINGS = {
+  keepalive: QUEUED_RELIABLE_KEEPALIVE,
+  gateOpeners: GATE_OPENERS,
+  gateScope: 'datagram',
+  messageLifetime: 'session',
+  duplicateAckTimer: 'due-now',
+  wrapReceive: 'first-wins',
+  receiveTiming: 'in-update',
+} as const satisfies Partial<TransportSwitches>;
 
 export const STOCK_RETRANSMIT: RetransmitPolicy = { backoff: 'fixed', baseMs: 2000, stepMs: 1000, capMs: 5000, retryLimit: null };
 
@@ -104,6 +201,7 @@ export const PRESETS = {
     sendWindow: null,
     onGiveUp: 'drop',
     plantedBug: 'none',
+    ...OPEN_READINGS,
   },
   fixed: {
     ackOutbox: 'single-pass-bounded',
@@ -117,6 +215,7 @@ export const PRESETS = {
     sendWindow: 8192,
     onGiveUp: 'disconnect',
     plantedBug: 'none',
+    ...OPEN_READINGS,
   },
 } as const satisfies Record<string, TransportSwitches>;
 
@@ -125,7 +224,7 @@ export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 /** Numeric parameters shared by both presets (DECISIONS.md 6–13, 15). */
 export interface TransportParams {
-  /** Network update period (DECISIONS.md 13). */
+  /** This peer's network update period (DECISIONS.md 13, 17); scenarios set it per role and phase. */
   readonly tickMs: number;
   /** Datagrams built per update per remote peer (DECISIONS.md 8). */
   readonly datagramsPerUpdate: number;
@@ -141,8 +240,14 @@ export interface TransportParams {
   readonly keepaliveIdleMs: number;
   /** Drop the peer after this long without receiving (DECISIONS.md 12). */
   readonly peerTimeoutMs: number;
-  /** Drop a retransmit entry this long after its first send; null = never (analysis doc, retransmit timer). */
+  /** Drop a retransmit entry this long after its first send; null = never. messageLifetime peer-timeout adds peerTimeoutMs. */
   readonly maxMessageAgeMs: number | null;
+  /**
+   * Stock close (closePolicy immediate): how long a peer keeps a remote whose
+   * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 21:
+   * the ACK of the Disconnect went out 8 times ~0.67 s apart; 0 = close after the next update.
+   */
+  readonly disconnectedPeerLingerMs: number;
   /** Explicit bounds; exceeding one is counted, never silent (TIGER_STYLE limits). */
   readonly firstSendQueueLimit: number;
   readonly retransmitQueueLimit: number;
@@ -159,17 +264,24 @@ export const DEFAULT_PARAMS: TransportParams = {
   keepaliveIdleMs: 5000,
   peerTimeoutMs: 45000,
   maxMessageAgeMs: null,
+  disconnectedPeerLingerMs: 5000,
   firstSendQueueLimit: 65536,
   retransmitQueueLimit: 65536,
   ackOutboxLimit: 1 << 17,
 };
 
 /** Resolves a preset plus overrides into a complete switch set. */
-export function resolveSwitches(preset: PresetName, overrides: Partial<TransportSwitches> = {}): TransportSwitches {
+export type SwitchPatch = Partial<Omit<TransportSwitches, 'retransmit' | 'keepalive'>> & {
+  retransmit?: Partial<RetransmitPolicy>;
+  keepalive?: Partial<KeepalivePolicy>;
+};
+
+export function resolveSwitches(preset: PresetName, overrides: SwitchPatch = {}): TransportSwitches {
   const base: TransportSwitches = PRESETS[preset];
   return {
     ...base,
     ...overrides,
     retransmit: { ...base.retransmit, ...(overrides.retransmit ?? {}) },
+    keepalive: { ...base.keepalive, ...(overrides.keepalive ?? {}) },
   };
 }

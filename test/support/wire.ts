@@ -58,7 +58,7 @@ export function makePair(options: {
       if (pair.dropFrom[role](index, bytes)) return;
       const other = role === 'server' ? 'client' : 'server';
       const copy = [...uids];
-      sim.after(latencyUs, () => pair.peer(other).receive(bytes, copy));
+      sim.after(latencyUs, () => pair.peer(other).arrive(bytes, copy));
     },
     deliver: (d) => pair.delivered[role].push(d),
     deliverUnreliable: (m) => pair.delivered[role].push({ type: m.type, low: m.type < 0x32, reliable: false, seq: null, payload: m.payload, uid: -1 }),

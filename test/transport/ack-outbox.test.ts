@@ -113,7 +113,7 @@ function check(switchOverrides: Partial<TransportSwitches>, ops: Op[]): void {
   for (const op of ops) {
     if (op.kind === 'receive') {
       const expected = naive.receive(op.seq, op.low, op.fragment, op.fragIndex);
-      expect(outbox.onReliableReceived(op.seq, op.low, op.fragment, op.fragIndex)).toBe(expected);
+      expect(outbox.onReliableReceived(op.seq, op.low, op.fragment, op.fragIndex, 0)).toBe(expected);
     } else {
       nowUs += op.advanceMs * 1000;
       const out = new DatagramBuilder();
@@ -163,7 +163,7 @@ describe('AckOutbox against a naive linear scan', () => {
   it('hashed dedup costs exactly one comparison per lookup', () => {
     const counters = newPeerCounters();
     const outbox = new AckOutbox(resolveSwitches('fixed'), DEFAULT_PARAMS, counters);
-    for (let i = 0; i < 500; i++) expect(outbox.onReliableReceived(i, false, false, 0)).toBe(1);
+    for (let i = 0; i < 500; i++) expect(outbox.onReliableReceived(i, false, false, 0, 0)).toBe(1);
     expect(counters.dedupComparisons).toBe(500);
     expect(counters.dedupMaxPerLookup).toBe(1);
   });

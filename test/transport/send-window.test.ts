@@ -48,8 +48,8 @@ describe('send window', () => {
     const stale = datagram(8);
     const inside = datagram(7);
     pair.sim.at(ms(20), () => {
-      pair.server.receive(stale, [1]);
-      pair.server.receive(inside, [2]);
+      pair.server.arrive(stale, [1]);
+      pair.server.arrive(inside, [2]);
     });
     pair.sim.runUntil(ms(500));
     expect(pair.server.counters.outOfWindow).toBe(1);

@@ -1,0 +1,43 @@
+// The idle keepalive and the server's echo, built from the keepalive switches
+// (DECISIONS.md 12 and 18 disagree; each reading is a field of KeepalivePolicy).
+import { TYPE_CONNECT, TYPE_DATA } from '../codec/index.js';
+import type { DataType } from '../codec/index.js';
+import { keepalivePayload } from './identity.js';
+import type { Role } from './roles.js';
+import type { IdleCounts, KeepalivePolicy } from './switches.js';
+
+export interface KeepaliveShape {
+  readonly type: DataType;
+  readonly payload: Uint8Array;
+  readonly reliable: boolean;
+  readonly ordered: boolean;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Does this role send idle keepalives under the policy? (DECISIONS.md 18: both do.) */
+export function sendsKeepalives(policy: KeepalivePolicy, role: Role): boolean {
+  return policy.senders === 'both' || policy.senders === role;
+}
+
+/**
+ * The idle keepalive. type-0x00: the captured 22-byte identity message
+ * [slot][IPv4][UTF-16LE name] (reliable+ordered when reliable). type-0x02: the
+ * decompiled constructor, whose payload the listing does not show: empty.
+ */
+export function idleKeepalive(policy: KeepalivePolicy, role: Role, slot: number): KeepaliveShape {
+  if (policy.message === 'type-0x02') return { type: TYPE_CONNECT, payload: EMPTY, reliable: policy.reliable, ordered: policy.reliable };
+  return identityMessage(role, slot, policy.reliable);
+}
+
+/** The type-0x00 identity message; the server's echo mirrors the reliability of what it answers. */
+export function identityMessage(role: Role, slot: number, reliable: boolean): KeepaliveShape {
+  return { type: TYPE_DATA, payload: keepalivePayload(role, slot), reliable, ordered: reliable };
+}
+
+/** Does a sent datagram reset the "nothing sent for 5 s" clock? */
+export function resetsIdleClock(counts: IdleCounts, firstSends: number, retransmits: number): boolean {
+  if (counts === 'any-datagram') return true;
+  if (counts === 'first-sends') return firstSends > 0;
+  return firstSends + retransmits > 0;
+}
