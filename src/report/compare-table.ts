@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Comparison } from './compare.js';
 import { caption } from './documents.js';
 import { cell, ROWS } from './metrics-table.js';
+import { compareSettingsLine } from './settings.js';
 import { COMPACT } from './summary-table.js';
 
 export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance): string {
@@ -21,5 +22,5 @@ export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance)
       }),
     ]);
   }
-  return `${chalk.bold(caption(comparison).join(' · '))}\n${table.toString()}\n`;
+  return `${chalk.bold(caption(comparison).join(' · '))}\n${compareSettingsLine(comparison)}\n${table.toString()}\n`;
 }

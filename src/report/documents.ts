@@ -7,6 +7,7 @@ import type { Comparison } from './compare.js';
 import { durationLabel, round4 } from './format.js';
 import { cell, ROWS } from './metrics-table.js';
 import { findings } from './narrative.js';
+import { comparisonSettings, settingsMarkdown } from './settings.js';
 
 export const COMPARE_SCHEMA = 'bcsim.compare/1';
 
@@ -35,6 +36,8 @@ export function summaryJson(comparison: Comparison): string {
     simulatedSeconds: comparison.durationUs / 1e6,
     phases: comparison.phases.map((p) => ({ kind: p.kind, startSeconds: p.startUs / 1e6 })),
     findings: findings(comparison),
+    // What the comparison ran with; each run's full effective settings are in runs.<mode>.settings.
+    settings: comparisonSettings(comparison),
     trends,
     runs,
   };
@@ -87,6 +90,7 @@ export function reportMarkdown(comparison: Comparison): string {
   out.push('', '## Traffic phases', '');
   out.push(phaseLine(comparison));
   out.push('', 'Time series of every metric are in `timeseries.csv` and drawn in `report.html`.', '');
+  out.push(...settingsMarkdown(comparison));
   return out.join('\n');
 }
 

@@ -2,10 +2,10 @@
 import { VERSION } from '../version.js';
 import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
 import { checkWorkBudget } from '../scenario/resolve.js';
-import { resolveSwitches } from '../transport/switches.js';
 import type { PresetName, TransportSwitches } from '../transport/switches.js';
 import type { SessionObserver } from './observer.js';
 import { Session } from './session.js';
+import { effectiveSettings, mergeSwitches } from './settings.js';
 import { SUMMARY_SCHEMA, summarizeLink, summarizePeer } from './summary.js';
 import type { Summary } from './summary.js';
 
@@ -18,6 +18,11 @@ export interface RunOptions {
   readonly modeLabel?: string;
   readonly durationUs?: number;
   readonly seed?: number;
+  /**
+   * The `--loss` the scenario was loaded with (it is already applied to the
+   * scenario): recorded in the summary's settings and its rerun command only.
+   */
+  readonly loss?: number;
   readonly observer?: SessionObserver;
   /** Keep a digest per datagram so two runs can be compared datagram by datagram. */
   readonly keepDigests?: boolean;
@@ -30,13 +35,9 @@ export interface RunResult {
   readonly session: Session;
 }
 
+/** The resolved switches of a run: preset, then the scenario's overrides, then `extra`. */
 export function switchesFor(scenario: Scenario, preset: PresetName, extra: SwitchOverrides = {}): TransportSwitches {
-  const merged: SwitchOverrides = {
-    ...scenario.switchOverrides,
-    ...extra,
-    retransmit: { ...scenario.switchOverrides.retransmit, ...extra.retransmit },
-  };
-  return resolveSwitches(preset, merged as Partial<TransportSwitches>);
+  return mergeSwitches(scenario, preset, extra);
 }
 
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
@@ -67,6 +68,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       clientToServer: summarizeLink(session.links.clientToServer.counters),
       serverToClient: summarizeLink(session.links.serverToClient.counters),
     },
+    settings: effectiveSettings(scenario, { preset, resolved: switches, switches: options.switches, seed, durationUs, loss: options.loss }),
   };
   return { summary, session };
 }

@@ -4,6 +4,7 @@ import type { DropCause, LinkCounters } from '../link/config.js';
 import type { PeerTransport } from '../transport/peer.js';
 import type { TransportSwitches } from '../transport/switches.js';
 import type { DeliveryStats } from './ledger.js';
+import type { EffectiveSettings } from './settings.js';
 
 export const SUMMARY_SCHEMA = 'bcsim.summary/1';
 
@@ -78,6 +79,8 @@ export interface Summary {
   peers: { server: PeerSummary; client: PeerSummary };
   delivery: Omit<DeliveryStats, never>;
   links: { clientToServer: LinkSummary; serverToClient: LinkSummary };
+  /** Preset, every switch and parameter after overrides, the --set list and a rerun command. */
+  settings: EffectiveSettings;
 }
 
 export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): PeerSummary {

@@ -16,6 +16,8 @@ const balanced = (d: Delivery) => d.reliableDelivered + d.reliableInFlight + d.r
 const DISCONNECT = [
   'fragment-ack-bug', '--seed', '1', '--loss', '0.05', '--duration', '2m',
   '--set', 'traffic.phases=["join",{"kind":"combat","duration":"60s","reliablePerSecond":"measured"},"disconnect"]',
+  // The 34-minute session's 95 ms updates: a Disconnect then often overtakes data still held behind a hole.
+  '--set', 'transport.updatePeriodMs={"server":95,"client":95}',
 ];
 const OVERLOAD = [
   'heavy-combat', '--duration', '75s', '--set', 'transport.datagramsPerUpdate=64', '--set', 'traffic.phases[1].reliablePerSecond=2500',

@@ -48,13 +48,14 @@ describe('closePolicy: drain (fixed)', () => {
     pair.sim.at(ms(120), () => states.push(pair.client.state));
     pair.sim.runUntil(ms(20_000));
     expect(states).toEqual(['draining']);
-    // The lost first send (47 ms) is retransmitted after 2.0 s (2.09 s in updates), lost again, then at 4.227 s.
+    // The lost first send (47 ms) is retransmitted after 2.0 s (2.09 s in updates), lost again, then at 4.227 s;
+    // the server reads it in its update at 4.275 s and ACKs it in the next (DECISIONS.md 16).
     const acked = pair.sent.find((r) => r.from === 'server' && r.messages.some((m) => m.type === 1 && m.seq === 0 && (m.flags & 2) === 0));
-    expect(acked?.timeUs).toBe(ms(4275));
-    // The Disconnect waits for that ACK (arrival 4280 ms), then leaves at the next client update.
-    expect(disconnectTimes(pair, 'client')[0]).toBe(4322);
-    // The server drains (nothing owed), sends its own Disconnect at its next update.
-    expect(disconnectTimes(pair, 'server')[0]).toBe(4370);
+    expect(acked?.timeUs).toBe(ms(4370));
+    // The Disconnect waits for that ACK (read at 4.417 s), then leaves at the next client update.
+    expect(disconnectTimes(pair, 'client')[0]).toBe(4512);
+    // The server reads it at 4.560 s, drains (nothing owed) and sends its own Disconnect at its next update.
+    expect(disconnectTimes(pair, 'server')[0]).toBe(4655);
     expect(pair.delivered.server.map((d) => d.uid)).toContain(7);
     expect(pair.delivered.client.some((d) => d.type === TYPE_DISCONNECT)).toBe(true);
     expect(pair.gaveUp).toEqual([]);

@@ -8,6 +8,8 @@ import type { CheckRun } from '../../check/check.js';
 import { writeJunitFile } from '../../check/junit.js';
 import { outFileProblem } from '../../report/out-dir.js';
 import { makeChalk } from '../../report/style.js';
+import { effectiveSettings } from '../../session/settings.js';
+import type { EffectiveSettings } from '../../session/settings.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { presetFlag } from '../options.js';
@@ -27,6 +29,8 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
   const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, [], io) }));
   const runs: CheckRun[] = [];
+  /** Each run's effective settings, for --json (check runs the scenario as loaded, in each mode). */
+  const settings: EffectiveSettings[] = [];
   const progress = progressFor(io, flags.json === true);
   const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
   for (const { ref, scenario } of scenarios) {
@@ -35,7 +39,9 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
       throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
     }
     try {
-      runs.push(...checkScenario(ref, scenario, { mode, checkDeterminism: flags.checkDeterminism, onProgress }));
+      const checked = checkScenario(ref, scenario, { mode, checkDeterminism: flags.checkDeterminism, onProgress });
+      runs.push(...checked);
+      settings.push(...checked.map((run) => effectiveSettings(scenario, { preset: run.mode, seed: run.seed })));
     } catch (error) {
       if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
       throw error;
@@ -45,7 +51,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   if (junit !== undefined) writingTo(`--junit ${flags.junit}`, () => writeJunitFile(junit, runs));
   const passed = runs.every((r) => r.pass);
   if (flags.json) {
-    io.stdout(`${JSON.stringify({ passed, runs }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ passed, runs: runs.map((run, i) => ({ ...run, settings: settings[i] })) }, null, 2)}\n`);
   } else {
     io.stdout(render(runs, makeChalk(io.stdoutIsTTY, io.env)));
   }

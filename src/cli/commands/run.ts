@@ -1,5 +1,6 @@
 // `bcsim run <scenario>`: one run, a short table or one JSON summary.
 import { renderSummaryTable } from '../../report/summary-table.js';
+import { settingsLines } from '../../report/settings.js';
 import { makeChalk } from '../../report/style.js';
 import { runScenario } from '../../session/run.js';
 import type { CliIO } from '../io.js';
@@ -29,13 +30,14 @@ export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
     preset: presetFlag(flags.mode),
     seed: seedFlag(flags.seed),
     durationUs,
+    loss,
     onProgress: progress ? (us: number) => progress.update(scenario.name, us, totalUs) : undefined,
   };
   const { result, verdict } = flags.checkDeterminism ? runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
   progress?.done();
   const summary = result.summary;
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
-  else io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)));
+  else io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
   if (verdict && !verdict.identical) {
     io.stderr(`bcsim: determinism: ${verdict.message}\n`);
     return EXIT_FAILED;
