@@ -8,7 +8,7 @@ import type { TransportHooks } from '../../src/transport/peer.js';
 import type { Delivery } from '../../src/transport/receive-channel.js';
 import type { Role } from '../../src/transport/roles.js';
 import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';
-import type { PresetName, TransportParams, TransportSwitches } from '../../src/transport/switches.js';
+import type { PresetName, SwitchPatch, TransportParams } from '../../src/transport/switches.js';
 
 export interface WireRecord {
   timeUs: number;
@@ -24,6 +24,8 @@ export interface Pair {
   sent: WireRecord[];
   delivered: Record<Role, Delivery[]>;
   gaveUp: number[];
+  /** Called at each delivery to the game layer (during the receiver's dispatch step). */
+  onDelivered: (role: Role, delivery: Delivery) => void;
   /** Drops the next datagrams from `from` whose index (0-based, per direction) is listed. */
   dropFrom: Record<Role, (index: number, bytes: Uint8Array) => boolean>;
   peer(role: Role): PeerTransport;
@@ -31,7 +33,7 @@ export interface Pair {
 
 export function makePair(options: {
   preset?: PresetName;
-  switches?: Partial<TransportSwitches>;
+  switches?: SwitchPatch;
   params?: Partial<TransportParams>;
   latencyUs?: number;
   clientPhaseUs?: number;
@@ -47,6 +49,7 @@ export function makePair(options: {
     delivered: { server: [] as Delivery[], client: [] as Delivery[] },
     gaveUp: [] as number[],
     dropFrom: { server: () => false, client: () => false } as Pair['dropFrom'],
+    onDelivered: (() => {}) as Pair['onDelivered'],
   } as Pair;
   const counts: Record<Role, number> = { server: 0, client: 0 };
   const hooks = (role: Role): TransportHooks => ({
@@ -60,7 +63,10 @@ export function makePair(options: {
       const copy = [...uids];
       sim.after(latencyUs, () => pair.peer(other).arrive(bytes, copy));
     },
-    deliver: (d) => pair.delivered[role].push(d),
+    deliver: (d) => {
+      pair.delivered[role].push(d);
+      pair.onDelivered(role, d);
+    },
     deliverUnreliable: (m) => pair.delivered[role].push({ type: m.type, low: m.type < 0x32, reliable: false, seq: null, payload: m.payload, uid: -1 }),
     gaveUp: (uid) => pair.gaveUp.push(uid),
     acknowledged: () => {},
