@@ -121,7 +121,7 @@ function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: stri
     path = [...path, issue.keys[0]];
     reason = `unknown key "${issue.keys[0]}"`;
   } else if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
-    reason = `${issue.message.startsWith('Invalid') ? 'expected a phase kind: join, lobby, combat, lull or disconnect' : issue.message}, got ${describeValue(valueAt(document, path))}`;
+    reason = `${issue.message.startsWith('Invalid') ? 'expected a phase kind: join, lobby, combat, lull, quiet or disconnect' : issue.message}, got ${describeValue(valueAt(document, path))}`;
   } else {
     const value = valueAt(document, path);
     const base = issue.message.startsWith('Invalid input') ? `expected ${'expected' in issue ? String(issue.expected) : 'a different value'}` : issue.message;
