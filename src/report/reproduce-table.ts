@@ -37,38 +37,36 @@ export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk:
 
 export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: ChalkInstance): string {
   const mark = (ok: boolean) => (ok ? chalk.green('✓') : chalk.red('✗'));
-  const join = new Table({ head: ['join (91 s loopback session)', 'observed', 'model', ''], style: { head: [], border: [] }, chars: COMPACT });
-  for (const s of r.join) {
-    const close = Math.abs(s.model - s.observed) <= Math.max(1, 0.2 * s.observed);
-    join.push([`${s.peer} ACK-outbox at t=${s.atSeconds} s`, s.observed, s.model, `${mark(close)} ${close ? 'close' : 'differs'}`]);
+  // One row per criterion, one column per reading: 13 readings fit a wide terminal as columns badly, so transpose.
+  const readings = r.hypotheses;
+  const table = new Table({ head: ['observation (expected)', ...readings.map((h, i) => `${i + 1}`)], style: { head: [], border: [] }, chars: COMPACT });
+  for (const c of r.criteria) {
+    const expected = readings[0]?.criteria[c.key].expected ?? '';
+    table.push([`${c.title} (${expected})`, ...readings.map((h) => `${mark(h.criteria[c.key].matches)} ${h.criteria[c.key].value}`)]);
   }
-  const quiet = new Table({ head: ['quiet period', 'client ACK sends (s)', 'disconnect at', '3 sends, silence, Disconnect'], style: { head: [], border: [] }, chars: COMPACT });
-  for (const q of r.quiet) {
-    quiet.push([q.label, q.ackSendTimes.map((t) => t.toFixed(2)).join(', '), q.disconnectAtSeconds === null ? '-' : q.disconnectAtSeconds.toFixed(2), `${mark(q.matchesObservation)} ${q.matchesObservation ? 'as observed' : 'differs'}`]);
-  }
-  const v = r.session34min;
-  const inRange = (x: number) => x >= v.observedMin && x <= v.observedMax;
+  table.push(['matched', ...readings.map((h) => (r.best.readings.includes(h.name) ? chalk.green.bold(`${h.matched}/${r.best.of} BEST`) : `${h.matched}/${r.best.of}`))]);
+  const legend = readings.map((h, i) => `  ${i + 1}. ${chalk.bold(h.name)}: ${h.description}`);
   const sweep = new Table({
-    head: ['stock, combat, reliable/s', 'outbox max', 'outbox at 10 min', 'dead zone max', 'slope /h', 'leak', 'ACK B/datagram', 'dedup cmp/s max'],
+    head: ['update ms', 'reliable/s', 'peer', 'outbox max', 'at 10 min', 'dead zone max', 'slope /h', 'leak', 'load', 'ACK B/datagram', 'dedup cmp/s max'],
     style: { head: [], border: [] },
     chars: COMPACT,
   });
-  for (const p of r.sweep) {
-    sweep.push([p.reliablePerSecond, p.outboxMax, p.outboxFinal, p.deadZoneMax, p.slopePerHour, p.leak ? chalk.red('LEAK') : 'bounded', p.meanAckBytesPerDatagram, p.dedupMaxPerSecond]);
+  for (const p of r.sweep.points) {
+    for (const role of ['server', 'client'] as const) {
+      const q = p.peers[role];
+      sweep.push([p.updatePeriodMs, p.reliablePerSecond, role, q.outboxMax, q.outboxFinal, q.deadZoneMax, q.slopePerHour, q.leak ? chalk.red('LEAK') : 'bounded', q.load.toFixed(2), q.meanAckBytesPerDatagram, q.dedupMaxPerSecond]);
+    }
   }
-  return [
-    chalk.bold('Stock ACK-outbox: model against the measured facts (DECISIONS.md)'),
-    join.toString(),
-    'The model joins in ~1.6 s on a 0-latency loopback; the instrumented session took ~9 s, so the sizes peak at different times.',
+  const lines = [
+    chalk.bold(`Stock ACK-outbox: each reading against the measured facts (DECISIONS.md) · seed ${r.seed}`),
+    ...legend,
+    table.toString(),
+    ...r.criteria.map((c) => chalk.dim(`  ${c.title}: ${c.source}`)),
     '',
-    quiet.toString(),
+    ...r.unmatched.map((u) => `${chalk.yellow('No reading matches')} "${u.title}": ${u.note}.`),
     '',
-    `34-minute session (valentines): observed peak ${v.observedMin}–${v.observedMax} entries; model peak server ${v.serverMax} ${mark(inRange(v.serverMax))}, client ${v.clientMax} ${mark(inRange(v.clientMax))}`,
-    '',
-    sweep.toString(),
-    '',
-    chalk.bold('When the dead zone grows without bound, from the model:'),
-    ...r.explanation.map((line) => `- ${line}`),
-    '',
-  ].join('\n');
+  ];
+  if (r.sweep.points.length > 0) lines.push(sweep.toString(), '');
+  lines.push(chalk.bold('What the table and the sweep show:'), ...r.explanation.map((line) => `- ${line}`), '');
+  return lines.join('\n');
 }

@@ -47,6 +47,16 @@ export interface PeerSummary {
   outOfWindow: number;
   /** Unreliable messages too large for one fragment, sent as reliable fragments. */
   forcedReliable: number;
+  /** Issue 10: the most messages one datagram carried (measured: up to 33 in combat). */
+  messagesPerPacketMax: number;
+  keepalivesEchoed: number;
+  /** Arrivals at a held receive slot with a different message (switch wrapReceive decides). */
+  wrapConflicts: number;
+  /** Datagrams dropped because the socket inbox was full. */
+  inboxOverflows: number;
+  /** Network updates run, and datagrams sent with the pass-2 gate shut while the dead zone held entries. */
+  updates: number;
+  gateShutDatagrams: number;
   state: string;
 }
 
@@ -122,6 +132,12 @@ export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): P
     windowStalls: c.windowStalls,
     outOfWindow: c.outOfWindow,
     forcedReliable: c.forcedReliable,
+    messagesPerPacketMax: c.messagesMaxPerPacket,
+    keepalivesEchoed: c.keepalivesEchoed,
+    wrapConflicts: c.wrapConflicts,
+    inboxOverflows: c.inboxOverflows,
+    updates: c.updates,
+    gateShutDatagrams: c.gateShutDatagrams,
     state: peer.state,
   };
 }

@@ -11,6 +11,8 @@ export interface PeerCounters {
   messagesSent: number;
   /** Largest share of one datagram taken by ACKs, in bytes. */
   ackBytesMaxPerPacket: number;
+  /** Most messages in one datagram. */
+  messagesMaxPerPacket: number;
   /** First-send messages that waited at least one update because a datagram was full. */
   deferredMessages: number;
   /** Messages refused because a queue was at its limit. */
@@ -77,6 +79,7 @@ export function newPeerCounters(): PeerCounters {
     acksSent: 0,
     messagesSent: 0,
     ackBytesMaxPerPacket: 0,
+    messagesMaxPerPacket: 0,
     deferredMessages: 0,
     sendRejected: 0,
     keepalivesSent: 0,

@@ -25,6 +25,8 @@ export class DatagramBuilder {
   passOneAcks = 0;
   retransmits = 0;
   firstSends = 0;
+  /** Reliable messages (first sends and retransmits). */
+  reliables = 0;
   /** Pass 2 was skipped by the gate while the dead zone held entries. */
   gateShut = false;
 
@@ -40,6 +42,7 @@ export class DatagramBuilder {
     this.notes.push(note);
     this.bytes += size;
     if (message.type === TYPE_ACK) this.ackBytes += size;
+    if (message.type !== TYPE_ACK && message.reliable) this.reliables++;
     if (note === SendNote.Ack) this.passOneAcks++;
     else if (note === SendNote.Retransmit) this.retransmits++;
     else if (note === SendNote.FirstSend) this.firstSends++;

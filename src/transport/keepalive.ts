@@ -36,8 +36,15 @@ export function identityMessage(role: Role, slot: number, reliable: boolean): Ke
 }
 
 /** Does a sent datagram reset the "nothing sent for 5 s" clock? */
-export function resetsIdleClock(counts: IdleCounts, firstSends: number, retransmits: number): boolean {
-  if (counts === 'any-datagram') return true;
-  if (counts === 'first-sends') return firstSends > 0;
-  return firstSends + retransmits > 0;
+export function resetsIdleClock(counts: IdleCounts, out: { firstSends: number; retransmits: number; reliables: number }): boolean {
+  switch (counts) {
+    case 'any-datagram':
+      return true;
+    case 'first-sends':
+      return out.firstSends > 0;
+    case 'data-messages':
+      return out.firstSends + out.retransmits > 0;
+    case 'reliable-messages':
+      return out.reliables > 0;
+  }
 }

@@ -397,7 +397,8 @@ export class PeerTransport {
     }
     const keepalive = this.switches.keepalive;
     if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) {
-      this.sendKeepalive(idleKeepalive(keepalive, this.role, this.ownPeerId));
+      // The keepalive is itself a send: whatever idleCounts counts, it restarts the 5 s clock.
+      if (this.sendKeepalive(idleKeepalive(keepalive, this.role, this.ownPeerId))) this.lastSentUs = now;
     }
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
     if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
@@ -417,7 +418,8 @@ export class PeerTransport {
       c.messagesSent += out.count;
       if (out.gateShut) c.gateShutDatagrams++;
       if (out.ackBytes > c.ackBytesMaxPerPacket) c.ackBytesMaxPerPacket = out.ackBytes;
-      if (resetsIdleClock(keepalive.idleCounts, out.firstSends, out.retransmits)) this.lastSentUs = now;
+      if (out.count > c.messagesMaxPerPacket) c.messagesMaxPerPacket = out.count;
+      if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
       this.hooks.emit(bytes, out.uids, out.notes);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.

@@ -65,7 +65,8 @@ export const PLANTED_BUGS: readonly PlantedBug[] = ['none', 'no-duplicate-ack'];
  * - senders: "client → host, and host → each peer that is not disconnecting" (18).
  * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12).
  * - idleCounts: what resets "nothing sent for 5 s": any datagram, one carrying a
- *   data message (first send or retransmit), or one carrying a first send.
+ *   data message (first send or retransmit), one carrying a first send, or one
+ *   carrying a reliable message (first send or retransmit; StateUpdates do not count).
  */
 export interface KeepalivePolicy {
   readonly message: KeepaliveMessage;
@@ -78,11 +79,11 @@ export interface KeepalivePolicy {
 export type KeepaliveMessage = 'type-0x00' | 'type-0x02';
 export type KeepalivePath = 'first-send-queue' | 'outside-queues';
 export type KeepaliveSenders = 'both' | 'client' | 'server' | 'none';
-export type IdleCounts = 'any-datagram' | 'data-messages' | 'first-sends';
+export type IdleCounts = 'any-datagram' | 'data-messages' | 'first-sends' | 'reliable-messages';
 export const KEEPALIVE_MESSAGES: readonly KeepaliveMessage[] = ['type-0x00', 'type-0x02'];
 export const KEEPALIVE_PATHS: readonly KeepalivePath[] = ['first-send-queue', 'outside-queues'];
 export const KEEPALIVE_SENDERS: readonly KeepaliveSenders[] = ['both', 'client', 'server', 'none'];
-export const IDLE_COUNTS: readonly IdleCounts[] = ['any-datagram', 'data-messages', 'first-sends'];
+export const IDLE_COUNTS: readonly IdleCounts[] = ['any-datagram', 'data-messages', 'first-sends', 'reliable-messages'];
 
 /**
  * What opens the pass-2 gate (ack-outbox-deadlock.md §2: "only if steps 1–3
@@ -175,7 +176,8 @@ export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
   idleCounts: 'any-datagram',
 };
 
-const OPEN_READINGS = {
+/** The open readings as bcsim modelled them before issue 10 (`reproduce ack-outbox` row "queued-reliable"). */
+export const READINGS_BEFORE_ISSUE_10 = {
   keepalive: QUEUED_RELIABLE_KEEPALIVE,
   gateOpeners: GATE_OPENERS,
   gateScope: 'datagram',
@@ -183,6 +185,19 @@ const OPEN_READINGS = {
   duplicateAckTimer: 'due-now',
   wrapReceive: 'first-wins',
   receiveTiming: 'in-update',
+} as const satisfies Partial<TransportSwitches>;
+
+/**
+ * The reading that matches the most observations in `reproduce ack-outbox`
+ * ("lifetime+unreliable-outside", 8 of 13; README "Calibration"): an unACKed
+ * message is dropped once older than the peer timeout, and the idle keepalive is
+ * unreliable and never opens the pass-2 gate. Both presets share it, so a
+ * comparison isolates the fixes (DECISIONS.md "The fix").
+ */
+export const CALIBRATED_READINGS = {
+  ...READINGS_BEFORE_ISSUE_10,
+  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, reliable: false, path: 'outside-queues' },
+  messageLifetime: 'peer-timeout',
 } as const satisfies Partial<TransportSwitches>;
 
 export const STOCK_RETRANSMIT: RetransmitPolicy = { backoff: 'fixed', baseMs: 2000, stepMs: 1000, capMs: 5000, retryLimit: null };
@@ -201,7 +216,7 @@ export const PRESETS = {
     sendWindow: null,
     onGiveUp: 'drop',
     plantedBug: 'none',
-    ...OPEN_READINGS,
+    ...CALIBRATED_READINGS,
   },
   fixed: {
     ackOutbox: 'single-pass-bounded',
@@ -215,7 +230,7 @@ export const PRESETS = {
     sendWindow: 8192,
     onGiveUp: 'disconnect',
     plantedBug: 'none',
-    ...OPEN_READINGS,
+    ...CALIBRATED_READINGS,
   },
 } as const satisfies Record<string, TransportSwitches>;
 

@@ -1,6 +1,7 @@
 // `bcsim reproduce fragment-ack | ack-outbox`: the model against what was observed.
 import { reproduceFragmentAck, STOCK_CAUSE } from '../../reproduce/fragment-ack.js';
-import { reproduceAckOutbox } from '../../reproduce/ack-outbox.js';
+import { reproduceAckOutbox, scenarioSource } from '../../reproduce/ack-outbox.js';
+import { parseScenario } from '../../scenario/load.js';
 import { renderAckOutboxReproduction, renderFragmentAckReproduction } from '../../report/reproduce-table.js';
 import { makeChalk } from '../../report/style.js';
 import type { CliIO } from '../io.js';
@@ -34,7 +35,11 @@ function fragmentAck(flags: ReproduceFlags, io: CliIO): number {
 }
 
 function ackOutbox(flags: ReproduceFlags, io: CliIO): number {
-  const result = reproduceAckOutbox((name) => loadForCli(name, [], io), seedFlag(flags.seed));
+  const source = scenarioSource(
+    (name, sets) => loadForCli(name, sets, io),
+    (json, sets) => parseScenario(JSON.stringify(json), 'reproduce:ack-outbox', sets),
+  );
+  const result = reproduceAckOutbox(source, { seed: seedFlag(flags.seed) });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else io.stdout(renderAckOutboxReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
   return EXIT_OK;
