@@ -52,12 +52,14 @@ const cell = (value: string, expected: string, matches: boolean): Cell => ({ val
 export function measureReading(reading: Reading, source: ScenarioSource, seed: number): Cells {
   const sets = Object.entries(reading.transport ?? {}).map(([key, value]) => `transport.${key}=${JSON.stringify(value)}`);
   const options = { preset: 'stock' as const, switches: reading.switches, seed };
-  return {
+  const cells: Cells = {
     ...joinRun(source.builtin('fragment-ack-bug', sets), options),
     ...quietDisconnectRun(source.inline(QUIET_DISCONNECT, sets), options),
     ...combatRun(source.inline(COMBAT_PER_CONNECTION, sets), options),
     ...quietLobbyRun(source.inline(QUIET_LOBBY, sets), options),
   };
+  // In the order of CRITERIA, for tables and JSON alike.
+  return Object.fromEntries(CRITERIA.map((c) => [c.key, cells[c.key]])) as Cells;
 }
 
 type RunWith = { preset: 'stock'; switches: Reading['switches']; seed: number };

@@ -354,6 +354,7 @@ export class PeerTransport {
   auditMemoryBytes(): number {
     let bytes = this.ackOutbox.size * ACK_ENTRY_BYTES;
     for (const message of this.firstSendQueue.values()) bytes += dataMessageBytes(message.payload.length);
+    if (this.outOfBand.message !== null) bytes += dataMessageBytes(this.outOfBand.message.payload.length);
     for (const message of this.retransmitQueue.messages()) bytes += dataMessageBytes(message.payload.length);
     return bytes + this.channels[0].auditBytes() + this.channels[1].auditBytes();
   }
@@ -481,6 +482,7 @@ export class PeerTransport {
     } else {
       const seq = shape.reliable ? this.sendSeq[1] : null;
       this.outOfBand.message = newOutgoing({ type: shape.type, reliable: shape.reliable, ordered: shape.ordered, seq, payload: shape.payload, uid });
+      this.firstSendBytes += dataMessageBytes(shape.payload.length); // waiting to be sent, like a queued message
       if (shape.reliable) this.sendSeq[1] = seqNext(this.sendSeq[1]);
       sent = true;
     }

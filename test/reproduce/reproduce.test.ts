@@ -1,5 +1,9 @@
 // Issue 6 acceptance for `bcsim reproduce`.
 import { describe, expect, it } from 'vitest';
+import { STOCK_READING } from '../../src/reproduce/readings.js';
+import { READINGS_BEFORE_ISSUE_10, resolveSwitches } from '../../src/transport/switches.js';
+import { Chalk } from 'chalk';
+import { renderAckOutboxReproduction } from '../../src/report/reproduce-table.js';
 import { cli } from '../support/cli.js';
 
 describe('bcsim reproduce fragment-ack', async () => {
@@ -66,40 +70,76 @@ describe('bcsim reproduce fragment-ack', async () => {
 describe('bcsim reproduce ack-outbox', async () => {
   const r = await cli(['reproduce', 'ack-outbox', '--json']);
   const result = JSON.parse(r.stdout);
+  type Row = { name: string; switches: Record<string, unknown>; criteria: Record<string, { value: string; expected: string; matches: boolean }>; matched: number };
+  const rows: Row[] = result.hypotheses;
+  const row = (name: string) => rows.find((h) => h.name === name) as Row;
 
-  it('sets each measured figure beside the model', () => {
+  it('has a hypotheses array (reading, switch values, one cell per criterion) and a best field', () => {
     expect(r.code).toBe(0);
-    expect(result.join.map((s: { peer: string; atSeconds: number; observed: number }) => [s.peer, s.atSeconds, s.observed])).toEqual([
-      ['server', 0, 2],
-      ['server', 3, 4],
-      ['server', 6, 10],
-      ['server', 9, 11],
-      ['client', 2, 12],
-      ['client', 5, 13],
-    ]);
-    for (const s of result.join) expect(Number.isInteger(s.model)).toBe(true);
-    expect(result.session34min.observedMin).toBe(20);
-    expect(result.session34min.observedMax).toBe(33);
-    expect(result.session34min.clientMax).toBeGreaterThan(0);
+    expect(rows.length).toBeGreaterThanOrEqual(9);
+    for (const name of ['queued-reliable', 'outside-queues', 'unreliable', 'lifetime', 'lifetime+unreliable-outside']) expect(row(name)).toBeDefined();
+    for (const h of rows) {
+      expect(Object.keys(h.criteria)).toEqual(result.criteria.map((c: { key: string }) => c.key));
+      for (const c of Object.values(h.criteria)) expect(Object.keys(c)).toEqual(['value', 'expected', 'matches']);
+      expect(h.matched).toBe(Object.values(h.criteria).filter((c) => c.matches).length);
+      expect(h.switches).toHaveProperty('keepalive');
+      expect(h.switches).toHaveProperty('messageLifetime');
+    }
+    expect(result.best.matched).toBe(Math.max(...rows.map((h) => h.matched)));
+    expect(result.best.readings).toEqual(rows.filter((h) => h.matched === result.best.matched).map((h) => h.name));
   });
 
-  it('reproduces "3 sends, then silence until the disconnect" only for a short quiet period without fragment retransmits', () => {
-    const matching = result.quiet.filter((q: { matchesObservation: boolean }) => q.matchesObservation).map((q: { label: string }) => q.label);
-    expect(matching).toEqual(['same, without fragment retransmits']);
-    const q = result.quiet[1];
-    expect(q.sendsBeforeQuiet).toBe(3);
-    expect(q.inDisconnectDatagram).toBe(true);
-    const gaps = q.ackSendTimes.slice(1, 3).map((t: number, i: number) => t - q.ackSendTimes[i]);
-    for (const g of gaps) expect(g).toBeCloseTo(0.76, 2);
+  it('the stock preset uses a best-matching reading', () => {
+    expect(result.best.readings).toContain(STOCK_READING);
+    const stock = resolveSwitches('stock');
+    const chosen = row(STOCK_READING).switches;
+    for (const key of Object.keys(READINGS_BEFORE_ISSUE_10)) expect([key, stock[key as keyof typeof stock]]).toEqual([key, chosen[key]]);
   });
 
-  it('finds the traffic at which the stock dead zone stops being bounded', () => {
-    const measured = result.sweep[0];
-    expect(measured.reliablePerSecond).toBe(4.9);
-    expect(measured.leak).toBe(false);
-    const leaking = result.sweep.filter((p: { leak: boolean }) => p.leak);
-    expect(leaking.length).toBeGreaterThan(0);
-    expect(leaking[0].outboxFinal).toBeGreaterThan(10 * measured.outboxMax);
-    expect(result.explanation.join(' ')).toContain(`From ${leaking[0].reliablePerSecond} reliable/s`);
+  it('messages kept all session fill the quiet before a Disconnect with fragment re-sends; the peer-timeout lifetime does not', () => {
+    expect(row('queued-reliable').criteria.threeThenSilence.matches).toBe(false);
+    expect(row('lifetime').criteria.threeThenSilence).toMatchObject({ value: '3 sends, then 0 datagrams before the Disconnect', matches: true });
+    expect(row('queued-reliable').criteria.fragmentsWholeSession.matches).toBe(true);
+    expect(row('lifetime').criteria.fragmentsWholeSession.matches).toBe(false);
+  });
+
+  it('only a keepalive that never opens the gate leaves the dead zone where the combat left it', () => {
+    expect(row('lifetime+unreliable-outside').criteria.quietLobbyPersists.matches).toBe(true);
+    for (const name of ['queued-reliable', 'unreliable', 'lifetime', 'lifetime+unreliable']) expect(row(name).criteria.quietLobbyPersists.matches).toBe(false);
+  });
+
+  it('95 ms updates space the ACK resends 0.760 s apart; the loopback update periods give ~0.667 s', () => {
+    expect(row('before-issue-10').criteria.ackSpacing).toMatchObject({ value: '0.760 s', matches: false });
+    expect(row('lifetime').criteria.ackSpacing).toMatchObject({ value: '0.670 s', matches: true });
+  });
+
+  it('names the criteria no reading matches instead of choosing silently', () => {
+    const keys = result.unmatched.map((u: { key: string }) => u.key);
+    for (const key of keys) expect(rows.every((h) => !h.criteria[key].matches)).toBe(true);
+    expect(keys).toContain('checksumResends34');
+  });
+
+  it('sweeps both peers at two update periods and finds the runaway where the load passes capacity', () => {
+    const points = result.sweep.points as Array<{ updatePeriodMs: number; reliablePerSecond: number; capacityBytesPerSecond: number; peers: Record<string, { leak: boolean; load: number }> }>;
+    expect(new Set(points.map((p) => p.updatePeriodMs))).toEqual(new Set([95, 33]));
+    for (const p of points) {
+      for (const role of ['server', 'client']) {
+        // The relation the sweep reports: an outbox runs away exactly when its load is above capacity.
+        expect([p.updatePeriodMs, p.reliablePerSecond, role, p.peers[role].leak]).toEqual([p.updatePeriodMs, p.reliablePerSecond, role, p.peers[role].load > 1]);
+      }
+    }
+    const at = (ms: number) => result.sweep.capacity.find((c: { updatePeriodMs: number }) => c.updatePeriodMs === ms);
+    expect(at(95).capacityBytesPerSecond).toBe(5368);
+    expect(at(33).capacityBytesPerSecond).toBe(15455);
+    // The threshold moves with the update period.
+    expect(at(33).runawayFrom.server).toBeGreaterThan(at(95).runawayFrom.server);
+    expect(result.explanation.join(' ')).toContain('510 B × 1 datagram per update = 5,368 B/s');
+  });
+
+  it('prints the table with the best reading marked', () => {
+    const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
+    expect(table).toContain('BEST');
+    expect(table).toContain(STOCK_READING);
+    expect(table).toContain('No reading matches');
   });
 });

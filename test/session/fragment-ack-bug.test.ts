@@ -37,8 +37,10 @@ describe('fragment-ack-bug, stock, lossless', () => {
     expect(frag0 && frag0.type === TYPE_GAME ? frag0.fragCount : null).toBe(3);
   });
 
-  it('re-sends all 3 together about every 2 s until the end of the run', () => {
-    expect(summary.peers.client.fragmentRetransmits).toBeGreaterThanOrEqual(50);
+  it('re-sends all 3 together about every 2 s until the message is 45 s old (messageLifetime peer-timeout)', () => {
+    // 22 rounds: first sent at 0.827 s, re-sent every 2.01 s while its age is at most 45 s.
+    expect(summary.peers.client.fragmentRetransmits).toBe(66);
+    expect(summary.peers.client.gaveUp).toBe(3); // one per fragment entry
     // Group sends into rounds: a new round starts more than 1 s after the previous send.
     const rounds: number[][] = [];
     let last = -Infinity;
@@ -51,7 +53,14 @@ describe('fragment-ack-bug, stock, lossless', () => {
     const starts = sends.filter(([, i]) => i === 0).map(([t]) => t);
     const periods = starts.slice(1).map((t, i) => t - starts[i]);
     for (const p of periods) expect(Math.abs(p - 2000)).toBeLessThan(500);
-    expect(starts[starts.length - 1]).toBeGreaterThan(120_000 - 2_500); // still going at the end
+    expect(starts[starts.length - 1]).toBeGreaterThan(45_827 - 2_500); // still going at the end of its lifetime
+    expect(starts[starts.length - 1]).toBeLessThan(45_827);
+  });
+
+  it('with messageLifetime session (the bug documents) the re-sends go on until the end of the run', () => {
+    const { summary: whole, session } = runScenario(scenario, { preset: 'stock', switches: { messageLifetime: 'session' } });
+    expect(whole.peers.client.fragmentRetransmits).toBe(177);
+    expect(session.peers.client.retransmitQueue.size).toBe(3);
   });
 
   it('never re-sends a non-fragmented reliable message', () => {
