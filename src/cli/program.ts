@@ -26,6 +26,12 @@ const SWITCHES_HELP =
   '  ackRefresh timer-only|reset-count, fragmentAckCause none|ack-format-mismatch|partial-ack|\n' +
   '  retransmit-reentry|retransmit-all|matcher-rejects-fragments, retransmit {backoff,baseMs,stepMs,capMs,retryLimit},\n' +
   '  closePolicy immediate|drain, sendWindow N|null, onGiveUp drop|disconnect, plantedBug none|no-duplicate-ack (tests only).\n' +
+  'Open readings (both presets run the calibrated one; see bcsim reproduce ack-outbox):\n' +
+  '  keepalive {message type-0x00|type-0x02, reliable true|false, path first-send-queue|outside-queues,\n' +
+  '  senders both|client|server|none, serverEcho true|false, idleCounts any-datagram|data-messages|first-sends|\n' +
+  '  reliable-messages}, gateOpeners [pass-one,retransmits,first-sends], gateScope datagram|update,\n' +
+  '  messageLifetime session|peer-timeout, duplicateAckTimer due-now|restart, wrapReceive first-wins|last-wins|reject,\n' +
+  '  receiveTiming in-update|on-arrival. Update periods: --set transport.updatePeriodMs={"server":5,"client":10}.\n' +
   'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
   'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
 
@@ -156,9 +162,13 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
       'after',
       '\nfragment-ack runs fragment-ack-bug once per candidate cause (DECISIONS.md 14) plus none (= fixed),\n' +
         'on a clean and a lossy link, and checks each against the observed signature. Exit 1 if the\n' +
-        'stock cause (matcher-rejects-fragments) stops matching it.\n' +
-        'ack-outbox sets the stock model beside the measured ACK-outbox figures and sweeps traffic to\n' +
-        'show when the dead zone stays bounded and when it grows without bound.\n',
+        'stock cause (matcher-rejects-fragments) stops matching it. Re-sends are expected until the run\n' +
+        'ends or the message lifetime does (messageLifetime peer-timeout: 45 s).\n' +
+        'ack-outbox runs 13 named readings of the stock model (keepalive, message lifetime, update loop)\n' +
+        'through four experiments each and scores them against 13 observations of DECISIONS.md; --json has\n' +
+        '`hypotheses` (name, switches, one {value, expected, matches} per criterion) and `best`. Then it\n' +
+        'sweeps reliable rates at 95 and 33 ms updates for both peers and states the capacity relation:\n' +
+        'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n',
     )
     .action((target: string, flags: ReproduceFlags) => {
       setExit(reproduceCommand(target, flags, io));

@@ -44,19 +44,39 @@ export function findings(comparison: Comparison): string[] {
       `${fmt(deferredStock)} game messages waited for a later update because a stock datagram was full (fixed: ${fmt(deferredFixed)}).`,
   );
   const fragStock = s.client.fragmentRetransmits + s.server.fragmentRetransmits;
+  const lifetime = stock.summary.switches.messageLifetime === 'peer-timeout' ? ' until the stuck message was older than the 45 s peer timeout' : ' for as long as the session lasted';
   if (fragStock > 0) {
     out.push(
-      `Stock re-sent fragments ${fmt(fragStock)} times, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly; ` +
+      `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly; ` +
         `fixed re-sent ${fmt(f.client.fragmentRetransmits + f.server.fragmentRetransmits)}.`,
     );
   }
   out.push(growthSentence(stock, fixed));
+  const stranded = [s.server.ackOutboxDeadZone.final, s.client.ackOutboxDeadZone.final];
+  if (stranded[0] + stranded[1] > 0) {
+    out.push(
+      `At the end the stock dead zone still held ${stranded[0]} entries on the server and ${stranded[1]} on the client: ` +
+        `only what opens the pass-2 gate (a write in steps 1–3, or a Disconnect) moves them, so in quiet periods they persist (ack-outbox-deadlock.md §2).`,
+    );
+  }
+  out.push(readingsSentence(stock));
   out.push(
     `For calibration: ack-outbox-deadlock.md §5 projects ${DOC_CLAIMS}; the measured 34-minute session peaked at 20–33 entries (DECISIONS.md). ` +
       `At this scenario's traffic the model's stock outbox peaked at ${Math.max(s.server.ackOutbox.max, s.client.ackOutbox.max)} entries` +
       `${reliableRate < 20 ? ', on the measured side of that gap' : ', the heavy regime the projection assumes'}.`,
   );
   return out;
+}
+
+/** Every stock verdict rests on modelling choices; name them (issue 10). */
+function readingsSentence(stock: ComparedRun): string {
+  const sw = stock.summary.switches;
+  const periods = stock.summary.settings.params.updatePeriodMs;
+  const keepalive = `the idle keepalive is ${sw.keepalive.reliable ? 'reliable' : 'unreliable'} ${sw.keepalive.message} sent ${sw.keepalive.path === 'outside-queues' ? 'outside the queues (it never opens the gate)' : 'through the first-send queue (it opens the gate)'}`;
+  return (
+    `These stock figures rest on the readings the stock preset runs (compare them in \`bcsim reproduce ack-outbox\`): messageLifetime ${sw.messageLifetime}; ${keepalive}; ` +
+    `gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}, and network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client).`
+  );
 }
 
 function growthSentence(stock: ComparedRun, fixed: ComparedRun): string {

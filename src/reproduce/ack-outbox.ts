@@ -5,7 +5,7 @@
 import type { Scenario } from '../scenario/scenario.js';
 import { CRITERIA, measureReading } from './evidence.js';
 import type { Cell, Cells, CriterionKey, ScenarioSource } from './evidence.js';
-import { READINGS } from './readings.js';
+import { READINGS, STOCK_READING } from './readings.js';
 import type { Reading } from './readings.js';
 import { sweepAckOutbox } from './sweep.js';
 import type { SweepResult } from './sweep.js';
@@ -82,7 +82,8 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   emptyQueueShare: 'the instrumented session is not described in enough detail to replay',
   outboxPeak34: 'one connection cannot carry the server fan-out of a 3-player session (multi-client sessions)',
   messagesPerDatagram34: 'one connection carries a third of the traffic; the 3-player server batched more per datagram (multi-client sessions)',
-  keepalives34: 'every reading that counts StateUpdates as sending never goes idle in combat',
+  keepalives34:
+    'readings that count StateUpdates as sending never go idle in combat; those that count only reliable sends go idle several times too often here, where one connection splits its events evenly between the directions and the server does not relay the other players\' events (multi-client sessions)',
   checksumResends34:
     'the fragment bug re-sends every ~2 s for 45 s even with the bounded lifetime (22 rounds); the counts may start after the join, or the retry limit is shorter: the evidence disagrees with "10+ rounds"',
   quietLobbyPersists: 'every keepalive that opens the gate drains the dead zone',
@@ -95,7 +96,15 @@ function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'
   const named = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
   out.push(`Best reading${best.readings.length > 1 ? 's' : ''}: ${named(best.readings)}, matching ${best.matched} of ${best.of} observations.`);
   const today = hypotheses.find((h) => h.name === 'queued-reliable');
-  if (today) out.push(`The keepalive bcsim used before (reliable, queued, echoed; messages kept all session) matches ${today.matched}.`);
+  if (today) out.push(`The readings bcsim used before (keepalive reliable, queued, echoed; messages kept all session) match ${today.matched}.`);
+  if (best.readings.includes(STOCK_READING)) {
+    out.push(
+      `The stock preset runs "${STOCK_READING}"` +
+        (best.readings.length > 1 ? ': of the best, it assumes the least (the others add switches that change no matched observation).' : '.'),
+    );
+  } else {
+    out.push(`The stock preset runs "${STOCK_READING}", which is not among the best here: re-check the calibration.`);
+  }
   for (const c of sweep.capacity) out.push(c.sentence);
   return out;
 }
