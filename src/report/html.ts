@@ -7,7 +7,7 @@ import { escapeXml } from './format.js';
 import { cell, ROWS } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { settingsHtml } from './settings.js';
-import { renderChart } from './svg-chart.js';
+import { PHASE_FILL, renderChart } from './svg-chart.js';
 import type { PhaseBand } from './svg-chart.js';
 
 const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
@@ -52,7 +52,7 @@ export function reportHtml(comparison: Comparison): string {
       .join('');
     return `<tr><td>${escapeXml(row.label)}</td>${cells}</tr>`;
   }).join('\n');
-  const key = Object.entries({ combat: '#fdebd3', lull: '#f3f0e0', lobby: '#eef2f7', join: '#e8f5e9' })
+  const key = Object.entries(PHASE_FILL)
     .map(([kind, color]) => `<span style="background:${color}"></span>${kind}`)
     .join('');
   return `<!doctype html>

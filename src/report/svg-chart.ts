@@ -28,7 +28,15 @@ export interface ChartSpec {
 const W = 720;
 const H = 240;
 const M = { left: 64, right: 16, top: 28, bottom: 36 };
-const PHASE_FILL: Record<string, string> = { combat: '#fdebd3', lull: '#f3f0e0', lobby: '#eef2f7', join: '#e8f5e9', disconnect: '#f5e1e1' };
+/** Background of each traffic phase kind, in charts and in the HTML legend. */
+export const PHASE_FILL: Record<string, string> = {
+  combat: '#fdebd3',
+  lull: '#f3f0e0',
+  quiet: '#ececec',
+  lobby: '#eef2f7',
+  join: '#e8f5e9',
+  disconnect: '#f5e1e1',
+};
 
 export function renderChart(spec: ChartSpec): string {
   const plotW = W - M.left - M.right;
