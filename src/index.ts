@@ -7,8 +7,45 @@ export { loadScenario, parseScenario, listBuiltins, builtinNames } from './scena
 export { ScenarioError } from './scenario/errors.js';
 export type { Scenario, SwitchOverrides, Expectations } from './scenario/scenario.js';
 
-export { PRESETS, PRESET_NAMES, FRAGMENT_ACK_CAUSES, CLOSE_POLICIES, ON_GIVE_UP, MAX_SEND_WINDOW, DEFAULT_PARAMS, resolveSwitches } from './transport/switches.js';
-export type { TransportSwitches, TransportParams, PresetName, FragmentAckCause, RetransmitPolicy, ClosePolicy, OnGiveUp } from './transport/switches.js';
+export {
+  PRESETS,
+  PRESET_NAMES,
+  FRAGMENT_ACK_CAUSES,
+  CLOSE_POLICIES,
+  ON_GIVE_UP,
+  MAX_SEND_WINDOW,
+  DEFAULT_PARAMS,
+  resolveSwitches,
+  KEEPALIVE_MESSAGES,
+  KEEPALIVE_PATHS,
+  KEEPALIVE_SENDERS,
+  IDLE_COUNTS,
+  GATE_OPENERS,
+  GATE_SCOPES,
+  MESSAGE_LIFETIMES,
+  DUPLICATE_ACK_TIMERS,
+  WRAP_RECEIVE,
+  RECEIVE_TIMINGS,
+  READINGS_BEFORE_ISSUE_10,
+  CALIBRATED_READINGS,
+} from './transport/switches.js';
+export type {
+  TransportSwitches,
+  TransportParams,
+  PresetName,
+  FragmentAckCause,
+  RetransmitPolicy,
+  ClosePolicy,
+  OnGiveUp,
+  KeepalivePolicy,
+  SwitchPatch,
+  GateOpener,
+  GateScope,
+  MessageLifetime,
+  DuplicateAckTimer,
+  WrapReceive,
+  ReceiveTiming,
+} from './transport/switches.js';
 export { connectionEnded } from './transport/lifecycle.js';
 export type { ConnectionState } from './transport/lifecycle.js';
 
@@ -31,7 +68,10 @@ export { formatEvent, eventToJson } from './trace/format.js';
 export { parseFilter, matches as traceFilterMatches } from './trace/filter.js';
 
 export { reproduceFragmentAck } from './reproduce/fragment-ack.js';
-export { reproduceAckOutbox } from './reproduce/ack-outbox.js';
+export { reproduceAckOutbox, scenarioSource } from './reproduce/ack-outbox.js';
+export type { AckOutboxReproduction, ReadingResult } from './reproduce/ack-outbox.js';
+export { READINGS, STOCK_READING } from './reproduce/readings.js';
+export type { Reading } from './reproduce/readings.js';
 export { checkScenario } from './check/check.js';
 export { runTwice, compareRuns } from './check/determinism.js';
 
