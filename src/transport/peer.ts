@@ -10,29 +10,25 @@ import {
   TYPE_DATA,
   TYPE_DISCONNECT,
   TYPE_GAME,
-  decodeDatagram,
   isLowType,
   isKnownType,
   writeDatagram,
 } from '../codec/index.js';
-import type { AckMessage, DataMessage, DataType, Located } from '../codec/index.js';
 import type { Simulator, Timer } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters } from './counters.js';
-import type { SendNote } from './datagram-builder.js';
 import { Fifo } from './fifo.js';
+import type { SendRequest, TransportHooks } from './hooks.js';
 import { disconnectPayload } from './identity.js';
-import { Inbox } from './inbox.js';
 import { identityMessage, idleKeepalive, resetsIdleClock, sendsKeepalives } from './keepalive.js';
 import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
 import { newOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
-import { ReceiveChannel } from './receive-channel.js';
 import type { Delivery } from './receive-channel.js';
+import { Receiver } from './receiver.js';
 import { RetransmitQueue } from './retransmit-queue.js';
-import type { AckOutcome } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram, gateRule } from './send-cycle.js';
 import type { SendCycleParts, UpdateState } from './send-cycle.js';
@@ -45,37 +41,7 @@ import type { TransportParams, TransportSwitches } from './switches.js';
 export { connectionEnded } from './lifecycle.js';
 export type { ConnectionState } from './lifecycle.js';
 
-export interface SendRequest {
-  readonly type: DataType;
-  readonly payload: Uint8Array;
-  readonly reliable: boolean;
-  readonly ordered?: boolean;
-  /** Accounting identity from the caller's ledger. */
-  readonly uid: number;
-}
-
-/** How the transport reaches the rest of the simulation. */
-export interface TransportHooks {
-  /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages. */
-  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
-  /** Hands a received reliable message to the application, in order. */
-  deliver(delivery: Delivery): void;
-  /** Hands a received unreliable message to the application (no object per message: hot path). */
-  deliverUnreliable(message: DataMessage): void;
-  /** The sender stopped trying to deliver this reliable message. */
-  gaveUp(uid: number): void;
-  /** An ACK cleared a retransmit entry of this message. */
-  acknowledged(uid: number): void;
-  /** The transport refused one of its own messages (keepalive, disconnect) before sending. */
-  refused(uid: number): void;
-  /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
-  newUid(reliable: boolean, low: boolean): number;
-  stateChanged?(state: ConnectionState): void;
-  /** Every ACK received, with the retransmit entry it cleared (null: no match) and why. */
-  ackProcessed?(ack: AckMessage, cleared: OutgoingMessage | null, outcome: AckOutcome): void;
-  /** A reliable message (or fragment) arrived again after it was already taken. */
-  duplicateReceived?(message: Located<DataMessage>): void;
-}
+export type { SendRequest, TransportHooks } from './hooks.js';
 
 export interface PeerGauges {
   ackOutbox: number;
@@ -95,27 +61,19 @@ export class PeerTransport {
   /** Send counters per category: [high, low] (peer+0x2A / +0x26). */
   private readonly sendSeq = [0, 0];
   /** Receive side per category, holding the expected counters (peer+0x28 / +0x24). */
-  private readonly channels: [ReceiveChannel, ReceiveChannel];
+  private readonly receiver: Receiver;
   private readonly parts: SendCycleParts;
   private tickUs: number;
   private readonly update: UpdateState = { gateOpened: false };
-  /** Datagrams waiting on the socket, read in the next update (DECISIONS.md 16). */
-  private readonly inbox = new Inbox();
-  /** Messages taken in this update's receive step, handed to the game in its dispatch step. */
-  private dispatchQueue: Delivery[] = [];
   private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   private readonly onArrival: boolean;
   private timer: Timer | null = null;
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
-  lastActivityUs = 0;
   lastSentUs = 0;
   /** A message was given up during this update (onGiveUp: disconnect). */
   private gaveUpInUpdate = false;
-  private readonly window: number | null;
-  /** Test-only planted bug: a message seen before gets no ACK. */
-  private readonly skipDuplicateAck: boolean;
 
   constructor(
     readonly role: Role,
@@ -133,11 +91,20 @@ export class PeerTransport {
       },
     });
     this.lifecycle = new ConnectionLifecycle(switches, params, (state) => hooks.stateChanged?.(state));
-    this.window = switches.sendWindow;
-    this.skipDuplicateAck = switches.plantedBug === 'no-duplicate-ack';
     this.onArrival = switches.receiveTiming === 'on-arrival';
-    const onDeliver = (delivery: Delivery) => this.dispatchQueue.push(delivery);
-    this.channels = [new ReceiveChannel(false, onDeliver), new ReceiveChannel(true, onDeliver)];
+    this.receiver = new Receiver({
+      role,
+      switches,
+      counters: this.counters,
+      ackOutbox: this.ackOutbox,
+      retransmitQueue: this.retransmitQueue,
+      hooks,
+      dispatch: (delivery) => this.onDeliver(delivery),
+      unreliable: (message) => {
+        if (message.type === TYPE_DATA) this.answerIdentity(false);
+        hooks.deliverUnreliable(message);
+      },
+    });
     this.tickUs = Math.round(params.tickMs * 1000);
     if (!(this.tickUs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
     // Fragment 0 carries 7 header bytes; it must fit the 510 bytes after the datagram header.
@@ -180,7 +147,7 @@ export class PeerTransport {
 
   /** Starts the network updates; the first runs `phaseUs` from now. */
   start(phaseUs = 0): void {
-    this.lastActivityUs = this.sim.now;
+    this.receiver.lastActivityUs = this.sim.now;
     this.lastSentUs = this.sim.now;
     this.timer = this.sim.after(phaseUs, () => this.tick());
   }
@@ -253,84 +220,13 @@ export class PeerTransport {
    */
   arrive(bytes: Uint8Array, uids: readonly number[] = []): void {
     if (connectionEnded(this.lifecycle.state)) return;
-    if (this.onArrival) {
-      this.updateMemoryMax();
-      this.receiveDatagram(bytes, uids);
-      this.dispatch();
-      this.updateMemoryMax();
-    } else if (!this.inbox.push(bytes, uids)) {
-      this.counters.inboxOverflows++;
-    }
-  }
-
-  /** ProcessIncomingMessages for one datagram: decode the real bytes, ACK every reliable message, route ACKs. */
-  private receiveDatagram(bytes: Uint8Array, uids: readonly number[]): void {
-    const c = this.counters;
-    c.packetsReceived++;
-    c.bytesReceived += bytes.length;
-    const decoded = decodeDatagram(bytes);
-    if (!decoded.ok) {
-      c.malformedReceived++;
+    if (!this.onArrival) {
+      this.receiver.enqueue(bytes, uids);
       return;
     }
-    this.lastActivityUs = this.sim.now;
-    const messages = decoded.datagram.messages;
-    for (let i = 0; i < messages.length; i++) {
-      const message = messages[i];
-      if (message.type === TYPE_ACK) {
-        const cleared = this.retransmitQueue.onAck((message.flags & 2) !== 0, message.seq, (message.flags & 1) !== 0, message.fragIndex ?? 0);
-        if (cleared) this.hooks.acknowledged(cleared.uid);
-        if (this.hooks.ackProcessed) this.hooks.ackProcessed(message, cleared, this.retransmitQueue.lastAckOutcome);
-        continue;
-      }
-      const uid = i < uids.length ? uids[i] : -1;
-      if (!message.reliable) {
-        if (message.fragment) continue; // fragments are always reliable; a stray one is ignored
-        c.deliveredUnreliable++;
-        if (message.type === TYPE_DATA) this.answerIdentity(false);
-        this.hooks.deliverUnreliable(message);
-        continue;
-      }
-      this.receiveReliable(message, uid, decoded.datagram.peerId);
-    }
-  }
-
-  private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number): void {
-    const c = this.counters;
-    const low = isLowType(message.type);
-    const channel = this.channels[low ? 1 : 0];
-    c.reliableReceived++;
-    if (this.window !== null && channel.pastWindow(message.seq as number, this.window)) {
-      c.outOfWindow++; // a stale copy: taking or ACKing it would alias a future message
-      return;
-    }
-    if (channel.heldConflict(message)) {
-      c.wrapConflicts++;
-      if (this.switches.wrapReceive === 'reject') return; // neither taken nor ACKed
-      if (this.switches.wrapReceive === 'last-wins') channel.evict(message);
-    }
-    // The Connect comes from an address with no peer yet: the peer is made when it is
-    // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
-    const unanswered = this.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
-    // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
-    if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
-      this.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0, this.sim.now);
-    }
-    const outcome = channel.accept(message, uid);
-    if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
-    if (outcome === 'invalid') c.invalidFragments++;
-    if (outcome === 'duplicate') {
-      c.duplicatesReceived++;
-      if (this.hooks.duplicateReceived) this.hooks.duplicateReceived(message);
-    }
-  }
-
-  /** DispatchReceivedMessages: hand this update's messages to their handlers and the game. */
-  private dispatch(): void {
-    if (this.dispatchQueue.length === 0) return;
-    const batch = this.dispatchQueue;
-    this.dispatchQueue = [];
-    for (const delivery of batch) this.onDeliver(delivery);
+    this.updateMemoryMax();
+    this.receiver.readNow(bytes, uids, this.sim.now);
+    this.updateMemoryMax();
   }
 
   gauges(): PeerGauges {
@@ -344,7 +240,7 @@ export class PeerTransport {
   }
 
   memoryBytes(): number {
-    return this.ackOutbox.modelledBytes + this.retransmitQueue.modelledBytes + this.firstSendBytes + this.channels[0].modelledBytes + this.channels[1].modelledBytes;
+    return this.ackOutbox.modelledBytes + this.retransmitQueue.modelledBytes + this.firstSendBytes + this.receiver.modelledBytes;
   }
 
   /**
@@ -356,17 +252,17 @@ export class PeerTransport {
     for (const message of this.firstSendQueue.values()) bytes += dataMessageBytes(message.payload.length);
     if (this.outOfBand.message !== null) bytes += dataMessageBytes(this.outOfBand.message.payload.length);
     for (const message of this.retransmitQueue.messages()) bytes += dataMessageBytes(message.payload.length);
-    return bytes + this.channels[0].auditBytes() + this.channels[1].auditBytes();
+    return bytes + this.receiver.auditBytes();
   }
 
   /** Uids held in the receive buffers (not yet deliverable). */
   heldUids(): number[] {
-    return [...this.channels[0].heldUids(), ...this.channels[1].heldUids()];
+    return this.receiver.heldUids();
   }
 
   /** The expected (next to deliver) seq of a category. */
   expectedSeq(low: boolean): number {
-    return this.channels[low ? 1 : 0].expected;
+    return this.receiver.expectedSeq(low);
   }
 
   /** The next seq `send` will assign in a category. */
@@ -392,7 +288,7 @@ export class PeerTransport {
     const c = this.counters;
     this.updateMemoryMax(); // the peak of what was queued since the last event
     c.updates++;
-    if (now - this.lastActivityUs > this.params.peerTimeoutMs * 1000) {
+    if (now - this.receiver.lastActivityUs > this.params.peerTimeoutMs * 1000) {
       this.shutDown('timed-out');
       return;
     }
@@ -427,10 +323,9 @@ export class PeerTransport {
     c.deferredMessages += this.firstSendQueue.markRemainingDeferred();
     // 2. ProcessIncomingMessages, 3. DispatchReceivedMessages: replies the game queues
     // now leave in the next update, with the ACKs made here (DECISIONS.md 16).
-    if (this.inbox.length > 0) {
+    if (this.receiver.waiting > 0) {
       this.updateMemoryMax();
-      for (const arrival of this.inbox.takeAll()) this.receiveDatagram(arrival.bytes, arrival.uids);
-      this.dispatch();
+      this.receiver.readAll(now);
     }
     this.updateMemoryMax();
     if (connectionEnded(this.lifecycle.state)) return;
@@ -455,7 +350,7 @@ export class PeerTransport {
       this.answerIdentity(true);
     } else if (delivery.type === TYPE_CONNECT_ACK && this.role === 'client' && delivery.payload.length > 0) {
       this.ownPeerId = delivery.payload[0]; // the slot assignment
-      // The connect reply answers the Connect (see receiveReliable): its entry is done.
+      // The connect reply answers the Connect (see Receiver.receiveReliable): its entry is done.
       const connect = this.retransmitQueue.answered(true, 0);
       if (connect !== null) this.hooks.acknowledged(connect.uid);
     } else if (delivery.type === TYPE_DISCONNECT) {
@@ -523,12 +418,9 @@ export class PeerTransport {
       this.counters.gaveUp++;
       this.hooks.gaveUp(pending.uid);
     }
-    this.inbox.clear();
-    this.dispatchQueue = [];
     this.retransmitQueue.clear();
     this.ackOutbox.clear();
-    this.channels[0].clear();
-    this.channels[1].clear();
+    this.receiver.clear();
     this.lifecycle.ended(state);
   }
 }

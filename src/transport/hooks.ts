@@ -1,0 +1,38 @@
+// How the transport reaches the rest of the simulation, and what it is asked to send.
+import type { AckMessage, DataMessage, DataType, Located } from '../codec/index.js';
+import type { SendNote } from './datagram-builder.js';
+import type { ConnectionState } from './lifecycle.js';
+import type { OutgoingMessage } from './outgoing.js';
+import type { Delivery } from './receive-channel.js';
+import type { AckOutcome } from './retransmit-queue.js';
+
+export interface SendRequest {
+  readonly type: DataType;
+  readonly payload: Uint8Array;
+  readonly reliable: boolean;
+  readonly ordered?: boolean;
+  /** Accounting identity from the caller's ledger. */
+  readonly uid: number;
+}
+
+export interface TransportHooks {
+  /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages. */
+  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
+  /** Hands a received reliable message to the application, in order. */
+  deliver(delivery: Delivery): void;
+  /** Hands a received unreliable message to the application (no object per message: hot path). */
+  deliverUnreliable(message: DataMessage): void;
+  /** The sender stopped trying to deliver this reliable message. */
+  gaveUp(uid: number): void;
+  /** An ACK cleared a retransmit entry of this message. */
+  acknowledged(uid: number): void;
+  /** The transport refused one of its own messages (keepalive, disconnect) before sending. */
+  refused(uid: number): void;
+  /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
+  newUid(reliable: boolean, low: boolean): number;
+  stateChanged?(state: ConnectionState): void;
+  /** Every ACK received, with the retransmit entry it cleared (null: no match) and why. */
+  ackProcessed?(ack: AckMessage, cleared: OutgoingMessage | null, outcome: AckOutcome): void;
+  /** A reliable message (or fragment) arrived again after it was already taken. */
+  duplicateReceived?(message: Located<DataMessage>): void;
+}

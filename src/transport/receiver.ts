@@ -1,0 +1,166 @@
+// The receive side of one peer's update (DECISIONS.md 16): ProcessIncomingMessages
+// reads every datagram waiting on the socket, makes or refreshes an ACK entry for
+// each reliable message and routes ACKs to the retransmit queue; then
+// DispatchReceivedMessages hands what was taken to its handlers, in order.
+import { PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, decodeDatagram, isLowType } from '../codec/index.js';
+import type { DataMessage, Located } from '../codec/index.js';
+import type { AckOutbox } from './ack-outbox.js';
+import type { PeerCounters } from './counters.js';
+import type { TransportHooks } from './hooks.js';
+import { Inbox } from './inbox.js';
+import { ReceiveChannel } from './receive-channel.js';
+import type { Delivery } from './receive-channel.js';
+import type { RetransmitQueue } from './retransmit-queue.js';
+import type { Role } from './roles.js';
+import type { TransportSwitches } from './switches.js';
+
+export interface ReceiverParts {
+  readonly role: Role;
+  readonly switches: TransportSwitches;
+  readonly counters: PeerCounters;
+  readonly ackOutbox: AckOutbox;
+  readonly retransmitQueue: RetransmitQueue;
+  readonly hooks: Pick<TransportHooks, 'acknowledged' | 'ackProcessed' | 'duplicateReceived'>;
+  /** The peer's own handlers, then the game: a reliable message in order (dispatch step). */
+  readonly dispatch: (delivery: Delivery) => void;
+  /** An unreliable message, handed on at once (hot path: no object per message). */
+  readonly unreliable: (message: DataMessage) => void;
+}
+
+export class Receiver {
+  /** When the last datagram was read: the peer timeout counts from here. */
+  lastActivityUs = 0;
+  private readonly inbox = new Inbox();
+  /** Taken in this update's receive step, handed on in its dispatch step. */
+  private taken: Delivery[] = [];
+  private readonly channels: [ReceiveChannel, ReceiveChannel];
+  private readonly window: number | null;
+  /** Test-only planted bug: a message seen before gets no ACK. */
+  private readonly skipDuplicateAck: boolean;
+
+  constructor(private readonly parts: ReceiverParts) {
+    const take = (delivery: Delivery) => this.taken.push(delivery);
+    this.channels = [new ReceiveChannel(false, take), new ReceiveChannel(true, take)];
+    this.window = parts.switches.sendWindow;
+    this.skipDuplicateAck = parts.switches.plantedBug === 'no-duplicate-ack';
+  }
+
+  /** Puts an arrived datagram on the socket; false when the socket buffer is full (counted). */
+  enqueue(bytes: Uint8Array, uids: readonly number[]): boolean {
+    if (this.inbox.push(bytes, uids)) return true;
+    this.parts.counters.inboxOverflows++;
+    return false;
+  }
+
+  get waiting(): number {
+    return this.inbox.length;
+  }
+
+  /** Receive step then dispatch step over everything waiting. */
+  readAll(nowUs: number): void {
+    for (const arrival of this.inbox.takeAll()) this.receive(arrival.bytes, arrival.uids, nowUs);
+    this.dispatch();
+  }
+
+  /** receiveTiming on-arrival: one datagram, received and dispatched at once. */
+  readNow(bytes: Uint8Array, uids: readonly number[], nowUs: number): void {
+    this.receive(bytes, uids, nowUs);
+    this.dispatch();
+  }
+
+  /** ProcessIncomingMessages for one datagram: decode the real bytes, ACK every reliable message, route ACKs. */
+  private receive(bytes: Uint8Array, uids: readonly number[], nowUs: number): void {
+    const c = this.parts.counters;
+    c.packetsReceived++;
+    c.bytesReceived += bytes.length;
+    const decoded = decodeDatagram(bytes);
+    if (!decoded.ok) {
+      c.malformedReceived++;
+      return;
+    }
+    this.lastActivityUs = nowUs;
+    const messages = decoded.datagram.messages;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      if (message.type === TYPE_ACK) {
+        const queue = this.parts.retransmitQueue;
+        const cleared = queue.onAck((message.flags & 2) !== 0, message.seq, (message.flags & 1) !== 0, message.fragIndex ?? 0);
+        if (cleared) this.parts.hooks.acknowledged(cleared.uid);
+        if (this.parts.hooks.ackProcessed) this.parts.hooks.ackProcessed(message, cleared, queue.lastAckOutcome);
+        continue;
+      }
+      if (!message.reliable) {
+        if (message.fragment) continue; // fragments are always reliable; a stray one is ignored
+        c.deliveredUnreliable++;
+        this.parts.unreliable(message);
+        continue;
+      }
+      this.receiveReliable(message, i < uids.length ? uids[i] : -1, decoded.datagram.peerId, nowUs);
+    }
+  }
+
+  private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number, nowUs: number): void {
+    const { counters: c, switches } = this.parts;
+    const low = isLowType(message.type);
+    const channel = this.channels[low ? 1 : 0];
+    c.reliableReceived++;
+    if (this.window !== null && channel.pastWindow(message.seq as number, this.window)) {
+      c.outOfWindow++; // a stale copy: taking or ACKing it would alias a future message
+      return;
+    }
+    if (channel.heldConflict(message)) {
+      c.wrapConflicts++;
+      if (switches.wrapReceive === 'reject') return; // neither taken nor ACKed
+      if (switches.wrapReceive === 'last-wins') channel.evict(message);
+    }
+    // The Connect comes from an address with no peer yet: the peer is made when it is
+    // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
+    const unanswered = this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
+    // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
+    if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
+      this.parts.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0, nowUs);
+    }
+    const outcome = channel.accept(message, uid);
+    if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
+    if (outcome === 'invalid') c.invalidFragments++;
+    if (outcome === 'duplicate') {
+      c.duplicatesReceived++;
+      if (this.parts.hooks.duplicateReceived) this.parts.hooks.duplicateReceived(message);
+    }
+  }
+
+  /** DispatchReceivedMessages: hand this update's messages on, in the order they were taken. */
+  private dispatch(): void {
+    if (this.taken.length === 0) return;
+    const batch = this.taken;
+    this.taken = [];
+    for (const delivery of batch) this.parts.dispatch(delivery);
+  }
+
+  /** Modelled bytes held for ordering or reassembly. */
+  get modelledBytes(): number {
+    return this.channels[0].modelledBytes + this.channels[1].modelledBytes;
+  }
+
+  auditBytes(): number {
+    return this.channels[0].auditBytes() + this.channels[1].auditBytes();
+  }
+
+  /** Uids held in the receive buffers (not yet deliverable). */
+  heldUids(): number[] {
+    return [...this.channels[0].heldUids(), ...this.channels[1].heldUids()];
+  }
+
+  /** The expected (next to deliver) seq of a category. */
+  expectedSeq(low: boolean): number {
+    return this.channels[low ? 1 : 0].expected;
+  }
+
+  /** Peer gone: the socket, the dispatch list and both receive buffers are emptied. */
+  clear(): void {
+    this.inbox.clear();
+    this.taken = [];
+    this.channels[0].clear();
+    this.channels[1].clear();
+  }
+}
