@@ -168,7 +168,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'through four experiments each and scores them against 13 observations of DECISIONS.md; --json has\n' +
         '`hypotheses` (name, switches, one {value, expected, matches} per criterion) and `best`. Then it\n' +
         'sweeps reliable rates at 95 and 33 ms updates for both peers and states the capacity relation:\n' +
-        'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n',
+        'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n' +
+        'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n',
     )
     .action((target: string, flags: ReproduceFlags) => {
       setExit(reproduceCommand(target, flags, io));

@@ -1,6 +1,7 @@
 // `bcsim reproduce fragment-ack | ack-outbox`: the model against what was observed.
 import { reproduceFragmentAck, STOCK_CAUSE } from '../../reproduce/fragment-ack.js';
 import { reproduceAckOutbox, scenarioSource } from '../../reproduce/ack-outbox.js';
+import { STOCK_READING } from '../../reproduce/readings.js';
 import { parseScenario } from '../../scenario/load.js';
 import { renderAckOutboxReproduction, renderFragmentAckReproduction } from '../../report/reproduce-table.js';
 import { makeChalk } from '../../report/style.js';
@@ -42,5 +43,6 @@ function ackOutbox(flags: ReproduceFlags, io: CliIO): number {
   const result = reproduceAckOutbox(source, { seed: seedFlag(flags.seed) });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else io.stdout(renderAckOutboxReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
-  return EXIT_OK;
+  // A regression guard: the reading the stock preset runs must stay among the best.
+  return result.best.readings.includes(STOCK_READING) ? EXIT_OK : EXIT_FAILED;
 }
