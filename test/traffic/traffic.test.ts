@@ -178,3 +178,51 @@ describe('arrival processes and phase cycling', () => {
     expect(summary.delivery.reliableLost).toBe(0);
   });
 });
+
+describe('quiet phases and per-phase update periods (issue 10)', () => {
+  it('a quiet phase sends nothing from the game: no StateUpdates, events or chat', () => {
+    const { observer, sent } = recordSent();
+    const { session } = runScenario(
+      scenario({ name: 'q', duration: '3m', traffic: { phases: ['join', { kind: 'combat', duration: '30s' }, { kind: 'quiet', duration: '60s' }, { kind: 'combat' }] } }),
+      { preset: 'stock', observer },
+    );
+    const log = session.traffic.phaseLog;
+    const quiet = log.find((p) => p.kind === 'quiet')!;
+    const after = log[log.indexOf(quiet) + 1];
+    // From the second update on: StateUpdates queued just before the quiet began leave in its first one.
+    const inQuiet = firstSends(sent).filter((s) => s.t > quiet.startUs / 1000 + 95 && s.t < after.startUs / 1000);
+    // Only the transport's own idle keepalives (unreliable type 0x00) may leave.
+    expect(inQuiet.filter((s) => s.type === TYPE_GAME)).toEqual([]);
+    expect(inQuiet.filter((s) => s.type === 0).length).toBeGreaterThan(0);
+    // The combat around it does send game messages.
+    expect(firstSends(sent).filter((s) => s.type === TYPE_GAME && s.t >= after.startUs / 1000).length).toBeGreaterThan(1000);
+  });
+
+  it('a phase sets the update periods while it runs; a role it leaves out keeps the scenario’s', () => {
+    const { observer, sent } = recordSent();
+    const { session } = runScenario(
+      scenario({
+        name: 'periods',
+        duration: '40s',
+        transport: { updatePeriodMs: { server: 5, client: 10 } },
+        traffic: {
+          phases: [
+            'join',
+            { kind: 'combat', duration: '20s', stateUpdatesPerSecond: 400, arrival: 'periodic', updatePeriodMs: { server: 40 } },
+            { kind: 'combat', stateUpdatesPerSecond: 400, arrival: 'periodic' },
+          ],
+        },
+      }),
+      { preset: 'fixed', observer },
+    );
+    const log = session.traffic.phaseLog;
+    const gaps = (from: 'server' | 'client', startUs: number, endUs: number) => {
+      const t = sent.filter((d) => d.from === from && d.timeUs > startUs + 1e6 && d.timeUs < endUs).map((d) => d.timeUs);
+      return new Set(t.slice(1).map((x, i) => (x - t[i]) / 1000));
+    };
+    // Busy both ways (a StateUpdate every 2.5 ms): every update sends, so the gaps are the periods.
+    expect(gaps('server', log[1].startUs, log[2].startUs)).toEqual(new Set([40]));
+    expect(gaps('client', log[1].startUs, log[2].startUs)).toEqual(new Set([10]));
+    expect(gaps('server', log[2].startUs, 40e6)).toEqual(new Set([5]));
+  });
+});
