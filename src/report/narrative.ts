@@ -75,7 +75,7 @@ function readingsSentence(stock: ComparedRun): string {
   const keepalive = `the idle keepalive is ${sw.keepalive.reliable ? 'reliable' : 'unreliable'} ${sw.keepalive.message} sent ${sw.keepalive.path === 'outside-queues' ? 'outside the queues (it never opens the gate)' : 'through the first-send queue (it opens the gate)'}`;
   return (
     `These stock figures rest on the readings the stock preset runs (compare them in \`bcsim reproduce ack-outbox\`): messageLifetime ${sw.messageLifetime}; ${keepalive}; ` +
-    `gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}, and network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client).`
+    `the pass-2 gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}; network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client).`
   );
 }
 

@@ -85,7 +85,7 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   keepalives34:
     'readings that count StateUpdates as sending never go idle in combat; those that count only reliable sends go idle several times too often here, where one connection splits its events evenly between the directions and the server does not relay the other players\' events (multi-client sessions)',
   checksumResends34:
-    'the fragment bug re-sends every ~2 s for 45 s even with the bounded lifetime (22 rounds); the counts may start after the join, or the retry limit is shorter: the evidence disagrees with "10+ rounds"',
+    'the fragment bug re-sends the checksum response every ~2 s for 45 s even with the bounded lifetime (22 messages per player); the counts may start after the join, or the retry limit is shorter: the evidence disagrees with "10+ rounds"',
   quietLobbyPersists: 'every keepalive that opens the gate drains the dead zone',
   fragmentRounds: 'the fragment bug itself',
   fragmentsWholeSession: 'contradicts the analysis document: a message older than the peer timeout is dropped',
@@ -95,8 +95,13 @@ function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'
   const out: string[] = [];
   const named = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
   out.push(`Best reading${best.readings.length > 1 ? 's' : ''}: ${named(best.readings)}, matching ${best.matched} of ${best.of} observations.`);
-  const today = hypotheses.find((h) => h.name === 'queued-reliable');
-  if (today) out.push(`The readings bcsim used before (keepalive reliable, queued, echoed; messages kept all session) match ${today.matched}.`);
+  const before = hypotheses.find((h) => h.name === 'before-issue-10');
+  const queued = hypotheses.find((h) => h.name === 'queued-reliable');
+  if (before && queued) {
+    out.push(
+      `bcsim before issue 10 matches ${before.matched}; its readings (keepalive reliable, queued, echoed; messages kept all session) under the real update loop and loopback periods match ${queued.matched}.`,
+    );
+  }
   if (best.readings.includes(STOCK_READING)) {
     out.push(
       `The stock preset runs "${STOCK_READING}"` +

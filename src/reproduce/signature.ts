@@ -72,7 +72,8 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
   let last = Number.NEGATIVE_INFINITY;
   for (const f of clientFragments) {
     if (!f.retransmit || f.seq !== seq) continue;
-    if (f.t - last > ROUND_GAP_S) rounds.push({ start: f.t, indices: new Set() });
+    // A new round: a pause, or an index this round already sent (1 s re-sends of 10 ms-apart fragments leave no pause).
+    if (f.t - last > ROUND_GAP_S || rounds[rounds.length - 1]?.indices.has(f.index)) rounds.push({ start: f.t, indices: new Set() });
     rounds[rounds.length - 1].indices.add(f.index);
     last = f.t;
   }

@@ -149,6 +149,7 @@ export class Session {
       acknowledged: (uid) => this.ledger.acknowledged(uid),
       refused: (uid) => this.ledger.refused(uid),
       newUid: (reliable, low) => this.ledger.register(role, reliable, low),
+      sentUnreliable: () => this.ledger.sentUnreliable(),
       stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,
       ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome) : undefined,
       duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message) : undefined,

@@ -84,8 +84,9 @@ export function mergeSwitches(scenario: Scenario, preset: PresetName, extra: Swi
     ...scenario.switchOverrides,
     ...extra,
     retransmit: { ...scenario.switchOverrides.retransmit, ...extra.retransmit },
+    keepalive: { ...scenario.switchOverrides.keepalive, ...extra.keepalive },
   };
-  return resolveSwitches(preset, merged as Partial<TransportSwitches>);
+  return resolveSwitches(preset, merged);
 }
 
 /** The switches that differ from the preset; nested policies give only their differing fields. */

@@ -30,6 +30,8 @@ export interface TransportHooks {
   refused(uid: number): void;
   /** An accounting uid for a message the transport originates (keepalive, echo, disconnect). */
   newUid(reliable: boolean, low: boolean): number;
+  /** The transport queued an unreliable message of its own (an unreliable keepalive or echo). */
+  sentUnreliable?(): void;
   stateChanged?(state: ConnectionState): void;
   /** Every ACK received, with the retransmit entry it cleared (null: no match) and why. */
   ackProcessed?(ack: AckMessage, cleared: OutgoingMessage | null, outcome: AckOutcome): void;

@@ -67,6 +67,8 @@ export class PeerTransport {
   private readonly update: UpdateState = { gateOpened: false };
   private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   private readonly onArrival: boolean;
+  /** The low seq of this client's Connect while it waits for the connect reply. */
+  private connectSeq: number | null = null;
   private timer: Timer | null = null;
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
@@ -189,6 +191,8 @@ export class PeerTransport {
         this.enqueue(newOutgoing({ type, reliable, ordered, seq, payload: slice, uid, fragIndex: i, fragCount: i === 0 ? pieces : null }));
       }
     }
+    // The client's Connect (type 0x03 before a slot is assigned) is answered by the connect reply.
+    if (reliable && this.role === 'client' && type === TYPE_CONNECT_ACK && this.ownPeerId === PEER_ID_UNASSIGNED) this.connectSeq = seq;
     if (reliable) this.sendSeq[category] = seqNext(this.sendSeq[category]);
     return true;
   }
@@ -351,7 +355,8 @@ export class PeerTransport {
     } else if (delivery.type === TYPE_CONNECT_ACK && this.role === 'client' && delivery.payload.length > 0) {
       this.ownPeerId = delivery.payload[0]; // the slot assignment
       // The connect reply answers the Connect (see Receiver.receiveReliable): its entry is done.
-      const connect = this.retransmitQueue.answered(true, 0);
+      const connect = this.connectSeq === null ? null : this.retransmitQueue.answered(true, this.connectSeq);
+      this.connectSeq = null;
       if (connect !== null) this.hooks.acknowledged(connect.uid);
     } else if (delivery.type === TYPE_DISCONNECT) {
       this.lifecycle.remoteLeft(this.sim.now);
@@ -381,8 +386,12 @@ export class PeerTransport {
       if (shape.reliable) this.sendSeq[1] = seqNext(this.sendSeq[1]);
       sent = true;
     }
-    if (sent) this.counters.keepalivesSent++; // echoes included; keepalivesEchoed counts those alone
-    else if (uid >= 0) this.hooks.refused(uid);
+    if (sent) {
+      this.counters.keepalivesSent++; // echoes included; keepalivesEchoed counts those alone
+      if (!shape.reliable) this.hooks.sentUnreliable?.();
+    } else if (uid >= 0) {
+      this.hooks.refused(uid);
+    }
     return sent;
   }
 

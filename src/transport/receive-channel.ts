@@ -87,8 +87,11 @@ export class ReceiveChannel {
     const seq = message.seq as number;
     const waiting = this.waiting.get(seq);
     if (waiting !== undefined) return message.fragment || !sameBytes(waiting.payload, message.payload);
-    if (!message.fragment) return false;
-    const piece = this.fragments.get(seq)?.pieces[message.fragIndex as number];
+    const set = this.fragments.get(seq);
+    if (set === undefined) return false;
+    // A whole message where fragments are being reassembled takes a held slot too.
+    if (!message.fragment) return true;
+    const piece = set.pieces[message.fragIndex as number];
     return piece !== undefined && !sameBytes(piece, message.payload);
   }
 

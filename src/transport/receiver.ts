@@ -108,7 +108,8 @@ export class Receiver {
       c.outOfWindow++; // a stale copy: taking or ACKing it would alias a future message
       return;
     }
-    if (channel.heldConflict(message)) {
+    const conflict = channel.heldConflict(message);
+    if (conflict) {
       c.wrapConflicts++;
       if (switches.wrapReceive === 'reject') return; // neither taken nor ACKed
       if (switches.wrapReceive === 'last-wins') channel.evict(message);
@@ -120,7 +121,8 @@ export class Receiver {
     if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
       this.parts.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0, nowUs);
     }
-    const outcome = channel.accept(message, uid);
+    // first-wins: the held message stays; the newcomer was ACKed and is dropped.
+    const outcome = conflict && switches.wrapReceive === 'first-wins' ? 'duplicate' : channel.accept(message, uid);
     if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
     if (outcome === 'invalid') c.invalidFragments++;
     if (outcome === 'duplicate') {

@@ -74,7 +74,9 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
   else if (parts.twoPassGated && parts.ackOutbox.deadZone > 0) out.gateShut = true;
   // 5. A keepalive outside the queues goes last and never counts for the gate.
   const keepalive = parts.outOfBand.message;
-  if (keepalive !== null && out.tryAdd(keepalive, messageSize(keepalive), keepalive.uid, SendNote.FirstSend)) {
+  const windowed = keepalive !== null && keepalive.reliable && parts.inWindow !== null && !parts.inWindow(keepalive);
+  if (windowed) parts.onWindowStall();
+  if (keepalive !== null && !windowed && out.tryAdd(keepalive, messageSize(keepalive), keepalive.uid, SendNote.FirstSend)) {
     parts.outOfBand.message = null;
     parts.onFirstSent(keepalive, nowUs);
   }

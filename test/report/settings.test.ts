@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_DIR, loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { BUILTIN_DIR, loadScenario, parseScenario } from '../../src/scenario/load.js';
+import { runScenario, switchesFor } from '../../src/session/run.js';
 import type { EffectiveSettings } from '../../src/session/settings.js';
 import { DEFAULT_PARAMS, PRESETS } from '../../src/transport/switches.js';
 import { cli } from '../support/cli.js';
@@ -174,5 +174,13 @@ describe('bcsim check --json', () => {
       expect(run.settings.seed).toBe(run.seed);
       expect(run.settings.switches).toEqual(PRESETS[run.mode as 'stock']);
     }
+  });
+});
+
+describe('switch merging (review of issue 10)', () => {
+  it('a run-level keepalive override is merged field by field with the scenario’s', () => {
+    const s = parseScenario(JSON.stringify({ name: 'k', mode: { preset: 'stock', keepalive: { reliable: true } } }), 'k.json');
+    const merged = switchesFor(s, 'stock', { keepalive: { path: 'first-send-queue' } });
+    expect([merged.keepalive.reliable, merged.keepalive.path, merged.keepalive.message]).toEqual([true, 'first-send-queue', 'type-0x00']);
   });
 });

@@ -116,7 +116,12 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('names the criteria no reading matches instead of choosing silently', () => {
     const keys = result.unmatched.map((u: { key: string }) => u.key);
     for (const key of keys) expect(rows.every((h) => !h.criteria[key].matches)).toBe(true);
-    expect(keys).toContain('checksumResends34');
+    expect(keys).toContain('outboxPeak34');
+  });
+
+  it('counts re-send rounds even when they leave no pause (1 s re-sends of fragments 10 ms apart)', () => {
+    expect(row('timing-notes').criteria.fragmentRounds.value).toBe('9 rounds, 1.01 s');
+    expect(row('timing-notes').criteria.checksumResends34).toMatchObject({ value: '27 (3×9 re-sent messages)', matches: true });
   });
 
   it('sweeps both peers at two update periods and finds the runaway where the load passes capacity', () => {

@@ -60,3 +60,13 @@ describe('summary shape', () => {
     expect(s.simulatedSeconds).toBe(20);
   });
 });
+
+describe('unreliable accounting', () => {
+  it('unreliable keepalives and echoes count as sent: a lossless lobby delivers what it sent', async () => {
+    const s = await runJson(['lobby-idle', '--duration', '5m']);
+    expect(s.peers.server.keepalivesSent + s.peers.client.keepalivesSent).toBeGreaterThan(50);
+    // Lossless: everything sent is delivered, except what is still on the wire or socket at the end.
+    expect(s.delivery.unreliableDelivered).toBeLessThanOrEqual(s.delivery.unreliableSent);
+    expect(s.delivery.unreliableSent - s.delivery.unreliableDelivered).toBeLessThanOrEqual(2);
+  });
+});

@@ -217,6 +217,23 @@ describe('wrapReceive: a seq whose receive slot is held by a different message',
   it('reject drops the newcomer without ACKing it', () => {
     expect(run('reject')).toEqual({ opcode: 0xaa, conflicts: 1, refreshed: 0 });
   });
+
+  it('a whole message where fragments are being reassembled is a conflict too', () => {
+    const fragment: DataMessage = { type: TYPE_GAME, reliable: true, ordered: false, fragment: true, seq: 5, fragIndex: 0, fragCount: 2, payload: payload(10, 0xcc) };
+    const encoded = encodeDatagram({ peerId: 0x02, messages: [fragment] });
+    if (!encoded.ok) throw new Error(encoded.error.reason);
+    // first-wins keeps the fragment (uid 1); last-wins holds the whole message (uid 2) instead.
+    for (const [wrapReceive, heldUid] of [
+      ['first-wins', 1],
+      ['last-wins', 2],
+    ] as const) {
+      const pair = makePair({ preset: 'stock', switches: { wrapReceive }, params: QUIET });
+      pair.sim.at(ms(20), () => pair.server.arrive(encoded.bytes, [1]));
+      pair.sim.at(ms(30), () => pair.server.arrive(datagram(5, 0xbb), [2]));
+      pair.sim.runUntil(ms(200));
+      expect([wrapReceive, pair.server.counters.wrapConflicts, pair.server.heldUids()]).toEqual([wrapReceive, 1, [heldUid]]);
+    }
+  });
 });
 
 describe('disconnectedPeerLingerMs (DECISIONS.md 21)', () => {
