@@ -10,7 +10,7 @@ import { SendNote } from '../transport/datagram-builder.js';
 import type { PeerTransport } from '../transport/peer.js';
 import type { Role } from '../transport/roles.js';
 import type { Reading } from './readings.js';
-import { measureSignature } from './signature.js';
+import { measureSignature, median } from './signature.js';
 
 export interface Cell {
   readonly value: string;
@@ -95,13 +95,6 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, 'joinPlateau
   };
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
 function roundCount(measured: string): number {
   return Number.parseInt(measured, 10) || 0;
 }
@@ -144,7 +137,7 @@ function quietDisconnectRun(scenario: Scenario, options: RunWith): Pick<Cells, '
   const carrying = target === null ? [] : sent.client.filter((d) => d.t < byeT && acks(d, (target as { low: boolean }).low, (target as { seq: number }).seq));
   // The median gap: the resend timer's spacing, not a pass-2 send whenever the gate happened to open.
   const gaps = carrying.slice(1).map((d, i) => d.t - carrying[i].t);
-  const spacing = median(gaps);
+  const spacing = gaps.length ? median(gaps) : null;
   const lastAck = carrying.length ? carrying[carrying.length - 1].t : null;
   const between = lastAck === null ? [] : sent.client.filter((d) => d.t > lastAck && d.t < byeT);
   const disconnect = bye?.messages.find((m) => m.type === TYPE_DISCONNECT);
@@ -153,7 +146,7 @@ function quietDisconnectRun(scenario: Scenario, options: RunWith): Pick<Cells, '
   const byeSeq = disconnect?.type === TYPE_DISCONNECT ? disconnect.seq : null;
   const serverAcks = byeSeq === null ? [] : sent.server.filter((d) => d.t >= byeT && acks(d, true, byeSeq as number)).map((d) => d.t);
   const serverGaps = serverAcks.slice(1).map((t, i) => t - serverAcks[i]);
-  const serverSpacing = median(serverGaps);
+  const serverSpacing = serverGaps.length ? median(serverGaps) : null;
   return {
     ackSpacing: cell(spacing === null ? 'n/a' : `${spacing.toFixed(3)} s`, '0.667±0.03 s', spacing !== null && Math.abs(spacing - 0.667) <= 0.03),
     threeThenSilence: cell(

@@ -68,8 +68,9 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
   }
   // 4. Pass 2, only if steps 1–3 wrote something or the peer is disconnecting
   //    (ack-outbox-deadlock.md §2: the gate; which steps count is a switch).
-  if (opensGate(parts.gate, out)) update.gateOpened = true;
-  const open = parts.gate.scope === 'update' ? update.gateOpened : opensGate(parts.gate, out);
+  const opened = opensGate(parts.gate, out);
+  if (opened) update.gateOpened = true;
+  const open = parts.gate.scope === 'update' ? update.gateOpened : opened;
   if (parts.twoPassGated && (open || disconnecting)) parts.ackOutbox.passTwo(nowUs, out);
   else if (parts.twoPassGated && parts.ackOutbox.deadZone > 0) out.gateShut = true;
   // 5. A keepalive outside the queues goes last and never counts for the gate.
