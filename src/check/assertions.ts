@@ -19,6 +19,8 @@ export class PathError extends Error {
   constructor(
     readonly path: string,
     reason: string,
+    /** True when the path met a null, which another run may fill: a shape check cannot decide it. */
+    readonly metNull = false,
   ) {
     super(`${path}: ${reason}`);
   }
@@ -41,7 +43,7 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
   for (const part of parts) {
     const next: typeof frontier = [];
     for (const { path: at, node } of frontier) {
-      if (node === null || typeof node !== 'object') throw new PathError(path, `"${at.join('.')}" is not an object`);
+      if (node === null || typeof node !== 'object') throw new PathError(path, `"${at.join('.')}" is not an object`, node === null);
       if (part === '*') {
         if (at.join('.') !== 'peers') throw new PathError(path, '"*" stands for every peer and is allowed only as peers.*');
         for (const role of ['server', 'client']) next.push({ path: [...at, role], node: (node as Record<string, unknown>)[role] });
@@ -56,7 +58,7 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
     frontier = next;
   }
   return frontier.map(({ path: at, node }) => {
-    if (typeof node !== 'number') throw new PathError(path, `${at.join('.')} is ${node === null ? 'null' : typeof node}, not a number`);
+    if (typeof node !== 'number') throw new PathError(path, `${at.join('.')} is ${node === null ? 'null' : typeof node}, not a number`, node === null);
     return { path: at.join('.'), value: node };
   });
 }

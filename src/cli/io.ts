@@ -1,5 +1,7 @@
 // The CLI's only window on the process: output streams, TTY facts and the
 // environment. Tests pass their own, so commands never touch `process` directly.
+import { readFileSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -8,17 +10,60 @@ export interface CliIO {
   readonly stderrIsTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /**
+   * True once the reader of stdout has gone (`bcsim trace … | head`): later output
+   * is dropped, and a long command may stop early. Absent means never closed.
+   */
+  stdoutClosed?(): boolean;
+  /** All of standard input as text (`bcsim decode -`). Absent means no stdin. */
+  readStdin?(): string;
 }
 
+/**
+ * The real process. stdout is written synchronously to fd 1, so a run that never
+ * yields to the event loop (a long `trace`) cannot pile its output up in memory, and a
+ * closed pipe (EPIPE) is seen at the write that hits it, not after the run.
+ */
 export function processIO(): CliIO {
+  let closed = false;
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => {
+      if (closed) return;
+      try {
+        writeAllSync(1, text);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // The reader went away (`| head`): its choice, not an error. Drop what follows.
+        if (code === 'EPIPE') closed = true;
+        else if (typeof code === 'string') throw new UsageError(`stdout: cannot write (${code})`);
+        else throw error;
+      }
+    },
     stderr: (text) => process.stderr.write(text),
-    stdoutIsTTY: process.stdout.isTTY === true,
+    // isatty, not process.stdout.isTTY: that getter opens a stream on fd 1 and makes it non-blocking.
+    stdoutIsTTY: isatty(1),
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
+    stdoutClosed: () => closed,
+    readStdin: () => readFileSync(0, 'utf8'),
   };
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Writes all of `text` to `fd`, waiting (1 ms at a time) while a non-blocking pipe is full. */
+function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(sleeper, 0, 0, 1);
+    }
+  }
 }
 
 /** Bad input from the user: one line on stderr, exit code 2, no stack trace. */

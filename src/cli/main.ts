@@ -6,12 +6,12 @@ import { runCli } from './program.js';
 import { processIO } from './io.js';
 
 // `bcsim trace … | head` closes the pipe early: that is the reader's choice, not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
-}
+// stdout is written synchronously by processIO, which notices EPIPE itself (and `trace`
+// stops its run); process.stdout is never opened, so it gets no handler here.
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 runCli(process.argv.slice(2), processIO()).then(
   (code) => {

@@ -21,17 +21,23 @@ import { VERSION } from '../version.js';
 
 /** The mode's switches, for --help (README "Modes and switches" has the table). */
 const SWITCHES_HELP =
-  "Mode switches, set with --set 'mode={\"preset\":\"fixed\",\"<switch>\":<value>}':\n" +
-  '  ackOutbox two-pass-gated|single-pass-bounded, ackSendLimit N, dedup linear-scan|hashed-index,\n' +
-  '  ackRefresh timer-only|reset-count, fragmentAckCause none|ack-format-mismatch|partial-ack|\n' +
-  '  retransmit-reentry|retransmit-all|matcher-rejects-fragments, retransmit {backoff,baseMs,stepMs,capMs,retryLimit},\n' +
-  '  closePolicy immediate|drain, sendWindow N|null, onGiveUp drop|disconnect, plantedBug none|no-duplicate-ack (tests only).\n' +
-  'Open readings (both presets run the calibrated one; see bcsim reproduce ack-outbox):\n' +
-  '  keepalive {message type-0x00|type-0x02, reliable true|false, path first-send-queue|outside-queues,\n' +
-  '  senders both|client|server|none, serverEcho true|false, idleCounts any-datagram|data-messages|first-sends|\n' +
-  '  reliable-messages}, gateOpeners [pass-one,retransmits,first-sends], gateScope datagram|update,\n' +
-  '  messageLifetime session|peer-timeout, duplicateAckTimer due-now|restart, wrapReceive first-wins|last-wins|reject,\n' +
-  '  receiveTiming in-update|on-arrival. Update periods: --set transport.updatePeriodMs={"server":5,"client":10}.\n' +
+  'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.\n' +
+  'Each with its values, and [the transport parameters (--set transport.<p>=...) that go with it]:\n' +
+  '  ackOutbox two-pass-gated [ackPassOneLimit 3, ackFreeAtCount 9, ackResendIntervalMs 667]\n' +
+  '            | single-pass-bounded [switch ackSendLimit N, ackResendIntervalMs]\n' +
+  '  dedup linear-scan|hashed-index, ackRefresh timer-only|reset-count, duplicateAckTimer due-now|restart\n' +
+  '  fragmentAckCause none|ack-format-mismatch|partial-ack|retransmit-reentry|retransmit-all|matcher-rejects-fragments\n' +
+  '  retransmit.backoff fixed|linear|exponential, retransmit.baseMs, retransmit.stepMs (linear),\n' +
+  '            retransmit.capMs (linear, exponential), retransmit.retryLimit N|null [maxMessageAgeMs]\n' +
+  '  onGiveUp drop|disconnect, messageLifetime session|peer-timeout [peerTimeoutMs 45000, maxMessageAgeMs]\n' +
+  '  closePolicy immediate [disconnectedPeerLingerMs 5000] | drain [peerTimeoutMs], sendWindow N|null\n' +
+  '  gateOpeners ["pass-one","retransmits","first-sends"], gateScope datagram|update [datagramsPerUpdate 1]\n' +
+  '  keepalive.message type-0x00|type-0x02, keepalive.reliable true|false, keepalive.path first-send-queue|\n' +
+  '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +
+  '            keepalive.idleCounts any-datagram|data-messages|first-sends|reliable-messages [keepaliveIdleMs 5000]\n' +
+  '  wrapReceive first-wins|last-wins|reject, receiveTiming in-update|on-arrival, plantedBug none|no-duplicate-ack (tests)\n' +
+  'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the\n' +
+  'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.\n' +
   'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
   'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
 
@@ -76,15 +82,18 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
 
   program
     .command('decode')
-    .description('decode one datagram given as hex and annotate every field')
-    .argument('<hex...>', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203)')
+    .description('decode one datagram given as hex (arguments, a file or stdin) and annotate every field')
+    .argument('[hex...]', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin')
+    .option('--file <path>', 'read the hex from a file (# starts a comment to the end of a line, as on stdin)')
     .option('--json', 'print one JSON object instead of the annotated listing')
     .addHelpText(
       'after',
-      '\nExit codes: 0 decoded, 1 malformed datagram (error and partial decode printed), 2 input is not hex.\n' +
-        'Example:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n',
+      '\nExit codes: 0 decoded, 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
+        'A datagram over 512 bytes (the stock limit) is decoded with a warning on stderr.\n' +
+        'Examples:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n' +
+        '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n',
     )
-    .action((hex: string[], options: { json?: boolean }) => {
+    .action((hex: string[], options: { json?: boolean; file?: string }) => {
       setExit(decodeCommand(hex, options, io));
     });
 
@@ -92,11 +101,12 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .command('run')
     .description('run one scenario in one mode and summarise it')
     .argument('<scenario>', 'a built-in scenario name (see `bcsim scenarios`) or a path to a scenario JSON file')
-    .option('--mode <preset>', 'stock (the bugs) or fixed (the remedies); default: the scenario\'s mode')
+    .option('--mode <preset>', "stock (the bugs) or fixed (the remedies), optionally +switch=value..., e.g. stock+ackRefresh=reset-count; default: the scenario's mode")
     .option('--seed <n>', 'random seed; default: the scenario\'s seed')
     .option('--duration <d>', 'simulated time, e.g. 30s, 10m, 4h; default: the scenario\'s duration')
     .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models")
     .option('--set <path=value>', 'override any scenario field, validated like the file (repeatable), e.g. --set traffic.phases[1].duration=5m', collect)
+    .option('--switch <name=value>', 'set one mode switch (repeatable), e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true', collect)
     .option('--json', 'print one bcsim.summary/1 JSON object')
     .option('--check-determinism', 'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ')
     .addHelpText(
@@ -117,12 +127,23 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--seed <n>', "random seed; default: the scenario's seed")
     .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
     .option('--causes', 'also run each fragment-ACK cause as a column of its own')
-    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--config <label:items>', "a column: LABEL:ITEM[,ITEM...], items being a preset (stock, fixed, stock+switch=value), a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); repeatable, 2 to 8", collect)
+    .option('--a <label:items>', 'the first column, as --config')
+    .option('--b <label:items>', 'the second column, as --config')
+    .option('--switch <name=value>', 'set a mode switch in every column (repeatable)', collect)
+    .option('--set <path=value>', 'override any scenario field in every column (repeatable)', collect)
+    .option('--fail-on <expr>', "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable)", collect)
     .option('--json', 'print the summary.json document instead of the table')
     .addHelpText(
       'after',
-      '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out.\n' +
-        'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n',
+      '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out. The default\n' +
+        '--out is reports/<scenario> only for the built-in defaults: with any --set, --switch, --config, --causes,\n' +
+        '--duration or --seed it is reports/experiments/<scenario>-<id>, so an experiment never overwrites the\n' +
+        'committed reports (give --out reports/<scenario> to do that on purpose). After the table, one verdict\n' +
+        'line per metric group compares every column with the first.\n' +
+        'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
+        "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +
+        "  bcsim compare lossy-link --config 'stock:stock' --config 'fixed:fixed' --config 'fixed-w64:fixed,sendWindow=64' --fail-on 'fixed:delivery.reliableLost>0'\n",
     )
     .action((ref: string, flags: CompareFlags) => {
       setExit(compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
@@ -140,12 +161,17 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--filter <expr>', 'decoded-field terms, all of which must hold: seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable')
     .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
     .option('--json', 'JSON Lines: one object per datagram or event')
+    .option('--bytes <how>', 'raw bytes per datagram: none, short (first 16, then …) or full; default: short on a terminal, else full')
     .addHelpText(
       'after',
       '\nMarks: [RETRANSMIT #n] re-sent message, [DEAD-ZONE ACK, pass 2] ACK sent by the gated pass 2,\n' +
         'DROP(cause) link drop, LINK-DUP duplicated datagram, DUPLICATE reliable message seen before,\n' +
         'ack ...: MATCHED / no match (and why) at the peer that receives the ACK.\n' +
-        'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n',
+        "The client's connect request uses type byte 0x03, ConnectAck's, and is shown as connect (type 0x03 as captured).\n" +
+        'With --json, --bytes none drops "hex" and short cuts it to 16 bytes with "hexTruncated": true; the default is full.\n' +
+        'The run stops as soon as the reader of stdout goes away (| head).\n' +
+        'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n' +
+        '  bcsim trace fragment-ack-bug --until 20s --bytes none\n  bcsim trace long-session | head -50\n',
     )
     .action((ref: string, flags: TraceFlags) => {
       setExit(traceCommand(ref, flags, io));
@@ -180,6 +206,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description("evaluate scenarios' expect blocks: exit 0 if every assertion holds, 1 if not, 2 on a bad path")
     .argument('<scenario...>', 'built-in scenario names or paths to scenario JSON files')
     .option('--mode <preset>', "only this mode's expectations")
+    .option('--seed <n>', "random seed for every run; default: each scenario's seed")
+    .option('--seeds <list>', 'run every seed of a list, in order, e.g. 1..20, 5..9 or 1,4,9 (at most 10,000 seeds); name the first failing one')
+    .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: each scenario's duration")
+    .option('--set <path=value>', 'override any field of every scenario given, validated like the file (repeatable)', collect)
     .option('--junit <file>', 'also write JUnit XML for CI systems')
     .option('--check-determinism', 'run everything twice and fail, naming the first diverging datagram, if the traces differ')
     .option('--json', 'print one JSON object')
@@ -187,7 +217,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
       'after',
       '\nAn expect block: { "fixed": { "peers.*.ackOutbox.max": { "lte": 20 }, "delivery.reliableLost": { "eq": 0 } } }\n' +
         'Ops: eq, lt, lte, gt, gte. "*" in a path means every peer. On failure the exact command that reproduces\n' +
-        'the run is printed.\nExample:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n',
+        'the run is printed. With --seeds every seed runs, in order, failures included; exit 1 if any failed, and\n' +
+        'the last lines name the first failing seed and a `bcsim check … --seed N` command that reproduces it.\n' +
+        'Examples:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n' +
+        '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
     )
     .action((refs: string[], flags: CheckFlags) => {
       setExit(checkCommand(refs, flags, io));

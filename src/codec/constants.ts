@@ -44,6 +44,12 @@ export const TYPE_NAMES: Readonly<Record<number, string>> = {
   [TYPE_GAME]: 'game',
 };
 
+/**
+ * The stock client's connect request is captured with type byte 0x03, ConnectAck's
+ * type (DECISIONS.md 3), so a type-0x03 message the client sends gets this label.
+ */
+export const CLIENT_CONNECT_LABEL = 'connect (type 0x03 as captured)';
+
 export function isKnownType(type: number): boolean {
   return type === TYPE_GAME || (type >= TYPE_DATA && type <= TYPE_DISCONNECT);
 }

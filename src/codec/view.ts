@@ -1,6 +1,6 @@
 // Read-only views of decoded messages: the JSON shape of `bcsim decode --json`
 // (issue 2, item 4) and a one-line human description used by decode and trace.
-import { FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
+import { CLIENT_CONNECT_LABEL, FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
 import { hex2 } from './message.js';
 import { toHex } from './hex.js';
 import type { AckMessage, DataMessage, DecodeResult, Located, Message } from './types.js';
@@ -93,10 +93,23 @@ export function flagsLenOf(message: DataMessage, size: number): number {
   return (message.reliable ? FLAG_RELIABLE : 0) | (message.ordered ? FLAG_ORDERED : 0) | (message.fragment ? FLAG_FRAGMENT : 0) | size;
 }
 
+/** Who sent a message, when known: it decides the label of type 0x03. */
+export interface SenderContext {
+  /** The peer_id byte of the datagram that carried the message; 0xFF means a client without a slot. */
+  readonly peerId?: number | null;
+  /** The sender is known to be the client (a trace knows; a lone datagram does not). */
+  readonly sentByClient?: boolean;
+}
+
+/** True when a type-0x03 message is the client's connect request rather than the server's ConnectAck. */
+export function isClientConnect(type: number, context: SenderContext = {}): boolean {
+  return type === TYPE_CONNECT_ACK && (context.sentByClient === true || context.peerId === PEER_ID_UNASSIGNED);
+}
+
 /** "ack seq=2 frag=1 [fragment]" or "game reliable seq=2 frag=0/3 len=412 flags_len=0xA19C". */
-export function describeMessage(message: Message, size: number): string {
+export function describeMessage(message: Message, size: number, context: SenderContext = {}): string {
   if (message.type === TYPE_ACK) return describeAck(message);
-  return describeData(message, size);
+  return describeData(message, size, context);
 }
 
 function describeAck(ack: AckMessage): string {
@@ -108,8 +121,9 @@ function describeAck(ack: AckMessage): string {
   return `ack seq=${ack.seq}${frag} flags=0x${hex2(ack.flags)}${bits.length ? ` (${bits.join(', ')})` : ''} [${(ack.flags & 1) !== 0 ? 5 : 4} bytes]`;
 }
 
-function describeData(message: DataMessage, size: number): string {
-  const name = TYPE_NAMES[message.type];
+function describeData(message: DataMessage, size: number, context: SenderContext): string {
+  const connect = isClientConnect(message.type, context);
+  const name = connect ? CLIENT_CONNECT_LABEL : TYPE_NAMES[message.type];
   const flags: string[] = [];
   if (message.reliable) flags.push('reliable');
   if (message.ordered) flags.push('ordered');
@@ -118,7 +132,7 @@ function describeData(message: DataMessage, size: number): string {
   const seq = message.seq === null ? '' : ` seq=${message.seq}`;
   let frag = '';
   if (message.fragIndex !== null) frag = message.fragCount !== null ? ` frag=${message.fragIndex}/${message.fragCount}` : ` frag=${message.fragIndex}`;
-  const typeByte = message.type === TYPE_GAME ? '' : ` (0x${hex2(message.type)})`;
+  const typeByte = message.type === TYPE_GAME || connect ? '' : ` (0x${hex2(message.type)})`;
   return `${name}${typeByte} ${flags.length ? flags.join('+') : 'unreliable'}${seq}${frag} len=${size} flags_len=0x${flagsLen
     .toString(16)
     .padStart(4, '0')

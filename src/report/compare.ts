@@ -10,10 +10,14 @@ import { FRAGMENT_ACK_CAUSES } from '../transport/switches.js';
 import type { PresetName } from '../transport/switches.js';
 
 export interface ModeSpec {
-  /** Column label: "stock", "fixed" or "cause:<name>". */
+  /** Column label: "stock", "fixed", "cause:<name>", or a --config label. */
   readonly label: string;
   readonly preset: PresetName;
   readonly switches?: SwitchOverrides;
+  /** This column's own scenario (its --config edits applied); default the comparison's. */
+  readonly scenario?: Scenario;
+  /** The --config text that made this column, for the rerun command. */
+  readonly source?: string;
 }
 
 export interface ComparedRun {
@@ -61,7 +65,7 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
   let phases: readonly PhaseStart[] = [];
   const runs = modes.map((spec): ComparedRun => {
     const recorder = new MetricsRecorder(options.maxPoints);
-    const { summary, session } = runScenario(scenario, {
+    const { summary, session } = runScenario(spec.scenario ?? scenario, {
       preset: spec.preset,
       switches: spec.switches,
       modeLabel: spec.label,

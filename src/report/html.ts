@@ -8,7 +8,7 @@ import { cell, ROWS } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { settingsHtml } from './settings.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
-import type { PhaseBand } from './svg-chart.js';
+import type { LegendEntry, PhaseBand } from './svg-chart.js';
 
 const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 
@@ -26,6 +26,7 @@ svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legen
 export function reportHtml(comparison: Comparison): string {
   const endS = comparison.durationUs / 1e6;
   const phases = phaseBands(comparison, endS);
+  const legend = chartLegend(comparison);
   const charts = METRICS.map((metric) => {
     const series = comparison.runs.flatMap((run, i) =>
       (['server', 'client'] as const).map((peer) => ({
@@ -35,7 +36,7 @@ export function reportHtml(comparison: Comparison): string {
         points: run.recorded.series[peer][metric.name].points(),
       })),
     );
-    const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases });
+    const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases, legend });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
       `${metric.name}: bucket mean as a line, min–max as a band; solid = server, dashed = client.`,
     )}</figcaption></figure>`;
@@ -98,6 +99,19 @@ ${settingsHtml(comparison)}
 </body>
 </html>
 `;
+}
+
+/**
+ * One legend entry per mode (its colour, a solid and a dashed sample) after a
+ * key for the two strokes, rather than one per line: 7 modes make 9 entries,
+ * not 14, and renderChart wraps them onto as many rows as they need.
+ */
+function chartLegend(comparison: Comparison): LegendEntry[] {
+  return [
+    { label: 'server', color: '#333', strokes: ['solid'] },
+    { label: 'client', color: '#333', strokes: ['dashed'] },
+    ...comparison.runs.map((run, i): LegendEntry => ({ label: run.spec.label, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed'] })),
+  ];
 }
 
 function phaseBands(comparison: Comparison, endS: number): PhaseBand[] {

@@ -16,6 +16,18 @@ const both = (label: string, get: (p: Summary['peers']['server']) => number): Ro
   { label: `${label} (client)`, value: (r) => get(r.summary.peers.client) },
 ];
 
+/**
+ * Send-to-delivery latency of reliable messages (issue 11, item 6), ms, per
+ * sequence category: high (types 0x32 and up, the game's) then low.
+ */
+const latency = (): Row[] =>
+  (['high', 'low'] as const).flatMap((category) =>
+    (['p50', 'p99', 'max'] as const).map((stat) => ({
+      label: `send-to-delivery latency ${stat}, ${category} types (ms)`,
+      value: (r: ComparedRun) => r.summary.delivery.latencyMs[category][stat],
+    })),
+  );
+
 export const ROWS: readonly Row[] = [
   ...both('ACK-outbox peak', (p) => p.ackOutbox.max),
   ...both('dead-zone peak', (p) => p.ackOutboxDeadZone.max),
@@ -35,6 +47,7 @@ export const ROWS: readonly Row[] = [
   { label: 'reliable messages lost', value: (r) => r.summary.delivery.reliableLost },
   { label: 'duplicate deliveries', value: (r) => r.summary.delivery.duplicateDeliveries },
   { label: 'out-of-order deliveries', value: (r) => r.summary.delivery.outOfOrderDeliveries },
+  ...latency(),
   { label: 'queues flagged as leaking', value: (r) => r.trends.filter((t) => t.trend.leak).length },
 ];
 

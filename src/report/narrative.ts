@@ -1,5 +1,6 @@
 // "What this shows": sentences generated from the numbers of a comparison, so
 // the report states its differences in figures rather than adjectives.
+import { formatSeconds } from '../engine/time.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';
 
@@ -7,9 +8,11 @@ import { bytesLabel, durationLabel, fmt } from './format.js';
 const DOC_CLAIMS = '~600 stuck entries at 30 min, ~2,400 at 2 h, ~6,000 at 4 h and 144,000 comparisons/s at ~60 reliable/s';
 
 export function findings(comparison: Comparison): string[] {
+  const lost = lossSentence(comparison);
   const stock = comparison.runs.find((r) => r.spec.label === 'stock');
   const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
-  if (!stock || !fixed) return [];
+  // Lost messages are always mentioned, whatever the columns (issue 11, item 6).
+  if (!stock || !fixed) return lost === null ? [] : [lost];
   const seconds = comparison.durationUs / 1e6;
   const s = stock.summary.peers;
   const f = fixed.summary.peers;
@@ -22,6 +25,7 @@ export function findings(comparison: Comparison): string[] {
       `with up to ${s.server.ackOutboxDeadZone.max} and ${s.client.ackOutboxDeadZone.max} stranded in the dead zone; ` +
       `fixed peaked at ${f.server.ackOutbox.max} and ${f.client.ackOutbox.max} with none stranded.`,
   );
+  if (lost !== null) out.push(lost);
   const stockDedup = Math.max(s.server.dedupComparisons.maxPerMessage, s.client.dedupComparisons.maxPerMessage);
   const stockPerSecond = Math.max(s.server.dedupComparisons.maxPerSecond, s.client.dedupComparisons.maxPerSecond);
   const fixedDedup = Math.max(f.server.dedupComparisons.maxPerMessage, f.client.dedupComparisons.maxPerMessage);
@@ -66,6 +70,35 @@ export function findings(comparison: Comparison): string[] {
       `${reliableRate < 20 ? ', on the measured side of that gap' : ', the heavy regime the projection assumes'}.`,
   );
   return out;
+}
+
+/**
+ * Whenever a run lost reliable messages: how many, per run, how many of them
+ * were swallowed, and the first one (the earliest lost or swallowed in the
+ * run's anomaly list) with its seq and times. null when no run lost any.
+ */
+export function lossSentence(comparison: Comparison): string | null {
+  const runs = comparison.runs;
+  if (runs.every((r) => r.summary.delivery.reliableLost === 0)) return null;
+  const counts = runs.map((r) => {
+    const d = r.summary.delivery;
+    if (d.reliableLost === 0) return `${r.spec.label} none`;
+    const swallowed = d.reliableSwallowed > 0 ? ` (${fmt(d.reliableSwallowed)} of them swallowed: ACKed by the receiver, never delivered)` : '';
+    return `${r.spec.label} ${fmt(d.reliableLost)}${swallowed}`;
+  });
+  const firsts: string[] = [];
+  for (const r of runs) {
+    const a = r.summary.delivery.anomalies.list.find((x) => x.kind === 'lost' || x.kind === 'swallowed');
+    if (a === undefined) continue;
+    const when = a.atMs === null ? '' : ` and ${a.kind === 'lost' ? 'given up' : 'ACKed, then never delivered,'} at ${seconds(a.atMs)}`;
+    firsts.push(`in ${r.spec.label} the ${a.from}'s ${a.category} seq ${a.seq}, sent at ${seconds(a.sentAtMs)}${when}`);
+  }
+  const first = firsts.length === 0 ? '' : ` The first lost: ${firsts.join('; ')}.`;
+  return `Reliable messages were lost: ${counts.join('; ')}.${first} summary.json lists each run's lost, duplicated and out-of-order messages under delivery.anomalies.`;
+}
+
+function seconds(ms: number): string {
+  return `${formatSeconds(ms * 1000)} s`;
 }
 
 /** Every stock verdict rests on modelling choices; name them (issue 10). */

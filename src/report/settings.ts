@@ -36,6 +36,12 @@ export function comparisonSettings(comparison: Comparison): ComparisonSettings {
 
 function compareRerun(comparison: Comparison): string | null {
   const specs = comparison.runs.map((r) => r.spec);
+  if (specs.every((m) => m.source !== undefined)) {
+    const words = ['bcsim', 'compare', scenarioRef(comparison.scenario), '--seed', String(comparison.seed), '--duration', formatDuration(comparison.durationUs)];
+    for (const s of comparison.scenario.overrides) words.push('--set', s);
+    for (const m of specs) words.push('--config', m.source as string);
+    return words.map(shellQuote).join(' ');
+  }
   const causes = sameModes(specs, modesWithCauses());
   if (!causes && !sameModes(specs, STOCK_AND_FIXED)) return null;
   const words = ['bcsim', 'compare', scenarioRef(comparison.scenario), '--seed', String(comparison.seed), '--duration', formatDuration(comparison.durationUs)];
@@ -70,9 +76,13 @@ export function settingsLines(s: EffectiveSettings): string {
   return `settings: ${presetAndSwitches(s)} · update periods ${periods(s)} (server / client) · ${setList(s.set)}\nrerun: ${s.rerun}\n`;
 }
 
-/** One line under `bcsim compare`'s caption: each column's preset and switches, and the --set list. */
+/** One line under `bcsim compare`'s caption: each column's preset, switches and own --set edits, then the common --set list. */
 export function compareSettingsLine(comparison: Comparison): string {
-  const modes = comparison.runs.map((r) => `${r.spec.label} = ${presetAndSwitches(r.summary.settings)}`);
+  const common = new Set(comparison.scenario.overrides);
+  const modes = comparison.runs.map((r) => {
+    const own = r.summary.settings.set.filter((s) => !common.has(s) && !s.startsWith('mode.'));
+    return `${r.spec.label} = ${presetAndSwitches(r.summary.settings)}${own.length ? ` + ${setList(own)}` : ''}`;
+  });
   return `settings: ${modes.join('; ')}; ${setList(comparison.scenario.overrides)}`;
 }
 

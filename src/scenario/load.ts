@@ -54,7 +54,11 @@ export function parseScenario(text: string, label: string, sets: readonly string
     throw new ScenarioError(label, '', 'expected a JSON object at the top level');
   }
   const overrides = sets.map(parseSet);
-  for (const override of overrides) applySet(document as Record<string, unknown>, override);
+  for (const override of overrides) {
+    // `mode.<switch>=…` where the mode is a preset name: the name becomes { "preset": name } first (issue 11).
+    if (override.path[0] === 'mode' && override.path.length > 1) presetAsObject(document as Record<string, unknown>);
+    applySet(document as Record<string, unknown>, override);
+  }
   if (loss !== undefined) replaceLoss(document as Record<string, unknown>, loss);
   const parsed = scenarioSchema.safeParse(document);
   if (!parsed.success) throw issueToError(parsed.error.issues, document, label, overrides);
@@ -70,6 +74,11 @@ function blameOverride(error: ScenarioError, overrides: SetOverride[]): Scenario
   const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
   const culprit = overrides.find((o) => under(error.path, formatPath(o.path)) || under(formatPath(o.path), error.path));
   return culprit ? new ScenarioError(`--set ${culprit.raw}`, error.path, error.reason) : error;
+}
+
+function presetAsObject(document: Record<string, unknown>): void {
+  if (document.mode === undefined) document.mode = { preset: 'stock' };
+  else if (typeof document.mode === 'string') document.mode = { preset: document.mode };
 }
 
 /** Every direction loses with probability `loss`, whatever loss model the file had. */

@@ -24,7 +24,8 @@ export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
 export class Session {
   readonly sim = new Simulator();
   readonly streams: RandomStreams;
-  readonly ledger = new DeliveryLedger();
+  /** Told the simulated time, it dates sends, deliveries and losses (latency, anomalies). */
+  readonly ledger = new DeliveryLedger(() => this.sim.now);
   readonly hasher: TraceHasher;
   readonly peers: Record<Role, PeerTransport>;
   readonly links: { clientToServer: Link; serverToClient: Link };
@@ -114,7 +115,9 @@ export class Session {
       if (this.peers[from].send({ type, payload, reliable, ordered, uid: -1 })) this.ledger.sentUnreliable();
       return -1;
     }
-    const uid = this.ledger.register(from, true, isLowType(type));
+    // The seq is the one `send` assigns next (it is spent only if the message is taken).
+    const low = isLowType(type);
+    const uid = this.ledger.register(from, true, low, this.peers[from].nextSendSeq(low));
     if (!this.peers[from].send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
     return uid;
   }
@@ -148,7 +151,7 @@ export class Session {
       gaveUp: (uid) => this.ledger.gaveUp(uid),
       acknowledged: (uid) => this.ledger.acknowledged(uid),
       refused: (uid) => this.ledger.refused(uid),
-      newUid: (reliable, low) => this.ledger.register(role, reliable, low),
+      newUid: (reliable, low) => this.ledger.register(role, reliable, low, this.peers[role].nextSendSeq(low)),
       sentUnreliable: () => this.ledger.sentUnreliable(),
       stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,
       ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome) : undefined,

@@ -7,6 +7,7 @@ import { resolve as resolvePath } from 'node:path';
 import { formatDuration } from '../engine/index.js';
 import { BUILTIN_DIR } from '../scenario/load.js';
 import type { Scenario, ScenarioParams, SwitchOverrides } from '../scenario/scenario.js';
+import { ineffectiveSettings } from '../transport/switch-effects.js';
 import { PRESETS, resolveSwitches } from '../transport/switches.js';
 import type { PresetName, TransportSwitches } from '../transport/switches.js';
 
@@ -32,6 +33,8 @@ export interface EffectiveSettings {
   readonly source: string;
   /** A bcsim command that reruns exactly this run and prints its summary (same traceHash). */
   readonly rerun: string;
+  /** Switches and parameters set here that have no effect under the design chosen (issue 11). */
+  readonly warnings: readonly string[];
 }
 
 export interface SettingsOptions {
@@ -75,7 +78,17 @@ export function effectiveSettings(scenario: Scenario, options: SettingsOptions):
     scenario: scenario.name,
     source: scenario.source,
     rerun: words.map(shellQuote).join(' '),
+    warnings: ineffectiveSettings(switches, explicitSwitches(scenario, options.switches), scenario.params),
   };
+}
+
+/** What the scenario and the run set on purpose, merged as mergeSwitches merges them. */
+export function explicitSwitches(scenario: Scenario, extra: SwitchOverrides = {}): SwitchOverrides {
+  const own = scenario.switchOverrides;
+  const merged: SwitchOverrides = { ...own, ...extra };
+  if (own.retransmit || extra.retransmit) merged.retransmit = { ...own.retransmit, ...extra.retransmit };
+  if (own.keepalive || extra.keepalive) merged.keepalive = { ...own.keepalive, ...extra.keepalive };
+  return merged;
 }
 
 /** The preset, then the scenario's switch overrides, then the run's (session/run.ts switchesFor). */

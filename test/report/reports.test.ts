@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { METRICS } from '../../src/metrics/recorder.js';
 import { TEMP_PREFIX, sweepTemporaries, writeFileAtomic } from '../../src/report/atomic-write.js';
-import { runComparison } from '../../src/report/compare.js';
+import { modesWithCauses, runComparison } from '../../src/report/compare.js';
 import { reportHtml } from '../../src/report/html.js';
 import { summaryJson, timeseriesCsv } from '../../src/report/documents.js';
 import { REPORT_FILES, writeReport } from '../../src/report/write.js';
@@ -74,16 +74,17 @@ describe('report.html', () => {
   });
 
   const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  /** Loads a page headless; returns its DOM and every console line Chromium logged. */
-  const render = (page: string) => {
+  /** Loads a page headless (in a window `width` px wide); returns its DOM and every console line Chromium logged. */
+  const render = (page: string, width = 1400) => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-html-'));
     const file = join(dir, 'page.html');
     writeFileSync(file, page);
     const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
-    const r = spawnSync(chromium as string, [...flags, '--disable-sync', `--user-data-dir=${join(dir, 'profile')}`, '--enable-logging=stderr', '--v=0', '--dump-dom', `file://${file}`], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      chromium as string,
+      [...flags, '--disable-sync', `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${width},1200`, '--enable-logging=stderr', '--v=0', '--dump-dom', `file://${file}`],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     return { dom: r.stdout, console: r.stderr.split('\n').filter((l) => l.includes(':CONSOLE')) };
   };
 
@@ -96,6 +97,79 @@ describe('report.html', () => {
     expect(console).toEqual([]);
     expect((dom.match(/<figure class="chart"/g) ?? []).length).toBe(METRICS.length);
     expect((dom.match(/<svg /g) ?? []).length).toBe(METRICS.length);
+  });
+
+  // The legends as Chromium lays them out, in the window sizes of issue 11:
+  // a probe appended to a copy of the report (the report itself has no
+  // scripts) reads the rendered boxes and writes them into the DOM as JSON.
+  const PROBE = `<script>
+const r = (e) => { const b = e.getBoundingClientRect(); return { left: b.left, right: b.right, top: b.top, bottom: b.bottom }; };
+const charts = [...document.querySelectorAll('figure.chart svg')].map((svg) => ({
+  svg: r(svg),
+  frame: r([...svg.querySelectorAll('rect[stroke="#555"]')].at(-1)),
+  items: [...svg.querySelectorAll('g.legend-item')].map((g) => ({
+    label: g.querySelector('text').textContent,
+    box: r(g.querySelector('rect.legend-box')),
+    text: r(g.querySelector('text')),
+    lines: [...g.querySelectorAll('line')].map(r),
+  })),
+}));
+const pre = document.createElement('pre');
+pre.id = 'legend-probe';
+pre.textContent = JSON.stringify({ innerWidth, clientWidth: document.documentElement.clientWidth, charts });
+document.body.append(pre);
+</script>`;
+  interface Rect {
+    left: number;
+    right: number;
+    top: number;
+    bottom: number;
+  }
+  interface Probe {
+    innerWidth: number;
+    clientWidth: number;
+    charts: { svg: Rect; frame: Rect; items: { label: string; box: Rect; text: Rect; lines: Rect[] }[] }[];
+  }
+  const causes = runComparison(loadScenario('fragment-ack-bug'), { durationUs: 20_000_000, modes: modesWithCauses() });
+  const reports = { 2: html, 7: reportHtml(causes) } as const;
+  const EPS = 0.5; // CSS px of rounding slack
+  it.each([
+    [2, 1400],
+    [7, 1400],
+    [2, 800],
+    [7, 800],
+  ] as const)('with %i columns at %i px, every legend lies inside its chart in headless Chromium', (columns, width) => {
+    expect(chromium, 'no /usr/bin/chromium: install Debian\'s chromium (.ci/run does)').toBeDefined();
+    const page = reports[columns];
+    const { dom, console } = render(page.replace('</body>', `${PROBE}</body>`), width);
+    expect(console).toEqual([]);
+    const json = dom.match(/<pre id="legend-probe">([^<]*)<\/pre>/)?.[1];
+    expect(json, 'the probe did not run').toBeDefined();
+    const probe = JSON.parse((json as string).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Probe;
+    expect(probe.innerWidth).toBe(width);
+    expect(probe.charts).toHaveLength(METRICS.length);
+    const labels = ['server', 'client', ...(columns === 2 ? ['stock', 'fixed'] : causes.runs.map((run) => run.spec.label))];
+    expect(labels).toHaveLength(columns + 2);
+    const inside = (inner: Rect, outer: Rect) =>
+      inner.left >= outer.left - EPS && inner.right <= outer.right + EPS && inner.top >= outer.top - EPS && inner.bottom <= outer.bottom + EPS;
+    const overlap = (a: Rect, b: Rect) => a.left < b.right - EPS && b.left < a.right - EPS && a.top < b.bottom - EPS && b.top < a.bottom - EPS;
+    for (const chart of probe.charts) {
+      // The chart fits the window, and nothing of its legend is clipped or hidden.
+      expect(chart.svg.left).toBeGreaterThanOrEqual(0);
+      expect(chart.svg.right).toBeLessThanOrEqual(probe.clientWidth + EPS);
+      expect(chart.items.map((i) => i.label)).toEqual(labels);
+      const drawn = chart.items.map((item) => {
+        const all = [item.text, ...item.lines];
+        const extent = { left: Math.min(...all.map((b) => b.left)), right: Math.max(...all.map((b) => b.right)), top: Math.min(...all.map((b) => b.top)), bottom: Math.max(...all.map((b) => b.bottom)) };
+        expect(inside(extent, chart.svg), `${item.label} outside its SVG at ${width} px`).toBe(true);
+        // The text drawn in the real font stays within the width estimated from its characters.
+        expect(item.text.right, `${item.label} overruns its estimated box`).toBeLessThanOrEqual(item.box.right + EPS);
+        expect(extent.bottom, `${item.label} runs into the plot`).toBeLessThanOrEqual(chart.frame.top);
+        return extent;
+      });
+      for (let i = 0; i < drawn.length; i++)
+        for (let j = i + 1; j < drawn.length; j++) expect(overlap(drawn[i], drawn[j]), `${labels[i]} overlaps ${labels[j]} at ${width} px`).toBe(false);
+    }
   });
 });
 

@@ -1,61 +1,113 @@
 // `bcsim check <scenario…>`: evaluate each scenario's `expect` block; exit 0 if
 // every assertion holds, 1 if one fails (with the command that reproduces it),
-// 2 if an assertion names no summary field.
+// 2 on bad input: a bad flag, or an assertion that names no summary field.
+// `--seeds 1..N` sweeps seeds in order and names the first failing one with a
+// command that reproduces it (issue 11, item 7).
 import { resolve } from 'node:path';
 import { OP_SYMBOL, PathError } from '../../check/assertions.js';
-import { checkScenario } from '../../check/check.js';
+import { checkScenario, expectPathProblem, modesToCheck } from '../../check/check.js';
 import type { CheckRun } from '../../check/check.js';
 import { writeJunitFile } from '../../check/junit.js';
+import { parseSeedList } from '../../check/seeds.js';
 import { outFileProblem } from '../../report/out-dir.js';
 import { makeChalk } from '../../report/style.js';
-import { effectiveSettings } from '../../session/settings.js';
-import type { EffectiveSettings } from '../../session/settings.js';
+import { checkWorkBudget } from '../../scenario/resolve.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { presetFlag } from '../options.js';
+import { durationFlag, presetFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
 export interface CheckFlags {
   mode?: string;
+  seed?: string;
+  seeds?: string;
+  set?: string[];
+  duration?: string;
   junit?: string;
   json?: boolean;
   checkDeterminism?: boolean;
 }
 
+type Chalk = ReturnType<typeof makeChalk>;
+
 export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): number {
+  // Every flag is checked before anything runs (issue 9): a bad value fails now, not after the runs.
   const mode = presetFlag(flags.mode);
-  // Checked before running (issue 9): a bad path fails now, not after the runs.
+  const seeds = seedsFlag(flags);
+  const durationUs = durationFlag('--duration', flags.duration);
   const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
-  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, [], io) }));
-  const runs: CheckRun[] = [];
-  /** Each run's effective settings, for --json (check runs the scenario as loaded, in each mode). */
-  const settings: EffectiveSettings[] = [];
-  const progress = progressFor(io, flags.json === true);
-  const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
-  for (const { ref, scenario } of scenarios) {
-    const hasExpectations = Object.keys(scenario.expect).length > 0;
-    if (!hasExpectations && !flags.checkDeterminism) {
+  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, flags.set ?? [], io) }));
+  for (const { scenario } of scenarios) {
+    if (Object.keys(scenario.expect).length === 0 && !flags.checkDeterminism) {
       throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
     }
-    try {
-      const checked = checkScenario(ref, scenario, { mode, checkDeterminism: flags.checkDeterminism, onProgress });
+    checkWorkBudget(scenario, durationUs ?? scenario.durationUs);
+    const problem = expectPathProblem(scenario, modesToCheck(scenario, { mode, checkDeterminism: flags.checkDeterminism }));
+    if (problem !== undefined) throw new UsageError(`${scenario.source}: expect: ${problem.message}`);
+  }
+
+  const sweep = flags.seeds !== undefined;
+  const chalk = makeChalk(io.stdoutIsTTY, io.env);
+  const progress = progressFor(io, flags.json === true);
+  const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
+  const runs: CheckRun[] = [];
+  const tally = { ok: 0, bad: 0 };
+  // Seed by seed, in the order given, so the first failure found is at the first failing seed.
+  for (const seed of seeds ?? [undefined]) {
+    for (const { ref, scenario } of scenarios) {
+      let checked: CheckRun[];
+      try {
+        checked = checkScenario(ref, scenario, { mode, seed, durationUs, checkDeterminism: flags.checkDeterminism, onProgress });
+      } catch (error) {
+        if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
+        throw error;
+      }
       runs.push(...checked);
-      settings.push(...checked.map((run) => effectiveSettings(scenario, { preset: run.mode, seed: run.seed })));
-    } catch (error) {
-      if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
-      throw error;
+      // Each run's lines as soon as it is done: a long sweep in CI shows where it is.
+      const text = checked.map((run) => (sweep ? renderSweepRun(run, chalk, tally) : renderRun(run, chalk, tally))).join('');
+      if (!flags.json) {
+        progress?.done();
+        io.stdout(text);
+      }
     }
   }
   progress?.done();
-  if (junit !== undefined) writingTo(`--junit ${flags.junit}`, () => writeJunitFile(junit, runs));
+  if (junit !== undefined) writingTo(`--junit ${flags.junit}`, () => writeJunitFile(junit, runs, { seedInNames: sweep }));
   const passed = runs.every((r) => r.pass);
+  const failed = runs.filter((r) => !r.pass);
+  const failingSeeds = [...new Set(failed.map((r) => r.seed))];
+  const first = failed[0];
   if (flags.json) {
-    io.stdout(`${JSON.stringify({ passed, runs: runs.map((run, i) => ({ ...run, settings: settings[i] })) }, null, 2)}\n`);
+    const firstFailure = first === undefined ? null : { seed: first.seed, scenario: first.scenario, ref: first.ref, mode: first.mode, recheck: first.recheck, reproduce: first.reproduce };
+    io.stdout(`${JSON.stringify({ passed, failingSeeds, firstFailure, runs }, null, 2)}\n`);
   } else {
-    io.stdout(render(runs, makeChalk(io.stdoutIsTTY, io.env)));
+    const lines = [`${runs.length} run${runs.length === 1 ? '' : 's'}: ${tally.ok} passed, ${tally.bad} failed`];
+    if (sweep) {
+      const total = seeds?.length ?? 0;
+      if (first === undefined) lines.push(chalk.green(`seeds ${flags.seeds}: all ${total} passed`));
+      else {
+        const shown = failingSeeds.slice(0, 20).join(', ') + (failingSeeds.length > 20 ? `, … (${failingSeeds.length - 20} more)` : '');
+        lines.push(chalk.red(`seeds ${flags.seeds}: ${failingSeeds.length} of ${total} failed: ${shown}`));
+        lines.push(chalk.bold(`first failing seed: ${first.seed} (${first.scenario} [${first.mode}]); reproduce it with:`));
+        lines.push(`  ${first.recheck}`);
+      }
+    }
+    io.stdout(`${lines.join('\n')}\n`);
   }
   return passed ? EXIT_OK : EXIT_FAILED;
+}
+
+/** --seed N or --seeds LIST as the seeds to run; undefined: each scenario's own seed. */
+function seedsFlag(flags: CheckFlags): number[] | undefined {
+  if (flags.seeds === undefined) {
+    const seed = seedFlag(flags.seed);
+    return seed === undefined ? undefined : [seed];
+  }
+  if (flags.seed !== undefined) throw new UsageError('--seeds: give either --seed or --seeds, not both');
+  const parsed = parseSeedList(flags.seeds);
+  if ('problem' in parsed) throw new UsageError(`--seeds: ${parsed.problem}`);
+  return parsed.seeds;
 }
 
 function junitTarget(file: string, cwd: string): string {
@@ -65,24 +117,37 @@ function junitTarget(file: string, cwd: string): string {
   return resolve(cwd, file);
 }
 
-function render(runs: CheckRun[], chalk: ReturnType<typeof makeChalk>): string {
-  const lines: string[] = [];
-  let ok = 0;
-  let bad = 0;
-  for (const run of runs) {
-    lines.push(chalk.bold(`${run.scenario} [${run.mode}] seed ${run.seed}`));
-    for (const a of run.results) {
-      a.pass ? ok++ : bad++;
-      const mark = a.pass ? chalk.green('✓') : chalk.red('✗');
-      lines.push(`  ${mark} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
-    }
-    if (run.determinism) {
-      const d = run.determinism;
-      d.identical ? ok++ : bad++;
-      lines.push(d.identical ? `  ${chalk.green('✓')} determinism: two runs, ${d.datagrams} identical datagrams` : `  ${chalk.red('✗')} determinism: ${d.message}`);
-    }
-    if (!run.pass) lines.push(`  reproduce: ${run.reproduce}`);
+/** Every assertion of the run, then the command that reproduces it if it failed. */
+function renderRun(run: CheckRun, chalk: Chalk, tally: { ok: number; bad: number }): string {
+  const lines: string[] = [chalk.bold(`${run.scenario} [${run.mode}] seed ${run.seed}`)];
+  for (const a of run.results) {
+    a.pass ? tally.ok++ : tally.bad++;
+    const mark = a.pass ? chalk.green('✓') : chalk.red('✗');
+    lines.push(`  ${mark} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
   }
-  lines.push(`${runs.length} run${runs.length === 1 ? '' : 's'}: ${ok} passed, ${bad} failed`);
+  if (run.determinism) {
+    const d = run.determinism;
+    d.identical ? tally.ok++ : tally.bad++;
+    lines.push(d.identical ? `  ${chalk.green('✓')} determinism: two runs, ${d.datagrams} identical datagrams` : `  ${chalk.red('✗')} determinism: ${d.message}`);
+  }
+  if (!run.pass) lines.push(`  reproduce: ${run.reproduce}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** In a sweep: one line for a run that passed; the failed assertions and the reproduction for one that did not. */
+function renderSweepRun(run: CheckRun, chalk: Chalk, tally: { ok: number; bad: number }): string {
+  const checks = run.results.length + (run.determinism ? 1 : 0);
+  const failedResults = run.results.filter((a) => !a.pass);
+  const bad = failedResults.length + (run.determinism && !run.determinism.identical ? 1 : 0);
+  tally.ok += checks - bad;
+  tally.bad += bad;
+  const title = `${run.scenario} [${run.mode}] seed ${run.seed}`;
+  const held = `${checks} check${checks === 1 ? '' : 's'}`;
+  if (run.pass) return `${chalk.green('✓')} ${title}: ${held} passed\n`;
+  const lines = [`${chalk.red('✗')} ${chalk.bold(title)}: ${bad} of ${held} failed`];
+  for (const a of failedResults) lines.push(`  ${chalk.red('✗')} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
+  if (run.determinism && !run.determinism.identical) lines.push(`  ${chalk.red('✗')} determinism: ${run.determinism.message}`);
+  lines.push(`  reproduce: ${run.recheck}`);
+  lines.push(`  summary:   ${run.reproduce}`);
   return `${lines.join('\n')}\n`;
 }

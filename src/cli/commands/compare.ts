@@ -1,14 +1,22 @@
 // `bcsim compare <scenario>`: stock against fixed (and, with --causes, each
 // fragment-ACK cause), a table on the terminal and four report files.
+import { createHash } from 'node:crypto';
 import { relative, resolve } from 'node:path';
+import { FailOnError, failures, parseFailOn } from '../../check/fail-on.js';
 import { runComparison, modesWithCauses, STOCK_AND_FIXED } from '../../report/compare.js';
+import type { ModeSpec } from '../../report/compare.js';
+import { verdicts } from '../../report/verdict.js';
+import { effectiveSettings } from '../../session/settings.js';
+import { parseConfigs } from '../configs.js';
+import { switchSets } from '../switch-flags.js';
+import { warn } from '../warnings.js';
 import { renderCompareTable } from '../../report/compare-table.js';
 import { summaryJson } from '../../report/documents.js';
 import { makeChalk } from '../../report/style.js';
 import { OutPathError, outDirProblem } from '../../report/out-dir.js';
 import { REPORT_FILES, writeReport } from '../../report/write.js';
 import type { CliIO } from '../io.js';
-import { EXIT_OK, UsageError, writingTo } from '../io.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -20,20 +28,47 @@ export interface CompareFlags {
   json?: boolean;
   causes?: boolean;
   set?: string[];
+  switch?: string[];
+  config?: string[];
+  a?: string;
+  b?: string;
+  failOn?: string[];
 }
 
+/** Where an experiment's report goes unless --out says otherwise: never the committed reports/<scenario>/. */
+export const EXPERIMENTS_DIR = 'reports/experiments';
+
 export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): number {
-  const scenario = loadForCli(ref, flags.set ?? [], io);
+  const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
+  const scenario = loadForCli(ref, common, io);
   const durationUs = durationFlag('--duration', flags.duration);
   const seed = seedFlag(flags.seed);
+  const conditions = (flags.failOn ?? []).map((text) => usage(() => parseFailOn(text)));
+  const configs = parseConfigs([
+    ...(flags.a === undefined ? [] : [{ flag: '--a', text: flags.a }]),
+    ...(flags.b === undefined ? [] : [{ flag: '--b', text: flags.b }]),
+    ...(flags.config ?? []).map((text) => ({ flag: '--config', text })),
+  ]);
+  if (configs.length > 0 && flags.causes) throw new UsageError('--causes: not with --config/--a/--b (add a column per cause with --config instead)');
+  if (configs.length === 1) throw new UsageError(`--config ${configs[0].source}: a comparison needs at least two configurations`);
+  const modes: ModeSpec[] =
+    configs.length > 0
+      ? configs.map((c) => ({ label: c.label, preset: c.preset, scenario: loadForCli(ref, [...common, ...c.sets], io), source: c.source }))
+      : flags.causes
+        ? modesWithCauses()
+        : [...STOCK_AND_FIXED];
+  // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/ (issue 11).
+  const experiment = common.length > 0 || configs.length > 0 || flags.causes === true || durationUs !== undefined || seed !== undefined;
+  const defaultOut = experiment ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}` : `reports/${scenario.name}`;
   // Checked before running (issue 9): a bad --out fails now, not after the runs.
-  const label = flags.out === undefined ? `reports/${scenario.name}` : `--out ${flags.out === '' ? "''" : flags.out}`;
-  const dir = resolve(io.cwd, flags.out ?? `reports/${scenario.name}`);
+  const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
+  const dir = resolve(io.cwd, flags.out ?? defaultOut);
   const problem = writingTo(label, () => outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd));
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
   const progress = progressFor(io, flags.json === true);
+  for (const spec of modes) warn(io, effectiveSettings(spec.scenario ?? scenario, { preset: spec.preset, switches: spec.switches }).warnings, spec.label);
   const comparison = runComparison(scenario, {
-    modes: flags.causes ? modesWithCauses() : STOCK_AND_FIXED,
+    modes,
     durationUs,
     seed,
     onProgress: progress ? (label, us, total) => progress.update(label, us, total) : undefined,
@@ -52,9 +87,28 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
     io.stdout(summaryJson(comparison));
   } else {
     io.stdout(renderCompareTable(comparison, makeChalk(io.stdoutIsTTY, io.env)));
+    for (const line of verdicts(comparison)) io.stdout(`${line}\n`);
     const html = written.find((f) => f.endsWith('report.html')) as string;
     const show = (path: string) => (relative(io.cwd, path).startsWith('..') ? path : relative(io.cwd, path) || '.');
     io.stdout(`report written to ${show(dir)}/ (open ${show(html)})\n`);
   }
-  return EXIT_OK;
+  const runs = comparison.runs.map((r) => ({ label: r.spec.label, summary: r.summary, leaks: r.trends.filter((t) => t.trend.leak).map((t) => `${t.peer} ${t.metric}`) }));
+  const failed = usage(() => failures(conditions, runs));
+  for (const f of failed) io.stderr(`bcsim: --fail-on: ${f}\n`);
+  return failed.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** A short stable id of what the experiment changed, so different experiments get different folders. */
+function experimentId(flags: CompareFlags): string {
+  const what = JSON.stringify([flags.set, flags.switch, flags.a, flags.b, flags.config, flags.causes, flags.duration, flags.seed]);
+  return createHash('sha256').update(what).digest('hex').slice(0, 8);
+}
+
+function usage<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof FailOnError) throw new UsageError(error.message);
+    throw error;
+  }
 }

@@ -6,7 +6,9 @@ import { runScenario } from '../../session/run.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK } from '../io.js';
 import { runTwice } from '../../check/determinism.js';
-import { durationFlag, presetFlag, probabilityFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
+import { modeSpec, switchSets } from '../switch-flags.js';
+import { warn } from '../warnings.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
@@ -16,18 +18,20 @@ export interface RunFlags {
   duration?: string;
   loss?: string;
   set?: string[];
+  switch?: string[];
   json?: boolean;
   checkDeterminism?: boolean;
 }
 
 export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
   const loss = probabilityFlag('--loss', flags.loss);
-  const scenario = loadForCli(ref, flags.set ?? [], io, loss);
+  const mode = modeSpec(flags.mode);
+  const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
   const durationUs = durationFlag('--duration', flags.duration);
   const progress = progressFor(io, flags.json === true);
   const totalUs = durationUs ?? scenario.durationUs;
   const options = {
-    preset: presetFlag(flags.mode),
+    preset: mode.preset,
     seed: seedFlag(flags.seed),
     durationUs,
     loss,
@@ -36,6 +40,7 @@ export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
   const { result, verdict } = flags.checkDeterminism ? runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
   progress?.done();
   const summary = result.summary;
+  warn(io, summary.settings.warnings);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
   if (verdict && !verdict.identical) {

@@ -4,7 +4,8 @@ import { FilterError, matches, parseFilter } from '../../trace/filter.js';
 import type { TraceFilter } from '../../trace/filter.js';
 import { eventPeer } from '../../trace/events.js';
 import type { TraceEvent } from '../../trace/events.js';
-import { TRACE_HEADER, eventToJson, formatEvent } from '../../trace/format.js';
+import { BYTES_MODES, eventToJson, formatEvent, traceHeader } from '../../trace/format.js';
+import type { BytesMode } from '../../trace/format.js';
 import { traceScenario } from '../../trace/run.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError } from '../io.js';
@@ -20,17 +21,24 @@ export interface TraceFlags {
   peer?: string;
   filter?: string;
   json?: boolean;
+  bytes?: string;
   set?: string[];
 }
 
 /** Output is written in chunks of about this many characters. */
 const FLUSH_CHARS = 64 * 1024;
 
+/** Thrown out of the run when stdout's reader has gone: nothing more can be shown. */
+class OutputClosed extends Error {
+  override readonly name = 'OutputClosed';
+}
+
 export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number {
   if (flags.peer !== undefined && flags.peer !== 'server' && flags.peer !== 'client') {
     throw new UsageError(`--peer: expected server or client, got "${flags.peer}"`);
   }
   const filter = parseFilterFlag(flags.filter);
+  const bytes = bytesFlag(flags.bytes, flags.json === true, io);
   const fromUs = durationFlag('--from', flags.from, true) ?? 0;
   const untilUs = durationFlag('--until', flags.until);
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
@@ -41,38 +49,58 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   let pending = '';
   let shown = 0;
   let total = 0;
+  const flush = () => {
+    io.stdout(pending);
+    pending = '';
+    // `bcsim trace … | head`: once the reader has gone, stop the run instead of finishing it unseen.
+    if (io.stdoutClosed?.()) throw new OutputClosed();
+  };
   const write = (line: string) => {
     pending += line;
-    if (pending.length >= FLUSH_CHARS) {
-      io.stdout(pending);
-      pending = '';
-    }
+    if (pending.length >= FLUSH_CHARS) flush();
   };
   if (!flags.json) {
     write(`# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}\n`);
-    write(`${TRACE_HEADER}\n`);
+    write(`${traceHeader(bytes)}\n`);
   }
   const keep = (e: TraceEvent) => (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e));
   const progress = progressFor(io, flags.json === true);
   const totalUs = Math.min(untilUs ?? scenario.durationUs, scenario.durationUs);
-  const { result } = traceScenario(scenario, {
-    preset,
-    seed,
-    fromUs,
-    untilUs,
-    keep: false,
-    onEvent: (e) => {
-      total++;
-      if (!keep(e)) return;
-      shown++;
-      write(flags.json ? `${JSON.stringify(eventToJson(e))}\n` : `${formatEvent(e)}\n`);
-    },
-    onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
-  });
-  progress?.done();
-  if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
-  io.stdout(pending);
+  try {
+    const { result } = traceScenario(scenario, {
+      preset,
+      seed,
+      fromUs,
+      untilUs,
+      keep: false,
+      onEvent: (e) => {
+        total++;
+        if (!keep(e)) return;
+        shown++;
+        write(flags.json ? `${JSON.stringify(eventToJson(e, { bytes }))}\n` : `${formatEvent(e, { bytes })}\n`);
+      },
+      onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
+    });
+    progress?.done();
+    if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
+    flush();
+  } catch (error) {
+    if (!(error instanceof OutputClosed)) throw error;
+    // The reader closed the pipe: conventionally not a failure (`… | head` exits 0).
+    progress?.done();
+  }
   return EXIT_OK;
+}
+
+/**
+ * --bytes none|short|full. Default: `short` on a terminal, so each datagram stays one
+ * readable line; `full` into a pipe or file (and always with --json), so saved traces
+ * and programs get every byte.
+ */
+function bytesFlag(value: string | undefined, json: boolean, io: CliIO): BytesMode {
+  if (value === undefined) return io.stdoutIsTTY && !json ? 'short' : 'full';
+  if (!(BYTES_MODES as readonly string[]).includes(value)) throw new UsageError(`--bytes: expected ${BYTES_MODES.join(', ')}, got "${value}"`);
+  return value as BytesMode;
 }
 
 function parseFilterFlag(expression: string | undefined): TraceFilter | null {

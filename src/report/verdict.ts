@@ -1,0 +1,49 @@
+// One line per metric group comparing each configuration with the first (issue
+// 11, item 1), e.g. "outbox: B peaks 2.0× lower (18 vs 36); no leak in either".
+import type { Comparison, ComparedRun } from './compare.js';
+import { fmt } from './format.js';
+
+type Pick = (run: ComparedRun) => number;
+
+const both = (f: (p: ComparedRun['summary']['peers']['server']) => number): Pick => (r) => Math.max(f(r.summary.peers.server), f(r.summary.peers.client));
+const sum = (f: (p: ComparedRun['summary']['peers']['server']) => number): Pick => (r) => f(r.summary.peers.server) + f(r.summary.peers.client);
+
+/** "B peaks 2.0× lower (18 vs 36)", "the same (12)", "B peaks 5, A 0". */
+function relation(verb: string, base: ComparedRun, other: ComparedRun, pick: Pick): string {
+  const a = pick(base);
+  const b = pick(other);
+  const name = other.spec.label;
+  if (a === b) return `${name} ${verb} the same (${fmt(a)})`;
+  if (a === 0 || b === 0) return `${name} ${verb} ${fmt(b)}, ${base.spec.label} ${fmt(a)}`;
+  const ratio = a > b ? a / b : b / a;
+  // Small differences read better as a percentage than as "1×".
+  const size = ratio < 1.1 ? `${fmt(Math.abs(b - a) / a * 100)}%` : `${fmt(ratio)}×`;
+  return `${name} ${verb} ${size} ${a > b ? 'lower' : 'higher'} (${fmt(b)} vs ${fmt(a)})`;
+}
+
+function leaks(run: ComparedRun): string[] {
+  return run.trends.filter((t) => t.trend.leak).map((t) => `${t.peer} ${t.metric}`);
+}
+
+function leakPhrase(runs: readonly ComparedRun[]): string {
+  const leaking = runs.filter((r) => leaks(r).length > 0);
+  if (leaking.length === 0) return runs.length === 2 ? 'no leak in either' : 'no leak in any';
+  return leaking.map((r) => `${r.spec.label} leaks (${leaks(r).join(', ')})`).join('; ');
+}
+
+export function verdicts(comparison: Comparison): string[] {
+  const [base, ...others] = comparison.runs;
+  if (!base || others.length === 0) return [];
+  const against = (verb: string, pick: Pick) => others.map((o) => relation(verb, base, o, pick)).join('; ');
+  const lost = comparison.runs.map((r) => `${r.spec.label} lost ${fmt(r.summary.delivery.reliableLost)}`).join(', ');
+  const dup = comparison.runs.map((r) => `${r.spec.label} ${fmt(r.summary.delivery.duplicateDeliveries)}/${fmt(r.summary.delivery.outOfOrderDeliveries)}`).join(', ');
+  return [
+    `outbox: ${against('peaks', both((p) => p.ackOutbox.max))}; ${leakPhrase(comparison.runs)}`,
+    `dead zone: ${against('peaks', both((p) => p.ackOutboxDeadZone.max))}`,
+    `dedup: ${against('peaks', both((p) => p.dedupComparisons.maxPerMessage))} comparisons per message`,
+    `memory: ${against('peaks', both((p) => p.memoryBytes.max))} bytes`,
+    `ACK bytes: ${against('sends', sum((p) => p.ackBytesSent))}`,
+    `retransmits: ${against('sends', sum((p) => p.retransmits))}`,
+    `delivery: ${lost} reliable messages; duplicates/out of order: ${dup}`,
+  ];
+}

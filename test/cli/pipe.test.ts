@@ -1,0 +1,119 @@
+// Output into a pipe whose reader goes away (`bcsim trace … | head`): the run stops
+// at once, exits 0, prints no stack trace, and never piles its output up in memory.
+// The spawned tests run the built CLI (dist/), as `npm test` builds it first.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+import type { CliIO } from '../../src/cli/io.js';
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  elapsedMs: number;
+}
+
+/** Runs a command, timing it from spawn to exit; kills it after `timeoutMs`. */
+function timed(command: string, args: string[], options: { closeStdout?: boolean; timeoutMs?: number } = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    // Closing our end at once: every write of the child meets a reader that has gone.
+    if (options.closeStdout) child.stdout.destroy();
+    else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, elapsedMs: performance.now() - start });
+    });
+  });
+}
+
+/**
+ * Wall time of `bcsim --version`: node's start-up plus loading bcsim's modules, which a
+ * loaded machine (the suite runs files in parallel) stretches; it is not the run's doing.
+ */
+async function startUpMs(): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < 2; i++) runs.push((await timed(process.execPath, ['dist/cli/main.js', '--version'])).elapsedMs);
+  return Math.min(...runs);
+}
+
+describe('a closed stdout pipe', () => {
+  it('`trace long-session | head -1` exits within 2 s, with exit 0 and one line', async () => {
+    const startup = await startUpMs();
+    // The old behaviour ran the whole 2-hour session (~40 s, ~2 GB); the timeout only keeps a regression from hanging the suite.
+    // The group reports bcsim's own exit status on stderr; the pipeline's is head's.
+    const pipeline = `{ '${process.execPath}' dist/cli/main.js trace long-session; echo "bcsim exit $?" >&2; } | head -1`;
+    const r = await timed('sh', ['-c', pipeline], { timeoutMs: 60_000 });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('# long-session · mode stock · seed 1\n');
+    expect(r.stderr).toBe('bcsim exit 0\n');
+    // The pipeline, less start-up: under 2 s (about 0.3 s on an idle machine).
+    expect(r.elapsedMs - startup).toBeLessThan(2000);
+  }, 70_000);
+
+  it('bcsim itself exits 0 when its reader has gone before the first line', async () => {
+    const r = await timed(process.execPath, ['dist/cli/main.js', 'trace', 'long-session'], { closeStdout: true, timeoutMs: 60_000 });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.elapsedMs).toBeLessThan(5000);
+  }, 70_000);
+
+  it('`run` and `compare` into a closed pipe print no stack trace', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'bcsim-pipe-'));
+    try {
+      for (const args of [
+        ['run', 'fragment-ack-bug', '--duration', '10s'],
+        ['run', 'fragment-ack-bug', '--duration', '10s', '--json'],
+        ['compare', 'fragment-ack-bug', '--duration', '10s', '--out', out],
+        ['decode', '02 01 01 02 00 01 02'],
+        ['--help'],
+      ]) {
+        const r = await timed(process.execPath, ['dist/cli/main.js', ...args], { closeStdout: true, timeoutMs: 60_000 });
+        expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('trace stops its run when stdout says it is closed', () => {
+  it('writes one chunk, then stops: it does not run the session to its end', async () => {
+    const chunks: string[] = [];
+    let stderr = '';
+    const io: CliIO = {
+      stdout: (text) => {
+        chunks.push(text);
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      env: {},
+      cwd: process.cwd(),
+      stdoutClosed: () => chunks.length > 0,
+    };
+    const start = performance.now();
+    const code = await runCli(['trace', 'long-session'], io);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0].startsWith('# long-session · mode stock · seed 1\n')).toBe(true);
+    // No closing "# N of M events shown" line: the run never reached its end.
+    expect(chunks[0]).not.toMatch(/events shown/);
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+});

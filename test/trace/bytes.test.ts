@@ -1,0 +1,112 @@
+// `trace --bytes none|short|full` (short by default on a terminal) and the label of
+// the client's connect request in a trace.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+import type { CliIO } from '../../src/cli/io.js';
+import { cli } from '../support/cli.js';
+
+const ARGS = ['trace', 'fragment-ack-bug', '--mode', 'stock', '--until', '2s'];
+
+async function onTerminal(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    stdoutIsTTY: true,
+    stderrIsTTY: false,
+    env: {},
+    cwd: process.cwd(),
+  };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
+}
+
+const datagramLines = (text: string) => text.split('\n').filter((l) => / (send|DROP\(\w+\)|LINK-DUP) /.test(l));
+
+describe('trace --bytes', () => {
+  it('defaults to full into a pipe or file, so saved traces keep every byte', async () => {
+    const byDefault = await cli(ARGS);
+    const full = await cli([...ARGS, '--bytes', 'full']);
+    expect(full.stdout).toBe(byDefault.stdout);
+    expect(byDefault.stdout).toContain('| 02 01 32 9C A1 02 00 00 03 21 A4 D2 78 46 47 D5 86 83 33 CC');
+    expect(byDefault.stdout).not.toContain('…');
+  });
+
+  it('defaults to short on a terminal: the first 16 bytes, then …, one line of readable width per datagram', async () => {
+    const tty = await onTerminal(ARGS);
+    const short = await cli([...ARGS, '--bytes', 'short']);
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toBe(short.stdout);
+    const lines = datagramLines(short.stdout);
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) {
+      const bytes = line.slice(line.lastIndexOf(' | ') + 3);
+      expect(bytes).toMatch(/^([0-9A-F]{2}( [0-9A-F]{2}){0,15})( …)?$/);
+      // Cut exactly when there were more than 16 bytes.
+      if (bytes.endsWith('…')) expect(bytes.split(' ')).toHaveLength(17);
+    }
+    // The 412-byte fragment: 16 bytes then the ellipsis; a 6-byte ACK datagram whole.
+    expect(short.stdout).toContain('payload=405B | 02 01 32 9C A1 02 00 00 03 21 A4 D2 78 46 47 D5 …\n');
+    expect(short.stdout).toContain('[4 bytes] | 02 01 01 01 00 02\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(400);
+  });
+
+  it('a terminal still gets full bytes when asked, and --json keeps full hex by default', async () => {
+    const tty = await onTerminal([...ARGS, '--bytes', 'full']);
+    expect(tty.stdout).toBe((await cli(ARGS)).stdout);
+    const json = await onTerminal([...ARGS, '--json']);
+    expect(json.stdout).toBe((await cli([...ARGS, '--json'])).stdout);
+    expect(json.stdout).not.toContain('hexTruncated');
+  });
+
+  it('none drops the bytes column and its header', async () => {
+    const none = await cli([...ARGS, '--bytes', 'none']);
+    const full = await cli(ARGS);
+    expect(none.stdout).not.toContain(' | ');
+    expect(none.stdout.split('\n')[1]).toBe('    time  dir   event        messages');
+    // The same events, each line the full one less its bytes.
+    const strip = (text: string) => text.split('\n').map((l) => l.replace(/ \| [0-9A-F ]+$/, '').replace(/ \| bytes$/, ''));
+    expect(none.stdout.split('\n')).toEqual(strip(full.stdout));
+  });
+
+  it('with --json, none omits "hex" and short cuts it to 16 bytes with hexTruncated', async () => {
+    const parse = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as { event: string; hex?: string; hexTruncated?: boolean });
+    const full = parse((await cli([...ARGS, '--json'])).stdout);
+    const none = parse((await cli([...ARGS, '--json', '--bytes', 'none'])).stdout);
+    const short = parse((await cli([...ARGS, '--json', '--bytes', 'short'])).stdout);
+    expect(none).toHaveLength(full.length);
+    expect(none.every((e) => !('hex' in e))).toBe(true);
+    full.forEach((e, i) => {
+      if (e.hex === undefined) return;
+      const s = short[i];
+      if (e.hex.length > 32) expect(s).toMatchObject({ hex: e.hex.slice(0, 32), hexTruncated: true });
+      else expect(s.hex === e.hex && !('hexTruncated' in s)).toBe(true);
+    });
+  });
+
+  it('rejects another value with one line and exit 2; --help documents it with an example', async () => {
+    const r = await cli([...ARGS, '--bytes', 'some']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('bcsim: --bytes: expected none, short, full, got "some"\n');
+    const help = await cli(['trace', '--help']);
+    expect(help.stdout).toContain('--bytes <how>');
+    expect(help.stdout).toContain('bcsim trace fragment-ack-bug --until 20s --bytes none');
+  });
+});
+
+describe("the client's connect request in a trace", () => {
+  it('is labelled connect (type 0x03 as captured); the server ConnectAck stays connectAck', async () => {
+    const r = await cli([...ARGS, '--until', '0.1s']);
+    const lines = r.stdout.split('\n');
+    const connect = lines.find((l) => l.includes('C>S') && l.includes('| FF '));
+    expect(connect).toMatch(/C>S {3}send {9}connect \(type 0x03 as captured\) reliable\+ordered seq=0 len=15 flags_len=0xC00F payload=10B \| FF 01 03/);
+    const ack = lines.find((l) => l.includes('S>C') && l.includes('| 01 02 03 '));
+    expect(ack).toMatch(/S>C {3}send {9}connectAck \(0x03\) reliable\+ordered seq=0 len=6/);
+    expect(lines.filter((l) => l.includes('C>S') && l.includes('connectAck'))).toEqual([]);
+  });
+});
