@@ -1,6 +1,6 @@
 // The CLI's only window on the process: output streams, TTY facts and the
 // environment. Tests pass their own, so commands never touch `process` directly.
-import { readFileSync, writeSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 
 export interface CliIO {
@@ -46,13 +46,36 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     stdoutClosed: () => closed,
-    readStdin: () => readFileSync(0, 'utf8'),
+    readStdin: () => readAllSync(0),
   };
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /** Writes all of `text` to `fd`, waiting (1 ms at a time) while a non-blocking pipe is full. */
+/** Reads `fd` to its end, waiting (1 ms at a time) while a non-blocking pipe is empty. */
+function readAllSync(fd: number): string {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(sleeper, 0, 0, 1);
+        continue;
+      }
+      if (code === 'EOF') break; // Windows: the writer closed the pipe
+      throw error;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function writeAllSync(fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   let offset = 0;

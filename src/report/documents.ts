@@ -4,7 +4,8 @@
 import { METRICS } from '../metrics/recorder.js';
 import { VERSION } from '../version.js';
 import type { Comparison } from './compare.js';
-import { durationLabel, round4 } from './format.js';
+import { formatSeconds } from '../engine/time.js';
+import { durationLabel, escapeXml, fmt, round4 } from './format.js';
 import { cell, ROWS } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { comparisonSettings, settingsMarkdown } from './settings.js';
@@ -81,6 +82,7 @@ export function reportMarkdown(comparison: Comparison): string {
   out.push(`| metric | ${labels.join(' | ')} |`);
   out.push(`|---|${labels.map(() => '---:').join('|')}|`);
   for (const row of ROWS) out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
+  out.push('', ...anomaliesMarkdown(comparison));
   out.push('', '## Growth over the last half of the run', '', 'Queues only; summary.json has the slope of every series.', '');
   out.push(`| mode | peer | queue | slope per hour | leak |`);
   out.push('|---|---|---|---:|---|');
@@ -98,4 +100,60 @@ export function phaseLine(comparison: Comparison): string {
   const counts = new Map<string, number>();
   for (const p of comparison.phases) counts.set(p.kind, (counts.get(p.kind) ?? 0) + 1);
   return [...counts.entries()].map(([kind, n]) => `${kind} ×${n}`).join(', ') || 'none';
+}
+
+/** Anomalies each report lists per run; summary.json has up to ANOMALIES_LISTED_PER_KIND of each kind. */
+export const ANOMALIES_IN_REPORT = 10;
+
+const ANOMALY_INTRO =
+  'Reliable messages lost (given up), swallowed (ACKed by the receiver, never delivered), delivered twice or delivered out of order, ' +
+  `with times from the start of the run; the first ${ANOMALIES_IN_REPORT} per run, by the time they went wrong. summary.json lists more under delivery.anomalies.`;
+const COUNT_HEAD = ['mode', 'lost', 'swallowed', 'duplicate', 'out of order'];
+const LIST_HEAD = ['mode', 'kind', 'from', 'category', 'seq', 'sent (s)', 'lost or duplicated at (s)'];
+
+/** The anomaly tables' cells: null when no run had any. */
+function anomalyTables(comparison: Comparison): { counts: string[][]; list: string[][]; more: string[] } | null {
+  const any = comparison.runs.some((r) => {
+    const c = r.summary.delivery.anomalies.counts;
+    return c.lost + c.swallowed + c.duplicate + c.outOfOrder > 0;
+  });
+  if (!any) return null;
+  const counts: string[][] = [];
+  const list: string[][] = [];
+  const more: string[] = [];
+  for (const r of comparison.runs) {
+    const { counts: c, list: all } = r.summary.delivery.anomalies;
+    counts.push([r.spec.label, fmt(c.lost), fmt(c.swallowed), fmt(c.duplicate), fmt(c.outOfOrder)]);
+    for (const a of all.slice(0, ANOMALIES_IN_REPORT)) {
+      list.push([r.spec.label, a.kind, a.from, a.category, String(a.seq), formatSeconds(a.sentAtMs * 1000), a.atMs === null ? 'not recorded' : formatSeconds(a.atMs * 1000)]);
+    }
+    const hidden = c.lost + c.swallowed + c.duplicate + c.outOfOrder - Math.min(all.length, ANOMALIES_IN_REPORT);
+    if (hidden > 0) more.push(`${fmt(hidden)} more in ${r.spec.label}`);
+  }
+  return { counts, list, more };
+}
+
+export function anomaliesMarkdown(comparison: Comparison): string[] {
+  const out = ['## Anomalies', ''];
+  const tables = anomalyTables(comparison);
+  if (tables === null) return [...out, 'None: in every run each reliable message was delivered once and in order, or was still in flight at the end.'];
+  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  out.push(ANOMALY_INTRO, '', row(COUNT_HEAD), `|---|${COUNT_HEAD.slice(1).map(() => '---:').join('|')}|`, ...tables.counts.map(row));
+  if (tables.list.length > 0) out.push('', row(LIST_HEAD), '|---|---|---|---|---:|---:|---:|', ...tables.list.map(row));
+  if (tables.more.length > 0) out.push('', `_Not listed here: ${tables.more.join(', ')}._`);
+  return out;
+}
+
+export function anomaliesHtml(comparison: Comparison): string {
+  const tables = anomalyTables(comparison);
+  if (tables === null) return '<section>\n<h2>Anomalies</h2>\n<p>None: in every run each reliable message was delivered once and in order, or was still in flight at the end.</p>\n</section>';
+  const table = (head: string[], rows: string[][]) =>
+    `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>\n<tbody>\n${rows
+      .map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c)}</td>`).join('')}</tr>`)
+      .join('\n')}\n</tbody>\n</table>`;
+  const parts = ['<section>', '<h2>Anomalies</h2>', `<p>${escapeXml(ANOMALY_INTRO)}</p>`, table(COUNT_HEAD, tables.counts)];
+  if (tables.list.length > 0) parts.push(table(LIST_HEAD, tables.list));
+  if (tables.more.length > 0) parts.push(`<p class="caption">${escapeXml(`Not listed here: ${tables.more.join(', ')}.`)}</p>`);
+  parts.push('</section>');
+  return parts.join('\n');
 }

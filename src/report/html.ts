@@ -2,7 +2,7 @@
 // network. One chart per metric, every mode on shared axes, phases shaded.
 import { METRICS } from '../metrics/recorder.js';
 import type { Comparison } from './compare.js';
-import { caption, phaseLine } from './documents.js';
+import { anomaliesHtml, caption, phaseLine } from './documents.js';
 import { escapeXml } from './format.js';
 import { cell, ROWS } from './metrics-table.js';
 import { findings } from './narrative.js';
@@ -88,6 +88,7 @@ ${rows}
 </table>
 <p class="caption">Lower is better on every row; columns after the first are coloured against it.</p>
 </section>
+${anomaliesHtml(comparison)}
 <section>
 <h2>Time series</h2>
 <p class="key">Phases: ${key}. Traffic: ${escapeXml(phaseLine(comparison))}.</p>

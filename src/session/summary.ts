@@ -4,6 +4,8 @@ import type { DropCause, LinkCounters } from '../link/config.js';
 import type { PeerTransport } from '../transport/peer.js';
 import type { TransportSwitches } from '../transport/switches.js';
 import type { DeliveryStats } from './ledger.js';
+
+export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
 import type { EffectiveSettings } from './settings.js';
 
 export const SUMMARY_SCHEMA = 'bcsim.summary/1';
@@ -87,6 +89,12 @@ export interface Summary {
   datagrams: number;
   events: number;
   peers: { server: PeerSummary; client: PeerSummary };
+  /**
+   * The ledger's counts, plus (issue 11, item 6) `latencyMs.{low,high}`: send-to-delivery
+   * latency {count, p50, p99, max} per sequence category, and `anomalies`:
+   * {counts, list, truncated}, every lost, swallowed, duplicated or out-of-order
+   * reliable message counted, the earliest of each kind listed with seq and times.
+   */
   delivery: Omit<DeliveryStats, never>;
   links: { clientToServer: LinkSummary; serverToClient: LinkSummary };
   /** Preset, every switch and parameter after overrides, the --set list and a rerun command. */
