@@ -9,7 +9,8 @@ import type { BytesMode } from '../../trace/format.js';
 import { traceScenario } from '../../trace/run.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError } from '../io.js';
-import { durationFlag, presetFlag, seedFlag } from '../options.js';
+import { durationFlag, seedFlag } from '../options.js';
+import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
@@ -23,6 +24,7 @@ export interface TraceFlags {
   json?: boolean;
   bytes?: string;
   set?: string[];
+  switch?: string[];
 }
 
 /** Output is written in chunks of about this many characters. */
@@ -42,8 +44,9 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   const fromUs = durationFlag('--from', flags.from, true) ?? 0;
   const untilUs = durationFlag('--until', flags.until);
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
-  const scenario = loadForCli(ref, flags.set ?? [], io);
-  const preset = presetFlag(flags.mode);
+  const mode = modeSpec(flags.mode);
+  const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io);
+  const preset = mode.preset;
   const seed = seedFlag(flags.seed);
 
   let pending = '';
