@@ -51,7 +51,7 @@ export type { ConnectionState } from './transport/lifecycle.js';
 
 export { runScenario, switchesFor } from './session/run.js';
 export type { RunOptions, RunResult } from './session/run.js';
-export type { Summary, PeerSummary, LinkSummary } from './session/summary.js';
+export type { Summary, PeerSummary, LinkSummary, DeliveryAnomaly, DeliveryAnomalies, LatencySummary, AnomalyKind } from './session/summary.js';
 export { effectiveSettings } from './session/settings.js';
 export type { EffectiveSettings } from './session/settings.js';
 export type { SessionObserver } from './session/observer.js';

@@ -107,9 +107,10 @@ export const ANOMALIES_IN_REPORT = 10;
 
 const ANOMALY_INTRO =
   'Reliable messages lost (given up), swallowed (ACKed by the receiver, never delivered), delivered twice or delivered out of order, ' +
-  `with times from the start of the run; the first ${ANOMALIES_IN_REPORT} per run, by the time they went wrong. summary.json lists more under delivery.anomalies.`;
+  `with times from the start of the run. "at" is when the sender gave it up (lost), when its ACK reached the sender (swallowed), or the delivery (duplicate, out of order). ` +
+  `The first ${ANOMALIES_IN_REPORT} per run by that time; summary.json lists more under delivery.anomalies.`;
 const COUNT_HEAD = ['mode', 'lost', 'swallowed', 'duplicate', 'out of order'];
-const LIST_HEAD = ['mode', 'kind', 'from', 'category', 'seq', 'sent (s)', 'lost or duplicated at (s)'];
+const LIST_HEAD = ['mode', 'kind', 'from', 'category', 'seq', 'sent (s)', 'at (s)'];
 
 /** The anomaly tables' cells: null when no run had any. */
 function anomalyTables(comparison: Comparison): { counts: string[][]; list: string[][]; more: string[] } | null {
@@ -139,7 +140,7 @@ export function anomaliesMarkdown(comparison: Comparison): string[] {
   if (tables === null) return [...out, 'None: in every run each reliable message was delivered once and in order, or was still in flight at the end.'];
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   out.push(ANOMALY_INTRO, '', row(COUNT_HEAD), `|---|${COUNT_HEAD.slice(1).map(() => '---:').join('|')}|`, ...tables.counts.map(row));
-  if (tables.list.length > 0) out.push('', row(LIST_HEAD), '|---|---|---|---|---:|---:|---:|', ...tables.list.map(row));
+  if (tables.list.length > 0) out.push('', 'Listed, by the time they went wrong:', '', row(LIST_HEAD), '|---|---|---|---|---:|---:|---:|', ...tables.list.map(row));
   if (tables.more.length > 0) out.push('', `_Not listed here: ${tables.more.join(', ')}._`);
   return out;
 }
@@ -152,7 +153,7 @@ export function anomaliesHtml(comparison: Comparison): string {
       .map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c)}</td>`).join('')}</tr>`)
       .join('\n')}\n</tbody>\n</table>`;
   const parts = ['<section>', '<h2>Anomalies</h2>', `<p>${escapeXml(ANOMALY_INTRO)}</p>`, table(COUNT_HEAD, tables.counts)];
-  if (tables.list.length > 0) parts.push(table(LIST_HEAD, tables.list));
+  if (tables.list.length > 0) parts.push('<p>Listed, by the time they went wrong:</p>', table(LIST_HEAD, tables.list));
   if (tables.more.length > 0) parts.push(`<p class="caption">${escapeXml(`Not listed here: ${tables.more.join(', ')}.`)}</p>`);
   parts.push('</section>');
   return parts.join('\n');

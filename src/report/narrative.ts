@@ -90,8 +90,9 @@ export function lossSentence(comparison: Comparison): string | null {
   for (const r of runs) {
     const a = r.summary.delivery.anomalies.list.find((x) => x.kind === 'lost' || x.kind === 'swallowed');
     if (a === undefined) continue;
-    const when = a.atMs === null ? '' : ` and ${a.kind === 'lost' ? 'given up' : 'ACKed, then never delivered,'} at ${seconds(a.atMs)}`;
-    firsts.push(`in ${r.spec.label} the ${a.from}'s ${a.category} seq ${a.seq}, sent at ${seconds(a.sentAtMs)}${when}`);
+    const sent = `sent at ${seconds(a.sentAtMs)}`;
+    const fate = a.atMs === null ? sent : a.kind === 'lost' ? `${sent} and given up at ${seconds(a.atMs)}` : `${sent}, ACKed at ${seconds(a.atMs)} and never delivered`;
+    firsts.push(`in ${r.spec.label}, the ${a.from}'s ${a.category}-category seq ${a.seq}, ${fate}`);
   }
   const first = firsts.length === 0 ? '' : ` The first lost: ${firsts.join('; ')}.`;
   return `Reliable messages were lost: ${counts.join('; ')}.${first} summary.json lists each run's lost, duplicated and out-of-order messages under delivery.anomalies.`;

@@ -199,7 +199,7 @@ describe('--seed, --set and --duration apply to every run', () => {
       expect(got.reproduce).toBe(`bcsim run ${SWEEP} --mode fixed --seed ${seed} --duration 10s --set link.both.loss=0.3 --json`);
     }
     expect(lossCount(1, sets, 10e6)).not.toBe(lossCount(1));
-    // The failing seed's commands reproduce its values.
+    expect(doc.passed).toBe([1, 2, 3].every((seed) => lossCount(seed, sets, 10e6) <= BOUND));
     expect(r.code).toBe(doc.passed ? 0 : 1);
     if (doc.firstFailure) {
       const again = await cli(doc.firstFailure.recheck.split(' ').slice(1));
@@ -218,5 +218,12 @@ describe('the example scenario for the README', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\nseeds 1\.\.3: all 3 passed\n$/);
     expect(listBuiltins().map((b) => b.name)).not.toContain('my-fix');
+  });
+
+  it('fails when a remedy is taken back, so it can catch a regression', async () => {
+    const r = await cli(['check', 'scenarios/examples/my-fix.json', '--seed', '1', '--set', 'mode={"preset":"fixed","ackOutbox":"two-pass-gated"}']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/✗ peers\.(server|client)\.ackOutboxDeadZone\.max = [1-9]\d*  \(expected == 0\)/);
+    expect(r.stdout).toContain(`reproduce: bcsim run scenarios/examples/my-fix.json --mode fixed --seed 1 --set 'mode={"preset":"fixed","ackOutbox":"two-pass-gated"}' --json`);
   });
 });
