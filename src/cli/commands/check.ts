@@ -14,7 +14,8 @@ import { makeChalk } from '../../report/style.js';
 import { checkWorkBudget } from '../../scenario/resolve.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, presetFlag, seedFlag } from '../options.js';
+import { durationFlag, seedFlag } from '../options.js';
+import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
@@ -23,6 +24,7 @@ export interface CheckFlags {
   seed?: string;
   seeds?: string;
   set?: string[];
+  switch?: string[];
   duration?: string;
   junit?: string;
   json?: boolean;
@@ -33,11 +35,13 @@ type Chalk = ReturnType<typeof makeChalk>;
 
 export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): number {
   // Every flag is checked before anything runs (issue 9): a bad value fails now, not after the runs.
-  const mode = presetFlag(flags.mode);
+  const modeFlag = modeSpec(flags.mode);
+  const mode = modeFlag.preset;
   const seeds = seedsFlag(flags);
   const durationUs = durationFlag('--duration', flags.duration);
   const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
-  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, flags.set ?? [], io) }));
+  const sets = [...(flags.set ?? []), ...modeFlag.sets, ...switchSets(flags.switch)];
+  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io) }));
   for (const { scenario } of scenarios) {
     if (Object.keys(scenario.expect).length === 0 && !flags.checkDeterminism) {
       throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
