@@ -19,7 +19,7 @@ h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bot
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
 .charts{display:grid;grid-template-columns:1fr;gap:18px}figure{margin:0}figure svg{width:100%;height:auto}figcaption{font-size:12px;color:#555}h3{font-size:15px;margin:0 0 4px}
 svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legend{font-size:11px;fill:#222}
-.settings td,.settings th{text-align:left}pre{background:#f6f8fa;border:1px solid #ddd;padding:8px;overflow-x:auto;font-size:12px}summary{cursor:pointer;color:#444}
+.settings td,.settings th{text-align:left}.wide{overflow-x:auto;max-width:100%}pre{background:#f6f8fa;border:1px solid #ddd;padding:8px;overflow-x:auto;font-size:12px}summary{cursor:pointer;color:#444}
 .better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
 `;
 
@@ -80,12 +80,14 @@ ${findings(comparison)
 </section>
 <section>
 <h2>Side by side</h2>
+<div class="wide">
 <table>
 <thead><tr><th>metric</th>${head}</tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table>
+</div>
 <p class="caption">Lower is better on every row; columns after the first are coloured against it.</p>
 </section>
 ${anomaliesHtml(comparison)}

@@ -11,7 +11,7 @@ describe('bcsim run', () => {
   });
 
   it.each([
-    [['--mode', 'fast'], /--mode: expected one of stock, fixed, got "fast"/],
+    [['--mode', 'fast'], /--mode: expected stock or fixed, optionally followed by \+switch=value, got "fast"/],
     [['--seed', '-3'], /--seed: expected a whole number/],
     [['--duration', '4 hours'], /--duration: expected a duration like 30s, 10m or 4h, got "4 hours"/],
     [['--loss', 'high'], /--loss: expected a decimal number between 0 and 1, got "high"/],
