@@ -39,10 +39,17 @@ export function summaryJson(comparison: Comparison): string {
     findings: findings(comparison),
     // What the comparison ran with; each run's full effective settings are in runs.<mode>.settings.
     settings: comparisonSettings(comparison),
+    // Each column's resolved scenario (link models, traffic plan, parameters): --config may change any of it.
+    scenarios: Object.fromEntries(comparison.runs.map((r) => [r.spec.label, effectiveScenario(r.spec.scenario ?? comparison.scenario)])),
     trends,
     runs,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+function effectiveScenario(scenario: Comparison['scenario']): object {
+  const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides } = scenario;
+  return { name, source, durationSeconds: durationUs / 1e6, seed, preset, switchOverrides, params, link, traffic, set: overrides };
 }
 
 /** Long format: time,mode,peer,metric,value (value = bucket mean). */

@@ -25,6 +25,9 @@ describe('compare --a/--b/--config', () => {
     expect(summary.runs.B.settings.switches.sendWindow).toBe(64);
     expect(summary.runs.B.settings.set).toEqual(['mode.sendWindow=64', 'link.both.latencyMs=80']);
     expect(summary.runs.A.settings.set).toEqual([]);
+    // The effective scenario of each column: B's link latency differs.
+    expect(summary.scenarios.A.link.clientToServer.latency.baseMs).toBe(40);
+    expect(summary.scenarios.B.link.clientToServer.latency.baseMs).toBe(80);
     expect(summary.settings.rerun).toBe('bcsim compare lossy-link --seed 1 --duration 30s --config A:stock --config B:fixed,sendWindow=64,link.both.latencyMs=80');
     for (const file of ['report.md', 'report.html']) {
       const text = readFileSync(join(out, file), 'utf8');
