@@ -5,8 +5,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
-import type { CliIO } from '../../src/cli/io.js';
 import { cli } from '../support/cli.js';
 
 const CLIENT_CONNECT = 'FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE';
@@ -22,25 +20,7 @@ const OVERSIZED = (() => {
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-decode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function withStdin(args: string[], stdin: string | (() => string)) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    env: {},
-    cwd: dir,
-    readStdin: typeof stdin === 'function' ? stdin : () => stdin,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
+const withStdin = (args: string[], stdin: string | (() => string)) => cli(args, { cwd: dir, readStdin: typeof stdin === 'function' ? stdin : () => stdin });
 
 describe('decode input', () => {
   it('`decode -` reads the hex from stdin, and decodes it as the arguments would be', async () => {

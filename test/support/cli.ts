@@ -8,7 +8,16 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Pretend stdout is a terminal. */
+  stdoutIsTTY?: boolean;
+  /** What `decode -` reads. */
+  readStdin?: () => string;
+}
+
+export async function cli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -18,10 +27,11 @@ export async function cli(args: string[], options: { cwd?: string; env?: Record<
     stderr: (t) => {
       stderr += t;
     },
-    stdoutIsTTY: false,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
     stderrIsTTY: false,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
+    ...(options.readStdin ? { readStdin: options.readStdin } : {}),
   };
   const code = await runCli(args, io);
   return { code, stdout, stderr };

@@ -1,30 +1,11 @@
 // `trace --bytes none|short|full` (short by default on a terminal) and the label of
 // the client's connect request in a trace.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
-import type { CliIO } from '../../src/cli/io.js';
 import { cli } from '../support/cli.js';
 
 const ARGS = ['trace', 'fragment-ack-bug', '--mode', 'stock', '--until', '2s'];
 
-async function onTerminal(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    stdoutIsTTY: true,
-    stderrIsTTY: false,
-    env: {},
-    cwd: process.cwd(),
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
+const onTerminal = (args: string[]) => cli(args, { stdoutIsTTY: true });
 
 const datagramLines = (text: string) => text.split('\n').filter((l) => / (send|DROP\(\w+\)|LINK-DUP) /.test(l));
 
