@@ -1,7 +1,5 @@
 // Flag parsing shared by commands. Bad flags are UsageErrors: one line, exit 2.
 import { parseDuration } from '../engine/index.js';
-import { PRESET_NAMES } from '../transport/switches.js';
-import type { PresetName } from '../transport/switches.js';
 import { UsageError } from './io.js';
 import { MAX_DURATION_US } from '../scenario/schema.js';
 
@@ -17,12 +15,6 @@ export function seedFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 4294967295) throw new UsageError(`--seed: expected a whole number 0..4294967295, got "${value}"`);
   return Number(value);
-}
-
-export function presetFlag(value: string | undefined): PresetName | undefined {
-  if (value === undefined) return undefined;
-  if (!(PRESET_NAMES as string[]).includes(value)) throw new UsageError(`--mode: expected one of ${PRESET_NAMES.join(', ')}, got "${value}"`);
-  return value as PresetName;
 }
 
 /**
