@@ -1,6 +1,6 @@
 // The comparison's rows: one metric per row, one mode per column. Shared by the
 // terminal table, report.md and report.html so all three say the same thing.
-import type { Summary } from '../session/summary.js';
+import type { PeerSummary } from '../session/summary.js';
 import type { ComparedRun } from './compare.js';
 import { fmt } from './format.js';
 
@@ -11,7 +11,7 @@ export interface Row {
   readonly format?: (value: number) => string;
 }
 
-const both = (label: string, get: (p: Summary['peers']['server']) => number): Row[] => [
+const both = (label: string, get: (p: PeerSummary) => number): Row[] => [
   { label: `${label} (server)`, value: (r) => get(r.summary.peers.server) },
   { label: `${label} (client)`, value: (r) => get(r.summary.peers.client) },
 ];

@@ -1,9 +1,10 @@
 // The short human table of `bcsim run`: per-peer metrics, delivery and links.
+import type { PeerSummary } from '../session/summary.js';
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { Summary } from '../session/summary.js';
 
-const PEER_ROWS: Array<[string, (p: Summary['peers']['server']) => string]> = [
+const PEER_ROWS: Array<[string, (p: PeerSummary) => string]> = [
   ['ACK-outbox final / max', (p) => `${p.ackOutbox.final} / ${p.ackOutbox.max}`],
   ['dead zone final / max', (p) => `${p.ackOutboxDeadZone.final} / ${p.ackOutboxDeadZone.max}`],
   ['retransmit queue final / max', (p) => `${p.retransmitQueue.final} / ${p.retransmitQueue.max}`],

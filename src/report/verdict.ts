@@ -1,12 +1,13 @@
 // One line per metric group comparing each configuration with the first (issue
 // 11, item 1), e.g. "outbox: B peaks 2.0× lower (18 vs 36); no leak in either".
+import type { PeerSummary } from '../session/summary.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { fmt } from './format.js';
 
 type Pick = (run: ComparedRun) => number;
 
-const both = (f: (p: ComparedRun['summary']['peers']['server']) => number): Pick => (r) => Math.max(f(r.summary.peers.server), f(r.summary.peers.client));
-const sum = (f: (p: ComparedRun['summary']['peers']['server']) => number): Pick => (r) => f(r.summary.peers.server) + f(r.summary.peers.client);
+const both = (f: (p: PeerSummary) => number): Pick => (r) => Math.max(f(r.summary.peers.server), f(r.summary.peers.client));
+const sum = (f: (p: PeerSummary) => number): Pick => (r) => f(r.summary.peers.server) + f(r.summary.peers.client);
 
 /** "B peaks 2.0× lower (18 vs 36)", "the same (12)", "B peaks 5, A 0". */
 function relation(verb: string, base: ComparedRun, other: ComparedRun, pick: Pick): string {

@@ -7,7 +7,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { runScenario } from '../session/run.js';
 import { TraceCollector } from '../trace/collector.js';
 import { SendNote } from '../transport/datagram-builder.js';
-import type { PeerTransport } from '../transport/peer.js';
+import type { PeerReadout } from '../transport/totals.js';
 import type { Role } from '../transport/roles.js';
 import type { Reading } from './readings.js';
 import { measureSignature, median } from './signature.js';
@@ -69,9 +69,9 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, 'joinPlateau
   const sizes = new Map<string, number>();
   const at91: Record<Role, [number, number]> = { server: [0, 0], client: [0, 0] };
   const observer = new (class extends TraceCollector {
-    sample(timeUs: number, peers: Readonly<Record<Role, PeerTransport>>) {
+    sample(timeUs: number, peers: Readonly<Record<Role, PeerReadout>>) {
       for (const role of ['server', 'client'] as const) {
-        sizes.set(`${role}@${timeUs / 1e6}`, peers[role].ackOutbox.size);
+        sizes.set(`${role}@${timeUs / 1e6}`, peers[role].gauges().ackOutbox);
         if (timeUs === 91e6) at91[role] = [peers[role].counters.acksOnEmptyQueue, peers[role].counters.acksReceived];
       }
     }
@@ -211,7 +211,7 @@ function quietLobbyRun(scenario: Scenario, options: RunWith): Pick<Cells, 'quiet
     ...options,
     observer: {
       sample(timeUs, peers) {
-        deadZone.set(Math.round(timeUs / 1e6), [peers.server.ackOutbox.deadZone, peers.client.ackOutbox.deadZone]);
+        deadZone.set(Math.round(timeUs / 1e6), [peers.server.gauges().deadZone, peers.client.gauges().deadZone]);
       },
     },
   });

@@ -3,7 +3,7 @@
 import { LimitError, formatDuration } from '../engine/index.js';
 import { PERFECT_LINK } from '../link/config.js';
 import type { DropRule, LinkConfig, LossModel } from '../link/config.js';
-import { DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS } from '../traffic/plan.js';
+import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, isEventPhase } from '../traffic/plan.js';
 import type { Phase, TrafficPlan } from '../traffic/plan.js';
 import { DEFAULT_PARAMS } from '../transport/switches.js';
 import type { PresetName } from '../transport/switches.js';
@@ -36,12 +36,8 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
   if (params.ackFreeAtCount <= params.ackPassOneLimit) fail('transport.ackFreeAtCount', `must be greater than ackPassOneLimit (${params.ackPassOneLimit})`);
   const durationUs = input.duration ?? DEFAULT_DURATION_US;
   if (durationUs <= 0) fail('duration', 'expected a duration > 0');
-  const both = input.link?.both ?? {};
-  // Rules inside one block are checked where they were written, before merging.
-  for (const name of ['both', 'clientToServer', 'serverToClient'] as const) {
-    const block = input.link?.[name];
-    if (block) checkLinkBlock(block, `link.${name}`, fail);
-  }
+  const clients = input.clients ?? 1;
+  const links = resolveLinks(input.link, clients, fail);
   return {
     name: input.name,
     description: input.description ?? '',
@@ -51,14 +47,44 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
     preset: preset as PresetName,
     switchOverrides: stripUndefined(switchOverrides) as SwitchOverrides,
     params,
-    link: {
-      clientToServer: resolveLink(mergeLink(both, input.link?.clientToServer ?? {})),
-      serverToClient: resolveLink(mergeLink(both, input.link?.serverToClient ?? {})),
-    },
-    traffic: resolveTraffic(input.traffic, fail),
+    clients,
+    link: links[0],
+    clientLinks: links,
+    traffic: resolveTraffic(input.traffic, clients, fail),
     expect: (input.expect ?? {}) as Expectations,
     overrides,
   };
+}
+
+type LinkBlock = { both?: LinkDirectionInput; clientToServer?: LinkDirectionInput; serverToClient?: LinkDirectionInput };
+
+/**
+ * Each client's two links: the shared block, then the client's own block in
+ * link.clients["k"] on top, direction by direction (issue 12).
+ */
+function resolveLinks(input: ScenarioInput['link'], clients: number, fail: Fail): Scenario['clientLinks'] {
+  const shared: LinkBlock = input ?? {};
+  checkBlock(shared, 'link', fail);
+  for (const key of Object.keys(input?.clients ?? {})) {
+    if (Number(key) > clients) fail(`link.clients.${key}`, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
+    checkBlock((input?.clients ?? {})[key], `link.clients.${key}`, fail);
+  }
+  const result: Array<Scenario['link']> = [];
+  for (let k = 1; k <= clients; k++) {
+    const own: LinkBlock = input?.clients?.[String(k)] ?? {};
+    const direction = (name: 'clientToServer' | 'serverToClient') =>
+      resolveLink(mergeLink(mergeLink(shared.both ?? {}, shared[name] ?? {}), mergeLink(own.both ?? {}, own[name] ?? {})));
+    result.push({ clientToServer: direction('clientToServer'), serverToClient: direction('serverToClient') });
+  }
+  return result;
+}
+
+/** Rules inside one block are checked where they were written, before merging. */
+function checkBlock(block: LinkBlock, path: string, fail: Fail): void {
+  for (const name of ['both', 'clientToServer', 'serverToClient'] as const) {
+    const d = block[name];
+    if (d) checkLinkBlock(d, `${path}.${name}`, fail);
+  }
 }
 
 function checkLinkBlock(d: LinkDirectionInput, path: string, fail: Fail): void {
@@ -128,18 +154,30 @@ function inGame(p: { duration?: number; stateUpdatesPerSecond?: number; stateUpd
   };
 }
 
-function resolveTraffic(input: ScenarioInput['traffic'], fail: Fail): TrafficPlan {
+function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: Fail): TrafficPlan {
+  const joinStaggerUs = input?.joinStagger ?? DEFAULT_JOIN_STAGGER_US;
   if (!input?.phases) {
     if (input?.repeatFrom !== undefined && input.repeatFrom !== null) fail('traffic.repeatFrom', 'needs traffic.phases');
-    return DEFAULT_PLAN;
+    return { ...DEFAULT_PLAN, joinStaggerUs };
   }
-  const phases: Phase[] = input.phases.map((p): Phase => {
-    const periods = p.kind !== 'disconnect' && p.updatePeriodMs ? { updatePeriodMs: stripUndefined(p.updatePeriodMs) } : {};
+  const lateJoiners = new Set<number>();
+  const phases: Phase[] = input.phases.map((p, i): Phase => {
+    const periods = 'updatePeriodMs' in p && p.updatePeriodMs ? { updatePeriodMs: stripUndefined(p.updatePeriodMs) } : {};
+    if ('client' in p && p.client !== undefined && p.client > clients) {
+      fail(`traffic.phases[${i}].client`, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
+    }
     switch (p.kind) {
       case 'join':
+        if (p.client !== undefined) {
+          if (lateJoiners.has(p.client)) fail(`traffic.phases[${i}].client`, `client ${p.client} already joins in an earlier phase`);
+          lateJoiners.add(p.client);
+          return { kind: p.kind, client: p.client, ...periods };
+        }
         return { kind: p.kind, ...periods };
       case 'disconnect':
-        return { kind: p.kind };
+        return p.client === undefined ? { kind: p.kind } : { kind: p.kind, client: p.client };
+      case 'timeout':
+        return { kind: p.kind, client: p.client };
       case 'lobby':
         return { kind: 'lobby', durationUs: p.duration ?? null, chatPerMinute: p.chatPerMinute ?? 0, ...periods };
       case 'quiet':
@@ -160,13 +198,13 @@ function resolveTraffic(input: ScenarioInput['traffic'], fail: Fail): TrafficPla
   if (repeatFrom !== null) {
     if (repeatFrom >= phases.length) fail('traffic.repeatFrom', `expected a phase index below ${phases.length}, got ${repeatFrom}`);
     const cycle = phases.slice(repeatFrom);
-    const bad = cycle.findIndex((p) => p.kind === 'join' || p.kind === 'disconnect');
+    const bad = cycle.findIndex(isEventPhase);
     if (bad >= 0) fail(`traffic.phases[${repeatFrom + bad}]`, `a ${cycle[bad].kind} phase cannot be repeated`);
     if (!cycle.some((p) => 'durationUs' in p && p.durationUs !== null && p.durationUs > 0)) {
       fail('traffic.repeatFrom', 'the repeated phases need at least one phase with a duration > 0');
     }
   }
-  return { phases, repeatFrom };
+  return { phases, repeatFrom, joinStaggerUs };
 }
 
 function stripUndefined<T extends object>(value: T): T {
@@ -190,12 +228,14 @@ export function estimateEvents(scenario: Scenario, durationUs = scenario.duratio
   // Every update of both roles at the fastest period any phase asks for: an upper bound.
   const fastest = (role: 'server' | 'client') =>
     Math.min(p.updatePeriodMs[role], ...scenario.traffic.phases.map((phase) => ('updatePeriodMs' in phase ? (phase.updatePeriodMs?.[role] ?? Infinity) : Infinity)));
-  const updatesPerSecond = 1000 / fastest('server') + 1000 / fastest('client');
-  const maxDatagramsPerSecond = updatesPerSecond * p.datagramsPerUpdate;
-  const dup = 1 + Math.max(scenario.link.clientToServer.duplicate.probability, scenario.link.serverToClient.duplicate.probability);
+  const n = scenario.clients;
+  // One server loop (sending to n peers) and n client loops.
+  const updatesPerSecond = 1000 / fastest('server') + (n * 1000) / fastest('client');
+  const maxDatagramsPerSecond = n * (1000 / fastest('server') + 1000 / fastest('client')) * p.datagramsPerUpdate;
+  const dup = 1 + Math.max(...scenario.clientLinks.map((l) => Math.max(l.clientToServer.duplicate.probability, l.serverToClient.duplicate.probability)));
   // Each datagram arrival is an event; a busy peer sends at most datagramsPerUpdate per update.
   const perSecond = (phase: Phase): number => {
-    const t = phaseRates(phase, p.fragmentChunkBytes);
+    const t = phaseRates(phase, p.fragmentChunkBytes, n);
     return t.timers + Math.min(maxDatagramsPerSecond, t.datagrams) * dup;
   };
   // Every update is an event, busy or not, plus the once-a-second sampler.
@@ -203,24 +243,30 @@ export function estimateEvents(scenario: Scenario, durationUs = scenario.duratio
 }
 
 /** Timer events and datagrams per second a phase adds. */
-function phaseRates(phase: Phase, chunkBytes: number): { timers: number; datagrams: number } {
+function phaseRates(phase: Phase, chunkBytes: number, n: number): { timers: number; datagrams: number } {
+  // A message each player originates reaches every connection (the relay), so a
+  // connection carries its own rate plus (n - 1) x the client share of it (issue 12).
+  const perConnection = (rate: number, clientShare: number) => rate * (1 + (n - 1) * clientShare);
+  const origins = (rate: number, clientShare: number) => rate * (n * clientShare + 1 - clientShare);
   switch (phase.kind) {
     case 'join':
     case 'disconnect':
+    case 'timeout':
     case 'quiet':
       return { timers: 0, datagrams: 0 };
     case 'lobby': {
       const chat = phase.chatPerMinute / 60;
-      return { timers: chat, datagrams: 2 * chat }; // a message and its ACK
+      return { timers: origins(chat, 0.5), datagrams: 2 * n * perConnection(chat, 0.5) }; // a message and its ACK
     }
     case 'combat':
     case 'lull': {
       // A StateUpdate larger than a fragment goes out as reliable fragments, each ACKed.
       const payload = phase.stateUpdateBytes.max - 3;
       const pieces = payload > chunkBytes ? 2 * Math.ceil(payload / chunkBytes) : 1;
-      const stateUpdates = 2 * phase.stateUpdatesPerSecond;
-      const reliable = phase.kind === 'combat' ? phase.reliablePerSecond : 0;
-      return { timers: stateUpdates + reliable, datagrams: stateUpdates * pieces + 2 * reliable };
+      const stateUpdates = 2 * n * phase.stateUpdatesPerSecond;
+      const events = phase.kind === 'combat' ? origins(phase.reliablePerSecond, phase.clientShare) : 0;
+      const reliable = phase.kind === 'combat' ? n * perConnection(phase.reliablePerSecond, phase.clientShare) : 0;
+      return { timers: stateUpdates + events, datagrams: stateUpdates * pieces + 2 * reliable };
     }
   }
 }
@@ -231,7 +277,7 @@ function planWork(plan: TrafficPlan, durationUs: number, perSecond: (phase: Phas
   let work = 0;
   /** Walks one phase; false once the run (or an open-ended phase) ends. */
   const step = (phase: Phase): boolean => {
-    const length = phase.kind === 'join' || phase.kind === 'disconnect' ? 0 : (phase.durationUs ?? Number.POSITIVE_INFINITY);
+    const length = isEventPhase(phase) ? 0 : (phase.durationUs ?? Number.POSITIVE_INFINITY);
     const span = Math.min(length, durationUs - t);
     work += (perSecond(phase) * span) / 1e6 + PHASE_ENTRY_EVENTS;
     t += span;

@@ -10,6 +10,11 @@ export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit' | 'ke
   keepalive?: Partial<TransportSwitches['keepalive']>;
 };
 
+export interface ClientLinks {
+  readonly clientToServer: LinkConfig;
+  readonly serverToClient: LinkConfig;
+}
+
 export type Assertion = Partial<Record<ExpectOp, number>>;
 /** expect.<preset>.<summary path> = { op: number } (issue 6, item 4). */
 export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>>;
@@ -32,7 +37,12 @@ export interface Scenario {
   /** Switches set on top of whichever preset runs (compare runs both presets with them). */
   readonly switchOverrides: SwitchOverrides;
   readonly params: ScenarioParams;
-  readonly link: { readonly clientToServer: LinkConfig; readonly serverToClient: LinkConfig };
+  /** Issue 12: one server and this many clients (1..16). */
+  readonly clients: number;
+  /** Client 1's links (every client's, unless link.clients overrides some). */
+  readonly link: ClientLinks;
+  /** Each client's two links, client 1 first. */
+  readonly clientLinks: readonly ClientLinks[];
   readonly traffic: TrafficPlan;
   readonly expect: Expectations;
   /** The --set overrides that were applied, for reproduction commands. */

@@ -20,6 +20,7 @@ import {
   PLANTED_BUGS,
   PRESET_NAMES,
   RECEIVE_TIMINGS,
+  BOOT_PAYLOADS,
   WRAP_RECEIVE,
 } from '../transport/switches.js';
 
@@ -64,6 +65,8 @@ export const MAX_DESCRIPTION_CHARS = 10_000;
 export const MAX_OUTAGES = 1_000;
 export const MAX_DROP_RULES = 1_000;
 export const MAX_PHASES = 1_000;
+/** Issue 12: a session is one server and 1 to 16 clients. */
+export const MAX_CLIENTS = 16;
 export const MAX_ASSERTIONS = 1_000;
 export const MAX_ASSERTION_PATH_CHARS = 200;
 
@@ -135,6 +138,7 @@ const modeObjectSchema = z.strictObject({
   duplicateAckTimer: values(DUPLICATE_ACK_TIMERS).optional(),
   wrapReceive: values(WRAP_RECEIVE).optional(),
   receiveTiming: values(RECEIVE_TIMINGS).optional(),
+  bootPayload: values(BOOT_PAYLOADS).optional(),
 });
 
 /** "stock", or { "preset": "stock", "<switch>": … }. */
@@ -217,10 +221,23 @@ export const linkDirectionSchema = z.strictObject({
   drop: z.array(dropRuleSchema).max(MAX_DROP_RULES, `expected at most ${count(MAX_DROP_RULES)} drop rules`).optional(),
 });
 
-const linkSchema = z.strictObject({
+const linkBlockSchema = z.strictObject({
   both: linkDirectionSchema.optional(),
   clientToServer: linkDirectionSchema.optional(),
   serverToClient: linkDirectionSchema.optional(),
+});
+
+const clientNumber = z
+  .number({ error: `expected a client number 1..${MAX_CLIENTS}` })
+  .int(`expected a client number 1..${MAX_CLIENTS}`)
+  .min(1, `expected a client number 1..${MAX_CLIENTS}`)
+  .max(MAX_CLIENTS, `expected a client number 1..${MAX_CLIENTS}`);
+
+/** The links of every client, and per-client overrides keyed by client number: link.clients["2"]. */
+const linkSchema = linkBlockSchema.extend({
+  clients: z
+    .record(z.string().regex(/^(?:[1-9]|1[0-6])$/, `expected a client number 1..${MAX_CLIENTS} as the key`), linkBlockSchema)
+    .optional(),
 });
 
 const sizeRange = z
@@ -249,8 +266,12 @@ const phaseSchema = z.preprocess(
   z.discriminatedUnion(
     'kind',
     [
-      z.strictObject({ kind: z.literal('join'), updatePeriodMs: updatePeriodsSchema.optional() }),
-      z.strictObject({ kind: z.literal('disconnect') }),
+      // With `client`: that client joins now, late, while the game goes on (issue 12).
+      z.strictObject({ kind: z.literal('join'), client: clientNumber.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+      // Without `client`: every client leaves.
+      z.strictObject({ kind: z.literal('disconnect'), client: clientNumber.optional() }),
+      // The client's host goes away without a word; the server times it out (DECISIONS.md 19).
+      z.strictObject({ kind: z.literal('timeout'), client: clientNumber }),
       z.strictObject({ kind: z.literal('lobby'), duration: durationSchema.optional(), chatPerMinute: rate.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
       z.strictObject({ kind: z.literal('quiet'), duration: durationSchema.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
       z.strictObject({
@@ -272,11 +293,13 @@ const phaseSchema = z.preprocess(
         arrival: arrival.optional(),
       }),
     ],
-    { error: 'expected a phase kind: join, lobby, combat, lull, quiet or disconnect' },
+    { error: 'expected a phase kind: join, lobby, combat, lull, quiet, disconnect or timeout' },
   ),
 );
 
 const trafficSchema = z.strictObject({
+  /** Client k starts its join (k - 1) x joinStagger after the join phase starts. */
+  joinStagger: durationSchema.optional(),
   phases: z.array(phaseSchema).min(1, 'expected at least one phase').max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`).optional(),
   repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
 });
@@ -318,6 +341,12 @@ export const scenarioSchema = z.strictObject({
     .max(4294967295, 'expected a whole number seed 0..4294967295')
     .optional(),
   mode: modeSchema.optional(),
+  clients: z
+    .number({ error: `expected a number of clients 1..${MAX_CLIENTS}` })
+    .int(`expected a number of clients 1..${MAX_CLIENTS}`)
+    .min(1, `expected a number of clients 1..${MAX_CLIENTS}`)
+    .max(MAX_CLIENTS, `expected a number of clients 1..${MAX_CLIENTS}`)
+    .optional(),
   tickMs: z
     .number({ error: 'expected a number of milliseconds from 1 to 10,000' })
     .min(1, 'expected a number of milliseconds from 1 to 10,000')

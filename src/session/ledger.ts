@@ -17,7 +17,7 @@ const ACKED = 64;
 
 /**
  * Explicit bound on messages per run; a run that needs more is misconfigured.
- * The ledger keeps 7 bytes per message (flags, send time, seq): 350 MB at the bound.
+ * The ledger keeps 8 bytes per message (flags, connection, send time, seq): 400 MB at the bound.
  */
 export const MAX_LEDGER_MESSAGES = 50_000_000;
 
@@ -46,6 +46,8 @@ export interface DeliveryAnomaly {
   readonly kind: AnomalyKind;
   readonly uid: number;
   readonly from: Role;
+  /** The connection it travelled on: client 1, 2, … (issue 12). */
+  readonly client: number;
   /** Sequence category: "low" for types below 0x32, "high" from 0x32 on. */
   readonly category: 'low' | 'high';
   /** Its u16 seq on the wire (fragments of one message share it). */
@@ -214,8 +216,9 @@ class EarliestAnomalies {
 }
 
 export class DeliveryLedger {
-  // Per uid, 7 bytes: flags, the send time's low 32 bits (µs) and the seq. Grown by doubling, up to MAX_LEDGER_MESSAGES.
+  // Per uid, 8 bytes: flags, the connection, the send time's low 32 bits (µs) and the seq. Grown by doubling, up to MAX_LEDGER_MESSAGES.
   private flags = new Uint8Array(1 << 12);
+  private connections = new Uint8Array(1 << 12);
   private sentLow = new Uint32Array(1 << 12);
   private seqs = new Uint16Array(1 << 12);
   /**
@@ -229,8 +232,8 @@ export class DeliveryLedger {
   private corrupt = 0;
   private unreliableSent = 0;
   private unreliableDelivered = 0;
-  /** Highest delivered uid per (direction, category): [c->s high, c->s low, s->c high, s->c low]. */
-  private readonly lastDelivered = [-1, -1, -1, -1];
+  /** Highest delivered uid per (connection, direction, category): 4 lanes per connection, [c->s high, c->s low, s->c high, s->c low]. */
+  private readonly lastDelivered: number[] = [];
   private readonly latencyLow = new LatencyHistogram();
   private readonly latencyHigh = new LatencyHistogram();
   /** Give-up and ACK times of messages not delivered at that moment (bounded; delivery frees them). */
@@ -255,7 +258,8 @@ export class DeliveryLedger {
    * A new message from `from`, handed to the transport now; `seq` is the one the
    * transport will give it (PeerTransport.nextSendSeq). Returns its uid.
    */
-  register(from: Role, reliable: boolean, low: boolean, seq: number): number {
+  register(from: Role, reliable: boolean, low: boolean, seq: number, client = 1): number {
+    if (!(client >= 1 && client <= 255)) throw new Error(`ledger: client ${client} out of range`);
     if (this.count >= MAX_LEDGER_MESSAGES) throw new LimitError(`more than ${MAX_LEDGER_MESSAGES.toLocaleString('en-US')} reliable messages in one run; shorten the run or lower the rates`);
     if (this.count === this.flags.length) this.grow();
     const uid = this.count++;
@@ -265,6 +269,7 @@ export class DeliveryLedger {
     while (this.epochStarts.length < epoch) this.epochStarts.push(uid);
     this.sentLow[uid] = now >>> 0;
     this.seqs[uid] = seq;
+    this.connections[uid] = client;
     return uid;
   }
 
@@ -291,7 +296,8 @@ export class DeliveryLedger {
       this.gaveUpAt.delete(uid);
       this.ackedAt.delete(uid);
     }
-    const lane = ((f & FROM_CLIENT) !== 0 ? 0 : 2) + ((f & LOW) !== 0 ? 1 : 0);
+    const lane = this.connections[uid] * 4 + ((f & FROM_CLIENT) !== 0 ? 0 : 2) + ((f & LOW) !== 0 ? 1 : 0);
+    while (this.lastDelivered.length <= lane) this.lastDelivered.push(-1);
     if (uid < this.lastDelivered[lane]) {
       this.outOfOrder++;
       this.outOfOrderLog.offer(this.clock(), uid);
@@ -396,6 +402,7 @@ export class DeliveryLedger {
       kind,
       uid,
       from: (f & FROM_CLIENT) !== 0 ? 'client' : 'server',
+      client: this.connections[uid],
       category: (f & LOW) !== 0 ? 'low' : 'high',
       seq: this.seqs[uid],
       sentAtMs: this.sentAtUs(uid) / 1000,
@@ -418,5 +425,8 @@ export class DeliveryLedger {
     const seqs = new Uint16Array(size);
     seqs.set(this.seqs);
     this.seqs = seqs;
+    const connections = new Uint8Array(size);
+    connections.set(this.connections);
+    this.connections = connections;
   }
 }

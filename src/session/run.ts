@@ -6,8 +6,9 @@ import type { PresetName, TransportSwitches } from '../transport/switches.js';
 import type { SessionObserver } from './observer.js';
 import { Session } from './session.js';
 import { effectiveSettings, mergeSwitches } from './settings.js';
-import { SUMMARY_SCHEMA, summarizeLink, summarizePeer } from './summary.js';
+import { SUMMARY_SCHEMA } from './summary.js';
 import type { Summary } from './summary.js';
+import { summarizeConnections } from './summarize-connections.js';
 
 export interface RunOptions {
   /** Preset to run; default the scenario's. The scenario's switch overrides apply on top. */
@@ -59,15 +60,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     traceHash: session.hasher.digest(),
     datagrams: session.hasher.datagramCount,
     events: session.sim.eventCount,
-    peers: {
-      server: summarizePeer(session.peers.server, session.maxDedupPerSecond.server),
-      client: summarizePeer(session.peers.client, session.maxDedupPerSecond.client),
-    },
+    ...summarizeConnections(session),
     delivery: session.deliveryStats(),
-    links: {
-      clientToServer: summarizeLink(session.links.clientToServer.counters),
-      serverToClient: summarizeLink(session.links.serverToClient.counters),
-    },
     settings: effectiveSettings(scenario, { preset, resolved: switches, switches: options.switches, seed, durationUs, loss: options.loss }),
   };
   return { summary, session };

@@ -1,5 +1,6 @@
-// Wires one run together: the engine, two peers' transports, a link per
-// direction, the traffic script, the delivery ledger and the trace hash.
+// Wires one run together: the engine, a dedicated server and its clients
+// (issue 12), a link per client and direction, the traffic script, the delivery
+// ledger and the trace hash.
 import { isLowType } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
 import { RandomStreams, Simulator } from '../engine/index.js';
@@ -9,17 +10,33 @@ import { TrafficDriver } from '../traffic/driver.js';
 import type { TrafficPort } from '../traffic/sources.js';
 import { PeerTransport, connectionEnded } from '../transport/peer.js';
 import type { TransportHooks } from '../transport/peer.js';
-import { otherRole } from '../transport/roles.js';
 import type { Role } from '../transport/roles.js';
+import { ServerHost } from '../transport/server-host.js';
+import { PeerTotal } from '../transport/totals.js';
+import type { PeerReadout } from '../transport/totals.js';
+import { UpdateLoop } from '../transport/update-loop.js';
 import type { TransportSwitches } from '../transport/switches.js';
 import { DeliveryLedger } from './ledger.js';
-import type { SessionObserver } from './observer.js';
+import type { ConnectionView, SessionObserver } from './observer.js';
+import { PeakTally } from './peaks.js';
 import { TraceHasher } from './trace-hash.js';
 
 const PROGRESS_CHUNK_US = 60_000_000;
 
-/** Direction bytes in the canonical trace. */
+/** Direction bytes in the canonical trace; client k's connection adds 2(k - 1) (issue 12). */
 export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
+
+/** One client and the server's side of its connection. */
+export interface Connection extends ConnectionView {
+  /** 1-based client number in the scenario. */
+  readonly client: number;
+  /** The client's transport. */
+  readonly clientPeer: PeerTransport;
+  /** The server's peer state for this client; it takes part once the client connects. */
+  readonly serverPeer: PeerTransport;
+  readonly clientLoop: UpdateLoop;
+  readonly links: { readonly clientToServer: Link; readonly serverToClient: Link };
+}
 
 export class Session {
   readonly sim = new Simulator();
@@ -27,12 +44,13 @@ export class Session {
   /** Told the simulated time, it dates sends, deliveries and losses (latency, anomalies). */
   readonly ledger = new DeliveryLedger(() => this.sim.now);
   readonly hasher: TraceHasher;
-  readonly peers: Record<Role, PeerTransport>;
-  readonly links: { clientToServer: Link; serverToClient: Link };
+  readonly connections: readonly Connection[];
+  readonly server: ServerHost;
   readonly traffic: TrafficDriver;
-  /** Highest dedup comparisons in any one simulated second, per peer. */
-  readonly maxDedupPerSecond: Record<Role, number> = { server: 0, client: 0 };
-  private readonly lastDedupTotal: Record<Role, number> = { server: 0, client: 0 };
+  /** The server's total over its connections, and the clients' total. */
+  readonly totals: Readonly<Record<Role, PeerReadout>>;
+  /** Per-second peaks: dedup comparisons per peer and per total, queue gauges of the totals. */
+  readonly peaks = new PeakTally();
 
   constructor(
     readonly scenario: Scenario,
@@ -43,26 +61,53 @@ export class Session {
   ) {
     this.streams = new RandomStreams(seed);
     this.hasher = new TraceHasher(keepDigests);
-    const obs = observer;
-    const sim = this.sim;
-    const makeLink = (name: 'clientToServer' | 'serverToClient', from: Role, to: Role) =>
-      new Link(sim, name, scenario.link[name], this.streams, (bytes, uids) => this.peers[to].arrive(bytes, uids), {
-        dropped: obs.datagramDropped ? (bytes, _uids, cause) => obs.datagramDropped?.(sim.now, from, bytes, cause) : undefined,
-        messagesDropped: obs.datagramRewritten ? (before, after) => obs.datagramRewritten?.(sim.now, from, before, after) : undefined,
-        delivered: obs.datagramArrived ? (bytes, _uids, duplicate) => obs.datagramArrived?.(sim.now, to, bytes, duplicate) : undefined,
-      });
-    this.links = { clientToServer: makeLink('clientToServer', 'client', 'server'), serverToClient: makeLink('serverToClient', 'server', 'client') };
-    this.peers = { server: this.makePeer('server'), client: this.makePeer('client') };
+    const connections: Connection[] = [];
+    for (let k = 1; k <= scenario.clients; k++) connections.push(this.makeConnection(k));
+    this.connections = connections;
+    this.server = new ServerHost(
+      this.sim,
+      scenario.params.updatePeriodMs.server,
+      connections.map((c) => c.serverPeer),
+    );
+    this.totals = {
+      server: new PeerTotal(() => this.serverPeers()),
+      client: new PeerTotal(() => connections.map((c) => c.clientPeer)),
+    };
     const port: TrafficPort = {
-      sim,
-      send: (from, type, payload, reliable, ordered) => this.sendApp(from, type as DataType, payload, reliable, ordered),
-      disconnect: (from) => this.peers[from].disconnect(),
+      sim: this.sim,
+      send: (from, client, type, payload, reliable, ordered) => this.sendApp(from, client, type as DataType, payload, reliable, ordered),
+      startClient: (client) => this.connection(client).clientLoop.start(Math.round(scenario.params.clientTickOffsetMs * 1000)),
+      disconnect: (client) => this.connection(client).clientPeer.disconnect(),
+      halt: (client) => {
+        const c = this.connection(client);
+        c.clientLoop.stop();
+        c.clientPeer.halt();
+      },
+      slotOf: (client) => this.server.slotOf(client - 1),
       // A phase's update periods; a role it does not name keeps the scenario's (DECISIONS.md 17).
       setUpdatePeriods: (periods) => {
-        for (const role of ['server', 'client'] as const) this.peers[role].setUpdatePeriod(periods?.[role] ?? scenario.params.updatePeriodMs[role]);
+        this.server.loop.setPeriod(periods?.server ?? scenario.params.updatePeriodMs.server);
+        for (const c of connections) c.clientLoop.setPeriod(periods?.client ?? scenario.params.updatePeriodMs.client);
       },
     };
-    this.traffic = new TrafficDriver(scenario.traffic, port, this.streams);
+    this.traffic = new TrafficDriver(scenario.traffic, port, this.streams, scenario.clients);
+  }
+
+  /** Client 1's connection as the two peers of a one-client session (the shape before issue 12). */
+  get peers(): Readonly<Record<Role, PeerTransport>> {
+    const first = this.connections[0];
+    return { server: first.serverPeer, client: first.clientPeer };
+  }
+
+  connection(client: number): Connection {
+    const c = this.connections[client - 1];
+    if (c === undefined) throw new Error(`session: no client ${client}`);
+    return c;
+  }
+
+  /** The server's peer states of the clients that connected, in accept order. */
+  serverPeers(): PeerTransport[] {
+    return this.server.acceptedConnections().map((i) => this.connections[i].serverPeer);
   }
 
   /**
@@ -70,8 +115,7 @@ export class Session {
    * between chunks; chunking does not change which events run or in what order.
    */
   run(durationUs: number, onProgress?: (simulatedUs: number) => void): void {
-    this.peers.server.start(0);
-    this.peers.client.start(Math.round(this.scenario.params.clientTickOffsetMs * 1000));
+    this.server.loop.start(0);
     this.traffic.start();
     const sampler = this.sim.after(1_000_000, () => {
       this.sample();
@@ -88,8 +132,8 @@ export class Session {
     }
     this.sim.cancel(sampler);
     this.sample();
-    this.peers.server.stop();
-    this.peers.client.stop();
+    this.server.loop.stop();
+    for (const c of this.connections) c.clientLoop.stop();
   }
 
   /**
@@ -99,63 +143,92 @@ export class Session {
    */
   deliveryStats(): ReturnType<DeliveryLedger['stats']> {
     const held = new Set<number>();
-    for (const receiver of ['server', 'client'] as const) {
-      if (connectionEnded(this.peers[otherRole(receiver)].state)) continue;
-      for (const uid of this.peers[receiver].heldUids()) held.add(uid);
+    for (const c of this.connections) {
+      if (!connectionEnded(c.clientPeer.state)) for (const uid of c.serverPeer.heldUids()) held.add(uid);
+      if (!connectionEnded(c.serverPeer.state)) for (const uid of c.clientPeer.heldUids()) held.add(uid);
     }
     return this.ledger.stats(held);
   }
 
-  /** An application message from `from`; returns its uid. */
-  sendApp(from: Role, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+  /** An application message on client `client`'s connection, from its `from` end; returns its uid. */
+  sendApp(from: Role, client: number, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+    const c = this.connection(client);
+    const peer = from === 'client' ? c.clientPeer : c.serverPeer;
     // An unreliable payload too big for one fragment goes out as reliable fragments
     // (transport-layer.md §5), so the ledger tracks it like any reliable message.
-    const tracked = reliable || this.peers[from].fragments(type, payload.length);
+    const tracked = reliable || peer.fragments(type, payload.length);
     if (!tracked) {
-      if (this.peers[from].send({ type, payload, reliable, ordered, uid: -1 })) this.ledger.sentUnreliable();
+      if (peer.send({ type, payload, reliable, ordered, uid: -1 })) this.ledger.sentUnreliable();
       return -1;
     }
     // The seq is the one `send` assigns next (it is spent only if the message is taken).
     const low = isLowType(type);
-    const uid = this.ledger.register(from, true, low, this.peers[from].nextSendSeq(low));
-    if (!this.peers[from].send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
+    const uid = this.ledger.register(from, true, low, peer.nextSendSeq(low), client);
+    if (!peer.send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
     return uid;
   }
 
   private sample(): void {
-    for (const role of ['server', 'client'] as const) {
-      const total = this.peers[role].counters.dedupComparisons;
-      const delta = total - this.lastDedupTotal[role];
-      if (delta > this.maxDedupPerSecond[role]) this.maxDedupPerSecond[role] = delta;
-      this.lastDedupTotal[role] = total;
-    }
-    if (this.observer.sample) this.observer.sample(this.sim.now, this.peers);
+    this.peaks.sample(this.connections, this.totals);
+    if (this.observer.sample) this.observer.sample(this.sim.now, this.totals, this.connections);
   }
 
-  private makePeer(role: Role): PeerTransport {
+  private makeConnection(client: number): Connection {
+    const scenario = this.scenario;
+    const linkConfig = scenario.clientLinks[client - 1];
+    // Client 1 keeps the one-client names of its links and streams, so its runs are unchanged.
+    const prefix = client === 1 ? '' : `client${client}.`;
     const obs = this.observer;
     const sim = this.sim;
-    const link = role === 'server' ? this.links.serverToClient : this.links.clientToServer;
-    const direction = DIRECTION_CODE[role];
+    const conn = {} as { -readonly [K in keyof Connection]: Connection[K] };
+    conn.client = client;
+    const makeLink = (name: 'clientToServer' | 'serverToClient', from: Role) => {
+      const to: Role = from === 'client' ? 'server' : 'client';
+      const deliver =
+        to === 'server' ? (bytes: Uint8Array, uids: readonly number[]) => this.server.arrive(client - 1, bytes, uids) : (bytes: Uint8Array, uids: readonly number[]) => conn.clientPeer.arrive(bytes, uids);
+      return new Link(sim, `${prefix}${name}`, linkConfig[name], this.streams, deliver, {
+        dropped: obs.datagramDropped ? (bytes, _uids, cause) => obs.datagramDropped?.(sim.now, from, bytes, cause, client) : undefined,
+        messagesDropped: obs.datagramRewritten ? (before, after) => obs.datagramRewritten?.(sim.now, from, before, after, client) : undefined,
+        delivered: obs.datagramArrived ? (bytes, _uids, duplicate) => obs.datagramArrived?.(sim.now, to, bytes, duplicate, client) : undefined,
+      });
+    };
+    conn.links = { clientToServer: makeLink('clientToServer', 'client'), serverToClient: makeLink('serverToClient', 'server') };
+    conn.clientPeer = this.makePeer('client', conn);
+    conn.serverPeer = this.makePeer('server', conn);
+    conn.clientLoop = new UpdateLoop(sim, scenario.params.updatePeriodMs.client, false);
+    conn.clientLoop.add(conn.clientPeer);
+    return conn;
+  }
+
+  private makePeer(role: Role, conn: Pick<Connection, 'client' | 'links'>): PeerTransport {
+    const obs = this.observer;
+    const sim = this.sim;
+    const client = conn.client;
+    const link = role === 'server' ? conn.links.serverToClient : conn.links.clientToServer;
+    const direction = DIRECTION_CODE[role] + 2 * (client - 1);
+    const self = (): PeerTransport => (role === 'server' ? (conn as Connection).serverPeer : (conn as Connection).clientPeer);
     const hooks: TransportHooks = {
       emit: (bytes, uids, notes) => {
         this.hasher.record(sim.now, direction, bytes);
-        if (obs.datagramSent) obs.datagramSent(sim.now, role, bytes, uids, notes);
+        if (obs.datagramSent) obs.datagramSent(sim.now, role, bytes, uids, notes, client);
         link.send(bytes, uids);
       },
       deliver: (delivery) => {
         this.ledger.delivered(delivery.uid);
-        this.traffic.onDelivered(role, delivery.uid);
+        this.traffic.onDelivered(role, client, delivery.uid, delivery);
       },
       deliverUnreliable: () => this.ledger.deliveredUnreliable(),
       gaveUp: (uid) => this.ledger.gaveUp(uid),
       acknowledged: (uid) => this.ledger.acknowledged(uid),
       refused: (uid) => this.ledger.refused(uid),
-      newUid: (reliable, low) => this.ledger.register(role, reliable, low, this.peers[role].nextSendSeq(low)),
+      newUid: (reliable, low) => this.ledger.register(role, reliable, low, self().nextSendSeq(low), client),
       sentUnreliable: () => this.ledger.sentUnreliable(),
-      stateChanged: obs.stateChanged ? (state) => obs.stateChanged?.(sim.now, role, state) : undefined,
-      ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome) : undefined,
-      duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message) : undefined,
+      stateChanged: (state) => {
+        if (role === 'server') this.server.connectionChanged(client - 1, state);
+        obs.stateChanged?.(sim.now, role, state, client);
+      },
+      ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome, client) : undefined,
+      duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message, client) : undefined,
     };
     const params = { ...this.scenario.params, tickMs: this.scenario.params.updatePeriodMs[role] };
     return new PeerTransport(role, sim, this.switches, params, hooks);

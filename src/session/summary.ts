@@ -1,7 +1,9 @@
 // The run summary, schema bcsim.summary/1 (issue 3, item 9). Field names are a
 // contract: add fields, never rename them.
+import { newLinkCounters } from '../link/config.js';
 import type { DropCause, LinkCounters } from '../link/config.js';
-import type { PeerTransport } from '../transport/peer.js';
+import type { PeerGauges } from '../transport/peer.js';
+import type { PeerReadout } from '../transport/totals.js';
 import type { TransportSwitches } from '../transport/switches.js';
 import type { DeliveryStats } from './ledger.js';
 
@@ -62,6 +64,44 @@ export interface PeerSummary {
   state: string;
 }
 
+/** One peer of one connection: the client itself, or the server's state for that client. */
+export interface ConnectionSummary extends PeerSummary {
+  /** The client's number in the scenario (1-based). */
+  client: number;
+  /** The slot the server assigned; null if the client never connected. */
+  slot: number | null;
+}
+
+export interface ServerSummary extends PeerSummary {
+  connections: Record<string, ConnectionSummary>;
+}
+
+export interface ClientLinksSummary {
+  client: number;
+  clientToServer: LinkSummary;
+  serverToClient: LinkSummary;
+}
+
+export interface SessionSummary {
+  clients: number;
+  /** Clients the server accepted. */
+  connected: number;
+  /** Boot messages the server queued (one per remaining peer for each peer that timed out). */
+  bootsSent: number;
+  /** Datagrams from a client the server did not hold (never connected, or already removed). */
+  strayDatagrams: number;
+  /** Player messages the server relayed to the other players. */
+  relayedMessages: number;
+}
+
+/**
+ * The key of a connection in `peers.server.connections`, `peers.clients` and
+ * `links.clients`: its slot, or "client<k>" for a client that never connected.
+ */
+export function connectionKey(client: number, slot: number | null): string {
+  return slot === null ? `client${client}` : String(slot);
+}
+
 export interface LinkSummary {
   sent: number;
   delivered: number;
@@ -88,7 +128,14 @@ export interface Summary {
   traceHash: string;
   datagrams: number;
   events: number;
-  peers: { server: PeerSummary; client: PeerSummary };
+  /**
+   * `server` is the server's total over its connections and `client` the clients'
+   * total; with one client they are exactly its connection's two peers, as before
+   * issue 12. `server.connections` and `clients` hold each connection's peers by slot.
+   */
+  peers: { server: ServerSummary; client: PeerSummary; clients: Record<string, ConnectionSummary> };
+  /** Issue 12: who connected, and what the server did as a host. */
+  session: SessionSummary;
   /**
    * The ledger's counts, plus (issue 11, item 6) `latencyMs.{low,high}`: send-to-delivery
    * latency {count, p50, p99, max} per sequence category, and `anomalies`:
@@ -96,21 +143,27 @@ export interface Summary {
    * reliable message counted, the earliest of each kind listed with seq and times.
    */
   delivery: Omit<DeliveryStats, never>;
-  links: { clientToServer: LinkSummary; serverToClient: LinkSummary };
+  /** Totals over every client's links; `clients` has each client's two links by slot. */
+  links: { clientToServer: LinkSummary; serverToClient: LinkSummary; clients: Record<string, ClientLinksSummary> };
   /** Preset, every switch and parameter after overrides, the --set list and a rerun command. */
   settings: EffectiveSettings;
 }
 
-export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): PeerSummary {
+/**
+ * `sampledPeaks`: for a total over several peers, its gauges' peaks as sampled
+ * once a second; the maxima are never below any single peer's exact peak.
+ */
+export function summarizePeer(peer: PeerReadout, maxDedupPerSecond: number, sampledPeaks?: Readonly<PeerGauges>): PeerSummary {
   const c = peer.counters;
   const g = peer.gauges();
+  const peak = (exact: number, key: keyof PeerGauges) => Math.max(exact, sampledPeaks?.[key] ?? 0);
   return {
-    ackOutbox: { final: g.ackOutbox, max: c.ackOutboxMax },
-    ackOutboxDeadZone: { final: g.deadZone, max: c.deadZoneMax },
-    retransmitQueue: { final: g.retransmitQueue, max: c.retransmitQueueMax },
-    firstSendQueue: { final: g.firstSendQueue, max: c.firstSendQueueMax },
+    ackOutbox: { final: g.ackOutbox, max: peak(c.ackOutboxMax, 'ackOutbox') },
+    ackOutboxDeadZone: { final: g.deadZone, max: peak(c.deadZoneMax, 'deadZone') },
+    retransmitQueue: { final: g.retransmitQueue, max: peak(c.retransmitQueueMax, 'retransmitQueue') },
+    firstSendQueue: { final: g.firstSendQueue, max: peak(c.firstSendQueueMax, 'firstSendQueue') },
     // The maximum includes the final sample (issue 9).
-    memoryBytes: { final: g.memoryBytes, max: Math.max(c.memoryMaxBytes, g.memoryBytes) },
+    memoryBytes: { final: g.memoryBytes, max: Math.max(peak(c.memoryMaxBytes, 'memoryBytes'), g.memoryBytes) },
     dedupComparisons: {
       total: c.dedupComparisons,
       maxPerMessage: c.dedupMaxPerLookup,
@@ -148,6 +201,21 @@ export function summarizePeer(peer: PeerTransport, maxDedupPerSecond: number): P
     gateShutDatagrams: c.gateShutDatagrams,
     state: peer.state,
   };
+}
+
+/** The sum of several links' counters (a host total). */
+export function sumLinks(all: readonly LinkSummary[]): LinkSummary {
+  const total = summarizeLink(newLinkCounters());
+  for (const l of all) {
+    for (const key of Object.keys(total) as Array<keyof LinkSummary>) {
+      if (key === 'droppedBy') {
+        for (const cause of Object.keys(l.droppedBy) as DropCause[]) total.droppedBy[cause] += l.droppedBy[cause];
+      } else {
+        total[key] += l[key];
+      }
+    }
+  }
+  return total;
 }
 
 export function summarizeLink(c: LinkCounters): LinkSummary {

@@ -1,12 +1,17 @@
-// Runs a TrafficPlan on the simulator: one phase at a time, cycling if asked.
-// The join is reactive (each step replies to a delivery); the other phases are
-// timed arrival processes drawn from named streams.
+// Runs a TrafficPlan on the simulator for one server and N clients (issue 12):
+// one phase at a time, cycling if asked. Each client joins (reactively: each
+// join step replies to a delivery), then takes part in whatever phase is on.
+// StateUpdates flow per connection and direction; game events come from the
+// players and the server (sources.ts), and the server relays each player's
+// reliable game message to every other player, as a dedicated server does.
+import { TYPE_GAME } from '../codec/index.js';
 import type { RandomStream, RandomStreams, Timer } from '../engine/index.js';
+import type { Delivery } from '../transport/receive-channel.js';
 import type { Role } from '../transport/roles.js';
-import { JOIN_STEPS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
+import { JOIN_STEPS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload } from './join.js';
 import type { JoinStep } from './join.js';
 import type { Phase, TrafficPlan } from './plan.js';
-import { PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
+import { CHAT_CLIENT_SHARE, Origins, PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
 import type { TrafficPort } from './sources.js';
 
 export interface PhaseStart {
@@ -18,14 +23,27 @@ export interface PhaseStart {
 /** Explicit bound on the phase log kept for reports. */
 const MAX_PHASE_LOG = 10_000;
 
+type ClientStatus = 'idle' | 'joining' | 'in-game' | 'gone';
+
 export class TrafficDriver {
   readonly phaseLog: PhaseStart[] = [];
+  /** Relayed player messages (one per other player per message). */
+  relayed = 0;
   private current = -1;
+  /** The phase's own timers: its end and its session-wide sources. */
   private timers: Timer[] = [];
-  private readonly joinAwaiting = new Map<number, JoinStep>();
+  /** Each client's StateUpdate sources in the current phase. */
+  private readonly clientTimers = new Map<number, Timer[]>();
+  /** The session-wide event source; restarted when the players in game change. */
+  private eventTimer: Timer | null = null;
+  private readonly status: ClientStatus[];
+  /** Clients of the first join phase still joining; the phase ends when none is left. */
+  private readonly joiningInPhase = new Set<number>();
+  private readonly lateJoiners: ReadonlySet<number>;
+  private readonly joinAwaiting = new Map<number, { client: number; step: JoinStep }>();
   private readonly salt = new PayloadSalt();
   private readonly streams: {
-    stateUpdates: Record<Role, RandomStream>;
+    stateUpdates: Array<Record<Role, RandomStream>>;
     reliable: RandomStream;
     chat: RandomStream;
   };
@@ -34,29 +52,63 @@ export class TrafficDriver {
     private readonly plan: TrafficPlan,
     private readonly port: TrafficPort,
     streams: RandomStreams,
+    private readonly clients = 1,
   ) {
+    // Client 1 keeps the stream names of the one-client model, so its runs are unchanged.
+    const suffix = (k: number) => (k === 1 ? '' : `.${k}`);
     this.streams = {
-      stateUpdates: { client: streams.stream('traffic.stateUpdates.client'), server: streams.stream('traffic.stateUpdates.server') },
+      stateUpdates: Array.from({ length: clients }, (_, i) => ({
+        client: streams.stream(`traffic.stateUpdates.client${suffix(i + 1)}`),
+        server: streams.stream(`traffic.stateUpdates.server${suffix(i + 1)}`),
+      })),
       reliable: streams.stream('traffic.reliable'),
       chat: streams.stream('traffic.chat'),
     };
+    this.status = Array.from({ length: clients + 1 }, () => 'idle');
+    const late = new Set<number>();
+    for (const phase of plan.phases) if (phase.kind === 'join' && phase.client !== undefined) late.add(phase.client);
+    this.lateJoiners = late;
   }
 
   start(): void {
+    // Without a join phase, the clients are in game from the start.
+    if (!this.plan.phases.some((p) => p.kind === 'join' && p.client === undefined)) {
+      for (let k = 1; k <= this.clients; k++) {
+        if (this.lateJoiners.has(k)) continue;
+        this.port.startClient(k);
+        this.status[k] = 'in-game';
+      }
+    }
     if (this.plan.phases.length > 0) this.enter(0);
   }
 
-  /** The session reports every delivery; the join advances on them. */
-  onDelivered(to: Role, uid: number): void {
-    if (this.joinAwaiting.size === 0) return;
-    const step = this.joinAwaiting.get(uid);
-    if (step === undefined || step.from === to) return;
-    this.joinAwaiting.delete(uid);
-    const dependents = JOIN_STEPS.filter((s) => s.after === step.step);
-    for (const next of dependents) this.schedule(next.delayMs * 1000, () => this.runJoinStep(next));
-    if (dependents.length === 0 && step === JOIN_STEPS[JOIN_STEPS.length - 1]) {
-      // Ship selection, then StateUpdates start ~150 ms later.
-      this.schedule((SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS) * 1000, () => this.next());
+  /** Players in game, in client order. */
+  inGame(): number[] {
+    const list: number[] = [];
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') list.push(k);
+    return list;
+  }
+
+  /** The session reports every reliable delivery: the join advances on them, and the server relays. */
+  onDelivered(to: Role, client: number, uid: number, delivery: Delivery): void {
+    if (this.joinAwaiting.size > 0) {
+      const waiting = this.joinAwaiting.get(uid);
+      if (waiting !== undefined && waiting.step.from !== to) {
+        this.joinAwaiting.delete(uid);
+        this.joinStepDone(waiting.client, waiting.step);
+        return;
+      }
+    }
+    if (to === 'server' && delivery.type === TYPE_GAME && this.status[client] === 'in-game' && this.clients > 1) this.relay(client, delivery.payload);
+  }
+
+  private relay(from: number, payload: Uint8Array): void {
+    // The held bytes are the receiver's view; the relay keeps its own copy.
+    const copy = payload.slice();
+    for (let k = 1; k <= this.clients; k++) {
+      if (k === from || this.status[k] !== 'in-game') continue;
+      this.port.send('server', k, TYPE_GAME, copy, true, false);
+      this.relayed++;
     }
   }
 
@@ -65,33 +117,91 @@ export class TrafficDriver {
     this.current = index;
     const phase = this.plan.phases[index];
     if (this.phaseLog.length < MAX_PHASE_LOG) this.phaseLog.push({ kind: phase.kind, index, startUs: this.port.sim.now });
-    if (phase.kind !== 'disconnect') this.port.setUpdatePeriods(phase.updatePeriodMs ?? null);
+    // A phase's update periods; an instant (leave, late join) keeps the ones in force.
+    const instant = phase.kind === 'disconnect' || phase.kind === 'timeout' || (phase.kind === 'join' && phase.client !== undefined);
+    if (!instant || ('updatePeriodMs' in phase && phase.updatePeriodMs)) this.port.setUpdatePeriods(('updatePeriodMs' in phase ? phase.updatePeriodMs : undefined) ?? null);
     switch (phase.kind) {
       case 'join':
-        this.runJoinStep(JOIN_STEPS[0]);
-        return; // ends when the last step is delivered
+        if (phase.client !== undefined) {
+          this.startJoin(phase.client);
+          this.schedule(0, () => this.next());
+        } else {
+          this.startInitialJoins();
+        }
+        return;
       case 'disconnect':
-        this.port.disconnect('client');
+        for (const k of phase.client === undefined ? this.connected() : [phase.client]) this.leave(k, 'disconnect');
         this.schedule(0, () => this.next());
         return;
-      case 'quiet':
-        break; // nothing from the game layer at all
-      case 'lobby':
-        this.track(startArrivals(this.port.sim, phase.chatPerMinute / 60, 'poisson', this.streams.chat, chatSender(this.port, this.streams.chat, this.salt)));
-        break;
-      case 'combat':
-      case 'lull':
-        for (const role of ['client', 'server'] as const) {
-          const stream = this.streams.stateUpdates[role];
-          this.track(startArrivals(this.port.sim, phase.stateUpdatesPerSecond, phase.arrival, stream, stateUpdateSender(this.port, role, phase.stateUpdateBytes, stream, this.salt)));
-        }
-        if (phase.kind === 'combat') {
-          const stream = this.streams.reliable;
-          this.track(startArrivals(this.port.sim, eventsPerSecond(phase.reliablePerSecond), phase.arrival, stream, reliableEventSender(this.port, phase.clientShare, stream, this.salt)));
-        }
+      case 'timeout':
+        this.leave(phase.client, 'halt');
+        this.schedule(0, () => this.next());
+        return;
+      default:
         break;
     }
+    for (const k of this.inGame()) this.startClientSources(k);
+    this.startEventSource();
     if (phase.durationUs !== null) this.schedule(phase.durationUs, () => this.next());
+  }
+
+  private startInitialJoins(): void {
+    let order = 0;
+    for (let k = 1; k <= this.clients; k++) {
+      if (this.lateJoiners.has(k) || this.status[k] !== 'idle') continue;
+      this.joiningInPhase.add(k);
+      const delayUs = order++ * this.plan.joinStaggerUs;
+      if (delayUs === 0) this.startJoin(k);
+      else this.schedule(delayUs, () => this.startJoin(k));
+    }
+    if (this.joiningInPhase.size === 0) this.schedule(0, () => this.next());
+  }
+
+  private startJoin(client: number): void {
+    if (this.status[client] !== 'idle') return;
+    this.status[client] = 'joining';
+    this.port.startClient(client);
+    this.runJoinStep(client, JOIN_STEPS[0]);
+  }
+
+  private joinStepDone(client: number, step: JoinStep): void {
+    if (this.status[client] !== 'joining') return;
+    const dependents = JOIN_STEPS.filter((s) => s.after === step.step);
+    for (const next of dependents) this.schedule(next.delayMs * 1000, () => this.runJoinStep(client, next), client);
+    if (dependents.length === 0 && step === JOIN_STEPS[JOIN_STEPS.length - 1]) {
+      // Ship selection, then StateUpdates start ~150 ms later.
+      this.schedule((SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS) * 1000, () => this.enterGame(client), client);
+    }
+  }
+
+  private enterGame(client: number): void {
+    if (this.status[client] !== 'joining') return;
+    this.status[client] = 'in-game';
+    this.clientTimers.delete(client); // its join timers have all fired
+    if (this.joiningInPhase.delete(client) && this.joiningInPhase.size === 0 && this.plan.phases[this.current].kind === 'join') {
+      this.next();
+      return;
+    }
+    // A late joiner takes part in the phase that is on.
+    this.startClientSources(client);
+    this.startEventSource();
+  }
+
+  private leave(client: number, how: 'disconnect' | 'halt'): void {
+    if (this.status[client] === 'idle' || this.status[client] === 'gone') return;
+    this.status[client] = 'gone';
+    this.joiningInPhase.delete(client);
+    this.cancelClientTimers(client);
+    if (how === 'disconnect') this.port.disconnect(client);
+    else this.port.halt(client);
+    this.startEventSource();
+  }
+
+  /** Clients that started and have not left, in client order. */
+  private connected(): number[] {
+    const list: number[] = [];
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'joining' || this.status[k] === 'in-game') list.push(k);
+    return list;
   }
 
   private next(): void {
@@ -101,22 +211,68 @@ export class TrafficDriver {
     else this.cancelTimers();
   }
 
-  private runJoinStep(step: JoinStep): void {
+  private startClientSources(client: number): void {
+    const phase = this.plan.phases[this.current];
+    if (phase.kind !== 'combat' && phase.kind !== 'lull') return;
+    const streams = this.streams.stateUpdates[client - 1];
+    for (const role of ['client', 'server'] as const) {
+      const stream = streams[role];
+      const fire = stateUpdateSender(this.port, role, client, phase.stateUpdateBytes, stream, this.salt);
+      this.trackClient(client, startArrivals(this.port.sim, phase.stateUpdatesPerSecond, phase.arrival, stream, fire));
+    }
+  }
+
+  /** (Re)starts the session-wide source of the phase at the rate the players in game give. */
+  private startEventSource(): void {
+    if (this.eventTimer !== null) this.port.sim.cancel(this.eventTimer);
+    this.eventTimer = null;
+    const phase = this.plan.phases[this.current];
+    const players = () => this.inGame();
+    const n = players().length;
+    if (phase.kind === 'combat') {
+      const origins = new Origins(phase.reliablePerSecond, phase.clientShare);
+      const fire = reliableEventSender(this.port, origins, players, this.streams.reliable, this.salt);
+      this.eventTimer = startArrivals(this.port.sim, eventsPerSecond(origins.total(n)), phase.arrival, this.streams.reliable, fire);
+    } else if (phase.kind === 'lobby') {
+      const origins = new Origins(phase.chatPerMinute / 60, CHAT_CLIENT_SHARE);
+      const fire = chatSender(this.port, origins, players, this.streams.chat, this.salt);
+      this.eventTimer = startArrivals(this.port.sim, origins.total(n), 'poisson', this.streams.chat, fire);
+    }
+  }
+
+  private runJoinStep(client: number, step: JoinStep): void {
+    if (this.status[client] !== 'joining') return;
     let lastUid = -1;
-    for (const message of step.messages) lastUid = this.port.send(step.from, message.type, message.payload, message.reliable, message.ordered);
-    this.joinAwaiting.set(lastUid, step);
+    const slot = this.port.slotOf(client);
+    for (const message of step.messages) lastUid = this.port.send(step.from, client, message.type, joinPayload(message, slot), message.reliable, message.ordered);
+    this.joinAwaiting.set(lastUid, { client, step });
   }
 
-  private schedule(delayUs: number, fn: () => void): void {
-    this.timers.push(this.port.sim.after(delayUs, fn));
+  /** A timer of the phase, or (with `client`) of one client's join or sources. */
+  private schedule(delayUs: number, fn: () => void, client?: number): void {
+    const timer = this.port.sim.after(delayUs, fn);
+    if (client === undefined) this.timers.push(timer);
+    else this.trackClient(client, timer);
   }
 
-  private track(timer: Timer | null): void {
-    if (timer) this.timers.push(timer);
+  private trackClient(client: number, timer: Timer | null): void {
+    if (timer === null) return;
+    let list = this.clientTimers.get(client);
+    if (list === undefined) this.clientTimers.set(client, (list = []));
+    list.push(timer);
+  }
+
+  private cancelClientTimers(client: number): void {
+    for (const timer of this.clientTimers.get(client) ?? []) this.port.sim.cancel(timer);
+    this.clientTimers.delete(client);
   }
 
   private cancelTimers(): void {
     for (const timer of this.timers) this.port.sim.cancel(timer);
     this.timers = [];
+    if (this.eventTimer !== null) this.port.sim.cancel(this.eventTimer);
+    this.eventTimer = null;
+    // Join timers survive a phase change; StateUpdate sources belong to the phase.
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') this.cancelClientTimers(k);
   }
 }

@@ -14,6 +14,8 @@ import { CAPTURED, Opcode, filledPayload } from './payloads.js';
 
 export interface JoinMessage {
   readonly label: string;
+  /** The ConnectAck carries the slot the server assigned (issue 12). */
+  readonly slotAssignment?: true;
   readonly type: DataType;
   readonly reliable: boolean;
   readonly ordered: boolean;
@@ -60,7 +62,7 @@ export const JOIN_STEPS: readonly JoinStep[] = [
     delayMs: 0,
     after: 1,
     messages: [
-      { label: 'ConnectAck', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: CAPTURED.connectAckSlot2 },
+      { label: 'ConnectAck', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: CAPTURED.connectAckSlot2, slotAssignment: true },
       captured('ChecksumRequest r0', CAPTURED.checksumRequestR0),
     ],
   },
@@ -112,6 +114,12 @@ export const JOIN_STEPS: readonly JoinStep[] = [
     messages: [game('MissionInit', Opcode.MissionInit, 20, 17), game('DeletePlayerUI', Opcode.DeletePlayerUI, 8, 18)],
   },
 ];
+
+/** A join message's payload on a connection whose slot is `slot` (null: not yet assigned). */
+export function joinPayload(message: JoinMessage, slot: number | null): Uint8Array {
+  if (message.slotAssignment && slot !== null) return Uint8Array.of(slot);
+  return message.payload;
+}
 
 /** Ship selection after the join, before StateUpdates start (DECISIONS.md join notes). */
 export const SHIP_SELECTION_MS = 4500;

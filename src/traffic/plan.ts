@@ -9,8 +9,14 @@ export interface UpdatePeriods {
   readonly client?: number;
 }
 
+/**
+ * Without `client`: every client that has no late join of its own joins, one
+ * joinStagger after another; the phase ends once all are in game. With `client`:
+ * that client joins now while the game goes on, and the plan moves on at once.
+ */
 export interface JoinPhase {
   readonly kind: 'join';
+  readonly client?: number;
   readonly updatePeriodMs?: UpdatePeriods;
 }
 
@@ -31,9 +37,14 @@ export interface CombatPhase {
   readonly stateUpdatesPerSecond: number;
   /** Whole-message bytes, uniform in [min, max] (measured: typically 15–25, minimum 10). */
   readonly stateUpdateBytes: { readonly min: number; readonly max: number };
-  /** Reliable game messages per second, both directions together. */
+  /**
+   * Reliable game messages per second on a connection with no other player in
+   * the game, both directions together. Each player originates clientShare x this
+   * (the server relays it to every other client); the server originates the rest
+   * and sends it to every client. Each other player therefore adds
+   * clientShare x this to every connection (README "Multi-player sessions").
+   */
   readonly reliablePerSecond: number;
-  /** Share of reliable events sent by the client; the rest come from the server. */
   readonly clientShare: number;
   readonly arrival: Arrival;
 }
@@ -59,15 +70,29 @@ export interface QuietPhase {
   readonly durationUs: number | null;
 }
 
-/** The client leaves gracefully; the Disconnect opens the pass-2 gate. */
+/** A client (every client without `client`) leaves gracefully; the Disconnect opens the pass-2 gate. */
 export interface DisconnectPhase {
   readonly kind: 'disconnect';
+  readonly client?: number;
 }
 
-export type Phase = JoinPhase | LobbyPhase | CombatPhase | LullPhase | QuietPhase | DisconnectPhase;
+/** The client's host goes away without a word; the server times it out and Boots it (DECISIONS.md 19). */
+export interface TimeoutPhase {
+  readonly kind: 'timeout';
+  readonly client: number;
+}
+
+export type Phase = JoinPhase | LobbyPhase | CombatPhase | LullPhase | QuietPhase | DisconnectPhase | TimeoutPhase;
+
+/** Phases that happen at an instant and never repeat. */
+export function isEventPhase(phase: Phase): phase is JoinPhase | DisconnectPhase | TimeoutPhase {
+  return phase.kind === 'join' || phase.kind === 'disconnect' || phase.kind === 'timeout';
+}
 
 export interface TrafficPlan {
   readonly phases: readonly Phase[];
+  /** Client k (1-based) of the first join phase starts its join (k - 1) x this after it. */
+  readonly joinStaggerUs: number;
   /** After the last phase, continue from this index; null = stop. */
   readonly repeatFrom: number | null;
 }
@@ -78,7 +103,11 @@ export const RELIABLE_RATE_PRESETS = { measured: 4.9, heavy: 60 } as const;
 /** The measured aggregate is ~98 StateUpdates/s; split evenly over the two directions. */
 export const MEASURED_STATE_UPDATES_PER_DIRECTION = 49;
 
+/** Issue 12: players rarely connect in the same second. */
+export const DEFAULT_JOIN_STAGGER_US = 2_000_000;
+
 export const DEFAULT_PLAN: TrafficPlan = {
+  joinStaggerUs: DEFAULT_JOIN_STAGGER_US,
   phases: [{ kind: 'join' }, { kind: 'lobby', durationUs: null, chatPerMinute: 0 }],
   repeatFrom: null,
 };

@@ -9,12 +9,23 @@ import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
 import { Opcode, templatePayload } from './payloads.js';
 import type { Arrival, UpdatePeriods } from './plan.js';
 
+/** What the traffic script may do to a session of one server and N clients (issue 12). */
 export interface TrafficPort {
   readonly sim: Simulator;
-  /** Sends an application message; returns its accounting uid. */
-  send(from: Role, type: number, payload: Uint8Array, reliable: boolean, ordered: boolean): number;
-  disconnect(from: Role): void;
-  /** Sets both roles' update periods for a phase; null or a missing role = the scenario's. */
+  /**
+   * Sends an application message on connection `client` (1-based): from that
+   * client to the server, or from the server to that client. Returns its uid.
+   */
+  send(from: Role, client: number, type: number, payload: Uint8Array, reliable: boolean, ordered: boolean): number;
+  /** Client `client` starts its network updates (its join follows). */
+  startClient(client: number): void;
+  /** Client `client` leaves gracefully. */
+  disconnect(client: number): void;
+  /** Client `client`'s host goes away without a word. */
+  halt(client: number): void;
+  /** The slot the server gave client `client`, once it has one. */
+  slotOf(client: number): number | null;
+  /** Sets every host's update periods for a phase; null or a missing role = the scenario's. */
   setUpdatePeriods(periods: UpdatePeriods | null): void;
 }
 
@@ -42,22 +53,61 @@ export class PayloadSalt {
   }
 }
 
-/** Unreliable StateUpdates (`32 LL 00`), whole-message size uniform in [min, max]. */
-export function stateUpdateSender(port: TrafficPort, from: Role, sizes: { min: number; max: number }, stream: RandomStream, salt: PayloadSalt): () => void {
+/** Unreliable StateUpdates (`32 LL 00`) on one connection, whole-message size uniform in [min, max]. */
+export function stateUpdateSender(port: TrafficPort, from: Role, client: number, sizes: { min: number; max: number }, stream: RandomStream, salt: PayloadSalt): () => void {
   return () => {
     const wireBytes = sizes.min === sizes.max ? sizes.min : uniformInt(stream, sizes.min, sizes.max);
-    port.send(from, TYPE_GAME, templatePayload(Opcode.StateUpdate, wireBytes - 3, salt.next()), false, false);
+    port.send(from, client, TYPE_GAME, templatePayload(Opcode.StateUpdate, wireBytes - 3, salt.next()), false, false);
   };
 }
 
-/** Reliable game events drawn from the measured mix; StartFiring goes out as a pair. */
-export function reliableEventSender(port: TrafficPort, clientShare: number, stream: RandomStream, salt: PayloadSalt): () => void {
-  return () => {
-    const from: Role = bernoulli(stream, clientShare) ? 'client' : 'server';
-    const { kind, payloadBytes } = drawEvent(stream);
-    const payload = templatePayload(kind.opcode, payloadBytes, salt.next());
+/**
+ * Who originates game messages (issue 12): each in-game player at clientShare x
+ * rate, the server at (1 - clientShare) x rate. A player's message goes to the
+ * server (which relays it to the others); the server's goes to every client.
+ */
+export class Origins {
+  constructor(
+    readonly ratePerSecond: number,
+    readonly clientShare: number,
+  ) {}
+
+  /** Messages per second originated with `players` in game. */
+  total(players: number): number {
+    return players === 0 ? 0 : this.ratePerSecond * (players * this.clientShare + 1 - this.clientShare);
+  }
+
+  /**
+   * Draws an origin: a player (one of `inGame`), or null for the server. With one
+   * player this is one Bernoulli(clientShare) draw, as before issue 12.
+   */
+  draw(stream: RandomStream, inGame: readonly number[]): number | null {
+    const n = inGame.length;
+    const byPlayers = n * this.clientShare;
+    const p = n === 1 ? this.clientShare : byPlayers / (byPlayers + 1 - this.clientShare);
+    if (!bernoulli(stream, p)) return null;
+    return n === 1 ? inGame[0] : inGame[uniformInt(stream, 0, n - 1)];
+  }
+}
+
+/** Sends one game message from its origin: a player to the server, or the server to every player. */
+export function sendFromOrigin(port: TrafficPort, origin: number | null, inGame: readonly number[], payload: Uint8Array, copies: number): void {
+  if (origin !== null) {
     // Both copies are queued at the same instant, so they share a datagram.
-    for (let i = 0; i < kind.copies; i++) port.send(from, TYPE_GAME, payload, true, false);
+    for (let i = 0; i < copies; i++) port.send('client', origin, TYPE_GAME, payload, true, false);
+    return;
+  }
+  for (const client of inGame) for (let i = 0; i < copies; i++) port.send('server', client, TYPE_GAME, payload, true, false);
+}
+
+/** Reliable game events drawn from the measured mix; StartFiring goes out as a pair. */
+export function reliableEventSender(port: TrafficPort, origins: Origins, inGame: () => readonly number[], stream: RandomStream, salt: PayloadSalt): () => void {
+  return () => {
+    const players = inGame();
+    if (players.length === 0) return;
+    const origin = origins.draw(stream, players);
+    const { kind, payloadBytes } = drawEvent(stream);
+    sendFromOrigin(port, origin, players, templatePayload(kind.opcode, payloadBytes, salt.next()), kind.copies);
   };
 }
 
@@ -68,10 +118,15 @@ export function eventsPerSecond(reliablePerSecond: number): number {
 
 const CHAT = MEASURED_MIX.find((kind) => kind.name === 'Chat') as (typeof MEASURED_MIX)[number];
 
-export function chatSender(port: TrafficPort, stream: RandomStream, salt: PayloadSalt): () => void {
+/** Lobby chat: half from the players, half from the server (one player's view). */
+export const CHAT_CLIENT_SHARE = 0.5;
+
+export function chatSender(port: TrafficPort, origins: Origins, inGame: () => readonly number[], stream: RandomStream, salt: PayloadSalt): () => void {
   return () => {
-    const from: Role = bernoulli(stream, 0.5) ? 'client' : 'server';
+    const players = inGame();
+    if (players.length === 0) return;
+    const origin = origins.draw(stream, players);
     const bytes = CHAT.payloadBytes[uniformInt(stream, 0, CHAT.payloadBytes.length - 1)];
-    port.send(from, TYPE_GAME, templatePayload(CHAT.opcode, bytes, salt.next()), true, false);
+    sendFromOrigin(port, origin, players, templatePayload(CHAT.opcode, bytes, salt.next()), 1);
   };
 }

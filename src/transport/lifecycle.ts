@@ -4,14 +4,15 @@
 //   open ─disconnect()─▶ (drain only) draining ─queues empty─▶ disconnecting ─▶ closed
 //   any live state ─nothing received for the peer timeout─▶ timed-out
 //   any live state ─a give-up (onGiveUp: disconnect) or an unfinished drain─▶ gave-up
+//   any live state ─the host itself went away (a client crash, issue 12)─▶ halted
 import { retransmitIntervalUs } from './backoff.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
-export type ConnectionState = 'open' | 'draining' | 'disconnecting' | 'closed' | 'timed-out' | 'gave-up';
+export type ConnectionState = 'open' | 'draining' | 'disconnecting' | 'closed' | 'timed-out' | 'gave-up' | 'halted';
 
 /** True once the connection is over for good. */
 export function connectionEnded(state: ConnectionState): boolean {
-  return state === 'closed' || state === 'timed-out' || state === 'gave-up';
+  return state === 'closed' || state === 'timed-out' || state === 'gave-up' || state === 'halted';
 }
 
 /** What the peer does after an update. */
@@ -109,7 +110,7 @@ export class ConnectionLifecycle {
   }
 
   /** The connection ended: nothing keeps the gate open any more. */
-  ended(state: 'closed' | 'timed-out' | 'gave-up'): void {
+  ended(state: 'closed' | 'timed-out' | 'gave-up' | 'halted'): void {
     this.disconnecting = false;
     this.set(state);
   }

@@ -6,6 +6,7 @@ import {
   PEER_ID_SERVER,
   PEER_ID_UNASSIGNED,
   TYPE_ACK,
+  TYPE_BOOT,
   TYPE_CONNECT_ACK,
   TYPE_DATA,
   TYPE_DISCONNECT,
@@ -14,7 +15,7 @@ import {
   isKnownType,
   writeDatagram,
 } from '../codec/index.js';
-import type { Simulator, Timer } from '../engine/index.js';
+import type { Simulator } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters } from './counters.js';
@@ -36,6 +37,8 @@ import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
 import { seqNext } from './seq.js';
 import { Slab } from './slab.js';
+import { UpdateLoop } from './update-loop.js';
+import type { UpdateSteps } from './update-loop.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
 export { connectionEnded } from './lifecycle.js';
@@ -51,7 +54,10 @@ export interface PeerGauges {
   memoryBytes: number;
 }
 
-export class PeerTransport {
+/** DECISIONS.md 19: Boot reason 1 = timeout. */
+export const BOOT_REASON_TIMEOUT = 1;
+
+export class PeerTransport implements UpdateSteps {
   readonly counters: PeerCounters = newPeerCounters();
   readonly ackOutbox: AckOutbox;
   readonly retransmitQueue: RetransmitQueue;
@@ -63,13 +69,13 @@ export class PeerTransport {
   /** Receive side per category, holding the expected counters (peer+0x28 / +0x24). */
   private readonly receiver: Receiver;
   private readonly parts: SendCycleParts;
-  private tickUs: number;
   private readonly update: UpdateState = { gateOpened: false };
   private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   private readonly onArrival: boolean;
   /** The low seq of this client's Connect while it waits for the connect reply. */
   private connectSeq: number | null = null;
-  private timer: Timer | null = null;
+  /** The loop `start` made when this peer runs alone (tests, tools). */
+  private ownLoop: UpdateLoop | null = null;
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
@@ -107,8 +113,7 @@ export class PeerTransport {
         hooks.deliverUnreliable(message);
       },
     });
-    this.tickUs = Math.round(params.tickMs * 1000);
-    if (!(this.tickUs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
+    if (!(params.tickMs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
     // Fragment 0 carries 7 header bytes; it must fit the 510 bytes after the datagram header.
     if (!(params.fragmentChunkBytes >= 1 && params.fragmentChunkBytes + 7 <= 510)) {
       throw new Error(`transport: fragmentChunkBytes ${params.fragmentChunkBytes} does not fit a datagram (1..503)`);
@@ -147,11 +152,22 @@ export class PeerTransport {
     return this.ownPeerId;
   }
 
-  /** Starts the network updates; the first runs `phaseUs` from now. */
+  /**
+   * Runs this peer alone on its own update loop, the first update `phaseUs` from
+   * now. A host with several connections adds them to one UpdateLoop instead.
+   */
   start(phaseUs = 0): void {
+    this.activate();
+    const loop = new UpdateLoop(this.sim, this.params.tickMs, false);
+    loop.add(this);
+    loop.start(phaseUs);
+    this.ownLoop = loop;
+  }
+
+  /** The connection exists from now: liveness and the idle clock start here. */
+  activate(): void {
     this.receiver.lastActivityUs = this.sim.now;
     this.lastSentUs = this.sim.now;
-    this.timer = this.sim.after(phaseUs, () => this.tick());
   }
 
   /**
@@ -206,6 +222,19 @@ export class PeerTransport {
     if (this.lifecycle.state !== 'open') return;
     if (this.lifecycle.drain) this.lifecycle.startDrain(this.sim.now);
     else this.queueDisconnect();
+  }
+
+  /**
+   * DECISIONS.md 19: the host tells this peer that the peer in `slot` timed out:
+   * a reliable, ordered type-0x04 Boot (switch bootPayload: the slot, or slot and reason 1).
+   */
+  sendBoot(slot: number): boolean {
+    if (this.lifecycle.state !== 'open') return false;
+    const uid = this.hooks.newUid(true, true);
+    const payload = this.switches.bootPayload === 'slot' ? Uint8Array.of(slot) : Uint8Array.of(slot, BOOT_REASON_TIMEOUT);
+    if (this.queueMessage({ type: TYPE_BOOT, payload, reliable: true, ordered: true, uid })) return true;
+    this.hooks.refused(uid);
+    return false;
   }
 
   private queueDisconnect(): void {
@@ -274,27 +303,33 @@ export class PeerTransport {
     return this.sendSeq[low ? 1 : 0];
   }
 
-  /** Stops updates without touching queues: the end of a run. */
+  /** Stops the loop `start` made, without touching queues: the end of a run. */
   stop(): void {
-    if (this.timer) this.sim.cancel(this.timer);
+    this.ownLoop?.stop();
   }
 
-  /** Changes the update period from the next update on (DECISIONS.md 17: per role and phase). */
+  /** Changes the period of the loop `start` made (DECISIONS.md 17: per role and phase). */
   setUpdatePeriod(periodMs: number): void {
-    const us = Math.round(periodMs * 1000);
-    if (!(us > 0)) throw new Error(`transport: update period ${periodMs} ms must be positive`);
-    this.tickUs = us;
+    this.ownLoop?.setPeriod(periodMs);
   }
 
-  /** One network update (DECISIONS.md 16): send, then receive, then dispatch. */
-  private tick(): void {
-    const now = this.sim.now;
+  /**
+   * The host went away without a word (a crashed or unplugged client): no more
+   * updates, and everything it still held is given up and counted.
+   */
+  halt(): void {
+    if (!connectionEnded(this.lifecycle.state)) this.shutDown('halted');
+  }
+
+  /** Update step 1 (DECISIONS.md 16): liveness, keepalive, then SendOutgoingPackets. */
+  sendStep(now: number): boolean {
+    if (connectionEnded(this.lifecycle.state)) return false;
     const c = this.counters;
     this.updateMemoryMax(); // the peak of what was queued since the last event
     c.updates++;
     if (now - this.receiver.lastActivityUs > this.params.peerTimeoutMs * 1000) {
       this.shutDown('timed-out');
-      return;
+      return false;
     }
     const keepalive = this.switches.keepalive;
     if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) {
@@ -305,7 +340,6 @@ export class PeerTransport {
     if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
     this.gaveUpInUpdate = false;
     this.update.gateOpened = false;
-    // 1. SendOutgoingPackets.
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
       const out = buildDatagram(this.parts, now, this.lifecycle.disconnecting, this.update);
       if (out === null) break;
@@ -325,17 +359,28 @@ export class PeerTransport {
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
     c.deferredMessages += this.firstSendQueue.markRemainingDeferred();
-    // 2. ProcessIncomingMessages, 3. DispatchReceivedMessages: replies the game queues
-    // now leave in the next update, with the ACKs made here (DECISIONS.md 16).
+    return true;
+  }
+
+  /**
+   * Update steps 2 and 3, ProcessIncomingMessages and DispatchReceivedMessages:
+   * replies the game queues now leave in the next update, with the ACKs made here.
+   */
+  receiveStep(now: number): void {
     if (this.receiver.waiting > 0) {
       this.updateMemoryMax();
       this.receiver.readAll(now);
     }
     this.updateMemoryMax();
-    if (connectionEnded(this.lifecycle.state)) return;
+  }
+
+  /** After the update: carry on, or end the connection (lifecycle.ts). */
+  endStep(now: number): boolean {
+    if (connectionEnded(this.lifecycle.state)) return false;
     const next = this.lifecycle.verdict(now, this.gaveUpInUpdate, this.queuesView);
-    if (next === 'continue') this.sim.reschedule(this.timer as Timer, now + this.tickUs);
-    else this.shutDown(next);
+    if (next === 'continue') return true;
+    this.shutDown(next);
+    return false;
   }
 
   private readonly queuesView: QueuesView = {
@@ -412,7 +457,7 @@ export class PeerTransport {
   }
 
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */
-  private shutDown(state: 'closed' | 'timed-out' | 'gave-up'): void {
+  private shutDown(state: 'closed' | 'timed-out' | 'gave-up' | 'halted'): void {
     this.stop();
     for (const message of this.firstSendQueue.clear()) {
       if (message.reliable) {

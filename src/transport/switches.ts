@@ -124,6 +124,14 @@ export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 
 export type ReceiveTiming = 'in-update' | 'on-arrival';
 export const RECEIVE_TIMINGS: readonly ReceiveTiming[] = ['in-update', 'on-arrival'];
 
+/**
+ * The Boot a server sends each remaining peer when one times out (DECISIONS.md 19:
+ * "a 1-byte payload with the slot, reason 1 = timeout"): the slot alone, as the
+ * byte count says, or the slot followed by the reason byte. Issue 12.
+ */
+export type BootPayload = 'slot' | 'slot-reason';
+export const BOOT_PAYLOADS: readonly BootPayload[] = ['slot', 'slot-reason'];
+
 /** Largest send window: well below half the u16 sequence space (DECISIONS.md 1). */
 export const MAX_SEND_WINDOW = 16384;
 
@@ -164,6 +172,7 @@ export interface TransportSwitches {
   readonly duplicateAckTimer: DuplicateAckTimer;
   readonly wrapReceive: WrapReceive;
   readonly receiveTiming: ReceiveTiming;
+  readonly bootPayload: BootPayload;
 }
 
 /** bcsim's keepalive before issue 10: the captured message, reliable, queued, both roles, echoed. */
@@ -185,6 +194,7 @@ export const READINGS_BEFORE_ISSUE_10 = {
   duplicateAckTimer: 'due-now',
   wrapReceive: 'first-wins',
   receiveTiming: 'in-update',
+  bootPayload: 'slot',
 } as const satisfies Partial<TransportSwitches>;
 
 /**

@@ -160,10 +160,10 @@ describe('anomalies on a hand-built ledger', () => {
     expect(d.anomalies.counts).toEqual({ lost: 1, swallowed: 1, duplicate: 1, outOfOrder: 1 });
     expect(d.anomalies.truncated).toBe(false);
     expect(d.anomalies.list).toEqual([
-      { kind: 'out-of-order', uid: early, from: 'client', category: 'high', seq: 42, sentAtMs: 2, atMs: 3.5 },
-      { kind: 'duplicate', uid: later, from: 'client', category: 'high', seq: 43, sentAtMs: 2, atMs: 4 },
-      { kind: 'lost', uid: lost, from: 'client', category: 'high', seq: 40, sentAtMs: 1, atMs: 9 },
-      { kind: 'swallowed', uid: swallowed, from: 'server', category: 'low', seq: 7, sentAtMs: 2, atMs: 9.5 },
+      { kind: 'out-of-order', uid: early, from: 'client', client: 1, category: 'high', seq: 42, sentAtMs: 2, atMs: 3.5 },
+      { kind: 'duplicate', uid: later, from: 'client', client: 1, category: 'high', seq: 43, sentAtMs: 2, atMs: 4 },
+      { kind: 'lost', uid: lost, from: 'client', client: 1, category: 'high', seq: 40, sentAtMs: 1, atMs: 9 },
+      { kind: 'swallowed', uid: swallowed, from: 'server', client: 1, category: 'low', seq: 7, sentAtMs: 2, atMs: 9.5 },
     ]);
   });
 

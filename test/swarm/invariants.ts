@@ -167,7 +167,7 @@ function faultMissed(check: FaultCheck, result: RunResult): string | null {
     const gaveUp = result.session.peers[check.peer].counters.gaveUp;
     return gaveUp > 0 ? null : `give-up policy configured but ${check.peer} gaveUp = 0`;
   }
-  const c = result.session.links[check.direction].counters;
+  const c = result.session.connections[0].links[check.direction].counters;
   const where = check.direction;
   switch (check.fault) {
     case 'loss':

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/session/run.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from '../../src/transport/memory.js';
+import type { PeerTransport } from '../../src/transport/peer.js';
 import type { SessionObserver } from '../../src/session/observer.js';
 
 const scenario = parseScenario(
@@ -22,8 +23,9 @@ describe('modelled memory', () => {
       let checks = 0;
       let busy = 0;
       const observer: SessionObserver = {
-        sample(_t, peers) {
-          for (const peer of [peers.server, peers.client]) {
+        sample(_t, _totals, connections) {
+          // Observers get read-only views; this test reaches behind them on purpose.
+          for (const peer of connections.flatMap((c) => [c.serverPeer, c.clientPeer]) as PeerTransport[]) {
             expect(peer.memoryBytes()).toBe(peer.auditMemoryBytes());
             checks++;
             if (peer.memoryBytes() > 0) busy++;

@@ -1,0 +1,68 @@
+// Figures that only exist per simulated second (issue 12): the most dedup
+// comparisons any peer (and each host total) made in one second, and the peaks
+// of the totals' queue gauges. A single peer's gauge peaks are kept exactly by
+// the peer itself; a total is the sum over connections, sampled once a second.
+import type { PeerGauges } from '../transport/peer.js';
+import type { Role } from '../transport/roles.js';
+import type { PeerReadout } from '../transport/totals.js';
+
+interface DedupTally {
+  last: number;
+  max: number;
+}
+
+interface ConnectionPeers {
+  readonly clientPeer: PeerReadout;
+  readonly serverPeer: PeerReadout;
+}
+
+export class PeakTally {
+  private readonly perPeer = new Map<PeerReadout, DedupTally>();
+  private readonly perTotal: Record<Role, DedupTally> = { server: { last: 0, max: 0 }, client: { last: 0, max: 0 } };
+  private readonly totalGauges: Record<Role, PeerGauges> = { server: zeroGauges(), client: zeroGauges() };
+
+  sample(connections: readonly ConnectionPeers[], totals: Readonly<Record<Role, PeerReadout>>): void {
+    for (const c of connections) {
+      this.note(this.tally(c.serverPeer), c.serverPeer.counters.dedupComparisons);
+      this.note(this.tally(c.clientPeer), c.clientPeer.counters.dedupComparisons);
+    }
+    for (const role of ['server', 'client'] as const) {
+      const total = totals[role];
+      this.note(this.perTotal[role], total.counters.dedupComparisons);
+      const g = total.gauges();
+      const peak = this.totalGauges[role];
+      for (const key of Object.keys(peak) as Array<keyof PeerGauges>) if (g[key] > peak[key]) peak[key] = g[key];
+    }
+  }
+
+  /** The most dedup comparisons `peer` made in one simulated second. */
+  dedupPerSecond(peer: PeerReadout): number {
+    return this.perPeer.get(peer)?.max ?? 0;
+  }
+
+  /** The same for a host's total (the server's connections together, or all clients). */
+  totalDedupPerSecond(role: Role): number {
+    return this.perTotal[role].max;
+  }
+
+  /** The highest sampled value of a total's gauges. */
+  totalGaugePeaks(role: Role): Readonly<PeerGauges> {
+    return this.totalGauges[role];
+  }
+
+  private tally(peer: PeerReadout): DedupTally {
+    let t = this.perPeer.get(peer);
+    if (t === undefined) this.perPeer.set(peer, (t = { last: 0, max: 0 }));
+    return t;
+  }
+
+  private note(t: DedupTally, total: number): void {
+    const delta = total - t.last;
+    if (delta > t.max) t.max = delta;
+    t.last = total;
+  }
+}
+
+function zeroGauges(): PeerGauges {
+  return { ackOutbox: 0, deadZone: 0, retransmitQueue: 0, firstSendQueue: 0, memoryBytes: 0 };
+}

@@ -1,0 +1,90 @@
+// A dedicated server: one update loop over one peer state per connected client
+// (issue 12; DECISIONS.md 23). It accepts a connection when a datagram from a
+// client without a slot arrives, assigns the next slot (2, 3, …; the ConnectAck
+// carries it), Boots the others when one times out (DECISIONS.md 19), and
+// forgets a connection once it has ended.
+import { PEER_ID_FIRST_CLIENT, PEER_ID_UNASSIGNED } from '../codec/index.js';
+import type { Simulator } from '../engine/index.js';
+import type { ConnectionState } from './lifecycle.js';
+import type { PeerTransport } from './peer.js';
+import { UpdateLoop } from './update-loop.js';
+
+/** Slots are a byte and 0xFF means "unassigned": at most 253 clients (2..254). */
+export const MAX_SLOT = 0xfe;
+
+export interface ServerHostEvents {
+  /** A connection was accepted and given `slot`. */
+  accepted?(connection: number, slot: number): void;
+  /** The server sent Boots for a timed-out connection: one per remaining peer. */
+  booted?(connection: number, slot: number, boots: number): void;
+}
+
+export class ServerHost {
+  readonly loop: UpdateLoop;
+  /** Datagrams from a connection the server does not hold (never connected, or already removed). */
+  strayDatagrams = 0;
+  /** Boot messages queued (one per remaining peer per timed-out peer). */
+  bootsSent = 0;
+  private readonly slots: Array<number | null>;
+  /** Accept order: the loop and Boots visit connections in it. */
+  private readonly accepted: number[] = [];
+  private nextSlot = PEER_ID_FIRST_CLIENT;
+
+  /** `peers[i]` is the server's peer state for connection i, used once that client connects. */
+  constructor(
+    sim: Simulator,
+    periodMs: number,
+    private readonly peers: readonly PeerTransport[],
+    private readonly events: ServerHostEvents = {},
+  ) {
+    this.loop = new UpdateLoop(sim, periodMs, true);
+    this.slots = peers.map(() => null);
+  }
+
+  /** The slot connection `i` was given, or null before it connected. */
+  slotOf(connection: number): number | null {
+    return this.slots[connection];
+  }
+
+  /** Connection indexes in accept order. */
+  acceptedConnections(): readonly number[] {
+    return this.accepted;
+  }
+
+  /** A datagram from connection `connection` reached the server's socket. */
+  arrive(connection: number, bytes: Uint8Array, uids: readonly number[]): void {
+    if (this.slots[connection] === null) {
+      // Only a client still without a slot (header peer id 0xFF) opens a connection.
+      if (bytes.length === 0 || bytes[0] !== PEER_ID_UNASSIGNED || this.nextSlot > MAX_SLOT) {
+        this.strayDatagrams++;
+        return;
+      }
+      this.accept(connection);
+    }
+    this.peers[connection].arrive(bytes, uids);
+  }
+
+  /** Called with every state change of a connection's peer (the session wires it). */
+  connectionChanged(connection: number, state: ConnectionState): void {
+    if (state !== 'timed-out') return;
+    // DECISIONS.md 19: Boot to every other peer, then the peer is deleted (its queues
+    // were freed by its shutdown; the loop drops it after this update).
+    const slot = this.slots[connection] as number;
+    let boots = 0;
+    for (const other of this.accepted) {
+      if (other !== connection && this.peers[other].sendBoot(slot)) boots++;
+    }
+    this.bootsSent += boots;
+    this.events.booted?.(connection, slot, boots);
+  }
+
+  private accept(connection: number): void {
+    const slot = this.nextSlot++;
+    this.slots[connection] = slot;
+    this.accepted.push(connection);
+    const peer = this.peers[connection];
+    peer.activate();
+    this.loop.add(peer);
+    this.events.accepted?.(connection, slot);
+  }
+}

@@ -1,0 +1,80 @@
+// A host's totals over its connections: a server holds one peer state per
+// client (issue 12), and its cost is their sum. Counters add up; the per-peer
+// maxima ("the most in one datagram", "the highest queue") take the largest.
+import type { PeerCounters } from './counters.js';
+import { newPeerCounters } from './counters.js';
+import type { ConnectionState } from './lifecycle.js';
+import type { PeerGauges } from './peer.js';
+
+/** What observers and summaries read of a peer, or of a host's total over its peers. */
+export interface PeerReadout {
+  readonly counters: PeerCounters;
+  gauges(): PeerGauges;
+  readonly state: ConnectionState | string;
+}
+
+const MAX_KEYS: ReadonlySet<keyof PeerCounters> = new Set<keyof PeerCounters>([
+  'ackBytesMaxPerPacket',
+  'messagesMaxPerPacket',
+  'dedupMaxPerLookup',
+  'ackOutboxMax',
+  'deadZoneMax',
+  'retransmitQueueMax',
+  'firstSendQueueMax',
+  'memoryMaxBytes',
+]);
+
+/** True for a counter that is a per-peer maximum rather than a count. */
+export function isMaxCounter(key: keyof PeerCounters): boolean {
+  return MAX_KEYS.has(key);
+}
+
+export function sumCounters(all: readonly PeerCounters[]): PeerCounters {
+  const total = newPeerCounters();
+  const keys = Object.keys(total) as Array<keyof PeerCounters>;
+  for (const c of all) {
+    for (const key of keys) total[key] = MAX_KEYS.has(key) ? Math.max(total[key], c[key]) : total[key] + c[key];
+  }
+  return total;
+}
+
+export function sumGauges(all: readonly PeerGauges[]): PeerGauges {
+  const total: PeerGauges = { ackOutbox: 0, deadZone: 0, retransmitQueue: 0, firstSendQueue: 0, memoryBytes: 0 };
+  for (const g of all) {
+    total.ackOutbox += g.ackOutbox;
+    total.deadZone += g.deadZone;
+    total.retransmitQueue += g.retransmitQueue;
+    total.firstSendQueue += g.firstSendQueue;
+    total.memoryBytes += g.memoryBytes;
+  }
+  return total;
+}
+
+/** "open" when every peer agrees, else "open×2,timed-out×1" in a fixed order. */
+export function combinedState(states: readonly string[]): string {
+  if (states.length === 0) return 'none';
+  const counts = new Map<string, number>();
+  for (const s of states) counts.set(s, (counts.get(s) ?? 0) + 1);
+  if (counts.size === 1) return states[0];
+  return [...counts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([s, n]) => `${s}×${n}`)
+    .join(',');
+}
+
+/** A host's total as a readout, computed when read (once per sample, not per event). */
+export class PeerTotal implements PeerReadout {
+  constructor(private readonly peers: () => readonly PeerReadout[]) {}
+
+  get counters(): PeerCounters {
+    return sumCounters(this.peers().map((p) => p.counters));
+  }
+
+  gauges(): PeerGauges {
+    return sumGauges(this.peers().map((p) => p.gauges()));
+  }
+
+  get state(): string {
+    return combinedState(this.peers().map((p) => p.state));
+  }
+}

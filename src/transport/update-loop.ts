@@ -1,0 +1,97 @@
+// One host's network update loop (DECISIONS.md 16): every update first sends to
+// each of its peers, then reads every datagram that waited on the socket, then
+// dispatches, then decides each connection's fate. A client's loop has one peer;
+// a dedicated server's has one per connection, in accept order.
+import type { Simulator, Timer } from '../engine/index.js';
+
+/** One connection's share of an update, in the loop's three steps. */
+export interface UpdateSteps {
+  /** Timeout check, keepalive, then SendOutgoingPackets. False: the connection ended. */
+  sendStep(nowUs: number): boolean;
+  /** ProcessIncomingMessages and DispatchReceivedMessages. */
+  receiveStep(nowUs: number): void;
+  /** After the update: false once the connection has ended. */
+  endStep(nowUs: number): boolean;
+}
+
+/** Explicit bound: a server holds at most this many connections at once (slots are a byte). */
+export const MAX_LOOP_PEERS = 255;
+
+export class UpdateLoop {
+  private readonly peers: UpdateSteps[] = [];
+  private timer: Timer | null = null;
+  private periodUs: number;
+  private running = false;
+  private stopped = false;
+
+  /**
+   * `idleRuns`: a server's loop keeps running with no connection (it listens);
+   * a client's stops once its one connection has ended.
+   */
+  constructor(
+    private readonly sim: Simulator,
+    periodMs: number,
+    private readonly idleRuns: boolean,
+  ) {
+    this.periodUs = toPeriodUs(periodMs);
+  }
+
+  get size(): number {
+    return this.peers.length;
+  }
+
+  /** Adds a connection; it takes part from the next update on. */
+  add(peer: UpdateSteps): void {
+    if (this.peers.length >= MAX_LOOP_PEERS) throw new Error(`update loop: more than ${MAX_LOOP_PEERS} connections`);
+    this.peers.push(peer);
+    if (!this.running && !this.stopped && this.timer !== null) this.resume();
+  }
+
+  /** The first update runs `phaseUs` from now. */
+  start(phaseUs = 0): void {
+    if (this.timer !== null) throw new Error('update loop: started twice');
+    this.running = true;
+    this.timer = this.sim.after(phaseUs, () => this.tick());
+  }
+
+  /** Stops for good: the end of a run, or the host went away. */
+  stop(): void {
+    if (this.timer !== null) this.sim.cancel(this.timer);
+    this.running = false;
+    this.stopped = true;
+  }
+
+  /** From the next update on (DECISIONS.md 17: per role and phase). */
+  setPeriod(periodMs: number): void {
+    this.periodUs = toPeriodUs(periodMs);
+  }
+
+  private resume(): void {
+    this.running = true;
+    this.sim.reschedule(this.timer as Timer, this.sim.now + this.periodUs);
+  }
+
+  private tick(): void {
+    const now = this.sim.now;
+    const peers = this.peers;
+    const ended: boolean[] = [];
+    for (let i = 0; i < peers.length; i++) ended.push(!peers[i].sendStep(now));
+    for (let i = 0; i < peers.length; i++) if (!ended[i]) peers[i].receiveStep(now);
+    let kept = 0;
+    for (let i = 0; i < peers.length; i++) {
+      if (!ended[i] && peers[i].endStep(now)) peers[kept++] = peers[i];
+    }
+    peers.length = kept;
+    if (kept === 0 && !this.idleRuns) {
+      this.running = false; // a client with nothing left; add() resumes it
+      return;
+    }
+    this.sim.reschedule(this.timer as Timer, now + this.periodUs);
+  }
+}
+
+function toPeriodUs(periodMs: number): number {
+  const us = Math.round(periodMs * 1000);
+  if (!(us > 0)) throw new Error(`transport: update period ${periodMs} ms must be positive`);
+  return us;
+}
