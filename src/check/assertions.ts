@@ -36,6 +36,9 @@ const OPS: Record<ExpectOp, (actual: number, expected: number) => boolean> = {
 
 export const OP_SYMBOL: Record<ExpectOp, string> = { eq: '==', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
+/** Maps keyed by slot, where `*` means every connection or client. */
+const STAR_MAPS = ['peers.server.connections', 'peers.clients', 'links.clients'];
+
 /** Expands `*` (only where peers are keyed) and resolves every path to a number. */
 export function resolvePath(summary: Summary, path: string): Array<{ path: string; value: number }> {
   const parts = path.split('.');
@@ -45,8 +48,13 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
     for (const { path: at, node } of frontier) {
       if (node === null || typeof node !== 'object') throw new PathError(path, `"${at.join('.')}" is not an object`, node === null);
       if (part === '*') {
-        if (at.join('.') !== 'peers') throw new PathError(path, '"*" stands for every peer and is allowed only as peers.*');
-        for (const role of ['server', 'client']) next.push({ path: [...at, role], node: (node as Record<string, unknown>)[role] });
+        const where = at.join('.');
+        // peers.* is the two hosts (server and client totals); the keyed maps hold each connection (issue 12).
+        const keys = where === 'peers' ? ['server', 'client'] : STAR_MAPS.includes(where) ? Object.keys(node as object) : null;
+        if (keys === null) throw new PathError(path, `"*" is allowed only as ${['peers', ...STAR_MAPS].map((m) => `${m}.*`).join(', ')}`);
+        // An empty map would make the assertion check nothing.
+        if (keys.length === 0) throw new PathError(path, `${where} is empty in this run (no client connected)`, true);
+        for (const key of keys) next.push({ path: [...at, key], node: (node as Record<string, unknown>)[key] });
         continue;
       }
       if (!Object.prototype.hasOwnProperty.call(node, part)) {

@@ -22,14 +22,19 @@ export class PeakTally {
   private readonly totalGauges: Record<Role, PeerGauges> = { server: zeroGauges(), client: zeroGauges() };
 
   sample(connections: readonly ConnectionPeers[], totals: Readonly<Record<Role, PeerReadout>>): void {
+    const dedup = { server: 0, client: 0 };
     for (const c of connections) {
-      this.note(this.tally(c.serverPeer), c.serverPeer.counters.dedupComparisons);
-      this.note(this.tally(c.clientPeer), c.clientPeer.counters.dedupComparisons);
+      const server = c.serverPeer.counters.dedupComparisons;
+      const client = c.clientPeer.counters.dedupComparisons;
+      this.note(this.tally(c.serverPeer), server);
+      this.note(this.tally(c.clientPeer), client);
+      dedup.server += server;
+      dedup.client += client;
     }
     for (const role of ['server', 'client'] as const) {
-      const total = totals[role];
-      this.note(this.perTotal[role], total.counters.dedupComparisons);
-      const g = total.gauges();
+      // Sums of the per-peer counts: a total's counters object is not built every second.
+      this.note(this.perTotal[role], dedup[role]);
+      const g = totals[role].gauges();
       const peak = this.totalGauges[role];
       for (const key of Object.keys(peak) as Array<keyof PeerGauges>) if (g[key] > peak[key]) peak[key] = g[key];
     }

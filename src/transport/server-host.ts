@@ -64,11 +64,15 @@ export class ServerHost {
     this.peers[connection].arrive(bytes, uids);
   }
 
-  /** Called with every state change of a connection's peer (the session wires it). */
+  /**
+   * Called with every state change of a connection's peer (the session wires it).
+   * DECISIONS.md 19: on a timeout, Boot to every other peer; then the peer is
+   * deleted (its shutdown freed its queues; the loop drops it after this update).
+   * A fixed server that gave up on the peer (onGiveUp: disconnect) has lost it
+   * the same way, without a goodbye, and Boots it too.
+   */
   connectionChanged(connection: number, state: ConnectionState): void {
-    if (state !== 'timed-out') return;
-    // DECISIONS.md 19: Boot to every other peer, then the peer is deleted (its queues
-    // were freed by its shutdown; the loop drops it after this update).
+    if (state !== 'timed-out' && state !== 'gave-up') return;
     const slot = this.slots[connection] as number;
     let boots = 0;
     for (const other of this.accepted) {
