@@ -42,6 +42,14 @@ const SWITCHES_HELP =
   'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
   'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
 
+/** Multi-player sessions (issue 12), for --help (README "Multi-player sessions"). */
+const CLIENTS_HELP =
+  'Clients: a scenario runs one server and "clients": 1..16 (valentines 3, server-8 8). Per-client links:\n' +
+  '  link.clients.<k>.both|clientToServer|serverToClient (k = client number). Phases for one client: {"kind":"join","client":k} (late join),\n' +
+  '  {"kind":"disconnect","client":k}, {"kind":"timeout","client":k} (its host dies; the server Boots it).\n' +
+  'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
+  'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
+
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(io, (code) => {
@@ -113,7 +121,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .addHelpText(
       'after',
       `\n${SWITCHES_HELP}\n` +
+        `\n${CLIENTS_HELP}\n` +
         '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n' +
+        '  bcsim run valentines --set clients=5 --set link.clients.2.both.loss=0.1\n' +
         `  bcsim run lossy-link --set 'mode={"preset":"fixed","retransmit":{"retryLimit":2}}' --json\n`,
     )
     .action((ref: string, flags: RunFlags) => {
@@ -159,6 +169,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--from <t>', 'first simulated time to show, e.g. 10s', '0')
     .option('--until <t>', "stop the run here, e.g. 20s; default: the scenario's duration")
     .option('--peer <role>', 'only events of server or client (its sends, and the verdicts at it)')
+    .option('--client <k>', "only client k's connection (k = 1..clients, the scenario's order), both ends")
+    .option('--slot <s>', 'only the connection the server gave slot s (2, 3, ... in connect order), from its first connect attempt')
     .option('--filter <expr>', 'decoded-field terms, all of which must hold: seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable')
     .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
     .option('--switch <name=value>', 'set one mode switch (repeatable), e.g. --switch messageLifetime=session', collect)
@@ -172,8 +184,12 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         "The client's connect request uses type byte 0x03, ConnectAck's, and is shown as connect (type 0x03 as captured).\n" +
         'With --json, --bytes none drops "hex" and short cuts it to 16 bytes with "hexTruncated": true; the default is full.\n' +
         'The run stops as soon as the reader of stdout goes away (| head).\n' +
+        'With several clients the direction names the connection by the slot the server gave it: C3>S, S>C3, at C3\n' +
+        '(its client end), at S3 (the server\'s end). Before the server accepts it, it has no slot and is named by\n' +
+        'client number, lowercase: c2>S, at c2. --json lines carry "client" and "slot" (null until accepted).\n' +
         'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n' +
-        '  bcsim trace fragment-ack-bug --until 20s --bytes none\n  bcsim trace long-session | head -50\n',
+        '  bcsim trace fragment-ack-bug --until 20s --bytes none\n  bcsim trace long-session | head -50\n' +
+        '  bcsim trace valentines --until 20s --slot 3\n',
     )
     .action((ref: string, flags: TraceFlags) => {
       setExit(traceCommand(ref, flags, io));

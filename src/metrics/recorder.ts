@@ -1,9 +1,10 @@
 // The metrics recorder: a SessionObserver that samples both peers once per
 // simulated second into bounded series. It only reads the transport's counters
-// and gauges, so recording cannot change a run.
-import type { SessionObserver } from '../session/observer.js';
+// and gauges, so recording cannot change a run. With several clients the
+// series are the totals, plus the worst connection's two ends (issue 12).
+import type { ConnectionView, SessionObserver } from '../session/observer.js';
 import type { PeerCounters } from '../transport/counters.js';
-import type { PeerTransport } from '../transport/peer.js';
+import type { PeerReadout } from '../transport/totals.js';
 import type { Role } from '../transport/roles.js';
 import { DEFAULT_MAX_POINTS, Series } from './series.js';
 import { DEFAULT_LEAK_RULE, trendOf } from './trend.js';
@@ -39,52 +40,130 @@ const RATE_COUNTERS: Partial<Record<MetricName, CounterKey>> = {
   deferredMessages: 'deferredMessages',
 };
 
-export interface RecordedRun {
-  readonly endS: number;
-  readonly series: Record<Role, Record<MetricName, Series>>;
+/** One role's series, one per metric. */
+export type PeerSeries = Record<MetricName, Series>;
+
+/**
+ * The connection a multi-client run charts beside the totals (issue 12): the
+ * one whose server-side ACK-outbox peaked highest, with both its ends.
+ */
+export interface WorstConnection {
+  /** The client's number in the scenario (1-based); the report maps it to its slot. */
+  readonly client: number;
+  /** Its server-side ACK-outbox peak (exact, = summary peers.server.connections[slot].ackOutbox.max). */
+  readonly ackOutboxMax: number;
+  /** `server`: the server's peer state for this client; `client`: the client itself. */
+  readonly series: Record<Role, PeerSeries>;
 }
 
+export interface RecordedRun {
+  readonly endS: number;
+  /** The totals: the server's over its connections and the clients' (one client: its connection's two peers). */
+  readonly series: Record<Role, PeerSeries>;
+  /** Runs with more than one client: the worst connection; null with one client. */
+  readonly worst: WorstConnection | null;
+}
+
+/** A readout's series and the counters of its previous sample (rates are deltas). */
+interface Track {
+  readonly series: PeerSeries;
+  previous: PeerCounters | null;
+}
+
+interface ConnectionTrack {
+  readonly client: number;
+  readonly tracks: Record<Role, Track>;
+  /** The view seen at the last sample: its counters give the exact peaks at the end. */
+  view: ConnectionView;
+}
+
+/**
+ * Memory: the totals cost 2 × METRICS × maxPoints buckets, as before issue 12.
+ * With more than one client the recorder also keeps every connection's two ends
+ * at the same bounded resolution (clients × 2 × METRICS × maxPoints buckets:
+ * 16 clients at 300 points ≈ 125k buckets, a few MB, whatever the run's length),
+ * because which connection is worst is only known at the end: a connection whose
+ * outbox climbs late would otherwise have no history. `recorded()` keeps only
+ * the worst one, so a comparison holds one connection per mode, not all of them.
+ */
 export class MetricsRecorder implements SessionObserver {
-  readonly series: Record<Role, Record<MetricName, Series>>;
-  private readonly previous: Record<Role, PeerCounters | null> = { server: null, client: null };
+  readonly series: Record<Role, PeerSeries>;
+  private readonly totals: Record<Role, Track>;
+  private readonly connections = new Map<number, ConnectionTrack>();
   private lastSampleUs = 0;
   endS = 0;
 
   constructor(readonly maxPoints = DEFAULT_MAX_POINTS) {
-    const make = () => Object.fromEntries(METRICS.map((m) => [m.name, new Series(maxPoints)])) as Record<MetricName, Series>;
-    this.series = { server: make(), client: make() };
+    this.totals = { server: this.track(), client: this.track() };
+    this.series = { server: this.totals.server.series, client: this.totals.client.series };
   }
 
-  sample(timeUs: number, peers: Readonly<Record<Role, PeerTransport>>): void {
+  sample(timeUs: number, totals: Readonly<Record<Role, PeerReadout>>, connections: readonly ConnectionView[] = []): void {
     const elapsedS = (timeUs - this.lastSampleUs) / 1e6;
     if (elapsedS <= 0) return;
     // The sample at t covers (t - elapsed, t]; stamp it at the interval's start.
     const tS = this.lastSampleUs / 1e6;
-    for (const role of ['server', 'client'] as const) {
-      const peer = peers[role];
-      const c = peer.counters;
-      const before = this.previous[role];
-      const delta = (key: CounterKey) => (c[key] as number) - (before ? (before[key] as number) : 0);
-      const s = this.series[role];
-      const g = peer.gauges();
-      s.ackOutbox.add(tS, g.ackOutbox);
-      s.ackOutboxDeadZone.add(tS, g.deadZone);
-      s.retransmitQueue.add(tS, g.retransmitQueue);
-      s.memoryBytes.add(tS, g.memoryBytes);
-      for (const [metric, key] of Object.entries(RATE_COUNTERS) as Array<[MetricName, CounterKey]>) s[metric].add(tS, delta(key) / elapsedS);
-      const lookups = delta('dedupLookups');
-      s.dedupPerMessage.add(tS, lookups === 0 ? 0 : delta('dedupComparisons') / lookups);
-      const packets = delta('packetsSent');
-      s.ackBytesPerPacket.add(tS, packets === 0 ? 0 : delta('ackBytesSent') / packets);
-      this.previous[role] = { ...c };
+    for (const role of ['server', 'client'] as const) record(this.totals[role], totals[role], tS, elapsedS);
+    if (connections.length > 1) {
+      for (const view of connections) {
+        let c = this.connections.get(view.client);
+        if (c === undefined) {
+          c = { client: view.client, tracks: { server: this.track(), client: this.track() }, view };
+          this.connections.set(view.client, c);
+        }
+        c.view = view;
+        record(c.tracks.server, view.serverPeer, tS, elapsedS);
+        record(c.tracks.client, view.clientPeer, tS, elapsedS);
+      }
     }
     this.lastSampleUs = timeUs;
     this.endS = timeUs / 1e6;
   }
 
-  recorded(): RecordedRun {
-    return { endS: this.endS, series: this.series };
+  /**
+   * The worst connection: highest server-side ACK-outbox peak, then highest
+   * client-side peak, then the lowest client number. null with one client.
+   */
+  worstConnection(): WorstConnection | null {
+    let worst: ConnectionTrack | null = null;
+    let best: [number, number] = [-1, -1];
+    for (const c of [...this.connections.values()].sort((a, b) => a.client - b.client)) {
+      const key: [number, number] = [c.view.serverPeer.counters.ackOutboxMax, c.view.clientPeer.counters.ackOutboxMax];
+      if (key[0] > best[0] || (key[0] === best[0] && key[1] > best[1])) {
+        worst = c;
+        best = key;
+      }
+    }
+    if (worst === null) return null;
+    return { client: worst.client, ackOutboxMax: best[0], series: { server: worst.tracks.server.series, client: worst.tracks.client.series } };
   }
+
+  recorded(): RecordedRun {
+    return { endS: this.endS, series: this.series, worst: this.worstConnection() };
+  }
+
+  private track(): Track {
+    return { series: Object.fromEntries(METRICS.map((m) => [m.name, new Series(this.maxPoints)])) as PeerSeries, previous: null };
+  }
+}
+
+/** Adds one sample of `peer` to `track`: gauges as read, counters as rates over the interval. */
+function record(track: Track, peer: PeerReadout, tS: number, elapsedS: number): void {
+  const c = peer.counters;
+  const before = track.previous;
+  const delta = (key: CounterKey) => (c[key] as number) - (before ? (before[key] as number) : 0);
+  const s = track.series;
+  const g = peer.gauges();
+  s.ackOutbox.add(tS, g.ackOutbox);
+  s.ackOutboxDeadZone.add(tS, g.deadZone);
+  s.retransmitQueue.add(tS, g.retransmitQueue);
+  s.memoryBytes.add(tS, g.memoryBytes);
+  for (const [metric, key] of Object.entries(RATE_COUNTERS) as Array<[MetricName, CounterKey]>) s[metric].add(tS, delta(key) / elapsedS);
+  const lookups = delta('dedupLookups');
+  s.dedupPerMessage.add(tS, lookups === 0 ? 0 : delta('dedupComparisons') / lookups);
+  const packets = delta('packetsSent');
+  s.ackBytesPerPacket.add(tS, packets === 0 ? 0 : delta('ackBytesSent') / packets);
+  track.previous = { ...c };
 }
 
 /** Memory grows in bytes: 1 KiB is about 13 stranded ACK entries. */

@@ -6,7 +6,8 @@ import { VERSION } from '../version.js';
 import type { Comparison } from './compare.js';
 import { formatSeconds } from '../engine/time.js';
 import { durationLabel, escapeXml, fmt, round4 } from './format.js';
-import { cell, ROWS } from './metrics-table.js';
+import { cell, rowsFor } from './metrics-table.js';
+import { isMultiClient, worstConnection } from './connections.js';
 import { findings } from './narrative.js';
 import { comparisonSettings, settingsMarkdown } from './settings.js';
 
@@ -42,9 +43,30 @@ export function summaryJson(comparison: Comparison): string {
     // Each column's resolved scenario (link models, traffic plan, parameters): --config may change any of it.
     scenarios: Object.fromEntries(comparison.runs.map((r) => [r.spec.label, effectiveScenario(r.spec.scenario ?? comparison.scenario)])),
     trends,
+    // Issue 12, multi-client runs only: the connection each run charts beside the server total.
+    ...(isMultiClient(comparison) ? { worstConnections: worstConnectionsJson(comparison) } : {}),
     runs,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Per run: the worst connection's slot, client and server-side ACK-outbox peak, or null. */
+function worstConnectionsJson(comparison: Comparison): Record<string, { slot: number | null; client: number; serverAckOutboxMax: number; clientAckOutboxMax: number } | null> {
+  return Object.fromEntries(
+    comparison.runs.map((r) => {
+      const worst = worstConnection(r);
+      if (worst === null) return [r.spec.label, null];
+      const slot = /^\d+$/.test(worst.key) ? Number(worst.key) : null;
+      const server = r.summary.peers.server.connections[worst.key]?.ackOutbox.max ?? 0;
+      const client = r.summary.peers.clients[worst.key]?.ackOutbox.max ?? 0;
+      return [r.spec.label, { slot, client: worst.client, serverAckOutboxMax: server, clientAckOutboxMax: client }];
+    }),
+  );
+}
+
+/** The CSV peer name of a worst connection's end: "server:slot3" (or "server:client2" if it never connected). */
+export function csvPeer(peer: 'server' | 'client', key: string): string {
+  return `${peer}:${/^\d+$/.test(key) ? `slot${key}` : key}`;
 }
 
 function effectiveScenario(scenario: Comparison['scenario']): object {
@@ -52,14 +74,23 @@ function effectiveScenario(scenario: Comparison['scenario']): object {
   return { name, source, durationSeconds: durationUs / 1e6, seed, preset, switchOverrides, params, link, traffic, set: overrides };
 }
 
-/** Long format: time,mode,peer,metric,value (value = bucket mean). */
+/**
+ * Long format: time,mode,peer,metric,value (value = bucket mean). peer is
+ * server or client (the totals with several clients); multi-client runs add
+ * the worst connection's two ends as server:slot<N> and client:slot<N>.
+ */
 export function timeseriesCsv(comparison: Comparison): string {
   const lines = ['time,mode,peer,metric,value'];
   for (const run of comparison.runs) {
-    for (const peer of ['server', 'client'] as const) {
+    const worst = worstConnection(run);
+    const sources = [
+      ...(['server', 'client'] as const).map((peer) => ({ name: peer, series: run.recorded.series[peer] })),
+      ...(worst === null ? [] : (['server', 'client'] as const).map((peer) => ({ name: csvPeer(peer, worst.key), series: worst.series[peer] }))),
+    ];
+    for (const { name, series } of sources) {
       for (const metric of METRICS) {
-        for (const p of run.recorded.series[peer][metric.name].points()) {
-          lines.push(`${p.t},${run.spec.label},${peer},${metric.name},${round4(p.mean)}`);
+        for (const p of series[metric.name].points()) {
+          lines.push(`${p.t},${run.spec.label},${name},${metric.name},${round4(p.mean)}`);
         }
       }
     }
@@ -88,7 +119,7 @@ export function reportMarkdown(comparison: Comparison): string {
   out.push('', '## Side by side', '');
   out.push(`| metric | ${labels.join(' | ')} |`);
   out.push(`|---|${labels.map(() => '---:').join('|')}|`);
-  for (const row of ROWS) out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
+  for (const row of rowsFor(comparison)) out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
   out.push('', ...anomaliesMarkdown(comparison));
   out.push('', '## Growth over the last half of the run', '', 'Queues only; summary.json has the slope of every series.', '');
   out.push(`| mode | peer | queue | slope per hour | leak |`);
@@ -99,8 +130,24 @@ export function reportMarkdown(comparison: Comparison): string {
   out.push('', '## Traffic phases', '');
   out.push(phaseLine(comparison));
   out.push('', 'Time series of every metric are in `timeseries.csv` and drawn in `report.html`.', '');
+  if (isMultiClient(comparison)) out.push(worstConnectionsNote(comparison), '');
   out.push(...settingsMarkdown(comparison));
   return out.join('\n');
+}
+
+/** Multi-client runs: what the charts draw besides the totals (issue 12). */
+export function worstConnectionsNote(comparison: Comparison): string {
+  const each = comparison.runs.map((r) => {
+    const worst = worstConnection(r);
+    if (worst === null) return `${r.spec.label}: one client, its connection`;
+    const peak = r.summary.peers.server.connections[worst.key]?.ackOutbox.max ?? 0;
+    return `${r.spec.label}: ${worst.label} (server-side ACK-outbox peak ${fmt(peak)})`;
+  });
+  return (
+    'With several clients, `server` and `client` are totals: the server over its connections, the clients together. ' +
+    'Each run also charts its worst connection, the one whose server-side ACK-outbox peaked highest, with both its ends ' +
+    `(\`server:slot<N>\` and \`client:slot<N>\` in \`timeseries.csv\`): ${each.join('; ')}.`
+  );
 }
 
 export function phaseLine(comparison: Comparison): string {

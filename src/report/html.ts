@@ -1,14 +1,16 @@
 // report.html: one self-contained file, inline CSS and SVG, no scripts and no
 // network. One chart per metric, every mode on shared axes, phases shaded.
 import { METRICS } from '../metrics/recorder.js';
-import type { Comparison } from './compare.js';
-import { anomaliesHtml, caption, phaseLine } from './documents.js';
+import type { MetricName } from '../metrics/recorder.js';
+import type { Comparison, ComparedRun } from './compare.js';
+import { isMultiClient, worstConnection } from './connections.js';
+import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
 import { escapeXml } from './format.js';
-import { cell, ROWS } from './metrics-table.js';
+import { cell, judge, rowsFor } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { settingsHtml } from './settings.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
-import type { LegendEntry, PhaseBand } from './svg-chart.js';
+import type { ChartSeries, LegendEntry, PhaseBand } from './svg-chart.js';
 
 const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 
@@ -27,27 +29,24 @@ export function reportHtml(comparison: Comparison): string {
   const endS = comparison.durationUs / 1e6;
   const phases = phaseBands(comparison, endS);
   const legend = chartLegend(comparison);
+  const multi = isMultiClient(comparison);
+  const strokes = multi
+    ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (its highest server-side ACK-outbox peak), dotted = that connection’s client'
+    : 'solid = server, dashed = client';
   const charts = METRICS.map((metric) => {
-    const series = comparison.runs.flatMap((run, i) =>
-      (['server', 'client'] as const).map((peer) => ({
-        label: `${run.spec.label} ${peer}`,
-        color: PALETTE[i % PALETTE.length],
-        dashed: peer === 'client',
-        points: run.recorded.series[peer][metric.name].points(),
-      })),
-    );
+    const series = comparison.runs.flatMap((run, i) => (multi ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name) : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name)));
     const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases, legend });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
-      `${metric.name}: bucket mean as a line, min–max as a band; solid = server, dashed = client.`,
+      `${metric.name}: bucket mean as a line, min–max as a band; ${strokes}.`,
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
-  const rows = ROWS.map((row) => {
+  const rows = rowsFor(comparison).map((row) => {
     const base = row.value(comparison.runs[0]);
     const cells = comparison.runs
       .map((run, i) => {
-        const v = row.value(run);
-        const cls = i === 0 || v === base ? '' : v < base ? ' class="better"' : ' class="worse"';
+        const verdict = judge(row.value(run), base, i === 0);
+        const cls = verdict === null ? '' : ` class="${verdict}"`;
         return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
       })
       .join('');
@@ -94,7 +93,7 @@ ${anomaliesHtml(comparison)}
 <section>
 <h2>Time series</h2>
 <p class="key">Phases: ${key}. Traffic: ${escapeXml(phaseLine(comparison))}.</p>
-<div class="charts">
+${multi ? `<p class="worst">${escapeXml(worstConnectionsNote(comparison).replace(/`/g, ''))}</p>\n` : ''}<div class="charts">
 ${charts.join('\n')}
 </div>
 </section>
@@ -110,10 +109,52 @@ ${settingsHtml(comparison)}
  * not 14, and renderChart wraps them onto as many rows as they need.
  */
 function chartLegend(comparison: Comparison): LegendEntry[] {
+  if (isMultiClient(comparison)) {
+    return [
+      { label: 'server total', color: '#333', strokes: ['solid'] },
+      { label: 'server, worst connection', color: '#333', strokes: ['dashed'] },
+      { label: 'its client', color: '#333', strokes: ['dotted'] },
+      ...comparison.runs.map((run, i): LegendEntry => {
+        const worst = worstConnection(run);
+        return { label: worst === null ? `${run.spec.label} (one client)` : `${run.spec.label} (worst: ${worst.label})`, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed', 'dotted'] };
+      }),
+    ];
+  }
   return [
     { label: 'server', color: '#333', strokes: ['solid'] },
     { label: 'client', color: '#333', strokes: ['dashed'] },
     ...comparison.runs.map((run, i): LegendEntry => ({ label: run.spec.label, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed'] })),
+  ];
+}
+
+/** One client: the server solid, the client dashed (as before issue 12). */
+function oneClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
+  return (['server', 'client'] as const).map((peer) => ({
+    label: `${run.spec.label} ${peer}`,
+    color,
+    dashed: peer === 'client',
+    points: run.recorded.series[peer][metric].points(),
+  }));
+}
+
+/**
+ * Several clients (issue 12): the server's total, then the worst connection's
+ * two ends, e.g. "stock server, slot 3 (worst)". A column that ran one client
+ * draws its only connection's two ends in the same strokes.
+ */
+function multiClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
+  const label = run.spec.label;
+  const worst = worstConnection(run);
+  if (worst === null) {
+    return [
+      { label: `${label} server`, color, dashed: false, points: run.recorded.series.server[metric].points() },
+      { label: `${label} client`, color, dashed: false, dotted: true, points: run.recorded.series.client[metric].points() },
+    ];
+  }
+  return [
+    { label: `${label} server total`, color, dashed: false, points: run.recorded.series.server[metric].points() },
+    { label: `${label} server, ${worst.label} (worst)`, color, dashed: true, points: worst.series.server[metric].points() },
+    { label: `${label} client, ${worst.label} (worst)`, color, dashed: false, dotted: true, points: worst.series.client[metric].points() },
   ];
 }
 

@@ -1,7 +1,8 @@
 // The comparison's rows: one metric per row, one mode per column. Shared by the
 // terminal table, report.md and report.html so all three say the same thing.
 import type { PeerSummary } from '../session/summary.js';
-import type { ComparedRun } from './compare.js';
+import type { Comparison, ComparedRun } from './compare.js';
+import { connectionKeys, connectionsOf, isMultiClient, keyLabel } from './connections.js';
 import { fmt } from './format.js';
 
 export interface Row {
@@ -10,6 +11,9 @@ export interface Row {
   readonly value: (run: ComparedRun) => number;
   readonly format?: (value: number) => string;
 }
+
+/** Not measured in this column (a connection its run never had): no colour, printed as a dash. */
+export const MISSING = Number.NaN;
 
 const both = (label: string, get: (p: PeerSummary) => number): Row[] => [
   { label: `${label} (server)`, value: (r) => get(r.summary.peers.server) },
@@ -51,7 +55,34 @@ export const ROWS: readonly Row[] = [
   { label: 'queues flagged as leaking', value: (r) => r.trends.filter((t) => t.trend.leak).length },
 ];
 
+/**
+ * The rows of a comparison: ROWS with one client. With more than one (issue 12),
+ * the paired rows say "server total" / "client total" and the ACK-outbox peak of
+ * every connection follows the totals' pair, server side by slot, then client side.
+ */
+export function rowsFor(comparison: Comparison): readonly Row[] {
+  if (!isMultiClient(comparison)) return ROWS;
+  const totals = ROWS.map((row): Row => ({ ...row, label: row.label.replace(/ \(server\)$/, ' (server total)').replace(/ \(client\)$/, ' (client total)') }));
+  const at = ROWS.findIndex((r) => r.label === 'ACK-outbox peak (client)') + 1;
+  const perConnection = (['server', 'client'] as const).flatMap((side) =>
+    connectionKeys(comparison, side).map(
+      (key): Row => ({
+        label: `ACK-outbox peak, ${side === 'server' ? 'server connection' : 'client'} ${keyLabel(key)}`,
+        value: (r) => connectionsOf(r.summary, side)[key]?.ackOutbox.max ?? MISSING,
+      }),
+    ),
+  );
+  return [...totals.slice(0, at), ...perConnection, ...totals.slice(at)];
+}
+
 export function cell(row: Row, run: ComparedRun): string {
   const v = row.value(run);
+  if (Number.isNaN(v)) return '–';
   return row.format ? row.format(v) : fmt(v);
+}
+
+/** 'better', 'worse' or null against the first column (lower is better; a missing value is neither). */
+export function judge(value: number, base: number, first: boolean): 'better' | 'worse' | null {
+  if (first || value === base || Number.isNaN(value) || Number.isNaN(base)) return null;
+  return value < base ? 'better' : 'worse';
 }

@@ -2,6 +2,7 @@
 // the report states its differences in figures rather than adjectives.
 import { formatSeconds } from '../engine/time.js';
 import type { Comparison, ComparedRun } from './compare.js';
+import { connectionKeys, connectionsOf, isMultiClient, keyLabel, perConnectionOutboxMax, worstConnection } from './connections.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';
 
 /** ack-outbox-deadlock.md §5 projections, for the calibration sentence. */
@@ -19,12 +20,23 @@ export function findings(comparison: Comparison): string[] {
   const out: string[] = [];
   const reliableRate = stock.summary.delivery.reliableSent / seconds;
 
-  out.push(
-    `Over ${durationLabel(seconds)} of ${comparison.scenario.name} (seed ${comparison.seed}, ${fmt(reliableRate)} reliable messages/s on average), ` +
-      `the stock ACK-outbox peaked at ${s.server.ackOutbox.max} entries on the server and ${s.client.ackOutbox.max} on the client, ` +
-      `with up to ${s.server.ackOutboxDeadZone.max} and ${s.client.ackOutboxDeadZone.max} stranded in the dead zone; ` +
-      `fixed peaked at ${f.server.ackOutbox.max} and ${f.client.ackOutbox.max} with none stranded.`,
-  );
+  const multi = isMultiClient(comparison);
+  if (multi) {
+    out.push(
+      `Over ${durationLabel(seconds)} of ${comparison.scenario.name} (seed ${comparison.seed}, ${stock.summary.session.clients} clients, ${fmt(reliableRate)} reliable messages/s on average), ` +
+        `the stock ACK-outbox peaked at ${s.server.ackOutbox.max} entries in the server's total over its connections and ${s.client.ackOutbox.max} over the clients together, ` +
+        `with up to ${s.server.ackOutboxDeadZone.max} and ${s.client.ackOutboxDeadZone.max} stranded in the dead zone; ` +
+        `fixed peaked at ${f.server.ackOutbox.max} and ${f.client.ackOutbox.max} with none stranded.`,
+    );
+    out.push(perConnectionSentence(comparison, stock, fixed));
+  } else {
+    out.push(
+      `Over ${durationLabel(seconds)} of ${comparison.scenario.name} (seed ${comparison.seed}, ${fmt(reliableRate)} reliable messages/s on average), ` +
+        `the stock ACK-outbox peaked at ${s.server.ackOutbox.max} entries on the server and ${s.client.ackOutbox.max} on the client, ` +
+        `with up to ${s.server.ackOutboxDeadZone.max} and ${s.client.ackOutboxDeadZone.max} stranded in the dead zone; ` +
+        `fixed peaked at ${f.server.ackOutbox.max} and ${f.client.ackOutbox.max} with none stranded.`,
+    );
+  }
   if (lost !== null) out.push(lost);
   const stockDedup = Math.max(s.server.dedupComparisons.maxPerMessage, s.client.dedupComparisons.maxPerMessage);
   const stockPerSecond = Math.max(s.server.dedupComparisons.maxPerSecond, s.client.dedupComparisons.maxPerSecond);
@@ -55,18 +67,20 @@ export function findings(comparison: Comparison): string[] {
         `fixed re-sent ${fmt(f.client.fragmentRetransmits + f.server.fragmentRetransmits)}.`,
     );
   }
-  out.push(growthSentence(stock, fixed));
+  out.push(growthSentence(stock, fixed, multi));
   const stranded = [s.server.ackOutboxDeadZone.final, s.client.ackOutboxDeadZone.final];
   if (stranded[0] + stranded[1] > 0) {
     out.push(
-      `At the end the stock dead zone still held ${stranded[0]} entries on the server and ${stranded[1]} on the client: ` +
+      `At the end the stock dead zone still held ${stranded[0]} entries on the server${multi ? ' (total)' : ''} and ${stranded[1]} on the client${multi ? 's' : ''}: ` +
         `only what opens the pass-2 gate (a write in steps 1–3, or a Disconnect) moves them, so in quiet periods they persist (ack-outbox-deadlock.md §2).`,
     );
   }
   out.push(readingsSentence(stock));
   out.push(
     `For calibration: ack-outbox-deadlock.md §5 projects ${DOC_CLAIMS}; the measured 34-minute session peaked at 20–33 entries (DECISIONS.md). ` +
-      `At this scenario's traffic the model's stock outbox peaked at ${Math.max(s.server.ackOutbox.max, s.client.ackOutbox.max)} entries` +
+      (multi
+        ? `At this scenario's traffic the model's stock outbox peaked at ${perConnectionOutboxMax(stock.summary)} entries on its worst connection` // the capture's figure is per connection
+        : `At this scenario's traffic the model's stock outbox peaked at ${Math.max(s.server.ackOutbox.max, s.client.ackOutbox.max)} entries`) +
       `${reliableRate < 20 ? ', on the measured side of that gap' : ', the heavy regime the projection assumes'}.`,
   );
   return out;
@@ -113,14 +127,40 @@ function readingsSentence(stock: ComparedRun): string {
   );
 }
 
-function growthSentence(stock: ComparedRun, fixed: ComparedRun): string {
+/**
+ * Issue 12: each connection's ACK-outbox peak, server side and client side, in
+ * stock and fixed, the server's total beside them, and the charted worst connection.
+ */
+function perConnectionSentence(comparison: Comparison, stock: ComparedRun, fixed: ComparedRun): string {
+  const keys = connectionKeys(comparison, 'client');
+  const peaks = (run: ComparedRun, side: 'server' | 'client') => list(keys.map((k) => connectionPeak(run, side, k)));
+  const worst = (run: ComparedRun) => worstConnection(run)?.label ?? 'none';
+  return (
+    `Per connection (${list(keys.map(keyLabel))}), the stock ACK-outbox peaked at ${peaks(stock, 'server')} entries on the server's side and ${peaks(stock, 'client')} on the clients; ` +
+    `fixed at ${peaks(fixed, 'server')} and ${peaks(fixed, 'client')}. ` +
+    `The server's total (${stock.summary.peers.server.ackOutbox.max} in stock, ${fixed.summary.peers.server.ackOutbox.max} in fixed) is the peak of the sum over its connections, sampled once a second; ` +
+    `report.html charts it beside the worst connection, the one whose server-side outbox peaked highest (stock: ${worst(stock)}, fixed: ${worst(fixed)}).`
+  );
+}
+
+function connectionPeak(run: ComparedRun, side: 'server' | 'client', key: string): string {
+  const c = connectionsOf(run.summary, side)[key];
+  return c === undefined ? '–' : fmt(c.ackOutbox.max);
+}
+
+/** "a", "a and b", "a, b and c". */
+function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function growthSentence(stock: ComparedRun, fixed: ComparedRun, multi: boolean): string {
   const leaks = (run: ComparedRun) => run.trends.filter((t) => t.trend.leak);
   const stockLeaks = leaks(stock);
   const fixedLeaks = leaks(fixed);
   const outbox = stock.trends.find((t) => t.peer === 'server' && t.metric === 'ackOutbox');
   const slope = outbox ? `${fmt(outbox.trend.slopePerHour)} entries/h` : 'n/a';
   if (stockLeaks.length === 0 && fixedLeaks.length === 0) {
-    return `No queue kept growing over the last half of the run in either mode (stock server ACK-outbox slope ${slope}): here the degradation is bounded, not a leak.`;
+    return `No queue kept growing over the last half of the run in either mode (stock server${multi ? '-total' : ''} ACK-outbox slope ${slope}): here the degradation is bounded, not a leak.`;
   }
   const list = (xs: typeof stockLeaks) => xs.map((t) => `${t.peer} ${t.metric} (+${fmt(t.trend.slopePerHour)}/h)`).join(', ');
   return `Over the last half of the run these queues kept growing, flagged as leaks: stock ${stockLeaks.length ? list(stockLeaks) : 'none'}; fixed ${fixedLeaks.length ? list(fixedLeaks) : 'none'}.`;

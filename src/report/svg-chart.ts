@@ -7,7 +7,20 @@ export interface ChartSeries {
   readonly label: string;
   readonly color: string;
   readonly dashed: boolean;
+  /** Drawn dotted (wins over `dashed`): a multi-client run's worst connection, client end. */
+  readonly dotted?: boolean;
   readonly points: readonly Bucket[];
+}
+
+export type Stroke = 'solid' | 'dashed' | 'dotted';
+
+/** The stroke-dasharray attribute of a stroke ('' for solid). */
+function dashes(stroke: Stroke): string {
+  return stroke === 'dashed' ? ' stroke-dasharray="5 3"' : stroke === 'dotted' ? ' stroke-dasharray="1.6 2.4"' : '';
+}
+
+function strokeOf(s: ChartSeries): Stroke {
+  return s.dotted ? 'dotted' : s.dashed ? 'dashed' : 'solid';
 }
 
 export interface PhaseBand {
@@ -20,7 +33,7 @@ export interface PhaseBand {
 export interface LegendEntry {
   readonly label: string;
   readonly color: string;
-  readonly strokes: readonly ('solid' | 'dashed')[];
+  readonly strokes: readonly Stroke[];
 }
 
 export interface ChartSpec {
@@ -94,7 +107,7 @@ export const PHASE_FILL: Record<string, string> = {
 };
 
 export function renderChart(spec: ChartSpec): string {
-  const legend = layoutLegend(spec.legend ?? spec.series.map((s) => ({ label: s.label, color: s.color, strokes: [s.dashed ? 'dashed' : 'solid'] as const })));
+  const legend = layoutLegend(spec.legend ?? spec.series.map((s) => ({ label: s.label, color: s.color, strokes: [strokeOf(s)] })));
   // Legend rows on top, then the unit label's row, then the plot, then the x axis.
   const legendBottom = LEGEND.top + legend.rows * LEGEND.rowH;
   const top = legendBottom + 20;
@@ -142,7 +155,7 @@ export function renderChart(spec: ChartSpec): string {
     }
     const line = s.points.map((p) => `${r1(x(mid(p)))},${r1(y(p.mean))}`).join(' ');
     parts.push(
-      `<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="1.6"${s.dashed ? ' stroke-dasharray="5 3"' : ''}><title>${escapeXml(s.label)}</title></polyline>`,
+      `<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="1.6"${dashes(strokeOf(s))}><title>${escapeXml(s.label)}</title></polyline>`,
     );
   }
   parts.push(`<rect x="${M.left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#555"/>`);
@@ -155,7 +168,7 @@ export function renderChart(spec: ChartSpec): string {
     let sx = item.x;
     for (const stroke of item.entry.strokes) {
       g.push(
-        `<line x1="${r1(sx)}" x2="${r1(sx + LEGEND.sampleW)}" y1="${mid}" y2="${mid}" stroke="${item.entry.color}" stroke-width="2"${stroke === 'dashed' ? ' stroke-dasharray="5 3"' : ''}/>`,
+        `<line x1="${r1(sx)}" x2="${r1(sx + LEGEND.sampleW)}" y1="${mid}" y2="${mid}" stroke="${item.entry.color}" stroke-width="2"${dashes(stroke)}/>`,
       );
       sx += LEGEND.sampleW + LEGEND.sampleGap;
     }

@@ -2,6 +2,7 @@
 // 11, item 1), e.g. "outbox: B peaks 2.0× lower (18 vs 36); no leak in either".
 import type { PeerSummary } from '../session/summary.js';
 import type { Comparison, ComparedRun } from './compare.js';
+import { isMultiClient, perConnectionOutboxMax } from './connections.js';
 import { fmt } from './format.js';
 
 type Pick = (run: ComparedRun) => number;
@@ -38,8 +39,15 @@ export function verdicts(comparison: Comparison): string[] {
   const against = (verb: string, pick: Pick) => others.map((o) => relation(verb, base, o, pick)).join('; ');
   const lost = comparison.runs.map((r) => `${r.spec.label} lost ${fmt(r.summary.delivery.reliableLost)}`).join(', ');
   const dup = comparison.runs.map((r) => `${r.spec.label} ${fmt(r.summary.delivery.duplicateDeliveries)}/${fmt(r.summary.delivery.outOfOrderDeliveries)}`).join(', ');
+  // Issue 12: with several clients the peers are totals; name them, and add the worst single connection.
+  const outbox = isMultiClient(comparison)
+    ? [
+        `outbox, server total: ${against('peaks', (r) => r.summary.peers.server.ackOutbox.max)}; ${leakPhrase(comparison.runs)}`,
+        `outbox, per connection: ${against('peaks', (r) => perConnectionOutboxMax(r.summary))} at most on any one connection (either end)`,
+      ]
+    : [`outbox: ${against('peaks', both((p) => p.ackOutbox.max))}; ${leakPhrase(comparison.runs)}`];
   return [
-    `outbox: ${against('peaks', both((p) => p.ackOutbox.max))}; ${leakPhrase(comparison.runs)}`,
+    ...outbox,
     `dead zone: ${against('peaks', both((p) => p.ackOutboxDeadZone.max))}`,
     `dedup: ${against('peaks', both((p) => p.dedupComparisons.maxPerMessage))} comparisons per message`,
     `memory: ${against('peaks', both((p) => p.memoryBytes.max))} bytes`,

@@ -46,6 +46,9 @@ export function parseSet(raw: string): SetOverride {
   return { raw, path, value };
 }
 
+/** Scenario objects whose keys are numbers: `--set link.clients.2.loss=0.1` creates `{"2": …}`. */
+const NUMBER_KEYED_MAPS: ReadonlySet<string> = new Set(['link.clients']);
+
 /** Applies an override to a plain JSON document, creating objects/arrays on the way. */
 export function applySet(document: Record<string, unknown>, override: SetOverride): void {
   let node: Record<string | number, unknown> = document;
@@ -57,7 +60,8 @@ export function applySet(document: Record<string, unknown>, override: SetOverrid
       throw new ScenarioError(`--set ${override.raw}`, where, `index ${key} is past the end (${node.length} items; use [${node.length}] to append)`);
     }
     if (i === path.length - 1) break;
-    const nextIsIndex = typeof path[i + 1] === 'number';
+    // A map keyed by number (link.clients) is an object, not an array (issue 12).
+    const nextIsIndex = typeof path[i + 1] === 'number' && !NUMBER_KEYED_MAPS.has(formatSetPath(path.slice(0, i + 1)));
     const child = node[key];
     if (child === undefined || child === null || typeof child !== 'object') {
       if (child !== undefined && child !== null) {

@@ -1,5 +1,7 @@
 // Turns a run into trace events, as a SessionObserver. Events outside
 // [fromUs, untilUs] are not kept, so a short window of a long run stays small.
+// Each event names its connection: the client's number and, once the server
+// has accepted it, its slot (issue 12).
 import { decodeDatagram } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
 import type { DropCause } from '../link/config.js';
@@ -9,6 +11,7 @@ import type { ConnectionState } from '../transport/peer.js';
 import type { AckOutcome } from '../transport/retransmit-queue.js';
 import type { Role } from '../transport/roles.js';
 import type { TraceEvent } from './events.js';
+import { SlotTracker } from './slots.js';
 
 export interface CollectorOptions {
   readonly fromUs?: number;
@@ -19,9 +22,14 @@ export interface CollectorOptions {
   readonly keep?: boolean;
 }
 
+/** An event as the observer reports it, before the collector names its slot. */
+type Unplaced<E> = E extends TraceEvent ? Omit<E, 'slot'> : never;
+
 export class TraceCollector implements SessionObserver {
   readonly events: TraceEvent[] = [];
-  /** Wire transmissions so far per sender and message identity, to number retransmissions. */
+  /** The slots the server has given so far; every arrival is fed to it, in the window or not. */
+  readonly slots = new SlotTracker();
+  /** Wire transmissions so far per connection, sender and message identity, to number retransmissions. */
   private readonly seen: Record<Role, Map<string, number>> = { server: new Map(), client: new Map() };
   private readonly fromUs: number;
   private readonly untilUs: number;
@@ -31,42 +39,46 @@ export class TraceCollector implements SessionObserver {
     this.untilUs = options.untilUs ?? Number.POSITIVE_INFINITY;
   }
 
-  datagramSent(timeUs: number, from: Role, bytes: Uint8Array, _uids: readonly number[], notes: readonly SendNote[]): void {
+  datagramSent(timeUs: number, from: Role, bytes: Uint8Array, _uids: readonly number[], notes: readonly SendNote[], client: number): void {
     const messages = decode(bytes);
     // Count every transmission, inside the window or not, so numbering stays right.
     const transmission = messages.map((m, i) => {
       if (m.type === 1 || !m.reliable) return 0;
-      const key = `${m.type < 0x32 ? 'L' : 'H'}${m.seq}/${m.fragIndex ?? '-'}`;
+      // Each connection has its own seq counters: the same seq on two connections is two messages.
+      const key = `${client}:${m.type < 0x32 ? 'L' : 'H'}${m.seq}/${m.fragIndex ?? '-'}`;
       // A first send starts the count again: after a u16 wrap the seq belongs to a new message.
       const n = notes[i] === SendNote.FirstSend ? 0 : (this.seen[from].get(key) ?? 0);
       this.seen[from].set(key, n + 1);
       return n;
     });
-    this.emit({ kind: 'send', timeUs, from, bytes, messages, notes: [...notes], transmission });
+    this.emit({ kind: 'send', timeUs, client, from, bytes, messages, notes: [...notes], transmission });
   }
 
-  datagramDropped(timeUs: number, from: Role, bytes: Uint8Array, cause: DropCause): void {
-    this.emit({ kind: 'drop', timeUs, from, bytes, messages: decode(bytes), cause });
+  datagramDropped(timeUs: number, from: Role, bytes: Uint8Array, cause: DropCause, client: number): void {
+    this.emit({ kind: 'drop', timeUs, client, from, bytes, messages: decode(bytes), cause });
   }
 
-  datagramArrived(timeUs: number, to: Role, bytes: Uint8Array, duplicate: boolean): void {
-    if (duplicate) this.emit({ kind: 'dup-arrival', timeUs, to, bytes, messages: decode(bytes) });
+  datagramArrived(timeUs: number, to: Role, bytes: Uint8Array, duplicate: boolean, client: number): void {
+    // Before the duplicate check: the first arrival at the server is what gives the slot.
+    this.slots.arrived(to, bytes, client);
+    if (duplicate) this.emit({ kind: 'dup-arrival', timeUs, client, to, bytes, messages: decode(bytes) });
   }
 
-  ackProcessed(timeUs: number, at: Role, ack: AckMessage, _cleared: unknown, outcome: AckOutcome): void {
-    this.emit({ kind: 'ack', timeUs, at, message: { ...ack, offset: -1, size: ack.fragIndex === null ? 4 : 5 }, outcome });
+  ackProcessed(timeUs: number, at: Role, ack: AckMessage, _cleared: unknown, outcome: AckOutcome, client: number): void {
+    this.emit({ kind: 'ack', timeUs, client, at, message: { ...ack, offset: -1, size: ack.fragIndex === null ? 4 : 5 }, outcome });
   }
 
-  duplicateReceived(timeUs: number, at: Role, message: Located<DataMessage>): void {
-    this.emit({ kind: 'duplicate', timeUs, at, message });
+  duplicateReceived(timeUs: number, at: Role, message: Located<DataMessage>, client: number): void {
+    this.emit({ kind: 'duplicate', timeUs, client, at, message });
   }
 
-  stateChanged(timeUs: number, role: Role, state: ConnectionState): void {
-    this.emit({ kind: 'state', timeUs, role, state });
+  stateChanged(timeUs: number, role: Role, state: ConnectionState, client: number): void {
+    this.emit({ kind: 'state', timeUs, client, role, state });
   }
 
-  private emit(event: TraceEvent): void {
-    if (event.timeUs < this.fromUs || event.timeUs > this.untilUs) return;
+  private emit(unplaced: Unplaced<TraceEvent>): void {
+    if (unplaced.timeUs < this.fromUs || unplaced.timeUs > this.untilUs) return;
+    const event = { ...unplaced, slot: this.slots.slotOf(unplaced.client) } as TraceEvent;
     if (this.options.keep !== false) this.events.push(event);
     this.options.onEvent?.(event);
   }

@@ -10,6 +10,10 @@ import type { Role } from '../transport/roles.js';
 interface Base {
   /** Simulated time in microseconds. */
   readonly timeUs: number;
+  /** The connection it happened on: the client's number in the scenario (1-based). */
+  readonly client: number;
+  /** The slot the server had given that client by then; null before it accepted the connection. */
+  readonly slot: number | null;
 }
 
 /** A datagram leaving `from`; `notes` say why each message is in it. */

@@ -1,15 +1,16 @@
 // Trace rendering: one line per event for people, one JSON object per line for
-// programs. Lines carry time, direction, what happened and the raw bytes.
+// programs. Lines carry time, direction, what happened and the raw bytes. With
+// more than one client the direction names the connection (`C3>S`, `at S3`); with
+// one it stays `C>S` / `at S`, so one-client traces read as they always have.
 import { describeMessage, messageToJson, toHex } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
 import { formatSeconds } from '../engine/index.js';
 import { SendNote } from '../transport/datagram-builder.js';
 import type { AckOutcome } from '../transport/retransmit-queue.js';
 import type { Role } from '../transport/roles.js';
+import { eventPeer } from './events.js';
 import type { TraceEvent } from './events.js';
 
-const ARROW: Record<Role, string> = { client: 'C>S', server: 'S>C' };
-const AT: Record<Role, string> = { client: 'at C', server: 'at S' };
 
 const OUTCOME_TEXT: Record<AckOutcome, string> = {
   matched: 'MATCHED, retransmit entry cleared',
@@ -19,6 +20,8 @@ const OUTCOME_TEXT: Record<AckOutcome, string> = {
 };
 
 export const TRACE_HEADER = '    time  dir   event        messages | bytes';
+/** Width of the direction column, its spacing included: one client, and more (`at S:c16` fits). */
+const DIR_WIDTH = { one: 6, many: 9 };
 
 /** How much of each datagram's raw bytes a trace shows: none, the first 16 then `…`, or all. */
 export type BytesMode = 'none' | 'short' | 'full';
@@ -29,40 +32,69 @@ export const SHORT_BYTES = 16;
 export interface FormatOptions {
   /** Default `full`. */
   readonly bytes?: BytesMode;
+  /** Clients in the session (default 1); above 1 the direction column names the connection. */
+  readonly clients?: number;
 }
 
-/** The column header line for a given bytes mode. */
-export function traceHeader(bytes: BytesMode = 'full'): string {
-  return bytes === 'none' ? TRACE_HEADER.slice(0, TRACE_HEADER.indexOf(' | ')) : TRACE_HEADER;
+/** The column header line for a given bytes mode and number of clients. */
+export function traceHeader(bytes: BytesMode = 'full', clients = 1): string {
+  const header = clients > 1 ? TRACE_HEADER.replace('dir   ', 'dir'.padEnd(DIR_WIDTH.many)) : TRACE_HEADER;
+  return bytes === 'none' ? header.slice(0, header.indexOf(' | ')) : header;
 }
 
 export function formatEvent(event: TraceEvent, options: FormatOptions = {}): string {
   const t = formatSeconds(event.timeUs).padStart(8);
   const bytes = options.bytes ?? 'full';
+  const many = (options.clients ?? 1) > 1;
+  const width = many ? DIR_WIDTH.many : DIR_WIDTH.one;
+  const dir = direction(event, many).padEnd(width);
   switch (event.kind) {
     case 'send': {
       const parts = event.messages.map((m, i) => describe(m, event.from) + annotation(event.notes[i], event.transmission[i]));
-      return `${t}  ${ARROW[event.from]}   send         ${parts.join(' ; ')}${rawBytes(event.bytes, bytes)}`;
+      return `${t}  ${dir}send         ${parts.join(' ; ')}${rawBytes(event.bytes, bytes)}`;
     }
     case 'drop':
-      return `${t}  ${ARROW[event.from]}   DROP(${event.cause})`.padEnd(33) + `${event.messages.map((m) => describe(m, event.from)).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
+      return `${t}  ${dir}DROP(${event.cause})`.padEnd(27 + width) + `${event.messages.map((m) => describe(m, event.from)).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
     case 'dup-arrival':
-      return `${t}  ${AT[event.to]}  LINK-DUP     ${event.messages.map((m) => describe(m, other(event.to))).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
+      return `${t}  ${dir}LINK-DUP     ${event.messages.map((m) => describe(m, other(event.to))).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
     case 'ack':
-      return `${t}  ${AT[event.at]}  ack          ${describe(event.message, other(event.at))}: ${OUTCOME_TEXT[event.outcome]}`;
+      return `${t}  ${dir}ack          ${describe(event.message, other(event.at))}: ${OUTCOME_TEXT[event.outcome]}`;
     case 'duplicate':
-      return `${t}  ${AT[event.at]}  DUPLICATE    ${describe(event.message, other(event.at))}: seen before, dropped (its ACK entry refreshed)`;
+      return `${t}  ${dir}DUPLICATE    ${describe(event.message, other(event.at))}: seen before, dropped (its ACK entry refreshed)`;
     case 'state':
-      return `${t}  ${AT[event.role]}  state        connection ${event.state}`;
+      return `${t}  ${dir}state        connection ${event.state}`;
   }
 }
 
 /**
- * One JSON object per event. `bytes` (default `full`) governs `hex` as in text:
+ * The direction column: `C>S`, `S>C`, `at C`, `at S` with one client. With more, the
+ * client end is `C` and the slot the server gave it (`C3>S`, `S>C3`, `at C3`) and the
+ * server's end of that connection `S` and the slot (`at S3`). Before the server has
+ * accepted the connection there is no slot: lowercase `c` and the client's number
+ * in the scenario (`c2>S`, `at c2`, `at S:c2`).
+ */
+export function direction(event: TraceEvent, many: boolean): string {
+  const client = !many ? 'C' : event.slot === null ? `c${event.client}` : `C${event.slot}`;
+  const server = !many ? 'S' : event.slot === null ? `S:c${event.client}` : `S${event.slot}`;
+  switch (event.kind) {
+    case 'send':
+    case 'drop':
+      return event.from === 'client' ? `${client}>S` : `S>${client}`;
+    default: {
+      const at = eventPeer(event);
+      return `at ${at === 'client' ? client : server}`;
+    }
+  }
+}
+
+/**
+ * One JSON object per event, with its connection: `client` (the client's number)
+ * and `slot` (null before the server accepted it), whatever the number of clients,
+ * so programs see one shape. `bytes` (default `full`) governs `hex` as in text:
  * `none` leaves it out, `short` keeps the first 16 bytes and adds `hexTruncated: true` when it cut.
  */
 export function eventToJson(event: TraceEvent, options: FormatOptions = {}): object {
-  const base = { t: event.timeUs / 1e6, event: event.kind };
+  const base = { t: event.timeUs / 1e6, event: event.kind, client: event.client, slot: event.slot };
   const bytes = options.bytes ?? 'full';
   switch (event.kind) {
     case 'send':

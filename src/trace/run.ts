@@ -1,9 +1,11 @@
 // Runs a scenario and returns its wire trace (the library side of `bcsim trace`).
 import type { Scenario } from '../scenario/scenario.js';
+import type { SessionObserver } from '../session/observer.js';
 import { runScenario } from '../session/run.js';
 import type { RunOptions, RunResult } from '../session/run.js';
 import { TraceCollector } from './collector.js';
 import type { TraceEvent } from './events.js';
+import { SlotTracker } from './slots.js';
 
 export interface TraceOptions extends Omit<RunOptions, 'observer' | 'durationUs'> {
   readonly fromUs?: number;
@@ -18,5 +20,40 @@ export function traceScenario(scenario: Scenario, options: TraceOptions = {}): {
   const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
   const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: options.keep });
   const result = runScenario(scenario, { ...options, durationUs: untilUs, observer: collector });
+  // The collector learns slots from the wire (slots.ts); the server must agree.
+  for (const c of result.session.connections) {
+    const slot = result.session.server.slotOf(c.client - 1);
+    if (collector.slots.slotOf(c.client) !== slot) {
+      throw new Error(`trace: client ${c.client} traced with slot ${collector.slots.slotOf(c.client)}, the server gave it ${slot}`);
+    }
+  }
   return { events: collector.events, result };
+}
+
+/** Thrown to end a silent run once the slot it looks for has been given. */
+class SlotFound extends Error {
+  override readonly name = 'SlotFound';
+}
+
+/**
+ * The client the server gives `slot` in this run (or null if none gets it by
+ * `untilUs`). Runs are deterministic, so a silent run with the same options
+ * answers it for the traced run; it stops as soon as the slot is given, which
+ * in a join is within the first seconds, and holds nothing in memory.
+ */
+export function clientWithSlot(scenario: Scenario, slot: number, options: Omit<TraceOptions, 'fromUs' | 'onEvent' | 'keep'> = {}): number | null {
+  const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
+  const slots = new SlotTracker();
+  const observer: SessionObserver = {
+    datagramArrived: (_timeUs, to, bytes, _duplicate, client) => {
+      slots.arrived(to, bytes, client);
+      if (slots.slotOf(client) === slot) throw new SlotFound();
+    },
+  };
+  try {
+    runScenario(scenario, { ...options, durationUs: untilUs, observer });
+  } catch (error) {
+    if (!(error instanceof SlotFound)) throw error;
+  }
+  return slots.clientOf(slot);
 }

@@ -199,7 +199,7 @@ export const READINGS_BEFORE_ISSUE_10 = {
 
 /**
  * The reading that matches the most observations in `reproduce ack-outbox`
- * ("lifetime+unreliable-outside", 8 of 13; README "Calibration"): an unACKed
+ * ("lifetime+unreliable-outside", 9 of 13; README "Calibration"): an unACKed
  * message is dropped once older than the peer timeout, and the idle keepalive is
  * unreliable and never opens the pass-2 gate. Both presets share it, so a
  * comparison isolates the fixes (DECISIONS.md "The fix").

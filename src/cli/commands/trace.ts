@@ -1,12 +1,14 @@
 // `bcsim trace <scenario>`: the annotated wire trace of one run, streamed as the
-// run goes, so a long window never sits in memory.
+// run goes, so a long window never sits in memory. `--client K` and `--slot S`
+// keep one connection of a multi-client session (issue 12).
 import { FilterError, matches, parseFilter } from '../../trace/filter.js';
 import type { TraceFilter } from '../../trace/filter.js';
 import { eventPeer } from '../../trace/events.js';
 import type { TraceEvent } from '../../trace/events.js';
 import { BYTES_MODES, eventToJson, formatEvent, traceHeader } from '../../trace/format.js';
 import type { BytesMode } from '../../trace/format.js';
-import { traceScenario } from '../../trace/run.js';
+import { clientWithSlot, traceScenario } from '../../trace/run.js';
+import type { Scenario } from '../../scenario/scenario.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
@@ -20,6 +22,8 @@ export interface TraceFlags {
   from?: string;
   until?: string;
   peer?: string;
+  client?: string;
+  slot?: string;
   filter?: string;
   json?: boolean;
   bytes?: string;
@@ -48,6 +52,18 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io);
   const preset = mode.preset;
   const seed = seedFlag(flags.seed);
+  const progress = progressFor(io, flags.json === true);
+  const totalUs = Math.min(untilUs ?? scenario.durationUs, scenario.durationUs);
+  const only = connectionFlags(flags, scenario, (slot) => {
+    const client = clientWithSlot(scenario, slot, {
+      preset,
+      seed,
+      untilUs,
+      onProgress: progress ? (us) => progress.update('finding slot', us, totalUs) : undefined,
+    });
+    progress?.done();
+    return client;
+  });
 
   let pending = '';
   let shown = 0;
@@ -63,12 +79,13 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
     if (pending.length >= FLUSH_CHARS) flush();
   };
   if (!flags.json) {
-    write(`# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}\n`);
-    write(`${traceHeader(bytes)}\n`);
+    const clients = scenario.clients > 1 ? ` · ${scenario.clients} clients` : '';
+    const slotNote = flags.slot !== undefined ? ` · slot ${flags.slot} is client ${only}` : '';
+    write(`# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}${clients}${slotNote}\n`);
+    write(`${traceHeader(bytes, scenario.clients)}\n`);
   }
-  const keep = (e: TraceEvent) => (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e));
-  const progress = progressFor(io, flags.json === true);
-  const totalUs = Math.min(untilUs ?? scenario.durationUs, scenario.durationUs);
+  const keep = (e: TraceEvent) =>
+    (only === null || e.client === only) && (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e));
   try {
     const { result } = traceScenario(scenario, {
       preset,
@@ -80,7 +97,7 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
         total++;
         if (!keep(e)) return;
         shown++;
-        write(flags.json ? `${JSON.stringify(eventToJson(e, { bytes }))}\n` : `${formatEvent(e, { bytes })}\n`);
+        write(flags.json ? `${JSON.stringify(eventToJson(e, { bytes }))}\n` : `${formatEvent(e, { bytes, clients: scenario.clients })}\n`);
       },
       onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
     });
@@ -104,6 +121,30 @@ function bytesFlag(value: string | undefined, json: boolean, io: CliIO): BytesMo
   if (value === undefined) return io.stdoutIsTTY && !json ? 'short' : 'full';
   if (!(BYTES_MODES as readonly string[]).includes(value)) throw new UsageError(`--bytes: expected ${BYTES_MODES.join(', ')}, got "${value}"`);
   return value as BytesMode;
+}
+
+/**
+ * --client K or --slot S: the client whose connection to keep, or null for all.
+ * Slots are given 2, 3, … in connect order, so S outside 2..clients+1 is refused
+ * at once; otherwise `findClient` (a silent run) says which client got it, and
+ * the trace then keeps that client's events, those from before it had its slot too.
+ */
+function connectionFlags(flags: TraceFlags, scenario: Scenario, findClient: (slot: number) => number | null): number | null {
+  const clients = scenario.clients;
+  if (flags.client !== undefined && flags.slot !== undefined) throw new UsageError(`--slot: cannot be combined with --client (each names one connection)`);
+  if (flags.client !== undefined) return wholeFlag('--client', flags.client, 1, clients, `${scenario.name} has ${clients} client${clients === 1 ? '' : 's'}`);
+  if (flags.slot === undefined) return null;
+  const slot = wholeFlag('--slot', flags.slot, 2, clients + 1, `the server gives ${clients} client${clients === 1 ? '' : 's'} slots from 2 in connect order`);
+  const client = findClient(slot);
+  if (client === null) throw new UsageError(`--slot: no client got slot ${slot} in this run (fewer clients connected before it ended)`);
+  return client;
+}
+
+function wholeFlag(flag: string, value: string, min: number, max: number, why: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag}: expected a whole number ${min}..${max} (${why}), got "${value}"`);
+  }
+  return Number(value);
 }
 
 function parseFilterFlag(expression: string | undefined): TraceFilter | null {
