@@ -96,13 +96,13 @@ function replaceLoss(document: Record<string, unknown>, loss: number): void {
 }
 
 /** Names and descriptions of the built-in scenarios, sorted by name. */
-export function listBuiltins(): Array<{ name: string; description: string; duration: string }> {
+export function listBuiltins(): Array<{ name: string; description: string; duration: string; clients: number }> {
   return readdirSync(BUILTIN_DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => {
-      const raw = JSON.parse(readFileSync(resolvePath(BUILTIN_DIR, f), 'utf8')) as { name: string; description?: string; duration?: string };
-      return { name: raw.name, description: raw.description ?? '', duration: String(raw.duration ?? '') };
+      const raw = JSON.parse(readFileSync(resolvePath(BUILTIN_DIR, f), 'utf8')) as { name: string; description?: string; duration?: string; clients?: number };
+      return { name: raw.name, description: raw.description ?? '', duration: String(raw.duration ?? ''), clients: raw.clients ?? 1 };
     });
 }
 

@@ -8,6 +8,7 @@ import type { Phase, TrafficPlan } from '../traffic/plan.js';
 import { DEFAULT_PARAMS } from '../transport/switches.js';
 import type { PresetName } from '../transport/switches.js';
 import { ScenarioError } from './errors.js';
+import { MAX_CLIENTS } from './schema.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';
 import type { Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
 
@@ -66,8 +67,10 @@ function resolveLinks(input: ScenarioInput['link'], clients: number, fail: Fail)
   const shared: LinkBlock = input ?? {};
   checkBlock(shared, 'link', fail);
   for (const key of Object.keys(input?.clients ?? {})) {
-    if (Number(key) > clients) fail(`link.clients.${key}`, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
-    checkBlock((input?.clients ?? {})[key], `link.clients.${key}`, fail);
+    const path = `link.clients[${JSON.stringify(key)}]`;
+    if (!/^(?:[1-9]|1[0-6])$/.test(key)) fail(path, `expected a client number 1..${MAX_CLIENTS} as the key`);
+    if (Number(key) > clients) fail(path, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
+    checkBlock((input?.clients ?? {})[key], path, fail);
   }
   const result: Array<Scenario['link']> = [];
   for (let k = 1; k <= clients; k++) {

@@ -236,7 +236,8 @@ const clientNumber = z
 /** The links of every client, and per-client overrides keyed by client number: link.clients["2"]. */
 const linkSchema = linkBlockSchema.extend({
   clients: z
-    .record(z.string().regex(/^(?:[1-9]|1[0-6])$/, `expected a client number 1..${MAX_CLIENTS} as the key`), linkBlockSchema)
+    // Keys are checked in resolve.ts, where the message can name the key.
+    .record(z.string(), linkBlockSchema)
     .optional(),
 });
 

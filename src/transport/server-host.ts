@@ -5,6 +5,7 @@
 // forgets a connection once it has ended.
 import { PEER_ID_FIRST_CLIENT, PEER_ID_UNASSIGNED } from '../codec/index.js';
 import type { Simulator } from '../engine/index.js';
+import { connectionEnded } from './lifecycle.js';
 import type { ConnectionState } from './lifecycle.js';
 import type { PeerTransport } from './peer.js';
 import { UpdateLoop } from './update-loop.js';
@@ -60,6 +61,9 @@ export class ServerHost {
         return;
       }
       this.accept(connection);
+    } else if (connectionEnded(this.peers[connection].state)) {
+      this.strayDatagrams++; // the server has deleted this peer (DECISIONS.md 19)
+      return;
     }
     this.peers[connection].arrive(bytes, uids);
   }

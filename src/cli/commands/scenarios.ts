@@ -9,7 +9,10 @@ export function scenariosCommand(flags: { json?: boolean }, io: CliIO): number {
     io.stdout(`${JSON.stringify(builtins)}\n`);
     return EXIT_OK;
   }
-  for (const b of builtins) io.stdout(`${b.name} (${b.duration})\n${wrap(b.description, 76, '    ')}\n\n`);
+  for (const b of builtins) {
+    const clients = b.clients === 1 ? '' : `, ${b.clients} clients`;
+    io.stdout(`${b.name} (${b.duration}${clients})\n${wrap(b.description, 76, '    ')}\n\n`);
+  }
   return EXIT_OK;
 }
 
