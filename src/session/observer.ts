@@ -31,6 +31,8 @@ export interface SessionObserver {
   ackProcessed?(timeUs: number, at: Role, ack: AckMessage, cleared: OutgoingMessage | null, outcome: AckOutcome, client: number): void;
   duplicateReceived?(timeUs: number, at: Role, message: Located<DataMessage>, client: number): void;
   stateChanged?(timeUs: number, role: Role, state: ConnectionState, client: number): void;
+  /** The server accepted client `client`'s connection and gave it `slot` (issue 12). */
+  connectionAccepted?(timeUs: number, client: number, slot: number): void;
   /**
    * Once per simulated second (and at the end): `totals` are the server's total
    * over its connections and the clients' total (with one client, exactly that

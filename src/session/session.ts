@@ -68,6 +68,7 @@ export class Session {
       this.sim,
       scenario.params.updatePeriodMs.server,
       connections.map((c) => c.serverPeer),
+      { accepted: (connection, slot) => this.observer.connectionAccepted?.(this.sim.now, connection + 1, slot) },
     );
     this.totals = {
       server: new PeerTotal(() => this.serverPeers()),

@@ -11,7 +11,6 @@ import type { ConnectionState } from '../transport/peer.js';
 import type { AckOutcome } from '../transport/retransmit-queue.js';
 import type { Role } from '../transport/roles.js';
 import type { TraceEvent } from './events.js';
-import { SlotTracker } from './slots.js';
 
 export interface CollectorOptions {
   readonly fromUs?: number;
@@ -27,8 +26,8 @@ type Unplaced<E> = E extends TraceEvent ? Omit<E, 'slot'> : never;
 
 export class TraceCollector implements SessionObserver {
   readonly events: TraceEvent[] = [];
-  /** The slots the server has given so far; every arrival is fed to it, in the window or not. */
-  readonly slots = new SlotTracker();
+  /** The slot the server gave each client so far, in or out of the window. */
+  private readonly slots = new Map<number, number>();
   /** Wire transmissions so far per connection, sender and message identity, to number retransmissions. */
   private readonly seen: Record<Role, Map<string, number>> = { server: new Map(), client: new Map() };
   private readonly fromUs: number;
@@ -58,9 +57,16 @@ export class TraceCollector implements SessionObserver {
     this.emit({ kind: 'drop', timeUs, client, from, bytes, messages: decode(bytes), cause });
   }
 
+  connectionAccepted(_timeUs: number, client: number, slot: number): void {
+    this.slots.set(client, slot);
+  }
+
+  /** Client `client`'s slot, or null before the server accepted it. */
+  slotOf(client: number): number | null {
+    return this.slots.get(client) ?? null;
+  }
+
   datagramArrived(timeUs: number, to: Role, bytes: Uint8Array, duplicate: boolean, client: number): void {
-    // Before the duplicate check: the first arrival at the server is what gives the slot.
-    this.slots.arrived(to, bytes, client);
     if (duplicate) this.emit({ kind: 'dup-arrival', timeUs, client, to, bytes, messages: decode(bytes) });
   }
 
@@ -78,7 +84,7 @@ export class TraceCollector implements SessionObserver {
 
   private emit(unplaced: Unplaced<TraceEvent>): void {
     if (unplaced.timeUs < this.fromUs || unplaced.timeUs > this.untilUs) return;
-    const event = { ...unplaced, slot: this.slots.slotOf(unplaced.client) } as TraceEvent;
+    const event = { ...unplaced, slot: this.slotOf(unplaced.client) } as TraceEvent;
     if (this.options.keep !== false) this.events.push(event);
     this.options.onEvent?.(event);
   }

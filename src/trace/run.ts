@@ -5,7 +5,6 @@ import { runScenario } from '../session/run.js';
 import type { RunOptions, RunResult } from '../session/run.js';
 import { TraceCollector } from './collector.js';
 import type { TraceEvent } from './events.js';
-import { SlotTracker } from './slots.js';
 
 export interface TraceOptions extends Omit<RunOptions, 'observer' | 'durationUs'> {
   readonly fromUs?: number;
@@ -20,13 +19,6 @@ export function traceScenario(scenario: Scenario, options: TraceOptions = {}): {
   const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
   const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: options.keep });
   const result = runScenario(scenario, { ...options, durationUs: untilUs, observer: collector });
-  // The collector learns slots from the wire (slots.ts); the server must agree.
-  for (const c of result.session.connections) {
-    const slot = result.session.server.slotOf(c.client - 1);
-    if (collector.slots.slotOf(c.client) !== slot) {
-      throw new Error(`trace: client ${c.client} traced with slot ${collector.slots.slotOf(c.client)}, the server gave it ${slot}`);
-    }
-  }
   return { events: collector.events, result };
 }
 
@@ -43,11 +35,12 @@ class SlotFound extends Error {
  */
 export function clientWithSlot(scenario: Scenario, slot: number, options: Omit<TraceOptions, 'fromUs' | 'onEvent' | 'keep'> = {}): number | null {
   const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
-  const slots = new SlotTracker();
+  let found: number | null = null;
   const observer: SessionObserver = {
-    datagramArrived: (_timeUs, to, bytes, _duplicate, client) => {
-      slots.arrived(to, bytes, client);
-      if (slots.slotOf(client) === slot) throw new SlotFound();
+    connectionAccepted: (_timeUs, client, given) => {
+      if (given !== slot) return;
+      found = client;
+      throw new SlotFound();
     },
   };
   try {
@@ -55,5 +48,5 @@ export function clientWithSlot(scenario: Scenario, slot: number, options: Omit<T
   } catch (error) {
     if (!(error instanceof SlotFound)) throw error;
   }
-  return slots.clientOf(slot);
+  return found;
 }

@@ -80,7 +80,7 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   };
   if (!flags.json) {
     const clients = scenario.clients > 1 ? ` · ${scenario.clients} clients` : '';
-    const slotNote = flags.slot !== undefined ? ` · slot ${flags.slot} is client ${only}` : '';
+    const slotNote = flags.slot !== undefined ? ` · slot ${Number(flags.slot)} is client ${only}` : '';
     write(`# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}${clients}${slotNote}\n`);
     write(`${traceHeader(bytes, scenario.clients)}\n`);
   }
