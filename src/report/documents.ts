@@ -144,9 +144,9 @@ export function worstConnectionsNote(comparison: Comparison): string {
     return `${r.spec.label}: ${worst.label} (server-side ACK-outbox peak ${fmt(peak)})`;
   });
   return (
-    'With several clients, `server` and `client` are totals: the server over its connections, the clients together. ' +
-    'Each run also charts its worst connection, the one whose server-side ACK-outbox peaked highest, with both its ends ' +
-    `(\`server:slot<N>\` and \`client:slot<N>\` in \`timeseries.csv\`): ${each.join('; ')}.`
+    'With several clients, the `server` and `client` series of `timeseries.csv` are totals (the server over its connections, the clients together). ' +
+    'Each run also records its worst connection, the one whose server-side ACK-outbox peaked highest, with both its ends ' +
+    `(\`server:slot<N>\` and \`client:slot<N>\`), and \`report.html\` charts it beside the server total: ${each.join('; ')}.`
   );
 }
 

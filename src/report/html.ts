@@ -31,7 +31,7 @@ export function reportHtml(comparison: Comparison): string {
   const legend = chartLegend(comparison);
   const multi = isMultiClient(comparison);
   const strokes = multi
-    ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (its highest server-side ACK-outbox peak), dotted = that connection’s client'
+    ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (the highest server-side ACK-outbox peak), dotted = that connection’s client'
     : 'solid = server, dashed = client';
   const charts = METRICS.map((metric) => {
     const series = comparison.runs.flatMap((run, i) => (multi ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name) : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name)));
@@ -113,7 +113,7 @@ function chartLegend(comparison: Comparison): LegendEntry[] {
     return [
       { label: 'server total', color: '#333', strokes: ['solid'] },
       { label: 'server, worst connection', color: '#333', strokes: ['dashed'] },
-      { label: 'its client', color: '#333', strokes: ['dotted'] },
+      { label: 'client, worst connection', color: '#333', strokes: ['dotted'] },
       ...comparison.runs.map((run, i): LegendEntry => {
         const worst = worstConnection(run);
         return { label: worst === null ? `${run.spec.label} (one client)` : `${run.spec.label} (worst: ${worst.label})`, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed', 'dotted'] };

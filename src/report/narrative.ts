@@ -136,8 +136,8 @@ function perConnectionSentence(comparison: Comparison, stock: ComparedRun, fixed
   const peaks = (run: ComparedRun, side: 'server' | 'client') => list(keys.map((k) => connectionPeak(run, side, k)));
   const worst = (run: ComparedRun) => worstConnection(run)?.label ?? 'none';
   return (
-    `Per connection (${list(keys.map(keyLabel))}), the stock ACK-outbox peaked at ${peaks(stock, 'server')} entries on the server's side and ${peaks(stock, 'client')} on the clients; ` +
-    `fixed at ${peaks(fixed, 'server')} and ${peaks(fixed, 'client')}. ` +
+    `Per connection (${keys.every((k) => /^\d+$/.test(k)) ? `slots ${list(keys)}` : list(keys.map(keyLabel))}), the stock ACK-outbox peaked at ${peaks(stock, 'server')} entries on the server's side and ${peaks(stock, 'client')} on the clients; ` +
+    `fixed at ${peaks(fixed, 'server')} (server's side) and ${peaks(fixed, 'client')} (clients). ` +
     `The server's total (${stock.summary.peers.server.ackOutbox.max} in stock, ${fixed.summary.peers.server.ackOutbox.max} in fixed) is the peak of the sum over its connections, sampled once a second; ` +
     `report.html charts it beside the worst connection, the one whose server-side outbox peaked highest (stock: ${worst(stock)}, fixed: ${worst(fixed)}).`
   );

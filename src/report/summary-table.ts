@@ -34,7 +34,7 @@ export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): stri
   const links = (['clientToServer', 'serverToClient'] as const)
     .map((name) => {
       const l = summary.links[name];
-      return `${name}: ${l.sent} sent, ${l.delivered} delivered, ${l.dropped} dropped, ${l.duplicated} duplicated, ${l.reordered} reordered`;
+      return `${name}${multi ? ' (all clients)' : ''}: ${l.sent} sent, ${l.delivered} delivered, ${l.dropped} dropped, ${l.duplicated} duplicated, ${l.reordered} reordered`;
     })
     .join('\n');
   if (!multi) return `${head}\n${peers.toString()}\n${delivery}\n${links}\n`;
