@@ -2,9 +2,12 @@
 // Writes bench/results.json and prints a table. Targets (issue 5):
 //   long-session 4 h per mode >= 10,000x real time (<= 1.44 s), peak RSS <= 200 MB,
 //   wall(8 h) / wall(1 h) <= 9 in both modes; engine >= 5M events/s.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+// Issue 12: server-8 for 1 h per mode, the whole `bcsim run` process, >= 10,000x real
+//   time (<= 0.36 s); wall(8 clients) / wall(1 client) <= 9 at the same per-connection traffic.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Table from 'cli-table3';
 import { benchEngine } from './engine.mjs';
@@ -12,6 +15,9 @@ import { benchEngine } from './engine.mjs';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const STRESS = here('./stress.json');
 const OVERLOAD = here('./overload.json');
+const CLIENTS_1 = here('./clients-1.json');
+const CLIENTS_8 = here('./clients-8.json');
+const CLI = here('../dist/cli/main.js');
 const REPEATS = 3;
 
 function measure(scenario, preset, duration) {
@@ -23,6 +29,52 @@ function measure(scenario, preset, duration) {
   runs.sort((a, b) => a.wallSeconds - b.wallSeconds);
   const median = runs[Math.floor(REPEATS / 2)];
   return { ...median, maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)), wallSecondsAll: runs.map((r) => r.wallSeconds) };
+}
+
+// Whole-process measurement (issue 12): `node dist/cli/main.js <args>` in a fresh process,
+// wall time taken by this parent around the spawn (process start, module loading, the run,
+// printing and exit), peak RSS as the kernel reports it for the child (ru_maxrss from wait4,
+// read with GNU time's %M). Without GNU time, an exit hook loaded with --import reads the
+// child's own process.resourceUsage().maxRSS (the same counter, read just before exit).
+const scratch = mkdtempSync(join(tmpdir(), 'bcsim-bench-'));
+const rssFile = join(scratch, 'maxrss');
+const gnuTime = (() => {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, '-e', '0']);
+  return r.status === 0 && /^\d+\s*$/.test(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+})();
+const RSS_HOOK = `data:text/javascript,import{writeFileSync}from"node:fs";process.on("exit",()=>writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`;
+const rssMethod = gnuTime
+  ? 'peak RSS: kernel ru_maxrss of the child via /usr/bin/time -f %M; wall: parent hrtime around the spawn'
+  : 'peak RSS: the child\'s process.resourceUsage().maxRSS read by an --import exit hook; wall: parent hrtime around the spawn';
+
+function wholeProcessOnce(args) {
+  rmSync(rssFile, { force: true });
+  const [cmd, argv] = gnuTime
+    ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, CLI, ...args]]
+    : [process.execPath, ['--import', RSS_HOOK, CLI, ...args]];
+  const start = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  const wallSeconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (r.status !== 0) throw new Error(`bcsim ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+  return { wallSeconds, maxRssBytes: kb * 1024, stdout: r.stdout };
+}
+
+/** Median-of-REPEATS wall and the largest peak RSS of `node dist/cli/main.js <args>`. */
+function measureWhole(args) {
+  const runs = [];
+  for (let i = 0; i < REPEATS; i++) runs.push(wholeProcessOnce(args));
+  const sorted = [...runs].sort((a, b) => a.wallSeconds - b.wallSeconds);
+  const median = sorted[Math.floor(REPEATS / 2)];
+  const summary = median.stdout.startsWith('{') ? JSON.parse(median.stdout) : null;
+  return {
+    wallSeconds: median.wallSeconds,
+    maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)),
+    wallSecondsAll: runs.map((r) => r.wallSeconds),
+    peakRssMBAll: runs.map((r) => r.maxRssBytes / 1048576),
+    events: summary?.events ?? null,
+    traceHash: summary?.traceHash ?? null,
+  };
 }
 
 const seconds = { '1h': 3600, '4h': 14400, '8h': 28800 };
@@ -52,6 +104,41 @@ for (const preset of ['stock', 'fixed']) {
   const r = measure(OVERLOAD, preset, '75s');
   results.overload[preset] = { wallSeconds: r.wallSeconds, peakRssMB: r.maxRssBytes / 1048576, events: r.events };
 }
+// Issue 12: the built-in server-8 (8 players, 1 h), the whole `bcsim run` process per mode.
+results.server8 = { method: rssMethod };
+for (const preset of ['stock', 'fixed']) {
+  const r = measureWhole(['run', 'server-8', '--mode', preset, '--json']);
+  results.server8[preset] = { ...r, realTimeFactor: 3600 / r.wallSeconds, peakRssMB: r.maxRssBytes / 1048576 };
+  delete results.server8[preset].maxRssBytes;
+}
+// The fixed cost of any bcsim command: start Node, load the CLI's modules, list the scenarios.
+const startup = measureWhole(['scenarios']);
+results.cliStartup = { command: 'node dist/cli/main.js scenarios', wallSeconds: startup.wallSeconds, peakRssMB: startup.maxRssBytes / 1048576, wallSecondsAll: startup.wallSecondsAll };
+// Linearity in clients: bench/clients-1.json and bench/clients-8.json carry the same traffic
+// per connection (30 min of combat at the server-8 calibration). Three ratios: the whole
+// process (start-up is a constant that flatters it), the whole process less the start-up
+// above (results.json only: it divides by a small difference of two noisy figures), and the
+// run alone (bench/one.mjs: hrtime around runScenario, after module loading; the fair one).
+results.clients = { scenarios: ['bench/clients-1.json', 'bench/clients-8.json'], duration: '30m' };
+for (const preset of ['stock', 'fixed']) {
+  const w1 = measureWhole(['run', CLIENTS_1, '--mode', preset, '--json']);
+  const w8 = measureWhole(['run', CLIENTS_8, '--mode', preset, '--json']);
+  const r1 = measure(CLIENTS_1, preset, '30m');
+  const r8 = measure(CLIENTS_8, preset, '30m');
+  if (r1.traceHash !== w1.traceHash || r8.traceHash !== w8.traceHash) throw new Error('bench/one.mjs and bcsim run simulated different sessions');
+  const less = (w) => w.wallSeconds - startup.wallSeconds;
+  results.clients[preset] = {
+    wholeProcess: { wall1: w1.wallSeconds, wall8: w8.wallSeconds, ratio: w8.wallSeconds / w1.wallSeconds, peakRssMB1: w1.maxRssBytes / 1048576, peakRssMB8: w8.maxRssBytes / 1048576 },
+    lessStartup: { wall1: less(w1), wall8: less(w8), ratio: less(w8) / less(w1) },
+    runOnly: { wall1: r1.wallSeconds, wall8: r8.wallSeconds, ratio: r8.wallSeconds / r1.wallSeconds, wall1All: r1.wallSecondsAll, wall8All: r8.wallSecondsAll },
+    events1: r1.events,
+    events8: r8.events,
+    datagrams1: r1.datagrams,
+    datagrams8: r8.datagrams,
+  };
+}
+rmSync(scratch, { recursive: true, force: true });
+
 benchEngine({ events: 1_000_000 }); // warm-up
 const engine = benchEngine();
 results.engine = { eventsPerSecond: engine.eventsPerSecond, events: engine.events, pendingPopulation: engine.population };
@@ -69,6 +156,16 @@ t.push(['wall 1 h / 8 h (s)', `${f(results.scaling.stock.wall1h)} / ${f(results.
 t.push(['wall(8 h) / wall(1 h)', f(results.scaling.stock.ratio), f(results.scaling.fixed.ratio), '<= 9']);
 t.push(['stress (bench/stress.json) wall 20 min / 10 min', { colSpan: 2, content: `${f(results.stress.wall20m)} / ${f(results.stress.wall10m)} = ${f(results.stress.ratio)}` }, '~2 (linear)']);
 t.push(['overload (bench/overload.json) 75 s: wall s / peak RSS MB', `${f(results.overload.stock.wallSeconds)} / ${f(results.overload.stock.peakRssMB, 0)}`, `${f(results.overload.fixed.wallSeconds)} / ${f(results.overload.fixed.peakRssMB, 0)}`, '']);
+const s8 = results.server8;
+const cl = results.clients;
+t.push(['server-8 1 h, whole process: wall s (median of 3)', f(s8.stock.wallSeconds), f(s8.fixed.wallSeconds), '<= 0.36']);
+t.push(['server-8 real-time factor', Math.round(s8.stock.realTimeFactor).toLocaleString('en-US'), Math.round(s8.fixed.realTimeFactor).toLocaleString('en-US'), '>= 10,000']);
+t.push(['server-8 peak RSS MB (whole process)', f(s8.stock.peakRssMB, 1), f(s8.fixed.peakRssMB, 1), '']);
+t.push(['CLI start-up (bcsim scenarios): wall s / peak RSS MB', { colSpan: 2, content: `${f(results.cliStartup.wallSeconds)} / ${f(results.cliStartup.peakRssMB, 1)}` }, '']);
+t.push(['clients 30 min, whole process: wall 1 / 8 clients (s)', `${f(cl.stock.wholeProcess.wall1)} / ${f(cl.stock.wholeProcess.wall8)}`, `${f(cl.fixed.wholeProcess.wall1)} / ${f(cl.fixed.wholeProcess.wall8)}`, '']);
+t.push(['wall(8 clients) / wall(1 client), whole process', f(cl.stock.wholeProcess.ratio), f(cl.fixed.wholeProcess.ratio), '<= 9']);
+t.push(['  run only (bench/one.mjs), wall 1 / 8 clients = ratio', `${f(cl.stock.runOnly.wall1)} / ${f(cl.stock.runOnly.wall8)} = ${f(cl.stock.runOnly.ratio)}`, `${f(cl.fixed.runOnly.wall1)} / ${f(cl.fixed.runOnly.wall8)} = ${f(cl.fixed.runOnly.ratio)}`, '<= 9']);
 t.push(['engine events/s (hold model)', { colSpan: 2, content: `${(results.engine.eventsPerSecond / 1e6).toFixed(2)} M` }, '>= 5 M']);
 console.log(t.toString());
+console.log(`whole process: ${rssMethod}`);
 console.log('wrote bench/results.json');
