@@ -70,8 +70,10 @@ export function csvPeer(peer: 'server' | 'client', key: string): string {
 }
 
 function effectiveScenario(scenario: Comparison['scenario']): object {
-  const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides } = scenario;
-  return { name, source, durationSeconds: durationUs / 1e6, seed, preset, switchOverrides, params, link, traffic, set: overrides };
+  const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides, clients, clientLinks } = scenario;
+  // With several clients, each one's links (issue 12); `link` stays client 1's.
+  const perClient = clients > 1 ? { clients, clientLinks } : {};
+  return { name, source, durationSeconds: durationUs / 1e6, seed, preset, switchOverrides, params, link, ...perClient, traffic, set: overrides };
 }
 
 /**

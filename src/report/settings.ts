@@ -73,7 +73,8 @@ function periods(s: EffectiveSettings): string {
 
 /** Two lines under `bcsim run`'s table. */
 export function settingsLines(s: EffectiveSettings): string {
-  return `settings: ${presetAndSwitches(s)} · update periods ${periods(s)} (server / client) · ${setList(s.set)}\nrerun: ${s.rerun}\n`;
+  const clients = s.clients > 1 ? ` · ${s.clients} clients` : '';
+  return `settings: ${presetAndSwitches(s)}${clients} · update periods ${periods(s)} (server / client) · ${setList(s.set)}\nrerun: ${s.rerun}\n`;
 }
 
 /** One line under `bcsim compare`'s caption: each column's preset, switches and own --set edits, then the common --set list. */

@@ -28,6 +28,8 @@ export interface EffectiveSettings {
   readonly loss: number | null;
   readonly seed: number;
   readonly durationSeconds: number;
+  /** How many clients the server had (issue 12). */
+  readonly clients: number;
   readonly scenario: string;
   /** Where the scenario came from: "scenarios/<name>.json" for a built-in, else the path given. */
   readonly source: string;
@@ -75,6 +77,7 @@ export function effectiveSettings(scenario: Scenario, options: SettingsOptions):
     loss,
     seed,
     durationSeconds: durationUs / 1e6,
+    clients: scenario.clients,
     scenario: scenario.name,
     source: scenario.source,
     rerun: words.map(shellQuote).join(' '),
