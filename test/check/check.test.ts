@@ -17,7 +17,7 @@ describe('bcsim check on the built-in scenarios', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/16 runs: \d+ passed, 0 failed\n$/);
-    expect(r.stdout.match(/✓ determinism: two runs, \d+ identical datagrams/g)).toHaveLength(14);
+    expect(r.stdout.match(/✓ determinism: two runs, \d+ identical datagrams/g)).toHaveLength(16);
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="bcsim check" tests="\d+" failures="0">/);
     expect(xml.match(/<testsuite /g)).toHaveLength(14);
