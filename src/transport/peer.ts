@@ -37,7 +37,6 @@ import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
 import { seqNext } from './seq.js';
 import { Slab } from './slab.js';
-import { UpdateLoop } from './update-loop.js';
 import type { UpdateSteps } from './update-loop.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
@@ -74,8 +73,6 @@ export class PeerTransport implements UpdateSteps {
   private readonly onArrival: boolean;
   /** The low seq of this client's Connect while it waits for the connect reply. */
   private connectSeq: number | null = null;
-  /** The loop `start` made when this peer runs alone (tests, tools). */
-  private ownLoop: UpdateLoop | null = null;
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
@@ -150,18 +147,6 @@ export class PeerTransport implements UpdateSteps {
 
   get peerId(): number {
     return this.ownPeerId;
-  }
-
-  /**
-   * Runs this peer alone on its own update loop, the first update `phaseUs` from
-   * now. A host with several connections adds them to one UpdateLoop instead.
-   */
-  start(phaseUs = 0): void {
-    this.activate();
-    const loop = new UpdateLoop(this.sim, this.params.tickMs, false);
-    loop.add(this);
-    loop.start(phaseUs);
-    this.ownLoop = loop;
   }
 
   /** The connection exists from now: liveness and the idle clock start here. */
@@ -301,16 +286,6 @@ export class PeerTransport implements UpdateSteps {
   /** The next seq `send` will assign in a category. */
   nextSendSeq(low: boolean): number {
     return this.sendSeq[low ? 1 : 0];
-  }
-
-  /** Stops the loop `start` made, without touching queues: the end of a run. */
-  stop(): void {
-    this.ownLoop?.stop();
-  }
-
-  /** Changes the period of the loop `start` made (DECISIONS.md 17: per role and phase). */
-  setUpdatePeriod(periodMs: number): void {
-    this.ownLoop?.setPeriod(periodMs);
   }
 
   /**
@@ -458,7 +433,6 @@ export class PeerTransport implements UpdateSteps {
 
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */
   private shutDown(state: 'closed' | 'timed-out' | 'gave-up' | 'halted'): void {
-    this.stop();
     for (const message of this.firstSendQueue.clear()) {
       if (message.reliable) {
         this.counters.gaveUp++;

@@ -4,6 +4,7 @@ import { decodeDatagram } from '../../src/codec/index.js';
 import type { Located } from '../../src/codec/index.js';
 import { Simulator } from '../../src/engine/index.js';
 import { PeerTransport } from '../../src/transport/peer.js';
+import { UpdateLoop } from '../../src/transport/update-loop.js';
 import type { TransportHooks } from '../../src/transport/peer.js';
 import type { Delivery } from '../../src/transport/receive-channel.js';
 import type { Role } from '../../src/transport/roles.js';
@@ -76,8 +77,13 @@ export function makePair(options: {
   pair.server = new PeerTransport('server', sim, switches, params, hooks('server'));
   pair.client = new PeerTransport('client', sim, switches, params, hooks('client'));
   pair.peer = (role) => (role === 'server' ? pair.server : pair.client);
-  pair.server.start(0);
-  pair.client.start(options.clientPhaseUs ?? 47_000);
+  // Each peer on its own host's update loop, as a one-client session runs them.
+  for (const [peer, phaseUs] of [[pair.server, 0], [pair.client, options.clientPhaseUs ?? 47_000]] as const) {
+    const loop = new UpdateLoop(sim, peer.params.tickMs, false);
+    peer.activate();
+    loop.add(peer);
+    loop.start(phaseUs);
+  }
   return pair;
 }
 
