@@ -52,10 +52,23 @@ export type { ConnectionState } from './transport/lifecycle.js';
 
 export { runScenario, switchesFor } from './session/run.js';
 export type { RunOptions, RunResult } from './session/run.js';
-export type { Summary, PeerSummary, LinkSummary, DeliveryAnomaly, DeliveryAnomalies, LatencySummary, AnomalyKind } from './session/summary.js';
+export type {
+  Summary,
+  PeerSummary,
+  ServerSummary,
+  ConnectionSummary,
+  ClientLinksSummary,
+  SessionSummary,
+  LinkSummary,
+  DeliveryAnomaly,
+  DeliveryAnomalies,
+  LatencySummary,
+  AnomalyKind,
+} from './session/summary.js';
 export { effectiveSettings } from './session/settings.js';
 export type { EffectiveSettings } from './session/settings.js';
-export type { SessionObserver } from './session/observer.js';
+export type { SessionObserver, ConnectionView } from './session/observer.js';
+export type { PeerReadout } from './transport/totals.js';
 
 export { MetricsRecorder, METRICS, seriesTrends } from './metrics/recorder.js';
 export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './report/compare.js';
