@@ -94,15 +94,20 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('decode one datagram given as hex (arguments, a file or stdin) and annotate every field')
     .argument('[hex...]', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin')
     .option('--file <path>', 'read the hex from a file (# starts a comment to the end of a line, as on stdin)')
+    .option('--encrypted', 'the bytes are as on the wire: decrypt them (AlbyRules, DECISIONS.md 22) before decoding')
+    .option('--plain', 'the bytes are plaintext: do not try the decrypted reading')
     .option('--json', 'print one JSON object instead of the annotated listing')
     .addHelpText(
       'after',
       '\nExit codes: 0 decoded, 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
+        'Without --encrypted or --plain both readings are tried and the one that parses is shown (plaintext if both do);\n' +
+        'the "reading:" line (JSON: reading, otherReadingParses) says which.\n' +
         'A datagram over 512 bytes (the stock limit) is decoded with a warning on stderr.\n' +
         'Examples:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n' +
-        '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n',
+        '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n' +
+        '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n',
     )
-    .action((hex: string[], options: { json?: boolean; file?: string }) => {
+    .action((hex: string[], options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean }) => {
       setExit(decodeCommand(hex, options, io));
     });
 

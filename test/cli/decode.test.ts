@@ -24,7 +24,7 @@ describe('bcsim decode', () => {
     const r = await cli(['decode', '--json', '01 03 32 9C A1 02 00 00 03', '00'.repeat(405), '01 02 00 01 01']);
     expect(r.code).toBe(1); // 1 + 2 + 412 + 5 bytes but msg_count says 3: missing a message
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['ok', 'length', 'peerId', 'messageCount', 'messages', 'error']);
+    expect(Object.keys(j)).toEqual(['ok', 'length', 'peerId', 'messageCount', 'messages', 'error', 'reading', 'otherReadingParses']);
     expect(j.ok).toBe(false);
     expect(j.messages[0]).toMatchObject({ offset: 2, type: 0x32, name: 'game', size: 412, reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3 });
     expect(j.messages[1]).toEqual({ offset: 414, type: 1, name: 'ack', size: 5, seq: 2, flags: 1, fragment: true, fragIndex: 1, lowType: false });
@@ -52,5 +52,28 @@ describe('bcsim decode', () => {
     const r = await cli(['decode', '--bogus', '00']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--bogus'");
+  });
+});
+
+describe('bcsim decode: encrypted datagrams (DECISIONS.md 22)', () => {
+  it('reads a wire datagram as encrypted on its own and says so', async () => {
+    const r = await cli(['decode', '01', 'D7', '31', '78', 'DB', '58']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('reading: encrypted: decrypted with AlbyRules (as plaintext it does not parse)');
+    expect(r.stdout).toMatch(/ack seq=2 flags=0x02 \(low-type\)/);
+  });
+
+  it('keeps plaintext when only plaintext parses, and --encrypted forces the other reading', async () => {
+    const plain = await cli(['decode', '01 01 01 02 00 02', '--json']);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ ok: true, reading: 'plaintext', otherReadingParses: false });
+    const forced = await cli(['decode', '--encrypted', '02 D7 02 D4 22 78 8A B6 03', '--json']);
+    expect(JSON.parse(forced.stdout)).toMatchObject({ ok: true, reading: 'encrypted', otherReadingParses: null, decryptedHex: '02 01 32 07 80 05 00 2A 20' });
+    expect(JSON.parse(forced.stdout).messages[0]).toMatchObject({ type: 0x32, seq: 5, payloadHex: '2A20' });
+  });
+
+  it('--encrypted with --plain is a usage error', async () => {
+    const r = await cli(['decode', '--encrypted', '--plain', '01 00']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('bcsim: decode: give --encrypted or --plain, not both\n');
   });
 });
