@@ -11,6 +11,7 @@ import type { TrafficPort } from '../traffic/sources.js';
 import { PeerTransport, connectionEnded } from '../transport/peer.js';
 import type { TransportHooks } from '../transport/peer.js';
 import type { Role } from '../transport/roles.js';
+import { SERVER_IDENTITY, clientIdentity } from '../transport/identity.js';
 import { ServerHost } from '../transport/server-host.js';
 import { PeerTotal } from '../transport/totals.js';
 import type { PeerReadout } from '../transport/totals.js';
@@ -232,6 +233,6 @@ export class Session {
       duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message, client) : undefined,
     };
     const params = { ...this.scenario.params, tickMs: this.scenario.params.updatePeriodMs[role] };
-    return new PeerTransport(role, sim, this.switches, params, hooks);
+    return new PeerTransport(role, sim, this.switches, params, hooks, role === 'server' ? SERVER_IDENTITY : clientIdentity(client));
   }
 }

@@ -3,6 +3,7 @@
 import { TYPE_CONNECT, TYPE_DATA } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
 import { keepalivePayload } from './identity.js';
+import type { HostIdentity } from './identity.js';
 import type { Role } from './roles.js';
 import type { IdleCounts, KeepalivePolicy } from './switches.js';
 
@@ -25,14 +26,14 @@ export function sendsKeepalives(policy: KeepalivePolicy, role: Role): boolean {
  * [slot][IPv4][UTF-16LE name] (reliable+ordered when reliable). type-0x02: the
  * decompiled constructor, whose payload the listing does not show: empty.
  */
-export function idleKeepalive(policy: KeepalivePolicy, role: Role, slot: number): KeepaliveShape {
+export function idleKeepalive(policy: KeepalivePolicy, identity: HostIdentity, slot: number): KeepaliveShape {
   if (policy.message === 'type-0x02') return { type: TYPE_CONNECT, payload: EMPTY, reliable: policy.reliable, ordered: policy.reliable };
-  return identityMessage(role, slot, policy.reliable);
+  return identityMessage(identity, slot, policy.reliable);
 }
 
 /** The type-0x00 identity message; the server's echo mirrors the reliability of what it answers. */
-export function identityMessage(role: Role, slot: number, reliable: boolean): KeepaliveShape {
-  return { type: TYPE_DATA, payload: keepalivePayload(role, slot), reliable, ordered: reliable };
+export function identityMessage(identity: HostIdentity, slot: number, reliable: boolean): KeepaliveShape {
+  return { type: TYPE_DATA, payload: keepalivePayload(identity, slot), reliable, ordered: reliable };
 }
 
 /** Does a sent datagram reset the "nothing sent for 5 s" clock? */

@@ -21,7 +21,8 @@ import { newPeerCounters } from './counters.js';
 import type { PeerCounters } from './counters.js';
 import { Fifo } from './fifo.js';
 import type { SendRequest, TransportHooks } from './hooks.js';
-import { disconnectPayload } from './identity.js';
+import { SERVER_IDENTITY, clientIdentity, disconnectPayload } from './identity.js';
+import type { HostIdentity } from './identity.js';
 import { identityMessage, idleKeepalive, resetsIdleClock, sendsKeepalives } from './keepalive.js';
 import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
@@ -86,6 +87,8 @@ export class PeerTransport implements UpdateSteps {
     readonly switches: TransportSwitches,
     readonly params: TransportParams,
     private readonly hooks: TransportHooks,
+    /** The address and name in its keepalive and Disconnect payloads; default the role's (client 1's for a client). */
+    readonly identity: HostIdentity = role === 'server' ? SERVER_IDENTITY : clientIdentity(1),
   ) {
     this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
     this.ackOutbox = new AckOutbox(switches, params, this.counters);
@@ -225,7 +228,7 @@ export class PeerTransport implements UpdateSteps {
   private queueDisconnect(): void {
     const uid = this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
-    if (!this.queueMessage({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.role, this.ownPeerId), reliable: true, ordered: true, uid })) {
+    if (!this.queueMessage({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.identity, this.ownPeerId), reliable: true, ordered: true, uid })) {
       this.hooks.refused(uid); // the queue is full: stay as we are and try again later
       return;
     }
@@ -309,7 +312,7 @@ export class PeerTransport implements UpdateSteps {
     const keepalive = this.switches.keepalive;
     if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) {
       // The keepalive is itself a send: whatever idleCounts counts, it restarts the 5 s clock.
-      if (this.sendKeepalive(idleKeepalive(keepalive, this.role, this.ownPeerId))) this.lastSentUs = now;
+      if (this.sendKeepalive(idleKeepalive(keepalive, this.identity, this.ownPeerId))) this.lastSentUs = now;
     }
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
     if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
@@ -387,7 +390,7 @@ export class PeerTransport implements UpdateSteps {
   /** DECISIONS.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
   private answerIdentity(reliable: boolean): void {
     if (this.role !== 'server' || this.lifecycle.state !== 'open' || !this.switches.keepalive.serverEcho) return;
-    if (this.sendKeepalive(identityMessage(this.role, this.ownPeerId, reliable))) this.counters.keepalivesEchoed++;
+    if (this.sendKeepalive(identityMessage(this.identity, this.ownPeerId, reliable))) this.counters.keepalivesEchoed++;
   }
 
   /** Queues a keepalive, or holds it for the end of the next datagram (keepalive.path outside-queues). */

@@ -582,7 +582,8 @@ describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequen
     expect(first.bytes[0]).toBe(4); // its slot in the header
     expect([m.reliable, m.ordered, m.fragment]).toEqual([true, true, false]);
     expect(isLowType(m.type)).toBe(true);
-    expect([...m.payload]).toEqual([4, 0x0a, 0x0a, 0x0a, 0xef]);
+    // Its own address: client k is 10.10.10.(238 + k), so client 3 is 10.10.10.241.
+    expect([...m.payload]).toEqual([4, 0x0a, 0x0a, 0x0a, 241]);
     // Low category: the seq follows the client's earlier low-category reliable messages (Connect, ...).
     const earlierLow = fromThree
       .filter((w) => w.timeUs < first.timeUs)
