@@ -5,4 +5,4 @@ export type { ReadResult } from './message.js';
 export * from './datagram.js';
 export * from './hex.js';
 export * from './view.js';
-export { encrypt, decrypt } from './cipher.js';
+export { encrypt, decrypt, encryptInto, decryptInto } from './cipher.js';

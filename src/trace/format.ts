@@ -19,6 +19,10 @@ const OUTCOME_TEXT: Record<AckOutcome, string> = {
   'rejected-fragment': 'NO MATCH: the fragment entry is queued but the matcher rejects it',
 };
 
+/** The marks a sent message gets, shared with the capture's packet comments: `[RETRANSMIT #n]`. */
+export const RETRANSMIT_MARK = ' [RETRANSMIT #';
+export const DEAD_ZONE_MARK = ' [DEAD-ZONE ACK, pass 2]';
+
 export const TRACE_HEADER = '    time  dir   event        messages | bytes';
 /** Width of the direction column, its spacing included: one client, and more (`at S:c16` fits). */
 const DIR_WIDTH = { one: 6, many: 9 };
@@ -142,7 +146,7 @@ function jsonHex(bytes: Uint8Array, mode: BytesMode): { hex?: string; hexTruncat
 }
 
 function annotation(note: number, transmission: number): string {
-  if (note === SendNote.Retransmit) return ` [RETRANSMIT #${transmission}]`;
-  if (note === SendNote.StaleAck) return ' [DEAD-ZONE ACK, pass 2]';
+  if (note === SendNote.Retransmit) return `${RETRANSMIT_MARK}${transmission}]`;
+  if (note === SendNote.StaleAck) return DEAD_ZONE_MARK;
   return '';
 }
