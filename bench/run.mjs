@@ -137,6 +137,23 @@ for (const preset of ['stock', 'fixed']) {
     datagrams8: r8.datagrams,
   };
 }
+// Issue 13: writing a pcapng adds at most 30 % to a run (whole process, pairs run in turn);
+// analyze reads at least 200,000 datagrams/s (the analysis alone, bench/analyze.mjs).
+const pcapFile = join(scratch, 'long-session.pcapng');
+const plain = [];
+const withPcap = [];
+for (let i = 0; i < REPEATS; i++) {
+  plain.push(wholeProcessOnce(['run', 'long-session', '--mode', 'stock']).wallSeconds);
+  withPcap.push(wholeProcessOnce(['run', 'long-session', '--mode', 'stock', '--pcap', pcapFile]).wallSeconds);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+results.pcap = { wallWithout: median(plain), wallWith: median(withPcap), overhead: median(withPcap) / median(plain) - 1, wallWithoutAll: plain, wallWithAll: withPcap };
+const analyses = [];
+for (let i = 0; i < REPEATS; i++) analyses.push(JSON.parse(execFileSync(process.execPath, [here('./analyze.mjs'), pcapFile], { encoding: 'utf8' })));
+analyses.sort((a, b) => a.wallSeconds - b.wallSeconds);
+const analysis = analyses[Math.floor(REPEATS / 2)];
+const analyzeWhole = measureWhole(['analyze', pcapFile, '--json']);
+results.analyze = { datagrams: analysis.datagrams, wallSeconds: analysis.wallSeconds, datagramsPerSecond: analysis.datagrams / analysis.wallSeconds, wholeProcessWallSeconds: analyzeWhole.wallSeconds, wholeProcessPeakRssMB: analyzeWhole.maxRssBytes / 1048576 };
 rmSync(scratch, { recursive: true, force: true });
 
 benchEngine({ events: 1_000_000 }); // warm-up
@@ -165,6 +182,8 @@ t.push(['CLI start-up (bcsim scenarios): wall s / peak RSS MB', { colSpan: 2, co
 t.push(['clients 30 min, whole process: wall 1 / 8 clients (s)', `${f(cl.stock.wholeProcess.wall1)} / ${f(cl.stock.wholeProcess.wall8)}`, `${f(cl.fixed.wholeProcess.wall1)} / ${f(cl.fixed.wholeProcess.wall8)}`, '']);
 t.push(['wall(8 clients) / wall(1 client), whole process', f(cl.stock.wholeProcess.ratio), f(cl.fixed.wholeProcess.ratio), '<= 9']);
 t.push(['  run only (bench/one.mjs), wall 1 / 8 clients = ratio', `${f(cl.stock.runOnly.wall1)} / ${f(cl.stock.runOnly.wall8)} = ${f(cl.stock.runOnly.ratio)}`, `${f(cl.fixed.runOnly.wall1)} / ${f(cl.fixed.runOnly.wall8)} = ${f(cl.fixed.runOnly.ratio)}`, '<= 9']);
+t.push(['long-session 4 h with --pcap: wall s without / with = overhead', { colSpan: 2, content: `${f(results.pcap.wallWithout)} / ${f(results.pcap.wallWith)} = +${f(100 * results.pcap.overhead, 0)} % (stock)` }, '<= +30 %']);
+t.push(['analyze the 4 h capture: datagrams/s (analysis alone)', { colSpan: 2, content: `${Math.round(results.analyze.datagramsPerSecond).toLocaleString('en-US')} (${results.analyze.datagrams.toLocaleString('en-US')} in ${f(results.analyze.wallSeconds)} s; whole process ${f(results.analyze.wholeProcessWallSeconds)} s, ${f(results.analyze.wholeProcessPeakRssMB, 0)} MB)` }, '>= 200,000']);
 t.push(['engine events/s (hold model)', { colSpan: 2, content: `${(results.engine.eventsPerSecond / 1e6).toFixed(2)} M` }, '>= 5 M']);
 console.log(t.toString());
 console.log(`whole process: ${rssMethod}`);

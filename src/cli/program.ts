@@ -5,6 +5,8 @@ import { EXIT_USAGE, UsageError } from './io.js';
 import { LimitError } from '../engine/index.js';
 import type { CliIO } from './io.js';
 import { decodeCommand } from './commands/decode.js';
+import { analyzeCommand } from './commands/analyze.js';
+import type { AnalyzeFlags } from './commands/analyze.js';
 import { runCommand } from './commands/run.js';
 import type { RunFlags } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
@@ -50,6 +52,49 @@ const CLIENTS_HELP =
   'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
   'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
 
+/** --pcap (issue 13), for --help (README "pcapng export"). */
+const PCAP_HELP =
+  '--pcap FILE writes a pcapng capture of the run (open it in Wireshark): each datagram a peer sends is one\n' +
+  '  Ethernet/IPv4/UDP packet at its send time (captured at the sender), server 10.10.10.1:22101, client k\n' +
+  '  10.10.10.(238+k):(22101+k); simulated time 0 is 2002-02-28T00:00:00Z. Payloads are encrypted as the game\n' +
+  '  sends them (AlbyRules), plaintext with --pcap-plaintext. Each packet\'s comment (frame.comment) carries the\n' +
+  '  trace\'s marks ([RETRANSMIT #n], [DEAD-ZONE ACK, pass 2], seq, frag) and DROPPED by link: <cause> or\n' +
+  '  REWRITTEN by link rule: removed ... for a datagram the link dropped or cut. The file appears only when the\n' +
+  '  run has finished (written beside it as a hidden temporary, then renamed); its folder must exist.';
+
+/** decode --pcap (issue 13, item 3), for --help (README "Reading captures"). */
+const DECODE_PCAP_HELP =
+  '--pcap FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
+  '  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace\'s format: time (s from the\n' +
+  '  whole second of the first packet; a bcsim export then shows simulated time), direction, the decoded messages\n' +
+  '  with [RETRANSMIT #n] for a (seq, fragment) seen before from that sender, and the decrypted bytes. Each UDP\n' +
+  '  payload is decrypted (AlbyRules) and decoded; if only its plaintext decodes, that reading is used (an export\n' +
+  '  made with --pcap-plaintext). GameSpy packets (starting with \\), other UDP, packets under 2 bytes and\n' +
+  '  packets with no IPv4 UDP datagram are counted in the last line (with --json: on stderr; the lines carry\n' +
+  '  packet, src, dst and reading besides the trace\'s fields). Exit 2 with one line naming the file, the byte\n' +
+  '  offset and the reason for a file that is not a capture, or that breaks off (after the datagrams before it).\n' +
+  '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
+  '  bcsim decode --pcap capture.pcap --json | jq -c \'select(.from == "client")\'';
+
+/** analyze (issue 13, item 3), for --help (README "Reading captures"). */
+const ANALYZE_HELP =
+  'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
+  'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
+  'fragment re-send rounds and their period, keepalives (type 0x00 and 0x02), and the ACKs the sender puts on the\n' +
+  'wire: keys by number of sends ("3 then silence"), stale ACKs (repeats for a transmission its sender never\n' +
+  're-sent afterwards) and late ones (> 2.5 s after their message). Then each end\'s ACK-outbox estimate: an entry\n' +
+  'lives from the update before the first send of its ACK key to its 9th send (two-pass, stock) or 3rd (single pass,\n' +
+  'fixed), the rule read from the wire (9 once a key is sent more than 3 times with no re-send of its message between;\n' +
+  '--ack-rule forces it); sampled each second, defined when the capture holds the connection from its start (the\n' +
+  'client\'s first datagram has peer id 0xFF), until its Disconnect or Boot, 1 s before the capture ends, or the end\'s\n' +
+  'last datagram if it then falls silent. And the fragment-ACK signature verdict of `bcsim reproduce fragment-ack`.\n' +
+  'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +
+  'simulated side by side, plus the model\'s own ACK-outbox and how far the estimate is from it.\n' +
+  'Exit 0; 2 with one line naming the file, byte offset and reason for a bad file (the analysis of the part\n' +
+  'before a break is still printed) or a bad flag.\n' +
+  'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
+  '  bcsim analyze /tmp/fa.pcapng --json\n  bcsim analyze capture.pcapng --against fragment-ack-bug --mode stock';
+
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = buildProgram(io, (code) => {
@@ -91,12 +136,13 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
 
   program
     .command('decode')
-    .description('decode one datagram given as hex (arguments, a file or stdin) and annotate every field')
+    .description('decode one datagram given as hex (arguments, a file or stdin) and annotate every field, or every BC datagram of a capture (--pcap)')
     .argument('[hex...]', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin')
     .option('--file <path>', 'read the hex from a file (# starts a comment to the end of a line, as on stdin)')
     .option('--encrypted', 'the bytes are as on the wire: decrypt them (AlbyRules, DECISIONS.md 22) before decoding')
     .option('--plain', 'the bytes are plaintext: do not try the decrypted reading')
     .option('--json', 'print one JSON object instead of the annotated listing')
+    .option('--pcap <file>', 'decode every BC datagram of a pcap or pcapng capture, one trace line each (--json: trace-style JSON lines)')
     .addHelpText(
       'after',
       '\nExit codes: 0 decoded, 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
@@ -105,9 +151,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'A datagram over 512 bytes (the stock limit) is decoded with a warning on stderr.\n' +
         'Examples:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n' +
         '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n' +
-        '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n',
+        '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n' +
+        `\n${DECODE_PCAP_HELP}\n`,
     )
-    .action((hex: string[], options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean }) => {
+    .action((hex: string[], options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean; pcap?: string }) => {
       setExit(decodeCommand(hex, options, io));
     });
 
@@ -123,12 +170,16 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--switch <name=value>', 'set one mode switch (repeatable), e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true', collect)
     .option('--json', 'print one bcsim.summary/1 JSON object')
     .option('--check-determinism', 'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ')
+    .option('--pcap <file>', 'also write the run as a pcapng capture to FILE (see below)')
+    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
     .addHelpText(
       'after',
       `\n${SWITCHES_HELP}\n` +
         `\n${CLIENTS_HELP}\n` +
+        `\n${PCAP_HELP}\n` +
         '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n' +
         '  bcsim run valentines --set clients=5 --set link.clients.2.both.loss=0.1\n' +
+        '  bcsim run fragment-ack-bug --loss 0.2 --pcap /tmp/fragment-ack.pcapng\n' +
         `  bcsim run lossy-link --set 'mode={"preset":"fixed","retransmit":{"retryLimit":2}}' --json\n`,
     )
     .action((ref: string, flags: RunFlags) => {
@@ -150,6 +201,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--set <path=value>', 'override any scenario field in every column (repeatable)', collect)
     .option('--fail-on <expr>', "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable)", collect)
     .option('--json', 'print the summary.json document instead of the table')
+    .option('--pcap <file>', 'also write one pcapng capture per column: the label goes before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)')
+    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
     .addHelpText(
       'after',
       '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out. The default\n' +
@@ -159,7 +212,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'line per metric group compares every column with the first.\n' +
         'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
         "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +
-        "  bcsim compare lossy-link --config 'stock:stock' --config 'fixed:fixed' --config 'fixed-w64:fixed,sendWindow=64' --fail-on 'fixed:delivery.reliableLost>0'\n",
+        "  bcsim compare lossy-link --config 'stock:stock' --config 'fixed:fixed' --config 'fixed-w64:fixed,sendWindow=64' --fail-on 'fixed:delivery.reliableLost>0'\n" +
+        '  bcsim compare fragment-ack-bug --pcap /tmp/fa.pcapng      (writes /tmp/fa.stock.pcapng and /tmp/fa.fixed.pcapng)\n' +
+        `\n${PCAP_HELP}\n` +
+        '  With compare, --pcap FILE writes one capture per column, the column label (: becomes -) before the\n' +
+        '  extension; all of them appear together, after every run has finished, or none does.\n',
     )
     .action((ref: string, flags: CompareFlags) => {
       setExit(compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
@@ -181,6 +238,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--switch <name=value>', 'set one mode switch (repeatable), e.g. --switch messageLifetime=session', collect)
     .option('--json', 'JSON Lines: one object per datagram or event')
     .option('--bytes <how>', 'raw bytes per datagram: none, short (first 16, then …) or full; default: short on a terminal, else full')
+    .option('--pcap <file>', 'also write the run (every datagram up to --until, whatever --from/--filter/--client show) as a pcapng capture')
+    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
     .addHelpText(
       'after',
       '\nMarks: [RETRANSMIT #n] re-sent message, [DEAD-ZONE ACK, pass 2] ACK sent by the gated pass 2,\n' +
@@ -194,7 +253,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'client number, lowercase: c2>S, at c2. --json lines carry "client" and "slot" (null until accepted).\n' +
         'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n' +
         '  bcsim trace fragment-ack-bug --until 20s --bytes none\n  bcsim trace long-session | head -50\n' +
-        '  bcsim trace valentines --until 20s --slot 3\n',
+        '  bcsim trace valentines --until 20s --slot 3\n' +
+        '  bcsim trace fragment-ack-bug --until 60s --pcap /tmp/fa.pcapng\n' +
+        `\n${PCAP_HELP}\n` +
+        '  With trace, the capture holds the whole run up to --until, and with --pcap the run goes on to its end\n' +
+        '  when the reader of stdout goes away, so the capture is complete.\n',
     )
     .action((ref: string, flags: TraceFlags) => {
       setExit(traceCommand(ref, flags, io));
@@ -248,6 +311,23 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     )
     .action((refs: string[], flags: CheckFlags) => {
       setExit(checkCommand(refs, flags, io));
+    });
+
+  program
+    .command('analyze')
+    .description('measure a capture: the figures bcsim reports, from the wire alone (optionally beside a simulated run)')
+    .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)')
+    .option('--json', 'print one JSON object (bcsim.analyze/1; with --against, bcsim.analyze-against/1)')
+    .option('--against <scenario>', 'also run this scenario and show the same figures, computed the same way, beside the capture')
+    .option('--mode <preset>', "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode")
+    .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
+    .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
+    .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
+    .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
+    .option('--ack-rule <rule>', 'ACK-outbox estimate: auto (read from the wire), two-pass (freed at the 9th send) or single-pass (3rd)', 'auto')
+    .addHelpText('after', `\n${ANALYZE_HELP}\n`)
+    .action((file: string, flags: AnalyzeFlags) => {
+      setExit(analyzeCommand(file, flags, io));
     });
 
   program

@@ -1,7 +1,7 @@
 // `bcsim compare <scenario>`: stock against fixed (and, with --causes, each
 // fragment-ACK cause), a table on the terminal and four report files.
 import { createHash } from 'node:crypto';
-import { relative, resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { FailOnError, failures, parseFailOn } from '../../check/fail-on.js';
 import { runComparison, modesWithCauses, STOCK_AND_FIXED } from '../../report/compare.js';
 import type { ModeSpec } from '../../report/compare.js';
@@ -20,6 +20,11 @@ import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
+import { captureComment, pcapFlag } from './run.js';
+import { captureTargetProblem, columnCapturePath } from '../../capture/capture-file.js';
+import { CaptureSet } from '../../capture/capture-set.js';
+import { runScenario } from '../../session/run.js';
+import type { Comparison } from '../../report/compare.js';
 
 export interface CompareFlags {
   duration?: string;
@@ -33,6 +38,8 @@ export interface CompareFlags {
   a?: string;
   b?: string;
   failOn?: string[];
+  pcap?: string;
+  pcapPlaintext?: boolean;
 }
 
 /** Where an experiment's report goes unless --out says otherwise: never the committed reports/<scenario>/. */
@@ -65,6 +72,7 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
   const problem = writingTo(label, () => outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd));
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
+  const pcaps = capturePaths(flags, modes, io.cwd, dir);
   const progress = progressFor(io, flags.json === true);
   for (const spec of modes) warn(io, effectiveSettings(spec.scenario ?? scenario, { preset: spec.preset, switches: spec.switches }).warnings, spec.label);
   const comparison = runComparison(scenario, {
@@ -74,15 +82,21 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
     onProgress: progress ? (label, us, total) => progress.update(label, us, total) : undefined,
   });
   progress?.done();
-  const written = writingTo(label, () => {
-    try {
-      return writeReport(dir, comparison);
-    } catch (error) {
-      // Foreign files that appeared while the simulation ran: still refused.
-      if (error instanceof OutPathError) throw new UsageError(`${label}: ${error.message}`);
-      throw error;
-    }
-  });
+  const captures = pcaps.length === 0 ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
+  const writeAll = () => {
+    if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captureColumns(comparison, modes, pcaps, captures, progress));
+    return writingTo(label, () => {
+      try {
+        return writeReport(dir, comparison);
+      } catch (error) {
+        // Foreign files that appeared while the simulation ran: still refused.
+        if (error instanceof OutPathError) throw new UsageError(`${label}: ${error.message}`);
+        throw error;
+      }
+    });
+  };
+  const written = captures === null ? writeAll() : captures.guard(writeAll);
+  if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
   if (flags.json) {
     io.stdout(summaryJson(comparison));
   } else {
@@ -96,6 +110,59 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
   const failed = usage(() => failures(conditions, runs));
   for (const f of failed) io.stderr(`bcsim: --fail-on: ${f}\n`);
   return failed.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** `--pcap FILE`: one target per column, the label before the extension; all checked before anything runs. */
+function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: string, outDir: string): string[] {
+  // The report folder is replaced whole: a capture inside it would go with the old one.
+  if (flags.pcap !== undefined && flags.pcap !== '' && resolve(cwd, flags.pcap).startsWith(`${outDir}${sep}`)) {
+    throw new UsageError(`--pcap ${flags.pcap}: is inside the report folder ${outDir}, which is replaced whole; write the capture elsewhere`);
+  }
+  const base = pcapFlag(flags, cwd);
+  if (base === undefined) return [];
+  const paths = modes.map((m) => columnCapturePath(base, m.label));
+  const seen = new Map<string, string>();
+  modes.forEach((m, i) => {
+    const key = paths[i].toLowerCase();
+    const other = seen.get(key);
+    if (other !== undefined) throw new UsageError(`--pcap ${flags.pcap}: columns "${other}" and "${m.label}" would write the same file ${paths[i]}`);
+    seen.set(key, m.label);
+    const problem = writingTo(`--pcap ${flags.pcap}`, () => captureTargetProblem(paths[i], cwd));
+    if (problem !== undefined) throw new UsageError(`--pcap ${flags.pcap}: ${paths[i]}: ${problem}`);
+  });
+  return paths;
+}
+
+/**
+ * Captures every column into its file. runComparison takes no observer of ours,
+ * so each column runs again with the capture watching, with exactly the options
+ * runComparison gave it; runs are deterministic, and the trace hash proves the
+ * capture saw the same datagrams as the compared run.
+ */
+function captureColumns(
+  comparison: Comparison,
+  modes: readonly ModeSpec[],
+  paths: readonly string[],
+  captures: CaptureSet,
+  progress: ReturnType<typeof progressFor>,
+): void {
+  comparison.runs.forEach((run, i) => {
+    const spec = modes[i];
+    const scenario = spec.scenario ?? comparison.scenario;
+    const comment = captureComment('compare', comparison.scenario.name, `column ${spec.source ?? spec.label}`, comparison.seed, comparison.durationUs);
+    const capture = captures.open(paths[i], comment);
+    const { summary } = runScenario(scenario, {
+      preset: spec.preset,
+      switches: spec.switches,
+      modeLabel: spec.label,
+      durationUs: comparison.durationUs,
+      seed: comparison.seed,
+      observer: capture.recorder,
+      onProgress: progress ? (us) => progress.update(`capture ${spec.label}`, us, comparison.durationUs) : undefined,
+    });
+    progress?.done();
+    if (summary.traceHash !== run.summary.traceHash) throw new Error(`--pcap: the capture run of column ${spec.label} differs from the compared run (trace ${summary.traceHash} vs ${run.summary.traceHash})`);
+  });
 }
 
 /** A short stable id of what the experiment changed, so different experiments get different folders. */

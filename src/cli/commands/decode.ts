@@ -1,10 +1,20 @@
 // `bcsim decode <hex…> | - | --file PATH [--json]`: decode one datagram and annotate every field.
+// `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each (issue 13).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MAX_DATAGRAM_BYTES, decodeDatagram, decodeResultToJson, decrypt, describeMessage, parseHex, peerLabel, toHex } from '../../codec/index.js';
 import type { Located } from '../../codec/index.js';
-import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
+import { countConnections, scanCapture } from '../../capture/bc-packets.js';
+import type { BcDatagram } from '../../capture/bc-packets.js';
+import { census, censusLine } from '../../capture/analyze-capture.js';
+import type { SendEvent } from '../../trace/events.js';
+import { eventToJson, formatEvent, traceHeader } from '../../trace/format.js';
+import type { BytesMode } from '../../trace/format.js';
+import { SendNote } from '../../transport/datagram-builder.js';
+import type { Role } from '../../transport/roles.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import type { CliIO } from '../io.js';
+import { captureErrorLine } from './analyze.js';
 
 export interface DecodeOptions {
   json?: boolean;
@@ -13,6 +23,8 @@ export interface DecodeOptions {
   /** Decrypt (AlbyRules, DECISIONS.md 22) before decoding; --plain never does; neither tries both. */
   encrypted?: boolean;
   plain?: boolean;
+  /** Decode every BC datagram of this pcap or pcapng capture instead. */
+  pcap?: string;
 }
 
 type Reading = 'plaintext' | 'encrypted';
@@ -35,6 +47,11 @@ function chooseReading(wire: Uint8Array, options: DecodeOptions): { reading: Rea
 }
 
 export function decodeCommand(hexParts: string[], options: DecodeOptions, io: CliIO): number {
+  if (options.pcap !== undefined) {
+    if (hexParts.length > 0 || options.file !== undefined) throw new UsageError('decode: give hex, --file or --pcap, not more than one');
+    if (options.encrypted || options.plain) throw new UsageError('decode: --pcap reads each datagram encrypted or, failing that, plaintext; --encrypted and --plain do not apply');
+    return decodePcap(options.pcap, options.json === true, io);
+  }
   const text = inputText(hexParts, options, io);
   const parsed = parseHex(text);
   if (!parsed.ok) throw new UsageError(`decode: input is not hex at character ${parsed.offset}: ${parsed.reason}`);
@@ -109,4 +126,98 @@ function formatMessage(bytes: Uint8Array, message: Located, peerId: number | nul
 
 function hexByte(value: number): string {
   return value.toString(16).padStart(2, '0').toUpperCase();
+}
+
+/** Output is written in chunks of about this many characters (as the trace does). */
+const FLUSH_CHARS = 64 * 1024;
+
+/**
+ * Numbers re-sends as the trace does: per connection, sender and reliable
+ * message (category, seq, fragment index), the count of earlier transmissions.
+ * The wire has no "first send" note, so a seq ahead of the highest seen
+ * (serial arithmetic) is a new message and starts again at 0 (a u16 wrap).
+ */
+class Transmissions {
+  private readonly counts = new Map<number, Map<number, number>>();
+  private readonly highest = new Map<number, number>();
+
+  count(connection: number, from: Role, m: Located): number {
+    if (m.type === 0x01 || !m.reliable) return 0;
+    const low = m.type < 0x32;
+    const stream = connection * 4 + (from === 'client' ? 2 : 0) + (low ? 1 : 0);
+    let map = this.counts.get(stream);
+    if (map === undefined) this.counts.set(stream, (map = new Map()));
+    const seq = m.seq as number;
+    const key = seq * 512 + (m.fragIndex === null ? 0 : m.fragIndex + 1);
+    const top = this.highest.get(stream);
+    const d = top === undefined ? 1 : (seq - top) & 0xffff;
+    if (d !== 0 && d < 0x8000) {
+      this.highest.set(stream, seq);
+      map.set(key, 1);
+      return 0;
+    }
+    const n = map.get(key) ?? 0;
+    map.set(key, n + 1);
+    return n;
+  }
+}
+
+/** Every BC datagram of a capture, as `send` lines of the trace (or trace-style JSON lines), then the census. */
+function decodePcap(file: string, json: boolean, io: CliIO): number {
+  const path = resolve(io.cwd, file);
+  const many = countConnections(path) > 1;
+  const clients = many ? 2 : 1;
+  const bytes: BytesMode = !json && io.stdoutIsTTY ? 'short' : 'full';
+  const numbering = new Transmissions();
+  let pending = '';
+  let shown = 0;
+  const flush = () => {
+    io.stdout(pending);
+    pending = '';
+  };
+  const write = (line: string) => {
+    pending += line;
+    if (pending.length >= FLUSH_CHARS) flush();
+  };
+  const onDatagram = (d: BcDatagram) => {
+    const messages = d.decode().messages;
+    const transmission = messages.map((m) => numbering.count(d.connection.index, d.from, m));
+    const notes = messages.map((m, i) => (m.type === 0x01 ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend));
+    const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission };
+    shown++;
+    if (json) {
+      const src = d.from === 'server' ? d.connection.server : d.connection.client;
+      const dst = d.from === 'server' ? d.connection.client : d.connection.server;
+      write(`${JSON.stringify({ ...eventToJson(event, { bytes }), packet: d.number, src: src.label, dst: dst.label, reading: d.reading })}\n`);
+    } else {
+      write(`${formatEvent(event, { bytes, clients })}\n`);
+    }
+  };
+  let headed = false;
+  const scanned = scanCapture(path, {
+    onDatagram: (d) => {
+      if (!headed && !json) {
+        headed = true;
+        write(`# ${file} · times in s from the whole second of the first packet · BC datagrams decrypted (AlbyRules) and decoded\n${traceHeader(bytes, clients)}\n`);
+      }
+      onDatagram(d);
+    },
+    shouldStop: () => io.stdoutClosed?.() === true,
+  });
+  if (!scanned.ok) throw new UsageError(captureErrorLine(file, scanned.error));
+  const stats = scanned.stats;
+  const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(stats.originUs / 1000).toISOString()}`;
+  const summary = `# ${shown} BC datagrams shown · ${censusLine(census(stats))}${origin}\n`;
+  if (json) {
+    flush();
+    io.stderr(summary);
+  } else {
+    write(summary);
+    flush();
+  }
+  if (stats.error !== null) {
+    io.stderr(`bcsim: ${captureErrorLine(file, stats.error)} (the datagrams before it are shown)\n`);
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
 }

@@ -1,11 +1,14 @@
 // `bcsim run <scenario>`: one run, a short table or one JSON summary.
+import { resolve } from 'node:path';
+import { captureTargetProblem } from '../../capture/capture-file.js';
+import { CaptureSet } from '../../capture/capture-set.js';
 import { renderSummaryTable } from '../../report/summary-table.js';
 import { settingsLines } from '../../report/settings.js';
 import { makeChalk } from '../../report/style.js';
 import { runScenario } from '../../session/run.js';
 import type { CliIO } from '../io.js';
-import { EXIT_FAILED, EXIT_OK } from '../io.js';
-import { runTwice } from '../../check/determinism.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
+import { compareRuns, runTwice } from '../../check/determinism.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';
@@ -21,9 +24,29 @@ export interface RunFlags {
   switch?: string[];
   json?: boolean;
   checkDeterminism?: boolean;
+  pcap?: string;
+  pcapPlaintext?: boolean;
+}
+
+/** `--pcap FILE [--pcap-plaintext]`, checked before anything runs: the absolute target, or undefined without --pcap. */
+export function pcapFlag(flags: { pcap?: string; pcapPlaintext?: boolean }, cwd: string): string | undefined {
+  if (flags.pcap === undefined) {
+    if (flags.pcapPlaintext) throw new UsageError('--pcap-plaintext: only with --pcap FILE');
+    return undefined;
+  }
+  const label = `--pcap ${flags.pcap === '' ? "''" : flags.pcap}`;
+  const problem = writingTo(label, () => captureTargetProblem(flags.pcap as string, cwd));
+  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
+  return resolve(cwd, flags.pcap);
+}
+
+/** "bcsim run fragment-ack-bug, mode stock, seed 1, 120 s simulated": the section comment of a capture. */
+export function captureComment(command: string, scenario: string, what: string, seed: number, durationUs: number): string {
+  return `bcsim ${command} ${scenario}, ${what}, seed ${seed}, ${durationUs / 1e6} s simulated`;
 }
 
 export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
+  const pcap = pcapFlag(flags, io.cwd);
   const loss = probabilityFlag('--loss', flags.loss);
   const mode = modeSpec(flags.mode);
   const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
@@ -37,8 +60,25 @@ export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
     loss,
     onProgress: progress ? (us: number) => progress.update(scenario.name, us, totalUs) : undefined,
   };
-  const { result, verdict } = flags.checkDeterminism ? runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
+  const captures = pcap === undefined ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
+  const { result, verdict } =
+    captures === null
+      ? flags.checkDeterminism
+        ? runTwice(scenario, options)
+        : { result: runScenario(scenario, options), verdict: null }
+      : // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
+        captures.guard(() =>
+          writingTo(`--pcap ${flags.pcap}`, () => {
+            const comment = captureComment('run', scenario.name, `mode ${flags.mode ?? scenario.preset}`, options.seed ?? scenario.seed, totalUs);
+            const capture = captures.open(pcap as string, comment);
+            // As runTwice, with the capture watching the first run (an observer cannot change a run).
+            const first = runScenario(scenario, { ...options, observer: capture.recorder, keepDigests: flags.checkDeterminism === true });
+            if (!flags.checkDeterminism) return { result: first, verdict: null };
+            return { result: first, verdict: compareRuns(first, runScenario(scenario, { ...options, keepDigests: true })) };
+          }),
+        );
   progress?.done();
+  if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
   const summary = result.summary;
   warn(io, summary.settings.warnings);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);

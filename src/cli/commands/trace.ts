@@ -8,13 +8,21 @@ import type { TraceEvent } from '../../trace/events.js';
 import { BYTES_MODES, eventToJson, formatEvent, traceHeader } from '../../trace/format.js';
 import type { BytesMode } from '../../trace/format.js';
 import { clientWithSlot, traceScenario } from '../../trace/run.js';
+import type { TraceOptions } from '../../trace/run.js';
+import { TraceCollector } from '../../trace/collector.js';
+import { CaptureSet } from '../../capture/capture-set.js';
+import { fanOut } from '../../session/fan-out.js';
+import { runScenario } from '../../session/run.js';
+import type { RunResult } from '../../session/run.js';
+import type { SessionObserver } from '../../session/observer.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import type { CliIO } from '../io.js';
-import { EXIT_OK, UsageError } from '../io.js';
+import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
+import { captureComment, pcapFlag } from './run.js';
 
 export interface TraceFlags {
   mode?: string;
@@ -29,6 +37,8 @@ export interface TraceFlags {
   bytes?: string;
   set?: string[];
   switch?: string[];
+  pcap?: string;
+  pcapPlaintext?: boolean;
 }
 
 /** Output is written in chunks of about this many characters. */
@@ -43,6 +53,7 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   if (flags.peer !== undefined && flags.peer !== 'server' && flags.peer !== 'client') {
     throw new UsageError(`--peer: expected server or client, got "${flags.peer}"`);
   }
+  const pcap = pcapFlag(flags, io.cwd);
   const filter = parseFilterFlag(flags.filter);
   const bytes = bytesFlag(flags.bytes, flags.json === true, io);
   const fromUs = durationFlag('--from', flags.from, true) ?? 0;
@@ -68,13 +79,20 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   let pending = '';
   let shown = 0;
   let total = 0;
+  // With --pcap the run goes on when the reader goes away, so the capture is whole; only the lines stop.
+  let silent = false;
   const flush = () => {
+    if (silent) return;
     io.stdout(pending);
     pending = '';
     // `bcsim trace … | head`: once the reader has gone, stop the run instead of finishing it unseen.
-    if (io.stdoutClosed?.()) throw new OutputClosed();
+    if (io.stdoutClosed?.()) {
+      if (pcap === undefined) throw new OutputClosed();
+      silent = true;
+    }
   };
   const write = (line: string) => {
+    if (silent) return;
     pending += line;
     if (pending.length >= FLUSH_CHARS) flush();
   };
@@ -86,8 +104,9 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   }
   const keep = (e: TraceEvent) =>
     (only === null || e.client === only) && (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e));
+  const captures = pcap === undefined ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
   try {
-    const { result } = traceScenario(scenario, {
+    const options: TraceOptions = {
       preset,
       seed,
       fromUs,
@@ -95,13 +114,24 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
       keep: false,
       onEvent: (e) => {
         total++;
-        if (!keep(e)) return;
+        if (silent || !keep(e)) return;
         shown++;
         write(flags.json ? `${JSON.stringify(eventToJson(e, { bytes }))}\n` : `${formatEvent(e, { bytes, clients: scenario.clients })}\n`);
       },
       onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
-    });
+    };
+    const result =
+      captures === null
+        ? traceScenario(scenario, options).result
+        : captures.guard(() =>
+            writingTo(`--pcap ${flags.pcap}`, () => {
+              const comment = captureComment('trace', scenario.name, `mode ${flags.mode ?? scenario.preset}`, seed ?? scenario.seed, totalUs);
+              const capture = captures.open(pcap as string, comment);
+              return traceWith(scenario, options, totalUs, capture.recorder);
+            }),
+          );
     progress?.done();
+    if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
     if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
     flush();
   } catch (error) {
@@ -110,6 +140,15 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
     progress?.done();
   }
   return EXIT_OK;
+}
+
+/**
+ * traceScenario with a second observer (the capture) beside the trace's
+ * collector: the same run, to the same end (`untilUs`, already clamped).
+ */
+function traceWith(scenario: Scenario, options: TraceOptions, untilUs: number, capture: SessionObserver): RunResult {
+  const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: false });
+  return runScenario(scenario, { preset: options.preset, seed: options.seed, onProgress: options.onProgress, durationUs: untilUs, observer: fanOut(collector, capture) });
 }
 
 /**

@@ -1,0 +1,118 @@
+// `bcsim analyze FILE`: a capture read from end to end (streaming), every BC
+// datagram fed to the WireAnalyzer, and the packet census beside the figures.
+import { scanCapture } from './bc-packets.js';
+import type { ScanStats } from './bc-packets.js';
+import type { CaptureError, CaptureFormat } from './capture-reader.js';
+import { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
+import type { AnalyzerOptions, WireAnalysis } from './analyze.js';
+
+export interface PacketCensus {
+  /** Packets (records, packet blocks) in the file. */
+  read: number;
+  udp: number;
+  bc: number;
+  encrypted: number;
+  plaintext: number;
+  gamespy: { queries: number; responses: number };
+  tooShort: number;
+  other: Record<string, number>;
+  skipped: Record<string, number>;
+  roleConflicts: number;
+  outOfOrder: number;
+}
+
+export interface CaptureSource {
+  kind: 'capture';
+  file: string;
+  format: CaptureFormat | null;
+  sizeBytes: number;
+  /** ISO time of the origin of relative times (the whole second of the first packet). */
+  origin: string | null;
+  /** Relative time (s) of the first packet. */
+  firstPacketS: number | null;
+  /** False when reading stopped at `error`. */
+  complete: boolean;
+  error: CaptureError | null;
+}
+
+export interface CaptureAnalysis extends WireAnalysis {
+  schema: typeof ANALYSIS_SCHEMA;
+  source: CaptureSource;
+  packets: PacketCensus;
+}
+
+export type CaptureAnalysisResult = { readonly ok: true; readonly analysis: CaptureAnalysis } | { readonly ok: false; readonly error: CaptureError };
+
+/** Reads and analyses a capture. Fails only when the file is not a capture at all. */
+export function analyzeCapture(path: string, options: AnalyzerOptions = {}): CaptureAnalysisResult {
+  const analyzer = new WireAnalyzer(options);
+  const scanned = scanCapture(path, {
+    onDatagram: (d) => analyzer.add(d.connection, d.from, d.timeUs, d.wire.length, d.plain),
+  });
+  if (!scanned.ok) return scanned;
+  const stats = scanned.stats;
+  const wire = analyzer.finish(stats.endUs);
+  return {
+    ok: true,
+    analysis: {
+      schema: ANALYSIS_SCHEMA,
+      source: captureSource(stats),
+      packets: census(stats),
+      ...wire,
+    },
+  };
+}
+
+export function captureSource(stats: ScanStats): CaptureSource {
+  return {
+    kind: 'capture',
+    file: stats.file,
+    format: stats.format,
+    sizeBytes: stats.sizeBytes,
+    origin: stats.firstPacketUs === null ? null : isoTime(stats.originUs),
+    firstPacketS: stats.firstPacketUs === null ? null : (stats.firstPacketUs - stats.originUs) / 1e6,
+    complete: stats.error === null,
+    error: stats.error,
+  };
+}
+
+export function census(stats: ScanStats): PacketCensus {
+  return {
+    read: stats.packets,
+    udp: stats.udp,
+    bc: stats.bc,
+    encrypted: stats.encrypted,
+    plaintext: stats.plaintext,
+    gamespy: { ...stats.gamespy },
+    tooShort: stats.tooShort,
+    other: { ...stats.other },
+    skipped: { ...stats.skipped },
+    roleConflicts: stats.roleConflicts,
+    outOfOrder: stats.outOfOrder,
+  };
+}
+
+/** ISO 8601 of µs since 1970, or a plain number of seconds when out of Date's range. */
+function isoTime(us: number): string {
+  const ms = us / 1000;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${us / 1e6} s since 1970` : date.toISOString();
+}
+
+/** "12 packets: 10 BC datagrams (10 encrypted), 1 GameSpy, 1 skipped (not IPv4)": the one-line census. */
+export function censusLine(p: PacketCensus): string {
+  const parts = [`${p.read} packets`, `${p.bc} BC datagrams (${p.encrypted} encrypted, ${p.plaintext} plaintext)`];
+  parts.push(`${p.gamespy.queries + p.gamespy.responses} GameSpy (${p.gamespy.queries} queries, ${p.gamespy.responses} responses)`);
+  parts.push(`${p.tooShort} too short (< 2 bytes)`);
+  const other = Object.entries(p.other);
+  parts.push(`${sum(other)} other UDP${other.length ? ` (${other.map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}`);
+  const skipped = Object.entries(p.skipped);
+  parts.push(`${sum(skipped)} skipped${skipped.length ? ` (${skipped.map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}`);
+  if (p.roleConflicts > 0) parts.push(`${p.roleConflicts} with a peer id against their side`);
+  if (p.outOfOrder > 0) parts.push(`${p.outOfOrder} out of time order`);
+  return parts.join(', ');
+}
+
+function sum(entries: Array<[string, number]>): number {
+  return entries.reduce((a, [, n]) => a + n, 0);
+}

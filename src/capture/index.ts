@@ -1,0 +1,24 @@
+// On the wire (issue 13): a run written as pcapng, and real captures read back,
+// classified, decrypted, decoded and analysed with the model's own figures.
+export { CAPTURE_EPOCH, CAPTURE_EPOCH_US, CaptureRecorder } from './capture-recorder.js';
+export type { CaptureOptions } from './capture-recorder.js';
+export { CaptureFile, captureTargetProblem, columnCapturePath, commitAll, abortAll } from './capture-file.js';
+export { CaptureSet } from './capture-set.js';
+export type { Capture } from './capture-set.js';
+export { PcapngWriter, LINKTYPE_ETHERNET } from './pcapng-writer.js';
+export { SERVER_PORT, SERVER_ENDPOINT, clientEndpoint, endpointsOf } from './addresses.js';
+export type { Endpoint } from './addresses.js';
+export { openCapture, linkTypeName, SUPPORTED_LINK_TYPES } from './capture-reader.js';
+export type { CaptureError, CaptureFormat, CapturePacket, ReaderOptions } from './capture-reader.js';
+export { udpFromFrame, udpInto } from './udp.js';
+export type { UdpDatagram, UdpResult } from './udp.js';
+export { BC_PORT, PayloadClassifier, classifyPayload, scanCapture, countConnections } from './bc-packets.js';
+export type { BcDatagram, Classification, ScanResult, ScanStats } from './bc-packets.js';
+export { datagramMessages, connectAckSlot } from './wire-walk.js';
+export { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
+export type { AnalyzerOptions, WireAnalysis, ConnectionAnalysis, OutboxEstimate } from './analyze.js';
+export { analyzeCapture } from './analyze-capture.js';
+export type { CaptureAnalysis, CaptureAnalysisResult } from './analyze-capture.js';
+export { analyzeScenario } from './analyze-against.js';
+export type { SimulatedAnalysis } from './analyze-against.js';
+export { renderCaptureAnalysis, renderAgainst } from './analyze-report.js';

@@ -1,0 +1,206 @@
+// The acceptance round trip (issue 13, item 3): `bcsim run fragment-ack-bug
+// --mode stock --pcap F`, then `bcsim analyze F --json` finds, from the wire
+// alone, what the simulation itself reports: the fragment re-send period and
+// rounds of `reproduce fragment-ack`, and each end's ACK-outbox within one
+// entry of the model's own at every second the estimate is defined.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaptureAnalysis } from '../../src/capture/analyze-capture.js';
+import type { SimulatedAnalysis } from '../../src/capture/analyze-against.js';
+import { sampleAt } from '../../src/capture/analyze-against.js';
+import { measureSignature } from '../../src/reproduce/signature.js';
+import { loadScenario } from '../../src/scenario/load.js';
+import { runScenario } from '../../src/session/run.js';
+import { traceScenario } from '../../src/trace/run.js';
+import { maxMessageAgeUs } from '../../src/transport/retransmit-queue.js';
+import type { Role } from '../../src/transport/roles.js';
+import { cli } from '../support/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bcsim-roundtrip-'));
+const stockFile = join(dir, 'fragment-ack.stock.pcapng');
+const plainFile = join(dir, 'fragment-ack.plain.pcapng');
+let analysis: CaptureAnalysis;
+
+beforeAll(async () => {
+  const run = await cli(['run', 'fragment-ack-bug', '--mode', 'stock', '--pcap', stockFile]);
+  expect(run.code, run.stderr).toBe(0);
+  const analyzed = await cli(['analyze', stockFile, '--json']);
+  expect(analyzed.code, analyzed.stderr).toBe(0);
+  analysis = JSON.parse(analyzed.stdout) as CaptureAnalysis;
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The model's own ACK-outbox of each end, once per simulated second. */
+function simulatedOutbox(preset: 'stock' | 'fixed'): Record<Role, Map<number, number>> {
+  const out: Record<Role, Map<number, number>> = { server: new Map(), client: new Map() };
+  runScenario(loadScenario('fragment-ack-bug', { sets: [] }), {
+    preset,
+    observer: {
+      sample: (timeUs, _totals, connections) => {
+        if (timeUs % 1_000_000 !== 0) return;
+        const k = timeUs / 1_000_000;
+        if (out.server.has(k)) return;
+        out.server.set(k, connections[0].serverPeer.gauges().ackOutbox);
+        out.client.set(k, connections[0].clientPeer.gauges().ackOutbox);
+      },
+    },
+  });
+  return out;
+}
+
+describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --json', () => {
+  it('reads every datagram of the export, encrypted, on one connection that starts in the capture', () => {
+    expect(analysis.schema).toBe('bcsim.analyze/1');
+    expect(analysis.source).toMatchObject({ format: 'pcapng', complete: true, error: null, origin: '2002-02-28T00:00:00.000Z' });
+    expect(analysis.packets.bc).toBe(analysis.packets.read);
+    expect(analysis.packets.encrypted).toBe(analysis.packets.bc);
+    expect(analysis.connections).toHaveLength(1);
+    expect(analysis.connections[0]).toMatchObject({ index: 1, server: '10.10.10.1:22101', client: '10.10.10.239:22102', slot: 2, startSeen: true });
+    expect(analysis.ackRule).toMatchObject({ rule: 'two-pass', freeAt: 9 });
+  });
+
+  it('reports the fragment re-send period and rounds that reproduce fragment-ack reports', () => {
+    // What `bcsim reproduce fragment-ack` measures for the stock cause, on the simulated trace.
+    const scenario = loadScenario('fragment-ack-bug', { sets: [] });
+    const { events, result } = traceScenario(scenario, { preset: 'stock' });
+    const lifetimeS = maxMessageAgeUs(result.summary.switches, scenario.params) / 1e6;
+    const simulated = measureSignature(events, scenario.durationUs / 1e6, lifetimeS);
+    const fromWire = analysis.connections[0].fragmentAck;
+    expect(fromWire.matches).toBe(true);
+    expect(fromWire.seq).toBe(2);
+    for (const key of Object.keys(simulated) as Array<keyof typeof simulated>) {
+      expect(fromWire.criteria[key], key).toEqual(simulated[key]);
+    }
+    const period = Number(/([\d.]+) s/.exec(simulated.periodAbout2s.measured)?.[1]);
+    const rounds = Number(/^(\d+) rounds/.exec(simulated.continuesWholeRun.measured)?.[1]);
+    expect(period).toBeGreaterThan(1.5);
+    expect(rounds).toBeGreaterThanOrEqual(10);
+    // The per-direction figures agree with the signature.
+    const up = analysis.connections[0].clientToServer.fragments;
+    expect(up.periodS).toBeCloseTo(period, 2);
+    expect(up.rounds).toBe(rounds);
+    expect(up.completeRounds).toBe(rounds);
+    expect(result.summary.peers.client.fragmentRetransmits).toBe(up.retransmissions);
+  });
+
+  it("estimates each end's ACK-outbox within one entry of the model at every second it is defined", () => {
+    const truth = simulatedOutbox('stock');
+    for (const side of ['server', 'client'] as Role[]) {
+      const estimate = analysis.connections[0].ackOutbox[side];
+      expect(estimate.defined).not.toBeNull();
+      const defined = estimate.defined as { fromS: number; untilS: number };
+      let compared = 0;
+      for (let k = Math.ceil(defined.fromS); k <= Math.floor(defined.untilS); k++) {
+        const e = sampleAt(estimate.samples, k);
+        const g = truth[side].get(k);
+        if (e === undefined || g === undefined) continue;
+        compared++;
+        expect(Math.abs(e - g), `${side} at ${k} s: estimate ${e}, model ${g}`).toBeLessThanOrEqual(1);
+      }
+      expect(compared).toBeGreaterThan(100);
+    }
+    // The dead zone the stock server keeps (ack-outbox-deadlock.md §2) is seen from the wire too.
+    expect(analysis.connections[0].ackOutbox.server.deadZone.final).toBeGreaterThanOrEqual(5);
+  });
+
+  it('shows the "3 then silence" pattern and the stale ACKs of the stock peers', () => {
+    const down = analysis.connections[0].serverToClient.acks;
+    expect(down.threeThenSilence).toBeGreaterThan(0);
+    expect(down.sendsPerKey['3']).toBeGreaterThan(0);
+    const up = analysis.connections[0].clientToServer.acks;
+    expect(up.sendsPerKey['9']).toBe(up.keys); // every client entry reached its 9th send
+    expect(up.stale).toBeGreaterThan(0);
+  });
+
+  it('--against puts the same figures of the simulated run beside the capture, equal for an export of that run', async () => {
+    const r = await cli(['analyze', stockFile, '--against', 'fragment-ack-bug', '--mode', 'stock', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { schema: string; capture: CaptureAnalysis; simulated: SimulatedAnalysis; pairs: unknown };
+    expect(doc.schema).toBe('bcsim.analyze-against/1');
+    expect(doc.pairs).toEqual([{ capture: 1, simulated: 1 }]);
+    const c = doc.capture.connections[0];
+    const s = doc.simulated.connections[0];
+    expect(s.clientToServer).toEqual(c.clientToServer);
+    expect(s.serverToClient).toEqual(c.serverToClient);
+    expect(s.fragmentAck).toEqual(c.fragmentAck);
+    // The capture ends with its last packet (115 s), the run at 120 s: the samples agree where both have them.
+    const shared = c.ackOutbox.server.samples.values.length;
+    expect(s.ackOutbox.server.samples.values.length).toBeGreaterThanOrEqual(shared);
+    expect(s.ackOutbox.server.samples.values.slice(0, shared)).toEqual(c.ackOutbox.server.samples.values);
+    for (const side of ['server', 'client'] as Role[]) {
+      const agreement = doc.simulated.truth[0].agreement[side];
+      expect(agreement.samples).toBeGreaterThan(100);
+      expect(agreement.beyondOne).toBe(0);
+    }
+    const text = await cli(['analyze', stockFile, '--against', 'fragment-ack-bug', '--mode', 'stock']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/│\s+│ capture\s+│ simulated\s+│/);
+    expect(text.stdout).toContain('C>S fragment re-send rounds (complete) / period');
+    expect(text.stdout).toContain('estimate against the model');
+  });
+
+  it('decode --pcap prints the send lines of `bcsim trace`, marks of the gated pass 2 aside', async () => {
+    const decoded = await cli(['decode', '--pcap', stockFile]);
+    expect(decoded.code, decoded.stderr).toBe(0);
+    const traced = await cli(['trace', 'fragment-ack-bug', '--mode', 'stock', '--bytes', 'full']);
+    const sends = (text: string) => text.split('\n').filter((l) => /^\s+[\d.]+\s+\S+\s+send /.test(l));
+    const fromTrace = sends(traced.stdout).map((l) => l.replaceAll(' [DEAD-ZONE ACK, pass 2]', ''));
+    expect(sends(decoded.stdout)).toEqual(fromTrace);
+    expect(fromTrace.length).toBe(analysis.packets.bc);
+    expect(decoded.stdout.trimEnd().split('\n').at(-1)).toMatch(/^# \d+ BC datagrams shown · \d+ packets, \d+ BC datagrams \(\d+ encrypted, 0 plaintext\)/);
+  });
+
+  it('with several clients too, the directions named by slot from the server\'s ConnectAck on', async () => {
+    const file = join(dir, 'valentines.pcapng');
+    expect((await cli(['run', 'valentines', '--duration', '20s', '--pcap', file])).code).toBe(0);
+    const decoded = await cli(['decode', '--pcap', file]);
+    const traced = await cli(['trace', 'valentines', '--until', '20s', '--bytes', 'full']);
+    const sends = (text: string) => text.split('\n').filter((l) => /^\s+[\d.]+\s+\S+\s+send /.test(l));
+    const fromTrace = sends(traced.stdout).map((l) => l.replaceAll(' [DEAD-ZONE ACK, pass 2]', ''));
+    expect(sends(decoded.stdout)).toEqual(fromTrace);
+    expect(fromTrace.some((l) => / S>C3 /.test(l))).toBe(true);
+    const doc = JSON.parse((await cli(['analyze', file, '--json'])).stdout) as CaptureAnalysis;
+    expect(doc.connections.map((c) => [c.client, c.slot, c.startSeen])).toEqual([
+      ['10.10.10.239:22102', 2, true],
+      ['10.10.10.240:22103', 3, true],
+      ['10.10.10.241:22104', 4, true],
+    ]);
+  });
+
+  it('a --pcap-plaintext export reads the same, as plaintext', async () => {
+    const run = await cli(['run', 'fragment-ack-bug', '--mode', 'stock', '--pcap', plainFile, '--pcap-plaintext']);
+    expect(run.code, run.stderr).toBe(0);
+    const r = await cli(['analyze', plainFile, '--json']);
+    const plain = JSON.parse(r.stdout) as CaptureAnalysis;
+    expect(plain.packets.plaintext).toBe(plain.packets.bc);
+    expect(plain.connections).toEqual(analysis.connections);
+    const lines = await cli(['decode', '--pcap', plainFile, '--json']);
+    const first = JSON.parse(lines.stdout.split('\n')[0]) as Record<string, unknown>;
+    expect(first).toMatchObject({ event: 'send', from: 'client', client: 1, slot: null, packet: 1, reading: 'plaintext', src: '10.10.10.239:22102', dst: '10.10.10.1:22101' });
+    expect(lines.stderr).toMatch(/^# \d+ BC datagrams shown/);
+  });
+
+  it('the fixed preset: no re-sends, the single-pass rule read from the wire, an outbox that empties', async () => {
+    const fixedFile = join(dir, 'fragment-ack.fixed.pcapng');
+    expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', '--pcap', fixedFile])).code).toBe(0);
+    const fixed = JSON.parse((await cli(['analyze', fixedFile, '--json'])).stdout) as CaptureAnalysis;
+    expect(fixed.ackRule.rule).toBe('single-pass');
+    const c = fixed.connections[0];
+    expect(c.clientToServer.fragments.retransmissions).toBe(0);
+    expect(c.fragmentAck.matches).toBe(false);
+    expect(c.ackOutbox.server.final).toBe(0);
+    const truth = simulatedOutbox('fixed');
+    for (const side of ['server', 'client'] as Role[]) {
+      const estimate = c.ackOutbox[side];
+      const defined = estimate.defined as { fromS: number; untilS: number };
+      for (let k = Math.ceil(defined.fromS); k <= Math.floor(defined.untilS); k++) {
+        const e = sampleAt(estimate.samples, k);
+        const g = truth[side].get(k);
+        if (e !== undefined && g !== undefined) expect(Math.abs(e - g), `${side} at ${k} s`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});
