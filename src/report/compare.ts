@@ -1,6 +1,8 @@
 // Runs a scenario in several modes with the metrics recorder attached, and keeps
 // what the reports need: summaries, bounded time series, trends, phases.
 import { MetricsRecorder, seriesTrends } from '../metrics/recorder.js';
+import { fanOut } from '../session/fan-out.js';
+import type { SessionObserver } from '../session/observer.js';
 import type { RecordedRun, SeriesTrend } from '../metrics/recorder.js';
 import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
 import { runScenario } from '../session/run.js';
@@ -56,6 +58,8 @@ export interface CompareOptions {
   readonly maxPoints?: number;
   /** Called between chunks of simulated time (progress display). */
   readonly onProgress?: (label: string, simulatedUs: number, totalUs: number) => void;
+  /** Another observer for a column's run besides the metrics recorder (compare --pcap's capture). */
+  readonly observerFor?: (spec: ModeSpec, index: number) => SessionObserver | undefined;
 }
 
 export function runComparison(scenario: Scenario, options: CompareOptions = {}): Comparison {
@@ -63,7 +67,7 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
   const durationUs = options.durationUs ?? scenario.durationUs;
   const seed = options.seed ?? scenario.seed;
   let phases: readonly PhaseStart[] = [];
-  const runs = modes.map((spec): ComparedRun => {
+  const runs = modes.map((spec, index): ComparedRun => {
     const recorder = new MetricsRecorder(options.maxPoints);
     const { summary, session } = runScenario(spec.scenario ?? scenario, {
       preset: spec.preset,
@@ -71,7 +75,7 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
       modeLabel: spec.label,
       durationUs,
       seed,
-      observer: recorder,
+      observer: fanOut(recorder, options.observerFor?.(spec, index)),
       onProgress: options.onProgress ? (us) => options.onProgress?.(spec.label, us, durationUs) : undefined,
     });
     if (phases.length === 0) phases = session.traffic.phaseLog;

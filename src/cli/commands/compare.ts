@@ -23,8 +23,6 @@ import { loadForCli } from '../scenario-ref.js';
 import { captureComment, pcapFlag } from './run.js';
 import { captureTargetProblem, columnCapturePath } from '../../capture/capture-file.js';
 import { CaptureSet } from '../../capture/capture-set.js';
-import { runScenario } from '../../session/run.js';
-import type { Comparison } from '../../report/compare.js';
 
 export interface CompareFlags {
   duration?: string;
@@ -75,17 +73,23 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
   const pcaps = capturePaths(flags, modes, io.cwd, dir);
   const progress = progressFor(io, flags.json === true);
   for (const spec of modes) warn(io, effectiveSettings(spec.scenario ?? scenario, { preset: spec.preset, switches: spec.switches }).warnings, spec.label);
-  const comparison = runComparison(scenario, {
-    modes,
-    durationUs,
-    seed,
-    onProgress: progress ? (label, us, total) => progress.update(label, us, total) : undefined,
-  });
-  progress?.done();
+  // With --pcap each column's capture records the compared run itself, and all files appear together.
   const captures = pcaps.length === 0 ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
-  const writeAll = () => {
-    if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captureColumns(comparison, modes, pcaps, captures, progress));
-    return writingTo(label, () => {
+  const recorders = modes.map((spec, i) => {
+    if (captures === null) return undefined;
+    const comment = captureComment('compare', scenario.name, `column ${spec.source ?? spec.label}`, seed ?? scenario.seed, durationUs ?? scenario.durationUs);
+    return writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcaps[i], comment)).recorder;
+  });
+  const work = () => {
+    const comparison = runComparison(scenario, {
+      modes,
+      durationUs,
+      seed,
+      onProgress: progress ? (label, us, total) => progress.update(label, us, total) : undefined,
+      observerFor: (_spec, i) => recorders[i],
+    });
+    progress?.done();
+    const written = writingTo(label, () => {
       try {
         return writeReport(dir, comparison);
       } catch (error) {
@@ -94,8 +98,9 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
         throw error;
       }
     });
+    return { comparison, written };
   };
-  const written = captures === null ? writeAll() : captures.guard(writeAll);
+  const { comparison, written } = captures === null ? work() : captures.guard(work);
   if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
   if (flags.json) {
     io.stdout(summaryJson(comparison));
@@ -131,38 +136,6 @@ function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: stri
     if (problem !== undefined) throw new UsageError(`--pcap ${flags.pcap}: ${paths[i]}: ${problem}`);
   });
   return paths;
-}
-
-/**
- * Captures every column into its file. runComparison takes no observer of ours,
- * so each column runs again with the capture watching, with exactly the options
- * runComparison gave it; runs are deterministic, and the trace hash proves the
- * capture saw the same datagrams as the compared run.
- */
-function captureColumns(
-  comparison: Comparison,
-  modes: readonly ModeSpec[],
-  paths: readonly string[],
-  captures: CaptureSet,
-  progress: ReturnType<typeof progressFor>,
-): void {
-  comparison.runs.forEach((run, i) => {
-    const spec = modes[i];
-    const scenario = spec.scenario ?? comparison.scenario;
-    const comment = captureComment('compare', comparison.scenario.name, `column ${spec.source ?? spec.label}`, comparison.seed, comparison.durationUs);
-    const capture = captures.open(paths[i], comment);
-    const { summary } = runScenario(scenario, {
-      preset: spec.preset,
-      switches: spec.switches,
-      modeLabel: spec.label,
-      durationUs: comparison.durationUs,
-      seed: comparison.seed,
-      observer: capture.recorder,
-      onProgress: progress ? (us) => progress.update(`capture ${spec.label}`, us, comparison.durationUs) : undefined,
-    });
-    progress?.done();
-    if (summary.traceHash !== run.summary.traceHash) throw new Error(`--pcap: the capture run of column ${spec.label} differs from the compared run (trace ${summary.traceHash} vs ${run.summary.traceHash})`);
-  });
 }
 
 /** A short stable id of what the experiment changed, so different experiments get different folders. */
