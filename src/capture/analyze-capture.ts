@@ -95,7 +95,7 @@ export function census(stats: ScanStats): PacketCensus {
 /** ISO 8601 of µs since 1970, or a plain number of seconds when out of Date's range. */
 function isoTime(us: number): string {
   const ms = us / 1000;
-  const date = new Date(ms);
+  const date = new Date(ms); // the capture's own timestamp, formatted; no clock is read
   return Number.isNaN(date.getTime()) ? `${us / 1e6} s since 1970` : date.toISOString();
 }
 

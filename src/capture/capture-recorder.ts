@@ -81,6 +81,7 @@ export class CaptureRecorder implements SessionObserver {
     this.epochUs = options.epochUs ?? CAPTURE_EPOCH_US;
     this.plaintext = options.plaintext === true;
     this.writer = new PcapngWriter(sink);
+    // Formats the fixed epoch (never the clock): the file stays byte-deterministic.
     const epoch = `simulated time 0 is ${new Date(this.epochUs / 1000).toISOString()}`;
     this.writer.sectionHeader({ application: `bcsim ${VERSION}`, comment: options.comment === undefined ? epoch : `${options.comment}; ${epoch}` });
     this.writer.interfaceDescription({
