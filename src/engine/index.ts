@@ -1,4 +1,5 @@
 export * from './time.js';
+export * from './scheduler.js';
 export * from './simulator.js';
 export * from './random.js';
 export * from './distributions.js';

@@ -2,15 +2,8 @@
 // by (time, insertion sequence), so events at the same instant run in the order
 // they were scheduled. It knows nothing about Bridge Commander.
 import { LimitError } from './limits.js';
+import type { Scheduler, Timer } from './scheduler.js';
 import type { Micros } from './time.js';
-
-/** A scheduled callback. Keep the handle to cancel or reschedule it. */
-export interface Timer {
-  /** Absolute due time. Read-only for callers. */
-  readonly at: Micros;
-  /** Position in the heap, or -1 when not pending. Internal. */
-  readonly heapIndex: number;
-}
 
 interface TimerSlot {
   at: Micros;
@@ -27,7 +20,7 @@ interface TimerSlot {
  */
 export const MAX_PENDING_EVENTS = 150_000;
 
-export class Simulator {
+export class Simulator implements Scheduler {
   private readonly heap: TimerSlot[] = [];
   private nowUs: Micros = 0;
   private nextSeq = 0;
@@ -41,6 +34,11 @@ export class Simulator {
   /** Number of events dispatched so far. */
   get eventCount(): number {
     return this.dispatched;
+  }
+
+  /** Due time of the next pending timer, or null when idle (the wall-clock driver arms on it). */
+  get nextDueUs(): Micros | null {
+    return this.heap.length === 0 ? null : this.heap[0].at;
   }
 
   /** Number of timers waiting to fire. */

@@ -19,7 +19,7 @@
 // stream order equal to send order), so a datagram costs one scheduled event,
 // two with a duplicate. Deliveries are not forced FIFO: jitter may reorder.
 import type { RandomStream, RandomStreams } from '../engine/random.js';
-import type { Simulator } from '../engine/simulator.js';
+import type { Scheduler } from '../engine/scheduler.js';
 import { msToUs } from '../engine/time.js';
 import { uniform } from '../engine/distributions.js';
 import { newLinkCounters } from './config.js';
@@ -61,7 +61,7 @@ export class Link {
   private maxDeliveredIndex = -1;
 
   constructor(
-    private readonly sim: Simulator,
+    private readonly sim: Scheduler,
     readonly name: string,
     config: LinkConfig,
     streams: RandomStreams,

@@ -2,7 +2,7 @@
 // events from the measured mix, and lobby chat. Each source reschedules one
 // timer, so a source costs one event per message it sends.
 import { TYPE_GAME } from '../codec/index.js';
-import type { RandomStream, Simulator, Timer } from '../engine/index.js';
+import type { RandomStream, Scheduler, Timer } from '../engine/index.js';
 import { bernoulli, exponential, uniformInt } from '../engine/index.js';
 import type { Role } from '../transport/roles.js';
 import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
@@ -11,7 +11,7 @@ import type { Arrival, UpdatePeriods } from './plan.js';
 
 /** What the traffic script may do to a session of one server and N clients (issue 12). */
 export interface TrafficPort {
-  readonly sim: Simulator;
+  readonly sim: Scheduler;
   /**
    * Sends an application message on connection `client` (1-based): from that
    * client to the server, or from the server to that client. Returns its uid.
@@ -30,7 +30,7 @@ export interface TrafficPort {
 }
 
 /** Calls `fire` at the arrivals of a Poisson or periodic process of `perSecond`. */
-export function startArrivals(sim: Simulator, perSecond: number, arrival: Arrival, stream: RandomStream, fire: () => void): Timer | null {
+export function startArrivals(sim: Scheduler, perSecond: number, arrival: Arrival, stream: RandomStream, fire: () => void): Timer | null {
   if (!(perSecond > 0)) return null;
   const meanUs = 1e6 / perSecond;
   const startUs = sim.now;

@@ -15,7 +15,7 @@ import {
   isKnownType,
   writeDatagram,
 } from '../codec/index.js';
-import type { Simulator } from '../engine/index.js';
+import type { Scheduler } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters } from './counters.js';
@@ -83,7 +83,7 @@ export class PeerTransport implements UpdateSteps {
 
   constructor(
     readonly role: Role,
-    private readonly sim: Simulator,
+    private readonly sim: Scheduler,
     readonly switches: TransportSwitches,
     readonly params: TransportParams,
     private readonly hooks: TransportHooks,

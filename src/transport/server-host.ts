@@ -4,7 +4,7 @@
 // carries it), Boots the others when one times out (DECISIONS.md 19), and
 // forgets a connection once it has ended.
 import { PEER_ID_FIRST_CLIENT, PEER_ID_UNASSIGNED } from '../codec/index.js';
-import type { Simulator } from '../engine/index.js';
+import type { Scheduler } from '../engine/index.js';
 import { connectionEnded } from './lifecycle.js';
 import type { ConnectionState } from './lifecycle.js';
 import type { PeerTransport } from './peer.js';
@@ -33,7 +33,7 @@ export class ServerHost {
 
   /** `peers[i]` is the server's peer state for connection i, used once that client connects. */
   constructor(
-    sim: Simulator,
+    sim: Scheduler,
     periodMs: number,
     private readonly peers: readonly PeerTransport[],
     private readonly events: ServerHostEvents = {},

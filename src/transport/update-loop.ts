@@ -2,7 +2,7 @@
 // each of its peers, then reads every datagram that waited on the socket, then
 // dispatches, then decides each connection's fate. A client's loop has one peer;
 // a dedicated server's has one per connection, in accept order.
-import type { Simulator, Timer } from '../engine/index.js';
+import type { Scheduler, Timer } from '../engine/index.js';
 
 /** One connection's share of an update, in the loop's three steps. */
 export interface UpdateSteps {
@@ -29,7 +29,7 @@ export class UpdateLoop {
    * a client's stops once its one connection has ended.
    */
   constructor(
-    private readonly sim: Simulator,
+    private readonly sim: Scheduler,
     periodMs: number,
     private readonly idleRuns: boolean,
   ) {

@@ -1,0 +1,122 @@
+// The live mode's clock (issue 14, item 4): the engine's Scheduler driven by the
+// wall clock. Timers sit in the Simulator's heap; one Node timer is armed for
+// the earliest, and when it fires every event due by the wall clock runs in
+// (time, insertion) order. Inside a callback `now` is the time the event was due,
+// as in a simulated run, so periodic loops do not drift; outside one, call
+// catchUp() first (a socket read does) and `now` is the wall time.
+//
+// This is the only place bcsim reads a clock: the simulation never does.
+import { Simulator } from '../engine/index.js';
+import type { Micros, Scheduler, Timer } from '../engine/index.js';
+
+/** Microseconds since `origin`, from the monotonic high-resolution clock. */
+export type WallSource = () => Micros;
+
+export function monotonicMicros(): WallSource {
+  const origin = process.hrtime.bigint();
+  return () => Number((process.hrtime.bigint() - origin) / 1000n);
+}
+
+/** Lateness samples kept for the percentiles (a ring: the latest ones). */
+export const MAX_LATENESS_SAMPLES = 100_000;
+
+export class WallClock implements Scheduler {
+  private readonly queue = new Simulator();
+  private armed: NodeJS.Timeout | null = null;
+  private armedForUs = Number.POSITIVE_INFINITY;
+  private stopped = false;
+  private inside = false;
+  /** Dispatch lateness (wall time at dispatch minus due time), µs; a ring of the latest. */
+  private readonly lateness = new Float64Array(MAX_LATENESS_SAMPLES);
+  private latenessCount = 0;
+  /** Callbacks that threw; the first error is kept and the clock stops. */
+  failure: unknown = null;
+
+  constructor(
+    readonly wallUs: WallSource = monotonicMicros(),
+    private readonly onFailure: (error: unknown) => void = () => {},
+  ) {}
+
+  get now(): Micros {
+    return this.queue.now;
+  }
+
+  get eventCount(): number {
+    return this.queue.eventCount;
+  }
+
+  at(atUs: Micros, fn: () => void): Timer {
+    const timer = this.queue.at(Math.max(atUs, this.queue.now), fn);
+    this.arm();
+    return timer;
+  }
+
+  after(delayUs: Micros, fn: () => void): Timer {
+    return this.at(this.queue.now + delayUs, fn);
+  }
+
+  cancel(timer: Timer): boolean {
+    return this.queue.cancel(timer);
+  }
+
+  reschedule(timer: Timer, atUs: Micros): void {
+    this.queue.reschedule(timer, Math.max(atUs, this.queue.now));
+    this.arm();
+  }
+
+  /** Runs every event due by the wall clock, then sets `now` to the wall time. */
+  catchUp(): void {
+    if (this.stopped || this.inside) return;
+    this.inside = true;
+    try {
+      for (;;) {
+        const wall = this.wallUs();
+        const due = this.queue.nextDueUs;
+        if (due === null || due > wall) {
+          if (wall > this.queue.now) this.queue.runUntil(wall);
+          break;
+        }
+        this.lateness[this.latenessCount++ % MAX_LATENESS_SAMPLES] = wall - due;
+        this.queue.step();
+      }
+    } catch (error) {
+      this.failure = error;
+      this.stop();
+      this.onFailure(error);
+    } finally {
+      this.inside = false;
+    }
+    this.arm();
+  }
+
+  /** Cancels the armed Node timer; pending events never run. */
+  stop(): void {
+    this.stopped = true;
+    if (this.armed !== null) clearTimeout(this.armed);
+    this.armed = null;
+  }
+
+  /** Dispatch lateness percentiles (µs) over the latest samples. */
+  latenessUs(): { count: number; p50: number; p99: number; max: number } {
+    const n = Math.min(this.latenessCount, MAX_LATENESS_SAMPLES);
+    if (n === 0) return { count: 0, p50: 0, p99: 0, max: 0 };
+    const sorted = Float64Array.from(this.lateness.subarray(0, n)).sort();
+    return { count: this.latenessCount, p50: sorted[Math.floor(0.5 * (n - 1))], p99: sorted[Math.floor(0.99 * (n - 1))], max: sorted[n - 1] };
+  }
+
+  private arm(): void {
+    if (this.stopped || this.inside) return;
+    const due = this.queue.nextDueUs;
+    if (due === null) return;
+    if (this.armed !== null && due >= this.armedForUs) return;
+    if (this.armed !== null) clearTimeout(this.armed);
+    this.armedForUs = due;
+    // Node timers have millisecond resolution and fire late, never early.
+    const delayMs = Math.max(0, Math.floor((due - this.wallUs()) / 1000));
+    this.armed = setTimeout(() => {
+      this.armed = null;
+      this.armedForUs = Number.POSITIVE_INFINITY;
+      this.catchUp();
+    }, delayMs);
+  }
+}

@@ -1,0 +1,31 @@
+// What the live peer saw on its socket (issue 14): every datagram either end
+// sent, decrypted, with its wall time. Conformance rules and the counterpart's
+// analysis read it. Bounded: a long session keeps the first MAX_WIRE_RECORDS.
+export type WireSide = 'local' | 'remote';
+
+export interface WireRecord {
+  /** Microseconds since the live run started (the WallClock's time). */
+  readonly timeUs: number;
+  /** 'local' = bcsim sent it; 'remote' = the counterpart (the real server or client) sent it. */
+  readonly from: WireSide;
+  /** 1-based connection number (the k-th client address seen, or 1 for a client). */
+  readonly connection: number;
+  /** Decrypted datagram: peer id byte, then messages (transport-layer.md §2). */
+  readonly bytes: Uint8Array;
+}
+
+export const MAX_WIRE_RECORDS = 2_000_000;
+
+export class WireLog {
+  readonly records: WireRecord[] = [];
+  /** Records not kept because the log was full. */
+  dropped = 0;
+
+  add(record: WireRecord): void {
+    if (this.records.length >= MAX_WIRE_RECORDS) {
+      this.dropped++;
+      return;
+    }
+    this.records.push(record);
+  }
+}
