@@ -1,0 +1,44 @@
+// The text a live peer prints for its conformance rules: one line per rule,
+// then for a failing rule its earliest evidence (time, seq, detail, hex).
+import type { Evidence } from './judge.js';
+import type { ConformanceEvaluation, ConformanceResult } from './evaluate.js';
+
+/** Evidence lines shown per failing rule (the result keeps up to MAX_EVIDENCE). */
+export const TEXT_EVIDENCE_LINES = 5;
+
+/** "PASS ack-within: Every … (checked 12, violations 0)". */
+export function ruleLine(result: ConformanceResult): string {
+  const extra = [result.skipped ? `skipped ${result.skipped}` : '', result.untracked ? `untracked ${result.untracked}` : ''].filter(Boolean);
+  const counts = [`checked ${result.checked}`, `violations ${result.violations}`, ...extra].join(', ');
+  return `${result.passed ? 'PASS' : 'FAIL'} ${result.name}: ${result.title} (${counts})`;
+}
+
+/** "t=1.234 s conn 1 seq 5 frag 1: <detail>" and the datagram's hex on the next line. */
+export function evidenceLines(evidence: Evidence, indent = '    '): string[] {
+  const frag = evidence.fragIndex === undefined ? '' : ` frag ${evidence.fragIndex}`;
+  const line = `${indent}t=${evidence.timeS.toFixed(3)} s conn ${evidence.connection} seq ${evidence.seq}${frag}: ${evidence.detail}`;
+  return evidence.hex === '' ? [line] : [line, `${indent}  hex: ${evidence.hex}`];
+}
+
+/**
+ * One line per rule, evidence under each failure, and a closing count line;
+ * given the evaluation's log counts, that line names the datagrams and the skipped ones.
+ */
+export function renderConformanceText(results: readonly ConformanceResult[], log?: Omit<ConformanceEvaluation, 'rules' | 'passed'>, maxEvidence = TEXT_EVIDENCE_LINES): string {
+  const lines: string[] = [];
+  for (const rule of results) {
+    lines.push(ruleLine(rule));
+    if (rule.passed) continue;
+    for (const evidence of rule.evidence.slice(0, maxEvidence)) lines.push(...evidenceLines(evidence));
+    const hidden = rule.violations - Math.min(rule.evidence.length, maxEvidence);
+    if (hidden > 0) lines.push(`    … and ${hidden} more`);
+  }
+  const passed = results.filter((r) => r.passed).length;
+  let counts = '';
+  if (log !== undefined) {
+    const skipped = [log.undecodable > 0 ? `, ${log.undecodable} undecodable skipped` : '', log.untrackedRecords > 0 ? `, ${log.untrackedRecords} of untracked connections skipped` : ''].join('');
+    counts = ` (${log.records} datagrams on ${log.connections} connection${log.connections === 1 ? '' : 's'}${skipped})`;
+  }
+  lines.push(`conformance: ${passed} of ${results.length} rules passed${counts}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,132 @@
+// `retransmit-interval` and `stops-after-ack`: how the counterpart re-sends
+// its reliable messages. A transmission is of a key (seq, low/high, fragment
+// index: DECISIONS.md 10); the same bytes again under that key are a
+// retransmission, other bytes (or the key again after KEY_REUSE_GAP_MS) a new
+// message after the u16 wrap (DECISIONS.md 1).
+//
+// `stops-after-ack` judges each message of theirs we ACKed: no transmission of
+// it more than graceMs after our first ACK. On a lossy link (behind `bcsim
+// proxy --loss`) our ACK itself can be lost and the re-send is then correct
+// behaviour: use this rule on clean loopback.
+import { TYPE_ACK } from '../../codec/index.js';
+import { KEY_REUSE_GAP_MS } from './rules.js';
+import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
+import { KeyTable } from './judge.js';
+import { ackKey, describeKey, isReliableData, keyFragIndex, keySeq, messageFingerprint, messageKey, ms } from './wire-keys.js';
+import type { WireMessageEvent } from './wire-keys.js';
+
+const REUSE_GAP_US = KEY_REUSE_GAP_MS * 1000;
+
+interface Theirs {
+  readonly key: number;
+  readonly fingerprint: number;
+  lastUs: number;
+  /** Our first ACK of it (NaN: none yet). */
+  ackUs: number;
+  /** Transmissions more than the grace after our ACK. */
+  lateResends: number;
+  lastLateUs: number;
+  evidence: OpenEvidence | null;
+}
+
+/** Tracks the counterpart's reliable messages; calls back on each retransmission. */
+abstract class TheirMessages implements Judge {
+  protected readonly messages: KeyTable<Theirs>;
+
+  constructor(protected readonly context: JudgeContext) {
+    this.messages = new KeyTable(context.budget);
+  }
+
+  observe(event: WireMessageEvent): void {
+    const { message } = event;
+    if (event.from === 'remote' && isReliableData(message)) {
+      const key = messageKey(message);
+      const fingerprint = messageFingerprint(event);
+      const known = this.messages.get(key);
+      if (known !== undefined && known.fingerprint === fingerprint && event.timeUs - known.lastUs <= REUSE_GAP_US) {
+        this.resent(known, event);
+        known.lastUs = event.timeUs;
+        return;
+      }
+      if (known !== undefined) this.close(known);
+      const entry: Theirs = { key, fingerprint, lastUs: event.timeUs, ackUs: Number.NaN, lateResends: 0, lastLateUs: 0, evidence: null };
+      if (!this.messages.set(key, entry)) this.context.tally.untracked++;
+    } else if (event.from === 'local' && message.type === TYPE_ACK) {
+      const entry = this.messages.get(ackKey(message));
+      if (entry !== undefined && Number.isNaN(entry.ackUs)) entry.ackUs = event.timeUs;
+    }
+  }
+
+  protected abstract resent(entry: Theirs, event: WireMessageEvent): void;
+  protected abstract close(entry: Theirs): void;
+
+  sweep(beforeUs: number): void {
+    for (const entry of this.messages.evict((e) => e.lastUs < beforeUs && !(e.ackUs >= beforeUs))) this.close(entry);
+  }
+
+  finish(): void {
+    for (const entry of this.messages.drain()) this.close(entry);
+  }
+}
+
+/** `retransmit-interval`: each gap between consecutive transmissions lies in [min, max]. */
+export class RetransmitIntervalJudge extends TheirMessages {
+  constructor(
+    context: JudgeContext,
+    private readonly minUs: number,
+    private readonly maxUs: number,
+  ) {
+    super(context);
+  }
+
+  protected resent(entry: Theirs, event: WireMessageEvent): void {
+    this.context.tally.checked++;
+    const gapUs = event.timeUs - entry.lastUs;
+    if (gapUs >= this.minUs && gapUs <= this.maxUs) return;
+    const side = gapUs < this.minUs ? 'sooner than' : 'later than';
+    const bound = gapUs < this.minUs ? this.minUs : this.maxUs;
+    const detail = `The counterpart re-sent its ${describeKey(entry.key)} ${ms(gapUs)} after its previous transmission, ${side} ${ms(bound)}.`;
+    this.context.violate(event.timeUs, keySeq(entry.key), keyFragIndex(entry.key), detail, event.recordIndex);
+  }
+
+  /** Intervals are judged as they occur. */
+  protected close(): void {}
+}
+
+/** `stops-after-ack`: no transmission more than the grace after our ACK. */
+export class StopsAfterAckJudge extends TheirMessages {
+  constructor(
+    context: JudgeContext,
+    private readonly graceUs: number,
+  ) {
+    super(context);
+  }
+
+  protected resent(entry: Theirs, event: WireMessageEvent): void {
+    if (Number.isNaN(entry.ackUs) || event.timeUs - entry.ackUs <= this.graceUs) return;
+    entry.lateResends++;
+    entry.lastLateUs = event.timeUs;
+    if (entry.lateResends === 1) {
+      entry.evidence = this.context.violate(event.timeUs, keySeq(entry.key), keyFragIndex(entry.key), this.detail(entry), event.recordIndex);
+    }
+  }
+
+  protected close(entry: Theirs): void {
+    if (Number.isNaN(entry.ackUs)) return; // never ACKed by us: nothing to judge
+    if (entry.lateResends > 0) {
+      this.context.tally.checked++;
+      if (entry.evidence !== null) entry.evidence.detail = this.detail(entry);
+    } else if (entry.ackUs + this.graceUs <= this.context.endUs) {
+      this.context.tally.checked++;
+    } else {
+      this.context.tally.skipped++;
+    }
+  }
+
+  private detail(entry: Theirs): string {
+    const what = `The counterpart re-sent its ${describeKey(entry.key)}`;
+    const grace = `(grace ${ms(this.graceUs)})`;
+    if (entry.lateResends === 1) return `${what} ${ms(entry.lastLateUs - entry.ackUs)} after our ACK ${grace}.`;
+    return `${what} ${entry.lateResends} times past the grace after our ACK ${grace}, the last ${ms(entry.lastLateUs - entry.ackUs)} after it.`;
+  }
+}

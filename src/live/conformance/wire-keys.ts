@@ -1,0 +1,92 @@
+// How the rules name what is on the wire: the ACK key of a reliable message,
+// the same key read from an ACK, and a fingerprint that tells a retransmission
+// from a new message reusing its key.
+import { ACK_FLAG_FRAGMENT, ACK_FLAG_LOW_TYPE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_CONNECT, TYPE_CONNECT_ACK, isLowType } from '../../codec/index.js';
+import type { AckMessage, DataMessage, Located } from '../../codec/index.js';
+import type { WireSide } from '../wire-log.js';
+
+/**
+ * One decoded message of the log, with where it came from. `recordIndex` is
+ * its record's index in the log as given, so evidence can quote the datagram.
+ */
+export interface WireMessageEvent {
+  readonly timeUs: number;
+  readonly from: WireSide;
+  readonly recordIndex: number;
+  /** The peer id byte of its datagram (0x01 server, 0xFF unassigned client). */
+  readonly peerId: number;
+  readonly message: Located;
+  /** The decrypted datagram that carried it. */
+  readonly datagram: Uint8Array;
+}
+
+// An ACK key is the four fields an ACK entry is matched on (DECISIONS.md 10):
+// seq, low/high category, fragment flag and fragment index, packed in 26 bits.
+const LOW_BIT = 1 << 16;
+const FRAGMENT_BIT = 1 << 17;
+const INDEX_UNIT = 1 << 18;
+
+export type ReliableMessage = Located<DataMessage> & { readonly seq: number };
+
+export function isReliableData(message: Located): message is ReliableMessage {
+  return message.type !== 0x01 && message.reliable && message.seq !== null;
+}
+
+/** The key an ACK of this reliable message carries (DECISIONS.md 2: bit 1 for types < 0x32). */
+export function messageKey(message: ReliableMessage): number {
+  return message.seq + (isLowType(message.type) ? LOW_BIT : 0) + (message.fragment ? FRAGMENT_BIT + (message.fragIndex ?? 0) * INDEX_UNIT : 0);
+}
+
+/** The key an ACK answers; flag bits other than 0 and 1 are not part of it. */
+export function ackKey(ack: AckMessage): number {
+  const fragment = (ack.flags & ACK_FLAG_FRAGMENT) !== 0;
+  return ack.seq + ((ack.flags & ACK_FLAG_LOW_TYPE) !== 0 ? LOW_BIT : 0) + (fragment ? FRAGMENT_BIT + (ack.fragIndex ?? 0) * INDEX_UNIT : 0);
+}
+
+export function keySeq(key: number): number {
+  return key & 0xffff;
+}
+
+/** The fragment index of a fragment key, or null. */
+export function keyFragIndex(key: number): number | null {
+  return (key & FRAGMENT_BIT) !== 0 ? Math.floor(key / INDEX_UNIT) : null;
+}
+
+/** "seq 5 (high)", "seq 2 (low)", "seq 7 fragment 1". */
+export function describeKey(key: number): string {
+  const frag = keyFragIndex(key);
+  if (frag !== null) return `seq ${keySeq(key)} fragment ${frag}`;
+  return `seq ${keySeq(key)} (${(key & LOW_BIT) !== 0 ? 'low' : 'high'})`;
+}
+
+/**
+ * FNV-1a over the message's type and payload: a retransmission repeats them
+ * (its header flags may differ, its key is already the same), a new message
+ * that reuses the key after the u16 wrap almost never does.
+ */
+export function messageFingerprint(event: WireMessageEvent): number {
+  const { type, payload } = event.message as ReliableMessage;
+  let hash = Math.imul(0x811c9dc5 ^ type, 0x01000193);
+  for (let i = 0; i < payload.length; i++) hash = Math.imul(hash ^ payload[i], 0x01000193);
+  return hash >>> 0;
+}
+
+/** The game opcode of a 0x32 message: the first payload byte of an unfragmented message or of fragment 0. */
+export function gameOpcode(message: Located): number {
+  if (message.type !== 0x32 || (message.fragment && message.fragIndex !== 0) || message.payload.length === 0) return -1;
+  return message.payload[0];
+}
+
+/** A client's Connect: sent before it has a slot; captures show it with type 0x03 (DECISIONS.md 3). */
+export function isConnectRequest(message: Located, peerId: number): boolean {
+  return peerId === PEER_ID_UNASSIGNED && (message.type === TYPE_CONNECT || message.type === TYPE_CONNECT_ACK);
+}
+
+/** The server's connect reply (ConnectAck, type 0x03), which answers the Connect. */
+export function isConnectReply(message: Located, peerId: number): boolean {
+  return peerId === PEER_ID_SERVER && message.type === TYPE_CONNECT_ACK;
+}
+
+export function ms(us: number): string {
+  return `${Math.round(us / 1000)} ms`;
+}

@@ -1,0 +1,482 @@
+// Conformance rules of the live peer (issue 14, item 3), on wire logs built
+// with the real codec. Every rule is shown both failing and passing.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeDatagram } from '../../src/codec/index.js';
+import type { Message } from '../../src/codec/index.js';
+import {
+  ConformanceRulesError,
+  DEFAULT_CONFORMANCE_RULES,
+  conformanceJunitXml,
+  evaluateConformance,
+  evaluateConformanceLog,
+  loadConformanceRules,
+  parseConformanceRules,
+  renderConformanceText,
+  writeConformanceJunit,
+} from '../../src/live/conformance/index.js';
+import type { ConformanceResult, ConformanceRule } from '../../src/live/conformance/index.js';
+import { Opcode, filledPayload } from '../../src/traffic/payloads.js';
+import type { WireRecord } from '../../src/live/wire-log.js';
+import { loadScenario } from '../../src/scenario/load.js';
+import { runScenario } from '../../src/session/run.js';
+import type { PresetName } from '../../src/transport/switches.js';
+import type { Role } from '../../src/transport/roles.js';
+import { ackMsg, dataMsg, filler, okBytes } from '../codec/helpers.js';
+
+// ---- building logs with the codec ----------------------------------------
+
+const CLIENT = 0x02;
+const SERVER = 0x01;
+
+/** A datagram `from` sent at `ms`, on connection 1 unless told. */
+function rec(from: 'local' | 'remote', ms: number, messages: Message[], peerId = from === 'local' ? CLIENT : SERVER, connection = 1): WireRecord {
+  return { timeUs: ms * 1000, from, connection, bytes: okBytes(encodeDatagram({ peerId, messages })) };
+}
+const local = (ms: number, ...messages: Message[]) => rec('local', ms, messages);
+const remote = (ms: number, ...messages: Message[]) => rec('remote', ms, messages);
+
+/** Fragment `index` of a 3-fragment reliable 0x32 message. */
+function frag(seq: number, index: number, count = 3): Message {
+  return dataMsg({ reliable: true, fragment: true, seq, fragIndex: index, fragCount: index === 0 ? count : null, payload: filler(100, index) });
+}
+/** A reliable 0x32 message; `opcode` leads its payload. */
+function reliable(seq: number, opcode = 0x06, salt = seq): Message {
+  return dataMsg({ reliable: true, seq, payload: filledPayload(opcode, 20, salt) });
+}
+const fragAck = (seq: number, index: number) => ackMsg(seq, 0x01, index);
+const ack = (seq: number, flags = 0x00) => ackMsg(seq, flags);
+
+function judge(log: WireRecord[], rule: ConformanceRule, endMs = 10_000): ConformanceResult {
+  return evaluateConformance(log, [rule], { endUs: endMs * 1000 })[0];
+}
+
+// ---- fragment-acks --------------------------------------------------------
+
+describe('fragment-acks', () => {
+  const rule: ConformanceRule = { rule: 'fragment-acks', withinMs: 2000 };
+  const sent = () => [local(0, frag(5, 0), frag(5, 1)), local(1, frag(5, 2))];
+
+  it('passes when the counterpart ACKs every fragment with a 5-byte ACK of its index', () => {
+    const result = judge([...sent(), remote(40, fragAck(5, 0), fragAck(5, 1), fragAck(5, 2))], rule);
+    expect(result).toMatchObject({ passed: true, checked: 3, violations: 0, evidence: [] });
+  });
+
+  it('fails with evidence naming seq and index when no fragment is ACKed (the stock bug)', () => {
+    const result = judge([...sent(), local(2000, frag(5, 0), frag(5, 1), frag(5, 2))], rule);
+    expect(result).toMatchObject({ passed: false, checked: 3, violations: 3 });
+    expect(result.evidence.map((e) => [e.seq, e.fragIndex])).toEqual([
+      [5, 0],
+      [5, 1],
+      [5, 2],
+    ]);
+    expect(result.evidence[1].detail).toContain('fragment 1 of seq 5');
+    expect(result.evidence[1].detail).toContain('sent 2 times');
+    expect(result.evidence[0].hex.startsWith('02 02 32')).toBe(true);
+  });
+
+  it('rejects a 4-byte ACK and a wrong index, and says what came instead', () => {
+    const result = judge([...sent(), remote(40, ack(5), fragAck(5, 1), fragAck(5, 7))], rule);
+    expect(result).toMatchObject({ passed: false, checked: 3, violations: 2 });
+    expect(result.evidence.map((e) => e.fragIndex)).toEqual([0, 2]);
+    expect(result.evidence[0].detail).toContain('flags=0x00');
+  });
+
+  it('fails a fragment ACK that comes after the window', () => {
+    const result = judge([...sent(), remote(2500, fragAck(5, 0), fragAck(5, 1), fragAck(5, 2))], rule);
+    expect(result.violations).toBe(3);
+    expect(result.evidence[0].detail).toContain('2500 ms');
+  });
+});
+
+// ---- ack-within -------------------------------------------------------------
+
+describe('ack-within', () => {
+  const log = [local(0, reliable(3)), remote(800, ack(3))];
+
+  it('an ACK after 800 ms fails ack-within 500 and passes ack-within 1000', () => {
+    const late = judge(log, { rule: 'ack-within', ms: 500 });
+    expect(late).toMatchObject({ passed: false, checked: 1, violations: 1 });
+    expect(late.evidence[0]).toMatchObject({ connection: 1, timeS: 0, seq: 3 });
+    expect(late.evidence[0].detail).toContain('800 ms');
+    expect(judge(log, { rule: 'ack-within', ms: 1000 })).toMatchObject({ passed: true, checked: 1, violations: 0 });
+  });
+
+  it('fails an unACKed message and skips one sent less than the window before the end', () => {
+    const result = judge([local(0, reliable(1)), local(9_800, reliable(2))], { rule: 'ack-within', ms: 500 });
+    expect(result).toMatchObject({ passed: false, checked: 1, violations: 1, skipped: 1 });
+    expect(result.evidence[0].seq).toBe(1);
+  });
+
+  it('keys ACKs on the low/high bit (DECISIONS.md 2)', () => {
+    const keepalive = dataMsg({ type: 0x00, reliable: true, ordered: true, seq: 1, payload: filler(17) });
+    expect(judge([local(0, keepalive), remote(20, ack(1, 0x02))], { rule: 'ack-within', ms: 500 }).passed).toBe(true);
+    expect(judge([local(0, keepalive), remote(20, ack(1, 0x00))], { rule: 'ack-within', ms: 500 }).passed).toBe(false);
+  });
+
+  it("takes the server's connect reply as the answer to a client's Connect (the join capture has no ACK)", () => {
+    const connect = dataMsg({ type: 0x03, reliable: true, ordered: true, seq: 0, payload: filler(10) });
+    const connectAck = dataMsg({ type: 0x03, reliable: true, ordered: true, seq: 0, payload: Uint8Array.of(2) });
+    expect(judge([rec('local', 0, [connect], 0xff), remote(5, connectAck)], { rule: 'ack-within', ms: 500 })).toMatchObject({ passed: true, checked: 1 });
+    expect(judge([rec('local', 0, [connect], 0xff), remote(5, reliable(0))], { rule: 'ack-within', ms: 500 })).toMatchObject({ passed: false, violations: 1 });
+  });
+
+  it('measures from the first transmission, not a retransmission', () => {
+    const result = judge([local(0, reliable(4)), local(2000, reliable(4)), remote(2010, ack(4))], { rule: 'ack-within', ms: 1000 });
+    expect(result).toMatchObject({ passed: false, violations: 1 });
+  });
+});
+
+// ---- ack-sends-max ---------------------------------------------------------
+
+describe('ack-sends-max', () => {
+  const rule: ConformanceRule = { rule: 'ack-sends-max', max: 9 };
+  const acks = (from: number, n: number) => Array.from({ length: n }, (_, i) => remote(from + i * 667, ack(8)));
+
+  it('fails when one ACK key is sent 12 times', () => {
+    const result = judge([local(0, reliable(8)), ...acks(10, 12)], rule, 20_000);
+    expect(result).toMatchObject({ passed: false, checked: 1, violations: 1 });
+    expect(result.evidence[0].seq).toBe(8);
+    expect(result.evidence[0].detail).toContain('12 times');
+  });
+
+  it('passes 9 sends, and a retransmission of ours restarts the count', () => {
+    expect(judge([local(0, reliable(8)), ...acks(10, 9)], rule, 20_000)).toMatchObject({ passed: true, checked: 1 });
+    const twice = judge([local(0, reliable(8)), ...acks(10, 6), local(5000, reliable(8)), ...acks(5010, 6)], rule, 20_000);
+    expect(twice).toMatchObject({ passed: true, checked: 2, violations: 0 });
+  });
+});
+
+// ---- no-repeated-processing ------------------------------------------------
+
+describe('no-repeated-processing', () => {
+  const rule: ConformanceRule = { rule: 'no-repeated-processing' };
+  const response = (seq: number) => reliable(seq, Opcode.ChecksumResponse, 1);
+  const request = (seq: number) => reliable(seq, Opcode.ChecksumRequest, seq);
+
+  it('passes one reply (retransmitted under one seq) to a request we sent 3 times', () => {
+    const log = [local(0, response(3)), local(2000, response(3)), remote(2010, request(4)), local(4000, response(3)), remote(4010, request(4))];
+    expect(judge(log, rule)).toMatchObject({ passed: true, checked: 1, violations: 0 });
+  });
+
+  it('fails when a retransmitted request draws a second distinct reply', () => {
+    const log = [local(0, response(3)), remote(10, request(4)), local(2000, response(3)), remote(2010, request(5))];
+    const result = judge(log, rule);
+    expect(result).toMatchObject({ passed: false, checked: 1, violations: 1 });
+    expect(result.evidence[0].seq).toBe(3);
+    expect(result.evidence[0].detail).toContain('seqs 4, 5');
+    expect(result.evidence[0].hex.startsWith('01 01 32')).toBe(true);
+  });
+
+  it('does not take a late retransmission of an earlier reply for a second reply', () => {
+    // A stock client re-sends its fragmented round-2 response all session (DECISIONS.md 14).
+    const fragmentedResponse = dataMsg({ reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3, payload: filledPayload(Opcode.ChecksumResponse, 405, 8) });
+    const log = [local(0, request(2)), remote(10, fragmentedResponse), local(20, request(3)), remote(30, response(3)), remote(2010, fragmentedResponse)];
+    expect(judge(log, { rule: 'no-repeated-processing' })).toMatchObject({ passed: true, checked: 2 });
+  });
+
+  it('judges the Connect → ConnectAck pair from the datagram peer ids', () => {
+    const connect = dataMsg({ type: 0x03, reliable: true, ordered: true, seq: 0, payload: filler(10) });
+    const connectAck = (seq: number) => dataMsg({ type: 0x03, reliable: true, ordered: true, seq, payload: Uint8Array.of(2) });
+    const once = [rec('local', 0, [connect], 0xff), remote(5, connectAck(0))];
+    expect(judge(once, rule)).toMatchObject({ passed: true, checked: 1 });
+    const twice = [...once, rec('local', 2000, [connect], 0xff), remote(2005, connectAck(1))];
+    expect(judge(twice, rule)).toMatchObject({ passed: false, violations: 1 });
+  });
+});
+
+// ---- retransmit-interval ---------------------------------------------------
+
+describe('retransmit-interval', () => {
+  const rule: ConformanceRule = { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 };
+
+  it('passes re-sends 2 s apart (the stock fixed interval, DECISIONS.md 11)', () => {
+    expect(judge([remote(0, reliable(7)), remote(2000, reliable(7)), remote(4000, reliable(7))], rule)).toMatchObject({ passed: true, checked: 2 });
+  });
+
+  it('fails re-sends too soon and too late', () => {
+    const result = judge([remote(0, reliable(7)), remote(100, reliable(7)), remote(5100, reliable(7))], rule);
+    expect(result).toMatchObject({ passed: false, checked: 2, violations: 2 });
+    expect(result.evidence[0].detail).toContain('sooner than 200 ms');
+    expect(result.evidence[1].detail).toContain('later than 3000 ms');
+  });
+
+  it('takes other bytes under the same key for a new message, not a re-send', () => {
+    expect(judge([remote(0, reliable(7, 0x06, 1)), remote(50, reliable(7, 0x06, 2))], rule)).toMatchObject({ passed: true, checked: 0 });
+  });
+});
+
+// ---- stops-after-ack --------------------------------------------------------
+
+describe('stops-after-ack', () => {
+  const rule: ConformanceRule = { rule: 'stops-after-ack', graceMs: 1000 };
+
+  it('fails when the counterpart re-sends after our ACK', () => {
+    const result = judge([remote(0, reliable(9)), local(10, ack(9)), remote(2000, reliable(9)), remote(4000, reliable(9))], rule);
+    expect(result).toMatchObject({ passed: false, checked: 1, violations: 1 });
+    expect(result.evidence[0]).toMatchObject({ seq: 9, timeS: 2 });
+    expect(result.evidence[0].detail).toContain('2 times');
+  });
+
+  it('passes a re-send within the grace and silence after it; skips an ACK too close to the end', () => {
+    const log = [remote(0, reliable(9)), local(10, ack(9)), remote(500, reliable(9)), remote(9_500, reliable(10)), local(9_510, ack(10))];
+    expect(judge(log, rule)).toMatchObject({ passed: true, checked: 1, skipped: 1 });
+  });
+
+  it('matches fragment ACKs on the index', () => {
+    const log = [remote(0, frag(2, 0)), local(10, fragAck(2, 1)), remote(2000, frag(2, 0))];
+    expect(judge(log, rule)).toMatchObject({ passed: true, checked: 0 });
+  });
+});
+
+// ---- the log as a whole ------------------------------------------------------
+
+describe('evaluation', () => {
+  it('skips and counts undecodable records, and never throws on random bytes', () => {
+    let x = 12345;
+    const next = () => (x = (x * 1103515245 + 12345) >>> 0) >>> 24;
+    const garbage: WireRecord[] = Array.from({ length: 2000 }, (_, i) => ({
+      timeUs: i * 1000,
+      from: i % 2 ? 'local' : 'remote',
+      connection: 1 + (i % 3),
+      bytes: Uint8Array.from({ length: next() % 40 }, next),
+    }));
+    const evaluation = evaluateConformanceLog([...garbage, remote(3000, ack(1))], DEFAULT_CONFORMANCE_RULES, { endUs: 5_000_000 });
+    expect(evaluation.records).toBe(2001);
+    expect(evaluation.undecodable).toBeGreaterThan(1000);
+    expect(evaluation.rules).toHaveLength(6);
+  });
+
+  it('judges connections apart', () => {
+    const log = [rec('local', 0, [reliable(1)], CLIENT, 1), rec('remote', 10, [ack(1)], SERVER, 2)];
+    const result = judge(log, { rule: 'ack-within', ms: 500 });
+    expect(result).toMatchObject({ passed: false, violations: 1 });
+    expect(result.evidence[0].connection).toBe(1);
+  });
+
+  it('counts keys past the bound as untracked instead of growing', () => {
+    const log = Array.from({ length: 50 }, (_, i) => local(i, reliable(i)));
+    const [result] = evaluateConformanceLog(log, [{ rule: 'ack-within', ms: 500 }], { endUs: 10_000_000, maxTrackedKeys: 10 }).rules;
+    expect(result).toMatchObject({ checked: 10, untracked: 40 });
+  });
+
+  it('keeps at most 10 evidence items, earliest first', () => {
+    const log = Array.from({ length: 30 }, (_, i) => local(29 - i, reliable(i)));
+    const result = judge(log, { rule: 'ack-within', ms: 500 });
+    expect(result.violations).toBe(30);
+    expect(result.evidence).toHaveLength(10);
+    expect(result.evidence.map((e) => e.timeS)).toEqual(Array.from({ length: 10 }, (_, i) => i / 1000));
+  });
+});
+
+// ---- on the model's own wire ---------------------------------------------------
+
+describe("the model's wire (simulated `live` scenario, 20 s)", () => {
+  /** What `localRole`'s socket would record in a live run against the other end. */
+  function simulatedLog(preset: PresetName, localRole: Role): WireRecord[] {
+    const log: WireRecord[] = [];
+    runScenario(loadScenario('live'), {
+      preset,
+      durationUs: 20e6,
+      observer: {
+        datagramSent: (timeUs, from, bytes, _uids, _notes, connection) => {
+          if (from === localRole) log.push({ timeUs, from: 'local', connection, bytes: bytes.slice() });
+        },
+        datagramArrived: (timeUs, to, bytes, _duplicate, connection) => {
+          if (to === localRole) log.push({ timeUs, from: 'remote', connection, bytes: bytes.slice() });
+        },
+      },
+    });
+    return log;
+  }
+  const withFixBound = [...DEFAULT_CONFORMANCE_RULES, { rule: 'ack-sends-max', max: 3, name: 'ack-sends-max 3' } as const];
+  const verdicts = (log: WireRecord[]) => Object.fromEntries(evaluateConformance(log, withFixBound, { endUs: 20e6 }).map((r) => [r.name, r.passed]));
+
+  it('a fixed counterpart passes every rule, from either side, with cases judged', () => {
+    for (const side of ['client', 'server'] as const) {
+      const results = evaluateConformance(simulatedLog('fixed', side), withFixBound, { endUs: 20e6 });
+      expect(results.filter((r) => !r.passed).map((r) => r.name)).toEqual([]);
+      expect(results.find((r) => r.rule === 'ack-within')?.checked).toBeGreaterThan(20);
+      expect(results.find((r) => r.rule === 'no-repeated-processing')?.checked).toBeGreaterThan(4);
+    }
+  });
+
+  it('a stock server passes the defaults but breaks the fix bound of 3 ACK sends (DECISIONS.md 8)', () => {
+    const v = verdicts(simulatedLog('stock', 'client'));
+    expect(v).toMatchObject({ 'fragment-acks': true, 'ack-within': true, 'ack-sends-max': true, 'stops-after-ack': true, 'ack-sends-max 3': false });
+  });
+
+  it('a stock client keeps re-sending its fragments after our ACK (the fragment-ACK bug, DECISIONS.md 14)', () => {
+    const [result] = evaluateConformance(simulatedLog('stock', 'server'), [{ rule: 'stops-after-ack', graceMs: 1000 }], { endUs: 20e6 });
+    expect(result.passed).toBe(false);
+    expect(result.evidence.map((e) => e.fragIndex)).toEqual([0, 1, 2]);
+    expect(result.evidence[0].hex).toMatch(/32 9C A1 02 00 00 03/);
+  });
+});
+
+// ---- rules files -------------------------------------------------------------
+
+describe('rules files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bcsim-conformance-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const problem = (text: string): string => {
+    try {
+      parseConformanceRules(text, 'rules.json');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConformanceRulesError);
+      return (error as Error).message;
+    }
+    throw new Error('expected a ConformanceRulesError');
+  };
+
+  it('reads the documented example, and a top-level array', () => {
+    const example = {
+      rules: [
+        { rule: 'fragment-acks', withinMs: 2000 },
+        { rule: 'ack-within', ms: 500 },
+        { rule: 'ack-sends-max', max: 9 },
+        { rule: 'no-repeated-processing' },
+        { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 },
+        { rule: 'stops-after-ack', graceMs: 1000, name: 'stops' },
+      ],
+    };
+    const file = join(dir, 'rules.json');
+    writeFileSync(file, JSON.stringify(example));
+    expect(loadConformanceRules(file)).toEqual(example.rules);
+    expect(parseConformanceRules(JSON.stringify(example.rules), 'x')).toEqual(example.rules);
+    expect(DEFAULT_CONFORMANCE_RULES.map((r) => r.rule)).toEqual(example.rules.map((r) => r.rule));
+  });
+
+  it('names the file, the JSON path and the reason', () => {
+    expect(problem('{"rules":[{"rule":"ack-within","ms":500},{"rule":"acks-fast"}]}')).toMatch(/^rules\.json: rules\[1\]\.rule: unknown rule "acks-fast" \(expected one of: fragment-acks, /);
+    expect(problem('{"rules":[{"rule":"ack-within","ms":"fast"}]}')).toMatch(/^rules\.json: rules\[0\]\.ms: expected ms in ms, a number >= 0, got "fast"$/);
+    expect(problem('[{"rule":"ack-within"}]')).toBe('rules.json: [0].ms: expected ms in ms, a number >= 0, but it is missing');
+    expect(problem('[{"rule":"ack-sends-max","max":9,"maxx":3}]')).toBe('rules.json: [0].maxx: unknown key "maxx" for rule "ack-sends-max"');
+    expect(problem('[{"rule":"ack-sends-max","max":2.5}]')).toMatch(/^rules\.json: \[0\]\.max: expected max, a whole number/);
+    expect(problem('[{"rule":"retransmit-interval","minMs":500,"maxMs":100}]')).toBe('rules.json: [0].minMs: minMs 500 is above maxMs 100');
+    expect(problem('[{"rule":"stops-after-ack","graceMs":120000}]')).toMatch(/^rules\.json: \[0\]\.graceMs: expected at most 60,000 ms/);
+    expect(problem('[{"rule":"no-repeated-processing"},{"rule":"no-repeated-processing"}]')).toMatch(/^rules\.json: \[1\]\.name: duplicate rule name "no-repeated-processing"/);
+    expect(problem('{"rule":"ack-within"}')).toBe('rules.json: rule: unknown key "rule" (expected only "rules")');
+    expect(problem('{"rules":{}}')).toBe('rules.json: rules: expected an array of rules, got an object');
+    expect(problem('{"rules":[]}')).toBe('rules.json: rules: expected at least one rule (leave out --expect for the default rules)');
+    expect(problem('[{"rule":"ack-within","ms":5,"name":""}]')).toBe('rules.json: [0].name: expected a non-empty rule name, got ""');
+    expect(problem('{"rules":[1]}')).toBe('rules.json: rules[0]: expected a rule object, got 1');
+    expect(problem('{"rules":[], "rules":[]}')).toBe('rules.json: duplicate key "rules" at line 1, column 14');
+    expect(problem('{"rules":[')).toMatch(/^rules\.json: invalid JSON: /);
+    expect(() => loadConformanceRules(join(dir, 'missing.json'))).toThrow(`${join(dir, 'missing.json')}: cannot read: ENOENT`);
+  });
+});
+
+// ---- text and JUnit ---------------------------------------------------------
+
+describe('reports', () => {
+  const log = [local(0, frag(5, 0), frag(5, 1), frag(5, 2)), local(10, reliable(6)), remote(20, ack(6)), remote(30, ack(6))];
+  const rules: ConformanceRule[] = [
+    { rule: 'fragment-acks', withinMs: 2000 },
+    { rule: 'ack-sends-max', max: 1, name: 'one <ack> & "only"' },
+    { rule: 'no-repeated-processing' },
+  ];
+  const evaluation = evaluateConformanceLog(log, rules, { endUs: 10_000_000 });
+  const results = [...evaluation.rules];
+
+  it('renders one line per rule and the evidence of failures', () => {
+    const text = renderConformanceText(results, evaluation);
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('FAIL fragment-acks: Every fragment we sent got a well-formed 5-byte fragment ACK with its seq and index within 2000 ms. (checked 3, violations 3)');
+    expect(lines[1]).toMatch(/^ {4}t=0\.000 s conn 1 seq 5 frag 0: Our fragment 0 of seq 5 got no well-formed 5-byte fragment ACK within 2000 ms/);
+    expect(lines[2]).toMatch(/^ {6}hex: 02 03 32 /);
+    expect(text).toContain('FAIL one <ack> & "only": No ACK entry of the counterpart was sent more than 1 times. (checked 1, violations 1)');
+    expect(text).toContain('PASS no-repeated-processing: ');
+    expect(lines[lines.length - 1]).toBe('conformance: 1 of 3 rules passed (4 datagrams on 1 connection)');
+  });
+
+  it('writes deterministic JUnit XML that parses, with one case per rule and the failures counted', () => {
+    const xml = conformanceJunitXml(results);
+    expect(conformanceJunitXml(evaluateConformance(log, rules, { endUs: 10_000_000 }))).toBe(xml);
+    const root = parseXml(xml);
+    expect(root).toMatchObject({ name: 'testsuites', attributes: { name: 'bcsim peer conformance', tests: '3', failures: '2' } });
+    const suites = root.children.filter((c) => c.name === 'testsuite');
+    expect(suites).toHaveLength(1);
+    expect(suites[0].attributes).toEqual({ name: 'bcsim peer conformance', tests: '3', failures: '2' });
+    const cases = suites[0].children;
+    expect(cases.map((c) => c.name)).toEqual(['testcase', 'testcase', 'testcase']);
+    expect(cases[1].attributes.name).toBe('one <ack> & "only": No ACK entry of the counterpart was sent more than 1 times.');
+    expect(cases.map((c) => c.children.filter((f) => f.name === 'failure').length)).toEqual([1, 1, 0]);
+    const failure = cases[0].children[0];
+    expect(failure.attributes.message).toBe('3 violations in 3 checked');
+    expect(failure.text).toContain('seq 5 frag 2');
+    expect(failure.text).toContain('hex: 02 03 32');
+
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-junit-'));
+    try {
+      const file = join(dir, 'out', 'junit.xml');
+      writeConformanceJunit(file, results);
+      expect(readFileSync(file, 'utf8')).toBe(xml);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// ---- a strict little XML reader (elements, attributes, text; no DTD) -------
+
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
+
+function parseXml(xml: string): XmlElement {
+  let pos = 0;
+  const fail = (why: string): never => {
+    throw new Error(`XML: ${why} at ${pos}`);
+  };
+  const decode = (raw: string): string => {
+    if (/[<]|&(?!(amp|lt|gt|quot|apos);)/.test(raw)) fail(`bad character data ${JSON.stringify(raw.slice(0, 40))}`);
+    if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(raw)) fail('a control character');
+    return raw.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  };
+  const skipSpace = () => {
+    while (/\s/.test(xml[pos] ?? '')) pos++;
+  };
+  const element = (): XmlElement => {
+    const open = /^<([A-Za-z][\w-]*)/.exec(xml.slice(pos)) ?? fail('expected an element');
+    pos += open[0].length;
+    const node: XmlElement = { name: open[1], attributes: {}, children: [], text: '' };
+    for (;;) {
+      skipSpace();
+      if (xml.startsWith('/>', pos)) {
+        pos += 2;
+        return node;
+      }
+      if (xml[pos] === '>') break;
+      const attr = /^([A-Za-z][\w-]*)="([^"]*)"/.exec(xml.slice(pos)) ?? fail('expected an attribute');
+      if (attr[1] in node.attributes) fail(`duplicate attribute ${attr[1]}`);
+      node.attributes[attr[1]] = decode(attr[2]);
+      pos += attr[0].length;
+    }
+    pos++;
+    for (;;) {
+      const lt = xml.indexOf('<', pos);
+      if (lt < 0) fail(`unclosed <${node.name}>`);
+      node.text += decode(xml.slice(pos, lt));
+      pos = lt;
+      if (xml.startsWith(`</${node.name}>`, pos)) {
+        pos += node.name.length + 3;
+        return node;
+      }
+      if (xml.startsWith('</', pos)) fail(`mismatched close of <${node.name}>`);
+      node.children.push(element());
+    }
+  };
+  if (!xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')) fail('no XML declaration');
+  pos = xml.indexOf('?>') + 2;
+  skipSpace();
+  const root = element();
+  skipSpace();
+  if (pos !== xml.length) fail('content after the root element');
+  return root;
+}
