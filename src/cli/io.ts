@@ -17,6 +17,11 @@ export interface CliIO {
   stdoutClosed?(): boolean;
   /** All of standard input as text (`bcsim decode -`). Absent means no stdin. */
   readStdin?(): string;
+  /**
+   * Calls `handler` on SIGINT or SIGTERM (the live commands stop cleanly and
+   * write their files). Returns a function that removes it. Absent: never.
+   */
+  onInterrupt?(handler: (signal: string) => void): () => void;
 }
 
 /**
@@ -47,6 +52,14 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     stdoutClosed: () => closed,
     readStdin: () => readAllSync(0),
+    onInterrupt: (handler) => {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
   };
 }
 

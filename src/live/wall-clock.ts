@@ -20,15 +20,39 @@ export function monotonicMicros(): WallSource {
 /** Lateness samples kept for the percentiles (a ring: the latest ones). */
 export const MAX_LATENESS_SAMPLES = 100_000;
 
+export interface LatenessFigures {
+  /** Samples taken (the percentiles cover the latest MAX_LATENESS_SAMPLES). */
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** How late things happened against their scheduled time, µs. */
+export class LatenessRing {
+  private readonly samples = new Float64Array(MAX_LATENESS_SAMPLES);
+  private count = 0;
+
+  record(lateUs: number): void {
+    this.samples[this.count++ % MAX_LATENESS_SAMPLES] = lateUs;
+  }
+
+  figures(): LatenessFigures {
+    const n = Math.min(this.count, MAX_LATENESS_SAMPLES);
+    if (n === 0) return { count: 0, p50: 0, p99: 0, max: 0 };
+    const sorted = Float64Array.from(this.samples.subarray(0, n)).sort();
+    return { count: this.count, p50: sorted[Math.floor(0.5 * (n - 1))], p99: sorted[Math.floor(0.99 * (n - 1))], max: sorted[n - 1] };
+  }
+}
+
 export class WallClock implements Scheduler {
   private readonly queue = new Simulator();
   private armed: NodeJS.Timeout | null = null;
   private armedForUs = Number.POSITIVE_INFINITY;
   private stopped = false;
   private inside = false;
-  /** Dispatch lateness (wall time at dispatch minus due time), µs; a ring of the latest. */
-  private readonly lateness = new Float64Array(MAX_LATENESS_SAMPLES);
-  private latenessCount = 0;
+  /** Dispatch lateness: wall time at dispatch minus due time. */
+  readonly dispatchLateness = new LatenessRing();
   /** Callbacks that threw; the first error is kept and the clock stops. */
   failure: unknown = null;
 
@@ -76,7 +100,7 @@ export class WallClock implements Scheduler {
           if (wall > this.queue.now) this.queue.runUntil(wall);
           break;
         }
-        this.lateness[this.latenessCount++ % MAX_LATENESS_SAMPLES] = wall - due;
+        this.dispatchLateness.record(wall - due);
         this.queue.step();
       }
     } catch (error) {
@@ -94,14 +118,6 @@ export class WallClock implements Scheduler {
     this.stopped = true;
     if (this.armed !== null) clearTimeout(this.armed);
     this.armed = null;
-  }
-
-  /** Dispatch lateness percentiles (µs) over the latest samples. */
-  latenessUs(): { count: number; p50: number; p99: number; max: number } {
-    const n = Math.min(this.latenessCount, MAX_LATENESS_SAMPLES);
-    if (n === 0) return { count: 0, p50: 0, p99: 0, max: 0 };
-    const sorted = Float64Array.from(this.lateness.subarray(0, n)).sort();
-    return { count: this.latenessCount, p50: sorted[Math.floor(0.5 * (n - 1))], p99: sorted[Math.floor(0.99 * (n - 1))], max: sorted[n - 1] };
   }
 
   private arm(): void {

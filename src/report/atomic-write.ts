@@ -4,7 +4,7 @@
 // pid of the process that made it, and a sweep removes only those whose owner is
 // dead: a second bcsim running beside us keeps its live temporaries (issue 9).
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export const TEMP_PREFIX = '.bcsim-tmp-';
 
@@ -60,6 +60,27 @@ export function writeFileAtomic(dir: string, name: string, content: string | Uin
     throw error;
   }
   return target;
+}
+
+/**
+ * Writes several files as a set: every temporary first, then the renames, so a
+ * failure (or a kill) before the renames leaves none of them; a failed write
+ * removes every temporary. Paths are absolute.
+ */
+export function writeFilesTogether(files: ReadonlyArray<{ readonly path: string; readonly content: string | Uint8Array }>): void {
+  const temps: string[] = [];
+  try {
+    for (const f of files) {
+      makeDirs(dirname(f.path));
+      const temp = join(dirname(f.path), temporaryName(TEMP_PREFIX, basename(f.path)));
+      temps.push(temp);
+      writeFileSync(temp, f.content);
+    }
+  } catch (error) {
+    for (const temp of temps) rmSync(temp, { force: true });
+    throw error;
+  }
+  files.forEach((f, i) => renameSync(temps[i], f.path));
 }
 
 /**

@@ -124,10 +124,10 @@ describe('bcsim scenarios', () => {
   it('lists every built-in with its duration, its clients when more than one, and description', async () => {
     const r = await cli(['scenarios']);
     expect(r.code).toBe(0);
-    const names = ['fragment-ack-bug (120s)', 'long-session (4h)', 'lobby-idle (30m)', 'heavy-combat (30m)', 'valentines (34m, 3 clients)', 'server-8 (1h, 8 clients)', 'lossy-link (10m)', 'partition (10m)'];
+    const names = ['fragment-ack-bug (120s)', 'long-session (4h)', 'lobby-idle (30m)', 'heavy-combat (30m)', 'live (60s)', 'valentines (34m, 3 clients)', 'server-8 (1h, 8 clients)', 'lossy-link (10m)', 'partition (10m)'];
     for (const name of names) expect(r.stdout).toContain(`${name}\n`);
     const json = JSON.parse((await cli(['scenarios', '--json'])).stdout);
-    expect(json).toHaveLength(8);
+    expect(json).toHaveLength(9);
     expect(json.find((b: { name: string }) => b.name === 'server-8').clients).toBe(8);
   });
 });

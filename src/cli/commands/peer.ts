@@ -1,0 +1,141 @@
+// `bcsim peer client --connect HOST:PORT` and `bcsim peer server --listen HOST:PORT`
+// (issue 14, items 2 and 3): one end of the model against a real counterpart,
+// then the conformance rules on what the counterpart sent.
+import type { Socket } from 'node:dgram';
+import { resolve } from 'node:path';
+import { bindUdp, formatHostPort, isLoopback, parseHostPort } from '../../live/endpoint.js';
+import type { HostPort } from '../../live/endpoint.js';
+import { LivePeer } from '../../live/peer/live-peer.js';
+import { summarizeLive } from '../../live/peer/live-summary.js';
+import type { LiveSummary } from '../../live/peer/live-summary.js';
+import { renderLiveSummary } from '../../live/peer/live-report.js';
+import { joinResult } from '../../live/peer/join-check.js';
+import { loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/conformance/index.js';
+import type { ConformanceResult } from '../../live/conformance/index.js';
+import { writeFilesTogether } from '../../report/atomic-write.js';
+import { modeLabel, switchesFor } from '../../session/run.js';
+import type { Role } from '../../transport/roles.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
+import type { CliIO } from '../io.js';
+import { durationFlag, seedFlag } from '../options.js';
+import { loadForCli } from '../scenario-ref.js';
+import { modeSpec, switchSets } from '../switch-flags.js';
+
+export interface PeerFlags {
+  connect?: string;
+  listen?: string;
+  bind?: string;
+  scenario?: string;
+  mode?: string;
+  seed?: string;
+  duration?: string;
+  clients?: string;
+  set?: string[];
+  switch?: string[];
+  expect?: string;
+  junit?: string;
+  out?: string;
+  json?: boolean;
+}
+
+/** Most clients one live server serves (each is a full peer state). */
+export const MAX_LIVE_CLIENTS = 16;
+
+export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Promise<number> {
+  if (side !== 'client' && side !== 'server') throw new UsageError(`peer: the side is "client" or "server", not "${side}"`);
+  const role: Role = side;
+  const addresses = peerAddresses(role, flags);
+  const clients = clientsFlag(role, flags.clients);
+  const mode = modeSpec(flags.mode);
+  const scenario = loadForCli(flags.scenario ?? 'live', [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch), `clients=${clients}`], io);
+  const durationUs = durationFlag('--duration', flags.duration) ?? scenario.durationUs;
+  const seed = seedFlag(flags.seed) ?? scenario.seed;
+  const preset = mode.preset ?? scenario.preset;
+  const rules = flags.expect === undefined ? DEFAULT_RULES : loadRulesFile(resolve(io.cwd, flags.expect));
+  const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
+  const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
+  for (const a of [addresses.bind, addresses.remote]) {
+    if (a !== null && !isLoopback(a.host)) io.stderr(`bcsim: warning: ${formatHostPort({ address: a.host, port: a.port })} is not loopback; bcsim's live mode is meant for a test machine\n`);
+  }
+
+  const socket = await bindOrUsage(addresses.bind, role === 'server' ? '--listen' : '--bind');
+  const live = new LivePeer({ role, scenario, switches: switchesFor(scenario, preset), seed, socket, remote: addresses.remote, clients, durationUs });
+  const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
+  const status = io.stderrIsTTY && !flags.json ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
+  const local = formatHostPort(socket.address());
+  io.stderr(`bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${durationUs / 1e6} s\n`);
+  try {
+    live.start();
+    await live.done;
+  } finally {
+    stopOnSignal?.();
+    if (status !== null) {
+      clearInterval(status);
+      io.stderr('\r\x1b[K');
+    }
+    socket.close();
+  }
+  if (live.clock.failure !== null) throw live.clock.failure;
+
+  const summary = summarizeLive(live, {
+    scenario: scenario.name,
+    mode: modeLabel(preset, scenario.switchOverrides),
+    switches: switchesFor(scenario, preset),
+    seed,
+    local,
+    remote: addresses.remote === null ? null : formatHostPort({ address: addresses.remote.host, port: addresses.remote.port }),
+  });
+  const results: ConformanceResult[] = [joinResult(live), ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now })];
+  const report: LiveSummary & { conformance: ConformanceResult[] } = { ...summary, conformance: results };
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  // The summary and the JUnit file appear together or not at all.
+  const files: Array<{ path: string; content: string }> = [];
+  if (outFile !== undefined) files.push({ path: outFile, content: json });
+  if (junitFile !== undefined) files.push({ path: junitFile, content: conformanceJunitXml(results, `bcsim peer ${role} ${scenario.name}`) });
+  writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '), () => writeFilesTogether(files));
+  if (flags.json) io.stdout(json);
+  else io.stdout(`${renderLiveSummary(summary)}\n${renderConformance(results)}\n`);
+  return results.every((r) => r.passed) ? EXIT_OK : EXIT_FAILED;
+}
+
+function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: HostPort | null } {
+  const parse = (text: string, flag: string, portZero = false): HostPort => {
+    const parsed = parseHostPort(text, flag, portZero);
+    if (typeof parsed === 'string') throw new UsageError(parsed);
+    return parsed;
+  };
+  if (role === 'server') {
+    if (flags.connect !== undefined) throw new UsageError('peer server: --connect is for a client; a server takes --listen HOST:PORT');
+    if (flags.listen === undefined) throw new UsageError('peer server: --listen HOST:PORT is required (e.g. --listen 127.0.0.1:22101)');
+    return { bind: parse(flags.listen, '--listen'), remote: null };
+  }
+  if (flags.listen !== undefined) throw new UsageError('peer client: --listen is for a server; a client takes --connect HOST:PORT');
+  if (flags.connect === undefined) throw new UsageError('peer client: --connect HOST:PORT is required (e.g. --connect 127.0.0.1:22101)');
+  const remote = parse(flags.connect, '--connect');
+  if (flags.bind !== undefined) return { bind: parse(flags.bind, '--bind', true), remote };
+  // Without --bind, a client binds to loopback, and only when its server is there.
+  if (!isLoopback(remote.host)) throw new UsageError(`peer client: --connect ${flags.connect} is not loopback; say where to bind with --bind HOST:PORT`);
+  return { bind: { host: remote.family === 6 ? '::1' : '127.0.0.1', port: 0, family: remote.family }, remote };
+}
+
+function clientsFlag(role: Role, value: string | undefined): number {
+  if (value === undefined) return 1;
+  if (role === 'client') throw new UsageError('peer client: --clients is for a server (a client is one client)');
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS) throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
+  return n;
+}
+
+async function bindOrUsage(at: HostPort, flag: string): Promise<Socket> {
+  try {
+    return await bindUdp(at, flag);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function statusLine(live: LivePeer): string {
+  const own = live.own.stats();
+  const joined = live.traffic.inGame().length;
+  return `peer ${live.role} ${(live.clock.now / 1e6).toFixed(1)} s · datagrams out ${live.wire.sent} in ${live.wire.received} · reliable ${own.reliableSent} sent, ${own.acknowledged} ACKed · in game ${joined}/${live.connections.length}`;
+}

@@ -1,0 +1,267 @@
+// `bcsim peer` (issue 14, item 2): one end of the model, client or dedicated
+// server, on a real UDP socket against a real counterpart. The same transport,
+// traffic script and codec as a simulated run, on the WallClock instead of the
+// Simulator; the real cipher on the wire (DECISIONS.md 22). Every datagram
+// either end sent is kept, decrypted, in a WireLog for the counterpart's
+// analysis and the conformance rules.
+import type { Socket, RemoteInfo } from 'node:dgram';
+import { decrypt, encrypt } from '../../codec/index.js';
+import type { DataType } from '../../codec/index.js';
+import { RandomStreams } from '../../engine/index.js';
+import type { Scenario } from '../../scenario/scenario.js';
+import { TrafficDriver } from '../../traffic/driver.js';
+import type { TrafficPort } from '../../traffic/sources.js';
+import { SERVER_IDENTITY, clientIdentity } from '../../transport/identity.js';
+import { PeerTransport, connectionEnded } from '../../transport/peer.js';
+import type { TransportHooks } from '../../transport/hooks.js';
+import type { Role } from '../../transport/roles.js';
+import { ServerHost } from '../../transport/server-host.js';
+import type { TransportSwitches } from '../../transport/switches.js';
+import { UpdateLoop } from '../../transport/update-loop.js';
+import { formatHostPort } from '../endpoint.js';
+import type { HostPort } from '../endpoint.js';
+import { LatenessRing, WallClock } from '../wall-clock.js';
+import { WireLog } from '../wire-log.js';
+import { OwnMessages } from './own-messages.js';
+import { RemoteBridge } from './remote-bridge.js';
+
+/** GameSpy queries share the game port and start with a backslash: not ours to read. */
+const GAMESPY_FIRST_BYTE = 0x5c;
+/** After the run, a client says goodbye and waits this long for the Disconnect to go out and be ACKed. */
+export const DISCONNECT_GRACE_US = 1_000_000;
+
+export type StopReason = 'duration' | 'signal' | 'connection-ended' | 'error';
+
+export interface LivePeerOptions {
+  readonly role: Role;
+  readonly scenario: Scenario;
+  readonly switches: TransportSwitches;
+  readonly seed: number;
+  /** The socket, bound where the user said (the CLI binds it). */
+  readonly socket: Socket;
+  /** A client's server; null for a server (it answers whoever connects). */
+  readonly remote: HostPort | null;
+  /** Clients a server serves: the k-th new address is client k; later ones are refused and counted. */
+  readonly clients: number;
+  readonly durationUs: number | null;
+  readonly clock?: WallClock;
+}
+
+interface LiveConnection {
+  readonly client: number;
+  readonly peer: PeerTransport;
+  address: { readonly address: string; readonly port: number } | null;
+  dedupLast: number;
+  dedupMaxPerSecond: number;
+  joinedAtUs: number | null;
+}
+
+export class LivePeer {
+  readonly clock: WallClock;
+  readonly log = new WireLog();
+  readonly own = new OwnMessages();
+  readonly sendLateness = new LatenessRing();
+  readonly connections: LiveConnection[] = [];
+  readonly traffic: TrafficDriver;
+  readonly bridge: RemoteBridge;
+  readonly host: ServerHost | null = null;
+  private readonly clientLoop: UpdateLoop | null = null;
+  private readonly byAddress = new Map<string, number>();
+  /** Datagrams from addresses past the server's client count, GameSpy queries, and socket send errors. */
+  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, gamespy: 0, sendErrors: 0 };
+  unreliableDelivered = 0;
+  private finished: ((reason: StopReason) => void) | null = null;
+  readonly done: Promise<StopReason>;
+  stopReason: StopReason | null = null;
+  private stopping = false;
+
+  constructor(private readonly options: LivePeerOptions) {
+    this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
+    this.done = new Promise((resolve) => (this.finished = resolve));
+    const scenario = options.scenario;
+    const role = options.role;
+    const count = role === 'client' ? 1 : options.clients;
+    for (let k = 1; k <= count; k++) this.connections.push(this.makeConnection(k));
+    if (role === 'server') {
+      this.host = new ServerHost(this.clock, scenario.params.updatePeriodMs.server, this.connections.map((c) => c.peer), {});
+    } else {
+      this.clientLoop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
+      this.clientLoop.add(this.connections[0].peer);
+      this.connections[0].address = options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
+    }
+    this.bridge = new RemoteBridge(this.clock, role, () => this.traffic);
+    this.traffic = new TrafficDriver(scenario.traffic, this.port(), new RandomStreams(options.seed), count);
+  }
+
+  get role(): Role {
+    return this.options.role;
+  }
+
+  /** Starts the updates, the traffic script and the socket; `done` resolves when the run stops. */
+  start(): void {
+    this.options.socket.on('message', (msg, rinfo) => this.onDatagram(msg, rinfo));
+    this.host?.loop.start(0);
+    this.traffic.start();
+    const everySecond = this.clock.after(1_000_000, () => {
+      this.sampleDedup();
+      this.clock.reschedule(everySecond, this.clock.now + 1_000_000);
+    });
+    if (this.options.durationUs !== null) this.clock.after(this.options.durationUs, () => this.stop('duration'));
+    this.clock.catchUp();
+  }
+
+  /** Ends the run: a client first says goodbye (bounded wait); then the clock stops. */
+  stop(reason: StopReason): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.stopReason = reason;
+    const client = this.role === 'client' ? this.connections[0].peer : null;
+    if (client !== null && reason !== 'error' && !connectionEnded(client.state)) {
+      client.disconnect();
+      const deadline = this.clock.now + DISCONNECT_GRACE_US;
+      const poll = this.clock.after(10_000, () => {
+        if (connectionEnded(client.state) || this.clock.now >= deadline) this.finish();
+        else this.clock.reschedule(poll, this.clock.now + 10_000);
+      });
+      this.clock.catchUp();
+      return;
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    this.sampleDedup();
+    this.clientLoop?.stop();
+    this.host?.loop.stop();
+    this.clock.stop();
+    this.options.socket.removeAllListeners('message');
+    this.finished?.(this.stopReason ?? 'signal');
+    this.finished = null;
+  }
+
+  private onDatagram(msg: Buffer, rinfo: RemoteInfo): void {
+    if (this.stopReason !== null && !this.stopping) return;
+    this.clock.catchUp();
+    if (msg.length > 0 && msg[0] === GAMESPY_FIRST_BYTE) {
+      this.wire.gamespy++;
+      return;
+    }
+    const connection = this.connectionOf(rinfo);
+    if (connection === null) return;
+    this.wire.received++;
+    const plain = decrypt(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
+    this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes: plain });
+    if (this.host !== null) this.host.arrive(connection.client - 1, plain, []);
+    else connection.peer.arrive(plain, []);
+    this.clock.catchUp();
+  }
+
+  /** A client hears only its server; a server maps each new address to the next client number. */
+  private connectionOf(rinfo: RemoteInfo): LiveConnection | null {
+    const key = formatHostPort(rinfo);
+    if (this.role === 'client') {
+      const c = this.connections[0];
+      if (c.address !== null && formatHostPort(c.address) !== key) {
+        this.wire.refusedAddresses++;
+        return null;
+      }
+      return c;
+    }
+    let index = this.byAddress.get(key);
+    if (index === undefined) {
+      if (this.byAddress.size >= this.connections.length) {
+        this.wire.refusedAddresses++;
+        return null;
+      }
+      index = this.byAddress.size;
+      this.byAddress.set(key, index);
+      this.connections[index].address = { address: rinfo.address, port: rinfo.port };
+    }
+    return this.connections[index];
+  }
+
+  private emit(connection: LiveConnection, bytes: Uint8Array): void {
+    const to = connection.address;
+    if (to === null) return;
+    // Scheduled time against the moment the datagram really leaves.
+    this.sendLateness.record(this.clock.wallUs() - this.clock.now);
+    this.log.add({ timeUs: this.clock.now, from: 'local', connection: connection.client, bytes });
+    this.wire.sent++;
+    this.options.socket.send(encrypt(bytes), to.port, to.address, (error) => {
+      if (error) this.wire.sendErrors++;
+    });
+  }
+
+  private sendApp(client: number, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+    const peer = this.connections[client - 1].peer;
+    // As Session.sendApp: an oversized unreliable message goes as reliable fragments (transport-layer.md §5).
+    if (!(reliable || peer.fragments(type, payload.length))) {
+      if (peer.send({ type, payload, reliable, ordered, uid: -1 })) this.own.unreliableSent++;
+      return -1;
+    }
+    const uid = this.own.register();
+    if (!peer.send({ type, payload, reliable, ordered, uid })) this.own.refused(uid);
+    else this.bridge.sentOwn(client, uid, type, payload);
+    return uid;
+  }
+
+  private port(): TrafficPort {
+    const local = this.role;
+    return {
+      sim: this.clock,
+      send: (from, client, type, payload, reliable, ordered) =>
+        from === local ? this.sendApp(client, type as DataType, payload, reliable, ordered) : this.bridge.expect(client, type, payload, reliable),
+      // The counterpart's hosts start, leave and die on their own.
+      startClient: () => {
+        if (this.clientLoop !== null) this.clientLoop.start(Math.round(this.options.scenario.params.clientTickOffsetMs * 1000));
+      },
+      disconnect: () => {
+        if (local === 'client') this.connections[0].peer.disconnect();
+      },
+      halt: () => {
+        if (local !== 'client') return;
+        this.clientLoop?.stop();
+        this.connections[0].peer.halt();
+      },
+      slotOf: (client) => (this.host === null ? null : this.host.slotOf(client - 1)),
+      setUpdatePeriods: (periods) => {
+        const params = this.options.scenario.params.updatePeriodMs;
+        this.host?.loop.setPeriod(periods?.server ?? params.server);
+        this.clientLoop?.setPeriod(periods?.client ?? params.client);
+      },
+    };
+  }
+
+  private makeConnection(client: number): LiveConnection {
+    const role = this.role;
+    const conn = { client, address: null, dedupLast: 0, dedupMaxPerSecond: 0, joinedAtUs: null } as unknown as LiveConnection;
+    const hooks: TransportHooks = {
+      emit: (bytes) => this.emit(conn, bytes),
+      deliver: (delivery) => this.bridge.delivered(client, delivery),
+      deliverUnreliable: () => this.unreliableDelivered++,
+      gaveUp: (uid) => this.own.gaveUp(uid),
+      acknowledged: (uid) => this.own.acknowledged(uid),
+      refused: (uid) => this.own.refused(uid),
+      newUid: (reliable) => (reliable ? this.own.register() : -1),
+      sentUnreliable: () => this.own.unreliableSent++,
+      stateChanged: (state) => {
+        if (role === 'server') this.host?.connectionChanged(client - 1, state);
+        else if (connectionEnded(state) && !this.stopping) this.stop('connection-ended');
+      },
+    };
+    const params = { ...this.options.scenario.params, tickMs: this.options.scenario.params.updatePeriodMs[role] };
+    const identity = role === 'server' ? SERVER_IDENTITY : clientIdentity(client);
+    (conn as { peer: PeerTransport }).peer = new PeerTransport(role, this.clock, this.options.switches, params, hooks, identity);
+    return conn;
+  }
+
+  private sampleDedup(): void {
+    for (const c of this.connections) {
+      const total = c.peer.counters.dedupComparisons;
+      c.dedupMaxPerSecond = Math.max(c.dedupMaxPerSecond, total - c.dedupLast);
+      c.dedupLast = total;
+      if (c.joinedAtUs === null && this.traffic.inGame().includes(c.client)) c.joinedAtUs = this.clock.now;
+    }
+  }
+}
+

@@ -1,0 +1,41 @@
+// The text `bcsim peer` prints without --json (issue 14): our end's figures,
+// what happened to our messages, timer accuracy, and the counterpart's
+// retransmissions and ACKs as the wire shows them.
+import type { DirectionFigures } from '../../capture/analysis-types.js';
+import type { LatenessFigures } from '../wall-clock.js';
+import type { LiveSummary } from './live-summary.js';
+
+export function renderLiveSummary(s: LiveSummary): string {
+  const p = s.peer;
+  const d = s.delivery;
+  const lines = [
+    `bcsim peer ${s.role} · ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${s.wallSeconds.toFixed(1)} s · stopped: ${s.stopReason}`,
+    `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
+    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}`,
+  ];
+  for (const c of Object.values(p.connections)) {
+    const who = s.role === 'server' ? `slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
+    lines.push(`  connection ${who}: ${c.joinedAtS === null ? 'join NOT completed' : `in game at ${c.joinedAtS.toFixed(1)} s`}, state ${c.state}`);
+  }
+  lines.push(
+    `  our reliable messages: ${d.reliableSent} sent, ${d.acknowledged} ACKed, ${d.unacknowledged} not ACKed, ${d.gaveUp} given up; received ${d.reliableReceived} reliable (${d.duplicatesReceived} duplicates), ${d.unreliableReceived} unreliable`,
+    `  our transport: retransmits ${p.retransmits} (fragments ${p.fragmentRetransmits}), ACK-outbox max ${p.ackOutbox.max} (dead zone ${p.ackOutboxDeadZone.max}), retransmit queue max ${p.retransmitQueue.max}, ACKs sent ${p.acksSent}`,
+    `  timers: dispatch late ${lateness(s.timers.dispatchLatenessUs)}; sends late ${lateness(s.timers.sendLatenessUs)}`,
+  );
+  const remote = s.role === 'client' ? 'server' : 'client';
+  for (const c of s.counterpart.analysis.connections) {
+    const them: DirectionFigures = remote === 'server' ? c.serverToClient : c.clientToServer;
+    const transmissions = them.reliable.low.transmissions + them.reliable.high.transmissions;
+    const retransmissions = them.reliable.low.retransmissions + them.reliable.high.retransmissions;
+    const outbox = c.ackOutbox[remote];
+    lines.push(
+      `  counterpart (connection ${c.index}): ${them.datagrams} datagrams, ${transmissions} reliable transmissions, ${retransmissions} retransmissions, ` +
+        `${them.fragments.rounds} fragment rounds, ${them.acks.sent} ACKs (${them.acks.stale} stale), ACK-outbox estimate peak ${outbox.peak}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function lateness(f: LatenessFigures): string {
+  return f.count === 0 ? 'none' : `p50 ${(f.p50 / 1000).toFixed(2)} ms, p99 ${(f.p99 / 1000).toFixed(2)} ms, max ${(f.max / 1000).toFixed(2)} ms (${f.count})`;
+}

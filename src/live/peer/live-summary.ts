@@ -1,0 +1,118 @@
+// What `bcsim peer` reports (issue 14): our end's transport figures, exactly
+// as a simulated run's summary has them (summarizePeer), our messages' fate,
+// the timers' accuracy, and the counterpart as the wire shows it (the
+// `bcsim analyze` figures of both directions). Schema bcsim.live/1; the
+// conformance results are added by the caller.
+import type { WireAnalysis } from '../../capture/index.js';
+import { WireAnalyzer } from '../../capture/index.js';
+import type { CaptureConnection } from '../../capture/bc-packets.js';
+import { connectionKey, summarizePeer } from '../../session/summary.js';
+import type { ConnectionSummary, PeerSummary } from '../../session/summary.js';
+import type { TransportSwitches } from '../../transport/switches.js';
+import { PeerTotal } from '../../transport/totals.js';
+import type { Role } from '../../transport/roles.js';
+import { VERSION } from '../../version.js';
+import type { LatenessFigures } from '../wall-clock.js';
+import type { WireRecord } from '../wire-log.js';
+import type { LivePeer, StopReason } from './live-peer.js';
+import type { OwnMessageStats } from './own-messages.js';
+
+export const LIVE_SUMMARY_SCHEMA = 'bcsim.live/1';
+
+export interface LiveSummary {
+  schema: typeof LIVE_SUMMARY_SCHEMA;
+  version: string;
+  role: Role;
+  scenario: string;
+  mode: string;
+  switches: TransportSwitches;
+  seed: number;
+  local: string;
+  remote: string | null;
+  wallSeconds: number;
+  stopReason: StopReason;
+  wire: { sent: number; received: number; refusedAddresses: number; gamespy: number; sendErrors: number; logged: number; notLogged: number };
+  /** Scheduled time against actual time, µs: every timer dispatch, and every datagram send. */
+  timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures };
+  /** Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt one, is not tracked). */
+  peer: PeerSummary & { connections: Record<string, ConnectionSummary & { address: string | null; joinedAtS: number | null }> };
+  /** Our reliable messages (ACKed by the counterpart or not), and what the counterpart delivered to us. */
+  delivery: OwnMessageStats & { reliableReceived: number; duplicatesReceived: number; unreliableReceived: number };
+  /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/1) of what both ends sent. */
+  counterpart: { analysis: WireAnalysis };
+}
+
+export interface LiveSummaryContext {
+  readonly scenario: string;
+  readonly mode: string;
+  readonly switches: TransportSwitches;
+  readonly seed: number;
+  readonly local: string;
+  readonly remote: string | null;
+}
+
+export function summarizeLive(live: LivePeer, context: LiveSummaryContext): LiveSummary {
+  const connections: LiveSummary['peer']['connections'] = {};
+  let reliableReceived = 0;
+  let duplicatesReceived = 0;
+  for (const c of live.connections) {
+    const slot = live.host === null ? null : live.host.slotOf(c.client - 1);
+    if (live.role === 'server' && slot === null) continue;
+    const address = c.address === null ? null : `${c.address.address}:${c.address.port}`;
+    const joinedAtS = c.joinedAtUs === null ? null : c.joinedAtUs / 1e6;
+    connections[connectionKey(c.client, slot)] = { client: c.client, slot, address, joinedAtS, ...summarizePeer(c.peer, c.dedupMaxPerSecond) };
+    reliableReceived += c.peer.counters.reliableReceived;
+    duplicatesReceived += c.peer.counters.duplicatesReceived;
+  }
+  const first = live.connections[0];
+  const total = live.role === 'client' ? summarizePeer(first.peer, first.dedupMaxPerSecond) : summarizeServer(live);
+  return {
+    schema: LIVE_SUMMARY_SCHEMA,
+    version: VERSION,
+    role: live.role,
+    ...context,
+    wallSeconds: round3(live.clock.now / 1e6),
+    stopReason: live.stopReason ?? 'signal',
+    wire: { ...live.wire, logged: live.log.records.length, notLogged: live.log.dropped },
+    timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
+    peer: { ...total, connections },
+    delivery: { ...live.own.stats(), reliableReceived, duplicatesReceived, unreliableReceived: live.unreliableDelivered },
+    counterpart: { analysis: analyzeWire(live.log.records, live.role, live.clock.now) },
+  };
+}
+
+/** A server's total over its accepted connections, as a simulated run's PeerTotal. */
+function summarizeServer(live: LivePeer): PeerSummary {
+  const accepted = live.connections.filter((c) => live.host?.slotOf(c.client - 1) !== null);
+  const dedupMax = accepted.reduce((m, c) => Math.max(m, c.dedupMaxPerSecond), 0);
+  return summarizePeer(new PeerTotal(() => accepted.map((c) => c.peer)), dedupMax);
+}
+
+/** The `bcsim analyze` figures of the live wire; connection k is the k-th client. */
+export function analyzeWire(records: readonly WireRecord[], localRole: Role, endUs: number): WireAnalysis {
+  const analyzer = new WireAnalyzer();
+  const remoteRole: Role = localRole === 'client' ? 'server' : 'client';
+  const connections = new Map<number, CaptureConnection>();
+  for (const r of records) {
+    let c = connections.get(r.connection);
+    if (c === undefined) {
+      c = {
+        index: r.connection,
+        server: { key: 0, ip: 0, port: 0, label: 'server' },
+        client: { key: r.connection, ip: 0, port: 0, label: `client ${r.connection}` },
+        slot: null,
+        startSeen: true,
+        firstUs: r.timeUs,
+        lastUs: r.timeUs,
+      };
+      connections.set(r.connection, c);
+    }
+    c.lastUs = r.timeUs;
+    analyzer.add(c, r.from === 'local' ? localRole : remoteRole, r.timeUs, r.bytes.length, r.bytes);
+  }
+  return analyzer.finish(endUs);
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
