@@ -10,7 +10,7 @@ import { summarizeLive } from '../../live/peer/live-summary.js';
 import type { LiveSummary } from '../../live/peer/live-summary.js';
 import { renderLiveSummary } from '../../live/peer/live-report.js';
 import { joinResult } from '../../live/peer/join-check.js';
-import { loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/conformance/index.js';
+import { ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/conformance/index.js';
 import type { ConformanceResult } from '../../live/conformance/index.js';
 import { writeFilesTogether } from '../../report/atomic-write.js';
 import { modeLabel, switchesFor } from '../../session/run.js';
@@ -51,7 +51,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const durationUs = durationFlag('--duration', flags.duration) ?? scenario.durationUs;
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
-  const rules = flags.expect === undefined ? DEFAULT_RULES : loadRulesFile(resolve(io.cwd, flags.expect));
+  const rules = flags.expect === undefined ? DEFAULT_RULES : rulesFile(resolve(io.cwd, flags.expect));
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
   for (const a of [addresses.bind, addresses.remote]) {
@@ -124,6 +124,15 @@ function clientsFlag(role: Role, value: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS) throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
   return n;
+}
+
+function rulesFile(file: string): ReturnType<typeof loadRulesFile> {
+  try {
+    return loadRulesFile(file);
+  } catch (error) {
+    if (error instanceof ConformanceRulesError) throw new UsageError(`--expect: ${error.message}`);
+    throw error;
+  }
 }
 
 async function bindOrUsage(at: HostPort, flag: string): Promise<Socket> {

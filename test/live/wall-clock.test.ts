@@ -1,0 +1,140 @@
+// The wall-clock driver (issue 14, item 4) on a fake wall source: it is the
+// engine's Scheduler, events run in (time, insertion) order once the wall
+// clock reaches them, `now` inside a callback is its due time, and lateness
+// is measured against the wall.
+import { describe, expect, it } from 'vitest';
+import { LatenessRing, WallClock } from '../../src/live/wall-clock.js';
+import { RemoteBridge } from '../../src/live/peer/remote-bridge.js';
+import { OwnMessages } from '../../src/live/peer/own-messages.js';
+import { TYPE_GAME } from '../../src/codec/index.js';
+import type { Delivery } from '../../src/transport/receive-channel.js';
+
+function fakeWall() {
+  let us = 0;
+  return { source: () => us, set: (t: number) => (us = t) };
+}
+
+describe('WallClock', () => {
+  it('runs nothing before the wall reaches it, then every due event in order, each seeing its due time', () => {
+    const wall = fakeWall();
+    const clock = new WallClock(wall.source);
+    const seen: string[] = [];
+    clock.at(2_000, () => seen.push(`b@${clock.now}`));
+    clock.at(1_000, () => seen.push(`a@${clock.now}`));
+    clock.at(2_000, () => seen.push(`c@${clock.now}`));
+    clock.at(9_000, () => seen.push(`late@${clock.now}`));
+    wall.set(500);
+    clock.catchUp();
+    expect(seen).toEqual([]);
+    expect(clock.now).toBe(500);
+    wall.set(2_300);
+    clock.catchUp();
+    expect(seen).toEqual(['a@1000', 'b@2000', 'c@2000']);
+    // Outside a callback, now is the wall time: a socket read dates its datagram with it.
+    expect(clock.now).toBe(2_300);
+    const lateness = clock.dispatchLateness.figures();
+    expect(lateness.count).toBe(3);
+    expect(lateness.max).toBe(1_300);
+    clock.stop();
+  });
+
+  it('a timer scheduled from a callback at a time already passed runs in the same catch-up; cancel and reschedule work', () => {
+    const wall = fakeWall();
+    const clock = new WallClock(wall.source);
+    const seen: number[] = [];
+    const periodic = clock.at(100, () => {
+      seen.push(clock.now);
+      // Periodic loops reschedule from the due time, so they do not drift with the lateness.
+      if (seen.length < 5) clock.reschedule(periodic, clock.now + 100);
+    });
+    const cancelled = clock.at(150, () => seen.push(-1));
+    expect(clock.cancel(cancelled)).toBe(true);
+    wall.set(1_000);
+    clock.catchUp();
+    expect(seen).toEqual([100, 200, 300, 400, 500]);
+    clock.stop();
+  });
+
+  it('a callback that throws stops the clock and reports the error once', () => {
+    const wall = fakeWall();
+    const errors: unknown[] = [];
+    const clock = new WallClock(wall.source, (e) => errors.push(e));
+    clock.at(10, () => {
+      throw new Error('boom');
+    });
+    clock.at(20, () => errors.push('never'));
+    wall.set(100);
+    clock.catchUp();
+    expect(errors).toHaveLength(1);
+    expect((clock.failure as Error).message).toBe('boom');
+  });
+
+  it('fires on its own from Node timers, late but never early', async () => {
+    const clock = new WallClock();
+    const firedAt: number[] = [];
+    clock.after(20_000, () => firedAt.push(clock.wallUs() - 20_000));
+    await new Promise((r) => setTimeout(r, 80));
+    clock.stop();
+    expect(firedAt).toHaveLength(1);
+    expect(firedAt[0]).toBeGreaterThanOrEqual(0);
+  });
+
+  it('LatenessRing keeps percentiles over the latest samples', () => {
+    const ring = new LatenessRing();
+    for (let i = 1; i <= 1000; i++) ring.record(i);
+    expect(ring.figures()).toEqual({ count: 1000, p50: 500, p99: 990, max: 1000 });
+  });
+});
+
+describe('RemoteBridge: the join script against real replies', () => {
+  const game = (opcode: number): Delivery => ({ type: TYPE_GAME, low: false, reliable: true, seq: 1, payload: Uint8Array.of(opcode, 1, 2), uid: -1 });
+
+  function setup() {
+    const wall = fakeWall();
+    const clock = new WallClock(wall.source);
+    const reported: Array<[string, number, number]> = [];
+    const bridge = new RemoteBridge(clock, 'client', () => ({ onDelivered: (to, client, uid, d) => reported.push([to, uid, d.payload[0]]) }));
+    return { wall, clock, reported, bridge };
+  }
+
+  it('a reply that comes after the script expected it is reported under the expectation uid', () => {
+    const { bridge, reported, clock } = setup();
+    const uid = bridge.expect(1, TYPE_GAME, Uint8Array.of(0x20), true); // ChecksumRequest from the server
+    expect(uid).toBeLessThan(-1);
+    bridge.delivered(1, game(0x20));
+    expect(reported).toEqual([['client', uid, 0x20]]);
+    expect(bridge.matched).toBe(1);
+    clock.stop();
+  });
+
+  it('a reply that comes first waits for the expectation', () => {
+    const { bridge, reported, clock, wall } = setup();
+    bridge.delivered(1, game(0x20));
+    expect(reported).toEqual([]);
+    const uid = bridge.expect(1, TYPE_GAME, Uint8Array.of(0x20), true);
+    wall.set(1);
+    clock.catchUp();
+    expect(reported).toEqual([['client', uid, 0x20]]);
+    clock.stop();
+  });
+
+  it('messages outside the join are delivered as they are, and the script\'s copies of them are not expected', () => {
+    const { bridge, reported, clock } = setup();
+    expect(bridge.expect(1, TYPE_GAME, Uint8Array.of(0x99), true)).toBe(-1);
+    bridge.delivered(1, game(0x99));
+    expect(reported).toEqual([['client', -1, 0x99]]);
+    clock.stop();
+  });
+});
+
+describe('OwnMessages', () => {
+  it('counts sent, ACKed, given up and refused, and grows past its first block', () => {
+    const own = new OwnMessages();
+    const uids = Array.from({ length: 3000 }, () => own.register());
+    own.acknowledged(uids[0]);
+    own.gaveUp(uids[1]);
+    own.refused(uids[2]);
+    own.acknowledged(-1); // no uid: ignored
+    expect(own.stats()).toEqual({ reliableSent: 2999, acknowledged: 1, unacknowledged: 2997, gaveUp: 1, refused: 1, unreliableSent: 0 });
+  });
+});
