@@ -1,0 +1,52 @@
+// Issue 14, item 4: the wall-clock driver is a second implementation of the
+// engine's Scheduler; the transport, codec, link and traffic layers do not
+// learn about sockets or real time. Checked on the source text.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Simulator } from '../../src/engine/index.js';
+import type { Scheduler } from '../../src/engine/index.js';
+import { WallClock } from '../../src/live/wall-clock.js';
+
+const SRC = join(import.meta.dirname, '../../src');
+const SIMULATION_LAYERS = ['engine', 'codec', 'link', 'transport', 'traffic', 'session', 'scenario'];
+const FORBIDDEN: Array<[RegExp, string]> = [
+  [/from '(node:)?dgram'/, 'a socket module'],
+  [/from '(node:)?net'/, 'a network module'],
+  [/process\.hrtime|performance\.now|Date\.now\(/, 'a clock read'],
+  [/from '\.\.\/live\//, 'the live layer'],
+  [/setTimeout\(|setImmediate\(/, 'a Node timer'],
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+describe('the live mode stays behind the engine interface', () => {
+  for (const layer of SIMULATION_LAYERS) {
+    it(`src/${layer} reads no clock, opens no socket and imports nothing from src/live`, () => {
+      const found: string[] = [];
+      for (const file of files(join(SRC, layer))) {
+        const text = readFileSync(file, 'utf8');
+        for (const [pattern, what] of FORBIDDEN) if (pattern.test(text)) found.push(`${file.slice(SRC.length + 1)}: ${what}`);
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  it('the check itself finds a clock read and a socket import (it can fail)', () => {
+    const sample = "import { createSocket } from 'node:dgram';\nconst t = process.hrtime.bigint();";
+    expect(FORBIDDEN.filter(([p]) => p.test(sample)).map(([, what]) => what)).toEqual(['a socket module', 'a clock read']);
+  });
+
+  it('Simulator and WallClock are both the engine Scheduler', () => {
+    const schedulers: Scheduler[] = [new Simulator(), new WallClock(() => 0)];
+    for (const s of schedulers) {
+      const fired: number[] = [];
+      s.at(0, () => fired.push(s.now));
+      if (s instanceof Simulator) s.runUntil(10);
+      else (s as WallClock).catchUp();
+      expect(fired).toEqual([0]);
+    }
+  });
+});
