@@ -52,6 +52,22 @@ export type * from './analysis-types.js';
 
 export const ANALYSIS_SCHEMA = 'bcsim.analyze/1';
 
+/** One end's live figures (WireAnalyzer.live). */
+export interface LiveDirection {
+  readonly datagrams: number;
+  /** Re-sends of reliable messages (fragments included), low and high category. */
+  readonly retransmissions: number;
+  readonly fragmentRounds: number;
+  readonly staleAcks: number;
+  readonly ackOutbox: number;
+}
+
+export interface LiveConnection {
+  readonly index: number;
+  readonly client: LiveDirection;
+  readonly server: LiveDirection;
+}
+
 /** One outbox sample per simulated second, as the metrics recorder samples. */
 export const SAMPLE_STEP_US = 1_000_000;
 /** Samples kept per series before the step doubles (a 5.5-hour capture at 1 s). */
@@ -603,6 +619,26 @@ export class WireAnalyzer {
       return;
     }
     c.signatureEvents.push(event);
+  }
+
+  /**
+   * Live figures per connection while datagrams still arrive (the proxy's status
+   * line, issue 14): read-only, unlike finish(), so input can go on after it.
+   * Stale ACKs are those already known stale; the ACK-outbox is the current
+   * estimate under the rule the wire shows so far.
+   */
+  live(): LiveConnection[] {
+    let maxRun = 0;
+    for (const c of this.order) maxRun = Math.max(maxRun, c.dirs.client.maxRun, c.dirs.server.maxRun);
+    const twoPass = this.options.ackRule === undefined ? maxRun > 3 : this.options.ackRule === 'two-pass';
+    const figures = (d: Direction): LiveDirection => ({
+      datagrams: d.datagrams,
+      retransmissions: d.low.retransmissions + d.high.retransmissions,
+      fragmentRounds: d.rounds,
+      staleAcks: d.stale,
+      ackOutbox: twoPass ? d.out9.current : d.out3.current,
+    });
+    return this.order.map((c) => ({ index: c.ref.index, client: figures(c.dirs.client), server: figures(c.dirs.server) }));
   }
 
   /** The figures, once every datagram is in; `endUs` is the end of the input (relative). */

@@ -19,6 +19,10 @@ import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
+import { peerCommand } from './commands/peer.js';
+import type { PeerFlags } from './commands/peer.js';
+import { proxyCommand } from './commands/proxy.js';
+import type { ProxyFlags } from './commands/proxy.js';
 import { VERSION } from '../version.js';
 
 /** The mode's switches, for --help (README "Modes and switches" has the table). */
@@ -51,6 +55,20 @@ const CLIENTS_HELP =
   '  {"kind":"disconnect","client":k}, {"kind":"timeout","client":k} (its host dies; the server Boots it).\n' +
   'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
   'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
+
+/** `bcsim peer` (issue 14), for --help (README "Test your own server"). */
+const PEER_HELP =
+  'The same transport, traffic script and codec as a simulated run, on the wall clock, with the real cipher on the\n' +
+  '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
+  '  NewPlayerInGame), then plays the scenario\'s traffic; the server answers a real client\'s join the same way.\n' +
+  '  Each join step waits for the counterpart\'s real reply (matched by type and opcode).\n' +
+  'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
+  '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
+  '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +
+  'Exit codes: 0 every rule passed, 1 a rule failed (the evidence is printed: times, seqs, hex), 2 bad input.\n' +
+  'SIGINT or SIGTERM stops the run early; the summary and files are still written (a client sends its Disconnect).\n' +
+  'Examples:\n  bcsim peer server --listen 127.0.0.1:22101 --mode stock --duration 30s\n' +
+  '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml';
 
 /** --pcap (issue 13), for --help (README "pcapng export"). */
 const PCAP_HELP =
@@ -328,6 +346,62 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .addHelpText('after', `\n${ANALYZE_HELP}\n`)
     .action((file: string, flags: AnalyzeFlags) => {
       setExit(analyzeCommand(file, flags, io));
+    });
+
+  program
+    .command('proxy')
+    .description('relay real UDP between BC clients and a server, applying a scenario\'s link model and drop rules in real time (issue 14)')
+    .option('--listen <host:port>', 'where clients send to (required; e.g. 127.0.0.1:22102)')
+    .option('--upstream <host:port>', 'the real server (required; e.g. 127.0.0.1:22101)')
+    .option('--upstream-bind <host>', 'address of the per-client sockets facing the server (port 0); default: the --listen host')
+    .option('--scenario <s>', "apply this scenario's per-client links (built-in name or file); default: perfect links")
+    .option('--set <path=value>', 'override any scenario field (repeatable), e.g. --set link.clientToServer.latencyMs=40', collect)
+    .option('--loss <p>', 'Bernoulli loss on both directions, replacing the loss models')
+    .option('--seed <n>', "seed of the link's random decisions (streams indexed by datagram number); default: the scenario's")
+    .option('--duration <d>', 'stop after this wall time, e.g. 30s; default: run until SIGINT/SIGTERM')
+    .option('--pcap <file>', 'at exit, write a pcapng of everything forwarded (as sent) and dropped (commented DROPPED (cause))')
+    .option('--out <file>', 'at exit, write the bcsim.proxy/1 summary JSON here')
+    .option('--json', 'print the summary as JSON (bcsim.proxy/1) instead of text')
+    .addHelpText(
+      'after',
+      '\nClient k is the k-th client address seen (at most 64); it gets its own socket towards the server and the links\n' +
+        'of scenario client min(k, clients). Datagrams are decrypted (AlbyRules) and decoded, so drop rules match decoded\n' +
+        'fields; a rewritten datagram is re-encrypted. GameSpy packets (first byte \\) and undecodable datagrams are\n' +
+        'forwarded untouched and counted. Outage and drop-rule times count from the proxy\'s start.\n' +
+        'On a terminal, a status line on stderr shows per end: un-ACKed reliable messages, re-sends, fragment rounds,\n' +
+        'stale ACKs and the ACK-outbox estimate. At exit (SIGINT, SIGTERM, --duration) the summary and the capture are\n' +
+        'written together, atomically; "analysis" holds the `bcsim analyze` figures of both ends.\n' +
+        'WARNING: bind to loopback only. The proxy forwards anything from anyone who reaches --listen to --upstream;\n' +
+        'never bind it to a public or wildcard address (a warning is printed when --listen is not loopback).\n' +
+        'Examples:\n  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --loss 0.1 --duration 30s\n' +
+        '  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --scenario lossy-link --seed 7 --pcap /tmp/p.pcapng --json\n' +
+        `  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --set 'link.serverToClient.drop=[{"match":{"type":"ack","fragment":true}}]'\n`,
+    )
+    .action(async (flags: ProxyFlags) => {
+      setExit(await proxyCommand(flags, io));
+    });
+
+  program
+    .command('peer')
+    .description('run one end of the model, client or server, in real time against a real counterpart on UDP, then judge it (issue 14)')
+    .argument('<side>', 'client (connects to a server) or server (answers clients)')
+    .option('--connect <host:port>', 'client: the server to join (required for a client)')
+    .option('--bind <host:port>', 'client: where to bind its socket; default loopback, any port (required when --connect is not loopback)')
+    .option('--listen <host:port>', 'server: where to listen (required for a server)')
+    .option('--clients <n>', 'server: how many clients it serves (the k-th new address is client k); default 1')
+    .option('--scenario <s>', "the traffic to play (built-in name or file): its join, then its phases; default: live")
+    .option('--mode <preset>', 'stock (the bugs) or fixed (the remedies), optionally +switch=value...; default the scenario\'s')
+    .option('--switch <name=value>', 'set one mode switch (repeatable)', collect)
+    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--seed <n>', "seed of the traffic's random draws; default the scenario's")
+    .option('--duration <d>', "wall time to run, e.g. 20s; default the scenario's duration")
+    .option('--expect <rules.json>', 'conformance rules to judge the counterpart by; default: all six rules with their defaults')
+    .option('--junit <file>', 'also write the conformance results as JUnit XML')
+    .option('--out <file>', 'also write the bcsim.live/1 summary JSON here')
+    .option('--json', 'print the bcsim.live/1 summary (with conformance results) as JSON')
+    .addHelpText('after', `\n${PEER_HELP}\n`)
+    .action(async (side: string, flags: PeerFlags) => {
+      setExit(await peerCommand(side, flags, io));
     });
 
   program

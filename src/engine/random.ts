@@ -9,8 +9,16 @@ export interface RandomStream {
   next(): number;
 }
 
+/**
+ * Where a Link takes its named streams from: RandomStreams for a simulated run,
+ * or the live proxy's per-datagram streams (issue 14, src/live/proxy/indexed-streams.ts).
+ */
+export interface StreamSource {
+  stream(name: string): RandomStream;
+}
+
 /** Hands out named streams for one run. A name may be taken only once. */
-export class RandomStreams {
+export class RandomStreams implements StreamSource {
   private readonly taken = new Set<string>();
 
   constructor(readonly seed: number | string) {}

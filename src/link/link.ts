@@ -18,7 +18,7 @@
 // Every decision after step 1 is computed at send time (the bucket's FIFO keeps
 // stream order equal to send order), so a datagram costs one scheduled event,
 // two with a duplicate. Deliveries are not forced FIFO: jitter may reorder.
-import type { RandomStream, RandomStreams } from '../engine/random.js';
+import type { RandomStream, StreamSource } from '../engine/random.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { msToUs } from '../engine/time.js';
 import { uniform } from '../engine/distributions.js';
@@ -64,7 +64,7 @@ export class Link {
     private readonly sim: Scheduler,
     readonly name: string,
     config: LinkConfig,
-    streams: RandomStreams,
+    streams: StreamSource,
     private readonly deliver: (bytes: Uint8Array, uids: readonly number[]) => void,
     private readonly observer?: LinkObserver,
   ) {

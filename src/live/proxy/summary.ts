@@ -1,0 +1,144 @@
+// The proxy's exit summary, schema bcsim.proxy/1 (issue 14, item 1): settings,
+// per client its two links' counters (the same LinkSummary as a simulated run,
+// session/summary.ts), what bypassed the link model, and the wire analysis of
+// everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
+import type { WireAnalysis } from '../../capture/analyze.js';
+import { summarizeLink, sumLinks } from '../../session/summary.js';
+import type { LinkSummary } from '../../session/summary.js';
+import { VERSION } from '../../version.js';
+import { formatHostPort } from '../endpoint.js';
+import type { Bypass, ClientEntry, Direction } from './client-entry.js';
+import type { RelayTotals } from './relay.js';
+
+export const PROXY_SCHEMA = 'bcsim.proxy/1';
+
+export interface ProxySettings {
+  readonly listen: string;
+  readonly upstream: string;
+  readonly upstreamBind: string;
+  /** The scenario whose links are applied; null = a perfect link (no --scenario). */
+  readonly scenario: string | null;
+  /** 'scenario': the scenario's link model; 'perfect': none, unless --loss / --set add faults. */
+  readonly linkConfig: 'scenario' | 'perfect';
+  readonly loss: number | null;
+  readonly sets: readonly string[];
+  readonly seed: number;
+  readonly durationS: number | null;
+  readonly pcap: string | null;
+  readonly out: string | null;
+}
+
+export interface ProxyClientSummary {
+  readonly client: number;
+  readonly address: string;
+  /** The proxy's socket facing the server for this client. */
+  readonly upstreamSocket: string | null;
+  /** The scenario client whose links it got (min(k, scenario clients)). */
+  readonly linkClient: number;
+  readonly links: Record<Direction, LinkSummary>;
+  readonly gamespy: Record<Direction, number>;
+  readonly undecodable: Record<Direction, number>;
+  /** Reliable messages each end had on the wire without an ACK at exit. */
+  readonly outstandingAtExit: { readonly client: number; readonly server: number };
+}
+
+export interface ProxySummary {
+  readonly schema: typeof PROXY_SCHEMA;
+  readonly version: string;
+  readonly settings: ProxySettings;
+  readonly wallSeconds: number;
+  /** Why it stopped: 'duration', 'SIGINT', 'SIGTERM' or 'stopped'. */
+  readonly stoppedBy: string;
+  readonly clients: readonly ProxyClientSummary[];
+  readonly totals: RelayTotals & {
+    readonly clients: number;
+    readonly links: Record<Direction, LinkSummary>;
+    readonly gamespy: number;
+    readonly undecodable: number;
+    readonly capturedPackets: number;
+  };
+  readonly analysis: WireAnalysis;
+}
+
+const pick = (b: Record<Direction, Bypass>, key: keyof Bypass): Record<Direction, number> => ({ clientToServer: b.clientToServer[key], serverToClient: b.serverToClient[key] });
+
+export function buildSummary(input: {
+  settings: ProxySettings;
+  wallSeconds: number;
+  stoppedBy: string;
+  clients: readonly ClientEntry[];
+  totals: RelayTotals;
+  capturedPackets: number;
+  analysis: WireAnalysis;
+}): ProxySummary {
+  const clients = input.clients.map(
+    (c): ProxyClientSummary => ({
+      client: c.k,
+      address: formatHostPort(c.address),
+      upstreamSocket: c.socketAddress === null ? null : formatHostPort(c.socketAddress),
+      linkClient: c.linkClient,
+      links: { clientToServer: summarizeLink(c.links.clientToServer.counters), serverToClient: summarizeLink(c.links.serverToClient.counters) },
+      gamespy: pick(c.bypass, 'gamespy'),
+      undecodable: pick(c.bypass, 'undecodable'),
+      outstandingAtExit: { client: c.outstanding.count('client'), server: c.outstanding.count('server') },
+    }),
+  );
+  const sum = (f: (c: ProxyClientSummary) => Record<Direction, number>) => clients.reduce((n, c) => n + f(c).clientToServer + f(c).serverToClient, 0);
+  return {
+    schema: PROXY_SCHEMA,
+    version: VERSION,
+    settings: input.settings,
+    wallSeconds: Math.round(input.wallSeconds * 1000) / 1000,
+    stoppedBy: input.stoppedBy,
+    clients,
+    totals: {
+      clients: clients.length,
+      ...input.totals,
+      links: { clientToServer: sumLinks(clients.map((c) => c.links.clientToServer)), serverToClient: sumLinks(clients.map((c) => c.links.serverToClient)) },
+      gamespy: sum((c) => c.gamespy),
+      undecodable: sum((c) => c.undecodable),
+      capturedPackets: input.capturedPackets,
+    },
+    analysis: input.analysis,
+  };
+}
+
+/** The human form: a few lines per client. */
+export function renderSummary(s: ProxySummary): string {
+  const lines = [
+    `bcsim proxy ${s.settings.listen} -> ${s.settings.upstream}: ${s.wallSeconds} s, stopped by ${s.stoppedBy}, seed ${s.settings.seed}, ` +
+      `links: ${s.settings.scenario === null ? 'perfect' : `scenario ${s.settings.scenario}`}${s.settings.loss === null ? '' : `, loss ${s.settings.loss}`}`,
+  ];
+  const link = (name: string, l: LinkSummary) => {
+    const causes = Object.entries(l.droppedBy).filter(([, n]) => n > 0).map(([cause, n]) => `${cause} ${n}`).join(', ');
+    return `  ${name}  sent ${l.sent}  delivered ${l.delivered}  dropped ${l.dropped}${causes ? ` (${causes})` : ''}` +
+      `${l.messagesDropped ? `  messages cut ${l.messagesDropped}` : ''}${l.duplicated ? `  duplicated ${l.duplicated}` : ''}${l.reordered ? `  reordered ${l.reordered}` : ''}`;
+  };
+  for (const c of s.clients) {
+    lines.push(`client ${c.client} ${c.address} (links of scenario client ${c.linkClient})`);
+    lines.push(link('C>S', c.links.clientToServer), link('S>C', c.links.serverToClient));
+    const gs = c.gamespy.clientToServer + c.gamespy.serverToClient;
+    const un = c.undecodable.clientToServer + c.undecodable.serverToClient;
+    if (gs + un > 0) lines.push(`  bypassed the link model: GameSpy ${gs}, undecodable ${un}`);
+    const a = s.analysis.connections.find((x) => x.index === c.client);
+    if (a !== undefined) {
+      for (const d of [a.clientToServer, a.serverToClient]) {
+        const retx = d.reliable.low.retransmissions + d.reliable.high.retransmissions;
+        lines.push(`  ${d.from} sent ${d.datagrams} datagrams, ${retx} re-sends, ${d.fragments.rounds} fragment rounds, ${d.acks.sent} ACKs (${d.acks.stale} stale)`);
+      }
+      lines.push(`  ACK-outbox estimate (${s.analysis.ackRule.rule}): client peak ${a.ackOutbox.client.peak}, server peak ${a.ackOutbox.server.peak}`);
+    }
+  }
+  if (s.clients.length === 0) lines.push('no client sent anything');
+  const t = s.totals;
+  const extra = [
+    t.refused ? `refused ${t.refused} (over ${s.clients.length} clients)` : '',
+    t.foreign ? `foreign ${t.foreign}` : '',
+    t.socketErrors ? `socket errors ${t.socketErrors}` : '',
+    t.pendingOverflow ? `overflow while binding ${t.pendingOverflow}` : '',
+  ].filter((x) => x !== '');
+  if (extra.length > 0) lines.push(extra.join(', '));
+  if (s.settings.pcap !== null) lines.push(`pcapng: ${s.settings.pcap} (${t.capturedPackets} packets)`);
+  if (s.settings.out !== null) lines.push(`summary: ${s.settings.out}`);
+  return `${lines.join('\n')}\n`;
+}
