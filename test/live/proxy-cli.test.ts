@@ -101,7 +101,8 @@ describe('bcsim proxy run', () => {
 
       const plain = await cli(['proxy', '--listen', `${LOCAL}:${listen}`, '--upstream', `${LOCAL}:${server.address().port}`, '--duration', '0.6s', '--scenario', 'lossy-link', '--seed', '4']);
       expect(plain.code).toBe(0);
-      expect(plain.stderr).toBe('');
+      // Not a terminal: no status line, only the one line saying where it listens.
+      expect(plain.stderr).toMatch(/^bcsim proxy: listening on 127\.0\.0\.1:\d+, upstream 127\.0\.0\.1:\d+, seed 4, for 0\.6 s\n$/);
       expect(plain.stdout).toMatch(/^bcsim proxy 127\.0\.0\.1:\d+ -> 127\.0\.0\.1:\d+: [\d.]+ s, stopped by duration, seed 4, links: scenario lossy-link/);
       expect(plain.stdout).toMatch(/client 1 127\.0\.0\.1:\d+/);
     } finally {
@@ -117,7 +118,7 @@ describe('bcsim proxy run', () => {
     const server = await udp();
     const r = await cli(['proxy', '--listen', `${address}:0`.replace(':0', `:${await freePort()}`), '--upstream', `${LOCAL}:${server.address().port}`, '--upstream-bind', LOCAL, '--duration', '0.2s']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^bcsim: warning: --listen .* is not a loopback address.*\n$/);
+    expect(r.stderr).toMatch(/^bcsim: warning: --listen .* is not a loopback address.*\nbcsim proxy: listening on /);
   });
 });
 
@@ -155,7 +156,7 @@ describe('bcsim proxy process', () => {
     child.kill('SIGTERM');
     const code = await exited;
     clearTimeout(killer);
-    expect(stderr).toBe('');
+    expect(stderr).toMatch(/^bcsim proxy: listening on [^\n]*until SIGINT\/SIGTERM\n$/);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.stoppedBy).toBe('SIGTERM');

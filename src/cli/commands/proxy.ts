@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { captureTargetProblem } from '../../capture/capture-file.js';
-import { isLoopback, parseHostPort } from '../../live/endpoint.js';
+import { formatHostPort, isLoopback, parseHostPort } from '../../live/endpoint.js';
 import type { HostPort } from '../../live/endpoint.js';
 import { runProxy } from '../../live/proxy/run.js';
 import type { ProxyConfig } from '../../live/proxy/run.js';
@@ -108,18 +108,20 @@ export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<
   if (!isLoopback(config.listen.host)) {
     io.stderr(`bcsim: warning: --listen ${flags.listen} is not a loopback address: anyone who can reach it can send through the proxy (see README "Live proxy")\n`);
   }
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
-  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  let onSignal: (signal: string) => void = () => {};
   const signalled = new Promise<string>((resolveStop) => {
     onSignal = (signal) => resolveStop(signal);
   });
-  for (const s of signals) process.on(s, onSignal);
+  const stopListening = io.onInterrupt?.(onSignal);
   let summary: ProxySummary;
   try {
     summary = await runProxy(config, {
       stop: stop === undefined ? signalled : Promise.race([stop, signalled]),
       status: io.stderrIsTTY ? (text) => io.stderr(text) : undefined,
       serialize: summaryJson,
+      // One line once bound, so a script (or a test) knows when to start its client.
+      onListening: (address) =>
+        io.stderr(`bcsim proxy: listening on ${formatHostPort(address)}, upstream ${flags.upstream}, seed ${config.seed}${config.durationUs === null ? ', until SIGINT/SIGTERM' : `, for ${config.durationUs / 1e6} s`}\n`),
     }).catch((error: unknown) => {
       // Bind refusals (address in use, not local) and unwritable files: one line.
       if (error instanceof Error && /^--(listen|upstream-bind): /.test(error.message)) throw new UsageError(error.message);
@@ -128,7 +130,7 @@ export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<
       throw error;
     });
   } finally {
-    for (const s of signals) process.off(s, onSignal);
+    stopListening?.();
   }
   io.stdout(flags.json ? summaryJson(summary) : renderSummary(summary));
   return EXIT_OK;

@@ -69,6 +69,8 @@ export class LivePeer {
   private readonly byAddress = new Map<string, number>();
   /** Datagrams from addresses past the server's client count, GameSpy queries, and socket send errors. */
   readonly wire = { sent: 0, received: 0, refusedAddresses: 0, gamespy: 0, sendErrors: 0 };
+  /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
+  reliableDelivered = 0;
   unreliableDelivered = 0;
   private finished: ((reason: StopReason) => void) | null = null;
   readonly done: Promise<StopReason>;
@@ -237,12 +239,15 @@ export class LivePeer {
     const conn = { client, address: null, dedupLast: 0, dedupMaxPerSecond: 0, joinedAtUs: null } as unknown as LiveConnection;
     const hooks: TransportHooks = {
       emit: (bytes) => this.emit(conn, bytes),
-      deliver: (delivery) => this.bridge.delivered(client, delivery),
+      deliver: (delivery) => {
+        this.reliableDelivered++;
+        this.bridge.delivered(client, delivery);
+      },
       deliverUnreliable: () => this.unreliableDelivered++,
       gaveUp: (uid) => this.own.gaveUp(uid),
       acknowledged: (uid) => this.own.acknowledged(uid),
       refused: (uid) => this.own.refused(uid),
-      newUid: (reliable) => (reliable ? this.own.register() : -1),
+      newUid: (reliable) => (reliable ? this.own.register(true) : -1),
       sentUnreliable: () => this.own.unreliableSent++,
       stateChanged: (state) => {
         if (role === 'server') this.host?.connectionChanged(client - 1, state);

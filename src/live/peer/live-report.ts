@@ -18,7 +18,8 @@ export function renderLiveSummary(s: LiveSummary): string {
     lines.push(`  connection ${who}: ${c.joinedAtS === null ? 'join NOT completed' : `in game at ${c.joinedAtS.toFixed(1)} s`}, state ${c.state}`);
   }
   lines.push(
-    `  our reliable messages: ${d.reliableSent} sent, ${d.acknowledged} ACKed, ${d.unacknowledged} not ACKed, ${d.gaveUp} given up; received ${d.reliableReceived} reliable (${d.duplicatesReceived} duplicates), ${d.unreliableReceived} unreliable`,
+    `  our reliable messages: ${d.reliableSent} sent, ${d.acknowledged} ACKed, ${d.unacknowledged} not ACKed, ${d.gaveUp} given up (and ${d.transportReliableSent} of the transport's own)`,
+    `  the counterpart's: ${d.reliableDelivered} reliable delivered to the game (${d.reliableReceived} transmissions read, ${d.duplicatesReceived} duplicates dropped), ${d.unreliableReceived} unreliable`,
     `  our transport: retransmits ${p.retransmits} (fragments ${p.fragmentRetransmits}), ACK-outbox max ${p.ackOutbox.max} (dead zone ${p.ackOutboxDeadZone.max}), retransmit queue max ${p.retransmitQueue.max}, ACKs sent ${p.acksSent}`,
     `  timers: dispatch late ${lateness(s.timers.dispatchLatenessUs)}; sends late ${lateness(s.timers.sendLatenessUs)}`,
   );

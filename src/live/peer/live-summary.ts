@@ -37,7 +37,7 @@ export interface LiveSummary {
   /** Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt one, is not tracked). */
   peer: PeerSummary & { connections: Record<string, ConnectionSummary & { address: string | null; joinedAtS: number | null }> };
   /** Our reliable messages (ACKed by the counterpart or not), and what the counterpart delivered to us. */
-  delivery: OwnMessageStats & { reliableReceived: number; duplicatesReceived: number; unreliableReceived: number };
+  delivery: OwnMessageStats & { reliableDelivered: number; reliableReceived: number; duplicatesReceived: number; unreliableReceived: number };
   /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/1) of what both ends sent. */
   counterpart: { analysis: WireAnalysis };
 }
@@ -76,7 +76,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     wire: { ...live.wire, logged: live.log.records.length, notLogged: live.log.dropped },
     timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
     peer: { ...total, connections },
-    delivery: { ...live.own.stats(), reliableReceived, duplicatesReceived, unreliableReceived: live.unreliableDelivered },
+    delivery: { ...live.own.stats(), reliableDelivered: live.reliableDelivered, reliableReceived, duplicatesReceived, unreliableReceived: live.unreliableDelivered },
     counterpart: { analysis: analyzeWire(live.log.records, live.role, live.clock.now) },
   };
 }

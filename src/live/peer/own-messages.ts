@@ -10,9 +10,14 @@ export const MAX_OWN_MESSAGES = 10_000_000;
 const ACKED = 1;
 const GAVE_UP = 2;
 const REFUSED = 4;
+/** Originated by the transport itself (keepalive, echo, Disconnect, Boot), not by the game. */
+const TRANSPORT = 8;
 
 export interface OwnMessageStats {
+  /** Reliable messages of the game (the traffic script), fragmented ones once. */
   reliableSent: number;
+  /** Reliable messages the transport originated (keepalive, Disconnect, Boot). */
+  transportReliableSent: number;
   acknowledged: number;
   unacknowledged: number;
   gaveUp: number;
@@ -25,13 +30,14 @@ export class OwnMessages {
   private count = 0;
   unreliableSent = 0;
 
-  register(): number {
+  register(transport = false): number {
     if (this.count >= MAX_OWN_MESSAGES) throw new LimitError(`live: more than ${MAX_OWN_MESSAGES.toLocaleString('en-US')} reliable messages in one run`);
     if (this.count === this.flags.length) {
       const grown = new Uint8Array(this.flags.length * 2);
       grown.set(this.flags);
       this.flags = grown;
     }
+    if (transport) this.flags[this.count] = TRANSPORT;
     return this.count++;
   }
 
@@ -51,13 +57,24 @@ export class OwnMessages {
     let acknowledged = 0;
     let gaveUp = 0;
     let refused = 0;
+    let transport = 0;
     for (let uid = 0; uid < this.count; uid++) {
       const f = this.flags[uid];
       if (f & REFUSED) refused++;
+      else if (f & TRANSPORT) transport++;
       else if (f & ACKED) acknowledged++;
       else if (f & GAVE_UP) gaveUp++;
     }
-    const reliableSent = this.count - refused;
-    return { reliableSent, acknowledged, unacknowledged: reliableSent - acknowledged - gaveUp, gaveUp, refused, unreliableSent: this.unreliableSent };
+    // The fate columns are the game's messages'; the transport's own are only counted.
+    const reliableSent = this.count - refused - transport;
+    return {
+      reliableSent,
+      transportReliableSent: transport,
+      acknowledged,
+      unacknowledged: reliableSent - acknowledged - gaveUp,
+      gaveUp,
+      refused,
+      unreliableSent: this.unreliableSent,
+    };
   }
 }
