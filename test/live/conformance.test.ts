@@ -480,3 +480,15 @@ function parseXml(xml: string): XmlElement {
   if (pos !== xml.length) fail('content after the root element');
   return root;
 }
+
+describe('text evidence', () => {
+  it('quotes at most 48 bytes of a datagram and says how many there were', async () => {
+    const { evidenceLines } = await import('../../src/live/conformance/index.js');
+    const long = Array.from({ length: 400 }, () => 'AB').join(' ');
+    const [, hex] = evidenceLines({ connection: 1, timeS: 1, seq: 2, detail: 'x', hex: long });
+    expect(hex).toContain('… (400 bytes; --json has them all)');
+    expect(hex.split(' ').filter((b) => b === 'AB')).toHaveLength(48);
+    const [, short] = evidenceLines({ connection: 1, timeS: 1, seq: 2, detail: 'x', hex: '01 02' });
+    expect(short.trim()).toBe('hex: 01 02');
+  });
+});

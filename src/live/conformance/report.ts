@@ -3,6 +3,9 @@
 import type { Evidence } from './judge.js';
 import type { ConformanceEvaluation, ConformanceResult } from './evaluate.js';
 
+/** Datagram bytes quoted per evidence line in text (the JSON and JUnit keep up to MAX_HEX_BYTES). */
+export const TEXT_HEX_BYTES = 48;
+
 /** Evidence lines shown per failing rule (the result keeps up to MAX_EVIDENCE). */
 export const TEXT_EVIDENCE_LINES = 5;
 
@@ -17,7 +20,10 @@ export function ruleLine(result: ConformanceResult): string {
 export function evidenceLines(evidence: Evidence, indent = '    '): string[] {
   const frag = evidence.fragIndex === undefined ? '' : ` frag ${evidence.fragIndex}`;
   const line = `${indent}t=${evidence.timeS.toFixed(3)} s conn ${evidence.connection} seq ${evidence.seq}${frag}: ${evidence.detail}`;
-  return evidence.hex === '' ? [line] : [line, `${indent}  hex: ${evidence.hex}`];
+  if (evidence.hex === '') return [line];
+  const bytes = evidence.hex.split(' ');
+  const shown = bytes.length > TEXT_HEX_BYTES ? `${bytes.slice(0, TEXT_HEX_BYTES).join(' ')} … (${bytes.length} bytes; --json has them all)` : evidence.hex;
+  return [line, `${indent}  hex: ${shown}`];
 }
 
 /**
