@@ -1,8 +1,9 @@
 // The proxy's pcapng (issue 14, item 1: "a pcapng of what it forwarded and
-// dropped"). Capture point: the proxy. A forwarded datagram is one packet from
-// the proxy socket that sent it to its destination, at the time it was sent,
-// as sent (ciphertext); a dropped one is the datagram as it reached the proxy,
-// addressed as it would have been forwarded, commented `DROPPED (<cause>)`.
+// dropped"). Capture point: the proxy. A forwarded datagram is one packet at
+// the time it was sent, as sent (ciphertext), addressed end to end from the
+// client's address to the server's or back (the proxy is transparent, so one
+// client is one conversation); a dropped one is the datagram as it reached
+// the proxy, commented `DROPPED (<cause>)`.
 // Addresses are the real ones (IPv4 only: the frames are Ethernet/IPv4/UDP,
 // capture/frames.ts). Streamed into a hidden temporary (CaptureFile) and
 // renamed into place with the summary at exit, so nothing is half-written.

@@ -246,9 +246,9 @@ export class ProxyRelay {
   private record(entry: ClientEntry, d: Direction, wire: Uint8Array, comment: string): void {
     const capture = this.options.capture;
     if (!capture) return;
+    // Recorded end to end (client <-> server), as if the proxy were a wire: `bcsim analyze`
+    // and Wireshark then see one conversation per client, not two half-conversations.
     const up = d === 'clientToServer';
-    const from = up ? entry.socketAddress : this.listenAddress;
-    if (from === null) return;
-    capture.packet(this.clock.wallUs(), from, up ? this.upstreamAddress : entry.address, wire, comment);
+    capture.packet(this.clock.wallUs(), up ? entry.address : this.upstreamAddress, up ? this.upstreamAddress : entry.address, wire, comment);
   }
 }
