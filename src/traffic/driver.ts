@@ -82,6 +82,13 @@ export class TrafficDriver {
     if (this.plan.phases.length > 0) this.enter(0);
   }
 
+  /** Stops every source and pending join step: nothing more is sent (a live run ending, issue 14). */
+  stop(): void {
+    this.cancelTimers();
+    for (let k = 1; k <= this.clients; k++) this.cancelClientTimers(k);
+    this.joinAwaiting.clear();
+  }
+
   /** Players in game, in client order. */
   inGame(): number[] {
     const list: number[] = [];

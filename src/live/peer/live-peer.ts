@@ -27,8 +27,12 @@ import { RemoteBridge } from './remote-bridge.js';
 
 /** GameSpy queries share the game port and start with a backslash: not ours to read. */
 const GAMESPY_FIRST_BYTE = 0x5c;
-/** After the run, a client says goodbye and waits this long for the Disconnect to go out and be ACKed. */
-export const DISCONNECT_GRACE_US = 1_000_000;
+/**
+ * After the run, a client stops its traffic, says goodbye and waits at most this long for
+ * its queue to drain and its Disconnect to be ACKed (a fixed client drains first; at 10 %
+ * loss that takes a re-send or two, ~1 s each).
+ */
+export const DISCONNECT_GRACE_US = 4_000_000;
 
 export type StopReason = 'duration' | 'signal' | 'connection-ended' | 'error';
 
@@ -117,6 +121,7 @@ export class LivePeer {
     if (this.stopping) return;
     this.stopping = true;
     this.stopReason = reason;
+    this.traffic.stop();
     const client = this.role === 'client' ? this.connections[0].peer : null;
     if (client !== null && reason !== 'error' && !connectionEnded(client.state)) {
       client.disconnect();
