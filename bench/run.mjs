@@ -162,6 +162,12 @@ benchEngine({ events: 1_000_000 }); // warm-up
 const engine = benchEngine();
 results.engine = { eventsPerSecond: engine.eventsPerSecond, events: engine.events, pendingPopulation: engine.population };
 
+// Live mode (issue 14): the proxy's added latency and CPU at 1,000 datagrams/s, and the real-time peer's timer accuracy.
+results.live = {
+  proxy: JSON.parse(execFileSync(process.execPath, [here('./proxy-latency.mjs'), '--seconds', '10', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
+  peer: JSON.parse(execFileSync(process.execPath, [here('./peer-timers.mjs'), '--seconds', '20', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
+};
+
 writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const t = new Table({ head: ['measure', 'stock', 'fixed', 'target'] });
@@ -187,6 +193,10 @@ t.push(['  run only (bench/one.mjs), wall 1 / 8 clients = ratio', `${f(cl.stock.
 t.push(['long-session 4 h with --pcap: wall s without / with = overhead', { colSpan: 2, content: `${f(results.pcap.wallWithout)} / ${f(results.pcap.wallWith)} = +${f(100 * results.pcap.overhead, 0)} % (stock)` }, '<= +30 %']);
 t.push(['analyze the 4 h capture: datagrams/s (analysis alone)', { colSpan: 2, content: `${Math.round(results.analyze.datagramsPerSecond).toLocaleString('en-US')} (${results.analyze.datagrams.toLocaleString('en-US')} in ${f(results.analyze.wallSeconds)} s; whole process ${f(results.analyze.wholeProcessWallSeconds)} s, ${f(results.analyze.wholeProcessPeakRssMB, 0)} MB)` }, '>= 200,000']);
 t.push(['engine events/s (hold model)', { colSpan: 2, content: `${(results.engine.eventsPerSecond / 1e6).toFixed(2)} M` }, '>= 5 M']);
+const lp = results.live.proxy;
+const lt = results.live.peer.client.sendLatenessUs;
+t.push(['live proxy at 1,000 datagrams/s: added p50 / p99 (µs), CPU', { colSpan: 2, content: `${lp.addedUs.p50} / ${lp.addedUs.p99}, ${f(lp.proxyCpu.percentOfOneCore, 1)} % of one core` }, '']);
+t.push(['live peer: send lateness p50 / p99 (µs)', { colSpan: 2, content: `${lt.p50} / ${lt.p99} (client, ${lt.count} sends)` }, '']);
 console.log(t.toString());
 console.log(`whole process: ${rssMethod}`);
 console.log('wrote bench/results.json');
