@@ -350,7 +350,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
 
   program
     .command('proxy')
-    .description('relay real UDP between BC clients and a server, applying a scenario\'s link model and drop rules in real time (issue 14)')
+    .description('relay real UDP between BC clients and a server, applying a scenario\'s link model and drop rules in real time')
     .option('--listen <host:port>', 'where clients send to (required; e.g. 127.0.0.1:22102)')
     .option('--upstream <host:port>', 'the real server (required; e.g. 127.0.0.1:22101)')
     .option('--upstream-bind <host>', 'address of the per-client sockets facing the server (port 0); default: the --listen host')
@@ -383,7 +383,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
 
   program
     .command('peer')
-    .description('run one end of the model, client or server, in real time against a real counterpart on UDP, then judge it (issue 14)')
+    .description('run one end of the model, client or server, in real time against a real counterpart on UDP, then judge it')
     .argument('<side>', 'client (connects to a server) or server (answers clients)')
     .option('--connect <host:port>', 'client: the server to join (required for a client)')
     .option('--bind <host:port>', 'client: where to bind its socket; default loopback, any port (required when --connect is not loopback)')

@@ -75,4 +75,20 @@ describe('bcsim peer: signals', () => {
     expect(summary.stopReason).toBe('signal');
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('</testsuites>');
   }, 20_000);
+
+  it('a second SIGINT skips the client\'s goodbye and exits at once', async () => {
+    const port = await freeUdpPort(); // nobody listens: the client keeps trying to connect
+    const run = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--duration', '60s']);
+    await run.stderrSays('bcsim peer client');
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = performance.now();
+    run.child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 100));
+    run.child.kill('SIGINT');
+    const done = await run.exited;
+    expect(done.signal).toBeNull();
+    expect(done.stdout).toContain('stopped: signal');
+    // Without the second signal the goodbye may take up to 4 s (DISCONNECT_GRACE_US).
+    expect(performance.now() - t0).toBeLessThan(2_000);
+  }, 20_000);
 });

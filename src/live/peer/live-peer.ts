@@ -118,7 +118,11 @@ export class LivePeer {
 
   /** Ends the run: a client first says goodbye (bounded wait); then the clock stops. */
   stop(reason: StopReason): void {
-    if (this.stopping) return;
+    if (this.stopping) {
+      // A second Ctrl-C does not wait for the goodbye.
+      if (reason === 'signal') this.finish();
+      return;
+    }
     this.stopping = true;
     this.stopReason = reason;
     this.traffic.stop();
@@ -137,6 +141,7 @@ export class LivePeer {
   }
 
   private finish(): void {
+    if (this.finished === null) return;
     this.sampleDedup();
     this.clientLoop?.stop();
     this.host?.loop.stop();
