@@ -98,15 +98,21 @@ export class AckDeadlineJudge implements Judge {
     }
   }
 
-  /** Judges a message on its first acceptable ACK, at `ackUs`. */
-  private judge(entry: Sent, ackUs: number): void {
+  /** Settles the entry and counts it: checked, or skipped when its window reaches past the log's end. */
+  private judgeable(entry: Sent): boolean {
     this.settle(entry);
-    const { windowUs } = this.options;
-    if (entry.firstUs + windowUs > this.context.endUs) {
+    if (entry.firstUs + this.options.windowUs > this.context.endUs) {
       this.context.tally.skipped++;
-      return;
+      return false;
     }
     this.context.tally.checked++;
+    return true;
+  }
+
+  /** Judges a message on its first acceptable ACK, at `ackUs`. */
+  private judge(entry: Sent, ackUs: number): void {
+    if (!this.judgeable(entry)) return;
+    const { windowUs } = this.options;
     const delayUs = ackUs - entry.firstUs;
     if (delayUs > windowUs) {
       const detail = `${this.what(entry)} got ${this.options.wanted} only ${ms(delayUs)} after its first transmission, later than ${ms(windowUs)} (sent ${times(entry.transmissions)}).`;
@@ -116,14 +122,8 @@ export class AckDeadlineJudge implements Judge {
 
   /** Judges a message that got no acceptable ACK, when it is replaced, forgotten or the log ends. */
   private close(entry: Sent): void {
-    if (entry.judged) return;
-    this.settle(entry);
+    if (entry.judged || !this.judgeable(entry)) return;
     const { windowUs } = this.options;
-    if (entry.firstUs + windowUs > this.context.endUs) {
-      this.context.tally.skipped++;
-      return;
-    }
-    this.context.tally.checked++;
     const miss = entry.nearMiss === null ? '' : `; ${entry.nearMiss}`;
     const detail = `${this.what(entry)} got no ${this.options.wanted.replace(/^an? /, '')} within ${ms(windowUs)} of its first transmission (sent ${times(entry.transmissions)})${miss}.`;
     this.context.violate(entry.firstUs, entry.seq, entry.fragIndex, detail, entry.recordIndex);
