@@ -92,3 +92,4 @@ export { runTwice, compareRuns } from './check/determinism.js';
 
 export { runCli } from './cli/program.js';
 export type { CliIO } from './cli/io.js';
+export * as live from './live/index.js';

@@ -12,6 +12,13 @@ describe('library API', () => {
     expect(summary.schema).toBe('bcsim.summary/1');
     expect(bcsim.codec.decodeDatagram(Uint8Array.of(0x02, 0x01, 0x01, 0x02, 0x00, 0x01, 0x01)).ok).toBe(true);
   });
+
+  it('exposes the live mode as the live namespace', () => {
+    for (const name of ['LivePeer', 'WallClock', 'runProxy', 'evaluateConformance', 'summarizeLive', 'bindUdp']) {
+      expect(typeof (bcsim.live as Record<string, unknown>)[name]).toBe('function');
+    }
+    expect(bcsim.live.evaluateConformance([], bcsim.live.DEFAULT_CONFORMANCE_RULES, { endUs: 0 }).every((r) => r.passed)).toBe(true);
+  });
 });
 
 describe('the bcsim binary (built by npm test / prepare)', () => {
