@@ -152,7 +152,6 @@ export class LivePeer {
   }
 
   private onDatagram(msg: Buffer, rinfo: RemoteInfo): void {
-    if (this.stopReason !== null && !this.stopping) return;
     this.clock.catchUp();
     if (msg.length > 0 && msg[0] === GAMESPY_FIRST_BYTE) {
       this.wire.gamespy++;
