@@ -53,6 +53,31 @@ export interface LinkConfig {
   /** Windows in which the direction drops everything (partitions). */
   readonly outages: ReadonlyArray<{ readonly startMs: number; readonly endMs: number }>;
   readonly dropRules: readonly DropRule[];
+  /**
+   * An explicit fault list (issue 15). When present (even empty), the link takes its loss,
+   * duplication and delay decisions from it instead of its random processes (loss, jitter,
+   * reorder, duplicate); outages, drop rules, bandwidth and slot still apply. See faults.ts.
+   */
+  readonly faults?: readonly LinkFault[];
+  /** Code only, never from a scenario file: receives every random decision the link makes (the shrinker's recorder). */
+  readonly recorder?: LinkFaultRecorder;
+}
+
+/**
+ * One explicit link decision, keyed by the link's datagram send index (0 = its first datagram).
+ * drop: lost at the loss stage. delay: departure-to-arrival delay delayMs, replacing latency and
+ * jitter (0 = netem reorder's undelayed send). duplicate: a copy delayMs after the original.
+ * atUs is the datagram's send time: informative, and cross-checked on replay (FaultListStats).
+ */
+export interface LinkFault {
+  readonly atUs: number;
+  readonly datagram: number;
+  readonly action: 'drop' | 'duplicate' | 'delay';
+  readonly delayMs?: number;
+}
+
+export interface LinkFaultRecorder {
+  record(fault: LinkFault): void;
 }
 
 export const PERFECT_LINK: LinkConfig = {

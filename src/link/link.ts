@@ -6,6 +6,8 @@
 //   3. drop rules          datagram scope → drop 'rule'; message scope → rewrite
 //                          (re-encoded, uids filtered) or drop 'rule' if emptied
 //   4. random loss         none / bernoulli / gilbert-elliott → drop 'loss'
+//                          (steps 4, 6 and 8 are the link's random decisions, LinkDecisions in
+//                          faults.ts: the seeded processes, or an explicit fault list; optionally recorded)
 //   5. bandwidth           token bucket + FIFO queue → departure time, or drop 'queue'
 //   6. delay               netem reorder (no base delay, no jitter draw) or base + jitter
 //   7. slot                arrival rounded up to the next multiple of intervalMs
@@ -18,18 +20,16 @@
 // Every decision after step 1 is computed at send time (the bucket's FIFO keeps
 // stream order equal to send order), so a datagram costs one scheduled event,
 // two with a duplicate. Deliveries are not forced FIFO: jitter may reorder.
-import type { RandomStream, StreamSource } from '../engine/random.js';
+import type { StreamSource } from '../engine/random.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { msToUs } from '../engine/time.js';
-import { uniform } from '../engine/distributions.js';
 import { newLinkCounters } from './config.js';
 import type { DropCause, LinkConfig, LinkCounters } from './config.js';
 import { TokenBucket } from './bandwidth.js';
 import { DropRules } from './drop-rules.js';
-import { chance, needsDraw } from './draw.js';
-import { NetemReorder, createJitter } from './latency.js';
-import { createLoss } from './loss.js';
-import type { LossProcess } from './loss.js';
+import { needsDraw } from './draw.js';
+import { createDecisions } from './faults.js';
+import type { FaultListStats, LinkDecisions } from './faults.js';
 import { validateLinkConfig } from './validate.js';
 
 /** Optional hooks for wire traces. Called synchronously, before deliver() on arrival. */
@@ -45,15 +45,11 @@ export class Link {
 
   private readonly outagesUs: ReadonlyArray<{ readonly startUs: number; readonly endUs: number }>;
   private readonly rules: DropRules | null;
-  private readonly loss: LossProcess | null;
+  private readonly decisions: LinkDecisions;
+  /** What an explicit fault list did (null without one). */
+  readonly faultStats: FaultListStats | null;
   private readonly bucket: TokenBucket | null;
-  private readonly baseDelayUs: number;
-  private readonly jitterMs: (() => number) | null;
-  private readonly reorder: NetemReorder | null;
   private readonly slotUs: number | null;
-  private readonly duplicateProbability: number;
-  private readonly duplicateStream: RandomStream | null;
-  private readonly duplicateDelay: (() => number) | null;
 
   /** Send order of the next datagram; every send() takes one. */
   private nextSendIndex = 0;
@@ -76,21 +72,10 @@ export class Link {
       config.dropRules.length === 0
         ? null
         : new DropRules(config.dropRules, config.dropRules.some((r) => needsDraw(r.probability)) ? streams.stream(`${name}.rules`) : null);
-    this.loss = createLoss(config.loss, () => streams.stream(`${name}.loss`));
+    ({ decisions: this.decisions, stats: this.faultStats } = createDecisions(config, name, streams));
     const bw = config.bandwidth;
     this.bucket = bw.bytesPerSecond === null ? null : new TokenBucket(bw.bytesPerSecond, bw.burstBytes, bw.queueLimitPackets);
-    const lat = config.latency;
-    this.baseDelayUs = msToUs(lat.baseMs);
-    this.jitterMs = lat.jitterMs > 0 ? createJitter(lat.distribution, lat.jitterMs, streams.stream(`${name}.jitter`)) : null;
-    const ro = config.reorder;
-    this.reorder = ro.probability > 0 ? new NetemReorder(ro.probability, ro.gap, needsDraw(ro.probability) ? streams.stream(`${name}.reorder`) : null) : null;
     this.slotUs = config.slot.intervalMs === null ? null : msToUs(config.slot.intervalMs);
-    const dup = config.duplicate;
-    this.duplicateProbability = dup.probability;
-    this.duplicateStream = needsDraw(dup.probability) ? streams.stream(`${name}.duplicate`) : null;
-    // A stream of its own, so extraDelayMs never changes which datagrams are copied.
-    const delayStream = dup.probability > 0 && dup.extraDelayMs > 0 ? streams.stream(`${name}.duplicate.delay`) : null;
-    this.duplicateDelay = delayStream === null ? null : () => uniform(delayStream, 0, dup.extraDelayMs);
   }
 
   /**
@@ -118,7 +103,7 @@ export class Link {
       }
     }
 
-    if (this.loss !== null && this.loss.lose()) return this.drop(bytes, uids, 'loss');
+    if (this.decisions.lose(index, sentAtUs)) return this.drop(bytes, uids, 'loss');
 
     let departUs = sentAtUs;
     if (this.bucket !== null) {
@@ -128,20 +113,16 @@ export class Link {
       departUs = d;
     }
 
-    let arriveUs = departUs;
-    if (this.reorder === null || !this.reorder.skipDelay()) {
-      arriveUs += this.baseDelayUs;
-      if (this.jitterMs !== null) arriveUs += msToUs(this.jitterMs());
-    }
-    arriveUs = this.slotted(arriveUs);
+    const arriveUs = this.slotted(departUs + this.decisions.delayUs(index, sentAtUs));
     const original = bytes;
     const originalUids = uids;
     this.sim.at(arriveUs, () => this.arrive(original, originalUids, index, sentAtUs, false));
 
-    if (this.duplicateProbability > 0 && chance(this.duplicateStream, this.duplicateProbability)) {
+    const copyDelayUs = this.decisions.duplicateUs(index, sentAtUs);
+    if (copyDelayUs !== null) {
       c.duplicated++;
       // Scheduled after the original, so at an equal time it is dispatched second.
-      const copyAtUs = this.slotted(arriveUs + (this.duplicateDelay === null ? 0 : msToUs(this.duplicateDelay())));
+      const copyAtUs = this.slotted(arriveUs + copyDelayUs);
       const copy = bytes.slice();
       this.sim.at(copyAtUs, () => this.arrive(copy, originalUids, index, sentAtUs, true));
     }

@@ -74,6 +74,12 @@ export function validateLinkConfig(config: LinkConfig): void {
     if (!(outage.endMs > outage.startMs)) fail(`outages[${i}].endMs`, outage.endMs, `> startMs (${outage.startMs})`);
   });
   config.dropRules.forEach((rule, i) => validateRule(`dropRules[${i}]`, rule));
+  (config.faults ?? []).forEach((f, i) => {
+    nonNegative(`faults[${i}].atUs`, f.atUs);
+    if (!(Number.isInteger(f.datagram) && f.datagram >= 0)) fail(`faults[${i}].datagram`, f.datagram, 'an integer >= 0');
+    if (!['drop', 'duplicate', 'delay'].includes(f.action)) fail(`faults[${i}].action`, f.action, "'drop' | 'duplicate' | 'delay'");
+    if (f.delayMs !== undefined) nonNegative(`faults[${i}].delayMs`, f.delayMs);
+  });
 }
 
 function validateRule(at: string, rule: DropRule): void {

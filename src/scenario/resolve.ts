@@ -100,6 +100,15 @@ function checkLinkBlock(d: LinkDirectionInput, path: string, fail: Fail): void {
   (d.drop ?? []).forEach((rule, i) => {
     if (rule.from !== undefined && rule.until !== undefined && rule.until <= rule.from) fail(`${path}.drop[${i}].until`, 'must be after from');
   });
+  // One decision of each action per datagram; a delay without its delayMs means nothing.
+  const seen = new Set<string>();
+  (d.faults ?? []).forEach((f, i) => {
+    const key = `${f.datagram}:${f.action}`;
+    if (seen.has(key)) fail(`${path}.faults[${i}]`, `a second "${f.action}" for datagram ${f.datagram}`);
+    seen.add(key);
+    if (f.action === 'delay' && f.delayMs === undefined) fail(`${path}.faults[${i}].delayMs`, 'a delay needs delayMs');
+    if (f.action === 'drop' && f.delayMs !== undefined) fail(`${path}.faults[${i}].delayMs`, 'a drop has no delayMs');
+  });
 }
 
 /** Merges a direction over `both`; a direction's own loss model replaces both's. */
@@ -142,6 +151,8 @@ function resolveLink(d: LinkDirectionInput): LinkConfig {
     slot: { intervalMs: d.slotMs ?? null },
     outages,
     dropRules,
+    // Only when given: a link without a list keeps its random processes (and its trace hash).
+    ...(d.faults === undefined ? {} : { faults: d.faults.map((f) => ({ atUs: f.at, datagram: f.datagram, action: f.action, ...(f.delayMs === undefined ? {} : { delayMs: f.delayMs }) })) }),
   };
 }
 

@@ -65,6 +65,8 @@ export const MAX_DESCRIPTION_CHARS = 10_000;
 export const MAX_OUTAGES = 1_000;
 export const MAX_DROP_RULES = 1_000;
 export const MAX_PHASES = 1_000;
+/** An explicit fault list (issue 15): a shrunk run has a handful, a recorded one a few thousand. */
+export const MAX_FAULTS = 100_000;
 /** Issue 12: a session is one server and 1 to 16 clients. */
 export const MAX_CLIENTS = 16;
 export const MAX_ASSERTIONS = 1_000;
@@ -190,6 +192,18 @@ const dropRuleSchema = z.strictObject({
   until: durationSchema.optional(),
 });
 
+/** One explicit link decision (issue 15, src/link/faults.ts): `datagram` is the link's send index. */
+const faultSchema = z.strictObject({
+  at: durationSchema,
+  datagram: z
+    .number({ error: 'expected a datagram send index 0..1,000,000,000' })
+    .int('expected a datagram send index 0..1,000,000,000')
+    .min(0, 'expected a datagram send index 0..1,000,000,000')
+    .max(1e9, 'expected a datagram send index 0..1,000,000,000'),
+  action: oneOf(['drop', 'duplicate', 'delay']),
+  delayMs: nonNegative('milliseconds', HOUR_MS).optional(),
+});
+
 export const linkDirectionSchema = z.strictObject({
   latencyMs: nonNegative('milliseconds', HOUR_MS).optional(),
   jitterMs: nonNegative('milliseconds', HOUR_MS).optional(),
@@ -219,6 +233,7 @@ export const linkDirectionSchema = z.strictObject({
     .max(MAX_OUTAGES, `expected at most ${count(MAX_OUTAGES)} outages`)
     .optional(),
   drop: z.array(dropRuleSchema).max(MAX_DROP_RULES, `expected at most ${count(MAX_DROP_RULES)} drop rules`).optional(),
+  faults: z.array(faultSchema).max(MAX_FAULTS, `expected at most ${count(MAX_FAULTS)} faults`).optional(),
 });
 
 const linkBlockSchema = z.strictObject({

@@ -1,8 +1,19 @@
 // Shared by swarm-1 and swarm-2: runs a range of the swarm in chunks, one test per chunk,
 // and fails a chunk with the full report (every failing run, every violation, a command each).
 import { describe, expect, it } from 'vitest';
-import { generateRuns, generatorSeedFromEnv } from './generator.js';
-import { executeRuns, formatReport } from './invariants.js';
+import { DEFAULT_GENERATOR_SEED, generateRuns } from '../../src/swarm/generator.js';
+import { executeRuns } from '../../src/swarm/execute.js';
+import { formatReport } from '../../src/swarm/report.js';
+
+/** The committed swarm's generator seed; BCSIM_SWARM_SEED overrides it. */
+export function generatorSeedFromEnv(): number {
+  const raw = process.env.BCSIM_SWARM_SEED;
+  if (raw === undefined || raw === '') return DEFAULT_GENERATOR_SEED;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`BCSIM_SWARM_SEED: expected a whole number 0..4294967295, got "${raw}"`);
+  return n;
+}
+
 
 /** Generous: a chunk takes a few seconds; the machine may be shared. */
 const CHUNK_TIMEOUT_MS = 180_000;

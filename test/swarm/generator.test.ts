@@ -2,9 +2,9 @@
 // tail, the coverage the brief asks for, and commands that reproduce a run through the real CLI.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRun, generateRuns } from './generator.js';
-import { loadRun, parseReproCommand, reproCommand, shellQuote, shellWords } from './repro.js';
-import { executeRun } from './invariants.js';
+import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRun, generateRuns } from '../../src/swarm/generator.js';
+import { loadRun, parseReproCommand, reproCommand, shellQuote, shellWords } from '../../src/swarm/repro.js';
+import { executeRun } from '../../src/swarm/execute.js';
 
 const SPECS = generateRuns(DEFAULT_GENERATOR_SEED, 0, SWARM_RUNS);
 
@@ -112,7 +112,7 @@ describe('swarm generator', () => {
       const parsed = parseReproCommand(reproCommand(spec));
       expect(parsed).toEqual({ base: spec.base, preset: 'fixed', seed: spec.seed, sets: [...spec.sets] });
     }
-    const tricky = { base: 'fragment-ack-bug', seed: 7, sets: [`description=it's "quoted"`, 'link.both.loss=0.1'] };
+    const tricky = { base: 'fragment-ack-bug', preset: 'fixed' as const, seed: 7, sets: [`description=it's "quoted"`, 'link.both.loss=0.1'] };
     expect(shellQuote(`it's`)).toBe(`'it'\\''s'`);
     expect(parseReproCommand(reproCommand(tricky)).sets).toEqual(tricky.sets);
     expect(shellWords(`a 'b c' d\\ e`)).toEqual(['a', 'b c', 'd e']);

@@ -2,10 +2,12 @@
 // that does not ACK a reliable message it has seen before) forced into every run, the swarm must
 // fail, print a command that carries the bug, and that command must fail the same way.
 import { describe, expect, it } from 'vitest';
-import { generateRun, generateRuns, generatorSeedFromEnv } from './generator.js';
-import { reproCommand } from './repro.js';
-import type { RunSpec } from './spec.js';
-import { executeCommand, executeRun, executeRuns, formatFailure, formatReport } from './invariants.js';
+import { generateRun, generateRuns } from '../../src/swarm/generator.js';
+import { reproCommand } from '../../src/swarm/repro.js';
+import type { RunSpec } from '../../src/swarm/spec.js';
+import { executeCommand, executeRun, executeRuns } from '../../src/swarm/execute.js';
+import { formatFailure, formatReport } from '../../src/swarm/report.js';
+import { generatorSeedFromEnv } from './chunks.js';
 
 const PLANTED = 'no-duplicate-ack';
 /** The first 100 runs of the swarm, less the high-rate ones (most of the cost, nothing extra here). */

@@ -23,18 +23,10 @@ import { joinAllowanceMs } from './timing.js';
 import { drawFragmentChunk, drawPhases, drawRate, drawRegion, quietTailMs } from './traffic.js';
 import { drawOutages, placeWindows, windowsSpanMs } from './windows.js';
 
-/** Generator seed of the committed swarm; BCSIM_SWARM_SEED overrides it. */
+/** Generator seed of the committed swarm (test/swarm; BCSIM_SWARM_SEED overrides it there) and of `bcsim swarm`. */
 export const DEFAULT_GENERATOR_SEED = 9_062_024;
 export const SWARM_RUNS = 300;
 export const BASE_SCENARIO = 'fragment-ack-bug';
-
-export function generatorSeedFromEnv(): number {
-  const raw = process.env.BCSIM_SWARM_SEED;
-  if (raw === undefined || raw === '') return DEFAULT_GENERATOR_SEED;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`BCSIM_SWARM_SEED: expected a whole number 0..4294967295, got "${raw}"`);
-  return n;
-}
 
 export function generateRuns(generatorSeed: number, from: number, to: number, options: GenerateOptions = {}): RunSpec[] {
   const runs: RunSpec[] = [];
@@ -85,12 +77,14 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
   const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs: delay.jitterMs });
   const durationMs = Math.ceil((tailStartLatestMs + tailMs) / 1000) * 1000;
 
+  if (options.preset !== undefined) d.mode.preset = options.preset;
   if (options.modeOverrides !== undefined) Object.assign(d.mode, options.modeOverrides);
   if (options.plantedBug !== undefined) d.mode.plantedBug = options.plantedBug;
   if (disconnectTail) d.classes.add('disconnect phase');
   if (d.checks.length === 0 && !disconnectTail) d.classes.add('no link fault');
 
   return {
+    preset: options.preset ?? 'fixed',
     generatorSeed,
     index,
     base: BASE_SCENARIO,

@@ -10,7 +10,11 @@ export type FaultCheck =
   | { readonly fault: 'loss' | 'duplicate' | 'outage' | 'rule' | 'reorder' | 'bandwidth' | 'slot'; readonly direction: Direction }
   | { readonly fault: 'giveUp'; readonly peer: Peer };
 
+export type SwarmPreset = 'fixed' | 'stock';
+
 export interface RunSpec {
+  /** The mode every check reads: the fixed-mode promise (invariants 2, 3, 6) holds in fixed mode only. */
+  readonly preset: SwarmPreset;
   readonly generatorSeed: number;
   readonly index: number;
   readonly base: string;
@@ -36,6 +40,8 @@ export interface RunSpec {
 }
 
 export interface GenerateOptions {
+  /** 'fixed' (default) or 'stock': the mode's preset, in the `mode` --set and the command's --mode. */
+  readonly preset?: SwarmPreset;
   /** Force a planted bug into every run's mode (the harness's self-test). */
   readonly plantedBug?: string;
   /**

@@ -1,7 +1,7 @@
 // A run as one shell command: `bcsim run <base> --mode fixed --seed N --set … --json`, printed
 // for every failure, parsed back to prove that the printed line reproduces the run exactly.
-import { loadScenario } from '../../src/scenario/load.js';
-import type { Scenario } from '../../src/scenario/scenario.js';
+import { loadScenario } from '../scenario/load.js';
+import type { Scenario } from '../scenario/scenario.js';
 import type { RunSpec } from './spec.js';
 
 /** Quotes one shell word with single quotes (a ' inside becomes '\''). */
@@ -10,8 +10,8 @@ export function shellQuote(word: string): string {
 }
 
 /** The one-line command that reproduces a run exactly. */
-export function reproCommand(spec: Pick<RunSpec, 'base' | 'seed' | 'sets'>): string {
-  return ['bcsim run', spec.base, '--mode fixed', `--seed ${spec.seed}`, ...spec.sets.map((s) => `--set ${shellQuote(s)}`), '--json'].join(' ');
+export function reproCommand(spec: Pick<RunSpec, 'base' | 'seed' | 'sets' | 'preset'>): string {
+  return ['bcsim run', spec.base, `--mode ${spec.preset}`, `--seed ${spec.seed}`, ...spec.sets.map((s) => `--set ${shellQuote(s)}`), '--json'].join(' ');
 }
 
 /** Splits a command line the way a POSIX shell does for the quoting reproCommand uses. */

@@ -1,0 +1,86 @@
+// `bcsim swarm`: seeded random runs checked against the invariants (src/swarm). Thin shell:
+// flags, progress on a TTY, the report, the exit code.
+import { DEFAULT_GENERATOR_SEED } from '../../swarm/generator.js';
+import type { RunOutcome } from '../../swarm/execute.js';
+import { likelyCause } from '../../swarm/report.js';
+import { MAX_SWARM_RUNS, runSwarm, swarmCommand, switchOptions } from '../../swarm/swarm.js';
+import { reproCommand, shellQuote } from '../../swarm/repro.js';
+import type { CliIO } from '../io.js';
+import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
+import { seedFlag } from '../options.js';
+import { SWITCH_NAMES } from '../switch-flags.js';
+
+export interface SwarmFlags {
+  runs?: string;
+  seed?: string;
+  index?: string;
+  mode?: string;
+  switch?: string[];
+  all?: boolean;
+  json?: boolean;
+}
+
+function wholeFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${flag}: expected a whole number ${min}..${max.toLocaleString('en-US')}, got "${value}"`);
+  return Number(value);
+}
+
+export function swarmCliCommand(flags: SwarmFlags, io: CliIO): number {
+  const generatorSeed = seedFlag(flags.seed) ?? DEFAULT_GENERATOR_SEED;
+  const index = wholeFlag('--index', flags.index, 0, Number.MAX_SAFE_INTEGER - MAX_SWARM_RUNS);
+  if (index !== undefined && flags.runs !== undefined) throw new UsageError('--index runs one run: give --runs or --index, not both');
+  const runs = index !== undefined ? 1 : (wholeFlag('--runs', flags.runs, 1, MAX_SWARM_RUNS) ?? 100);
+  const mode = flags.mode ?? 'fixed';
+  if (mode !== 'fixed' && mode !== 'stock') throw new UsageError(`--mode: expected fixed or stock, got "${mode}"`);
+  const switches = flags.switch ?? [];
+  try {
+    switchOptions(mode, switches);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  for (const s of switches) {
+    const name = s.slice(0, s.indexOf('='));
+    if (!SWITCH_NAMES.includes(name)) throw new UsageError(`--switch ${s}: unknown switch "${name}" (switches: ${SWITCH_NAMES.filter((n) => !n.includes('.')).join(', ')})`);
+  }
+
+  // Progress as src/cli/progress.ts shows it: a TTY only, never with --json or under CI.
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
+  const live = io.stderrIsTTY && flags.json !== true && !ci;
+  const t0 = performance.now(); // wall clock: CLI only
+  const result = runSwarm({
+    generatorSeed,
+    from: index ?? 0,
+    runs,
+    preset: mode,
+    switches,
+    all: flags.all === true,
+    onRun: live ? (done, failures) => io.stderr(`\rswarm: ${done}/${runs} runs, ${failures} failing   `) : undefined,
+  });
+  if (live) io.stderr('\r\x1b[2K');
+  const wallS = (performance.now() - t0) / 1000;
+  const line = (o: RunOutcome) => swarmCommand(generatorSeed, o.spec.index, mode, switches);
+
+  if (flags.json) {
+    const failures = result.failures.map((o) => ({
+      index: o.spec.index,
+      seed: o.spec.seed,
+      classes: o.spec.classes,
+      likelyCause: likelyCause(o),
+      violations: o.violations.map((v) => ({ invariant: v.invariant, detail: v.detail, message: v.message ?? null })),
+      repro: reproCommand(o.spec),
+      swarm: line(o),
+      shrink: `bcsim shrink ${shellQuote(line(o))}`,
+    }));
+    io.stdout(`${JSON.stringify({ schema: 'bcsim.swarm/1', generatorSeed, mode, switches, runs: result.outcomes.length, failures })}\n`);
+  } else {
+    for (const o of result.failures) {
+      io.stdout(`✗ run ${o.spec.index} (run seed ${o.spec.seed}): ${likelyCause(o)}\n  classes: ${o.spec.classes.join('; ')}\n  end: server ${o.states.server}, client ${o.states.client}; ${o.ledger}\n`);
+      for (const v of o.violations) io.stdout(`  [${v.invariant}] ${v.detail}\n`);
+      io.stdout(`  repro:  ${reproCommand(o.spec)}\n  swarm:  ${line(o)}\n  shrink: bcsim shrink ${shellQuote(line(o))}\n`);
+    }
+    const stopped = result.failures.length > 0 && flags.all !== true && result.outcomes.length < runs ? ' (stopped at the first failure; --all runs every one)' : '';
+    io.stdout(`swarm: ${result.outcomes.length} ${mode}-mode runs (generator seed ${generatorSeed}), ${result.failures.length} failing${stopped}, ${wallS.toFixed(1)} s\n`);
+  }
+  return result.failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}

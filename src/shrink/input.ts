@@ -1,0 +1,39 @@
+// What `bcsim shrink` accepts: the line swarm printed for a failure, either form.
+// - `bcsim swarm --seed G --index I [--mode M] [--switch s]…`: the run is regenerated, and judged
+//   by its spec (e.g. "a graceful disconnect loses nothing");
+// - `bcsim run <base> --mode M --seed N --set … [--json]`: judged by the invariants any run has
+//   (ledger, loss only with an ended connection, liveness, bounded queues, no throw).
+import { parseReproCommand } from '../swarm/repro.js';
+import { parseSwarmCommand, specFor } from '../swarm/swarm.js';
+import type { RunSpec } from '../swarm/spec.js';
+import type { ShrinkInput } from './shrink.js';
+
+export function parseShrinkLine(line: string, cwd: string): Omit<ShrinkInput, 'budget' | 'onProgress'> {
+  const trimmed = line.trim().replace(/^repro:\s*/, '').replace(/^swarm:\s*/, '');
+  if (/^bcsim\s+swarm\b/.test(trimmed)) {
+    const c = parseSwarmCommand(trimmed);
+    const spec = specFor(c.generatorSeed, c.index, c.preset, c.switches);
+    return { base: spec.base, preset: spec.preset, seed: spec.seed, sets: spec.sets, spec, cwd };
+  }
+  if (!/^bcsim\s+run\b/.test(trimmed)) throw new Error('expected the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"');
+  const c = parseReproCommand(trimmed);
+  if (c.preset !== 'fixed' && c.preset !== 'stock') throw new Error(`--mode: expected fixed or stock, got ${c.preset}`);
+  if (!Number.isSafeInteger(c.seed)) throw new Error('the run line needs --seed N');
+  const spec: RunSpec = {
+    preset: c.preset,
+    generatorSeed: 0,
+    index: 0,
+    base: c.base,
+    seed: c.seed,
+    sets: c.sets,
+    checks: [],
+    classes: [],
+    durationUs: 0,
+    joinAllowanceUs: Number.MAX_SAFE_INTEGER,
+    tailUs: 0,
+    disconnectTail: false,
+    expectNoLoss: false,
+    plantedBug: null,
+  };
+  return { base: c.base, preset: c.preset, seed: c.seed, sets: c.sets, spec, cwd };
+}
