@@ -5,6 +5,7 @@ import type { AckOutboxReproduction } from '../reproduce/ack-outbox.js';
 import type { FragmentAckReproduction, Hypothesis } from '../reproduce/fragment-ack.js';
 import { CRITERIA } from '../reproduce/signature.js';
 import { COMPACT } from './summary-table.js';
+import { statOf } from '../sweep/aggregate.js';
 
 function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance): string {
   const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });
@@ -46,15 +47,37 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   }
   table.push(['matched', ...readings.map((h) => (r.best.readings.includes(h.name) ? chalk.green.bold(`${h.matched}/${r.best.of} BEST`) : `${h.matched}/${r.best.of}`))]);
   const legend = readings.map((h, i) => `  ${i + 1}. ${chalk.bold(h.name)}: ${h.description}`);
+  // Issue 15: every seed of every rate, both peers; then min / median / max of the outbox peak over the seeds.
+  const seeds = r.sweep.seeds;
   const sweep = new Table({
-    head: ['update ms', 'reliable/s', 'peer', 'outbox max', 'at 10 min', 'dead zone max', 'slope /h', 'leak', 'load', 'ACK B/datagram', 'dedup cmp/s max'],
+    head: ['update ms', 'reliable/s', 'peer', `outbox max, seed ${seeds.join(' · ')}`, 'min / median / max', 'at 10 min*', 'dead zone max*', 'slope /h*', 'leak', 'load*', 'ACK B/datagram*', 'dedup cmp/s max*'],
     style: { head: [], border: [] },
     chars: COMPACT,
   });
-  for (const p of r.sweep.points) {
+  const bySeed = (values: Array<string | number>) => values.join(' · ');
+  // The other columns: the median over the seeds, to keep the table within a wide terminal.
+  const median = (values: number[]) => String(statOf(values)?.median ?? '–');
+  for (const range of r.sweep.ranges) {
+    const points = r.sweep.points.filter((p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond);
     for (const role of ['server', 'client'] as const) {
-      const q = p.peers[role];
-      sweep.push([p.updatePeriodMs, p.reliablePerSecond, role, q.outboxMax, q.outboxFinal, q.deadZoneMax, q.slopePerHour, q.leak ? chalk.red('LEAK') : 'bounded', q.load.toFixed(2), q.meanAckBytesPerDatagram, q.dedupMaxPerSecond]);
+      const q = points.map((p) => p.peers[role]);
+      const stat = range.peers[role].outboxMax;
+      const leaking = range.peers[role].leakingSeeds;
+      const leak = leaking === 0 ? 'bounded' : chalk.red(leaking === q.length ? 'LEAK' : `LEAK ${leaking}/${q.length}`);
+      sweep.push([
+        range.updatePeriodMs,
+        range.reliablePerSecond,
+        role,
+        bySeed(q.map((x) => x.outboxMax)),
+        `${stat.min} / ${stat.median} / ${stat.max}`,
+        median(q.map((x) => x.outboxFinal)),
+        median(q.map((x) => x.deadZoneMax)),
+        median(q.map((x) => x.slopePerHour)),
+        leak,
+        range.peers[role].load.median.toFixed(2),
+        median(q.map((x) => x.meanAckBytesPerDatagram)),
+        median(q.map((x) => x.dedupMaxPerSecond)),
+      ]);
     }
   }
   const lines = [
@@ -66,7 +89,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     ...r.unmatched.map((u) => `${chalk.yellow('No reading matches')} "${u.title}": ${u.note}.`),
     '',
   ];
-  if (r.sweep.points.length > 0) lines.push(sweep.toString(), '');
+  if (r.sweep.points.length > 0) lines.push(sweep.toString(), chalk.dim(`  * median over the seeds ${seeds.join(', ')}`), '');
   lines.push(chalk.bold('What the table and the sweep show:'), ...r.explanation.map((line) => `- ${line}`), '');
   return lines.join('\n');
 }

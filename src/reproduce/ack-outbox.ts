@@ -60,7 +60,7 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
   const top = Math.max(...hypotheses.map((h) => h.matched));
   const best = { readings: hypotheses.filter((h) => h.matched === top).map((h) => h.name), matched: top, of: CRITERIA.length };
   const unmatched = CRITERIA.filter((c) => hypotheses.every((h) => !h.criteria[c.key].matches)).map((c) => ({ key: c.key, title: c.title, note: UNMATCHED_NOTES[c.key] }));
-  const sweep = options.sweep === false ? { points: [], capacity: [] } : sweepAckOutbox(source, seed);
+  const sweep = options.sweep === false ? { seeds: [], points: [], ranges: [], capacity: [] } : sweepAckOutbox(source, seed);
   return {
     seed,
     criteria: CRITERIA.map((c) => ({ ...c })),

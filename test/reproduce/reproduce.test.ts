@@ -148,10 +148,36 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(result.explanation.join(' ')).toContain('510 B × 1 datagram per update = 5,368 B/s');
   });
 
+  it('runs every rate with every seed (issue 15: built on the sweep grid) and sums each rate up over the seeds, per peer', () => {
+    const seeds: number[] = result.sweep.seeds;
+    expect(seeds).toEqual([1, 2, 3]);
+    const points = result.sweep.points as Array<{ index: number; updatePeriodMs: number; reliablePerSecond: number; seed: number; peers: Record<string, { outboxMax: number; leak: boolean }> }>;
+    const ranges = result.sweep.ranges as Array<{ updatePeriodMs: number; reliablePerSecond: number; peers: Record<string, { outboxMax: { min: number; median: number; max: number }; leakingSeeds: number; seeds: number }> }>;
+    expect(ranges).toHaveLength(11);
+    expect(points).toHaveLength(11 * seeds.length);
+    for (const range of ranges) {
+      const mine = points.filter((p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond);
+      // The sweep grid's order: seeds innermost.
+      expect(mine.map((p) => p.seed)).toEqual(seeds);
+      for (const role of ['server', 'client']) {
+        const peaks = mine.map((p) => p.peers[role].outboxMax).sort((a, b) => a - b);
+        expect([range.reliablePerSecond, role, range.peers[role].outboxMax]).toEqual([range.reliablePerSecond, role, { min: peaks[0], median: peaks[1], max: peaks[2], n: 3 }]);
+        expect(range.peers[role].leakingSeeds).toBe(mine.filter((p) => p.peers[role].leak).length);
+      }
+    }
+    // Seeds differ: the sweep is not one run shown three times.
+    expect(new Set(points.filter((p) => p.reliablePerSecond === 30).map((p) => p.peers.server.outboxMax)).size).toBeGreaterThan(1);
+  });
+
   it('prints the table with the best reading marked', () => {
     const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
     expect(table).toContain('BEST');
     expect(table).toContain(STOCK_READING);
     expect(table).toContain('No reading matches');
+    // Both peers and every seed of each rate: "outbox max, seed 1 · 2 · 3" holds the three peaks.
+    expect(table).toContain('outbox max, seed 1 · 2 · 3');
+    const row = table.split('\n').find((l) => /│ 95\s+│ 30\s+│ client/.test(l)) as string;
+    const peaks = result.sweep.points.filter((p: { updatePeriodMs: number; reliablePerSecond: number }) => p.updatePeriodMs === 95 && p.reliablePerSecond === 30).map((p: { peers: { client: { outboxMax: number } } }) => p.peers.client.outboxMax);
+    expect(row).toContain(peaks.join(' · '));
   });
 });

@@ -1,0 +1,178 @@
+// `bcsim sweep` and `bcsim sweep-merge` (issue 15): a thin shell over src/sweep.
+// Flags are all checked before the first run; bad input is one line and exit 2.
+import { basename, dirname, resolve } from 'node:path';
+import { outFileProblem } from '../../report/out-dir.js';
+import { writeFileAtomic } from '../../report/atomic-write.js';
+import { makeChalk } from '../../report/style.js';
+import { formatDuration } from '../../engine/index.js';
+import type { Tinypool } from 'tinypool';
+import { MAX_JOBS, RunFailure, startPool, SweepInputError, callbackSink, fileSink, mergeShards, parseModes, parseSeeds, parseShard, parseVary, planSweep, renderSweepTable, runSweep, sweepHtml } from '../../sweep/index.js';
+import type { SweepPlan } from '../../sweep/index.js';
+import { describeSeeds } from '../../check/seeds.js';
+import type { CliIO } from '../io.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
+import { durationFlag } from '../options.js';
+import { switchSets } from '../switch-flags.js';
+import { availableParallelism } from 'node:os';
+
+export interface SweepFlags {
+  seeds?: string;
+  vary?: string[];
+  mode?: string;
+  duration?: string;
+  set?: string[];
+  switch?: string[];
+  jobs?: string;
+  out?: string;
+  shard?: string;
+  metrics?: string;
+  html?: string;
+}
+
+export interface SweepMergeFlags {
+  out?: string;
+}
+
+/** Exit code of a sweep stopped by SIGINT/SIGTERM (128 + SIGINT), nothing written. */
+export const EXIT_INTERRUPTED = 130;
+
+export async function sweepCommand(ref: string, flags: SweepFlags, io: CliIO): Promise<number> {
+  const jobs = jobsFlag(flags.jobs);
+  // The worker threads load the simulator while this thread checks every input.
+  const pool = jobs > 1 ? startPool(jobs) : undefined;
+  try {
+    return await sweepWith(ref, flags, io, jobs, pool);
+  } finally {
+    await pool?.destroy();
+  }
+}
+
+async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number, pool: Tinypool | undefined): Promise<number> {
+  const plan = usage(() =>
+    planSweep({
+      ref,
+      cwd: io.cwd,
+      sets: [...(flags.set ?? []), ...switchSets(flags.switch)],
+      modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
+      varies: (flags.vary ?? []).map(parseVary),
+      seeds: flags.seeds === undefined ? undefined : parseSeeds(flags.seeds),
+      durationUs: durationFlag('--duration', flags.duration),
+      metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
+      shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
+    }),
+  );
+  const toFile = flags.out !== undefined && flags.out !== '-';
+  const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
+  const html = flags.html === undefined ? undefined : fileTarget('--html', flags.html, io.cwd);
+
+  const sink = out === undefined ? callbackSink((text) => io.stdout(text)) : writingTo(`--out ${flags.out}`, () => fileSink(out));
+  const controller = new AbortController();
+  const stopListening = io.onInterrupt?.(() => controller.abort());
+  const progress = progressLine(io, plan);
+  let outcome;
+  try {
+    outcome = await runSweep(plan, { jobs, pool, sink, signal: controller.signal, onProgress: progress?.update });
+  } catch (error) {
+    if (error instanceof RunFailure) throw runFailureUsage(plan, error);
+    throw error;
+  } finally {
+    progress?.done();
+    stopListening?.();
+  }
+  if (outcome.status === 'aborted') {
+    io.stderr(`bcsim: sweep interrupted after ${outcome.done} of ${plan.shardRuns} runs; nothing written\n`);
+    return EXIT_INTERRUPTED;
+  }
+  const chalk = makeChalk(toFile ? io.stdoutIsTTY : io.stderrIsTTY, io.env);
+  const text = renderSweepTable(outcome.summary, title(plan), chalk);
+  if (toFile) io.stdout(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);
+  else io.stderr(text);
+  if (html !== undefined) writingTo(`--html ${flags.html}`, () => writeFileAtomic(dirname(html), basename(html), sweepHtml(outcome.summary, pageInfo(plan))));
+  return outcome.summary.failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+export function sweepMergeCommand(files: string[], flags: SweepMergeFlags, io: CliIO): number {
+  const toFile = flags.out !== undefined && flags.out !== '-';
+  const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
+  if (out === undefined) {
+    usage(() => mergeShards(files, io.cwd, (text) => io.stdout(text)));
+    return EXIT_OK;
+  }
+  const sink = writingTo(`--out ${flags.out}`, () => fileSink(out));
+  try {
+    const { runs } = usage(() => mergeShards(files, io.cwd, (text) => sink.write(text)));
+    sink.commit();
+    io.stderr(`wrote ${flags.out}: ${runs} lines from ${files.length} file${files.length === 1 ? '' : 's'}\n`);
+  } catch (error) {
+    sink.discard();
+    throw error;
+  }
+  return EXIT_OK;
+}
+
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    if (error instanceof SweepInputError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function jobsFlag(value: string | undefined): number {
+  if (value === undefined) return availableParallelism();
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_JOBS) throw new UsageError(`--jobs: expected a whole number 1..${MAX_JOBS}, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function fileTarget(flag: string, file: string, cwd: string): string {
+  const label = `${flag} ${file === '' ? "''" : file}`;
+  const problem = writingTo(label, () => outFileProblem(file, cwd));
+  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
+  return resolve(cwd, file);
+}
+
+function runFailureUsage(plan: SweepPlan, error: RunFailure): Error {
+  const task = plan.taskAt(error.index);
+  const where = `run ${error.index} (${task.mode}, seed ${task.seed}${Object.keys(task.vary).length ? `, ${JSON.stringify(task.vary)}` : ''})`;
+  if (error.kind === 'internal') return new Error(`${where}: ${error.message}`);
+  return new UsageError(`${where}: ${error.kind === 'limit' ? 'limit: ' : ''}${error.message}`);
+}
+
+function title(plan: SweepPlan): string {
+  const shard = plan.shard ? ` · shard ${plan.shard.i}/${plan.shard.n} (${plan.shardRuns} of ${plan.runs} runs)` : ` · ${plan.runs} runs`;
+  return `sweep ${plan.scenario.name} · ${plan.spec.modes.join(', ')} · seeds ${describeSeeds(plan.spec.seeds)} · ${formatDuration(plan.durationUs ?? plan.scenario.durationUs)}${shard}`;
+}
+
+function pageInfo(plan: SweepPlan): { title: string; notes: string[] } {
+  const notes = [
+    `grid ${plan.grid}: modes ${plan.spec.modes.join(', ')}; seeds ${describeSeeds(plan.spec.seeds)}; ${formatDuration(plan.durationUs ?? plan.scenario.durationUs)} simulated per run`,
+    ...plan.spec.varies.map((v) => `--vary ${v.path}: ${v.values.map((x) => x.text).join(', ')}`),
+    ...plan.sets.map((s) => `--set ${s}`),
+  ];
+  if (plan.shard) notes.push(`shard ${plan.shard.i}/${plan.shard.n}: ${plan.shardRuns} of ${plan.runs} runs`);
+  return { title: title(plan), notes };
+}
+
+/** runs done/total, failures so far, ETA: on a terminal's stderr only, never under CI. The wall clock is read here, in the CLI. */
+function progressLine(io: CliIO, plan: SweepPlan): { update: (done: number, total: number, failed: number) => void; done: () => void } | null {
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
+  if (ci || !io.stderrIsTTY) return null;
+  const start = performance.now();
+  let shown = false;
+  const width = 24;
+  return {
+    update: (done, total, failed) => {
+      const elapsedS = (performance.now() - start) / 1000;
+      const fraction = total === 0 ? 1 : done / total;
+      const eta = done > 0 ? (elapsedS * (total - done)) / done : 0;
+      const filled = Math.round(fraction * width);
+      shown = true;
+      io.stderr(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] sweep ${plan.scenario.name} ${done}/${total} runs, ${failed} failed, ETA ${eta.toFixed(0)}s   `);
+    },
+    done: () => {
+      if (shown) io.stderr('\r\x1b[2K');
+    },
+  };
+}
+

@@ -1,0 +1,93 @@
+// The end-of-sweep summary (issue 15, item 1): per mode and combination of
+// varied values, min / median / max of each metric over the seeds, and how many
+// runs failed their expect block. Fed line by line, in index order.
+import { figureAt } from './line.js';
+import type { SweepLine } from './line.js';
+
+export interface Stat {
+  readonly min: number;
+  /** The middle value; for an even count the mean of the two middle values. */
+  readonly median: number;
+  readonly max: number;
+  /** Runs where the figure had a value (a figure can be null when a run had no data for it). */
+  readonly n: number;
+}
+
+export interface SummaryRow {
+  readonly mode: string;
+  readonly vary: Record<string, unknown>;
+  readonly runs: number;
+  readonly failed: number;
+  /** Per metric; null when no run of the row had a value. */
+  readonly stats: Record<string, Stat | null>;
+}
+
+export interface SweepSummary {
+  readonly metrics: readonly string[];
+  readonly paths: readonly string[];
+  readonly rows: SummaryRow[];
+  readonly runs: number;
+  readonly failed: number;
+}
+
+interface Group {
+  mode: string;
+  vary: Record<string, unknown>;
+  runs: number;
+  failed: number;
+  values: number[][];
+}
+
+/**
+ * Holds every metric value until the end (the median needs them all): runs ×
+ * metrics numbers, bounded by the grid's MAX_GRID_RUNS and the 32-metric limit.
+ */
+export class SweepAggregator {
+  private readonly groups = new Map<string, Group>();
+  private runs = 0;
+  private failed = 0;
+
+  constructor(
+    private readonly metrics: readonly string[],
+    private readonly paths: readonly string[],
+  ) {}
+
+  add(line: SweepLine): void {
+    const key = JSON.stringify([line.mode, line.vary]);
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = { mode: line.mode, vary: line.vary, runs: 0, failed: 0, values: this.metrics.map(() => []) };
+      this.groups.set(key, group);
+    }
+    const failed = line.verdict !== null && !line.verdict.passed;
+    group.runs++;
+    this.runs++;
+    if (failed) {
+      group.failed++;
+      this.failed++;
+    }
+    this.metrics.forEach((metric, i) => {
+      const value = figureAt(line, metric);
+      if (typeof value === 'number') group.values[i].push(value);
+    });
+  }
+
+  summary(): SweepSummary {
+    const rows = [...this.groups.values()].map((g): SummaryRow => {
+      const stats: Record<string, Stat | null> = {};
+      this.metrics.forEach((metric, i) => {
+        stats[metric] = statOf(g.values[i]);
+      });
+      return { mode: g.mode, vary: g.vary, runs: g.runs, failed: g.failed, stats };
+    });
+    return { metrics: this.metrics, paths: this.paths, rows, runs: this.runs, failed: this.failed };
+  }
+}
+
+export function statOf(values: readonly number[]): Stat | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { min: sorted[0], median, max: sorted[sorted.length - 1], n: sorted.length };
+}
