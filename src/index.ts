@@ -93,3 +93,4 @@ export { runTwice, compareRuns } from './check/determinism.js';
 export { runCli } from './cli/program.js';
 export type { CliIO } from './cli/io.js';
 export * as live from './live/index.js';
+export * as sweep from './sweep/index.js';
