@@ -340,6 +340,23 @@ export class DeliveryLedger {
     return epoch * TWO_32 + this.sentLow[uid];
   }
 
+  /** One connection's reliable messages, counted as stats() counts them (the swarm checks each connection). */
+  connectionCounts(client: number, held: ReadonlySet<number> = new Set()): { sent: number; delivered: number; inFlight: number; lost: number; swallowed: number } {
+    const out = { sent: 0, delivered: 0, inFlight: 0, lost: 0, swallowed: 0 };
+    for (let uid = 0; uid < this.count; uid++) {
+      const f = this.flags[uid];
+      if ((f & RELIABLE) === 0 || f & REFUSED || this.connections[uid] !== client) continue;
+      out.sent++;
+      if (f & DELIVERED) out.delivered++;
+      else if (f & GAVE_UP) out.lost++;
+      else if (f & ACKED && !held.has(uid)) {
+        out.lost++;
+        out.swallowed++;
+      } else out.inFlight++;
+    }
+    return out;
+  }
+
   /** `held`: uids still buffered at a receiver (waiting for order or reassembly). */
   stats(held: ReadonlySet<number> = new Set()): DeliveryStats {
     let sent = 0;

@@ -45,12 +45,21 @@ export function cloneDoc(doc: Doc): Doc {
   return structuredClone(doc);
 }
 
-/** The direction blocks of the (single-client) link, `both` merged in, so each fault has one home. */
-export function normalizeLink(doc: Doc): void {
-  const link = (doc.link ?? {}) as Record<string, LinkDoc | undefined>;
-  if (link.clients !== undefined) throw new Error('per-client link blocks (link.clients) are not supported by shrink');
+/** The clients of a document (its `clients`, default 1). */
+export function clientCount(doc: Doc): number {
+  return typeof doc.clients === 'number' ? doc.clients : 1;
+}
+
+/** Where a link setting lives: a direction of the shared link (client null) or of link.clients["k"]. */
+export interface Place {
+  readonly client: number | null;
+  readonly dir: Direction;
+}
+
+/** Direction blocks only, `both` merged into each, as resolve.ts merges a direction over `both`. */
+function mergeBoth(link: Record<string, LinkDoc | undefined>): Record<Direction, LinkDoc> {
   const both = link.both ?? {};
-  const out: Record<string, LinkDoc> = {};
+  const out = {} as Record<Direction, LinkDoc>;
   for (const d of DIRECTIONS) {
     const own = link[d] ?? {};
     const merged: LinkDoc = { ...both, ...own };
@@ -59,19 +68,57 @@ export function normalizeLink(doc: Doc): void {
     if (own.gilbertElliott !== undefined) delete merged.loss;
     out[d] = merged;
   }
+  return out;
+}
+
+/**
+ * The direction blocks of the shared link and of every client's own link (link.clients["k"]),
+ * `both` merged in, so each fault has one home. A multi-client document gets a block per client,
+ * which will hold that client's recorded list.
+ */
+export function normalizeLink(doc: Doc): void {
+  const link = (doc.link ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = mergeBoth(link as Record<string, LinkDoc | undefined>);
+  const own = link.clients as Record<string, Record<string, LinkDoc | undefined>> | undefined;
+  if (own !== undefined || clientCount(doc) > 1) {
+    const clients: Record<string, Record<Direction, LinkDoc>> = {};
+    for (let k = 1; k <= clientCount(doc); k++) clients[String(k)] = mergeBoth(own?.[String(k)] ?? {});
+    out.clients = clients;
+  }
   doc.link = out;
 }
 
-export function linkOf(doc: Doc, d: Direction): LinkDoc {
-  return (doc.link as Record<Direction, LinkDoc>)[d];
+/** Every place of the document: the shared directions, then each client's. */
+export function placesOf(doc: Doc): Place[] {
+  const places: Place[] = DIRECTIONS.map((dir) => ({ client: null, dir }));
+  const clients = (doc.link as Record<string, unknown>).clients as Record<string, unknown> | undefined;
+  for (const key of Object.keys(clients ?? {}).sort((a, b) => Number(a) - Number(b))) for (const dir of DIRECTIONS) places.push({ client: Number(key), dir });
+  return places;
 }
 
-/** Replaces the random processes of each direction by its explicit list. */
-export function setFaults(doc: Doc, faults: Record<Direction, readonly FaultEntry[]>): void {
-  for (const d of DIRECTIONS) {
-    const block = linkOf(doc, d);
+export function blockAt(doc: Doc, place: Place): LinkDoc {
+  const link = doc.link as Record<string, unknown>;
+  if (place.client === null) return (link as Record<Direction, LinkDoc>)[place.dir];
+  return (link.clients as Record<string, Record<Direction, LinkDoc>>)[String(place.client)][place.dir];
+}
+
+export function linkOf(doc: Doc, d: Direction): LinkDoc {
+  return blockAt(doc, { client: null, dir: d });
+}
+
+/**
+ * Replaces the random processes by the explicit lists, `recorded[k - 1]` being client k's: in
+ * the shared blocks for a one-client document (as before multi-client shrinking), else in
+ * link.clients["k"] for every client.
+ */
+export function setFaults(doc: Doc, recorded: ReadonlyArray<Record<Direction, readonly FaultEntry[]>>): void {
+  const perClient = (doc.link as Record<string, unknown>).clients !== undefined;
+  for (const place of placesOf(doc)) {
+    const block = blockAt(doc, place);
     for (const key of RANDOM_KEYS) delete block[key];
-    block.faults = faults[d].map((f) => ({ ...f }));
+    delete block.faults;
+    const list = place.client === null ? (perClient ? undefined : recorded[0][place.dir]) : recorded[place.client - 1][place.dir];
+    if (list !== undefined) block.faults = list.map((f) => ({ ...f }));
   }
 }
 

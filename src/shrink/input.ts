@@ -25,6 +25,8 @@ export function parseShrinkLine(line: string, cwd: string): Omit<ShrinkInput, 'b
     index: 0,
     base: c.base,
     seed: c.seed,
+    // (informative only: the checks read the session's connections)
+    clients: Number(c.sets.find((x) => x.startsWith('clients='))?.slice('clients='.length) ?? 1) || 1,
     sets: c.sets,
     checks: [],
     classes: [],

@@ -3,7 +3,7 @@
 // one run from the shared budget; a pass stops as soon as the budget is spent.
 import { ddmin } from './ddmin.js';
 import type { Budget } from './ddmin.js';
-import { DIRECTIONS, linkOf } from './case.js';
+import { DIRECTIONS, blockAt, placesOf } from './case.js';
 import type { Doc, FaultEntry } from './case.js';
 import { ITEM_KINDS, itemsOf, withItems } from './items.js';
 import type { Item } from './items.js';
@@ -43,10 +43,14 @@ function cutTo(doc: Doc, seconds: number): Doc {
   return withItems(out, items);
 }
 
-/** 2. Whole directions, then whole classes per direction, switched off. */
+/** 2. Whole clients' fault lists, whole directions, then whole classes per direction, switched off. */
 export function dropClasses(doc: Doc, judge: Judge): Doc {
   let current = doc;
+  const clients = [...new Set(itemsOf(doc).map((i) => i.client))].filter((k): k is number => k !== null);
   const groups: Array<(i: Item) => boolean> = [
+    // With several clients: one client's whole list (and its own configured faults), then one direction of it.
+    ...(clients.length > 1 ? clients.map((k) => (i: Item) => i.client === k) : []),
+    ...(clients.length > 1 ? clients.flatMap((k) => DIRECTIONS.map((dir) => (i: Item) => i.client === k && i.dir === dir)) : []),
     ...DIRECTIONS.map((dir) => (i: Item) => i.dir === dir),
     ...DIRECTIONS.flatMap((dir) => ITEM_KINDS.map((kind) => (i: Item) => i.dir === dir && i.kind === kind)),
   ];
@@ -110,11 +114,11 @@ export function simplifyValues(doc: Doc, judge: Judge): Doc {
     const candidate = structuredClone(current);
     if (edit(candidate) && judge.fails(candidate)) current = candidate;
   };
-  for (const dir of DIRECTIONS) {
-    const count = ((linkOf(current, dir).faults as FaultEntry[] | undefined) ?? []).length;
+  for (const place of placesOf(current)) {
+    const count = ((blockAt(current, place).faults as FaultEntry[] | undefined) ?? []).length;
     for (let k = 0; k < count; k++) {
       const edit = (value: (f: FaultEntry) => number | undefined) => (d: Doc) => {
-        const f = (linkOf(d, dir).faults as FaultEntry[])[k] as { delayMs?: number } & FaultEntry;
+        const f = (blockAt(d, place).faults as FaultEntry[])[k] as { delayMs?: number } & FaultEntry;
         const next = f.delayMs === undefined ? undefined : value(f);
         if (next === undefined || next === f.delayMs) return false;
         f.delayMs = next;
@@ -123,7 +127,8 @@ export function simplifyValues(doc: Doc, judge: Judge): Doc {
       attempt(edit((f) => (f.action === 'duplicate' ? 0 : undefined)));
       attempt(edit((f) => Math.round(f.delayMs as number)));
     }
-    attempt((d) => delete linkOf(d, dir).latencyMs);
+    // (A client's block without its own latency has nothing to remove; the shared one is always tried, as before.)
+    if (place.client === null || blockAt(current, place).latencyMs !== undefined) attempt((d) => delete blockAt(d, place).latencyMs);
   }
   for (const key of Object.keys((current.transport as Record<string, unknown> | undefined) ?? {})) {
     attempt((d) => delete (d.transport as Record<string, unknown>)[key]);

@@ -72,7 +72,7 @@ export function shrink(input: ShrinkInput): ShrinkResult {
   // 1. The failing run, recorded.
   const original = documentOf(input.base, input.preset, input.seed, input.sets, input.cwd);
   normalizeLink(original);
-  const { scenario, recorded } = withRecorders(loadDoc(original, input.base));
+  const { scenario, byClient } = withRecorders(loadDoc(original, input.base));
   const first = executeScenario(spec, () => scenario, input.seed);
   const overflow = first.violations.find((v) => v.detail.startsWith('RecordingLimit: '));
   if (overflow !== undefined) throw new ShrinkError(overflow.detail.slice('RecordingLimit: '.length));
@@ -81,7 +81,10 @@ export function shrink(input: ShrinkInput): ShrinkResult {
 
   // 2. The recording alone must replay the run: same datagrams, same failure.
   const replayDoc = cloneDoc(original);
-  setFaults(replayDoc, { clientToServer: recorded.clientToServer.map(toEntry), serverToClient: recorded.serverToClient.map(toEntry) });
+  setFaults(
+    replayDoc,
+    byClient.map((r) => ({ clientToServer: r.clientToServer.map(toEntry), serverToClient: r.serverToClient.map(toEntry) })),
+  );
   const replay = run(replayDoc);
   if (replay.traceHash !== first.traceHash) throw new ShrinkError(`the recorded fault list does not replay the run (trace hash ${replay.traceHash.slice(0, 12)} != ${first.traceHash.slice(0, 12)})`);
   if (!failsSameWay(replay.violations, goal)) throw new ShrinkError(`the replay fails differently: ${replay.violations.map(violationKey).join('; ') || 'not at all'} instead of ${violationKey(goal)}`);

@@ -38,15 +38,15 @@ export function pickBlock(r: Rng): Block {
   return r.weighted<Block>([['both', 2], ['clientToServer', 1], ['serverToClient', 1]]);
 }
 
-/** Records that a fault configured on `block` must fire in each of its directions. */
-export function expectFault(d: Draft, fault: Exclude<FaultCheck['fault'], 'giveUp'>, block: Block): void {
-  for (const direction of directionsOf(block)) d.checks.push({ fault, direction });
+/** Records that a fault configured on `block` (of one client's own links, with `own`) must fire in each of its directions. */
+export function expectFault(d: Draft, fault: Exclude<FaultCheck['fault'], 'giveUp'>, block: Block, own?: { client: number }): void {
+  for (const direction of directionsOf(block)) d.checks.push(own === undefined ? { fault, direction } : { fault, direction, client: own.client });
 }
 
 export function dedupeChecks(checks: readonly FaultCheck[]): FaultCheck[] {
   const seen = new Set<string>();
   return checks.filter((c) => {
-    const key = c.fault === 'giveUp' ? `giveUp:${c.peer}` : `${c.fault}:${c.direction}`;
+    const key = c.fault === 'giveUp' ? `giveUp:${c.peer}` : `${c.fault}:${c.direction}:${c.client ?? 'all'}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

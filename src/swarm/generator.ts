@@ -11,15 +11,19 @@
 // on every run instead of trusting it.
 //
 // generateRun calls the parts in a fixed order: they all draw from one stream, and
-// the order of the draws (and of the settings they write) is what makes a run.
+// the order of the draws (and of the settings they write) is what makes a run. The client
+// count and a client's own link faults come from a second stream (clients.ts), so that
+// one-client runs are exactly what they were before multi-player runs.
 import { dedupeChecks, newDraft } from './draft.js';
 import type { Draft } from './draft.js';
 import { applyDropRules, drawDropRules } from './drop-rules.js';
 import { drawPeerTimeout, drawRetransmitPolicy, drawTerminal, expectGiveUp, givesUp, isPatient } from './give-up.js';
+import { clientRng, clientSets, drawClientCount, drawOwnFaults, staggerMs } from './clients.js';
+import type { OwnFaults } from './clients.js';
 import { drawBandwidth, drawDelay, drawDuplication, drawLoss, drawSlot, faultRateFloor } from './link-faults.js';
 import { runRng } from './rng.js';
 import type { GenerateOptions, RunSpec } from './spec.js';
-import { joinAllowanceMs } from './timing.js';
+import { joinAllowanceMs, joinMinMs } from './timing.js';
 import { drawFragmentChunk, drawPhases, drawRate, drawRegion, quietTailMs } from './traffic.js';
 import { drawOutages, placeWindows, windowsSpanMs } from './windows.js';
 
@@ -36,10 +40,12 @@ export function generateRuns(generatorSeed: number, from: number, to: number, op
 
 export function generateRun(generatorSeed: number, index: number, options: GenerateOptions = {}): RunSpec {
   const r = runRng(generatorSeed, index);
+  const c = clientRng(generatorSeed, index);
   const seed = r.int(1, 999_999);
   const d = newDraft(r);
 
-  const rate = drawRate(d);
+  const rate = drawRate(d, drawClientCount(c));
+  const { clients } = rate;
   const { high, aliasingProbe } = rate;
   // What the run is about, decided first: it constrains the rest.
   const disconnectTail = r.chance(0.35);
@@ -51,8 +57,10 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
   // (The bandwidth cap reads the fragment size; the slot grid reads whether anything reorders.)
   const floor = faultRateFloor(terminal !== 'none');
   const loss = drawLoss(d, { cleanJoin: high, giveUp, patient: isPatient(terminal, policy), floor });
-  const timeoutMs = drawPeerTimeout(d, terminal, loss.kind !== 'none', aliasingProbe);
+  const own = drawOwnFaults(d, c, { clients, lossAllowed: !giveUp, floor });
+  let timeoutMs = drawPeerTimeout(d, terminal, loss.kind !== 'none' || (own?.joinLoss ?? 0) > 0, aliasingProbe);
   const delay = drawDelay(d, aliasingProbe);
+  const jitterMs = Math.max(delay.jitterMs, own?.jitterMs ?? 0);
   drawDuplication(d, floor);
   drawFragmentChunk(d, high);
   const bandwidth = drawBandwidth(d, rate, !giveUp && !aliasingProbe);
@@ -61,20 +69,26 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
 
   // Timing: the join's allowance, then windows and traffic placed after it.
   const joinMs = joinAllowanceMs({
-    perLegMs: delay.latencyMs + delay.jitterMs + slotMs + (bandwidth ? 150 : 0),
-    joinLoss: loss.joinLoss,
+    perLegMs: delay.latencyMs + jitterMs + slotMs + (bandwidth ? 150 : 0),
+    joinLoss: Math.max(loss.joinLoss, own?.joinLoss ?? 0),
     joinRuleRetries: drops.joinRuleRetries,
     retryGapMs: policy.retryGapMs,
+    staggerMs: staggerMs(clients),
   });
+  if (clients > 1 && timeoutMs < joinMs) {
+    // An early joiner idles (keepalives every 5 s only) until the last client is in: in run 85
+    // three lost keepalive echoes timed client 1 out before combat under a 20 s peer timeout.
+    timeoutMs = d.transport.peerTimeoutMs = joinMs;
+  }
   const outages = drawOutages(d, { terminal, policy, timeoutMs, aliasingProbe, high });
-  const region = drawRegion(d, { rate, joinAllowanceMs: joinMs, windowsMs: windowsSpanMs(outages, drops.windowed) });
+  const region = drawRegion(d, { rate, joinAllowanceMs: joinMs, windowsMs: windowsSpanMs(outages, drops.windowed), joinMinMs: joinMinMs(staggerMs(clients)) });
   placeWindows(d, drops.rules, drops.windowed, outages, { startLatestMs: region.startLatestMs, endEarliestMs: region.endEarliestMs, index });
   if (giveUp) expectGiveUp(d);
   applyDropRules(d, drops.rules);
 
   const windowless = outages.length === 0 && drops.windowed.length === 0;
   const { phases, tailStartLatestMs } = drawPhases(d, { rate, region, windowless, disconnectTail });
-  const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs: delay.jitterMs });
+  const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs });
   const durationMs = Math.ceil((tailStartLatestMs + tailMs) / 1000) * 1000;
 
   if (options.preset !== undefined) d.mode.preset = options.preset;
@@ -82,6 +96,7 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
   if (options.plantedBug !== undefined) d.mode.plantedBug = options.plantedBug;
   if (disconnectTail) d.classes.add('disconnect phase');
   if (d.checks.length === 0 && !disconnectTail) d.classes.add('no link fault');
+  if (clients > 1) d.classes.add(`clients: ${clients}`);
 
   return {
     preset: options.preset ?? 'fixed',
@@ -89,7 +104,8 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
     index,
     base: BASE_SCENARIO,
     seed,
-    sets: renderSets(d, durationMs, phases),
+    clients,
+    sets: renderSets(d, durationMs, phases, clients, own),
     checks: dedupeChecks(d.checks),
     classes: [...d.classes].sort(),
     durationUs: durationMs * 1000,
@@ -102,8 +118,8 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
 }
 
 /** The draft as `--set` overrides: mode, duration, transport, link blocks, then the phases. */
-function renderSets(d: Draft, durationMs: number, phases: unknown[]): string[] {
-  const sets: string[] = [`mode=${JSON.stringify(d.mode)}`, `duration=${durationMs / 1000}s`];
+function renderSets(d: Draft, durationMs: number, phases: unknown[], clients: number, own: OwnFaults | null): string[] {
+  const sets: string[] = [`mode=${JSON.stringify(d.mode)}`, `duration=${durationMs / 1000}s`, ...clientSets(clients, own)];
   for (const [key, value] of Object.entries(d.transport)) sets.push(`transport.${key}=${value}`);
   for (const block of ['both', 'clientToServer', 'serverToClient'] as const) {
     for (const [key, value] of Object.entries(d.link[block])) sets.push(`link.${block}.${key}=${JSON.stringify(value)}`);

@@ -1,11 +1,16 @@
 // The swarm's invariants, checked on one finished run (issues 9 and 15): every reliable
 // message the receiver ACKed is delivered exactly once and in order per category; otherwise
 // the connection ends and every undelivered message is counted as lost. Fixed mode also keeps
-// its queues bounded. Every violation is collected, none stops the check.
+// its queues bounded. Invariants 2, 3, 4 and 6 hold per connection (one per client). Every
+// violation is collected, none stops the check.
 import type { RunResult } from '../session/run.js';
 import type { DeliveryAnomaly } from '../session/ledger.js';
+import type { Connection } from '../session/session.js';
+import { connectionKey } from '../session/summary.js';
+import { connectionEnded } from '../transport/peer.js';
 import type { PeerTransport } from '../transport/peer.js';
-import type { FaultCheck, Peer, RunSpec } from './spec.js';
+import { faultMissed } from './fault-fired.js';
+import type { Peer, RunSpec } from './spec.js';
 
 /** The message a violation is about: the shrinker keeps a candidate only if this stays the same. */
 export interface MessageKey {
@@ -13,6 +18,8 @@ export interface MessageKey {
   readonly from: Peer;
   readonly category: 'low' | 'high';
   readonly seq: number;
+  /** The connection it travelled on (client 1, 2, …). */
+  readonly client: number;
 }
 
 export interface Violation {
@@ -32,8 +39,6 @@ export interface RunTimeline {
   firstEndBy: string | null;
 }
 
-const PEERS: readonly Peer[] = ['server', 'client'];
-
 /**
  * The live states: open, and the two on the way to a graceful close (draining: the drain close
  * policy is emptying its queues; disconnecting: the Disconnect is out). Every other state
@@ -51,8 +56,10 @@ export function violationKey(v: Violation): string {
   return m ? `${v.invariant}/${messageText(m)}` : v.invariant;
 }
 
+/** Client 1's messages read as in one-client runs; another client's name it. */
 function messageText(m: MessageKey): string {
-  return `${m.kind} ${m.from} ${m.category} seq ${m.seq}`;
+  const on = (m.client ?? 1) === 1 ? '' : ` on client ${m.client}`;
+  return `${m.kind} ${m.from} ${m.category} seq ${m.seq}${on}`;
 }
 
 /**
@@ -68,8 +75,47 @@ export function failsSameWay(violations: readonly Violation[], target: Violation
   });
 }
 
-function anomalies(result: RunResult, kinds: ReadonlyArray<DeliveryAnomaly['kind']>): MessageKey[] {
-  return result.summary.delivery.anomalies.list.filter((x) => kinds.includes(x.kind)).map((a) => ({ kind: a.kind, from: a.from, category: a.category, seq: a.seq }));
+function anomalies(result: RunResult, kinds: ReadonlyArray<DeliveryAnomaly['kind']>, client?: number): MessageKey[] {
+  return result.summary.delivery.anomalies.list
+    .filter((x) => kinds.includes(x.kind) && (client === undefined || x.client === client))
+    .map((a) => ({ kind: a.kind, from: a.from, category: a.category, seq: a.seq, client: a.client }));
+}
+
+/** One connection as the checks see it. */
+interface ConnectionCheck {
+  readonly c: Connection;
+  readonly peers: Readonly<Record<Peer, PeerTransport>>;
+  /** The summary's key of the connection (its slot). */
+  readonly key: string;
+  readonly ended: boolean;
+  readonly bothEnded: boolean;
+  /** "server open, client open" (prefixed with the client when there are several). */
+  readonly stateText: string;
+  readonly counts: { sent: number; delivered: number; inFlight: number; lost: number; swallowed: number };
+}
+
+function connectionChecks(result: RunResult): ConnectionCheck[] {
+  const { session } = result;
+  const many = session.connections.length > 1;
+  // As Session.deliveryStats: a message held by a receiver is in flight while its sender lives.
+  const held = new Set<number>();
+  for (const c of session.connections) {
+    if (!connectionEnded(c.clientPeer.state)) for (const uid of c.serverPeer.heldUids()) held.add(uid);
+    if (!connectionEnded(c.serverPeer.state)) for (const uid of c.clientPeer.heldUids()) held.add(uid);
+  }
+  return session.connections.map((c) => {
+    const peers = { server: c.serverPeer, client: c.clientPeer };
+    const endedPeers = [peers.server, peers.client].filter((p) => isEnded(p.state)).length;
+    return {
+      c,
+      peers,
+      key: connectionKey(c.client, session.server.slotOf(c.client - 1)),
+      ended: endedPeers > 0,
+      bothEnded: endedPeers === 2,
+      stateText: `${many ? `client ${c.client}: ` : ''}server ${peers.server.state}, client ${peers.client.state}`,
+      counts: session.ledger.connectionCounts(c.client, held),
+    };
+  });
 }
 
 export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline): Violation[] {
@@ -77,13 +123,11 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
   const add = (invariant: string, detail: string, messages: MessageKey[] = []) => out.push({ invariant, detail, message: messages[0] ?? null, messages });
   const { session, summary } = result;
   const d = summary.delivery;
-  const peers = session.peers;
-  const stateText = `server ${peers.server.state}, client ${peers.client.state}`;
-  const endedPeers = PEERS.filter((p) => isEnded(peers[p].state));
-  const anyEnded = endedPeers.length > 0;
+  const connections = connectionChecks(result);
+  const stateText = connections.map((x) => x.stateText).join('; ');
   const fixed = spec.preset === 'fixed';
 
-  // 1. The ledger balances; nothing is delivered twice, out of order or corrupt.
+  // 1. The ledger balances; nothing is delivered twice, out of order or corrupt (over every connection).
   if (d.reliableSent !== d.reliableDelivered + d.reliableInFlight + d.reliableLost) {
     add('1 ledger', `reliableSent ${d.reliableSent} != delivered ${d.reliableDelivered} + inFlight ${d.reliableInFlight} + lost ${d.reliableLost}`);
   }
@@ -92,20 +136,26 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
   if (d.corruptDeliveries !== 0) add('1 ledger: corrupt', `corruptDeliveries ${d.corruptDeliveries}`);
 
   // 2 and 3 are the fixed-mode promise: stock is known to break them (docs/transport.md).
-  if (fixed) checkPromise(spec, result, timeline, add, { anyEnded, bothEnded: endedPeers.length === PEERS.length, stateText });
+  if (fixed) checkPromise(spec, result, timeline, add, connections, stateText);
 
-  // 4. Every configured fault fired.
+  // 4. Every configured fault fired (on each connection it is configured on).
   for (const check of spec.checks) {
     const miss = faultMissed(check, result);
     if (miss !== null) add('4 fault did not fire', miss);
   }
 
-  // 6. Bounded queues (fixed mode): no dead-zone ACK-outbox entry ever, an empty outbox after the quiet tail.
+  // 6. Bounded queues (fixed mode), per connection: no dead-zone ACK-outbox entry ever, an empty outbox after the quiet tail.
   if (fixed) {
-    for (const p of PEERS) {
-      const s = summary.peers[p];
-      if (s.ackOutboxDeadZone.max !== 0) add('6 bounded queues', `${p} ackOutboxDeadZone.max ${s.ackOutboxDeadZone.max} (fixed mode keeps no dead-zone entry)`);
-      if (!anyEnded && peers[p].gauges().ackOutbox !== 0) add('6 bounded queues', `${p} ackOutbox ${peers[p].gauges().ackOutbox} after the quiet tail (${stateText})`);
+    const many = connections.length > 1;
+    for (const x of connections) {
+      const figures = { server: summary.peers.server.connections[x.key], client: summary.peers.clients[x.key] };
+      for (const p of ['server', 'client'] as const) {
+        const who = many ? `client ${x.c.client}'s ${p === 'server' ? 'server side' : 'client'}` : p;
+        const deadZoneMax = figures[p]?.ackOutboxDeadZone.max ?? x.peers[p].counters.deadZoneMax;
+        if (deadZoneMax !== 0) add('6 bounded queues', `${who} ackOutboxDeadZone.max ${deadZoneMax} (fixed mode keeps no dead-zone entry)`);
+        const outbox = x.peers[p].gauges().ackOutbox;
+        if (!x.ended && outbox !== 0) add('6 bounded queues', `${who} ackOutbox ${outbox} after the quiet tail (${x.stateText})`);
+      }
     }
   }
 
@@ -127,37 +177,42 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
 
 type Add = (invariant: string, detail: string, messages?: MessageKey[]) => void;
 
-function checkPromise(spec: RunSpec, result: RunResult, timeline: RunTimeline, add: Add, s: { anyEnded: boolean; bothEnded: boolean; stateText: string }): void {
+function checkPromise(spec: RunSpec, result: RunResult, timeline: RunTimeline, add: Add, connections: readonly ConnectionCheck[], stateText: string): void {
   const d = result.summary.delivery;
-  const peers = result.session.peers;
-  const lostKey = () => anomalies(result, ['swallowed', 'lost']);
-  // 2. Losses only with an ended connection; a graceful disconnect alone loses nothing.
-  if (!s.anyEnded && (d.reliableLost > 0 || d.reliableSwallowed > 0)) {
-    add('2 loss without an ended connection', `reliableLost ${d.reliableLost} (swallowed ${d.reliableSwallowed}) while no connection ended (${s.stateText})`, lostKey());
-  }
-  if (s.bothEnded && d.reliableInFlight > 0) {
-    add('2 ended but not counted as lost', `both peers ended (${s.stateText}) yet reliableInFlight ${d.reliableInFlight}: undelivered messages must be counted as lost`);
+  const many = connections.length > 1;
+  // 2. Losses only on a connection that ended; a graceful disconnect alone loses nothing.
+  for (const x of connections) {
+    const n = x.counts;
+    const on = many ? ` on client ${x.c.client}` : '';
+    if (!x.ended && n.lost > 0) {
+      add('2 loss without an ended connection', `reliableLost ${n.lost}${on} (swallowed ${n.swallowed}) while its connection did not end (${x.stateText})`, anomalies(result, ['swallowed', 'lost'], x.c.client));
+    }
+    if (x.bothEnded && n.inFlight > 0) {
+      add('2 ended but not counted as lost', `both peers ended (${x.stateText}) yet reliableInFlight ${n.inFlight}${on}: undelivered messages must be counted as lost`);
+    }
   }
   if (spec.expectNoLoss && d.reliableLost > 0) {
     add(
       '2 graceful disconnect lost messages',
-      `reliableLost ${d.reliableLost} (swallowed ${d.reliableSwallowed}) in a run whose only connection end is the disconnect phase (${s.stateText}; first end: ${timeline.firstEndBy ?? 'none'})`,
-      lostKey(),
+      `reliableLost ${d.reliableLost} (swallowed ${d.reliableSwallowed}) in a run whose only connection end is the disconnect phase (${stateText}; first end: ${timeline.firstEndBy ?? 'none'})`,
+      anomalies(result, ['swallowed', 'lost']),
     );
   }
-  // 3. Liveness after the quiet tail: nothing stuck while the connection lives.
-  if (s.anyEnded) return;
-  const stuck: string[] = [];
-  if (d.reliableInFlight !== 0) stuck.push(`reliableInFlight ${d.reliableInFlight}`);
-  for (const p of PEERS) {
-    const g = peers[p].gauges();
-    const reliableQueued = reliableFirstSends(peers[p]);
-    if (g.retransmitQueue !== 0) stuck.push(`${p} retransmitQueue ${g.retransmitQueue}`);
-    // The first-send queue may hold unreliable StateUpdates of the lull, waiting for the next update.
-    if (reliableQueued !== 0) stuck.push(`${p} firstSendQueue ${g.firstSendQueue} (${reliableQueued} reliable)`);
+  // 3. Liveness after the quiet tail: nothing stuck on a connection that lives.
+  for (const x of connections) {
+    if (x.ended) continue;
+    const stuck: string[] = [];
+    if (x.counts.inFlight !== 0) stuck.push(`reliableInFlight ${x.counts.inFlight}`);
+    for (const p of ['server', 'client'] as const) {
+      const g = x.peers[p].gauges();
+      const reliableQueued = reliableFirstSends(x.peers[p]);
+      if (g.retransmitQueue !== 0) stuck.push(`${p} retransmitQueue ${g.retransmitQueue}`);
+      // The first-send queue may hold unreliable StateUpdates of the lull, waiting for the next update.
+      if (reliableQueued !== 0) stuck.push(`${p} firstSendQueue ${g.firstSendQueue} (${reliableQueued} reliable)`);
+    }
+    if (stuck.length > 0) add('3 liveness', `${stuck.join(', ')} after a ${(spec.tailUs / 1e6).toFixed(0)} s quiet tail, the connection did not end (${x.stateText})`);
+    if (spec.disconnectTail) add('3 liveness', `the disconnect phase never completed: ${x.stateText} after the quiet tail`);
   }
-  if (stuck.length > 0) add('3 liveness', `${stuck.join(', ')} after a ${(spec.tailUs / 1e6).toFixed(0)} s quiet tail, no connection ended (${s.stateText})`);
-  if (spec.disconnectTail) add('3 liveness', `the disconnect phase never completed: ${s.stateText} after the quiet tail`);
 }
 
 function reliableFirstSends(peer: PeerTransport): number {
@@ -165,29 +220,3 @@ function reliableFirstSends(peer: PeerTransport): number {
   for (const message of peer.firstSendQueue.values()) if (message.reliable) n++;
   return n;
 }
-
-function faultMissed(check: FaultCheck, result: RunResult): string | null {
-  if (check.fault === 'giveUp') {
-    const gaveUp = result.session.peers[check.peer].counters.gaveUp;
-    return gaveUp > 0 ? null : `give-up policy configured but ${check.peer} gaveUp = 0`;
-  }
-  const c = result.session.connections[0].links[check.direction].counters;
-  const where = check.direction;
-  switch (check.fault) {
-    case 'loss':
-      return c.droppedBy.loss > 0 ? null : `loss configured on ${where} but droppedBy.loss = 0`;
-    case 'duplicate':
-      return c.duplicated > 0 ? null : `duplication configured on ${where} but duplicated = 0`;
-    case 'outage':
-      return c.droppedBy.outage > 0 ? null : `outage configured on ${where} but droppedBy.outage = 0`;
-    case 'rule':
-      return c.droppedBy.rule + c.messagesDropped > 0 ? null : `drop rule configured on ${where} but droppedBy.rule + messagesDropped = 0`;
-    case 'reorder':
-      return c.reordered > 0 ? null : `reordering (netem reorder or jitter) configured on ${where} but reordered = 0`;
-    case 'bandwidth':
-      return c.bucketDelayed > 0 ? null : `bandwidth cap configured on ${where} but bucketDelayed = 0`;
-    case 'slot':
-      return c.slotDelayed > 0 ? null : `slot configured on ${where} but slotDelayed = 0`;
-  }
-}
-

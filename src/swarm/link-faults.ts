@@ -123,7 +123,12 @@ export function drawBandwidth(d: Draft, rate: Rate, allowed: boolean): boolean {
     const share = direction === 'clientToServer' ? rate.clientShare : 1 - rate.clientShare;
     // (Small fragments add ~8 header bytes to about half the events.)
     const eventBytes = transport.fragmentChunkBytes === undefined ? 30 : 34;
-    const offered = 1_000 + rate.perSecond * share * eventBytes + rate.perSecond * (1 - share) * 6;
+    let offered = 1_000 + rate.perSecond * share * eventBytes + rate.perSecond * (1 - share) * 6;
+    if (rate.clients > 1) {
+      // One connection of several: its own events, relayed ones included, and ACKs of the other side's.
+      const [own, other] = direction === 'clientToServer' ? [rate.c2sPerSecond, rate.s2cPerSecond] : [rate.s2cPerSecond, rate.c2sPerSecond];
+      offered = 1_000 + own * eventBytes + other * 6;
+    }
     let bytesPerSecond = Math.round(offered * ratio);
     if ((transport.datagramsPerUpdate ?? 1) === 1) bytesPerSecond = Math.min(4_000, bytesPerSecond);
     const queueLimitPackets = Math.max(4, Math.round((bytesPerSecond * queueSeconds) / ((transport.datagramsPerUpdate ?? 1) > 1 ? 400 : 110)));

@@ -5,9 +5,12 @@ export type Block = 'both' | Direction;
 export type Peer = 'client' | 'server';
 export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClient'];
 
-/** A configured fault that must be seen to fire (invariant 4). */
+/**
+ * A configured fault that must be seen to fire (invariant 4): on one client's links when
+ * `client` is set (link.clients["k"]), else on every client's (the shared link blocks).
+ */
 export type FaultCheck =
-  | { readonly fault: 'loss' | 'duplicate' | 'outage' | 'rule' | 'reorder' | 'bandwidth' | 'slot'; readonly direction: Direction }
+  | { readonly fault: 'loss' | 'duplicate' | 'outage' | 'rule' | 'reorder' | 'bandwidth' | 'slot'; readonly direction: Direction; readonly client?: number }
   | { readonly fault: 'giveUp'; readonly peer: Peer };
 
 export type SwarmPreset = 'fixed' | 'stock';
@@ -19,13 +22,15 @@ export interface RunSpec {
   readonly index: number;
   readonly base: string;
   readonly seed: number;
+  /** Clients in the session (1..4; `clients=N` among the sets when more than one). */
+  readonly clients: number;
   /** `--set` overrides, exactly as the CLI takes them (mode, duration, transport, link, traffic). */
   readonly sets: readonly string[];
   readonly checks: readonly FaultCheck[];
   /** Coverage labels (fault classes this run exercises). */
   readonly classes: readonly string[];
   readonly durationUs: number;
-  /** Phase 1 (after the join) must have started by this time for the windows and tail to hold. */
+  /** Phase 1 (after every client's join) must have started by this time for the windows and tail to hold. */
   readonly joinAllowanceUs: number;
   /** The quiet tail must last at least this long (from the tail phase's start to the end). */
   readonly tailUs: number;

@@ -30,10 +30,20 @@ export interface JoinInputs {
   readonly joinRuleRetries: number;
   /** Time between two retransmits of one message. */
   readonly retryGapMs: number;
+  /** The last client starts its join this long after the first (clients.ts staggerMs). */
+  readonly staggerMs: number;
 }
 
-/** The join's allowance: perfect-link time, per-message delays, and retries at the 99.99th percentile. */
+/** Phase 1 never starts before this: the last client's join cannot finish earlier. */
+export function joinMinMs(staggerMs: number): number {
+  return JOIN_MIN_MS + staggerMs;
+}
+
+/**
+ * The join's allowance: perfect-link time, per-message delays, and retries at the 99.99th
+ * percentile, for the last client to start (the join phase ends when every client has joined).
+ */
 export function joinAllowanceMs(j: JoinInputs): number {
   const joinRetries = negBinQuantile(12, j.joinLoss, 0.9999) + j.joinRuleRetries;
-  return Math.ceil((JOIN_MIN_MS + 500 + 24 * j.perLegMs + joinRetries * j.retryGapMs) / 1000) * 1000;
+  return Math.ceil((joinMinMs(j.staggerMs) + 500 + 24 * j.perLegMs + joinRetries * j.retryGapMs) / 1000) * 1000;
 }

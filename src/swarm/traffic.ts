@@ -1,7 +1,8 @@
 // The run's traffic: the reliable message rate and how it is packed, the phases (join, an
 // optional lobby, the traffic region, the quiet tail) and how long the tail must last.
 import type { Draft } from './draft.js';
-import { JOIN_MIN_MS, TICK_MS } from './timing.js';
+import { MULTI_MAX_RATE } from './clients.js';
+import { TICK_MS } from './timing.js';
 
 export interface Rate {
   /** As the combat phase takes it: messages per second, or a named rate. */
@@ -14,9 +15,15 @@ export interface Rate {
   readonly aliasingProbe: boolean;
   readonly clientShare: number;
   readonly arrival: 'periodic' | 'poisson';
+  /** Clients in the session: more than one only at combat rates up to MULTI_MAX_RATE. */
+  readonly clients: number;
+  /** Reliable events per second on one connection, client to server (its own) and server to client (the server's and the relayed ones). */
+  readonly c2sPerSecond: number;
+  readonly s2cPerSecond: number;
 }
 
-export function drawRate(d: Draft): Rate {
+/** `wantedClients` comes from the run's client stream (clients.ts); it draws nothing here. */
+export function drawRate(d: Draft, wantedClients = 1): Rate {
   const { r, classes } = d;
   const rateClass = r.weighted([
     ['measured', 30],
@@ -56,14 +63,25 @@ export function drawRate(d: Draft): Rate {
   classes.add(high ? (perSecond === 2_500 ? 'rate 2500/s' : 'rate 500-2499/s') : perSecond >= 100 ? 'rate 100-400/s' : 'rate <= 60/s');
   const clientShare = aliasingProbe ? 0.95 : high ? r.float(0.1, 0.9, 2) : r.float(0.25, 0.75, 2);
   const arrival = r.chance(0.2) ? 'periodic' : 'poisson';
+  const clients = perSecond <= MULTI_MAX_RATE ? wantedClients : 1;
+  // The server relays each player's events to the N - 1 others (README, multi-player sessions).
+  const c2sPerSecond = perSecond * clientShare;
+  const s2cPerSecond = perSecond * (1 - clientShare + (clients - 1) * clientShare);
   // Bytes per second one peer offers at most (StateUpdates ~49/s of ~25 bytes, events ~30 bytes each).
-  const offeredBytesPerSecond = 1_500 + perSecond * Math.max(clientShare, 1 - clientShare) * 32;
-  if (perSecond > 60) {
+  let offeredBytesPerSecond = 1_500 + perSecond * Math.max(clientShare, 1 - clientShare) * 32;
+  let raise = perSecond > 60;
+  if (clients > 1) {
+    // Per connection, with the relay, plus ~36 ACK bytes per event received: one 505-byte
+    // datagram per update (~5,300 B/s) must stay well below that load, or the outboxes run away.
+    offeredBytesPerSecond = 1_500 + Math.max(c2sPerSecond * 32 + s2cPerSecond * 36, s2cPerSecond * 32 + c2sPerSecond * 36);
+    raise = offeredBytesPerSecond > 2_500;
+  }
+  if (raise) {
     // Enough datagrams per update for the rate to flow (each ~505 bytes, ~10.5 updates/s), 3x headroom.
     d.transport.datagramsPerUpdate = Math.min(64, Math.ceil((3 * offeredBytesPerSecond) / (505 * (1000 / TICK_MS))));
     if (d.transport.datagramsPerUpdate > 1) classes.add('datagramsPerUpdate raised');
   }
-  return { phaseRate, perSecond, high, aliasingProbe, clientShare, arrival };
+  return { phaseRate, perSecond, high, aliasingProbe, clientShare, arrival, clients, c2sPerSecond, s2cPerSecond };
 }
 
 /**
@@ -95,12 +113,14 @@ export interface RegionInputs {
   readonly joinAllowanceMs: number;
   /** Combat time the windows need (windows.ts). */
   readonly windowsMs: number;
+  /** Phase 1 never starts before this (timing.ts joinMinMs). */
+  readonly joinMinMs: number;
 }
 
 /** The traffic region: long enough to hold every window after the join's slack. */
 export function drawRegion(d: Draft, o: RegionInputs): Region {
   const { r } = d;
-  const joinSlackMs = o.joinAllowanceMs - JOIN_MIN_MS;
+  const joinSlackMs = o.joinAllowanceMs - o.joinMinMs;
   // (The aliasing probe keeps sending for 3 s after its outage: new seqs must meet the backlog.)
   const minRegionMs = joinSlackMs + o.windowsMs + (o.rate.aliasingProbe ? 3_000 : 2_000);
   let regionMs = o.rate.high ? r.int(5, 15) * 1_000 : r.int(20, 60) * 1_000;
@@ -108,7 +128,7 @@ export function drawRegion(d: Draft, o: RegionInputs): Region {
   const lobbyMs = r.chance(0.35) ? r.int(3, 15) * 1_000 : 0;
   const lobbyChat = lobbyMs > 0 ? r.int(0, 30) : 0;
   const startLatestMs = o.joinAllowanceMs + lobbyMs;
-  const endEarliestMs = JOIN_MIN_MS + lobbyMs + regionMs;
+  const endEarliestMs = o.joinMinMs + lobbyMs + regionMs;
   return { regionMs, lobbyMs, lobbyChat, startLatestMs, endEarliestMs };
 }
 

@@ -1,8 +1,10 @@
 // Shared by swarm-1 and swarm-2: runs a range of the swarm in chunks, one test per chunk,
-// and fails a chunk with the full report (every failing run, every violation, a command each).
+// and fails a chunk with the full report (every failing run, every violation, a command each);
+// then checks that the range held multi-client runs and per-client link faults.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_GENERATOR_SEED, generateRuns } from '../../src/swarm/generator.js';
 import { executeRuns } from '../../src/swarm/execute.js';
+import type { RunOutcome } from '../../src/swarm/execute.js';
 import { formatReport } from '../../src/swarm/report.js';
 
 /** The committed swarm's generator seed; BCSIM_SWARM_SEED overrides it. */
@@ -20,6 +22,7 @@ const CHUNK_TIMEOUT_MS = 180_000;
 
 export function swarmChunks(from: number, to: number, chunk = 50): void {
   const generatorSeed = generatorSeedFromEnv();
+  const passed: RunOutcome[] = [];
   describe(`fixed-mode swarm, generator seed ${generatorSeed}`, () => {
     for (let start = from; start < to; start += chunk) {
       const end = Math.min(to, start + chunk);
@@ -28,7 +31,17 @@ export function swarmChunks(from: number, to: number, chunk = 50): void {
         const failures = outcomes.filter((o) => o.violations.length > 0);
         if (failures.length > 0) expect.fail(`\n${formatReport(outcomes)}`);
         expect(outcomes).toHaveLength(end - start);
+        passed.push(...outcomes);
       }, CHUNK_TIMEOUT_MS);
     }
+    // Every passing run kept invariant 4, so each of its per-client faults fired on that client's links.
+    it(`runs ${from}..${to - 1} include multi-client runs, and per-client link faults that fired`, () => {
+      expect(passed, 'a chunk above failed').toHaveLength(to - from);
+      const multi = passed.filter((o) => o.spec.clients > 1);
+      const own = multi.filter((o) => o.spec.checks.some((c) => c.fault !== 'giveUp' && c.client !== undefined));
+      expect(multi.length).toBeGreaterThanOrEqual(0.15 * (to - from));
+      expect(own.length).toBeGreaterThanOrEqual(5);
+      for (const o of own) expect(o.violations).toEqual([]);
+    });
   });
 }
