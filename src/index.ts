@@ -94,3 +94,5 @@ export { runCli } from './cli/program.js';
 export type { CliIO } from './cli/io.js';
 export * as live from './live/index.js';
 export * as sweep from './sweep/index.js';
+export * as swarm from './swarm/index.js';
+export * as shrinking from './shrink/index.js';
