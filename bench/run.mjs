@@ -168,6 +168,17 @@ results.live = {
   peer: JSON.parse(execFileSync(process.execPath, [here('./peer-timers.mjs'), '--seconds', '20', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
 };
 
+// Sweeps and shrinking (issue 15): 1 -> 2 workers on 200 runs of 10 simulated minutes, and the shrink example.
+results.sweep = JSON.parse(execFileSync(process.execPath, [here('./sweep-speedup.mjs'), '--json', '--repeats', '3', '--idle-wait', '30'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+{
+  const shrinkOut = join(tmpdir(), `bcsim-bench-shrink-${process.pid}.json`);
+  const t0 = process.hrtime.bigint();
+  const text = execFileSync(process.execPath, [here('../dist/cli/main.js'), 'shrink', "bcsim swarm --seed 9062024 --index 208 --mode fixed --switch 'plantedBug=no-duplicate-ack'", '--out', shrinkOut], { encoding: 'utf8' });
+  const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  for (const ext of ['', '.trace', '.pcapng']) rmSync(shrinkOut.replace(/\.json$/, '') + (ext === '' ? '.json' : ext), { force: true });
+  results.shrink = { command: 'bcsim shrink "bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack"', wallSeconds, report: text.trim().split('\n').filter((l) => /^(faults|runs|duration):/.test(l)) };
+}
+
 writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const t = new Table({ head: ['measure', 'stock', 'fixed', 'target'] });
@@ -197,6 +208,9 @@ const lp = results.live.proxy;
 const lt = results.live.peer.client.sendLatenessUs;
 t.push(['live proxy at 1,000 datagrams/s: added p50 / p99 (µs), CPU', { colSpan: 2, content: `${lp.addedUs.p50} / ${lp.addedUs.p99}, ${f(lp.proxyCpu.percentOfOneCore, 1)} % of one core` }, '']);
 t.push(['live peer: send lateness p50 / p99 (µs)', { colSpan: 2, content: `${lt.p50} / ${lt.p99} (client, ${lt.count} sends)` }, '']);
+const sw = results.sweep;
+t.push(['sweep 200 runs x 10 min: 1 -> 2 workers speed-up, runs/min', { colSpan: 2, content: `${f(sw.speedup)}x (two processes ${f(sw.twoProcessSpeedup)}x), ${sw.runsPerMinute.jobs1} -> ${sw.runsPerMinute.jobs2}` }, '>= 1.7x']);
+t.push(['shrink example (swarm 208, planted bug)', { colSpan: 2, content: `${results.shrink.report.join('; ').slice(0, 50)} (${f(results.shrink.wallSeconds)} s)` }, '']);
 console.log(t.toString());
 console.log(`whole process: ${rssMethod}`);
 console.log('wrote bench/results.json');
