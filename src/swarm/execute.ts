@@ -13,7 +13,6 @@ import type { Peer, RunSpec } from './spec.js';
 export interface RunOutcome {
   readonly spec: RunSpec;
   readonly violations: readonly Violation[];
-  readonly wallMs: number;
   readonly states: Record<Peer, string>;
   /** A one-line digest of the delivery ledger. */
   readonly ledger: string;
@@ -43,7 +42,6 @@ export interface ExecuteOptions {
 
 /** Runs a loaded scenario with the spec's preset and `seed`, and checks it against the spec. */
 export function executeScenario(spec: RunSpec, load: () => Scenario, seed: number, options: ExecuteOptions = {}): RunOutcome {
-  const t0 = performance.now(); // wall time of the harness, never read by the simulation
   const timeline: RunTimeline = { firstEndUs: null, firstEndBy: null };
   const extra = options.observer;
   const observer: SessionObserver = {
@@ -64,14 +62,13 @@ export function executeScenario(spec: RunSpec, load: () => Scenario, seed: numbe
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const violations: Violation[] = [{ invariant: '5 the run threw', detail, message: null, messages: [] }];
-    return { spec, violations, wallMs: performance.now() - t0, states: { server: 'error', client: 'error' }, ledger: 'none (the run threw)', traceHash: '' };
+    return { spec, violations, states: { server: 'error', client: 'error' }, ledger: 'none (the run threw)', traceHash: '' };
   }
   const violations = checkRun(spec, result, timeline);
   const d = result.summary.delivery;
   return {
     spec,
     violations,
-    wallMs: performance.now() - t0,
     states: { server: result.session.peers.server.state, client: result.session.peers.client.state },
     traceHash: result.summary.traceHash,
     ledger: `sent ${d.reliableSent}, delivered ${d.reliableDelivered}, in flight ${d.reliableInFlight}, lost ${d.reliableLost} (swallowed ${d.reliableSwallowed}), refused ${d.reliableRefused}`,
