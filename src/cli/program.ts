@@ -19,6 +19,7 @@ import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
+import { ANALYZE_HELP, CLIENTS_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, SWITCHES_HELP } from './help-texts.js';
 import { peerCommand } from './commands/peer.js';
 import type { PeerFlags } from './commands/peer.js';
 import { proxyCommand } from './commands/proxy.js';
@@ -30,94 +31,6 @@ import type { SwarmFlags } from './commands/swarm.js';
 import { shrinkCommand } from './commands/shrink.js';
 import type { ShrinkFlags } from './commands/shrink.js';
 import { VERSION } from '../version.js';
-
-/** The mode's switches, for --help (README "Modes and switches" has the table). */
-const SWITCHES_HELP =
-  'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.\n' +
-  'Each with its values, and [the transport parameters (--set transport.<p>=...) that go with it]:\n' +
-  '  ackOutbox two-pass-gated [ackPassOneLimit 3, ackFreeAtCount 9, ackResendIntervalMs 667]\n' +
-  '            | single-pass-bounded [switch ackSendLimit N, ackResendIntervalMs]\n' +
-  '  dedup linear-scan|hashed-index, ackRefresh timer-only|reset-count, duplicateAckTimer due-now|restart\n' +
-  '  fragmentAckCause none|ack-format-mismatch|partial-ack|retransmit-reentry|retransmit-all|matcher-rejects-fragments\n' +
-  '  retransmit.backoff fixed|linear|exponential, retransmit.baseMs, retransmit.stepMs (linear),\n' +
-  '            retransmit.capMs (linear, exponential), retransmit.retryLimit N|null [maxMessageAgeMs]\n' +
-  '  onGiveUp drop|disconnect, messageLifetime session|peer-timeout [peerTimeoutMs 45000, maxMessageAgeMs]\n' +
-  '  closePolicy immediate [disconnectedPeerLingerMs 5000] | drain [peerTimeoutMs], sendWindow N|null\n' +
-  '  gateOpeners ["pass-one","retransmits","first-sends"], gateScope datagram|update [datagramsPerUpdate 1]\n' +
-  '  keepalive.message type-0x00|type-0x02, keepalive.reliable true|false, keepalive.path first-send-queue|\n' +
-  '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +
-  '            keepalive.idleCounts any-datagram|data-messages|first-sends|reliable-messages [keepaliveIdleMs 5000]\n' +
-  '  wrapReceive first-wins|last-wins|reject, receiveTiming in-update|on-arrival,\n' +
-  '  bootPayload slot|slot-reason, plantedBug none|no-duplicate-ack (tests)\n' +
-  'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the\n' +
-  'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.\n' +
-  'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
-  'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
-
-/** Multi-player sessions (issue 12), for --help (README "Multi-player sessions"). */
-const CLIENTS_HELP =
-  'Clients: a scenario runs one server and "clients": 1..16 (valentines 3, server-8 8). Per-client links:\n' +
-  '  link.clients.<k>.both|clientToServer|serverToClient (k = client number). Phases for one client: {"kind":"join","client":k} (late join),\n' +
-  '  {"kind":"disconnect","client":k}, {"kind":"timeout","client":k} (its host dies; the server Boots it).\n' +
-  'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
-  'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
-
-/** `bcsim peer` (issue 14), for --help (README "Test your own server"). */
-const PEER_HELP =
-  'The same transport, traffic script and codec as a simulated run, on the wall clock, with the real cipher on the\n' +
-  '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
-  '  NewPlayerInGame), then plays the scenario\'s traffic; the server answers a real client\'s join the same way.\n' +
-  '  Each join step waits for the counterpart\'s real reply (matched by type and opcode).\n' +
-  'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
-  '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
-  '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +
-  'Exit codes: 0 every rule passed, 1 a rule failed (the evidence is printed: times, seqs, hex), 2 bad input.\n' +
-  'SIGINT or SIGTERM stops the run early; the summary and files are still written (a client sends its Disconnect).\n' +
-  'Examples:\n  bcsim peer server --listen 127.0.0.1:22101 --mode stock --duration 30s\n' +
-  '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml';
-
-/** --pcap (issue 13), for --help (README "pcapng export"). */
-const PCAP_HELP =
-  '--pcap FILE writes a pcapng capture of the run (open it in Wireshark): each datagram a peer sends is one\n' +
-  '  Ethernet/IPv4/UDP packet at its send time (captured at the sender), server 10.10.10.1:22101, client k\n' +
-  '  10.10.10.(238+k):(22101+k); simulated time 0 is 2002-02-28T00:00:00Z. Payloads are encrypted as the game\n' +
-  '  sends them (AlbyRules), plaintext with --pcap-plaintext. Each packet\'s comment (frame.comment) carries the\n' +
-  '  trace\'s marks ([RETRANSMIT #n], [DEAD-ZONE ACK, pass 2], seq, frag) and DROPPED by link: <cause> or\n' +
-  '  REWRITTEN by link rule: removed ... for a datagram the link dropped or cut. The file appears only when the\n' +
-  '  run has finished (written beside it as a hidden temporary, then renamed); its folder must exist.';
-
-/** decode --pcap (issue 13, item 3), for --help (README "Reading captures"). */
-const DECODE_PCAP_HELP =
-  '--pcap FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
-  '  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace\'s format: time (s from the\n' +
-  '  whole second of the first packet; a bcsim export then shows simulated time), direction, the decoded messages\n' +
-  '  with [RETRANSMIT #n] for a (seq, fragment) seen before from that sender, and the decrypted bytes. Each UDP\n' +
-  '  payload is decrypted (AlbyRules) and decoded; if only its plaintext decodes, that reading is used (an export\n' +
-  '  made with --pcap-plaintext). GameSpy packets (starting with \\), other UDP, packets under 2 bytes and\n' +
-  '  packets with no IPv4 UDP datagram are counted in the last line (with --json: on stderr; the lines carry\n' +
-  '  packet, src, dst and reading besides the trace\'s fields). Exit 2 with one line naming the file, the byte\n' +
-  '  offset and the reason for a file that is not a capture, or that breaks off (after the datagrams before it).\n' +
-  '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
-  '  bcsim decode --pcap capture.pcap --json | jq -c \'select(.from == "client")\'';
-
-/** analyze (issue 13, item 3), for --help (README "Reading captures"). */
-const ANALYZE_HELP =
-  'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
-  'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
-  'fragment re-send rounds and their period, keepalives (type 0x00 and 0x02), and the ACKs the sender puts on the\n' +
-  'wire: keys by number of sends ("3 then silence"), stale ACKs (repeats for a transmission its sender never\n' +
-  're-sent afterwards) and late ones (> 2.5 s after their message). Then each end\'s ACK-outbox estimate: an entry\n' +
-  'lives from the update before the first send of its ACK key to its 9th send (two-pass, stock) or 3rd (single pass,\n' +
-  'fixed), the rule read from the wire (9 once a key is sent more than 3 times with no re-send of its message between;\n' +
-  '--ack-rule forces it); sampled each second, defined when the capture holds the connection from its start (the\n' +
-  'client\'s first datagram has peer id 0xFF), until its Disconnect or Boot, 1 s before the capture ends, or the end\'s\n' +
-  'last datagram if it then falls silent. And the fragment-ACK signature verdict of `bcsim reproduce fragment-ack`.\n' +
-  'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +
-  'simulated side by side, plus the model\'s own ACK-outbox and how far the estimate is from it.\n' +
-  'Exit 0; 2 with one line naming the file, byte offset and reason for a bad file (the analysis of the part\n' +
-  'before a break is still printed) or a bad flag.\n' +
-  'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
-  '  bcsim analyze /tmp/fa.pcapng --json\n  bcsim analyze capture.pcapng --against fragment-ack-bug --mode stock';
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode = 0;
