@@ -4,9 +4,9 @@ export * as codec from './codec/index.js';
 export * as capture from './capture/index.js';
 export { VERSION } from './version.js';
 
-export { loadScenario, parseScenario, listBuiltins, builtinNames } from './scenario/load.js';
-export { ScenarioError } from './scenario/errors.js';
-export type { Scenario, SwitchOverrides, Expectations } from './scenario/scenario.js';
+export { loadScenario, parseScenario, listBuiltins, builtinNames } from './scenario/index.js';
+export { ScenarioError } from './scenario/index.js';
+export type { Scenario, SwitchOverrides, Expectations } from './scenario/index.js';
 
 export {
   PRESETS,
@@ -30,7 +30,7 @@ export {
   BOOT_PAYLOADS,
   READINGS_BEFORE_ISSUE_10,
   CALIBRATED_READINGS,
-} from './transport/switches.js';
+} from './transport/index.js';
 export type {
   TransportSwitches,
   TransportParams,
@@ -47,12 +47,12 @@ export type {
   DuplicateAckTimer,
   WrapReceive,
   ReceiveTiming,
-} from './transport/switches.js';
-export { connectionEnded } from './transport/lifecycle.js';
-export type { ConnectionState } from './transport/lifecycle.js';
+} from './transport/index.js';
+export { connectionEnded } from './transport/index.js';
+export type { ConnectionState } from './transport/index.js';
 
-export { runScenario, switchesFor } from './session/run.js';
-export type { RunOptions, RunResult } from './session/run.js';
+export { runScenario, switchesFor } from './session/index.js';
+export type { RunOptions, RunResult } from './session/index.js';
 export type {
   Summary,
   PeerSummary,
@@ -65,33 +65,35 @@ export type {
   DeliveryAnomalies,
   LatencySummary,
   AnomalyKind,
-} from './session/summary.js';
-export { effectiveSettings } from './session/settings.js';
-export type { EffectiveSettings } from './session/settings.js';
-export type { SessionObserver, ConnectionView } from './session/observer.js';
-export type { PeerReadout } from './transport/totals.js';
+} from './session/index.js';
+export { effectiveSettings } from './session/index.js';
+export type { EffectiveSettings } from './session/index.js';
+export type { SessionObserver, ConnectionView, PeerView } from './session/index.js';
+export type { PeerReadout } from './transport/index.js';
+export { COUNTER_SCHEMA } from './transport/index.js';
+export type { CounterRow, PeerCounters, PeerGauges } from './transport/index.js';
 
-export { MetricsRecorder, METRICS, seriesTrends } from './metrics/recorder.js';
-export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './report/compare.js';
-export type { Comparison, ModeSpec } from './report/compare.js';
-export { writeReport, REPORT_FILES } from './report/write.js';
+export { MetricsRecorder, METRICS, seriesTrends } from './metrics/index.js';
+export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './report/index.js';
+export type { Comparison, ModeSpec } from './report/index.js';
+export { writeReport, REPORT_FILES } from './report/index.js';
 
-export { traceScenario } from './trace/run.js';
-export { TraceCollector } from './trace/collector.js';
-export type { TraceEvent } from './trace/events.js';
-export { formatEvent, eventToJson } from './trace/format.js';
-export { parseFilter, matches as traceFilterMatches } from './trace/filter.js';
+export { traceScenario } from './trace/index.js';
+export { TraceCollector } from './trace/index.js';
+export type { TraceEvent } from './trace/index.js';
+export { formatEvent, eventToJson } from './trace/index.js';
+export { parseFilter, matches as traceFilterMatches } from './trace/index.js';
 
-export { reproduceFragmentAck } from './reproduce/fragment-ack.js';
-export { reproduceAckOutbox, scenarioSource } from './reproduce/ack-outbox.js';
-export type { AckOutboxReproduction, ReadingResult } from './reproduce/ack-outbox.js';
-export { READINGS, STOCK_READING } from './reproduce/readings.js';
-export type { Reading } from './reproduce/readings.js';
-export { checkScenario } from './check/check.js';
-export { runTwice, compareRuns } from './check/determinism.js';
+export { reproduceFragmentAck } from './reproduce/index.js';
+export { reproduceAckOutbox, scenarioSource } from './reproduce/index.js';
+export type { AckOutboxReproduction, ReadingResult } from './reproduce/index.js';
+export { READINGS, STOCK_READING } from './reproduce/index.js';
+export type { Reading } from './reproduce/index.js';
+export { checkScenario } from './check/index.js';
+export { runTwice, compareRuns } from './check/index.js';
 
-export { runCli } from './cli/program.js';
-export type { CliIO } from './cli/io.js';
+export { runCli } from './cli/index.js';
+export type { CliIO } from './cli/index.js';
 export * as live from './live/index.js';
 export * as sweep from './sweep/index.js';
 export * as swarm from './swarm/index.js';

@@ -4,8 +4,8 @@
 // 10.10.10.(238 + k) (transport/identity.ts) and port 22101 + k, so every
 // connection is a distinct UDP flow. MACs are locally administered
 // 02:00 followed by the four IPv4 bytes: 02:00:0a:0a:0a:<last IP byte>.
-import { SERVER_IDENTITY, clientIdentity } from '../transport/identity.js';
-import type { Role } from '../transport/roles.js';
+import { SERVER_IDENTITY, clientIdentity } from '../transport/index.js';
+import type { Role } from '../transport/index.js';
 
 /** The game's default UDP port (DECISIONS.md 19): the server's. */
 export const SERVER_PORT = 22101;

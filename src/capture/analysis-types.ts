@@ -1,8 +1,8 @@
 // What `bcsim analyze` reports (schema bcsim.analyze/1): the figures per
 // connection and direction, the ACK-outbox estimate and the signature verdict.
 // Plain data; analyze.ts computes it from datagrams.
-import type { Role } from '../transport/roles.js';
-import type { Signature } from '../reproduce/signature.js';
+import type { Role } from '../transport/index.js';
+import type { Signature } from '../reproduce/index.js';
 
 export type AckRuleName = 'two-pass' | 'single-pass';
 

@@ -6,11 +6,10 @@
 // 10.10.10.(238+k):22101+k). The observer also samples the model's own
 // ACK-outbox of each connection end once per simulated second, so the
 // estimate can be held against the truth.
-import type { Scenario } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import type { RunOptions } from '../session/run.js';
-import type { SessionObserver } from '../session/observer.js';
-import type { Role } from '../transport/roles.js';
+import type { Scenario } from '../scenario/index.js';
+import { runScenario } from '../session/index.js';
+import type { RunOptions, SessionObserver } from '../session/index.js';
+import type { Role } from '../transport/index.js';
 import { ANALYSIS_SCHEMA, SAMPLE_STEP_US, WireAnalyzer } from './analyze.js';
 import type { AnalyzerOptions, OutboxEstimate, OutboxSeries, WireAnalysis } from './analyze.js';
 import type { CaptureConnection, CaptureEndpoint } from './bc-packets.js';
@@ -110,9 +109,9 @@ export function analyzeScenario(scenario: Scenario, options: AgainstOptions = {}
         const server = view.serverPeer.gauges();
         const client = view.clientPeer.gauges();
         g.server.ackOutbox[k] = server.ackOutbox;
-        g.server.deadZone[k] = server.deadZone;
+        g.server.deadZone[k] = server.ackOutboxDeadZone;
         g.client.ackOutbox[k] = client.ackOutbox;
-        g.client.deadZone[k] = client.deadZone;
+        g.client.deadZone[k] = client.ackOutboxDeadZone;
       }
     },
   };

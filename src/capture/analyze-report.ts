@@ -4,8 +4,8 @@
 // the simulated run, row by row.
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import { CRITERIA } from '../reproduce/signature.js';
-import type { Role } from '../transport/roles.js';
+import { CRITERIA } from '../reproduce/index.js';
+import type { Role } from '../transport/index.js';
 import { directionLabel } from './analyze.js';
 import type { AckRule, ConnectionAnalysis, DirectionFigures, OutboxEstimate, WireAnalysis } from './analyze.js';
 import type { SimulatedAnalysis, SimulatedConnectionTruth } from './analyze-against.js';

@@ -30,11 +30,11 @@
 // own last datagram if it then stays silent for more than 10 s (it went away).
 import { TYPE_ACK, TYPE_BOOT, TYPE_DATA, TYPE_CONNECT, TYPE_DISCONNECT, TYPE_GAME, readMessage } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
-import { measureSignature, median } from '../reproduce/signature.js';
-import type { Signature } from '../reproduce/signature.js';
-import type { SendEvent, TraceEvent } from '../trace/events.js';
-import { SendNote } from '../transport/datagram-builder.js';
-import type { Role } from '../transport/roles.js';
+import { measureSignature, median } from '../reproduce/index.js';
+import type { Signature } from '../reproduce/index.js';
+import type { SendEvent, TraceEvent } from '../trace/index.js';
+import { SendNote } from '../transport/index.js';
+import type { Role } from '../transport/index.js';
 import type { CaptureConnection } from './bc-packets.js';
 import { datagramMessages } from './wire-walk.js';
 import type {

@@ -14,7 +14,7 @@ import { SERVER_PORT } from './addresses.js';
 import { decodeDatagram } from '../codec/index.js';
 import type { DecodedDatagram } from '../codec/index.js';
 import { connectAckSlot, datagramMessages } from './wire-walk.js';
-import type { Role } from '../transport/roles.js';
+import type { Role } from '../transport/index.js';
 import { decryptInto } from '../codec/index.js';
 import { openCapture } from './capture-reader.js';
 import type { CaptureError, CaptureFormat, ReaderOptions } from './capture-reader.js';

@@ -7,8 +7,7 @@
 // Several files (compare) are all written before any is renamed.
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { TEMP_PREFIX, sweepTemporaries, temporaryName } from '../report/atomic-write.js';
-import { outFileProblem } from '../report/out-dir.js';
+import { TEMP_PREFIX, sweepTemporaries, temporaryName, outFileProblem } from '../report/index.js';
 
 /** Why a capture cannot be written at `file` (relative to `cwd`); undefined if it can. Creates nothing. */
 export function captureTargetProblem(file: string, cwd: string): string | undefined {

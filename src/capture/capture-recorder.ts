@@ -14,13 +14,12 @@
 // writer's buffer and one counter map per connection and sender. A packet is
 // written in place: frame headers from a template, the payload encrypted
 // straight into the buffer, the comment as ASCII bytes after it.
-import type { DropCause } from '../link/config.js';
-import type { SessionObserver } from '../session/observer.js';
-import type { SendNote } from '../transport/datagram-builder.js';
-import type { Role } from '../transport/roles.js';
+import type { DropCause } from '../link/index.js';
+import type { SessionObserver } from '../session/index.js';
+import type { SendNote, Role } from '../transport/index.js';
 import { VERSION } from '../version.js';
 import { endpointsOf, formatIp, SERVER_ENDPOINT, SERVER_PORT } from './addresses.js';
-import { encryptInto } from '../codec/index.js';
+import { DATAGRAM_HEADER_BYTES, encryptInto } from '../codec/index.js';
 import { CommentWriter, FATE_SEPARATOR, MAX_MESSAGE_COMMENT_BYTES, TransmissionCounter } from './comments.js';
 import { FRAME_HEADER_BYTES, FrameTemplate } from './frames.js';
 import { LINKTYPE_ETHERNET, PcapngWriter } from './pcapng-writer.js';
@@ -106,7 +105,7 @@ export class CaptureRecorder implements SessionObserver {
     p.client = client;
     p.bytes = bytes;
     p.current = bytes;
-    p.notes = notes;
+    p.notes = notes.slice(); // the transport lends its notes only for the call
     p.rewritten = false;
     p.dropped = null;
   }
@@ -156,7 +155,7 @@ export class CaptureRecorder implements SessionObserver {
   private emit(p: Pending): void {
     const bytes = p.bytes;
     const length = bytes.length;
-    const messages = length >= 2 ? bytes[1] : 0;
+    const messages = length >= DATAGRAM_HEADER_BYTES ? bytes[1] : 0;
     const commentRoom = 192 + MAX_MESSAGE_COMMENT_BYTES * (p.rewritten ? 2 * messages : messages);
     const writer = this.writer;
     const at = writer.openPacket(this.epochUs + p.timeUs, FRAME_HEADER_BYTES + length, commentRoom);

@@ -16,10 +16,10 @@
 // string, array or object per packet. A message the fast reader does not
 // accept is left to the codec's reader, whose error the comment quotes.
 import { CLIENT_CONNECT_LABEL, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES, isDecodeError, isKnownType, readMessage } from '../codec/index.js';
-import type { DropCause } from '../link/config.js';
-import { SendNote } from '../transport/datagram-builder.js';
-import type { Role } from '../transport/roles.js';
-import { DEAD_ZONE_MARK, RETRANSMIT_MARK } from '../trace/format.js';
+import type { DropCause } from '../link/index.js';
+import { SendNote } from '../transport/index.js';
+import type { Role } from '../transport/index.js';
+import { DEAD_ZONE_MARK, RETRANSMIT_MARK } from '../trace/index.js';
 
 /** The trace's own marks (`[RETRANSMIT #n]`, `[DEAD-ZONE ACK, pass 2]`), so a comment reads like its trace line. */
 export { DEAD_ZONE_MARK, RETRANSMIT_MARK };

@@ -1,8 +1,7 @@
 // Evaluates a scenario's `expect` block against run summaries (issue 6, item 4):
 // "<summary path>": { "<op>": number }, where `*` in a path means every peer.
-import type { ExpectOp } from '../scenario/schema.js';
-import type { Assertion } from '../scenario/scenario.js';
-import type { Summary } from '../session/summary.js';
+import type { ExpectOp, Assertion } from '../scenario/index.js';
+import type { Summary } from '../session/index.js';
 
 export interface AssertionResult {
   /** The concrete path, `*` expanded. */

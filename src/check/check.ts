@@ -1,12 +1,11 @@
 // `bcsim check`: run each scenario in the modes its `expect` block names and
 // evaluate the assertions. Failures carry the exact command that reproduces them.
 import { formatDuration } from '../engine/index.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import { shellQuote } from '../session/settings.js';
-import type { EffectiveSettings } from '../session/settings.js';
-import { PRESET_NAMES } from '../transport/switches.js';
-import type { PresetName } from '../transport/switches.js';
+import type { Scenario } from '../scenario/index.js';
+import { runScenario, shellQuote } from '../session/index.js';
+import type { EffectiveSettings } from '../session/index.js';
+import { PRESET_NAMES } from '../transport/index.js';
+import type { PresetName } from '../transport/index.js';
 import { evaluate, PathError } from './assertions.js';
 import type { AssertionResult } from './assertions.js';
 import { runTwice } from './determinism.js';

@@ -1,7 +1,7 @@
 // `--check-determinism`: run twice and compare the traces datagram by datagram.
-import type { Scenario } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import type { RunOptions, RunResult } from '../session/run.js';
+import type { Scenario } from '../scenario/index.js';
+import { runScenario } from '../session/index.js';
+import type { RunOptions, RunResult } from '../session/index.js';
 
 export interface DeterminismVerdict {
   readonly identical: boolean;

@@ -2,7 +2,7 @@
 // summary that makes compare exit 1, so it can gate CI. EXPR is `leak` (any
 // queue flagged as leaking) or `[LABEL:]PATH OP NUMBER` with OP one of
 // > >= < <= == !=, PATH a summary path as in `expect` blocks (peers.* allowed).
-import type { Summary } from '../session/summary.js';
+import type { Summary } from '../session/index.js';
 import { resolvePath } from './assertions.js';
 
 export interface FailOn {

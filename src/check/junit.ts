@@ -2,8 +2,7 @@
 // `--seeds` sweep), one test case per assertion. No times or dates: the same
 // runs give the same file.
 import { basename, dirname } from 'node:path';
-import { sweepTemporaries, writeFileAtomic } from '../report/atomic-write.js';
-import { escapeXml } from '../report/format.js';
+import { sweepTemporaries, writeFileAtomic, escapeXml } from '../report/index.js';
 import { OP_SYMBOL } from './assertions.js';
 import type { CheckRun } from './check.js';
 

@@ -1,7 +1,6 @@
 // Flag parsing shared by commands. Bad flags are UsageErrors: one line, exit 2.
-import { parseDuration } from '../engine/index.js';
+import { MAX_DURATION_US, parseDuration } from '../engine/index.js';
 import { UsageError } from './io.js';
-import { MAX_DURATION_US } from '../scenario/schema.js';
 
 export function durationFlag(flag: string, value: string | undefined, allowZero = false): number | undefined {
   if (value === undefined) return undefined;
@@ -33,4 +32,11 @@ export function probabilityFlag(flag: string, value: string | undefined): number
 /** Commander collector for repeatable flags. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** `--jobs N`: worker threads, 1..max; undefined when not given. */
+export function jobsFlag(value: string | undefined, max = 256): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`--jobs: expected a whole number 1..${max}, got ${JSON.stringify(value)}`);
+  return Number(value);
 }

@@ -4,31 +4,18 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
 import { LimitError } from '../engine/index.js';
 import type { CliIO } from './io.js';
-import { decodeCommand } from './commands/decode.js';
-import { analyzeCommand } from './commands/analyze.js';
 import type { AnalyzeFlags } from './commands/analyze.js';
-import { runCommand } from './commands/run.js';
 import type { RunFlags } from './commands/run.js';
-import { scenariosCommand } from './commands/scenarios.js';
-import { compareCommand } from './commands/compare.js';
-import { traceCommand } from './commands/trace.js';
-import { reproduceCommand } from './commands/reproduce.js';
-import { checkCommand } from './commands/check.js';
 import type { CheckFlags } from './commands/check.js';
 import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
 import { ANALYZE_HELP, CLIENTS_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, SWITCHES_HELP } from './help-texts.js';
-import { peerCommand } from './commands/peer.js';
 import type { PeerFlags } from './commands/peer.js';
-import { proxyCommand } from './commands/proxy.js';
-import { sweepCommand, sweepMergeCommand } from './commands/sweep.js';
 import type { SweepFlags, SweepMergeFlags } from './commands/sweep.js';
 import type { ProxyFlags } from './commands/proxy.js';
-import { swarmCliCommand } from './commands/swarm.js';
 import type { SwarmFlags } from './commands/swarm.js';
-import { shrinkCommand } from './commands/shrink.js';
 import type { ShrinkFlags } from './commands/shrink.js';
 import { VERSION } from '../version.js';
 
@@ -91,8 +78,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n' +
         `\n${DECODE_PCAP_HELP}\n`,
     )
-    .action((hex: string[], options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean; pcap?: string }) => {
-      setExit(decodeCommand(hex, options, io));
+    .action(async (hex: string[], options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean; pcap?: string }) => {
+      setExit((await import('./commands/decode.js')).decodeCommand(hex, options, io));
     });
 
   program
@@ -119,8 +106,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  bcsim run fragment-ack-bug --loss 0.2 --pcap /tmp/fragment-ack.pcapng\n' +
         `  bcsim run lossy-link --set 'mode={"preset":"fixed","retransmit":{"retryLimit":2}}' --json\n`,
     )
-    .action((ref: string, flags: RunFlags) => {
-      setExit(runCommand(ref, flags, io));
+    .action(async (ref: string, flags: RunFlags) => {
+      setExit((await import('./commands/run.js')).runCommand(ref, flags, io));
     });
 
   program
@@ -140,6 +127,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print the summary.json document instead of the table')
     .option('--pcap <file>', 'also write one pcapng capture per column: the label goes before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)')
     .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
+    .option('--jobs <n>', 'run the columns on N worker threads; default one per core (up to the columns) when each column simulates 30 min or more, else 1. The output is the same either way')
     .addHelpText(
       'after',
       '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out. The default\n' +
@@ -155,8 +143,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  With compare, --pcap FILE writes one capture per column, the column label (: becomes -) before the\n' +
         '  extension; all of them appear together, after every run has finished, or none does.\n',
     )
-    .action((ref: string, flags: CompareFlags) => {
-      setExit(compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
+    .action(async (ref: string, flags: CompareFlags) => {
+      setExit(await (await import('./commands/compare.js')).compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
     });
 
   program
@@ -196,8 +184,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  With trace, the capture holds the whole run up to --until, and with --pcap the run goes on to its end\n' +
         '  when the reader of stdout goes away, so the capture is complete.\n',
     )
-    .action((ref: string, flags: TraceFlags) => {
-      setExit(traceCommand(ref, flags, io));
+    .action(async (ref: string, flags: TraceFlags) => {
+      setExit((await import('./commands/trace.js')).traceCommand(ref, flags, io));
     });
 
   program
@@ -220,8 +208,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n' +
         'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n',
     )
-    .action((target: string, flags: ReproduceFlags) => {
-      setExit(reproduceCommand(target, flags, io));
+    .action(async (target: string, flags: ReproduceFlags) => {
+      setExit((await import('./commands/reproduce.js')).reproduceCommand(target, flags, io));
     });
 
   program
@@ -246,8 +234,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'Examples:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n' +
         '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
     )
-    .action((refs: string[], flags: CheckFlags) => {
-      setExit(checkCommand(refs, flags, io));
+    .action(async (refs: string[], flags: CheckFlags) => {
+      setExit((await import('./commands/check.js')).checkCommand(refs, flags, io));
     });
 
   program
@@ -263,8 +251,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
     .option('--ack-rule <rule>', 'ACK-outbox estimate: auto (read from the wire), two-pass (freed at the 9th send) or single-pass (3rd)', 'auto')
     .addHelpText('after', `\n${ANALYZE_HELP}\n`)
-    .action((file: string, flags: AnalyzeFlags) => {
-      setExit(analyzeCommand(file, flags, io));
+    .action(async (file: string, flags: AnalyzeFlags) => {
+      setExit((await import('./commands/analyze.js')).analyzeCommand(file, flags, io));
     });
 
   program
@@ -297,7 +285,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         `  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --set 'link.serverToClient.drop=[{"match":{"type":"ack","fragment":true}}]'\n`,
     )
     .action(async (flags: ProxyFlags) => {
-      setExit(await proxyCommand(flags, io));
+      setExit(await (await import('./commands/proxy.js')).proxyCommand(flags, io));
     });
 
   program
@@ -320,7 +308,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print the bcsim.live/1 summary (with conformance results) as JSON')
     .addHelpText('after', `\n${PEER_HELP}\n`)
     .action(async (side: string, flags: PeerFlags) => {
-      setExit(await peerCommand(side, flags, io));
+      setExit(await (await import('./commands/peer.js')).peerCommand(side, flags, io));
     });
 
   program
@@ -354,7 +342,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..1000 --shard 2/4 --out shard-2.jsonl\n',
     )
     .action(async (ref: string, flags: SweepFlags) => {
-      setExit(await sweepCommand(ref, flags, io));
+      setExit(await (await import('./commands/sweep.js')).sweepCommand(ref, flags, io));
     });
 
   program
@@ -368,8 +356,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'sweep result, lines of a different sweep (another grid), a run given twice, or a run missing from every file.\n' +
         'Examples:\n  bcsim sweep-merge shard-*.jsonl --out results.jsonl\n',
     )
-    .action((files: string[], flags: SweepMergeFlags) => {
-      setExit(sweepMergeCommand(files, flags, io));
+    .action(async (files: string[], flags: SweepMergeFlags) => {
+      setExit((await import('./commands/sweep.js')).sweepMergeCommand(files, flags, io));
     });
 
   program
@@ -394,8 +382,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  bcsim swarm --runs 100 --switch closePolicy=immediate      (what the swarm says without the drain remedy)\n' +
         '  bcsim swarm --seed 9062024 --index 17 --switch plantedBug=no-duplicate-ack\n',
     )
-    .action((flags: SwarmFlags) => {
-      setExit(swarmCliCommand(flags, io));
+    .action(async (flags: SwarmFlags) => {
+      setExit((await import('./commands/swarm.js')).swarmCliCommand(flags, io));
     });
 
   program
@@ -418,16 +406,16 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         "  bcsim shrink 'bcsim swarm --seed 9062024 --index 29 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
         '  bcsim shrink --file repro.txt --out /tmp/shrunk.json --budget 200\n',
     )
-    .action((repro: string | undefined, flags: ShrinkFlags) => {
-      setExit(shrinkCommand(repro, flags, io));
+    .action(async (repro: string | undefined, flags: ShrinkFlags) => {
+      setExit((await import('./commands/shrink.js')).shrinkCommand(repro, flags, io));
     });
 
   program
     .command('scenarios')
     .description('list the built-in scenarios and what each is for')
     .option('--json', 'print them as a JSON array')
-    .action((flags: { json?: boolean }) => {
-      setExit(scenariosCommand(flags, io));
+    .action(async (flags: { json?: boolean }) => {
+      setExit((await import('./commands/scenarios.js')).scenariosCommand(flags, io));
     });
 
   // Subcommands inherit the same output routing and exit behaviour.

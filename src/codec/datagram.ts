@@ -1,7 +1,8 @@
 // Whole-datagram encoding and decoding: [peer_id][msg_count][messages…]
 // (transport-layer.md §1, DECISIONS.md 5).
 import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from './constants.js';
-import { isDecodeError, messageSize, readMessage, validateMessage, writeMessage } from './message.js';
+import { isDecodeError, messageOf, messageSize, newMessageHeader, readHeader, readMessage, validateMessage, writeMessage } from './message.js';
+import type { MessageHeader } from './message.js';
 import type { Datagram, DecodeError, DecodeResult, EncodeResult, Located, Message } from './types.js';
 
 /** Encodes a datagram, refusing anything the stock engine could not put on the wire. */
@@ -70,41 +71,38 @@ export function decodeMessage(bytes: Uint8Array): { ok: true; message: Located }
 }
 
 /**
+ * Reads a datagram's messages in order into `header`, calling `each` after each
+ * one (null: only check). Returns the first problem, or null when every message
+ * reads and the bytes end with the last. Allocates nothing on a good datagram.
+ */
+export function walkDatagram(bytes: Uint8Array, header: MessageHeader, each: ((header: MessageHeader) => void) | null): DecodeError | null {
+  if (bytes.length < DATAGRAM_HEADER_BYTES) {
+    return { code: 'truncated-header', offset: bytes.length, reason: `datagram header needs 2 bytes, got ${bytes.length}` };
+  }
+  const messageCount = bytes[1];
+  let pos = DATAGRAM_HEADER_BYTES;
+  for (let i = 0; i < messageCount; i++) {
+    if (pos >= bytes.length) return { code: 'missing-messages', offset: pos, reason: `msg_count is ${messageCount} but the bytes hold only ${i} messages` };
+    const error = readHeader(bytes, pos, bytes.length, header);
+    if (error !== null) return error;
+    if (each !== null) each(header);
+    pos += header.size;
+  }
+  if (pos !== bytes.length) return { code: 'trailing-bytes', offset: pos, reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages` };
+  return null;
+}
+
+/**
  * Decodes a datagram. Never throws; a malformed datagram yields a typed error with
  * the byte offset, plus whatever decoded before it. Datagrams larger than 512 bytes
  * are decoded all the same: the size limit is the sender's to keep.
  */
 export function decodeDatagram(bytes: Uint8Array): DecodeResult {
-  if (bytes.length < DATAGRAM_HEADER_BYTES) {
-    return {
-      ok: false,
-      error: { code: 'truncated-header', offset: bytes.length, reason: `datagram header needs 2 bytes, got ${bytes.length}` },
-      partial: { peerId: bytes.length > 0 ? bytes[0] : null, messageCount: null, messages: [] },
-    };
-  }
-  const peerId = bytes[0];
-  const messageCount = bytes[1];
   const messages: Located[] = [];
-  let pos = DATAGRAM_HEADER_BYTES;
-  for (let i = 0; i < messageCount; i++) {
-    if (pos >= bytes.length) {
-      return {
-        ok: false,
-        error: { code: 'missing-messages', offset: pos, reason: `msg_count is ${messageCount} but the bytes hold only ${i} messages` },
-        partial: { peerId, messageCount, messages },
-      };
-    }
-    const read = readMessage(bytes, pos, bytes.length);
-    if (isDecodeError(read)) return { ok: false, error: read, partial: { peerId, messageCount, messages } };
-    messages.push(read);
-    pos += read.size;
+  const error = walkDatagram(bytes, newMessageHeader(), (header) => messages.push(messageOf(bytes, header)));
+  if (error !== null) {
+    const partial = { peerId: bytes.length > 0 ? bytes[0] : null, messageCount: bytes.length >= DATAGRAM_HEADER_BYTES ? bytes[1] : null, messages };
+    return { ok: false, error, partial };
   }
-  if (pos !== bytes.length) {
-    return {
-      ok: false,
-      error: { code: 'trailing-bytes', offset: pos, reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages` },
-      partial: { peerId, messageCount, messages },
-    };
-  }
-  return { ok: true, datagram: { peerId, messageCount, messages } };
+  return { ok: true, datagram: { peerId: bytes[0], messageCount: bytes[1], messages } };
 }

@@ -105,37 +105,59 @@ export function isDecodeError(result: ReadResult): result is DecodeError {
 }
 
 /**
- * Reads one message starting at `offset`, never looking at bytes at or past `end`.
- * The payload is a view into `bytes`, not a copy.
+ * One message's fields as read from the wire, into a caller-owned object that is
+ * reused from message to message: the receive path reads unreliable messages and
+ * ACKs without allocating (issue 17). `flags` is the ACK's flags byte (0 for data);
+ * the payload is bytes [payloadStart, offset + size).
  */
-export function readMessage(bytes: Uint8Array, offset: number, end: number): ReadResult {
-  const fail = (code: DecodeError['code'], at: number, reason: string): DecodeError => ({ code, offset: at, reason });
+export interface MessageHeader {
+  type: number;
+  reliable: boolean;
+  ordered: boolean;
+  fragment: boolean;
+  seq: number | null;
+  flags: number;
+  fragIndex: number | null;
+  fragCount: number | null;
+  offset: number;
+  size: number;
+  payloadStart: number;
+}
+
+export function newMessageHeader(): MessageHeader {
+  return { type: 0, reliable: false, ordered: false, fragment: false, seq: null, flags: 0, fragIndex: null, fragCount: null, offset: 0, size: 0, payloadStart: 0 };
+}
+
+/**
+ * Reads one message's header starting at `offset` into `into`, never looking at
+ * bytes at or past `end`. Returns null, or why no message could be read (then
+ * `into` holds garbage).
+ */
+export function readHeader(bytes: Uint8Array, offset: number, end: number, into: MessageHeader): DecodeError | null {
   if (offset >= end) return fail('missing-messages', offset, 'no bytes left for this message');
   const type = bytes[offset];
   if (!isKnownType(type)) return fail('unknown-type', offset, `unknown message type 0x${hex2(type)}`);
   const remaining = end - offset;
+  into.type = type;
+  into.offset = offset;
 
   if (type === TYPE_ACK) {
     if (remaining < 4) return fail('truncated-message', offset, `ack needs 4 bytes, ${remaining} remain`);
     const flags = bytes[offset + 3];
     const fragment = (flags & ACK_FLAG_FRAGMENT) !== 0;
     if (fragment && remaining < 5) return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
-    const ack: Located<AckMessage> = {
-      type: TYPE_ACK,
-      seq: bytes[offset + 1] | (bytes[offset + 2] << 8),
-      flags,
-      fragIndex: fragment ? bytes[offset + 4] : null,
-      offset,
-      size: fragment ? 5 : 4,
-    };
-    return ack;
+    into.seq = bytes[offset + 1] | (bytes[offset + 2] << 8);
+    into.flags = flags;
+    into.fragIndex = fragment ? bytes[offset + 4] : null;
+    into.size = fragment ? 5 : 4;
+    into.payloadStart = offset + into.size;
+    return null;
   }
 
   if (remaining < 3) return fail('truncated-message', offset, `message header needs 3 bytes, ${remaining} remain`);
   const flagsLen = bytes[offset + 1] | (bytes[offset + 2] << 8);
   const isGame = type === TYPE_GAME;
   const reliable = (flagsLen & FLAG_RELIABLE) !== 0;
-  const ordered = (flagsLen & FLAG_ORDERED) !== 0;
   const fragment = isGame && (flagsLen & FLAG_FRAGMENT) !== 0;
   const size = flagsLen & (isGame ? GAME_LENGTH_MASK : GENERIC_LENGTH_MASK);
   if (size > remaining) return fail('length-past-end', offset, `length ${size} runs past the end (${remaining} bytes remain)`);
@@ -158,19 +180,52 @@ export function readMessage(bytes: Uint8Array, offset: number, end: number): Rea
       fragCount = bytes[pos++];
     }
   }
+  into.reliable = reliable;
+  into.ordered = (flagsLen & FLAG_ORDERED) !== 0;
+  into.fragment = fragment;
+  into.seq = seq;
+  into.flags = 0;
+  into.fragIndex = fragIndex;
+  into.fragCount = fragCount;
+  into.size = size;
+  into.payloadStart = pos;
+  return null;
+}
+
+/** The message `header` describes, as its own object; a data payload is a view into `bytes`. */
+export function messageOf(bytes: Uint8Array, header: MessageHeader): Located {
+  if (header.type === TYPE_ACK) {
+    const ack: Located<AckMessage> = { type: TYPE_ACK, seq: header.seq as number, flags: header.flags, fragIndex: header.fragIndex, offset: header.offset, size: header.size };
+    return ack;
+  }
   const message: Located<DataMessage> = {
-    type: type as DataMessage['type'],
-    reliable,
-    ordered,
-    fragment,
-    seq,
-    fragIndex,
-    fragCount,
-    payload: bytes.subarray(pos, offset + size),
-    offset,
-    size,
+    type: header.type as DataMessage['type'],
+    reliable: header.reliable,
+    ordered: header.ordered,
+    fragment: header.fragment,
+    seq: header.seq,
+    fragIndex: header.fragIndex,
+    fragCount: header.fragCount,
+    payload: bytes.subarray(header.payloadStart, header.offset + header.size),
+    offset: header.offset,
+    size: header.size,
   };
   return message;
+}
+
+const scratch = newMessageHeader();
+
+/**
+ * Reads one message starting at `offset`, never looking at bytes at or past `end`.
+ * The payload is a view into `bytes`, not a copy.
+ */
+export function readMessage(bytes: Uint8Array, offset: number, end: number): ReadResult {
+  const error = readHeader(bytes, offset, end, scratch);
+  return error !== null ? error : messageOf(bytes, scratch);
+}
+
+function fail(code: DecodeError['code'], at: number, reason: string): DecodeError {
+  return { code, offset: at, reason };
 }
 
 function isU8(value: unknown): value is number {

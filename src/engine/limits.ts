@@ -4,3 +4,6 @@
 export class LimitError extends Error {
   override readonly name = 'LimitError';
 }
+
+/** The longest run or offset a scenario may ask for (7 days): the CLI's flags check it before any scenario is parsed. */
+export const MAX_DURATION_US = 7 * 24 * 3600 * 1e6;

@@ -1,6 +1,6 @@
 // Token-bucket rate limit with a FIFO tail-drop queue, computed arithmetically:
 // no per-byte or per-refill events, one departure time per datagram.
-import { US_PER_SECOND } from '../engine/time.js';
+import { US_PER_SECOND } from '../engine/index.js';
 
 export class TokenBucket {
   /** Token level (bytes) at `levelAtUs`, the previous departure (or creation). */

@@ -1,5 +1,5 @@
 // Shared draw helper for the link's fault decisions.
-import type { RandomStream } from '../engine/random.js';
+import type { RandomStream } from '../engine/index.js';
 
 /**
  * True with probability p. Certain outcomes (p <= 0 or p >= 1) consume no draw,

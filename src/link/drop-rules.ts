@@ -2,8 +2,8 @@
 // and re-encode, when decoded fields match (issue 4, item 1).
 import { DATAGRAM_HEADER_BYTES, TYPE_ACK, TYPE_NAMES, ackIsFragment, ackIsLowType, decodeDatagram, encodeDatagram, isLowType } from '../codec/index.js';
 import type { Located, Message } from '../codec/index.js';
-import { msToUs } from '../engine/time.js';
-import type { RandomStream } from '../engine/random.js';
+import { msToUs } from '../engine/index.js';
+import type { RandomStream } from '../engine/index.js';
 import type { DropRule, MessageMatch } from './config.js';
 import { chance } from './draw.js';
 

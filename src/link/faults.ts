@@ -3,9 +3,8 @@
 // - ScheduledDecisions: an explicit fault list keyed by the link's datagram send index.
 // A recorder wrapped around either writes every decision that differs from a clean link
 // as a LinkFault, so a recorded list, replayed, gives the same run (same trace hash).
-import type { RandomStream, StreamSource } from '../engine/random.js';
-import { uniform } from '../engine/distributions.js';
-import { msToUs } from '../engine/time.js';
+import type { RandomStream, StreamSource } from '../engine/index.js';
+import { uniform, msToUs } from '../engine/index.js';
 import type { LinkConfig, LinkFault, LinkFaultRecorder } from './config.js';
 import { chance, needsDraw } from './draw.js';
 import { NetemReorder, createJitter } from './latency.js';

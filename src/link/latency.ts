@@ -1,6 +1,6 @@
 // Latency jitter and netem-style explicit reordering.
-import { exponential, normal, uniform } from '../engine/distributions.js';
-import type { RandomStream } from '../engine/random.js';
+import { exponential, normal, uniform } from '../engine/index.js';
+import type { RandomStream } from '../engine/index.js';
 import type { JitterDistribution } from './config.js';
 import { chance } from './draw.js';
 

@@ -20,9 +20,8 @@
 // Every decision after step 1 is computed at send time (the bucket's FIFO keeps
 // stream order equal to send order), so a datagram costs one scheduled event,
 // two with a duplicate. Deliveries are not forced FIFO: jitter may reorder.
-import type { StreamSource } from '../engine/random.js';
-import type { Scheduler } from '../engine/scheduler.js';
-import { msToUs } from '../engine/time.js';
+import type { StreamSource, Scheduler } from '../engine/index.js';
+import { msToUs } from '../engine/index.js';
 import { newLinkCounters } from './config.js';
 import type { DropCause, LinkConfig, LinkCounters } from './config.js';
 import { TokenBucket } from './bandwidth.js';

@@ -1,5 +1,5 @@
 // Random loss processes, advanced once per datagram that reaches the loss stage.
-import type { RandomStream } from '../engine/random.js';
+import type { RandomStream } from '../engine/index.js';
 import type { LossModel } from './config.js';
 import { chance } from './draw.js';
 

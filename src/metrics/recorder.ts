@@ -2,43 +2,42 @@
 // simulated second into bounded series. It only reads the transport's counters
 // and gauges, so recording cannot change a run. With several clients the
 // series are the totals, plus the worst connection's two ends (issue 12).
-import type { ConnectionView, SessionObserver } from '../session/observer.js';
-import type { PeerCounters } from '../transport/counters.js';
-import type { PeerReadout } from '../transport/totals.js';
-import type { Role } from '../transport/roles.js';
+import type { ConnectionView, SessionObserver } from '../session/index.js';
+import { COUNTER_SCHEMA } from '../transport/index.js';
+import type { ChartedName, CountName, GaugeName, PeerCounters, PeerReadout, Role } from '../transport/index.js';
 import { DEFAULT_MAX_POINTS, Series } from './series.js';
 import { DEFAULT_LEAK_RULE, trendOf } from './trend.js';
 import type { LeakRule, Trend } from './trend.js';
 
-/** Per-second metrics, named after the summary's P fields. */
-export const METRICS = [
-  { name: 'ackOutbox', unit: 'entries', kind: 'gauge', queue: true, title: 'ACK-outbox entries' },
-  { name: 'ackOutboxDeadZone', unit: 'entries', kind: 'gauge', queue: true, title: 'Dead-zone entries (send count 3..8)' },
-  { name: 'retransmitQueue', unit: 'messages', kind: 'gauge', queue: true, title: 'Retransmit queue' },
-  { name: 'memoryBytes', unit: 'bytes', kind: 'gauge', queue: true, title: 'Modelled memory (bytes)' },
-  { name: 'dedupComparisons', unit: 'per second', kind: 'rate', queue: false, title: 'Dedup comparisons per second' },
-  { name: 'dedupPerMessage', unit: 'per reliable message', kind: 'ratio', queue: false, title: 'Dedup comparisons per reliable message' },
-  { name: 'retransmits', unit: 'per second', kind: 'rate', queue: false, title: 'Retransmits per second' },
-  { name: 'fragmentRetransmits', unit: 'per second', kind: 'rate', queue: false, title: 'Fragment retransmits per second' },
-  { name: 'packetsSent', unit: 'per second', kind: 'rate', queue: false, title: 'Datagrams sent per second' },
-  { name: 'bytesSent', unit: 'bytes per second', kind: 'rate', queue: false, title: 'Bytes sent per second' },
-  { name: 'ackBytesSent', unit: 'bytes per second', kind: 'rate', queue: false, title: 'ACK bytes sent per second' },
-  { name: 'ackBytesPerPacket', unit: 'bytes per datagram', kind: 'ratio', queue: false, title: 'ACK bytes per datagram' },
-  { name: 'deferredMessages', unit: 'per second', kind: 'rate', queue: false, title: 'Game messages deferred (datagram full) per second' },
-] as const;
+/**
+ * Per-second metrics: the counter schema's charted rows, in its order
+ * (timeseries.csv's metric names, report.html's charts). A gauge is recorded
+ * as read, a count as its rate over the interval, a ratio as the ratio of its
+ * two counts' increases (0 when the denominator did not grow).
+ */
+export interface Metric {
+  readonly name: MetricName;
+  /** The chart's axis: a gauge's or ratio's unit; a count's per second. */
+  readonly unit: string;
+  readonly kind: 'gauge' | 'rate' | 'ratio';
+  /** Queues (gauges of things held) can leak; rates and ratios only have a slope. */
+  readonly queue: boolean;
+  readonly title: string;
+  /** A ratio's numerator and denominator; null for the others. */
+  readonly of: readonly [CountName, CountName] | null;
+}
 
-export type MetricName = (typeof METRICS)[number]['name'];
+export type MetricName = ChartedName;
+
+export const METRICS: readonly Metric[] = COUNTER_SCHEMA.flatMap((row): Metric[] => {
+  if (!('chart' in row)) return [];
+  const base = { name: row.name, title: row.chart, queue: row.kind === 'gauge' };
+  if (row.kind === 'gauge') return [{ ...base, unit: row.unit, kind: 'gauge', of: null }];
+  if (row.kind === 'ratio') return [{ ...base, unit: row.unit, kind: 'ratio', of: row.of }];
+  return [{ ...base, unit: row.unit === 'bytes' ? 'bytes per second' : 'per second', kind: 'rate', of: null }];
+});
 
 type CounterKey = keyof PeerCounters;
-const RATE_COUNTERS: Partial<Record<MetricName, CounterKey>> = {
-  dedupComparisons: 'dedupComparisons',
-  retransmits: 'retransmits',
-  fragmentRetransmits: 'fragmentRetransmits',
-  packetsSent: 'packetsSent',
-  bytesSent: 'bytesSent',
-  ackBytesSent: 'ackBytesSent',
-  deferredMessages: 'deferredMessages',
-};
 
 /** One role's series, one per metric. */
 export type PeerSeries = Record<MetricName, Series>;
@@ -154,15 +153,17 @@ function record(track: Track, peer: PeerReadout, tS: number, elapsedS: number): 
   const delta = (key: CounterKey) => (c[key] as number) - (before ? (before[key] as number) : 0);
   const s = track.series;
   const g = peer.gauges();
-  s.ackOutbox.add(tS, g.ackOutbox);
-  s.ackOutboxDeadZone.add(tS, g.deadZone);
-  s.retransmitQueue.add(tS, g.retransmitQueue);
-  s.memoryBytes.add(tS, g.memoryBytes);
-  for (const [metric, key] of Object.entries(RATE_COUNTERS) as Array<[MetricName, CounterKey]>) s[metric].add(tS, delta(key) / elapsedS);
-  const lookups = delta('dedupLookups');
-  s.dedupPerMessage.add(tS, lookups === 0 ? 0 : delta('dedupComparisons') / lookups);
-  const packets = delta('packetsSent');
-  s.ackBytesPerPacket.add(tS, packets === 0 ? 0 : delta('ackBytesSent') / packets);
+  for (const m of METRICS) {
+    const series = s[m.name];
+    if (m.of !== null) {
+      const den = delta(m.of[1]);
+      series.add(tS, den === 0 ? 0 : delta(m.of[0]) / den);
+    } else if (m.kind === 'gauge') {
+      series.add(tS, g[m.name as GaugeName]);
+    } else {
+      series.add(tS, delta(m.name as CounterKey) / elapsedS);
+    }
+  }
   track.previous = { ...c };
 }
 

@@ -15,6 +15,12 @@ export interface Bucket {
 
 export const DEFAULT_MAX_POINTS = 300;
 
+export interface SeriesSnapshot {
+  readonly maxPoints: number;
+  readonly widthS: number;
+  readonly buckets: readonly Bucket[];
+}
+
 export class Series {
   private readonly buckets: Bucket[] = [];
   private widthS: number;
@@ -48,6 +54,17 @@ export class Series {
 
   get bucketWidth(): number {
     return this.widthS;
+  }
+
+  /** Its state as plain data, to cross a worker-thread boundary (compare's parallel columns). */
+  snapshot(): SeriesSnapshot {
+    return { maxPoints: this.maxPoints, widthS: this.widthS, buckets: this.buckets.map((b) => ({ ...b })) };
+  }
+
+  static fromSnapshot(snapshot: SeriesSnapshot): Series {
+    const series = new Series(snapshot.maxPoints, snapshot.widthS);
+    series.buckets.push(...snapshot.buckets.map((b) => ({ ...b })));
+    return series;
   }
 
   /** Merges pairs of buckets aligned on the doubled width. */

@@ -16,7 +16,7 @@ export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance)
       row.label,
       ...comparison.runs.map((run, i) => {
         const text = cell(row, run);
-        const verdict = judge(row.value(run), base, i === 0);
+        const verdict = judge(row.value(run), base, i === 0, row.lowerIsBetter);
         return verdict === null ? text : verdict === 'better' ? chalk.green(text) : chalk.red(text);
       }),
     ]);

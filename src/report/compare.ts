@@ -1,15 +1,13 @@
 // Runs a scenario in several modes with the metrics recorder attached, and keeps
 // what the reports need: summaries, bounded time series, trends, phases.
-import { MetricsRecorder, seriesTrends } from '../metrics/recorder.js';
-import { fanOut } from '../session/fan-out.js';
-import type { SessionObserver } from '../session/observer.js';
-import type { RecordedRun, SeriesTrend } from '../metrics/recorder.js';
-import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import type { Summary } from '../session/summary.js';
-import type { PhaseStart } from '../traffic/driver.js';
-import { FRAGMENT_ACK_CAUSES } from '../transport/switches.js';
-import type { PresetName } from '../transport/switches.js';
+import { MetricsRecorder, seriesTrends } from '../metrics/index.js';
+import { fanOut, runScenario } from '../session/index.js';
+import type { SessionObserver, Summary } from '../session/index.js';
+import type { RecordedRun, SeriesTrend } from '../metrics/index.js';
+import type { Scenario, SwitchOverrides } from '../scenario/index.js';
+import type { PhaseStart } from '../traffic/index.js';
+import { FRAGMENT_ACK_CAUSES } from '../transport/index.js';
+import type { PresetName } from '../transport/index.js';
 
 export interface ModeSpec {
   /** Column label: "stock", "fixed", "cause:<name>", or a --config label. */
@@ -68,19 +66,37 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
   const seed = options.seed ?? scenario.seed;
   let phases: readonly PhaseStart[] = [];
   const runs = modes.map((spec, index): ComparedRun => {
-    const recorder = new MetricsRecorder(options.maxPoints);
-    const { summary, session } = runScenario(spec.scenario ?? scenario, {
-      preset: spec.preset,
-      switches: spec.switches,
-      modeLabel: spec.label,
-      durationUs,
-      seed,
-      observer: fanOut(recorder, options.observerFor?.(spec, index)),
-      onProgress: options.onProgress ? (us) => options.onProgress?.(spec.label, us, durationUs) : undefined,
-    });
-    if (phases.length === 0) phases = session.traffic.phaseLog;
-    const recorded = recorder.recorded();
-    return { spec, summary, recorded, trends: seriesTrends(recorded) };
+    const column = runColumn(scenario, spec, { durationUs, seed, maxPoints: options.maxPoints }, options.observerFor?.(spec, index), options.onProgress);
+    if (phases.length === 0) phases = column.phases;
+    return column.run;
   });
   return { scenario, seed, durationUs, runs, phases };
+}
+
+export interface ColumnSettings {
+  readonly durationUs: number;
+  readonly seed: number;
+  readonly maxPoints?: number;
+}
+
+/** One column of a comparison: its run with the metrics recorder attached (here, or in a worker thread). */
+export function runColumn(
+  scenario: Scenario,
+  spec: ModeSpec,
+  settings: ColumnSettings,
+  observer?: SessionObserver,
+  onProgress?: CompareOptions['onProgress'],
+): { run: ComparedRun; phases: readonly PhaseStart[] } {
+  const recorder = new MetricsRecorder(settings.maxPoints);
+  const { summary, session } = runScenario(spec.scenario ?? scenario, {
+    preset: spec.preset,
+    switches: spec.switches,
+    modeLabel: spec.label,
+    durationUs: settings.durationUs,
+    seed: settings.seed,
+    observer: fanOut(recorder, observer),
+    onProgress: onProgress ? (us) => onProgress(spec.label, us, settings.durationUs) : undefined,
+  });
+  const recorded = recorder.recorded();
+  return { run: { spec, summary, recorded, trends: seriesTrends(recorded) }, phases: session.traffic.phaseLog };
 }

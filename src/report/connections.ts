@@ -1,9 +1,9 @@
 // What the reports say about each connection of a multi-client run (issue 12):
 // which columns had more than one client, the slots in table order, and the
 // worst connection each run charts beside the server total.
-import type { PeerSeries } from '../metrics/recorder.js';
-import type { ConnectionSummary, Summary } from '../session/summary.js';
-import { connectionKey } from '../session/summary.js';
+import type { PeerSeries } from '../metrics/index.js';
+import type { ConnectionSummary, Summary } from '../session/index.js';
+import { connectionKey } from '../session/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 
 /** True when any column ran more than one client: only then do reports add per-connection rows and series. */

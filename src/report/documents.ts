@@ -1,10 +1,10 @@
 // The report files of a comparison: summary.json, timeseries.csv and report.md.
 // Everything here is a pure function of the comparison: no clock, no paths, so
 // the same scenario and seed give byte-identical files.
-import { METRICS } from '../metrics/recorder.js';
+import { METRICS } from '../metrics/index.js';
 import { VERSION } from '../version.js';
 import type { Comparison } from './compare.js';
-import { formatSeconds } from '../engine/time.js';
+import { formatSeconds } from '../engine/index.js';
 import { durationLabel, escapeXml, fmt, round4 } from './format.js';
 import { cell, rowsFor } from './metrics-table.js';
 import { isMultiClient, worstConnection } from './connections.js';

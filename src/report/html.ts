@@ -1,12 +1,12 @@
 // report.html: one self-contained file, inline CSS and SVG, no scripts and no
 // network. One chart per metric, every mode on shared axes, phases shaded.
-import { METRICS } from '../metrics/recorder.js';
-import type { MetricName } from '../metrics/recorder.js';
+import { METRICS } from '../metrics/index.js';
+import type { MetricName } from '../metrics/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, worstConnection } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
 import { escapeXml } from './format.js';
-import { cell, judge, rowsFor } from './metrics-table.js';
+import { allLowerIsBetter, cell, judge, rowsFor } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { settingsHtml } from './settings.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
@@ -41,11 +41,13 @@ export function reportHtml(comparison: Comparison): string {
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
-  const rows = rowsFor(comparison).map((row) => {
+  const tableRows = rowsFor(comparison);
+  const direction = allLowerIsBetter(tableRows) ? 'Lower is better on every row' : 'Each row is judged in its better direction (the counter schema’s)';
+  const rows = tableRows.map((row) => {
     const base = row.value(comparison.runs[0]);
     const cells = comparison.runs
       .map((run, i) => {
-        const verdict = judge(row.value(run), base, i === 0);
+        const verdict = judge(row.value(run), base, i === 0, row.lowerIsBetter);
         const cls = verdict === null ? '' : ` class="${verdict}"`;
         return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
       })
@@ -87,7 +89,7 @@ ${rows}
 </tbody>
 </table>
 </div>
-<p class="caption">Lower is better on every row; columns after the first are coloured against it.</p>
+<p class="caption">${direction}; columns after the first are coloured against it.</p>
 </section>
 ${anomaliesHtml(comparison)}
 <section>

@@ -1,24 +1,47 @@
 // The comparison's rows: one metric per row, one mode per column. Shared by the
 // terminal table, report.md and report.html so all three say the same thing.
-import type { PeerSummary } from '../session/summary.js';
+import { figureOf } from '../session/index.js';
+import type { FigureRef } from '../session/index.js';
+import { counterRow } from '../transport/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { connectionKeys, connectionsOf, isMultiClient, keyLabel } from './connections.js';
 import { fmt } from './format.js';
 
 export interface Row {
   readonly label: string;
-  /** Lower is better for every row; rows are highlighted against the first column. */
+  /** Rows are highlighted against the first column, in the row's better direction. */
   readonly value: (run: ComparedRun) => number;
   readonly format?: (value: number) => string;
+  /** true: lower is better; false: higher is better; null: not coloured. A peer figure's comes from the counter schema. */
+  readonly lowerIsBetter: boolean | null;
+  /** The peer figure (counter schema name) a row shows: one end's, or the sum of both ends'. */
+  readonly figure?: { readonly ref: FigureRef; readonly peers: 'server' | 'client' | 'sum' };
 }
 
 /** Not measured in this column (a connection its run never had): no colour, printed as a dash. */
 export const MISSING = Number.NaN;
 
-const both = (label: string, get: (p: PeerSummary) => number): Row[] => [
-  { label: `${label} (server)`, value: (r) => get(r.summary.peers.server) },
-  { label: `${label} (client)`, value: (r) => get(r.summary.peers.client) },
-];
+/** The counter schema's direction of a figure. */
+export function lowerIsBetterOf(ref: FigureRef): boolean | null {
+  return counterRow(ref.split('.')[0])?.lowerIsBetter ?? null;
+}
+
+/** A figure of each end, server then client: gauges, maxima, peaks and ratios. */
+const both = (label: string, ref: FigureRef): Row[] =>
+  (['server', 'client'] as const).map((peers) => ({
+    label: `${label} (${peers})`,
+    value: (r: ComparedRun) => figureOf(r.summary.peers[peers], ref),
+    lowerIsBetter: lowerIsBetterOf(ref),
+    figure: { ref, peers },
+  }));
+
+/** A count over both ends. */
+const sum = (label: string, ref: FigureRef): Row => ({
+  label,
+  value: (r) => figureOf(r.summary.peers.server, ref) + figureOf(r.summary.peers.client, ref),
+  lowerIsBetter: lowerIsBetterOf(ref),
+  figure: { ref, peers: 'sum' },
+});
 
 /**
  * Send-to-delivery latency of reliable messages (issue 11, item 6), ms, per
@@ -29,30 +52,31 @@ const latency = (): Row[] =>
     (['p50', 'p99', 'max'] as const).map((stat) => ({
       label: `send-to-delivery latency ${stat}, ${category} types (ms)`,
       value: (r: ComparedRun) => r.summary.delivery.latencyMs[category][stat],
+      lowerIsBetter: true,
     })),
   );
 
 export const ROWS: readonly Row[] = [
-  ...both('ACK-outbox peak', (p) => p.ackOutbox.max),
-  ...both('dead-zone peak', (p) => p.ackOutboxDeadZone.max),
-  ...both('ACK-outbox at end', (p) => p.ackOutbox.final),
-  ...both('retransmit queue peak', (p) => p.retransmitQueue.max),
-  ...both('modelled memory peak (bytes)', (p) => p.memoryBytes.max),
-  ...both('dedup comparisons per message, peak', (p) => p.dedupComparisons.maxPerMessage),
-  ...both('dedup comparisons per message, mean', (p) => p.dedupComparisons.perReliableMessage),
-  ...both('dedup comparisons per second, peak', (p) => p.dedupComparisons.maxPerSecond),
-  { label: 'dedup comparisons, total', value: (r) => r.summary.peers.server.dedupComparisons.total + r.summary.peers.client.dedupComparisons.total },
-  ...both('ACK bytes per datagram, peak', (p) => p.ackBytesPerPacketMax),
-  ...both('ACK bytes per datagram, mean', (p) => (p.packetsSent === 0 ? 0 : p.ackBytesSent / p.packetsSent)),
-  { label: 'ACK bytes sent', value: (r) => r.summary.peers.server.ackBytesSent + r.summary.peers.client.ackBytesSent },
-  { label: 'game messages deferred (datagram full)', value: (r) => r.summary.peers.server.deferredMessages + r.summary.peers.client.deferredMessages },
-  { label: 'retransmits', value: (r) => r.summary.peers.server.retransmits + r.summary.peers.client.retransmits },
-  { label: 'fragment retransmits', value: (r) => r.summary.peers.server.fragmentRetransmits + r.summary.peers.client.fragmentRetransmits },
-  { label: 'reliable messages lost', value: (r) => r.summary.delivery.reliableLost },
-  { label: 'duplicate deliveries', value: (r) => r.summary.delivery.duplicateDeliveries },
-  { label: 'out-of-order deliveries', value: (r) => r.summary.delivery.outOfOrderDeliveries },
+  ...both('ACK-outbox peak', 'ackOutbox.max'),
+  ...both('dead-zone peak', 'ackOutboxDeadZone.max'),
+  ...both('ACK-outbox at end', 'ackOutbox.final'),
+  ...both('retransmit queue peak', 'retransmitQueue.max'),
+  ...both('modelled memory peak (bytes)', 'memoryBytes.max'),
+  ...both('dedup comparisons per message, peak', 'dedupComparisonsMaxPerMessage'),
+  ...both('dedup comparisons per message, mean', 'dedupPerMessage'),
+  ...both('dedup comparisons per second, peak', 'dedupComparisonsMaxPerSecond'),
+  sum('dedup comparisons, total', 'dedupComparisons'),
+  ...both('ACK bytes per datagram, peak', 'ackBytesPerPacketMax'),
+  ...both('ACK bytes per datagram, mean', 'ackBytesPerPacket'),
+  sum('ACK bytes sent', 'ackBytesSent'),
+  sum('game messages deferred (datagram full)', 'deferredMessages'),
+  sum('retransmits', 'retransmits'),
+  sum('fragment retransmits', 'fragmentRetransmits'),
+  { label: 'reliable messages lost', value: (r) => r.summary.delivery.reliableLost, lowerIsBetter: true },
+  { label: 'duplicate deliveries', value: (r) => r.summary.delivery.duplicateDeliveries, lowerIsBetter: true },
+  { label: 'out-of-order deliveries', value: (r) => r.summary.delivery.outOfOrderDeliveries, lowerIsBetter: true },
   ...latency(),
-  { label: 'queues flagged as leaking', value: (r) => r.trends.filter((t) => t.trend.leak).length },
+  { label: 'queues flagged as leaking', value: (r) => r.trends.filter((t) => t.trend.leak).length, lowerIsBetter: true },
 ];
 
 /**
@@ -69,6 +93,7 @@ export function rowsFor(comparison: Comparison): readonly Row[] {
       (key): Row => ({
         label: `ACK-outbox peak, ${side === 'server' ? 'server connection' : 'client'} ${keyLabel(key)}`,
         value: (r) => connectionsOf(r.summary, side)[key]?.ackOutbox.max ?? MISSING,
+        lowerIsBetter: lowerIsBetterOf('ackOutbox.max'),
       }),
     ),
   );
@@ -81,8 +106,13 @@ export function cell(row: Row, run: ComparedRun): string {
   return row.format ? row.format(v) : fmt(v);
 }
 
-/** 'better', 'worse' or null against the first column (lower is better; a missing value is neither). */
-export function judge(value: number, base: number, first: boolean): 'better' | 'worse' | null {
-  if (first || value === base || Number.isNaN(value) || Number.isNaN(base)) return null;
-  return value < base ? 'better' : 'worse';
+/** 'better', 'worse' or null against the first column, in the row's direction (a missing value, or a row without one, is neither). */
+export function judge(value: number, base: number, first: boolean, lowerIsBetter: boolean | null = true): 'better' | 'worse' | null {
+  if (first || lowerIsBetter === null || value === base || Number.isNaN(value) || Number.isNaN(base)) return null;
+  return value < base === lowerIsBetter ? 'better' : 'worse';
+}
+
+/** True when every row is better lower (the reports' caption says so). */
+export function allLowerIsBetter(rows: readonly Row[]): boolean {
+  return rows.every((row) => row.lowerIsBetter === true);
 }

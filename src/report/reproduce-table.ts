@@ -1,11 +1,10 @@
 // Terminal tables for `bcsim reproduce`.
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import type { AckOutboxReproduction } from '../reproduce/ack-outbox.js';
-import type { FragmentAckReproduction, Hypothesis } from '../reproduce/fragment-ack.js';
-import { CRITERIA } from '../reproduce/signature.js';
+import type { AckOutboxReproduction, FragmentAckReproduction, Hypothesis } from '../reproduce/index.js';
+import { CRITERIA } from '../reproduce/index.js';
 import { COMPACT } from './summary-table.js';
-import { statOf } from '../sweep/aggregate.js';
+import { statOf } from '../metrics/index.js';
 
 function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance): string {
   const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });

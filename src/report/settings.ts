@@ -2,8 +2,8 @@
 // terminal, a compact table plus the full JSON in report.md and report.html.
 // The data itself is built once, in session/settings.ts.
 import { formatDuration } from '../engine/index.js';
-import { changedSwitchList, scenarioRef, shellQuote } from '../session/settings.js';
-import type { EffectiveSettings } from '../session/settings.js';
+import { changedSwitchList, scenarioRef, shellQuote } from '../session/index.js';
+import type { EffectiveSettings } from '../session/index.js';
 import type { Comparison, ModeSpec } from './compare.js';
 import { STOCK_AND_FIXED, modesWithCauses } from './compare.js';
 import { escapeXml } from './format.js';

@@ -1,23 +1,30 @@
 // The short human table of `bcsim run`: per-peer metrics, delivery and links.
-import type { ConnectionSummary, PeerSummary } from '../session/summary.js';
+import { figureOf } from '../session/index.js';
+import type { ConnectionSummary, FigureRef, PeerSummary, Summary } from '../session/index.js';
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import type { Summary } from '../session/summary.js';
 
-const PEER_ROWS: Array<[string, (p: PeerSummary) => string]> = [
-  ['ACK-outbox final / max', (p) => `${p.ackOutbox.final} / ${p.ackOutbox.max}`],
-  ['dead zone final / max', (p) => `${p.ackOutboxDeadZone.final} / ${p.ackOutboxDeadZone.max}`],
-  ['retransmit queue final / max', (p) => `${p.retransmitQueue.final} / ${p.retransmitQueue.max}`],
-  ['modelled memory final / max (B)', (p) => `${p.memoryBytes.final} / ${p.memoryBytes.max}`],
-  ['dedup comparisons total', (p) => String(p.dedupComparisons.total)],
-  ['dedup max per message / per second', (p) => `${p.dedupComparisons.maxPerMessage} / ${p.dedupComparisons.maxPerSecond}`],
-  ['retransmits (fragment)', (p) => `${p.retransmits} (${p.fragmentRetransmits})`],
-  ['packets / bytes sent', (p) => `${p.packetsSent} / ${p.bytesSent}`],
-  ['ACK bytes sent (max per packet)', (p) => `${p.ackBytesSent} (${p.ackBytesPerPacketMax})`],
-  ['deferred messages', (p) => String(p.deferredMessages)],
-  ['ACKs received: matched / unmatched', (p) => `${p.acksMatched} / ${p.acksUnmatched}`],
-  ['connection state', (p) => p.state],
+const slash = (v: readonly number[]) => v.join(' / ');
+const paren = ([a, b]: readonly number[]) => `${a} (${b})`;
+
+/** Per-peer rows: the figures each shows (counter schema names), and how they are written. */
+export const PEER_ROWS: ReadonlyArray<{ readonly label: string; readonly figures: readonly FigureRef[]; readonly text: (values: readonly number[]) => string }> = [
+  { label: 'ACK-outbox final / max', figures: ['ackOutbox.final', 'ackOutbox.max'], text: slash },
+  { label: 'dead zone final / max', figures: ['ackOutboxDeadZone.final', 'ackOutboxDeadZone.max'], text: slash },
+  { label: 'retransmit queue final / max', figures: ['retransmitQueue.final', 'retransmitQueue.max'], text: slash },
+  { label: 'modelled memory final / max (B)', figures: ['memoryBytes.final', 'memoryBytes.max'], text: slash },
+  { label: 'dedup comparisons total', figures: ['dedupComparisons'], text: slash },
+  { label: 'dedup max per message / per second', figures: ['dedupComparisonsMaxPerMessage', 'dedupComparisonsMaxPerSecond'], text: slash },
+  { label: 'retransmits (fragment)', figures: ['retransmits', 'fragmentRetransmits'], text: paren },
+  { label: 'packets / bytes sent', figures: ['packetsSent', 'bytesSent'], text: slash },
+  { label: 'ACK bytes sent (max per packet)', figures: ['ackBytesSent', 'ackBytesPerPacketMax'], text: paren },
+  { label: 'deferred messages', figures: ['deferredMessages'], text: slash },
+  { label: 'ACKs received: matched / unmatched', figures: ['acksMatched', 'acksUnmatched'], text: slash },
 ];
+
+function peerCell(row: (typeof PEER_ROWS)[number], p: PeerSummary): string {
+  return row.text(row.figures.map((ref) => figureOf(p, ref)));
+}
 
 /** No rule between rows: the table stays short. */
 export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
@@ -27,7 +34,8 @@ export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): stri
   const multi = summary.session.clients > 1;
   // Issue 12: with several clients the two columns are totals, and a per-connection block follows.
   const peers = new Table({ head: multi ? ['', 'server total', 'clients total'] : ['', 'server', 'client'], style: { head: [], border: [] }, chars: COMPACT });
-  for (const [label, get] of PEER_ROWS) peers.push([label, get(summary.peers.server), get(summary.peers.client)]);
+  for (const row of PEER_ROWS) peers.push([row.label, peerCell(row, summary.peers.server), peerCell(row, summary.peers.client)]);
+  peers.push(['connection state', summary.peers.server.state, summary.peers.client.state]);
   const d = summary.delivery;
   const lost = d.reliableLost > 0 ? chalk.red(String(d.reliableLost)) : String(d.reliableLost);
   const delivery = `reliable: ${d.reliableSent} sent, ${d.reliableDelivered} delivered, ${d.reliableInFlight} in flight, ${lost} lost, ${d.duplicateDeliveries} duplicate, ${d.outOfOrderDeliveries} out of order`;

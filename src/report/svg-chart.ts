@@ -1,6 +1,6 @@
 // Inline SVG line charts for report.html: no scripts, no external resources.
 // Each series draws its bucket means as a line over a light min–max band.
-import type { Bucket } from '../metrics/series.js';
+import type { Bucket } from '../metrics/index.js';
 import { escapeXml, fmt } from './format.js';
 
 export interface ChartSeries {

@@ -1,6 +1,6 @@
 // One line per metric group comparing each configuration with the first (issue
 // 11, item 1), e.g. "outbox: B peaks 2.0× lower (18 vs 36); no leak in either".
-import type { PeerSummary } from '../session/summary.js';
+import type { PeerSummary } from '../session/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, perConnectionOutboxMax } from './connections.js';
 import { fmt } from './format.js';

@@ -2,7 +2,7 @@
 // model measured against each ACK-outbox observation of DECISIONS.md, ranked;
 // then a traffic sweep over both peers that shows when the dead zone stays
 // bounded, and the datagram-capacity relation that moves that threshold.
-import type { Scenario } from '../scenario/scenario.js';
+import type { Scenario } from '../scenario/index.js';
 import { CRITERIA, measureReading } from './evidence.js';
 import type { Cell, Cells, CriterionKey, ScenarioSource } from './evidence.js';
 import { READINGS, STOCK_READING } from './readings.js';

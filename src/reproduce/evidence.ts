@@ -3,13 +3,12 @@
 // criterion returns the measured value, what was observed, and whether they match.
 import { TYPE_ACK, TYPE_DISCONNECT, decodeDatagram } from '../codec/index.js';
 import type { Message } from '../codec/index.js';
-import type { PeerSummary } from '../session/summary.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import { TraceCollector } from '../trace/collector.js';
-import { SendNote } from '../transport/datagram-builder.js';
-import type { PeerReadout } from '../transport/totals.js';
-import type { Role } from '../transport/roles.js';
+import type { PeerSummary, PeerView } from '../session/index.js';
+import type { Scenario } from '../scenario/index.js';
+import { runScenario } from '../session/index.js';
+import { TraceCollector } from '../trace/index.js';
+import { SendNote } from '../transport/index.js';
+import type { Role } from '../transport/index.js';
 import type { Reading } from './readings.js';
 import { measureSignature, median } from './signature.js';
 
@@ -70,7 +69,7 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, 'joinPlateau
   const sizes = new Map<string, number>();
   const at91: Record<Role, [number, number]> = { server: [0, 0], client: [0, 0] };
   const observer = new (class extends TraceCollector {
-    sample(timeUs: number, peers: Readonly<Record<Role, PeerReadout>>) {
+    sample(timeUs: number, peers: Readonly<Record<Role, PeerView>>) {
       for (const role of ['server', 'client'] as const) {
         sizes.set(`${role}@${timeUs / 1e6}`, peers[role].gauges().ackOutbox);
         if (timeUs === 91e6) at91[role] = [peers[role].counters.acksOnEmptyQueue, peers[role].counters.acksReceived];
@@ -209,7 +208,7 @@ function quietLobbyRun(scenario: Scenario, options: RunWith): Pick<Cells, 'quiet
     ...options,
     observer: {
       sample(timeUs, peers) {
-        deadZone.set(Math.round(timeUs / 1e6), [peers.server.gauges().deadZone, peers.client.gauges().deadZone]);
+        deadZone.set(Math.round(timeUs / 1e6), [peers.server.gauges().ackOutboxDeadZone, peers.client.gauges().ackOutboxDeadZone]);
       },
     },
   });

@@ -1,11 +1,10 @@
 // `reproduce fragment-ack`: run the fragment-ack-bug scenario once per candidate
 // cause (DECISIONS.md 14) plus none (= fixed), on a clean and on a lossy link,
 // and measure each run against the observed signature.
-import type { Scenario } from '../scenario/scenario.js';
-import { traceScenario } from '../trace/run.js';
-import { maxMessageAgeUs } from '../transport/retransmit-queue.js';
-import { FRAGMENT_ACK_CAUSES } from '../transport/switches.js';
-import type { FragmentAckCause } from '../transport/switches.js';
+import type { Scenario } from '../scenario/index.js';
+import { traceScenario } from '../trace/index.js';
+import { maxMessageAgeUs, FRAGMENT_ACK_CAUSES } from '../transport/index.js';
+import type { FragmentAckCause } from '../transport/index.js';
 import { measureSignature } from './signature.js';
 import type { Signature } from './signature.js';
 

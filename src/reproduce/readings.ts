@@ -1,8 +1,8 @@
 // The named readings of the stock model that `reproduce ack-outbox` ranks
 // (issue 10, item 3). A reading is a combination of the open-reading switches
 // (transport/switches.ts) and, for the model before issue 10, parameters.
-import { READINGS_BEFORE_ISSUE_10, STOCK_RETRANSMIT } from '../transport/switches.js';
-import type { KeepalivePolicy, SwitchPatch, TransportSwitches } from '../transport/switches.js';
+import { READINGS_BEFORE_ISSUE_10, STOCK_RETRANSMIT } from '../transport/index.js';
+import type { KeepalivePolicy, SwitchPatch, TransportSwitches } from '../transport/index.js';
 
 export interface Reading {
   readonly name: string;

@@ -3,8 +3,8 @@
 // so a table can say exactly which part of the signature a hypothesis misses.
 import { TYPE_ACK, TYPE_GAME } from '../codec/index.js';
 import type { AckMessage, Located } from '../codec/index.js';
-import { SendNote } from '../transport/datagram-builder.js';
-import type { TraceEvent } from '../trace/events.js';
+import { SendNote } from '../transport/index.js';
+import type { TraceEvent } from '../trace/index.js';
 
 export interface Criterion {
   readonly pass: boolean;

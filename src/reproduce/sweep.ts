@@ -3,13 +3,12 @@
 // grid, every seed shown). Each point also carries the capacity relation: a
 // peer can send datagramsPerUpdate × 510 bytes per update period, and must send
 // its game bytes plus ackFreeAtCount ACK sends per entry.
-import { MetricsRecorder, seriesTrends } from '../metrics/recorder.js';
-import { runScenario } from '../session/run.js';
-import { statOf } from '../sweep/aggregate.js';
-import type { Stat } from '../sweep/aggregate.js';
-import { cells, comboSets } from '../sweep/grid.js';
-import type { GridSpec } from '../sweep/grid.js';
-import type { Role } from '../transport/roles.js';
+import { MetricsRecorder, seriesTrends, statOf } from '../metrics/index.js';
+import type { Stat } from '../metrics/index.js';
+import { cells, comboSets } from '../scenario/index.js';
+import type { GridSpec } from '../scenario/index.js';
+import { runScenario } from '../session/index.js';
+import type { Role } from '../transport/index.js';
 import type { ScenarioSource } from './evidence.js';
 
 export interface SweepPeer {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
 import type { SetOverride } from './overrides.js';

@@ -1,12 +1,12 @@
 // Validated input -> resolved Scenario: defaults, unit conversion and the
 // cross-field rules a schema cannot express. Errors carry the JSON path.
 import { LimitError, formatDuration } from '../engine/index.js';
-import { PERFECT_LINK } from '../link/config.js';
-import type { DropRule, LinkConfig, LossModel } from '../link/config.js';
-import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, isEventPhase } from '../traffic/plan.js';
-import type { Phase, TrafficPlan } from '../traffic/plan.js';
-import { DEFAULT_PARAMS } from '../transport/switches.js';
-import type { PresetName } from '../transport/switches.js';
+import { PERFECT_LINK } from '../link/index.js';
+import type { DropRule, LinkConfig, LossModel } from '../link/index.js';
+import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, isEventPhase } from '../traffic/index.js';
+import type { Phase, TrafficPlan } from '../traffic/index.js';
+import { DEFAULT_PARAMS } from '../transport/index.js';
+import type { PresetName } from '../transport/index.js';
 import { ScenarioError } from './errors.js';
 import { MAX_CLIENTS } from './schema.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';

@@ -1,8 +1,7 @@
 // A resolved scenario: every default filled in, every unit converted.
-import type { LinkConfig } from '../link/config.js';
-import type { TrafficPlan } from '../traffic/plan.js';
-import type { Role } from '../transport/roles.js';
-import type { PresetName, TransportParams, TransportSwitches } from '../transport/switches.js';
+import type { LinkConfig } from '../link/index.js';
+import type { TrafficPlan } from '../traffic/index.js';
+import type { Role, PresetName, TransportParams, TransportSwitches } from '../transport/index.js';
 import type { ExpectOp } from './schema.js';
 
 export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit' | 'keepalive'>> & {

@@ -1,9 +1,9 @@
 // The shape of a scenario file, checked with zod (issue 4, item 3). Only shapes
 // and ranges live here; defaults and cross-field rules are in resolve.ts.
 // Every object is strict: an unknown key is an error, never silently ignored.
-import { z } from 'zod';
-import { parseDuration } from '../engine/index.js';
-import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/validate.js';
+import * as z from 'zod';
+import { MAX_DURATION_US, parseDuration } from '../engine/index.js';
+import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/index.js';
 import {
   CLOSE_POLICIES,
   DUPLICATE_ACK_TIMERS,
@@ -22,34 +22,37 @@ import {
   RECEIVE_TIMINGS,
   BOOT_PAYLOADS,
   WRAP_RECEIVE,
-} from '../transport/switches.js';
+} from '../transport/index.js';
 
 const between01 = 'expected a number between 0 and 1';
 const probability = z.number({ error: between01 }).min(0, between01).max(1, between01);
 // Every number has an upper bound too: a run that asks for 1e300 ms gets a
 // one-line answer here, not a failed invariant deep in the engine.
 const HOUR_MS = 3_600_000;
+/**
+ * 1234567 -> "1,234,567", as toLocaleString('en-US') writes it; that call's first
+ * use loads ICU (~30 ms), which every run would pay while the schema is built.
+ */
+const grouped = (n: number): string => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US'));
 const DAY_MS = 86_400_000;
 const nonNegative = (unit: string, max: number) =>
   z
     .number({ error: `expected a number of ${unit} >= 0` })
     .min(0, `expected a number of ${unit} >= 0`)
-    .max(max, `expected at most ${max.toLocaleString('en-US')} ${unit}`);
+    .max(max, `expected at most ${grouped(max)} ${unit}`);
 const positive = (unit: string, max: number) =>
   z
     .number({ error: `expected a number of ${unit} > 0` })
     .positive(`expected a number of ${unit} > 0`)
-    .max(max, `expected at most ${max.toLocaleString('en-US')} ${unit}`);
+    .max(max, `expected at most ${grouped(max)} ${unit}`);
 const positiveInt = (what: string, max: number) =>
   z
     .number({ error: `expected a whole number of ${what} >= 1` })
     .int(`expected a whole number of ${what} >= 1`)
     .min(1, `expected a whole number of ${what} >= 1`)
-    .max(max, `expected at most ${max.toLocaleString('en-US')} ${what}`);
+    .max(max, `expected at most ${grouped(max)} ${what}`);
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `expected one of ${values.join(', ')}` });
 
-/** The longest run or offset a scenario may ask for. */
-export const MAX_DURATION_US = 7 * 24 * 3600 * 1e6;
 
 // Lower bounds that keep the microsecond clock exact (issue 9): every
 // scheduled time must stay a safe integer, or the engine's invariant throws.
@@ -78,7 +81,7 @@ export const MAX_ASSERTION_PATH_CHARS = 200;
 // ledger as well a process peaked at ~700 MB, under the 1 GB budget.
 export const MAX_QUEUE_LIMIT = 1 << 17;
 export const MAX_ACK_OUTBOX_LIMIT = 1 << 17;
-const count = (n: number) => n.toLocaleString('en-US');
+const count = grouped;
 
 /** "30s", "10m", "4h", "1h30m", "250ms", or a number of seconds; at most 7 days. */
 export const durationSchema = z.unknown().transform((value, ctx): number => {

@@ -4,8 +4,8 @@
 // was delivered once, twice, out of order, given up on, or still in flight, how
 // long delivery took (issue 11, item 6), and which messages went wrong.
 import { LimitError } from '../engine/index.js';
-import { CORRUPT_UID } from '../transport/receive-channel.js';
-import type { Role } from '../transport/roles.js';
+import { CORRUPT_UID } from '../transport/index.js';
+import type { Role } from '../transport/index.js';
 
 const RELIABLE = 1;
 const DELIVERED = 2;

@@ -2,9 +2,8 @@
 // comparisons any peer (and each host total) made in one second, and the peaks
 // of the totals' queue gauges. A single peer's gauge peaks are kept exactly by
 // the peer itself; a total is the sum over connections, sampled once a second.
-import type { PeerGauges } from '../transport/peer.js';
-import type { Role } from '../transport/roles.js';
-import type { PeerReadout } from '../transport/totals.js';
+import { zeroGauges } from '../transport/index.js';
+import type { PeerGauges, Role, PeerReadout } from '../transport/index.js';
 
 interface DedupTally {
   last: number;
@@ -66,8 +65,4 @@ export class PeakTally {
     if (delta > t.max) t.max = delta;
     t.last = total;
   }
-}
-
-function zeroGauges(): PeerGauges {
-  return { ackOutbox: 0, deadZone: 0, retransmitQueue: 0, firstSendQueue: 0, memoryBytes: 0 };
 }

@@ -1,8 +1,8 @@
 // The library's main entry: run a scenario once and summarise it.
 import { VERSION } from '../version.js';
-import type { Scenario, SwitchOverrides } from '../scenario/scenario.js';
-import { checkWorkBudget } from '../scenario/resolve.js';
-import type { PresetName, TransportSwitches } from '../transport/switches.js';
+import type { Scenario, SwitchOverrides } from '../scenario/index.js';
+import { checkWorkBudget } from '../scenario/index.js';
+import type { PresetName, TransportSwitches } from '../transport/index.js';
 import type { SessionObserver } from './observer.js';
 import { Session } from './session.js';
 import { effectiveSettings, mergeSwitches } from './settings.js';

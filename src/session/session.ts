@@ -4,21 +4,15 @@
 import { isLowType } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
 import { RandomStreams, Simulator } from '../engine/index.js';
-import { Link } from '../link/link.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { TrafficDriver } from '../traffic/driver.js';
-import type { TrafficPort } from '../traffic/sources.js';
-import { PeerTransport, connectionEnded } from '../transport/peer.js';
-import type { TransportHooks } from '../transport/peer.js';
-import type { Role } from '../transport/roles.js';
-import { SERVER_IDENTITY, clientIdentity } from '../transport/identity.js';
-import { ServerHost } from '../transport/server-host.js';
-import { PeerTotal } from '../transport/totals.js';
-import type { PeerReadout } from '../transport/totals.js';
-import { UpdateLoop } from '../transport/update-loop.js';
-import type { TransportSwitches } from '../transport/switches.js';
+import { Link } from '../link/index.js';
+import type { Scenario } from '../scenario/index.js';
+import { TrafficDriver } from '../traffic/index.js';
+import type { TrafficPort } from '../traffic/index.js';
+import { PeerTransport, connectionEnded, SERVER_IDENTITY, clientIdentity, ServerHost, PeerTotal, UpdateLoop } from '../transport/index.js';
+import type { TransportHooks, Role, PeerReadout, TransportSwitches } from '../transport/index.js';
 import { DeliveryLedger } from './ledger.js';
-import type { ConnectionView, SessionObserver } from './observer.js';
+import { peerView } from './observer.js';
+import type { ConnectionView, PeerView, SessionObserver } from './observer.js';
 import { PeakTally } from './peaks.js';
 import { TraceHasher } from './trace-hash.js';
 
@@ -52,6 +46,8 @@ export class Session {
   readonly totals: Readonly<Record<Role, PeerReadout>>;
   /** Per-second peaks: dedup comparisons per peer and per total, queue gauges of the totals. */
   readonly peaks = new PeakTally();
+  /** What the observer's `sample` is shown: read-only views of the totals and of each connection's two ends, made once. */
+  private readonly observed: { readonly totals: Readonly<Record<Role, PeerView>>; readonly connections: readonly ConnectionView[] } | null;
 
   constructor(
     readonly scenario: Scenario,
@@ -75,6 +71,12 @@ export class Session {
       server: new PeerTotal(() => this.serverPeers()),
       client: new PeerTotal(() => connections.map((c) => c.clientPeer)),
     };
+    this.observed = observer.sample
+      ? {
+          totals: { server: peerView(this.totals.server), client: peerView(this.totals.client) },
+          connections: connections.map((c) => ({ client: c.client, clientPeer: peerView(c.clientPeer), serverPeer: peerView(c.serverPeer) })),
+        }
+      : null;
     const port: TrafficPort = {
       sim: this.sim,
       send: (from, client, type, payload, reliable, ordered) => this.sendApp(from, client, type as DataType, payload, reliable, ordered),
@@ -160,19 +162,19 @@ export class Session {
     // (transport-layer.md §5), so the ledger tracks it like any reliable message.
     const tracked = reliable || peer.fragments(type, payload.length);
     if (!tracked) {
-      if (peer.send({ type, payload, reliable, ordered, uid: -1 })) this.ledger.sentUnreliable();
+      if (peer.sendMessage(type, payload, reliable, ordered, -1)) this.ledger.sentUnreliable();
       return -1;
     }
     // The seq is the one `send` assigns next (it is spent only if the message is taken).
     const low = isLowType(type);
     const uid = this.ledger.register(from, true, low, peer.nextSendSeq(low), client);
-    if (!peer.send({ type, payload, reliable, ordered, uid })) this.ledger.refused(uid);
+    if (!peer.sendMessage(type, payload, reliable, ordered, uid)) this.ledger.refused(uid);
     return uid;
   }
 
   private sample(): void {
     this.peaks.sample(this.connections, this.totals);
-    if (this.observer.sample) this.observer.sample(this.sim.now, this.totals, this.connections);
+    if (this.observed !== null) this.observer.sample?.(this.sim.now, this.observed.totals, this.observed.connections);
   }
 
   private makeConnection(client: number): Connection {

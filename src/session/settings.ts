@@ -5,11 +5,10 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { formatDuration } from '../engine/index.js';
-import { BUILTIN_DIR } from '../scenario/load.js';
-import type { Scenario, ScenarioParams, SwitchOverrides } from '../scenario/scenario.js';
-import { ineffectiveSettings } from '../transport/switch-effects.js';
-import { PRESETS, resolveSwitches } from '../transport/switches.js';
-import type { PresetName, TransportSwitches } from '../transport/switches.js';
+import { BUILTIN_DIR } from '../scenario/index.js';
+import type { Scenario, ScenarioParams, SwitchOverrides } from '../scenario/index.js';
+import { ineffectiveSettings, PRESETS, resolveSwitches } from '../transport/index.js';
+import type { PresetName, TransportSwitches } from '../transport/index.js';
 
 export interface EffectiveSettings {
   /** The preset the run used (--mode, else the scenario's). */

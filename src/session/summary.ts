@@ -1,10 +1,9 @@
 // The run summary, schema bcsim.summary/1 (issue 3, item 9). Field names are a
 // contract: add fields, never rename them.
-import { newLinkCounters } from '../link/config.js';
-import type { DropCause, LinkCounters } from '../link/config.js';
-import type { PeerGauges } from '../transport/peer.js';
-import type { PeerReadout } from '../transport/totals.js';
-import type { TransportSwitches } from '../transport/switches.js';
+import { newLinkCounters } from '../link/index.js';
+import type { DropCause, LinkCounters } from '../link/index.js';
+import { COUNTER_SCHEMA, counterRow, peakCounter } from '../transport/index.js';
+import type { CounterRow, FigureName, GaugeName, PeakRateName, PeerGauges, PeerReadout, TransportSwitches } from '../transport/index.js';
 import type { DeliveryStats } from './ledger.js';
 
 export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
@@ -17,52 +16,31 @@ export interface Gauge {
   max: number;
 }
 
-export interface PeerSummary {
-  ackOutbox: Gauge;
-  ackOutboxDeadZone: Gauge;
-  retransmitQueue: Gauge;
-  firstSendQueue: Gauge;
-  memoryBytes: Gauge;
-  dedupComparisons: { total: number; maxPerMessage: number; maxPerSecond: number; perReliableMessage: number };
-  retransmits: number;
-  fragmentRetransmits: number;
-  retransmitReentries: number;
-  packetsSent: number;
-  bytesSent: number;
-  ackBytesSent: number;
-  gameBytesSent: number;
-  ackBytesPerPacketMax: number;
-  acksSent: number;
-  /** New ACK entries refused because the outbox was at its limit (those ACKs are never sent). */
-  ackEntriesRefused: number;
-  deferredMessages: number;
-  keepalivesSent: number;
-  acksReceived: number;
-  acksMatched: number;
-  acksUnmatched: number;
-  acksOnEmptyQueue: number;
-  reliableReceived: number;
-  duplicatesReceived: number;
-  gaveUp: number;
-  sendRejected: number;
-  /** Updates in which the send window held first sends back (fixed; issue 9). */
-  windowStalls: number;
-  /** Reliable messages dropped unACKed because they lay past the send window. */
-  outOfWindow: number;
-  /** Unreliable messages too large for one fragment, sent as reliable fragments. */
-  forcedReliable: number;
-  /** Issue 10: the most messages one datagram carried (measured: up to 33 in combat). */
-  messagesPerPacketMax: number;
-  keepalivesEchoed: number;
-  /** Arrivals at a held receive slot with a different message (switch wrapReceive decides). */
-  wrapConflicts: number;
-  /** Datagrams dropped because the socket inbox was full. */
-  inboxOverflows: number;
-  /** Network updates run, and datagrams sent with the pass-2 gate shut while the dead zone held entries. */
-  updates: number;
-  gateShutDatagrams: number;
-  state: string;
-}
+type SchemaRow = (typeof COUNTER_SCHEMA)[number];
+type SummaryPath = SchemaRow extends infer R ? (R extends { summary: infer P extends string } ? P : R extends { summary: true; name: infer N extends string } ? N : never) : never;
+type TopKey<P> = P extends `${infer G}.${string}` ? G : P;
+type FieldsOf<G extends string> = SummaryPath extends infer P ? (P extends `${G}.${infer F}` ? F : never) : never;
+
+/**
+ * A peer's figures in the summary, one per row of the counter schema
+ * (src/transport/counter-schema.ts) with a summary place, in the schema's
+ * order: a gauge is {final, max}, a count or maximum a number, and the
+ * `dedupComparisons` group an object of its rows' fields.
+ */
+export type PeerFigures = {
+  [K in TopKey<SummaryPath>]: K extends GaugeName ? Gauge : [FieldsOf<K>] extends [never] ? number : { [F in FieldsOf<K>]: number };
+};
+
+export type PeerSummary = PeerFigures & { state: string };
+
+/** Names of the figures a summary holds or derives: every schema row with a summary place, and the ratios. */
+export type SummaryFigureName = Extract<SchemaRow, { summary: true | `${string}.${string}` } | { kind: 'ratio' }>['name'];
+
+/**
+ * A figure of a peer summary, as the report tables name it: a gauge's
+ * `<name>.final` or `<name>.max`, or any other figure's name.
+ */
+export type FigureRef = `${GaugeName}.${keyof Gauge}` | Exclude<SummaryFigureName, GaugeName>;
 
 /** One peer of one connection: the client itself, or the server's state for that client. */
 export interface ConnectionSummary extends PeerSummary {
@@ -152,55 +130,76 @@ export interface Summary {
 /**
  * `sampledPeaks`: for a total over several peers, its gauges' peaks as sampled
  * once a second; the maxima are never below any single peer's exact peak.
+ * The figures and their order come from the counter schema.
  */
 export function summarizePeer(peer: PeerReadout, maxDedupPerSecond: number, sampledPeaks?: Readonly<PeerGauges>): PeerSummary {
   const c = peer.counters;
   const g = peer.gauges();
-  const peak = (exact: number, key: keyof PeerGauges) => Math.max(exact, sampledPeaks?.[key] ?? 0);
-  return {
-    ackOutbox: { final: g.ackOutbox, max: peak(c.ackOutboxMax, 'ackOutbox') },
-    ackOutboxDeadZone: { final: g.deadZone, max: peak(c.deadZoneMax, 'deadZone') },
-    retransmitQueue: { final: g.retransmitQueue, max: peak(c.retransmitQueueMax, 'retransmitQueue') },
-    firstSendQueue: { final: g.firstSendQueue, max: peak(c.firstSendQueueMax, 'firstSendQueue') },
-    // The maximum includes the final sample (issue 9).
-    memoryBytes: { final: g.memoryBytes, max: Math.max(peak(c.memoryMaxBytes, 'memoryBytes'), g.memoryBytes) },
-    dedupComparisons: {
-      total: c.dedupComparisons,
-      maxPerMessage: c.dedupMaxPerLookup,
-      maxPerSecond: maxDedupPerSecond,
-      perReliableMessage: c.dedupLookups === 0 ? 0 : round3(c.dedupComparisons / c.dedupLookups),
-    },
-    retransmits: c.retransmits,
-    fragmentRetransmits: c.fragmentRetransmits,
-    retransmitReentries: c.retransmitReentries,
-    packetsSent: c.packetsSent,
-    bytesSent: c.bytesSent,
-    ackBytesSent: c.ackBytesSent,
-    gameBytesSent: c.gameBytesSent,
-    ackBytesPerPacketMax: c.ackBytesMaxPerPacket,
-    acksSent: c.acksSent,
-    ackEntriesRefused: c.ackEntriesRefused,
-    deferredMessages: c.deferredMessages,
-    keepalivesSent: c.keepalivesSent,
-    acksReceived: c.acksReceived,
-    acksMatched: c.acksMatched,
-    acksUnmatched: c.acksUnmatched,
-    acksOnEmptyQueue: c.acksOnEmptyQueue,
-    reliableReceived: c.reliableReceived,
-    duplicatesReceived: c.duplicatesReceived,
-    gaveUp: c.gaveUp,
-    sendRejected: c.sendRejected,
-    windowStalls: c.windowStalls,
-    outOfWindow: c.outOfWindow,
-    forcedReliable: c.forcedReliable,
-    messagesPerPacketMax: c.messagesMaxPerPacket,
-    keepalivesEchoed: c.keepalivesEchoed,
-    wrapConflicts: c.wrapConflicts,
-    inboxOverflows: c.inboxOverflows,
-    updates: c.updates,
-    gateShutDatagrams: c.gateShutDatagrams,
-    state: peer.state,
-  };
+  // The per-second peaks the session measures (PeakTally): one so far; another peakRate row fails to compile here.
+  const perSecond: Record<PeakRateName, number> = { dedupComparisonsMaxPerSecond: maxDedupPerSecond };
+  const out: Record<string, unknown> = {};
+  for (const row of COUNTER_SCHEMA as readonly CounterRow[]) {
+    if (row.summary === false) continue;
+    let value: number | Gauge;
+    switch (row.kind) {
+      case 'gauge': {
+        const name = row.name as GaugeName;
+        const peak = Math.max(c[peakCounter(name)], sampledPeaks?.[name] ?? 0);
+        // memoryBytes: the maximum includes the final sample (issue 9).
+        value = { final: g[name], max: row.peakIncludesFinal === true ? Math.max(peak, g[name]) : peak };
+        break;
+      }
+      case 'count':
+      case 'max':
+        value = c[row.name as keyof typeof c];
+        break;
+      case 'peakRate':
+        value = perSecond[row.name as PeakRateName];
+        break;
+      case 'ratio': {
+        const [num, den] = row.of as readonly [keyof typeof c, keyof typeof c];
+        value = c[den] === 0 ? 0 : round3(c[num] / c[den]);
+        break;
+      }
+    }
+    place(out, row.summary === true ? row.name : row.summary, value);
+  }
+  out.state = peer.state;
+  return out as PeerSummary;
+}
+
+function place(out: Record<string, unknown>, path: string, value: unknown): void {
+  const dot = path.indexOf('.');
+  if (dot < 0) {
+    out[path] = value;
+    return;
+  }
+  const group = path.slice(0, dot);
+  ((out[group] ??= {}) as Record<string, unknown>)[path.slice(dot + 1)] = value;
+}
+
+/**
+ * A figure of a peer summary by its schema name (gauges: `.final` or `.max`).
+ * A ratio the summary does not hold is computed from its two counts, unrounded.
+ */
+export function figureOf(p: PeerSummary, ref: FigureRef): number {
+  const [name, stat] = ref.split('.') as [FigureName, keyof Gauge | undefined];
+  const row = counterRow(name);
+  if (row === undefined) throw new Error(`summary: no counter schema row "${name}"`);
+  if (row.kind === 'gauge') return (p as unknown as Record<string, Gauge>)[name][stat ?? 'max'];
+  if (row.summary !== false) return readPath(p, row.summary === true ? row.name : row.summary);
+  if (row.kind === 'ratio') {
+    const [num, den] = row.of as readonly [FigureRef, FigureRef];
+    const d = figureOf(p, den);
+    return d === 0 ? 0 : figureOf(p, num) / d;
+  }
+  throw new Error(`summary: "${name}" is not in the summary`);
+}
+
+function readPath(p: PeerSummary, path: string): number {
+  let node: unknown = p;
+  for (const part of path.split('.')) node = (node as Record<string, unknown>)[part];
+  return node as number;
 }
 
 /** The sum of several links' counters (a host total). */

@@ -3,11 +3,10 @@
 // shrunk result is simply the last accepted document, written out as the scenario file.
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { BUILTIN_DIR, parseScenario } from '../scenario/load.js';
-import { applySet, parseSet } from '../scenario/overrides.js';
-import type { Scenario } from '../scenario/scenario.js';
-import type { LinkFault } from '../link/config.js';
-import type { Direction } from '../swarm/spec.js';
+import { BUILTIN_DIR, parseScenario, applySet, parseSet } from '../scenario/index.js';
+import type { Scenario } from '../scenario/index.js';
+import type { LinkFault } from '../link/index.js';
+import type { Direction } from '../swarm/index.js';
 
 export type Doc = Record<string, unknown>;
 export type LinkDoc = Record<string, unknown>;

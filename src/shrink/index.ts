@@ -2,3 +2,5 @@
 export { shrink, ShrinkError, DEFAULT_BUDGET } from './shrink.js';
 export type { ShrinkInput, ShrinkResult } from './shrink.js';
 export { ddmin } from './ddmin.js';
+export { parseShrinkLine } from './input.js';
+export { filesFor, finishDocument, writeShrunk } from './output.js';

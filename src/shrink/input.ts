@@ -3,9 +3,8 @@
 //   by its spec (e.g. "a graceful disconnect loses nothing");
 // - `bcsim run <base> --mode M --seed N --set … [--json]`: judged by the invariants any run has
 //   (ledger, loss only with an ended connection, liveness, bounded queues, no throw).
-import { parseReproCommand } from '../swarm/repro.js';
-import { parseSwarmCommand, specFor } from '../swarm/swarm.js';
-import type { RunSpec } from '../swarm/spec.js';
+import { parseReproCommand, parseSwarmCommand, specFor } from '../swarm/index.js';
+import type { RunSpec } from '../swarm/index.js';
 import type { ShrinkInput } from './shrink.js';
 
 export function parseShrinkLine(line: string, cwd: string): Omit<ShrinkInput, 'budget' | 'onProgress'> {

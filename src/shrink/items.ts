@@ -2,7 +2,7 @@
 // single events can be switched off alike: the explicit list's events (drop, duplicate, delay)
 // and the configured faults the list does not replace (outages, drop rules, bandwidth cap, slot).
 // Each item knows its place: a direction of the shared link, or of one client's (link.clients).
-import type { Direction } from '../swarm/spec.js';
+import type { Direction } from '../swarm/index.js';
 import { blockAt, placesOf } from './case.js';
 import type { Doc, FaultEntry } from './case.js';
 

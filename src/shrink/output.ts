@@ -2,11 +2,10 @@
 // (as `bcsim trace` writes it into a file) and its pcapng, side by side: out.json, out.trace,
 // out.pcapng. Each file is written to a temporary and renamed, so a reader never sees half of one.
 import { basename, dirname, resolve } from 'node:path';
-import { CaptureSet } from '../capture/capture-set.js';
-import { writeFileAtomic } from '../report/atomic-write.js';
-import { runScenario } from '../session/run.js';
-import { formatEvent, traceHeader } from '../trace/format.js';
-import { traceScenario } from '../trace/run.js';
+import { CaptureSet } from '../capture/index.js';
+import { writeFileAtomic } from '../report/index.js';
+import { runScenario } from '../session/index.js';
+import { formatEvent, traceHeader, traceScenario } from '../trace/index.js';
 import { loadDoc } from './case.js';
 import type { Doc } from './case.js';
 

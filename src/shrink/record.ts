@@ -1,10 +1,10 @@
 // Recording a run's random link decisions (issue 15): every loss drop, duplicate (with the copy's
 // delay) and jitter or reorder delay of each direction becomes one LinkFault. The recorders ride
 // on the resolved scenario's link configs (every client's), so no session code changes.
-import type { LinkConfig, LinkFault, LinkFaultRecorder } from '../link/config.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { MAX_FAULTS } from '../scenario/schema.js';
-import type { Direction } from '../swarm/spec.js';
+import type { LinkConfig, LinkFault, LinkFaultRecorder } from '../link/index.js';
+import type { Scenario } from '../scenario/index.js';
+import { MAX_FAULTS } from '../scenario/index.js';
+import type { Direction } from '../swarm/index.js';
 
 /** One client's two lists. */
 export type Recorded = Record<Direction, LinkFault[]>;

@@ -3,11 +3,8 @@
 // the random processes as an explicit fault list, and the replay must give the same trace hash
 // and the same failure; 3) passes shrink duration, fault classes, fault events, traffic and
 // values, round after round, until a round accepts nothing or the run budget is spent.
-import { executeScenario } from '../swarm/execute.js';
-import type { RunOutcome } from '../swarm/execute.js';
-import { failsSameWay, violationKey } from '../swarm/invariants.js';
-import type { Violation } from '../swarm/invariants.js';
-import type { RunSpec } from '../swarm/spec.js';
+import { executeScenario, failsSameWay, violationKey } from '../swarm/index.js';
+import type { RunOutcome, Violation, RunSpec } from '../swarm/index.js';
 import { cloneDoc, documentOf, durationUsOf, loadDoc, normalizeLink, setFaults, toEntry } from './case.js';
 import type { Doc } from './case.js';
 import { Budget } from './ddmin.js';

@@ -1,10 +1,9 @@
 // Runs generated specs and checks them. A run that throws (the transport's own assertions,
 // an engine invariant, a limit) is a failure of its own (invariant 5), never a crash of the swarm.
-import { runScenario } from '../session/run.js';
-import type { RunResult } from '../session/run.js';
-import type { SessionObserver } from '../session/observer.js';
-import { loadScenario } from '../scenario/load.js';
-import type { Scenario } from '../scenario/scenario.js';
+import { runScenario } from '../session/index.js';
+import type { RunResult, SessionObserver } from '../session/index.js';
+import { loadScenario } from '../scenario/index.js';
+import type { Scenario } from '../scenario/index.js';
 import { checkRun, isEnded } from './invariants.js';
 import type { RunTimeline, Violation } from './invariants.js';
 import { loadRun, parseReproCommand } from './repro.js';

@@ -1,7 +1,6 @@
 // Invariant 4: every configured fault was seen to act. A fault of the shared link blocks acts on
 // every client's links, so it must fire on each connection; one of link.clients["k"] on client k's.
-import type { RunResult } from '../session/run.js';
-import type { Connection } from '../session/session.js';
+import type { RunResult, Connection } from '../session/index.js';
 import type { FaultCheck } from './spec.js';
 
 export function faultMissed(check: FaultCheck, result: RunResult): string | null {

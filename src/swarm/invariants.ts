@@ -3,12 +3,10 @@
 // the connection ends and every undelivered message is counted as lost. Fixed mode also keeps
 // its queues bounded. Invariants 2, 3, 4 and 6 hold per connection (one per client). Every
 // violation is collected, none stops the check.
-import type { RunResult } from '../session/run.js';
-import type { DeliveryAnomaly } from '../session/ledger.js';
-import type { Connection } from '../session/session.js';
-import { connectionKey } from '../session/summary.js';
-import { connectionEnded } from '../transport/peer.js';
-import type { PeerTransport } from '../transport/peer.js';
+import type { RunResult, DeliveryAnomaly, Connection } from '../session/index.js';
+import { connectionKey } from '../session/index.js';
+import { connectionEnded } from '../transport/index.js';
+import type { PeerTransport } from '../transport/index.js';
 import { faultMissed } from './fault-fired.js';
 import type { Peer, RunSpec } from './spec.js';
 
@@ -151,7 +149,7 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
       const figures = { server: summary.peers.server.connections[x.key], client: summary.peers.clients[x.key] };
       for (const p of ['server', 'client'] as const) {
         const who = many ? `client ${x.c.client}'s ${p === 'server' ? 'server side' : 'client'}` : p;
-        const deadZoneMax = figures[p]?.ackOutboxDeadZone.max ?? x.peers[p].counters.deadZoneMax;
+        const deadZoneMax = figures[p]?.ackOutboxDeadZone.max ?? x.peers[p].counters.ackOutboxDeadZoneMax;
         if (deadZoneMax !== 0) add('6 bounded queues', `${who} ackOutboxDeadZone.max ${deadZoneMax} (fixed mode keeps no dead-zone entry)`);
         const outbox = x.peers[p].gauges().ackOutbox;
         if (!x.ended && outbox !== 0) add('6 bounded queues', `${who} ackOutbox ${outbox} after the quiet tail (${x.stateText})`);

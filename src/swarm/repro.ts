@@ -1,7 +1,7 @@
 // A run as one shell command: `bcsim run <base> --mode fixed --seed N --set … --json`, printed
 // for every failure, parsed back to prove that the printed line reproduces the run exactly.
-import { loadScenario } from '../scenario/load.js';
-import type { Scenario } from '../scenario/scenario.js';
+import { loadScenario } from '../scenario/index.js';
+import type { Scenario } from '../scenario/index.js';
 import type { RunSpec } from './spec.js';
 
 /** Quotes one shell word with single quotes (a ' inside becomes '\''). */

@@ -1,17 +1,13 @@
 // The end-of-sweep summary (issue 15, item 1): per mode and combination of
 // varied values, min / median / max of each metric over the seeds, and how many
 // runs failed their expect block. Fed line by line, in index order.
+import { statOf } from '../metrics/index.js';
+import type { Stat } from '../metrics/index.js';
 import { figureAt } from './line.js';
 import type { SweepLine } from './line.js';
 
-export interface Stat {
-  readonly min: number;
-  /** The middle value; for an even count the mean of the two middle values. */
-  readonly median: number;
-  readonly max: number;
-  /** Runs where the figure had a value (a figure can be null when a run had no data for it). */
-  readonly n: number;
-}
+export { statOf };
+export type { Stat };
 
 export interface SummaryRow {
   readonly mode: string;
@@ -82,12 +78,4 @@ export class SweepAggregator {
     });
     return { metrics: this.metrics, paths: this.paths, rows, runs: this.runs, failed: this.failed };
   }
-}
-
-export function statOf(values: readonly number[]): Stat | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { min: sorted[0], median, max: sorted[sorted.length - 1], n: sorted.length };
 }

@@ -1,30 +1,17 @@
 // The sweep grid (issue 15, item 1): modes × varied values (cartesian, in the
 // order the flags were given) × seeds, each cell with a stable index, so a
-// shard, a merge and a rerun all agree on which run is which.
-import { parseSeedList } from '../check/seeds.js';
-import { PRESET_NAMES } from '../transport/switches.js';
-import type { PresetName } from '../transport/switches.js';
+// shard, a merge and a rerun all agree on which run is which. The enumeration
+// itself lives in scenario/grid.ts (reproduce walks a grid too); here, the
+// flags that describe one and the bounds it must keep.
+import { parseSeedList } from '../check/index.js';
+import { gridSize } from '../scenario/index.js';
+import type { GridSpec, Vary } from '../scenario/index.js';
+import { PRESET_NAMES } from '../transport/index.js';
+import type { PresetName } from '../transport/index.js';
 import { SweepInputError } from './errors.js';
 
-/** One `--vary`: a scenario path and its values, as text for `--set` and as JSON for the result line. */
-export interface Vary {
-  readonly path: string;
-  readonly values: ReadonlyArray<{ readonly text: string; readonly value: unknown }>;
-}
-
-export interface GridSpec {
-  readonly modes: readonly PresetName[];
-  readonly varies: readonly Vary[];
-  readonly seeds: readonly number[];
-}
-
-export interface GridCell {
-  readonly index: number;
-  readonly mode: PresetName;
-  readonly seed: number;
-  /** Position of each vary's value (same order as `varies`). */
-  readonly combo: readonly number[];
-}
+export { cellAt, cells, comboAt, comboCount, comboSets, comboVary, gridSize } from '../scenario/index.js';
+export type { GridCell, GridSpec, Vary } from '../scenario/index.js';
 
 /** Most values one --vary may take, and most runs one grid may hold: a typo cannot ask for billions. */
 export const MAX_VARY_VALUES = 1_000;
@@ -110,14 +97,6 @@ export function parseModes(text: string): PresetName[] {
   return modes as PresetName[];
 }
 
-export function comboCount(spec: GridSpec): number {
-  return spec.varies.reduce((n, v) => n * v.values.length, 1);
-}
-
-export function gridSize(spec: GridSpec): number {
-  return spec.modes.length * comboCount(spec) * spec.seeds.length;
-}
-
 export function checkGridSize(spec: GridSpec): void {
   const size = gridSize(spec);
   if (size > MAX_GRID_RUNS) throw new SweepInputError(`the grid has ${size.toLocaleString('en-US')} runs (modes × values × seeds), more than the ${MAX_GRID_RUNS.toLocaleString('en-US')} one sweep may have`);
@@ -127,45 +106,4 @@ export function checkGridSize(spec: GridSpec): void {
     if (paths.has(v.path)) throw new SweepInputError(`--vary ${v.path}: the path is varied twice`);
     paths.add(v.path);
   }
-}
-
-/** The combination at position `c` of the cartesian product (the last --vary changes fastest). */
-export function comboAt(spec: GridSpec, c: number): number[] {
-  const combo = new Array<number>(spec.varies.length);
-  for (let i = spec.varies.length - 1; i >= 0; i--) {
-    const n = spec.varies[i].values.length;
-    combo[i] = c % n;
-    c = Math.floor(c / n);
-  }
-  return combo;
-}
-
-/** Cell `index`: mode outermost, then the values, seeds innermost. Computed, never stored: a grid of a million is a number. */
-export function cellAt(spec: GridSpec, index: number): GridCell {
-  const seeds = spec.seeds.length;
-  const combos = comboCount(spec);
-  const seed = spec.seeds[index % seeds];
-  const c = Math.floor(index / seeds) % combos;
-  const mode = spec.modes[Math.floor(index / (seeds * combos))];
-  return { index, mode, seed, combo: comboAt(spec, c) };
-}
-
-/** The `--set` edits of one combination. */
-export function comboSets(spec: GridSpec, combo: readonly number[]): string[] {
-  return spec.varies.map((v, i) => `${v.path}=${v.values[combo[i]].text}`);
-}
-
-/** The combination as the result line's `vary` object. */
-export function comboVary(spec: GridSpec, combo: readonly number[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  spec.varies.forEach((v, i) => {
-    out[v.path] = v.values[combo[i]].value;
-  });
-  return out;
-}
-
-/** Every cell in index order, lazily (in-process sweeps such as `reproduce ack-outbox`). */
-export function* cells(spec: GridSpec): Generator<GridCell> {
-  const size = gridSize(spec);
-  for (let index = 0; index < size; index++) yield cellAt(spec, index);
 }

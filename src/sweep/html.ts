@@ -1,8 +1,7 @@
 // The sweep's HTML page: one self-contained file (inline CSS and SVG, no
 // scripts, nothing loaded), a table per metric and, when one numeric parameter
 // is varied, a chart of the median with its min–max band per mode.
-import { escapeXml, fmt } from '../report/format.js';
-import { niceTicks } from '../report/svg-chart.js';
+import { escapeXml, fmt, niceTicks } from '../report/index.js';
 import type { SummaryRow, SweepSummary } from './aggregate.js';
 import { valueText } from './table.js';
 

@@ -1,10 +1,10 @@
 // One result line per run (issue 15, item 1): settings, seed, trace hash, the
 // summary's key figures and the expect verdict. Built with a fixed key order and
 // no wall time, so the same run always writes the same bytes.
-import { evaluate, resolvePath } from '../check/assertions.js';
-import type { Scenario } from '../scenario/scenario.js';
-import type { Summary } from '../session/summary.js';
-import type { PresetName } from '../transport/switches.js';
+import { evaluate, resolvePath } from '../check/index.js';
+import type { Scenario } from '../scenario/index.js';
+import type { Summary } from '../session/index.js';
+import type { PresetName } from '../transport/index.js';
 
 /** The figures every line carries (summary paths); `--metrics` may add more. */
 export const DEFAULT_FIGURES: readonly string[] = [

@@ -2,14 +2,11 @@
 // not after an hour of runs) and fixes its grid: the runs, their order and the
 // grid's identity, which every result line carries so shards can be merged safely.
 import { createHash } from 'node:crypto';
-import { PathError, resolvePath } from '../check/assertions.js';
-import { expectPathProblem } from '../check/check.js';
-import { ScenarioError } from '../scenario/errors.js';
-import { loadScenario } from '../scenario/load.js';
-import { checkWorkBudget } from '../scenario/resolve.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import type { PresetName } from '../transport/switches.js';
+import { PathError, resolvePath, expectPathProblem } from '../check/index.js';
+import { ScenarioError, loadScenario, checkWorkBudget } from '../scenario/index.js';
+import type { Scenario } from '../scenario/index.js';
+import { runScenario } from '../session/index.js';
+import type { PresetName } from '../transport/index.js';
 import { SweepInputError } from './errors.js';
 import { cellAt, checkGridSize, comboSets, comboVary, gridSize } from './grid.js';
 import type { GridSpec, Vary } from './grid.js';

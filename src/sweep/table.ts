@@ -2,8 +2,7 @@
 // values, one column per metric holding "min / median / max" over the seeds.
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import { fmt } from '../report/format.js';
-import { COMPACT } from '../report/summary-table.js';
+import { fmt, COMPACT } from '../report/index.js';
 import type { Stat, SweepSummary } from './aggregate.js';
 
 export function statText(stat: Stat | null): string {

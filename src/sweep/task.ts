@@ -2,11 +2,10 @@
 // the scenario with the run's --set edits, run it, and return its result line.
 // Errors come back as values: a worker's thrown error loses its class on the way.
 import { LimitError } from '../engine/index.js';
-import { ScenarioError } from '../scenario/errors.js';
-import { loadScenario } from '../scenario/load.js';
-import type { Scenario } from '../scenario/scenario.js';
-import { runScenario } from '../session/run.js';
-import type { PresetName } from '../transport/switches.js';
+import { ScenarioError, loadScenario } from '../scenario/index.js';
+import type { Scenario } from '../scenario/index.js';
+import { runScenario } from '../session/index.js';
+import type { PresetName } from '../transport/index.js';
 import { extractFigures, serializeLine, verdictOf } from './line.js';
 import type { SweepLine } from './line.js';
 

@@ -4,12 +4,10 @@
 // has accepted it, its slot (issue 12).
 import { decodeDatagram } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
-import type { DropCause } from '../link/config.js';
-import type { SessionObserver } from '../session/observer.js';
-import { SendNote } from '../transport/datagram-builder.js';
-import type { ConnectionState } from '../transport/peer.js';
-import type { AckOutcome } from '../transport/retransmit-queue.js';
-import type { Role } from '../transport/roles.js';
+import type { DropCause } from '../link/index.js';
+import type { SessionObserver } from '../session/index.js';
+import { SendNote } from '../transport/index.js';
+import type { ConnectionState, AckOutcome, Role } from '../transport/index.js';
 import type { TraceEvent } from './events.js';
 
 export interface CollectorOptions {

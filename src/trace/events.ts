@@ -1,11 +1,8 @@
 // What a wire trace is made of: datagrams put on the wire or dropped by the
 // link, and the receivers' verdicts on them (ACK matched or missed, duplicate).
 import type { Located } from '../codec/index.js';
-import type { DropCause } from '../link/config.js';
-import type { SendNote } from '../transport/datagram-builder.js';
-import type { ConnectionState } from '../transport/peer.js';
-import type { AckOutcome } from '../transport/retransmit-queue.js';
-import type { Role } from '../transport/roles.js';
+import type { DropCause } from '../link/index.js';
+import type { SendNote, ConnectionState, AckOutcome, Role } from '../transport/index.js';
 
 interface Base {
   /** Simulated time in microseconds. */

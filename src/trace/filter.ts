@@ -3,7 +3,7 @@
 // some message of the event satisfies all of them.
 import { TYPE_NAMES } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
-import { SendNote } from '../transport/datagram-builder.js';
+import { SendNote } from '../transport/index.js';
 import type { TraceEvent } from './events.js';
 import { eventMessages } from './events.js';
 

@@ -5,9 +5,8 @@
 import { describeMessage, messageToJson, toHex } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
 import { formatSeconds } from '../engine/index.js';
-import { SendNote } from '../transport/datagram-builder.js';
-import type { AckOutcome } from '../transport/retransmit-queue.js';
-import type { Role } from '../transport/roles.js';
+import { SendNote } from '../transport/index.js';
+import type { AckOutcome, Role } from '../transport/index.js';
 import { eventPeer } from './events.js';
 import type { TraceEvent } from './events.js';
 

@@ -1,8 +1,7 @@
 // Runs a scenario and returns its wire trace (the library side of `bcsim trace`).
-import type { Scenario } from '../scenario/scenario.js';
-import type { SessionObserver } from '../session/observer.js';
-import { runScenario } from '../session/run.js';
-import type { RunOptions, RunResult } from '../session/run.js';
+import type { Scenario } from '../scenario/index.js';
+import type { SessionObserver, RunOptions, RunResult } from '../session/index.js';
+import { runScenario } from '../session/index.js';
 import { TraceCollector } from './collector.js';
 import type { TraceEvent } from './events.js';
 

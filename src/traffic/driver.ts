@@ -6,8 +6,7 @@
 // reliable game message to every other player, as a dedicated server does.
 import { TYPE_GAME } from '../codec/index.js';
 import type { RandomStream, RandomStreams, Timer } from '../engine/index.js';
-import type { Delivery } from '../transport/receive-channel.js';
-import type { Role } from '../transport/roles.js';
+import type { Delivery, Role } from '../transport/index.js';
 import { JOIN_STEPS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload } from './join.js';
 import type { JoinStep } from './join.js';
 import type { Phase, TrafficPlan } from './plan.js';

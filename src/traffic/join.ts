@@ -9,7 +9,7 @@
 // which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
 import { TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
-import type { Role } from '../transport/roles.js';
+import type { Role } from '../transport/index.js';
 import { CAPTURED, Opcode, filledPayload } from './payloads.js';
 
 export interface JoinMessage {

@@ -4,7 +4,7 @@
 import { TYPE_GAME } from '../codec/index.js';
 import type { RandomStream, Scheduler, Timer } from '../engine/index.js';
 import { bernoulli, exponential, uniformInt } from '../engine/index.js';
-import type { Role } from '../transport/roles.js';
+import type { Role } from '../transport/index.js';
 import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
 import { Opcode, templatePayload } from './payloads.js';
 import type { Arrival, UpdatePeriods } from './plan.js';

@@ -128,7 +128,7 @@ export class AckOutbox {
     this.staleScan.smallestLastSendUs = NEVER;
     this.staleScan.resume = null;
     c.dedupComparisons += comparisons;
-    if (comparisons > c.dedupMaxPerLookup) c.dedupMaxPerLookup = comparisons;
+    if (comparisons > c.dedupComparisonsMaxPerMessage) c.dedupComparisonsMaxPerMessage = comparisons;
 
     if (existing) {
       c.ackEntriesRefreshed++;
@@ -192,7 +192,7 @@ export class AckOutbox {
       this.stale.insertOrdered(entry);
       // Just sent: due one interval from now.
       this.staleScan.smallestLastSendUs = Math.min(this.staleScan.smallestLastSendUs, nowUs);
-      if (this.stale.length > this.counters.deadZoneMax) this.counters.deadZoneMax = this.stale.length;
+      if (this.stale.length > this.counters.ackOutboxDeadZoneMax) this.counters.ackOutboxDeadZoneMax = this.stale.length;
     });
   }
 

@@ -14,6 +14,7 @@ export const SendNote = {
 } as const;
 export type SendNote = (typeof SendNote)[keyof typeof SendNote];
 
+/** One per peer, reset for each datagram: the send cycle allocates nothing per datagram (issue 17). */
 export class DatagramBuilder {
   readonly messages: Message[] = [];
   /** Per message: the sender's uid for delivery accounting, or -1 (ACKs). */
@@ -32,6 +33,20 @@ export class DatagramBuilder {
 
   get count(): number {
     return this.messages.length;
+  }
+
+  /** Empties the builder for the next datagram. */
+  reset(): void {
+    this.messages.length = 0;
+    this.uids.length = 0;
+    this.notes.length = 0;
+    this.bytes = DATAGRAM_HEADER_BYTES;
+    this.ackBytes = 0;
+    this.passOneAcks = 0;
+    this.retransmits = 0;
+    this.firstSends = 0;
+    this.reliables = 0;
+    this.gateShut = false;
   }
 
   /** Adds the message if it fits; false means the datagram is full for it. */

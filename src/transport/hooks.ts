@@ -16,12 +16,15 @@ export interface SendRequest {
 }
 
 export interface TransportHooks {
-  /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages. */
+  /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages; `notes` is valid only during the call. */
   emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
   /** Hands a received reliable message to the application, in order. */
   deliver(delivery: Delivery): void;
-  /** Hands a received unreliable message to the application (no object per message: hot path). */
-  deliverUnreliable(message: DataMessage): void;
+  /**
+   * A received unreliable message reached the application: its type, and its payload
+   * as `datagram[payloadStart, payloadEnd)` (no object per message: hot path).
+   */
+  deliverUnreliable(type: number, datagram: Uint8Array, payloadStart: number, payloadEnd: number): void;
   /** The sender stopped trying to deliver this reliable message. */
   gaveUp(uid: number): void;
   /** An ACK cleared a retransmit entry of this message. */

@@ -16,28 +16,28 @@ export interface OutgoingMessage extends DataMessage {
   lastSendUs: number;
 }
 
-export function newOutgoing(fields: {
-  type: DataType;
-  reliable: boolean;
-  ordered: boolean;
-  seq: number | null;
-  payload: Uint8Array;
-  uid: number;
-  fragIndex?: number | null;
-  fragCount?: number | null;
-}): OutgoingMessage {
-  const fragIndex = fields.fragIndex ?? null;
+/** Positional, not an options object: this runs once per message sent (issue 17). */
+export function newOutgoing(
+  type: DataType,
+  reliable: boolean,
+  ordered: boolean,
+  seq: number | null,
+  payload: Uint8Array,
+  uid: number,
+  fragIndex: number | null = null,
+  fragCount: number | null = null,
+): OutgoingMessage {
   return {
-    type: fields.type,
-    reliable: fields.reliable,
-    ordered: fields.ordered,
+    type,
+    reliable,
+    ordered,
     fragment: fragIndex !== null,
-    seq: fields.seq,
+    seq,
     fragIndex,
-    fragCount: fields.fragCount ?? null,
-    payload: fields.payload,
-    uid: fields.uid,
-    low: isLowType(fields.type),
+    fragCount,
+    payload,
+    uid,
+    low: isLowType(type),
     retransmitCount: 0,
     intervalUs: 0,
     firstSendUs: -1,

@@ -15,10 +15,11 @@ import {
   isKnownType,
   writeDatagram,
 } from '../codec/index.js';
+import type { DataType } from '../codec/index.js';
 import type { Scheduler } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
-import type { PeerCounters } from './counters.js';
+import type { PeerCounters, PeerGauges } from './counters.js';
 import { Fifo } from './fifo.js';
 import type { SendRequest, TransportHooks } from './hooks.js';
 import { SERVER_IDENTITY, clientIdentity, disconnectPayload } from './identity.js';
@@ -33,6 +34,7 @@ import { Receiver } from './receiver.js';
 import { RetransmitQueue } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram, gateRule } from './send-cycle.js';
+import { DatagramBuilder } from './datagram-builder.js';
 import type { SendCycleParts, UpdateState } from './send-cycle.js';
 import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
@@ -46,13 +48,8 @@ export type { ConnectionState } from './lifecycle.js';
 
 export type { SendRequest, TransportHooks } from './hooks.js';
 
-export interface PeerGauges {
-  ackOutbox: number;
-  deadZone: number;
-  retransmitQueue: number;
-  firstSendQueue: number;
-  memoryBytes: number;
-}
+/** The peer's levels, named by the counter schema (counter-schema.ts). */
+export type { PeerGauges } from './counters.js';
 
 /** DECISIONS.md 19: Boot reason 1 = timeout. */
 export const BOOT_REASON_TIMEOUT = 1;
@@ -70,6 +67,8 @@ export class PeerTransport implements UpdateSteps {
   private readonly receiver: Receiver;
   private readonly parts: SendCycleParts;
   private readonly update: UpdateState = { gateOpened: false };
+  /** Reused for every datagram this peer sends. */
+  private readonly builder = new DatagramBuilder();
   private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   private readonly onArrival: boolean;
   /** The low seq of this client's Connect while it waits for the connect reply. */
@@ -108,9 +107,9 @@ export class PeerTransport implements UpdateSteps {
       retransmitQueue: this.retransmitQueue,
       hooks,
       dispatch: (delivery) => this.onDeliver(delivery),
-      unreliable: (message) => {
-        if (message.type === TYPE_DATA) this.answerIdentity(false);
-        hooks.deliverUnreliable(message);
+      unreliable: (type, datagram, payloadStart, payloadEnd) => {
+        if (type === TYPE_DATA) this.answerIdentity(false);
+        hooks.deliverUnreliable(type, datagram, payloadStart, payloadEnd);
       },
     });
     if (!(params.tickMs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
@@ -164,8 +163,13 @@ export class PeerTransport implements UpdateSteps {
    * and appends to the first-send queue. Returns false if the message was refused.
    */
   send(request: SendRequest): boolean {
+    return this.sendMessage(request.type, request.payload, request.reliable, request.ordered ?? false, request.uid);
+  }
+
+  /** `send` without a request object, for the per-message hot path (issue 17). */
+  sendMessage(type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean, uid: number): boolean {
     if (this.lifecycle.state !== 'open') return this.refuse();
-    return this.queueMessage(request);
+    return this.queueMessage(type, payload, reliable, ordered, uid);
   }
 
   /** Would `send` split this payload into fragments (and so force it reliable)? */
@@ -173,26 +177,24 @@ export class PeerTransport implements UpdateSteps {
     return type === TYPE_GAME && payloadBytes > this.params.fragmentChunkBytes;
   }
 
-  private queueMessage(request: SendRequest): boolean {
-    const { type, payload, uid } = request;
+  private queueMessage(type: DataType, payload: Uint8Array, requestedReliable: boolean, ordered: boolean, uid: number): boolean {
     const chunk = this.params.fragmentChunkBytes;
     const fragmentIt = this.fragments(type, payload.length);
     const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
     if (pieces > 255 || this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit) return this.refuse();
-    const reliable = request.reliable || fragmentIt;
-    if (reliable && !request.reliable) this.counters.forcedReliable++;
-    const ordered = request.ordered ?? false;
+    const reliable = requestedReliable || fragmentIt;
+    if (reliable && !requestedReliable) this.counters.forcedReliable++;
     const low = isLowType(type);
     const category = low ? 1 : 0;
     const seq = reliable ? this.sendSeq[category] : null;
     if (!fragmentIt) {
       // Refuse what can never be encoded or fit a datagram, before a seq is spent.
       if (!isKnownType(type) || (type as number) === TYPE_ACK || payload.length + 5 > 510) return this.refuse();
-      this.enqueue(newOutgoing({ type, reliable, ordered, seq, payload, uid }));
+      this.enqueue(newOutgoing(type, reliable, ordered, seq, payload, uid));
     } else {
       for (let i = 0; i < pieces; i++) {
         const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
-        this.enqueue(newOutgoing({ type, reliable, ordered, seq, payload: slice, uid, fragIndex: i, fragCount: i === 0 ? pieces : null }));
+        this.enqueue(newOutgoing(type, reliable, ordered, seq, slice, uid, i, i === 0 ? pieces : null));
       }
     }
     // The client's Connect (type 0x03 before a slot is assigned) is answered by the connect reply.
@@ -220,7 +222,7 @@ export class PeerTransport implements UpdateSteps {
     if (this.lifecycle.state !== 'open') return false;
     const uid = this.hooks.newUid(true, true);
     const payload = this.switches.bootPayload === 'slot' ? Uint8Array.of(slot) : Uint8Array.of(slot, BOOT_REASON_TIMEOUT);
-    if (this.queueMessage({ type: TYPE_BOOT, payload, reliable: true, ordered: true, uid })) return true;
+    if (this.queueMessage(TYPE_BOOT, payload, true, true, uid)) return true;
     this.hooks.refused(uid);
     return false;
   }
@@ -228,7 +230,7 @@ export class PeerTransport implements UpdateSteps {
   private queueDisconnect(): void {
     const uid = this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
-    if (!this.queueMessage({ type: TYPE_DISCONNECT, payload: disconnectPayload(this.identity, this.ownPeerId), reliable: true, ordered: true, uid })) {
+    if (!this.queueMessage(TYPE_DISCONNECT, disconnectPayload(this.identity, this.ownPeerId), true, true, uid)) {
       this.hooks.refused(uid); // the queue is full: stay as we are and try again later
       return;
     }
@@ -253,7 +255,7 @@ export class PeerTransport implements UpdateSteps {
   gauges(): PeerGauges {
     return {
       ackOutbox: this.ackOutbox.size,
-      deadZone: this.ackOutbox.deadZone,
+      ackOutboxDeadZone: this.ackOutbox.deadZone,
       retransmitQueue: this.retransmitQueue.size,
       firstSendQueue: this.firstSendQueue.length,
       memoryBytes: this.memoryBytes(),
@@ -319,8 +321,8 @@ export class PeerTransport implements UpdateSteps {
     this.gaveUpInUpdate = false;
     this.update.gateOpened = false;
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
-      const out = buildDatagram(this.parts, now, this.lifecycle.disconnecting, this.update);
-      if (out === null) break;
+      const out = this.builder;
+      if (!buildDatagram(this.parts, out, now, this.lifecycle.disconnecting, this.update)) break;
       const [slab, offset] = this.slab.reserve(out.bytes);
       writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes);
       const bytes = slab.subarray(offset, offset + out.bytes);
@@ -330,10 +332,11 @@ export class PeerTransport implements UpdateSteps {
       c.gameBytesSent += out.bytes - 2 - out.ackBytes;
       c.messagesSent += out.count;
       if (out.gateShut) c.gateShutDatagrams++;
-      if (out.ackBytes > c.ackBytesMaxPerPacket) c.ackBytesMaxPerPacket = out.ackBytes;
-      if (out.count > c.messagesMaxPerPacket) c.messagesMaxPerPacket = out.count;
+      if (out.ackBytes > c.ackBytesPerPacketMax) c.ackBytesPerPacketMax = out.ackBytes;
+      if (out.count > c.messagesPerPacketMax) c.messagesPerPacketMax = out.count;
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
-      this.hooks.emit(bytes, out.uids, out.notes);
+      // The uids travel with the datagram; the builder's notes are only lent for the call.
+      this.hooks.emit(bytes, out.uids.slice(), out.notes);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
     c.deferredMessages += this.firstSendQueue.markRemainingDeferred();
@@ -396,15 +399,14 @@ export class PeerTransport implements UpdateSteps {
   /** Queues a keepalive, or holds it for the end of the next datagram (keepalive.path outside-queues). */
   private sendKeepalive(shape: KeepaliveShape): boolean {
     const uid = shape.reliable ? this.hooks.newUid(true, true) : -1;
-    const request: SendRequest = { ...shape, uid };
     let sent: boolean;
     if (this.switches.keepalive.path === 'first-send-queue') {
-      sent = this.send(request);
+      sent = this.sendMessage(shape.type, shape.payload, shape.reliable, shape.ordered, uid);
     } else if (this.outOfBand.message !== null) {
       sent = false; // one is already waiting for room
     } else {
       const seq = shape.reliable ? this.sendSeq[1] : null;
-      this.outOfBand.message = newOutgoing({ type: shape.type, reliable: shape.reliable, ordered: shape.ordered, seq, payload: shape.payload, uid });
+      this.outOfBand.message = newOutgoing(shape.type, shape.reliable, shape.ordered, seq, shape.payload, uid);
       this.firstSendBytes += dataMessageBytes(shape.payload.length); // waiting to be sent, like a queued message
       if (shape.reliable) this.sendSeq[1] = seqNext(this.sendSeq[1]);
       sent = true;
@@ -431,7 +433,7 @@ export class PeerTransport implements UpdateSteps {
 
   private updateMemoryMax(): void {
     const bytes = this.memoryBytes();
-    if (bytes > this.counters.memoryMaxBytes) this.counters.memoryMaxBytes = bytes;
+    if (bytes > this.counters.memoryBytesMax) this.counters.memoryBytesMax = bytes;
   }
 
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */

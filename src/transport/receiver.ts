@@ -2,8 +2,8 @@
 // reads every datagram waiting on the socket, makes or refreshes an ACK entry for
 // each reliable message and routes ACKs to the retransmit queue; then
 // DispatchReceivedMessages hands what was taken to its handlers, in order.
-import { PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, decodeDatagram, isLowType } from '../codec/index.js';
-import type { DataMessage, Located } from '../codec/index.js';
+import { ACK_FLAG_FRAGMENT, ACK_FLAG_LOW_TYPE, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, isLowType, messageOf, newMessageHeader, walkDatagram } from '../codec/index.js';
+import type { AckMessage, DataMessage, Located, MessageHeader } from '../codec/index.js';
 import type { AckOutbox } from './ack-outbox.js';
 import type { PeerCounters } from './counters.js';
 import type { TransportHooks } from './hooks.js';
@@ -23,9 +23,11 @@ export interface ReceiverParts {
   readonly hooks: Pick<TransportHooks, 'acknowledged' | 'ackProcessed' | 'duplicateReceived'>;
   /** The peer's own handlers, then the game: a reliable message in order (dispatch step). */
   readonly dispatch: (delivery: Delivery) => void;
-  /** An unreliable message, handed on at once (hot path: no object per message). */
-  readonly unreliable: (message: DataMessage) => void;
+  /** An unreliable message, handed on at once: its type and where its payload lies (hot path: no object per message). */
+  readonly unreliable: (type: number, datagram: Uint8Array, payloadStart: number, payloadEnd: number) => void;
 }
+
+const EMPTY = new Uint8Array(0);
 
 export class Receiver {
   /** When the last datagram was read: the peer timeout counts from here. */
@@ -37,6 +39,11 @@ export class Receiver {
   private readonly window: number | null;
   /** Test-only planted bug: a message seen before gets no ACK. */
   private readonly skipDuplicateAck: boolean;
+  /** Reused for every message read: ACKs and unreliable messages cost no object (issue 17). */
+  private readonly header = newMessageHeader();
+  /** The datagram being read, for `onMessage` (set around each walk). */
+  private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: number } = { bytes: new Uint8Array(0), uids: [], index: 0, nowUs: 0 };
+  private readonly onMessage = (header: MessageHeader) => this.receiveMessage(header);
 
   constructor(private readonly parts: ReceiverParts) {
     const take = (delivery: Delivery) => this.taken.push(delivery);
@@ -73,30 +80,40 @@ export class Receiver {
     const c = this.parts.counters;
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
-    const decoded = decodeDatagram(bytes);
-    if (!decoded.ok) {
+    // A malformed datagram is dropped whole: check it all before acting on any message.
+    if (walkDatagram(bytes, this.header, null) !== null) {
       c.malformedReceived++;
       return;
     }
     this.lastActivityUs = nowUs;
-    const messages = decoded.datagram.messages;
-    for (let i = 0; i < messages.length; i++) {
-      const message = messages[i];
-      if (message.type === TYPE_ACK) {
-        const queue = this.parts.retransmitQueue;
-        const cleared = queue.onAck((message.flags & 2) !== 0, message.seq, (message.flags & 1) !== 0, message.fragIndex ?? 0);
-        if (cleared) this.parts.hooks.acknowledged(cleared.uid);
-        if (this.parts.hooks.ackProcessed) this.parts.hooks.ackProcessed(message, cleared, queue.lastAckOutcome);
-        continue;
-      }
-      if (!message.reliable) {
-        if (message.fragment) continue; // fragments are always reliable; a stray one is ignored
-        c.deliveredUnreliable++;
-        this.parts.unreliable(message);
-        continue;
-      }
-      this.receiveReliable(message, i < uids.length ? uids[i] : -1, decoded.datagram.peerId, nowUs);
+    const current = this.current;
+    current.bytes = bytes;
+    current.uids = uids;
+    current.index = 0;
+    current.nowUs = nowUs;
+    walkDatagram(bytes, this.header, this.onMessage);
+    current.bytes = EMPTY;
+    current.uids = [];
+  }
+
+  private receiveMessage(header: MessageHeader): void {
+    const { bytes, uids, nowUs } = this.current;
+    const i = this.current.index++;
+    if (header.type === TYPE_ACK) {
+      const queue = this.parts.retransmitQueue;
+      const flags = header.flags;
+      const cleared = queue.onAck((flags & ACK_FLAG_LOW_TYPE) !== 0, header.seq as number, (flags & ACK_FLAG_FRAGMENT) !== 0, header.fragIndex ?? 0);
+      if (cleared) this.parts.hooks.acknowledged(cleared.uid);
+      if (this.parts.hooks.ackProcessed) this.parts.hooks.ackProcessed(messageOf(bytes, header) as Located<AckMessage>, cleared, queue.lastAckOutcome);
+      return;
     }
+    if (!header.reliable) {
+      if (header.fragment) return; // fragments are always reliable; a stray one is ignored
+      this.parts.counters.deliveredUnreliable++;
+      this.parts.unreliable(header.type, bytes, header.payloadStart, header.offset + header.size);
+      return;
+    }
+    this.receiveReliable(messageOf(bytes, header) as Located<DataMessage>, i < uids.length ? uids[i] : -1, bytes[0], nowUs);
   }
 
   private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number, nowUs: number): void {

@@ -2,7 +2,8 @@
 // first sends, then ACK pass 2 behind its gate. Each step stops at the first
 // message that does not fit; that message waits for a later update.
 import type { AckOutbox } from './ack-outbox.js';
-import { DatagramBuilder, SendNote } from './datagram-builder.js';
+import { SendNote } from './datagram-builder.js';
+import type { DatagramBuilder } from './datagram-builder.js';
 import type { Fifo } from './fifo.js';
 import type { OutgoingMessage } from './outgoing.js';
 import type { RetransmitQueue } from './retransmit-queue.js';
@@ -47,9 +48,9 @@ function opensGate(rule: GateRule, out: DatagramBuilder): boolean {
   return (rule.passOne && out.passOneAcks > 0) || (rule.retransmits && out.retransmits > 0) || (rule.firstSends && out.firstSends > 0);
 }
 
-/** Builds one datagram; null when there was nothing to send. */
-export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnecting: boolean, update: UpdateState): DatagramBuilder | null {
-  const out = new DatagramBuilder();
+/** Builds one datagram into `out` (reset first); false when there was nothing to send. */
+export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs: number, disconnecting: boolean, update: UpdateState): boolean {
+  out.reset();
   // 1. Pass 1: entries below the pass-one limit whose ACK timer expired.
   parts.ackOutbox.passOne(nowUs, out);
   // 2. Retransmits whose timer expired.
@@ -81,5 +82,5 @@ export function buildDatagram(parts: SendCycleParts, nowUs: number, disconnectin
     parts.outOfBand.message = null;
     parts.onFirstSent(keepalive, nowUs);
   }
-  return out.count > 0 ? out : null;
+  return out.count > 0;
 }

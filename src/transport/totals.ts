@@ -1,10 +1,9 @@
 // A host's totals over its connections: a server holds one peer state per
 // client (issue 12), and its cost is their sum. Counters add up; the per-peer
 // maxima ("the most in one datagram", "the highest queue") take the largest.
-import type { PeerCounters } from './counters.js';
-import { newPeerCounters } from './counters.js';
+import { COUNTER_NAMES, GAUGE_NAMES, MAX_AGGREGATED, newPeerCounters, zeroGauges } from './counter-schema.js';
+import type { PeerCounters, PeerGauges } from './counter-schema.js';
 import type { ConnectionState } from './lifecycle.js';
-import type { PeerGauges } from './peer.js';
 
 /** What observers and summaries read of a peer, or of a host's total over its peers. */
 export interface PeerReadout {
@@ -13,40 +12,22 @@ export interface PeerReadout {
   readonly state: ConnectionState | string;
 }
 
-const MAX_KEYS: ReadonlySet<keyof PeerCounters> = new Set<keyof PeerCounters>([
-  'ackBytesMaxPerPacket',
-  'messagesMaxPerPacket',
-  'dedupMaxPerLookup',
-  'ackOutboxMax',
-  'deadZoneMax',
-  'retransmitQueueMax',
-  'firstSendQueueMax',
-  'memoryMaxBytes',
-]);
-
-/** True for a counter that is a per-peer maximum rather than a count. */
+/** True for a counter that is a per-peer maximum rather than a count (the schema's aggregation). */
 export function isMaxCounter(key: keyof PeerCounters): boolean {
-  return MAX_KEYS.has(key);
+  return MAX_AGGREGATED.has(key);
 }
 
 export function sumCounters(all: readonly PeerCounters[]): PeerCounters {
   const total = newPeerCounters();
-  const keys = Object.keys(total) as Array<keyof PeerCounters>;
   for (const c of all) {
-    for (const key of keys) total[key] = MAX_KEYS.has(key) ? Math.max(total[key], c[key]) : total[key] + c[key];
+    for (const key of COUNTER_NAMES) total[key] = MAX_AGGREGATED.has(key) ? Math.max(total[key], c[key]) : total[key] + c[key];
   }
   return total;
 }
 
 export function sumGauges(all: readonly PeerGauges[]): PeerGauges {
-  const total: PeerGauges = { ackOutbox: 0, deadZone: 0, retransmitQueue: 0, firstSendQueue: 0, memoryBytes: 0 };
-  for (const g of all) {
-    total.ackOutbox += g.ackOutbox;
-    total.deadZone += g.deadZone;
-    total.retransmitQueue += g.retransmitQueue;
-    total.firstSendQueue += g.firstSendQueue;
-    total.memoryBytes += g.memoryBytes;
-  }
+  const total = zeroGauges();
+  for (const g of all) for (const key of GAUGE_NAMES) total[key] += g[key];
   return total;
 }
 

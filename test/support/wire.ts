@@ -1,7 +1,7 @@
 // Two PeerTransports joined by a fixed-latency, lossless wire, for transport
 // tests that need exact event times without the link model.
 import { decodeDatagram } from '../../src/codec/index.js';
-import type { Located } from '../../src/codec/index.js';
+import type { DataType, Located } from '../../src/codec/index.js';
 import { Simulator } from '../../src/engine/index.js';
 import { PeerTransport } from '../../src/transport/peer.js';
 import { UpdateLoop } from '../../src/transport/update-loop.js';
@@ -68,7 +68,8 @@ export function makePair(options: {
       pair.delivered[role].push(d);
       pair.onDelivered(role, d);
     },
-    deliverUnreliable: (m) => pair.delivered[role].push({ type: m.type, low: m.type < 0x32, reliable: false, seq: null, payload: m.payload, uid: -1 }),
+    deliverUnreliable: (type, datagram, start, end) =>
+      pair.delivered[role].push({ type: type as DataType, low: type < 0x32, reliable: false, seq: null, payload: datagram.subarray(start, end), uid: -1 }),
     gaveUp: (uid) => pair.gaveUp.push(uid),
     acknowledged: () => {},
     refused: () => {},

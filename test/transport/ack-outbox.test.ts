@@ -165,6 +165,6 @@ describe('AckOutbox against a naive linear scan', () => {
     const outbox = new AckOutbox(resolveSwitches('fixed'), DEFAULT_PARAMS, counters);
     for (let i = 0; i < 500; i++) expect(outbox.onReliableReceived(i, false, false, 0, 0)).toBe(1);
     expect(counters.dedupComparisons).toBe(500);
-    expect(counters.dedupMaxPerLookup).toBe(1);
+    expect(counters.dedupComparisonsMaxPerMessage).toBe(1);
   });
 });

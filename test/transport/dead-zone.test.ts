@@ -45,7 +45,7 @@ describe('stock two-pass ACK-outbox: the dead zone', () => {
     expect(ackTimes(pair, 0)).toEqual([190, 950, 1710, 20045, 20805, 21565, 22325, 23085, 23845]);
     expect(pair.server.ackOutbox.size).toBe(0);
     expect(pair.server.counters.ackEntriesFreed).toBe(1);
-    expect(pair.server.counters.deadZoneMax).toBe(1);
+    expect(pair.server.counters.ackOutboxDeadZoneMax).toBe(1);
   });
 
   it('a disconnect opens the gate: the stranded ACK rides in the Disconnect datagram', () => {
@@ -88,7 +88,7 @@ describe('fixed single-pass ACK-outbox', () => {
     expect(pair.server.ackOutbox.size).toBe(0);
     pair.sim.runUntil(ms(30_000));
     expect(ackTimes(pair, 0)).toEqual([190, 950, 1710]);
-    expect(pair.server.counters.deadZoneMax).toBe(0);
+    expect(pair.server.counters.ackOutboxDeadZoneMax).toBe(0);
     expect(pair.server.counters.ackEntriesFreed).toBe(1);
   });
 });

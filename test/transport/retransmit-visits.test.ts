@@ -14,7 +14,7 @@ function filledQueue() {
   const queue = new RetransmitQueue(resolveSwitches('stock'), DEFAULT_PARAMS, newPeerCounters(), { gaveUp: () => {} });
   const payload = new Uint8Array(20);
   // Entry i is first sent at i µs, so it is due at 2 s + i + 1 µs.
-  for (let i = 0; i < N; i++) queue.add(newOutgoing({ type: TYPE_GAME, reliable: true, ordered: false, seq: i & 0xffff, payload, uid: i }), i);
+  for (let i = 0; i < N; i++) queue.add(newOutgoing(TYPE_GAME, true, false, i & 0xffff, payload, i), i);
   return queue;
 }
 

@@ -2,14 +2,9 @@
 // the figures bcsim's model reports, measured from a capture's wire alone, and
 // optionally beside the same figures of a simulated run (issue 13, item 3).
 import { resolve } from 'node:path';
-import { analyzeScenario } from '../../capture/analyze-against.js';
-import type { SimulatedAnalysis } from '../../capture/analyze-against.js';
-import { analyzeCapture } from '../../capture/analyze-capture.js';
-import type { CaptureAnalysis } from '../../capture/analyze-capture.js';
-import { pairConnections, renderAgainst, renderCaptureAnalysis } from '../../capture/analyze-report.js';
-import type { AckRuleName } from '../../capture/analyze.js';
-import type { CaptureError } from '../../capture/capture-reader.js';
-import { makeChalk } from '../../report/style.js';
+import { analyzeScenario, analyzeCapture, pairConnections, renderAgainst, renderCaptureAnalysis } from '../../capture/index.js';
+import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName, CaptureError } from '../../capture/index.js';
+import { makeChalk } from '../../report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

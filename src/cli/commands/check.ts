@@ -4,14 +4,10 @@
 // `--seeds 1..N` sweeps seeds in order and names the first failing one with a
 // command that reproduces it (issue 11, item 7).
 import { resolve } from 'node:path';
-import { OP_SYMBOL, PathError } from '../../check/assertions.js';
-import { checkScenario, expectPathProblem, modesToCheck } from '../../check/check.js';
-import type { CheckRun } from '../../check/check.js';
-import { writeJunitFile } from '../../check/junit.js';
-import { parseSeedList } from '../../check/seeds.js';
-import { outFileProblem } from '../../report/out-dir.js';
-import { makeChalk } from '../../report/style.js';
-import { checkWorkBudget } from '../../scenario/resolve.js';
+import { OP_SYMBOL, PathError, checkScenario, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../check/index.js';
+import type { CheckRun } from '../../check/index.js';
+import { outFileProblem, makeChalk } from '../../report/index.js';
+import { checkWorkBudget } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

@@ -2,27 +2,20 @@
 // fragment-ACK cause), a table on the terminal and four report files.
 import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
-import { FailOnError, failures, parseFailOn } from '../../check/fail-on.js';
-import { runComparison, modesWithCauses, STOCK_AND_FIXED } from '../../report/compare.js';
-import type { ModeSpec } from '../../report/compare.js';
-import { verdicts } from '../../report/verdict.js';
-import { effectiveSettings } from '../../session/settings.js';
+import { FailOnError, failures, parseFailOn } from '../../check/index.js';
+import { defaultCompareJobs, runComparison, runComparisonInWorkers, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../report/index.js';
+import type { ModeSpec } from '../../report/index.js';
+import { effectiveSettings } from '../../session/index.js';
 import { parseConfigs } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';
-import { renderCompareTable } from '../../report/compare-table.js';
-import { summaryJson } from '../../report/documents.js';
-import { makeChalk } from '../../report/style.js';
-import { OutPathError, outDirProblem } from '../../report/out-dir.js';
-import { REPORT_FILES, writeReport } from '../../report/write.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, seedFlag } from '../options.js';
+import { durationFlag, jobsFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { captureComment, pcapFlag } from './run.js';
-import { captureTargetProblem, columnCapturePath } from '../../capture/capture-file.js';
-import { CaptureSet } from '../../capture/capture-set.js';
+import { captureTargetProblem, columnCapturePath, CaptureSet } from '../../capture/index.js';
 
 export interface CompareFlags {
   duration?: string;
@@ -38,12 +31,13 @@ export interface CompareFlags {
   failOn?: string[];
   pcap?: string;
   pcapPlaintext?: boolean;
+  jobs?: string;
 }
 
 /** Where an experiment's report goes unless --out says otherwise: never the committed reports/<scenario>/. */
 export const EXPERIMENTS_DIR = 'reports/experiments';
 
-export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): number {
+export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
   const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
   const scenario = loadForCli(ref, common, io);
   const durationUs = durationFlag('--duration', flags.duration);
@@ -80,14 +74,13 @@ export function compareCommand(ref: string, flags: CompareFlags, io: CliIO): num
     const comment = captureComment('compare', scenario.name, `column ${spec.source ?? spec.label}`, seed ?? scenario.seed, durationUs ?? scenario.durationUs);
     return writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcaps[i], comment)).recorder;
   });
+  const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
+  // Columns are independent seeded runs: on worker threads the output is the same (issue 17). A capture
+  // records inside the run, so --pcap keeps the columns in this thread.
+  const jobs = captures !== null ? 1 : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, modes.length, durationUs ?? scenario.durationUs));
+  const parallel = jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, onProgress, jobs }) : null;
   const work = () => {
-    const comparison = runComparison(scenario, {
-      modes,
-      durationUs,
-      seed,
-      onProgress: progress ? (label, us, total) => progress.update(label, us, total) : undefined,
-      observerFor: (_spec, i) => recorders[i],
-    });
+    const comparison = parallel ?? runComparison(scenario, { modes, durationUs, seed, onProgress, observerFor: (_spec, i) => recorders[i] });
     progress?.done();
     const written = writingTo(label, () => {
       try {

@@ -3,18 +3,11 @@
 // then the conformance rules on what the counterpart sent.
 import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
-import { bindUdp, formatHostPort, isLoopback, parseHostPort } from '../../live/endpoint.js';
-import type { HostPort } from '../../live/endpoint.js';
-import { LivePeer } from '../../live/peer/live-peer.js';
-import { summarizeLive } from '../../live/peer/live-summary.js';
-import type { LiveSummary } from '../../live/peer/live-summary.js';
-import { renderLiveSummary } from '../../live/peer/live-report.js';
-import { joinResult } from '../../live/peer/join-check.js';
-import { ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/conformance/index.js';
-import type { ConformanceResult } from '../../live/conformance/index.js';
-import { writeFilesTogether } from '../../report/atomic-write.js';
-import { modeLabel, switchesFor } from '../../session/run.js';
-import type { Role } from '../../transport/roles.js';
+import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/index.js';
+import type { HostPort, LiveSummary, ConformanceResult } from '../../live/index.js';
+import { writeFilesTogether } from '../../report/index.js';
+import { modeLabel, switchesFor } from '../../session/index.js';
+import type { Role } from '../../transport/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

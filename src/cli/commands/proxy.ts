@@ -2,16 +2,11 @@
 // the relay itself is src/live/proxy. Bad input is one line and exit 2.
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { captureTargetProblem } from '../../capture/capture-file.js';
-import { formatHostPort, isLoopback, parseHostPort } from '../../live/endpoint.js';
-import type { HostPort } from '../../live/endpoint.js';
-import { runProxy } from '../../live/proxy/run.js';
-import type { ProxyConfig } from '../../live/proxy/run.js';
-import { renderSummary } from '../../live/proxy/summary.js';
-import type { ProxySummary } from '../../live/proxy/summary.js';
-import { ScenarioError } from '../../scenario/errors.js';
-import { parseScenario } from '../../scenario/load.js';
-import type { Scenario } from '../../scenario/scenario.js';
+import { captureTargetProblem } from '../../capture/index.js';
+import { formatHostPort, isLoopback, parseHostPort, runProxy, renderSummary } from '../../live/index.js';
+import type { HostPort, ProxyConfig, ProxySummary } from '../../live/index.js';
+import { ScenarioError, parseScenario } from '../../scenario/index.js';
+import type { Scenario } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

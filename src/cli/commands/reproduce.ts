@@ -1,10 +1,7 @@
 // `bcsim reproduce fragment-ack | ack-outbox`: the model against what was observed.
-import { reproduceFragmentAck, STOCK_CAUSE } from '../../reproduce/fragment-ack.js';
-import { reproduceAckOutbox, scenarioSource } from '../../reproduce/ack-outbox.js';
-import { STOCK_READING } from '../../reproduce/readings.js';
-import { parseScenario } from '../../scenario/load.js';
-import { renderAckOutboxReproduction, renderFragmentAckReproduction } from '../../report/reproduce-table.js';
-import { makeChalk } from '../../report/style.js';
+import { reproduceFragmentAck, STOCK_CAUSE, reproduceAckOutbox, scenarioSource, STOCK_READING } from '../../reproduce/index.js';
+import { parseScenario } from '../../scenario/index.js';
+import { renderAckOutboxReproduction, renderFragmentAckReproduction, makeChalk } from '../../report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { probabilityFlag, seedFlag } from '../options.js';

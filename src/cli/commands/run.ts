@@ -1,14 +1,11 @@
 // `bcsim run <scenario>`: one run, a short table or one JSON summary.
 import { resolve } from 'node:path';
-import { captureTargetProblem } from '../../capture/capture-file.js';
-import { CaptureSet } from '../../capture/capture-set.js';
-import { renderSummaryTable } from '../../report/summary-table.js';
-import { settingsLines } from '../../report/settings.js';
-import { makeChalk } from '../../report/style.js';
-import { runScenario } from '../../session/run.js';
+import { captureTargetProblem, CaptureSet } from '../../capture/index.js';
+import { renderSummaryTable, settingsLines, makeChalk } from '../../report/index.js';
+import { runScenario } from '../../session/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { compareRuns, runTwice } from '../../check/determinism.js';
+import { compareRuns, runTwice } from '../../check/index.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';

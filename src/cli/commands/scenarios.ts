@@ -1,5 +1,5 @@
 // `bcsim scenarios`: the built-in scenarios with what each is for.
-import { listBuiltins } from '../../scenario/load.js';
+import { listBuiltins } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK } from '../io.js';
 

@@ -2,10 +2,8 @@
 // shell: reads the repro line (argument or --file), checks the flags and the output path up
 // front, runs the shrinker and writes the scenario, its trace and its pcapng.
 import { readFileSync } from 'node:fs';
-import { DEFAULT_BUDGET, ShrinkError, shrink } from '../../shrink/shrink.js';
-import { parseShrinkLine } from '../../shrink/input.js';
-import { filesFor, finishDocument, writeShrunk } from '../../shrink/output.js';
-import { captureTargetProblem } from '../../capture/capture-file.js';
+import { DEFAULT_BUDGET, ShrinkError, shrink, parseShrinkLine, filesFor, finishDocument, writeShrunk } from '../../shrink/index.js';
+import { captureTargetProblem } from '../../capture/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 

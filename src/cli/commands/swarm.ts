@@ -1,10 +1,7 @@
 // `bcsim swarm`: seeded random runs checked against the invariants (src/swarm). Thin shell:
 // flags, progress on a TTY, the report, the exit code.
-import { DEFAULT_GENERATOR_SEED } from '../../swarm/generator.js';
-import type { RunOutcome } from '../../swarm/execute.js';
-import { likelyCause } from '../../swarm/report.js';
-import { MAX_SWARM_RUNS, runSwarm, swarmCommand, switchOptions } from '../../swarm/swarm.js';
-import { reproCommand, shellQuote } from '../../swarm/repro.js';
+import { DEFAULT_GENERATOR_SEED, likelyCause, MAX_SWARM_RUNS, runSwarm, swarmCommand, switchOptions, reproCommand, shellQuote } from '../../swarm/index.js';
+import type { RunOutcome } from '../../swarm/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { seedFlag } from '../options.js';

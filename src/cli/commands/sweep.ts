@@ -1,17 +1,15 @@
 // `bcsim sweep` and `bcsim sweep-merge` (issue 15): a thin shell over src/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
 import { basename, dirname, resolve } from 'node:path';
-import { outFileProblem } from '../../report/out-dir.js';
-import { writeFileAtomic } from '../../report/atomic-write.js';
-import { makeChalk } from '../../report/style.js';
+import { outFileProblem, writeFileAtomic, makeChalk } from '../../report/index.js';
 import { formatDuration } from '../../engine/index.js';
 import type { Tinypool } from 'tinypool';
 import { MAX_JOBS, RunFailure, startPool, SweepInputError, callbackSink, fileSink, mergeShards, parseModes, parseSeeds, parseShard, parseVary, planSweep, renderSweepTable, runSweep, sweepHtml } from '../../sweep/index.js';
 import type { SweepPlan } from '../../sweep/index.js';
-import { describeSeeds } from '../../check/seeds.js';
+import { describeSeeds } from '../../check/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag } from '../options.js';
+import { durationFlag, jobsFlag } from '../options.js';
 import { switchSets } from '../switch-flags.js';
 import { availableParallelism } from 'node:os';
 
@@ -37,7 +35,7 @@ export interface SweepMergeFlags {
 export const EXIT_INTERRUPTED = 130;
 
 export async function sweepCommand(ref: string, flags: SweepFlags, io: CliIO): Promise<number> {
-  const jobs = jobsFlag(flags.jobs);
+  const jobs = jobsFlag(flags.jobs, MAX_JOBS) ?? availableParallelism();
   // The worker threads load the simulator while this thread checks every input.
   const pool = jobs > 1 ? startPool(jobs) : undefined;
   try {
@@ -117,12 +115,6 @@ function usage<T>(f: () => T): T {
     if (error instanceof SweepInputError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-function jobsFlag(value: string | undefined): number {
-  if (value === undefined) return availableParallelism();
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_JOBS) throw new UsageError(`--jobs: expected a whole number 1..${MAX_JOBS}, got ${JSON.stringify(value)}`);
-  return Number(value);
 }
 
 function fileTarget(flag: string, file: string, cwd: string): string {

@@ -1,21 +1,12 @@
 // `bcsim trace <scenario>`: the annotated wire trace of one run, streamed as the
 // run goes, so a long window never sits in memory. `--client K` and `--slot S`
 // keep one connection of a multi-client session (issue 12).
-import { FilterError, matches, parseFilter } from '../../trace/filter.js';
-import type { TraceFilter } from '../../trace/filter.js';
-import { eventPeer } from '../../trace/events.js';
-import type { TraceEvent } from '../../trace/events.js';
-import { BYTES_MODES, eventToJson, formatEvent, traceHeader } from '../../trace/format.js';
-import type { BytesMode } from '../../trace/format.js';
-import { clientWithSlot, traceScenario } from '../../trace/run.js';
-import type { TraceOptions } from '../../trace/run.js';
-import { TraceCollector } from '../../trace/collector.js';
-import { CaptureSet } from '../../capture/capture-set.js';
-import { fanOut } from '../../session/fan-out.js';
-import { runScenario } from '../../session/run.js';
-import type { RunResult } from '../../session/run.js';
-import type { SessionObserver } from '../../session/observer.js';
-import type { Scenario } from '../../scenario/scenario.js';
+import { FilterError, matches, parseFilter, eventPeer, BYTES_MODES, eventToJson, formatEvent, traceHeader, clientWithSlot, traceScenario, TraceCollector } from '../../trace/index.js';
+import type { TraceFilter, TraceEvent, BytesMode, TraceOptions } from '../../trace/index.js';
+import { CaptureSet } from '../../capture/index.js';
+import { fanOut, runScenario } from '../../session/index.js';
+import type { RunResult, SessionObserver } from '../../session/index.js';
+import type { Scenario } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

@@ -3,8 +3,7 @@
 // test case per rule, a failure carrying its evidence. No times or dates: the
 // same wire log gives the same file (as src/check/junit.ts).
 import { basename, dirname } from 'node:path';
-import { sweepTemporaries, writeFileAtomic } from '../../report/atomic-write.js';
-import { escapeXml } from '../../report/format.js';
+import { sweepTemporaries, writeFileAtomic, escapeXml } from '../../report/index.js';
 import type { ConformanceResult } from './evaluate.js';
 import { evidenceLines } from './report.js';
 

@@ -13,7 +13,7 @@
 // What it cannot show: repeated delivery of a message nobody answers (game
 // events, chat, StateUpdates), or one the game layer tolerates silently; a
 // reply the game layer deduplicates itself. Those leave no trace on the wire.
-import { Opcode } from '../../traffic/payloads.js';
+import { Opcode } from '../../traffic/index.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
 import { gameOpcode, isConnectReply, isConnectRequest, isReliableData } from './wire-keys.js';
 import type { ReliableMessage, WireMessageEvent } from './wire-keys.js';

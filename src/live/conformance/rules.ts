@@ -1,7 +1,7 @@
 // The conformance rules a live peer judges its counterpart by (issue 14,
 // item 3): their shapes (checked with zod, strict like the scenario schema),
 // the default set and the one-sentence title of each.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const RULE_KINDS = [
   'fragment-acks',

@@ -8,16 +8,11 @@ import type { Socket, RemoteInfo } from 'node:dgram';
 import { decrypt, encrypt } from '../../codec/index.js';
 import type { DataType } from '../../codec/index.js';
 import { RandomStreams } from '../../engine/index.js';
-import type { Scenario } from '../../scenario/scenario.js';
-import { TrafficDriver } from '../../traffic/driver.js';
-import type { TrafficPort } from '../../traffic/sources.js';
-import { SERVER_IDENTITY, clientIdentity } from '../../transport/identity.js';
-import { PeerTransport, connectionEnded } from '../../transport/peer.js';
-import type { TransportHooks } from '../../transport/hooks.js';
-import type { Role } from '../../transport/roles.js';
-import { ServerHost } from '../../transport/server-host.js';
-import type { TransportSwitches } from '../../transport/switches.js';
-import { UpdateLoop } from '../../transport/update-loop.js';
+import type { Scenario } from '../../scenario/index.js';
+import { TrafficDriver } from '../../traffic/index.js';
+import type { TrafficPort } from '../../traffic/index.js';
+import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../transport/index.js';
+import type { TransportHooks, Role, TransportSwitches } from '../../transport/index.js';
 import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
@@ -207,11 +202,11 @@ export class LivePeer {
     const peer = this.connections[client - 1].peer;
     // As Session.sendApp: an oversized unreliable message goes as reliable fragments (transport-layer.md §5).
     if (!(reliable || peer.fragments(type, payload.length))) {
-      if (peer.send({ type, payload, reliable, ordered, uid: -1 })) this.own.unreliableSent++;
+      if (peer.sendMessage(type, payload, reliable, ordered, -1)) this.own.unreliableSent++;
       return -1;
     }
     const uid = this.own.register();
-    if (!peer.send({ type, payload, reliable, ordered, uid })) this.own.refused(uid);
+    if (!peer.sendMessage(type, payload, reliable, ordered, uid)) this.own.refused(uid);
     else this.bridge.sentOwn(client, uid, type, payload);
     return uid;
   }

@@ -1,7 +1,7 @@
 // The text `bcsim peer` prints without --json (issue 14): our end's figures,
 // what happened to our messages, timer accuracy, and the counterpart's
 // retransmissions and ACKs as the wire shows them.
-import type { DirectionFigures } from '../../capture/analysis-types.js';
+import type { DirectionFigures } from '../../capture/index.js';
 import type { LatenessFigures } from '../wall-clock.js';
 import type { LiveSummary } from './live-summary.js';
 

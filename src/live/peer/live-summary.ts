@@ -3,14 +3,12 @@
 // the timers' accuracy, and the counterpart as the wire shows it (the
 // `bcsim analyze` figures of both directions). Schema bcsim.live/1; the
 // conformance results are added by the caller.
-import type { WireAnalysis } from '../../capture/index.js';
+import type { WireAnalysis, CaptureConnection } from '../../capture/index.js';
 import { WireAnalyzer } from '../../capture/index.js';
-import type { CaptureConnection } from '../../capture/bc-packets.js';
-import { connectionKey, summarizePeer } from '../../session/summary.js';
-import type { ConnectionSummary, PeerSummary } from '../../session/summary.js';
-import type { TransportSwitches } from '../../transport/switches.js';
-import { PeerTotal } from '../../transport/totals.js';
-import type { Role } from '../../transport/roles.js';
+import { connectionKey, summarizePeer } from '../../session/index.js';
+import type { ConnectionSummary, PeerSummary } from '../../session/index.js';
+import type { TransportSwitches, Role } from '../../transport/index.js';
+import { PeerTotal } from '../../transport/index.js';
 import { VERSION } from '../../version.js';
 import type { LatenessFigures } from '../wall-clock.js';
 import type { WireRecord } from '../wire-log.js';

@@ -15,9 +15,8 @@
 // guess, decides when its next step happens.
 import { TYPE_GAME } from '../../codec/index.js';
 import type { Scheduler } from '../../engine/index.js';
-import { JOIN_STEPS } from '../../traffic/join.js';
-import type { Delivery } from '../../transport/receive-channel.js';
-import type { Role } from '../../transport/roles.js';
+import { JOIN_STEPS } from '../../traffic/index.js';
+import type { Delivery, Role } from '../../transport/index.js';
 
 /** Explicit bounds: expectations and unmatched deliveries kept per connection (oldest go first, counted). */
 export const MAX_EXPECTATIONS = 256;

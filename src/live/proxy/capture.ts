@@ -7,11 +7,8 @@
 // Addresses are the real ones (IPv4 only: the frames are Ethernet/IPv4/UDP,
 // capture/frames.ts). Streamed into a hidden temporary (CaptureFile) and
 // renamed into place with the summary at exit, so nothing is half-written.
-import { macFor } from '../../capture/addresses.js';
-import type { Endpoint } from '../../capture/addresses.js';
-import { CaptureFile } from '../../capture/capture-file.js';
-import { buildFrame } from '../../capture/frames.js';
-import { PcapngWriter } from '../../capture/pcapng-writer.js';
+import { macFor, CaptureFile, buildFrame, PcapngWriter } from '../../capture/index.js';
+import type { Endpoint } from '../../capture/index.js';
 import { VERSION } from '../../version.js';
 
 export interface Address {

@@ -3,7 +3,7 @@
 // wire and the other end has not yet ACKed. Keys are the ACK keys of
 // capture/analyze.ts (category, fragment flag and index, seq), read the same way
 // (transport-layer.md §2-3). The WireAnalyzer does not keep this figure.
-import { messageSizeAt } from '../../capture/wire-walk.js';
+import { messageSizeAt } from '../../capture/index.js';
 
 /** Keys followed per end: far above any real window, a bound on hostile input. */
 export const MAX_OUTSTANDING = 131_072;

@@ -9,11 +9,10 @@
 // test/live/proxy-streams.test.ts), so an untouched datagram leaves as it came.
 // GameSpy queries (first byte '\') and undecodable datagrams bypass the link.
 import type { Socket } from 'node:dgram';
-import { WireAnalyzer } from '../../capture/analyze.js';
-import type { CaptureEndpoint } from '../../capture/bc-packets.js';
-import { connectAckSlot, datagramMessages } from '../../capture/wire-walk.js';
+import { WireAnalyzer, connectAckSlot, datagramMessages } from '../../capture/index.js';
+import type { CaptureEndpoint } from '../../capture/index.js';
 import { decrypt, encrypt } from '../../codec/index.js';
-import type { Scenario } from '../../scenario/scenario.js';
+import type { Scenario } from '../../scenario/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { WallClock, monotonicMicros } from '../wall-clock.js';

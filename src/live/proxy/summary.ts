@@ -2,9 +2,9 @@
 // per client its two links' counters (the same LinkSummary as a simulated run,
 // session/summary.ts), what bypassed the link model, and the wire analysis of
 // everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
-import type { WireAnalysis } from '../../capture/analyze.js';
-import { summarizeLink, sumLinks } from '../../session/summary.js';
-import type { LinkSummary } from '../../session/summary.js';
+import type { WireAnalysis } from '../../capture/index.js';
+import { summarizeLink, sumLinks } from '../../session/index.js';
+import type { LinkSummary } from '../../session/index.js';
 import { VERSION } from '../../version.js';
 import { formatHostPort } from '../endpoint.js';
 import type { Bypass, ClientEntry, Direction } from './client-entry.js';

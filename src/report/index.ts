@@ -1,0 +1,17 @@
+// Reports' public surface: atomic writes and output paths, formatting, the tables,
+// the comparison and the report files.
+export { TEMP_PREFIX, makeDirs, sweepTemporaries, temporaryName, writeFileAtomic, writeFilesTogether } from './atomic-write.js';
+export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
+export { escapeXml, fmt } from './format.js';
+export { makeChalk } from './style.js';
+export { niceTicks } from './svg-chart.js';
+export { COMPACT, renderSummaryTable } from './summary-table.js';
+export { settingsLines } from './settings.js';
+export { verdicts } from './verdict.js';
+export { renderAckOutboxReproduction, renderFragmentAckReproduction } from './reproduce-table.js';
+export { STOCK_AND_FIXED, modesWithCauses, runComparison } from './compare.js';
+export type { Comparison, ModeSpec } from './compare.js';
+export { PARALLEL_MIN_COLUMN_US, defaultCompareJobs, runComparisonInWorkers } from './compare-parallel.js';
+export { renderCompareTable } from './compare-table.js';
+export { summaryJson } from './documents.js';
+export { REPORT_FILES, writeReport } from './write.js';

@@ -1,0 +1,11 @@
+// The scenario's public surface: its type, loading and validation, `--set`, the
+// built-in lookup and the limits other layers check against.
+export type { Assertion, Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
+export { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
+export { MAX_FAULTS } from './schema.js';
+export type { ExpectOp } from './schema.js';
+export { checkWorkBudget } from './resolve.js';
+export { applySet, parseSet } from './overrides.js';
+export { BUILTIN_DIR, builtinNames, listBuiltins, loadScenario, parseScenario } from './load.js';
+export { cellAt, cells, comboAt, comboCount, comboSets, comboVary, gridSize } from './grid.js';
+export type { GridCell, GridSpec, Vary } from './grid.js';

@@ -1,0 +1,13 @@
+// The session's public surface: running a scenario, what observers see, the
+// summary and its parts, and the effective settings of a run.
+export type { SessionObserver, ConnectionView, PeerView } from './observer.js';
+export { fanOut } from './fan-out.js';
+export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
+export { connectionKey, figureOf, sumLinks, summarizeLink, summarizePeer } from './summary.js';
+export type { FigureRef, PeerFigures, SummaryFigureName } from './summary.js';
+export type { Summary, PeerSummary, ServerSummary, ConnectionSummary, ClientLinksSummary, SessionSummary, LinkSummary } from './summary.js';
+export { changedSwitchList, effectiveSettings, scenarioRef, shellQuote } from './settings.js';
+export type { EffectiveSettings } from './settings.js';
+export type { Connection } from './session.js';
+export { modeLabel, runScenario, switchesFor } from './run.js';
+export type { RunOptions, RunResult } from './run.js';

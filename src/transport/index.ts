@@ -1,0 +1,66 @@
+// The BC transport's public surface: what the session, the tools above it and
+// the library use. Everything else in this folder (queues, the ACK-outbox, the
+// send cycle, the receiver's buffers) is internal to the transport.
+export type { Role } from './roles.js';
+export { SERVER_IDENTITY, clientIdentity } from './identity.js';
+export {
+  PRESETS,
+  PRESET_NAMES,
+  PLANTED_BUGS,
+  FRAGMENT_ACK_CAUSES,
+  CLOSE_POLICIES,
+  ON_GIVE_UP,
+  MAX_SEND_WINDOW,
+  DEFAULT_PARAMS,
+  STOCK_RETRANSMIT,
+  resolveSwitches,
+  KEEPALIVE_MESSAGES,
+  KEEPALIVE_PATHS,
+  KEEPALIVE_SENDERS,
+  IDLE_COUNTS,
+  GATE_OPENERS,
+  GATE_SCOPES,
+  MESSAGE_LIFETIMES,
+  DUPLICATE_ACK_TIMERS,
+  WRAP_RECEIVE,
+  RECEIVE_TIMINGS,
+  BOOT_PAYLOADS,
+  READINGS_BEFORE_ISSUE_10,
+  CALIBRATED_READINGS,
+} from './switches.js';
+export type {
+  TransportSwitches,
+  TransportParams,
+  PresetName,
+  FragmentAckCause,
+  RetransmitPolicy,
+  ClosePolicy,
+  OnGiveUp,
+  KeepalivePolicy,
+  SwitchPatch,
+  GateOpener,
+  GateScope,
+  MessageLifetime,
+  DuplicateAckTimer,
+  WrapReceive,
+  ReceiveTiming,
+} from './switches.js';
+export { ineffectiveSettings } from './switch-effects.js';
+export type { PeerCounters } from './counters.js';
+export { COUNTER_SCHEMA, COUNTER_NAMES, GAUGE_NAMES, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from './counter-schema.js';
+export type { Aggregation, ChartedName, CounterKind, CounterName, CounterRow, CountName, FigureName, GaugeName, PeakRateName, RatioName } from './counter-schema.js';
+export { PeerTotal } from './totals.js';
+export type { PeerReadout } from './totals.js';
+export { connectionEnded } from './lifecycle.js';
+export type { ConnectionState } from './lifecycle.js';
+export type { TransportHooks } from './hooks.js';
+export type { OutgoingMessage } from './outgoing.js';
+export { SendNote } from './datagram-builder.js';
+export { CORRUPT_UID } from './receive-channel.js';
+export type { Delivery } from './receive-channel.js';
+export { maxMessageAgeUs } from './retransmit-queue.js';
+export type { AckOutcome } from './retransmit-queue.js';
+export { PeerTransport } from './peer.js';
+export type { PeerGauges } from './peer.js';
+export { ServerHost } from './server-host.js';
+export { UpdateLoop } from './update-loop.js';
