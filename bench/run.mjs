@@ -179,6 +179,9 @@ results.sweep = JSON.parse(execFileSync(process.execPath, [here('./sweep-speedup
   results.shrink = { command: 'bcsim shrink "bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack"', wallSeconds, report: text.trim().split('\n').filter((l) => /^(faults|runs|duration):/.test(l)) };
 }
 
+// Issue 17: the whole process from a fresh node to the output (median of 5), and the simulation against a codec-only loop.
+results.wholeProcess = JSON.parse(execFileSync(process.execPath, [here('./whole-process.mjs'), '--json', '--repeats', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+
 writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const t = new Table({ head: ['measure', 'stock', 'fixed', 'target'] });
@@ -211,6 +214,12 @@ t.push(['live peer: send lateness p50 / p99 (µs)', { colSpan: 2, content: `${lt
 const sw = results.sweep;
 t.push(['sweep 200 runs x 10 min: 1 -> 2 workers speed-up, runs/min', { colSpan: 2, content: `${f(sw.speedup)}x (two processes ${f(sw.twoProcessSpeedup)}x), ${sw.runsPerMinute.jobs1} -> ${sw.runsPerMinute.jobs2}` }, '>= 1.7x']);
 t.push(['shrink example (swarm 208, planted bug)', { colSpan: 2, content: `${results.shrink.report.join('; ').slice(0, 50)} (${f(results.shrink.wallSeconds)} s)` }, '']);
+const wp = results.wholeProcess;
+t.push(['long-session 4 h, whole process (median of 5): wall s / real-time factor', `${f(wp.longSession4h.stock.wallSeconds)} / ${Math.round(wp.longSession4h.stock.realTimeFactor).toLocaleString('en-US')}`, `${f(wp.longSession4h.fixed.wallSeconds)} / ${Math.round(wp.longSession4h.fixed.realTimeFactor).toLocaleString('en-US')}`, '>= 20,000x']);
+t.push(['CPU s: bcsim --help / a 1 s run', { colSpan: 2, content: `${f(wp.help.cpuSeconds, 3)} / ${f(wp.run1s.cpuSeconds, 3)}` }, '<= 0.15']);
+t.push(['npm start (compare long-session 4 h), wall s', { colSpan: 2, content: f(wp.npmStart.wallSeconds) }, '<= 1.2']);
+t.push(['simulation / codec-only loop, same datagrams (one process)', { colSpan: 2, content: `${f(wp.codecRatio.simSeconds)} s / ${f(wp.codecRatio.codecSeconds)} s = ${f(wp.codecRatio.ratio)}` }, '<= 2.5']);
+t.push(['long-session 24 h, peak RSS MB', { colSpan: 2, content: f(wp.longSession24h.peakRssMB, 0) }, '<= 150']);
 console.log(t.toString());
 console.log(`whole process: ${rssMethod}`);
 console.log('wrote bench/results.json');
