@@ -98,3 +98,13 @@ export * as live from './live/index.js';
 export * as sweep from './sweep/index.js';
 export * as swarm from './swarm/index.js';
 export * as shrinking from './shrink/index.js';
+
+// The R-Type ACK scheme (issue 16), a peer of the BC transport: the model (wire,
+// switches, server, client), its runs (runRtype, RTYPE_DEATHS, rtypeSymptoms), the
+// scheme scenarios (rtype-deaths, schemes-side-by-side) and the defect table.
+export * as rtype from './rtype/index.js';
+export * as rtypeSession from './rtype-session/index.js';
+export * as schemes from './schemes/index.js';
+export { reproduceRtype } from './reproduce/index.js';
+export type { RtypeReproduction, RtypeReproductionRow } from './reproduce/index.js';
+export { writeRtypeReport, writeSchemesReport, SCHEME_REPORT_FILES } from './report/index.js';

@@ -6,6 +6,7 @@
 // 10.10.10.(238+k):22101+k). The observer also samples the model's own
 // ACK-outbox of each connection end once per simulated second, so the
 // estimate can be held against the truth.
+import { secondsToUsUnrounded } from '../engine/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { runScenario } from '../session/index.js';
 import type { RunOptions, SessionObserver } from '../session/index.js';
@@ -116,7 +117,7 @@ export function analyzeScenario(scenario: Scenario, options: AgainstOptions = {}
     },
   };
   const { summary } = runScenario(scenario, { ...options, observer });
-  const durationUs = summary.simulatedSeconds * 1e6;
+  const durationUs = secondsToUsUnrounded(summary.simulatedSeconds);
   const wire = analyzer.finish(durationUs);
   const truth: SimulatedConnectionTruth[] = [];
   for (const connection of wire.connections) {

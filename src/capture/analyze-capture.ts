@@ -1,5 +1,6 @@
 // `bcsim analyze FILE`: a capture read from end to end (streaming), every BC
 // datagram fed to the WireAnalyzer, and the packet census beside the figures.
+import { usToMs, usToSeconds } from '../engine/index.js';
 import { scanCapture } from './bc-packets.js';
 import type { ScanStats } from './bc-packets.js';
 import type { CaptureError, CaptureFormat } from './capture-reader.js';
@@ -70,7 +71,7 @@ export function captureSource(stats: ScanStats): CaptureSource {
     format: stats.format,
     sizeBytes: stats.sizeBytes,
     origin: stats.firstPacketUs === null ? null : isoTime(stats.originUs),
-    firstPacketS: stats.firstPacketUs === null ? null : (stats.firstPacketUs - stats.originUs) / 1e6,
+    firstPacketS: stats.firstPacketUs === null ? null : usToSeconds(stats.firstPacketUs - stats.originUs),
     complete: stats.error === null,
     error: stats.error,
   };
@@ -94,9 +95,9 @@ export function census(stats: ScanStats): PacketCensus {
 
 /** ISO 8601 of µs since 1970, or a plain number of seconds when out of Date's range. */
 function isoTime(us: number): string {
-  const ms = us / 1000;
+  const ms = usToMs(us);
   const date = new Date(ms); // the capture's own timestamp, formatted; no clock is read
-  return Number.isNaN(date.getTime()) ? `${us / 1e6} s since 1970` : date.toISOString();
+  return Number.isNaN(date.getTime()) ? `${usToSeconds(us)} s since 1970` : date.toISOString();
 }
 
 /** "12 packets: 10 BC datagrams (10 encrypted), 1 GameSpy, 1 skipped (not IPv4)": the one-line census. */

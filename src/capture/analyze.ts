@@ -28,7 +28,33 @@
 // client's first datagram has peer id 0xFF), until the connection's
 // Disconnect or Boot, or one second before the capture ends, or the end's
 // own last datagram if it then stays silent for more than 10 s (it went away).
-import { TYPE_ACK, TYPE_BOOT, TYPE_DATA, TYPE_CONNECT, TYPE_DISCONNECT, TYPE_GAME, readMessage } from '../codec/index.js';
+import { usToMs, usToSeconds, msToUsUnrounded } from '../engine/index.js';
+import {
+  DATAGRAM_HEADER_BYTES,
+  TYPE_ACK,
+  TYPE_BOOT,
+  TYPE_DATA,
+  TYPE_CONNECT,
+  TYPE_DISCONNECT,
+  ackBytesOfFlags,
+  ackFlagsAt,
+  ackFlagsFragment,
+  ackFlagsLowType,
+  ackFragIndexAt,
+  ackSeqAt,
+  afterSeqOffset,
+  dataFragCountAt,
+  dataFragIndexAt,
+  dataSeqAt,
+  flagsLenAt,
+  flagsLenFragment,
+  flagsLenReliable,
+  flagsLenSize,
+  isLowType,
+  packKeyOf,
+  readMessage,
+  seqBefore,
+} from '../codec/index.js';
 import type { Located } from '../codec/index.js';
 import { measureSignature, median } from '../reproduce/index.js';
 import type { Signature } from '../reproduce/index.js';
@@ -222,7 +248,7 @@ class StepSeries {
   }
 
   series(): OutboxSeries {
-    return { startS: (this.startIndex * SAMPLE_STEP_US) / 1e6, stepS: (this.stride * SAMPLE_STEP_US) / 1e6, values: this.values };
+    return { startS: usToSeconds(this.startIndex * SAMPLE_STEP_US), stepS: usToSeconds(this.stride * SAMPLE_STEP_US), values: this.values };
   }
 
   private settle(): void {
@@ -258,7 +284,7 @@ class PeriodEstimate {
   private lastUs = Number.NaN;
 
   datagram(timeUs: number): void {
-    const gap = Math.round((timeUs - this.lastUs) / 1000);
+    const gap = Math.round(usToMs(timeUs - this.lastUs));
     this.lastUs = timeUs;
     if (!(gap >= 1 && gap < this.best)) return;
     if (++this.counts[gap] >= 3) this.best = gap;
@@ -266,7 +292,7 @@ class PeriodEstimate {
 
   /** In µs; NaN until some gap has recurred three times. */
   get periodUs(): number {
-    return this.best < 1000 ? this.best * 1000 : Number.NaN;
+    return this.best < 1000 ? msToUsUnrounded(this.best) : Number.NaN;
   }
 }
 
@@ -345,15 +371,6 @@ class ConnectionState {
   }
 }
 
-function serialAhead(a: number, b: number): boolean {
-  const d = (a - b) & 0xffff;
-  return d !== 0 && d < 0x8000;
-}
-
-function ackKey(low: boolean, fragment: boolean, fragIndex: number, seq: number): number {
-  return (low ? 0x2000000 : 0) + (fragment ? 0x1000000 : 0) + fragIndex * 0x10000 + seq;
-}
-
 const EMPTY = new Uint8Array(0);
 
 /** The codec's reading of the (valid) message at bytes[pos], kept without its payload: the bytes are not ours to hold. */
@@ -400,21 +417,20 @@ export class WireAnalyzer {
     d.messages += n;
     if (n > d.messagesMax) d.messagesMax = n;
     let ackBytes = 0;
-    let pos = 2;
+    let pos = DATAGRAM_HEADER_BYTES;
     for (let i = 0; i < n; i++) {
       const type = bytes[pos];
       if (type === TYPE_ACK) {
-        const flags = bytes[pos + 3];
-        const size = (flags & 0x01) !== 0 ? 5 : 4;
+        const flags = ackFlagsAt(bytes, pos);
+        const size = ackBytesOfFlags(flags);
         ackBytes += size;
         this.ackSent(c, d, other, bytes, pos, flags, timeUs);
         pos += size;
         continue;
       }
-      const game = type === TYPE_GAME;
-      const flagsLen = bytes[pos + 1] | (bytes[pos + 2] << 8);
-      const size = flagsLen & (game ? 0x1fff : 0x3fff);
-      const reliable = (flagsLen & 0x8000) !== 0;
+      const flagsLen = flagsLenAt(bytes, pos);
+      const size = flagsLenSize(type, flagsLen);
+      const reliable = flagsLenReliable(flagsLen);
       if (type === TYPE_DATA) d.type00++;
       else if (type === TYPE_CONNECT) d.type02++;
       else if (type === TYPE_DISCONNECT) {
@@ -422,7 +438,7 @@ export class WireAnalyzer {
         if (Number.isNaN(c.endedUs)) c.endedUs = timeUs;
       } else if (type === TYPE_BOOT) {
         d.boots++;
-        const payloadAt = pos + 3 + (reliable ? 2 : 0);
+        const payloadAt = pos + afterSeqOffset(reliable);
         if (payloadAt < pos + size) this.booted(connection, bytes[payloadAt], timeUs);
       }
       if (reliable) this.reliableSent(c, d, other, bytes, pos, type, flagsLen, timeUs);
@@ -447,15 +463,15 @@ export class WireAnalyzer {
 
   /** A reliable message at bytes[pos] (type and flags_len already read). */
   private reliableSent(c: ConnectionState, d: Direction, ackSender: Direction, bytes: Uint8Array, pos: number, type: number, flagsLen: number, t: number): void {
-    const low = type < TYPE_GAME;
-    const seq = bytes[pos + 3] | (bytes[pos + 4] << 8);
-    const fragment = type === TYPE_GAME && (flagsLen & 0x2000) !== 0;
-    const fragIndex = fragment ? bytes[pos + 5] : 0;
-    const fragCount = fragment && fragIndex === 0 ? bytes[pos + 6] : -1;
+    const low = isLowType(type);
+    const seq = dataSeqAt(bytes, pos);
+    const fragment = flagsLenFragment(type, flagsLen);
+    const fragIndex = fragment ? dataFragIndexAt(bytes, pos) : 0;
+    const fragCount = fragment && fragIndex === 0 ? dataFragCountAt(bytes, pos) : -1;
     const table = d.seqs[low ? 0 : 1];
     const category = low ? d.low : d.high;
     let newMessage = false;
-    if (table.highest < 0 || serialAhead(seq, table.highest)) {
+    if (table.highest < 0 || seqBefore(table.highest, seq)) {
       table.highest = seq;
       if (table.count(seq) > 0) {
         // The seq wrapped: a new message takes an old one's number.
@@ -499,7 +515,7 @@ export class WireAnalyzer {
     table.record(seq, t, seen + 1);
 
     // The other end's ACK entry for this message.
-    const key = ackKey(low, fragment, fragIndex, seq);
+    const key = packKeyOf(low, seq, fragment, fragIndex);
     const st = ackSender.acks.get(key);
     if (st === undefined) return;
     if (newMessage) {
@@ -522,11 +538,11 @@ export class WireAnalyzer {
 
   /** An ACK at bytes[pos] with its flags byte. */
   private ackSent(c: ConnectionState, x: Direction, y: Direction, bytes: Uint8Array, pos: number, flags: number, t: number): void {
-    const seq = bytes[pos + 1] | (bytes[pos + 2] << 8);
-    const low = (flags & 0x02) !== 0;
-    const fragment = (flags & 0x01) !== 0;
-    const index = fragment ? bytes[pos + 4] : 0;
-    const key = ackKey(low, fragment, index, seq);
+    const seq = ackSeqAt(bytes, pos);
+    const low = ackFlagsLowType(flags);
+    const fragment = ackFlagsFragment(flags);
+    const index = fragment ? ackFragIndexAt(bytes, pos) : 0;
+    const key = packKeyOf(low, seq, fragment, index);
     let st = x.acks.get(key);
     if (st === undefined && x.acks.size >= MAX_ACK_KEYS) {
       sweep(x, t);
@@ -658,7 +674,7 @@ export class WireAnalyzer {
     const rule = chooseRule(this.options.ackRule, maxRun, unanswered, answered);
     const lifetimeS = this.options.lifetimeS ?? DEFAULT_LIFETIME_S;
     return {
-      endS: end / 1e6,
+      endS: usToSeconds(end),
       ackRule: rule,
       connections: this.order.map((c) => connectionFigures(c, rule, end, lifetimeS)),
     };
@@ -755,7 +771,7 @@ function chooseRule(forced: AckRuleName | undefined, maxRun: number, unanswered:
 }
 
 function seconds(us: number): number | null {
-  return Number.isNaN(us) ? null : us / 1e6;
+  return Number.isNaN(us) ? null : usToSeconds(us);
 }
 
 function directionFigures(d: Direction): DirectionFigures {
@@ -784,7 +800,7 @@ function directionFigures(d: Direction): DirectionFigures {
       messagesResent: d.fragMessagesResent,
       rounds: d.rounds,
       completeRounds: d.completeRounds,
-      periodS: d.roundGaps.length === 0 ? null : median(d.roundGaps) / 1e6,
+      periodS: d.roundGaps.length === 0 ? null : usToSeconds(median(d.roundGaps)),
       firstRoundS: seconds(d.firstRoundUs),
       lastRoundS: seconds(d.lastRoundUs),
     },
@@ -826,7 +842,7 @@ function outboxEstimate(c: ConnectionState, d: Direction, rule: AckRule, end: nu
     peakS: chosen.peak === 0 ? null : seconds(chosen.peakUs),
     final: chosen.current,
     deadZone: twoPass ? { peak: d.dead9.peak, final: d.dead9.current } : { peak: 0, final: 0 },
-    defined: ref.startSeen && d.untrackedAckSends === 0 ? { fromS: ref.firstUs / 1e6, untilS: until / 1e6 } : null,
+    defined: ref.startSeen && d.untrackedAckSends === 0 ? { fromS: usToSeconds(ref.firstUs), untilS: usToSeconds(until) } : null,
     samples: chosen.series(),
     deadZoneSamples: deadSeries,
     otherRule: { rule: twoPass ? 'single-pass' : 'two-pass', peak: other.peak, final: other.current },
@@ -835,7 +851,7 @@ function outboxEstimate(c: ConnectionState, d: Direction, rule: AckRule, end: nu
 
 function connectionFigures(c: ConnectionState, rule: AckRule, end: number, lifetimeS: number): ConnectionAnalysis {
   const ref = c.ref;
-  const criteria = measureSignature(c.signatureEvents, end / 1e6, lifetimeS);
+  const criteria = measureSignature(c.signatureEvents, usToSeconds(end), lifetimeS);
   // Criterion 4 from the whole stream: the reduced events hold only the fragmented message and its ACKs.
   const signature: Signature = {
     ...criteria,
@@ -847,8 +863,8 @@ function connectionFigures(c: ConnectionState, rule: AckRule, end: number, lifet
     client: ref.client.label,
     slot: ref.slot,
     startSeen: ref.startSeen,
-    firstS: ref.firstUs / 1e6,
-    lastS: ref.lastUs / 1e6,
+    firstS: usToSeconds(ref.firstUs),
+    lastS: usToSeconds(ref.lastUs),
     endedS: seconds(c.endedUs),
     clientToServer: directionFigures(c.dirs.client),
     serverToClient: directionFigures(c.dirs.server),

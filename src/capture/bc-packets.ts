@@ -10,6 +10,7 @@
 // The side that sends peer id 0x01 is the server (DECISIONS.md 5); each other
 // address:port that talks to it is one client connection, whose slot is the
 // peer id its datagrams carry once the server has given it one (0xFF before).
+import { floorToSecondUs } from '../engine/index.js';
 import { SERVER_PORT } from './addresses.js';
 import { decodeDatagram } from '../codec/index.js';
 import type { DecodedDatagram } from '../codec/index.js';
@@ -272,7 +273,7 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
         stats.firstPacketUs = packet.timeUs;
         // Relative times count from the whole second of the first packet: a bcsim export, which
         // starts its clock at a whole second, then shows simulated time.
-        stats.originUs = Math.floor(packet.timeUs / 1e6) * 1e6;
+        stats.originUs = floorToSecondUs(packet.timeUs);
       }
       const timeUs = packet.timeUs - stats.originUs;
       if (timeUs < lastUs) stats.outOfOrder++;

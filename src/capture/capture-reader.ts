@@ -13,6 +13,7 @@
 // a problem confined to one packet (a packet block on an interface of an
 // unsupported link type, a captured length that overruns its block) is a
 // `skip` the caller counts, and reading goes on.
+import { secondsToUsUnrounded, usPerEvent } from '../engine/index.js';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export type CaptureFormat = 'pcap' | 'pcapng';
@@ -297,7 +298,7 @@ export class CaptureReader {
       packet: {
         number: ++this.packetNumber,
         offset: at,
-        timeUs: seconds * 1e6 + fraction * this.pcapUsPerFrac,
+        timeUs: secondsToUsUnrounded(seconds) + fraction * this.pcapUsPerFrac,
         linkType: this.linkType,
         interfaceId: 0,
         data: this.view(start, captured),
@@ -406,11 +407,11 @@ export class CaptureReader {
       if (code === 9 && len >= 1) {
         const v = this.buf[start];
         // MSB clear: 10^-v seconds; set: 2^-(v & 0x7F) seconds.
-        usPerUnit = (v & 0x80) === 0 ? 1e6 / 10 ** v : 1e6 / 2 ** (v & 0x7f);
+        usPerUnit = (v & 0x80) === 0 ? usPerEvent(10 ** v) : usPerEvent(2 ** (v & 0x7f));
       } else if (code === 14 && len >= 8) {
         const lo = this.u32(start + (this.littleEndian ? 0 : 4));
         const hi = this.littleEndian ? this.buf.readInt32LE(start + 4) : this.buf.readInt32BE(start);
-        offsetUs = (hi * TWO_POW_32 + lo) * 1e6;
+        offsetUs = secondsToUsUnrounded(hi * TWO_POW_32 + lo);
       }
     });
     if (!(usPerUnit > 0 && Number.isFinite(usPerUnit))) usPerUnit = 1;

@@ -14,6 +14,7 @@
 // writer's buffer and one counter map per connection and sender. A packet is
 // written in place: frame headers from a template, the payload encrypted
 // straight into the buffer, the comment as ASCII bytes after it.
+import { usToMs, msToUsUnrounded } from '../engine/index.js';
 import type { DropCause } from '../link/index.js';
 import type { SessionObserver } from '../session/index.js';
 import type { SendNote, Role } from '../transport/index.js';
@@ -27,7 +28,7 @@ import type { PcapngSink } from './pcapng-writer.js';
 
 /** Simulated time 0 is 2002-02-28T00:00:00Z in the capture: fixed, so the file is byte-deterministic. */
 export const CAPTURE_EPOCH = '2002-02-28T00:00:00Z';
-export const CAPTURE_EPOCH_US = Date.parse(CAPTURE_EPOCH) * 1000;
+export const CAPTURE_EPOCH_US = msToUsUnrounded(Date.parse(CAPTURE_EPOCH));
 
 /** Packets held until their fate is known. The link decides during the send, so one would do. */
 export const PENDING_LIMIT = 32;
@@ -81,7 +82,7 @@ export class CaptureRecorder implements SessionObserver {
     this.plaintext = options.plaintext === true;
     this.writer = new PcapngWriter(sink);
     // Formats the fixed epoch (never the clock): the file stays byte-deterministic.
-    const epoch = `simulated time 0 is ${new Date(this.epochUs / 1000).toISOString()}`;
+    const epoch = `simulated time 0 is ${new Date(usToMs(this.epochUs)).toISOString()}`;
     this.writer.sectionHeader({ application: `bcsim ${VERSION}`, comment: options.comment === undefined ? epoch : `${options.comment}; ${epoch}` });
     this.writer.interfaceDescription({
       linkType: LINKTYPE_ETHERNET,

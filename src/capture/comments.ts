@@ -15,7 +15,36 @@
 // straight into the file's buffer, reading the message headers in place: no
 // string, array or object per packet. A message the fast reader does not
 // accept is left to the codec's reader, whose error the comment quotes.
-import { CLIENT_CONNECT_LABEL, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES, isDecodeError, isKnownType, readMessage } from '../codec/index.js';
+import {
+  ACK_BYTES,
+  CLIENT_CONNECT_LABEL,
+  DATAGRAM_HEADER_BYTES,
+  DATA_HEADER_BYTES,
+  FRAGMENT_ACK_BYTES,
+  TYPE_ACK,
+  TYPE_CONNECT_ACK,
+  TYPE_GAME,
+  TYPE_NAMES,
+  ackFlagsAt,
+  ackFlagsFragment,
+  ackFlagsLowType,
+  ackFlagsOther,
+  ackFragIndexAt,
+  ackSeqAt,
+  dataHeaderBytes,
+  flagsLenAt,
+  flagsLenFragment,
+  flagsLenOrdered,
+  flagsLenReliable,
+  flagsLenSize,
+  isDecodeError,
+  isKnownType,
+  isLowType,
+  packKeyOf,
+  readMessage,
+  seqNext,
+  u16At,
+} from '../codec/index.js';
 import type { DropCause } from '../link/index.js';
 import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
@@ -63,8 +92,8 @@ export class TransmissionCounter {
     }
     let map = this.maps[index];
     if (map === undefined) this.maps[index] = map = new Map();
-    // 1 bit category, 16 bits seq, 9 bits fragment index + 1 (0 = not a fragment): a small integer.
-    const key = (((low ? 0x10000 : 0) | seq) << 9) | (fragIndex + 1);
+    // The codec's packed message key: a small integer.
+    const key = packKeyOf(low, seq, fragIndex >= 0, fragIndex >= 0 ? fragIndex : 0);
     const n = note === SendNote.FirstSend ? 0 : (map.get(key) ?? 0);
     map.set(key, n + 1);
     return n;
@@ -116,9 +145,9 @@ export class CommentWriter {
    * numbering re-sends with `counter` (call once per datagram, in send order).
    */
   datagram(bytes: Uint8Array, notes: readonly SendNote[], from: Role, client: number, counter: TransmissionCounter): void {
-    const count = bytes.length >= 2 ? bytes[1] : 0;
-    if (bytes.length < 2) this.text(`malformed: datagram header needs 2 bytes, got ${bytes.length}`);
-    let offset = 2;
+    const count = bytes.length >= DATAGRAM_HEADER_BYTES ? bytes[1] : 0;
+    if (bytes.length < DATAGRAM_HEADER_BYTES) this.text(`malformed: datagram header needs 2 bytes, got ${bytes.length}`);
+    let offset = DATAGRAM_HEADER_BYTES;
     for (let i = 0; i < count; i++) {
       if (i > 0) this.text(MESSAGE_SEPARATOR);
       const run = this.ackRun(bytes, offset, i, count, notes);
@@ -142,7 +171,7 @@ export class CommentWriter {
           i += same;
         }
       }
-      this.mark(note, this.type !== TYPE_ACK && this.reliable ? counter.count(client, from, this.type < TYPE_GAME, this.seq, this.fragIndex, note) : 0);
+      this.mark(note, this.type !== TYPE_ACK && this.reliable ? counter.count(client, from, isLowType(this.type), this.seq, this.fragIndex, note) : 0);
     }
   }
 
@@ -197,17 +226,17 @@ export class CommentWriter {
    * run, its last index in `runEnd`; 0 (nothing written) if there is no such run.
    */
   private ackRun(bytes: Uint8Array, offset: number, first: number, count: number, notes: readonly SendNote[]): number {
-    if (count - first < ACK_RUN || this.readHeader(bytes, offset) !== 4 || this.type !== TYPE_ACK) return 0;
+    if (count - first < ACK_RUN || this.readHeader(bytes, offset) !== ACK_BYTES || this.type !== TYPE_ACK) return 0;
     const flags = this.ackFlags;
     const note = notes[first];
     const start = this.seq;
     let last = start;
-    let at = offset + 4;
+    let at = offset + ACK_BYTES;
     let i = first + 1;
     for (; i < count; i++) {
-      if (notes[i] !== note || this.readHeader(bytes, at) !== 4 || this.type !== TYPE_ACK || this.ackFlags !== flags || this.seq !== ((last + 1) & 0xffff)) break;
+      if (notes[i] !== note || this.readHeader(bytes, at) !== ACK_BYTES || this.type !== TYPE_ACK || this.ackFlags !== flags || this.seq !== seqNext(last)) break;
       last = this.seq;
-      at += 4;
+      at += ACK_BYTES;
     }
     if (i - first < ACK_RUN) return 0;
     this.text('ack seq=');
@@ -303,9 +332,9 @@ export class CommentWriter {
 
   /** The trace's words for an ACK's flags: ` (fragment)`, ` (low-type)`, other bits in hex. */
   private ackFlagsText(flags: number): void {
-    if ((flags & 0x01) !== 0) this.text((flags & 0x02) !== 0 ? ' (fragment, low-type)' : ' (fragment)');
-    else if ((flags & 0x02) !== 0) this.text(' (low-type)');
-    if ((flags & ~0x03) !== 0) this.text(` flags=0x${hex2(flags)}`);
+    if (ackFlagsFragment(flags)) this.text(ackFlagsLowType(flags) ? ' (fragment, low-type)' : ' (fragment)');
+    else if (ackFlagsLowType(flags)) this.text(' (low-type)');
+    if (ackFlagsOther(flags) !== 0) this.text(` flags=0x${hex2(flags)}`);
   }
 
   /**
@@ -322,30 +351,30 @@ export class CommentWriter {
     this.fragIndex = -1;
     this.fragCount = -1;
     if (type === TYPE_ACK) {
-      if (remaining < 4) return -1;
-      const flags = bytes[offset + 3];
-      const fragment = (flags & 0x01) !== 0;
-      if (fragment && remaining < 5) return -1;
+      if (remaining < ACK_BYTES) return -1;
+      const flags = ackFlagsAt(bytes, offset);
+      const fragment = ackFlagsFragment(flags);
+      if (fragment && remaining < FRAGMENT_ACK_BYTES) return -1;
       this.ackFlags = flags;
-      this.seq = bytes[offset + 1] | (bytes[offset + 2] << 8);
-      if (fragment) this.fragIndex = bytes[offset + 4];
+      this.seq = ackSeqAt(bytes, offset);
+      if (fragment) this.fragIndex = ackFragIndexAt(bytes, offset);
       this.reliable = false;
-      return fragment ? 5 : 4;
+      return fragment ? FRAGMENT_ACK_BYTES : ACK_BYTES;
     }
-    if (!isKnownType(type) || remaining < 3) return -1;
-    const flagsLen = bytes[offset + 1] | (bytes[offset + 2] << 8);
-    const game = type === TYPE_GAME;
-    const reliable = (flagsLen & 0x8000) !== 0;
-    const fragment = game && (flagsLen & 0x2000) !== 0;
-    const size = flagsLen & (game ? 0x1fff : 0x3fff);
-    const header = 3 + (reliable ? 2 : 0) + (fragment ? 1 : 0);
+    if (!isKnownType(type) || remaining < DATA_HEADER_BYTES) return -1;
+    const flagsLen = flagsLenAt(bytes, offset);
+    const reliable = flagsLenReliable(flagsLen);
+    const fragment = flagsLenFragment(type, flagsLen);
+    const size = flagsLenSize(type, flagsLen);
+    // The fixed header, before frag_idx says whether total_frags follows.
+    const header = dataHeaderBytes(reliable, fragment, 1);
     if (size > remaining || size < header) return -1;
     this.reliable = reliable;
-    this.ordered = (flagsLen & 0x4000) !== 0;
+    this.ordered = flagsLenOrdered(flagsLen);
     this.fragment = fragment;
-    let pos = offset + 3;
+    let pos = offset + DATA_HEADER_BYTES;
     if (reliable) {
-      this.seq = bytes[pos] | (bytes[pos + 1] << 8);
+      this.seq = u16At(bytes, pos);
       pos += 2;
     }
     if (fragment) {

@@ -5,6 +5,25 @@
 // codec/message.ts `readMessage`: the same checks in the same order; the tests
 // hold the two together on random and real bytes) and allocates nothing.
 // Whoever needs the messages themselves (decode --pcap) asks the codec.
+import {
+  ACK_BYTES,
+  DATAGRAM_HEADER_BYTES,
+  DATA_HEADER_BYTES,
+  FRAGMENT_ACK_BYTES,
+  PEER_ID_FIRST_CLIENT,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_CONNECT_ACK,
+  ackFlagsAt,
+  ackFlagsFragment,
+  afterSeqOffset,
+  dataHeaderBytes,
+  flagsLenAt,
+  flagsLenFragment,
+  flagsLenReliable,
+  flagsLenSize,
+  isKnownType,
+} from '../codec/index.js';
 
 /**
  * The number of messages of the plaintext datagram in bytes[0, end), or -1
@@ -13,9 +32,9 @@
  * trailing bytes).
  */
 export function datagramMessages(bytes: Uint8Array, end: number = bytes.length): number {
-  if (end < 2) return -1;
+  if (end < DATAGRAM_HEADER_BYTES) return -1;
   const count = bytes[1];
-  let pos = 2;
+  let pos = DATAGRAM_HEADER_BYTES;
   for (let i = 0; i < count; i++) {
     if (pos >= end) return -1;
     const size = messageSizeAt(bytes, pos, end);
@@ -29,23 +48,21 @@ export function datagramMessages(bytes: Uint8Array, end: number = bytes.length):
 export function messageSizeAt(bytes: Uint8Array, offset: number, end: number): number {
   const type = bytes[offset];
   const remaining = end - offset;
-  if (type === 0x01) {
-    if (remaining < 4) return -1;
-    const fragment = (bytes[offset + 3] & 0x01) !== 0;
-    if (!fragment) return 4;
-    return remaining < 5 ? -1 : 5;
+  if (type === TYPE_ACK) {
+    if (remaining < ACK_BYTES) return -1;
+    if (!ackFlagsFragment(ackFlagsAt(bytes, offset))) return ACK_BYTES;
+    return remaining < FRAGMENT_ACK_BYTES ? -1 : FRAGMENT_ACK_BYTES;
   }
-  const game = type === 0x32;
-  if (!game && type > 0x05) return -1; // known types: 0x00..0x05 and 0x32
-  if (remaining < 3) return -1;
-  const flagsLen = bytes[offset + 1] | (bytes[offset + 2] << 8);
-  const reliable = (flagsLen & 0x8000) !== 0;
-  const fragment = game && (flagsLen & 0x2000) !== 0;
-  const size = flagsLen & (game ? 0x1fff : 0x3fff);
+  if (!isKnownType(type)) return -1; // known types: 0x00..0x05 and 0x32
+  if (remaining < DATA_HEADER_BYTES) return -1;
+  const flagsLen = flagsLenAt(bytes, offset);
+  const reliable = flagsLenReliable(flagsLen);
+  const fragment = flagsLenFragment(type, flagsLen);
+  const size = flagsLenSize(type, flagsLen);
   if (size > remaining) return -1;
-  const fixed = 3 + (reliable ? 2 : 0) + (fragment ? 1 : 0);
-  if (size < fixed) return -1;
-  if (fragment && bytes[offset + 3 + (reliable ? 2 : 0)] === 0 && size < fixed + 1) return -1;
+  // The fixed header, before frag_idx says whether total_frags follows.
+  if (size < dataHeaderBytes(reliable, fragment, 1)) return -1;
+  if (fragment && bytes[offset + afterSeqOffset(reliable)] === 0 && size < dataHeaderBytes(reliable, fragment, 0)) return -1;
   return size;
 }
 
@@ -56,16 +73,15 @@ export function messageSizeAt(bytes: Uint8Array, offset: number, end: number): n
  */
 export function connectAckSlot(bytes: Uint8Array, end: number = bytes.length): number {
   const count = bytes[1];
-  let pos = 2;
+  let pos = DATAGRAM_HEADER_BYTES;
   for (let i = 0; i < count && pos < end; i++) {
     const size = messageSizeAt(bytes, pos, end);
     if (size < 0) return -1;
-    if (bytes[pos] === 0x03) {
-      const flagsLen = bytes[pos + 1] | (bytes[pos + 2] << 8);
-      const payloadAt = pos + 3 + ((flagsLen & 0x8000) !== 0 ? 2 : 0);
+    if (bytes[pos] === TYPE_CONNECT_ACK) {
+      const payloadAt = pos + afterSeqOffset(flagsLenReliable(flagsLenAt(bytes, pos)));
       if (payloadAt < pos + size) {
         const slot = bytes[payloadAt];
-        return slot >= 2 && slot !== 0xff ? slot : -1;
+        return slot >= PEER_ID_FIRST_CLIENT && slot !== PEER_ID_UNASSIGNED ? slot : -1;
       }
     }
     pos += size;

@@ -1,6 +1,6 @@
 // `bcsim check`: run each scenario in the modes its `expect` block names and
 // evaluate the assertions. Failures carry the exact command that reproduces them.
-import { formatDuration } from '../engine/index.js';
+import { formatDuration, usToSeconds } from '../engine/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { runScenario, shellQuote } from '../session/index.js';
 import type { EffectiveSettings } from '../session/index.js';
@@ -70,7 +70,7 @@ export function checkScenario(ref: string, scenario: Scenario, options: CheckOpt
       scenario: scenario.name,
       mode,
       seed,
-      durationSeconds: durationUs / 1e6,
+      durationSeconds: usToSeconds(durationUs),
       results,
       determinism: verdict,
       reproduce: reproduceCommand(ref, mode, scenario, how),

@@ -1,4 +1,5 @@
 // `--check-determinism`: run twice and compare the traces datagram by datagram.
+import { usToSeconds } from '../engine/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { runScenario } from '../session/index.js';
 import type { RunOptions, RunResult } from '../session/index.js';
@@ -43,6 +44,6 @@ export function compareRuns(a: RunResult, b: RunResult): DeterminismVerdict {
 }
 
 function describe(a: { timeUs: number; direction: number } | null, b: { timeUs: number; direction: number } | null, index: number): string {
-  const side = (r: { timeUs: number; direction: number } | null) => (r === null ? 'missing' : `t=${(r.timeUs / 1e6).toFixed(6)} s from ${r.direction === 0 ? 'client' : 'server'}`);
+  const side = (r: { timeUs: number; direction: number } | null) => (r === null ? 'missing' : `t=${(usToSeconds(r.timeUs)).toFixed(6)} s from ${r.direction === 0 ? 'client' : 'server'}`);
   return `first diverging datagram is #${index} (run 1: ${side(a)}; run 2: ${side(b)})`;
 }

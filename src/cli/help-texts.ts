@@ -87,3 +87,29 @@ export const ANALYZE_HELP =
   'before a break is still printed) or a bad flag.\n' +
   'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
   '  bcsim analyze /tmp/fa.pcapng --json\n  bcsim analyze capture.pcapng --against fragment-ack-bug --mode stock';
+
+/** Scheme scenarios with `bcsim compare` (issue 16; README "R-Type beside BC"). */
+export const SCHEME_COMPARE_HELP =
+  'Scheme scenarios (bcsim scenarios lists them; files in scenarios/schemes/, or any JSON file with a "scheme" key):\n' +
+  '  rtype-deaths          the R-Type ACK scheme as documented, implemented and repaired: deaths delivered and\n' +
+  '                        lost per client, resends per tick, store and pending lists over time, ACKs nobody can\n' +
+  '                        attribute, bytes on the wire\n' +
+  '  schemes-side-by-side  one workload (critical events + unreliable updates) through BC stock, BC fixed,\n' +
+  '                        R-Type documented and R-Type repaired on the same links: delivery, latency, bandwidth, memory\n' +
+  '  They take --duration, --seed, --out and --json (the others are refused with one line) and write the same\n' +
+  '  four files, to reports/<name> for the defaults, else reports/experiments/<name>-<id>.\n' +
+  '  File format: {"name","scheme":"rtype"|"side-by-side","description","duration":"10m","seed","clients",\n' +
+  '  "link":{"latencyMs","jitterMs","loss"},"tcpLatencyMs","workload":{…}}; a bad field gets one line, exit 2.\n' +
+  '  bcsim compare rtype-deaths\n  bcsim compare schemes-side-by-side --duration 2m --seed 3 --json\n' +
+  'Exit codes: 0 written, 1 a --fail-on condition holds (BC scenarios only), 2 bad flag, scenario or --out.';
+
+/** `bcsim reproduce rtype` (issue 16, item 5). */
+export const REPRODUCE_RTYPE_HELP =
+  'rtype runs the R-Type scheme (4 clients, --loss both ways, 2 deaths/s and bursts of 8) once per defect switch on\n' +
+  'alone over repaired and once per defect off alone from implemented, and measures five symptoms in each: no resend\n' +
+  "ever, a resend storm, deaths lost under loss, growing lists (with a 5 s downlink outage, so packets expire) and one\n" +
+  "client's ACK clearing another's. Each cell shows the figure its test read; \"other symptoms\" lists the finer ones.\n" +
+  '--duration sets each run (default 60s, at least 10s); --json prints the same as JSON.\n' +
+  'Exit 1 if implemented stops losing deaths without a resend, repaired shows a symptom, or a defect no longer does\n' +
+  'what the model claims; exit 2 on a bad flag.\n' +
+  'Examples:\n  bcsim reproduce rtype\n  bcsim reproduce rtype --loss 0.1 --seed 4 --duration 30s --json';

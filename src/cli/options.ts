@@ -1,8 +1,9 @@
 // Flag parsing shared by commands. Bad flags are UsageErrors: one line, exit 2.
 import { MAX_DURATION_US, parseDuration } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import { UsageError } from './io.js';
 
-export function durationFlag(flag: string, value: string | undefined, allowZero = false): number | undefined {
+export function durationFlag(flag: string, value: string | undefined, allowZero = false): Micros | undefined {
   if (value === undefined) return undefined;
   const us = parseDuration(value);
   if (us === null || us < 0 || (us === 0 && !allowZero)) throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);

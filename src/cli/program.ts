@@ -11,7 +11,7 @@ import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
-import { ANALYZE_HELP, CLIENTS_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, SWITCHES_HELP } from './help-texts.js';
+import { ANALYZE_HELP, CLIENTS_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
 import type { PeerFlags } from './commands/peer.js';
 import type { SweepFlags, SweepMergeFlags } from './commands/sweep.js';
 import type { ProxyFlags } from './commands/proxy.js';
@@ -112,8 +112,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
 
   program
     .command('compare')
-    .description('run a scenario in stock and fixed mode side by side and write reports (the main job)')
-    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
+    .description('run a scenario in stock and fixed mode side by side and write reports (the main job); a scheme scenario runs its own columns')
+    .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file')
     .option('--duration <d>', "simulated time, e.g. 30m or 4h; default: the scenario's duration")
     .option('--seed <n>', "random seed; default: the scenario's seed")
     .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
@@ -141,7 +141,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  bcsim compare fragment-ack-bug --pcap /tmp/fa.pcapng      (writes /tmp/fa.stock.pcapng and /tmp/fa.fixed.pcapng)\n' +
         `\n${PCAP_HELP}\n` +
         '  With compare, --pcap FILE writes one capture per column, the column label (: becomes -) before the\n' +
-        '  extension; all of them appear together, after every run has finished, or none does.\n',
+        '  extension; all of them appear together, after every run has finished, or none does.\n' +
+        `\n${SCHEME_COMPARE_HELP}\n`,
     )
     .action(async (ref: string, flags: CompareFlags) => {
       setExit(await (await import('./commands/compare.js')).compareCommand(ref, { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out }, io));
@@ -190,10 +191,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
 
   program
     .command('reproduce')
-    .description('measure the model against the observed bugs: fragment-ack (cause by cause) or ack-outbox')
-    .argument('<target>', 'fragment-ack or ack-outbox')
+    .description('measure the model against the observed bugs: fragment-ack (cause by cause), ack-outbox, or the R-Type defects (rtype)')
+    .argument('<target>', 'fragment-ack, ack-outbox or rtype')
     .option('--seed <n>', 'random seed for the runs')
-    .option('--loss <p>', 'fragment-ack: loss for the lossy rerun of every cause', '0.2')
+    .option('--loss <p>', 'fragment-ack: loss for the lossy rerun of every cause; rtype: loss on every link, both ways', '0.2')
+    .option('--duration <d>', 'rtype: simulated time of each run (default 60s, at least 10s)')
     .option('--json', 'print one JSON object')
     .addHelpText(
       'after',
@@ -206,7 +208,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '`hypotheses` (name, switches, one {value, expected, matches} per criterion) and `best`. Then it\n' +
         'sweeps reliable rates at 95 and 33 ms updates for both peers and states the capacity relation:\n' +
         'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n' +
-        'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n',
+        'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n' +
+        `\n${REPRODUCE_RTYPE_HELP}\n`,
     )
     .action(async (target: string, flags: ReproduceFlags) => {
       setExit((await import('./commands/reproduce.js')).reproduceCommand(target, flags, io));
@@ -414,6 +417,12 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .command('scenarios')
     .description('list the built-in scenarios and what each is for')
     .option('--json', 'print them as a JSON array')
+    .addHelpText(
+      'after',
+      '\nThe BC scenarios first, then the scheme scenarios (issue 16: rtype-deaths, schemes-side-by-side), which\n' +
+        '`bcsim compare <name>` runs; in --json a scheme scenario carries "scheme". Exit code 0.\n' +
+        'Examples:\n  bcsim scenarios\n  bcsim scenarios --json\n',
+    )
     .action(async (flags: { json?: boolean }) => {
       setExit((await import('./commands/scenarios.js')).scenariosCommand(flags, io));
     });

@@ -1,7 +1,7 @@
 // A progress line on stderr for long runs: simulated time, speed against the
 // wall clock, ETA. Only on a TTY, never with --json, never under CI. The wall
 // clock is read here, in the CLI, never inside the simulation.
-import { formatDuration } from '../engine/index.js';
+import { formatDuration, floorToSecondUs, msToSeconds, usToSeconds } from '../engine/index.js';
 import type { CliIO } from './io.js';
 
 const SHOW_AFTER_MS = 1000;
@@ -29,14 +29,14 @@ export function progressFor(io: CliIO, json: boolean, showAfterMs = SHOW_AFTER_M
       if (now - startMs < showAfterMs) return;
       shown = true;
       const fraction = totalUs === 0 ? 1 : simulatedUs / totalUs;
-      const wallS = Math.max((now - runStartMs) / 1000, 1e-3);
-      const ratio = simulatedUs / 1e6 / wallS;
+      const wallS = Math.max(msToSeconds(now - runStartMs), 1e-3);
+      const ratio = usToSeconds(simulatedUs) / wallS;
       const etaS = fraction > 0 ? (wallS * (1 - fraction)) / fraction : 0;
       const filled = Math.round(fraction * WIDTH);
       const bar = `${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}`;
       // Below 1x the run takes longer than the time it simulates: say so (issue 9).
       const speed = ratio >= 1 ? `${Math.round(ratio).toLocaleString('en-US')}x real time` : `${ratio.toFixed(2)}x real time (slower than real time)`;
-      io.stderr(`\r[${bar}] ${label} ${formatDuration(Math.floor(simulatedUs / 1e6) * 1e6)} / ${formatDuration(totalUs)}  ${speed}  ETA ${etaS.toFixed(1)}s   `);
+      io.stderr(`\r[${bar}] ${label} ${formatDuration(floorToSecondUs(simulatedUs))} / ${formatDuration(totalUs)}  ${speed}  ETA ${etaS.toFixed(1)}s   `);
     },
     done() {
       if (shown) io.stderr('\r\x1b[2K');

@@ -1,6 +1,7 @@
 // Loads a scenario for a command, turning scenario errors into usage errors.
 import { ScenarioError, loadScenario } from '../scenario/index.js';
 import type { Scenario } from '../scenario/index.js';
+import { isSchemeScenarioRef } from '../schemes/index.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 
@@ -8,6 +9,8 @@ export function loadForCli(ref: string, sets: readonly string[], io: CliIO, loss
   try {
     return loadScenario(ref, { sets, cwd: io.cwd, loss });
   } catch (error) {
+    // A scheme scenario (issue 16) is not a BC scenario: say where it runs.
+    if (error instanceof ScenarioError && isSchemeScenarioRef(ref, io.cwd)) throw new UsageError(`${ref}: a scheme scenario, which only \`bcsim compare ${ref}\` runs`);
     if (error instanceof ScenarioError) throw new UsageError(error.message);
     throw error;
   }

@@ -1,7 +1,6 @@
 // Single-message encoding and decoding (transport-layer.md §3, DECISIONS.md 2–4).
 // Pure functions over Uint8Array; decoding never throws and never reads past `end`.
 import {
-  ACK_FLAG_FRAGMENT,
   FLAG_FRAGMENT,
   FLAG_ORDERED,
   FLAG_RELIABLE,
@@ -15,15 +14,16 @@ import {
   isKnownType,
 } from './constants.js';
 import type { AckMessage, DataMessage, DecodeError, EncodeError, Located, Message } from './types.js';
+import { ACK_BYTES, DATA_HEADER_BYTES, FRAGMENT_ACK_BYTES, ackBytesOfFlags, ackFlagsFragment } from './wire.js';
 
 /** Header bytes of a data message before its payload. */
 export function dataHeaderBytes(reliable: boolean, fragment: boolean, fragIndex: number | null): number {
-  return 3 + (reliable ? 2 : 0) + (fragment ? (fragIndex === 0 ? 2 : 1) : 0);
+  return DATA_HEADER_BYTES + (reliable ? 2 : 0) + (fragment ? (fragIndex === 0 ? 2 : 1) : 0);
 }
 
 /** Bytes the message occupies on the wire; the send cycle packs datagrams with it. */
 export function messageSize(message: Message): number {
-  if (message.type === TYPE_ACK) return (message.flags & ACK_FLAG_FRAGMENT) !== 0 ? 5 : 4;
+  if (message.type === TYPE_ACK) return ackBytesOfFlags(message.flags);
   return dataHeaderBytes(message.reliable, message.fragment, message.fragIndex) + message.payload.length;
 }
 
@@ -35,7 +35,7 @@ export function validateMessage(message: Message, messageIndex: number | null = 
   if (message.type === TYPE_ACK) {
     if (message.seq === null) return fail('field-presence', 'an ack needs a seq');
     if (!isU8(message.flags)) return fail('field-range', `ack flags ${message.flags} is not a u8`);
-    const fragment = (message.flags & ACK_FLAG_FRAGMENT) !== 0;
+    const fragment = ackFlagsFragment(message.flags);
     if (fragment && message.fragIndex === null) return fail('field-presence', 'fragment ack needs a fragIndex');
     if (!fragment && message.fragIndex !== null) return fail('field-presence', 'fragIndex given on a non-fragment ack');
     if (fragment && !isU8(message.fragIndex)) return fail('field-range', `fragIndex ${message.fragIndex} is over 255`);
@@ -73,7 +73,7 @@ export function writeMessage(buf: Uint8Array, offset: number, message: Message):
     buf[pos++] = message.seq & 0xff;
     buf[pos++] = message.seq >>> 8;
     buf[pos++] = message.flags;
-    if ((message.flags & ACK_FLAG_FRAGMENT) !== 0) buf[pos++] = message.fragIndex as number;
+    if (ackFlagsFragment(message.flags)) buf[pos++] = message.fragIndex as number;
     return pos;
   }
   const size = dataHeaderBytes(message.reliable, message.fragment, message.fragIndex) + message.payload.length;
@@ -142,14 +142,14 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
   into.offset = offset;
 
   if (type === TYPE_ACK) {
-    if (remaining < 4) return fail('truncated-message', offset, `ack needs 4 bytes, ${remaining} remain`);
+    if (remaining < ACK_BYTES) return fail('truncated-message', offset, `ack needs 4 bytes, ${remaining} remain`);
     const flags = bytes[offset + 3];
-    const fragment = (flags & ACK_FLAG_FRAGMENT) !== 0;
-    if (fragment && remaining < 5) return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
+    const fragment = ackFlagsFragment(flags);
+    if (fragment && remaining < FRAGMENT_ACK_BYTES) return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
     into.seq = bytes[offset + 1] | (bytes[offset + 2] << 8);
     into.flags = flags;
     into.fragIndex = fragment ? bytes[offset + 4] : null;
-    into.size = fragment ? 5 : 4;
+    into.size = fragment ? FRAGMENT_ACK_BYTES : ACK_BYTES;
     into.payloadStart = offset + into.size;
     return null;
   }

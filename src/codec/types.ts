@@ -1,4 +1,5 @@
 // Message and datagram shapes shared by the encoder and the decoder.
+import { ackFlagsFragment, ackFlagsLowType } from './wire.js';
 
 /** Type 0x01 (DECISIONS.md 2): [01][seq u16 LE][flags][frag_idx if flags bit 0]. */
 export interface AckMessage {
@@ -99,9 +100,9 @@ export function isAck(message: Message): message is AckMessage {
 }
 
 export function ackIsFragment(ack: AckMessage): boolean {
-  return (ack.flags & 0x01) !== 0;
+  return ackFlagsFragment(ack.flags);
 }
 
 export function ackIsLowType(ack: AckMessage): boolean {
-  return (ack.flags & 0x02) !== 0;
+  return ackFlagsLowType(ack.flags);
 }

@@ -3,6 +3,7 @@
 import { CLIENT_CONNECT_LABEL, FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
 import { hex2 } from './message.js';
 import { toHex } from './hex.js';
+import { ackBytesOfFlags, ackFlagsFragment, ackFlagsLowType, ackFlagsOther } from './wire.js';
 import type { AckMessage, DataMessage, DecodeResult, Located, Message } from './types.js';
 
 export interface AckJson {
@@ -49,9 +50,9 @@ export function messageToJson(message: Located): AckJson | DataJson {
       size: message.size,
       seq: message.seq,
       flags: message.flags,
-      fragment: (message.flags & 0x01) !== 0,
+      fragment: ackFlagsFragment(message.flags),
       fragIndex: message.fragIndex,
-      lowType: (message.flags & 0x02) !== 0,
+      lowType: ackFlagsLowType(message.flags),
     };
   }
   return {
@@ -114,11 +115,11 @@ export function describeMessage(message: Message, size: number, context: SenderC
 
 function describeAck(ack: AckMessage): string {
   const bits: string[] = [];
-  if (ack.flags & 0x01) bits.push('fragment');
-  if (ack.flags & 0x02) bits.push('low-type');
-  if (ack.flags & ~0x03) bits.push(`other bits 0x${hex2(ack.flags & ~0x03)}`);
+  if (ackFlagsFragment(ack.flags)) bits.push('fragment');
+  if (ackFlagsLowType(ack.flags)) bits.push('low-type');
+  if (ackFlagsOther(ack.flags) !== 0) bits.push(`other bits 0x${hex2(ackFlagsOther(ack.flags))}`);
   const frag = ack.fragIndex === null ? '' : ` frag=${ack.fragIndex}`;
-  return `ack seq=${ack.seq}${frag} flags=0x${hex2(ack.flags)}${bits.length ? ` (${bits.join(', ')})` : ''} [${(ack.flags & 1) !== 0 ? 5 : 4} bytes]`;
+  return `ack seq=${ack.seq}${frag} flags=0x${hex2(ack.flags)}${bits.length ? ` (${bits.join(', ')})` : ''} [${ackBytesOfFlags(ack.flags)} bytes]`;
 }
 
 function describeData(message: DataMessage, size: number, context: SenderContext): string {

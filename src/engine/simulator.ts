@@ -3,6 +3,7 @@
 // they were scheduled. It knows nothing about Bridge Commander.
 import { LimitError } from './limits.js';
 import type { Scheduler, Timer } from './scheduler.js';
+import { ZERO_US, addUs } from './time.js';
 import type { Micros } from './time.js';
 
 interface TimerSlot {
@@ -22,7 +23,7 @@ export const MAX_PENDING_EVENTS = 150_000;
 
 export class Simulator implements Scheduler {
   private readonly heap: TimerSlot[] = [];
-  private nowUs: Micros = 0;
+  private nowUs: Micros = ZERO_US;
   private nextSeq = 0;
   private dispatched = 0;
 
@@ -60,7 +61,7 @@ export class Simulator implements Scheduler {
 
   /** Schedules `fn` after `delayUs` microseconds. */
   after(delayUs: Micros, fn: () => void): Timer {
-    return this.at(this.nowUs + delayUs, fn);
+    return this.at(addUs(this.nowUs, delayUs), fn);
   }
 
   /** Removes a pending timer. Returns false if it already fired or was cancelled. */

@@ -1,13 +1,14 @@
 // Token-bucket rate limit with a FIFO tail-drop queue, computed arithmetically:
 // no per-byte or per-refill events, one departure time per datagram.
-import { US_PER_SECOND } from '../engine/index.js';
+import { ZERO_US, addUs, countOverUs, diffUs, maxUs, micros, usForAmount } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 
 export class TokenBucket {
   /** Token level (bytes) at `levelAtUs`, the previous departure (or creation). */
   private tokensBytes: number;
-  private levelAtUs = 0;
+  private levelAtUs = ZERO_US;
   /** Departure times of admitted datagrams, non-decreasing (FIFO); [head..] may still be waiting. */
-  private departuresUs: number[] = [];
+  private departuresUs: Micros[] = [];
   private head = 0;
 
   constructor(
@@ -19,7 +20,7 @@ export class TokenBucket {
   }
 
   /** Datagrams still waiting for tokens at `nowUs`. */
-  waiting(nowUs: number): number {
+  waiting(nowUs: Micros): number {
     const d = this.departuresUs;
     while (this.head < d.length && d[this.head] <= nowUs) this.head++;
     if (this.head > 1024 && this.head * 2 > d.length) {
@@ -36,16 +37,16 @@ export class TokenBucket {
    * A datagram larger than the burst may still pass: the bucket is allowed to
    * fill up to its size for it, so it departs after size/rate of refill.
    */
-  offer(nowUs: number, sizeBytes: number): number | null {
+  offer(nowUs: Micros, sizeBytes: number): Micros | null {
     const queued = this.waiting(nowUs);
     // FIFO: service starts when the previous datagram has left.
-    const startUs = Math.max(nowUs, this.levelAtUs);
+    const startUs = maxUs(nowUs, this.levelAtUs);
     const capBytes = Math.max(this.burstBytes, sizeBytes);
-    const levelBytes = Math.min(capBytes, this.tokensBytes + ((startUs - this.levelAtUs) * this.bytesPerSecond) / US_PER_SECOND);
+    const levelBytes = Math.min(capBytes, this.tokensBytes + countOverUs(this.bytesPerSecond, startUs - this.levelAtUs));
     let departUs = startUs;
-    if (levelBytes < sizeBytes) departUs += Math.ceil(((sizeBytes - levelBytes) * US_PER_SECOND) / this.bytesPerSecond);
+    if (levelBytes < sizeBytes) departUs = addUs(departUs, micros(Math.ceil(usForAmount(sizeBytes - levelBytes, this.bytesPerSecond))));
     if (departUs > nowUs && queued >= this.queueLimitPackets) return null;
-    const atDepartureBytes = Math.min(capBytes, levelBytes + ((departUs - startUs) * this.bytesPerSecond) / US_PER_SECOND);
+    const atDepartureBytes = Math.min(capBytes, levelBytes + countOverUs(this.bytesPerSecond, diffUs(departUs, startUs)));
     // The ceil makes the level reach the size; clamp float dust below zero.
     this.tokensBytes = Math.max(0, atDepartureBytes - sizeBytes);
     this.levelAtUs = departUs;

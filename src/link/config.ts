@@ -1,6 +1,8 @@
 // Link model configuration, per direction (issue 4, item 1). Plain data,
 // already normalised: the scenario layer turns user shorthands into this shape.
 
+import type { MicrosIn, MillisIn } from '../engine/index.js';
+
 export type JitterDistribution = 'uniform' | 'normal' | 'exponential';
 
 export type LossModel =
@@ -35,23 +37,23 @@ export interface DropRule {
   /** Chance that a match is dropped. */
   readonly probability: number;
   /** Active window in simulated ms; null = unbounded. */
-  readonly fromMs: number | null;
-  readonly untilMs: number | null;
+  readonly fromMs: MillisIn | null;
+  readonly untilMs: MillisIn | null;
 }
 
 export interface LinkConfig {
-  readonly latency: { readonly baseMs: number; readonly jitterMs: number; readonly distribution: JitterDistribution };
+  readonly latency: { readonly baseMs: MillisIn; readonly jitterMs: MillisIn; readonly distribution: JitterDistribution };
   readonly loss: LossModel;
   /** A duplicate copy arrives after the original's delay plus uniform [0, extraDelayMs]. */
-  readonly duplicate: { readonly probability: number; readonly extraDelayMs: number };
+  readonly duplicate: { readonly probability: number; readonly extraDelayMs: MillisIn };
   /** netem-style: every `gap`-th datagram is sent without the base delay with this probability. */
   readonly reorder: { readonly probability: number; readonly gap: number };
   /** Token bucket; null rate = unlimited. The queue tail-drops past queueLimitPackets. */
   readonly bandwidth: { readonly bytesPerSecond: number | null; readonly burstBytes: number; readonly queueLimitPackets: number };
   /** netem slot: hold datagrams and release them together every intervalMs; null = off. */
-  readonly slot: { readonly intervalMs: number | null };
+  readonly slot: { readonly intervalMs: MillisIn | null };
   /** Windows in which the direction drops everything (partitions). */
-  readonly outages: ReadonlyArray<{ readonly startMs: number; readonly endMs: number }>;
+  readonly outages: ReadonlyArray<{ readonly startMs: MillisIn; readonly endMs: MillisIn }>;
   readonly dropRules: readonly DropRule[];
   /**
    * An explicit fault list (issue 15). When present (even empty), the link takes its loss,
@@ -70,10 +72,10 @@ export interface LinkConfig {
  * atUs is the datagram's send time: informative, and cross-checked on replay (FaultListStats).
  */
 export interface LinkFault {
-  readonly atUs: number;
+  readonly atUs: MicrosIn;
   readonly datagram: number;
   readonly action: 'drop' | 'duplicate' | 'delay';
-  readonly delayMs?: number;
+  readonly delayMs?: MillisIn;
 }
 
 export interface LinkFaultRecorder {

@@ -2,8 +2,8 @@
 // and re-encode, when decoded fields match (issue 4, item 1).
 import { DATAGRAM_HEADER_BYTES, TYPE_ACK, TYPE_NAMES, ackIsFragment, ackIsLowType, decodeDatagram, encodeDatagram, isLowType } from '../codec/index.js';
 import type { Located, Message } from '../codec/index.js';
-import { msToUs } from '../engine/index.js';
-import type { RandomStream } from '../engine/index.js';
+import { micros, msToUs } from '../engine/index.js';
+import type { Micros, RandomStream } from '../engine/index.js';
 import type { DropRule, MessageMatch } from './config.js';
 import { chance } from './draw.js';
 
@@ -37,8 +37,8 @@ const DROP: RuleOutcome = { kind: 'drop' };
 
 interface ActiveRule {
   readonly rule: DropRule;
-  readonly fromUs: number;
-  readonly untilUs: number;
+  readonly fromUs: Micros;
+  readonly untilUs: Micros;
   /** Matches counted toward firstN so far. */
   matches: number;
 }
@@ -62,13 +62,13 @@ export class DropRules {
   ) {
     this.rules = rules.map((rule) => ({
       rule,
-      fromUs: rule.fromMs === null ? -Infinity : msToUs(rule.fromMs),
-      untilUs: rule.untilMs === null ? Infinity : msToUs(rule.untilMs),
+      fromUs: rule.fromMs === null ? micros(-Infinity) : msToUs(rule.fromMs),
+      untilUs: rule.untilMs === null ? micros(Infinity) : msToUs(rule.untilMs),
       matches: 0,
     }));
   }
 
-  apply(bytes: Uint8Array, uids: readonly number[], nowUs: number): RuleOutcome {
+  apply(bytes: Uint8Array, uids: readonly number[], nowUs: Micros): RuleOutcome {
     if (!this.rules.some((r) => this.live(r, nowUs))) return PASS; // no decode when nothing can match
     const decoded = decodeDatagram(bytes);
     if (!decoded.ok) return PASS;
@@ -103,7 +103,7 @@ export class DropRules {
     return { kind: 'rewrite', bytes: reencode(bytes, decoded.datagram.peerId, kept), uids: keptUids, removedIndexes };
   }
 
-  private live(r: ActiveRule, nowUs: number): boolean {
+  private live(r: ActiveRule, nowUs: Micros): boolean {
     return nowUs >= r.fromUs && nowUs < r.untilUs && (r.rule.firstN === null || r.matches < r.rule.firstN);
   }
 

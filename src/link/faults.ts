@@ -3,8 +3,8 @@
 // - ScheduledDecisions: an explicit fault list keyed by the link's datagram send index.
 // A recorder wrapped around either writes every decision that differs from a clean link
 // as a LinkFault, so a recorded list, replayed, gives the same run (same trace hash).
-import type { RandomStream, StreamSource } from '../engine/index.js';
-import { uniform, msToUs } from '../engine/index.js';
+import type { Micros, RandomStream, StreamSource } from '../engine/index.js';
+import { ZERO_US, addUs, uniform, msToUs, usToMs } from '../engine/index.js';
 import type { LinkConfig, LinkFault, LinkFaultRecorder } from './config.js';
 import { chance, needsDraw } from './draw.js';
 import { NetemReorder, createJitter } from './latency.js';
@@ -12,11 +12,11 @@ import { createLoss } from './loss.js';
 
 export interface LinkDecisions {
   /** Step 4 of the pipeline: true = the datagram is lost. */
-  lose(index: number, nowUs: number): boolean;
+  lose(index: number, nowUs: Micros): boolean;
   /** Step 6: the delay from departure to arrival, in µs, before the slot grid. */
-  delayUs(index: number, nowUs: number): number;
+  delayUs(index: number, nowUs: Micros): Micros;
   /** Step 8: a copy's delay after the original, in µs, or null for no copy. */
-  duplicateUs(index: number, nowUs: number): number | null;
+  duplicateUs(index: number, nowUs: Micros): Micros | null;
 }
 
 /** What a fault list did in one run: consulted entries, and those whose `at` did not match the send time. */
@@ -43,7 +43,7 @@ class RandomDecisions implements LinkDecisions {
   private readonly duplicateStream: RandomStream | null;
   private readonly duplicateDelay: (() => number) | null;
 
-  constructor(config: LinkConfig, name: string, streams: StreamSource, private readonly baseUs: number) {
+  constructor(config: LinkConfig, name: string, streams: StreamSource, private readonly baseUs: Micros) {
     this.loss = createLoss(config.loss, () => streams.stream(`${name}.loss`));
     const lat = config.latency;
     this.jitterMs = lat.jitterMs > 0 ? createJitter(lat.distribution, lat.jitterMs, streams.stream(`${name}.jitter`)) : null;
@@ -61,23 +61,23 @@ class RandomDecisions implements LinkDecisions {
     return this.loss !== null && this.loss.lose();
   }
 
-  delayUs(): number {
+  delayUs(): Micros {
     // netem reorder sends the datagram without the base delay and without a jitter draw.
-    if (this.reorder !== null && this.reorder.skipDelay()) return 0;
-    return this.jitterMs === null ? this.baseUs : this.baseUs + msToUs(this.jitterMs());
+    if (this.reorder !== null && this.reorder.skipDelay()) return ZERO_US;
+    return this.jitterMs === null ? this.baseUs : addUs(this.baseUs, msToUs(this.jitterMs()));
   }
 
-  duplicateUs(): number | null {
+  duplicateUs(): Micros | null {
     if (!(this.duplicateProbability > 0 && chance(this.duplicateStream, this.duplicateProbability))) return null;
-    return this.duplicateDelay === null ? 0 : msToUs(this.duplicateDelay());
+    return this.duplicateDelay === null ? ZERO_US : msToUs(this.duplicateDelay());
   }
 }
 
 interface Planned {
   atUs: number;
   drop: boolean;
-  delayUs: number | null;
-  duplicateUs: number | null;
+  delayUs: Micros | null;
+  duplicateUs: Micros | null;
 }
 
 /** An explicit list: a datagram without an entry goes through as on a clean link with the base delay. */
@@ -85,7 +85,7 @@ class ScheduledDecisions implements LinkDecisions {
   readonly stats: FaultListStats = { applied: 0, offSchedule: 0 };
   private readonly plan = new Map<number, Planned>();
 
-  constructor(faults: readonly LinkFault[], private readonly baseUs: number) {
+  constructor(faults: readonly LinkFault[], private readonly baseUs: Micros) {
     for (const f of faults) {
       let p = this.plan.get(f.datagram);
       if (p === undefined) this.plan.set(f.datagram, (p = { atUs: f.atUs, drop: false, delayUs: null, duplicateUs: null }));
@@ -96,7 +96,7 @@ class ScheduledDecisions implements LinkDecisions {
     }
   }
 
-  private take(index: number, nowUs: number, pick: (p: Planned) => boolean): Planned | null {
+  private take(index: number, nowUs: Micros, pick: (p: Planned) => boolean): Planned | null {
     const p = this.plan.get(index);
     if (p === undefined || !pick(p)) return null;
     this.stats.applied++;
@@ -104,15 +104,15 @@ class ScheduledDecisions implements LinkDecisions {
     return p;
   }
 
-  lose(index: number, nowUs: number): boolean {
+  lose(index: number, nowUs: Micros): boolean {
     return this.take(index, nowUs, (p) => p.drop) !== null;
   }
 
-  delayUs(index: number, nowUs: number): number {
+  delayUs(index: number, nowUs: Micros): Micros {
     return this.take(index, nowUs, (p) => p.delayUs !== null)?.delayUs ?? this.baseUs;
   }
 
-  duplicateUs(index: number, nowUs: number): number | null {
+  duplicateUs(index: number, nowUs: Micros): Micros | null {
     return this.take(index, nowUs, (p) => p.duplicateUs !== null)?.duplicateUs ?? null;
   }
 }
@@ -121,25 +121,25 @@ class ScheduledDecisions implements LinkDecisions {
 class RecordingDecisions implements LinkDecisions {
   constructor(
     private readonly inner: LinkDecisions,
-    private readonly baseUs: number,
+    private readonly baseUs: Micros,
     private readonly recorder: LinkFaultRecorder,
   ) {}
 
-  lose(index: number, nowUs: number): boolean {
+  lose(index: number, nowUs: Micros): boolean {
     const lost = this.inner.lose(index, nowUs);
     if (lost) this.recorder.record({ atUs: nowUs, datagram: index, action: 'drop' });
     return lost;
   }
 
-  delayUs(index: number, nowUs: number): number {
+  delayUs(index: number, nowUs: Micros): Micros {
     const us = this.inner.delayUs(index, nowUs);
-    if (us !== this.baseUs) this.recorder.record({ atUs: nowUs, datagram: index, action: 'delay', delayMs: us / 1000 });
+    if (us !== this.baseUs) this.recorder.record({ atUs: nowUs, datagram: index, action: 'delay', delayMs: usToMs(us) });
     return us;
   }
 
-  duplicateUs(index: number, nowUs: number): number | null {
+  duplicateUs(index: number, nowUs: Micros): Micros | null {
     const us = this.inner.duplicateUs(index, nowUs);
-    if (us !== null) this.recorder.record({ atUs: nowUs, datagram: index, action: 'duplicate', delayMs: us / 1000 });
+    if (us !== null) this.recorder.record({ atUs: nowUs, datagram: index, action: 'duplicate', delayMs: usToMs(us) });
     return us;
   }
 }

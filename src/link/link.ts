@@ -20,8 +20,8 @@
 // Every decision after step 1 is computed at send time (the bucket's FIFO keeps
 // stream order equal to send order), so a datagram costs one scheduled event,
 // two with a duplicate. Deliveries are not forced FIFO: jitter may reorder.
-import type { StreamSource, Scheduler } from '../engine/index.js';
-import { msToUs } from '../engine/index.js';
+import type { Micros, StreamSource, Scheduler } from '../engine/index.js';
+import { addUs, msToUs } from '../engine/index.js';
 import { newLinkCounters } from './config.js';
 import type { DropCause, LinkConfig, LinkCounters } from './config.js';
 import { TokenBucket } from './bandwidth.js';
@@ -36,19 +36,19 @@ export interface LinkObserver {
   dropped?(bytes: Uint8Array, uids: readonly number[], cause: DropCause): void;
   /** A message-scope rule rewrote a datagram; the rewritten one continues down the pipeline. */
   messagesDropped?(before: Uint8Array, after: Uint8Array, removedIndexes: readonly number[]): void;
-  delivered?(bytes: Uint8Array, uids: readonly number[], duplicate: boolean, sentAtUs: number): void;
+  delivered?(bytes: Uint8Array, uids: readonly number[], duplicate: boolean, sentAtUs: Micros): void;
 }
 
 export class Link {
   readonly counters: LinkCounters = newLinkCounters();
 
-  private readonly outagesUs: ReadonlyArray<{ readonly startUs: number; readonly endUs: number }>;
+  private readonly outagesUs: ReadonlyArray<{ readonly startUs: Micros; readonly endUs: Micros }>;
   private readonly rules: DropRules | null;
   private readonly decisions: LinkDecisions;
   /** What an explicit fault list did (null without one). */
   readonly faultStats: FaultListStats | null;
   private readonly bucket: TokenBucket | null;
-  private readonly slotUs: number | null;
+  private readonly slotUs: Micros | null;
 
   /** Send order of the next datagram; every send() takes one. */
   private nextSendIndex = 0;
@@ -112,7 +112,7 @@ export class Link {
       departUs = d;
     }
 
-    const arriveUs = this.slotted(departUs + this.decisions.delayUs(index, sentAtUs));
+    const arriveUs = this.slotted(addUs(departUs, this.decisions.delayUs(index, sentAtUs)));
     const original = bytes;
     const originalUids = uids;
     this.sim.at(arriveUs, () => this.arrive(original, originalUids, index, sentAtUs, false));
@@ -121,22 +121,22 @@ export class Link {
     if (copyDelayUs !== null) {
       c.duplicated++;
       // Scheduled after the original, so at an equal time it is dispatched second.
-      const copyAtUs = this.slotted(arriveUs + copyDelayUs);
+      const copyAtUs = this.slotted(addUs(arriveUs, copyDelayUs));
       const copy = bytes.slice();
       this.sim.at(copyAtUs, () => this.arrive(copy, originalUids, index, sentAtUs, true));
     }
   }
 
-  private inOutage(nowUs: number): boolean {
+  private inOutage(nowUs: Micros): boolean {
     for (const o of this.outagesUs) if (nowUs >= o.startUs && nowUs < o.endUs) return true;
     return false;
   }
 
   /** Rounds up to the slot grid (netem slot): datagrams in one slot arrive together. */
-  private slotted(atUs: number): number {
+  private slotted(atUs: Micros): Micros {
     const slotUs = this.slotUs;
     if (slotUs === null) return atUs;
-    const slottedUs = Math.ceil(atUs / slotUs) * slotUs;
+    const slottedUs = (Math.ceil(atUs / slotUs) * slotUs) as Micros; // a whole number of slots
     if (slottedUs > atUs) this.counters.slotDelayed++;
     return slottedUs;
   }
@@ -147,7 +147,7 @@ export class Link {
     this.observer?.dropped?.(bytes, uids, cause);
   }
 
-  private arrive(bytes: Uint8Array, uids: readonly number[], index: number, sentAtUs: number, duplicate: boolean): void {
+  private arrive(bytes: Uint8Array, uids: readonly number[], index: number, sentAtUs: Micros, duplicate: boolean): void {
     const c = this.counters;
     c.delivered++;
     c.bytesDelivered += bytes.length;

@@ -6,7 +6,7 @@
 // catchUp() first (a socket read does) and `now` is the wall time.
 //
 // This is the only place bcsim reads a clock: the simulation never does.
-import { Simulator } from '../engine/index.js';
+import { Simulator, maxUs, addUs, nanosToUs, usToMs } from '../engine/index.js';
 import type { Micros, Scheduler, Timer } from '../engine/index.js';
 
 /** Microseconds since `origin`, from the monotonic high-resolution clock. */
@@ -14,7 +14,7 @@ export type WallSource = () => Micros;
 
 export function monotonicMicros(): WallSource {
   const origin = process.hrtime.bigint();
-  return () => Number((process.hrtime.bigint() - origin) / 1000n);
+  return () => nanosToUs(process.hrtime.bigint() - origin);
 }
 
 /** Lateness samples kept for the percentiles (a ring: the latest ones). */
@@ -70,13 +70,13 @@ export class WallClock implements Scheduler {
   }
 
   at(atUs: Micros, fn: () => void): Timer {
-    const timer = this.queue.at(Math.max(atUs, this.queue.now), fn);
+    const timer = this.queue.at(maxUs(atUs, this.queue.now), fn);
     this.arm();
     return timer;
   }
 
   after(delayUs: Micros, fn: () => void): Timer {
-    return this.at(this.queue.now + delayUs, fn);
+    return this.at(addUs(this.queue.now, delayUs), fn);
   }
 
   cancel(timer: Timer): boolean {
@@ -84,7 +84,7 @@ export class WallClock implements Scheduler {
   }
 
   reschedule(timer: Timer, atUs: Micros): void {
-    this.queue.reschedule(timer, Math.max(atUs, this.queue.now));
+    this.queue.reschedule(timer, maxUs(atUs, this.queue.now));
     this.arm();
   }
 
@@ -134,7 +134,7 @@ export class WallClock implements Scheduler {
     // Node timers have millisecond resolution and fire ~0.7 ms late at p50 (measured). Polling
     // the last millisecond instead brought that to ~0.1 ms but doubled the CPU, and grows with
     // the event rate (each event spins up to 1 ms): not worth it for 95 ms update loops.
-    const delayMs = Math.max(0, Math.floor((due - this.wallUs()) / 1000));
+    const delayMs = Math.max(0, Math.floor(usToMs(due - this.wallUs())));
     this.armed = setTimeout(() => {
       this.armed = null;
       this.armedForUs = Number.POSITIVE_INFINITY;

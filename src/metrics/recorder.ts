@@ -2,6 +2,8 @@
 // simulated second into bounded series. It only reads the transport's counters
 // and gauges, so recording cannot change a run. With several clients the
 // series are the totals, plus the worst connection's two ends (issue 12).
+import { ZERO_US, usToSeconds } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import type { ConnectionView, SessionObserver } from '../session/index.js';
 import { COUNTER_SCHEMA } from '../transport/index.js';
 import type { ChartedName, CountName, GaugeName, PeerCounters, PeerReadout, Role } from '../transport/index.js';
@@ -89,7 +91,7 @@ export class MetricsRecorder implements SessionObserver {
   readonly series: Record<Role, PeerSeries>;
   private readonly totals: Record<Role, Track>;
   private readonly connections = new Map<number, ConnectionTrack>();
-  private lastSampleUs = 0;
+  private lastSampleUs: Micros = ZERO_US;
   endS = 0;
 
   constructor(readonly maxPoints = DEFAULT_MAX_POINTS) {
@@ -97,11 +99,11 @@ export class MetricsRecorder implements SessionObserver {
     this.series = { server: this.totals.server.series, client: this.totals.client.series };
   }
 
-  sample(timeUs: number, totals: Readonly<Record<Role, PeerReadout>>, connections: readonly ConnectionView[] = []): void {
-    const elapsedS = (timeUs - this.lastSampleUs) / 1e6;
+  sample(timeUs: Micros, totals: Readonly<Record<Role, PeerReadout>>, connections: readonly ConnectionView[] = []): void {
+    const elapsedS = usToSeconds(timeUs - this.lastSampleUs);
     if (elapsedS <= 0) return;
     // The sample at t covers (t - elapsed, t]; stamp it at the interval's start.
-    const tS = this.lastSampleUs / 1e6;
+    const tS = usToSeconds(this.lastSampleUs);
     for (const role of ['server', 'client'] as const) record(this.totals[role], totals[role], tS, elapsedS);
     if (connections.length > 1) {
       for (const view of connections) {
@@ -116,7 +118,7 @@ export class MetricsRecorder implements SessionObserver {
       }
     }
     this.lastSampleUs = timeUs;
-    this.endS = timeUs / 1e6;
+    this.endS = usToSeconds(timeUs);
   }
 
   /**

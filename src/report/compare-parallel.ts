@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { LimitError } from '../engine/index.js';
+import { LimitError, secondsToUs } from '../engine/index.js';
 import { Series, seriesTrends } from '../metrics/index.js';
 import type { PeerSeries, RecordedRun, SeriesSnapshot } from '../metrics/index.js';
 import type { Scenario } from '../scenario/index.js';
@@ -16,7 +16,7 @@ import { STOCK_AND_FIXED } from './compare.js';
 import type { ColumnSettings, ComparedRun, CompareOptions, Comparison, ModeSpec } from './compare.js';
 
 /** Below this much simulated time per column, starting threads costs more than it saves. */
-export const PARALLEL_MIN_COLUMN_US = 30 * 60 * 1_000_000;
+export const PARALLEL_MIN_COLUMN_US = secondsToUs(30 * 60);
 
 export interface ColumnJob {
   readonly scenario: Scenario;

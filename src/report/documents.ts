@@ -4,7 +4,7 @@
 import { METRICS } from '../metrics/index.js';
 import { VERSION } from '../version.js';
 import type { Comparison } from './compare.js';
-import { formatSeconds } from '../engine/index.js';
+import { formatSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js';
 import { durationLabel, escapeXml, fmt, round4 } from './format.js';
 import { cell, rowsFor } from './metrics-table.js';
 import { isMultiClient, worstConnection } from './connections.js';
@@ -35,8 +35,8 @@ export function summaryJson(comparison: Comparison): string {
     scenario: comparison.scenario.name,
     description: comparison.scenario.description,
     seed: comparison.seed,
-    simulatedSeconds: comparison.durationUs / 1e6,
-    phases: comparison.phases.map((p) => ({ kind: p.kind, startSeconds: p.startUs / 1e6 })),
+    simulatedSeconds: usToSeconds(comparison.durationUs),
+    phases: comparison.phases.map((p) => ({ kind: p.kind, startSeconds: usToSeconds(p.startUs) })),
     findings: findings(comparison),
     // What the comparison ran with; each run's full effective settings are in runs.<mode>.settings.
     settings: comparisonSettings(comparison),
@@ -73,7 +73,7 @@ function effectiveScenario(scenario: Comparison['scenario']): object {
   const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides, clients, clientLinks } = scenario;
   // With several clients, each one's links (issue 12); `link` stays client 1's.
   const perClient = clients > 1 ? { clients, clientLinks } : {};
-  return { name, source, durationSeconds: durationUs / 1e6, seed, preset, switchOverrides, params, link, ...perClient, traffic, set: overrides };
+  return { name, source, durationSeconds: usToSeconds(durationUs), seed, preset, switchOverrides, params, link, ...perClient, traffic, set: overrides };
 }
 
 /**
@@ -104,7 +104,7 @@ export function caption(comparison: Comparison): string[] {
   return [
     `scenario ${comparison.scenario.name}`,
     `seed ${comparison.seed}`,
-    `${durationLabel(comparison.durationUs / 1e6)} simulated`,
+    `${durationLabel(usToSeconds(comparison.durationUs))} simulated`,
     `bcsim ${VERSION}`,
     ...comparison.runs.map((r) => `${r.spec.label} trace ${r.summary.traceHash.slice(0, 16)}`),
   ];
@@ -182,7 +182,7 @@ function anomalyTables(comparison: Comparison): { counts: string[][]; list: stri
     const { counts: c, list: all } = r.summary.delivery.anomalies;
     counts.push([r.spec.label, fmt(c.lost), fmt(c.swallowed), fmt(c.duplicate), fmt(c.outOfOrder)]);
     for (const a of all.slice(0, ANOMALIES_IN_REPORT)) {
-      list.push([r.spec.label, a.kind, a.from, a.category, String(a.seq), formatSeconds(a.sentAtMs * 1000), a.atMs === null ? 'not recorded' : formatSeconds(a.atMs * 1000)]);
+      list.push([r.spec.label, a.kind, a.from, a.category, String(a.seq), formatSeconds(msToUsUnrounded(a.sentAtMs)), a.atMs === null ? 'not recorded' : formatSeconds(msToUsUnrounded(a.atMs))]);
     }
     const hidden = c.lost + c.swallowed + c.duplicate + c.outOfOrder - Math.min(all.length, ANOMALIES_IN_REPORT);
     if (hidden > 0) more.push(`${fmt(hidden)} more in ${r.spec.label}`);

@@ -1,5 +1,6 @@
 // report.html: one self-contained file, inline CSS and SVG, no scripts and no
 // network. One chart per metric, every mode on shared axes, phases shaded.
+import { usToSeconds } from '../engine/index.js';
 import { METRICS } from '../metrics/index.js';
 import type { MetricName } from '../metrics/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
@@ -12,9 +13,9 @@ import { settingsHtml } from './settings.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
 import type { ChartSeries, LegendEntry, PhaseBand } from './svg-chart.js';
 
-const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+export const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 
-const STYLE = `
+export const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .caption{color:#555;font-size:12px;margin-top:0}blockquote{color:#444;border-left:3px solid #ccc;margin:8px 0;padding:2px 12px}
@@ -26,7 +27,7 @@ svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legen
 `;
 
 export function reportHtml(comparison: Comparison): string {
-  const endS = comparison.durationUs / 1e6;
+  const endS = usToSeconds(comparison.durationUs);
   const phases = phaseBands(comparison, endS);
   const legend = chartLegend(comparison);
   const multi = isMultiClient(comparison);
@@ -163,7 +164,7 @@ function multiClientSeries(run: ComparedRun, color: string, metric: MetricName):
 function phaseBands(comparison: Comparison, endS: number): PhaseBand[] {
   return comparison.phases.map((p, i) => ({
     kind: p.kind,
-    startS: p.startUs / 1e6,
-    endS: i + 1 < comparison.phases.length ? comparison.phases[i + 1].startUs / 1e6 : endS,
+    startS: usToSeconds(p.startUs),
+    endS: i + 1 < comparison.phases.length ? usToSeconds(comparison.phases[i + 1].startUs) : endS,
   }));
 }

@@ -1,6 +1,6 @@
 // "What this shows": sentences generated from the numbers of a comparison, so
 // the report states its differences in figures rather than adjectives.
-import { formatSeconds } from '../engine/index.js';
+import { formatSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { connectionKeys, connectionsOf, isMultiClient, keyLabel, perConnectionOutboxMax, worstConnection } from './connections.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';
@@ -14,7 +14,7 @@ export function findings(comparison: Comparison): string[] {
   const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
   // Lost messages are always mentioned, whatever the columns (issue 11, item 6).
   if (!stock || !fixed) return lost === null ? [] : [lost];
-  const seconds = comparison.durationUs / 1e6;
+  const seconds = usToSeconds(comparison.durationUs);
   const s = stock.summary.peers;
   const f = fixed.summary.peers;
   const out: string[] = [];
@@ -113,7 +113,7 @@ export function lossSentence(comparison: Comparison): string | null {
 }
 
 function seconds(ms: number): string {
-  return `${formatSeconds(ms * 1000)} s`;
+  return `${formatSeconds(msToUsUnrounded(ms))} s`;
 }
 
 /** Every stock verdict rests on modelling choices; name them (issue 10). */

@@ -1,7 +1,7 @@
 // The effective settings as the reports show them: a line or two on the
 // terminal, a compact table plus the full JSON in report.md and report.html.
 // The data itself is built once, in session/settings.ts.
-import { formatDuration } from '../engine/index.js';
+import { formatDuration, usToSeconds, secondsToUs } from '../engine/index.js';
 import { changedSwitchList, scenarioRef, shellQuote } from '../session/index.js';
 import type { EffectiveSettings } from '../session/index.js';
 import type { Comparison, ModeSpec } from './compare.js';
@@ -27,7 +27,7 @@ export function comparisonSettings(comparison: Comparison): ComparisonSettings {
     scenario: scenario.name,
     source: scenario.source,
     seed: comparison.seed,
-    durationSeconds: comparison.durationUs / 1e6,
+    durationSeconds: usToSeconds(comparison.durationUs),
     set: [...scenario.overrides],
     modes: comparison.runs.map((r) => ({ label: r.spec.label, preset: r.spec.preset, switches: JSON.parse(JSON.stringify(r.spec.switches ?? {})) })),
     rerun: compareRerun(comparison),
@@ -96,7 +96,7 @@ function rows(comparison: Comparison): Array<[string, string[]]> {
     ['update period, server / client', all.map(periods)],
     ['client update offset', all.map((s) => `${s.params.clientTickOffsetMs} ms`)],
     ['seed', all.map((s) => String(s.seed))],
-    ['duration', all.map((s) => formatDuration(Math.round(s.durationSeconds * 1e6)))],
+    ['duration', all.map((s) => formatDuration(secondsToUs(s.durationSeconds)))],
     ['--set', all.map((s) => (s.set.length === 0 ? 'none' : s.set.join('  ')))],
   ];
 }

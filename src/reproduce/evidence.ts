@@ -1,7 +1,8 @@
 // The experiments behind `reproduce ack-outbox` (issue 10, item 3): four runs per
 // reading, each measured against the observations of DECISIONS.md. Every
 // criterion returns the measured value, what was observed, and whether they match.
-import { TYPE_ACK, TYPE_DISCONNECT, decodeDatagram } from '../codec/index.js';
+import { usToSeconds } from '../engine/index.js';
+import { TYPE_ACK, TYPE_DISCONNECT, ackFlagsLowType, decodeDatagram, isLowType } from '../codec/index.js';
 import type { Message } from '../codec/index.js';
 import type { PeerSummary, PeerView } from '../session/index.js';
 import type { Scenario } from '../scenario/index.js';
@@ -71,7 +72,7 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, 'joinPlateau
   const observer = new (class extends TraceCollector {
     sample(timeUs: number, peers: Readonly<Record<Role, PeerView>>) {
       for (const role of ['server', 'client'] as const) {
-        sizes.set(`${role}@${timeUs / 1e6}`, peers[role].gauges().ackOutbox);
+        sizes.set(`${role}@${usToSeconds(timeUs)}`, peers[role].gauges().ackOutbox);
         if (timeUs === 91e6) at91[role] = [peers[role].counters.acksOnEmptyQueue, peers[role].counters.acksReceived];
       }
     }
@@ -120,18 +121,18 @@ function quietDisconnectRun(scenario: Scenario, options: RunWith): Pick<Cells, '
     observer: {
       datagramSent(timeUs, from, bytes, _uids, notes) {
         const decoded = decodeDatagram(bytes);
-        if (decoded.ok) sent[from].push({ t: timeUs / 1e6, messages: decoded.datagram.messages, notes: [...notes] });
+        if (decoded.ok) sent[from].push({ t: usToSeconds(timeUs), messages: decoded.datagram.messages, notes: [...notes] });
       },
     },
   });
-  const quietS = (session.traffic.phaseLog.find((p) => p.kind === 'quiet')?.startUs ?? 0) / 1e6;
+  const quietS = usToSeconds(session.traffic.phaseLog.find((p) => p.kind === 'quiet')?.startUs ?? 0);
   // The last reliable message the server sent before the quiet, and the client's ACK sends of it.
   let target: { low: boolean; seq: number } | null = null;
   for (const d of sent.server) {
     if (d.t >= quietS) break;
-    for (const m of d.messages) if (m.type !== TYPE_ACK && m.reliable) target = { low: m.type < 0x32, seq: m.seq as number };
+    for (const m of d.messages) if (m.type !== TYPE_ACK && m.reliable) target = { low: isLowType(m.type), seq: m.seq as number };
   }
-  const acks = (d: Datagram, low: boolean, seq: number) => d.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && (m.flags & 2) !== 0 === low);
+  const acks = (d: Datagram, low: boolean, seq: number) => d.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && ackFlagsLowType(m.flags) === low);
   const bye = sent.client.find((d) => d.messages.some((m) => m.type === TYPE_DISCONNECT)) ?? null;
   const byeT = bye?.t ?? Number.POSITIVE_INFINITY;
   const carrying = target === null ? [] : sent.client.filter((d) => d.t < byeT && acks(d, (target as { low: boolean }).low, (target as { seq: number }).seq));
@@ -208,11 +209,11 @@ function quietLobbyRun(scenario: Scenario, options: RunWith): Pick<Cells, 'quiet
     ...options,
     observer: {
       sample(timeUs, peers) {
-        deadZone.set(Math.round(timeUs / 1e6), [peers.server.gauges().ackOutboxDeadZone, peers.client.gauges().ackOutboxDeadZone]);
+        deadZone.set(Math.round(usToSeconds(timeUs)), [peers.server.gauges().ackOutboxDeadZone, peers.client.gauges().ackOutboxDeadZone]);
       },
     },
   });
-  const quietS = Math.ceil((session.traffic.phaseLog.find((p) => p.kind === 'quiet')?.startUs ?? 0) / 1e6);
+  const quietS = Math.ceil(usToSeconds(session.traffic.phaseLog.find((p) => p.kind === 'quiet')?.startUs ?? 0));
   // 5 s into the quiet the last combat ACKs have had their three pass-1 sends.
   const early = deadZone.get(quietS + 5) ?? [0, 0];
   const end = deadZone.get(summary.simulatedSeconds) ?? [0, 0];

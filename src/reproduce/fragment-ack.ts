@@ -1,6 +1,7 @@
 // `reproduce fragment-ack`: run the fragment-ack-bug scenario once per candidate
 // cause (DECISIONS.md 14) plus none (= fixed), on a clean and on a lossy link,
 // and measure each run against the observed signature.
+import { usToSeconds } from '../engine/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { traceScenario } from '../trace/index.js';
 import { maxMessageAgeUs, FRAGMENT_ACK_CAUSES } from '../transport/index.js';
@@ -37,8 +38,8 @@ function runHypotheses(scenario: Scenario, seed: number): Hypothesis[] {
     const options = cause === 'none' ? { preset: 'fixed' as const } : { preset: 'stock' as const, switches: { fragmentAckCause: cause } };
     const { events, result } = traceScenario(scenario, { ...options, seed });
     // Re-sends are expected until the run ends or the stock message lifetime does (issue 10).
-    const lifetimeS = maxMessageAgeUs(result.summary.switches, scenario.params) / 1e6;
-    const criteria = measureSignature(events, scenario.durationUs / 1e6, lifetimeS);
+    const lifetimeS = usToSeconds(maxMessageAgeUs(result.summary.switches, scenario.params));
+    const criteria = measureSignature(events, usToSeconds(scenario.durationUs), lifetimeS);
     return { cause, criteria, matches: Object.values(criteria).every((c) => c.pass) };
   });
 }
@@ -52,7 +53,7 @@ export function reproduceFragmentAck(clean: Scenario, lossy: Scenario, loss: num
   return {
     scenario: clean.name,
     seed,
-    simulatedSeconds: clean.durationUs / 1e6,
+    simulatedSeconds: usToSeconds(clean.durationUs),
     hypotheses,
     lossy: {
       loss,

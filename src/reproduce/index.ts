@@ -1,5 +1,6 @@
-// The two bug reproductions' public surface: fragment-ACK causes, the ACK-outbox
-// readings and their results, and the wire signature the capture analysis reuses.
+// The reproductions' public surface: fragment-ACK causes, the ACK-outbox readings
+// and their results, the wire signature the capture analysis reuses, and the
+// R-Type defect table (issue 16, item 5).
 export { CRITERIA, measureSignature, median } from './signature.js';
 export type { Signature } from './signature.js';
 export { READINGS, STOCK_READING } from './readings.js';
@@ -8,3 +9,7 @@ export { STOCK_CAUSE, reproduceFragmentAck } from './fragment-ack.js';
 export type { FragmentAckReproduction, Hypothesis } from './fragment-ack.js';
 export { reproduceAckOutbox, scenarioSource } from './ack-outbox.js';
 export type { AckOutboxReproduction, ReadingResult } from './ack-outbox.js';
+export { RTYPE_REPRODUCE_DEFAULTS, reproduceRtype } from './rtype.js';
+export type { RtypeReproduceOptions, RtypeReproduction, RtypeReproductionRow, SymptomCell } from './rtype.js';
+export { DEFECT_CLAIMS, TABLE_SYMPTOMS, TABLE_SYMPTOM_TITLES } from './rtype-expected.js';
+export type { DefectClaim, TableSymptom } from './rtype-expected.js';

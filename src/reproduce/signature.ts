@@ -1,7 +1,8 @@
 // The observed signature of the fragment-ACK bug (DECISIONS.md 14; issue 6,
 // item 2), measured on a run's trace. Each criterion carries the measured value,
 // so a table can say exactly which part of the signature a hypothesis misses.
-import { TYPE_ACK, TYPE_GAME } from '../codec/index.js';
+import { usToSeconds } from '../engine/index.js';
+import { FRAGMENT_ACK_BYTES, TYPE_ACK, TYPE_GAME, ackFlagsFragment, ackFlagsLowType, isLowType } from '../codec/index.js';
 import type { AckMessage, Located } from '../codec/index.js';
 import { SendNote } from '../transport/index.js';
 import type { TraceEvent } from '../trace/index.js';
@@ -43,9 +44,9 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
   const ackedAt = new Map<string, number>();
   let resentAfterAck = 0;
   for (const e of events) {
-    const t = e.timeUs / 1e6;
-    if (e.kind === 'ack' && e.message.type === TYPE_ACK && (e.message.flags & 1) === 0) {
-      const key = `${e.at}/${(e.message.flags & 2) !== 0 ? 'L' : 'H'}${e.message.seq}`;
+    const t = usToSeconds(e.timeUs);
+    if (e.kind === 'ack' && e.message.type === TYPE_ACK && !ackFlagsFragment(e.message.flags)) {
+      const key = `${e.at}/${ackFlagsLowType(e.message.flags) ? 'L' : 'H'}${e.message.seq}`;
       if (!ackedAt.has(key)) ackedAt.set(key, t);
     }
     if (e.kind !== 'send') continue;
@@ -59,7 +60,7 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
       if (m.fragment && e.from === 'client' && m.type === TYPE_GAME) {
         clientFragments.push({ t, seq: m.seq as number, index: m.fragIndex as number, count: m.fragCount, retransmit });
       } else if (!m.fragment && retransmit) {
-        const acked = ackedAt.get(`${e.from}/${m.type < 0x32 ? 'L' : 'H'}${m.seq}`);
+        const acked = ackedAt.get(`${e.from}/${isLowType(m.type) ? 'L' : 'H'}${m.seq}`);
         if (acked !== undefined && acked < t) resentAfterAck++;
       }
     });
@@ -85,8 +86,8 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
   const firstSend = clientFragments.find((f) => f.seq === seq && !f.retransmit)?.t ?? 0;
   const lifeEnd = Math.min(endS, firstSend + lifetimeS);
 
-  const fragmentAcks = serverAcks.filter((a) => a.seq === seq && (a.flags & 2) === 0);
-  const wellFormed = fragmentAcks.filter((a) => (a.flags & 1) === 1 && a.size === 5 && a.fragIndex !== null && a.fragIndex < n);
+  const fragmentAcks = serverAcks.filter((a) => a.seq === seq && !ackFlagsLowType(a.flags));
+  const wellFormed = fragmentAcks.filter((a) => ackFlagsFragment(a.flags) && a.size === FRAGMENT_ACK_BYTES && a.fragIndex !== null && a.fragIndex < n);
   const indices = new Set(wellFormed.map((a) => a.fragIndex));
   const malformed = fragmentAcks.length - wellFormed.length;
 

@@ -3,6 +3,8 @@
 // grid, every seed shown). Each point also carries the capacity relation: a
 // peer can send datagramsPerUpdate × 510 bytes per update period, and must send
 // its game bytes plus ackFreeAtCount ACK sends per entry.
+import { perSecondOverMs } from '../engine/index.js';
+import { ACK_BYTES, DATAGRAM_ROOM_BYTES } from '../codec/index.js';
 import { MetricsRecorder, seriesTrends, statOf } from '../metrics/index.js';
 import type { Stat } from '../metrics/index.js';
 import { cells, comboSets } from '../scenario/index.js';
@@ -63,9 +65,6 @@ export interface SweepResult {
 export const SWEEP_MINUTES = 10;
 /** Seeds per rate: the given seed and the next ones. */
 export const SWEEP_SEEDS = 3;
-/** Payload room of one datagram: 512 minus the 2-byte header (DECISIONS.md 5). */
-const DATAGRAM_ROOM_BYTES = 510;
-const ACK_BYTES = 4;
 const RATE_PATH = 'traffic.phases[1].reliablePerSecond';
 /**
  * The top rates stay where a runaway outbox is still far from holding all
@@ -114,7 +113,7 @@ function sweepPoint(source: ScenarioSource, index: number, seed: number, sets: s
   const { summary, session } = runScenario(scenario, { preset: 'stock', seed, observer: recorder });
   const trends = seriesTrends(recorder.recorded());
   const params = scenario.params;
-  const capacity = (params.datagramsPerUpdate * DATAGRAM_ROOM_BYTES * 1000) / updatePeriodMs;
+  const capacity = perSecondOverMs(params.datagramsPerUpdate * DATAGRAM_ROOM_BYTES, updatePeriodMs);
   const peer = (role: Role): SweepPeer => {
     const p = summary.peers[role];
     const trend = trends.find((t) => t.peer === role && t.metric === 'ackOutbox')?.trend;
@@ -164,8 +163,8 @@ function finding(ranges: SweepRange[], capacity: number, updatePeriodMs: number)
     return from === null ? `the ${role}'s stays bounded at every swept rate` : `the ${role}'s is ${lastText} and grows without bound from ${from}/s (load ${loadAtRunaway[role]?.toFixed(2)})`;
   };
   const sentence =
-    `At ${updatePeriodMs} ms updates a peer can send 510 B × 1 datagram per update = ${capacity.toLocaleString('en-US')} B/s. ` +
-    `Its load is the game bytes it sends plus 9 × 4 ACK bytes per received reliable message, over that capacity; over ${seeds} seeds, ${say('server')}; ${say('client')}. ` +
+    `At ${updatePeriodMs} ms updates a peer can send ${DATAGRAM_ROOM_BYTES} B × 1 datagram per update = ${capacity.toLocaleString('en-US')} B/s. ` +
+    `Its load is the game bytes it sends plus 9 × ${ACK_BYTES} ACK bytes per received reliable message, over that capacity; over ${seeds} seeds, ${say('server')}; ${say('client')}. ` +
     `Pass 2 only gets what the earlier steps leave, so stranded entries stop advancing once the load nears 1: the threshold moves with the update period.`;
   return { updatePeriodMs, capacityBytesPerSecond: capacity, runawayFrom, loadAtRunaway, sentence };
 }

@@ -1,7 +1,7 @@
 // Wires one R-Type run: the engine, the server's game loop on its tick clock, N
 // clients, a Link per client and direction, a TCP channel per client, the death
 // workload, the ledger, the metrics and the trace hash.
-import { RandomStreams, Simulator, msToUs } from '../engine/index.js';
+import { RandomStreams, Simulator, ZERO_US, addUs, maxUs, micros, msToUs, usToMs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import { Link } from '../link/index.js';
 import { HEADER_BYTES, OPCODE_DEAD, RtypeClient, RtypeServer, TickClock, rtypeSwitches } from '../rtype/index.js';
@@ -93,10 +93,10 @@ export class RtypeSession {
     if (this.ran) throw new Error('rtype session: run() called twice');
     this.ran = true;
     const endUs = msToUs(this.config.durationMs);
-    this.sim.at(0, () => this.frame());
+    this.sim.at(ZERO_US, () => this.frame());
     for (const c of this.connections) this.startClient(c);
     const everyUs = msToUs(this.config.sampleEveryMs);
-    for (let t = everyUs; t <= endUs; t += everyUs) this.sim.at(t, () => this.metrics.sample(Math.round(this.sim.now / 1000), this.server));
+    for (let t = everyUs; t <= endUs; t = addUs(t, everyUs)) this.sim.at(t, () => this.metrics.sample(Math.round(usToMs(this.sim.now)), this.server));
     this.sim.runUntil(endUs);
   }
 
@@ -129,13 +129,13 @@ export class RtypeSession {
     };
     this.sim.at(joinUs, register);
     if (w.clientSendIntervalMs === null) return;
-    const intervalUs = Math.max(1, msToUs(w.clientSendIntervalMs));
+    const intervalUs = maxUs(micros(1), msToUs(w.clientSendIntervalMs));
     let sent = 0;
     const send = (): void => {
       c.peer.sendOrdinary((sent++ * 5) % 1920, c.client * 100);
       this.sim.after(intervalUs, send);
     };
-    this.sim.at(joinUs + intervalUs, send);
+    this.sim.at(addUs(joinUs, intervalUs), send);
   }
 
   private makeConnection(client: number): RtypeConnection {

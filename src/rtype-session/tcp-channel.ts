@@ -2,7 +2,7 @@
 // one client's TCP stream to the server, modelled as in-order and lossless with its
 // own latency. While an outage covers a message's transit, TCP keeps retrying: the
 // message arrives `latency` after the outage ends, and nothing overtakes it.
-import { msToUs } from '../engine/index.js';
+import { ZERO_US, addUs, maxUs, msToUs } from '../engine/index.js';
 import type { Micros, Scheduler } from '../engine/index.js';
 import type { RtypeTcpConfig } from './config.js';
 
@@ -20,7 +20,7 @@ export class TcpChannel {
   private readonly latencyUs: Micros;
   private readonly outagesUs: ReadonlyArray<{ readonly startUs: Micros; readonly endUs: Micros }>;
   private readonly maxInFlight: number;
-  private lastArrivalUs: Micros = 0;
+  private lastArrivalUs: Micros = ZERO_US;
   private inFlight = 0;
 
   constructor(
@@ -41,18 +41,18 @@ export class TcpChannel {
     }
     this.counters.messages++;
     this.counters.bytes += bytes.length;
-    let arriveUs = this.sim.now + this.latencyUs;
+    let arriveUs = addUs(this.sim.now, this.latencyUs);
     // An outage overlapping the transit holds the message until it ends.
     let held = false;
     for (const o of this.outagesUs) {
       if (o.startUs < Math.max(arriveUs, this.sim.now + 1) && o.endUs > this.sim.now) {
-        arriveUs = Math.max(arriveUs, o.endUs + this.latencyUs);
+        arriveUs = maxUs(arriveUs, addUs(o.endUs, this.latencyUs));
         held = true;
       }
     }
     if (held) this.counters.held++;
     // In order: never before the previous message.
-    arriveUs = Math.max(arriveUs, this.lastArrivalUs);
+    arriveUs = maxUs(arriveUs, this.lastArrivalUs);
     this.lastArrivalUs = arriveUs;
     this.inFlight++;
     this.sim.at(arriveUs, () => {

@@ -1,7 +1,7 @@
 // The server's game-loop clock (DECISIONS.md 24): a frame is at least 1/30 s;
 // the tick counter advances only when a frame finishes early (it then sleeps to
 // the period); an overrunning frame starts the next one at once, tick unchanged.
-import { US_PER_SECOND } from '../engine/index.js';
+import { addUs, micros, periodUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { RtypeTiming } from './params.js';
 
@@ -16,12 +16,12 @@ export class TickClock {
 
   constructor(private readonly timing: RtypeTiming) {
     if (!(timing.tickHz > 0 && timing.tickHz <= 1000)) throw new Error(`rtype clock: tickHz ${timing.tickHz} is not in (0, 1000]`);
-    this.periodUs = Math.round(US_PER_SECOND / timing.tickHz);
+    this.periodUs = periodUs(timing.tickHz);
   }
 
   /** The work a frame that sent `datagrams` datagrams costs. */
   workUs(datagrams: number): Micros {
-    return Math.round(this.timing.frameBaseWorkUs + this.timing.workPerDatagramUs * datagrams);
+    return micros(Math.round(this.timing.frameBaseWorkUs + this.timing.workPerDatagramUs * datagrams));
   }
 
   /** Ends the frame that started at `startUs` after `workUs` of work; returns when the next one starts. */
@@ -31,9 +31,9 @@ export class TickClock {
     if (workUs > this.maxFrameWorkUs) this.maxFrameWorkUs = workUs;
     if (workUs < this.periodUs) {
       this.tick++;
-      return startUs + this.periodUs;
+      return addUs(startUs, this.periodUs);
     }
     this.overrunFrames++;
-    return startUs + workUs;
+    return addUs(startUs, workUs);
   }
 }

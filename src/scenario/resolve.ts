@@ -1,6 +1,7 @@
 // Validated input -> resolved Scenario: defaults, unit conversion and the
 // cross-field rules a schema cannot express. Errors carry the JSON path.
-import { LimitError, formatDuration } from '../engine/index.js';
+import { LimitError, countOverUs, formatDuration, micros, perSecondOverMs, usToMs, usToSeconds } from '../engine/index.js';
+import type { Micros, MicrosIn } from '../engine/index.js';
 import { PERFECT_LINK } from '../link/index.js';
 import type { DropRule, LinkConfig, LossModel } from '../link/index.js';
 import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, isEventPhase } from '../traffic/index.js';
@@ -12,7 +13,7 @@ import { MAX_CLIENTS } from './schema.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';
 import type { Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
 
-export const DEFAULT_DURATION_US = 120_000_000;
+export const DEFAULT_DURATION_US = micros(120_000_000);
 export const DEFAULT_SEED = 1;
 export const DEFAULT_CLIENT_TICK_OFFSET_MS = 47;
 
@@ -127,15 +128,15 @@ function resolveLink(d: LinkDirectionInput): LinkConfig {
   } else if (d.loss !== undefined && d.loss > 0) {
     loss = { model: 'bernoulli', probability: d.loss };
   }
-  const outages = (d.outages ?? []).map((o) => ({ startMs: o.start / 1000, endMs: o.end / 1000 }));
+  const outages = (d.outages ?? []).map((o) => ({ startMs: usToMs(o.start), endMs: usToMs(o.end) }));
   const dropRules: DropRule[] = (d.drop ?? []).map((rule) => {
     return {
       scope: rule.scope ?? 'datagram',
       match: stripUndefined(rule.match),
       firstN: rule.first ?? null,
       probability: rule.probability ?? 1,
-      fromMs: rule.from === undefined ? null : rule.from / 1000,
-      untilMs: rule.until === undefined ? null : rule.until / 1000,
+      fromMs: rule.from === undefined ? null : usToMs(rule.from),
+      untilMs: rule.until === undefined ? null : usToMs(rule.until),
     };
   });
   return {
@@ -159,7 +160,7 @@ function resolveLink(d: LinkDirectionInput): LinkConfig {
 const STATE_UPDATE_BYTES = { min: 15, max: 25 };
 
 /** What combat and lull share: StateUpdates flow (in game), at a rate and size. */
-function inGame(p: { duration?: number; stateUpdatesPerSecond?: number; stateUpdateBytes?: [number, number]; arrival?: 'poisson' | 'periodic' }) {
+function inGame(p: { duration?: Micros; stateUpdatesPerSecond?: number; stateUpdateBytes?: [number, number]; arrival?: 'poisson' | 'periodic' }) {
   return {
     durationUs: p.duration ?? null,
     stateUpdatesPerSecond: p.stateUpdatesPerSecond ?? MEASURED_STATE_UPDATES_PER_DIRECTION,
@@ -236,16 +237,16 @@ export const MAX_ESTIMATED_EVENTS = 1e9;
 const PHASE_ENTRY_EVENTS = 4;
 
 /** Roughly how many events a run of `durationUs` dispatches. */
-export function estimateEvents(scenario: Scenario, durationUs = scenario.durationUs): number {
-  const seconds = durationUs / 1e6;
+export function estimateEvents(scenario: Scenario, durationUs: MicrosIn = scenario.durationUs): number {
+  const seconds = usToSeconds(durationUs);
   const p = scenario.params;
   // Every update of both roles at the fastest period any phase asks for: an upper bound.
   const fastest = (role: 'server' | 'client') =>
     Math.min(p.updatePeriodMs[role], ...scenario.traffic.phases.map((phase) => ('updatePeriodMs' in phase ? (phase.updatePeriodMs?.[role] ?? Infinity) : Infinity)));
   const n = scenario.clients;
   // One server loop (sending to n peers) and n client loops.
-  const updatesPerSecond = 1000 / fastest('server') + (n * 1000) / fastest('client');
-  const maxDatagramsPerSecond = n * (1000 / fastest('server') + 1000 / fastest('client')) * p.datagramsPerUpdate;
+  const updatesPerSecond = perSecondOverMs(1, fastest('server')) + perSecondOverMs(n, fastest('client'));
+  const maxDatagramsPerSecond = n * (perSecondOverMs(1, fastest('server')) + perSecondOverMs(1, fastest('client'))) * p.datagramsPerUpdate;
   const dup = 1 + Math.max(...scenario.clientLinks.map((l) => Math.max(l.clientToServer.duplicate.probability, l.serverToClient.duplicate.probability)));
   // Each datagram arrival is an event; a busy peer sends at most datagramsPerUpdate per update.
   const perSecond = (phase: Phase): number => {
@@ -293,7 +294,7 @@ function planWork(plan: TrafficPlan, durationUs: number, perSecond: (phase: Phas
   const step = (phase: Phase): boolean => {
     const length = isEventPhase(phase) ? 0 : (phase.durationUs ?? Number.POSITIVE_INFINITY);
     const span = Math.min(length, durationUs - t);
-    work += (perSecond(phase) * span) / 1e6 + PHASE_ENTRY_EVENTS;
+    work += countOverUs(perSecond(phase), span) + PHASE_ENTRY_EVENTS;
     t += span;
     return t < durationUs && length !== Number.POSITIVE_INFINITY;
   };
@@ -302,7 +303,7 @@ function planWork(plan: TrafficPlan, durationUs: number, perSecond: (phase: Phas
   const cycle = plan.phases.slice(plan.repeatFrom);
   // resolveScenario guarantees the cycle has a phase with a duration > 0 and none open-ended.
   const cycleUs = cycle.reduce((sum, phase) => sum + ('durationUs' in phase ? (phase.durationUs ?? 0) : 0), 0);
-  const cycleWork = cycle.reduce((sum, phase) => sum + (perSecond(phase) * ('durationUs' in phase ? (phase.durationUs ?? 0) : 0)) / 1e6 + PHASE_ENTRY_EVENTS, 0);
+  const cycleWork = cycle.reduce((sum, phase) => sum + countOverUs(perSecond(phase), 'durationUs' in phase ? (phase.durationUs ?? 0) : 0) + PHASE_ENTRY_EVENTS, 0);
   const full = Math.floor((durationUs - t) / cycleUs);
   work += full * cycleWork;
   t += full * cycleUs;
@@ -314,7 +315,7 @@ function planWork(plan: TrafficPlan, durationUs: number, perSecond: (phase: Phas
  * Refuses a run whose estimate is over MAX_ESTIMATED_EVENTS, for the duration it
  * will really run (a --duration flag included), before it starts.
  */
-export function checkWorkBudget(scenario: Scenario, durationUs = scenario.durationUs): void {
+export function checkWorkBudget(scenario: Scenario, durationUs: MicrosIn = scenario.durationUs): void {
   const events = estimateEvents(scenario, durationUs);
   if (events <= MAX_ESTIMATED_EVENTS) return;
   throw new LimitError(

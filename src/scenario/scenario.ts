@@ -1,4 +1,5 @@
 // A resolved scenario: every default filled in, every unit converted.
+import type { Micros, MillisIn } from '../engine/index.js';
 import type { LinkConfig } from '../link/index.js';
 import type { TrafficPlan } from '../traffic/index.js';
 import type { Role, PresetName, TransportParams, TransportSwitches } from '../transport/index.js';
@@ -20,9 +21,9 @@ export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>
 
 export interface ScenarioParams extends TransportParams {
   /** The client's network updates run this long after the server's. */
-  readonly clientTickOffsetMs: number;
+  readonly clientTickOffsetMs: MillisIn;
   /** Network update period per role (DECISIONS.md 17); a phase may change it. `tickMs` is the server's. */
-  readonly updatePeriodMs: Readonly<Record<Role, number>>;
+  readonly updatePeriodMs: Readonly<Record<Role, MillisIn>>;
 }
 
 export interface Scenario {
@@ -30,7 +31,7 @@ export interface Scenario {
   readonly description: string;
   /** Where it came from: a file path or "builtin:<name>". */
   readonly source: string;
-  readonly durationUs: number;
+  readonly durationUs: Micros;
   readonly seed: number;
   readonly preset: PresetName;
   /** Switches set on top of whichever preset runs (compare runs both presets with them). */

@@ -2,7 +2,9 @@
 // and ranges live here; defaults and cross-field rules are in resolve.ts.
 // Every object is strict: an unknown key is an error, never silently ignored.
 import * as z from 'zod';
-import { MAX_DURATION_US, parseDuration } from '../engine/index.js';
+import { MAX_FRAGMENT_CHUNK_BYTES } from '../codec/index.js';
+import { MAX_DURATION_US, parseDuration, secondsToUs } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/index.js';
 import {
   CLOSE_POLICIES,
@@ -84,8 +86,8 @@ export const MAX_ACK_OUTBOX_LIMIT = 1 << 17;
 const count = grouped;
 
 /** "30s", "10m", "4h", "1h30m", "250ms", or a number of seconds; at most 7 days. */
-export const durationSchema = z.unknown().transform((value, ctx): number => {
-  const us = typeof value === 'number' && value >= 0 ? Math.round(value * 1e6) : typeof value === 'string' ? parseDuration(value) : null;
+export const durationSchema = z.unknown().transform((value, ctx): Micros => {
+  const us = typeof value === 'number' && value >= 0 ? secondsToUs(value) : typeof value === 'string' ? parseDuration(value) : null;
   if (us === null) {
     ctx.addIssue({ code: 'custom', message: 'expected a duration like "30s", "10m", "4h" or "1h30m"', input: value });
     return z.NEVER;
@@ -163,7 +165,7 @@ const transportSchema = z.strictObject({
   ackPassOneLimit: positiveInt('sends', 255).optional(),
   ackFreeAtCount: positiveInt('sends', 255).optional(),
   // Fragment 0 adds 7 header bytes and must fit the 510 bytes after the datagram header.
-  fragmentChunkBytes: positiveInt('bytes', 503).optional(),
+  fragmentChunkBytes: positiveInt('bytes', MAX_FRAGMENT_CHUNK_BYTES).optional(),
   keepaliveIdleMs: positive('milliseconds', DAY_MS).optional(),
   peerTimeoutMs: positive('milliseconds', DAY_MS).optional(),
   maxMessageAgeMs: z.union([positive('milliseconds', DAY_MS), z.null()], { error: 'expected milliseconds > 0, or null for no limit' }).optional(),

@@ -3,7 +3,8 @@
 // bytes, and the receiver reports what it delivered. The ledger then says what
 // was delivered once, twice, out of order, given up on, or still in flight, how
 // long delivery took (issue 11, item 6), and which messages went wrong.
-import { LimitError } from '../engine/index.js';
+import { LimitError, usToMs } from '../engine/index.js';
+import type { Millis } from '../engine/index.js';
 import { CORRUPT_UID } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 
@@ -53,13 +54,13 @@ export interface DeliveryAnomaly {
   /** Its u16 seq on the wire (fragments of one message share it). */
   readonly seq: number;
   /** When the application handed it to the transport. */
-  readonly sentAtMs: number;
+  readonly sentAtMs: Millis;
   /**
    * lost: when the sender gave it up; swallowed: when an ACK cleared it from the
    * sender (from then on only the receiver held it); duplicate and out-of-order:
    * the delivery. null when not recorded (see MAX_PENDING_LOSS_TIMES).
    */
-  readonly atMs: number | null;
+  readonly atMs: Millis | null;
 }
 
 export interface DeliveryAnomalies {
@@ -171,7 +172,7 @@ export class LatencyHistogram {
   }
 
   summary(): LatencySummary {
-    return { count: this.n, p50: this.percentile(0.5) / 1000, p99: this.percentile(0.99) / 1000, max: this.hi / 1000 };
+    return { count: this.n, p50: usToMs(this.percentile(0.5)), p99: usToMs(this.percentile(0.99)), max: usToMs(this.hi) };
   }
 
   /** Bucket of a non-negative integer value. */
@@ -422,8 +423,8 @@ export class DeliveryLedger {
       client: this.connections[uid],
       category: (f & LOW) !== 0 ? 'low' : 'high',
       seq: this.seqs[uid],
-      sentAtMs: this.sentAtUs(uid) / 1000,
-      atMs: atUs === null ? null : atUs / 1000,
+      sentAtMs: usToMs(this.sentAtUs(uid)),
+      atMs: atUs === null ? null : usToMs(atUs),
     };
   }
 

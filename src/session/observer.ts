@@ -4,6 +4,7 @@
 // number (1-based) in the scenario (issue 12). Observers get read-only views
 // (issue 17): a peer's counters, gauges and state, never the transport itself.
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
+import type { Micros } from '../engine/index.js';
 import type { DropCause } from '../link/index.js';
 import type { SendNote, OutgoingMessage, AckOutcome, ConnectionState, Role, PeerReadout, PeerCounters, PeerGauges } from '../transport/index.js';
 
@@ -35,23 +36,23 @@ export function peerView(peer: PeerReadout): PeerView {
 
 export interface SessionObserver {
   /** A datagram left `from`'s transport on client `client`'s connection; `notes` is lent for the call (copy to keep). */
-  datagramSent?(timeUs: number, from: Role, bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[], client: number): void;
+  datagramSent?(timeUs: Micros, from: Role, bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[], client: number): void;
   /** A datagram (or duplicate copy) reached `to`. */
-  datagramArrived?(timeUs: number, to: Role, bytes: Uint8Array, duplicate: boolean, client: number): void;
+  datagramArrived?(timeUs: Micros, to: Role, bytes: Uint8Array, duplicate: boolean, client: number): void;
   /** The link dropped a datagram travelling from `from`. */
-  datagramDropped?(timeUs: number, from: Role, bytes: Uint8Array, cause: DropCause, client: number): void;
+  datagramDropped?(timeUs: Micros, from: Role, bytes: Uint8Array, cause: DropCause, client: number): void;
   /** A message-scope drop rule rewrote a datagram from `from`. */
-  datagramRewritten?(timeUs: number, from: Role, before: Uint8Array, after: Uint8Array, client: number): void;
+  datagramRewritten?(timeUs: Micros, from: Role, before: Uint8Array, after: Uint8Array, client: number): void;
   /** `at` processed an ACK; `cleared` is the retransmit entry it removed, if any (read-only, lent for the call), and `outcome` why. */
-  ackProcessed?(timeUs: number, at: Role, ack: AckMessage, cleared: Readonly<OutgoingMessage> | null, outcome: AckOutcome, client: number): void;
-  duplicateReceived?(timeUs: number, at: Role, message: Located<DataMessage>, client: number): void;
-  stateChanged?(timeUs: number, role: Role, state: ConnectionState, client: number): void;
+  ackProcessed?(timeUs: Micros, at: Role, ack: AckMessage, cleared: Readonly<OutgoingMessage> | null, outcome: AckOutcome, client: number): void;
+  duplicateReceived?(timeUs: Micros, at: Role, message: Located<DataMessage>, client: number): void;
+  stateChanged?(timeUs: Micros, role: Role, state: ConnectionState, client: number): void;
   /** The server accepted client `client`'s connection and gave it `slot` (issue 12). */
-  connectionAccepted?(timeUs: number, client: number, slot: number): void;
+  connectionAccepted?(timeUs: Micros, client: number, slot: number): void;
   /**
    * Once per simulated second (and at the end): `totals` are the server's total
    * over its connections and the clients' total (with one client, exactly that
    * connection's two peers); `connections` has each client's two ends.
    */
-  sample?(timeUs: number, totals: Readonly<Record<Role, PeerView>>, connections: readonly ConnectionView[]): void;
+  sample?(timeUs: Micros, totals: Readonly<Record<Role, PeerView>>, connections: readonly ConnectionView[]): void;
 }

@@ -1,5 +1,7 @@
 // The library's main entry: run a scenario once and summarise it.
 import { VERSION } from '../version.js';
+import { usToSeconds } from '../engine/index.js';
+import type { Micros, MicrosIn } from '../engine/index.js';
 import type { Scenario, SwitchOverrides } from '../scenario/index.js';
 import { checkWorkBudget } from '../scenario/index.js';
 import type { PresetName, TransportSwitches } from '../transport/index.js';
@@ -17,7 +19,7 @@ export interface RunOptions {
   readonly switches?: SwitchOverrides;
   /** A label for `mode` in the summary; default derived from the preset and overrides. */
   readonly modeLabel?: string;
-  readonly durationUs?: number;
+  readonly durationUs?: MicrosIn;
   readonly seed?: number;
   /**
    * The `--loss` the scenario was loaded with (it is already applied to the
@@ -28,7 +30,7 @@ export interface RunOptions {
   /** Keep a digest per datagram so two runs can be compared datagram by datagram. */
   readonly keepDigests?: boolean;
   /** Called every simulated minute with the simulated time reached (progress bars). */
-  readonly onProgress?: (simulatedUs: number) => void;
+  readonly onProgress?: (simulatedUs: Micros) => void;
 }
 
 export interface RunResult {
@@ -56,7 +58,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     mode: options.modeLabel ?? modeLabel(preset, scenario.switchOverrides, options.switches),
     switches,
     seed,
-    simulatedSeconds: durationUs / 1e6,
+    simulatedSeconds: usToSeconds(durationUs),
     traceHash: session.hasher.digest(),
     datagrams: session.hasher.datagramCount,
     events: session.sim.eventCount,

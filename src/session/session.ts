@@ -3,7 +3,8 @@
 // ledger and the trace hash.
 import { isLowType } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
-import { RandomStreams, Simulator } from '../engine/index.js';
+import { ONE_SECOND_US, RandomStreams, Simulator, ZERO_US, addUs, micros, minUs, msToUs } from '../engine/index.js';
+import type { Micros, MicrosIn } from '../engine/index.js';
 import { Link } from '../link/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { TrafficDriver } from '../traffic/index.js';
@@ -16,7 +17,7 @@ import type { ConnectionView, PeerView, SessionObserver } from './observer.js';
 import { PeakTally } from './peaks.js';
 import { TraceHasher } from './trace-hash.js';
 
-const PROGRESS_CHUNK_US = 60_000_000;
+const PROGRESS_CHUNK_US = micros(60_000_000);
 
 /** Direction bytes in the canonical trace; client k's connection adds 2(k - 1) (issue 12). */
 export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
@@ -80,7 +81,7 @@ export class Session {
     const port: TrafficPort = {
       sim: this.sim,
       send: (from, client, type, payload, reliable, ordered) => this.sendApp(from, client, type as DataType, payload, reliable, ordered),
-      startClient: (client) => this.connection(client).clientLoop.start(Math.round(scenario.params.clientTickOffsetMs * 1000)),
+      startClient: (client) => this.connection(client).clientLoop.start(msToUs(scenario.params.clientTickOffsetMs)),
       disconnect: (client) => this.connection(client).clientPeer.disconnect(),
       halt: (client) => {
         const c = this.connection(client);
@@ -118,15 +119,16 @@ export class Session {
    * Runs for `durationUs` of simulated time from zero. Progress is reported
    * between chunks; chunking does not change which events run or in what order.
    */
-  run(durationUs: number, onProgress?: (simulatedUs: number) => void): void {
-    this.server.loop.start(0);
+  run(duration: MicrosIn, onProgress?: (simulatedUs: Micros) => void): void {
+    const durationUs = micros(duration); // from the caller: a scenario, a --duration flag, the library API
+    this.server.loop.start(ZERO_US);
     this.traffic.start();
-    const sampler = this.sim.after(1_000_000, () => {
+    const sampler = this.sim.after(ONE_SECOND_US, () => {
       this.sample();
-      this.sim.reschedule(sampler, this.sim.now + 1_000_000);
+      this.sim.reschedule(sampler, addUs(this.sim.now, ONE_SECOND_US));
     });
     if (onProgress) {
-      for (let t = Math.min(PROGRESS_CHUNK_US, durationUs); ; t = Math.min(t + PROGRESS_CHUNK_US, durationUs)) {
+      for (let t = minUs(PROGRESS_CHUNK_US, durationUs); ; t = minUs(addUs(t, PROGRESS_CHUNK_US), durationUs)) {
         this.sim.runUntil(t);
         onProgress(t);
         if (t === durationUs) break;

@@ -4,7 +4,8 @@
 // any figure from the file alone.
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { formatDuration } from '../engine/index.js';
+import { formatDuration, usToSeconds } from '../engine/index.js';
+import type { MicrosIn } from '../engine/index.js';
 import { BUILTIN_DIR } from '../scenario/index.js';
 import type { Scenario, ScenarioParams, SwitchOverrides } from '../scenario/index.js';
 import { ineffectiveSettings, PRESETS, resolveSwitches } from '../transport/index.js';
@@ -45,7 +46,7 @@ export interface SettingsOptions {
   /** Run-level switch overrides on top of the scenario's. */
   readonly switches?: SwitchOverrides;
   readonly seed?: number;
-  readonly durationUs?: number;
+  readonly durationUs?: MicrosIn;
   readonly loss?: number;
 }
 
@@ -75,7 +76,7 @@ export function effectiveSettings(scenario: Scenario, options: SettingsOptions):
     switchOverrides: { scenario: copyJson(scenario.switchOverrides), run: runOverrides },
     loss,
     seed,
-    durationSeconds: durationUs / 1e6,
+    durationSeconds: usToSeconds(durationUs),
     clients: scenario.clients,
     scenario: scenario.name,
     source: scenario.source,

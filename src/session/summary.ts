@@ -233,6 +233,9 @@ export function summarizeLink(c: LinkCounters): LinkSummary {
   };
 }
 
+/** Rounding to three decimals (not a unit conversion). */
+const THOUSANDTHS = 1000;
+
 function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
+  return Math.round(x * THOUSANDTHS) / THOUSANDTHS;
 }

@@ -1,6 +1,7 @@
 // A shrink candidate: a scenario document (plain JSON, as a scenario file holds it) with every
 // link fault spelled out per direction. Candidates are built by editing the document, so the
 // shrunk result is simply the last accepted document, written out as the scenario file.
+import { usToSeconds } from '../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { BUILTIN_DIR, parseScenario, applySet, parseSet } from '../scenario/index.js';
@@ -127,7 +128,7 @@ export function faultsOf(doc: Doc, d: Direction): FaultEntry[] {
 
 /** "12.345678s": exact to the microsecond. */
 export function formatAt(us: number): string {
-  return `${us / 1e6}s`;
+  return `${usToSeconds(us)}s`;
 }
 
 export function toEntry(f: LinkFault): FaultEntry {

@@ -3,6 +3,7 @@
 //   by its spec (e.g. "a graceful disconnect loses nothing");
 // - `bcsim run <base> --mode M --seed N --set … [--json]`: judged by the invariants any run has
 //   (ledger, loss only with an ended connection, liveness, bounded queues, no throw).
+import { ZERO_US, micros } from '../engine/index.js';
 import { parseReproCommand, parseSwarmCommand, specFor } from '../swarm/index.js';
 import type { RunSpec } from '../swarm/index.js';
 import type { ShrinkInput } from './shrink.js';
@@ -29,9 +30,9 @@ export function parseShrinkLine(line: string, cwd: string): Omit<ShrinkInput, 'b
     sets: c.sets,
     checks: [],
     classes: [],
-    durationUs: 0,
-    joinAllowanceUs: Number.MAX_SAFE_INTEGER,
-    tailUs: 0,
+    durationUs: ZERO_US,
+    joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER),
+    tailUs: ZERO_US,
     disconnectTail: false,
     expectNoLoss: false,
     plantedBug: null,

@@ -1,6 +1,7 @@
 // The shrunk run as files: the scenario (JSON, with its explicit fault lists), its wire trace
 // (as `bcsim trace` writes it into a file) and its pcapng, side by side: out.json, out.trace,
 // out.pcapng. Each file is written to a temporary and renamed, so a reader never sees half of one.
+import { usToSeconds } from '../engine/index.js';
 import { basename, dirname, resolve } from 'node:path';
 import { CaptureSet } from '../capture/index.js';
 import { writeFileAtomic } from '../report/index.js';
@@ -63,7 +64,7 @@ export function writeShrunk(doc: Doc, files: ShrinkFiles): void {
   if (cut > 0) lines.push(`# … ${cut} more events cut (bcsim trace ${basename(files.scenario)} prints them all)`);
   const captures = new CaptureSet();
   captures.guard(() => {
-    const capture = captures.open(files.pcap, `bcsim shrink ${basename(files.scenario)}, mode ${scenario.preset}, seed ${scenario.seed}, ${scenario.durationUs / 1e6} s simulated`);
+    const capture = captures.open(files.pcap, `bcsim shrink ${basename(files.scenario)}, mode ${scenario.preset}, seed ${scenario.seed}, ${usToSeconds(scenario.durationUs)} s simulated`);
     runScenario(scenario, { observer: capture.recorder });
   });
   writeFileAtomic(dirname(files.scenario), basename(files.scenario), text);

@@ -1,6 +1,7 @@
 // The shrinking passes, cheapest and coarsest first. Each takes the current (failing) document
 // and returns a smaller one that still fails the same way, or the same one. Every candidate costs
 // one run from the shared budget; a pass stops as soon as the budget is spent.
+import { usToSeconds } from '../engine/index.js';
 import { ddmin } from './ddmin.js';
 import type { Budget } from './ddmin.js';
 import { DIRECTIONS, blockAt, placesOf } from './case.js';
@@ -22,7 +23,7 @@ type Phase = Record<string, unknown> | string;
 export function bisectDuration(doc: Doc, durationUs: number, judge: Judge): Doc {
   const at = (seconds: number) => cutTo(doc, seconds);
   let lo = 1;
-  let hi = Math.ceil(durationUs / 1e6);
+  let hi = Math.ceil(usToSeconds(durationUs));
   let best = doc;
   while (lo < hi && !judge.budget.exhausted) {
     const mid = Math.floor((lo + hi) / 2);

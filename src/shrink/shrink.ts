@@ -3,6 +3,7 @@
 // the random processes as an explicit fault list, and the replay must give the same trace hash
 // and the same failure; 3) passes shrink duration, fault classes, fault events, traffic and
 // values, round after round, until a round accepts nothing or the run budget is spent.
+import { usToSeconds, ZERO_US, micros } from '../engine/index.js';
 import { executeScenario, failsSameWay, violationKey } from '../swarm/index.js';
 import type { RunOutcome, Violation, RunSpec } from '../swarm/index.js';
 import { cloneDoc, documentOf, durationUsOf, loadDoc, normalizeLink, setFaults, toEntry } from './case.js';
@@ -55,7 +56,7 @@ export class ShrinkError extends Error {
 
 /** The spec a candidate is judged by: no harness expectations, any duration. */
 function judgeSpec(spec: RunSpec): RunSpec {
-  return { ...spec, checks: [], joinAllowanceUs: Number.MAX_SAFE_INTEGER, durationUs: Number.MAX_SAFE_INTEGER, tailUs: 0 };
+  return { ...spec, checks: [], joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER), durationUs: micros(Number.MAX_SAFE_INTEGER), tailUs: ZERO_US };
 }
 
 function target(outcome: RunOutcome): Violation | null {
@@ -125,8 +126,8 @@ export function shrink(input: ShrinkInput): ShrinkResult {
     shrunk: current,
     before: countItems(itemsOf(replayDoc)),
     after: countItems(itemsOf(current)),
-    durationBeforeS: durationUsOf(replayDoc) / 1e6,
-    durationAfterS: durationUsOf(current) / 1e6,
+    durationBeforeS: usToSeconds(durationUsOf(replayDoc)),
+    durationAfterS: usToSeconds(durationUsOf(current)),
     runs: budget.used,
     rounds,
     originalHash: first.traceHash,

@@ -1,6 +1,7 @@
 // Drop rules, per direction. Join rules drop the first N of some join message (each drop costs the
 // join a retry); windowed rules drop with a probability for a while and are placed in combat by
 // windows.ts. A direction with rules must see one of them fire.
+import { perSecondOverMs, secondsToMs } from '../engine/index.js';
 import type { Draft } from './draft.js';
 import { DIRECTIONS } from './spec.js';
 import type { Direction } from './spec.js';
@@ -95,8 +96,8 @@ export function drawDropRules(d: Draft, o: DropRuleInputs): DropRules {
         const senderShare = direction === 'serverToClient' ? clientShare : 1 - clientShare;
         const probability = r.float(0.2, 0.6, 2);
         // At least ~12 expected drops (ACKs go out within an update of the message).
-        const ackedPerSecond = Math.min(perSecond * senderShare, 1000 / TICK_MS);
-        const lengthMs = Math.min(20_000, Math.max(4_000, Math.ceil((12 / (ackedPerSecond * probability)) * 1000)));
+        const ackedPerSecond = Math.min(perSecond * senderShare, perSecondOverMs(1, TICK_MS));
+        const lengthMs = Math.min(20_000, Math.max(4_000, Math.ceil(secondsToMs(12 / (ackedPerSecond * probability)))));
         windowed.push({ direction, rule: { scope: 'datagram', match: { type: 'ack' }, probability }, lengthMs });
         classes.add('drop rule: ACK datagrams in a window');
         break;
@@ -105,7 +106,7 @@ export function drawDropRules(d: Draft, o: DropRuleInputs): DropRules {
         const direction = r.pick(DIRECTIONS);
         const senderShare = direction === 'clientToServer' ? clientShare : 1 - clientShare;
         const probability = r.float(0.1, 0.5, 2);
-        const lengthMs = Math.min(20_000, Math.max(3_000, Math.ceil((12 / (perSecond * senderShare * probability)) * 1000)));
+        const lengthMs = Math.min(20_000, Math.max(3_000, Math.ceil(secondsToMs(12 / (perSecond * senderShare * probability)))));
         windowed.push({ direction, rule: { scope: 'message', match: { type: 'game', reliable: true }, probability }, lengthMs });
         classes.add('drop rule: game messages in a window');
         break;

@@ -14,6 +14,7 @@
 // the order of the draws (and of the settings they write) is what makes a run. The client
 // count and a client's own link faults come from a second stream (clients.ts), so that
 // one-client runs are exactly what they were before multi-player runs.
+import { ceilToSecondMs, msToSeconds, msToUsUnrounded } from '../engine/index.js';
 import { dedupeChecks, newDraft } from './draft.js';
 import type { Draft } from './draft.js';
 import { applyDropRules, drawDropRules } from './drop-rules.js';
@@ -89,7 +90,7 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
   const windowless = outages.length === 0 && drops.windowed.length === 0;
   const { phases, tailStartLatestMs } = drawPhases(d, { rate, region, windowless, disconnectTail });
   const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs });
-  const durationMs = Math.ceil((tailStartLatestMs + tailMs) / 1000) * 1000;
+  const durationMs = ceilToSecondMs(tailStartLatestMs + tailMs);
 
   if (options.preset !== undefined) d.mode.preset = options.preset;
   if (options.modeOverrides !== undefined) Object.assign(d.mode, options.modeOverrides);
@@ -108,9 +109,9 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
     sets: renderSets(d, durationMs, phases, clients, own),
     checks: dedupeChecks(d.checks),
     classes: [...d.classes].sort(),
-    durationUs: durationMs * 1000,
-    joinAllowanceUs: joinMs * 1000,
-    tailUs: tailMs * 1000,
+    durationUs: msToUsUnrounded(durationMs),
+    joinAllowanceUs: msToUsUnrounded(joinMs),
+    tailUs: msToUsUnrounded(tailMs),
     disconnectTail,
     expectNoLoss: disconnectTail && terminal === 'none',
     plantedBug: options.plantedBug ?? null,
@@ -119,7 +120,7 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
 
 /** The draft as `--set` overrides: mode, duration, transport, link blocks, then the phases. */
 function renderSets(d: Draft, durationMs: number, phases: unknown[], clients: number, own: OwnFaults | null): string[] {
-  const sets: string[] = [`mode=${JSON.stringify(d.mode)}`, `duration=${durationMs / 1000}s`, ...clientSets(clients, own)];
+  const sets: string[] = [`mode=${JSON.stringify(d.mode)}`, `duration=${msToSeconds(durationMs)}s`, ...clientSets(clients, own)];
   for (const [key, value] of Object.entries(d.transport)) sets.push(`transport.${key}=${value}`);
   for (const block of ['both', 'clientToServer', 'serverToClient'] as const) {
     for (const [key, value] of Object.entries(d.link[block])) sets.push(`link.${block}.${key}=${JSON.stringify(value)}`);

@@ -1,6 +1,7 @@
 // How a run may end its connection before the tail: an outage longer than the peer timeout, or a
 // give-up policy (retry limit, message age) cut off by an outage. Also the retransmit policy,
 // which times the retries those endings count, and the peer timeout.
+import { secondsToMs } from '../engine/index.js';
 import type { Draft } from './draft.js';
 import type { Rng } from './rng.js';
 import { TICK_MS } from './timing.js';
@@ -42,7 +43,7 @@ export function drawRetransmitPolicy(d: Draft, terminal: Terminal, high: boolean
     // Retransmits every 2 s would fill every datagram of every update long before half the seq
     // space is outstanding (64 datagrams x ~18 messages x 22 updates ~ 25,000): the sender
     // throttles itself. Backing off to 8-10 s leaves room for new messages during the outage.
-    Object.assign(retransmit, { backoff: 'exponential', baseMs: 2_000, capMs: r.int(8, 10) * 1_000 });
+    Object.assign(retransmit, { backoff: 'exponential', baseMs: 2_000, capMs: secondsToMs(r.int(8, 10)) });
     maxIntervalMs = retransmit.capMs as number;
     transport.datagramsPerUpdate = 64;
     classes.add('backoff exponential');
@@ -54,7 +55,7 @@ export function drawRetransmitPolicy(d: Draft, terminal: Terminal, high: boolean
   }
   let maxMessageAgeMs: number | undefined;
   if (terminal === 'give-up-age') {
-    transport.maxMessageAgeMs = maxMessageAgeMs = r.int(3, 8) * 1_000;
+    transport.maxMessageAgeMs = maxMessageAgeMs = secondsToMs(r.int(3, 8));
     classes.add('give-up: maxMessageAgeMs');
   }
   if (Object.keys(retransmit).length > 0) d.mode.retransmit = retransmit;
@@ -74,8 +75,8 @@ export function drawPeerTimeout(d: Draft, terminal: Terminal, lossy: boolean, al
   const { r } = d;
   let timeoutMs = 45_000;
   const minTimeoutS = lossy ? 15 : 8;
-  if (terminal === 'long-outage') timeoutMs = r.int(minTimeoutS, minTimeoutS + 7) * 1_000;
-  else if (terminal === 'none' && !aliasingProbe && r.chance(0.2)) timeoutMs = r.int(Math.max(12, minTimeoutS), 25) * 1_000;
+  if (terminal === 'long-outage') timeoutMs = secondsToMs(r.int(minTimeoutS, minTimeoutS + 7));
+  else if (terminal === 'none' && !aliasingProbe && r.chance(0.2)) timeoutMs = secondsToMs(r.int(Math.max(12, minTimeoutS), 25));
   if (timeoutMs !== 45_000) {
     d.transport.peerTimeoutMs = timeoutMs;
     d.classes.add('peerTimeoutMs lowered');

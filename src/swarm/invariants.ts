@@ -3,6 +3,7 @@
 // the connection ends and every undelivered message is counted as lost. Fixed mode also keeps
 // its queues bounded. Invariants 2, 3, 4 and 6 hold per connection (one per client). Every
 // violation is collected, none stops the check.
+import { usToSeconds } from '../engine/index.js';
 import type { RunResult, DeliveryAnomaly, Connection } from '../session/index.js';
 import { connectionKey } from '../session/index.js';
 import { connectionEnded } from '../transport/index.js';
@@ -162,13 +163,13 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
   const log = session.traffic.phaseLog;
   const afterJoin = log.find((p) => p.index === 1);
   if ((afterJoin === undefined || afterJoin.startUs > spec.joinAllowanceUs) && endedEarlyUs > spec.joinAllowanceUs) {
-    add('0 harness timing', `the join ended at ${afterJoin ? (afterJoin.startUs / 1e6).toFixed(3) : 'never'} s, after its ${spec.joinAllowanceUs / 1e6} s allowance`);
+    add('0 harness timing', `the join ended at ${afterJoin ? (usToSeconds(afterJoin.startUs)).toFixed(3) : 'never'} s, after its ${usToSeconds(spec.joinAllowanceUs)} s allowance`);
   }
   const lastIndex = session.scenario.traffic.phases.length - 1;
   const tail = log.find((p) => p.index === lastIndex);
   const tailLatestUs = spec.durationUs - spec.tailUs;
   if ((tail === undefined || tail.startUs > tailLatestUs) && endedEarlyUs > tailLatestUs) {
-    add('0 harness timing', `the quiet tail started at ${tail ? (tail.startUs / 1e6).toFixed(3) : 'never'} s, after ${tailLatestUs / 1e6} s`);
+    add('0 harness timing', `the quiet tail started at ${tail ? (usToSeconds(tail.startUs)).toFixed(3) : 'never'} s, after ${usToSeconds(tailLatestUs)} s`);
   }
   return out;
 }
@@ -208,7 +209,7 @@ function checkPromise(spec: RunSpec, result: RunResult, timeline: RunTimeline, a
       // The first-send queue may hold unreliable StateUpdates of the lull, waiting for the next update.
       if (reliableQueued !== 0) stuck.push(`${p} firstSendQueue ${g.firstSendQueue} (${reliableQueued} reliable)`);
     }
-    if (stuck.length > 0) add('3 liveness', `${stuck.join(', ')} after a ${(spec.tailUs / 1e6).toFixed(0)} s quiet tail, the connection did not end (${x.stateText})`);
+    if (stuck.length > 0) add('3 liveness', `${stuck.join(', ')} after a ${(usToSeconds(spec.tailUs)).toFixed(0)} s quiet tail, the connection did not end (${x.stateText})`);
     if (spec.disconnectTail) add('3 liveness', `the disconnect phase never completed: ${x.stateText} after the quiet tail`);
   }
 }

@@ -1,4 +1,5 @@
 // What one generated run is: the types the generator produces and the checker (invariants.ts) reads.
+import type { Micros } from '../engine/index.js';
 
 export type Direction = 'clientToServer' | 'serverToClient';
 export type Block = 'both' | Direction;
@@ -29,11 +30,11 @@ export interface RunSpec {
   readonly checks: readonly FaultCheck[];
   /** Coverage labels (fault classes this run exercises). */
   readonly classes: readonly string[];
-  readonly durationUs: number;
+  readonly durationUs: Micros;
   /** Phase 1 (after every client's join) must have started by this time for the windows and tail to hold. */
-  readonly joinAllowanceUs: number;
+  readonly joinAllowanceUs: Micros;
   /** The quiet tail must last at least this long (from the tail phase's start to the end). */
-  readonly tailUs: number;
+  readonly tailUs: Micros;
   /** The tail is a `disconnect` phase (else an endless lull). */
   readonly disconnectTail: boolean;
   /**

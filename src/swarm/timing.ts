@@ -1,3 +1,4 @@
+import { ceilToSecondMs } from '../engine/index.js';
 // The generator's timing model: how long the join may take on the run's link, so that windowed
 // faults can be placed where combat is guaranteed whatever the join's real length.
 
@@ -45,5 +46,5 @@ export function joinMinMs(staggerMs: number): number {
  */
 export function joinAllowanceMs(j: JoinInputs): number {
   const joinRetries = negBinQuantile(12, j.joinLoss, 0.9999) + j.joinRuleRetries;
-  return Math.ceil((joinMinMs(j.staggerMs) + 500 + 24 * j.perLegMs + joinRetries * j.retryGapMs) / 1000) * 1000;
+  return ceilToSecondMs(joinMinMs(j.staggerMs) + 500 + 24 * j.perLegMs + joinRetries * j.retryGapMs);
 }

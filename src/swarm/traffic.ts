@@ -1,5 +1,7 @@
 // The run's traffic: the reliable message rate and how it is packed, the phases (join, an
 // optional lobby, the traffic region, the quiet tail) and how long the tail must last.
+import { ceilToSecondMs, msToSeconds, perSecondOverMs, secondsToMs, roundToSecondMs } from '../engine/index.js';
+import { MAX_UNFRAGMENTED_PAYLOAD_BYTES } from '../codec/index.js';
 import type { Draft } from './draft.js';
 import { MULTI_MAX_RATE } from './clients.js';
 import { TICK_MS } from './timing.js';
@@ -78,7 +80,7 @@ export function drawRate(d: Draft, wantedClients = 1): Rate {
   }
   if (raise) {
     // Enough datagrams per update for the rate to flow (each ~505 bytes, ~10.5 updates/s), 3x headroom.
-    d.transport.datagramsPerUpdate = Math.min(64, Math.ceil((3 * offeredBytesPerSecond) / (505 * (1000 / TICK_MS))));
+    d.transport.datagramsPerUpdate = Math.min(64, Math.ceil((3 * offeredBytesPerSecond) / (MAX_UNFRAGMENTED_PAYLOAD_BYTES * (perSecondOverMs(1, TICK_MS)))));
     if (d.transport.datagramsPerUpdate > 1) classes.add('datagramsPerUpdate raised');
   }
   return { phaseRate, perSecond, high, aliasingProbe, clientShare, arrival, clients, c2sPerSecond, s2cPerSecond };
@@ -123,9 +125,9 @@ export function drawRegion(d: Draft, o: RegionInputs): Region {
   const joinSlackMs = o.joinAllowanceMs - o.joinMinMs;
   // (The aliasing probe keeps sending for 3 s after its outage: new seqs must meet the backlog.)
   const minRegionMs = joinSlackMs + o.windowsMs + (o.rate.aliasingProbe ? 3_000 : 2_000);
-  let regionMs = o.rate.high ? r.int(5, 15) * 1_000 : r.int(20, 60) * 1_000;
-  regionMs = Math.max(regionMs, Math.ceil(minRegionMs / 1000) * 1000);
-  const lobbyMs = r.chance(0.35) ? r.int(3, 15) * 1_000 : 0;
+  let regionMs: number = o.rate.high ? secondsToMs(r.int(5, 15)) : secondsToMs(r.int(20, 60));
+  regionMs = Math.max(regionMs, ceilToSecondMs(minRegionMs));
+  const lobbyMs = r.chance(0.35) ? secondsToMs(r.int(3, 15)) : 0;
   const lobbyChat = lobbyMs > 0 ? r.int(0, 30) : 0;
   const startLatestMs = o.joinAllowanceMs + lobbyMs;
   const endEarliestMs = o.joinMinMs + lobbyMs + regionMs;
@@ -150,10 +152,10 @@ export function drawPhases(d: Draft, o: PhaseInputs): Phases {
   const { r, classes } = d;
   const { regionMs, lobbyMs } = o.region;
   const phases: unknown[] = ['join'];
-  if (lobbyMs > 0) phases.push({ kind: 'lobby', duration: `${lobbyMs / 1000}s`, chatPerMinute: o.region.lobbyChat });
+  if (lobbyMs > 0) phases.push({ kind: 'lobby', duration: `${msToSeconds(lobbyMs)}s`, chatPerMinute: o.region.lobbyChat });
   const combat = (ms: number) => ({
     kind: 'combat',
-    duration: `${ms / 1000}s`,
+    duration: `${msToSeconds(ms)}s`,
     reliablePerSecond: o.rate.phaseRate,
     clientShare: o.rate.clientShare,
     arrival: o.rate.arrival,
@@ -161,9 +163,9 @@ export function drawPhases(d: Draft, o: PhaseInputs): Phases {
   // Traffic region: one combat, or (without windows) two combats around a lull of the same total length.
   const splitRegion = !o.rate.high && o.windowless && regionMs >= 12_000 && r.chance(0.2);
   if (splitRegion) {
-    const lullMs = r.int(2, 8) * 1_000;
-    const firstMs = Math.round((regionMs - lullMs) / 2 / 1000) * 1000;
-    phases.push(combat(firstMs), { kind: 'lull', duration: `${lullMs / 1000}s` }, combat(regionMs - lullMs - firstMs));
+    const lullMs = secondsToMs(r.int(2, 8));
+    const firstMs = roundToSecondMs((regionMs - lullMs) / 2);
+    phases.push(combat(firstMs), { kind: 'lull', duration: `${msToSeconds(lullMs)}s` }, combat(regionMs - lullMs - firstMs));
     classes.add('combat split by a lull');
   } else {
     phases.push(combat(regionMs));
@@ -173,8 +175,8 @@ export function drawPhases(d: Draft, o: PhaseInputs): Phases {
   let tailStartLatestMs = o.region.startLatestMs + regionMs;
   if (o.disconnectTail) {
     if (r.chance(0.3)) {
-      const quietMs = r.int(2, 8) * 1_000;
-      phases.push({ kind: 'lull', duration: `${quietMs / 1000}s` });
+      const quietMs = secondsToMs(r.int(2, 8));
+      phases.push({ kind: 'lull', duration: `${msToSeconds(quietMs)}s` });
       tailStartLatestMs += quietMs;
       classes.add('disconnect after a quiet lull');
     } else {

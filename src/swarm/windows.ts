@@ -1,6 +1,7 @@
 // Windowed faults: outages and windowed drop rules. They are placed one after another inside the
 // part of the traffic region that is combat whatever the join's real length is (from the join's
 // allowance on), and must end before the earliest end of that region.
+import { ceilToSecondMs, msToSeconds, secondsToMs } from '../engine/index.js';
 import type { Draft } from './draft.js';
 import { expectFault, pickBlock } from './draft.js';
 import type { Rule, WindowedRule } from './drop-rules.js';
@@ -34,13 +35,13 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
   const { retryGapMs } = o.policy;
   const outages: Outage[] = [];
   if (o.terminal === 'long-outage') {
-    outages.push({ block: pickBlock(r), lengthMs: o.timeoutMs + r.int(3, 8) * 1_000, offsetMs: 25_000 });
+    outages.push({ block: pickBlock(r), lengthMs: o.timeoutMs + secondsToMs(r.int(3, 8)), offsetMs: 25_000 });
     classes.add('outage > peer timeout');
   } else if (o.terminal === 'give-up-retry') {
     const limit = o.policy.retryLimit as number;
-    outages.push({ block: pickBlock(r), lengthMs: Math.ceil(((limit + 1) * retryGapMs) / 1000) * 1000 + r.int(2, 4) * 1_000, offsetMs: 25_000 });
+    outages.push({ block: pickBlock(r), lengthMs: ceilToSecondMs((limit + 1) * retryGapMs) + secondsToMs(r.int(2, 4)), offsetMs: 25_000 });
   } else if (o.terminal === 'give-up-age') {
-    outages.push({ block: pickBlock(r), lengthMs: (o.policy.maxMessageAgeMs as number) + retryGapMs + r.int(2, 3) * 1_000, offsetMs: 25_000 });
+    outages.push({ block: pickBlock(r), lengthMs: (o.policy.maxMessageAgeMs as number) + retryGapMs + secondsToMs(r.int(2, 3)), offsetMs: 25_000 });
   } else if (o.aliasingProbe) {
     // 2,375/s from the client for 15 s: ~35,600 seqs outstanding, more than half the u16 space.
     outages.push({ block: 'both', lengthMs: 15_000, offsetMs: 0 });
@@ -49,7 +50,7 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
     const count = r.int(1, 2);
     for (let k = 0; k < count; k++) {
       const maxShort = Math.min(o.high ? 6_000 : 20_000, Math.floor(0.6 * o.timeoutMs), o.timeoutMs - 6_000);
-      outages.push({ block: pickBlock(r), lengthMs: r.int(1, Math.floor(maxShort / 1000)) * 1_000, offsetMs: r.int(0, 3) * 1_000 });
+      outages.push({ block: pickBlock(r), lengthMs: secondsToMs(r.int(1, Math.floor(msToSeconds(maxShort)))), offsetMs: secondsToMs(r.int(0, 3)) });
     }
   }
   if (outages.length > 0 && o.terminal !== 'long-outage') classes.add('outage < peer timeout');
@@ -78,7 +79,7 @@ export function placeWindows(d: Draft, rules: Record<Direction, Rule[]>, windowe
   const { link } = d;
   let cursorMs = at.startLatestMs + 1_000;
   for (const w of windowed) {
-    rules[w.direction].push({ ...w.rule, from: `${cursorMs / 1000}s`, until: `${(cursorMs + w.lengthMs) / 1000}s` });
+    rules[w.direction].push({ ...w.rule, from: `${msToSeconds(cursorMs)}s`, until: `${msToSeconds(cursorMs + w.lengthMs)}s` });
     cursorMs += w.lengthMs + 1_000;
   }
   const outageWindows: Record<Block, Window[]> = { both: [], clientToServer: [], serverToClient: [] };
@@ -103,5 +104,5 @@ export function placeWindows(d: Draft, rules: Record<Direction, Rule[]>, windowe
 }
 
 function outageJson(w: Window): { start: string; end: string } {
-  return { start: `${w.startMs / 1000}s`, end: `${w.endMs / 1000}s` };
+  return { start: `${msToSeconds(w.startMs)}s`, end: `${msToSeconds(w.endMs)}s` };
 }

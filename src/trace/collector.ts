@@ -2,7 +2,7 @@
 // [fromUs, untilUs] are not kept, so a short window of a long run stays small.
 // Each event names its connection: the client's number and, once the server
 // has accepted it, its slot (issue 12).
-import { decodeDatagram } from '../codec/index.js';
+import { TYPE_ACK, ackBytes, decodeDatagram, isLowType } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
 import type { DropCause } from '../link/index.js';
 import type { SessionObserver } from '../session/index.js';
@@ -40,9 +40,9 @@ export class TraceCollector implements SessionObserver {
     const messages = decode(bytes);
     // Count every transmission, inside the window or not, so numbering stays right.
     const transmission = messages.map((m, i) => {
-      if (m.type === 1 || !m.reliable) return 0;
+      if (m.type === TYPE_ACK || !m.reliable) return 0;
       // Each connection has its own seq counters: the same seq on two connections is two messages.
-      const key = `${client}:${m.type < 0x32 ? 'L' : 'H'}${m.seq}/${m.fragIndex ?? '-'}`;
+      const key = `${client}:${isLowType(m.type) ? 'L' : 'H'}${m.seq}/${m.fragIndex ?? '-'}`;
       // A first send starts the count again: after a u16 wrap the seq belongs to a new message.
       const n = notes[i] === SendNote.FirstSend ? 0 : (this.seen[from].get(key) ?? 0);
       this.seen[from].set(key, n + 1);
@@ -69,7 +69,7 @@ export class TraceCollector implements SessionObserver {
   }
 
   ackProcessed(timeUs: number, at: Role, ack: AckMessage, _cleared: unknown, outcome: AckOutcome, client: number): void {
-    this.emit({ kind: 'ack', timeUs, client, at, message: { ...ack, offset: -1, size: ack.fragIndex === null ? 4 : 5 }, outcome });
+    this.emit({ kind: 'ack', timeUs, client, at, message: { ...ack, offset: -1, size: ackBytes(ack.fragIndex !== null) }, outcome });
   }
 
   duplicateReceived(timeUs: number, at: Role, message: Located<DataMessage>, client: number): void {

@@ -1,12 +1,13 @@
 // What a wire trace is made of: datagrams put on the wire or dropped by the
 // link, and the receivers' verdicts on them (ACK matched or missed, duplicate).
 import type { Located } from '../codec/index.js';
+import type { MicrosIn } from '../engine/index.js';
 import type { DropCause } from '../link/index.js';
 import type { SendNote, ConnectionState, AckOutcome, Role } from '../transport/index.js';
 
 interface Base {
   /** Simulated time in microseconds. */
-  readonly timeUs: number;
+  readonly timeUs: MicrosIn;
   /** The connection it happened on: the client's number in the scenario (1-based). */
   readonly client: number;
   /** The slot the server had given that client by then; null before it accepted the connection. */

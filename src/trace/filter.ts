@@ -1,7 +1,7 @@
 // `--filter EXPR` for traces: terms joined by commas or spaces, all of which must
 // hold. `key=value`, bare `key` (true) or `!key` (false). Message terms match when
 // some message of the event satisfies all of them.
-import { TYPE_NAMES } from '../codec/index.js';
+import { TYPE_ACK, TYPE_NAMES, ackFlagsFragment, ackFlagsLowType, isLowType } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
 import { SendNote } from '../transport/index.js';
 import type { TraceEvent } from './events.js';
@@ -22,9 +22,9 @@ export class FilterError extends Error {
 const EVENT_KINDS = ['send', 'drop', 'dup-arrival', 'ack', 'duplicate', 'state'];
 const TYPE_BY_NAME = new Map(Object.entries(TYPE_NAMES).map(([byte, name]) => [name, Number(byte)]));
 const BOOLEAN_KEYS: Record<string, MessageTest> = {
-  fragment: (m) => (m.type === 1 ? (m.flags & 1) !== 0 : m.fragment),
-  reliable: (m) => m.type !== 1 && m.reliable,
-  lowType: (m) => (m.type === 1 ? (m.flags & 2) !== 0 : m.type < 0x32),
+  fragment: (m) => (m.type === TYPE_ACK ? ackFlagsFragment(m.flags) : m.fragment),
+  reliable: (m) => m.type !== TYPE_ACK && m.reliable,
+  lowType: (m) => (m.type === TYPE_ACK ? ackFlagsLowType(m.flags) : isLowType(m.type)),
   retransmit: (_m, note) => note === SendNote.Retransmit,
   deadZone: (_m, note) => note === SendNote.StaleAck,
 };

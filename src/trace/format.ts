@@ -4,7 +4,7 @@
 // one it stays `C>S` / `at S`, so one-client traces read as they always have.
 import { describeMessage, messageToJson, toHex } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
-import { formatSeconds } from '../engine/index.js';
+import { formatSeconds, usToSeconds } from '../engine/index.js';
 import { SendNote } from '../transport/index.js';
 import type { AckOutcome, Role } from '../transport/index.js';
 import { eventPeer } from './events.js';
@@ -97,7 +97,7 @@ export function direction(event: TraceEvent, many: boolean): string {
  * `none` leaves it out, `short` keeps the first 16 bytes and adds `hexTruncated: true` when it cut.
  */
 export function eventToJson(event: TraceEvent, options: FormatOptions = {}): object {
-  const base = { t: event.timeUs / 1e6, event: event.kind, client: event.client, slot: event.slot };
+  const base = { t: usToSeconds(event.timeUs), event: event.kind, client: event.client, slot: event.slot };
   const bytes = options.bytes ?? 'full';
   switch (event.kind) {
     case 'send':

@@ -5,7 +5,8 @@
 // players and the server (sources.ts), and the server relays each player's
 // reliable game message to every other player, as a dedicated server does.
 import { TYPE_GAME } from '../codec/index.js';
-import type { RandomStream, RandomStreams, Timer } from '../engine/index.js';
+import { ZERO_US, msToUsUnrounded, scaleUs } from '../engine/index.js';
+import type { Micros, RandomStream, RandomStreams, Timer } from '../engine/index.js';
 import type { Delivery, Role } from '../transport/index.js';
 import { JOIN_STEPS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload } from './join.js';
 import type { JoinStep } from './join.js';
@@ -16,7 +17,7 @@ import type { TrafficPort } from './sources.js';
 export interface PhaseStart {
   readonly kind: Phase['kind'];
   readonly index: number;
-  readonly startUs: number;
+  readonly startUs: Micros;
 }
 
 /** Explicit bound on the phase log kept for reports. */
@@ -130,18 +131,18 @@ export class TrafficDriver {
       case 'join':
         if (phase.client !== undefined) {
           this.startJoin(phase.client);
-          this.schedule(0, () => this.next());
+          this.schedule(ZERO_US, () => this.next());
         } else {
           this.startInitialJoins();
         }
         return;
       case 'disconnect':
         for (const k of phase.client === undefined ? this.connected() : [phase.client]) this.leave(k, 'disconnect');
-        this.schedule(0, () => this.next());
+        this.schedule(ZERO_US, () => this.next());
         return;
       case 'timeout':
         this.leave(phase.client, 'halt');
-        this.schedule(0, () => this.next());
+        this.schedule(ZERO_US, () => this.next());
         return;
       default:
         break;
@@ -156,11 +157,11 @@ export class TrafficDriver {
     for (let k = 1; k <= this.clients; k++) {
       if (this.lateJoiners.has(k) || this.status[k] !== 'idle') continue;
       this.joiningInPhase.add(k);
-      const delayUs = order++ * this.plan.joinStaggerUs;
+      const delayUs = scaleUs(this.plan.joinStaggerUs, order++);
       if (delayUs === 0) this.startJoin(k);
       else this.schedule(delayUs, () => this.startJoin(k));
     }
-    if (this.joiningInPhase.size === 0) this.schedule(0, () => this.next());
+    if (this.joiningInPhase.size === 0) this.schedule(ZERO_US, () => this.next());
   }
 
   private startJoin(client: number): void {
@@ -173,10 +174,10 @@ export class TrafficDriver {
   private joinStepDone(client: number, step: JoinStep): void {
     if (this.status[client] !== 'joining') return;
     const dependents = JOIN_STEPS.filter((s) => s.after === step.step);
-    for (const next of dependents) this.schedule(next.delayMs * 1000, () => this.runJoinStep(client, next), client);
+    for (const next of dependents) this.schedule(msToUsUnrounded(next.delayMs), () => this.runJoinStep(client, next), client);
     if (dependents.length === 0 && step === JOIN_STEPS[JOIN_STEPS.length - 1]) {
       // Ship selection, then StateUpdates start ~150 ms later.
-      this.schedule((SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS) * 1000, () => this.enterGame(client), client);
+      this.schedule(msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS), () => this.enterGame(client), client);
     }
   }
 
@@ -255,7 +256,7 @@ export class TrafficDriver {
   }
 
   /** A timer of the phase, or (with `client`) of one client's join or sources. */
-  private schedule(delayUs: number, fn: () => void, client?: number): void {
+  private schedule(delayUs: Micros, fn: () => void, client?: number): void {
     const timer = this.port.sim.after(delayUs, fn);
     if (client === undefined) this.timers.push(timer);
     else this.trackClient(client, timer);

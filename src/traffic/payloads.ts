@@ -47,6 +47,8 @@ export function filledPayload(opcode: number, bytes: number, salt: number): Uint
 const TEMPLATE_BYTES = 4096;
 const templates: Array<Uint8Array[] | undefined> = [];
 const TEMPLATES_PER_OPCODE = 16;
+/** Payload salts of one opcode start at opcode x this (a seed spacing, not a unit). */
+const SALT_STRIDE = 1000;
 
 /**
  * Like filledPayload, but a read-only view into one of a few shared buffers per
@@ -57,10 +59,10 @@ const TEMPLATES_PER_OPCODE = 16;
  */
 export function templatePayload(opcode: number, bytes: number, salt: number): Uint8Array {
   const length = Math.max(1, bytes);
-  if (length > TEMPLATE_BYTES) return filledPayload(opcode, length, opcode * 1000 + (salt % TEMPLATES_PER_OPCODE));
+  if (length > TEMPLATE_BYTES) return filledPayload(opcode, length, opcode * SALT_STRIDE + (salt % TEMPLATES_PER_OPCODE));
   let set = templates[opcode];
   if (set === undefined) {
-    set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * 1000 + i));
+    set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * SALT_STRIDE + i));
     templates[opcode] = set;
   }
   return set[salt % TEMPLATES_PER_OPCODE].subarray(0, length);

@@ -1,12 +1,14 @@
 // A session script: phases with their own rates and sizes, optionally cycled
 // (issue 4, item 2). Plain data, normalised by the scenario layer.
+import { micros } from '../engine/index.js';
+import type { Micros, MillisIn } from '../engine/index.js';
 
 export type Arrival = 'poisson' | 'periodic';
 
 /** A phase's network update periods per role (DECISIONS.md 17); missing roles keep the scenario's. */
 export interface UpdatePeriods {
-  readonly server?: number;
-  readonly client?: number;
+  readonly server?: MillisIn;
+  readonly client?: MillisIn;
 }
 
 /**
@@ -25,14 +27,14 @@ export interface LobbyPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lobby';
   /** null = until the run ends. */
-  readonly durationUs: number | null;
+  readonly durationUs: Micros | null;
   readonly chatPerMinute: number;
 }
 
 export interface CombatPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'combat';
-  readonly durationUs: number | null;
+  readonly durationUs: Micros | null;
   /** Unreliable StateUpdates per second in each direction. */
   readonly stateUpdatesPerSecond: number;
   /** Whole-message bytes, uniform in [min, max] (measured: typically 15–25, minimum 10). */
@@ -53,7 +55,7 @@ export interface CombatPhase {
 export interface LullPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lull';
-  readonly durationUs: number | null;
+  readonly durationUs: Micros | null;
   readonly stateUpdatesPerSecond: number;
   readonly stateUpdateBytes: { readonly min: number; readonly max: number };
   readonly arrival: Arrival;
@@ -67,7 +69,7 @@ export interface LullPhase {
 export interface QuietPhase {
   readonly kind: 'quiet';
   readonly updatePeriodMs?: UpdatePeriods;
-  readonly durationUs: number | null;
+  readonly durationUs: Micros | null;
 }
 
 /** A client (every client without `client`) leaves gracefully; the Disconnect opens the pass-2 gate. */
@@ -92,7 +94,7 @@ export function isEventPhase(phase: Phase): phase is JoinPhase | DisconnectPhase
 export interface TrafficPlan {
   readonly phases: readonly Phase[];
   /** Client k (1-based) of the first join phase starts its join (k - 1) x this after it. */
-  readonly joinStaggerUs: number;
+  readonly joinStaggerUs: Micros;
   /** After the last phase, continue from this index; null = stop. */
   readonly repeatFrom: number | null;
 }
@@ -104,7 +106,7 @@ export const RELIABLE_RATE_PRESETS = { measured: 4.9, heavy: 60 } as const;
 export const MEASURED_STATE_UPDATES_PER_DIRECTION = 49;
 
 /** Issue 12: players rarely connect in the same second. */
-export const DEFAULT_JOIN_STAGGER_US = 2_000_000;
+export const DEFAULT_JOIN_STAGGER_US = micros(2_000_000);
 
 export const DEFAULT_PLAN: TrafficPlan = {
   joinStaggerUs: DEFAULT_JOIN_STAGGER_US,

@@ -3,7 +3,8 @@
 // timer, so a source costs one event per message it sends.
 import { TYPE_GAME } from '../codec/index.js';
 import type { RandomStream, Scheduler, Timer } from '../engine/index.js';
-import { bernoulli, exponential, uniformInt } from '../engine/index.js';
+import { ZERO_US, addUs, bernoulli, exponential, micros, uniformInt, usPerEvent } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import type { Role } from '../transport/index.js';
 import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
 import { Opcode, templatePayload } from './payloads.js';
@@ -32,16 +33,16 @@ export interface TrafficPort {
 /** Calls `fire` at the arrivals of a Poisson or periodic process of `perSecond`. */
 export function startArrivals(sim: Scheduler, perSecond: number, arrival: Arrival, stream: RandomStream, fire: () => void): Timer | null {
   if (!(perSecond > 0)) return null;
-  const meanUs = 1e6 / perSecond;
+  const meanUs = usPerEvent(perSecond);
   const startUs = sim.now;
   let k = 0;
   // Periodic arrivals sit at start + round(k * period), k = 0, 1, …, so no rounding
   // drift accumulates and a phase [start, end) holds exactly rate * length of them.
-  const nextDelay = (): number =>
-    arrival === 'periodic' ? startUs + Math.round(++k * meanUs) - sim.now : Math.max(1, Math.round(exponential(stream, meanUs)));
-  const timer = sim.after(arrival === 'periodic' ? 0 : nextDelay(), () => {
+  const nextDelay = (): Micros =>
+    micros(arrival === 'periodic' ? startUs + Math.round(++k * meanUs) - sim.now : Math.max(1, Math.round(exponential(stream, meanUs))));
+  const timer = sim.after(arrival === 'periodic' ? ZERO_US : nextDelay(), () => {
     fire();
-    sim.reschedule(timer, sim.now + nextDelay());
+    sim.reschedule(timer, addUs(sim.now, nextDelay()));
   });
   return timer;
 }

@@ -6,8 +6,10 @@
 // pass 1 may send, `stale` what only pass 2 may reach. Dead-zone entries are
 // never walked while the gate is shut, so a huge stuck outbox costs nothing per
 // update; the modelled linear-scan cost is counted through a PositionIndex.
-import { ACK_FLAG_FRAGMENT, ACK_FLAG_LOW_TYPE, TYPE_ACK } from '../codec/index.js';
+import { TYPE_ACK, ackBytes, ackFlagsOf, packKeyOf } from '../codec/index.js';
 import type { AckMessage } from '../codec/index.js';
+import { msToUs } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import type { PeerCounters } from './counters.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
@@ -68,7 +70,7 @@ export class AckOutbox {
   private readonly wireDropsFragmentFlag: boolean;
   private readonly passOneLimit: number;
   private readonly freeAt: number;
-  private readonly resendIntervalUs: number;
+  private readonly resendIntervalUs: Micros;
 
   constructor(
     switches: TransportSwitches,
@@ -85,7 +87,7 @@ export class AckOutbox {
     this.wireDropsFragmentFlag = switches.fragmentAckCause === 'ack-format-mismatch';
     this.passOneLimit = this.twoPass ? params.ackPassOneLimit : switches.ackSendLimit;
     this.freeAt = params.ackFreeAtCount;
-    this.resendIntervalUs = Math.round(params.ackResendIntervalMs * 1000);
+    this.resendIntervalUs = msToUs(params.ackResendIntervalMs);
     if (!(this.passOneLimit >= 1 && (!this.twoPass || this.freeAt > this.passOneLimit))) {
       throw new Error(`ack-outbox: need 1 <= pass-one limit (${this.passOneLimit}) < free-at count (${this.freeAt})`);
     }
@@ -153,7 +155,7 @@ export class AckOutbox {
     const wire: AckMessage = {
       type: TYPE_ACK,
       seq,
-      flags: (wireFragment ? ACK_FLAG_FRAGMENT : 0) | (low ? ACK_FLAG_LOW_TYPE : 0),
+      flags: ackFlagsOf(low, wireFragment),
       fragIndex: wireFragment ? fragIndex : null,
     };
     if (this.nextOrder >= this.capacity) this.compact();
@@ -163,7 +165,7 @@ export class AckOutbox {
       fragment,
       fragIndex,
       wire,
-      wireBytes: wireFragment ? 5 : 4,
+      wireBytes: ackBytes(wireFragment),
       sendCount: 0,
       lastSendUs: NEVER,
       order: this.nextOrder++,
@@ -171,6 +173,7 @@ export class AckOutbox {
       prev: null,
       next: null,
     };
+    if (entry.order >= this.capacity) throw new Error(`ack-outbox: order ${entry.order} past the capacity ${this.capacity}`);
     this.byOrder[entry.order] = entry;
     this.byKey.set(key, entry);
     this.fresh.append(entry);
@@ -257,19 +260,21 @@ export class AckOutbox {
 
   /** Called once the entry is out of both lists. */
   private free(entry: AckEntry): void {
+    if (this.byOrder[entry.order] !== entry) throw new Error(`ack-outbox: free of seq ${entry.seq}, which is not at its order ${entry.order}`);
     this.byOrder[entry.order] = undefined;
-    this.byKey.delete(this.keyOf(entry.seq, entry.low, entry.fragment, entry.fragIndex));
+    if (!this.byKey.delete(this.keyOf(entry.seq, entry.low, entry.fragment, entry.fragIndex))) throw new Error(`ack-outbox: free of seq ${entry.seq}, which is not in the key index`);
     this.counters.ackEntriesFreed++;
   }
 
+  /** The entry's packed message key; with partial-ack every fragment of a seq shares index 0. */
   private keyOf(seq: number, low: boolean, fragment: boolean, fragIndex: number): number {
-    const index = fragment && !this.coalesceFragments ? fragIndex : 0;
-    return seq | (low ? 1 << 16 : 0) | (fragment ? 1 << 17 : 0) | (index << 18);
+    return packKeyOf(low, seq, fragment, this.coalesceFragments ? 0 : fragIndex);
   }
 
   /** Renumbers live entries 0..n-1 in queue order once insertion ids run out. Amortised O(1). */
   private compact(): void {
     const live = this.entriesInQueueOrder();
+    if (live.length !== this.byKey.size) throw new Error(`ack-outbox: ${live.length} entries listed, ${this.byKey.size} indexed`);
     while (live.length * 2 > this.capacity) this.capacity *= 2;
     this.byOrder = [];
     live.forEach((entry, i) => {

@@ -1,8 +1,10 @@
 // Retransmit intervals (transport-layer.md §4 strategies 0/1/2; DECISIONS.md 11).
+import { msToUs } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import type { RetransmitPolicy } from './switches.js';
 
 /** Interval to wait after the `retransmitCount`-th retransmit (0 = after the first send). */
-export function retransmitIntervalUs(policy: RetransmitPolicy, retransmitCount: number): number {
+export function retransmitIntervalUs(policy: RetransmitPolicy, retransmitCount: number): Micros {
   let ms: number;
   switch (policy.backoff) {
     case 'fixed':
@@ -16,5 +18,5 @@ export function retransmitIntervalUs(policy: RetransmitPolicy, retransmitCount: 
       ms = Math.min(policy.capMs, policy.baseMs * 2 ** Math.min(retransmitCount, 30));
       break;
   }
-  return Math.round(ms * 1000);
+  return msToUs(ms);
 }

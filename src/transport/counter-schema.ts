@@ -129,6 +129,13 @@ export const COUNTER_SCHEMA = [
   { name: 'inboxOverflows', kind: 'count', aggregation: 'sum', unit: 'datagrams', lowerIsBetter: true, summary: true, description: 'Datagrams dropped because the socket inbox was full.' },
   { name: 'updates', kind: 'count', aggregation: 'sum', unit: 'updates', lowerIsBetter: null, summary: true, description: 'Network updates run.' },
   { name: 'gateShutDatagrams', kind: 'count', aggregation: 'sum', unit: 'datagrams', lowerIsBetter: true, summary: true, description: 'Datagrams sent with the pass-2 gate shut while the dead zone held entries.' },
+  // Limits hit (issue 17, item 5): each explicit bound of the transport counts the times it was reached.
+  // Not in the summary; the refusals also count in sendRejected, ackEntriesRefused or inboxOverflows.
+  { name: 'firstSendQueueFull', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: false, description: 'Messages refused because the first-send queue was at firstSendQueueLimit.' },
+  { name: 'retransmitQueueFull', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: false, description: 'Reliable messages not queued for retransmission because the queue was at retransmitQueueLimit.' },
+  { name: 'unsendableRefused', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: false, description: 'Messages refused by the wire limits: over 255 fragments, or too large for one datagram and not fragmentable.' },
+  { name: 'keepaliveSlotBusy', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: null, summary: false, description: 'Keepalives not sent because the one out-of-band keepalive slot still held one waiting for room.' },
+  { name: 'receiveBufferLimitHits', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: false, description: 'Times a receive buffer reached MAX_HELD_PIECES; the run then ends with a limit error.' },
 ] as const satisfies readonly CounterRow[];
 
 type Row = (typeof COUNTER_SCHEMA)[number];

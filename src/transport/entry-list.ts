@@ -30,6 +30,8 @@ export class EntryList<T extends Linked<T>> {
 
   /** Appends an entry newer than every member. */
   append(entry: T): void {
+    this.assertUnlinked(entry);
+    if (this.tail !== null && this.tail.order >= entry.order) throw new Error(`entry-list: append of order ${entry.order} after ${this.tail.order}`);
     entry.prev = this.tail;
     entry.next = null;
     if (this.tail) this.tail.next = entry;
@@ -41,8 +43,10 @@ export class EntryList<T extends Linked<T>> {
 
   /** Inserts keeping queue order, after the member that precedes it. */
   insertOrdered(entry: T): void {
+    this.assertUnlinked(entry);
     const before = this.members.countUpTo(entry.order - 1);
     const after = before === 0 ? null : this.entryAt(this.members.kth(before));
+    if (after !== null && !(after !== undefined && after.order < entry.order)) throw new Error(`entry-list: no member precedes order ${entry.order}`);
     entry.prev = after;
     entry.next = after ? after.next : this.head;
     if (entry.next) entry.next.prev = entry;
@@ -53,7 +57,11 @@ export class EntryList<T extends Linked<T>> {
     this.members.add(entry.order, 1);
   }
 
+  /** Removes a member. O(1) check: its neighbours (or head and tail) point back at it. */
   remove(entry: T): void {
+    if ((entry.prev === null ? this.head !== entry : entry.prev.next !== entry) || (entry.next === null ? this.tail !== entry : entry.next.prev !== entry)) {
+      throw new Error(`entry-list: remove of order ${entry.order}, which is not a member`);
+    }
     if (entry.prev) entry.prev.next = entry.next;
     else this.head = entry.next;
     if (entry.next) entry.next.prev = entry.prev;
@@ -61,6 +69,11 @@ export class EntryList<T extends Linked<T>> {
     entry.prev = entry.next = null;
     this.length--;
     this.members.add(entry.order, -1);
+  }
+
+  /** A member has neighbours or is the head; an entry being added must be neither. */
+  private assertUnlinked(entry: T): void {
+    if (entry.prev !== null || entry.next !== null || this.head === entry) throw new Error(`entry-list: order ${entry.order} is already linked`);
   }
 
   /** After the owner renumbered orders: rebuild the index from the (still ordered) links. */

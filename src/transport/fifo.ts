@@ -21,8 +21,9 @@ export class Fifo<T> {
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
+  /** Removes the head; the queue must not be empty (peek first). */
+  shift(): T {
+    if (this.head >= this.items.length) throw new Error('fifo: shift on an empty queue');
     const item = this.items[this.head];
     (this.items as Array<T | undefined>)[this.head] = undefined;
     this.head++;

@@ -28,6 +28,8 @@ export class KeyedHeap<T> {
 
   push(node: HeapNode<T>, key: number, tie: number): void {
     if (node.pos !== -1) throw new Error('keyed-heap: node is already in a heap');
+    // A NaN key or tie compares false both ways and would break the heap order silently.
+    if (Number.isNaN(key) || Number.isNaN(tie)) throw new Error('keyed-heap: NaN key');
     node.key = key;
     node.tie = tie;
     node.pos = this.nodes.length;

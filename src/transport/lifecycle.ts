@@ -5,6 +5,8 @@
 //   any live state ─nothing received for the peer timeout─▶ timed-out
 //   any live state ─a give-up (onGiveUp: disconnect) or an unfinished drain─▶ gave-up
 //   any live state ─the host itself went away (a client crash, issue 12)─▶ halted
+import { addUs, msToUs, scaleUs } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import { retransmitIntervalUs } from './backoff.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
@@ -31,16 +33,16 @@ export class ConnectionLifecycle {
   disconnecting = false;
   private disconnectSeq: number | null = null;
   /** Stock: the remote's Disconnect was dispatched at this time; the peer is removed after the linger. */
-  private remoteLeftAtUs: number | null = null;
-  private readonly removeAfterUs: number;
+  private remoteLeftAtUs: Micros | null = null;
+  private readonly removeAfterUs: Micros;
   /** Drain: the remote's Disconnect was delivered. */
   private remoteDisconnected = false;
   /** Drain: once both Disconnects are through, linger (to ACK a re-sent one) until then. */
-  private lingerUntilUs: number | null = null;
+  private lingerUntilUs: Micros | null = null;
   /** Drain: an unfinished drain ends the connection at this time (the peer timeout). */
-  private drainDeadlineUs: number | null = null;
+  private drainDeadlineUs: Micros | null = null;
   readonly drain: boolean;
-  private readonly lingerUs: number;
+  private readonly lingerUs: Micros;
 
   constructor(
     private readonly switches: TransportSwitches,
@@ -48,8 +50,8 @@ export class ConnectionLifecycle {
     private readonly changed: (state: ConnectionState) => void,
   ) {
     this.drain = switches.closePolicy === 'drain';
-    this.lingerUs = 2 * retransmitIntervalUs(switches.retransmit, 0);
-    this.removeAfterUs = Math.round(params.disconnectedPeerLingerMs * 1000);
+    this.lingerUs = scaleUs(retransmitIntervalUs(switches.retransmit, 0), 2);
+    this.removeAfterUs = msToUs(params.disconnectedPeerLingerMs);
   }
 
   get state(): ConnectionState {
@@ -62,8 +64,9 @@ export class ConnectionLifecycle {
   }
 
   /** Drain: stop taking messages; the Disconnect waits until everything sent was ACKed. */
-  startDrain(nowUs: number): void {
-    this.drainDeadlineUs = nowUs + Math.round(this.params.peerTimeoutMs * 1000);
+  startDrain(nowUs: Micros): void {
+    if (this.current !== 'open') throw new Error(`lifecycle: drain started in state ${this.current}`);
+    this.drainDeadlineUs = addUs(nowUs, msToUs(this.params.peerTimeoutMs));
     this.set('draining');
   }
 
@@ -74,13 +77,14 @@ export class ConnectionLifecycle {
 
   /** Our Disconnect is queued with this seq. */
   disconnectQueued(seq: number): void {
+    if (this.current !== 'open' && this.current !== 'draining') throw new Error(`lifecycle: Disconnect queued in state ${this.current}`);
     this.disconnectSeq = seq;
     this.disconnecting = true;
     this.set('disconnecting');
   }
 
   /** The remote's Disconnect was delivered to the application layer. */
-  remoteLeft(nowUs: number): void {
+  remoteLeft(nowUs: Micros): void {
     if (this.drain) {
       // Drain what we owe the remote, then send our own Disconnect.
       this.remoteDisconnected = true;
@@ -95,14 +99,14 @@ export class ConnectionLifecycle {
   }
 
   /** After an update's sends: carry on, or end the connection and how. */
-  verdict(nowUs: number, gaveUpInUpdate: boolean, queues: QueuesView): UpdateVerdict {
+  verdict(nowUs: Micros, gaveUpInUpdate: boolean, queues: QueuesView): UpdateVerdict {
     // transport-layer.md §4: giving up on a message ends the connection (fixed).
     if (gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
     if (this.remoteLeftAtUs !== null && nowUs > this.remoteLeftAtUs && nowUs >= this.remoteLeftAtUs + this.removeAfterUs) return 'closed';
     const ownAcked = this.disconnectSeq !== null && queues.ownDisconnectAcked(this.disconnectSeq);
     if (!this.drain) return ownAcked ? 'closed' : 'continue';
     if (ownAcked && this.remoteDisconnected) {
-      this.lingerUntilUs ??= nowUs + this.lingerUs;
+      this.lingerUntilUs ??= addUs(nowUs, this.lingerUs);
       if (nowUs >= this.lingerUntilUs && queues.ackOutboxEmpty()) return 'closed';
     }
     if (this.drainDeadlineUs !== null && nowUs > this.drainDeadlineUs) return 'gave-up';
@@ -111,6 +115,7 @@ export class ConnectionLifecycle {
 
   /** The connection ended: nothing keeps the gate open any more. */
   ended(state: 'closed' | 'timed-out' | 'gave-up' | 'halted'): void {
+    if (connectionEnded(this.current)) throw new Error(`lifecycle: ${state} after the connection already ended (${this.current})`);
     this.disconnecting = false;
     this.set(state);
   }

@@ -3,6 +3,10 @@
 // every datagram that arrived since the last update, then dispatch
 // (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13, 16).
 import {
+  DATAGRAM_HEADER_BYTES,
+  MAX_FRAGMENTS_PER_MESSAGE,
+  MAX_FRAGMENT_CHUNK_BYTES,
+  MAX_UNFRAGMENTED_PAYLOAD_BYTES,
   PEER_ID_SERVER,
   PEER_ID_UNASSIGNED,
   TYPE_ACK,
@@ -16,7 +20,8 @@ import {
   writeDatagram,
 } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
-import type { Scheduler } from '../engine/index.js';
+import { ZERO_US, msToUsUnrounded } from '../engine/index.js';
+import type { Micros, Scheduler } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters, PeerGauges } from './counters.js';
@@ -76,7 +81,7 @@ export class PeerTransport implements UpdateSteps {
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
-  lastSentUs = 0;
+  lastSentUs: Micros = ZERO_US;
   /** A message was given up during this update (onGiveUp: disconnect). */
   private gaveUpInUpdate = false;
 
@@ -114,8 +119,8 @@ export class PeerTransport implements UpdateSteps {
     });
     if (!(params.tickMs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
     // Fragment 0 carries 7 header bytes; it must fit the 510 bytes after the datagram header.
-    if (!(params.fragmentChunkBytes >= 1 && params.fragmentChunkBytes + 7 <= 510)) {
-      throw new Error(`transport: fragmentChunkBytes ${params.fragmentChunkBytes} does not fit a datagram (1..503)`);
+    if (!(params.fragmentChunkBytes >= 1 && params.fragmentChunkBytes <= MAX_FRAGMENT_CHUNK_BYTES)) {
+      throw new Error(`transport: fragmentChunkBytes ${params.fragmentChunkBytes} does not fit a datagram (1..${MAX_FRAGMENT_CHUNK_BYTES})`);
     }
     this.parts = {
       ackOutbox: this.ackOutbox,
@@ -181,7 +186,8 @@ export class PeerTransport implements UpdateSteps {
     const chunk = this.params.fragmentChunkBytes;
     const fragmentIt = this.fragments(type, payload.length);
     const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
-    if (pieces > 255 || this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit) return this.refuse();
+    if (pieces > MAX_FRAGMENTS_PER_MESSAGE) return this.refuseAtLimit('unsendableRefused');
+    if (this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit) return this.refuseAtLimit('firstSendQueueFull');
     const reliable = requestedReliable || fragmentIt;
     if (reliable && !requestedReliable) this.counters.forcedReliable++;
     const low = isLowType(type);
@@ -189,7 +195,8 @@ export class PeerTransport implements UpdateSteps {
     const seq = reliable ? this.sendSeq[category] : null;
     if (!fragmentIt) {
       // Refuse what can never be encoded or fit a datagram, before a seq is spent.
-      if (!isKnownType(type) || (type as number) === TYPE_ACK || payload.length + 5 > 510) return this.refuse();
+      if (!isKnownType(type) || (type as number) === TYPE_ACK) return this.refuse();
+      if (payload.length > MAX_UNFRAGMENTED_PAYLOAD_BYTES) return this.refuseAtLimit('unsendableRefused');
       this.enqueue(newOutgoing(type, reliable, ordered, seq, payload, uid));
     } else {
       for (let i = 0; i < pieces; i++) {
@@ -302,17 +309,17 @@ export class PeerTransport implements UpdateSteps {
   }
 
   /** Update step 1 (DECISIONS.md 16): liveness, keepalive, then SendOutgoingPackets. */
-  sendStep(now: number): boolean {
+  sendStep(now: Micros): boolean {
     if (connectionEnded(this.lifecycle.state)) return false;
     const c = this.counters;
     this.updateMemoryMax(); // the peak of what was queued since the last event
     c.updates++;
-    if (now - this.receiver.lastActivityUs > this.params.peerTimeoutMs * 1000) {
+    if (now - this.receiver.lastActivityUs > msToUsUnrounded(this.params.peerTimeoutMs)) {
       this.shutDown('timed-out');
       return false;
     }
     const keepalive = this.switches.keepalive;
-    if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= this.params.keepaliveIdleMs * 1000) {
+    if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= msToUsUnrounded(this.params.keepaliveIdleMs)) {
       // The keepalive is itself a send: whatever idleCounts counts, it restarts the 5 s clock.
       if (this.sendKeepalive(idleKeepalive(keepalive, this.identity, this.ownPeerId))) this.lastSentUs = now;
     }
@@ -329,7 +336,7 @@ export class PeerTransport implements UpdateSteps {
       c.packetsSent++;
       c.bytesSent += out.bytes;
       c.ackBytesSent += out.ackBytes;
-      c.gameBytesSent += out.bytes - 2 - out.ackBytes;
+      c.gameBytesSent += out.bytes - DATAGRAM_HEADER_BYTES - out.ackBytes;
       c.messagesSent += out.count;
       if (out.gateShut) c.gateShutDatagrams++;
       if (out.ackBytes > c.ackBytesPerPacketMax) c.ackBytesPerPacketMax = out.ackBytes;
@@ -347,7 +354,7 @@ export class PeerTransport implements UpdateSteps {
    * Update steps 2 and 3, ProcessIncomingMessages and DispatchReceivedMessages:
    * replies the game queues now leave in the next update, with the ACKs made here.
    */
-  receiveStep(now: number): void {
+  receiveStep(now: Micros): void {
     if (this.receiver.waiting > 0) {
       this.updateMemoryMax();
       this.receiver.readAll(now);
@@ -356,7 +363,7 @@ export class PeerTransport implements UpdateSteps {
   }
 
   /** After the update: carry on, or end the connection (lifecycle.ts). */
-  endStep(now: number): boolean {
+  endStep(now: Micros): boolean {
     if (connectionEnded(this.lifecycle.state)) return false;
     const next = this.lifecycle.verdict(now, this.gaveUpInUpdate, this.queuesView);
     if (next === 'continue') return true;
@@ -404,6 +411,7 @@ export class PeerTransport implements UpdateSteps {
       sent = this.sendMessage(shape.type, shape.payload, shape.reliable, shape.ordered, uid);
     } else if (this.outOfBand.message !== null) {
       sent = false; // one is already waiting for room
+      this.counters.keepaliveSlotBusy++;
     } else {
       const seq = shape.reliable ? this.sendSeq[1] : null;
       this.outOfBand.message = newOutgoing(shape.type, shape.reliable, shape.ordered, seq, shape.payload, uid);
@@ -429,6 +437,12 @@ export class PeerTransport implements UpdateSteps {
   private refuse(): false {
     this.counters.sendRejected++;
     return false;
+  }
+
+  /** A refusal at one of the explicit limits: counted as a rejection and as a hit of that limit. */
+  private refuseAtLimit(limit: 'unsendableRefused' | 'firstSendQueueFull'): false {
+    this.counters[limit]++;
+    return this.refuse();
   }
 
   private updateMemoryMax(): void {

@@ -7,6 +7,7 @@ export class PositionIndex {
   private tree: Int32Array;
 
   constructor(private capacityIds: number) {
+    if (!(Number.isInteger(capacityIds) && capacityIds >= 1)) throw new Error(`position-index: capacity ${capacityIds} is not a positive integer`);
     this.tree = new Int32Array(capacityIds + 1);
   }
 
@@ -16,6 +17,8 @@ export class PositionIndex {
 
   /** Marks id live (+1) or dead (-1). */
   add(id: number, delta: 1 | -1): void {
+    // Out of range, the loop below would do nothing: a silently lost entry.
+    if (!(id >= 0 && id < this.capacityIds)) throw new Error(`position-index: id ${id} outside 0..${this.capacityIds - 1}`);
     for (let i = id + 1; i <= this.capacityIds; i += i & -i) this.tree[i] += delta;
   }
 
@@ -28,6 +31,8 @@ export class PositionIndex {
 
   /** The id of the k-th live id (1-based k), by Fenwick descent in O(log n). */
   kth(k: number): number {
+    if (!(k >= 1)) throw new Error(`position-index: kth(${k}) needs k >= 1`);
+    const wanted = k;
     let pos = 0;
     let step = 1;
     while (step * 2 <= this.capacityIds) step *= 2;
@@ -40,6 +45,7 @@ export class PositionIndex {
     }
     // pos is the largest tree position whose prefix holds fewer than k ids, so the
     // k-th sits at tree position pos + 1, which is id pos.
+    if (pos >= this.capacityIds) throw new Error(`position-index: kth(${wanted}) past the live ids`);
     return pos;
   }
 
@@ -47,7 +53,10 @@ export class PositionIndex {
   rebuild(capacityIds: number, liveIds: Iterable<number>): void {
     this.capacityIds = capacityIds;
     this.tree = new Int32Array(capacityIds + 1);
-    for (const id of liveIds) this.tree[id + 1] += 1;
+    for (const id of liveIds) {
+      if (!(id >= 0 && id < capacityIds)) throw new Error(`position-index: id ${id} outside 0..${capacityIds - 1}`);
+      this.tree[id + 1] += 1;
+    }
     // Linear-time Fenwick construction from the 0/1 array.
     for (let i = 1; i <= capacityIds; i++) {
       const parent = i + (i & -i);

@@ -49,6 +49,8 @@ export class ReceiveChannel {
   constructor(
     private readonly low: boolean,
     private readonly deliver: (delivery: Delivery) => void,
+    /** MAX_HELD_PIECES was reached (counted by the owner, just before the limit error). */
+    private readonly onLimitHit: () => void = () => {},
   ) {}
 
   /** Modelled bytes of messages held for ordering or reassembly. */
@@ -106,12 +108,14 @@ export class ReceiveChannel {
       return;
     }
     const set = this.fragments.get(seq);
-    if (set !== undefined) this.dropFragments(seq, set);
+    if (set === undefined) throw new Error(`receive-channel: evict of seq ${seq}, which holds nothing`);
+    this.dropFragments(seq, set);
   }
 
   /** Takes a reliable message; delivers it and anything it unblocks, in order. */
   accept(message: DataMessage, uid: number): AcceptOutcome {
-    const seq = message.seq as number;
+    if (message.seq === null) throw new Error('receive-channel: accept of an unreliable message');
+    const seq = message.seq;
     if (this.seen(message)) return 'duplicate';
     let complete: Delivery;
     if (message.fragment) {
@@ -165,6 +169,7 @@ export class ReceiveChannel {
   private hold(pieces: number): void {
     this.heldPieces += pieces;
     if (this.heldPieces > MAX_HELD_PIECES) {
+      this.onLimitHit();
       throw new LimitError(`a receive buffer holds more than ${MAX_HELD_PIECES.toLocaleString('en-US')} messages and fragments (incomplete or out of order); lower the loss or the rates`);
     }
   }
@@ -174,7 +179,7 @@ export class ReceiveChannel {
       const next = this.waiting.get(this.expected);
       if (next === undefined) return;
       this.waiting.delete(this.expected);
-      this.heldPieces--;
+      if (--this.heldPieces < 0) throw new Error('receive-channel: held pieces below zero');
       this.bufferedBytes -= dataMessageBytes(next.payload.length);
       this.deliver(next);
       this.expected = seqNext(this.expected);
@@ -218,8 +223,9 @@ export class ReceiveChannel {
   }
 
   private dropFragments(seq: number, set: FragmentSet): void {
-    this.fragments.delete(seq);
+    if (!this.fragments.delete(seq)) throw new Error(`receive-channel: seq ${seq} has no fragments to drop`);
     this.heldPieces -= set.received;
+    if (this.heldPieces < 0) throw new Error('receive-channel: held pieces below zero');
     this.bufferedBytes -= set.bytes;
   }
 }

@@ -2,8 +2,10 @@
 // reads every datagram waiting on the socket, makes or refreshes an ACK entry for
 // each reliable message and routes ACKs to the retransmit queue; then
 // DispatchReceivedMessages hands what was taken to its handlers, in order.
-import { ACK_FLAG_FRAGMENT, ACK_FLAG_LOW_TYPE, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, isLowType, messageOf, newMessageHeader, walkDatagram } from '../codec/index.js';
+import { PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, ackFlagsFragment, ackFlagsLowType, isLowType, messageOf, newMessageHeader, walkDatagram } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located, MessageHeader } from '../codec/index.js';
+import { ZERO_US } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import type { AckOutbox } from './ack-outbox.js';
 import type { PeerCounters } from './counters.js';
 import type { TransportHooks } from './hooks.js';
@@ -31,7 +33,7 @@ const EMPTY = new Uint8Array(0);
 
 export class Receiver {
   /** When the last datagram was read: the peer timeout counts from here. */
-  lastActivityUs = 0;
+  lastActivityUs: Micros = ZERO_US;
   private readonly inbox = new Inbox();
   /** Taken in this update's receive step, handed on in its dispatch step. */
   private taken: Delivery[] = [];
@@ -42,12 +44,13 @@ export class Receiver {
   /** Reused for every message read: ACKs and unreliable messages cost no object (issue 17). */
   private readonly header = newMessageHeader();
   /** The datagram being read, for `onMessage` (set around each walk). */
-  private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: number } = { bytes: new Uint8Array(0), uids: [], index: 0, nowUs: 0 };
+  private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: Micros } = { bytes: new Uint8Array(0), uids: [], index: 0, nowUs: ZERO_US };
   private readonly onMessage = (header: MessageHeader) => this.receiveMessage(header);
 
   constructor(private readonly parts: ReceiverParts) {
     const take = (delivery: Delivery) => this.taken.push(delivery);
-    this.channels = [new ReceiveChannel(false, take), new ReceiveChannel(true, take)];
+    const limitHit = () => parts.counters.receiveBufferLimitHits++;
+    this.channels = [new ReceiveChannel(false, take, limitHit), new ReceiveChannel(true, take, limitHit)];
     this.window = parts.switches.sendWindow;
     this.skipDuplicateAck = parts.switches.plantedBug === 'no-duplicate-ack';
   }
@@ -64,19 +67,19 @@ export class Receiver {
   }
 
   /** Receive step then dispatch step over everything waiting. */
-  readAll(nowUs: number): void {
+  readAll(nowUs: Micros): void {
     for (const arrival of this.inbox.takeAll()) this.receive(arrival.bytes, arrival.uids, nowUs);
     this.dispatch();
   }
 
   /** receiveTiming on-arrival: one datagram, received and dispatched at once. */
-  readNow(bytes: Uint8Array, uids: readonly number[], nowUs: number): void {
+  readNow(bytes: Uint8Array, uids: readonly number[], nowUs: Micros): void {
     this.receive(bytes, uids, nowUs);
     this.dispatch();
   }
 
   /** ProcessIncomingMessages for one datagram: decode the real bytes, ACK every reliable message, route ACKs. */
-  private receive(bytes: Uint8Array, uids: readonly number[], nowUs: number): void {
+  private receive(bytes: Uint8Array, uids: readonly number[], nowUs: Micros): void {
     const c = this.parts.counters;
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
@@ -102,7 +105,7 @@ export class Receiver {
     if (header.type === TYPE_ACK) {
       const queue = this.parts.retransmitQueue;
       const flags = header.flags;
-      const cleared = queue.onAck((flags & ACK_FLAG_LOW_TYPE) !== 0, header.seq as number, (flags & ACK_FLAG_FRAGMENT) !== 0, header.fragIndex ?? 0);
+      const cleared = queue.onAck(ackFlagsLowType(flags), header.seq as number, ackFlagsFragment(flags), header.fragIndex ?? 0);
       if (cleared) this.parts.hooks.acknowledged(cleared.uid);
       if (this.parts.hooks.ackProcessed) this.parts.hooks.ackProcessed(messageOf(bytes, header) as Located<AckMessage>, cleared, queue.lastAckOutcome);
       return;

@@ -6,7 +6,9 @@
 // heap keyed by queue order. An update therefore visits only due entries, in
 // queue order, and stops at the first that does not fit, as the stock loop does;
 // entries that are not due cost nothing however long the queue (issue 9, item 4).
-import { messageSize } from '../codec/index.js';
+import { messageSize, packKeyOf } from '../codec/index.js';
+import { micros, msToUs } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 import { retransmitIntervalUs } from './backoff.js';
 import type { PeerCounters } from './counters.js';
 import { SendNote } from './datagram-builder.js';
@@ -49,7 +51,7 @@ export class RetransmitQueue {
   visits = 0;
   /** Queue order = Map insertion order; removal is O(1). */
   private readonly entries = new Map<number, Slot>();
-  /** Match key -> queue ids holding it, oldest first (several with re-entry). */
+  /** Packed message key (codec packKeyOf) -> queue ids holding it, oldest first (several with re-entry). */
   private readonly byMatchKey = new Map<number, number[]>();
   private readonly waiting = new KeyedHeap<Slot>();
   private readonly due = new KeyedHeap<Slot>();
@@ -62,7 +64,7 @@ export class RetransmitQueue {
   private readonly reentry: boolean;
   private readonly sendAllWhenAnyDue: boolean;
   private readonly rejectFragmentAcks: boolean;
-  private readonly maxAgeUs: number;
+  private readonly maxAgeUs: Micros;
 
   constructor(
     switches: TransportSwitches,
@@ -110,8 +112,10 @@ export class RetransmitQueue {
   }
 
   private insert(message: OutgoingMessage): boolean {
+    if (message.seq === null) throw new Error('retransmit: an unreliable message cannot wait for an ACK');
     if (this.entries.size >= this.params.retransmitQueueLimit) {
       this.counters.sendRejected++;
+      this.counters.retransmitQueueFull++;
       return false;
     }
     const id = this.nextId++;
@@ -120,7 +124,7 @@ export class RetransmitQueue {
     slot.item = slot;
     if (hasAgeLimit) slot.expiry = heapNode<Slot>(slot);
     this.entries.set(id, slot);
-    const key = matchKey(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
+    const key = packKeyOf(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
     const ids = this.byMatchKey.get(key);
     if (ids) ids.push(id);
     else this.byMatchKey.set(key, [id]);
@@ -223,7 +227,7 @@ export class RetransmitQueue {
   onAck(low: boolean, seq: number, fragment: boolean, fragIndex: number): OutgoingMessage | null {
     const c = this.counters;
     c.acksReceived++;
-    const key = matchKey(low, seq, fragment, fragIndex);
+    const key = packKeyOf(low, seq, fragment, fragIndex);
     if (this.entries.size === 0) {
       c.acksOnEmptyQueue++;
       return this.miss('queue-empty');
@@ -232,7 +236,8 @@ export class RetransmitQueue {
     if (fragment && this.rejectFragmentAcks) return this.miss(this.byMatchKey.has(key) ? 'rejected-fragment' : 'no-entry');
     const ids = this.byMatchKey.get(key);
     if (!ids) return this.miss('no-entry');
-    const slot = this.entries.get(ids[0]) as Slot;
+    const slot = this.entries.get(ids[0]);
+    if (slot === undefined) throw new Error(`retransmit: match key of seq ${seq} names entry ${ids[0]}, which is not queued`);
     this.removeSlot(slot);
     c.acksMatched++;
     this.lastAckOutcome = 'matched';
@@ -241,9 +246,10 @@ export class RetransmitQueue {
 
   /** Removes a non-fragment entry answered by something other than an ACK (the Connect, by the connect reply). */
   answered(low: boolean, seq: number): OutgoingMessage | null {
-    const ids = this.byMatchKey.get(matchKey(low, seq, false, 0));
+    const ids = this.byMatchKey.get(packKeyOf(low, seq, false, 0));
     if (ids === undefined) return null;
-    const slot = this.entries.get(ids[0]) as Slot;
+    const slot = this.entries.get(ids[0]);
+    if (slot === undefined) throw new Error(`retransmit: match key of seq ${seq} names entry ${ids[0]}, which is not queued`);
     this.removeSlot(slot);
     return slot.message;
   }
@@ -256,7 +262,7 @@ export class RetransmitQueue {
 
   /** True while any copy of (category, seq) is still queued: the message is unacknowledged. */
   hasSeq(low: boolean, seq: number, fragment: boolean, fragIndex: number): boolean {
-    return this.byMatchKey.has(matchKey(low, seq, fragment, fragIndex));
+    return this.byMatchKey.has(packKeyOf(low, seq, fragment, fragIndex));
   }
 
   /** Everything still queued, in queue order. */
@@ -274,7 +280,7 @@ export class RetransmitQueue {
     if (!this.entries.delete(id)) throw new Error(`retransmit: entry ${id} is not queued`);
     (slot.inDue ? this.due : this.waiting).remove(slot);
     if (slot.expiry !== null && slot.expiry.pos !== -1) this.expiring.remove(slot.expiry);
-    const key = matchKey(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
+    const key = packKeyOf(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
     const ids = this.byMatchKey.get(key);
     const at = ids === undefined ? -1 : ids.indexOf(id);
     if (ids === undefined || at < 0) throw new Error(`retransmit: entry ${id} missing from its match key`);
@@ -282,11 +288,8 @@ export class RetransmitQueue {
     if (ids.length === 0) this.byMatchKey.delete(key);
     this.outstanding?.[message.low ? 1 : 0].remove(message.seq as number);
     this.bytes -= dataMessageBytes(message.payload.length);
+    if (this.bytes < 0) throw new Error('retransmit: modelled bytes below zero');
   }
-}
-
-function matchKey(low: boolean, seq: number, fragment: boolean, fragIndex: number): number {
-  return seq | (low ? 1 << 16 : 0) | (fragment ? (1 << 17) | (fragIndex << 18) : 0);
 }
 
 /**
@@ -294,9 +297,9 @@ function matchKey(low: boolean, seq: number, fragment: boolean, fragIndex: numbe
  * and the peer timeout when messageLifetime is peer-timeout
  * (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md 20). Infinity = never.
  */
-export function maxMessageAgeUs(switches: TransportSwitches, params: TransportParams): number {
+export function maxMessageAgeUs(switches: TransportSwitches, params: TransportParams): Micros {
   const explicit = params.maxMessageAgeMs === null ? Number.POSITIVE_INFINITY : params.maxMessageAgeMs;
   const lifetime = switches.messageLifetime === 'peer-timeout' ? params.peerTimeoutMs : Number.POSITIVE_INFINITY;
   const ms = Math.min(explicit, lifetime);
-  return ms === Number.POSITIVE_INFINITY ? ms : Math.round(ms * 1000);
+  return ms === Number.POSITIVE_INFINITY ? micros(ms) : msToUs(ms);
 }

@@ -1,20 +1,3 @@
-// u16 sequence numbers with serial-number arithmetic (DECISIONS.md 1):
-// a 4-hour session at 60 reliable/s wraps 13 times.
-
-export const SEQ_MODULUS = 0x10000;
-export const SEQ_HALF = 0x8000;
-
-export function seqNext(seq: number): number {
-  return (seq + 1) & 0xffff;
-}
-
-/** Forward distance from `from` to `to`, in [0, 65535]. */
-export function seqDistance(from: number, to: number): number {
-  return (to - from) & 0xffff;
-}
-
-/** True when `a` comes before `b` within half the sequence space. */
-export function seqBefore(a: number, b: number): boolean {
-  const d = seqDistance(a, b);
-  return d !== 0 && d < SEQ_HALF;
-}
+// u16 sequence numbers with serial-number arithmetic (DECISIONS.md 1). The
+// arithmetic lives in the codec with the other wire facts (issue 17, item 2).
+export { SEQ_HALF, SEQ_MODULUS, seqBefore, seqDistance, seqNext } from '../codec/index.js';

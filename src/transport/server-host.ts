@@ -77,7 +77,8 @@ export class ServerHost {
    */
   connectionChanged(connection: number, state: ConnectionState): void {
     if (state !== 'timed-out' && state !== 'gave-up') return;
-    const slot = this.slots[connection] as number;
+    const slot = this.slots[connection];
+    if (slot === null || slot === undefined) throw new Error(`server-host: connection ${connection} ended without a slot`);
     let boots = 0;
     for (const other of this.accepted) {
       if (other !== connection && this.peers[other].sendBoot(slot)) boots++;
@@ -87,6 +88,7 @@ export class ServerHost {
   }
 
   private accept(connection: number): void {
+    if (this.slots[connection] !== null) throw new Error(`server-host: connection ${connection} accepted twice`);
     const slot = this.nextSlot++;
     this.slots[connection] = slot;
     this.accepted.push(connection);

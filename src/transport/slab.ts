@@ -1,7 +1,7 @@
 // Datagram byte storage: datagrams are written into a shared slab and handed out
 // as views, so a run does not allocate a backing store per datagram. Slab space
 // is never reused; a full slab is dropped and collected once its views die.
-import { MAX_DATAGRAM_BYTES } from '../codec/index.js';
+import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES } from '../codec/index.js';
 
 const SLAB_BYTES = 64 * 1024;
 
@@ -12,6 +12,7 @@ export class Slab {
   /** Room for one datagram of up to `bytes` bytes: [buffer, offset]. */
   reserve(bytes: number): [Uint8Array, number] {
     if (bytes > MAX_DATAGRAM_BYTES) throw new Error(`slab: ${bytes} bytes exceed a datagram`);
+    if (!(bytes >= DATAGRAM_HEADER_BYTES)) throw new Error(`slab: ${bytes} bytes are less than a datagram header`);
     if (this.used + bytes > SLAB_BYTES) {
       this.buffer = new Uint8Array(SLAB_BYTES);
       this.used = 0;

@@ -1,6 +1,7 @@
 // Behaviour switches and numeric parameters of the BC transport model.
 // A mode is plain data: `stock` and `fixed` are presets over the same switches,
 // and every switch can be set on its own (issue 3, item 6; DECISIONS.md "The fix").
+import type { MillisIn } from '../engine/index.js';
 
 /** ack-outbox-deadlock.md §1 (stock) versus §6 (the simple fix). */
 export type AckOutboxDesign = 'two-pass-gated' | 'single-pass-bounded';
@@ -138,11 +139,11 @@ export const MAX_SEND_WINDOW = 16384;
 /** DECISIONS.md 11: every backoff mode is implemented; stock is fixed 2.0 s, no limit. */
 export interface RetransmitPolicy {
   readonly backoff: Backoff;
-  readonly baseMs: number;
+  readonly baseMs: MillisIn;
   /** Linear: added per retransmit. */
-  readonly stepMs: number;
+  readonly stepMs: MillisIn;
   /** Linear and exponential: the interval never exceeds this. */
-  readonly capMs: number;
+  readonly capMs: MillisIn;
   /** Retransmits before the sender gives up on a message; null = never. */
   readonly retryLimit: number | null;
 }
@@ -250,11 +251,11 @@ export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 /** Numeric parameters shared by both presets (DECISIONS.md 6–13, 15). */
 export interface TransportParams {
   /** This peer's network update period (DECISIONS.md 13, 17); scenarios set it per role and phase. */
-  readonly tickMs: number;
+  readonly tickMs: MillisIn;
   /** Datagrams built per update per remote peer (DECISIONS.md 8). */
   readonly datagramsPerUpdate: number;
   /** Per-entry ACK resend timer; 0 = every update (DECISIONS.md 9). */
-  readonly ackResendIntervalMs: number;
+  readonly ackResendIntervalMs: MillisIn;
   /** Two-pass design: pass 1 sends entries below this count (ack-outbox-deadlock.md §1). */
   readonly ackPassOneLimit: number;
   /** Two-pass design: pass 2 frees entries when their count reaches this. */
@@ -262,17 +263,17 @@ export interface TransportParams {
   /** Payload bytes per fragment; larger 0x32 payloads are fragmented (DECISIONS.md 6). */
   readonly fragmentChunkBytes: number;
   /** Send a keepalive after this long without sending (DECISIONS.md 12). */
-  readonly keepaliveIdleMs: number;
+  readonly keepaliveIdleMs: MillisIn;
   /** Drop the peer after this long without receiving (DECISIONS.md 12). */
-  readonly peerTimeoutMs: number;
+  readonly peerTimeoutMs: MillisIn;
   /** Drop a retransmit entry this long after its first send; null = never. messageLifetime peer-timeout adds peerTimeoutMs. */
-  readonly maxMessageAgeMs: number | null;
+  readonly maxMessageAgeMs: MillisIn | null;
   /**
    * Stock close (closePolicy immediate): how long a peer keeps a remote whose
    * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 21:
    * the ACK of the Disconnect went out 8 times ~0.67 s apart; 0 = close after the next update.
    */
-  readonly disconnectedPeerLingerMs: number;
+  readonly disconnectedPeerLingerMs: MillisIn;
   /** Explicit bounds; exceeding one is counted, never silent (TIGER_STYLE limits). */
   readonly firstSendQueueLimit: number;
   readonly retransmitQueueLimit: number;

@@ -2,16 +2,17 @@
 // each of its peers, then reads every datagram that waited on the socket, then
 // dispatches, then decides each connection's fate. A client's loop has one peer;
 // a dedicated server's has one per connection, in accept order.
-import type { Scheduler, Timer } from '../engine/index.js';
+import { ZERO_US, addUs, msToUs } from '../engine/index.js';
+import type { Micros, MillisIn, Scheduler, Timer } from '../engine/index.js';
 
 /** One connection's share of an update, in the loop's three steps. */
 export interface UpdateSteps {
   /** Timeout check, keepalive, then SendOutgoingPackets. False: the connection ended. */
-  sendStep(nowUs: number): boolean;
+  sendStep(nowUs: Micros): boolean;
   /** ProcessIncomingMessages and DispatchReceivedMessages. */
-  receiveStep(nowUs: number): void;
+  receiveStep(nowUs: Micros): void;
   /** After the update: false once the connection has ended. */
-  endStep(nowUs: number): boolean;
+  endStep(nowUs: Micros): boolean;
 }
 
 /** Explicit bound: a server holds at most this many connections at once (slots are a byte). */
@@ -20,7 +21,7 @@ export const MAX_LOOP_PEERS = 255;
 export class UpdateLoop {
   private readonly peers: UpdateSteps[] = [];
   private timer: Timer | null = null;
-  private periodUs: number;
+  private periodUs: Micros;
   private running = false;
   private stopped = false;
 
@@ -30,7 +31,7 @@ export class UpdateLoop {
    */
   constructor(
     private readonly sim: Scheduler,
-    periodMs: number,
+    periodMs: MillisIn,
     private readonly idleRuns: boolean,
   ) {
     this.periodUs = toPeriodUs(periodMs);
@@ -48,7 +49,7 @@ export class UpdateLoop {
   }
 
   /** The first update runs `phaseUs` from now. */
-  start(phaseUs = 0): void {
+  start(phaseUs: Micros = ZERO_US): void {
     if (this.timer !== null) throw new Error('update loop: started twice');
     this.running = true;
     this.timer = this.sim.after(phaseUs, () => this.tick());
@@ -62,13 +63,13 @@ export class UpdateLoop {
   }
 
   /** From the next update on (DECISIONS.md 17: per role and phase). */
-  setPeriod(periodMs: number): void {
+  setPeriod(periodMs: MillisIn): void {
     this.periodUs = toPeriodUs(periodMs);
   }
 
   private resume(): void {
     this.running = true;
-    this.sim.reschedule(this.timer as Timer, this.sim.now + this.periodUs);
+    this.sim.reschedule(this.timer as Timer, addUs(this.sim.now, this.periodUs));
   }
 
   private tick(): void {
@@ -86,12 +87,12 @@ export class UpdateLoop {
       this.running = false; // a client with nothing left; add() resumes it
       return;
     }
-    this.sim.reschedule(this.timer as Timer, now + this.periodUs);
+    this.sim.reschedule(this.timer as Timer, addUs(now, this.periodUs));
   }
 }
 
-function toPeriodUs(periodMs: number): number {
-  const us = Math.round(periodMs * 1000);
+function toPeriodUs(periodMs: MillisIn): Micros {
+  const us = msToUs(periodMs);
   if (!(us > 0)) throw new Error(`transport: update period ${periodMs} ms must be positive`);
   return us;
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Simulator, MAX_PENDING_EVENTS } from '../../src/engine/simulator.js';
-import { parseDuration, formatDuration } from '../../src/engine/time.js';
+import { micros, parseDuration, formatDuration } from '../../src/engine/time.js';
 
 describe('Simulator', () => {
   it('dispatches in time order regardless of scheduling order', () => {
     const sim = new Simulator();
     const seen: string[] = [];
-    sim.at(300, () => seen.push('c'));
-    sim.at(100, () => seen.push('a'));
-    sim.at(200, () => seen.push('b'));
+    sim.at(micros(300), () => seen.push('c'));
+    sim.at(micros(100), () => seen.push('a'));
+    sim.at(micros(200), () => seen.push('b'));
     sim.runUntilIdle();
     expect(seen).toEqual(['a', 'b', 'c']);
     expect(sim.now).toBe(300);
@@ -18,9 +18,9 @@ describe('Simulator', () => {
   it('breaks ties by insertion order, including events scheduled from handlers', () => {
     const sim = new Simulator();
     const seen: number[] = [];
-    for (let i = 0; i < 50; i++) sim.at(10, () => seen.push(i));
-    sim.at(5, () => {
-      sim.at(10, () => seen.push(100));
+    for (let i = 0; i < 50; i++) sim.at(micros(10), () => seen.push(i));
+    sim.at(micros(5), () => {
+      sim.at(micros(10), () => seen.push(100));
     });
     sim.runUntilIdle();
     expect(seen).toEqual([...Array.from({ length: 50 }, (_, i) => i), 100]);
@@ -39,7 +39,7 @@ describe('Simulator', () => {
     for (let i = 0; i < 2000; i++) {
       const at = rand(500);
       const id = i;
-      timers.push(sim.at(at, () => fired.push([sim.now, id])));
+      timers.push(sim.at(micros(at), () => fired.push([sim.now, id])));
       live.add(id);
       if (rand(3) === 0) {
         const victim = rand(timers.length);
@@ -59,8 +59,8 @@ describe('Simulator', () => {
   it('cancels a pending timer and reports whether it was pending', () => {
     const sim = new Simulator();
     const seen: string[] = [];
-    const t = sim.at(100, () => seen.push('cancelled'));
-    sim.at(50, () => seen.push('kept'));
+    const t = sim.at(micros(100), () => seen.push('cancelled'));
+    sim.at(micros(50), () => seen.push('kept'));
     expect(sim.cancel(t)).toBe(true);
     expect(sim.cancel(t)).toBe(false);
     sim.runUntilIdle();
@@ -71,16 +71,16 @@ describe('Simulator', () => {
   it('reschedules earlier, later, and after firing', () => {
     const sim = new Simulator();
     const seen: Array<[string, number]> = [];
-    const a = sim.at(100, () => seen.push(['a', sim.now]));
-    const b = sim.at(200, () => seen.push(['b', sim.now]));
-    sim.reschedule(a, 300);
-    sim.reschedule(b, 50);
+    const a = sim.at(micros(100), () => seen.push(['a', sim.now]));
+    const b = sim.at(micros(200), () => seen.push(['b', sim.now]));
+    sim.reschedule(a, micros(300));
+    sim.reschedule(b, micros(50));
     sim.runUntilIdle();
     expect(seen).toEqual([
       ['b', 50],
       ['a', 300],
     ]);
-    sim.reschedule(b, 400);
+    sim.reschedule(b, micros(400));
     sim.runUntilIdle();
     expect(seen.at(-1)).toEqual(['b', 400]);
   });
@@ -88,9 +88,9 @@ describe('Simulator', () => {
   it('a rescheduled timer sorts after timers already at the same time', () => {
     const sim = new Simulator();
     const seen: string[] = [];
-    const a = sim.at(10, () => seen.push('a'));
-    sim.at(10, () => seen.push('b'));
-    sim.reschedule(a, 10);
+    const a = sim.at(micros(10), () => seen.push('a'));
+    sim.at(micros(10), () => seen.push('b'));
+    sim.reschedule(a, micros(10));
     sim.runUntilIdle();
     expect(seen).toEqual(['b', 'a']);
   });
@@ -98,26 +98,26 @@ describe('Simulator', () => {
   it('runUntil stops at the boundary inclusive and advances the clock', () => {
     const sim = new Simulator();
     const seen: number[] = [];
-    for (const t of [10, 20, 30]) sim.at(t, () => seen.push(t));
-    sim.runUntil(20);
+    for (const t of [10, 20, 30]) sim.at(micros(t), () => seen.push(t));
+    sim.runUntil(micros(20));
     expect(seen).toEqual([10, 20]);
     expect(sim.now).toBe(20);
-    sim.runUntil(25);
+    sim.runUntil(micros(25));
     expect(sim.now).toBe(25);
     expect(sim.pendingCount).toBe(1);
   });
 
   it('refuses non-integer or past times', () => {
     const sim = new Simulator();
-    sim.runUntil(100);
-    expect(() => sim.at(50, () => {})).toThrow(/before now/);
-    expect(() => sim.at(100.5, () => {})).toThrow(/not an integer/);
+    sim.runUntil(micros(100));
+    expect(() => sim.at(micros(50), () => {})).toThrow(/before now/);
+    expect(() => sim.at(micros(100.5), () => {})).toThrow(/not an integer/);
   });
 
   it('runUntilIdle bounds a run that never goes idle', () => {
     const sim = new Simulator();
-    const loop = () => sim.after(1, loop);
-    sim.after(1, loop);
+    const loop = () => sim.after(micros(1), loop);
+    sim.after(micros(1), loop);
     expect(() => sim.runUntilIdle(1000)).toThrow(/not idle after 1000 events/);
     expect(sim.eventCount).toBe(1000);
     expect(MAX_PENDING_EVENTS).toBeGreaterThan(1000);

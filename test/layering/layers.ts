@@ -33,8 +33,10 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // The R-Type session: the session layer of the R-Type model, above the shared
   // ledger (session) and metrics it builds on, below everything that runs or reports it.
   ['rtype-session'],
-  // The bug reproductions (they read the trace and the metrics).
-  ['reproduce'],
+  // The bug reproductions (they read the trace and the metrics), and, their peer, the
+  // scheme scenarios (issue 16): rtype-deaths, and schemes-side-by-side, which runs one
+  // workload through a BC session and an R-Type session (so above both) for the reports.
+  ['reproduce', 'schemes'],
   // Reports: tables, summary.json, CSV, Markdown, HTML; atomic writes and output paths
   // (they render the reproductions' results).
   ['report'],

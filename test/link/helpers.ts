@@ -4,6 +4,7 @@ import type { AckMessage, DataMessage, Message } from '../../src/codec/index.js'
 import { RandomStreams } from '../../src/engine/random.js';
 import type { RandomStream } from '../../src/engine/random.js';
 import { Simulator } from '../../src/engine/simulator.js';
+import { micros } from '../../src/engine/time.js';
 import { PERFECT_LINK } from '../../src/link/config.js';
 import type { DropCause, LinkConfig } from '../../src/link/config.js';
 import { Link } from '../../src/link/link.js';
@@ -110,7 +111,7 @@ export function harness(config: LinkConfig, options: { seed?: number | string; s
 
 /** Sends `count` datagrams, datagram i at i·intervalUs with uids [i], then runs to idle. */
 export function sendEvery(h: Harness, count: number, intervalUs: number, bytesOf: (i: number) => Uint8Array): void {
-  for (let i = 0; i < count; i++) h.sim.at(i * intervalUs, () => h.link.send(bytesOf(i), [i]));
+  for (let i = 0; i < count; i++) h.sim.at(micros(i * intervalUs), () => h.link.send(bytesOf(i), [i]));
   h.sim.runUntilIdle();
 }
 

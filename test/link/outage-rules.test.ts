@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeDatagram, encodeDatagram } from '../../src/codec/index.js';
 import type { Message } from '../../src/codec/index.js';
+import { micros } from '../../src/engine/index.js';
 import type { DropRule, MessageMatch } from '../../src/link/config.js';
 import { messageMatches } from '../../src/link/drop-rules.js';
 import { CountingStreams, ack, binomialTolerance, datagram, game, harness, linkConfig } from './helpers.js';
@@ -25,7 +26,7 @@ function strip(m: Message): Message {
 describe('outage windows', () => {
   it('drops exactly what is sent within [startMs, endMs) and delivers the rest', () => {
     const h = harness(linkConfig({ outages: [{ startMs: 100, endMs: 200 }, { startMs: 250, endMs: 250.5 }] }));
-    for (let i = 0; i < 300; i++) h.sim.at(i * 1_000, () => h.link.send(datagram([game(i)]), [i]));
+    for (let i = 0; i < 300; i++) h.sim.at(micros(i * 1_000), () => h.link.send(datagram([game(i)]), [i]));
     h.sim.runUntilIdle();
     const dropped = h.drops.map((d) => d.uids[0]);
     expect(dropped).toEqual([...Array.from({ length: 100 }, (_, i) => 100 + i), 250]);
@@ -96,7 +97,7 @@ describe('drop rules', () => {
 
   it('applies only within [fromMs, untilMs)', () => {
     const h = harness(linkConfig({ dropRules: [rule('datagram', { type: 0x32 }, { fromMs: 10, untilMs: 20 })] }));
-    for (const tMs of [5, 10, 15, 19.999, 20, 25]) h.sim.at(tMs * 1_000, () => h.link.send(datagram([game(1)]), [tMs]));
+    for (const tMs of [5, 10, 15, 19.999, 20, 25]) h.sim.at(micros(tMs * 1_000), () => h.link.send(datagram([game(1)]), [tMs]));
     h.sim.runUntilIdle();
     expect(h.drops.map((d) => d.uids[0])).toEqual([10, 15, 19.999]);
     expect(h.link.counters.droppedBy.rule).toBe(3);

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Simulator } from '../../src/engine/index.js';
+import { Simulator, micros } from '../../src/engine/index.js';
 import type { Scheduler } from '../../src/engine/index.js';
 import { WallClock } from '../../src/live/wall-clock.js';
 
@@ -40,11 +40,11 @@ describe('the live mode stays behind the engine interface', () => {
   });
 
   it('Simulator and WallClock are both the engine Scheduler', () => {
-    const schedulers: Scheduler[] = [new Simulator(), new WallClock(() => 0)];
+    const schedulers: Scheduler[] = [new Simulator(), new WallClock(() => micros(0))];
     for (const s of schedulers) {
       const fired: number[] = [];
-      s.at(0, () => fired.push(s.now));
-      if (s instanceof Simulator) s.runUntil(10);
+      s.at(micros(0), () => fired.push(s.now));
+      if (s instanceof Simulator) s.runUntil(micros(10));
       else (s as WallClock).catchUp();
       expect(fired).toEqual([0]);
     }

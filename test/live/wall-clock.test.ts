@@ -3,6 +3,7 @@
 // clock reaches them, `now` inside a callback is its due time, and lateness
 // is measured against the wall.
 import { describe, expect, it } from 'vitest';
+import { micros } from '../../src/engine/index.js';
 import { LatenessRing, WallClock } from '../../src/live/wall-clock.js';
 import { RemoteBridge } from '../../src/live/peer/remote-bridge.js';
 import { OwnMessages } from '../../src/live/peer/own-messages.js';
@@ -11,7 +12,7 @@ import type { Delivery } from '../../src/transport/receive-channel.js';
 
 function fakeWall() {
   let us = 0;
-  return { source: () => us, set: (t: number) => (us = t) };
+  return { source: () => micros(us), set: (t: number) => (us = t) };
 }
 
 describe('WallClock', () => {
@@ -19,10 +20,10 @@ describe('WallClock', () => {
     const wall = fakeWall();
     const clock = new WallClock(wall.source);
     const seen: string[] = [];
-    clock.at(2_000, () => seen.push(`b@${clock.now}`));
-    clock.at(1_000, () => seen.push(`a@${clock.now}`));
-    clock.at(2_000, () => seen.push(`c@${clock.now}`));
-    clock.at(9_000, () => seen.push(`late@${clock.now}`));
+    clock.at(micros(2_000), () => seen.push(`b@${clock.now}`));
+    clock.at(micros(1_000), () => seen.push(`a@${clock.now}`));
+    clock.at(micros(2_000), () => seen.push(`c@${clock.now}`));
+    clock.at(micros(9_000), () => seen.push(`late@${clock.now}`));
     wall.set(500);
     clock.catchUp();
     expect(seen).toEqual([]);
@@ -42,12 +43,12 @@ describe('WallClock', () => {
     const wall = fakeWall();
     const clock = new WallClock(wall.source);
     const seen: number[] = [];
-    const periodic = clock.at(100, () => {
+    const periodic = clock.at(micros(100), () => {
       seen.push(clock.now);
       // Periodic loops reschedule from the due time, so they do not drift with the lateness.
-      if (seen.length < 5) clock.reschedule(periodic, clock.now + 100);
+      if (seen.length < 5) clock.reschedule(periodic, micros(clock.now + 100));
     });
-    const cancelled = clock.at(150, () => seen.push(-1));
+    const cancelled = clock.at(micros(150), () => seen.push(-1));
     expect(clock.cancel(cancelled)).toBe(true);
     wall.set(1_000);
     clock.catchUp();
@@ -59,10 +60,10 @@ describe('WallClock', () => {
     const wall = fakeWall();
     const errors: unknown[] = [];
     const clock = new WallClock(wall.source, (e) => errors.push(e));
-    clock.at(10, () => {
+    clock.at(micros(10), () => {
       throw new Error('boom');
     });
-    clock.at(20, () => errors.push('never'));
+    clock.at(micros(20), () => errors.push('never'));
     wall.set(100);
     clock.catchUp();
     expect(errors).toHaveLength(1);
@@ -72,7 +73,7 @@ describe('WallClock', () => {
   it('fires on its own from Node timers, late but never early', async () => {
     const clock = new WallClock();
     const firedAt: number[] = [];
-    clock.after(20_000, () => firedAt.push(clock.wallUs() - 20_000));
+    clock.after(micros(20_000), () => firedAt.push(clock.wallUs() - 20_000));
     await new Promise((r) => setTimeout(r, 80));
     clock.stop();
     expect(firedAt).toHaveLength(1);

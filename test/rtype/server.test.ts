@@ -1,7 +1,7 @@
 // The R-Type server, client, clock and TCP channel, driven by hand: each switch's
 // mechanism in a few frames, without links or randomness.
 import { describe, expect, it } from 'vitest';
-import { Simulator } from '../../src/engine/index.js';
+import { Simulator, micros } from '../../src/engine/index.js';
 import {
   DEFAULT_RTYPE_LIMITS,
   RtypeClient,
@@ -39,7 +39,7 @@ function harness(switches: Partial<RtypeSwitches>, clients = 2, preset: 'documen
   let tick = 0;
   /** Runs one frame at `ms`, queueing `deaths`. */
   const frame = (ms: number, deaths: number[] = []) => {
-    server.beginFrame(ms * 1000, tick++);
+    server.beginFrame(micros(ms * 1000), tick++);
     for (const d of deaths) server.queueCritical(d);
     server.maintain();
     return server.endFrame();
@@ -196,11 +196,11 @@ describe('rtype client', () => {
 describe('rtype tick clock (DECISIONS.md 24)', () => {
   it('an early frame advances the tick and sleeps to the period; an overrun does neither', () => {
     const clock = new TickClock(SPEC_TIMING);
-    expect(clock.finishFrame(0, 2_000)).toBe(33_333);
+    expect(clock.finishFrame(micros(0), micros(2_000))).toBe(33_333);
     expect(clock.tick).toBe(1);
-    expect(clock.finishFrame(33_333, 50_000)).toBe(83_333);
+    expect(clock.finishFrame(micros(33_333), micros(50_000))).toBe(83_333);
     expect(clock.tick).toBe(1);
-    expect(clock.finishFrame(83_333, 33_333)).toBe(116_666); // exactly the period is not early
+    expect(clock.finishFrame(micros(83_333), micros(33_333))).toBe(116_666); // exactly the period is not early
     expect([clock.tick, clock.frames, clock.overrunFrames]).toEqual([1, 3, 2]);
     expect(clock.workUs(100)).toBe(SPEC_TIMING.frameBaseWorkUs + 100 * SPEC_TIMING.workPerDatagramUs);
   });
@@ -211,10 +211,10 @@ describe('rtype TCP channel', () => {
     const sim = new Simulator();
     const arrivals: Array<[number, number]> = [];
     const tcp = new TcpChannel(sim, { latencyMs: 40, outages: [{ startMs: 100, endMs: 300 }], maxInFlight: 10 }, (b) => arrivals.push([sim.now / 1000, b[0]]));
-    sim.at(0, () => tcp.send(Uint8Array.of(1)));
-    sim.at(80, () => tcp.send(Uint8Array.of(2)));
-    sim.at(150_000, () => tcp.send(Uint8Array.of(3)));
-    sim.at(150_001, () => tcp.send(Uint8Array.of(4)));
+    sim.at(micros(0), () => tcp.send(Uint8Array.of(1)));
+    sim.at(micros(80), () => tcp.send(Uint8Array.of(2)));
+    sim.at(micros(150_000), () => tcp.send(Uint8Array.of(3)));
+    sim.at(micros(150_001), () => tcp.send(Uint8Array.of(4)));
     sim.runUntilIdle();
     expect(arrivals).toEqual([
       [40, 1],

@@ -2,7 +2,8 @@
 // tests that need exact event times without the link model.
 import { decodeDatagram } from '../../src/codec/index.js';
 import type { DataType, Located } from '../../src/codec/index.js';
-import { Simulator } from '../../src/engine/index.js';
+import { Simulator, micros, msToUsUnrounded } from '../../src/engine/index.js';
+import type { Micros } from '../../src/engine/index.js';
 import { PeerTransport } from '../../src/transport/peer.js';
 import { UpdateLoop } from '../../src/transport/update-loop.js';
 import type { TransportHooks } from '../../src/transport/peer.js';
@@ -62,7 +63,7 @@ export function makePair(options: {
       if (pair.dropFrom[role](index, bytes)) return;
       const other = role === 'server' ? 'client' : 'server';
       const copy = [...uids];
-      sim.after(latencyUs, () => pair.peer(other).arrive(bytes, copy));
+      sim.after(micros(latencyUs), () => pair.peer(other).arrive(bytes, copy));
     },
     deliver: (d) => {
       pair.delivered[role].push(d);
@@ -83,7 +84,7 @@ export function makePair(options: {
     const loop = new UpdateLoop(sim, peer.params.tickMs, false);
     peer.activate();
     loop.add(peer);
-    loop.start(phaseUs);
+    loop.start(micros(phaseUs));
   }
   return pair;
 }
@@ -96,4 +97,4 @@ export function payload(n: number, opcode = 0x06): Uint8Array {
   return p;
 }
 
-export const ms = (x: number) => x * 1000;
+export const ms = (x: number): Micros => msToUsUnrounded(x);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME } from '../../src/codec/index.js';
 import { namedStream } from '../../src/engine/random.js';
+import { micros } from '../../src/engine/time.js';
 import { makePair, ms } from '../support/wire.js';
 
 describe('sequence wraparound', () => {
@@ -30,7 +31,7 @@ describe('sequence wraparound', () => {
       }
       if (sent.server < perDirection || sent.client < perDirection) pair.sim.after(ms(95), feed);
     };
-    pair.sim.at(0, feed);
+    pair.sim.at(micros(0), feed);
     pair.sim.runUntil(ms(1_200_000));
 
     // The loss really happened: about 10% of all datagrams (4 sigma of a binomial).

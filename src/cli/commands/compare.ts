@@ -6,6 +6,7 @@ import { FailOnError, failures, parseFailOn } from '../../check/index.js';
 import { defaultCompareJobs, runComparison, runComparisonInWorkers, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../report/index.js';
 import type { ModeSpec } from '../../report/index.js';
 import { effectiveSettings } from '../../session/index.js';
+import { isSchemeScenarioRef } from '../../schemes/index.js';
 import { parseConfigs } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';
@@ -38,6 +39,8 @@ export interface CompareFlags {
 export const EXPERIMENTS_DIR = 'reports/experiments';
 
 export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
+  // A scheme scenario (rtype-deaths, schemes-side-by-side: issue 16) has its own columns and reports.
+  if (isSchemeScenarioRef(ref, io.cwd)) return (await import('./scheme-compare.js')).schemeCompareCommand(ref, flags, io);
   const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
   const scenario = loadForCli(ref, common, io);
   const durationUs = durationFlag('--duration', flags.duration);

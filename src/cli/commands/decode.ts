@@ -1,8 +1,9 @@
 // `bcsim decode <hex…> | - | --file PATH [--json]`: decode one datagram and annotate every field.
 // `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each (issue 13).
+import { usToMs } from '../../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MAX_DATAGRAM_BYTES, decodeDatagram, decodeResultToJson, decrypt, describeMessage, parseHex, peerLabel, toHex } from '../../codec/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDatagram, decodeResultToJson, decrypt, describeMessage, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../codec/index.js';
 import type { Located } from '../../codec/index.js';
 import { countConnections, scanCapture, census, censusLine } from '../../capture/index.js';
 import type { BcDatagram } from '../../capture/index.js';
@@ -118,7 +119,7 @@ function formatMessage(bytes: Uint8Array, message: Located, peerId: number | nul
   const raw = toHex(bytes.subarray(message.offset, message.offset + message.size));
   // Peer id 0xFF: a client without a slot, so a type-0x03 message is its connect request.
   const head = `  @${String(message.offset).padEnd(4)} ${describeMessage(message, message.size, { peerId })}`;
-  if (message.type === 0x01) return `${head}\n         bytes: ${raw}`;
+  if (message.type === TYPE_ACK) return `${head}\n         bytes: ${raw}`;
   return `${head}\n         payload: ${message.payload.length ? toHex(message.payload) : '(empty)'}`;
 }
 
@@ -140,16 +141,15 @@ class Transmissions {
   private readonly highest = new Map<number, number>();
 
   count(connection: number, from: Role, m: Located): number {
-    if (m.type === 0x01 || !m.reliable) return 0;
-    const low = m.type < 0x32;
+    if (m.type === TYPE_ACK || !m.reliable) return 0;
+    const low = isLowType(m.type);
     const stream = connection * 4 + (from === 'client' ? 2 : 0) + (low ? 1 : 0);
     let map = this.counts.get(stream);
     if (map === undefined) this.counts.set(stream, (map = new Map()));
     const seq = m.seq as number;
-    const key = seq * 512 + (m.fragIndex === null ? 0 : m.fragIndex + 1);
+    const key = packDataKey(m);
     const top = this.highest.get(stream);
-    const d = top === undefined ? 1 : (seq - top) & 0xffff;
-    if (d !== 0 && d < 0x8000) {
+    if (top === undefined || seqBefore(top, seq)) {
       this.highest.set(stream, seq);
       map.set(key, 1);
       return 0;
@@ -180,7 +180,7 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
   const onDatagram = (d: BcDatagram) => {
     const messages = d.decode().messages;
     const transmission = messages.map((m) => numbering.count(d.connection.index, d.from, m));
-    const notes = messages.map((m, i) => (m.type === 0x01 ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend));
+    const notes = messages.map((m, i) => (m.type === TYPE_ACK ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend));
     const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission };
     shown++;
     if (json) {
@@ -204,7 +204,7 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
   });
   if (!scanned.ok) throw new UsageError(captureErrorLine(file, scanned.error));
   const stats = scanned.stats;
-  const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(stats.originUs / 1000).toISOString()}`;
+  const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(usToMs(stats.originUs)).toISOString()}`;
   const summary = `# ${shown} BC datagrams shown · ${censusLine(census(stats))}${origin}\n`;
   if (json) {
     flush();

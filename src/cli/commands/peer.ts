@@ -1,6 +1,7 @@
 // `bcsim peer client --connect HOST:PORT` and `bcsim peer server --listen HOST:PORT`
 // (issue 14, items 2 and 3): one end of the model against a real counterpart,
 // then the conformance rules on what the counterpart sent.
+import { usToSeconds } from '../../engine/index.js';
 import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
 import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/index.js';
@@ -56,7 +57,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
   const status = io.stderrIsTTY && !flags.json ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
   const local = formatHostPort(socket.address());
-  io.stderr(`bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${durationUs / 1e6} s\n`);
+  io.stderr(`bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`);
   try {
     live.start();
     await live.done;
@@ -139,5 +140,5 @@ async function bindOrUsage(at: HostPort, flag: string): Promise<Socket> {
 function statusLine(live: LivePeer): string {
   const own = live.own.stats();
   const joined = live.traffic.inGame().length;
-  return `peer ${live.role} ${(live.clock.now / 1e6).toFixed(1)} s · datagrams out ${live.wire.sent} in ${live.wire.received} · reliable ${own.reliableSent} sent, ${own.acknowledged} ACKed · in game ${joined}/${live.connections.length}`;
+  return `peer ${live.role} ${(usToSeconds(live.clock.now)).toFixed(1)} s · datagrams out ${live.wire.sent} in ${live.wire.received} · reliable ${own.reliableSent} sent, ${own.acknowledged} ACKed · in game ${joined}/${live.connections.length}`;
 }

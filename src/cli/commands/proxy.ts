@@ -1,5 +1,6 @@
 // `bcsim proxy` (issue 14, item 1): the flags, checked before anything binds;
 // the relay itself is src/live/proxy. Bad input is one line and exit 2.
+import { usToSeconds } from '../../engine/index.js';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { captureTargetProblem } from '../../capture/index.js';
@@ -116,7 +117,7 @@ export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<
       serialize: summaryJson,
       // One line once bound, so a script (or a test) knows when to start its client.
       onListening: (address) =>
-        io.stderr(`bcsim proxy: listening on ${formatHostPort(address)}, upstream ${flags.upstream}, seed ${config.seed}${config.durationUs === null ? ', until SIGINT/SIGTERM' : `, for ${config.durationUs / 1e6} s`}\n`),
+        io.stderr(`bcsim proxy: listening on ${formatHostPort(address)}, upstream ${flags.upstream}, seed ${config.seed}${config.durationUs === null ? ', until SIGINT/SIGTERM' : `, for ${usToSeconds(config.durationUs)} s`}\n`),
     }).catch((error: unknown) => {
       // Bind refusals (address in use, not local) and unwritable files: one line.
       if (error instanceof Error && /^--(listen|upstream-bind): /.test(error.message)) throw new UsageError(error.message);

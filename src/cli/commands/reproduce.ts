@@ -1,24 +1,43 @@
-// `bcsim reproduce fragment-ack | ack-outbox`: the model against what was observed.
-import { reproduceFragmentAck, STOCK_CAUSE, reproduceAckOutbox, scenarioSource, STOCK_READING } from '../../reproduce/index.js';
+// `bcsim reproduce fragment-ack | ack-outbox | rtype`: the model against what was observed.
+import { usToMs } from '../../engine/index.js';
+import { reproduceFragmentAck, STOCK_CAUSE, reproduceAckOutbox, reproduceRtype, scenarioSource, STOCK_READING } from '../../reproduce/index.js';
 import { parseScenario } from '../../scenario/index.js';
-import { renderAckOutboxReproduction, renderFragmentAckReproduction, makeChalk } from '../../report/index.js';
+import { renderAckOutboxReproduction, renderFragmentAckReproduction, renderRtypeReproduction, makeChalk } from '../../report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
-import { probabilityFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
 
 export interface ReproduceFlags {
   json?: boolean;
   seed?: string;
   loss?: string;
+  duration?: string;
 }
 
 export const DEFAULT_REPRODUCE_LOSS = 0.2;
 
 export function reproduceCommand(target: string, flags: ReproduceFlags, io: CliIO): number {
+  if (target === 'rtype') return rtype(flags, io);
+  if (flags.duration !== undefined) throw new UsageError('--duration: only with reproduce rtype');
   if (target === 'fragment-ack') return fragmentAck(flags, io);
   if (target === 'ack-outbox') return ackOutbox(flags, io);
-  throw new UsageError(`reproduce: unknown target "${target}" (expected fragment-ack or ack-outbox)`);
+  throw new UsageError(`reproduce: unknown target "${target}" (expected fragment-ack, ack-outbox or rtype)`);
+}
+
+/** The shortest --duration the R-Type table takes: the outage workload starts at a third of the run. */
+export const MIN_RTYPE_REPRODUCE_US = 10_000_000;
+
+function rtype(flags: ReproduceFlags, io: CliIO): number {
+  const durationUs = durationFlag('--duration', flags.duration);
+  if (durationUs !== undefined && durationUs < MIN_RTYPE_REPRODUCE_US) throw new UsageError(`--duration: expected at least 10s for reproduce rtype, got "${flags.duration}"`);
+  const loss = probabilityFlag('--loss', flags.loss) ?? DEFAULT_REPRODUCE_LOSS;
+  if (loss > 0.9) throw new UsageError(`--loss: expected at most 0.9 for reproduce rtype, got ${JSON.stringify(flags.loss)}`);
+  const result = reproduceRtype({ seed: seedFlag(flags.seed), durationMs: durationUs === undefined ? undefined : usToMs(durationUs), loss });
+  if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  else io.stdout(renderRtypeReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
+  // A regression guard: the baselines and every defect must keep doing what the model claims.
+  return result.reproduces ? EXIT_OK : EXIT_FAILED;
 }
 
 function fragmentAck(flags: ReproduceFlags, io: CliIO): number {

@@ -1,4 +1,5 @@
 // `bcsim run <scenario>`: one run, a short table or one JSON summary.
+import { usToSeconds } from '../../engine/index.js';
 import { resolve } from 'node:path';
 import { captureTargetProblem, CaptureSet } from '../../capture/index.js';
 import { renderSummaryTable, settingsLines, makeChalk } from '../../report/index.js';
@@ -39,7 +40,7 @@ export function pcapFlag(flags: { pcap?: string; pcapPlaintext?: boolean }, cwd:
 
 /** "bcsim run fragment-ack-bug, mode stock, seed 1, 120 s simulated": the section comment of a capture. */
 export function captureComment(command: string, scenario: string, what: string, seed: number, durationUs: number): string {
-  return `bcsim ${command} ${scenario}, ${what}, seed ${seed}, ${durationUs / 1e6} s simulated`;
+  return `bcsim ${command} ${scenario}, ${what}, seed ${seed}, ${usToSeconds(durationUs)} s simulated`;
 }
 
 export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {

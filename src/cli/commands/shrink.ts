@@ -1,6 +1,7 @@
 // `bcsim shrink <repro>`: the smallest run that still fails the same way (src/shrink). Thin
 // shell: reads the repro line (argument or --file), checks the flags and the output path up
 // front, runs the shrinker and writes the scenario, its trace and its pcapng.
+import { msToSeconds } from '../../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_BUDGET, ShrinkError, shrink, parseShrinkLine, filesFor, finishDocument, writeShrunk } from '../../shrink/index.js';
 import { captureTargetProblem } from '../../capture/index.js';
@@ -47,7 +48,7 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
   } finally {
     if (live) io.stderr('\r\x1b[2K');
   }
-  const wallS = (performance.now() - t0) / 1000;
+  const wallS = msToSeconds(performance.now() - t0);
   const invariant = result.target.split('/')[0];
   const doc = finishDocument(result.shrunk, line.trim(), result.target, invariant);
   writingTo(`--out ${flags.out}`, () => writeShrunk(doc, files));

@@ -1,5 +1,6 @@
 // `bcsim swarm`: seeded random runs checked against the invariants (src/swarm). Thin shell:
 // flags, progress on a TTY, the report, the exit code.
+import { msToSeconds } from '../../engine/index.js';
 import { DEFAULT_GENERATOR_SEED, likelyCause, MAX_SWARM_RUNS, runSwarm, swarmCommand, switchOptions, reproCommand, shellQuote } from '../../swarm/index.js';
 import type { RunOutcome } from '../../swarm/index.js';
 import type { CliIO } from '../io.js';
@@ -55,7 +56,7 @@ export function swarmCliCommand(flags: SwarmFlags, io: CliIO): number {
     onRun: live ? (done, failures) => io.stderr(`\rswarm: ${done}/${runs} runs, ${failures} failing   `) : undefined,
   });
   if (live) io.stderr('\r\x1b[2K');
-  const wallS = (performance.now() - t0) / 1000;
+  const wallS = msToSeconds(performance.now() - t0);
   const line = (o: RunOutcome) => swarmCommand(generatorSeed, o.spec.index, mode, switches);
 
   if (flags.json) {

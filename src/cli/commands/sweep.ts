@@ -2,7 +2,7 @@
 // Flags are all checked before the first run; bad input is one line and exit 2.
 import { basename, dirname, resolve } from 'node:path';
 import { outFileProblem, writeFileAtomic, makeChalk } from '../../report/index.js';
-import { formatDuration } from '../../engine/index.js';
+import { formatDuration, msToSeconds } from '../../engine/index.js';
 import type { Tinypool } from 'tinypool';
 import { MAX_JOBS, RunFailure, startPool, SweepInputError, callbackSink, fileSink, mergeShards, parseModes, parseSeeds, parseShard, parseVary, planSweep, renderSweepTable, runSweep, sweepHtml } from '../../sweep/index.js';
 import type { SweepPlan } from '../../sweep/index.js';
@@ -155,7 +155,7 @@ function progressLine(io: CliIO, plan: SweepPlan): { update: (done: number, tota
   const width = 24;
   return {
     update: (done, total, failed) => {
-      const elapsedS = (performance.now() - start) / 1000;
+      const elapsedS = msToSeconds(performance.now() - start);
       const fraction = total === 0 ? 1 : done / total;
       const eta = done > 0 ? (elapsedS * (total - done)) / done : 0;
       const filled = Math.round(fraction * width);

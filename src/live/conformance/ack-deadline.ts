@@ -7,6 +7,7 @@
 // client's Connect is answered by the server's connect reply, not by an ACK
 // (the join capture: `01 02 03 06 C0 00 00 02 32 …` carries no ACK; the model's
 // Receiver does the same), so for `ack-within` that reply counts as its ACK.
+import { msToUsUnrounded } from '../../engine/index.js';
 import { TYPE_ACK, describeMessage } from '../../codec/index.js';
 import type { AckMessage } from '../../codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
@@ -41,7 +42,7 @@ interface Sent {
   nearMiss: string | null;
 }
 
-const REUSE_GAP_US = KEY_REUSE_GAP_MS * 1000;
+const REUSE_GAP_US = msToUsUnrounded(KEY_REUSE_GAP_MS);
 
 export class AckDeadlineJudge implements Judge {
   private readonly sent: KeyTable<Sent>;

@@ -2,6 +2,7 @@
 // Pure: the log in, one result per rule out. Each record is decoded once with
 // the codec; every connection gets its own judges; a record the codec rejects
 // is skipped and counted (a hostile counterpart cannot make this throw).
+import { msToUsUnrounded } from '../../engine/index.js';
 import { decodeDatagram } from '../../codec/index.js';
 import type { WireRecord } from '../wire-log.js';
 import { AckDeadlineJudge, isWellFormedFragmentAck } from './ack-deadline.js';
@@ -56,7 +57,7 @@ export interface ConformanceOptions {
 export const MAX_CONNECTIONS = 1024;
 /** Idle state is judged and forgotten this often (log time). */
 const SWEEP_EVERY_US = 10_000_000;
-const REUSE_GAP_US = KEY_REUSE_GAP_MS * 1000;
+const REUSE_GAP_US = msToUsUnrounded(KEY_REUSE_GAP_MS);
 
 /** One result per rule, in the rules' order. */
 export function evaluateConformance(log: readonly WireRecord[], rules: readonly ConformanceRule[], options: ConformanceOptions): ConformanceResult[] {
@@ -118,17 +119,17 @@ export function evaluateConformanceLog(log: readonly WireRecord[], rules: readon
 function makeJudge(rule: ConformanceRule, context: JudgeContext): Judge {
   switch (rule.rule) {
     case 'fragment-acks':
-      return new AckDeadlineJudge(context, { windowUs: rule.withinMs * 1000, fragmentsOnly: true, wellFormed: isWellFormedFragmentAck, wanted: 'a well-formed 5-byte fragment ACK', connectReplyAnswers: false });
+      return new AckDeadlineJudge(context, { windowUs: msToUsUnrounded(rule.withinMs), fragmentsOnly: true, wellFormed: isWellFormedFragmentAck, wanted: 'a well-formed 5-byte fragment ACK', connectReplyAnswers: false });
     case 'ack-within':
-      return new AckDeadlineJudge(context, { windowUs: rule.ms * 1000, fragmentsOnly: false, wellFormed: () => true, wanted: 'an ACK', connectReplyAnswers: true });
+      return new AckDeadlineJudge(context, { windowUs: msToUsUnrounded(rule.ms), fragmentsOnly: false, wellFormed: () => true, wanted: 'an ACK', connectReplyAnswers: true });
     case 'ack-sends-max':
       return new AckSendsJudge(context, rule.max);
     case 'no-repeated-processing':
       return new RepliesJudge(context);
     case 'retransmit-interval':
-      return new RetransmitIntervalJudge(context, rule.minMs * 1000, rule.maxMs * 1000);
+      return new RetransmitIntervalJudge(context, msToUsUnrounded(rule.minMs), msToUsUnrounded(rule.maxMs));
     case 'stops-after-ack':
-      return new StopsAfterAckJudge(context, rule.graceMs * 1000);
+      return new StopsAfterAckJudge(context, msToUsUnrounded(rule.graceMs));
   }
 }
 

@@ -1,6 +1,7 @@
 // What every rule's judge shares: the per-connection interface the evaluator
 // drives, the tally of cases and evidence, and a counted bound on the keys
 // the judges track (a hostile counterpart must not grow our memory).
+import { usToSeconds } from '../../engine/index.js';
 import { toHex } from '../../codec/index.js';
 import type { WireMessageEvent } from './wire-keys.js';
 
@@ -106,7 +107,7 @@ export class JudgeContext {
     this.kept++;
     const bytes = this.datagramOf(recordIndex);
     const hex = toHex(bytes.subarray(0, MAX_HEX_BYTES)) + (bytes.length > MAX_HEX_BYTES ? ` … (${bytes.length} bytes)` : '');
-    const evidence: OpenEvidence = { connection: this.connection, timeS: timeUs / 1e6, seq, detail, hex };
+    const evidence: OpenEvidence = { connection: this.connection, timeS: usToSeconds(timeUs), seq, detail, hex };
     if (fragIndex !== null) evidence.fragIndex = fragIndex;
     this.tally.evidence.push(evidence);
     return evidence;

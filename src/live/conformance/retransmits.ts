@@ -8,6 +8,7 @@
 // it more than graceMs after our first ACK. On a lossy link (behind `bcsim
 // proxy --loss`) our ACK itself can be lost and the re-send is then correct
 // behaviour: use this rule on clean loopback.
+import { msToUsUnrounded } from '../../engine/index.js';
 import { TYPE_ACK } from '../../codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
@@ -15,7 +16,7 @@ import { KeyTable } from './judge.js';
 import { ackKey, describeKey, isReliableData, keyFragIndex, keySeq, messageFingerprint, messageKey, ms } from './wire-keys.js';
 import type { WireMessageEvent } from './wire-keys.js';
 
-const REUSE_GAP_US = KEY_REUSE_GAP_MS * 1000;
+const REUSE_GAP_US = msToUsUnrounded(KEY_REUSE_GAP_MS);
 
 interface Theirs {
   readonly key: number;

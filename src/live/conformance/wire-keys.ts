@@ -1,7 +1,21 @@
 // How the rules name what is on the wire: the ACK key of a reliable message,
 // the same key read from an ACK, and a fingerprint that tells a retransmission
 // from a new message reusing its key.
-import { ACK_FLAG_FRAGMENT, ACK_FLAG_LOW_TYPE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_CONNECT, TYPE_CONNECT_ACK, isLowType } from '../../codec/index.js';
+import { usToMs } from '../../engine/index.js';
+import {
+  PEER_ID_SERVER,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_CONNECT,
+  TYPE_CONNECT_ACK,
+  TYPE_GAME,
+  packAckKey,
+  packDataKey,
+  packedKeyFragIndex,
+  packedKeyFragment,
+  packedKeyLowType,
+  packedKeySeq,
+} from '../../codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../../codec/index.js';
 import type { WireSide } from '../wire-log.js';
 
@@ -21,42 +35,39 @@ export interface WireMessageEvent {
 }
 
 // An ACK key is the four fields an ACK entry is matched on (DECISIONS.md 10):
-// seq, low/high category, fragment flag and fragment index, packed in 26 bits.
-const LOW_BIT = 1 << 16;
-const FRAGMENT_BIT = 1 << 17;
-const INDEX_UNIT = 1 << 18;
+// seq, low/high category, fragment flag and fragment index, packed in 26 bits
+// (the codec's packed message key).
 
 export type ReliableMessage = Located<DataMessage> & { readonly seq: number };
 
 export function isReliableData(message: Located): message is ReliableMessage {
-  return message.type !== 0x01 && message.reliable && message.seq !== null;
+  return message.type !== TYPE_ACK && message.reliable && message.seq !== null;
 }
 
 /** The key an ACK of this reliable message carries (DECISIONS.md 2: bit 1 for types < 0x32). */
 export function messageKey(message: ReliableMessage): number {
-  return message.seq + (isLowType(message.type) ? LOW_BIT : 0) + (message.fragment ? FRAGMENT_BIT + (message.fragIndex ?? 0) * INDEX_UNIT : 0);
+  return packDataKey(message);
 }
 
 /** The key an ACK answers; flag bits other than 0 and 1 are not part of it. */
 export function ackKey(ack: AckMessage): number {
-  const fragment = (ack.flags & ACK_FLAG_FRAGMENT) !== 0;
-  return ack.seq + ((ack.flags & ACK_FLAG_LOW_TYPE) !== 0 ? LOW_BIT : 0) + (fragment ? FRAGMENT_BIT + (ack.fragIndex ?? 0) * INDEX_UNIT : 0);
+  return packAckKey(ack);
 }
 
 export function keySeq(key: number): number {
-  return key & 0xffff;
+  return packedKeySeq(key);
 }
 
 /** The fragment index of a fragment key, or null. */
 export function keyFragIndex(key: number): number | null {
-  return (key & FRAGMENT_BIT) !== 0 ? Math.floor(key / INDEX_UNIT) : null;
+  return packedKeyFragment(key) ? packedKeyFragIndex(key) : null;
 }
 
 /** "seq 5 (high)", "seq 2 (low)", "seq 7 fragment 1". */
 export function describeKey(key: number): string {
   const frag = keyFragIndex(key);
   if (frag !== null) return `seq ${keySeq(key)} fragment ${frag}`;
-  return `seq ${keySeq(key)} (${(key & LOW_BIT) !== 0 ? 'low' : 'high'})`;
+  return `seq ${keySeq(key)} (${packedKeyLowType(key) ? 'low' : 'high'})`;
 }
 
 /**
@@ -73,7 +84,7 @@ export function messageFingerprint(event: WireMessageEvent): number {
 
 /** The game opcode of a 0x32 message: the first payload byte of an unfragmented message or of fragment 0. */
 export function gameOpcode(message: Located): number {
-  if (message.type !== 0x32 || (message.fragment && message.fragIndex !== 0) || message.payload.length === 0) return -1;
+  if (message.type !== TYPE_GAME || (message.fragment && message.fragIndex !== 0) || message.payload.length === 0) return -1;
   return message.payload[0];
 }
 
@@ -88,5 +99,5 @@ export function isConnectReply(message: Located, peerId: number): boolean {
 }
 
 export function ms(us: number): string {
-  return `${Math.round(us / 1000)} ms`;
+  return `${Math.round(usToMs(us))} ms`;
 }

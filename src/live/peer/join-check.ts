@@ -2,6 +2,7 @@
 // connection completed the join (the counterpart answered every step, through
 // NewPlayerInGame and the server's last reply). Without it no other rule
 // means much, and a CI job must fail.
+import { usToSeconds } from '../../engine/index.js';
 import type { ConformanceResult, Evidence } from '../conformance/index.js';
 import type { LivePeer } from './live-peer.js';
 
@@ -15,14 +16,14 @@ export function joinResult(live: LivePeer): ConformanceResult {
     if (c.joinedAtUs !== null) continue;
     evidence.push({
       connection: c.client,
-      timeS: live.clock.now / 1e6,
+      timeS: usToSeconds(live.clock.now),
       seq: 0,
       detail: `the join did not complete: the counterpart did not answer every join step (last state ${c.peer.state}; see its datagrams in the summary)`,
       hex: '',
     });
   }
   if (live.role === 'server' && checked === 0) {
-    evidence.push({ connection: 0, timeS: live.clock.now / 1e6, seq: 0, detail: 'no client connected', hex: '' });
+    evidence.push({ connection: 0, timeS: usToSeconds(live.clock.now), seq: 0, detail: 'no client connected', hex: '' });
     checked = 1;
   }
   return {

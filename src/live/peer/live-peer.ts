@@ -7,7 +7,8 @@
 import type { Socket, RemoteInfo } from 'node:dgram';
 import { decrypt, encrypt } from '../../codec/index.js';
 import type { DataType } from '../../codec/index.js';
-import { RandomStreams } from '../../engine/index.js';
+import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../engine/index.js';
+import type { Micros } from '../../engine/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import { TrafficDriver } from '../../traffic/index.js';
 import type { TrafficPort } from '../../traffic/index.js';
@@ -27,7 +28,9 @@ const GAMESPY_FIRST_BYTE = 0x5c;
  * its queue to drain and its Disconnect to be ACKed (a fixed client drains first; at 10 %
  * loss that takes a re-send or two, ~1 s each).
  */
-export const DISCONNECT_GRACE_US = 4_000_000;
+export const DISCONNECT_GRACE_US = micros(4_000_000);
+/** How often a leaving client polls its connection state. */
+const DISCONNECT_POLL_US = micros(10_000);
 
 export type StopReason = 'duration' | 'signal' | 'connection-ended' | 'error';
 
@@ -42,7 +45,7 @@ export interface LivePeerOptions {
   readonly remote: HostPort | null;
   /** Clients a server serves: the k-th new address is client k; later ones are refused and counted. */
   readonly clients: number;
-  readonly durationUs: number | null;
+  readonly durationUs: Micros | null;
   readonly clock?: WallClock;
 }
 
@@ -101,11 +104,11 @@ export class LivePeer {
   /** Starts the updates, the traffic script and the socket; `done` resolves when the run stops. */
   start(): void {
     this.options.socket.on('message', (msg, rinfo) => this.onDatagram(msg, rinfo));
-    this.host?.loop.start(0);
+    this.host?.loop.start(ZERO_US);
     this.traffic.start();
-    const everySecond = this.clock.after(1_000_000, () => {
+    const everySecond = this.clock.after(ONE_SECOND_US, () => {
       this.sampleDedup();
-      this.clock.reschedule(everySecond, this.clock.now + 1_000_000);
+      this.clock.reschedule(everySecond, addUs(this.clock.now, ONE_SECOND_US));
     });
     if (this.options.durationUs !== null) this.clock.after(this.options.durationUs, () => this.stop('duration'));
     this.clock.catchUp();
@@ -125,9 +128,9 @@ export class LivePeer {
     if (client !== null && reason !== 'error' && !connectionEnded(client.state)) {
       client.disconnect();
       const deadline = this.clock.now + DISCONNECT_GRACE_US;
-      const poll = this.clock.after(10_000, () => {
+      const poll = this.clock.after(DISCONNECT_POLL_US, () => {
         if (connectionEnded(client.state) || this.clock.now >= deadline) this.finish();
-        else this.clock.reschedule(poll, this.clock.now + 10_000);
+        else this.clock.reschedule(poll, addUs(this.clock.now, DISCONNECT_POLL_US));
       });
       this.clock.catchUp();
       return;
@@ -219,7 +222,7 @@ export class LivePeer {
         from === local ? this.sendApp(client, type as DataType, payload, reliable, ordered) : this.bridge.expect(client, type, payload, reliable),
       // The counterpart's hosts start, leave and die on their own.
       startClient: () => {
-        if (this.clientLoop !== null) this.clientLoop.start(Math.round(this.options.scenario.params.clientTickOffsetMs * 1000));
+        if (this.clientLoop !== null) this.clientLoop.start(msToUs(this.options.scenario.params.clientTickOffsetMs));
       },
       disconnect: () => {
         if (local === 'client') this.connections[0].peer.disconnect();

@@ -1,6 +1,7 @@
 // The text `bcsim peer` prints without --json (issue 14): our end's figures,
 // what happened to our messages, timer accuracy, and the counterpart's
 // retransmissions and ACKs as the wire shows them.
+import { usToMs } from '../../engine/index.js';
 import type { DirectionFigures } from '../../capture/index.js';
 import type { LatenessFigures } from '../wall-clock.js';
 import type { LiveSummary } from './live-summary.js';
@@ -38,5 +39,5 @@ export function renderLiveSummary(s: LiveSummary): string {
 }
 
 function lateness(f: LatenessFigures): string {
-  return f.count === 0 ? 'none' : `p50 ${(f.p50 / 1000).toFixed(2)} ms, p99 ${(f.p99 / 1000).toFixed(2)} ms, max ${(f.max / 1000).toFixed(2)} ms (${f.count})`;
+  return f.count === 0 ? 'none' : `p50 ${(usToMs(f.p50)).toFixed(2)} ms, p99 ${(usToMs(f.p99)).toFixed(2)} ms, max ${(usToMs(f.max)).toFixed(2)} ms (${f.count})`;
 }

@@ -3,6 +3,7 @@
 // the timers' accuracy, and the counterpart as the wire shows it (the
 // `bcsim analyze` figures of both directions). Schema bcsim.live/1; the
 // conformance results are added by the caller.
+import { usToSeconds } from '../../engine/index.js';
 import type { WireAnalysis, CaptureConnection } from '../../capture/index.js';
 import { WireAnalyzer } from '../../capture/index.js';
 import { connectionKey, summarizePeer } from '../../session/index.js';
@@ -57,7 +58,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     const slot = live.host === null ? null : live.host.slotOf(c.client - 1);
     if (live.role === 'server' && slot === null) continue;
     const address = c.address === null ? null : `${c.address.address}:${c.address.port}`;
-    const joinedAtS = c.joinedAtUs === null ? null : c.joinedAtUs / 1e6;
+    const joinedAtS = c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs);
     connections[connectionKey(c.client, slot)] = { client: c.client, slot, address, joinedAtS, ...summarizePeer(c.peer, c.dedupMaxPerSecond) };
     reliableReceived += c.peer.counters.reliableReceived;
     duplicatesReceived += c.peer.counters.duplicatesReceived;
@@ -69,7 +70,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     version: VERSION,
     role: live.role,
     ...context,
-    wallSeconds: round3(live.clock.now / 1e6),
+    wallSeconds: round3(usToSeconds(live.clock.now)),
     stopReason: live.stopReason ?? 'signal',
     wire: { ...live.wire, logged: live.log.records.length, notLogged: live.log.dropped },
     timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
@@ -111,6 +112,9 @@ export function analyzeWire(records: readonly WireRecord[], localRole: Role, end
   return analyzer.finish(endUs);
 }
 
+/** Rounding to three decimals (not a unit conversion). */
+const THOUSANDTHS = 1000;
+
 function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
+  return Math.round(x * THOUSANDTHS) / THOUSANDTHS;
 }

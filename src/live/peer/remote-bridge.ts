@@ -14,6 +14,7 @@
 // (after the script recorded their uid): the counterpart's reply, not our
 // guess, decides when its next step happens.
 import { TYPE_GAME } from '../../codec/index.js';
+import { ZERO_US } from '../../engine/index.js';
 import type { Scheduler } from '../../engine/index.js';
 import { JOIN_STEPS } from '../../traffic/index.js';
 import type { Delivery, Role } from '../../transport/index.js';
@@ -83,7 +84,7 @@ export class RemoteBridge {
     if (waiting !== undefined && at >= 0) {
       const [hit] = waiting.splice(at, 1);
       // Reported after the script has recorded the uid, as a delivery would be.
-      this.clock.after(0, () => this.report(this.localRole, client, uid, hit.delivery));
+      this.clock.after(ZERO_US, () => this.report(this.localRole, client, uid, hit.delivery));
       return uid;
     }
     push(this.expected, client, { kind, uid }, MAX_EXPECTATIONS, () => this.forgotten++);
@@ -93,7 +94,7 @@ export class RemoteBridge {
   /** One of our reliable messages was handed to our transport. */
   sentOwn(client: number, uid: number, type: number, payload: Uint8Array): void {
     const delivery: Delivery = { type, low: false, reliable: true, seq: null, payload, uid };
-    this.clock.after(0, () => this.target().onDelivered(this.remoteRole, client, uid, delivery));
+    this.clock.after(ZERO_US, () => this.target().onDelivered(this.remoteRole, client, uid, delivery));
   }
 
   /** The counterpart's message reached our application. */

@@ -3,6 +3,7 @@
 // both are temporaries until every byte is in, then renamed into place one
 // after the other (capture-file.ts commitAll), so a signal never leaves half a
 // file, and a failure leaves neither.
+import { usToMs, usToSeconds, msToUsUnrounded } from '../../engine/index.js';
 import { CaptureFile, abortAll, commitAll } from '../../capture/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import { formatHostPort } from '../endpoint.js';
@@ -44,7 +45,7 @@ export interface ProxyHooks {
 
 export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<ProxySummary> {
   // Read once: pcap timestamps are absolute. Every offset comes from the monotonic clock.
-  const epochUs = Date.now() * 1000;
+  const epochUs = msToUsUnrounded(Date.now());
   const settings: ProxySettings = {
     listen: formatHostPort({ address: config.listen.host, port: config.listen.port }),
     upstream: formatHostPort({ address: config.upstream.host, port: config.upstream.port }),
@@ -54,7 +55,7 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
     loss: config.loss,
     sets: config.sets,
     seed: config.seed,
-    durationS: config.durationUs === null ? null : config.durationUs / 1e6,
+    durationS: config.durationUs === null ? null : usToSeconds(config.durationUs),
     pcap: config.pcap,
     out: config.out,
   };
@@ -70,7 +71,7 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
   }
   const wall = relay.clock;
   hooks.onListening?.(relay.listening, relay);
-  const stopStatus = hooks.status === undefined ? null : startStatus(hooks.status, relay, () => wall.wallUs() / 1e6);
+  const stopStatus = hooks.status === undefined ? null : startStatus(hooks.status, relay, () => usToSeconds(wall.wallUs()));
   let durationTimer: NodeJS.Timeout | null = null;
   let stoppedBy: string;
   try {
@@ -78,7 +79,7 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
       hooks.stop,
       failure,
       new Promise<string>((resolve) => {
-        if (config.durationUs !== null) durationTimer = setTimeout(() => resolve('duration'), config.durationUs / 1000);
+        if (config.durationUs !== null) durationTimer = setTimeout(() => resolve('duration'), usToMs(config.durationUs));
       }),
     ]);
   } catch (error) {
@@ -92,7 +93,7 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
   const endUs = wall.wallUs();
   const summary = buildSummary({
     settings,
-    wallSeconds: endUs / 1e6,
+    wallSeconds: usToSeconds(endUs),
     stoppedBy,
     clients: relay.clients,
     totals: relay.totals,

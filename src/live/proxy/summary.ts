@@ -11,6 +11,8 @@ import type { Bypass, ClientEntry, Direction } from './client-entry.js';
 import type { RelayTotals } from './relay.js';
 
 export const PROXY_SCHEMA = 'bcsim.proxy/1';
+/** Rounding to three decimals (not a unit conversion). */
+const THOUSANDTHS = 1000;
 
 export interface ProxySettings {
   readonly listen: string;
@@ -88,7 +90,7 @@ export function buildSummary(input: {
     schema: PROXY_SCHEMA,
     version: VERSION,
     settings: input.settings,
-    wallSeconds: Math.round(input.wallSeconds * 1000) / 1000,
+    wallSeconds: Math.round(input.wallSeconds * THOUSANDTHS) / THOUSANDTHS,
     stoppedBy: input.stoppedBy,
     clients,
     totals: {
