@@ -17,10 +17,14 @@ export function isMaxCounter(key: keyof PeerCounters): boolean {
   return MAX_AGGREGATED.has(key);
 }
 
+const SUMMED = COUNTER_NAMES.filter((key) => !MAX_AGGREGATED.has(key));
+const MAXED = COUNTER_NAMES.filter((key) => MAX_AGGREGATED.has(key));
+
 export function sumCounters(all: readonly PeerCounters[]): PeerCounters {
   const total = newPeerCounters();
   for (const c of all) {
-    for (const key of COUNTER_NAMES) total[key] = MAX_AGGREGATED.has(key) ? Math.max(total[key], c[key]) : total[key] + c[key];
+    for (const key of SUMMED) total[key] += c[key];
+    for (const key of MAXED) if (c[key] > total[key]) total[key] = c[key];
   }
   return total;
 }
@@ -47,12 +51,15 @@ export function combinedState(states: readonly string[]): string {
 export class PeerTotal implements PeerReadout {
   constructor(private readonly peers: () => readonly PeerReadout[]) {}
 
+  /** With one peer the total is that peer's own figures (counters are >= 0): no sum is made. */
   get counters(): PeerCounters {
-    return sumCounters(this.peers().map((p) => p.counters));
+    const peers = this.peers();
+    return peers.length === 1 ? peers[0].counters : sumCounters(peers.map((p) => p.counters));
   }
 
   gauges(): PeerGauges {
-    return sumGauges(this.peers().map((p) => p.gauges()));
+    const peers = this.peers();
+    return peers.length === 1 ? peers[0].gauges() : sumGauges(peers.map((p) => p.gauges()));
   }
 
   get state(): string {
