@@ -33,15 +33,10 @@ export interface RtypeServerHooks {
   gaveUp?(client: number, entityId: number): void;
 }
 
-interface Frame {
+/** The frame being run: its stats as endFrame reports them, and what it needs meanwhile. */
+interface Frame extends FrameStats {
   readonly nowUs: Micros;
   readonly tick: number;
-  datagrams: number;
-  criticalSends: number;
-  resendDatagrams: number;
-  resendCalls: number;
-  excessResends: number;
-  maxCallsPerUser: number;
   /** (client, ack id) pairs already re-sent this frame: a second copy is excess. */
   readonly resentPairs: Set<number>;
 }
