@@ -46,6 +46,8 @@ export function filledPayload(opcode: number, bytes: number, salt: number): Uint
  */
 const TEMPLATE_BYTES = 4096;
 const templates: Array<Uint8Array[] | undefined> = [];
+/** Views already cut from the templates, by opcode * TEMPLATES_PER_OPCODE + template, then length. */
+const views: Array<Array<Uint8Array | undefined> | undefined> = [];
 const TEMPLATES_PER_OPCODE = 16;
 /** Payload salts of one opcode start at opcode x this (a seed spacing, not a unit). */
 const SALT_STRIDE = 1000;
@@ -59,13 +61,25 @@ const SALT_STRIDE = 1000;
  */
 export function templatePayload(opcode: number, bytes: number, salt: number): Uint8Array {
   const length = Math.max(1, bytes);
-  if (length > TEMPLATE_BYTES) return filledPayload(opcode, length, opcode * SALT_STRIDE + (salt % TEMPLATES_PER_OPCODE));
+  const template = salt % TEMPLATES_PER_OPCODE;
+  if (length > TEMPLATE_BYTES) return filledPayload(opcode, length, opcode * SALT_STRIDE + template);
+  // A view per (template, length) is cut once: ~100 StateUpdates/s would otherwise
+  // allocate ~100 views/s for a few dozen distinct lengths (issue 17).
+  let cut = views[opcode * TEMPLATES_PER_OPCODE + template];
+  if (cut === undefined) {
+    cut = [];
+    views[opcode * TEMPLATES_PER_OPCODE + template] = cut;
+  }
+  const view = cut[length];
+  if (view !== undefined) return view;
   let set = templates[opcode];
   if (set === undefined) {
     set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * SALT_STRIDE + i));
     templates[opcode] = set;
   }
-  return set[salt % TEMPLATES_PER_OPCODE].subarray(0, length);
+  const made = set[template].subarray(0, length);
+  cut[length] = made;
+  return made;
 }
 
 /** Hex written in this file; a typo is a programming error, caught at load. */

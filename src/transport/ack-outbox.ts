@@ -188,27 +188,32 @@ export class AckOutbox {
    * ack-outbox-deadlock.md §1) or is freed (single pass, §6).
    */
   passOne(nowUs: number, out: DatagramBuilder): void {
-    this.sendDue(this.fresh, this.freshScan, this.passOneLimit, SendNote.Ack, nowUs, out, (entry) => {
-      this.fresh.remove(entry);
-      if (!this.twoPass) return this.free(entry);
-      entry.inStale = true;
-      this.stale.insertOrdered(entry);
-      // Just sent: due one interval from now.
-      this.staleScan.smallestLastSendUs = Math.min(this.staleScan.smallestLastSendUs, nowUs);
-      if (this.stale.length > this.counters.ackOutboxDeadZoneMax) this.counters.ackOutboxDeadZoneMax = this.stale.length;
-    });
+    this.sendDue(this.fresh, this.freshScan, this.passOneLimit, SendNote.Ack, nowUs, out, this.leavePassOne);
   }
+
+  /** Made once, not per pass: the send cycle runs a pass per datagram (issue 17). */
+  private readonly leavePassOne = (entry: AckEntry, nowUs: number): void => {
+    this.fresh.remove(entry);
+    if (!this.twoPass) return this.free(entry);
+    entry.inStale = true;
+    this.stale.insertOrdered(entry);
+    // Just sent: due one interval from now.
+    this.staleScan.smallestLastSendUs = Math.min(this.staleScan.smallestLastSendUs, nowUs);
+    if (this.stale.length > this.counters.ackOutboxDeadZoneMax) this.counters.ackOutboxDeadZoneMax = this.stale.length;
+  };
 
   /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */
   passTwo(nowUs: number, out: DatagramBuilder): void {
-    this.sendDue(this.stale, this.staleScan, this.freeAt, SendNote.StaleAck, nowUs, out, (entry) => {
-      this.stale.remove(entry);
-      this.free(entry);
-    });
+    this.sendDue(this.stale, this.staleScan, this.freeAt, SendNote.StaleAck, nowUs, out, this.leavePassTwo);
   }
 
+  private readonly leavePassTwo = (entry: AckEntry): void => {
+    this.stale.remove(entry);
+    this.free(entry);
+  };
+
   /** Sends due entries of `list` in queue order; stops at the first that does not fit (§4). */
-  private sendDue(list: EntryList<AckEntry>, scan: ListScan, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry) => void): void {
+  private sendDue(list: EntryList<AckEntry>, scan: ListScan, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry, nowUs: number) => void): void {
     if (nowUs - scan.smallestLastSendUs <= this.resendIntervalUs) return; // nothing is due yet
     const resumed = scan.resumeAtUs === nowUs && scan.resume !== null;
     let entry = resumed ? scan.resume : list.head;
@@ -228,7 +233,7 @@ export class AckOutbox {
         this.counters.acksSent++;
         entry.sendCount++;
         entry.lastSendUs = nowUs;
-        if (entry.sendCount >= limit) atLimit(entry);
+        if (entry.sendCount >= limit) atLimit(entry, nowUs);
         else if (nowUs < smallestLastSendUs) smallestLastSendUs = nowUs;
       } else if (entry.lastSendUs < smallestLastSendUs) {
         smallestLastSendUs = entry.lastSendUs;

@@ -14,12 +14,18 @@ export const SendNote = {
 } as const;
 export type SendNote = (typeof SendNote)[keyof typeof SendNote];
 
-/** One per peer, reset for each datagram: the send cycle allocates nothing per datagram (issue 17). */
+/**
+ * One per peer, reset for each datagram: the send cycle allocates nothing per
+ * datagram (issue 17). The three lists keep their storage across resets (setting
+ * an array's length to 0 would free it), so their lengths equal `count` only
+ * after seal(); read them only then, or on a builder never reset.
+ */
 export class DatagramBuilder {
   readonly messages: Message[] = [];
   /** Per message: the sender's uid for delivery accounting, or -1 (ACKs). */
   readonly uids: number[] = [];
   readonly notes: SendNote[] = [];
+  private added = 0;
   bytes = DATAGRAM_HEADER_BYTES;
   ackBytes = 0;
   /** Messages per send-cycle step, for the pass-2 gate and idle accounting (issue 10). */
@@ -32,14 +38,12 @@ export class DatagramBuilder {
   gateShut = false;
 
   get count(): number {
-    return this.messages.length;
+    return this.added;
   }
 
   /** Empties the builder for the next datagram. */
   reset(): void {
-    this.messages.length = 0;
-    this.uids.length = 0;
-    this.notes.length = 0;
+    this.added = 0;
     this.bytes = DATAGRAM_HEADER_BYTES;
     this.ackBytes = 0;
     this.passOneAcks = 0;
@@ -51,10 +55,11 @@ export class DatagramBuilder {
 
   /** Adds the message if it fits; false means the datagram is full for it. */
   tryAdd(message: Message, size: number, uid: number, note: SendNote): boolean {
-    if (this.messages.length >= MAX_MESSAGES_PER_DATAGRAM || this.bytes + size > MAX_DATAGRAM_BYTES) return false;
-    this.messages.push(message);
-    this.uids.push(uid);
-    this.notes.push(note);
+    if (this.added >= MAX_MESSAGES_PER_DATAGRAM || this.bytes + size > MAX_DATAGRAM_BYTES) return false;
+    const at = this.added++;
+    this.messages[at] = message;
+    this.uids[at] = uid;
+    this.notes[at] = note;
     this.bytes += size;
     if (message.type === TYPE_ACK) this.ackBytes += size;
     if (message.type !== TYPE_ACK && message.reliable) this.reliables++;
@@ -62,5 +67,13 @@ export class DatagramBuilder {
     else if (note === SendNote.Retransmit) this.retransmits++;
     else if (note === SendNote.FirstSend) this.firstSends++;
     return true;
+  }
+
+  /** Cuts the lists to this datagram's messages (count >= 1 trims in place, allocating nothing). */
+  seal(): void {
+    if (this.added === 0) throw new Error('datagram builder: nothing to seal');
+    this.messages.length = this.added;
+    this.uids.length = this.added;
+    this.notes.length = this.added;
   }
 }

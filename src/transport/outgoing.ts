@@ -45,6 +45,45 @@ export function newOutgoing(
   };
 }
 
+/** Spare unreliable messages kept for reuse per peer: an explicit bound on the pool (issue 17). */
+export const MAX_SPARE_OUTGOING = 256;
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Reuses the objects of unreliable messages once they are on the wire (DECISIONS.md
+ * 8.3 frees them there): ~100 StateUpdates/s per direction would otherwise each
+ * allocate one (issue 17). Nothing may hold a message after it is given back.
+ */
+export class OutgoingPool {
+  private readonly spare: OutgoingMessage[] = [];
+  /** Messages handed out again instead of allocated. */
+  reused = 0;
+
+  get size(): number {
+    return this.spare.length;
+  }
+
+  /** newOutgoing for an unreliable, unfragmented message, from the pool when it can. */
+  unreliable(type: DataType, ordered: boolean, payload: Uint8Array, uid: number): OutgoingMessage {
+    const message = this.spare.pop() as Writable<OutgoingMessage> | undefined;
+    if (message === undefined) return newOutgoing(type, false, ordered, null, payload, uid);
+    this.reused++;
+    message.type = type;
+    message.ordered = ordered;
+    message.payload = payload;
+    message.uid = uid;
+    message.low = isLowType(type);
+    return message;
+  }
+
+  /** Takes back a sent unreliable message; the other fields are as newOutgoing left them. */
+  give(message: OutgoingMessage): void {
+    if (message.reliable || message.fragment || message.seq !== null) throw new Error('outgoing pool: only unreliable, unfragmented messages are reused');
+    if (this.spare.length < MAX_SPARE_OUTGOING) this.spare.push(message);
+  }
+}
+
 /** A copy for the retransmit-reentry cause: same wire fields, own timers. */
 export function cloneOutgoing(message: OutgoingMessage): OutgoingMessage {
   return { ...message };

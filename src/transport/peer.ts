@@ -32,14 +32,14 @@ import type { HostIdentity } from './identity.js';
 import { identityMessage, idleKeepalive, resetsIdleClock, sendsKeepalives } from './keepalive.js';
 import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
-import { newOutgoing } from './outgoing.js';
+import { OutgoingPool, newOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import type { Delivery } from './receive-channel.js';
 import { Receiver } from './receiver.js';
 import { RetransmitQueue } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram, gateRule } from './send-cycle.js';
-import { DatagramBuilder } from './datagram-builder.js';
+import { DatagramBuilder, SendNote } from './datagram-builder.js';
 import type { SendCycleParts, UpdateState } from './send-cycle.js';
 import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
@@ -74,6 +74,7 @@ export class PeerTransport implements UpdateSteps {
   private readonly update: UpdateState = { gateOpened: false };
   /** Reused for every datagram this peer sends. */
   private readonly builder = new DatagramBuilder();
+  private readonly outgoingPool = new OutgoingPool();
   private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   private readonly onArrival: boolean;
   /** The low seq of this client's Connect while it waits for the connect reply. */
@@ -197,7 +198,7 @@ export class PeerTransport implements UpdateSteps {
       // Refuse what can never be encoded or fit a datagram, before a seq is spent.
       if (!isKnownType(type) || (type as number) === TYPE_ACK) return this.refuse();
       if (payload.length > MAX_UNFRAGMENTED_PAYLOAD_BYTES) return this.refuseAtLimit('unsendableRefused');
-      this.enqueue(newOutgoing(type, reliable, ordered, seq, payload, uid));
+      this.enqueue(reliable ? newOutgoing(type, reliable, ordered, seq, payload, uid) : this.outgoingPool.unreliable(type, ordered, payload, uid));
     } else {
       for (let i = 0; i < pieces; i++) {
         const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
@@ -330,7 +331,9 @@ export class PeerTransport implements UpdateSteps {
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
       const out = this.builder;
       if (!buildDatagram(this.parts, out, now, this.lifecycle.disconnecting, this.update)) break;
-      const [slab, offset] = this.slab.reserve(out.bytes);
+      out.seal();
+      const offset = this.slab.reserve(out.bytes);
+      const slab = this.slab.current;
       writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes);
       const bytes = slab.subarray(offset, offset + out.bytes);
       c.packetsSent++;
@@ -344,6 +347,7 @@ export class PeerTransport implements UpdateSteps {
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
       // The uids travel with the datagram; the builder's notes are only lent for the call.
       this.hooks.emit(bytes, out.uids.slice(), out.notes);
+      this.recycleUnreliable(out);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
     c.deferredMessages += this.firstSendQueue.markRemainingDeferred();
@@ -426,6 +430,15 @@ export class PeerTransport implements UpdateSteps {
       this.hooks.refused(uid);
     }
     return sent;
+  }
+
+  /** The datagram is on the wire: its unreliable first sends are done with (DECISIONS.md 8.3). */
+  private recycleUnreliable(out: DatagramBuilder): void {
+    const { messages, notes } = out;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      if (notes[i] === SendNote.FirstSend && message.type !== TYPE_ACK && !message.reliable && !message.fragment) this.outgoingPool.give(message as OutgoingMessage);
+    }
   }
 
   private enqueue(message: OutgoingMessage): void {

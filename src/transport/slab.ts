@@ -9,8 +9,13 @@ export class Slab {
   private buffer = new Uint8Array(SLAB_BYTES);
   private used = 0;
 
-  /** Room for one datagram of up to `bytes` bytes: [buffer, offset]. */
-  reserve(bytes: number): [Uint8Array, number] {
+  /** The buffer the last reserve() made room in. */
+  get current(): Uint8Array {
+    return this.buffer;
+  }
+
+  /** Room for one datagram of up to `bytes` bytes: its offset in `current` (no tuple per datagram, issue 17). */
+  reserve(bytes: number): number {
     if (bytes > MAX_DATAGRAM_BYTES) throw new Error(`slab: ${bytes} bytes exceed a datagram`);
     if (!(bytes >= DATAGRAM_HEADER_BYTES)) throw new Error(`slab: ${bytes} bytes are less than a datagram header`);
     if (this.used + bytes > SLAB_BYTES) {
@@ -19,6 +24,6 @@ export class Slab {
     }
     const offset = this.used;
     this.used += bytes;
-    return [this.buffer, offset];
+    return offset;
   }
 }

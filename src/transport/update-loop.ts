@@ -20,6 +20,8 @@ export const MAX_LOOP_PEERS = 255;
 
 export class UpdateLoop {
   private readonly peers: UpdateSteps[] = [];
+  /** Per peer, this update: did sendStep end its connection? Reused by every tick. */
+  private readonly ended: boolean[] = [];
   private timer: Timer | null = null;
   private periodUs: Micros;
   private running = false;
@@ -75,8 +77,8 @@ export class UpdateLoop {
   private tick(): void {
     const now = this.sim.now;
     const peers = this.peers;
-    const ended: boolean[] = [];
-    for (let i = 0; i < peers.length; i++) ended.push(!peers[i].sendStep(now));
+    const ended = this.ended;
+    for (let i = 0; i < peers.length; i++) ended[i] = !peers[i].sendStep(now);
     for (let i = 0; i < peers.length; i++) if (!ended[i]) peers[i].receiveStep(now);
     let kept = 0;
     for (let i = 0; i < peers.length; i++) {

@@ -1,0 +1,62 @@
+// Issue 17: the send path reuses its objects (unreliable messages, the datagram
+// builder's lists, payload views) without changing what goes on the wire.
+import { describe, expect, it } from 'vitest';
+import { TYPE_GAME, messageSize } from '../../src/codec/index.js';
+import { DatagramBuilder, SendNote } from '../../src/transport/datagram-builder.js';
+import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/transport/outgoing.js';
+import { filledPayload, templatePayload } from '../../src/traffic/payloads.js';
+
+describe('OutgoingPool', () => {
+  it('hands a sent unreliable message out again, with the new fields and a fresh shape', () => {
+    const pool = new OutgoingPool();
+    const first = pool.unreliable(TYPE_GAME, false, Uint8Array.of(1, 2, 3), 7);
+    expect(pool.reused).toBe(0);
+    pool.give(first);
+    const again = pool.unreliable(0x00 as never, true, Uint8Array.of(9), -1);
+    expect(again).toBe(first);
+    expect(pool.reused).toBe(1);
+    expect(again).toEqual(newOutgoing(0x00 as never, false, true, null, Uint8Array.of(9), -1));
+  });
+
+  it('refuses reliable and fragment messages, which the retransmit queue may still hold', () => {
+    const pool = new OutgoingPool();
+    expect(() => pool.give(newOutgoing(TYPE_GAME, true, false, 5, Uint8Array.of(1), 1))).toThrow(/only unreliable/);
+    expect(() => pool.give(newOutgoing(TYPE_GAME, false, false, null, Uint8Array.of(1), 1, 0, 2))).toThrow(/only unreliable/);
+  });
+
+  it(`keeps at most ${MAX_SPARE_OUTGOING} spares`, () => {
+    const pool = new OutgoingPool();
+    for (let i = 0; i < MAX_SPARE_OUTGOING + 10; i++) pool.give(newOutgoing(TYPE_GAME, false, false, null, Uint8Array.of(1), -1));
+    expect(pool.size).toBe(MAX_SPARE_OUTGOING);
+  });
+});
+
+describe('DatagramBuilder reuse', () => {
+  it('after a reset and seal, its lists hold exactly the new datagram', () => {
+    const out = new DatagramBuilder();
+    const message = (n: number) => newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(n), n);
+    for (let n = 1; n <= 5; n++) out.tryAdd(message(n), messageSize(message(n)), n, SendNote.FirstSend);
+    out.seal();
+    expect(out.uids).toEqual([1, 2, 3, 4, 5]);
+    out.reset();
+    expect(out.count).toBe(0);
+    out.tryAdd(message(9), messageSize(message(9)), 9, SendNote.Retransmit);
+    out.seal();
+    expect(out.uids).toEqual([9]);
+    expect(out.notes).toEqual([SendNote.Retransmit]);
+    expect(out.messages).toHaveLength(1);
+    out.reset();
+    expect(() => out.seal()).toThrow(/nothing to seal/);
+  });
+});
+
+describe('templatePayload views', () => {
+  it('returns one shared view per (opcode, template, length), with the bytes of filledPayload', () => {
+    const a = templatePayload(0x1c, 100, 3);
+    expect(templatePayload(0x1c, 100, 3 + 16)).toBe(a); // same template (salt mod 16), same length
+    expect(templatePayload(0x1c, 100, 4)).not.toBe(a);
+    expect(templatePayload(0x1c, 99, 3)).not.toBe(a);
+    expect(Array.from(a)).toEqual(Array.from(filledPayload(0x1c, 4096, 0x1c * 1000 + 3).subarray(0, 100)));
+    expect(templatePayload(0x1c, 99, 3)).toHaveLength(99);
+  });
+});
