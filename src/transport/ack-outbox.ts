@@ -16,6 +16,7 @@ import type { DatagramBuilder } from './datagram-builder.js';
 import { ACK_ENTRY_BYTES } from './memory.js';
 import { EntryList } from './entry-list.js';
 import type { Linked } from './entry-list.js';
+import { IntMap } from './int-map.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
 export interface AckEntry extends Linked<AckEntry> {
@@ -58,7 +59,7 @@ export class AckOutbox {
   private byOrder: Array<AckEntry | undefined> = [];
   private readonly fresh: EntryList<AckEntry>;
   private readonly stale: EntryList<AckEntry>;
-  private readonly byKey = new Map<number, AckEntry>();
+  private readonly byKey = new IntMap<AckEntry>();
   private readonly freshScan = newScan();
   private readonly staleScan = newScan();
   private nextOrder = 0;

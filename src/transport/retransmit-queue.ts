@@ -13,6 +13,7 @@ import { retransmitIntervalUs } from './backoff.js';
 import type { PeerCounters } from './counters.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
+import { IntMap } from './int-map.js';
 import { KeyedHeap, heapNode } from './keyed-heap.js';
 import type { HeapNode } from './keyed-heap.js';
 import { dataMessageBytes } from './memory.js';
@@ -42,6 +43,11 @@ interface Slot extends HeapNode<Slot> {
   inDue: boolean;
   /** In `expiring` (key: first instant past the age limit) only when an age limit is set. */
   readonly expiry: HeapNode<Slot> | null;
+  /** Queue order: a doubly linked list, so removal is O(1) and allocates nothing. */
+  prev: Slot | null;
+  next: Slot | null;
+  /** The next queued slot with the same match key (several only with re-entry). */
+  sameKeyNext: Slot | null;
 }
 
 export class RetransmitQueue {
@@ -49,10 +55,12 @@ export class RetransmitQueue {
   lastAckOutcome: AckOutcome = 'matched';
   /** Entries looked at by sendDue so far: proves an update visits only due entries. */
   visits = 0;
-  /** Queue order = Map insertion order; removal is O(1). */
-  private readonly entries = new Map<number, Slot>();
-  /** Packed message key (codec packKeyOf) -> queue ids holding it, oldest first (several with re-entry). */
-  private readonly byMatchKey = new Map<number, number[]>();
+  /** Queue order, oldest first. */
+  private head: Slot | null = null;
+  private tail: Slot | null = null;
+  private count = 0;
+  /** Packed message key (codec packKeyOf) -> the oldest slot holding it; the rest follow by sameKeyNext. */
+  private readonly byMatchKey = new IntMap<Slot>();
   private readonly waiting = new KeyedHeap<Slot>();
   private readonly due = new KeyedHeap<Slot>();
   private readonly expiring = new KeyedHeap<Slot>();
@@ -84,7 +92,7 @@ export class RetransmitQueue {
   private readonly window: number | null;
 
   get size(): number {
-    return this.entries.size;
+    return this.count;
   }
 
   get modelledBytes(): number {
@@ -113,26 +121,32 @@ export class RetransmitQueue {
 
   private insert(message: OutgoingMessage): boolean {
     if (message.seq === null) throw new Error('retransmit: an unreliable message cannot wait for an ACK');
-    if (this.entries.size >= this.params.retransmitQueueLimit) {
+    if (this.count >= this.params.retransmitQueueLimit) {
       this.counters.sendRejected++;
       this.counters.retransmitQueueFull++;
       return false;
     }
     const id = this.nextId++;
     const hasAgeLimit = this.maxAgeUs !== Number.POSITIVE_INFINITY;
-    const slot = { key: 0, tie: 0, pos: -1, id, message, inDue: false, expiry: null } as { -readonly [K in keyof Slot]: Slot[K] };
+    const slot = { key: 0, tie: 0, pos: -1, id, message, inDue: false, expiry: null, prev: this.tail, next: null, sameKeyNext: null } as { -readonly [K in keyof Slot]: Slot[K] };
     slot.item = slot;
     if (hasAgeLimit) slot.expiry = heapNode<Slot>(slot);
-    this.entries.set(id, slot);
-    const key = packKeyOf(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
-    const ids = this.byMatchKey.get(key);
-    if (ids) ids.push(id);
-    else this.byMatchKey.set(key, [id]);
+    if (this.tail === null) this.head = slot;
+    else this.tail.next = slot;
+    this.tail = slot;
+    this.count++;
+    const key = matchKeyOf(message);
+    let same = this.byMatchKey.get(key);
+    if (same === undefined) this.byMatchKey.set(key, slot);
+    else {
+      while (same.sameKeyNext !== null) same = same.sameKeyNext;
+      same.sameKeyNext = slot;
+    }
     this.outstanding?.[message.low ? 1 : 0].add(message.seq as number);
     this.bytes += dataMessageBytes(message.payload.length);
     this.wait(slot);
     if (slot.expiry !== null) this.expiring.push(slot.expiry, message.firstSendUs + this.maxAgeUs + 1, id);
-    if (this.entries.size > this.counters.retransmitQueueMax) this.counters.retransmitQueueMax = this.entries.size;
+    if (this.count > this.counters.retransmitQueueMax) this.counters.retransmitQueueMax = this.count;
     return true;
   }
 
@@ -176,7 +190,7 @@ export class RetransmitQueue {
 
   private sendEvery(nowUs: number, out: DatagramBuilder): void {
     const clones: OutgoingMessage[] = [];
-    for (const slot of [...this.entries.values()]) {
+    for (const slot of this.slotsInOrder()) {
       this.visits++;
       if (this.atRetryLimit(slot)) {
         this.giveUp(slot);
@@ -228,16 +242,14 @@ export class RetransmitQueue {
     const c = this.counters;
     c.acksReceived++;
     const key = packKeyOf(low, seq, fragment, fragIndex);
-    if (this.entries.size === 0) {
+    if (this.count === 0) {
       c.acksOnEmptyQueue++;
       return this.miss('queue-empty');
     }
     // Cause (e): the matcher never accepts a fragmented entry, whatever the ACK says.
     if (fragment && this.rejectFragmentAcks) return this.miss(this.byMatchKey.has(key) ? 'rejected-fragment' : 'no-entry');
-    const ids = this.byMatchKey.get(key);
-    if (!ids) return this.miss('no-entry');
-    const slot = this.entries.get(ids[0]);
-    if (slot === undefined) throw new Error(`retransmit: match key of seq ${seq} names entry ${ids[0]}, which is not queued`);
+    const slot = this.byMatchKey.get(key);
+    if (slot === undefined) return this.miss('no-entry');
     this.removeSlot(slot);
     c.acksMatched++;
     this.lastAckOutcome = 'matched';
@@ -246,10 +258,8 @@ export class RetransmitQueue {
 
   /** Removes a non-fragment entry answered by something other than an ACK (the Connect, by the connect reply). */
   answered(low: boolean, seq: number): OutgoingMessage | null {
-    const ids = this.byMatchKey.get(packKeyOf(low, seq, false, 0));
-    if (ids === undefined) return null;
-    const slot = this.entries.get(ids[0]);
-    if (slot === undefined) throw new Error(`retransmit: match key of seq ${seq} names entry ${ids[0]}, which is not queued`);
+    const slot = this.byMatchKey.get(packKeyOf(low, seq, false, 0));
+    if (slot === undefined) return null;
     this.removeSlot(slot);
     return slot.message;
   }
@@ -267,29 +277,57 @@ export class RetransmitQueue {
 
   /** Everything still queued, in queue order. */
   *messages(): IterableIterator<OutgoingMessage> {
-    for (const slot of this.entries.values()) yield slot.message;
+    for (let slot = this.head; slot !== null; slot = slot.next) yield slot.message;
   }
 
   /** Drops everything (peer gone); each message is reported as given up. */
   clear(): void {
-    for (const slot of [...this.entries.values()]) this.giveUp(slot);
+    for (const slot of this.slotsInOrder()) this.giveUp(slot);
+  }
+
+  private unlinkMatchKey(slot: Slot): void {
+    const key = matchKeyOf(slot.message);
+    const first = this.byMatchKey.get(key);
+    if (first === slot) {
+      if (slot.sameKeyNext === null) this.byMatchKey.delete(key);
+      else this.byMatchKey.set(key, slot.sameKeyNext);
+    } else {
+      let before: Slot | null = first ?? null;
+      while (before !== null && before.sameKeyNext !== slot) before = before.sameKeyNext;
+      if (before === null) throw new Error(`retransmit: entry ${slot.id} missing from its match key`);
+      before.sameKeyNext = slot.sameKeyNext;
+    }
+    slot.sameKeyNext = null;
+  }
+
+  /** A snapshot, for walks that remove as they go (rare switches and shutdown). */
+  private slotsInOrder(): Slot[] {
+    const slots: Slot[] = [];
+    for (let slot = this.head; slot !== null; slot = slot.next) slots.push(slot);
+    return slots;
   }
 
   private removeSlot(slot: Slot): void {
     const { id, message } = slot;
-    if (!this.entries.delete(id)) throw new Error(`retransmit: entry ${id} is not queued`);
+    if (slot.prev === null ? this.head !== slot : slot.prev.next !== slot) throw new Error(`retransmit: entry ${id} is not queued`);
+    if (slot.prev === null) this.head = slot.next;
+    else slot.prev.next = slot.next;
+    if (slot.next === null) this.tail = slot.prev;
+    else slot.next.prev = slot.prev;
+    slot.prev = null;
+    slot.next = null;
+    this.count--;
     (slot.inDue ? this.due : this.waiting).remove(slot);
     if (slot.expiry !== null && slot.expiry.pos !== -1) this.expiring.remove(slot.expiry);
-    const key = packKeyOf(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
-    const ids = this.byMatchKey.get(key);
-    const at = ids === undefined ? -1 : ids.indexOf(id);
-    if (ids === undefined || at < 0) throw new Error(`retransmit: entry ${id} missing from its match key`);
-    ids.splice(at, 1);
-    if (ids.length === 0) this.byMatchKey.delete(key);
+    this.unlinkMatchKey(slot);
     this.outstanding?.[message.low ? 1 : 0].remove(message.seq as number);
     this.bytes -= dataMessageBytes(message.payload.length);
     if (this.bytes < 0) throw new Error('retransmit: modelled bytes below zero');
   }
+}
+
+function matchKeyOf(message: OutgoingMessage): number {
+  return packKeyOf(message.low, message.seq as number, message.fragment, message.fragIndex ?? 0);
 }
 
 /**

@@ -2,7 +2,7 @@
 // wrongly on purpose (fault injection) and must throw `<module>: <what>` rather
 // than go on silently corrupted; and each explicit limit that is hit is counted.
 import { describe, expect, it } from 'vitest';
-import { MAX_UNFRAGMENTED_PAYLOAD_BYTES, TYPE_DATA, TYPE_GAME } from '../../src/codec/index.js';
+import { MAX_UNFRAGMENTED_PAYLOAD_BYTES, TYPE_DATA, TYPE_GAME, packKeyOf } from '../../src/codec/index.js';
 import type { DataMessage } from '../../src/codec/index.js';
 import { LimitError, Simulator } from '../../src/engine/index.js';
 import { AckOutbox } from '../../src/transport/ack-outbox.js';
@@ -11,6 +11,7 @@ import { newPeerCounters } from '../../src/transport/counters.js';
 import { EntryList } from '../../src/transport/entry-list.js';
 import { Fifo } from '../../src/transport/fifo.js';
 import { KeyedHeap, heapNode } from '../../src/transport/keyed-heap.js';
+import type { IntMap } from '../../src/transport/int-map.js';
 import { ConnectionLifecycle } from '../../src/transport/lifecycle.js';
 import { newOutgoing } from '../../src/transport/outgoing.js';
 import { PositionIndex } from '../../src/transport/position-index.js';
@@ -89,8 +90,9 @@ describe('queue removals assert presence', () => {
     const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), { gaveUp: () => {} });
     queue.add(newOutgoing(TYPE_GAME, true, false, 7, new Uint8Array(4), 1), 0);
     queue.add(newOutgoing(TYPE_GAME, true, false, 8, new Uint8Array(4), 2), 0);
-    internal<Map<number, unknown>>(queue, 'entries').delete(0); // corrupt: the key index still names entry 0
-    expect(() => queue.onAck(false, 7, false, 0)).toThrow('retransmit: match key of seq 7 names entry 0, which is not queued');
+    const queued = internal<{ next: unknown }>(queue, 'head');
+    (queue as unknown as Record<string, unknown>).head = queued.next; // corrupt: entry 0 left the queue, the key index still names it
+    expect(() => queue.onAck(false, 7, false, 0)).toThrow('retransmit: entry 0 is not queued');
   });
 
   it('retransmit: an unreliable message cannot be queued', () => {
@@ -101,7 +103,7 @@ describe('queue removals assert presence', () => {
   it('ack-outbox: freeing an entry missing from its key index', () => {
     const outbox = new AckOutbox(resolveSwitches('stock'), DEFAULT_PARAMS, newPeerCounters());
     outbox.onReliableReceived(3, false, false, 0, 0);
-    internal<Map<number, unknown>>(outbox, 'byKey').clear();
+    expect(internal<IntMap<unknown>>(outbox, 'byKey').delete(packKeyOf(false, 3, false, 0))).toBe(true); // corrupt: the index forgets seq 3
     expect(() => outbox.clear()).toThrow('ack-outbox: free of seq 3, which is not in the key index');
   });
 
