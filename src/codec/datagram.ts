@@ -38,15 +38,17 @@ export function encodeDatagram(datagram: Datagram): EncodeResult {
  * Writes a datagram of messages already checked by validateMessage into `buf` at
  * `offset`; returns the end offset. The caller sized it with messageSize and
  * keeps the 512-byte and 255-message limits (the check below guards its sums).
- * The transport's hot path uses it to pack many datagrams into one slab.
+ * The transport's hot path uses it to pack many datagrams into one slab, from
+ * the first `count` items of a reused list.
  */
-export function writeDatagram(buf: Uint8Array, offset: number, peerId: number, messages: readonly Message[], totalBytes: number): number {
+export function writeDatagram(buf: Uint8Array, offset: number, peerId: number, messages: readonly Message[], totalBytes: number, count = messages.length): number {
+  if (!(count >= 0 && count <= messages.length)) throw new Error(`codec: ${count} messages asked of a list of ${messages.length}`);
   buf[offset] = peerId;
-  buf[offset + 1] = messages.length;
+  buf[offset + 1] = count;
   let pos = offset + DATAGRAM_HEADER_BYTES;
-  for (let i = 0; i < messages.length; i++) pos = writeMessage(buf, pos, messages[i]);
-  if (pos - offset !== totalBytes || totalBytes > MAX_DATAGRAM_BYTES || messages.length > MAX_MESSAGES_PER_DATAGRAM) {
-    throw new Error(`codec: datagram of ${messages.length} messages is ${pos - offset} bytes, expected ${totalBytes}`);
+  for (let i = 0; i < count; i++) pos = writeMessage(buf, pos, messages[i]);
+  if (pos - offset !== totalBytes || totalBytes > MAX_DATAGRAM_BYTES || count > MAX_MESSAGES_PER_DATAGRAM) {
+    throw new Error(`codec: datagram of ${count} messages is ${pos - offset} bytes, expected ${totalBytes}`);
   }
   return pos;
 }

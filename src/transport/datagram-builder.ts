@@ -15,10 +15,10 @@ export const SendNote = {
 export type SendNote = (typeof SendNote)[keyof typeof SendNote];
 
 /**
- * One per peer, reset for each datagram: the send cycle allocates nothing per
- * datagram (issue 17). The three lists keep their storage across resets (setting
- * an array's length to 0 would free it), so their lengths equal `count` only
- * after seal(); read them only then, or on a builder never reset.
+ * One per peer, reset for each datagram (issue 17). The three lists keep their
+ * storage across resets (setting an array's length frees or trims it, a slow
+ * runtime call), so only their first `count` items are this datagram's; on a
+ * builder never reset, that is all of them.
  */
 export class DatagramBuilder {
   readonly messages: Message[] = [];
@@ -67,13 +67,5 @@ export class DatagramBuilder {
     else if (note === SendNote.Retransmit) this.retransmits++;
     else if (note === SendNote.FirstSend) this.firstSends++;
     return true;
-  }
-
-  /** Cuts the lists to this datagram's messages (count >= 1 trims in place, allocating nothing). */
-  seal(): void {
-    if (this.added === 0) throw new Error('datagram builder: nothing to seal');
-    this.messages.length = this.added;
-    this.uids.length = this.added;
-    this.notes.length = this.added;
   }
 }

@@ -331,10 +331,10 @@ export class PeerTransport implements UpdateSteps {
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
       const out = this.builder;
       if (!buildDatagram(this.parts, out, now, this.lifecycle.disconnecting, this.update)) break;
-      out.seal();
       const offset = this.slab.reserve(out.bytes);
       const slab = this.slab.current;
-      writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes);
+      const count = out.count;
+      writeDatagram(slab, offset, this.ownPeerId, out.messages, out.bytes, count);
       const bytes = slab.subarray(offset, offset + out.bytes);
       c.packetsSent++;
       c.bytesSent += out.bytes;
@@ -345,8 +345,8 @@ export class PeerTransport implements UpdateSteps {
       if (out.ackBytes > c.ackBytesPerPacketMax) c.ackBytesPerPacketMax = out.ackBytes;
       if (out.count > c.messagesPerPacketMax) c.messagesPerPacketMax = out.count;
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
-      // The uids travel with the datagram; the builder's notes are only lent for the call.
-      this.hooks.emit(bytes, out.uids.slice(), out.notes);
+      // The uids travel with the datagram; the notes copy is the observers' to read during the call.
+      this.hooks.emit(bytes, out.uids.slice(0, count), out.notes.slice(0, count));
       this.recycleUnreliable(out);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
@@ -435,7 +435,7 @@ export class PeerTransport implements UpdateSteps {
   /** The datagram is on the wire: its unreliable first sends are done with (DECISIONS.md 8.3). */
   private recycleUnreliable(out: DatagramBuilder): void {
     const { messages, notes } = out;
-    for (let i = 0; i < messages.length; i++) {
+    for (let i = 0; i < out.count; i++) {
       const message = messages[i];
       if (notes[i] === SendNote.FirstSend && message.type !== TYPE_ACK && !message.reliable && !message.fragment) this.outgoingPool.give(message as OutgoingMessage);
     }

@@ -1,7 +1,7 @@
 // Issue 17: the send path reuses its objects (unreliable messages, the datagram
 // builder's lists, payload views) without changing what goes on the wire.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME, messageSize } from '../../src/codec/index.js';
+import { TYPE_GAME, messageSize, writeDatagram } from '../../src/codec/index.js';
 import { DatagramBuilder, SendNote } from '../../src/transport/datagram-builder.js';
 import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/transport/outgoing.js';
 import { filledPayload, templatePayload } from '../../src/traffic/payloads.js';
@@ -32,21 +32,22 @@ describe('OutgoingPool', () => {
 });
 
 describe('DatagramBuilder reuse', () => {
-  it('after a reset and seal, its lists hold exactly the new datagram', () => {
+  it('after a reset, its first count items are the new datagram, and writeDatagram writes only those', () => {
     const out = new DatagramBuilder();
     const message = (n: number) => newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(n), n);
     for (let n = 1; n <= 5; n++) out.tryAdd(message(n), messageSize(message(n)), n, SendNote.FirstSend);
-    out.seal();
     expect(out.uids).toEqual([1, 2, 3, 4, 5]);
     out.reset();
     expect(out.count).toBe(0);
     out.tryAdd(message(9), messageSize(message(9)), 9, SendNote.Retransmit);
-    out.seal();
-    expect(out.uids).toEqual([9]);
-    expect(out.notes).toEqual([SendNote.Retransmit]);
-    expect(out.messages).toHaveLength(1);
-    out.reset();
-    expect(() => out.seal()).toThrow(/nothing to seal/);
+    expect(out.count).toBe(1);
+    expect(out.uids.slice(0, out.count)).toEqual([9]);
+    expect(out.notes.slice(0, out.count)).toEqual([SendNote.Retransmit]);
+    const buf = new Uint8Array(64);
+    const end = writeDatagram(buf, 0, 1, out.messages, out.bytes, out.count);
+    expect(end).toBe(out.bytes);
+    expect(buf[1]).toBe(1); // msg_count: one message, not the five the lists still hold
+    expect(() => writeDatagram(buf, 0, 1, out.messages, out.bytes, 6)).toThrow(/6 messages asked of a list of 5/);
   });
 });
 
