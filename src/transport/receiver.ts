@@ -46,6 +46,9 @@ export class Receiver {
   /** The datagram being read, for `onMessage` (set around each walk). */
   private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: Micros } = { bytes: new Uint8Array(0), uids: [], index: 0, nowUs: ZERO_US };
   private readonly onMessage = (header: MessageHeader) => this.receiveMessage(header);
+  /** The update time readAll reads at, for receiveWaiting (made once, not per update). */
+  private readingUs: Micros = ZERO_US;
+  private readonly receiveWaiting = (bytes: Uint8Array, uids: readonly number[]) => this.receive(bytes, uids, this.readingUs);
 
   constructor(private readonly parts: ReceiverParts) {
     const take = (delivery: Delivery) => this.taken.push(delivery);
@@ -68,7 +71,8 @@ export class Receiver {
 
   /** Receive step then dispatch step over everything waiting. */
   readAll(nowUs: Micros): void {
-    for (const arrival of this.inbox.takeAll()) this.receive(arrival.bytes, arrival.uids, nowUs);
+    this.readingUs = nowUs;
+    this.inbox.drain(this.receiveWaiting);
     this.dispatch();
   }
 

@@ -84,7 +84,7 @@ export class UpdateLoop {
     for (let i = 0; i < peers.length; i++) {
       if (!ended[i] && peers[i].endStep(now)) peers[kept++] = peers[i];
     }
-    peers.length = kept;
+    if (kept !== peers.length) peers.length = kept; // the length setter is a runtime call: only when a peer left
     if (kept === 0 && !this.idleRuns) {
       this.running = false; // a client with nothing left; add() resumes it
       return;

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME, messageSize, writeDatagram } from '../../src/codec/index.js';
 import { DatagramBuilder, SendNote } from '../../src/transport/datagram-builder.js';
+import { INBOX_LIMIT, Inbox } from '../../src/transport/inbox.js';
 import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/transport/outgoing.js';
 import { filledPayload, templatePayload } from '../../src/traffic/payloads.js';
 
@@ -59,5 +60,30 @@ describe('templatePayload views', () => {
     expect(templatePayload(0x1c, 99, 3)).not.toBe(a);
     expect(Array.from(a)).toEqual(Array.from(filledPayload(0x1c, 4096, 0x1c * 1000 + 3).subarray(0, 100)));
     expect(templatePayload(0x1c, 99, 3)).toHaveLength(99);
+  });
+});
+
+describe('Inbox reuse', () => {
+  it('drains in arrival order, then holds only what came after', () => {
+    const inbox = new Inbox();
+    const seen: number[] = [];
+    const each = (bytes: Uint8Array, uids: readonly number[]) => seen.push(bytes[0], uids[0]);
+    for (let i = 1; i <= 3; i++) inbox.push(Uint8Array.of(i), [i * 10]);
+    inbox.drain(each);
+    expect(seen).toEqual([1, 10, 2, 20, 3, 30]);
+    expect(inbox.length).toBe(0);
+    inbox.push(Uint8Array.of(4), [40]);
+    seen.length = 0;
+    inbox.drain(each);
+    expect(seen).toEqual([4, 40]);
+  });
+
+  it(`keeps its bound of ${INBOX_LIMIT} datagrams, and refuses an arrival during a read`, () => {
+    const inbox = new Inbox();
+    for (let i = 0; i < INBOX_LIMIT; i++) expect(inbox.push(Uint8Array.of(0), [])).toBe(true);
+    expect(inbox.push(Uint8Array.of(0), [])).toBe(false);
+    inbox.clear();
+    inbox.push(Uint8Array.of(1), []);
+    expect(() => inbox.drain(() => inbox.push(Uint8Array.of(2), []))).toThrow(/1 datagrams arrived while the inbox was read/);
   });
 });
