@@ -1,60 +1,70 @@
 // The first-send queue: a FIFO with O(1) push/shift and a watermark that counts
-// each message's first deferral once, without walking the queue.
+// each message's first deferral once, without walking the queue. A ring buffer
+// that doubles when full: no garbage per message (issue 17).
+
+const MIN_CAPACITY = 16;
 
 export class Fifo<T> {
-  private items: T[] = [];
+  private ring: Array<T | undefined> = new Array<T | undefined>(MIN_CAPACITY).fill(undefined);
+  /** Ring index of the head. */
   private head = 0;
-  /** Absolute index (since creation) of items[0]. */
+  private count = 0;
+  /** Items ever shifted or cleared: the absolute index (since creation) of the head. */
   private base = 0;
   /** Messages with absolute index below this were already counted as deferred. */
   private deferredUpTo = 0;
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.count;
   }
 
   push(item: T): void {
-    this.items.push(item);
+    if (this.count === this.ring.length) this.grow();
+    this.ring[(this.head + this.count) & (this.ring.length - 1)] = item;
+    this.count++;
   }
 
   peek(): T | undefined {
-    return this.head < this.items.length ? this.items[this.head] : undefined;
+    return this.count > 0 ? this.ring[this.head] : undefined;
   }
 
   /** Removes the head; the queue must not be empty (peek first). */
   shift(): T {
-    if (this.head >= this.items.length) throw new Error('fifo: shift on an empty queue');
-    const item = this.items[this.head];
-    (this.items as Array<T | undefined>)[this.head] = undefined;
-    this.head++;
-    // Compact once the dead prefix dominates: amortised O(1).
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.base += this.head;
-      this.head = 0;
-    }
+    if (this.count === 0) throw new Error('fifo: shift on an empty queue');
+    const item = this.ring[this.head] as T;
+    this.ring[this.head] = undefined;
+    this.head = (this.head + 1) & (this.ring.length - 1);
+    this.count--;
+    this.base++;
     return item;
   }
 
   /** Marks everything still queued as deferred; returns how many were newly marked. */
   markRemainingDeferred(): number {
-    const start = this.base + this.head;
-    const end = this.base + this.items.length;
-    const newly = end - Math.max(start, this.deferredUpTo);
+    const end = this.base + this.count;
+    const newly = end - Math.max(this.base, this.deferredUpTo);
     if (newly <= 0) return 0;
     this.deferredUpTo = end;
     return newly;
   }
 
   *values(): IterableIterator<T> {
-    for (let i = this.head; i < this.items.length; i++) yield this.items[i];
+    for (let i = 0; i < this.count; i++) yield this.ring[(this.head + i) & (this.ring.length - 1)] as T;
   }
 
   clear(): T[] {
-    const rest = this.items.slice(this.head);
-    this.base += this.items.length;
-    this.items = [];
+    const rest = [...this.values()];
+    this.ring.fill(undefined);
+    this.base += this.count;
     this.head = 0;
+    this.count = 0;
     return rest;
+  }
+
+  private grow(): void {
+    const items = [...this.values()];
+    this.ring = new Array<T | undefined>(this.ring.length * 2).fill(undefined);
+    items.forEach((item, i) => (this.ring[i] = item));
+    this.head = 0;
   }
 }

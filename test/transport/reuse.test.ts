@@ -1,8 +1,10 @@
 // Issue 17: the send path reuses its objects (unreliable messages, the datagram
 // builder's lists, payload views) without changing what goes on the wire.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME, messageSize, writeDatagram } from '../../src/codec/index.js';
 import { DatagramBuilder, SendNote } from '../../src/transport/datagram-builder.js';
+import { Fifo } from '../../src/transport/fifo.js';
 import { INBOX_LIMIT, Inbox } from '../../src/transport/inbox.js';
 import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/transport/outgoing.js';
 import { filledPayload, templatePayload } from '../../src/traffic/payloads.js';
@@ -85,5 +87,41 @@ describe('Inbox reuse', () => {
     inbox.clear();
     inbox.push(Uint8Array.of(1), []);
     expect(() => inbox.drain(() => inbox.push(Uint8Array.of(2), []))).toThrow(/1 datagrams arrived while the inbox was read/);
+  });
+});
+
+describe('Fifo ring', () => {
+  it('behaves as a list under any mix of push, shift, deferral marks and clear', () => {
+    type Op = 'push' | 'shift' | 'mark' | 'clear';
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom<Op>('push', 'push', 'push', 'shift', 'mark', 'clear'), { minLength: 20, maxLength: 300, size: 'max' }), (ops) => {
+        const fifo = new Fifo<number>();
+        let model: number[] = [];
+        let shifted = 0;
+        let deferredUpTo = 0;
+        ops.forEach((op, i) => {
+          if (op === 'push') {
+            fifo.push(i);
+            model.push(i);
+          } else if (op === 'shift' && model.length > 0) {
+            expect(fifo.shift()).toBe(model.shift());
+            shifted++;
+          } else if (op === 'mark') {
+            const end = shifted + model.length;
+            const newly = Math.max(0, end - Math.max(shifted, deferredUpTo));
+            if (newly > 0) deferredUpTo = end;
+            expect(fifo.markRemainingDeferred()).toBe(newly);
+          } else if (op === 'clear') {
+            expect(fifo.clear()).toEqual(model);
+            shifted += model.length;
+            model = [];
+          }
+          expect(fifo.length).toBe(model.length);
+          expect(fifo.peek()).toBe(model[0]);
+        });
+        expect([...fifo.values()]).toEqual(model);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
