@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RandomStreams, namedStream } from '../../src/engine/random.js';
+import seedrandom from 'seedrandom';
 import { exponential, normal, uniformInt } from '../../src/engine/distributions.js';
 
 const draw = (s: { next(): number }, n: number) => Array.from({ length: n }, () => s.next());
@@ -76,5 +77,15 @@ describe('distributions', () => {
     const sdN = Math.sqrt(sumN2 / n - meanN * meanN);
     expect(Math.abs(sdN - 2)).toBeLessThan(0.05);
     for (const c of counts) expect(Math.abs(c - n / 4)).toBeLessThan(4 * Math.sqrt(n * 0.25 * 0.75));
+  });
+});
+
+describe('namedStream steps alea itself (issue 17)', () => {
+  it('draws exactly what seedrandom.alea draws for the same key', () => {
+    for (const [seed, name] of [[1, 'link.loss'], [42, 'traffic.stateUpdates.server'], ['abc', ''], [0, 'client7.serverToClient.delay']] as const) {
+      const reference = seedrandom.alea(`bcsim\u0000${String(seed)}\u0000${name}`);
+      const stream = namedStream(seed, name);
+      for (let i = 0; i < 20_000; i++) expect(stream.next()).toBe(reference());
+    }
   });
 });
