@@ -5,7 +5,7 @@
 import { ZERO_US, usToSeconds } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { ConnectionView, SessionObserver } from '../session/index.js';
-import { COUNTER_SCHEMA } from '../transport/index.js';
+import { COUNTER_SCHEMA, copyPeerCounters, newPeerCounters } from '../transport/index.js';
 import type { ChartedName, CountName, GaugeName, PeerCounters, PeerReadout, Role } from '../transport/index.js';
 import { DEFAULT_MAX_POINTS, Series } from './series.js';
 import { DEFAULT_LEAK_RULE, trendOf } from './trend.js';
@@ -166,7 +166,7 @@ function record(track: Track, peer: PeerReadout, tS: number, elapsedS: number): 
       series.add(tS, delta(m.name as CounterKey) / elapsedS);
     }
   }
-  track.previous = { ...c };
+  track.previous = copyPeerCounters(c, track.previous ?? newPeerCounters()); // reused: no object per sample
 }
 
 /** Memory grows in bytes: 1 KiB is about 13 stranded ACK entries. */

@@ -194,6 +194,17 @@ function zeroFactory<T>(names: readonly string[]): () => T {
 }
 
 export const newPeerCounters: () => PeerCounters = zeroFactory<PeerCounters>(COUNTER_NAMES);
+
+/**
+ * Copies every counter of `from` into `to`, compiled like the factory: the
+ * metrics recorder keeps each sample's counters to take the next one's deltas,
+ * and a spread of the 50-field object cost ~4 µs per sample (issue 17).
+ */
+export const copyPeerCounters: (from: Readonly<PeerCounters>, to: PeerCounters) => PeerCounters = new Function(
+  'from',
+  'to',
+  `${COUNTER_NAMES.map((name) => `to.${name} = from.${name};`).join(' ')} return to;`,
+) as (from: Readonly<PeerCounters>, to: PeerCounters) => PeerCounters;
 export const zeroGauges: () => PeerGauges = zeroFactory<PeerGauges>(GAUGE_NAMES);
 
 /**

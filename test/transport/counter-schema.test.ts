@@ -11,7 +11,7 @@ import { PEER_ROWS } from '../../src/report/summary-table.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { figureOf } from '../../src/session/summary.js';
 import type { PeerSummary } from '../../src/session/summary.js';
-import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/transport/counter-schema.js';
+import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, copyPeerCounters, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/transport/counter-schema.js';
 import type { CounterRow, GaugeName } from '../../src/transport/counter-schema.js';
 import { sumCounters } from '../../src/transport/totals.js';
 
@@ -219,5 +219,16 @@ describe('the counter schema', () => {
     expect(figureOf(p, 'ackOutboxDeadZone.max')).toBe(p.ackOutboxDeadZone.max);
     expect(figureOf(p, 'ackBytesPerPacket')).toBe(p.packetsSent === 0 ? 0 : p.ackBytesSent / p.packetsSent);
     expect(() => figureOf(p, 'messagesSent' as never)).toThrow(/not in the summary/);
+  });
+});
+
+describe('copyPeerCounters', () => {
+  it('copies every counter into the target, and returns it', () => {
+    const from = newPeerCounters();
+    COUNTER_NAMES.forEach((name, i) => ((from as unknown as Record<string, number>)[name] = i + 1));
+    const to = newPeerCounters();
+    expect(copyPeerCounters(from, to)).toBe(to);
+    expect(to).toEqual(from);
+    expect(Object.keys(to)).toEqual([...COUNTER_NAMES]);
   });
 });
