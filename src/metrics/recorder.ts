@@ -6,7 +6,7 @@ import { ZERO_US, usToSeconds } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { ConnectionView, SessionObserver } from '../session/index.js';
 import { COUNTER_SCHEMA, copyPeerCounters, newPeerCounters } from '../transport/index.js';
-import type { ChartedName, CountName, GaugeName, PeerCounters, PeerReadout, Role } from '../transport/index.js';
+import type { ChartedName, CountName, PeerCounters, PeerGauges, PeerReadout, Role } from '../transport/index.js';
 import { DEFAULT_MAX_POINTS, Series } from './series.js';
 import { DEFAULT_LEAK_RULE, trendOf } from './trend.js';
 import type { LeakRule, Trend } from './trend.js';
@@ -39,8 +39,6 @@ export const METRICS: readonly Metric[] = COUNTER_SCHEMA.flatMap((row): Metric[]
   return [{ ...base, unit: row.unit === 'bytes' ? 'bytes per second' : 'per second', kind: 'rate', of: null }];
 });
 
-type CounterKey = keyof PeerCounters;
-
 /** One role's series, one per metric. */
 export type PeerSeries = Record<MetricName, Series>;
 
@@ -68,8 +66,29 @@ export interface RecordedRun {
 /** A readout's series and the counters of its previous sample (rates are deltas). */
 interface Track {
   readonly series: PeerSeries;
+  /** The same series in METRICS order, for recordSample. */
+  readonly ordered: readonly Series[];
   previous: PeerCounters | null;
 }
+
+type SampleRecorder = (c: Readonly<PeerCounters>, before: Readonly<PeerCounters> | null, g: Readonly<PeerGauges>, tS: number, elapsedS: number, series: readonly Series[]) => void;
+
+/**
+ * Adds one sample to every series: gauges as read, counts as rates over the
+ * interval, ratios of two counts' increases. Compiled once from METRICS (names
+ * are the schema's checked identifiers), so each read is a fixed-offset load,
+ * not a lookup by name (~1.3 us a sample before; issue 17).
+ */
+const recordSample: SampleRecorder = (() => {
+  const delta = (key: string) => `(c.${key} - (before === null ? 0 : before.${key}))`;
+  const lines = METRICS.map((m, i) => {
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(m.name) || (m.of !== null && !m.of.every((k) => /^[A-Za-z][A-Za-z0-9]*$/.test(k)))) throw new Error(`metrics: ${m.name} is not an identifier`);
+    if (m.of !== null) return `{ const den = ${delta(m.of[1])}; series[${i}].add(tS, den === 0 ? 0 : ${delta(m.of[0])} / den); }`;
+    if (m.kind === 'gauge') return `series[${i}].add(tS, g.${m.name});`;
+    return `series[${i}].add(tS, ${delta(m.name)} / elapsedS);`;
+  });
+  return new Function('c', 'before', 'g', 'tS', 'elapsedS', 'series', lines.join('\n')) as SampleRecorder;
+})();
 
 interface ConnectionTrack {
   readonly client: number;
@@ -144,28 +163,15 @@ export class MetricsRecorder implements SessionObserver {
   }
 
   private track(): Track {
-    return { series: Object.fromEntries(METRICS.map((m) => [m.name, new Series(this.maxPoints)])) as PeerSeries, previous: null };
+    const ordered = METRICS.map(() => new Series(this.maxPoints));
+    return { series: Object.fromEntries(METRICS.map((m, i) => [m.name, ordered[i]])) as PeerSeries, ordered, previous: null };
   }
 }
 
 /** Adds one sample of `peer` to `track`: gauges as read, counters as rates over the interval. */
 function record(track: Track, peer: PeerReadout, tS: number, elapsedS: number): void {
   const c = peer.counters;
-  const before = track.previous;
-  const delta = (key: CounterKey) => (c[key] as number) - (before ? (before[key] as number) : 0);
-  const s = track.series;
-  const g = peer.gauges();
-  for (const m of METRICS) {
-    const series = s[m.name];
-    if (m.of !== null) {
-      const den = delta(m.of[1]);
-      series.add(tS, den === 0 ? 0 : delta(m.of[0]) / den);
-    } else if (m.kind === 'gauge') {
-      series.add(tS, g[m.name as GaugeName]);
-    } else {
-      series.add(tS, delta(m.name as CounterKey) / elapsedS);
-    }
-  }
+  recordSample(c, track.previous, peer.gauges(), tS, elapsedS, track.ordered);
   track.previous = copyPeerCounters(c, track.previous ?? newPeerCounters()); // reused: no object per sample
 }
 
