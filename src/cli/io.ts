@@ -1,7 +1,6 @@
 // The CLI's only window on the process: output streams, TTY facts and the
 // environment. Tests pass their own, so commands never touch `process` directly.
 import { readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -46,8 +45,14 @@ export function processIO(): CliIO {
     },
     stderr: (text) => process.stderr.write(text),
     // isatty, not process.stdout.isTTY: that getter opens a stream on fd 1 and makes it non-blocking.
-    stdoutIsTTY: isatty(1),
-    stderrIsTTY: process.stderr.isTTY === true,
+    // Both are looked up when asked: node:tty and the stderr stream load Node's net and stream
+    // modules, which a run printing JSON and nothing on stderr never needs.
+    get stdoutIsTTY() {
+      return process.getBuiltinModule('node:tty').isatty(1);
+    },
+    get stderrIsTTY() {
+      return process.stderr.isTTY === true;
+    },
     env: process.env,
     cwd: process.cwd(),
     stdoutClosed: () => closed,

@@ -107,7 +107,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         `  bcsim run lossy-link --set 'mode={"preset":"fixed","retransmit":{"retryLimit":2}}' --json\n`,
     )
     .action(async (ref: string, flags: RunFlags) => {
-      setExit((await import('./commands/run.js')).runCommand(ref, flags, io));
+      setExit(await (await import('./commands/run.js')).runCommand(ref, flags, io));
     });
 
   program

@@ -10,6 +10,8 @@ import type { SetOverride } from './overrides.js';
 import { resolveScenario } from './resolve.js';
 import type { Scenario } from './scenario.js';
 import { scenarioSchema } from './schema.js';
+import { storedBuiltin } from './stored.js';
+import type { StoredBuiltin } from './stored.js';
 
 /** The package's scenarios/ folder (src/scenario or dist/scenario -> ../../scenarios). */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -27,7 +29,7 @@ export interface LoadOptions {
 export const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
 
 export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
-  const { file, label } = locate(ref, options.cwd ?? process.cwd());
+  const { file, label, builtin } = locate(ref, options.cwd ?? process.cwd());
   let text: string;
   try {
     const size = statSync(file).size;
@@ -37,7 +39,26 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
     if (error instanceof ScenarioError) throw error;
     throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return parseScenario(text, label, options.sets ?? [], options.loss);
+  const unchanged = builtin !== undefined && (options.sets ?? []).length === 0 && options.loss === undefined;
+  return (unchanged ? storedBuiltin(builtin, text) : undefined) ?? parseScenario(text, label, options.sets ?? [], options.loss);
+}
+
+/** What the build stores for the built-ins (stored.ts), by file name: each file's text and the schema's result for it. */
+export function storedBuiltins(): Record<string, StoredBuiltin> {
+  const names = readdirSync(BUILTIN_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+  return Object.fromEntries(
+    names.map((name) => {
+      const text = readFileSync(resolvePath(BUILTIN_DIR, `${name}.json`), 'utf8');
+      return [name, { text, scenario: parseScenario(text, builtinLabel(name)) }];
+    }),
+  );
+}
+
+function builtinLabel(name: string): string {
+  return `scenarios/${name}.json`;
 }
 
 /** Parses scenario JSON text; `label` names it in errors. */
@@ -60,7 +81,7 @@ export function parseScenario(text: string, label: string, sets: readonly string
     applySet(document as Record<string, unknown>, override);
   }
   if (loss !== undefined) replaceLoss(document as Record<string, unknown>, loss);
-  const parsed = scenarioSchema.safeParse(document);
+  const parsed = scenarioSchema().safeParse(document);
   if (!parsed.success) throw issueToError(parsed.error.issues, document, label, overrides);
   try {
     return resolveScenario(parsed.data, label, sets);
@@ -110,11 +131,12 @@ export function builtinNames(): string[] {
   return listBuiltins().map((b) => b.name);
 }
 
-function locate(ref: string, cwd: string): { file: string; label: string } {
+/** The file a reference names; `builtin` is the built-in's name when it is one. */
+function locate(ref: string, cwd: string): { file: string; label: string; builtin?: string } {
   const looksLikePath = ref.includes('/') || ref.includes('\\') || ref.endsWith('.json');
   if (!looksLikePath) {
     const builtin = resolvePath(BUILTIN_DIR, `${ref}.json`);
-    if (existsSync(builtin)) return { file: builtin, label: `scenarios/${ref}.json` };
+    if (existsSync(builtin)) return { file: builtin, label: builtinLabel(ref), builtin: ref };
     throw new ScenarioError(ref, '', `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`);
   }
   return { file: resolvePath(cwd, ref), label: ref };

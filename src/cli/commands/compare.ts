@@ -15,7 +15,8 @@ import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
-import { captureComment, pcapFlag } from './run.js';
+import { captureComment } from './run.js';
+import { pcapFlag } from '../pcap-flag.js';
 import { captureTargetProblem, columnCapturePath, CaptureSet } from '../../capture/index.js';
 
 export interface CompareFlags {

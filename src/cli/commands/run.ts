@@ -1,12 +1,10 @@
 // `bcsim run <scenario>`: one run, a short table or one JSON summary.
+// The capture, the tables and the determinism check load only for the runs that use
+// them: loading them took a short `run --json` longer than its simulation.
 import { usToSeconds } from '../../engine/index.js';
-import { resolve } from 'node:path';
-import { captureTargetProblem, CaptureSet } from '../../capture/index.js';
-import { renderSummaryTable, settingsLines, makeChalk } from '../../report/index.js';
 import { runScenario } from '../../session/index.js';
 import type { CliIO } from '../io.js';
-import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { compareRuns, runTwice } from '../../check/index.js';
+import { EXIT_FAILED, EXIT_OK, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';
@@ -26,25 +24,13 @@ export interface RunFlags {
   pcapPlaintext?: boolean;
 }
 
-/** `--pcap FILE [--pcap-plaintext]`, checked before anything runs: the absolute target, or undefined without --pcap. */
-export function pcapFlag(flags: { pcap?: string; pcapPlaintext?: boolean }, cwd: string): string | undefined {
-  if (flags.pcap === undefined) {
-    if (flags.pcapPlaintext) throw new UsageError('--pcap-plaintext: only with --pcap FILE');
-    return undefined;
-  }
-  const label = `--pcap ${flags.pcap === '' ? "''" : flags.pcap}`;
-  const problem = writingTo(label, () => captureTargetProblem(flags.pcap as string, cwd));
-  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
-  return resolve(cwd, flags.pcap);
-}
-
 /** "bcsim run fragment-ack-bug, mode stock, seed 1, 120 s simulated": the section comment of a capture. */
 export function captureComment(command: string, scenario: string, what: string, seed: number, durationUs: number): string {
   return `bcsim ${command} ${scenario}, ${what}, seed ${seed}, ${usToSeconds(durationUs)} s simulated`;
 }
 
-export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
-  const pcap = pcapFlag(flags, io.cwd);
+export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promise<number> {
+  const pcap = flags.pcap === undefined && flags.pcapPlaintext !== true ? undefined : (await import('../pcap-flag.js')).pcapFlag(flags, io.cwd);
   const loss = probabilityFlag('--loss', flags.loss);
   const mode = modeSpec(flags.mode);
   const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
@@ -58,21 +44,23 @@ export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
     loss,
     onProgress: progress ? (us: number) => progress.update(scenario.name, us, totalUs) : undefined,
   };
-  const captures = pcap === undefined ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
+  const check = flags.checkDeterminism ? await import('../../check/index.js') : undefined;
+  const capture = pcap === undefined ? undefined : await import('../../capture/index.js');
+  const captures = capture === undefined ? null : new capture.CaptureSet({ plaintext: flags.pcapPlaintext === true });
   const { result, verdict } =
     captures === null
-      ? flags.checkDeterminism
-        ? runTwice(scenario, options)
+      ? check
+        ? check.runTwice(scenario, options)
         : { result: runScenario(scenario, options), verdict: null }
       : // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
         captures.guard(() =>
           writingTo(`--pcap ${flags.pcap}`, () => {
             const comment = captureComment('run', scenario.name, `mode ${flags.mode ?? scenario.preset}`, options.seed ?? scenario.seed, totalUs);
-            const capture = captures.open(pcap as string, comment);
+            const file = captures.open(pcap as string, comment);
             // As runTwice, with the capture watching the first run (an observer cannot change a run).
-            const first = runScenario(scenario, { ...options, observer: capture.recorder, keepDigests: flags.checkDeterminism === true });
-            if (!flags.checkDeterminism) return { result: first, verdict: null };
-            return { result: first, verdict: compareRuns(first, runScenario(scenario, { ...options, keepDigests: true })) };
+            const first = runScenario(scenario, { ...options, observer: file.recorder, keepDigests: check !== undefined });
+            if (!check) return { result: first, verdict: null };
+            return { result: first, verdict: check.compareRuns(first, runScenario(scenario, { ...options, keepDigests: true })) };
           }),
         );
   progress?.done();
@@ -80,7 +68,10 @@ export function runCommand(ref: string, flags: RunFlags, io: CliIO): number {
   const summary = result.summary;
   warn(io, summary.settings.warnings);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
-  else io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
+  else {
+    const { renderSummaryTable, settingsLines, makeChalk } = await import('../../report/index.js');
+    io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
+  }
   if (verdict && !verdict.identical) {
     io.stderr(`bcsim: determinism: ${verdict.message}\n`);
     return EXIT_FAILED;

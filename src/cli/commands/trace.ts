@@ -13,7 +13,8 @@ import { durationFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
-import { captureComment, pcapFlag } from './run.js';
+import { captureComment } from './run.js';
+import { pcapFlag } from '../pcap-flag.js';
 
 export interface TraceFlags {
   mode?: string;
