@@ -81,7 +81,8 @@ export class Series {
         into.min = Math.min(into.min, b.min);
         into.max = Math.max(into.max, b.max);
       } else {
-        merged.push({ ...b, t: start, width: this.widthS });
+        // A literal, not a spread: one hidden class for every bucket (halving is ~13 ms a column otherwise).
+        merged.push({ t: start, width: this.widthS, min: b.min, max: b.max, mean: b.mean, count: b.count });
       }
     }
     this.buckets.length = 0;
