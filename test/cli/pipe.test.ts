@@ -93,6 +93,7 @@ describe('trace stops its run when stdout says it is closed', () => {
   it('writes one chunk, then stops: it does not run the session to its end', async () => {
     const chunks: string[] = [];
     let stderr = '';
+    let polls = 0;
     const io: CliIO = {
       stdout: (text) => {
         chunks.push(text);
@@ -104,9 +105,11 @@ describe('trace stops its run when stdout says it is closed', () => {
       stderrIsTTY: false,
       env: {},
       cwd: process.cwd(),
-      stdoutClosed: () => chunks.length > 0,
+      stdoutClosed: () => {
+        polls++;
+        return chunks.length > 0;
+      },
     };
-    const start = performance.now();
     const code = await runCli(['trace', 'long-session'], io);
     expect(code).toBe(0);
     expect(stderr).toBe('');
@@ -114,6 +117,7 @@ describe('trace stops its run when stdout says it is closed', () => {
     expect(chunks[0].startsWith('# long-session · mode stock · seed 1\n')).toBe(true);
     // No closing "# N of M events shown" line: the run never reached its end.
     expect(chunks[0]).not.toMatch(/events shown/);
-    expect(performance.now() - start).toBeLessThan(2000);
+    // It asked once, after its first chunk, and stopped: no wall-clock bound (module loading is in it).
+    expect(polls).toBe(1);
   });
 });
