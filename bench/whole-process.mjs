@@ -1,4 +1,4 @@
-// Issue 17: the whole process as a user runs it, from a fresh `node` to the
+// Issue 17: the whole process as a user runs it (the bin), from a fresh `node` to the
 // output, median of 5 (--repeats). Prints one JSON object.
 //   node bench/whole-process.mjs [--repeats 5] [--json]
 // - `bcsim run long-session --json` (4 h) per mode: wall, real-time factor, CPU;
@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const CLI = here('../dist/cli/main.js');
+// The bin as npm links it (package.json "bin"), started the way a user's shell does, without the shebang's flags.
+const CLI = here(`../${JSON.parse(readFileSync(here('../package.json'), 'utf8')).bin.bcsim}`);
 const args = process.argv.slice(2);
 const repeats = Number(args.includes('--repeats') ? args[args.indexOf('--repeats') + 1] : 5);
 const scratch = mkdtempSync(join(tmpdir(), 'bcsim-whole-'));
@@ -41,7 +42,7 @@ function measure(argv, n = repeats) {
   };
 }
 
-const results = { repeats, command: 'node dist/cli/main.js …, median of fresh processes; CPU = user + sys; peak RSS = ru_maxrss' };
+const results = { repeats, command: 'node dist/cli/main.cjs … (the bin), median of fresh processes; CPU = user + sys; peak RSS = ru_maxrss' };
 results.longSession4h = {};
 for (const mode of ['stock', 'fixed']) {
   const m = measure([CLI, 'run', 'long-session', '--mode', mode, '--json']);

@@ -1,8 +1,9 @@
 // Build step, after esbuild (npm run bundle): stores the validated built-in scenarios
 // beside the compiled loaders (scenario/stored.ts), then records the code cache that
 // code-cache.ts loads, by running the CLI as users do: once without node flags
-// (`node dist/cli/main.js`, as tests and benches start it) and once with the bin's
-// shebang flags. Each run adds the functions it compiled: a short run, then --help.
+// (`node dist/cli/main.cjs`, as benches start it) and once with the bin's shebang
+// flags. The caches are the chunks', whichever entry (main.cjs, main.js) loads them.
+// Each run adds the functions it compiled: a short run, then --help.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,7 @@ import { STORED_BUILTINS_FILE, storedBuiltins } from '../scenario/index.js';
 import { BUNDLE_ENTRY, RECORD_ENV, cacheDir } from './code-cache.js';
 
 const CLI_DIR = dirname(BUNDLE_ENTRY);
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('./main.cjs', import.meta.url));
 const SAMPLES = [['run', 'lossy-link', '--duration', '1s', '--json'], ['--help']];
 
 function storeBuiltins(): void {
@@ -26,7 +27,7 @@ function checkAscii(): void {
   }
 }
 
-/** The node flags of main.js's `#!/usr/bin/env -S node …` line. */
+/** The node flags of the bin's `#!/usr/bin/env -S node …` line. */
 function shebangFlags(): string[] {
   const line = /^#!.*?\bnode\b(.*)$/.exec(readFileSync(MAIN, 'utf8').split('\n', 1)[0]);
   return line ? line[1].split(/\s+/).filter((flag) => flag !== '') : [];

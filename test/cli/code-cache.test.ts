@@ -93,3 +93,18 @@ describe('without a usable cache, or without the bundle, the CLI prints the same
     expect(cli(main, BAD)).toEqual(expected.bad);
   });
 });
+
+describe('the bin: main.ts bundled as CommonJS (dist/cli/main.cjs)', () => {
+  const bin = join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: { bcsim: string } }).bin.bcsim);
+  const firstLine = (file: string) => readFileSync(file, 'utf8').split('\n', 1)[0];
+
+  it('is what package.json names, with main.js’s shebang and no ES module syntax', () => {
+    expect(bin).toBe(join(ROOT, 'dist/cli/main.cjs'));
+    expect(firstLine(bin)).toBe(firstLine(MAIN));
+    expect(readFileSync(bin, 'utf8')).not.toMatch(/^\s*(import|export)\s/m);
+  });
+
+  it('prints what main.js prints: a run, a bad file and --help', () => {
+    for (const args of [RUN, BAD, ['--help']]) expect(cli(bin, args)).toEqual(cli(MAIN, args));
+  });
+});
