@@ -5,7 +5,7 @@
 import { ZERO_US, usToSeconds } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { ConnectionView, SessionObserver } from '../session/index.js';
-import { COUNTER_SCHEMA, copyPeerCounters, newPeerCounters } from '../transport/index.js';
+import { COUNTER_SCHEMA, checkedFieldName, copyPeerCounters, newPeerCounters } from '../transport/index.js';
 import type { ChartedName, CountName, PeerCounters, PeerGauges, PeerReadout, Role } from '../transport/index.js';
 import { DEFAULT_MAX_POINTS, Series } from './series.js';
 import { DEFAULT_LEAK_RULE, trendOf } from './trend.js';
@@ -80,9 +80,9 @@ type SampleRecorder = (c: Readonly<PeerCounters>, before: Readonly<PeerCounters>
  * not a lookup by name (~1.3 us a sample before; issue 17).
  */
 const recordSample: SampleRecorder = (() => {
-  const delta = (key: string) => `(c.${key} - (before === null ? 0 : before.${key}))`;
+  const delta = (key: string) => `(c.${checkedFieldName(key)} - (before === null ? 0 : before.${key}))`;
   const lines = METRICS.map((m, i) => {
-    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(m.name) || (m.of !== null && !m.of.every((k) => /^[A-Za-z][A-Za-z0-9]*$/.test(k)))) throw new Error(`metrics: ${m.name} is not an identifier`);
+    checkedFieldName(m.name);
     if (m.of !== null) return `{ const den = ${delta(m.of[1])}; series[${i}].add(tS, den === 0 ? 0 : ${delta(m.of[0])} / den); }`;
     if (m.kind === 'gauge') return `series[${i}].add(tS, g.${m.name});`;
     return `series[${i}].add(tS, ${delta(m.name)} / elapsedS);`;

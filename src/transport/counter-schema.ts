@@ -182,6 +182,16 @@ export function counterRow(name: string): CounterRow | undefined {
 }
 
 /**
+ * A schema name, checked to be a plain identifier: code compiled from the schema
+ * (here and in the metrics recorder) splices names into its source, so nothing
+ * else may get in.
+ */
+export function checkedFieldName(name: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`counter-schema: ${name} is not an identifier`);
+  return name;
+}
+
+/**
  * A factory returning one object literal with every field at 0, compiled once from
  * the schema: each object gets one hidden class with all fields in-object, so the
  * hot path's `counters.x++` stays a fixed-offset store, and making one is as cheap
@@ -189,7 +199,7 @@ export function counterRow(name: string): CounterRow | undefined {
  * identifiers, checked here, so the generated source holds nothing else.
  */
 function zeroFactory<T>(names: readonly string[]): () => T {
-  for (const name of names) if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`counter-schema: ${name} is not an identifier`);
+  names.forEach(checkedFieldName);
   return new Function(`return () => ({ ${names.map((name) => `${name}: 0`).join(', ')} });`)() as () => T;
 }
 

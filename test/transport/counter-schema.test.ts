@@ -11,7 +11,7 @@ import { PEER_ROWS } from '../../src/report/summary-table.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { figureOf } from '../../src/session/summary.js';
 import type { PeerSummary } from '../../src/session/summary.js';
-import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, copyPeerCounters, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/transport/counter-schema.js';
+import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, checkedFieldName, copyPeerCounters, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/transport/counter-schema.js';
 import type { CounterRow, GaugeName } from '../../src/transport/counter-schema.js';
 import { sumCounters } from '../../src/transport/totals.js';
 
@@ -230,5 +230,12 @@ describe('copyPeerCounters', () => {
     expect(copyPeerCounters(from, to)).toBe(to);
     expect(to).toEqual(from);
     expect(Object.keys(to)).toEqual([...COUNTER_NAMES]);
+  });
+});
+
+describe('checkedFieldName', () => {
+  it('passes a schema name, and refuses anything that is not a plain identifier', () => {
+    for (const name of [...COUNTER_NAMES, ...GAUGE_NAMES]) expect(checkedFieldName(name)).toBe(name);
+    for (const bad of ['a.b', 'x;y', '1abc', 'a b', '', 'constructor()']) expect(() => checkedFieldName(bad)).toThrow(/is not an identifier/);
   });
 });
