@@ -108,3 +108,27 @@ describe('the bin: main.ts bundled as CommonJS (dist/cli/main.cjs)', () => {
     for (const args of [RUN, BAD, ['--help']]) expect(cli(bin, args)).toEqual(cli(MAIN, args));
   });
 });
+
+describe('a short run loads only the built-in modules it needs', () => {
+  /** The built-in modules a CLI process loaded, read at its exit by a preloaded script. */
+  function builtinsLoaded(args: string[]): string[] {
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-builtins-'));
+    const probe = join(dir, 'probe.cjs');
+    writeFileSync(probe, `process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));`);
+    const r = spawnSync(process.execPath, ['--require', probe, join(ROOT, 'dist/cli/main.cjs'), ...args], { encoding: 'utf8', cwd: ROOT });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.status).toBe(0);
+    return JSON.parse(r.stderr) as string[];
+  }
+
+  it('a 1 s run hashes its trace without node:crypto, and never starts child_process', () => {
+    const loaded = builtinsLoaded(RUN);
+    expect(loaded).toContain('fs'); // the probe sees the run's modules
+    expect(loaded).not.toContain('crypto');
+    expect(loaded).not.toContain('child_process');
+  });
+
+  it('a run whose trace outgrows one 64 KB chunk hashes it with node:crypto', () => {
+    expect(builtinsLoaded(['run', 'lossy-link', '--duration', '60s', '--json'])).toContain('crypto');
+  });
+});
