@@ -22,6 +22,8 @@ const CLI_DIR = fileURLToPath(CLI_URL);
 export const BUNDLE_ENTRY = join(CLI_DIR, 'start.cjs');
 /** Set by finish-bundle.ts: at exit, write the cache of every chunk this process loaded. */
 export const RECORD_ENV = 'BCSIM_RECORD_CODE_CACHE';
+/** Set by a test: at exit, report any chunk export whose live binding no longer equals the loader's copy. */
+export const CHECK_EXPORTS_ENV = 'BCSIM_CHECK_CHUNK_EXPORTS';
 
 /** The folder of the caches that fit these node flags. */
 export function cacheDir(execArgv: readonly string[] = process.execArgv): string {
@@ -40,6 +42,10 @@ export function runBundle(): boolean {
   // none), and child_process loads net, dgram and the streams: it gets the module on first use.
   const childProcess = new Proxy({}, { get: (_, key) => (nodeRequire('node:child_process') as Record<PropertyKey, unknown>)[key] });
   const builtin = (specifier: string): unknown => (specifier === 'node:child_process' ? childProcess : nodeRequire(specifier));
+  // A test sets CHECK_EXPORTS_ENV: at exit, every copied export must still equal its live binding.
+  const checkExports = process.env[CHECK_EXPORTS_ENV] !== undefined;
+  const checked: Array<[string, object, object]> = [];
+  if (checkExports) process.on('exit', () => reportChangedExports(checked));
   // The chunks require each other as './chunk-….cjs'; anything else is Node's (built-ins, tinypool).
   const load = (file: string): unknown => {
     const loaded = modules.get(file);
@@ -52,6 +58,9 @@ export function runBundle(): boolean {
     const require = (specifier: string): unknown => (specifier.startsWith('./') ? load(join(CLI_DIR, specifier)) : builtin(specifier));
     // __bcsimModuleUrl stands for import.meta.url: the chunks sit in dist/cli/, where the ESM ones did.
     script.runInThisContext().call(module.exports, module.exports, require, module, file, CLI_DIR, `${CLI_URL}${name}`);
+    const live = module.exports;
+    module.exports = dataExports(live);
+    if (checkExports) checked.push([name, live, module.exports]);
     return module.exports;
   };
   if (process.env[RECORD_ENV]) {
@@ -62,6 +71,35 @@ export function runBundle(): boolean {
   }
   load(BUNDLE_ENTRY);
   return true;
+}
+
+/**
+ * A chunk's exports as read-only data properties. esbuild's CommonJS exports are getters
+ * through one shared closure (`__copyProps`: `() => from[key]`), so every use of an import
+ * from another chunk was a megamorphic keyed load plus a call: ~6 % of a 4 h run, more
+ * with --pcap, whose recorder calls the codec's chunk per packet (issue 17). Once a chunk
+ * has run, its exports are final: src/ exports only const, function and class bindings
+ * (test/layering checks), and bundled packages set their `export var`s while they load.
+ * A chunk required while it is still loading (a cycle) hands out its getters, as before.
+ */
+function dataExports(exports: object): object {
+  const out = {};
+  for (const key of Object.getOwnPropertyNames(exports)) {
+    const { enumerable } = Object.getOwnPropertyDescriptor(exports, key) as PropertyDescriptor;
+    Object.defineProperty(out, key, { value: (exports as Record<string, unknown>)[key], enumerable, writable: false, configurable: false });
+  }
+  return out;
+}
+
+function reportChangedExports(checked: ReadonlyArray<[string, object, object]>): void {
+  for (const [name, live, copy] of checked) {
+    for (const key of Object.getOwnPropertyNames(live)) {
+      if (!Object.is((live as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key])) {
+        process.stderr.write(`bcsim: ${name}: export ${key} changed after the chunk loaded\n`);
+        process.exitCode = 70;
+      }
+    }
+  }
 }
 
 /**
