@@ -72,14 +72,23 @@ export function templatePayload(opcode: number, bytes: number, salt: number): Ui
   }
   const view = cut[length];
   if (view !== undefined) return view;
+  const made = templatesOf(opcode)[template].subarray(0, length);
+  cut[length] = made;
+  return made;
+}
+
+/**
+ * The templates of one opcode, made on first use. A function of its own: a closure over
+ * `opcode` inside templatePayload made V8 allocate a context on every call (~40 bytes
+ * per StateUpdate, 19 MB per simulated hour of long-session).
+ */
+function templatesOf(opcode: number): Uint8Array[] {
   let set = templates[opcode];
   if (set === undefined) {
     set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * SALT_STRIDE + i));
     templates[opcode] = set;
   }
-  const made = set[template].subarray(0, length);
-  cut[length] = made;
-  return made;
+  return set;
 }
 
 /** Hex written in this file; a typo is a programming error, caught at load. */
