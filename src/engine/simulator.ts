@@ -3,7 +3,7 @@
 // they were scheduled. It knows nothing about Bridge Commander.
 import { LimitError } from './limits.js';
 import type { Scheduler, Timer } from './scheduler.js';
-import { ZERO_US, addUs, micros } from './time.js';
+import { DOUBLE_SEED_US, ZERO_US, addUs } from './time.js';
 import type { Micros } from './time.js';
 
 interface TimerSlot {
@@ -21,15 +21,7 @@ interface TimerSlot {
  */
 export const MAX_PENDING_EVENTS = 150_000;
 
-/**
- * V8 keeps a field that has held only small integers as a small-integer field.
- * The first time past 2^31 µs (35.8 simulated minutes) widens it to a double
- * field, which replaces the object's hidden class and deoptimises every
- * function compiled against it: ~50 deopts in a 4 h run, ~10 % of its wall time.
- * So the clock and the timer slots hold a double from their first store.
- */
-const DOUBLE_SEED_US = micros(0.5);
-
+// The clock and the timer slots hold a double from their first store (DOUBLE_SEED_US, time.ts).
 function newSlot(at: Micros, seq: number, heapIndex: number, fn: () => void): TimerSlot {
   return { at, seq, heapIndex, fn };
 }

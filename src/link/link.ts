@@ -28,6 +28,8 @@ import { TokenBucket } from './bandwidth.js';
 import { DropRules } from './drop-rules.js';
 import { needsDraw } from './draw.js';
 import { createDecisions } from './faults.js';
+import { FlightPool } from './in-flight.js';
+import type { Flight } from './in-flight.js';
 import type { FaultListStats, LinkDecisions } from './faults.js';
 import { validateLinkConfig } from './validate.js';
 
@@ -54,6 +56,8 @@ export class Link {
   private nextSendIndex = 0;
   /** Highest send index delivered so far (originals only). */
   private maxDeliveredIndex = -1;
+  /** Datagrams between send and arrival, as reused records (in-flight.ts). */
+  private readonly flights = new FlightPool((flight) => this.land(flight));
 
   constructor(
     private readonly sim: Scheduler,
@@ -113,18 +117,22 @@ export class Link {
     }
 
     const arriveUs = this.slotted(addUs(departUs, this.decisions.delayUs(index, sentAtUs)));
-    const original = bytes;
-    const originalUids = uids;
-    this.sim.at(arriveUs, () => this.arrive(original, originalUids, index, sentAtUs, false));
+    this.sim.at(arriveUs, this.flights.take(bytes, uids, index, sentAtUs, false).land);
 
     const copyDelayUs = this.decisions.duplicateUs(index, sentAtUs);
     if (copyDelayUs !== null) {
       c.duplicated++;
       // Scheduled after the original, so at an equal time it is dispatched second.
       const copyAtUs = this.slotted(addUs(arriveUs, copyDelayUs));
-      const copy = bytes.slice();
-      this.sim.at(copyAtUs, () => this.arrive(copy, originalUids, index, sentAtUs, true));
+      this.sim.at(copyAtUs, this.flights.take(bytes.slice(), uids, index, sentAtUs, true).land);
     }
+  }
+
+  /** A flight's arrival event: its record goes back to the pool before the datagram is delivered. */
+  private land(flight: Flight): void {
+    const { bytes, uids, index, sentAtUs, duplicate } = flight;
+    this.flights.give(flight);
+    this.arrive(bytes, uids, index, sentAtUs, duplicate);
   }
 
   private inOutage(nowUs: Micros): boolean {

@@ -16,8 +16,12 @@ export interface SendRequest {
 }
 
 export interface TransportHooks {
-  /** Puts an encoded datagram on the link. `uids`/`notes` align with its messages; `notes` is valid only during the call. */
-  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
+  /**
+   * Puts an encoded datagram on the link. `uids` aligns with its messages. The first
+   * `noteCount` entries of `notes` do too; the list is the sender's, valid only during
+   * the call (copied only for an observer that reads it: issue 17).
+   */
+  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[], noteCount: number): void;
   /** Hands a received reliable message to the application, in order. */
   deliver(delivery: Delivery): void;
   /**
