@@ -95,18 +95,22 @@ function crypt(input: Uint8Array, out: Uint8Array, offset: number, decrypting: b
   let fed = 0;
   let x = 0;
   let s = 0;
+  // Only the low 16 bits of x and of each d_i matter (the products are mod 2^16 and the
+  // key stream reads acc's low 16 bits), so the sums stay unmasked int32s.
   for (let k = 1; k < n; k++) {
     const b = fed * STRIDE;
-    const d0 = (Math.imul(x, p0) + s + t[b]) & 0xffff;
-    const d1 = (Math.imul(x, p1) + Math.imul(s, q1) + t[b + 1]) & 0xffff;
-    const d2 = (Math.imul(x, p2) + Math.imul(s, q2) + t[b + 2]) & 0xffff;
-    const d3 = (Math.imul(x, p3) + Math.imul(s, q3) + t[b + 3]) & 0xffff;
-    const d4 = (Math.imul(x, p4) + Math.imul(s, q4) + t[b + 4]) & 0xffff;
-    const acc = t[b + 5] ^ d0 ^ d1 ^ d2 ^ d3 ^ d4;
+    const d4 = (Math.imul(x, p4) + Math.imul(s, q4) + t[b + 4]) | 0;
+    const acc =
+      t[b + 5] ^
+      ((Math.imul(x, p0) + s + t[b]) | 0) ^
+      ((Math.imul(x, p1) + Math.imul(s, q1) + t[b + 1]) | 0) ^
+      ((Math.imul(x, p2) + Math.imul(s, q2) + t[b + 2]) | 0) ^
+      ((Math.imul(x, p3) + Math.imul(s, q3) + t[b + 3]) | 0) ^
+      d4;
     s = t[b + 6];
     x = d4;
     const inputByte = input[k];
-    const outputByte = inputByte ^ (acc >> 8) ^ (acc & 0xff);
+    const outputByte = (inputByte ^ (acc >>> 8) ^ acc) & 0xff;
     out[offset + k] = outputByte;
     fed ^= decrypting ? outputByte : inputByte;
   }
