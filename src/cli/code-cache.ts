@@ -79,7 +79,8 @@ export function runBundle(): boolean {
  * from another chunk was a megamorphic keyed load plus a call: ~6 % of a 4 h run, more
  * with --pcap, whose recorder calls the codec's chunk per packet (issue 17). Once a chunk
  * has run, its exports are final: src/ exports only const, function and class bindings
- * (test/layering checks), and bundled packages set their `export var`s while they load.
+ * (test/cli/data-exports.test.ts checks), and bundled packages set their `export var`s while
+ * they load.
  * A chunk required while it is still loading (a cycle) hands out its getters, as before.
  */
 function dataExports(exports: object): object {

@@ -28,9 +28,9 @@ import { TokenBucket } from './bandwidth.js';
 import { DropRules } from './drop-rules.js';
 import { needsDraw } from './draw.js';
 import { createDecisions } from './faults.js';
+import type { FaultListStats, LinkDecisions } from './faults.js';
 import { FlightPool } from './in-flight.js';
 import type { Flight } from './in-flight.js';
-import type { FaultListStats, LinkDecisions } from './faults.js';
 import { validateLinkConfig } from './validate.js';
 
 /** Optional hooks for wire traces. Called synchronously, before deliver() on arrival. */

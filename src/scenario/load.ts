@@ -16,6 +16,11 @@ import type { StoredBuiltin } from './stored.js';
 /** The package's scenarios/ folder (src/scenario or dist/scenario -> ../../scenarios). */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
+/** A ref with a path separator or a .json ending is a file; anything else names a built-in. */
+export function looksLikePath(ref: string): boolean {
+  return ref.includes('/') || ref.includes('\\') || ref.endsWith('.json');
+}
+
 export interface LoadOptions {
   /** --set overrides, "path=value". */
   readonly sets?: readonly string[];
@@ -133,8 +138,7 @@ export function builtinNames(): string[] {
 
 /** The file a reference names; `builtin` is the built-in's name when it is one. */
 function locate(ref: string, cwd: string): { file: string; label: string; builtin?: string } {
-  const looksLikePath = ref.includes('/') || ref.includes('\\') || ref.endsWith('.json');
-  if (!looksLikePath) {
+  if (!looksLikePath(ref)) {
     const builtin = resolvePath(BUILTIN_DIR, `${ref}.json`);
     if (existsSync(builtin)) return { file: builtin, label: builtinLabel(ref), builtin: ref };
     throw new ScenarioError(ref, '', `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`);

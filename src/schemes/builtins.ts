@@ -3,20 +3,18 @@
 // a file whose top-level object has a `scheme` key.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { formatDuration, msToUs } from '../engine/index.js';
-import { BUILTIN_DIR } from '../scenario/index.js';
+import { MAX_SCHEME_FILE_BYTES, SCHEME_BUILTIN_DIR, isSchemeScenarioRef, looksLikePath } from '../scenario/index.js';
 import { SchemeScenarioError } from './checks.js';
 import { bcScenarioOf } from './bc-side.js';
 import { rtypeConfigOf } from './rtype-side.js';
 import { parseSchemeScenario } from './scenario-file.js';
 import type { SchemeKind, SchemeScenario } from './scenario-file.js';
 
-/** The package's scenarios/schemes/ folder (src/schemes or dist/… -> ../../scenarios/schemes). */
-export const SCHEME_BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/schemes/', import.meta.url));
-
-/** Far above any hand-written scheme scenario; checked before reading. */
-export const MAX_SCHEME_FILE_BYTES = 1024 * 1024;
+// Where scheme scenarios live, and how a ref is told apart from a BC one, is the scenario
+// layer's (scenario/scheme-ref.ts): the CLI asks it on every BC load's error path, and
+// importing this folder for that loaded the R-Type model with it (issue 17).
+export { MAX_SCHEME_FILE_BYTES, SCHEME_BUILTIN_DIR, isSchemeScenarioRef };
 
 export interface SchemeBuiltin {
   readonly name: string;
@@ -36,25 +34,6 @@ export function listSchemeBuiltins(): SchemeBuiltin[] {
       const s = parseSchemeScenario(readFileSync(resolvePath(SCHEME_BUILTIN_DIR, f), 'utf8'), `scenarios/schemes/${f}`);
       return { name: s.name, description: s.description, duration: formatDuration(msToUs(s.durationMs)), clients: s.clients, scheme: s.scheme };
     });
-}
-
-const looksLikePath = (ref: string) => ref.includes('/') || ref.includes('\\') || ref.endsWith('.json');
-
-/**
- * Whether `ref` names a scheme scenario: a scheme built-in (a BC built-in of the
- * same name wins), or a readable JSON file whose top level has a `scheme` key.
- * Anything else (a BC scenario, a missing or broken file) is left to the BC loader.
- */
-export function isSchemeScenarioRef(ref: string, cwd: string): boolean {
-  if (!looksLikePath(ref)) return existsSync(resolvePath(SCHEME_BUILTIN_DIR, `${ref}.json`)) && !existsSync(resolvePath(BUILTIN_DIR, `${ref}.json`));
-  try {
-    const file = resolvePath(cwd, ref);
-    if (!statSync(file).isFile() || statSync(file).size > MAX_SCHEME_FILE_BYTES) return false;
-    const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return document !== null && typeof document === 'object' && !Array.isArray(document) && Object.hasOwn(document, 'scheme');
-  } catch {
-    return false;
-  }
 }
 
 /** Loads a scheme built-in by name or a scheme-scenario file; throws SchemeScenarioError. */
