@@ -2,7 +2,7 @@
 // summary and its parts, and the effective settings of a run.
 export type { SessionObserver, ConnectionView, PeerView } from './observer.js';
 export { fanOut } from './fan-out.js';
-export { TraceHasher } from './trace-hash.js';
+export { TraceHasher, sha256Hex } from './trace-hash.js';
 export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
 export { connectionKey, figureOf, sumLinks, summarizeLink, summarizePeer } from './summary.js';
 export type { FigureRef, PeerFigures, SummaryFigureName } from './summary.js';

@@ -9,10 +9,15 @@
 // its 0.15 s budget (issue 17).
 import type { Hash } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LimitError } from '../engine/index.js';
 
 const CHUNK_BYTES = 1 << 16;
+
+/** SHA-256 of a short text (UTF-8) in hex, without loading node:crypto: ids of reports and sweeps. */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
 
 export class TraceHasher {
   /** node:crypto's SHA-256, from the first full chunk on; null while the trace fits in one. */

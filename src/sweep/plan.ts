@@ -1,11 +1,10 @@
 // Checks a sweep's inputs before anything runs (a bad value fails in a moment,
 // not after an hour of runs) and fixes its grid: the runs, their order and the
 // grid's identity, which every result line carries so shards can be merged safely.
-import { createHash } from 'node:crypto';
 import { PathError, resolvePath, expectPathProblem } from '../check/index.js';
 import { ScenarioError, loadScenario, checkWorkBudget } from '../scenario/index.js';
 import type { Scenario } from '../scenario/index.js';
-import { runScenario } from '../session/index.js';
+import { runScenario, sha256Hex } from '../session/index.js';
 import type { PresetName } from '../transport/index.js';
 import { SweepInputError } from './errors.js';
 import { cellAt, checkGridSize, comboSets, comboVary, gridSize } from './grid.js';
@@ -144,5 +143,5 @@ function gridId(scenario: Scenario, sets: readonly string[], durationUs: number 
     seeds: spec.seeds,
     figures,
   };
-  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 16);
+  return sha256Hex(JSON.stringify(identity)).slice(0, 16);
 }

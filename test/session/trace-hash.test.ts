@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TraceHasher } from '../../src/session/trace-hash.js';
+import { TraceHasher, sha256Hex } from '../../src/session/trace-hash.js';
 
 interface Datagram {
   timeUs: number;
@@ -66,5 +66,15 @@ describe('TraceHasher', () => {
 
   it('gives the empty trace SHA-256 of nothing', () => {
     expect(new TraceHasher().digest()).toBe(createHash('sha256').digest('hex'));
+  });
+});
+
+describe('sha256Hex', () => {
+  it("is node:crypto's SHA-256 of the text's UTF-8 bytes, in hex", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
+        expect(sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+      }),
+    );
   });
 });

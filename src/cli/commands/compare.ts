@@ -1,12 +1,11 @@
 // `bcsim compare <scenario>`: stock against fixed (and, with --causes, each
 // fragment-ACK cause), a table on the terminal and four report files.
-import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
 import { FailOnError, failures, parseFailOn } from '../../check/index.js';
 import { defaultCompareJobs, runComparison, runComparisonInWorkers, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../report/index.js';
 import type { ModeSpec } from '../../report/index.js';
 import { isSchemeScenarioRef } from '../../scenario/index.js';
-import { effectiveSettings } from '../../session/index.js';
+import { effectiveSettings, sha256Hex } from '../../session/index.js';
 import { parseConfigs } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';
@@ -138,7 +137,7 @@ function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: stri
 /** A short stable id of what the experiment changed, so different experiments get different folders. */
 function experimentId(flags: CompareFlags): string {
   const what = JSON.stringify([flags.set, flags.switch, flags.a, flags.b, flags.config, flags.causes, flags.duration, flags.seed]);
-  return createHash('sha256').update(what).digest('hex').slice(0, 8);
+  return sha256Hex(what).slice(0, 8);
 }
 
 function usage<T>(fn: () => T): T {

@@ -2,7 +2,6 @@
 // documented, implemented and repaired; schemes-side-by-side runs BC stock, BC fixed,
 // R-Type documented and R-Type repaired on one workload. A table on the terminal
 // and the four report files, as the BC compare writes them.
-import { createHash } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { OutPathError, SCHEME_REPORT_FILES, makeChalk, outDirProblem, renderRtypeCompare, renderSchemesCompare, rtypeSummaryJson, schemesSummaryJson, writeRtypeReport, writeSchemesReport } from '../../report/index.js';
 import { SchemeScenarioError, loadSchemeScenario, runRtypePresets, runSchemesSideBySide } from '../../schemes/index.js';
@@ -10,6 +9,7 @@ import type { SchemeScenario } from '../../schemes/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { usToMs } from '../../engine/index.js';
+import { sha256Hex } from '../../session/index.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { EXPERIMENTS_DIR } from './compare.js';
 import type { CompareFlags } from './compare.js';
@@ -90,5 +90,5 @@ function schemeError<T>(fn: () => T): T {
 
 /** A short stable id of what the experiment changed, so different experiments get different folders. */
 function experimentId(flags: CompareFlags): string {
-  return createHash('sha256').update(JSON.stringify([flags.duration, flags.seed])).digest('hex').slice(0, 8);
+  return sha256Hex(JSON.stringify([flags.duration, flags.seed])).slice(0, 8);
 }
