@@ -3,16 +3,19 @@
 // summary's traceHash; a 32-bit digest per datagram lets a determinism check
 // name the first datagram where two runs diverge.
 //
-// A trace that fits in one chunk (a short run) is hashed by @noble/hashes at the
-// end; a longer one by node:crypto from its first full chunk on. Both compute
-// SHA-256 of the same bytes, and loading node:crypto costs a short run ~7 ms of
-// its 0.15 s budget (issue 17).
+// A trace of at most NOBLE_MAX_BYTES (a run of a second or so) is hashed by
+// @noble/hashes; a longer one by node:crypto. Both compute SHA-256 of the same
+// bytes. Loading node:crypto costs ~6 ms, a twentieth of a 1 s run's 0.15 s
+// budget (issue 17); noble runs interpreted in a fresh process, ~0.8 ms for
+// 256 bytes but ~4 ms for 2 KB and ~12 ms for 4 KB, so it takes tiny traces only.
 import type { Hash } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { LimitError } from '../engine/index.js';
 
 const CHUNK_BYTES = 1 << 16;
+/** The largest trace @noble/hashes hashes; node:crypto takes anything longer. */
+export const NOBLE_MAX_BYTES = 1024;
 
 /** SHA-256 of a short text (UTF-8) in hex, without loading node:crypto: ids of reports and sweeps. */
 export function sha256Hex(text: string): string {
@@ -20,7 +23,7 @@ export function sha256Hex(text: string): string {
 }
 
 export class TraceHasher {
-  /** node:crypto's SHA-256, from the first full chunk on; null while the trace fits in one. */
+  /** node:crypto's SHA-256, made at the first full chunk or at digest; null until then. */
   private hash: Hash | null = null;
   private readonly chunk = new Uint8Array(CHUNK_BYTES);
   private readonly view = new DataView(this.chunk.buffer);
@@ -35,6 +38,7 @@ export class TraceHasher {
   constructor(private readonly keepDigests = false) {}
 
   record(timeUs: number, direction: number, bytes: Uint8Array): void {
+    if (this.finished !== null) throw new Error('trace: datagram recorded after the digest');
     const need = 11 + bytes.length;
     if (this.used + need > CHUNK_BYTES) this.flush();
     const start = this.used;
@@ -60,11 +64,11 @@ export class TraceHasher {
 
   digest(): string {
     if (this.finished === null) {
-      if (this.hash === null) {
+      if (this.hash === null && this.used <= NOBLE_MAX_BYTES) {
         this.finished = bytesToHex(sha256(this.chunk.subarray(0, this.used)));
       } else {
         this.flush();
-        this.finished = this.hash.digest('hex');
+        this.finished = (this.hash as Hash).digest('hex');
       }
     }
     return this.finished;

@@ -1,10 +1,10 @@
 // The trace hash is SHA-256 of the canonical trace (trace-hash.ts), computed by
-// @noble/hashes when the trace fits in one 64 KB chunk and by node:crypto once
-// it does not. Both paths must give node:crypto's digest of the same bytes.
+// @noble/hashes for a trace of at most NOBLE_MAX_BYTES and by node:crypto for a
+// longer one, across 64 KB chunks. Every path must give node:crypto's digest.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TraceHasher, sha256Hex } from '../../src/session/trace-hash.js';
+import { NOBLE_MAX_BYTES, TraceHasher, sha256Hex } from '../../src/session/trace-hash.js';
 
 interface Datagram {
   timeUs: number;
@@ -38,7 +38,7 @@ const datagram = fc.record({
 });
 
 describe('TraceHasher', () => {
-  it('gives SHA-256 of the canonical trace for short traces (one chunk, @noble/hashes)', () => {
+  it('gives SHA-256 of the canonical trace for traces of up to 100 datagrams (both hashers)', () => {
     fc.assert(
       fc.property(fc.array(datagram, { maxLength: 100 }), (datagrams) => {
         expect(traceHash(datagrams)).toBe(canonical(datagrams));
@@ -62,6 +62,21 @@ describe('TraceHasher', () => {
     expect(traceHash(full)).toBe(canonical(full));
     const over = [...full, { timeUs: 200_000, direction: 1, bytes: new Uint8Array([7]) }];
     expect(traceHash(over)).toBe(canonical(over));
+  });
+
+  it('hashes a trace of exactly NOBLE_MAX_BYTES (@noble/hashes) and one a byte longer (node:crypto) alike', () => {
+    // 11 header bytes per datagram: one datagram of NOBLE_MAX_BYTES - 11 bytes, then one of a byte more.
+    for (const size of [NOBLE_MAX_BYTES - 11, NOBLE_MAX_BYTES - 10]) {
+      const trace: Datagram[] = [{ timeUs: 3, direction: 1, bytes: new Uint8Array(size).fill(0x5a) }];
+      expect(traceHash(trace)).toBe(canonical(trace));
+    }
+  });
+
+  it('refuses a datagram recorded after the digest', () => {
+    const hasher = new TraceHasher();
+    hasher.record(0, 0, new Uint8Array([1]));
+    hasher.digest();
+    expect(() => hasher.record(1, 0, new Uint8Array([2]))).toThrow('after the digest');
   });
 
   it('gives the empty trace SHA-256 of nothing', () => {
