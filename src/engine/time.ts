@@ -46,7 +46,7 @@ export function millis(n: number): Millis {
 /**
  * The first value of a hot object's time field, before its real one. V8 keeps a field
  * that has held only small integers as a small-integer field; the first time past 2^31 µs
- * (35.8 simulated minutes) widens it to a double field, which replaces the object's hidden
+ * (35.8 simulated minutes; official Node 20 builds have 32-bit small integers) widens it to a double field, which replaces the object's hidden
  * class and deoptimises every function compiled against it: ~50 deopts in a 4 h run,
  * ~10 % of its wall time (issue 17). A field whose first store is this stays a double.
  */

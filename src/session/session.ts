@@ -214,9 +214,9 @@ export class Session {
     const direction = DIRECTION_CODE[role] + 2 * (client - 1);
     const self = (): PeerTransport => (role === 'server' ? (conn as Connection).serverPeer : (conn as Connection).clientPeer);
     const hooks: TransportHooks = {
-      emit: (bytes, uids, notes, noteCount) => {
+      emit: (bytes, uids, notes) => {
         this.hasher.record(sim.now, direction, bytes);
-        if (obs.datagramSent) obs.datagramSent(sim.now, role, bytes, uids, notes.slice(0, noteCount), client);
+        if (obs.datagramSent) obs.datagramSent(sim.now, role, bytes, uids, notes.slice(0, uids.length), client);
         link.send(bytes, uids);
       },
       deliver: (delivery) => {

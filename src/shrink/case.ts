@@ -4,7 +4,7 @@
 import { usToSeconds } from '../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { BUILTIN_DIR, parseScenario, applySet, parseSet } from '../scenario/index.js';
+import { BUILTIN_DIR, looksLikePath, parseScenario, applySet, parseSet } from '../scenario/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { LinkFault } from '../link/index.js';
 import type { Direction } from '../swarm/index.js';
@@ -27,8 +27,7 @@ export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClie
 
 /** The document `bcsim run <base> --mode M --seed N --set …` runs, with the mode and seed written in. */
 export function documentOf(base: string, preset: string, seed: number, sets: readonly string[], cwd: string): Doc {
-  const looksLikePath = base.includes('/') || base.includes('\\') || base.endsWith('.json');
-  const file = looksLikePath ? resolvePath(cwd, base) : resolvePath(BUILTIN_DIR, `${base}.json`);
+  const file = looksLikePath(base) ? resolvePath(cwd, base) : resolvePath(BUILTIN_DIR, `${base}.json`);
   const doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
   for (const raw of sets) {
     const override = parseSet(raw);

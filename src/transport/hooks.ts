@@ -17,11 +17,11 @@ export interface SendRequest {
 
 export interface TransportHooks {
   /**
-   * Puts an encoded datagram on the link. `uids` aligns with its messages. The first
-   * `noteCount` entries of `notes` do too; the list is the sender's, valid only during
-   * the call (copied only for an observer that reads it: issue 17).
+   * Puts an encoded datagram on the link. `uids` aligns with its messages, and so do the
+   * first `uids.length` entries of `notes`: the sender's own list, valid only during the
+   * call. The session copies it only when an observer listens to datagramSent (issue 17).
    */
-  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[], noteCount: number): void;
+  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
   /** Hands a received reliable message to the application, in order. */
   deliver(delivery: Delivery): void;
   /**

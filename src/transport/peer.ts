@@ -346,7 +346,7 @@ export class PeerTransport implements UpdateSteps {
       if (out.count > c.messagesPerPacketMax) c.messagesPerPacketMax = out.count;
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
       // The uids travel with the datagram; the notes are the builder's, read during the call.
-      this.hooks.emit(bytes, out.uids.slice(0, count), out.notes, count);
+      this.hooks.emit(bytes, out.uids.slice(0, count), out.notes);
       this.recycleUnreliable(out);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
