@@ -7,3 +7,7 @@ export { JOIN_STEPS } from './join.js';
 export type { TrafficPort } from './sources.js';
 export { TrafficDriver } from './driver.js';
 export type { PhaseStart } from './driver.js';
+export { DEFAULT_MANIFEST, FINAL_ROUND, REFERENCE_HASH, MAX_MANIFEST_DEPTH, MAX_MANIFEST_FILES, MAX_MANIFEST_ROUNDS, findRound, nextRound, numberedFiles, standInFile, standInHash } from './manifest.js';
+export type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
+export { checksumRequestPayload, checksumResponsePayload, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
+export type { ChecksumRequest, ChecksumResponse, Parsed, PayloadError, WireTree } from './checksum.js';
