@@ -251,7 +251,7 @@ export class TrafficDriver {
     if (this.status[client] !== 'joining') return;
     let lastUid = -1;
     const slot = this.port.slotOf(client);
-    for (const message of step.messages) lastUid = this.port.send(step.from, client, message.type, joinPayload(message, slot), message.reliable, message.ordered);
+    for (const message of step.messages) lastUid = this.port.send(step.from, client, message.type, joinPayload(message, slot, client), message.reliable, message.ordered);
     this.joinAwaiting.set(lastUid, { client, step });
   }
 

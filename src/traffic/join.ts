@@ -7,15 +7,21 @@
 // so it leaves in the next update with the ACK made for it: DECISIONS.md 16, the
 // captured "ACK 0 with request r1", "ACK 3 with request 0xFF"), except request r2,
 // which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
-import { TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../codec/index.js';
+import { PEER_ID_UNASSIGNED, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
+import { clientIdentity, keepalivePayload } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
+import { checksumRequestPayload, checksumResponsePayload } from './checksum.js';
+import { DEFAULT_MANIFEST } from './manifest.js';
+import type { ChecksumManifest, ManifestRound } from './manifest.js';
 import { CAPTURED, Opcode, filledPayload } from './payloads.js';
 
 export interface JoinMessage {
   readonly label: string;
-  /** The ConnectAck carries the slot the server assigned (issue 12). */
+  /** The ConnectAck carries the slot the server assigned. */
   readonly slotAssignment?: true;
+  /** The keepalive carries the client's identity: [slot][IPv4][UTF-16LE name] (DECISIONS.md 12). */
+  readonly identity?: true;
   readonly type: DataType;
   readonly reliable: boolean;
   readonly ordered: boolean;
@@ -44,80 +50,81 @@ function captured(label: string, payload: Uint8Array): JoinMessage {
   return { label, type: TYPE_GAME, reliable: true, ordered: false, payload };
 }
 
-/** Payload bytes of the round-2 checksum response: 405 + 405 + 190 with 405-byte chunks. */
-export const CHECKSUM_R2_RESPONSE_PAYLOAD_BYTES = 1000;
-
-export const JOIN_STEPS: readonly JoinStep[] = [
-  {
-    step: 1,
-    from: 'client',
-    delayMs: 0,
-    after: null,
-    // Captures show the stock client's connect request with type byte 0x03 (DECISIONS.md 3).
-    messages: [{ label: 'Connect', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: filledPayload(0xff, 10, 1) }],
-  },
-  {
-    step: 2,
+/**
+ * The join of a manifest (DECISIONS.md 31): each checksum request asks for one
+ * of its rounds, each response answers with that round's tree. The default
+ * manifest reproduces the captured bytes and the measured sizes; the round-2
+ * response (1,000 payload bytes) splits into 3 fragments.
+ */
+export function joinSteps(manifest: ChecksumManifest = DEFAULT_MANIFEST): JoinStep[] {
+  if (manifest.rounds.length === 0) throw new Error('join: a manifest needs at least one checksum round');
+  const steps: JoinStep[] = [
+    {
+      step: 1,
+      from: 'client',
+      delayMs: 0,
+      after: null,
+      // Captures show the stock client's connect request with type byte 0x03 (DECISIONS.md 3).
+      messages: [{ label: 'Connect', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: filledPayload(0xff, 10, 1) }],
+    },
+    {
+      step: 2,
+      from: 'server',
+      delayMs: 0,
+      after: 1,
+      messages: [
+        { label: 'ConnectAck', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: CAPTURED.connectAckSlot2, slotAssignment: true },
+        checksum('request', manifest, manifest.rounds[0]),
+      ],
+    },
+    // A 22-byte keepalive with the client's identity; the server's transport echoes it.
+    { step: 3, from: 'client', delayMs: 5, after: 2, messages: [{ label: 'Keepalive', type: TYPE_DATA, reliable: true, ordered: true, payload: keepalivePayload(clientIdentity(1), PEER_ID_UNASSIGNED), identity: true }] },
+  ];
+  let after = 2;
+  manifest.rounds.forEach((round, i) => {
+    if (i > 0) {
+      // The server asks the next round as soon as the answer is dispatched, except request r2,
+      // which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
+      steps.push({ step: steps.length + 1, from: 'server', delayMs: round.round === 2 ? 10 : 0, after, messages: [checksum('request', manifest, round)] });
+      after = steps.length;
+    }
+    // The client answers in ~20 ms; round 2 (~700 ms, it hashes a directory tree) and 0xFF (50 ms) as measured.
+    const think = round.round === 2 ? 700 : round.round === 0xff ? 50 : 20;
+    steps.push({ step: steps.length + 1, from: 'client', delayMs: think, after, messages: [checksum('response', manifest, round)] });
+    after = steps.length;
+  });
+  steps.push({
+    step: steps.length + 1,
     from: 'server',
     delayMs: 0,
-    after: 1,
-    messages: [
-      { label: 'ConnectAck', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: CAPTURED.connectAckSlot2, slotAssignment: true },
-      captured('ChecksumRequest r0', CAPTURED.checksumRequestR0),
-    ],
-  },
-  {
-    step: 3,
-    from: 'client',
-    delayMs: 5,
-    after: 2,
-    // A 22-byte keepalive; the server's transport echoes it.
-    messages: [{ label: 'Keepalive', type: TYPE_DATA, reliable: true, ordered: true, payload: filledPayload(0x02, 17, 3) }],
-  },
-  { step: 4, from: 'client', delayMs: 20, after: 2, messages: [captured('ChecksumResponse r0', CAPTURED.checksumResponseR0)] },
-  { step: 5, from: 'server', delayMs: 0, after: 4, messages: [game('ChecksumRequest r1', Opcode.ChecksumRequest, 32, 5)] },
-  { step: 6, from: 'client', delayMs: 20, after: 5, messages: [game('ChecksumResponse r1', Opcode.ChecksumResponse, 22, 6)] },
-  { step: 7, from: 'server', delayMs: 10, after: 6, messages: [captured('ChecksumRequest r2', CAPTURED.checksumRequestR2)] },
-  {
-    step: 8,
-    from: 'client',
-    delayMs: 700,
-    after: 7,
-    messages: [
-      {
-        label: 'ChecksumResponse r2 (fragmented)',
-        type: TYPE_GAME,
-        reliable: true,
-        ordered: false,
-        payload: filledPayload(Opcode.ChecksumResponse, CHECKSUM_R2_RESPONSE_PAYLOAD_BYTES, 8),
-      },
-    ],
-  },
-  { step: 9, from: 'server', delayMs: 0, after: 8, messages: [game('ChecksumRequest r3', Opcode.ChecksumRequest, 33, 9)] },
-  { step: 10, from: 'client', delayMs: 20, after: 9, messages: [game('ChecksumResponse r3', Opcode.ChecksumResponse, 46, 10)] },
-  { step: 11, from: 'server', delayMs: 0, after: 10, messages: [game('ChecksumRequest 0xFF', Opcode.ChecksumRequest, 36, 11)] },
-  { step: 12, from: 'client', delayMs: 50, after: 11, messages: [game('ChecksumResponse 0xFF', Opcode.ChecksumResponse, 273, 12)] },
-  {
-    step: 13,
-    from: 'server',
-    delayMs: 0,
-    after: 12,
+    after,
     messages: [game('0x28', Opcode.JoinMarker, 6, 13), game('Settings', Opcode.Settings, 51, 14), game('GameInit', Opcode.GameInit, 6, 15)],
-  },
-  { step: 14, from: 'client', delayMs: 30, after: 13, messages: [game('NewPlayerInGame', Opcode.NewPlayerInGame, 7, 16)] },
-  {
-    step: 15,
+  });
+  steps.push({ step: steps.length + 1, from: 'client', delayMs: 30, after: steps.length, messages: [game('NewPlayerInGame', Opcode.NewPlayerInGame, 7, 16)] });
+  steps.push({
+    step: steps.length + 1,
     from: 'server',
     delayMs: 0,
-    after: 14,
+    after: steps.length,
     // Sizes not in the table; small reliable game messages.
     messages: [game('MissionInit', Opcode.MissionInit, 20, 17), game('DeletePlayerUI', Opcode.DeletePlayerUI, 8, 18)],
-  },
-];
+  });
+  return steps;
+}
 
-/** A join message's payload on a connection whose slot is `slot` (null: not yet assigned). */
-export function joinPayload(message: JoinMessage, slot: number | null): Uint8Array {
+function checksum(kind: 'request' | 'response', manifest: ChecksumManifest, round: ManifestRound): JoinMessage {
+  const label = `Checksum${kind === 'request' ? 'Request' : 'Response'} ${round.round === 0xff ? '0xFF' : `r${round.round}`}`;
+  const payload = kind === 'request' ? checksumRequestPayload(round) : checksumResponsePayload(manifest, round);
+  return captured(label, payload);
+}
+
+/** The join of the default manifest: the measured sequence of DECISIONS.md. */
+export const JOIN_STEPS: readonly JoinStep[] = joinSteps();
+
+/** A join message's payload on client `client`'s connection, whose slot is `slot` (null: not yet assigned). */
+export function joinPayload(message: JoinMessage, slot: number | null, client = 1): Uint8Array {
   if (message.slotAssignment && slot !== null) return Uint8Array.of(slot);
+  if (message.identity) return keepalivePayload(clientIdentity(client), slot ?? PEER_ID_UNASSIGNED);
   return message.payload;
 }
 
