@@ -113,3 +113,14 @@ export const REPRODUCE_RTYPE_HELP =
   'Exit 1 if implemented stops losing deaths without a resend, repaired shows a symptom, or a defect no longer does\n' +
   'what the model claims; exit 2 on a bad flag.\n' +
   'Examples:\n  bcsim reproduce rtype\n  bcsim reproduce rtype --loss 0.1 --seed 4 --duration 30s --json';
+
+/** `bcsim conform`, for --help (README "Test your own server"). */
+export const CONFORM_HELP =
+  'Each case opens its own client sessions (a scripted client on its own UDP port: the join, then one fault) and\n' +
+  'judges what the server did. A FAIL prints its evidence (time, seq, the datagram in hex, the server\'s reaction) and\n' +
+  'a command that re-runs just that case. NOT EXERCISED means the server never gave the case its chance (the reason\n' +
+  'is printed); it is not a pass. The first case runs alone: if the server answers nothing, the first line says so.\n' +
+  'The checksum answers come from the scenario\'s manifest; a server that validates them needs its real hashes there.\n' +
+  'Exit codes: 0 no case failed, 1 a case failed or the server never answered, 2 bad input.\n' +
+  'Examples:\n  bcsim conform --server 127.0.0.1:22101\n  bcsim conform --server 127.0.0.1:22101 --cases retransmit,ack-category --junit conform.xml\n' +
+  '  bcsim conform --list';

@@ -11,8 +11,9 @@ import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
-import { ANALYZE_HELP, CLIENTS_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
+import { ANALYZE_HELP, CLIENTS_HELP, CONFORM_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
 import type { PeerFlags } from './commands/peer.js';
+import type { ConformFlags } from './commands/conform.js';
 import type { SweepFlags, SweepMergeFlags } from './commands/sweep.js';
 import type { ProxyFlags } from './commands/proxy.js';
 import type { SwarmFlags } from './commands/swarm.js';
@@ -312,6 +313,26 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .addHelpText('after', `\n${PEER_HELP}\n`)
     .action(async (side: string, flags: PeerFlags) => {
       setExit(await (await import('./commands/peer.js')).peerCommand(side, flags, io));
+    });
+
+  program
+    .command('conform')
+    .description("test your server's transport: short live sessions against it, each with one targeted wire fault, judged PASS, FAIL or NOT EXERCISED")
+    .option('--server <host:port>', 'the server under test (required)')
+    .option('--cases <list>', `cases to run, comma-separated (default: all); --list shows them`)
+    .option('--seed <n>', 'seed of every random choice (hostile bytes, fragment orders); default 1')
+    .option('--parallel <n>', 'at most this many sessions (client slots of the server) at once; default 4')
+    .option('--peer-timeout <d>', "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, DECISIONS.md 19)")
+    .option('--wrap-budget <d>', 'how long the seq-wrap case may take before it says NOT EXERCISED (default 60s)')
+    .option('--scenario <s>', "whose checksum manifest the join answers with (built-in name or file); default: live")
+    .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')
+    .option('--json', 'print the bcsim.conform/1 report as JSON')
+    .option('--junit <file>', 'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped)')
+    .option('--out <file>', 'also write the bcsim.conform/1 report here')
+    .option('--list', 'list the cases and exit')
+    .addHelpText('after', `\n${CONFORM_HELP}\n`)
+    .action(async (flags: ConformFlags) => {
+      setExit(await (await import('./commands/conform.js')).conformCommand(flags, io));
     });
 
   program

@@ -16,3 +16,4 @@ export type { ProxyConfig, ProxyHooks } from './proxy/run.js';
 export { renderSummary } from './proxy/summary.js';
 export type { ProxySummary } from './proxy/summary.js';
 export * from './conformance/index.js';
+export * from './conform/index.js';

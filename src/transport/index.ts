@@ -2,7 +2,7 @@
 // the library use. Everything else in this folder (queues, the ACK-outbox, the
 // send cycle, the receiver's buffers) is internal to the transport.
 export type { Role } from './roles.js';
-export { SERVER_IDENTITY, clientIdentity, keepalivePayload } from './identity.js';
+export { SERVER_IDENTITY, clientIdentity, disconnectPayload, keepalivePayload } from './identity.js';
 export {
   PRESETS,
   PRESET_NAMES,

@@ -1,0 +1,92 @@
+// `bcsim conform --server HOST:PORT`: the conformance campaign against a real
+// server (src/live/conform), its table, JSON and JUnit.
+import { resolve } from 'node:path';
+import { usToMs } from '../../engine/index.js';
+import { CASE_IDS, CONFORM_CASES, DEFAULT_PARALLEL_SESSIONS, DEFAULT_TIMINGS, MAX_SESSIONS, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
+import type { ConformTimings } from '../../live/index.js';
+import { writeFilesTogether } from '../../report/index.js';
+import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
+import type { CliIO } from '../io.js';
+import { durationFlag, seedFlag } from '../options.js';
+import { loadForCli } from '../scenario-ref.js';
+import { DEFAULT_MANIFEST } from '../../traffic/index.js';
+import type { ChecksumManifest } from '../../traffic/index.js';
+import type { Scenario } from '../../scenario/index.js';
+
+export interface ConformFlags {
+  server?: string;
+  cases?: string;
+  seed?: string;
+  bind?: string;
+  parallel?: string;
+  peerTimeout?: string;
+  wrapBudget?: string;
+  scenario?: string;
+  json?: boolean;
+  junit?: string;
+  out?: string;
+  list?: boolean;
+}
+
+export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<number> {
+  if (flags.list) {
+    const width = Math.max(...CASE_IDS.map((id) => id.length));
+    io.stdout(`${CONFORM_CASES.map((c) => `${c.id.padEnd(width)}  ${c.title}`).join('\n')}\n`);
+    return EXIT_OK;
+  }
+  if (flags.server === undefined) throw new UsageError('conform: --server HOST:PORT is required (e.g. --server 127.0.0.1:22101)');
+  const server = parseHostPort(flags.server, '--server');
+  if (typeof server === 'string') throw new UsageError(server);
+  const bindHost = flags.bind ?? (isLoopback(server.host) ? (server.family === 6 ? '::1' : '127.0.0.1') : null);
+  if (bindHost === null) throw new UsageError(`conform: --server ${flags.server} is not loopback; say which local address to use with --bind HOST`);
+  const caseIds = casesFlag(flags.cases);
+  const seed = seedFlag(flags.seed) ?? 1;
+  const parallel = parallelFlag(flags.parallel);
+  const extraFlags: string[] = [];
+  const peerTimeout = durationFlag('--peer-timeout', flags.peerTimeout);
+  const wrapBudget = durationFlag('--wrap-budget', flags.wrapBudget);
+  if (flags.peerTimeout !== undefined) extraFlags.push('--peer-timeout', flags.peerTimeout);
+  if (flags.wrapBudget !== undefined) extraFlags.push('--wrap-budget', flags.wrapBudget);
+  if (flags.scenario !== undefined) extraFlags.push('--scenario', flags.scenario);
+  if (flags.bind !== undefined) extraFlags.push('--bind', flags.bind);
+  const timings: ConformTimings = {
+    ...DEFAULT_TIMINGS,
+    ...(peerTimeout === undefined ? {} : { peerTimeoutMs: usToMs(peerTimeout) }),
+    ...(wrapBudget === undefined ? {} : { wrapBudgetMs: usToMs(wrapBudget) }),
+  };
+  const scenario = loadForCli(flags.scenario ?? 'live', [], io);
+  const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
+  const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
+  io.stderr(`bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once\n`);
+  const report = await runConform(
+    { server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: manifestOf(scenario), timings, extraFlags },
+    { caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`) },
+  );
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const files: Array<{ path: string; content: string }> = [];
+  if (outFile !== undefined) files.push({ path: outFile, content: json });
+  if (junitFile !== undefined) files.push({ path: junitFile, content: conformJunitXml(report) });
+  writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '), () => writeFilesTogether(files));
+  io.stdout(flags.json ? json : renderConformText(report));
+  return report.answered && report.counts.fail === 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+function casesFlag(value: string | undefined): string[] {
+  if (value === undefined || value === 'all') return [...CASE_IDS];
+  const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (ids.length === 0) throw new UsageError('--cases: expected case names separated by commas (bcsim conform --list shows them)');
+  for (const id of ids) if (!CASE_IDS.includes(id)) throw new UsageError(`--cases: unknown case "${id}" (one of ${CASE_IDS.join(', ')})`);
+  return ids;
+}
+
+function parallelFlag(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PARALLEL_SESSIONS;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_SESSIONS) throw new UsageError(`--parallel: expected a whole number of sessions 1..${MAX_SESSIONS}, got "${value}"`);
+  return n;
+}
+
+/** The checksum answers come from the scenario's manifest (DECISIONS.md 31). */
+function manifestOf(scenario: Scenario): ChecksumManifest {
+  return (scenario.traffic as { manifest?: ChecksumManifest }).manifest ?? DEFAULT_MANIFEST;
+}

@@ -1,0 +1,204 @@
+// `bcsim conform`: a campaign of short live sessions against the user's
+// server, one targeted fault per case. Cases run side by side within a budget
+// of sessions (each session holds one client slot of the server), longest
+// first. The first case starts alone: if the server answers nothing within a
+// join step, the campaign stops there and says so.
+import { namedStream } from '../../engine/index.js';
+import type { RandomStream } from '../../engine/index.js';
+import { TYPE_DISCONNECT } from '../../codec/index.js';
+import type { ChecksumManifest } from '../../traffic/index.js';
+import { disconnectPayload } from '../../transport/index.js';
+import { formatHostPort } from '../endpoint.js';
+import type { HostPort } from '../endpoint.js';
+import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
+import { DEFAULT_TIMINGS, notExercised } from './case-types.js';
+import { ConformClient } from './client.js';
+import { CONFORM_CASES } from './cases/index.js';
+
+export const CONFORM_SCHEMA = 'bcsim.conform/1';
+/** Sessions at once by default: fits a server with a handful of player slots (OpenBC's default is 5). */
+export const DEFAULT_PARALLEL_SESSIONS = 4;
+/** Explicit bound on what one campaign may open. */
+export const MAX_SESSIONS = 64;
+
+export interface ConformOptions {
+  readonly server: HostPort;
+  /** Where our sockets bind (any port). */
+  readonly bindHost: string;
+  /** Give each session its own 127.0.0.x address (an IPv4 loopback server, no --bind). */
+  readonly distinctHosts: boolean;
+  readonly caseIds: readonly string[];
+  readonly seed: number;
+  readonly parallelSessions: number;
+  readonly manifest: ChecksumManifest;
+  readonly timings: ConformTimings;
+  /** The flags a re-run needs besides --server, --cases and --seed (e.g. "--peer-timeout 5s"). */
+  readonly extraFlags: readonly string[];
+}
+
+export interface CaseResult {
+  readonly id: string;
+  readonly title: string;
+  readonly status: CaseStatus;
+  readonly summary: string;
+  readonly evidence: readonly CaseEvidence[];
+  readonly durationS: number;
+  /** The command that re-runs just this case. */
+  readonly repro: string;
+}
+
+export interface ConformReport {
+  readonly schema: typeof CONFORM_SCHEMA;
+  readonly server: string;
+  readonly seed: number;
+  /** False when the server sent nothing at all: every verdict below is then empty. */
+  readonly answered: boolean;
+  readonly wallSeconds: number;
+  readonly sessions: number;
+  readonly counts: { readonly pass: number; readonly fail: number; readonly notExercised: number };
+  readonly cases: readonly CaseResult[];
+}
+
+export interface ConformHooks {
+  /** Called as each case ends (progress on stderr). */
+  caseDone?(result: CaseResult, done: number, total: number): void;
+}
+
+/** The cases a --cases list names, in report order; unknown names are the caller's to refuse first. */
+export function selectCases(ids: readonly string[]): ConformCase[] {
+  return CONFORM_CASES.filter((c) => ids.includes(c.id));
+}
+
+export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = () => performance.now()): Promise<ConformReport> {
+  const startMs = nowMs();
+  const cases = selectCases(options.caseIds);
+  const budget = Math.max(options.parallelSessions, ...cases.map((c) => c.sessions));
+  let answered = false;
+  let opened = 0;
+  let onAnswer: () => void = () => {};
+  const firstAnswer = new Promise<void>((resolve) => (onAnswer = resolve));
+  const results = new Map<string, CaseResult>();
+  const runOne = async (c: ConformCase): Promise<void> => {
+    const clients: ConformClient[] = [];
+    const taken = new Set<string>();
+    const ctx: CaseContext = {
+      server: options.server,
+      seed: options.seed,
+      manifest: options.manifest,
+      timings: options.timings,
+      open: async (label) => {
+        if (++opened > MAX_SESSIONS) throw new Error(`conform: more than ${MAX_SESSIONS} sessions`);
+        const client = await ConformClient.open(options.server, sessionHost(options, opened), nowMs, label);
+        client.onArrival = () => {
+          answered = true;
+          onAnswer();
+        };
+        clients.push(client);
+        return client;
+      },
+      random: (name): RandomStream => {
+        if (taken.has(name)) throw new Error(`conform: stream ${name} taken twice`);
+        taken.add(name);
+        return namedStream(options.seed, `conform.${c.id}.${name}`);
+      },
+    };
+    const began = nowMs();
+    let verdict: Verdict;
+    try {
+      verdict = await c.run(ctx);
+    } finally {
+      await Promise.all(clients.map((client) => goodbye(client)));
+    }
+    const result: CaseResult = { id: c.id, title: c.title, ...verdict, durationS: round3((nowMs() - began) / 1000), repro: reproCommand(options, c.id) };
+    results.set(c.id, result);
+    hooks.caseDone?.(result, results.size, cases.length);
+  };
+  // Longest first: the removal case waits out a peer timeout.
+  const queue = [...cases].sort((a, b) => b.sessions - a.sessions);
+  await pool(queue, budget, runOne, async (first) => {
+    // Nothing more starts until the server answered the first case (or that case gave up).
+    await Promise.race([firstAnswer, first]);
+    if (answered) return true;
+    for (const c of queue) if (!results.has(c.id) && c !== queue[0]) results.set(c.id, unanswered(options, c));
+    return false;
+  });
+  const ordered = cases.map((c) => results.get(c.id) as CaseResult);
+  const count = (s: CaseStatus) => ordered.filter((r) => r.status === s).length;
+  return {
+    schema: CONFORM_SCHEMA,
+    server: formatHostPort({ address: options.server.host, port: options.server.port }),
+    seed: options.seed,
+    answered,
+    wallSeconds: round3((nowMs() - startMs) / 1000),
+    sessions: opened,
+    counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
+    cases: ordered,
+  };
+}
+
+/**
+ * Runs `items` with at most `budget` sessions open at once (each item declares
+ * its sessions). After starting the first, `gate` decides whether the rest run.
+ */
+async function pool(items: readonly ConformCase[], budget: number, run: (c: ConformCase) => Promise<void>, gate: (first: Promise<void>) => Promise<boolean>): Promise<void> {
+  let free = budget;
+  const running = new Set<Promise<void>>();
+  const pending = [...items];
+  let gated = false;
+  while (pending.length > 0 || running.size > 0) {
+    const next = pending.findIndex((c) => c.sessions <= free);
+    if (next >= 0) {
+      const [c] = pending.splice(next, 1);
+      free -= c.sessions;
+      const p: Promise<void> = run(c).finally(() => {
+        free += c.sessions;
+        running.delete(p);
+      });
+      running.add(p);
+      if (!gated) {
+        gated = true;
+        if (!(await gate(p))) pending.length = 0;
+      }
+      continue;
+    }
+    await Promise.race(running);
+  }
+}
+
+/**
+ * Where session `n` binds. Against an IPv4 loopback server each session gets an
+ * address of its own (127.0.0.2, .3, …: all of 127/8 is loopback), so a server
+ * that limits reconnects per address (OpenBC waits 2 s) sees distinct players.
+ */
+export function sessionHost(options: Pick<ConformOptions, 'bindHost' | 'distinctHosts'>, n: number): string {
+  return options.distinctHosts ? `127.0.0.${2 + ((n - 1) % 250)}` : options.bindHost;
+}
+
+/** A session that still holds a slot leaves politely (a real server frees the slot). */
+async function goodbye(client: ConformClient): Promise<void> {
+  if (client.slot !== null && !client.saidGoodbye) {
+    client.send([client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot), true)], 'Disconnect (end of session)');
+    await sleep(200);
+  }
+  client.close();
+}
+
+function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
+  const verdict = notExercised(`the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`);
+  return { id: c.id, title: c.title, ...verdict, durationS: 0, repro: reproCommand(options, c.id) };
+}
+
+export function reproCommand(options: ConformOptions, id: string): string {
+  const server = formatHostPort({ address: options.server.host, port: options.server.port });
+  return ['npx bcsim conform --server', server, '--cases', id, '--seed', String(options.seed), ...options.extraFlags].join(' ');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export { DEFAULT_TIMINGS };

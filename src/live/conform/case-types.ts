@@ -1,0 +1,109 @@
+// What a conformance case is and what it returns. A case opens its own
+// sessions (scripted clients), applies one targeted fault and judges what the
+// server did: PASS, FAIL with evidence, or NOT EXERCISED with the reason (the
+// server never gave the case its chance: a rule that checked nothing is not a pass).
+import type { RandomStream } from '../../engine/index.js';
+import type { ChecksumManifest } from '../../traffic/index.js';
+import type { HostPort } from '../endpoint.js';
+import type { ConformClient, ServerMessage } from './client.js';
+import { hexOf } from './client.js';
+import type { JoinTimings } from './join.js';
+
+export type CaseStatus = 'pass' | 'fail' | 'not-exercised';
+
+export interface CaseEvidence {
+  /** Which session of the case (its label), and seconds since that session opened. */
+  readonly session: string;
+  readonly timeS: number | null;
+  readonly detail: string;
+  /** The datagram it rests on, decrypted, as hex ('' when none). */
+  readonly hex: string;
+}
+
+export interface Verdict {
+  readonly status: CaseStatus;
+  /** One line: what was checked and what the server did. */
+  readonly summary: string;
+  readonly evidence: readonly CaseEvidence[];
+}
+
+/** Timing windows of the judgements, in ms; the documented figures they rest on are in the comments. */
+export interface ConformTimings extends JoinTimings {
+  /** An unACKed reliable message must be re-sent within this: 2.0 s stock interval (DECISIONS.md 11) plus an update's slack. */
+  readonly resendMaxMs: number;
+  /** And not sooner than this (1.0 s is the shortest documented base, DECISIONS.md 11 and 20). */
+  readonly resendMinMs: number;
+  /** How long a case that needs any re-send waits for one (covers slow but working servers). */
+  readonly resendWaitMs: number;
+  /** A copy may already be on its way when our ACK arrives: re-sends later than this after it are faults. */
+  readonly ackGraceMs: number;
+  /** Our reliable messages must be ACKed within this. */
+  readonly ackWithinMs: number;
+  /** A Disconnected peer must be gone within this: ~4.16 s measured (DECISIONS.md 28), plus slack. */
+  readonly removalMaxMs: number;
+  /** The server's peer timeout (45 s stock, DECISIONS.md 19); the timeout probe waits this plus 15 s. */
+  readonly peerTimeoutMs: number;
+  /** How long the wrap case may take before it says NOT EXERCISED. */
+  readonly wrapBudgetMs: number;
+}
+
+export const DEFAULT_TIMINGS: ConformTimings = {
+  stepMs: 5000,
+  resendMaxMs: 3500,
+  resendMinMs: 500,
+  resendWaitMs: 10_000,
+  ackGraceMs: 1000,
+  ackWithinMs: 1000,
+  removalMaxMs: 6000,
+  peerTimeoutMs: 45_000,
+  wrapBudgetMs: 60_000,
+};
+
+export interface CaseContext {
+  readonly server: HostPort;
+  readonly seed: number;
+  readonly manifest: ChecksumManifest;
+  readonly timings: ConformTimings;
+  /** A new scripted client (a session of this case), labelled for the evidence. */
+  open(label: string): Promise<ConformClient>;
+  /** The case's named seeded stream (one per name). */
+  random(name: string): RandomStream;
+}
+
+export interface ConformCase {
+  readonly id: string;
+  /** The claim, one sentence. */
+  readonly title: string;
+  /** Sessions (server slots) it opens, at most, and how many at once. */
+  readonly sessions: number;
+  run(ctx: CaseContext): Promise<Verdict>;
+}
+
+export function evidence(client: ConformClient, detail: string, at?: ServerMessage | { timeMs: number; bytes: Uint8Array } | null): CaseEvidence {
+  if (at === undefined || at === null) return { session: client.label, timeS: client.now / 1000, detail, hex: '' };
+  const bytes = 'arrival' in at ? at.arrival.bytes : at.bytes;
+  return { session: client.label, timeS: at.timeMs / 1000, detail, hex: hexOf(bytes) };
+}
+
+export const pass = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({ status: 'pass', summary, evidence: notes });
+export const fail = (summary: string, found: readonly CaseEvidence[]): Verdict => ({ status: 'fail', summary, evidence: found });
+export const notExercised = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({ status: 'not-exercised', summary, evidence: notes });
+
+/** Several probes of one case: any FAIL fails it; it passes when one passed and none failed. */
+export function combine(parts: readonly Verdict[]): Verdict {
+  const failed = parts.filter((p) => p.status === 'fail');
+  const passed = parts.filter((p) => p.status === 'pass');
+  const evidenceOf = (list: readonly Verdict[]) => list.flatMap((p) => p.evidence);
+  if (failed.length > 0) return fail(failed.map((p) => p.summary).join('; '), [...evidenceOf(failed), ...evidenceOf(parts.filter((p) => p.status !== 'fail'))]);
+  if (passed.length > 0) return pass(parts.map((p) => p.summary).join('; '), evidenceOf(parts));
+  return notExercised(parts.map((p) => p.summary).join('; '), evidenceOf(parts));
+}
+
+/** "seq 3 (high)" or "seq 3 fragment 1 (high)". */
+export function seqLabel(seq: number, low: boolean, fragIndex: number | null = null): string {
+  return `seq ${seq}${fragIndex === null ? '' : ` fragment ${fragIndex}`} (${low ? 'low' : 'high'})`;
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(3)} s`;
+}

@@ -1,0 +1,151 @@
+// Cases on how a connection ends: a peer the server removes (a protocol
+// error, or the peer timeout) is sent a Boot first and its queued ACKs are
+// flushed (DECISIONS.md 19); a Disconnect is ACKed and the peer is gone within
+// the documented time (DECISIONS.md 21, 28).
+import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME } from '../../../codec/index.js';
+import type { DataMessage } from '../../../codec/index.js';
+import { FINAL_ROUND, Opcode } from '../../../traffic/index.js';
+import { disconnectPayload } from '../../../transport/index.js';
+import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
+import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
+import type { ConformClient, ServerMessage } from '../client.js';
+import { isData, opcodeOf } from '../client.js';
+import { answerRounds, connect, isBoot, isChecksumRequest, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { ackOf } from './processing.js';
+import { requestIsRound } from './acks.js';
+
+/** The stock idle keepalive interval (DECISIONS.md 12): a waiting session sends one this often. */
+const KEEPALIVE_EVERY_MS = 5000;
+/** How long after its removal a session listens for late datagrams. */
+const SILENCE_CHECK_MS = 2000;
+
+/** A round-0xFF answer whose tree cannot be read: a file count that runs past the end. */
+export function unreadableFinalAnswer(): Uint8Array {
+  return Uint8Array.of(Opcode.ChecksumResponse, FINAL_ROUND, 0x11, 0x22, 0x33, 0x44, 0xff, 0xff, 0x01);
+}
+
+/** Sends a keepalive whenever the session has been quiet for KEEPALIVE_EVERY_MS; returns the stop function. */
+export function keepSessionAlive(client: ConformClient): () => void {
+  const timer = setInterval(() => {
+    const last = client.departures.at(-1);
+    if (last === undefined || client.now - last.timeMs >= KEEPALIVE_EVERY_MS - 100) client.send([keepaliveMessage(client)], 'Keepalive (idle)');
+  }, 500);
+  return () => clearInterval(timer);
+}
+
+function bootLabel(m: ServerMessage): string {
+  const d = m.message as DataMessage;
+  return d.type === TYPE_BOOT ? `transport Boot (type 0x04, payload ${[...d.payload].map((b) => b.toString(16).padStart(2, '0')).join(' ')})` : `game BootPlayer (opcode 0x04, reason ${d.payload[1] ?? '?'})`;
+}
+
+async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
+  const client = await ctx.open('removal/protocol-error');
+  const t = ctx.timings;
+  const progress = newProgress();
+  if (!(await connect(client, progress, t))) return notExercised(`protocol error: join stopped: ${progress.stopped}`);
+  client.send([keepaliveMessage(client)], 'Keepalive');
+  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 3, timings: t }))) return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
+  const final = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, FINAL_ROUND), t.stepMs);
+  if (final === null) return notExercised('protocol error: no round-0xFF request');
+  const keepalive = keepaliveMessage(client) as DataMessage;
+  client.send([keepalive], 'Keepalive, its ACK queued when the bad answer arrives');
+  const bad = client.reliable(TYPE_GAME, unreadableFinalAnswer());
+  const badAt = client.now;
+  const badBytes = client.send([bad], 'an unreadable round-0xFF answer');
+  const reaction = await client.waitFor((m) => isBoot(m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit, t.stepMs, badAt);
+  if (reaction !== null && !isBoot(reaction)) return notExercised('protocol error: the server accepted an unreadable round-0xFF answer and went on to its settings, so it removed nobody', [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)]);
+  await client.sleep(SILENCE_CHECK_MS);
+  const unacked = [keepalive, bad].filter((m) => ackOf(client, m, badAt - 50) === undefined);
+  if (reaction === null) {
+    // Quiet: removed without a word, or still holding us? A keepalive tells.
+    const poke = keepaliveMessage(client) as DataMessage;
+    const pokeAt = client.now;
+    client.send([poke], 'Keepalive: are we still a peer?');
+    await client.sleep(t.ackWithinMs + 500);
+    if (ackOf(client, poke, pokeAt) !== undefined) return notExercised('protocol error: the server neither removed us nor answered our unreadable round-0xFF answer');
+    return fail('protocol error: removed without a Boot', [evidence(client, `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, m.type < 0x32)).join(', ')} never ACKed` : ''}`, { timeMs: badAt, bytes: badBytes })]);
+  }
+  if (unacked.length > 0) {
+    return fail('protocol error: Booted, but queued ACKs were not flushed', [
+      evidence(client, `the ${bootLabel(reaction)} came, but ${unacked.map((m) => seqLabel(m.seq as number, m.type < 0x32)).join(' and ')} that we sent before it never got its ACK`, reaction),
+      evidence(client, 'our unreadable round-0xFF answer', { timeMs: badAt, bytes: badBytes }),
+    ]);
+  }
+  return pass(`protocol error: ${bootLabel(reaction)} ${seconds(reaction.timeMs - badAt)} after our unreadable answer, with our messages ACKed`);
+}
+
+async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
+  const t = ctx.timings;
+  const observer = await ctx.open('removal/observer');
+  const stopObserver = keepSessionAlive(observer);
+  try {
+    const seen = await join(observer, ctx.manifest, newProgress(), t);
+    if (!joined(seen)) return notExercised(`timeout: the observer's join stopped: ${seen.stopped}`);
+    const silent = await ctx.open('removal/silent');
+    const progress = await join(silent, ctx.manifest, newProgress(), t);
+    if (!joined(progress)) return notExercised(`timeout: the silent client's join stopped: ${progress.stopped}`);
+    const slot = silent.slot;
+    silent.withhold = () => true;
+    const quietFrom = silent.now;
+    const observerFrom = observer.now;
+    const windowMs = t.peerTimeoutMs + 15_000;
+    const isBootOf = (m: ServerMessage) => isBoot(m) && (m.message as DataMessage).type === TYPE_BOOT && (m.message as DataMessage).payload[0] === slot;
+    const boot = await observer.waitFor(isBootOf, windowMs, observerFrom);
+    const own = silent.serverMessages().find((m) => m.timeMs >= quietFrom && isBoot(m));
+    const lastToSilent = silent.arrivals.at(-1)?.timeMs ?? quietFrom;
+    if (boot !== null || own !== undefined) {
+      const at = boot ?? (own as ServerMessage);
+      return pass(`timeout: ${boot ? `the other client got a ${bootLabel(boot)} for slot ${slot}` : `the silent client got a ${bootLabel(at)}`} ${seconds(boot ? boot.timeMs - observerFrom : at.timeMs - quietFrom)} after it fell silent`);
+    }
+    if (silent.now - lastToSilent < SILENCE_CHECK_MS) return notExercised(`timeout: the server still sends to a client silent for ${seconds(windowMs)}: it was never timed out`);
+    // What the other client heard around the removal (game messages; keepalives are noise here).
+    const told = observer.serverMessages().filter((m) => m.timeMs >= observerFrom + lastToSilent - quietFrom - 1000 && isData(m.message) && m.message.reliable && m.message.type === TYPE_GAME).slice(0, 3);
+    return fail(`timeout: the silent client was dropped ${seconds(lastToSilent - quietFrom)} after it fell silent, with no Boot`, [
+      evidence(silent, `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (DECISIONS.md 19)`, silent.arrivals.at(-1) ?? null),
+      ...told.map((m) => evidence(observer, `what the other client was told instead: ${describeMessage(m)}`, m)),
+    ]);
+  } finally {
+    stopObserver();
+  }
+}
+
+function describeMessage(m: ServerMessage): string {
+  const d = m.message as DataMessage;
+  return d.type === TYPE_GAME ? `game opcode 0x${d.payload[0].toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${d.type.toString(16).padStart(2, '0')}`;
+}
+
+export const removal: ConformCase = {
+  id: 'removal',
+  title: 'A peer the server removes (protocol error, timeout) is sent a Boot first, and its queued ACKs are flushed.',
+  sessions: 3,
+  run: async (ctx) => combine(await Promise.all([protocolErrorProbe(ctx), timeoutProbe(ctx)])),
+};
+
+async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
+  const client = await ctx.open('disconnect');
+  const t = ctx.timings;
+  const progress = await join(client, ctx.manifest, newProgress(), t);
+  if (!joined(progress)) return notExercised(`join stopped: ${progress.stopped}`);
+  const bye = client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot ?? 0), true);
+  const byeAt = client.now;
+  const bytes = client.send([bye], 'Disconnect');
+  await client.sleep(t.removalMaxMs + SILENCE_CHECK_MS);
+  const found = [];
+  const ack = ackOf(client, bye, byeAt);
+  if (ack === undefined) found.push(evidence(client, `our Disconnect (${seqLabel(bye.seq as number, true)}) was never ACKed`, { timeMs: byeAt, bytes }));
+  else if (ack.timeMs - byeAt > t.ackWithinMs) found.push(evidence(client, `our Disconnect was ACKed only after ${seconds(ack.timeMs - byeAt)}`, ack));
+  const last = client.arrivals.at(-1);
+  if (last !== undefined && last.timeMs - byeAt > t.removalMaxMs) {
+    found.push(evidence(client, `the server still sent to us ${seconds(last.timeMs - byeAt)} after our Disconnect: not removed within ${seconds(t.removalMaxMs)} (measured ~4.16 s, DECISIONS.md 28)`, last));
+  }
+  if (found.length > 0) return fail('the Disconnect was not handled as documented', found);
+  const gone = last === undefined ? 0 : last.timeMs - byeAt;
+  return pass(`ACKed after ${seconds((ack as ServerMessage).timeMs - byeAt)}; the server's last datagram ${seconds(Math.max(0, gone))} after our Disconnect`);
+}
+
+export const disconnect: ConformCase = {
+  id: 'disconnect',
+  title: 'The Disconnect is ACKed, and the peer is removed within the documented time.',
+  sessions: 1,
+  run: disconnectRun,
+};

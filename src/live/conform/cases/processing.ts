@@ -1,0 +1,169 @@
+// Cases on what the server does with what it receives: a re-sent message is
+// processed once; fragments that arrive out of order, twice, or with a gap
+// reassemble to exactly the original bytes (transport-layer.md §4–§5).
+import { TYPE_ACK } from '../../../codec/index.js';
+import type { DataMessage, Located } from '../../../codec/index.js';
+import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
+import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
+import { evidence, fail, notExercised, pass, seconds, combine, seqLabel } from '../case-types.js';
+import type { ConformClient, ServerMessage } from '../client.js';
+import { isData, reactionSince } from '../client.js';
+import { answerRounds, connect, enterGame, isBoot, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+
+/** The stock client re-sends an unACKed message after 2.0 s (DECISIONS.md 11): the duplicate leaves then. */
+const DUPLICATE_AFTER_MS = 2000;
+/** How long after the duplicate a second reply would show. */
+const WATCH_AFTER_DUPLICATE_MS = 3000;
+
+/** Did the server ACK our `message` (its seq, category, fragment index) at or after `since`? */
+export function ackOf(client: ConformClient, message: DataMessage, since: number): ServerMessage | undefined {
+  return client.serverMessages().find((m) => {
+    const ack = m.message;
+    if (m.timeMs < since || ack.type !== TYPE_ACK || ack.seq !== message.seq) return false;
+    const low = (ack.flags & 0x02) !== 0;
+    if (low !== message.type < 0x32) return false;
+    return message.fragment ? ack.fragIndex === message.fragIndex : true;
+  });
+}
+
+function requestRound(m: ServerMessage): string {
+  if (!isData(m.message)) return '?';
+  const parsed = parseChecksumRequest(m.message.payload);
+  return parsed.ok ? roundLabel(parsed.value.round) : '?';
+}
+
+/** Reliable messages with a seq not seen before (copies of one message count once). */
+function newReliables(list: readonly ServerMessage[], known: ReadonlySet<string>): ServerMessage[] {
+  const seen = new Set(known);
+  const out: ServerMessage[] = [];
+  for (const m of list) {
+    if (!isData(m.message) || !m.message.reliable) continue;
+    const key = keyOf(m.message);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(m);
+  }
+  return out;
+}
+
+function keyOf(m: Located<DataMessage>): string {
+  return `${m.type < 0x32 ? 'low' : 'high'}:${m.seq}:${m.fragIndex ?? -1}`;
+}
+
+async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
+  const client = await ctx.open('duplicate-processing');
+  const progress = newProgress();
+  if (!(await connect(client, progress, ctx.timings))) return notExercised(`join stopped: ${progress.stopped}`, [evidence(client, progress.stopped ?? '')]);
+  client.send([keepaliveMessage(client)], 'Keepalive');
+  let original: DataMessage | null = null;
+  let sentAt = 0;
+  const ok = await answerRounds(client, ctx.manifest, progress, {
+    untilRound: 1,
+    timings: ctx.timings,
+    answer: (round, payload) => {
+      const [message] = sendGame(client, payload, `ChecksumResponse ${roundLabel(round)}`);
+      if (round === 1) {
+        original = message as DataMessage;
+        sentAt = client.now;
+      }
+    },
+  });
+  if (!ok || original === null) return notExercised(`join stopped before round 1 was answered: ${progress.stopped}`, [evidence(client, progress.stopped ?? '')]);
+  const message: DataMessage = original;
+  const next = await client.waitFor(isChecksumRequest, ctx.timings.stepMs, sentAt);
+  if (next === null) return notExercised(`no checksum request after our round-1 answer, so nothing to repeat`, [evidence(client, 'no request after round 1')]);
+  const before = new Set(client.serverMessages().filter((m) => isData(m.message) && m.message.reliable).map((m) => keyOf(m.message as Located<DataMessage>)));
+  await client.sleep(sentAt + DUPLICATE_AFTER_MS - client.now);
+  const duplicateAt = client.now;
+  const bytes = client.send([message], `duplicate of ChecksumResponse r1, ${seqLabel(message.seq as number, false)}`);
+  await client.sleep(WATCH_AFTER_DUPLICATE_MS);
+  const found = [];
+  const after = client.serverMessages().filter((m) => m.timeMs >= duplicateAt);
+  const ack = ackOf(client, message, duplicateAt);
+  if (ack === undefined) found.push(evidence(client, `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (DECISIONS.md 10: duplicates are ACKed)`, { timeMs: duplicateAt, bytes }));
+  for (const m of newReliables(after, before)) {
+    if (isBoot(m)) found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
+    else if (isChecksumRequest(m)) found.push(evidence(client, `processed twice: a second reply, checksum request round ${requestRound(m)} (${seqLabel((m.message as DataMessage).seq as number, false)}) ${seconds(m.timeMs - duplicateAt)} after the duplicate; round ${requestRound(next)} was already asked`, m));
+  }
+  if (found.length > 0) return fail(`the re-sent round-1 answer was not handled as a duplicate`, found);
+  return pass(`the duplicate (${seqLabel(message.seq as number, false)}, sent ${seconds(duplicateAt - sentAt)} after the original) was ACKed and drew no second reply`);
+}
+
+export const duplicateProcessing: ConformCase = {
+  id: 'duplicate-processing',
+  title: 'A reliable message re-sent because its ACK was lost is processed once: no second reply, no second state change.',
+  sessions: 1,
+  run: duplicateRun,
+};
+
+/** The ways the fragments of our round-0xFF answer are sent. */
+type FragmentFault = 'out-of-order' | 'duplicated' | 'missing-then-resent';
+const FRAGMENT_FAULTS: readonly FragmentFault[] = ['out-of-order', 'duplicated', 'missing-then-resent'];
+/** Round 0xFF's answer (268 bytes) in fragments of this size: three of them. */
+const PROBE_CHUNK_BYTES = 100;
+
+/** The send order of fragment indexes for a fault, drawn from the case's stream. */
+export function fragmentOrder(fault: FragmentFault, count: number, draw: () => number): { first: number[]; later: number[] } {
+  const indexes = Array.from({ length: count }, (_, i) => i);
+  if (fault === 'out-of-order') {
+    // A shuffle that is never the identity.
+    for (let i = count - 1; i > 0; i--) {
+      const j = Math.floor(draw() * (i + 1));
+      [indexes[i], indexes[j]] = [indexes[j], indexes[i]];
+    }
+    if (indexes.every((v, i) => v === i)) indexes.reverse();
+    return { first: indexes, later: [] };
+  }
+  if (fault === 'duplicated') {
+    const twice = 1 + Math.floor(draw() * (count - 1));
+    return { first: [...indexes.slice(0, twice + 1), twice, ...indexes.slice(twice + 1)], later: [] };
+  }
+  const missing = 1 + Math.floor(draw() * (count - 1));
+  return { first: indexes.filter((i) => i !== missing), later: [missing] };
+}
+
+async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Verdict> {
+  const client = await ctx.open(`fragment-reassembly/${fault}`);
+  const progress = newProgress();
+  const draw = ctx.random(`fragments.${fault}`);
+  if (!(await connect(client, progress, ctx.timings))) return notExercised(`${fault}: join stopped: ${progress.stopped}`);
+  client.send([keepaliveMessage(client)], 'Keepalive');
+  let order: { first: number[]; later: number[] } | null = null;
+  let lastSentAt = 0;
+  let firstBytes: Uint8Array = new Uint8Array(0);
+  const ok = await answerRounds(client, ctx.manifest, progress, {
+    timings: ctx.timings,
+    answer: async (round, payload) => {
+      if (round !== FINAL_ROUND) {
+        sendGame(client, payload, `ChecksumResponse ${roundLabel(round)}`);
+        return;
+      }
+      const pieces = client.fragments(payload, PROBE_CHUNK_BYTES);
+      order = fragmentOrder(fault, pieces.length, () => draw.next());
+      for (const i of order.first) {
+        const bytes = client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} (${fault})`);
+        if (firstBytes.length === 0) firstBytes = bytes;
+      }
+      if (order.later.length > 0) {
+        // As a stock sender would: the missing fragment again after the 2.0 s retransmit interval (DECISIONS.md 11).
+        await client.sleep(DUPLICATE_AFTER_MS);
+        for (const i of order.later) client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} re-sent`);
+      }
+      lastSentAt = client.now;
+    },
+  });
+  if (!ok || order === null) return notExercised(`${fault}: join stopped before round 0xFF: ${progress.stopped}`);
+  const sent = order as { first: number[]; later: number[] };
+  const how = `fragments ${sent.first.join(', ')}${sent.later.length ? ` then ${sent.later.join(', ')} ${seconds(DUPLICATE_AFTER_MS)} later` : ''}`;
+  if (await enterGame(client, progress, ctx.timings)) return pass(`${fault}: ${how} of our round-0xFF answer reassembled (the server went on to its settings)`);
+  return fail(`${fault}: ${how} did not reassemble to our round-0xFF answer: ${progress.stopped}`, [
+    evidence(client, `we sent round 0xFF's answer (268 bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}`, { timeMs: lastSentAt, bytes: firstBytes }),
+  ]);
+}
+
+export const fragmentReassembly: ConformCase = {
+  id: 'fragment-reassembly',
+  title: 'Fragments that arrive out of order, duplicated, or with one missing and then re-sent reassemble to exactly the original bytes.',
+  sessions: FRAGMENT_FAULTS.length,
+  run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),
+};

@@ -1,0 +1,173 @@
+// Sequence numbers wrap past 65,535 in each category without loss
+// (DECISIONS.md 1: u16 on the wire, serial arithmetic). The case sends enough
+// harmless reliable messages to carry its own counter of each category round
+// the circle, every one of which must be ACKed with its exact seq; then a
+// message the server must act on goes out with the wrapped seq:
+// - high: the answer to a checksum request (the server must ask the next round);
+// - low: the Disconnect (the server must ACK it and let us go).
+import { TYPE_ACK, TYPE_CONNECT, TYPE_DISCONNECT, TYPE_GAME } from '../../../codec/index.js';
+import type { DataMessage } from '../../../codec/index.js';
+import { parseChecksumRequest } from '../../../traffic/index.js';
+import { disconnectPayload } from '../../../transport/index.js';
+import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
+import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
+import type { Arrival, ConformClient } from '../client.js';
+import { describeArrival } from '../client.js';
+import { answerPayload, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+import { ackOf } from './processing.js';
+import { requestIsRound } from './acks.js';
+
+/** The high-category filler: a reliable game message with opcode 0x7F, not a BC opcode (a server drops it after ACKing it). */
+export const FILLER_OPCODE = 0x7f;
+/** Messages in flight at once: fewer than the 127 ACKs one 512-byte datagram can carry. */
+const WINDOW = 120;
+/** Unanswered fillers are re-sent at the stock interval (DECISIONS.md 11) … */
+const RESEND_MS = 2000;
+/** … and a filler sent this often without an ACK is lost. */
+const MAX_SENDS = 3;
+/**
+ * Messages per datagram: fewer than the 33 measured in stock datagrams (DECISIONS.md 25),
+ * so this case judges the wrap alone (the full-datagram case judges datagram capacity).
+ */
+const PER_DATAGRAM = 30;
+const SEQ_SPACE = 65536;
+
+interface PhaseResult {
+  readonly ok: boolean;
+  readonly sent: number;
+  readonly acked: number;
+  readonly reason: string;
+  readonly lastBytes: Uint8Array;
+  readonly lastAt: number;
+  /** The first datagram of the server with an ACK of a seq we never sent in this phase. */
+  readonly wrongAck: Arrival | null;
+}
+
+interface InFlight {
+  readonly message: DataMessage;
+  /** Position in the phase, 1-based. */
+  readonly index: number;
+  sentAt: number;
+  sends: number;
+}
+
+/**
+ * Sends fillers of one category until its counter reads 0 again, paced by the
+ * server's ACKs and re-sent as a stock client would when unACKed.
+ */
+async function fillToWrap(client: ConformClient, low: boolean, deadlineMs: number): Promise<PhaseResult> {
+  const outstanding = new Map<number, InFlight>();
+  let acked = 0;
+  let sent = 0;
+  let scanned = client.arrivals.length;
+  let lastBytes: Uint8Array = new Uint8Array(0);
+  let lastAt = 0;
+  /** ACKs of seqs we never sent in this phase (an ACK sent again is not one). */
+  const wrongAcks = new Map<number, number>();
+  const sentSeqs = new Set<number>();
+  let wrongAck: Arrival | null = null;
+  const total = SEQ_SPACE - client.peekSeq(low);
+  const send = (batch: DataMessage[], note: string) => {
+    lastBytes = client.send(batch, note);
+    lastAt = client.now;
+  };
+  for (;;) {
+    // Read the ACKs that came in since the last look.
+    for (; scanned < client.arrivals.length; scanned++) {
+      for (const m of client.arrivals[scanned].messages ?? []) {
+        if (m.type !== TYPE_ACK || ((m.flags & 0x02) !== 0) !== low) continue;
+        if (outstanding.delete(m.seq)) acked++;
+        else if (!sentSeqs.has(m.seq)) {
+          wrongAcks.set(m.seq, (wrongAcks.get(m.seq) ?? 0) + 1);
+          wrongAck ??= client.arrivals[scanned];
+        }
+      }
+    }
+    if (acked === total) return { ok: true, sent, acked, reason: '', lastBytes, lastAt, wrongAck };
+    if (client.now > deadlineMs) return { ok: false, sent, acked, reason: 'budget', lastBytes, lastAt, wrongAck };
+    // Re-send what is overdue; a message re-sent MAX_SENDS times without an ACK is lost.
+    const overdue = [...outstanding.values()].filter((f) => client.now - f.sentAt >= RESEND_MS);
+    const lost = overdue.find((f) => f.sends >= MAX_SENDS);
+    if (lost !== undefined) {
+      const wrong = [...wrongAcks.keys()].slice(0, 5).join(', ');
+      const reason = `${seqLabel(lost.message.seq as number, low)} (message ${lost.index} of ${total}) was sent ${lost.sends} times and never ACKed${wrong ? `; the server sent ACKs of seqs ${wrong}, which we never sent in this phase` : ''}`;
+      return { ok: false, sent, acked, reason, lastBytes, lastAt, wrongAck };
+    }
+    for (let i = 0; i < overdue.length; i += PER_DATAGRAM) {
+      const group = overdue.slice(i, i + PER_DATAGRAM);
+      for (const f of group) {
+        f.sentAt = client.now;
+        f.sends++;
+      }
+      send(group.map((f) => f.message), `${group.length} ${low ? 'low' : 'high'} fillers re-sent`);
+    }
+    if (sent < total && outstanding.size < WINDOW) {
+      const n = Math.min(PER_DATAGRAM, total - sent, WINDOW - outstanding.size);
+      const batch: DataMessage[] = [];
+      for (let i = 0; i < n; i++) {
+        const m = low ? client.reliable(TYPE_CONNECT, new Uint8Array(0), true) : client.reliable(TYPE_GAME, Uint8Array.of(FILLER_OPCODE), false);
+        outstanding.set(m.seq as number, { message: m, index: sent + i + 1, sentAt: client.now, sends: 1 });
+        sentSeqs.add(m.seq as number);
+        batch.push(m);
+      }
+      sent += n;
+      send(batch, `${n} ${low ? 'low' : 'high'} fillers`);
+      if (outstanding.size < WINDOW) continue;
+    }
+    await client.sleep(2);
+  }
+}
+
+async function wrapRun(ctx: CaseContext): Promise<Verdict> {
+  const client = await ctx.open('seq-wrap');
+  const t = ctx.timings;
+  const startedAt = client.now;
+  const progress = newProgress();
+  if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
+  client.send([keepaliveMessage(client)], 'Keepalive');
+  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 0, timings: t }))) return notExercised(`join stopped: ${progress.stopped}`);
+  const r1 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 1), t.stepMs);
+  if (r1 === null) return notExercised('no round-1 checksum request');
+  const parts: Verdict[] = [];
+  const deadline = startedAt + t.wrapBudgetMs;
+  const high = await fillToWrap(client, false, deadline);
+  if (!high.ok) return phaseVerdict(client, 'high', high, t.wrapBudgetMs);
+  // The high counter reads 0 again: the round-1 answer carries the wrapped seq.
+  const parsed = parseChecksumRequest((r1.message as DataMessage).payload);
+  if (!parsed.ok) return notExercised('the round-1 request does not parse');
+  const answerAt = client.now;
+  const [answer] = sendGame(client, answerPayload(ctx.manifest, parsed.value), 'ChecksumResponse r1 with the wrapped seq');
+  const r2 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 2), t.stepMs, answerAt);
+  const answerAck = ackOf(client, answer as DataMessage, answerAt);
+  if (r2 === null || answerAck === undefined) {
+    parts.push(fail(`high: after ${high.acked} fillers, our answer with the wrapped ${seqLabel((answer as DataMessage).seq as number, false)} was ${answerAck ? 'ACKed but never acted on' : 'not ACKed'}`, [evidence(client, `no round-2 request within ${seconds(t.stepMs)} of our round-1 answer sent with the wrapped seq`, { timeMs: answerAt, bytes: high.lastBytes })]));
+    return combine(parts);
+  }
+  parts.push(pass(`high: ${high.acked} messages ACKed, and the answer with the wrapped seq 0 was acted on`));
+  const low = await fillToWrap(client, true, deadline);
+  if (!low.ok) return combine([...parts, phaseVerdict(client, 'low', low, t.wrapBudgetMs)]);
+  const slot = client.slot ?? 0;
+  const bye = client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, slot), true);
+  const byeAt = client.now;
+  const bytes = client.send([bye], 'Disconnect with the wrapped low seq');
+  await client.sleep(t.ackWithinMs + 500);
+  if (ackOf(client, bye, byeAt) === undefined) parts.push(fail(`low: after ${low.acked} fillers, our Disconnect with the wrapped ${seqLabel(bye.seq as number, true)} was not ACKed`, [evidence(client, 'the Disconnect after the low wrap', { timeMs: byeAt, bytes })]));
+  else parts.push(pass(`low: ${low.acked} messages ACKed, and the Disconnect with the wrapped seq 0 was ACKed`));
+  return combine(parts);
+}
+
+function phaseVerdict(client: ConformClient, category: string, result: PhaseResult, budgetMs: number): Verdict {
+  if (result.reason === 'budget') {
+    return notExercised(`${category}: the server ACKed ${result.acked} of ${SEQ_SPACE} messages in the ${seconds(budgetMs)} budget; the wrap needs them all (a faster server loop or --wrap-budget)`);
+  }
+  const found = [evidence(client, `after ${result.acked} of ${result.sent} sent messages were ACKed: ${result.reason}; our last datagram:`, { timeMs: result.lastAt, bytes: result.lastBytes })];
+  if (result.wrongAck !== null) found.push(evidence(client, `the first ACK of a seq we never sent: ${describeArrival(result.wrongAck)}`, { timeMs: result.wrongAck.timeMs, bytes: result.wrongAck.bytes }));
+  return fail(`${category}: ${result.reason}`, found);
+}
+
+export const seqWrap: ConformCase = {
+  id: 'seq-wrap',
+  title: 'Sequence numbers wrap past 65,535 in each category without loss.',
+  sessions: 1,
+  run: wrapRun,
+};

@@ -1,0 +1,272 @@
+// The scripted client of `bcsim conform`: one UDP socket towards the server
+// under test, the codec and the cipher, and nothing of the modelled transport.
+// A case decides every byte it sends: which seq, which fragments in which
+// order, which ACKs to withhold or forge. By default it behaves as a correct
+// client would: it ACKs every reliable message it reads, once per copy
+// (DECISIONS.md 10), with a 5-byte ACK for a fragment (DECISIONS.md 2).
+import type { Socket } from 'node:dgram';
+import {
+  ACK_FLAG_FRAGMENT,
+  ACK_FLAG_LOW_TYPE,
+  MAX_DATAGRAM_BYTES,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_DISCONNECT,
+  TYPE_GAME,
+  decodeDatagram,
+  decrypt,
+  encodeDatagram,
+  encrypt,
+  isLowType,
+  toHex,
+} from '../../codec/index.js';
+import type { AckMessage, DataMessage, DataType, Located, Message } from '../../codec/index.js';
+import { bindUdp } from '../endpoint.js';
+import type { HostPort } from '../endpoint.js';
+
+/** One datagram the server sent us, decrypted and read. */
+export interface Arrival {
+  /** Milliseconds since the client opened. */
+  readonly timeMs: number;
+  readonly bytes: Uint8Array;
+  /** null when the datagram does not decode (reason in `error`). */
+  readonly messages: readonly Located[] | null;
+  readonly error: string | null;
+}
+
+/** One message the server sent, with the datagram it came in. */
+export interface ServerMessage {
+  readonly timeMs: number;
+  readonly message: Located;
+  readonly arrival: Arrival;
+}
+
+/** A datagram we sent, as plaintext (or the raw bytes of a hostile one). */
+export interface Departure {
+  readonly timeMs: number;
+  readonly bytes: Uint8Array;
+  readonly note: string;
+}
+
+/** Explicit bounds: a session keeps at most this many datagrams each way (counted past it). */
+export const MAX_SESSION_DATAGRAMS = 200_000;
+
+type Waiter = { readonly match: (m: ServerMessage) => boolean; readonly done: (m: ServerMessage | null) => void; readonly timer: NodeJS.Timeout };
+
+export class ConformClient {
+  readonly arrivals: Arrival[] = [];
+  readonly departures: Departure[] = [];
+  /** Datagrams not kept because a log was full. */
+  overflow = 0;
+  /** Our slot, from the server's connect reply; the peer id of our datagrams once known. */
+  slot: number | null = null;
+  /** Next send seq per category (DECISIONS.md 7): [high, low]. */
+  private readonly sendSeq = [0, 0];
+  /** Called on every datagram from the server (the campaign learns that it answers). */
+  onArrival: () => void = () => {};
+  /** We sent a Disconnect: the session said goodbye. */
+  saidGoodbye = false;
+  /** Return true to leave a reliable message of the server unACKed (the case's fault). */
+  withhold: (m: ServerMessage) => boolean = () => false;
+  private readonly waiters = new Set<Waiter>();
+  private closed = false;
+  private readonly startMs: number;
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly server: HostPort,
+    private readonly nowMs: () => number,
+    /** Names the session in evidence ("retransmit", "removal/observer"). */
+    readonly label: string,
+  ) {
+    this.startMs = nowMs();
+    socket.on('message', (msg, rinfo) => {
+      if (rinfo.port !== server.port || rinfo.address !== server.host) return;
+      this.onDatagram(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
+    });
+  }
+
+  /** A client on its own socket, bound to `bindHost` on any port. */
+  static async open(server: HostPort, bindHost: string, nowMs: () => number, label: string): Promise<ConformClient> {
+    const socket = await bindUdp({ host: bindHost, port: 0, family: server.family }, '--bind');
+    return new ConformClient(socket, server, nowMs, label);
+  }
+
+  get local(): string {
+    const a = this.socket.address();
+    return `${a.address}:${a.port}`;
+  }
+
+  /** Milliseconds since this client opened. */
+  get now(): number {
+    return this.nowMs() - this.startMs;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.waiters) {
+      clearTimeout(w.timer);
+      w.done(null);
+    }
+    this.waiters.clear();
+    this.socket.close();
+  }
+
+  /** The next seq of a category, taken (the counter moves on; it wraps at 65536, DECISIONS.md 1). */
+  takeSeq(low: boolean): number {
+    const c = low ? 1 : 0;
+    const seq = this.sendSeq[c];
+    this.sendSeq[c] = (seq + 1) & 0xffff;
+    return seq;
+  }
+
+  peekSeq(low: boolean): number {
+    return this.sendSeq[low ? 1 : 0];
+  }
+
+  /** A reliable message of ours with the category's next seq. */
+  reliable(type: DataType, payload: Uint8Array, ordered = type !== TYPE_GAME): DataMessage {
+    return { type, reliable: true, ordered, fragment: false, seq: this.takeSeq(isLowType(type)), fragIndex: null, fragCount: null, payload };
+  }
+
+  /** A game message split into fragments of `chunkBytes` that share one seq (transport-layer.md §5). */
+  fragments(payload: Uint8Array, chunkBytes: number): DataMessage[] {
+    const seq = this.takeSeq(false);
+    const count = Math.ceil(payload.length / chunkBytes);
+    const out: DataMessage[] = [];
+    for (let i = 0; i < count; i++) {
+      const chunk = payload.subarray(i * chunkBytes, Math.min(payload.length, (i + 1) * chunkBytes));
+      out.push({ type: TYPE_GAME, reliable: true, ordered: false, fragment: true, seq, fragIndex: i, fragCount: i === 0 ? count : null, payload: chunk });
+    }
+    return out;
+  }
+
+  /** Sends one datagram of these messages, with our slot (0xFF before it is known) as peer id. */
+  send(messages: readonly Message[], note = ''): Uint8Array {
+    const encoded = encodeDatagram({ peerId: this.slot ?? PEER_ID_UNASSIGNED, messages });
+    if (!encoded.ok) throw new Error(`conform: cannot encode our own datagram: ${encoded.error.reason}`);
+    this.sendPlain(encoded.bytes, note);
+    return encoded.bytes;
+  }
+
+  /** Sends plaintext bytes as they are (the cipher is applied on the way out). */
+  sendPlain(bytes: Uint8Array, note = ''): void {
+    this.log(this.departures, { timeMs: this.now, bytes, note });
+    if (bytes.length > 2 && bytes[2] === TYPE_DISCONNECT) this.saidGoodbye = true;
+    if (!this.closed) this.socket.send(encrypt(bytes), this.server.port, this.server.host);
+  }
+
+  /** Sends raw bytes with no cipher: a hostile datagram the server must survive. */
+  sendRaw(bytes: Uint8Array, note: string): void {
+    this.log(this.departures, { timeMs: this.now, bytes, note: `raw: ${note}` });
+    if (!this.closed) this.socket.send(bytes, this.server.port, this.server.host);
+  }
+
+  /** Every message the server sent so far, in arrival order. */
+  serverMessages(): ServerMessage[] {
+    const out: ServerMessage[] = [];
+    for (const arrival of this.arrivals) for (const message of arrival.messages ?? []) out.push({ timeMs: arrival.timeMs, message, arrival });
+    return out;
+  }
+
+  /** The first message (already here or still to come) that matches, or null after `timeoutMs`. */
+  waitFor(match: (m: ServerMessage) => boolean, timeoutMs: number, since = 0): Promise<ServerMessage | null> {
+    const seen = this.serverMessages().find((m) => m.timeMs >= since && match(m));
+    if (seen !== undefined) return Promise.resolve(seen);
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        match,
+        done: resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(null);
+        }, Math.max(0, timeoutMs)),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Waits for `ms` while the socket keeps being read (and ACKed). */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  }
+
+  private onDatagram(cipher: Uint8Array): void {
+    if (this.closed) return;
+    this.onArrival();
+    const bytes = decrypt(cipher);
+    const decoded = decodeDatagram(bytes);
+    const arrival: Arrival = decoded.ok
+      ? { timeMs: this.now, bytes, messages: decoded.datagram.messages, error: null }
+      : { timeMs: this.now, bytes, messages: null, error: `offset ${decoded.error.offset}: ${decoded.error.reason}` };
+    this.log(this.arrivals, arrival);
+    if (arrival.messages === null) return;
+    const acks: Message[] = [];
+    for (const message of arrival.messages) {
+      const m: ServerMessage = { timeMs: arrival.timeMs, message, arrival };
+      if (message.type !== TYPE_ACK && message.reliable && !this.withhold(m)) acks.push(ackOf(message));
+      for (const w of [...this.waiters]) {
+        if (!w.match(m)) continue;
+        this.waiters.delete(w);
+        clearTimeout(w.timer);
+        w.done(m);
+      }
+    }
+    for (let i = 0; i < acks.length; i += 100) this.send(acks.slice(i, i + 100), 'ACK');
+  }
+
+  private log<T>(list: T[], item: T): void {
+    if (list.length >= MAX_SESSION_DATAGRAMS) this.overflow++;
+    else list.push(item);
+  }
+}
+
+/** The ACK a correct receiver sends for a reliable message (DECISIONS.md 2). */
+export function ackOf(message: DataMessage): AckMessage {
+  const flags = (message.fragment ? ACK_FLAG_FRAGMENT : 0) | (isLowType(message.type) ? ACK_FLAG_LOW_TYPE : 0);
+  return { type: TYPE_ACK, seq: message.seq as number, flags, fragIndex: message.fragment ? (message.fragIndex as number) : null };
+}
+
+/** An ACK for `seq` in a category, forged or late: [01][seq][flags][idx]. */
+export function ackMessage(seq: number, low: boolean, fragIndex: number | null = null): AckMessage {
+  return { type: TYPE_ACK, seq, flags: (low ? ACK_FLAG_LOW_TYPE : 0) | (fragIndex === null ? 0 : ACK_FLAG_FRAGMENT), fragIndex };
+}
+
+export function isData(m: Located): m is Located<DataMessage> {
+  return m.type !== TYPE_ACK;
+}
+
+export function isAckMessage(m: Located): m is Located<AckMessage> {
+  return m.type === TYPE_ACK;
+}
+
+/** A game message's opcode (its first payload byte), or null. */
+export function opcodeOf(m: Located): number | null {
+  return m.type === TYPE_GAME && m.payload.length > 0 ? m.payload[0] : null;
+}
+
+export function hexOf(bytes: Uint8Array): string {
+  return toHex(bytes.length > MAX_DATAGRAM_BYTES ? bytes.subarray(0, MAX_DATAGRAM_BYTES) : bytes);
+}
+
+/** "ACK 4 (high, fragment 1); game 0x20 seq 3 (high)": what a datagram of the server held. */
+export function describeArrival(arrival: Arrival): string {
+  if (arrival.messages === null) return `undecodable (${arrival.error})`;
+  return arrival.messages
+    .map((m) => {
+      if (m.type === TYPE_ACK) return `ACK ${m.seq} (${(m.flags & ACK_FLAG_LOW_TYPE) !== 0 ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
+      const what = m.type === TYPE_GAME ? `game 0x${(m.payload[0] ?? 0).toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${m.type.toString(16).padStart(2, '0')}`;
+      return `${what}${m.seq === null ? '' : ` seq ${m.seq}`}`;
+    })
+    .join('; ');
+}
+
+/** What the server did after `sinceMs`: nothing, or its datagrams in brief. */
+export function reactionSince(client: ConformClient, sinceMs: number): string {
+  const after = client.arrivals.filter((a) => a.timeMs >= sinceMs);
+  if (after.length === 0) return 'the server sent nothing more';
+  const shown = after.slice(0, 3).map((a) => `+${((a.timeMs - sinceMs) / 1000).toFixed(3)} s: ${describeArrival(a)}`);
+  return `the server sent ${after.length} datagram${after.length === 1 ? '' : 's'} (${shown.join(' | ')}${after.length > 3 ? ' | …' : ''})`;
+}

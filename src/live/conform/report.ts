@@ -1,0 +1,62 @@
+// How `bcsim conform` prints its campaign: a table of cases, evidence under
+// each FAIL, the reason under each NOT EXERCISED, and the command that re-runs
+// each case; or the bcsim.conform/1 JSON; or JUnit for CI.
+import { escapeXml } from '../../report/index.js';
+import type { CaseResult, ConformReport } from './campaign.js';
+import type { CaseStatus } from './case-types.js';
+
+/** Evidence lines shown per failing case in text (the JSON keeps them all). */
+export const TEXT_EVIDENCE = 6;
+/** Hex bytes quoted per evidence line in text. */
+export const TEXT_HEX_BYTES = 48;
+
+const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' };
+
+export function renderConformText(report: ConformReport): string {
+  const lines: string[] = [];
+  if (!report.answered) lines.push(`bcsim conform: no answer from ${report.server} — is the server running and listening there?`);
+  lines.push(`bcsim conform ${report.server} · seed ${report.seed} · ${report.cases.length} cases · ${report.sessions} sessions · ${report.wallSeconds.toFixed(1)} s`);
+  const width = Math.max(...report.cases.map((c) => c.id.length));
+  for (const c of report.cases) {
+    lines.push(`${LABEL[c.status].padEnd(13)} ${c.id.padEnd(width)}  ${c.summary}`);
+    if (c.status === 'pass') continue;
+    for (const e of c.evidence.slice(0, TEXT_EVIDENCE)) {
+      const at = e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `;
+      lines.push(`      ${at}[${e.session}] ${e.detail}`);
+      if (e.hex !== '') lines.push(`        hex: ${clip(e.hex)}`);
+    }
+    if (c.evidence.length > TEXT_EVIDENCE) lines.push(`      … and ${c.evidence.length - TEXT_EVIDENCE} more (--json has them all)`);
+    lines.push(`      re-run: ${c.repro}`);
+  }
+  lines.push(`conform: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.notExercised} not exercised (${report.cases.length} cases)`);
+  return `${lines.join('\n')}\n`;
+}
+
+function clip(hex: string): string {
+  const bytes = hex.split(' ');
+  return bytes.length > TEXT_HEX_BYTES ? `${bytes.slice(0, TEXT_HEX_BYTES).join(' ')} … (${bytes.length} bytes)` : hex;
+}
+
+export const CONFORM_SUITE = 'bcsim conform';
+
+/** One test case per conformance case: a failure with its evidence, a skip with its reason. */
+export function conformJunitXml(report: ConformReport): string {
+  const failures = report.counts.fail;
+  const skipped = report.counts.notExercised;
+  const body = report.cases.map((c) => testcase(report, c)).join('\n');
+  const attrs = `name="${CONFORM_SUITE}" tests="${report.cases.length}" failures="${failures}" skipped="${skipped}"`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attrs}>\n  <testsuite ${attrs}>\n${body}\n  </testsuite>\n</testsuites>\n`;
+}
+
+function testcase(report: ConformReport, c: CaseResult): string {
+  const open = `    <testcase classname="${xml(`${CONFORM_SUITE} ${report.server}`)}" name="${xml(`${c.id}: ${c.title}`)}"`;
+  if (c.status === 'pass') return `${open}/>`;
+  const detail = [...c.evidence.map((e) => `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\nhex: ${e.hex}` : ''}`), `re-run: ${c.repro}`].join('\n');
+  if (c.status === 'not-exercised') return `${open}>\n      <skipped message="${xml(`not exercised: ${c.summary}`)}"/>\n    </testcase>`;
+  return `${open}>\n      <failure message="${xml(c.summary)}">${xml(detail)}</failure>\n    </testcase>`;
+}
+
+function xml(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return escapeXml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '?'));
+}
