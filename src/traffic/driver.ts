@@ -89,6 +89,19 @@ export class TrafficDriver {
     this.joinAwaiting.clear();
   }
 
+  /**
+   * A live server's place for `client` was taken by a new client after the last
+   * one left: everything of the old one is dropped and the join starts again.
+   */
+  rejoin(client: number): void {
+    this.cancelClientTimers(client);
+    for (const [uid, waiting] of this.joinAwaiting) if (waiting.client === client) this.joinAwaiting.delete(uid);
+    this.joiningInPhase.delete(client);
+    this.status[client] = 'idle';
+    this.startJoin(client);
+    this.startEventSource();
+  }
+
   /** Players in game, in client order. */
   inGame(): number[] {
     const list: number[] = [];

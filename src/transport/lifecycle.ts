@@ -4,7 +4,8 @@
 //   open ─disconnect()─▶ (drain only) draining ─queues empty─▶ disconnecting ─▶ closed
 //   any live state ─nothing received for the peer timeout─▶ timed-out
 //   any live state ─a give-up (onGiveUp: disconnect) or an unfinished drain─▶ gave-up
-//   any live state ─the host itself went away (a client crash, issue 12)─▶ halted
+//   any live state ─the host itself went away (a client crash)─▶ halted
+//   open ─the host Boots the remote for a protocol error─▶ disconnecting ─Boot ACKed or linger─▶ closed
 import { addUs, msToUs, scaleUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import { retransmitIntervalUs } from './backoff.js';
@@ -35,6 +36,8 @@ export class ConnectionLifecycle {
   /** Stock: the remote's Disconnect was dispatched at this time; the peer is removed after the linger. */
   private remoteLeftAtUs: Micros | null = null;
   private readonly removeAfterUs: Micros;
+  /** We Booted the remote at this time: the connection closes when the Boot is ACKed, or after the linger. */
+  private kickedAtUs: Micros | null = null;
   /** Drain: the remote's Disconnect was delivered. */
   private remoteDisconnected = false;
   /** Drain: once both Disconnects are through, linger (to ACK a re-sent one) until then. */
@@ -83,6 +86,12 @@ export class ConnectionLifecycle {
     this.set('disconnecting');
   }
 
+  /** We removed the remote (a protocol error): our Boot with this seq is queued; see verdict. */
+  kicked(seq: number, nowUs: Micros): void {
+    this.disconnectQueued(seq);
+    this.kickedAtUs = nowUs;
+  }
+
   /** The remote's Disconnect was delivered to the application layer. */
   remoteLeft(nowUs: Micros): void {
     if (this.drain) {
@@ -104,6 +113,7 @@ export class ConnectionLifecycle {
     if (gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
     if (this.remoteLeftAtUs !== null && nowUs > this.remoteLeftAtUs && nowUs >= this.remoteLeftAtUs + this.removeAfterUs) return 'closed';
     const ownAcked = this.disconnectSeq !== null && queues.ownDisconnectAcked(this.disconnectSeq);
+    if (this.kickedAtUs !== null) return ownAcked || nowUs >= this.kickedAtUs + this.removeAfterUs ? 'closed' : 'continue';
     if (!this.drain) return ownAcked ? 'closed' : 'continue';
     if (ownAcked && this.remoteDisconnected) {
       this.lingerUntilUs ??= addUs(nowUs, this.lingerUs);

@@ -235,6 +235,26 @@ export class PeerTransport implements UpdateSteps {
     return false;
   }
 
+  /**
+   * The host removes this peer for a protocol error (a checksum answer it
+   * refuses): a Boot with the peer's slot goes first, in a datagram that also
+   * carries the ACKs still owed (the gate is open from here), and the
+   * connection closes once the Boot is ACKed or after disconnectedPeerLingerMs
+   * (DECISIONS.md 19, 21). Planted remove-without-boot: it just closes.
+   */
+  kick(slot: number): void {
+    const state = this.lifecycle.state;
+    if (state !== 'open' && state !== 'draining') return;
+    const uid = this.switches.plantedBug === 'remove-without-boot' ? -1 : this.hooks.newUid(true, true);
+    const seq = this.sendSeq[1];
+    if (uid < 0 || !this.queueMessage(TYPE_BOOT, Uint8Array.of(slot), true, true, uid)) {
+      if (uid >= 0) this.hooks.refused(uid);
+      this.shutDown('closed');
+      return;
+    }
+    this.lifecycle.kicked(seq, this.sim.now);
+  }
+
   private queueDisconnect(): void {
     const uid = this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
@@ -376,12 +396,13 @@ export class PeerTransport implements UpdateSteps {
   }
 
   private readonly queuesView: QueuesView = {
-    ownDisconnectAcked: (seq) => !this.retransmitQueue.hasSeq(true, seq, false, 0) && !this.disconnectQueued(),
+    ownDisconnectAcked: (seq) => !this.retransmitQueue.hasSeq(true, seq, false, 0) && !this.lowSeqQueued(seq),
     ackOutboxEmpty: () => this.ackOutbox.size === 0,
   };
 
-  private disconnectQueued(): boolean {
-    for (const message of this.firstSendQueue.values()) if (message.type === TYPE_DISCONNECT) return true;
+  /** Our own Disconnect (or Boot) with this low seq still waits for its first send. */
+  private lowSeqQueued(seq: number): boolean {
+    for (const message of this.firstSendQueue.values()) if (message.low && message.seq === seq && (message.type === TYPE_DISCONNECT || message.type === TYPE_BOOT)) return true;
     return false;
   }
 
@@ -403,7 +424,7 @@ export class PeerTransport implements UpdateSteps {
 
   /** DECISIONS.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
   private answerIdentity(reliable: boolean): void {
-    if (this.role !== 'server' || this.lifecycle.state !== 'open' || !this.switches.keepalive.serverEcho) return;
+    if (this.role !== 'server' || this.lifecycle.state !== 'open' || !this.switches.keepalive.serverEcho || this.switches.plantedBug === 'no-keepalive-echo') return;
     if (this.sendKeepalive(identityMessage(this.identity, this.ownPeerId, reliable))) this.counters.keepalivesEchoed++;
   }
 

@@ -51,6 +51,8 @@ export class ReceiveChannel {
     private readonly deliver: (delivery: Delivery) => void,
     /** MAX_HELD_PIECES was reached (counted by the owner, just before the limit error). */
     private readonly onLimitHit: () => void = () => {},
+    /** Planted reassembly-by-arrival-order (test-only): fragments joined as they came, duplicates counted. */
+    private readonly arrivalOrder = false,
   ) {}
 
   /** Modelled bytes of messages held for ordering or reassembly. */
@@ -77,7 +79,7 @@ export class ReceiveChannel {
     const seq = message.seq as number;
     // Serial arithmetic: anything "behind" expected by up to half the space was seen already.
     if (seqDistance(this.expected, seq) >= SEQ_HALF || this.waiting.has(seq)) return true;
-    return message.fragment && this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined;
+    return message.fragment && !this.arrivalOrder && this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined;
   }
 
   /**
@@ -93,6 +95,7 @@ export class ReceiveChannel {
     if (set === undefined) return false;
     // A whole message where fragments are being reassembled takes a held slot too.
     if (!message.fragment) return true;
+    if (this.arrivalOrder) return false;
     const piece = set.pieces[message.fragIndex as number];
     return piece !== undefined && !sameBytes(piece, message.payload);
   }
@@ -195,6 +198,7 @@ export class ReceiveChannel {
       set = { count: null, pieces: [], uids: [], received: 0, bytes: 0 };
       this.fragments.set(seq, set);
     }
+    if (this.arrivalOrder) return this.addInArrivalOrder(seq, set, message, uid);
     if (set.pieces[index] !== undefined) throw new Error(`receive: fragment ${index} of seq ${seq} taken twice`); // seen() filters them
     if (index === 0) set.count = message.fragCount as number;
     this.hold(1);
@@ -220,6 +224,28 @@ export class ReceiveChannel {
     }
     this.dropFragments(seq, set);
     return { type: message.type, low: this.low, reliable: true, seq, payload, uid: joinedUid };
+  }
+
+  /** The planted bug: pieces kept by arrival, complete once as many arrived as fragment 0 announced. */
+  private addInArrivalOrder(seq: number, set: FragmentSet, message: DataMessage, uid: number): Delivery | null {
+    if (message.fragIndex === 0) set.count = message.fragCount as number;
+    this.hold(1);
+    set.pieces[set.received] = message.payload.slice();
+    set.uids[set.received] = uid;
+    set.received++;
+    const pieceBytes = dataMessageBytes(message.payload.length);
+    set.bytes += pieceBytes;
+    this.bufferedBytes += pieceBytes;
+    if (set.count === null || set.received < set.count) return null;
+    const pieces = set.pieces.slice(0, set.received) as Uint8Array[];
+    const payload = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+    let offset = 0;
+    for (const piece of pieces) {
+      payload.set(piece, offset);
+      offset += piece.length;
+    }
+    this.dropFragments(seq, set);
+    return { type: message.type, low: this.low, reliable: true, seq, payload, uid: set.uids[0] };
   }
 
   private dropFragments(seq: number, set: FragmentSet): void {

@@ -2,7 +2,7 @@
 // reads every datagram waiting on the socket, makes or refreshes an ACK entry for
 // each reliable message and routes ACKs to the retransmit queue; then
 // DispatchReceivedMessages hands what was taken to its handlers, in order.
-import { PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, ackFlagsFragment, ackFlagsLowType, isLowType, messageOf, newMessageHeader, walkDatagram } from '../codec/index.js';
+import { PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_DISCONNECT, ackFlagsFragment, ackFlagsLowType, isLowType, messageOf, newMessageHeader, walkDatagram } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located, MessageHeader } from '../codec/index.js';
 import { ZERO_US } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
@@ -14,6 +14,7 @@ import { ReceiveChannel } from './receive-channel.js';
 import type { Delivery } from './receive-channel.js';
 import type { RetransmitQueue } from './retransmit-queue.js';
 import type { Role } from './roles.js';
+import { PLANTED_MESSAGES_READ } from './switches.js';
 import type { TransportSwitches } from './switches.js';
 
 export interface ReceiverParts {
@@ -39,8 +40,16 @@ export class Receiver {
   private taken: Delivery[] = [];
   private readonly channels: [ReceiveChannel, ReceiveChannel];
   private readonly window: number | null;
-  /** Test-only planted bug: a message seen before gets no ACK. */
+  /** Test-only planted bugs (switches.ts PlantedBug): each flag is one of them. */
   private readonly skipDuplicateAck: boolean;
+  private readonly redeliverDuplicates: boolean;
+  private readonly ackAnyCategory: boolean;
+  private readonly staleAckClearsOldest: boolean;
+  private readonly ackFragmentsAsZero: boolean;
+  private readonly ackSeqLowByte: boolean;
+  private readonly ignoreDisconnect: boolean;
+  /** Messages read per datagram; past it the rest are skipped (planted reads-32-messages). */
+  private readonly messagesRead: number;
   /** Reused for every message read: ACKs and unreliable messages cost no object (issue 17). */
   private readonly header = newMessageHeader();
   /** The datagram being read, for `onMessage` (set around each walk). */
@@ -53,9 +62,18 @@ export class Receiver {
   constructor(private readonly parts: ReceiverParts) {
     const take = (delivery: Delivery) => this.taken.push(delivery);
     const limitHit = () => parts.counters.receiveBufferLimitHits++;
-    this.channels = [new ReceiveChannel(false, take, limitHit), new ReceiveChannel(true, take, limitHit)];
+    const arrivalOrder = parts.switches.plantedBug === 'reassembly-by-arrival-order';
+    this.channels = [new ReceiveChannel(false, take, limitHit, arrivalOrder), new ReceiveChannel(true, take, limitHit, arrivalOrder)];
     this.window = parts.switches.sendWindow;
-    this.skipDuplicateAck = parts.switches.plantedBug === 'no-duplicate-ack';
+    const planted = parts.switches.plantedBug;
+    this.skipDuplicateAck = planted === 'no-duplicate-ack';
+    this.redeliverDuplicates = planted === 'no-duplicate-detection';
+    this.ackAnyCategory = planted === 'ack-ignores-category';
+    this.staleAckClearsOldest = planted === 'stale-ack-clears-oldest';
+    this.ackFragmentsAsZero = planted === 'fragment-ack-index-zero';
+    this.ackSeqLowByte = planted === 'ack-seq-low-byte';
+    this.ignoreDisconnect = planted === 'disconnect-ignored';
+    this.messagesRead = planted === 'reads-32-messages' ? PLANTED_MESSAGES_READ : Number.POSITIVE_INFINITY;
   }
 
   /** Puts an arrived datagram on the socket; false when the socket buffer is full (counted). */
@@ -106,10 +124,13 @@ export class Receiver {
   private receiveMessage(header: MessageHeader): void {
     const { bytes, uids, nowUs } = this.current;
     const i = this.current.index++;
+    if (i >= this.messagesRead) return;
     if (header.type === TYPE_ACK) {
       const queue = this.parts.retransmitQueue;
       const flags = header.flags;
-      const cleared = queue.onAck(ackFlagsLowType(flags), header.seq as number, ackFlagsFragment(flags), header.fragIndex ?? 0);
+      let cleared = queue.onAck(ackFlagsLowType(flags), header.seq as number, ackFlagsFragment(flags), header.fragIndex ?? 0);
+      if (cleared === null && this.ackAnyCategory) cleared = queue.onAck(!ackFlagsLowType(flags), header.seq as number, ackFlagsFragment(flags), header.fragIndex ?? 0);
+      if (cleared === null && this.staleAckClearsOldest) cleared = queue.clearOldest();
       if (cleared) this.parts.hooks.acknowledged(cleared.uid);
       if (this.parts.hooks.ackProcessed) this.parts.hooks.ackProcessed(messageOf(bytes, header) as Located<AckMessage>, cleared, queue.lastAckOutcome);
       return;
@@ -140,17 +161,20 @@ export class Receiver {
     }
     // The Connect comes from an address with no peer yet: the peer is made when it is
     // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
-    const unanswered = this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
+    const unanswered = (this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED) || (this.ignoreDisconnect && message.type === TYPE_DISCONNECT);
     // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
     if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
-      this.parts.ackOutbox.onReliableReceived(message.seq as number, low, message.fragment, message.fragIndex ?? 0, nowUs);
+      const seq = this.ackSeqLowByte ? (message.seq as number) & 0xff : (message.seq as number);
+      this.parts.ackOutbox.onReliableReceived(seq, low, message.fragment, this.ackFragmentsAsZero ? 0 : (message.fragIndex ?? 0), nowUs);
     }
+    if (this.ignoreDisconnect && message.type === TYPE_DISCONNECT) return;
     // first-wins: the held message stays; the newcomer was ACKed and is dropped.
     const outcome = conflict && switches.wrapReceive === 'first-wins' ? 'duplicate' : channel.accept(message, uid);
     if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
     if (outcome === 'invalid') c.invalidFragments++;
     if (outcome === 'duplicate') {
       c.duplicatesReceived++;
+      if (this.redeliverDuplicates && !message.fragment) this.taken.push({ type: message.type, low, reliable: true, seq: message.seq, payload: message.payload.slice(), uid });
       if (this.parts.hooks.duplicateReceived) this.parts.hooks.duplicateReceived(message);
     }
   }

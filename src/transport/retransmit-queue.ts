@@ -21,6 +21,7 @@ import { cloneOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import { OutstandingSeqs } from './outstanding.js';
 import { seqDistance } from './seq.js';
+import { SLOW_RETRANSMIT_FACTOR } from './switches.js';
 import type { RetransmitPolicy, TransportParams, TransportSwitches } from './switches.js';
 
 /** What the queue reports back to its owner. */
@@ -80,7 +81,8 @@ export class RetransmitQueue {
     private readonly counters: PeerCounters,
     private readonly events: RetransmitEvents,
   ) {
-    this.policy = switches.retransmit;
+    // Planted slow-retransmit (test-only): the same policy at SLOW_RETRANSMIT_FACTOR times the interval.
+    this.policy = switches.plantedBug === 'slow-retransmit' ? { ...switches.retransmit, baseMs: switches.retransmit.baseMs * SLOW_RETRANSMIT_FACTOR } : switches.retransmit;
     this.reentry = switches.fragmentAckCause === 'retransmit-reentry';
     this.sendAllWhenAnyDue = switches.fragmentAckCause === 'retransmit-all';
     this.rejectFragmentAcks = switches.fragmentAckCause === 'matcher-rejects-fragments';
@@ -253,6 +255,14 @@ export class RetransmitQueue {
     this.removeSlot(slot);
     c.acksMatched++;
     this.lastAckOutcome = 'matched';
+    return slot.message;
+  }
+
+  /** Planted stale-ack-clears-oldest: an unmatched ACK takes the oldest entry (test-only). */
+  clearOldest(): OutgoingMessage | null {
+    const slot = this.head;
+    if (slot === null) return null;
+    this.removeSlot(slot);
     return slot.message;
   }
 

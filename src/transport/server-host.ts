@@ -35,7 +35,7 @@ export class ServerHost {
   constructor(
     sim: Scheduler,
     periodMs: number,
-    private readonly peers: readonly PeerTransport[],
+    private readonly peers: PeerTransport[],
     private readonly events: ServerHostEvents = {},
   ) {
     this.loop = new UpdateLoop(sim, periodMs, true);
@@ -80,11 +80,26 @@ export class ServerHost {
     const slot = this.slots[connection];
     if (slot === null || slot === undefined) throw new Error(`server-host: connection ${connection} ended without a slot`);
     let boots = 0;
+    // Planted remove-without-boot (test-only): nobody is told.
+    if (this.peers[connection].switches.plantedBug === 'remove-without-boot') return;
     for (const other of this.accepted) {
       if (other !== connection && this.peers[other].sendBoot(slot)) boots++;
     }
     this.bootsSent += boots;
     this.events.booted?.(connection, slot, boots);
+  }
+
+  /**
+   * A live server gives an ended connection's place to a new client: `peer` is
+   * the fresh peer state, and the next datagram without a slot opens it again
+   * (with a new slot). The old peer already left the update loop when it ended.
+   */
+  replace(connection: number, peer: PeerTransport): void {
+    if (!connectionEnded(this.peers[connection].state)) throw new Error(`server-host: connection ${connection} replaced while ${this.peers[connection].state}`);
+    this.peers[connection] = peer;
+    this.slots[connection] = null;
+    const at = this.accepted.indexOf(connection);
+    if (at >= 0) this.accepted.splice(at, 1);
   }
 
   private accept(connection: number): void {

@@ -48,11 +48,58 @@ export type OnGiveUp = 'drop' | 'disconnect';
 export const ON_GIVE_UP: readonly OnGiveUp[] = ['drop', 'disconnect'];
 
 /**
- * Deliberate bugs for testing the test harness (the swarm must catch them).
- * Never part of a preset; `no-duplicate-ack` skips the ACK of a reliable message seen before.
+ * Deliberate bugs for testing the test harnesses: the swarm and `bcsim conform`
+ * must catch each. Never part of a preset. One per kind of fault a real
+ * server was seen with, or that a conformance case claims to find:
+ * - no-duplicate-ack: a reliable message seen before gets no ACK;
+ * - no-duplicate-detection: a re-sent message is delivered again;
+ * - reassembly-by-arrival-order: fragments are joined in the order they came, duplicates included;
+ * - ack-ignores-category: an ACK clears the other category's entry when its own has none;
+ * - slow-retransmit: unACKed messages are re-sent at 4x the interval;
+ * - fragment-ack-index-zero: every fragment is ACKed as fragment 0;
+ * - stale-ack-clears-oldest: an ACK that matches nothing clears the oldest entry;
+ * - ack-seq-low-byte: ACKs carry only the low byte of the seq (a big-endian "seqHi" reading, DECISIONS.md 30);
+ * - reads-32-messages: only the first 32 messages of a datagram are read;
+ * - remove-without-boot: a removed peer gets no Boot and its queued ACKs are not flushed;
+ * - disconnect-ignored: a Disconnect is neither ACKed nor acted on;
+ * - stall-on-oversize: after a datagram over 512 bytes, nothing more from that address is read (live);
+ * - no-keepalive-echo: the server never echoes a keepalive.
  */
-export type PlantedBug = 'none' | 'no-duplicate-ack';
-export const PLANTED_BUGS: readonly PlantedBug[] = ['none', 'no-duplicate-ack'];
+export type PlantedBug =
+  | 'none'
+  | 'no-duplicate-ack'
+  | 'no-duplicate-detection'
+  | 'reassembly-by-arrival-order'
+  | 'ack-ignores-category'
+  | 'slow-retransmit'
+  | 'fragment-ack-index-zero'
+  | 'stale-ack-clears-oldest'
+  | 'ack-seq-low-byte'
+  | 'reads-32-messages'
+  | 'remove-without-boot'
+  | 'disconnect-ignored'
+  | 'stall-on-oversize'
+  | 'no-keepalive-echo';
+export const PLANTED_BUGS: readonly PlantedBug[] = [
+  'none',
+  'no-duplicate-ack',
+  'no-duplicate-detection',
+  'reassembly-by-arrival-order',
+  'ack-ignores-category',
+  'slow-retransmit',
+  'fragment-ack-index-zero',
+  'stale-ack-clears-oldest',
+  'ack-seq-low-byte',
+  'reads-32-messages',
+  'remove-without-boot',
+  'disconnect-ignored',
+  'stall-on-oversize',
+  'no-keepalive-echo',
+];
+/** slow-retransmit re-sends at this multiple of the interval. */
+export const SLOW_RETRANSMIT_FACTOR = 4;
+/** reads-32-messages reads this many messages of a datagram. */
+export const PLANTED_MESSAGES_READ = 32;
 
 /**
  * The idle keepalive (DECISIONS.md 12 and 18, which disagree; issue 10). Each

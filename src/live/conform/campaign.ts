@@ -177,11 +177,17 @@ export function sessionHost(options: Pick<ConformOptions, 'bindHost' | 'distinct
 /** A session that still holds a slot leaves politely (a real server frees the slot). */
 async function goodbye(client: ConformClient): Promise<void> {
   if (client.slot !== null && !client.saidGoodbye) {
+    client.withhold = () => false;
+    const at = client.now;
     client.send([client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot), true)], 'Disconnect (end of session)');
-    await sleep(200);
+    // A draining server answers with its own Disconnect; ACKing it lets it free the place at once.
+    await client.waitFor((m) => m.message.type === TYPE_DISCONNECT, GOODBYE_WAIT_MS, at);
   }
   client.close();
 }
+
+/** How long a session waits for the server's own Disconnect after saying goodbye. */
+const GOODBYE_WAIT_MS = 1500;
 
 function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
   const verdict = notExercised(`the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`);
@@ -191,10 +197,6 @@ function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
 export function reproCommand(options: ConformOptions, id: string): string {
   const server = formatHostPort({ address: options.server.host, port: options.server.port });
   return ['npx bcsim conform --server', server, '--cases', id, '--seed', String(options.seed), ...options.extraFlags].join(' ');
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function round3(x: number): number {

@@ -48,12 +48,24 @@ export function isBoot(m: ServerMessage): boolean {
   return isData(m.message) && (m.message.type === TYPE_BOOT || (m.message.type === TYPE_GAME && opcodeOf(m.message) === 0x04));
 }
 
+/**
+ * A Boot that removes `client`: a game BootPlayer, or a transport Boot naming
+ * its slot. A transport Boot naming another slot tells us that player is gone
+ * (DECISIONS.md 19: the server Boots a timed-out peer to every other peer).
+ */
+export function bootsUs(client: ConformClient, m: ServerMessage): boolean {
+  if (!isBoot(m) || !isData(m.message)) return false;
+  return m.message.type !== TYPE_BOOT || client.slot === null || m.message.payload[0] === client.slot;
+}
+
 export function isChecksumRequest(m: ServerMessage): boolean {
   return isData(m.message) && m.message.reliable && opcodeOf(m.message) === Opcode.ChecksumRequest;
 }
 
-/** A stock client re-sends an unanswered Connect at the retransmit interval (DECISIONS.md 11). */
+/** A stock client re-sends an unanswered Connect at the retransmit interval (DECISIONS.md 11) … */
 const CONNECT_RESEND_MS = 2000;
+/** … for two join steps: a full server may free a player slot meanwhile. */
+const CONNECT_STEPS = 2;
 
 /**
  * Sends the Connect (a reliable low-type 0x03 message, as captured), re-sent
@@ -64,12 +76,14 @@ export async function connect(client: ConformClient, progress: JoinProgress, tim
   const since = client.now;
   const isReply = (m: ServerMessage) => isData(m.message) && m.message.type === TYPE_CONNECT_ACK && m.message.payload.length > 0;
   let reply: ServerMessage | null = null;
-  for (let sent = 0; reply === null && sent * CONNECT_RESEND_MS < timings.stepMs; sent++) {
-    client.send([connectMessage], sent === 0 ? 'Connect' : 'Connect re-sent');
-    reply = await client.waitFor((m) => isReply(m) || isBoot(m), Math.min(CONNECT_RESEND_MS, timings.stepMs - sent * CONNECT_RESEND_MS), since);
+  const windowMs = CONNECT_STEPS * timings.stepMs;
+  let sends = 0;
+  for (; reply === null && sends * CONNECT_RESEND_MS < windowMs; sends++) {
+    client.send([connectMessage], sends === 0 ? 'Connect' : 'Connect re-sent');
+    reply = await client.waitFor((m) => isReply(m) || bootsUs(client, m), Math.min(CONNECT_RESEND_MS, windowMs - sends * CONNECT_RESEND_MS), since);
   }
-  if (reply === null || isBoot(reply)) {
-    progress.stopped = reply === null ? `no connect reply within ${timings.stepMs} ms (Connect sent ${Math.ceil(timings.stepMs / CONNECT_RESEND_MS)} times)` : `the server refused our Connect with a Boot (${[...(reply.message as { payload: Uint8Array }).payload].join(' ')})`;
+  if (reply === null || bootsUs(client, reply)) {
+    progress.stopped = reply === null ? `no connect reply within ${windowMs} ms (Connect sent ${sends} times)` : `the server refused our Connect with a Boot (${[...(reply.message as { payload: Uint8Array }).payload].join(' ')})`;
     return false;
   }
   progress.connectReply = reply;
@@ -123,9 +137,9 @@ export async function answerRounds(
   const untilRound = options.untilRound ?? FINAL_ROUND;
   for (;;) {
     const answered = new Set(progress.requests.map((r) => (isData(r.message) ? r.message.seq : -1)));
-    const request = await client.waitFor((m) => isChecksumRequest(m) && !answered.has((m.message as { seq: number | null }).seq) && !isBoot(m), timings.stepMs);
+    const request = await client.waitFor((m) => isChecksumRequest(m) && !answered.has((m.message as { seq: number | null }).seq), timings.stepMs);
     if (request === null) {
-      const boot = client.serverMessages().find(isBoot);
+      const boot = client.serverMessages().find((m) => bootsUs(client, m));
       progress.stopped = boot ? `the server sent a Boot at t=${(boot.timeMs / 1000).toFixed(3)} s` : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)}`;
       return false;
     }
@@ -156,16 +170,16 @@ function lastRound(progress: JoinProgress): string {
 /** After round 0xFF: waits for the settings, says NewPlayerInGame, waits for MissionInit. */
 export async function enterGame(client: ConformClient, progress: JoinProgress, timings = DEFAULT_JOIN_TIMINGS): Promise<boolean> {
   const since = progress.requests.at(-1)?.timeMs ?? 0;
-  const settings = await client.waitFor((m) => isBoot(m) || opcodeOf(m.message) === Opcode.GameInit || opcodeOf(m.message) === Opcode.Settings, timings.stepMs, since);
-  if (settings === null || isBoot(settings)) {
+  const settings = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.GameInit || opcodeOf(m.message) === Opcode.Settings, timings.stepMs, since);
+  if (settings === null || bootsUs(client, settings)) {
     progress.stopped = settings ? `the server sent a Boot at t=${(settings.timeMs / 1000).toFixed(3)} s instead of its settings` : `no Settings or GameInit within ${timings.stepMs} ms of round 0xFF`;
     return false;
   }
   progress.settings = settings;
   const sent = client.now;
   client.send([client.reliable(TYPE_GAME, NEW_PLAYER_IN_GAME)], 'NewPlayerInGame');
-  const mission = await client.waitFor((m) => isBoot(m) || opcodeOf(m.message) === Opcode.MissionInit, timings.stepMs, sent);
-  if (mission === null || isBoot(mission)) {
+  const mission = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.MissionInit, timings.stepMs, sent);
+  if (mission === null || bootsUs(client, mission)) {
     progress.stopped = mission ? `the server sent a Boot after NewPlayerInGame` : `no MissionInit within ${timings.stepMs} ms of NewPlayerInGame`;
     return false;
   }

@@ -5,12 +5,13 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { Socket, RemoteInfo } from 'node:dgram';
-import { decrypt, encrypt } from '../../codec/index.js';
+import { MAX_DATAGRAM_BYTES, decrypt, encrypt } from '../../codec/index.js';
 import type { DataType } from '../../codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../engine/index.js';
 import type { Micros } from '../../engine/index.js';
 import type { Scenario } from '../../scenario/index.js';
-import { TrafficDriver } from '../../traffic/index.js';
+import { DEFAULT_MANIFEST, TrafficDriver } from '../../traffic/index.js';
+import type { ChecksumManifest } from '../../traffic/index.js';
 import type { TrafficPort } from '../../traffic/index.js';
 import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../transport/index.js';
 import type { TransportHooks, Role, TransportSwitches } from '../../transport/index.js';
@@ -18,6 +19,7 @@ import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { WireLog } from '../wire-log.js';
+import { ChecksumCheck } from './checksum-check.js';
 import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
 
@@ -70,10 +72,15 @@ export class LivePeer {
   private readonly clientLoop: UpdateLoop | null = null;
   private readonly byAddress = new Map<string, number>();
   /** Datagrams from addresses past the server's client count, GameSpy queries, and socket send errors. */
-  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, gamespy: 0, sendErrors: 0 };
+  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, placesReused: 0, gamespy: 0, sendErrors: 0 };
   /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
   reliableDelivered = 0;
   unreliableDelivered = 0;
+  /** Clients the server removed for a protocol error, with the reason (a bad checksum answer). */
+  readonly removals: Array<{ readonly client: number; readonly timeUs: number; readonly reason: string }> = [];
+  private readonly checksums: ChecksumCheck;
+  /** Planted stall-on-oversize (test-only): addresses whose datagrams are no longer read. */
+  private readonly stalled = new Set<string>();
   private finished: ((reason: StopReason) => void) | null = null;
   readonly done: Promise<StopReason>;
   stopReason: StopReason | null = null;
@@ -81,6 +88,7 @@ export class LivePeer {
 
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
+    this.checksums = new ChecksumCheck((options.scenario.traffic as { manifest?: ChecksumManifest }).manifest ?? DEFAULT_MANIFEST);
     this.done = new Promise((resolve) => (this.finished = resolve));
     const scenario = options.scenario;
     const role = options.role;
@@ -157,6 +165,11 @@ export class LivePeer {
     }
     const connection = this.connectionOf(rinfo);
     if (connection === null) return;
+    if (this.options.switches.plantedBug === 'stall-on-oversize') {
+      const key = formatHostPort(rinfo);
+      if (msg.length > MAX_DATAGRAM_BYTES) this.stalled.add(key);
+      if (this.stalled.has(key)) return;
+    }
     this.wire.received++;
     const plain = decrypt(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
     this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes: plain });
@@ -178,15 +191,37 @@ export class LivePeer {
     }
     let index = this.byAddress.get(key);
     if (index === undefined) {
-      if (this.byAddress.size >= this.connections.length) {
+      index = this.byAddress.size < this.connections.length ? this.byAddress.size : this.endedConnection();
+      if (index < 0) {
         this.wire.refusedAddresses++;
         return null;
       }
-      index = this.byAddress.size;
       this.byAddress.set(key, index);
       this.connections[index].address = { address: rinfo.address, port: rinfo.port };
     }
     return this.connections[index];
+  }
+
+  /**
+   * A server whose places are all taken gives the place of a client that has
+   * left (Disconnect, timeout, removal) to the new one, as a real server frees
+   * a player slot. Returns its index, or -1 when every client is still there.
+   */
+  private endedConnection(): number {
+    const host = this.host;
+    if (host === null) return -1;
+    const index = this.connections.findIndex((c) => c.address !== null && connectionEnded(c.peer.state));
+    if (index < 0) return -1;
+    const old = this.connections[index];
+    if (old.address !== null) this.byAddress.delete(formatHostPort(old.address));
+    const fresh = this.makeConnection(old.client);
+    this.connections[index] = fresh;
+    host.replace(index, fresh.peer);
+    this.bridge.forget(old.client);
+    this.checksums.forget(old.client);
+    this.traffic.rejoin(old.client);
+    this.wire.placesReused++;
+    return index;
   }
 
   private emit(connection: LiveConnection, bytes: Uint8Array): void {
@@ -203,6 +238,7 @@ export class LivePeer {
 
   private sendApp(client: number, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
     const peer = this.connections[client - 1].peer;
+    if (this.host !== null) this.checksums.sent(client, type, payload);
     // As Session.sendApp: an oversized unreliable message goes as reliable fragments (transport-layer.md §5).
     if (!(reliable || peer.fragments(type, payload.length))) {
       if (peer.sendMessage(type, payload, reliable, ordered, -1)) this.own.unreliableSent++;
@@ -248,7 +284,9 @@ export class LivePeer {
       emit: (bytes) => this.emit(conn, bytes),
       deliver: (delivery) => {
         this.reliableDelivered++;
-        this.bridge.delivered(client, delivery);
+        const refusal = this.host === null ? null : this.checksums.refusal(client, delivery.type, delivery.payload);
+        if (refusal === null) this.bridge.delivered(client, delivery);
+        else this.remove(conn, refusal);
       },
       deliverUnreliable: () => this.unreliableDelivered++,
       gaveUp: (uid) => this.own.gaveUp(uid),
@@ -265,6 +303,14 @@ export class LivePeer {
     const identity = role === 'server' ? SERVER_IDENTITY : clientIdentity(client);
     (conn as { peer: PeerTransport }).peer = new PeerTransport(role, this.clock, this.options.switches, params, hooks, identity);
     return conn;
+  }
+
+  /** The server removes a client for a protocol error: a Boot first (PeerTransport.kick). */
+  private remove(connection: LiveConnection, reason: string): void {
+    const slot = this.host?.slotOf(connection.client - 1);
+    if (slot === null || slot === undefined) return;
+    this.removals.push({ client: connection.client, timeUs: this.clock.now, reason });
+    connection.peer.kick(slot);
   }
 
   private sampleDedup(): void {

@@ -115,6 +115,12 @@ export class RemoteBridge {
     push(this.unmatched, client, { kind, delivery: { ...delivery, payload: delivery.payload.slice() } }, MAX_UNMATCHED, () => this.forgotten++);
   }
 
+  /** A new client took `client`'s place: the old one's expectations and waiting deliveries go. */
+  forget(client: number): void {
+    this.expected.delete(client);
+    this.unmatched.delete(client);
+  }
+
   private report(to: Role, client: number, uid: number, delivery: Delivery): void {
     this.matched++;
     this.target().onDelivered(to, client, uid, { ...delivery, uid });

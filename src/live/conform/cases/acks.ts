@@ -262,7 +262,9 @@ async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
   const found = [];
   const r3 = await answerThen(client, ctx, r2, 3);
   if (r3 === null) return fail(`the server stopped after our stale ACKs: ${reactionSince(client, junkAt)}`, [evidence(client, 'the burst of duplicate, late and stale ACKs', { timeMs: junkAt, bytes: junkBytes })]);
-  client.send(junk, 'the same stale ACKs again, while the round-3 request is outstanding');
+  // Again, now that the round-3 request is out: all but its own ACK, which would be a real one.
+  const r3seq = (r3.message as DataMessage).seq as number;
+  client.send(junk.filter((a) => !(a.type === TYPE_ACK && a.seq === r3seq && a.flags === 0)), 'the stale ACKs again, while the round-3 request is outstanding');
   const again = await waitCopy(client, r3, r3.timeMs, t.resendWaitMs);
   if (again === null) found.push(evidence(client, `the round-3 request (${describe(r3)}), unACKed, was never re-sent in ${seconds(t.resendWaitMs)} after our stale ACKs (the round-2 request was re-sent, before them, ${seconds(control.timeMs - r2.timeMs)} after it was sent)`, r3));
   hold.clear();

@@ -10,12 +10,12 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
 import { isData, opcodeOf } from '../client.js';
-import { answerRounds, connect, isBoot, isChecksumRequest, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { answerRounds, bootsUs, connect, isBoot, isChecksumRequest, join, joined, keepaliveMessage, newProgress } from '../join.js';
 import { ackOf } from './processing.js';
 import { requestIsRound } from './acks.js';
 
-/** The stock idle keepalive interval (DECISIONS.md 12): a waiting session sends one this often. */
-const KEEPALIVE_EVERY_MS = 5000;
+/** A waiting session sends a keepalive this often: under the 5 s stock idle interval (DECISIONS.md 12), well inside any peer timeout. */
+const KEEPALIVE_EVERY_MS = 2000;
 /** How long after its removal a session listens for late datagrams. */
 const SILENCE_CHECK_MS = 2000;
 
@@ -52,8 +52,8 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
   const bad = client.reliable(TYPE_GAME, unreadableFinalAnswer());
   const badAt = client.now;
   const badBytes = client.send([bad], 'an unreadable round-0xFF answer');
-  const reaction = await client.waitFor((m) => isBoot(m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit, t.stepMs, badAt);
-  if (reaction !== null && !isBoot(reaction)) return notExercised('protocol error: the server accepted an unreadable round-0xFF answer and went on to its settings, so it removed nobody', [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)]);
+  const reaction = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit, t.stepMs, badAt);
+  if (reaction !== null && !bootsUs(client, reaction)) return notExercised('protocol error: the server accepted an unreadable round-0xFF answer and went on to its settings, so it removed nobody', [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)]);
   await client.sleep(SILENCE_CHECK_MS);
   const unacked = [keepalive, bad].filter((m) => ackOf(client, m, badAt - 50) === undefined);
   if (reaction === null) {
@@ -91,7 +91,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
     const windowMs = t.peerTimeoutMs + 15_000;
     const isBootOf = (m: ServerMessage) => isBoot(m) && (m.message as DataMessage).type === TYPE_BOOT && (m.message as DataMessage).payload[0] === slot;
     const boot = await observer.waitFor(isBootOf, windowMs, observerFrom);
-    const own = silent.serverMessages().find((m) => m.timeMs >= quietFrom && isBoot(m));
+    const own = silent.serverMessages().find((m) => m.timeMs >= quietFrom && bootsUs(silent, m));
     const lastToSilent = silent.arrivals.at(-1)?.timeMs ?? quietFrom;
     if (boot !== null || own !== undefined) {
       const at = boot ?? (own as ServerMessage);

@@ -8,7 +8,7 @@ import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, combine, seqLabel } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
 import { isData, reactionSince } from '../client.js';
-import { answerRounds, connect, enterGame, isBoot, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+import { answerRounds, bootsUs, connect, enterGame, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 
 /** The stock client re-sends an unACKed message after 2.0 s (DECISIONS.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
@@ -82,7 +82,7 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   const ack = ackOf(client, message, duplicateAt);
   if (ack === undefined) found.push(evidence(client, `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (DECISIONS.md 10: duplicates are ACKed)`, { timeMs: duplicateAt, bytes }));
   for (const m of newReliables(after, before)) {
-    if (isBoot(m)) found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
+    if (bootsUs(client, m)) found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
     else if (isChecksumRequest(m)) found.push(evidence(client, `processed twice: a second reply, checksum request round ${requestRound(m)} (${seqLabel((m.message as DataMessage).seq as number, false)}) ${seconds(m.timeMs - duplicateAt)} after the duplicate; round ${requestRound(next)} was already asked`, m));
   }
   if (found.length > 0) return fail(`the re-sent round-1 answer was not handled as a duplicate`, found);

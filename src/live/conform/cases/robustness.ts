@@ -10,7 +10,7 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ConformClient } from '../client.js';
 import { isData } from '../client.js';
-import { isBoot, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { bootsUs, join, joined, keepaliveMessage, newProgress } from '../join.js';
 import { ackOf } from './processing.js';
 import { FILLER_OPCODE } from './wrap.js';
 
@@ -92,7 +92,7 @@ async function garbageRun(ctx: CaseContext): Promise<Verdict> {
     client.send([probe], `liveness probe after ${group.name}`);
     await client.sleep(t.ackWithinMs + 500);
     if (ackOf(client, probe, probeAt) !== undefined) continue;
-    const boot = client.serverMessages().find((m) => m.timeMs >= lastAt && isBoot(m));
+    const boot = client.serverMessages().find((m) => m.timeMs >= lastAt && bootsUs(client, m));
     if (boot !== undefined) {
       // Removal for a protocol error is allowed; a server that still answers a fresh Connect is alive.
       notes.push(evidence(client, `the server Booted us after ${group.name}; it may remove a peer that sends garbage`, boot));

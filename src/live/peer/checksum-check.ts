@@ -1,0 +1,45 @@
+// What a validating server does with checksum answers (DECISIONS.md 31): each
+// answer must parse and match the manifest's round that was asked. `bcsim peer
+// server` removes a client whose answer does not (a Boot first, PeerTransport.kick),
+// as a real server refuses a client with other scripts.
+import { TYPE_GAME } from '../../codec/index.js';
+import { Opcode, findRound, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from '../../traffic/index.js';
+import type { ChecksumManifest } from '../../traffic/index.js';
+
+/** Rounds asked and not yet answered, kept per client (a join asks five). */
+export const MAX_ROUNDS_ASKED = 16;
+
+export class ChecksumCheck {
+  private readonly asked = new Map<number, number[]>();
+
+  constructor(private readonly manifest: ChecksumManifest) {}
+
+  /** The server sent `payload` to `client`: a checksum request is remembered. */
+  sent(client: number, type: number, payload: Uint8Array): void {
+    if (type !== TYPE_GAME || payload[0] !== Opcode.ChecksumRequest) return;
+    const request = parseChecksumRequest(payload);
+    if (!request.ok) return;
+    const list = this.asked.get(client) ?? [];
+    if (list.length >= MAX_ROUNDS_ASKED) list.shift();
+    list.push(request.value.round);
+    this.asked.set(client, list);
+  }
+
+  /** A new client took `client`'s place. */
+  forget(client: number): void {
+    this.asked.delete(client);
+  }
+
+  /** A reliable message `client` delivered: null when it is not a checksum answer or a right one, else why it is refused. */
+  refusal(client: number, type: number, payload: Uint8Array): string | null {
+    if (type !== TYPE_GAME || payload[0] !== Opcode.ChecksumResponse) return null;
+    const round = this.asked.get(client)?.shift();
+    if (round === undefined) return 'a checksum answer that no request asked for';
+    const parsed = parseChecksumResponse(payload);
+    if (!parsed.ok) return `round ${roundLabel(round)}: the answer does not parse at offset ${parsed.error.offset}: ${parsed.error.reason}`;
+    const expected = findRound(this.manifest, round);
+    if (expected === null) return null;
+    const mismatch = responseMismatch(this.manifest, expected, parsed.value);
+    return mismatch === null ? null : `round ${roundLabel(round)}: ${mismatch}`;
+  }
+}
