@@ -2,8 +2,7 @@
 // server (src/live/conform), its table, JSON and JUnit.
 import { resolve } from 'node:path';
 import { usToMs } from '../../engine/index.js';
-import { CASE_IDS, CONFORM_CASES, DEFAULT_PARALLEL_SESSIONS, DEFAULT_TIMINGS, MAX_SESSIONS, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
-import type { ConformTimings } from '../../live/index.js';
+import { CASE_IDS, CONFORM_CASES, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, conformTimings, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
 import { writeFilesTogether } from '../../report/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
@@ -49,11 +48,7 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   if (flags.wrapBudget !== undefined) extraFlags.push('--wrap-budget', flags.wrapBudget);
   if (flags.scenario !== undefined) extraFlags.push('--scenario', flags.scenario);
   if (flags.bind !== undefined) extraFlags.push('--bind', flags.bind);
-  const timings: ConformTimings = {
-    ...DEFAULT_TIMINGS,
-    ...(peerTimeout === undefined ? {} : { peerTimeoutMs: usToMs(peerTimeout) }),
-    ...(wrapBudget === undefined ? {} : { wrapBudgetMs: usToMs(wrapBudget) }),
-  };
+  const timings = conformTimings(peerTimeout === undefined ? undefined : usToMs(peerTimeout), wrapBudget === undefined ? undefined : usToMs(wrapBudget));
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);

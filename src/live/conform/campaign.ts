@@ -14,8 +14,14 @@ import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings
 import { DEFAULT_TIMINGS, notExercised } from './case-types.js';
 import { ConformClient } from './client.js';
 import { CONFORM_CASES } from './cases/index.js';
+import { keepaliveMessage } from './join.js';
 
 export const CONFORM_SCHEMA = 'bcsim.conform/1';
+/**
+ * A session that sent nothing for this long sends a keepalive, as a client does
+ * after 5 s (DECISIONS.md 12); sooner, so a case that waits is never timed out.
+ */
+export const IDLE_KEEPALIVE_MS = 2000;
 /** Sessions at once by default: fits a server with a handful of player slots (OpenBC's default is 5). */
 export const DEFAULT_PARALLEL_SESSIONS = 4;
 /** Explicit bound on what one campaign may open. */
@@ -93,6 +99,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
           answered = true;
           onAnswer();
         };
+        client.keepAlive(() => keepaliveMessage(client), IDLE_KEEPALIVE_MS);
         clients.push(client);
         return client;
       },

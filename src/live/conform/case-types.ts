@@ -59,6 +59,15 @@ export const DEFAULT_TIMINGS: ConformTimings = {
   wrapBudgetMs: 60_000,
 };
 
+/**
+ * The timings for a server with this peer timeout: a case never waits for a
+ * re-send longer than the server keeps an unACKed message (its lifetime is the
+ * peer timeout, DECISIONS.md 20), less a second.
+ */
+export function conformTimings(peerTimeoutMs = DEFAULT_TIMINGS.peerTimeoutMs, wrapBudgetMs = DEFAULT_TIMINGS.wrapBudgetMs): ConformTimings {
+  return { ...DEFAULT_TIMINGS, peerTimeoutMs, wrapBudgetMs, resendWaitMs: Math.min(DEFAULT_TIMINGS.resendWaitMs, Math.max(DEFAULT_TIMINGS.resendMaxMs, peerTimeoutMs - 1000)) };
+}
+
 export interface CaseContext {
   readonly server: HostPort;
   readonly seed: number;

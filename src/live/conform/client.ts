@@ -69,6 +69,7 @@ export class ConformClient {
   /** Return true to leave a reliable message of the server unACKed (the case's fault). */
   withhold: (m: ServerMessage) => boolean = () => false;
   private readonly waiters = new Set<Waiter>();
+  private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly startMs: number;
 
@@ -102,8 +103,29 @@ export class ConformClient {
     return this.nowMs() - this.startMs;
   }
 
+  /**
+   * Keeps the session alive as a client does: once it has a slot, a keepalive
+   * (`build`) goes out whenever nothing was sent for `idleMs`. Stopped by
+   * `quiet()` (a case that must fall silent) and by `close()`.
+   */
+  keepAlive(build: () => Message, idleMs: number): void {
+    this.quiet();
+    this.idleTimer = setInterval(() => {
+      if (this.slot === null) return;
+      const last = this.departures.at(-1)?.timeMs ?? 0;
+      if (this.now - last >= idleMs) this.send([build()], 'Keepalive (idle)');
+    }, Math.max(50, idleMs / 4));
+  }
+
+  /** No more idle keepalives. */
+  quiet(): void {
+    if (this.idleTimer !== null) clearInterval(this.idleTimer);
+    this.idleTimer = null;
+  }
+
   close(): void {
     if (this.closed) return;
+    this.quiet();
     this.closed = true;
     for (const w of this.waiters) {
       clearTimeout(w.timer);

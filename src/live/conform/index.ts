@@ -2,7 +2,7 @@
 // fault each, judged PASS, FAIL (with evidence) or NOT EXERCISED.
 export { CONFORM_SCHEMA, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, reproCommand, runConform, selectCases } from './campaign.js';
 export type { CaseResult, ConformHooks, ConformOptions, ConformReport } from './campaign.js';
-export { DEFAULT_TIMINGS } from './case-types.js';
+export { DEFAULT_TIMINGS, conformTimings } from './case-types.js';
 export type { CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
 export { CASE_IDS, CONFORM_CASES } from './cases/index.js';
 export { CONFORM_SUITE, conformJunitXml, renderConformText } from './report.js';

@@ -8,29 +8,18 @@ import { FINAL_ROUND, Opcode } from '../../../traffic/index.js';
 import { disconnectPayload } from '../../../transport/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
-import type { ConformClient, ServerMessage } from '../client.js';
+import type { ServerMessage } from '../client.js';
 import { isData, opcodeOf } from '../client.js';
 import { answerRounds, bootsUs, connect, isBoot, isChecksumRequest, join, joined, keepaliveMessage, newProgress } from '../join.js';
 import { ackOf } from './processing.js';
 import { requestIsRound } from './acks.js';
 
-/** A waiting session sends a keepalive this often: under the 5 s stock idle interval (DECISIONS.md 12), well inside any peer timeout. */
-const KEEPALIVE_EVERY_MS = 2000;
 /** How long after its removal a session listens for late datagrams. */
 const SILENCE_CHECK_MS = 2000;
 
 /** A round-0xFF answer whose tree cannot be read: a file count that runs past the end. */
 export function unreadableFinalAnswer(): Uint8Array {
   return Uint8Array.of(Opcode.ChecksumResponse, FINAL_ROUND, 0x11, 0x22, 0x33, 0x44, 0xff, 0xff, 0x01);
-}
-
-/** Sends a keepalive whenever the session has been quiet for KEEPALIVE_EVERY_MS; returns the stop function. */
-export function keepSessionAlive(client: ConformClient): () => void {
-  const timer = setInterval(() => {
-    const last = client.departures.at(-1);
-    if (last === undefined || client.now - last.timeMs >= KEEPALIVE_EVERY_MS - 100) client.send([keepaliveMessage(client)], 'Keepalive (idle)');
-  }, 500);
-  return () => clearInterval(timer);
 }
 
 function bootLabel(m: ServerMessage): string {
@@ -77,8 +66,7 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
 async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
   const t = ctx.timings;
   const observer = await ctx.open('removal/observer');
-  const stopObserver = keepSessionAlive(observer);
-  try {
+  {
     const seen = await join(observer, ctx.manifest, newProgress(), t);
     if (!joined(seen)) return notExercised(`timeout: the observer's join stopped: ${seen.stopped}`);
     const silent = await ctx.open('removal/silent');
@@ -86,6 +74,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
     if (!joined(progress)) return notExercised(`timeout: the silent client's join stopped: ${progress.stopped}`);
     const slot = silent.slot;
     silent.withhold = () => true;
+    silent.quiet();
     const quietFrom = silent.now;
     const observerFrom = observer.now;
     const windowMs = t.peerTimeoutMs + 15_000;
@@ -104,8 +93,6 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
       evidence(silent, `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (DECISIONS.md 19)`, silent.arrivals.at(-1) ?? null),
       ...told.map((m) => evidence(observer, `what the other client was told instead: ${describeMessage(m)}`, m)),
     ]);
-  } finally {
-    stopObserver();
   }
 }
 

@@ -4,15 +4,14 @@
 // the circle, every one of which must be ACKed with its exact seq; then a
 // message the server must act on goes out with the wrapped seq:
 // - high: the answer to a checksum request (the server must ask the next round);
-// - low: the Disconnect (the server must ACK it and let us go).
-import { TYPE_ACK, TYPE_CONNECT, TYPE_DISCONNECT, TYPE_GAME } from '../../../codec/index.js';
+// - low: a keepalive (the server must ACK it, and echo it if it echoes keepalives).
+import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME } from '../../../codec/index.js';
 import type { DataMessage } from '../../../codec/index.js';
 import { parseChecksumRequest } from '../../../traffic/index.js';
-import { disconnectPayload } from '../../../transport/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { Arrival, ConformClient } from '../client.js';
-import { describeArrival } from '../client.js';
+import { describeArrival, isData } from '../client.js';
 import { answerPayload, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 import { ackOf } from './processing.js';
 import { requestIsRound } from './acks.js';
@@ -146,13 +145,18 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   parts.push(pass(`high: ${high.acked} messages ACKed, and the answer with the wrapped seq 0 was acted on`));
   const low = await fillToWrap(client, true, deadline);
   if (!low.ok) return combine([...parts, phaseVerdict(client, 'low', low, t.wrapBudgetMs)]);
-  const slot = client.slot ?? 0;
-  const bye = client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, slot), true);
-  const byeAt = client.now;
-  const bytes = client.send([bye], 'Disconnect with the wrapped low seq');
-  await client.sleep(t.ackWithinMs + 500);
-  if (ackOf(client, bye, byeAt) === undefined) parts.push(fail(`low: after ${low.acked} fillers, our Disconnect with the wrapped ${seqLabel(bye.seq as number, true)} was not ACKed`, [evidence(client, 'the Disconnect after the low wrap', { timeMs: byeAt, bytes })]));
-  else parts.push(pass(`low: ${low.acked} messages ACKed, and the Disconnect with the wrapped seq 0 was ACKed`));
+  // The low counter reads 0 again: a keepalive with the wrapped seq must be ACKed, and echoed
+  // if this server echoed the join's keepalive (the sign it was processed, DECISIONS.md 12).
+  const echoes = (since: number) => client.serverMessages().some((m) => m.timeMs >= since && isData(m.message) && m.message.type === TYPE_DATA);
+  const echoedBefore = echoes(0);
+  const keepalive = keepaliveMessage(client) as DataMessage;
+  const keptAt = client.now;
+  const bytes = client.send([keepalive], 'Keepalive with the wrapped low seq');
+  await client.sleep(t.ackWithinMs + 1000);
+  const acked = ackOf(client, keepalive, keptAt) !== undefined;
+  if (!acked || (echoedBefore && !echoes(keptAt))) {
+    parts.push(fail(`low: after ${low.acked} fillers, our keepalive with the wrapped ${seqLabel(keepalive.seq as number, true)} was ${acked ? 'ACKed but not echoed (the join\'s keepalive was)' : 'not ACKed'}`, [evidence(client, 'the keepalive after the low wrap', { timeMs: keptAt, bytes })]));
+  } else parts.push(pass(`low: ${low.acked} messages ACKed, and the keepalive with the wrapped seq 0 was ACKed${echoedBefore ? ' and echoed' : ''}`));
   return combine(parts);
 }
 
