@@ -329,6 +329,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print the bcsim.conform/1 report as JSON')
     .option('--junit <file>', 'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped)')
     .option('--out <file>', 'also write the bcsim.conform/1 report here')
+    .option('--pcap <file>', 'also write every session\'s datagrams as a pcapng (Wireshark, bcsim analyze), ours commented')
     .option('--list', 'list the cases and exit')
     .addHelpText('after', `\n${CONFORM_HELP}\n`)
     .action(async (flags: ConformFlags) => {

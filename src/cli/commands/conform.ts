@@ -24,6 +24,7 @@ export interface ConformFlags {
   json?: boolean;
   junit?: string;
   out?: string;
+  pcap?: string;
   list?: boolean;
 }
 
@@ -53,15 +54,19 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
   io.stderr(`bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once\n`);
-  const report = await runConform(
-    { server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: manifestOf(scenario), timings, extraFlags },
+  const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
+  if (pcapFile !== undefined && server.family === 6) throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
+  const { report, pcap } = await runConform(
+    { capture: pcapFile !== undefined, server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: manifestOf(scenario), timings, extraFlags },
     { caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`) },
   );
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const files: Array<{ path: string; content: string }> = [];
   if (outFile !== undefined) files.push({ path: outFile, content: json });
   if (junitFile !== undefined) files.push({ path: junitFile, content: conformJunitXml(report) });
-  writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '), () => writeFilesTogether(files));
+  const written: Array<{ path: string; content: string | Uint8Array }> = [...files];
+  if (pcapFile !== undefined && pcap !== null) written.push({ path: pcapFile, content: pcap });
+  writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`, flags.pcap && `--pcap ${flags.pcap}`].filter(Boolean).join(', '), () => writeFilesTogether(written));
   io.stdout(flags.json ? json : renderConformText(report));
   return report.answered && report.counts.fail === 0 ? EXIT_OK : EXIT_FAILED;
 }

@@ -15,6 +15,8 @@ import { DEFAULT_TIMINGS, notExercised } from './case-types.js';
 import { ConformClient } from './client.js';
 import { CONFORM_CASES } from './cases/index.js';
 import { keepaliveMessage } from './join.js';
+import { conformPcap } from './capture.js';
+import type { CapturedSession } from './capture.js';
 
 export const CONFORM_SCHEMA = 'bcsim.conform/1';
 /**
@@ -38,6 +40,8 @@ export interface ConformOptions {
   readonly parallelSessions: number;
   readonly manifest: ChecksumManifest;
   readonly timings: ConformTimings;
+  /** Keep every session's datagrams for a pcapng (--pcap). */
+  readonly capture: boolean;
   /** The flags a re-run needs besides --server, --cases and --seed (e.g. "--peer-timeout 5s"). */
   readonly extraFlags: readonly string[];
 }
@@ -70,13 +74,23 @@ export interface ConformHooks {
   caseDone?(result: CaseResult, done: number, total: number): void;
 }
 
+/** A finished campaign: its report, and (asked for) a pcapng of every session. */
+export interface ConformRun {
+  readonly report: ConformReport;
+  /** The pcapng bytes of every session (conformPcap); null unless options.capture. */
+  readonly pcap: Uint8Array | null;
+}
+
 /** The cases a --cases list names, in report order; unknown names are the caller's to refuse first. */
 export function selectCases(ids: readonly string[]): ConformCase[] {
   return CONFORM_CASES.filter((c) => ids.includes(c.id));
 }
 
-export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = () => performance.now()): Promise<ConformReport> {
+export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = () => performance.now()): Promise<ConformRun> {
   const startMs = nowMs();
+  // The live layer's one wall-clock date: the capture's absolute timestamps.
+  const epochUs = Date.now() * 1000;
+  const captured: CapturedSession[] = [];
   const cases = selectCases(options.caseIds);
   const budget = Math.max(options.parallelSessions, ...cases.map((c) => c.sessions));
   let answered = false;
@@ -115,6 +129,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
       verdict = await c.run(ctx);
     } finally {
       await Promise.all(clients.map((client) => goodbye(client)));
+      if (options.capture) for (const client of clients) captured.push({ caseId: c.id, client });
     }
     const result: CaseResult = { id: c.id, title: c.title, ...verdict, durationS: round3((nowMs() - began) / 1000), repro: reproCommand(options, c.id) };
     results.set(c.id, result);
@@ -131,7 +146,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
   });
   const ordered = cases.map((c) => results.get(c.id) as CaseResult);
   const count = (s: CaseStatus) => ordered.filter((r) => r.status === s).length;
-  return {
+  const report: ConformReport = {
     schema: CONFORM_SCHEMA,
     server: formatHostPort({ address: options.server.host, port: options.server.port }),
     seed: options.seed,
@@ -141,6 +156,8 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
     cases: ordered,
   };
+  const server = { address: options.server.host, port: options.server.port };
+  return { report, pcap: options.capture ? conformPcap(captured, startMs, epochUs, server) : null };
 }
 
 /**

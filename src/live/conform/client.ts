@@ -71,7 +71,8 @@ export class ConformClient {
   private readonly waiters = new Set<Waiter>();
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
-  private readonly startMs: number;
+  /** When the session opened, on the campaign's clock (ms). */
+  readonly openedAtMs: number;
 
   private constructor(
     private readonly socket: Socket,
@@ -80,7 +81,9 @@ export class ConformClient {
     /** Names the session in evidence ("retransmit", "removal/observer"). */
     readonly label: string,
   ) {
-    this.startMs = nowMs();
+    this.openedAtMs = nowMs();
+    const bound = socket.address();
+    this.local = `${bound.address}:${bound.port}`;
     socket.on('message', (msg, rinfo) => {
       if (rinfo.port !== server.port || rinfo.address !== server.host) return;
       this.onDatagram(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
@@ -93,14 +96,12 @@ export class ConformClient {
     return new ConformClient(socket, server, nowMs, label);
   }
 
-  get local(): string {
-    const a = this.socket.address();
-    return `${a.address}:${a.port}`;
-  }
+  /** Our address, "host:port" (kept from the bind: it outlives the socket). */
+  readonly local: string;
 
   /** Milliseconds since this client opened. */
   get now(): number {
-    return this.nowMs() - this.startMs;
+    return this.nowMs() - this.openedAtMs;
   }
 
   /**

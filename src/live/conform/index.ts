@@ -1,8 +1,11 @@
 // `bcsim conform`: live sessions against a real server, one targeted wire
 // fault each, judged PASS, FAIL (with evidence) or NOT EXERCISED.
 export { CONFORM_SCHEMA, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, reproCommand, runConform, selectCases } from './campaign.js';
-export type { CaseResult, ConformHooks, ConformOptions, ConformReport } from './campaign.js';
+export type { CaseResult, ConformHooks, ConformOptions, ConformReport, ConformRun } from './campaign.js';
 export { DEFAULT_TIMINGS, conformTimings } from './case-types.js';
 export type { CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
 export { CASE_IDS, CONFORM_CASES } from './cases/index.js';
 export { CONFORM_SUITE, conformJunitXml, renderConformText } from './report.js';
+export { conformPcap } from './capture.js';
+export type { CapturedSession } from './capture.js';
+export { ConformClient } from './client.js';
