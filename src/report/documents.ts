@@ -2,6 +2,7 @@
 // Everything here is a pure function of the comparison: no clock, no paths, so
 // the same scenario and seed give byte-identical files.
 import { METRICS } from '../metrics/index.js';
+import { manifestOutline } from '../traffic/index.js';
 import { VERSION } from '../version.js';
 import type { Comparison } from './compare.js';
 import { formatSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js';
@@ -73,7 +74,8 @@ function effectiveScenario(scenario: Comparison['scenario']): object {
   const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides, clients, clientLinks } = scenario;
   // With several clients, each one's links (issue 12); `link` stays client 1's.
   const perClient = clients > 1 ? { clients, clientLinks } : {};
-  return { name, source, durationSeconds: usToSeconds(durationUs), seed, preset, switchOverrides, params, link, ...perClient, traffic, set: overrides };
+  // The checksum manifest as an outline: its rounds, counts and sizes, not every file hash.
+  return { name, source, durationSeconds: usToSeconds(durationUs), seed, preset, switchOverrides, params, link, ...perClient, traffic: { ...traffic, manifest: manifestOutline(traffic.manifest) }, set: overrides };
 }
 
 /**

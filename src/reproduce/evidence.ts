@@ -8,6 +8,7 @@ import type { PeerSummary, PeerView } from '../session/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { runScenario } from '../session/index.js';
 import { TraceCollector } from '../trace/index.js';
+import { checksumResponsePayload } from '../traffic/index.js';
 import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 import type { Reading } from './readings.js';
@@ -173,8 +174,15 @@ function quietDisconnectRun(scenario: Scenario, options: RunWith): Pick<Cells, '
  * dedicated server and three clients, calibrated per connection (issue 12), so
  * every figure is measured over the three connections, none multiplied.
  */
-/** The join's round-2 checksum response: ~1000 payload bytes in 405-byte chunks (DECISIONS.md 6). */
-const CHECKSUM_RESPONSE_FRAGMENTS = 3;
+/**
+ * Fragments of the join's largest checksum response: with the default manifest, round 2's
+ * ~1000 payload bytes in 405-byte chunks, 3 (DECISIONS.md 6); a scenario's manifest may differ.
+ */
+function checksumResponseFragments(scenario: Scenario): number {
+  const manifest = scenario.traffic.manifest;
+  const largest = Math.max(...manifest.rounds.map((r) => checksumResponsePayload(manifest, r).length));
+  return Math.max(1, Math.ceil(largest / scenario.params.fragmentChunkBytes));
+}
 
 function combatRun(scenario: Scenario, options: RunWith): Pick<Cells, 'outboxPeak34' | 'messagesPerDatagram34' | 'keepalives34' | 'checksumResends34'> {
   const { summary } = runScenario(scenario, options);
@@ -186,8 +194,9 @@ function combatRun(scenario: Scenario, options: RunWith): Pick<Cells, 'outboxPea
   const peak = Math.max(serverPeak, clientPeak);
   const perDatagram = Math.max(summary.peers.server.messagesPerPacketMax, summary.peers.client.messagesPerPacketMax);
   const keepalives = summary.peers.server.keepalivesSent + summary.peers.client.keepalivesSent;
-  // Messages, as the per-type counts are: one re-send round of the 3-fragment checksum response is one.
-  const checksum = clients.reduce((sum, c) => sum + Math.ceil(c.fragmentRetransmits / CHECKSUM_RESPONSE_FRAGMENTS), 0);
+  // Messages, as the per-type counts are: one re-send round of the fragmented checksum response is one.
+  const fragments = checksumResponseFragments(scenario);
+  const checksum = clients.reduce((sum, c) => sum + Math.ceil(c.fragmentRetransmits / fragments), 0);
   return {
     outboxPeak34: cell(`S ${serverPeak} · C ${clientPeak} (worst of ${clients.length})`, '20–33', peak >= 20 && peak <= 33),
     messagesPerDatagram34: cell(`${perDatagram}`, 'up to 33 (25–40)', perDatagram >= 25 && perDatagram <= 40),

@@ -179,8 +179,8 @@ function describeSize(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Keys a string shorthand expands into ("stock" -> { preset: "stock" }, "join" -> { kind: "join" }). */
-const SHORTHAND_KEYS = new Set<PropertyKey>(['preset', 'kind']);
+/** Keys a string shorthand expands into ("stock" -> { preset: "stock" }, "join" -> { kind: "join" }, a manifest's "App.pyc" -> { name: "App.pyc" }). */
+const SHORTHAND_KEYS = new Set<PropertyKey>(['preset', 'kind', 'name']);
 
 function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
   let node = document;

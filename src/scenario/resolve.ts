@@ -9,6 +9,7 @@ import type { Phase, TrafficPlan } from '../traffic/index.js';
 import { DEFAULT_PARAMS } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
 import { ScenarioError } from './errors.js';
+import { resolveManifest } from './resolve-manifest.js';
 import { MAX_CLIENTS } from './schema.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';
 import type { Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
@@ -171,9 +172,10 @@ function inGame(p: { duration?: Micros; stateUpdatesPerSecond?: number; stateUpd
 
 function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: Fail): TrafficPlan {
   const joinStaggerUs = input?.joinStagger ?? DEFAULT_JOIN_STAGGER_US;
+  const manifest = resolveManifest(input?.manifest, fail);
   if (!input?.phases) {
     if (input?.repeatFrom !== undefined && input.repeatFrom !== null) fail('traffic.repeatFrom', 'needs traffic.phases');
-    return { ...DEFAULT_PLAN, joinStaggerUs };
+    return { ...DEFAULT_PLAN, joinStaggerUs, manifest };
   }
   const lateJoiners = new Set<number>();
   const phases: Phase[] = input.phases.map((p, i): Phase => {
@@ -219,7 +221,7 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
       fail('traffic.repeatFrom', 'the repeated phases need at least one phase with a duration > 0');
     }
   }
-  return { phases, repeatFrom, joinStaggerUs };
+  return { phases, repeatFrom, joinStaggerUs, manifest };
 }
 
 function stripUndefined<T extends object>(value: T): T {

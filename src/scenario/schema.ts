@@ -25,6 +25,7 @@ import {
   BOOT_PAYLOADS,
   WRAP_RECEIVE,
 } from '../transport/index.js';
+import { buildManifestSchema } from './manifest-schema.js';
 
 // Lower bounds that keep the microsecond clock exact (issue 9): every
 // scheduled time must stay a safe integer, or the engine's invariant throws.
@@ -337,6 +338,8 @@ function buildScenarioSchema() {
     joinStagger: durationSchema.optional(),
     phases: z.array(phaseSchema).min(1, 'expected at least one phase').max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`).optional(),
     repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
+    /** The checksum rounds of every join (DECISIONS.md 31); default: the measured join's. */
+    manifest: buildManifestSchema().optional(),
   });
 
   const assertionSchema = z

@@ -6,7 +6,7 @@
 // Response, client to server: [0x21][round] ([refHash u32], round 0 only) [dirHash u32] tree
 // Tree: [fileCount u16] {[nameHash u32][contentHash u32]} [subdirCount u8] {[nameHash u32]} {subtree}
 // All integers little-endian.
-import { FINAL_ROUND, MAX_MANIFEST_DEPTH } from './manifest.js';
+import { FINAL_ROUND, MAX_MANIFEST_DEPTH, isDefaultManifest } from './manifest.js';
 import type { ChecksumManifest, ManifestRound, ManifestTree } from './manifest.js';
 import { Opcode } from './payloads.js';
 
@@ -97,7 +97,10 @@ export function checksumResponsePayload(manifest: ChecksumManifest, round: Manif
 
 class Reader {
   pos = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+  private readonly view: DataView;
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
   need(n: number, what: string): PayloadError | null {
     return this.pos + n <= this.bytes.length ? null : { offset: this.pos, reason: `${what} needs ${n} bytes, ${this.bytes.length - this.pos} remain` };
   }
@@ -105,12 +108,12 @@ class Reader {
     return this.bytes[this.pos++];
   }
   u16(): number {
-    const v = this.bytes[this.pos] | (this.bytes[this.pos + 1] << 8);
+    const v = this.view.getUint16(this.pos, true);
     this.pos += 2;
     return v;
   }
   u32(): number {
-    const v = (this.bytes[this.pos] | (this.bytes[this.pos + 1] << 8) | (this.bytes[this.pos + 2] << 16) | (this.bytes[this.pos + 3] << 24)) >>> 0;
+    const v = this.view.getUint32(this.pos, true);
     this.pos += 4;
     return v;
   }
@@ -228,6 +231,45 @@ function treeMismatch(want: ManifestTree, got: WireTree, path: string): string |
     if (inner !== null) return inner;
   }
   return null;
+}
+
+/** A round as the reports' settings show it: what is asked, how much is answered. */
+export interface RoundOutline {
+  readonly round: string;
+  readonly dir: string;
+  readonly filter: string;
+  readonly recursive: boolean;
+  /** Files and subdirectories the answer lists, at every depth. */
+  readonly files: number;
+  readonly subdirs: number;
+  readonly requestPayloadBytes: number;
+  readonly responsePayloadBytes: number;
+}
+
+export interface ManifestOutline {
+  /** True for DEFAULT_MANIFEST (the measured join), false for one a scenario declared. */
+  readonly default: boolean;
+  readonly refHash: string;
+  readonly rounds: readonly RoundOutline[];
+}
+
+/** A manifest in a few lines: a report's settings name it without listing every file hash. */
+export function manifestOutline(manifest: ChecksumManifest): ManifestOutline {
+  const count = (tree: ManifestTree): { files: number; subdirs: number } =>
+    tree.subdirs.map(count).reduce((sum, inner) => ({ files: sum.files + inner.files, subdirs: sum.subdirs + inner.subdirs }), { files: tree.files.length, subdirs: tree.subdirs.length });
+  return {
+    default: isDefaultManifest(manifest),
+    refHash: `0x${hex32(manifest.refHash)}`,
+    rounds: manifest.rounds.map((r) => ({
+      round: roundLabel(r.round),
+      dir: r.dir,
+      filter: r.filter,
+      recursive: r.recursive,
+      ...count(r.recursive ? r.tree : { files: r.tree.files, subdirs: [] }),
+      requestPayloadBytes: checksumRequestPayload(r).length,
+      responsePayloadBytes: checksumResponsePayload(manifest, r).length,
+    })),
+  };
 }
 
 export function roundLabel(round: number): string {

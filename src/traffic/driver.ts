@@ -8,7 +8,7 @@ import { TYPE_GAME } from '../codec/index.js';
 import { ZERO_US, msToUsUnrounded, scaleUs } from '../engine/index.js';
 import type { Micros, RandomStream, RandomStreams, Timer } from '../engine/index.js';
 import type { Delivery, Role } from '../transport/index.js';
-import { JOIN_STEPS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload } from './join.js';
+import { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload, joinSteps } from './join.js';
 import type { JoinStep } from './join.js';
 import type { Phase, TrafficPlan } from './plan.js';
 import { CHAT_CLIENT_SHARE, Origins, PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
@@ -41,6 +41,8 @@ export class TrafficDriver {
   private readonly joiningInPhase = new Set<number>();
   private readonly lateJoiners: ReadonlySet<number>;
   private readonly joinAwaiting = new Map<number, { client: number; step: JoinStep }>();
+  /** The join of the plan's checksum manifest (DECISIONS.md 31). */
+  readonly join: readonly JoinStep[];
   private readonly salt = new PayloadSalt();
   private readonly streams: {
     stateUpdates: Array<Record<Role, RandomStream>>;
@@ -68,6 +70,7 @@ export class TrafficDriver {
     const late = new Set<number>();
     for (const phase of plan.phases) if (phase.kind === 'join' && phase.client !== undefined) late.add(phase.client);
     this.lateJoiners = late;
+    this.join = joinSteps(plan.manifest);
   }
 
   start(): void {
@@ -181,14 +184,14 @@ export class TrafficDriver {
     if (this.status[client] !== 'idle') return;
     this.status[client] = 'joining';
     this.port.startClient(client);
-    this.runJoinStep(client, JOIN_STEPS[0]);
+    this.runJoinStep(client, this.join[0]);
   }
 
   private joinStepDone(client: number, step: JoinStep): void {
     if (this.status[client] !== 'joining') return;
-    const dependents = JOIN_STEPS.filter((s) => s.after === step.step);
+    const dependents = this.join.filter((s) => s.after === step.step);
     for (const next of dependents) this.schedule(msToUsUnrounded(next.delayMs), () => this.runJoinStep(client, next), client);
-    if (dependents.length === 0 && step === JOIN_STEPS[JOIN_STEPS.length - 1]) {
+    if (dependents.length === 0 && step === this.join[this.join.length - 1]) {
       // Ship selection, then StateUpdates start ~150 ms later.
       this.schedule(msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS), () => this.enterGame(client), client);
     }

@@ -3,11 +3,30 @@
 export { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, isEventPhase } from './plan.js';
 export type { Phase, TrafficPlan } from './plan.js';
 export { Opcode } from './payloads.js';
-export { JOIN_STEPS, joinSteps } from './join.js';
+export { joinSteps } from './join.js';
+export type { JoinMessage, JoinStep } from './join.js';
 export type { TrafficPort } from './sources.js';
 export { TrafficDriver } from './driver.js';
 export type { PhaseStart } from './driver.js';
-export { DEFAULT_MANIFEST, FINAL_ROUND, REFERENCE_HASH, MAX_MANIFEST_DEPTH, MAX_MANIFEST_FILES, MAX_MANIFEST_ROUNDS, findRound, nextRound, numberedFiles, standInFile, standInHash } from './manifest.js';
-export type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
-export { checksumRequestPayload, checksumResponsePayload, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
-export type { ChecksumRequest, ChecksumResponse, Parsed, PayloadError, WireTree } from './checksum.js';
+export {
+  DEFAULT_MANIFEST,
+  FINAL_ROUND,
+  REFERENCE_HASH,
+  MAX_FILES_PER_DIR,
+  MAX_MANIFEST_DEPTH,
+  MAX_MANIFEST_DIRS,
+  MAX_MANIFEST_FILES,
+  MAX_MANIFEST_ROUNDS,
+  MAX_MANIFEST_TEXT_CHARS,
+  MAX_SUBDIRS,
+  findRound,
+  isDefaultManifest,
+  manifestProblem,
+  nextRound,
+  numberedFiles,
+  standInFile,
+  standInHash,
+} from './manifest.js';
+export type { ChecksumManifest, ManifestFile, ManifestProblem, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
+export { checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
+export type { ChecksumRequest, ChecksumResponse, ManifestOutline, Parsed, PayloadError, RoundOutline, WireTree } from './checksum.js';

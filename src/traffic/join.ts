@@ -1,7 +1,9 @@
 // The measured join sequence on loopback (DECISIONS.md "Join sequence on loopback").
 // Each step is a reply: it starts when the previous step's last message has been
 // delivered to the replying side, after a think time. Sizes are whole-message
-// bytes on the wire; step 8's ~1000-byte payload splits into 3 fragments.
+// bytes on the wire; step 8's ~1000-byte payload splits into 3 fragments. The
+// checksum rounds are the scenario's manifest (traffic.manifest, DECISIONS.md 31):
+// the default one gives the measured steps, another one more or fewer rounds.
 //
 // Server think times are 0 (the reply is queued while the message is dispatched,
 // so it leaves in the next update with the ACK made for it: DECISIONS.md 16, the
@@ -12,7 +14,7 @@ import type { DataType } from '../codec/index.js';
 import { clientIdentity, keepalivePayload } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 import { checksumRequestPayload, checksumResponsePayload } from './checksum.js';
-import { DEFAULT_MANIFEST } from './manifest.js';
+import { DEFAULT_MANIFEST, FINAL_ROUND, manifestProblem } from './manifest.js';
 import type { ChecksumManifest, ManifestRound } from './manifest.js';
 import { CAPTURED, Opcode, filledPayload } from './payloads.js';
 
@@ -50,14 +52,28 @@ function captured(label: string, payload: Uint8Array): JoinMessage {
   return { label, type: TYPE_GAME, reliable: true, ordered: false, payload };
 }
 
+/** Joins built so far, by manifest object: a run's driver and its live bridge share one. */
+const built = new WeakMap<ChecksumManifest, readonly JoinStep[]>();
+
 /**
  * The join of a manifest (DECISIONS.md 31): each checksum request asks for one
  * of its rounds, each response answers with that round's tree. The default
  * manifest reproduces the captured bytes and the measured sizes; the round-2
- * response (1,000 payload bytes) splits into 3 fragments.
+ * response (1,000 payload bytes) splits into 3 fragments. The scenario layer
+ * checks a declared manifest; one that breaks the wire format here is a bug.
  */
-export function joinSteps(manifest: ChecksumManifest = DEFAULT_MANIFEST): JoinStep[] {
-  if (manifest.rounds.length === 0) throw new Error('join: a manifest needs at least one checksum round');
+export function joinSteps(manifest: ChecksumManifest = DEFAULT_MANIFEST): readonly JoinStep[] {
+  let steps = built.get(manifest);
+  if (steps === undefined) {
+    const problem = manifestProblem(manifest);
+    if (problem) throw new Error(`join: manifest ${problem.path}: ${problem.reason}`);
+    steps = buildJoin(manifest);
+    built.set(manifest, steps);
+  }
+  return steps;
+}
+
+function buildJoin(manifest: ChecksumManifest): JoinStep[] {
   const steps: JoinStep[] = [
     {
       step: 1,
@@ -89,7 +105,7 @@ export function joinSteps(manifest: ChecksumManifest = DEFAULT_MANIFEST): JoinSt
       after = steps.length;
     }
     // The client answers in ~20 ms; round 2 (~700 ms, it hashes a directory tree) and 0xFF (50 ms) as measured.
-    const think = round.round === 2 ? 700 : round.round === 0xff ? 50 : 20;
+    const think = round.round === 2 ? 700 : round.round === FINAL_ROUND ? 50 : 20;
     steps.push({ step: steps.length + 1, from: 'client', delayMs: think, after, messages: [checksum('response', manifest, round)] });
     after = steps.length;
   });
@@ -113,13 +129,10 @@ export function joinSteps(manifest: ChecksumManifest = DEFAULT_MANIFEST): JoinSt
 }
 
 function checksum(kind: 'request' | 'response', manifest: ChecksumManifest, round: ManifestRound): JoinMessage {
-  const label = `Checksum${kind === 'request' ? 'Request' : 'Response'} ${round.round === 0xff ? '0xFF' : `r${round.round}`}`;
+  const label = `Checksum${kind === 'request' ? 'Request' : 'Response'} ${round.round === FINAL_ROUND ? '0xFF' : `r${round.round}`}`;
   const payload = kind === 'request' ? checksumRequestPayload(round) : checksumResponsePayload(manifest, round);
   return captured(label, payload);
 }
-
-/** The join of the default manifest: the measured sequence of DECISIONS.md. */
-export const JOIN_STEPS: readonly JoinStep[] = joinSteps();
 
 /** A join message's payload on client `client`'s connection, whose slot is `slot` (null: not yet assigned). */
 export function joinPayload(message: JoinMessage, slot: number | null, client = 1): Uint8Array {

@@ -51,8 +51,14 @@ export const FINAL_ROUND = 0xff;
 export const REFERENCE_HASH = 0x7e0ce243;
 /** Explicit bounds on a declared manifest (a scenario file is user input). */
 export const MAX_MANIFEST_ROUNDS = 8;
+/** Files in the whole manifest, every round and directory together. */
 export const MAX_MANIFEST_FILES = 4096;
+/** Subdirectories in the whole manifest. */
+export const MAX_MANIFEST_DIRS = 1024;
+/** Subdirectory nesting below a round's directory. */
 export const MAX_MANIFEST_DEPTH = 8;
+/** A directory, filter, file or subdirectory name (the wire's u16 length allows more; nothing real is this long). */
+export const MAX_MANIFEST_TEXT_CHARS = 1024;
 /** A directory's subdirectory count is a u8 on the wire. */
 export const MAX_SUBDIRS = 255;
 /** A directory's file count is a u16 on the wire. */
@@ -120,4 +126,76 @@ export function nextRound(manifest: ChecksumManifest, round: number): ManifestRo
 
 export function findRound(manifest: ChecksumManifest, round: number): ManifestRound | null {
   return manifest.rounds.find((r) => r.round === round) ?? null;
+}
+
+/** Where a manifest breaks the wire format or the bounds, as a path below the manifest and a reason. */
+export interface ManifestProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+const isU32 = (v: number) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+
+/**
+ * Is `manifest` one the join can send and a server can read (DECISIONS.md 31)?
+ * Null when it is; else the first problem. Rounds are u8 and unique, the last is
+ * 0xFF; counts fit their u8/u16 fields; hashes are u32; everything is within the
+ * MAX_MANIFEST_* bounds.
+ */
+export function manifestProblem(manifest: ChecksumManifest): ManifestProblem | null {
+  if (!isU32(manifest.refHash)) return { path: 'refHash', reason: `${manifest.refHash} is not a u32` };
+  const rounds = manifest.rounds;
+  if (rounds.length === 0 || rounds.length > MAX_MANIFEST_ROUNDS) return { path: 'rounds', reason: `expected 1 to ${MAX_MANIFEST_ROUNDS} rounds, got ${rounds.length}` };
+  const seen = new Set<number>();
+  const totals = { files: 0, dirs: 0 };
+  for (let i = 0; i < rounds.length; i++) {
+    const r = rounds[i];
+    const at = `rounds[${i}]`;
+    if (!(Number.isInteger(r.round) && r.round >= 0 && r.round <= 0xff)) return { path: `${at}.round`, reason: `${r.round} is not a round number 0..255` };
+    if (seen.has(r.round)) return { path: `${at}.round`, reason: `round ${r.round} is asked twice` };
+    seen.add(r.round);
+    for (const key of ['dir', 'filter'] as const) {
+      if (r[key].length > MAX_MANIFEST_TEXT_CHARS) return { path: `${at}.${key}`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
+    }
+    if (!isU32(r.dirHash)) return { path: `${at}.dirHash`, reason: `${r.dirHash} is not a u32` };
+    // DECISIONS.md 31: a non-recursive round's tree ends with subdirCount 0; declared subdirectories would be dropped unsaid.
+    if (!r.recursive && r.tree.subdirs.length > 0) return { path: `${at}.tree.subdirs`, reason: 'a non-recursive round answers without subdirectories: set recursive to true, or leave them out' };
+    const problem = treeProblem(r.tree, `${at}.tree`, 0, totals);
+    if (problem) return problem;
+  }
+  const last = rounds[rounds.length - 1].round;
+  if (last !== FINAL_ROUND) return { path: `rounds[${rounds.length - 1}].round`, reason: `the last round must be 0xFF (255), the one after which the server sends the settings; got ${last}` };
+  return null;
+}
+
+function treeProblem(tree: ManifestTree, path: string, depth: number, totals: { files: number; dirs: number }): ManifestProblem | null {
+  if (tree.files.length > MAX_FILES_PER_DIR) return { path: `${path}.files`, reason: `${tree.files.length} files, a directory holds at most ${MAX_FILES_PER_DIR} (u16 count)` };
+  if (tree.subdirs.length > MAX_SUBDIRS) return { path: `${path}.subdirs`, reason: `${tree.subdirs.length} subdirectories, a directory holds at most ${MAX_SUBDIRS} (u8 count)` };
+  totals.files += tree.files.length;
+  if (totals.files > MAX_MANIFEST_FILES) return { path: `${path}.files`, reason: `more than ${MAX_MANIFEST_FILES} files in the manifest` };
+  for (let i = 0; i < tree.files.length; i++) {
+    const f = tree.files[i];
+    if (f.name.length > MAX_MANIFEST_TEXT_CHARS) return { path: `${path}.files[${i}].name`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
+    if (!isU32(f.nameHash) || !isU32(f.contentHash)) return { path: `${path}.files[${i}]`, reason: 'its hashes must be u32' };
+  }
+  for (let i = 0; i < tree.subdirs.length; i++) {
+    const d = tree.subdirs[i];
+    const at = `${path}.subdirs[${i}]`;
+    if (depth + 1 > MAX_MANIFEST_DEPTH) return { path: at, reason: `nested deeper than ${MAX_MANIFEST_DEPTH} directories` };
+    if (++totals.dirs > MAX_MANIFEST_DIRS) return { path: at, reason: `more than ${MAX_MANIFEST_DIRS} subdirectories in the manifest` };
+    if (d.name.length > MAX_MANIFEST_TEXT_CHARS) return { path: `${at}.name`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
+    if (!isU32(d.nameHash)) return { path: `${at}.nameHash`, reason: `${d.nameHash} is not a u32` };
+    const inner = treeProblem(d, at, depth + 1, totals);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+let defaultJson: string | undefined;
+
+/** Is `manifest` the default, by value (a stored or cloned copy counts)? */
+export function isDefaultManifest(manifest: ChecksumManifest): boolean {
+  if (manifest === DEFAULT_MANIFEST) return true;
+  defaultJson ??= JSON.stringify(DEFAULT_MANIFEST);
+  return JSON.stringify(manifest) === defaultJson;
 }

@@ -2,6 +2,8 @@
 // (issue 4, item 2). Plain data, normalised by the scenario layer.
 import { micros } from '../engine/index.js';
 import type { Micros, MillisIn } from '../engine/index.js';
+import { DEFAULT_MANIFEST } from './manifest.js';
+import type { ChecksumManifest } from './manifest.js';
 
 export type Arrival = 'poisson' | 'periodic';
 
@@ -97,6 +99,8 @@ export interface TrafficPlan {
   readonly joinStaggerUs: Micros;
   /** After the last phase, continue from this index; null = stop. */
   readonly repeatFrom: number | null;
+  /** The checksum rounds of every join: what the server asks and the client answers (DECISIONS.md 31). */
+  readonly manifest: ChecksumManifest;
 }
 
 /** Reliable-rate presets: measured ~4.9/s (34-minute session), assumed ~60/s (ack-outbox-deadlock.md §5.3). */
@@ -112,4 +116,5 @@ export const DEFAULT_PLAN: TrafficPlan = {
   joinStaggerUs: DEFAULT_JOIN_STAGGER_US,
   phases: [{ kind: 'join' }, { kind: 'lobby', durationUs: null, chatPerMinute: 0 }],
   repeatFrom: null,
+  manifest: DEFAULT_MANIFEST,
 };

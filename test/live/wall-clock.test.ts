@@ -8,6 +8,7 @@ import { LatenessRing, WallClock } from '../../src/live/wall-clock.js';
 import { RemoteBridge } from '../../src/live/peer/remote-bridge.js';
 import { OwnMessages } from '../../src/live/peer/own-messages.js';
 import { TYPE_GAME } from '../../src/codec/index.js';
+import { joinSteps } from '../../src/traffic/index.js';
 import type { Delivery } from '../../src/transport/receive-channel.js';
 
 function fakeWall() {
@@ -94,7 +95,7 @@ describe('RemoteBridge: the join script against real replies', () => {
     const wall = fakeWall();
     const clock = new WallClock(wall.source);
     const reported: Array<[string, number, number]> = [];
-    const bridge = new RemoteBridge(clock, 'client', () => ({ onDelivered: (to, client, uid, d) => reported.push([to, uid, d.payload[0]]) }));
+    const bridge = new RemoteBridge(clock, 'client', () => ({ onDelivered: (to, client, uid, d) => reported.push([to, uid, d.payload[0]]) }), joinSteps());
     return { wall, clock, reported, bridge };
   }
 

@@ -28,6 +28,12 @@ const CASES: Array<[string, string]> = [
   ['both-loss-models', 'link.both.gilbertElliott: give either loss (Bernoulli) or gilbertElliott, not both'],
   ['empty-expect', 'expect.fixed: expected at least one assertion (an empty block checks nothing), got an object'],
   ['huge-duration', 'duration: expected a duration of at most 168h (7 days), got "200h"'],
+  [
+    'manifest-bad-hash',
+    'traffic.manifest.rounds[0].tree.files[0].contentHash: expected a u32 hash: a whole number 0..4294967295 or a "0x…" hex string of 1 to 8 digits, got "F8A0A768"',
+  ],
+  ['manifest-too-many-files', 'traffic.manifest.rounds[1].tree.files: more than 4096 files in the manifest (4100 so far)'],
+  ['manifest-no-final-round', 'traffic.manifest.rounds[1].round: the last round must be 0xFF (255), the one after which the server sends the settings; got 1'],
 ];
 
 describe('malformed scenario files', () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_DIR, builtinNames, loadScenario, parseScenario, storedBuiltins } from '../../src/scenario/load.js';
 import { STORED_BUILTINS_FILE, storedBuiltin } from '../../src/scenario/stored.js';
+import { DEFAULT_MANIFEST } from '../../src/traffic/manifest.js';
 
 const textOf = (name: string) => readFileSync(join(BUILTIN_DIR, `${name}.json`), 'utf8');
 /** What the build writes, in a file of its own. */
@@ -31,6 +32,8 @@ describe('stored built-ins', () => {
       const stored = storedBuiltin(name, textOf(name), file);
       expect(stored).toStrictEqual(loadScenario(name));
       expect(stored?.link).toBe(stored?.clientLinks[0]);
+      // The join's checksum manifest is part of it (none of the built-ins declares one).
+      expect(stored?.traffic.manifest).toStrictEqual(DEFAULT_MANIFEST);
     });
   }
 

@@ -8,9 +8,6 @@ import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
-import { DEFAULT_MANIFEST } from '../../traffic/index.js';
-import type { ChecksumManifest } from '../../traffic/index.js';
-import type { Scenario } from '../../scenario/index.js';
 
 export interface ConformFlags {
   server?: string;
@@ -57,7 +54,7 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
   if (pcapFile !== undefined && server.family === 6) throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
   const { report, pcap } = await runConform(
-    { capture: pcapFile !== undefined, server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: manifestOf(scenario), timings, extraFlags },
+    { capture: pcapFile !== undefined, server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: scenario.traffic.manifest, timings, extraFlags },
     { caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`) },
   );
   const json = `${JSON.stringify(report, null, 2)}\n`;
@@ -86,7 +83,3 @@ function parallelFlag(value: string | undefined): number {
   return n;
 }
 
-/** The checksum answers come from the scenario's manifest (DECISIONS.md 31). */
-function manifestOf(scenario: Scenario): ChecksumManifest {
-  return (scenario.traffic as { manifest?: ChecksumManifest }).manifest ?? DEFAULT_MANIFEST;
-}

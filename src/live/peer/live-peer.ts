@@ -10,8 +10,7 @@ import type { DataType } from '../../codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../engine/index.js';
 import type { Micros } from '../../engine/index.js';
 import type { Scenario } from '../../scenario/index.js';
-import { DEFAULT_MANIFEST, TrafficDriver } from '../../traffic/index.js';
-import type { ChecksumManifest } from '../../traffic/index.js';
+import { TrafficDriver, joinSteps } from '../../traffic/index.js';
 import type { TrafficPort } from '../../traffic/index.js';
 import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../transport/index.js';
 import type { TransportHooks, Role, TransportSwitches } from '../../transport/index.js';
@@ -88,7 +87,7 @@ export class LivePeer {
 
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
-    this.checksums = new ChecksumCheck((options.scenario.traffic as { manifest?: ChecksumManifest }).manifest ?? DEFAULT_MANIFEST);
+    this.checksums = new ChecksumCheck(options.scenario.traffic.manifest);
     this.done = new Promise((resolve) => (this.finished = resolve));
     const scenario = options.scenario;
     const role = options.role;
@@ -101,7 +100,7 @@ export class LivePeer {
       this.clientLoop.add(this.connections[0].peer);
       this.connections[0].address = options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
     }
-    this.bridge = new RemoteBridge(this.clock, role, () => this.traffic);
+    this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
     this.traffic = new TrafficDriver(scenario.traffic, this.port(), new RandomStreams(options.seed), count);
   }
 

@@ -16,7 +16,7 @@
 import { TYPE_GAME } from '../../codec/index.js';
 import { ZERO_US } from '../../engine/index.js';
 import type { Scheduler } from '../../engine/index.js';
-import { JOIN_STEPS } from '../../traffic/index.js';
+import type { JoinStep } from '../../traffic/index.js';
 import type { Delivery, Role } from '../../transport/index.js';
 
 /** Explicit bounds: expectations and unmatched deliveries kept per connection (oldest go first, counted). */
@@ -39,9 +39,9 @@ export function messageKind(type: number, payload: Uint8Array): number {
 }
 
 /** The kinds of message the join script has `from` send: only these are matched. */
-function joinKinds(from: Role): ReadonlySet<number> {
+function joinKinds(join: readonly JoinStep[], from: Role): ReadonlySet<number> {
   const kinds = new Set<number>();
-  for (const step of JOIN_STEPS) if (step.from === from) for (const m of step.messages) kinds.add(messageKind(m.type, m.payload));
+  for (const step of join) if (step.from === from) for (const m of step.messages) kinds.add(messageKind(m.type, m.payload));
   return kinds;
 }
 
@@ -62,8 +62,10 @@ export class RemoteBridge {
     private readonly clock: Scheduler,
     readonly localRole: Role,
     private readonly target: () => BridgeTarget,
+    /** The run's join (its scenario's checksum manifest). */
+    join: readonly JoinStep[],
   ) {
-    this.remoteJoinKinds = joinKinds(this.remoteRole);
+    this.remoteJoinKinds = joinKinds(join, this.remoteRole);
   }
 
   get remoteRole(): Role {
