@@ -44,6 +44,7 @@ export type {
   DuplicateAckTimer,
   WrapReceive,
   ReceiveTiming,
+  PlantedBug,
 } from './switches.js';
 export { ineffectiveSettings } from './switch-effects.js';
 export type { PeerCounters } from './counters.js';
