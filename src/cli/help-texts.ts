@@ -17,7 +17,7 @@ export const SWITCHES_HELP =
   '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +
   '            keepalive.idleCounts any-datagram|data-messages|first-sends|reliable-messages [keepaliveIdleMs 5000]\n' +
   '  wrapReceive first-wins|last-wins|reject, receiveTiming in-update|on-arrival,\n' +
-  '  bootPayload slot|slot-reason, plantedBug none|no-duplicate-ack (tests)\n' +
+  '  bootPayload slot|slot-reason, plantedBug none|no-duplicate-ack|… (test-only server bugs; docs/conform.md)\n' +
   'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the\n' +
   'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.\n' +
   'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +

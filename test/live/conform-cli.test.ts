@@ -1,0 +1,143 @@
+// `bcsim conform`: bad input gets one line and exit 2; a server that never
+// answers gets the first line and exit 1 with every case not exercised (never
+// a pass); the report's text, JUnit and pcapng forms; the cases' seeded choices.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { openCapture } from '../../src/capture/index.js';
+import { namedStream } from '../../src/engine/index.js';
+import type { CaseResult, ConformReport } from '../../src/live/index.js';
+import { CASE_IDS, conformJunitXml, renderConformText } from '../../src/live/index.js';
+import { fragmentOrder } from '../../src/live/conform/cases/processing.js';
+import { hostileGroups } from '../../src/live/conform/cases/robustness.js';
+import { cli } from '../support/cli.js';
+import { bcsim, freeUdpPort } from '../support/live.js';
+
+describe('bcsim conform: input', () => {
+  it.each([
+    [['conform'], /^bcsim: conform: --server HOST:PORT is required/],
+    [['conform', '--server', 'nowhere'], /^bcsim: --server: "nowhere" is not host:port/],
+    [['conform', '--server', '127.0.0.1:22101', '--cases', 'retransmit,bogus'], /^bcsim: --cases: unknown case "bogus" \(one of duplicate-processing, /],
+    [['conform', '--server', '127.0.0.1:22101', '--parallel', '0'], /^bcsim: --parallel: expected a whole number of sessions 1\.\.64, got "0"/],
+    [['conform', '--server', '127.0.0.1:22101', '--peer-timeout', 'soon'], /^bcsim: --peer-timeout: expected a duration/],
+    [['conform', '--server', '10.1.2.3:22101'], /^bcsim: conform: --server 10\.1\.2\.3:22101 is not loopback; say which local address to use with --bind HOST/],
+  ])('%j exits 2 with one line', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--list names every case with its claim', async () => {
+    const r = await cli(['conform', '--list']);
+    expect(r.code).toBe(0);
+    const ids = r.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0]);
+    expect(ids).toEqual([...CASE_IDS]);
+  });
+});
+
+describe('bcsim conform: a server that never answers', () => {
+  it('says so on the first line, exits 1, and runs nothing else: every case is not exercised', async () => {
+    const port = await freeUdpPort();
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-conform-'));
+    const junit = join(dir, 'conform.xml');
+    const run = bcsim(['conform', '--server', `127.0.0.1:${port}`, '--junit', junit], 60_000);
+    const out = await run.exited;
+    expect(out.code).toBe(1);
+    expect(out.stdout.split('\n')[0]).toBe(`bcsim conform: no answer from 127.0.0.1:${port} — is the server running and listening there?`);
+    expect(out.stdout).toMatch(/conform: 0 passed, 0 failed, 12 not exercised \(12 cases\)/);
+    expect(out.stdout).not.toMatch(/^PASS/m);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('tests="12" failures="0" skipped="12"');
+    expect(xml.match(/<skipped message="not exercised: [^"]+"\/>/g)).toHaveLength(12);
+  }, 60_000);
+});
+
+function result(id: string, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult {
+  return { id, title: `${id} claim`, status, summary: `${id} summary`, evidence: [], durationS: 1, repro: `npx bcsim conform --server 127.0.0.1:1 --cases ${id} --seed 1`, ...extra };
+}
+
+function report(cases: CaseResult[], answered = true): ConformReport {
+  const count = (s: CaseResult['status']) => cases.filter((c) => c.status === s).length;
+  return { schema: 'bcsim.conform/1', server: '127.0.0.1:1', seed: 1, answered, wallSeconds: 3, sessions: 2, counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') }, cases };
+}
+
+describe('bcsim conform: the report', () => {
+  const failing = result('retransmit', 'fail', { evidence: [{ session: 'retransmit', timeS: 1.5, detail: 'never re-sent', hex: '01 01 32 06 80 01 00 20' }] });
+  const r = report([result('garbage', 'pass'), failing, result('removal', 'not-exercised')]);
+
+  it('text: a line per case, evidence and the re-run command under a FAIL, the reason under a NOT EXERCISED', () => {
+    const text = renderConformText(r);
+    expect(text).toContain('FAIL          retransmit  retransmit summary\n      t=1.500 s [retransmit] never re-sent\n        hex: 01 01 32 06 80 01 00 20\n      re-run: npx bcsim conform');
+    expect(text).toMatch(/^NOT EXERCISED removal\s+removal summary$/m);
+    expect(text.trim().split('\n').at(-1)).toBe('conform: 1 passed, 1 failed, 1 not exercised (3 cases)');
+    expect(text).not.toContain('no answer');
+  });
+
+  it('JUnit: a failure with its evidence, a skip with its reason, a pass bare', () => {
+    const xml = conformJunitXml(r);
+    expect(xml).toContain('tests="3" failures="1" skipped="1"');
+    expect(xml).toMatch(/name="garbage: garbage claim"\/>/);
+    expect(xml).toMatch(/<failure message="retransmit summary">t=1\.500 s \[retransmit\] never re-sent\nhex: 01 01 32 06 80 01 00 20\nre-run: npx bcsim conform/);
+    expect(xml).toContain('<skipped message="not exercised: removal summary"/>');
+  });
+});
+
+describe('bcsim conform: seeded choices', () => {
+  it('an out-of-order send is never the identity, and every order sends each fragment', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 0, max: 1000 }), (count, seed) => {
+        const draw = namedStream(seed, 'test');
+        const shuffled = fragmentOrder('out-of-order', count, () => draw.next()).first;
+        expect(shuffled).not.toEqual([...shuffled].sort((a, b) => a - b));
+        expect([...shuffled].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
+        const twice = fragmentOrder('duplicated', count, () => draw.next()).first;
+        expect(twice).toHaveLength(count + 1);
+        expect(new Set(twice).size).toBe(count);
+        const gap = fragmentOrder('missing-then-resent', count, () => draw.next());
+        expect(gap.later).toHaveLength(1);
+        expect(gap.later[0]).toBeGreaterThan(0);
+        expect([...gap.first, ...gap.later].sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, i) => i));
+      }),
+    );
+  });
+
+  it('the hostile datagrams are the same for a seed and differ for another, oversize ones included', () => {
+    const sample = Uint8Array.of(3, 1, 0x00, 0x06, 0xc0, 0x01, 0x00, 0x02);
+    const bytes = (seed: number) => hostileGroups(3, sample, namedStream(seed, 'garbage')).flatMap((g) => g.datagrams.map((d) => Buffer.from(d.bytes).toString('hex')));
+    expect(bytes(1)).toEqual(bytes(1));
+    expect(bytes(1)).not.toEqual(bytes(2));
+    const sizes = hostileGroups(3, sample, namedStream(1, 'garbage')).flatMap((g) => g.datagrams.map((d) => d.bytes.length));
+    expect(Math.max(...sizes)).toBeGreaterThan(512);
+    expect(sizes).toContain(0);
+  });
+});
+
+describe('bcsim conform --pcap', () => {
+  it('writes every session, ours commented, as a capture the reader opens', async () => {
+    // A tiny server of its own: bcsim peer server, one case.
+    const port = await freeUdpPort();
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-conform-pcap-'));
+    const pcap = join(dir, 'conform.pcapng');
+    const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--mode', 'fixed', '--clients', '4', '--duration', '60s', '--set', 'transport.updatePeriodMs.server=5'], 70_000);
+    await server.stderrSays('waiting for clients');
+    const out = await bcsim(['conform', '--server', `127.0.0.1:${port}`, '--cases', 'keepalive-echo', '--pcap', pcap], 60_000).exited;
+    server.child.kill('SIGINT');
+    await server.exited;
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const opened = openCapture(pcap, { comments: true });
+    expect(opened.ok).toBe(true);
+    if (!opened.ok) return;
+    const comments: string[] = [];
+    for (let step = opened.reader.next(); step.kind !== 'end'; step = opened.reader.next()) {
+      expect(step.kind).toBe('packet');
+      if (step.kind === 'packet') comments.push(step.packet.comment ?? '');
+    }
+    expect(comments.length).toBeGreaterThan(10);
+    expect(comments.some((c) => c.includes('keepalive-echo [keepalive-echo] Connect'))).toBe(true);
+    expect(comments.some((c) => c.includes('ChecksumResponse 0xFF'))).toBe(true);
+  }, 90_000);
+});
