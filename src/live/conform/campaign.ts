@@ -3,12 +3,13 @@
 // of sessions (each session holds one client slot of the server), longest
 // first. The first case starts alone: if the server answers nothing within a
 // join step, the campaign stops there and says so.
-import { namedStream } from '../../engine/index.js';
+import { msToUsUnrounded, namedStream } from '../../engine/index.js';
 import type { RandomStream } from '../../engine/index.js';
 import { TYPE_DISCONNECT } from '../../codec/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
 import { disconnectPayload } from '../../transport/index.js';
 import { formatHostPort } from '../endpoint.js';
+import { monotonicMicros } from '../wall-clock.js';
 import type { HostPort } from '../endpoint.js';
 import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
 import { DEFAULT_TIMINGS, notExercised } from './case-types.js';
@@ -86,10 +87,15 @@ export function selectCases(ids: readonly string[]): ConformCase[] {
   return CONFORM_CASES.filter((c) => ids.includes(c.id));
 }
 
-export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = () => performance.now()): Promise<ConformRun> {
+/** Milliseconds on the live mode's monotonic clock (wall-clock.ts, the one place that reads it). */
+function monotonicMs(): () => number {
+  const us = monotonicMicros();
+  return () => us() / 1000;
+}
+
+export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = monotonicMs()): Promise<ConformRun> {
   const startMs = nowMs();
-  // The live layer's one wall-clock date: the capture's absolute timestamps.
-  const epochUs = Date.now() * 1000;
+  const epochUs = msToUsUnrounded(Date.now()); // wall clock, once: the capture's absolute timestamps, as the proxy's
   const captured: CapturedSession[] = [];
   const cases = selectCases(options.caseIds);
   const budget = Math.max(options.parallelSessions, ...cases.map((c) => c.sessions));
