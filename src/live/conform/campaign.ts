@@ -3,7 +3,7 @@
 // of sessions (each session holds one client slot of the server), longest
 // first. The first case starts alone: if the server answers nothing within a
 // join step, the campaign stops there and says so.
-import { msToUsUnrounded, namedStream } from '../../engine/index.js';
+import { msToSeconds, msToUsUnrounded, namedStream, secondsToMs, usToMs } from '../../engine/index.js';
 import type { RandomStream } from '../../engine/index.js';
 import { TYPE_DISCONNECT } from '../../codec/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
@@ -90,7 +90,7 @@ export function selectCases(ids: readonly string[]): ConformCase[] {
 /** Milliseconds on the live mode's monotonic clock (wall-clock.ts, the one place that reads it). */
 function monotonicMs(): () => number {
   const us = monotonicMicros();
-  return () => us() / 1000;
+  return () => usToMs(us());
 }
 
 export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = monotonicMs()): Promise<ConformRun> {
@@ -137,7 +137,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
       await Promise.all(clients.map((client) => goodbye(client)));
       if (options.capture) for (const client of clients) captured.push({ caseId: c.id, client });
     }
-    const result: CaseResult = { id: c.id, title: c.title, ...verdict, durationS: round3((nowMs() - began) / 1000), repro: reproCommand(options, c.id) };
+    const result: CaseResult = { id: c.id, title: c.title, ...verdict, durationS: round3(msToSeconds(nowMs() - began)), repro: reproCommand(options, c.id) };
     results.set(c.id, result);
     hooks.caseDone?.(result, results.size, cases.length);
   };
@@ -157,7 +157,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
     server: formatHostPort({ address: options.server.host, port: options.server.port }),
     seed: options.seed,
     answered,
-    wallSeconds: round3((nowMs() - startMs) / 1000),
+    wallSeconds: round3(msToSeconds(nowMs() - startMs)),
     sessions: opened,
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
     cases: ordered,
@@ -229,8 +229,9 @@ export function reproCommand(options: ConformOptions, id: string): string {
   return ['npx bcsim conform --server', server, '--cases', id, '--seed', String(options.seed), ...options.extraFlags].join(' ');
 }
 
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
+/** Seconds to the millisecond, as the reports print them. */
+function round3(seconds: number): number {
+  return msToSeconds(Math.round(secondsToMs(seconds)));
 }
 
 export { DEFAULT_TIMINGS };

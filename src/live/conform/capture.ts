@@ -5,6 +5,7 @@
 // it as one conversation per session. IPv4 only (Ethernet/IPv4/UDP frames).
 import { PcapngWriter, buildFrame } from '../../capture/index.js';
 import { encrypt } from '../../codec/index.js';
+import { msToUs } from '../../engine/index.js';
 import { VERSION } from '../../version.js';
 import { endpointOf } from '../proxy/capture.js';
 import type { ConformClient } from './client.js';
@@ -30,7 +31,7 @@ export function conformPcap(sessions: readonly CapturedSession[], originMs: numb
     const [host, port] = client.local.split(':');
     const local = endpointOf({ address: host, port: Number(port) });
     if (local === null || serverEnd === null) continue;
-    const at = (ms: number) => epochUs + Math.round((client.openedAtMs - originMs + ms) * 1000);
+    const at = (ms: number) => epochUs + msToUs(client.openedAtMs - originMs + ms);
     for (const d of client.departures) {
       const raw = d.note.startsWith('raw: ');
       packets.push({ atUs: at(d.timeMs), frame: buildFrame(local, serverEnd, identification++ & 0xffff, raw ? d.bytes : encrypt(d.bytes)), comment: `${caseId} [${client.label}] ${d.note}` });

@@ -2,6 +2,7 @@
 // sessions (scripted clients), applies one targeted fault and judges what the
 // server did: PASS, FAIL with evidence, or NOT EXERCISED with the reason (the
 // server never gave the case its chance: a rule that checked nothing is not a pass).
+import { msToSeconds } from '../../engine/index.js';
 import type { RandomStream } from '../../engine/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
 import type { HostPort } from '../endpoint.js';
@@ -89,9 +90,9 @@ export interface ConformCase {
 }
 
 export function evidence(client: ConformClient, detail: string, at?: ServerMessage | { timeMs: number; bytes: Uint8Array } | null): CaseEvidence {
-  if (at === undefined || at === null) return { session: client.label, timeS: client.now / 1000, detail, hex: '' };
+  if (at === undefined || at === null) return { session: client.label, timeS: msToSeconds(client.now), detail, hex: '' };
   const bytes = 'arrival' in at ? at.arrival.bytes : at.bytes;
-  return { session: client.label, timeS: at.timeMs / 1000, detail, hex: hexOf(bytes) };
+  return { session: client.label, timeS: msToSeconds(at.timeMs), detail, hex: hexOf(bytes) };
 }
 
 export const pass = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({ status: 'pass', summary, evidence: notes });
@@ -114,5 +115,5 @@ export function seqLabel(seq: number, low: boolean, fragIndex: number | null = n
 }
 
 export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(3)} s`;
+  return `${msToSeconds(ms).toFixed(3)} s`;
 }

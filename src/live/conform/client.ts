@@ -6,13 +6,13 @@
 // (DECISIONS.md 10), with a 5-byte ACK for a fragment (DECISIONS.md 2).
 import type { Socket } from 'node:dgram';
 import {
-  ACK_FLAG_FRAGMENT,
-  ACK_FLAG_LOW_TYPE,
   MAX_DATAGRAM_BYTES,
   PEER_ID_UNASSIGNED,
   TYPE_ACK,
   TYPE_DISCONNECT,
   TYPE_GAME,
+  ackFlagsLowType,
+  ackFlagsOf,
   decodeDatagram,
   decrypt,
   encodeDatagram,
@@ -21,6 +21,7 @@ import {
   toHex,
 } from '../../codec/index.js';
 import type { AckMessage, DataMessage, DataType, Located, Message } from '../../codec/index.js';
+import { msToSeconds } from '../../engine/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 
@@ -248,13 +249,12 @@ export class ConformClient {
 
 /** The ACK a correct receiver sends for a reliable message (DECISIONS.md 2). */
 export function ackOf(message: DataMessage): AckMessage {
-  const flags = (message.fragment ? ACK_FLAG_FRAGMENT : 0) | (isLowType(message.type) ? ACK_FLAG_LOW_TYPE : 0);
-  return { type: TYPE_ACK, seq: message.seq as number, flags, fragIndex: message.fragment ? (message.fragIndex as number) : null };
+  return { type: TYPE_ACK, seq: message.seq as number, flags: ackFlagsOf(isLowType(message.type), message.fragment), fragIndex: message.fragment ? (message.fragIndex as number) : null };
 }
 
 /** An ACK for `seq` in a category, forged or late: [01][seq][flags][idx]. */
 export function ackMessage(seq: number, low: boolean, fragIndex: number | null = null): AckMessage {
-  return { type: TYPE_ACK, seq, flags: (low ? ACK_FLAG_LOW_TYPE : 0) | (fragIndex === null ? 0 : ACK_FLAG_FRAGMENT), fragIndex };
+  return { type: TYPE_ACK, seq, flags: ackFlagsOf(low, fragIndex !== null), fragIndex };
 }
 
 export function isData(m: Located): m is Located<DataMessage> {
@@ -279,7 +279,7 @@ export function describeArrival(arrival: Arrival): string {
   if (arrival.messages === null) return `undecodable (${arrival.error})`;
   return arrival.messages
     .map((m) => {
-      if (m.type === TYPE_ACK) return `ACK ${m.seq} (${(m.flags & ACK_FLAG_LOW_TYPE) !== 0 ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
+      if (m.type === TYPE_ACK) return `ACK ${m.seq} (${ackFlagsLowType(m.flags) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
       const what = m.type === TYPE_GAME ? `game 0x${(m.payload[0] ?? 0).toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${m.type.toString(16).padStart(2, '0')}`;
       return `${what}${m.seq === null ? '' : ` seq ${m.seq}`}`;
     })
@@ -290,6 +290,6 @@ export function describeArrival(arrival: Arrival): string {
 export function reactionSince(client: ConformClient, sinceMs: number): string {
   const after = client.arrivals.filter((a) => a.timeMs >= sinceMs);
   if (after.length === 0) return 'the server sent nothing more';
-  const shown = after.slice(0, 3).map((a) => `+${((a.timeMs - sinceMs) / 1000).toFixed(3)} s: ${describeArrival(a)}`);
+  const shown = after.slice(0, 3).map((a) => `+${msToSeconds(a.timeMs - sinceMs).toFixed(3)} s: ${describeArrival(a)}`);
   return `the server sent ${after.length} datagram${after.length === 1 ? '' : 's'} (${shown.join(' | ')}${after.length > 3 ? ' | …' : ''})`;
 }

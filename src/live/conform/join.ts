@@ -5,6 +5,7 @@
 // fault. The join counts as complete when the server sends MissionInit (the
 // last server step of the measured join, DECISIONS.md "Join sequence").
 import { TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../codec/index.js';
+import { msToSeconds } from '../../engine/index.js';
 import type { Message } from '../../codec/index.js';
 import { FINAL_ROUND, Opcode, checksumResponsePayload, findRound, joinSteps, parseChecksumRequest, roundLabel, standInHash } from '../../traffic/index.js';
 import type { ChecksumManifest, ChecksumRequest, ManifestRound } from '../../traffic/index.js';
@@ -45,7 +46,7 @@ export function newProgress(): JoinProgress {
 
 /** A transport Boot (type 0x04, DECISIONS.md 19) or a game BootPlayer (opcode 0x04 in type 0x32). */
 export function isBoot(m: ServerMessage): boolean {
-  return isData(m.message) && (m.message.type === TYPE_BOOT || (m.message.type === TYPE_GAME && opcodeOf(m.message) === 0x04));
+  return isData(m.message) && (m.message.type === TYPE_BOOT || (m.message.type === TYPE_GAME && opcodeOf(m.message) === Opcode.BootPlayer));
 }
 
 /**
@@ -140,7 +141,7 @@ export async function answerRounds(
     const request = await client.waitFor((m) => isChecksumRequest(m) && !answered.has((m.message as { seq: number | null }).seq), timings.stepMs);
     if (request === null) {
       const boot = client.serverMessages().find((m) => bootsUs(client, m));
-      progress.stopped = boot ? `the server sent a Boot at t=${(boot.timeMs / 1000).toFixed(3)} s` : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)}`;
+      progress.stopped = boot ? `the server sent a Boot at t=${msToSeconds(boot.timeMs).toFixed(3)} s` : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)}`;
       return false;
     }
     progress.requests.push(request);
@@ -172,7 +173,7 @@ export async function enterGame(client: ConformClient, progress: JoinProgress, t
   const since = progress.requests.at(-1)?.timeMs ?? 0;
   const settings = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.GameInit || opcodeOf(m.message) === Opcode.Settings, timings.stepMs, since);
   if (settings === null || bootsUs(client, settings)) {
-    progress.stopped = settings ? `the server sent a Boot at t=${(settings.timeMs / 1000).toFixed(3)} s instead of its settings` : `no Settings or GameInit within ${timings.stepMs} ms of round 0xFF`;
+    progress.stopped = settings ? `the server sent a Boot at t=${msToSeconds(settings.timeMs).toFixed(3)} s instead of its settings` : `no Settings or GameInit within ${timings.stepMs} ms of round 0xFF`;
     return false;
   }
   progress.settings = settings;

@@ -2,7 +2,7 @@
 // re-sends of unACKed messages and their end (DECISIONS.md 11), ACK categories
 // (DECISIONS.md 2, 7), per-fragment ACKs (DECISIONS.md 14) and ACKs that match
 // nothing (transport-layer.md §4).
-import { TYPE_ACK, TYPE_GAME } from '../../../codec/index.js';
+import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType, isLowType } from '../../../codec/index.js';
 import type { DataMessage, Message } from '../../../codec/index.js';
 import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
@@ -31,7 +31,7 @@ export async function waitCopy(client: ConformClient, first: ServerMessage, sinc
 
 function describe(m: ServerMessage): string {
   const d = m.message as DataMessage;
-  return `${d.type === TYPE_GAME ? `game opcode 0x${d.payload[0].toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${d.type.toString(16).padStart(2, '0')}`} ${seqLabel(d.seq as number, d.type < 0x32, d.fragIndex)}`;
+  return `${d.type === TYPE_GAME ? `game opcode 0x${d.payload[0].toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${d.type.toString(16).padStart(2, '0')}`} ${seqLabel(d.seq as number, isLowType(d.type), d.fragIndex)}`;
 }
 
 /** Connect, keepalive, and the join until the request of `round` arrives: withholding its ACK is up to `withhold`. */
@@ -95,7 +95,7 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   client.withhold = (m) => {
     if (!isData(m.message) || !m.message.reliable) return false;
     if (isChecksumRequest(m)) return holdRounds.has(m.message.payload[1]);
-    return holdEcho && m.message.type === 0x00;
+    return holdEcho && m.message.type === TYPE_DATA;
   };
   const progress = newProgress();
   if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
@@ -128,7 +128,7 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   }
   // B: the echo of our keepalive (low) against a high-type ACK of its seq.
   client.send([keepaliveMessage(client)], 'Keepalive');
-  const echo = await client.waitFor((m) => isData(m.message) && m.message.type === 0x00 && m.message.reliable, t.stepMs, forgedAt);
+  const echo = await client.waitFor((m) => isData(m.message) && m.message.type === TYPE_DATA && m.message.reliable, t.stepMs, forgedAt);
   if (echo === null) {
     parts.push(notExercised('B: the server sent no reliable low-type message (no keepalive echo) to pair with'));
   } else {
@@ -192,10 +192,10 @@ async function fragmentAcksRun(ctx: CaseContext): Promise<Verdict> {
   await client.sleep(t.ackWithinMs + 500);
   const seq = pieces[0].seq as number;
   const found = [];
-  const acks = client.serverMessages().filter((m) => m.timeMs >= firstAt && m.message.type === TYPE_ACK && m.message.seq === seq && (m.message.flags & 0x02) === 0);
+  const acks = client.serverMessages().filter((m) => m.timeMs >= firstAt && m.message.type === TYPE_ACK && m.message.seq === seq && !ackFlagsLowType(m.message.flags));
   for (const m of acks) {
     const ack = m.message as Message & { flags: number; fragIndex: number | null };
-    if ((ack.flags & 0x01) === 0) found.push(evidence(client, `a 4-byte ACK of seq ${seq} while its fragments were in flight: it cannot say which fragment (DECISIONS.md 2)`, m));
+    if (!ackFlagsFragment(ack.flags)) found.push(evidence(client, `a 4-byte ACK of seq ${seq} while its fragments were in flight: it cannot say which fragment (DECISIONS.md 2)`, m));
     else if (ack.fragIndex === withheldIndex && m.timeMs < laterAt) found.push(evidence(client, `an ACK of fragment ${withheldIndex} of seq ${seq} before we sent that fragment`, m));
     else if (ack.fragIndex === null || ack.fragIndex >= pieces.length) found.push(evidence(client, `an ACK of fragment ${ack.fragIndex} of seq ${seq}, which has ${pieces.length} fragments`, m));
   }

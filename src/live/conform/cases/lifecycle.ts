@@ -2,7 +2,7 @@
 // error, or the peer timeout) is sent a Boot first and its queued ACKs are
 // flushed (DECISIONS.md 19); a Disconnect is ACKed and the peer is gone within
 // the documented time (DECISIONS.md 21, 28).
-import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME } from '../../../codec/index.js';
+import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME, isLowType } from '../../../codec/index.js';
 import type { DataMessage } from '../../../codec/index.js';
 import { FINAL_ROUND, Opcode } from '../../../traffic/index.js';
 import { disconnectPayload } from '../../../transport/index.js';
@@ -52,11 +52,11 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
     client.send([poke], 'Keepalive: are we still a peer?');
     await client.sleep(t.ackWithinMs + 500);
     if (ackOf(client, poke, pokeAt) !== undefined) return notExercised('protocol error: the server neither removed us nor answered our unreadable round-0xFF answer');
-    return fail('protocol error: removed without a Boot', [evidence(client, `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, m.type < 0x32)).join(', ')} never ACKed` : ''}`, { timeMs: badAt, bytes: badBytes })]);
+    return fail('protocol error: removed without a Boot', [evidence(client, `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(', ')} never ACKed` : ''}`, { timeMs: badAt, bytes: badBytes })]);
   }
   if (unacked.length > 0) {
     return fail('protocol error: Booted, but queued ACKs were not flushed', [
-      evidence(client, `the ${bootLabel(reaction)} came, but ${unacked.map((m) => seqLabel(m.seq as number, m.type < 0x32)).join(' and ')} that we sent before it never got its ACK`, reaction),
+      evidence(client, `the ${bootLabel(reaction)} came, but ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(' and ')} that we sent before it never got its ACK`, reaction),
       evidence(client, 'our unreadable round-0xFF answer', { timeMs: badAt, bytes: badBytes }),
     ]);
   }

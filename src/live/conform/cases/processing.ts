@@ -1,7 +1,7 @@
 // Cases on what the server does with what it receives: a re-sent message is
 // processed once; fragments that arrive out of order, twice, or with a gap
 // reassemble to exactly the original bytes (transport-layer.md §4–§5).
-import { TYPE_ACK } from '../../../codec/index.js';
+import { TYPE_ACK, ackFlagsLowType, isLowType } from '../../../codec/index.js';
 import type { DataMessage, Located } from '../../../codec/index.js';
 import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
 import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
@@ -20,8 +20,8 @@ export function ackOf(client: ConformClient, message: DataMessage, since: number
   return client.serverMessages().find((m) => {
     const ack = m.message;
     if (m.timeMs < since || ack.type !== TYPE_ACK || ack.seq !== message.seq) return false;
-    const low = (ack.flags & 0x02) !== 0;
-    if (low !== message.type < 0x32) return false;
+    const low = ackFlagsLowType(ack.flags);
+    if (low !== isLowType(message.type)) return false;
     return message.fragment ? ack.fragIndex === message.fragIndex : true;
   });
 }
@@ -47,7 +47,7 @@ function newReliables(list: readonly ServerMessage[], known: ReadonlySet<string>
 }
 
 function keyOf(m: Located<DataMessage>): string {
-  return `${m.type < 0x32 ? 'low' : 'high'}:${m.seq}:${m.fragIndex ?? -1}`;
+  return `${isLowType(m.type) ? 'low' : 'high'}:${m.seq}:${m.fragIndex ?? -1}`;
 }
 
 async function duplicateRun(ctx: CaseContext): Promise<Verdict> {

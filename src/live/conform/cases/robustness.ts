@@ -2,7 +2,7 @@
 // garbage, truncated and oversize datagrams neither crash nor stall it
 // (DECISIONS.md 5: a decoder reports an error, never reads out of bounds), and
 // it echoes the keepalive in the stock form (DECISIONS.md 12, 26).
-import { MAX_DATAGRAM_BYTES, TYPE_CONNECT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../../codec/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_CONNECT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME, isLowType } from '../../../codec/index.js';
 import type { DataMessage } from '../../../codec/index.js';
 import type { RandomStream } from '../../../engine/index.js';
 import { joinSteps } from '../../../traffic/index.js';
@@ -173,7 +173,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   // Harmless low-type messages (the decompiled idle type 0x02, DECISIONS.md 18) move our low counter ahead.
   client.send(Array.from({ length: SEQ_OFFSET }, () => client.reliable(TYPE_CONNECT, new Uint8Array(0), true)), 'type-0x02 messages');
   await client.sleep(300);
-  const lowBefore = client.serverMessages().filter((m) => isData(m.message) && m.message.reliable && m.message.type < 0x32).map((m) => (m.message as DataMessage).seq as number);
+  const lowBefore = client.serverMessages().filter((m) => isData(m.message) && m.message.reliable && isLowType(m.message.type)).map((m) => (m.message as DataMessage).seq as number);
   const expectedSeq = lowBefore.length === 0 ? 0 : (Math.max(...lowBefore) + 1) & 0xffff;
   const keepalive = keepaliveMessage(client) as DataMessage;
   const sentAt = client.now;

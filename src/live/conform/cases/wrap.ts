@@ -5,7 +5,7 @@
 // message the server must act on goes out with the wrapped seq:
 // - high: the answer to a checksum request (the server must ask the next round);
 // - low: a keepalive (the server must ACK it, and echo it if it echoes keepalives).
-import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME } from '../../../codec/index.js';
+import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, ackFlagsLowType } from '../../../codec/index.js';
 import type { DataMessage } from '../../../codec/index.js';
 import { parseChecksumRequest } from '../../../traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
@@ -74,7 +74,7 @@ async function fillToWrap(client: ConformClient, low: boolean, deadlineMs: numbe
     // Read the ACKs that came in since the last look.
     for (; scanned < client.arrivals.length; scanned++) {
       for (const m of client.arrivals[scanned].messages ?? []) {
-        if (m.type !== TYPE_ACK || ((m.flags & 0x02) !== 0) !== low) continue;
+        if (m.type !== TYPE_ACK || ackFlagsLowType(m.flags) !== low) continue;
         if (outstanding.delete(m.seq)) acked++;
         else if (!sentSeqs.has(m.seq)) {
           wrongAcks.set(m.seq, (wrongAcks.get(m.seq) ?? 0) + 1);
