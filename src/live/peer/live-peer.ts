@@ -18,6 +18,8 @@ import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { WireLog } from '../wire-log.js';
+import { IntakeWarnings, cannotOpen, intake } from './intake.js';
+import type { Intake } from './intake.js';
 import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
 
@@ -47,6 +49,8 @@ export interface LivePeerOptions {
   readonly clients: number;
   readonly durationUs: Micros | null;
   readonly clock?: WallClock;
+  /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
+  readonly warn?: (line: string) => void;
 }
 
 interface LiveConnection {
@@ -69,8 +73,12 @@ export class LivePeer {
   readonly host: ServerHost | null = null;
   private readonly clientLoop: UpdateLoop | null = null;
   private readonly byAddress = new Map<string, number>();
-  /** Datagrams from addresses past the server's client count, GameSpy queries, and socket send errors. */
-  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, gamespy: 0, sendErrors: 0 };
+  /**
+   * Datagrams from addresses past the server's client count, from new addresses that opened no
+   * connection (unreadable, or not from a client without a slot), GameSpy queries, and socket send errors.
+   */
+  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, unopened: 0, gamespy: 0, sendErrors: 0 };
+  private readonly warnings: IntakeWarnings;
   /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
   reliableDelivered = 0;
   unreliableDelivered = 0;
@@ -82,6 +90,7 @@ export class LivePeer {
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
     this.done = new Promise((resolve) => (this.finished = resolve));
+    this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
     const scenario = options.scenario;
     const role = options.role;
     const count = role === 'client' ? 1 : options.clients;
@@ -155,18 +164,25 @@ export class LivePeer {
       this.wire.gamespy++;
       return;
     }
-    const connection = this.connectionOf(rinfo);
+    const wire = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
+    const plain = decrypt(wire);
+    // DECISIONS.md 30: a reimplementation's wire forms reach the transport in their stock form.
+    const read = intake(plain);
+    const connection = this.connectionOf(rinfo, wire, plain, read);
     if (connection === null) return;
     this.wire.received++;
-    const plain = decrypt(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
-    this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes: plain });
-    if (this.host !== null) this.host.arrive(connection.client - 1, plain, []);
-    else connection.peer.arrive(plain, []);
+    const bytes = read.bytes;
+    this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes, ...(bytes === plain ? {} : { wire: plain }), ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}) });
+    if (this.host !== null) this.host.arrive(connection.client - 1, bytes, []);
+    else connection.peer.arrive(bytes, []);
     this.clock.catchUp();
   }
 
-  /** A client hears only its server; a server maps each new address to the next client number. */
-  private connectionOf(rinfo: RemoteInfo): LiveConnection | null {
+  /**
+   * A client hears only its server; a server maps each new address to the next
+   * client number, once that address sends a datagram that opens a connection.
+   */
+  private connectionOf(rinfo: RemoteInfo, wire: Uint8Array, plain: Uint8Array, read: Intake): LiveConnection | null {
     const key = formatHostPort(rinfo);
     if (this.role === 'client') {
       const c = this.connections[0];
@@ -180,6 +196,13 @@ export class LivePeer {
     if (index === undefined) {
       if (this.byAddress.size >= this.connections.length) {
         this.wire.refusedAddresses++;
+        this.warnings.refused(key, this.connections.length);
+        return null;
+      }
+      const why = cannotOpen(read);
+      if (why !== null) {
+        this.wire.unopened++;
+        this.warnings.unopened(key, wire, plain, why);
         return null;
       }
       index = this.byAddress.size;
