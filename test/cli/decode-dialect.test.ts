@@ -1,7 +1,7 @@
 // `bcsim decode` on the wire forms of DECISIONS.md 30: read, every deviation
 // shown with its offset (text and --json), never refused; malformed bytes keep
 // today's offset and reason. `decode --pcap` shows them under their trace line.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +69,29 @@ describe('bcsim decode: wire forms of real reimplementations', () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toContain(line);
       expect(r.stdout).not.toContain('deviation');
+    }
+  });
+});
+
+describe('the README and --help examples of the wire forms', () => {
+  it('README "Wire forms of real reimplementations": the example prints exactly what the README shows', async () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const example = '```sh\nnpx bcsim decode 01 01 00 02\n```\n';
+    const at = readme.indexOf(example);
+    expect(at).toBeGreaterThan(0);
+    const shown = /```\n([\s\S]*?)```/.exec(readme.slice(at + example.length))![1];
+    const r = await cli(['decode', '01', '01', '00', '02']);
+    expect(r.stdout).toBe(shown);
+  });
+
+  it('decode --help lists the forms with examples that decode (exit 0)', async () => {
+    const help = await cli(['decode', '--help']);
+    const examples = help.stdout.split('\n').filter((l) => /^ {2}bcsim decode [0-9A-F]{2} /.test(l) && l.includes('(a '));
+    expect(examples.length).toBe(2);
+    for (const line of examples) {
+      const hex = line.replace(/\(.*$/, '').trim().split(/\s+/).slice(2);
+      const r = await cli(['decode', ...hex]);
+      expect([r.code, r.stdout.includes('deviation:')]).toEqual([0, true]);
     }
   });
 });
