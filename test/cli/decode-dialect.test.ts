@@ -107,6 +107,8 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
     expect(r.stdout).toContain('# 6 BC datagrams shown · 5 with deviations from the stock form (DECISIONS.md 30)');
     const lines = r.stdout.split('\n');
     const connect = lines.findIndex((l) => l.includes('C>S') && l.includes('FF 01 03 08 01'));
+    // The trace line shows the message's wire bytes, not a flags_len it never had.
+    expect(lines[connect]).toContain('connect (type 0x03 as captured) unreliable len=8 length_u8=8 flags=0x01 payload=5B');
     expect(lines[connect + 1].trim()).toBe('@4 deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264');
     expect(lines[connect + 2].trim()).toMatch(/^@4 deviation: Connect without the reliable bit/);
     const keepalive = lines.findIndex((l) => l.includes('S>C') && l.endsWith('| 01 01 00 02'));
@@ -120,6 +122,7 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(rows.map((x) => (x.deviations ?? []).map((d: { code: string }) => d.code))).toEqual(DIALECT_SESSION.map((p) => p.codes));
     expect(rows[0].stockHex).toBe('FF01030AC000000000007F00');
+    expect(rows[0].messages[0].wireForm).toEqual({ typeByte: 3, lengthByte: 8, flagsByte: 1 });
     expect(rows[2].stockHex).toBeUndefined(); // an ACK with flags 0x80 is stock-readable as sent
   });
 });

@@ -205,7 +205,8 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
     if (deviations.length > 0) deviating++;
     const transmission = messages.map((m) => numbering.count(d.connection.index, d.from, m));
     const notes = messages.map((m, i) => (m.type === TYPE_ACK ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend));
-    const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission };
+    const forms = read.forms.length === 0 ? {} : { forms: read.forms };
+    const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission, ...forms };
     shown++;
     if (json) {
       const src = d.from === 'server' ? d.connection.server : d.connection.client;
