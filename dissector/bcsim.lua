@@ -14,6 +14,10 @@
 --   * Decodes every message type with fields named after `bcsim decode --json`.
 --   * Expert info: malformed datagrams (offset and reason worded as bcsim's
 --     decoder words them), fragment / reliable / ACK retransmissions in the capture.
+--   * The wire forms real reimplementations send (DECISIONS.md 30) are read, not
+--     called malformed: each deviation is a bc.deviation item and an expert note
+--     worded as `bcsim decode` words it. The heuristic takes stock-form datagrams
+--     only (ACK flag bytes with bit 7 set included).
 --
 -- Runs on Lua 5.1 and 5.2 (Wireshark up to 4.2: the `bit32` or `bit` library) and
 -- on Lua 5.3/5.4 (native operators, compiled from a string so that older Lua can
@@ -238,6 +242,112 @@ function codec.parse(b, n)
   return result
 end
 
+---------------------------------------------------------------------------
+-- Wire forms that real reimplementations send (DECISIONS.md 30; mirrors
+-- src/codec/dialect.ts, with the same codes, offsets and wording): read only
+-- when the stock reading fails, except ACK flags with bits outside 0-1, which
+-- the stock reading takes and which are still named.
+---------------------------------------------------------------------------
+
+local ONE_BYTE_TYPES = { [0x00] = true, [0x02] = true, [0x03] = true, [0x04] = true, [0x05] = true, [0x06] = true }
+codec.MAX_DIALECT_STEPS = 4096
+
+-- The message at `offset` as [type][length u8][flags u8][seq if flags bit 7][payload]
+-- (or [type][02]), when that reading differs from the stock one; else nil.
+function codec.read_one_byte_form(b, offset, finish)
+  local type_byte = b[offset]
+  if not ONE_BYTE_TYPES[type_byte] or finish - offset < 2 then return nil end
+  local size = b[offset + 1]
+  if size < 2 or size > finish - offset then return nil end
+  local message = {
+    offset = offset, type = (type_byte == 0x06) and 0x05 or type_byte, size = size, fragment = false,
+    form = { type_byte = type_byte, length_byte = size },
+  }
+  if size == 2 then
+    message.reliable, message.ordered = false, false
+    message.payload_offset, message.payload_length = offset + 2, 0
+    return message
+  end
+  local flags = b[offset + 2]
+  -- The same bytes in the stock form: the stock reading covers them.
+  if flags % 64 == 0 and type_byte ~= 0x06 then return nil end
+  local reliable = has_bit(flags, 0x80)
+  local header = reliable and 5 or 3
+  if size < header then return nil end
+  message.form.flags_byte = flags
+  message.reliable, message.ordered = reliable, has_bit(flags, 0x40)
+  if reliable then message.seq = b[offset + 3] + b[offset + 4] * 256 end
+  message.payload_offset, message.payload_length = offset + header, size - header
+  return message
+end
+
+local function ack_deviation(message)
+  return {
+    offset = message.offset + 3, code = 'ack-flag-bits',
+    note = 'deviation: ACK flags 0x' .. hex2(message.flags) .. ' set bits outside 0-1; stock uses bit 0 (fragment) and bit 1 (low type) only',
+  }
+end
+
+local function deviations_of(peer_id, messages)
+  local out = {}
+  for _, m in ipairs(messages) do
+    local form = m.form
+    if m.type == 0x01 then
+      if m.flags % 4 ~= m.flags then out[#out + 1] = ack_deviation(m) end
+    elseif form then
+      if form.type_byte == 0x06 then
+        out[#out + 1] = { offset = m.offset, code = 'disconnect-type-06', note = "deviation: type 0x06 Disconnect; stock's Disconnect is type 0x05" }
+      end
+      if form.flags_byte == nil then
+        out[#out + 1] = { offset = m.offset + 1, code = 'two-byte-message',
+          note = "deviation: two-byte message (one-byte length 2, no flags byte); stock's smallest message is 3 bytes, [type][flags_len u16]" }
+      elseif form.flags_byte % 64 ~= 0 then
+        out[#out + 1] = { offset = m.offset + 2, code = 'one-byte-length',
+          note = 'deviation: one-byte length ' .. form.length_byte .. ' and flags byte 0x' .. hex2(form.flags_byte) ..
+            '; stock reads flags_len 0x' .. hex2(form.flags_byte) .. hex2(form.length_byte) .. ' as length ' .. ((form.flags_byte % 64) * 256 + form.length_byte) }
+      end
+      if peer_id == 0xFF and m.type == 0x03 and not m.reliable then
+        out[#out + 1] = { offset = m.offset + ((form.flags_byte == nil) and 1 or 2), code = 'connect-without-seq',
+          note = "deviation: Connect without the reliable bit or a seq; stock's is reliable+ordered, seq 0 on a new connection (read as that)" }
+      end
+    end
+  end
+  return out
+end
+
+-- codec.parse, then the tolerant reading (backtracking, strict first, at most
+-- MAX_DIALECT_STEPS steps). Adds `strict` and `deviations`; when neither reads,
+-- the strict result comes back unchanged.
+function codec.parse_dialect(b, n)
+  local strict = codec.parse(b, n)
+  strict.deviations = {}
+  if strict.ok then
+    strict.strict = true
+    strict.deviations = deviations_of(strict.peer_id, strict.messages)
+    return strict
+  end
+  strict.strict = false
+  if n < 2 then return strict end
+  local count, messages, steps = b[1], {}, 0
+  local function walk(pos, i)
+    steps = steps + 1
+    if steps > codec.MAX_DIALECT_STEPS then return false end
+    if i == count then return pos == n end
+    if pos >= n then return false end
+    for _, read in ipairs({ codec.read_message, codec.read_one_byte_form }) do
+      local m = read(b, pos, n)
+      if m then
+        messages[i + 1] = m
+        if walk(pos + m.size, i + 1) then return true end
+        messages[i + 1] = nil
+      end
+    end
+    return false
+  end
+  if not walk(2, 0) then return strict end
+  return { ok = true, strict = false, peer_id = b[0], msg_count = count, messages = messages, deviations = deviations_of(b[0], messages) }
+end
+
 function codec.from_hex(text)
   local b, n = {}, 0
   for pair in text:gsub('[^%x]', ''):gmatch('%x%x') do
@@ -308,6 +418,12 @@ local F = {
   retransmission_first = ProtoField.framenum('bc.retransmission.first_frame', 'First sent in frame', base.NONE,
     frametype and frametype.RETRANS_PREV or nil),
   retransmission_count = ProtoField.uint32('bc.retransmission.count', 'Times sent before', base.DEC),
+  strict = ProtoField.bool('bc.strict', 'Stock form', base.NONE, nil, nil, 'The datagram reads in the stock form (else only in the forms of DECISIONS.md 30)'),
+  length_u8 = ProtoField.uint8('bc.length_u8', 'Length (one byte)', base.DEC, nil, nil, 'A reimplementation\'s one-byte total length (DECISIONS.md 30)'),
+  flags_u8 = ProtoField.uint8('bc.flags_u8', 'Flags byte', base.HEX, nil, nil, 'A reimplementation\'s flags byte after a one-byte length (DECISIONS.md 30)'),
+  deviation = ProtoField.string('bc.deviation', 'Deviation from the stock form'),
+  deviation_code = ProtoField.string('bc.deviation.code', 'Deviation code'),
+  deviation_offset = ProtoField.uint16('bc.deviation.offset', 'Deviation offset', base.DEC),
 }
 local field_list = {}
 for _, field in pairs(F) do field_list[#field_list + 1] = field end
@@ -325,8 +441,10 @@ local E = {
     expert.group.PROTOCOL, expert.severity.CHAT),
   oversize = ProtoExpert.new('bc.oversize', 'Datagram over the 512-byte limit',
     expert.group.PROTOCOL, expert.severity.WARN),
+  deviation = ProtoExpert.new('bc.deviation.expert', 'Wire form of a reimplementation (DECISIONS.md 30)',
+    expert.group.PROTOCOL, expert.severity.NOTE),
 }
-bc.experts = { E.malformed, E.fragment_retransmission, E.reliable_retransmission, E.ack_retransmission, E.plaintext, E.oversize }
+bc.experts = { E.malformed, E.fragment_retransmission, E.reliable_retransmission, E.ack_retransmission, E.plaintext, E.oversize, E.deviation }
 
 local READING_AUTO, READING_ENCRYPTED, READING_PLAINTEXT = 1, 2, 3
 bc.prefs.port = Pref.uint('UDP port', DEFAULT_PORT, 'UDP port of the BC transport (the heuristic covers the others)')
@@ -370,20 +488,26 @@ end
 
 -- Both readings of the wire bytes.
 local function readings(wire, n)
-  local plain = codec.parse(wire, n)
+  local plain = codec.parse_dialect(wire, n)
   local decrypted = codec.crypt(wire, n, true)
-  local enc = codec.parse(decrypted, n)
+  local enc = codec.parse_dialect(decrypted, n)
   return { bytes = decrypted, parsed = enc }, { bytes = wire, parsed = plain }
 end
 
--- 'encrypted' or 'plaintext'. Automatic: whichever parses; if both or neither do,
--- the conversation's last unambiguous reading, else encrypted (the wire default).
+-- How well a reading parses: 2 in the stock form, 1 only in the forms of DECISIONS.md 30, 0 not at all.
+local function score(reading)
+  if not reading.parsed.ok then return 0 end
+  return reading.parsed.strict and 2 or 1
+end
+
+-- 'encrypted' or 'plaintext'. Automatic: whichever parses better; on a tie, the
+-- conversation's last unambiguous reading, else encrypted (the wire default).
 local function choose_reading(enc, plain, conversation)
   local pref = bc.prefs.reading
   if pref == READING_ENCRYPTED then return 'encrypted' end
   if pref == READING_PLAINTEXT then return 'plaintext' end
-  if enc.parsed.ok and not plain.parsed.ok then return 'encrypted' end
-  if plain.parsed.ok and not enc.parsed.ok then return 'plaintext' end
+  if score(enc) > score(plain) then return 'encrypted' end
+  if score(plain) > score(enc) then return 'plaintext' end
   return state.conversations[conversation] or 'encrypted'
 end
 
@@ -459,6 +583,7 @@ local function describe(message, peer_id)
   end
   local name = codec.TYPE_NAMES[message.type]
   if message.type == 0x03 and peer_id == 0xFF then name = CLIENT_CONNECT_LABEL end
+  if message.form and message.form.type_byte ~= message.type then name = name .. ' (type 0x' .. hex2(message.form.type_byte) .. ')' end
   local flags = {}
   if message.reliable then flags[#flags + 1] = 'reliable' end
   if message.ordered then flags[#flags + 1] = 'ordered' end
@@ -510,6 +635,30 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
     flags_item:add(F.ack_fragment, tvb(message.offset + 3, 1), message.fragment)
     flags_item:add(F.ack_low_type, tvb(message.offset + 3, 1), message.low_type)
     if message.frag_index ~= nil then item:add(F.ack_frag_index, tvb(message.offset + 4, 1)) end
+  elseif message.form then
+    -- DECISIONS.md 30: [type][length u8][flags u8], or [type][02] with no flags byte.
+    local length_range = tvb(message.offset + 1, 1)
+    item:add(F.length_u8, length_range)
+    item:add(F.len, length_range, message.size)
+    local pos = message.offset + 2
+    if message.form.flags_byte ~= nil then
+      local flags_range = tvb(pos, 1)
+      local flags_item = item:add(F.flags_u8, flags_range)
+      flags_item:add(F.reliable, flags_range, message.reliable)
+      flags_item:add(F.ordered, flags_range, message.ordered)
+      pos = pos + 1
+    else
+      item:add(F.reliable, length_range, false):set_generated()
+      item:add(F.ordered, length_range, false):set_generated()
+    end
+    item:add(F.fragment, range, false):set_generated()
+    if message.reliable then item:add_le(F.seq, tvb(pos, 2)) end
+    if message.payload_length > 0 then
+      item:add(F.payload, tvb(message.payload_offset, message.payload_length))
+    else
+      item:add(F.payload, tvb(message.payload_offset, 0)):set_text('Payload: (empty)') -- a zero-length range at the payload's place
+    end
+    item:add(F.payload_len, range, message.payload_length):set_generated()
   else
     local word = tvb(message.offset + 1, 2)
     local flags_item = item:add_le(F.flags_len, word)
@@ -537,7 +686,7 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
     if message.payload_length > 0 then
       item:add(F.payload, tvb(message.payload_offset, message.payload_length))
     else
-      item:add(F.payload, range, ByteArray.new()):set_generated()
+      item:add(F.payload, tvb(message.payload_offset, 0)):set_text('Payload: (empty)') -- a zero-length range at the payload's place
     end
     item:add(F.payload_len, range, message.payload_length):set_generated()
     if message.type == 0x32 and message.payload_length > 0 and (message.frag_index == nil or message.frag_index == 0) then
@@ -545,6 +694,17 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
     end
   end
   if mark then add_retransmission(item, range, message, mark) end
+  return item
+end
+
+-- One item and one expert note per deviation, under the message it is in (DECISIONS.md 30).
+local function add_deviation(tree, tvb, deviation)
+  local at = tvb(deviation.offset, 1)
+  local item = tree:add(F.deviation, at, deviation.note)
+  item:set_text('@' .. deviation.offset .. ' ' .. deviation.note)
+  item:add(F.deviation_code, at, deviation.code):set_generated()
+  item:add(F.deviation_offset, at, deviation.offset):set_generated()
+  item:add_tvb_expert_info(E.deviation, at, deviation.note)
 end
 
 local function dissect(tvb, pinfo, tree, wire, n)
@@ -561,7 +721,7 @@ local function dissect(tvb, pinfo, tree, wire, n)
     if pinfo.visited then
       frame = { reading = reading, marks = {} }
     else
-      if chosen.parsed.ok and not other.parsed.ok then state.conversations[conversation] = reading end
+      if score(chosen) > score(other) then state.conversations[conversation] = reading end
       frame = { reading = reading, marks = analyse(pinfo.number, chosen.parsed, chosen.bytes, forward, reverse) }
       state.frames[pinfo.number] = frame
     end
@@ -589,6 +749,11 @@ local function dissect(tvb, pinfo, tree, wire, n)
   local direction = (parsed.peer_id == 0x01) and 'S>C' or 'C>S'
   local info = direction .. ' peer=0x' .. hex2(wire[0] or 0) .. ': ' .. table.concat(summary, ', ')
   if not parsed.ok then info = info .. (#summary > 0 and ', ' or '') .. '[MALFORMED: ' .. parsed.error.reason .. ']' end
+  if parsed.ok and #parsed.deviations > 0 then
+    local codes = {}
+    for _, d in ipairs(parsed.deviations) do codes[#codes + 1] = d.code end
+    info = info .. ' [DEVIATION: ' .. table.concat(codes, ', ') .. ']'
+  end
   if reading == 'plaintext' then info = info .. ' [plaintext]' end
   pinfo.cols.info = info
 
@@ -598,6 +763,7 @@ local function dissect(tvb, pinfo, tree, wire, n)
   root:add(F.other_reading_parses, data(0, n), other.parsed.ok):set_generated()
   if reading == 'plaintext' then root:add_proto_expert_info(E.plaintext) end
   root:add(F.ok, data(0, n), parsed.ok):set_generated()
+  if parsed.ok then root:add(F.strict, data(0, n), parsed.strict):set_generated() end
   root:add(F.length, data(0, n), n):set_generated()
   if n > MAX_DATAGRAM_BYTES then
     root:add_proto_expert_info(E.oversize, 'Datagram is ' .. n .. ' bytes, over the 512-byte limit the stock engine builds or accepts')
@@ -607,7 +773,10 @@ local function dissect(tvb, pinfo, tree, wire, n)
   end
   if n >= 2 then root:add(F.msg_count, data(1, 1)) end
   for index, message in ipairs(parsed.messages) do
-    add_message(root, data, message, index, parsed.peer_id, chosen.bytes, frame.marks[index])
+    local item = add_message(root, data, message, index, parsed.peer_id, chosen.bytes, frame.marks[index])
+    for _, d in ipairs(parsed.ok and parsed.deviations or {}) do
+      if d.offset >= message.offset and d.offset < message.offset + message.size then add_deviation(item, data, d) end
+    end
   end
   if not parsed.ok then
     local err = parsed.error
@@ -636,12 +805,13 @@ end
 
 local function plausible_peer(peer_id) return peer_id == 0xFF or (peer_id >= 0x01 and peer_id <= 0x40) end
 
--- Strict: the datagram must parse exactly in the reading that would be shown, carry
--- at least one message, and use no ACK flag bits or fragment counts bcsim never sends.
+-- Strict: the datagram must parse exactly, in the stock form, in the reading that
+-- would be shown, carry at least one message, and use no ACK flag bits or fragment
+-- counts no sender uses (bit 7 is used: a reimplementation's test client, DECISIONS.md 30).
 local function plausible(parsed)
-  if not parsed.ok or parsed.msg_count < 1 then return false end
+  if not parsed.ok or not parsed.strict or parsed.msg_count < 1 then return false end
   for _, message in ipairs(parsed.messages) do
-    if message.type == 0x01 and message.flags > 3 then return false end
+    if message.type == 0x01 and message.flags % 128 > 3 then return false end
     if message.frag_count ~= nil and message.frag_count < 1 then return false end
   end
   return true

@@ -3,6 +3,7 @@
 // Plain data; analyze.ts computes it from datagrams.
 import type { Role } from '../transport/index.js';
 import type { Signature } from '../reproduce/index.js';
+import type { DeviationCounts } from '../codec/index.js';
 
 export type AckRuleName = 'two-pass' | 'single-pass';
 
@@ -83,6 +84,8 @@ export interface DirectionFigures {
   disconnects: number;
   boots: number;
   acks: AckFigures;
+  /** Wire forms of real reimplementations this end sent (DECISIONS.md 30): datagrams with a deviation, deviations by code. */
+  deviations: DeviationCounts;
 }
 
 export interface OutboxSeries {

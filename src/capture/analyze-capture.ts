@@ -48,7 +48,8 @@ export type CaptureAnalysisResult = { readonly ok: true; readonly analysis: Capt
 export function analyzeCapture(path: string, options: AnalyzerOptions = {}): CaptureAnalysisResult {
   const analyzer = new WireAnalyzer(options);
   const scanned = scanCapture(path, {
-    onDatagram: (d) => analyzer.add(d.connection, d.from, d.timeUs, d.wire.length, d.plain),
+    // A datagram read only in a reimplementation's form (DECISIONS.md 30) is measured in its stock form.
+    onDatagram: (d) => analyzer.add(d.connection, d.from, d.timeUs, d.wire.length, d.stock, d.stock.length, d.stock === d.plain ? undefined : d.dialect().deviations),
   });
   if (!scanned.ok) return scanned;
   const stats = scanned.stats;

@@ -4,6 +4,8 @@
 // the simulated run, row by row.
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
+import { deviationCountsText } from '../codec/index.js';
+import type { DeviationCounts } from '../codec/index.js';
 import { CRITERIA } from '../reproduce/index.js';
 import type { Role } from '../transport/index.js';
 import { directionLabel } from './analyze.js';
@@ -40,6 +42,10 @@ const ROWS: readonly Row[] = [
 function num(value: number | null): string {
   if (value === null) return '–';
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+function deviationsCell(counts: DeviationCounts): string {
+  return counts.datagrams === 0 ? '0' : `${counts.datagrams}: ${deviationCountsText(counts)}`;
 }
 
 function sendsPerKey(counts: Record<string, number>): string {
@@ -87,6 +93,10 @@ function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInsta
   const down = directionLabel(c, 'server', many);
   const table = new Table({ head: ['', up, down], style: STYLE, chars: COMPACT });
   for (const [label, get] of ROWS) table.push([label, get(c.clientToServer, c.ackOutbox.client), get(c.serverToClient, c.ackOutbox.server)]);
+  // Shown only when some end sent a reimplementation's wire form (DECISIONS.md 30).
+  if (c.clientToServer.deviations.datagrams + c.serverToClient.deviations.datagrams > 0) {
+    table.push(['datagrams with deviations (DECISIONS.md 30)', deviationsCell(c.clientToServer.deviations), deviationsCell(c.serverToClient.deviations)]);
+  }
   return [connectionTitle(c), table.toString(), definedLine(c), ...signatureLines(c, chalk)].join('\n');
 }
 

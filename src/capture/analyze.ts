@@ -40,6 +40,7 @@ import {
   ackFlagsAt,
   ackFlagsFragment,
   ackFlagsLowType,
+  ackFlagsOther,
   ackFragIndexAt,
   ackSeqAt,
   afterSeqOffset,
@@ -52,10 +53,12 @@ import {
   flagsLenSize,
   isLowType,
   packKeyOf,
+  newDeviationCounts,
+  countDeviations,
   readMessage,
   seqBefore,
 } from '../codec/index.js';
-import type { Located } from '../codec/index.js';
+import type { Deviation, Located } from '../codec/index.js';
 import { measureSignature, median } from '../reproduce/index.js';
 import type { Signature } from '../reproduce/index.js';
 import type { SendEvent, TraceEvent } from '../trace/index.js';
@@ -319,6 +322,7 @@ class Direction {
   type02 = 0;
   disconnects = 0;
   boots = 0;
+  readonly deviations = newDeviationCounts();
   // The messages this end sends, per category.
   readonly seqs: [SeqTable, SeqTable] = [new SeqTable(), new SeqTable()];
   // The ACKs this end sends.
@@ -372,6 +376,7 @@ class ConnectionState {
 }
 
 const EMPTY = new Uint8Array(0);
+const NO_DEVIATIONS: readonly Deviation[] = [];
 
 /** The codec's reading of the (valid) message at bytes[pos], kept without its payload: the bytes are not ours to hold. */
 function located(bytes: Uint8Array, pos: number): Located {
@@ -392,8 +397,10 @@ export class WireAnalyzer {
    * One plaintext datagram `from` sent on `connection` at `timeUs` (relative),
    * `length` bytes on the wire. Returns false, and counts nothing, when the
    * codec would reject the bytes. The bytes are read during the call only.
+   * `deviations`: what a dialect reading (DECISIONS.md 30) named before `bytes`
+   * were put in the stock form; ACK flag bits stay in the bytes and are counted from them.
    */
-  add(connection: CaptureConnection, from: Role, timeUs: number, length: number, bytes: Uint8Array, end: number = bytes.length): boolean {
+  add(connection: CaptureConnection, from: Role, timeUs: number, length: number, bytes: Uint8Array, end: number = bytes.length, deviations: readonly Deviation[] = NO_DEVIATIONS): boolean {
     const n = datagramMessages(bytes, end);
     if (n < 0) {
       this.rejected++;
@@ -417,11 +424,13 @@ export class WireAnalyzer {
     d.messages += n;
     if (n > d.messagesMax) d.messagesMax = n;
     let ackBytes = 0;
+    let ackFlagBits = 0;
     let pos = DATAGRAM_HEADER_BYTES;
     for (let i = 0; i < n; i++) {
       const type = bytes[pos];
       if (type === TYPE_ACK) {
         const flags = ackFlagsAt(bytes, pos);
+        if (ackFlagsOther(flags) !== 0) ackFlagBits++;
         const size = ackBytesOfFlags(flags);
         ackBytes += size;
         this.ackSent(c, d, other, bytes, pos, flags, timeUs);
@@ -447,6 +456,7 @@ export class WireAnalyzer {
     }
     d.ackBytes += ackBytes;
     if (ackBytes > d.ackBytesMax) d.ackBytesMax = ackBytes;
+    if (ackFlagBits > 0 || deviations.length > 0) countEndDeviations(d, deviations, ackFlagBits);
     if (timeUs - d.lastSweepUs >= SWEEP_EVERY_US) {
       d.lastSweepUs = timeUs;
       sweep(d, timeUs);
@@ -807,6 +817,7 @@ function directionFigures(d: Direction): DirectionFigures {
     keepalives: { type00: d.type00, type02: d.type02 },
     disconnects: d.disconnects,
     boots: d.boots,
+    deviations: { datagrams: d.deviations.datagrams, byCode: { ...d.deviations.byCode } },
     acks: {
       sent: d.ackSends,
       keys: d.ackKeys,
@@ -883,4 +894,12 @@ function connectionFigures(c: ConnectionState, rule: AckRule, end: number, lifet
 export function directionLabel(connection: Pick<ConnectionAnalysis, 'index' | 'slot'>, from: Role, many: boolean): string {
   const client = !many ? 'C' : connection.slot === null ? `c${connection.index}` : `C${connection.slot}`;
   return from === 'client' ? `${client}>S` : `S>${client}`;
+}
+
+/** One datagram's deviations (DECISIONS.md 30): those named by its reader, and its ACK flag bits outside 0-1. */
+function countEndDeviations(d: Direction, deviations: readonly Deviation[], ackFlagBits: number): void {
+  countDeviations(d.deviations, deviations.filter((x) => x.code !== 'ack-flag-bits'));
+  if (ackFlagBits === 0) return;
+  if (!deviations.some((x) => x.code !== 'ack-flag-bits')) d.deviations.datagrams++;
+  d.deviations.byCode['ack-flag-bits'] = (d.deviations.byCode['ack-flag-bits'] ?? 0) + ackFlagBits;
 }

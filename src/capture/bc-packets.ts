@@ -2,7 +2,9 @@
 //
 // A payload is a BC datagram when it decodes exactly (codec decodeDatagram):
 // first as the wire carries it, decrypted with AlbyRules (DECISIONS.md 22);
-// failing that as plaintext (a `bcsim run --pcap-plaintext` export). A GameSpy
+// failing that as plaintext (a `bcsim run --pcap-plaintext` export); failing
+// both, in the forms real reimplementations send (DECISIONS.md 30, codec
+// decodeDialect: the rare path), when it is then read in its stock form. A GameSpy
 // query or reply starts with `\` and shares the game's socket (DECISIONS.md
 // 19): labelled, not an error. Anything else is "other" (counted by reason),
 // and a payload under 2 bytes cannot even hold the header.
@@ -12,8 +14,8 @@
 // peer id its datagrams carry once the server has given it one (0xFF before).
 import { floorToSecondUs } from '../engine/index.js';
 import { SERVER_PORT } from './addresses.js';
-import { decodeDatagram } from '../codec/index.js';
-import type { DecodedDatagram } from '../codec/index.js';
+import { decodeDatagram, decodeDialect } from '../codec/index.js';
+import type { DecodedDatagram, DialectResult } from '../codec/index.js';
 import { connectAckSlot, datagramMessages } from './wire-walk.js';
 import type { Role } from '../transport/index.js';
 import { decryptInto } from '../codec/index.js';
@@ -37,6 +39,8 @@ export type Classification =
       readonly reading: Reading;
       /** The decrypted bytes (or the plaintext payload): a view valid until the next classification. */
       readonly plain: Uint8Array;
+      /** `plain` in the stock form (DECISIONS.md 30): the same array unless it was read only in a reimplementation's form. */
+      readonly stock: Uint8Array;
       readonly peerId: number;
       readonly messageCount: number;
     }
@@ -75,6 +79,8 @@ export class PayloadClassifier {
   /** Of the last BC datagram: its reading, its bytes (a view), peer id and message count. */
   reading: Reading = 'encrypted';
   plain: Uint8Array = new Uint8Array(0);
+  /** `plain` in the stock form: `plain` itself, or a new array for a datagram read only in a form of DECISIONS.md 30. */
+  stock: Uint8Array = new Uint8Array(0);
   peerId = 0;
   messageCount = 0;
   /** Of the last "other" payload: why. */
@@ -93,6 +99,12 @@ export class PayloadClassifier {
     if (plausible(plain[0], encrypted, bcPort)) return this.bc('encrypted', plain.subarray(0, n), encrypted);
     const asPlain = datagramMessages(payload, n);
     if (plausible(payload[0], asPlain, bcPort)) return this.bc('plaintext', payload, asPlain);
+    // The rare path (DECISIONS.md 30): a reimplementation's wire forms, in the same order.
+    const decrypted = plain.subarray(0, n);
+    const dialectEncrypted = decodeDialect(decrypted);
+    if (this.plausibleDialect(dialectEncrypted, bcPort)) return this.bc('encrypted', decrypted, dialectEncrypted.datagram.messageCount, dialectEncrypted.stock);
+    const dialectPlain = decodeDialect(payload);
+    if (this.plausibleDialect(dialectPlain, bcPort)) return this.bc('plaintext', payload, dialectPlain.datagram.messageCount, dialectPlain.stock);
     if (!bcPort) return this.other('not-bc', 'not a BC datagram and not on a BC port');
     // The rare path: let the codec say what is wrong with the decrypted reading.
     const decoded = decodeDatagram(plain.subarray(0, n));
@@ -104,7 +116,7 @@ export class PayloadClassifier {
     const kind = this.kind(payload, bcPort);
     switch (kind) {
       case 'bc':
-        return { kind, reading: this.reading, plain: this.plain, peerId: this.peerId, messageCount: this.messageCount };
+        return { kind, reading: this.reading, plain: this.plain, stock: this.stock, peerId: this.peerId, messageCount: this.messageCount };
       case 'other':
         return { kind, reason: this.otherReason, detail: this.otherDetail };
       default:
@@ -112,9 +124,14 @@ export class PayloadClassifier {
     }
   }
 
-  private bc(reading: Reading, plain: Uint8Array, messageCount: number): 'bc' {
+  private plausibleDialect(result: DialectResult, bcPort: boolean): result is DialectResult & { ok: true } {
+    return result.ok && plausible(result.datagram.peerId, result.datagram.messageCount, bcPort);
+  }
+
+  private bc(reading: Reading, plain: Uint8Array, messageCount: number, stock: Uint8Array = plain): 'bc' {
     this.reading = reading;
     this.plain = plain;
+    this.stock = stock;
     this.peerId = plain[0];
     this.messageCount = messageCount;
     return 'bc';
@@ -169,11 +186,15 @@ export interface BcDatagram {
   readonly wire: Uint8Array;
   /** Decrypted bytes (or the plaintext payload): a view, valid during the callback. */
   readonly plain: Uint8Array;
+  /** `plain` in the stock form the model reads (DECISIONS.md 30): `plain` itself unless it was read only in a reimplementation's form. */
+  readonly stock: Uint8Array;
   readonly reading: Reading;
   readonly peerId: number;
   readonly messageCount: number;
   /** The codec's decoding of `plain` (during the callback; it allocates, the analyzer does without). */
   decode(): DecodedDatagram;
+  /** The dialect reading of `plain` (DECISIONS.md 30): messages, their wire forms and the deviations named. */
+  dialect(): DialectResult & { readonly ok: true };
   /** The packet's pcapng comment, when asked for. */
   readonly comment: string | null;
 }
@@ -313,7 +334,7 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
       const plain = classifier.plain;
       // The server's ConnectAck names the client's slot before the client's datagrams carry it.
       if (placed.from === 'server' && placed.connection.slot === null) {
-        const slot = connectAckSlot(plain);
+        const slot = connectAckSlot(classifier.stock);
         if (slot >= 0) placed.connection.slot = slot;
       }
       if (options.onDatagram !== undefined) {
@@ -324,6 +345,7 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
         view.from = placed.from;
         view.wire = udp.payload;
         view.plain = plain;
+        view.stock = classifier.stock;
         view.reading = classifier.reading;
         view.peerId = classifier.peerId;
         view.messageCount = classifier.messageCount;
@@ -345,14 +367,22 @@ class DatagramView implements BcDatagram {
   from: Role = 'client';
   wire: Uint8Array = new Uint8Array(0);
   plain: Uint8Array = new Uint8Array(0);
+  stock: Uint8Array = new Uint8Array(0);
   reading: Reading = 'encrypted';
   peerId = 0;
   messageCount = 0;
   comment: string | null = null;
 
   decode(): DecodedDatagram {
-    const result = decodeDatagram(this.plain);
-    return result.ok ? result.datagram : { peerId: this.plain[0], messageCount: this.plain[1], messages: result.partial.messages };
+    return this.dialect().datagram;
+  }
+
+  dialect(): DialectResult & { readonly ok: true } {
+    const result = decodeDialect(this.plain);
+    if (result.ok) return result;
+    // Unreachable for a classified datagram; the partial reading keeps the contract.
+    const datagram = { peerId: this.plain[0], messageCount: this.plain[1], messages: result.partial.messages };
+    return { ok: true, datagram, forms: [], deviations: [], stock: this.plain };
   }
 }
 

@@ -42,6 +42,10 @@ export const PEER_HELP =
   '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +
   'Exit codes: 0 every rule passed, 1 a rule failed (the evidence is printed: times, seqs, hex), 2 bad input.\n' +
   'SIGINT or SIGTERM stops the run early; the summary and files are still written (a client sends its Disconnect).\n' +
+  'A counterpart\'s wire forms of DECISIONS.md 30 reach the transport in their stock form and are counted per code.\n' +
+  '  A server names on stderr, at once and once per address: a new address whose datagram opens no connection\n' +
+  '  (unreadable, or not from a client without a slot: peer id 0xFF), with its bytes; and the first refusal of an\n' +
+  '  address past --clients.\n' +
   'Examples:\n  bcsim peer server --listen 127.0.0.1:22101 --mode stock --duration 30s\n' +
   '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml';
 
@@ -64,7 +68,9 @@ export const DECODE_PCAP_HELP =
   '  payload is decrypted (AlbyRules) and decoded; if only its plaintext decodes, that reading is used (an export\n' +
   '  made with --pcap-plaintext). GameSpy packets (starting with \\), other UDP, packets under 2 bytes and\n' +
   '  packets with no IPv4 UDP datagram are counted in the last line (with --json: on stderr; the lines carry\n' +
-  '  packet, src, dst and reading besides the trace\'s fields). Exit 2 with one line naming the file, the byte\n' +
+  '  packet, src, dst and reading besides the trace\'s fields). A datagram in a reimplementation\'s wire form\n' +
+  '  (DECISIONS.md 30) is shown with one "@offset deviation: ..." line per deviation under it (JSON: deviations,\n' +
+  '  stockHex), and the last line counts them. Exit 2 with one line naming the file, the byte\n' +
   '  offset and the reason for a file that is not a capture, or that breaks off (after the datagrams before it).\n' +
   '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
   '  bcsim decode --pcap capture.pcap --json | jq -c \'select(.from == "client")\'';
@@ -81,6 +87,8 @@ export const ANALYZE_HELP =
   '--ack-rule forces it); sampled each second, defined when the capture holds the connection from its start (the\n' +
   'client\'s first datagram has peer id 0xFF), until its Disconnect or Boot, 1 s before the capture ends, or the end\'s\n' +
   'last datagram if it then falls silent. And the fragment-ACK signature verdict of `bcsim reproduce fragment-ack`.\n' +
+  'Datagrams in a reimplementation\'s wire forms (DECISIONS.md 30) are measured in their stock form and counted per\n' +
+  'direction and deviation (JSON: deviations; a table row when there are any).\n' +
   'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +
   'simulated side by side, plus the model\'s own ACK-outbox and how far the estimate is from it.\n' +
   'Exit 0; 2 with one line naming the file, byte offset and reason for a bad file (the analysis of the part\n' +
@@ -124,3 +132,12 @@ export const CONFORM_HELP =
   'Exit codes: 0 no case failed, 1 a case failed or the server never answered, 2 bad input.\n' +
   'Examples:\n  bcsim conform --server 127.0.0.1:22101\n  bcsim conform --server 127.0.0.1:22101 --cases retransmit,ack-category --junit conform.xml\n' +
   '  bcsim conform --list';
+
+/** The wire forms of real reimplementations (DECISIONS.md 30), for decode --help (README "Wire forms of real reimplementations"). */
+export const WIRE_FORMS_HELP =
+  'Wire forms that real reimplementations send (DECISIONS.md 30) are decoded, not refused; each deviation is named\n' +
+  '  with its byte offset: two-byte-message (00 02), one-byte-length (a flags byte with bits the stock form reads as\n' +
+  '  length), disconnect-type-06, ack-flag-bits (e.g. 0x80), connect-without-seq. "stock form:" (JSON: stockHex)\n' +
+  '  is the datagram as bcsim\'s model reads it. A reading that parses in the stock form wins over one that does not.\n' +
+  '  bcsim decode 01 01 00 02                  (a two-byte keepalive)\n' +
+  '  bcsim decode FF 01 03 08 01 00 00 00 7F 00 (a Connect with a one-byte length and flags byte 0x01)';

@@ -11,7 +11,7 @@ import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
 import type { CompareFlags } from './commands/compare.js';
 import { collect } from './options.js';
-import { ANALYZE_HELP, CLIENTS_HELP, CONFORM_HELP, DECODE_PCAP_HELP, PCAP_HELP, PEER_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
+import { ANALYZE_HELP, CLIENTS_HELP, CONFORM_HELP, DECODE_PCAP_HELP, PCAP_HELP, WIRE_FORMS_HELP, PEER_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
 import type { PeerFlags } from './commands/peer.js';
 import type { ConformFlags } from './commands/conform.js';
 import type { SweepFlags, SweepMergeFlags } from './commands/sweep.js';
@@ -70,14 +70,14 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--pcap <file>', 'decode every BC datagram of a pcap or pcapng capture, one trace line each (--json: trace-style JSON lines)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 decoded, 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
+      '\nExit codes: 0 decoded (deviations included), 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
         'Without --encrypted or --plain both readings are tried and the one that parses is shown (plaintext if both do);\n' +
         'the "reading:" line (JSON: reading, otherReadingParses) says which.\n' +
         'A datagram over 512 bytes (the stock limit) is decoded with a warning on stderr.\n' +
         'Examples:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n' +
         '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n' +
         '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n' +
-        `\n${DECODE_PCAP_HELP}\n`,
+        `${WIRE_FORMS_HELP}\n\n${DECODE_PCAP_HELP}\n`,
     )
     .action(async (hex: string[], options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean; pcap?: string }) => {
       setExit((await import('./commands/decode.js')).decodeCommand(hex, options, io));
@@ -278,7 +278,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
       '\nClient k is the k-th client address seen (at most 64); it gets its own socket towards the server and the links\n' +
         'of scenario client min(k, clients). Datagrams are decrypted (AlbyRules) and decoded, so drop rules match decoded\n' +
         'fields; a rewritten datagram is re-encrypted. GameSpy packets (first byte \\) and undecodable datagrams are\n' +
-        'forwarded untouched and counted. Outage and drop-rule times count from the proxy\'s start.\n' +
+        'forwarded untouched and counted. A datagram in a reimplementation\'s wire form (DECISIONS.md 30) is read,\n' +
+        'relayed through the link as sent and counted per client and direction; a drop rule that cuts messages out of it\n' +
+        'keeps the other messages\' own bytes. Outage and drop-rule times count from the proxy\'s start.\n' +
         'On a terminal, a status line on stderr shows per end: un-ACKed reliable messages, re-sends, fragment rounds,\n' +
         'stale ACKs and the ACK-outbox estimate. At exit (SIGINT, SIGTERM, --duration) the summary and the capture are\n' +
         'written together, atomically; "analysis" holds the `bcsim analyze` figures of both ends.\n' +

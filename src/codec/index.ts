@@ -9,3 +9,5 @@ export * from './seq.js';
 export * from './hex.js';
 export * from './view.js';
 export { encrypt, decrypt, encryptInto, decryptInto } from './cipher.js';
+export { decodeDialect, normalizeToStock, formOf, DEVIATION_CODES, MAX_DIALECT_STEPS, TYPE_DISCONNECT_ALT, newDeviationCounts, countDeviations, deviationCountsText } from './dialect.js';
+export type { Deviation, DeviationCode, DeviationCounts, DialectResult, MessageForm } from './dialect.js';

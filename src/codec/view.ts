@@ -5,6 +5,8 @@ import { hex2 } from './message.js';
 import { toHex } from './hex.js';
 import { ackBytesOfFlags, ackFlagsFragment, ackFlagsLowType, ackFlagsOther } from './wire.js';
 import type { AckMessage, DataMessage, DecodeResult, Located, Message } from './types.js';
+import { formOf } from './dialect.js';
+import type { Deviation, DialectResult, MessageForm } from './dialect.js';
 
 export interface AckJson {
   offset: number;
@@ -30,6 +32,8 @@ export interface DataJson {
   fragIndex: number | null;
   fragCount: number | null;
   payloadHex: string;
+  /** Only for a message read in a form of DECISIONS.md 30: its type, length and flags bytes as sent. */
+  wireForm?: MessageForm;
 }
 
 export interface DatagramJson {
@@ -39,6 +43,12 @@ export interface DatagramJson {
   messageCount: number | null;
   messages: Array<AckJson | DataJson>;
   error: { offset: number; reason: string } | null;
+}
+
+/** `bcsim decode --json` of a dialect reading: the deviations, and the stock form when it differs. */
+export interface DialectDatagramJson extends DatagramJson {
+  deviations: Deviation[];
+  stockHex: string | null;
 }
 
 export function messageToJson(message: Located): AckJson | DataJson {
@@ -70,6 +80,12 @@ export function messageToJson(message: Located): AckJson | DataJson {
   };
 }
 
+/** messageToJson, with the wire form of a message read in a form of DECISIONS.md 30. */
+export function formMessageToJson(message: Located, form: MessageForm | null): AckJson | DataJson {
+  const json = messageToJson(message);
+  return form === null || json.type === 1 ? json : { ...json, wireForm: form };
+}
+
 export function decodeResultToJson(bytes: Uint8Array, result: DecodeResult): DatagramJson {
   const source = result.ok ? result.datagram : result.partial;
   return {
@@ -79,6 +95,21 @@ export function decodeResultToJson(bytes: Uint8Array, result: DecodeResult): Dat
     messageCount: source.messageCount,
     messages: source.messages.map(messageToJson),
     error: result.ok ? null : { offset: result.error.offset, reason: result.error.reason },
+  };
+}
+
+export function dialectResultToJson(bytes: Uint8Array, result: DialectResult): DialectDatagramJson {
+  if (!result.ok) return { ...decodeResultToJson(bytes, result), deviations: [], stockHex: null };
+  const d = result.datagram;
+  return {
+    ok: true,
+    length: bytes.length,
+    peerId: d.peerId,
+    messageCount: d.messageCount,
+    messages: d.messages.map((m, i) => formMessageToJson(m, formOf(result, i))),
+    error: null,
+    deviations: [...result.deviations],
+    stockHex: result.stock === bytes ? null : toHex(result.stock, ''),
   };
 }
 
@@ -100,6 +131,8 @@ export interface SenderContext {
   readonly peerId?: number | null;
   /** The sender is known to be the client (a trace knows; a lone datagram does not). */
   readonly sentByClient?: boolean;
+  /** The message was read in a form of DECISIONS.md 30: its wire bytes are shown instead of a flags_len. */
+  readonly form?: MessageForm | null;
 }
 
 /** True when a type-0x03 message is the client's connect request rather than the server's ConnectAck. */
@@ -133,9 +166,12 @@ function describeData(message: DataMessage, size: number, context: SenderContext
   const seq = message.seq === null ? '' : ` seq=${message.seq}`;
   let frag = '';
   if (message.fragIndex !== null) frag = message.fragCount !== null ? ` frag=${message.fragIndex}/${message.fragCount}` : ` frag=${message.fragIndex}`;
-  const typeByte = message.type === TYPE_GAME || connect ? '' : ` (0x${hex2(message.type)})`;
-  return `${name}${typeByte} ${flags.length ? flags.join('+') : 'unreliable'}${seq}${frag} len=${size} flags_len=0x${flagsLen
-    .toString(16)
-    .padStart(4, '0')
-    .toUpperCase()} payload=${message.payload.length}B`;
+  const form = context.form ?? null;
+  const wireType = form === null ? message.type : form.typeByte;
+  const typeByte = (message.type === TYPE_GAME || connect) && wireType === message.type ? '' : ` (0x${hex2(wireType)})`;
+  const header =
+    form === null
+      ? `flags_len=0x${flagsLen.toString(16).padStart(4, '0').toUpperCase()}`
+      : `length_u8=${form.lengthByte} flags=${form.flagsByte === null ? 'none' : `0x${hex2(form.flagsByte)}`}`;
+  return `${name}${typeByte} ${flags.length ? flags.join('+') : 'unreliable'}${seq}${frag} len=${size} ${header} payload=${message.payload.length}B`;
 }

@@ -1,6 +1,6 @@
 // Targeted drop rules: drop a whole datagram, or cut single messages out of it
 // and re-encode, when decoded fields match (issue 4, item 1).
-import { DATAGRAM_HEADER_BYTES, TYPE_ACK, TYPE_NAMES, ackIsFragment, ackIsLowType, decodeDatagram, encodeDatagram, isLowType } from '../codec/index.js';
+import { DATAGRAM_HEADER_BYTES, TYPE_ACK, TYPE_NAMES, ackIsFragment, ackIsLowType, decodeDialect, encodeDatagram, isLowType } from '../codec/index.js';
 import type { Located, Message } from '../codec/index.js';
 import { micros, msToUs } from '../engine/index.js';
 import type { Micros, RandomStream } from '../engine/index.js';
@@ -52,6 +52,10 @@ interface ActiveRule {
  *   then is dropped with `probability` (a '.rules' draw only when 0 < p < 1).
  * - Messages removed by an earlier rule are invisible to later ones.
  * A datagram that does not decode matches nothing and passes untouched.
+ * A datagram in a reimplementation's wire form (DECISIONS.md 30, the proxy
+ * relays them) is matched on the messages as read (a type-0x06 Disconnect as a
+ * Disconnect); cutting messages out of it keeps every other message's own
+ * bytes, in the sender's form, behind a fresh header.
  */
 export class DropRules {
   private readonly rules: ActiveRule[];
@@ -70,7 +74,7 @@ export class DropRules {
 
   apply(bytes: Uint8Array, uids: readonly number[], nowUs: Micros): RuleOutcome {
     if (!this.rules.some((r) => this.live(r, nowUs))) return PASS; // no decode when nothing can match
-    const decoded = decodeDatagram(bytes);
+    const decoded = decodeDialect(bytes);
     if (!decoded.ok) return PASS;
     const messages = decoded.datagram.messages;
     const removed = new Array<boolean>(messages.length).fill(false);
@@ -100,7 +104,8 @@ export class DropRules {
       else kept.push(messages[i]);
     }
     for (let i = 0; i < uids.length; i++) if (!removed[i]) keptUids.push(uids[i]);
-    return { kind: 'rewrite', bytes: reencode(bytes, decoded.datagram.peerId, kept), uids: keptUids, removedIndexes };
+    const sendersForm = decoded.stock !== bytes;
+    return { kind: 'rewrite', bytes: sendersForm ? splice(bytes, decoded.datagram.peerId, kept) : reencode(bytes, decoded.datagram.peerId, kept), uids: keptUids, removedIndexes };
   }
 
   private live(r: ActiveRule, nowUs: Micros): boolean {
@@ -121,7 +126,11 @@ export class DropRules {
  */
 function reencode(original: Uint8Array, peerId: number, kept: readonly Located[]): Uint8Array {
   const encoded = encodeDatagram({ peerId, messages: kept });
-  if (encoded.ok) return encoded.bytes;
+  return encoded.ok ? encoded.bytes : splice(original, peerId, kept);
+}
+
+/** The kept messages' original bytes behind a fresh header (new msg_count). */
+function splice(original: Uint8Array, peerId: number, kept: readonly Located[]): Uint8Array {
   const total = kept.reduce((n, m) => n + m.size, DATAGRAM_HEADER_BYTES);
   const out = new Uint8Array(total);
   out[0] = peerId;

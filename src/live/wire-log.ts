@@ -1,6 +1,8 @@
 // What the live peer saw on its socket (issue 14): every datagram either end
 // sent, decrypted, with its wall time. Conformance rules and the counterpart's
 // analysis read it. Bounded: a long session keeps the first MAX_WIRE_RECORDS.
+import type { Deviation } from '../codec/index.js';
+
 export type WireSide = 'local' | 'remote';
 
 export interface WireRecord {
@@ -10,8 +12,12 @@ export interface WireRecord {
   readonly from: WireSide;
   /** 1-based connection number (the k-th client address seen, or 1 for a client). */
   readonly connection: number;
-  /** Decrypted datagram: peer id byte, then messages (transport-layer.md §2). */
+  /** Decrypted datagram as the transport read it: peer id byte, then messages (transport-layer.md §2); a reimplementation's wire forms in their stock form (DECISIONS.md 30). */
   readonly bytes: Uint8Array;
+  /** The decrypted datagram as sent, when its stock form differs. */
+  readonly wire?: Uint8Array;
+  /** The deviations from the stock form named in it (DECISIONS.md 30), when there were any. */
+  readonly deviations?: readonly Deviation[];
 }
 
 export const MAX_WIRE_RECORDS = 2_000_000;

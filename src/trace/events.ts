@@ -1,6 +1,6 @@
 // What a wire trace is made of: datagrams put on the wire or dropped by the
 // link, and the receivers' verdicts on them (ACK matched or missed, duplicate).
-import type { Located } from '../codec/index.js';
+import type { Located, MessageForm } from '../codec/index.js';
 import type { MicrosIn } from '../engine/index.js';
 import type { DropCause } from '../link/index.js';
 import type { SendNote, ConnectionState, AckOutcome, Role } from '../transport/index.js';
@@ -23,6 +23,8 @@ export interface SendEvent extends Base {
   readonly notes: readonly SendNote[];
   /** Per message: how many times this (seq, fragment) was already on the wire from `from`. */
   readonly transmission: readonly number[];
+  /** Per message, read from a capture: its wire form when not the stock one (DECISIONS.md 30). */
+  readonly forms?: readonly (MessageForm | null)[];
 }
 
 export interface DropEvent extends Base {

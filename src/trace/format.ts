@@ -2,8 +2,8 @@
 // programs. Lines carry time, direction, what happened and the raw bytes. With
 // more than one client the direction names the connection (`C3>S`, `at S3`); with
 // one it stays `C>S` / `at S`, so one-client traces read as they always have.
-import { describeMessage, messageToJson, toHex } from '../codec/index.js';
-import type { Located } from '../codec/index.js';
+import { describeMessage, formMessageToJson, messageToJson, toHex } from '../codec/index.js';
+import type { Located, MessageForm } from '../codec/index.js';
 import { formatSeconds, usToSeconds } from '../engine/index.js';
 import { SendNote } from '../transport/index.js';
 import type { AckOutcome, Role } from '../transport/index.js';
@@ -53,7 +53,7 @@ export function formatEvent(event: TraceEvent, options: FormatOptions = {}): str
   const dir = direction(event, many).padEnd(width);
   switch (event.kind) {
     case 'send': {
-      const parts = event.messages.map((m, i) => describe(m, event.from) + annotation(event.notes[i], event.transmission[i]));
+      const parts = event.messages.map((m, i) => describe(m, event.from, event.forms?.[i] ?? null) + annotation(event.notes[i], event.transmission[i]));
       return `${t}  ${dir}send         ${parts.join(' ; ')}${rawBytes(event.bytes, bytes)}`;
     }
     case 'drop':
@@ -105,7 +105,7 @@ export function eventToJson(event: TraceEvent, options: FormatOptions = {}): obj
         ...base,
         from: event.from,
         ...jsonHex(event.bytes, bytes),
-        messages: event.messages.map((m, i) => ({ ...messageToJson(m), note: NOTE_NAMES[event.notes[i]], transmission: event.transmission[i] })),
+        messages: event.messages.map((m, i) => ({ ...formMessageToJson(m, event.forms?.[i] ?? null), note: NOTE_NAMES[event.notes[i]], transmission: event.transmission[i] })),
       };
     case 'drop':
       return { ...base, from: event.from, cause: event.cause, ...jsonHex(event.bytes, bytes), messages: event.messages.map(messageToJson) };
@@ -123,8 +123,8 @@ export function eventToJson(event: TraceEvent, options: FormatOptions = {}): obj
 const NOTE_NAMES = ['first-send', 'retransmit', 'ack', 'dead-zone-ack'];
 
 /** `sender` is the peer that put the message on the wire: the client's type 0x03 is its connect request. */
-function describe(m: Located, sender: Role): string {
-  return describeMessage(m, m.size, { sentByClient: sender === 'client' });
+function describe(m: Located, sender: Role, form: MessageForm | null = null): string {
+  return describeMessage(m, m.size, { sentByClient: sender === 'client', form });
 }
 
 function other(role: Role): Role {

@@ -24,7 +24,7 @@ describe('bcsim decode', () => {
     const r = await cli(['decode', '--json', '01 03 32 9C A1 02 00 00 03', '00'.repeat(405), '01 02 00 01 01']);
     expect(r.code).toBe(1); // 1 + 2 + 412 + 5 bytes but msg_count says 3: missing a message
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['ok', 'length', 'peerId', 'messageCount', 'messages', 'error', 'reading', 'otherReadingParses']);
+    expect(Object.keys(j)).toEqual(['ok', 'length', 'peerId', 'messageCount', 'messages', 'error', 'deviations', 'stockHex', 'reading', 'otherReadingParses']);
     expect(j.ok).toBe(false);
     expect(j.messages[0]).toMatchObject({ offset: 2, type: 0x32, name: 'game', size: 412, reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3 });
     expect(j.messages[1]).toEqual({ offset: 414, type: 1, name: 'ack', size: 5, seq: 2, flags: 1, fragment: true, fragIndex: 1, lowType: false });

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeDatagram, decodeResultToJson, decrypt, encodeDatagram, encrypt, parseHex } from '../../src/codec/index.js';
 import type { AckJson, DataJson, Message } from '../../src/codec/index.js';
 import { cli } from '../support/cli.js';
+import { checkFrame } from './expect-frame.js';
+import type { Mark, TraceSend } from './expect-frame.js';
 import {
   BCSIM_ADDRESSING,
   DISSECTOR,
@@ -21,20 +23,7 @@ import {
   requireWireshark,
   writeCapture,
 } from './tshark.js';
-import type { Addressing, Expert, Frame, Node, TsharkOptions, WirePacket } from './tshark.js';
-
-const SEVERITY = { chat: 0x00200000, note: 0x00400000, warn: 0x00600000, error: 0x00800000 };
-const GROUP = { sequence: 0x02000000, malformed: 0x07000000, protocol: 0x09000000 };
-
-type TraceMessage = (AckJson | DataJson) & { note: string; transmission: number };
-interface TraceSend {
-  t: number;
-  event: 'send';
-  client: number;
-  from: 'server' | 'client';
-  hex: string;
-  messages: TraceMessage[];
-}
+import type { Addressing, Frame, TsharkOptions, WirePacket } from './tshark.js';
 
 async function traceSends(args: string[]): Promise<TraceSend[]> {
   const r = await cli(['trace', ...args, '--json']);
@@ -51,117 +40,6 @@ function packetsOf(sends: readonly TraceSend[], encrypted: boolean): WirePacket[
     const parsed = parseHex(s.hex);
     if (!parsed.ok) throw new Error(`trace hex: ${parsed.reason}`);
     return { t: s.t, fromServer: s.from === 'server', client: s.client, bytes: encrypted ? encrypt(parsed.bytes) : parsed.bytes };
-  });
-}
-
-const bool = (value: boolean): string => (value ? '1' : '0');
-const hexField = (value: number, digits: number): string => `0x${value.toString(16).padStart(digits, '0')}`;
-const colonHex = (hex: string): string => (hex.toLowerCase().match(/../g) ?? []).join(':');
-
-/** The retransmission the dissector should mark on a message: kind, first frame, earlier sends. */
-interface Mark {
-  kind: 'fragment' | 'reliable' | 'ack';
-  first: number;
-  count: number;
-}
-
-/** bc.* fields tshark must show for one message of bcsim's decode JSON (nothing more, nothing less). */
-function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefined): Record<string, string[]> {
-  const f: Record<string, string[]> = {
-    'bc.offset': [String(m.offset)],
-    'bc.type': [hexField(m.type, 2)],
-    'bc.name': [m.name],
-    'bc.len': [String(m.size)],
-  };
-  if (m.type === 1) {
-    const ack = m as AckJson;
-    f['bc.ack.seq'] = [String(ack.seq)];
-    f['bc.ack.flags'] = [hexField(ack.flags, 2)];
-    f['bc.ack.fragment'] = [bool(ack.fragment)];
-    f['bc.ack.low_type'] = [bool(ack.lowType)];
-    if (ack.fragIndex !== null) f['bc.ack.frag_index'] = [String(ack.fragIndex)];
-  } else {
-    const data = m as DataJson;
-    const flagsLen = (data.reliable ? 0x8000 : 0) | (data.ordered ? 0x4000 : 0) | (data.fragment ? 0x2000 : 0) | data.size;
-    f['bc.flags_len'] = [hexField(flagsLen, 4)];
-    f['bc.reliable'] = [bool(data.reliable)];
-    f['bc.ordered'] = [bool(data.ordered)];
-    f['bc.fragment'] = [bool(data.fragment)];
-    if (data.seq !== null) f['bc.seq'] = [String(data.seq)];
-    if (data.fragIndex !== null) f['bc.frag_index'] = [String(data.fragIndex)];
-    if (data.fragCount !== null) f['bc.frag_count'] = [String(data.fragCount)];
-    f['bc.payload'] = [colonHex(data.payloadHex)];
-    f['bc.payload_len'] = [String(data.payloadHex.length / 2)];
-    if (data.type === 0x32 && data.payloadHex.length > 0 && (data.fragIndex === null || data.fragIndex === 0)) {
-      f['bc.opcode'] = [`0x${data.payloadHex.slice(0, 2).toLowerCase()}`];
-    }
-  }
-  if (mark) {
-    f['bc.retransmission'] = ['1'];
-    f['bc.retransmission.kind'] = [mark.kind];
-    f['bc.retransmission.first_frame'] = [String(mark.first)];
-    f['bc.retransmission.count'] = [String(mark.count)];
-  }
-  return f;
-}
-
-const EXPERT_OF_KIND = { fragment: 'bc.fragment_retransmission', reliable: 'bc.reliable_retransmission', ack: 'bc.ack_retransmission' } as const;
-
-/**
- * Checks one frame against bcsim's decode of the datagram's `plain` bytes: the
- * datagram fields, then every message field by field, its retransmission mark
- * and expert info.
- */
-function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, reading: 'encrypted' | 'plaintext', marks: Array<Mark | undefined>): void {
-  const where = `frame ${frame.number}`;
-  const decoded = decodeResultToJson(plain, decodeDatagram(plain));
-  expect(frame.protocols, where).toMatch(/:udp:bc$/);
-  expect(frame.raw, `${where}: Lua error`).not.toContain('_ws.lua.error');
-  // Wireshark's "Malformed Packet" mark (filter _ws.malformed): exactly when bcsim's decoder rejects the datagram.
-  expect(frame.raw.includes('"_ws.malformed"'), `${where}: _ws.malformed`).toBe(!decoded.ok);
-  const bc = frame.bc!;
-  const otherBytes = reading === 'encrypted' ? wire : decrypt(wire);
-  const datagram: Record<string, string[]> = {
-    'bc.reading': [reading],
-    'bc.other_reading_parses': [bool(decodeDatagram(otherBytes).ok)],
-    'bc.ok': [bool(decoded.ok)],
-    'bc.length': [String(decoded.length)],
-  };
-  if (decoded.peerId !== null) datagram['bc.peer_id'] = [hexField(decoded.peerId, 2)];
-  if (decoded.messageCount !== null) datagram['bc.msg_count'] = [String(decoded.messageCount)];
-  const result = decodeDatagram(plain);
-  if (!result.ok) {
-    datagram['bc.error.code'] = [result.error.code];
-    datagram['bc.error.offset'] = [String(result.error.offset)];
-    datagram['bc.error.reason'] = [result.error.reason];
-  }
-  expect(bc.fields, where).toEqual(datagram);
-
-  const rootExperts: Array<Pick<Expert, 'field' | 'severity' | 'group'> & { message?: string }> = [];
-  if (reading === 'plaintext') rootExperts.push({ field: 'bc.plaintext', severity: SEVERITY.chat, group: GROUP.protocol });
-  if (plain.length > 512) rootExperts.push({ field: 'bc.oversize', severity: SEVERITY.warn, group: GROUP.protocol });
-  if (!result.ok) {
-    rootExperts.push({
-      field: 'bc.malformed',
-      severity: SEVERITY.error,
-      group: GROUP.malformed,
-      message: `Malformed BC datagram (${result.error.code}) at offset ${result.error.offset}: ${result.error.reason}`,
-    });
-  }
-  expect(bc.experts.map((e) => ({ field: e.field, severity: e.severity, group: e.group, ...(e.field === 'bc.malformed' ? { message: e.message } : {}) })), where).toEqual(rootExperts);
-
-  expect(bc.messages.length, where).toBe(decoded.messages.length);
-  decoded.messages.forEach((m, i) => {
-    const node: Node = bc.messages[i];
-    const at = `${where}, message ${i + 1}`;
-    expect(node.fields, at).toEqual(expectedMessageFields(m, marks[i]));
-    const mark = marks[i];
-    if (mark) {
-      expect(node.experts.map((e) => [e.field, e.group]), at).toEqual([[EXPERT_OF_KIND[mark.kind], GROUP.sequence]]);
-      expect(node.experts[0].message, at).toContain(`first sent in frame ${mark.first}`);
-    } else {
-      expect(node.experts, at).toEqual([]);
-    }
   });
 }
 

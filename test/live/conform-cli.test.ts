@@ -62,7 +62,7 @@ function result(id: string, status: CaseResult['status'], extra: Partial<CaseRes
 
 function report(cases: CaseResult[], answered = true): ConformReport {
   const count = (s: CaseResult['status']) => cases.filter((c) => c.status === s).length;
-  return { schema: 'bcsim.conform/1', server: '127.0.0.1:1', seed: 1, answered, wallSeconds: 3, sessions: 2, counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') }, cases };
+  return { schema: 'bcsim.conform/1', server: '127.0.0.1:1', seed: 1, answered, wallSeconds: 3, sessions: 2, counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') }, serverDeviations: { datagrams: 0, byCode: {} }, cases };
 }
 
 describe('bcsim conform: the report', () => {

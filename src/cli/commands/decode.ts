@@ -3,8 +3,8 @@
 import { usToMs } from '../../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDatagram, decodeResultToJson, decrypt, describeMessage, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../codec/index.js';
-import type { Located } from '../../codec/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDialect, dialectResultToJson, decrypt, describeMessage, formOf, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../codec/index.js';
+import type { Deviation, DialectResult, Located, MessageForm } from '../../codec/index.js';
 import { countConnections, scanCapture, census, censusLine } from '../../capture/index.js';
 import type { BcDatagram } from '../../capture/index.js';
 import type { SendEvent, BytesMode } from '../../trace/index.js';
@@ -28,20 +28,28 @@ export interface DecodeOptions {
 
 type Reading = 'plaintext' | 'encrypted';
 
+/** How well a reading parses: in the stock form, only with the forms of DECISIONS.md 30, or not at all. */
+function parseScore(bytes: Uint8Array): number {
+  const result = decodeDialect(bytes);
+  if (!result.ok) return 0;
+  return result.stock === bytes ? 2 : 1;
+}
+
 /**
  * Which reading of the bytes to show. Forced by --encrypted or --plain;
- * otherwise both are tried and the one that parses wins, plaintext on a tie.
+ * otherwise both are tried and the one that parses better wins (the stock form
+ * before the forms of DECISIONS.md 30), plaintext on a tie.
  */
 function chooseReading(wire: Uint8Array, options: DecodeOptions): { reading: Reading; bytes: Uint8Array; note: string; otherParses: boolean | null } {
   if (options.encrypted && options.plain) throw new UsageError('decode: give --encrypted or --plain, not both');
   if (options.encrypted) return { reading: 'encrypted', bytes: decrypt(wire), note: 'encrypted (--encrypted): decrypted with AlbyRules', otherParses: null };
   if (options.plain) return { reading: 'plaintext', bytes: wire, note: 'plaintext (--plain)', otherParses: null };
-  const plainOk = decodeDatagram(wire).ok;
+  const plain = parseScore(wire);
   const decrypted = decrypt(wire);
-  const encryptedOk = decodeDatagram(decrypted).ok;
-  if (!plainOk && encryptedOk) return { reading: 'encrypted', bytes: decrypted, note: 'encrypted: decrypted with AlbyRules (as plaintext it does not parse)', otherParses: false };
-  if (plainOk && encryptedOk) return { reading: 'plaintext', bytes: wire, note: 'plaintext (it also parses decrypted; --encrypted shows that reading)', otherParses: true };
-  if (plainOk) return { reading: 'plaintext', bytes: wire, note: 'plaintext (decrypted it does not parse)', otherParses: false };
+  const encrypted = parseScore(decrypted);
+  if (encrypted > plain) return { reading: 'encrypted', bytes: decrypted, note: `encrypted: decrypted with AlbyRules (as plaintext it ${plain > 0 ? 'parses only with deviations' : 'does not parse'})`, otherParses: plain > 0 };
+  if (plain > 0 && encrypted > 0) return { reading: 'plaintext', bytes: wire, note: 'plaintext (it also parses decrypted; --encrypted shows that reading)', otherParses: true };
+  if (plain > 0) return { reading: 'plaintext', bytes: wire, note: 'plaintext (decrypted it does not parse)', otherParses: false };
   return { reading: 'plaintext', bytes: wire, note: 'neither plaintext nor decrypted parses; shown as plaintext', otherParses: false };
 }
 
@@ -58,9 +66,9 @@ export function decodeCommand(hexParts: string[], options: DecodeOptions, io: Cl
     io.stderr(`bcsim: warning: datagram is ${parsed.bytes.length} bytes, over the ${MAX_DATAGRAM_BYTES}-byte limit the stock engine builds or accepts\n`);
   }
   const { reading, bytes, note, otherParses } = chooseReading(parsed.bytes, options);
-  const result = decodeDatagram(bytes);
+  const result = decodeDialect(bytes);
   if (options.json) {
-    const json = { ...decodeResultToJson(bytes, result), reading, otherReadingParses: otherParses, ...(reading === 'encrypted' ? { decryptedHex: toHex(bytes) } : {}) };
+    const json = { ...dialectResultToJson(bytes, result), reading, otherReadingParses: otherParses, ...(reading === 'encrypted' ? { decryptedHex: toHex(bytes) } : {}) };
     io.stdout(`${JSON.stringify(json)}\n`);
   } else {
     io.stdout(formatListing(bytes, result, note));
@@ -103,22 +111,31 @@ function blankComments(text: string): string {
   return text.replace(/#[^\n]*/g, (comment) => ' '.repeat(comment.length));
 }
 
-function formatListing(bytes: Uint8Array, result: ReturnType<typeof decodeDatagram>, reading: string): string {
+function formatListing(bytes: Uint8Array, result: DialectResult, reading: string): string {
   const source = result.ok ? result.datagram : result.partial;
   const lines: string[] = [];
   const peer = source.peerId === null ? 'peer ?' : `peer 0x${hexByte(source.peerId)} (${peerLabel(source.peerId)})`;
   const count = source.messageCount === null ? '? messages' : `${source.messageCount} message${source.messageCount === 1 ? '' : 's'}`;
   lines.push(`datagram: ${bytes.length} bytes, ${peer}, ${count}`);
   lines.push(`reading: ${reading}`);
-  for (const message of source.messages) lines.push(formatMessage(bytes, message, source.peerId));
+  source.messages.forEach((message, i) => {
+    lines.push(formatMessage(bytes, message, source.peerId, result.ok ? formOf(result, i) : null));
+    for (const d of result.deviations) if (d.offset >= message.offset && d.offset < message.offset + message.size) lines.push(`         ${deviationText(d)}`);
+  });
   if (!result.ok) lines.push(`error at offset ${result.error.offset}: ${result.error.reason}`);
+  else if (result.stock !== bytes) lines.push(`stock form: ${toHex(result.stock)} (what bcsim's model reads; DECISIONS.md 30)`);
   return `${lines.join('\n')}\n`;
 }
 
-function formatMessage(bytes: Uint8Array, message: Located, peerId: number | null): string {
+/** "@3 deviation: …": one deviation with its byte offset in the datagram. */
+export function deviationText(d: Deviation): string {
+  return `@${d.offset} ${d.note}`;
+}
+
+function formatMessage(bytes: Uint8Array, message: Located, peerId: number | null, form: MessageForm | null): string {
   const raw = toHex(bytes.subarray(message.offset, message.offset + message.size));
   // Peer id 0xFF: a client without a slot, so a type-0x03 message is its connect request.
-  const head = `  @${String(message.offset).padEnd(4)} ${describeMessage(message, message.size, { peerId })}`;
+  const head = `  @${String(message.offset).padEnd(4)} ${describeMessage(message, message.size, { peerId, form })}`;
   if (message.type === TYPE_ACK) return `${head}\n         bytes: ${raw}`;
   return `${head}\n         payload: ${message.payload.length ? toHex(message.payload) : '(empty)'}`;
 }
@@ -126,6 +143,9 @@ function formatMessage(bytes: Uint8Array, message: Located, peerId: number | nul
 function hexByte(value: number): string {
   return value.toString(16).padStart(2, '0').toUpperCase();
 }
+
+/** A deviation line under a trace line starts under its message column. */
+const DEVIATION_INDENT = ' '.repeat(14);
 
 /** Output is written in chunks of about this many characters (as the trace does). */
 const FLUSH_CHARS = 64 * 1024;
@@ -177,18 +197,26 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
     pending += line;
     if (pending.length >= FLUSH_CHARS) flush();
   };
+  let deviating = 0;
   const onDatagram = (d: BcDatagram) => {
-    const messages = d.decode().messages;
+    const read = d.dialect();
+    const messages = read.datagram.messages;
+    const deviations = read.deviations;
+    if (deviations.length > 0) deviating++;
     const transmission = messages.map((m) => numbering.count(d.connection.index, d.from, m));
     const notes = messages.map((m, i) => (m.type === TYPE_ACK ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend));
-    const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission };
+    const forms = read.forms.length === 0 ? {} : { forms: read.forms };
+    const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission, ...forms };
     shown++;
     if (json) {
       const src = d.from === 'server' ? d.connection.server : d.connection.client;
       const dst = d.from === 'server' ? d.connection.client : d.connection.server;
-      write(`${JSON.stringify({ ...eventToJson(event, { bytes }), packet: d.number, src: src.label, dst: dst.label, reading: d.reading })}\n`);
+      // DECISIONS.md 30: deviations (and the stock form) only on datagrams that have them.
+      const dialect = deviations.length === 0 ? {} : { deviations, ...(read.stock === d.plain ? {} : { stockHex: toHex(read.stock, '') }) };
+      write(`${JSON.stringify({ ...eventToJson(event, { bytes }), packet: d.number, src: src.label, dst: dst.label, reading: d.reading, ...dialect })}\n`);
     } else {
       write(`${formatEvent(event, { bytes, clients })}\n`);
+      for (const x of deviations) write(`${DEVIATION_INDENT}${deviationText(x)}\n`);
     }
   };
   let headed = false;
@@ -205,7 +233,8 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
   if (!scanned.ok) throw new UsageError(captureErrorLine(file, scanned.error));
   const stats = scanned.stats;
   const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(usToMs(stats.originUs)).toISOString()}`;
-  const summary = `# ${shown} BC datagrams shown · ${censusLine(census(stats))}${origin}\n`;
+  const dialect = deviating > 0 ? ` · ${deviating} with deviations from the stock form (DECISIONS.md 30)` : '';
+  const summary = `# ${shown} BC datagrams shown${dialect} · ${censusLine(census(stats))}${origin}\n`;
   if (json) {
     flush();
     io.stderr(summary);

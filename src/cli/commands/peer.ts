@@ -53,9 +53,12 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   }
 
   const socket = await bindOrUsage(addresses.bind, role === 'server' ? '--listen' : '--bind');
-  const live = new LivePeer({ role, scenario, switches: switchesFor(scenario, preset), seed, socket, remote: addresses.remote, clients, durationUs });
+  const statusShown = io.stderrIsTTY && !flags.json;
+  // At once, one line (over the status line on a terminal).
+  const warn = (line: string) => io.stderr(`${statusShown ? '\r\x1b[K' : ''}bcsim peer ${role}: ${line}\n`);
+  const live = new LivePeer({ role, scenario, switches: switchesFor(scenario, preset), seed, socket, remote: addresses.remote, clients, durationUs, warn });
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
-  const status = io.stderrIsTTY && !flags.json ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
+  const status = statusShown ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
   const local = formatHostPort(socket.address());
   io.stderr(`bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`);
   try {

@@ -5,7 +5,8 @@
 // join step, the campaign stops there and says so.
 import { msToSeconds, msToUsUnrounded, namedStream, secondsToMs, usToMs } from '../../engine/index.js';
 import type { RandomStream } from '../../engine/index.js';
-import { TYPE_DISCONNECT } from '../../codec/index.js';
+import { TYPE_DISCONNECT, countDeviations, newDeviationCounts } from '../../codec/index.js';
+import type { DeviationCounts } from '../../codec/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
 import { disconnectPayload } from '../../transport/index.js';
 import { formatHostPort } from '../endpoint.js';
@@ -67,6 +68,8 @@ export interface ConformReport {
   readonly wallSeconds: number;
   readonly sessions: number;
   readonly counts: { readonly pass: number; readonly fail: number; readonly notExercised: number };
+  /** The server's datagrams that depart from the stock wire form, over every session (DECISIONS.md 30). */
+  readonly serverDeviations: DeviationCounts;
   readonly cases: readonly CaseResult[];
 }
 
@@ -97,6 +100,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
   const startMs = nowMs();
   const epochUs = msToUsUnrounded(Date.now()); // wall clock, once: the capture's absolute timestamps, as the proxy's
   const captured: CapturedSession[] = [];
+  const serverDeviations = newDeviationCounts();
   const cases = selectCases(options.caseIds);
   const budget = Math.max(options.parallelSessions, ...cases.map((c) => c.sessions));
   let answered = false;
@@ -135,6 +139,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
       verdict = await c.run(ctx);
     } finally {
       await Promise.all(clients.map((client) => goodbye(client)));
+      for (const client of clients) for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
       if (options.capture) for (const client of clients) captured.push({ caseId: c.id, client });
     }
     const result: CaseResult = { id: c.id, title: c.title, ...verdict, durationS: round3(msToSeconds(nowMs() - began)), repro: reproCommand(options, c.id) };
@@ -160,6 +165,7 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
     wallSeconds: round3(msToSeconds(nowMs() - startMs)),
     sessions: opened,
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
+    serverDeviations,
     cases: ordered,
   };
   const server = { address: options.server.host, port: options.server.port };

@@ -13,14 +13,14 @@ import {
   TYPE_GAME,
   ackFlagsLowType,
   ackFlagsOf,
-  decodeDatagram,
+  decodeDialect,
   decrypt,
   encodeDatagram,
   encrypt,
   isLowType,
   toHex,
 } from '../../codec/index.js';
-import type { AckMessage, DataMessage, DataType, Located, Message } from '../../codec/index.js';
+import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } from '../../codec/index.js';
 import { msToSeconds } from '../../engine/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
@@ -33,6 +33,8 @@ export interface Arrival {
   /** null when the datagram does not decode (reason in `error`). */
   readonly messages: readonly Located[] | null;
   readonly error: string | null;
+  /** Where the server's bytes depart from the stock form (DECISIONS.md 30). */
+  readonly deviations: readonly Deviation[];
 }
 
 /** One message the server sent, with the datagram it came in. */
@@ -221,10 +223,11 @@ export class ConformClient {
     if (this.closed) return;
     this.onArrival();
     const bytes = decrypt(cipher);
-    const decoded = decodeDatagram(bytes);
+    // A reimplementation's wire forms are read, and their deviations kept (DECISIONS.md 30).
+    const decoded = decodeDialect(bytes);
     const arrival: Arrival = decoded.ok
-      ? { timeMs: this.now, bytes, messages: decoded.datagram.messages, error: null }
-      : { timeMs: this.now, bytes, messages: null, error: `offset ${decoded.error.offset}: ${decoded.error.reason}` };
+      ? { timeMs: this.now, bytes, messages: decoded.datagram.messages, error: null, deviations: decoded.deviations }
+      : { timeMs: this.now, bytes, messages: null, error: `offset ${decoded.error.offset}: ${decoded.error.reason}`, deviations: [] };
     this.log(this.arrivals, arrival);
     if (arrival.messages === null) return;
     const acks: Message[] = [];

@@ -1,6 +1,7 @@
 // How `bcsim conform` prints its campaign: a table of cases, evidence under
 // each FAIL, the reason under each NOT EXERCISED, and the command that re-runs
 // each case; or the bcsim.conform/1 JSON; or JUnit for CI.
+import { deviationCountsText } from '../../codec/index.js';
 import { escapeXml } from '../../report/index.js';
 import type { CaseResult, ConformReport } from './campaign.js';
 import type { CaseStatus } from './case-types.js';
@@ -27,6 +28,9 @@ export function renderConformText(report: ConformReport): string {
     }
     if (c.evidence.length > TEXT_EVIDENCE) lines.push(`      … and ${c.evidence.length - TEXT_EVIDENCE} more (--json has them all)`);
     lines.push(`      re-run: ${c.repro}`);
+  }
+  if (report.serverDeviations.datagrams > 0) {
+    lines.push(`the server's wire: ${report.serverDeviations.datagrams} datagrams depart from the stock form (${deviationCountsText(report.serverDeviations)}); bcsim decode names each`);
   }
   lines.push(`conform: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.notExercised} not exercised (${report.cases.length} cases)`);
   return `${lines.join('\n')}\n`;

@@ -19,6 +19,8 @@ import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { WireLog } from '../wire-log.js';
 import { ChecksumCheck } from './checksum-check.js';
+import { IntakeWarnings, cannotOpen, intake } from './intake.js';
+import type { Intake } from './intake.js';
 import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
 
@@ -48,6 +50,8 @@ export interface LivePeerOptions {
   readonly clients: number;
   readonly durationUs: Micros | null;
   readonly clock?: WallClock;
+  /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
+  readonly warn?: (line: string) => void;
 }
 
 interface LiveConnection {
@@ -70,8 +74,12 @@ export class LivePeer {
   readonly host: ServerHost | null = null;
   private readonly clientLoop: UpdateLoop | null = null;
   private readonly byAddress = new Map<string, number>();
-  /** Datagrams from addresses past the server's client count, GameSpy queries, and socket send errors. */
-  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, placesReused: 0, gamespy: 0, sendErrors: 0 };
+  /**
+   * Datagrams from addresses past the server's client count, from new addresses that opened no
+   * connection (unreadable, or not from a client without a slot), GameSpy queries, and socket send errors; places of departed clients given to new ones.
+   */
+  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, unopened: 0, placesReused: 0, gamespy: 0, sendErrors: 0 };
+  private readonly warnings: IntakeWarnings;
   /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
   reliableDelivered = 0;
   unreliableDelivered = 0;
@@ -89,6 +97,7 @@ export class LivePeer {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
     this.checksums = new ChecksumCheck(options.scenario.traffic.manifest);
     this.done = new Promise((resolve) => (this.finished = resolve));
+    this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
     const scenario = options.scenario;
     const role = options.role;
     const count = role === 'client' ? 1 : options.clients;
@@ -162,7 +171,11 @@ export class LivePeer {
       this.wire.gamespy++;
       return;
     }
-    const connection = this.connectionOf(rinfo);
+    const wire = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
+    const plain = decrypt(wire);
+    // DECISIONS.md 30: a reimplementation's wire forms reach the transport in their stock form.
+    const read = intake(plain);
+    const connection = this.connectionOf(rinfo, wire, plain, read);
     if (connection === null) return;
     if (this.options.switches.plantedBug === 'stall-on-oversize') {
       const key = formatHostPort(rinfo);
@@ -170,15 +183,18 @@ export class LivePeer {
       if (this.stalled.has(key)) return;
     }
     this.wire.received++;
-    const plain = decrypt(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
-    this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes: plain });
-    if (this.host !== null) this.host.arrive(connection.client - 1, plain, []);
-    else connection.peer.arrive(plain, []);
+    const bytes = read.bytes;
+    this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes, ...(bytes === plain ? {} : { wire: plain }), ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}) });
+    if (this.host !== null) this.host.arrive(connection.client - 1, bytes, []);
+    else connection.peer.arrive(bytes, []);
     this.clock.catchUp();
   }
 
-  /** A client hears only its server; a server maps each new address to the next client number. */
-  private connectionOf(rinfo: RemoteInfo): LiveConnection | null {
+  /**
+   * A client hears only its server; a server maps each new address to the next
+   * client number, once that address sends a datagram that opens a connection.
+   */
+  private connectionOf(rinfo: RemoteInfo, wire: Uint8Array, plain: Uint8Array, read: Intake): LiveConnection | null {
     const key = formatHostPort(rinfo);
     if (this.role === 'client') {
       const c = this.connections[0];
@@ -190,9 +206,17 @@ export class LivePeer {
     }
     let index = this.byAddress.get(key);
     if (index === undefined) {
+      // A datagram that cannot open a connection neither takes a place nor frees one.
+      const why = cannotOpen(read);
+      if (why !== null) {
+        this.wire.unopened++;
+        this.warnings.unopened(key, wire, plain, why);
+        return null;
+      }
       index = this.byAddress.size < this.connections.length ? this.byAddress.size : this.endedConnection();
       if (index < 0) {
         this.wire.refusedAddresses++;
+        this.warnings.refused(key, this.connections.length);
         return null;
       }
       this.byAddress.set(key, index);

@@ -1,6 +1,7 @@
 // The text `bcsim peer` prints without --json (issue 14): our end's figures,
 // what happened to our messages, timer accuracy, and the counterpart's
 // retransmissions and ACKs as the wire shows them.
+import { deviationCountsText } from '../../codec/index.js';
 import { usToMs } from '../../engine/index.js';
 import type { DirectionFigures } from '../../capture/index.js';
 import type { LatenessFigures } from '../wall-clock.js';
@@ -12,7 +13,7 @@ export function renderLiveSummary(s: LiveSummary): string {
   const lines = [
     `bcsim peer ${s.role} · ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${s.wallSeconds.toFixed(1)} s · stopped: ${s.stopReason}`,
     `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
-    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}`,
+    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}`,
   ];
   for (const c of Object.values(p.connections)) {
     const who = s.role === 'server' ? `slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
@@ -34,6 +35,8 @@ export function renderLiveSummary(s: LiveSummary): string {
       `  counterpart (connection ${c.index}): ${them.datagrams} datagrams, ${transmissions} reliable transmissions, ${retransmissions} retransmissions, ` +
         `${them.fragments.rounds} fragment rounds, ${them.acks.sent} ACKs (${them.acks.stale} stale), ACK-outbox estimate peak ${outbox.peak}`,
     );
+    // DECISIONS.md 30: read, not refused; named here.
+    if (them.deviations.datagrams > 0) lines.push(`  counterpart (connection ${c.index}): ${them.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(them.deviations)})`);
   }
   return lines.join('\n');
 }

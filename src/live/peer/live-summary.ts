@@ -30,7 +30,7 @@ export interface LiveSummary {
   remote: string | null;
   wallSeconds: number;
   stopReason: StopReason;
-  wire: { sent: number; received: number; refusedAddresses: number; gamespy: number; sendErrors: number; logged: number; notLogged: number };
+  wire: { sent: number; received: number; refusedAddresses: number; unopened: number; gamespy: number; sendErrors: number; logged: number; notLogged: number };
   /** Scheduled time against actual time, µs: every timer dispatch, and every datagram send. */
   timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures };
   /** Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt one, is not tracked). */
@@ -107,7 +107,7 @@ export function analyzeWire(records: readonly WireRecord[], localRole: Role, end
       connections.set(r.connection, c);
     }
     c.lastUs = r.timeUs;
-    analyzer.add(c, r.from === 'local' ? localRole : remoteRole, r.timeUs, r.bytes.length, r.bytes);
+    analyzer.add(c, r.from === 'local' ? localRole : remoteRole, r.timeUs, (r.wire ?? r.bytes).length, r.bytes, r.bytes.length, r.deviations);
   }
   return analyzer.finish(endUs);
 }

@@ -7,11 +7,16 @@
 // clock; what the Link delivers is re-encrypted and sent on. encrypt(decrypt(x))
 // is x for every x (the keystream depends on the plaintext only;
 // test/live/proxy-streams.test.ts), so an untouched datagram leaves as it came.
+// A datagram in a reimplementation's wire form (DECISIONS.md 30) is read with
+// the codec's dialect reader: the analysis takes its stock form and counts its
+// deviations, the link takes it as it came (drop rules match the messages as
+// read and cut a message out of it keeping the others' own bytes).
 // GameSpy queries (first byte '\') and undecodable datagrams bypass the link.
 import type { Socket } from 'node:dgram';
 import { WireAnalyzer, connectAckSlot, datagramMessages } from '../../capture/index.js';
 import type { CaptureEndpoint } from '../../capture/index.js';
-import { decrypt, encrypt } from '../../codec/index.js';
+import { decodeDialect, decrypt, encrypt } from '../../codec/index.js';
+import type { Deviation } from '../../codec/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
@@ -194,10 +199,19 @@ export class ProxyRelay {
       return this.send(entry, d, wire, 'GameSpy (not BC): forwarded untouched');
     }
     const plain = decrypt(wire);
-    const n = datagramMessages(plain);
+    let n = datagramMessages(plain);
+    let stock = plain;
+    let deviations: readonly Deviation[] | undefined;
     if (n < 0) {
-      entry.bypass[d].undecodable++;
-      return this.send(entry, d, wire, 'undecodable (not BC?): forwarded untouched');
+      // The rare path: a reimplementation's wire forms (DECISIONS.md 30).
+      const read = decodeDialect(plain);
+      if (!read.ok) {
+        entry.bypass[d].undecodable++;
+        return this.send(entry, d, wire, 'undecodable (not BC?): forwarded untouched');
+      }
+      n = read.datagram.messageCount;
+      stock = read.stock;
+      deviations = read.deviations;
     }
     const now = this.clock.now;
     const from = d === 'clientToServer' ? 'client' : 'server';
@@ -208,11 +222,11 @@ export class ProxyRelay {
     }
     c.lastUs = now;
     if (c.slot === null) {
-      const slot = from === 'server' ? connectAckSlot(plain) : plain[0] !== 0xff ? plain[0] : -1;
+      const slot = from === 'server' ? connectAckSlot(stock) : plain[0] !== 0xff ? plain[0] : -1;
       if (slot >= 0) c.slot = slot;
     }
-    this.analyzer.add(c, from, now, wire.length, plain);
-    entry.outstanding.add(from, plain, n);
+    this.analyzer.add(c, from, now, wire.length, stock, stock.length, deviations);
+    entry.outstanding.add(from, stock, n);
     entry.streams[d].setIndex(entry.sent[d]++);
     this.inFlight = { plain, wire };
     try {

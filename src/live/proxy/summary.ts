@@ -3,6 +3,8 @@
 // session/summary.ts), what bypassed the link model, and the wire analysis of
 // everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
 import type { WireAnalysis } from '../../capture/index.js';
+import { deviationCountsText, newDeviationCounts } from '../../codec/index.js';
+import type { DeviationCounts } from '../../codec/index.js';
 import { summarizeLink, sumLinks } from '../../session/index.js';
 import type { LinkSummary } from '../../session/index.js';
 import { VERSION } from '../../version.js';
@@ -42,6 +44,8 @@ export interface ProxyClientSummary {
   readonly undecodable: Record<Direction, number>;
   /** Reliable messages each end had on the wire without an ACK at exit. */
   readonly outstandingAtExit: { readonly client: number; readonly server: number };
+  /** Datagrams in a reimplementation's wire forms (DECISIONS.md 30), relayed and measured: the analysis's counts per direction. */
+  readonly deviations: Record<Direction, DeviationCounts>;
 }
 
 export interface ProxySummary {
@@ -83,6 +87,7 @@ export function buildSummary(input: {
       gamespy: pick(c.bypass, 'gamespy'),
       undecodable: pick(c.bypass, 'undecodable'),
       outstandingAtExit: { client: c.outstanding.count('client'), server: c.outstanding.count('server') },
+      deviations: deviationsOf(input.analysis, c.k),
     }),
   );
   const sum = (f: (c: ProxyClientSummary) => Record<Direction, number>) => clients.reduce((n, c) => n + f(c).clientToServer + f(c).serverToClient, 0);
@@ -103,6 +108,11 @@ export function buildSummary(input: {
     },
     analysis: input.analysis,
   };
+}
+
+function deviationsOf(analysis: WireAnalysis, client: number): Record<Direction, DeviationCounts> {
+  const a = analysis.connections.find((x) => x.index === client);
+  return { clientToServer: a?.clientToServer.deviations ?? newDeviationCounts(), serverToClient: a?.serverToClient.deviations ?? newDeviationCounts() };
 }
 
 /** The human form: a few lines per client. */
@@ -127,6 +137,8 @@ export function renderSummary(s: ProxySummary): string {
       for (const d of [a.clientToServer, a.serverToClient]) {
         const retx = d.reliable.low.retransmissions + d.reliable.high.retransmissions;
         lines.push(`  ${d.from} sent ${d.datagrams} datagrams, ${retx} re-sends, ${d.fragments.rounds} fragment rounds, ${d.acks.sent} ACKs (${d.acks.stale} stale)`);
+        // DECISIONS.md 30: relayed and measured, and named here.
+        if (d.deviations.datagrams > 0) lines.push(`  ${d.from} sent ${d.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(d.deviations)})`);
       }
       lines.push(`  ACK-outbox estimate (${s.analysis.ackRule.rule}): client peak ${a.ackOutbox.client.peak}, server peak ${a.ackOutbox.server.peak}`);
     }
