@@ -46,7 +46,7 @@ export const PEER_HELP =
   'Exit codes: 0 no rule failed and the join completed, 1 a rule failed (the evidence is printed: times, seqs, hex)\n' +
   '  or, with --require-exercised, a rule was not exercised; 2 bad input.\n' +
   '--duration bounds the whole run: a client stops its traffic and says goodbye at the duration (one that drains\n' +
-  '  first, as in fixed mode, one retransmit interval earlier: 2 s, at most half the run), and the run ends when its\n' +
+  '  first, as in fixed mode, two retransmit intervals earlier: 4 s, at most half the run), and the run ends when its\n' +
   '  connection closes or 1 s after the duration, whichever is first.\n' +
   'SIGINT or SIGTERM stops the run early (the goodbye gets 1 s; a second signal skips it); the summary and files\n' +
   '  are still written.\n' +

@@ -21,9 +21,9 @@ describe('goodbyePlan', () => {
     return [p.goodbyeAtUs / S, p.endByUs / S];
   };
 
-  it('a draining client starts its goodbye one retransmit interval (2 s, DECISIONS.md 11) early; every client ends 1 s after the duration at the latest', () => {
+  it('a draining client starts its goodbye two retransmit intervals (2 s each, DECISIONS.md 11) early; every client ends 1 s after the duration at the latest', () => {
     expect(DISCONNECT_GRACE_US).toBe(S);
-    expect(plan('client', 'fixed', 20)).toEqual([18, 21]);
+    expect(plan('client', 'fixed', 20)).toEqual([16, 21]);
     expect(plan('client', 'stock', 20)).toEqual([20, 21]);
     // At most half the run goes to the goodbye.
     expect(plan('client', 'fixed', 1)).toEqual([0.5, 2]);
@@ -70,11 +70,11 @@ function silentRun(role: Role, preset: PresetName, durationS: number) {
 }
 
 describe('a live run ends at most 1 s after --duration, goodbye included', () => {
-  it('a fixed client starts its goodbye 2 s before the duration and ends exactly 1 s after it', async () => {
+  it('a fixed client starts its goodbye 4 s before the duration and ends exactly 1 s after it', async () => {
     const run = silentRun('client', 'fixed', 20);
-    expect(await run.at(17.99)).toBe(false);
+    expect(await run.at(15.99)).toBe(false);
     expect(run.live.stopReason).toBeNull();
-    expect(await run.at(18)).toBe(false);
+    expect(await run.at(16)).toBe(false);
     expect(run.live.stopReason).toBe('duration');
     expect(run.live.connections[0].peer.state).toBe('draining');
     expect(await run.at(20.99)).toBe(false);

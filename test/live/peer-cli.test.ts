@@ -129,8 +129,9 @@ describe('bcsim peer: nobody there', () => {
     expect(json.stderr).toContain(summary.noAnswer);
     expect(summary.conformanceCounts).toEqual({ rules: 7, passed: 0, failed: 1, notExercised: 6 });
     expect(summary.conformance.map((r: { status: string; passed: boolean }) => [r.status, r.passed])).toEqual([['fail', false], ...Array.from({ length: 6 }, () => ['not-exercised', false])]);
-    // --duration bounds the run, goodbye included: 1 s after it at the latest, by the run's clock and the test's.
-    for (const run of [text, json]) expect(run.elapsedS).toBeLessThanOrEqual(3 + 1.5);
+    // --duration bounds the run, goodbye included: 1 s after it at the latest, by the run's clock and the test's
+    // (with slack for a busy machine; the former 4 s goodbye took 3 + 4 s).
+    for (const run of [text, json]) expect(run.elapsedS).toBeLessThanOrEqual(3 + 1 + 2.5);
     expect(summary.wallSeconds).toBeGreaterThanOrEqual(3);
     expect(summary.wallSeconds).toBeLessThanOrEqual(3 + 1);
   }, 20_000);
@@ -144,6 +145,6 @@ describe('bcsim peer: nobody there', () => {
     expect(lines[1]).toMatch(/^bcsim peer server · live · mode \w+ · seed 1 · 2\.0 s · stopped: duration$/);
     expect(run.stdout).toMatch(/\nFAIL join-completes: .*\n {4}t=2\.000 s conn 0 seq 0: no client connected\n/);
     expect(run.stdout).toContain('\nconformance: 0 passed, 1 failed, 6 not exercised (7 rules)\n');
-    expect(run.elapsedS).toBeLessThanOrEqual(2 + 1.5);
+    expect(run.elapsedS).toBeLessThanOrEqual(2 + 2.5);
   }, 20_000);
 });
