@@ -1,8 +1,9 @@
 // JUnit XML for CI systems: one test suite per scenario and mode (and seed, in a
 // `--seeds` sweep), one test case per assertion. No times or dates: the same
-// runs give the same file.
-import { basename, dirname } from 'node:path';
-import { sweepTemporaries, writeFileAtomic, escapeXml } from '../report/index.js';
+// runs give the same file. The document itself is the shared writer's
+// (src/report/junit.ts).
+import { junitDocument, writeJunitDocument } from '../report/index.js';
+import type { JunitCase, JunitSuite } from '../report/index.js';
 import { OP_SYMBOL } from './assertions.js';
 import type { CheckRun } from './check.js';
 
@@ -12,31 +13,30 @@ export interface JunitOptions {
 }
 
 export function junitXml(runs: readonly CheckRun[], options: JunitOptions = {}): string {
-  const total = runs.reduce((n, r) => n + r.results.length + (r.determinism ? 1 : 0), 0);
-  const failures = runs.reduce((n, r) => n + r.results.filter((a) => !a.pass).length + (r.determinism && !r.determinism.identical ? 1 : 0), 0);
-  const suites = runs.map((run) => {
+  const suites = runs.map((run): JunitSuite => {
     const name = options.seedInNames ? `${run.scenario} [${run.mode}] seed ${run.seed}` : `${run.scenario} [${run.mode}]`;
-    const cases = run.results.map((a) => {
-      const title = `${a.path} ${OP_SYMBOL[a.op]} ${a.expected}`;
-      const failure = a.pass ? '' : `<failure message="${escapeXml(`${a.path} is ${a.actual}, expected ${OP_SYMBOL[a.op]} ${a.expected}`)}">${escapeXml(`reproduce: ${run.reproduce}`)}</failure>`;
-      return `    <testcase classname="${escapeXml(name)}" name="${escapeXml(title)}">${failure}</testcase>`;
-    });
+    const cases = run.results.map(
+      (a): JunitCase => ({
+        classname: name,
+        name: `${a.path} ${OP_SYMBOL[a.op]} ${a.expected}`,
+        status: a.pass ? 'pass' : 'fail',
+        message: `${a.path} is ${a.actual}, expected ${OP_SYMBOL[a.op]} ${a.expected}`,
+        detail: `reproduce: ${run.reproduce}`,
+      }),
+    );
     if (run.determinism) {
       const d = run.determinism;
-      const failure = d.identical ? '' : `<failure message="${escapeXml(d.message)}"/>`;
-      cases.push(`    <testcase classname="${escapeXml(name)}" name="determinism: two runs give identical traces">${failure}</testcase>`);
+      cases.push({ classname: name, name: 'determinism: two runs give identical traces', status: d.identical ? 'pass' : 'fail', message: d.message });
     }
-    const failed = run.results.filter((a) => !a.pass).length + (run.determinism && !run.determinism.identical ? 1 : 0);
-    return `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failed}">\n${cases.join('\n')}\n  </testsuite>`;
+    return { name, cases };
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="bcsim check" tests="${total}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return junitDocument('bcsim check', suites);
 }
 
 /**
  * Writes the XML by temporary and rename in the file's own folder, so a CI job
- * never reads half a file (issue 9); temporaries of killed runs are swept.
+ * never reads half a file; temporaries of killed runs are swept.
  */
 export function writeJunitFile(file: string, runs: readonly CheckRun[], options: JunitOptions = {}): string {
-  sweepTemporaries(dirname(file), basename(file));
-  return writeFileAtomic(dirname(file), basename(file), junitXml(runs, options));
+  return writeJunitDocument(file, junitXml(runs, options));
 }

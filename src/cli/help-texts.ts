@@ -40,8 +40,16 @@ export const PEER_HELP =
   'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
   '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
   '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +
-  'Exit codes: 0 every rule passed, 1 a rule failed (the evidence is printed: times, seqs, hex), 2 bad input.\n' +
-  'SIGINT or SIGTERM stops the run early; the summary and files are still written (a client sends its Disconnect).\n' +
+  'Each rule PASSes, FAILs, or is NOT EXERCISED: it checked nothing (e.g. "we sent no fragments"), which is never a\n' +
+  '  pass (JSON status "not-exercised", passed false; JUnit <skipped>). If the counterpart sent nothing at all, the\n' +
+  '  first line says so, join-completes fails and every other rule is not exercised.\n' +
+  'Exit codes: 0 no rule failed and the join completed, 1 a rule failed (the evidence is printed: times, seqs, hex)\n' +
+  '  or, with --require-exercised, a rule was not exercised; 2 bad input.\n' +
+  '--duration bounds the whole run: a client stops its traffic and says goodbye at the duration (one that drains\n' +
+  '  first, as in fixed mode, two retransmit intervals earlier: 4 s, at most half the run), and the run ends when its\n' +
+  '  connection closes or 1 s after the duration, whichever is first.\n' +
+  'SIGINT or SIGTERM stops the run early (the goodbye gets 1 s; a second signal skips it); the summary and files\n' +
+  '  are still written.\n' +
   'A counterpart\'s wire forms of DECISIONS.md 30 reach the transport in their stock form and are counted per code.\n' +
   '  A server names on stderr, at once and once per address: a new address whose datagram opens no connection\n' +
   '  (unreadable, or not from a client without a slot: peer id 0xFF), with its bytes; and the first refusal of an\n' +

@@ -11,6 +11,7 @@ export { summarizeLive, analyzeWire, LIVE_SUMMARY_SCHEMA } from './peer/live-sum
 export type { LiveSummary } from './peer/live-summary.js';
 export { renderLiveSummary } from './peer/live-report.js';
 export { joinResult } from './peer/join-check.js';
+export { noAnswerSentence } from './peer/no-answer.js';
 export { runProxy } from './proxy/run.js';
 export type { ProxyConfig, ProxyHooks } from './proxy/run.js';
 export { renderSummary } from './proxy/summary.js';

@@ -102,6 +102,8 @@ export class WallClock implements Scheduler {
         }
         this.dispatchLateness.record(wall - due);
         this.queue.step();
+        // A callback stopped the clock: `now` stays the time that callback was due.
+        if (this.stopped) break;
       }
     } catch (error) {
       this.failure = error;

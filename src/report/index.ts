@@ -4,6 +4,8 @@
 export { TEMP_PREFIX, makeDirs, sweepTemporaries, temporaryName, writeFileAtomic, writeFilesTogether } from './atomic-write.js';
 export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
 export { escapeXml, fmt } from './format.js';
+export { junitDocument, writeJunitDocument, xmlText } from './junit.js';
+export type { JunitCase, JunitStatus, JunitSuite } from './junit.js';
 export { makeChalk } from './style.js';
 export { niceTicks } from './svg-chart.js';
 export { COMPACT, renderSummaryTable } from './summary-table.js';

@@ -60,6 +60,7 @@ export { SendNote } from './datagram-builder.js';
 export { CORRUPT_UID } from './receive-channel.js';
 export type { Delivery } from './receive-channel.js';
 export { maxMessageAgeUs } from './retransmit-queue.js';
+export { retransmitIntervalUs } from './backoff.js';
 export type { AckOutcome } from './retransmit-queue.js';
 export { PeerTransport } from './peer.js';
 export type { PeerGauges } from './peer.js';

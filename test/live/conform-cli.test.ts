@@ -80,7 +80,7 @@ describe('bcsim conform: the report', () => {
   it('JUnit: a failure with its evidence, a skip with its reason, a pass bare', () => {
     const xml = conformJunitXml(r);
     expect(xml).toContain('tests="3" failures="1" skipped="1"');
-    expect(xml).toMatch(/name="garbage: garbage claim"\/>/);
+    expect(xml).toMatch(/name="garbage: garbage claim"><\/testcase>/);
     expect(xml).toMatch(/<failure message="retransmit summary">t=1\.500 s \[retransmit\] never re-sent\nhex: 01 01 32 06 80 01 00 20\nre-run: npx bcsim conform/);
     expect(xml).toContain('<skipped message="not exercised: removal summary"/>');
   });

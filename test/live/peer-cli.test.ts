@@ -69,6 +69,7 @@ describe('bcsim peer: signals', () => {
     expect(done.code).toBe(1); // nobody joined: the join rule fails, and says so
     expect(done.stdout).toContain('stopped: signal');
     expect(done.stdout).toMatch(/FAIL join-completes/);
+    expect(done.stdout.split('\n')[0]).toMatch(/^bcsim peer server: no client connected to /);
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'summary.json']);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.schema).toBe('bcsim.live/1');
@@ -76,7 +77,7 @@ describe('bcsim peer: signals', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('</testsuites>');
   }, 20_000);
 
-  it('a second SIGINT skips the client\'s goodbye and exits at once', async () => {
+  it('a second SIGINT ends a client at once, its summary written (the exact times: test/live/goodbye.test.ts)', async () => {
     const port = await freeUdpPort(); // nobody listens: the client keeps trying to connect
     const run = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--duration', '60s']);
     await run.stderrSays('bcsim peer client');
@@ -88,7 +89,62 @@ describe('bcsim peer: signals', () => {
     const done = await run.exited;
     expect(done.signal).toBeNull();
     expect(done.stdout).toContain('stopped: signal');
-    // Without the second signal the goodbye may take up to 4 s (DISCONNECT_GRACE_US).
     expect(performance.now() - t0).toBeLessThan(2_000);
+  }, 20_000);
+});
+
+describe('bcsim peer: nobody there', () => {
+  /** The time from the start line to the exit, and the run's own figures. */
+  async function timed(args: string[]) {
+    const run = bcsim(args);
+    await run.stderrSays(`bcsim peer ${args[1]}: `);
+    const t0 = performance.now();
+    const done = await run.exited;
+    return { ...done, elapsedS: (performance.now() - t0) / 1000 };
+  }
+
+  it('a client with no server says so first, judges no rule but the join, and exits 1 within 1 s of --duration', async () => {
+    const port = await freeUdpPort();
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-peer-silent-'));
+    const junit = join(dir, 'junit.xml');
+    const [text, json] = await Promise.all([
+      timed(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--duration', '3s', '--junit', junit]),
+      timed(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--duration', '3s', '--json']),
+    ]);
+    expect(text.code).toBe(1);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^bcsim peer client: no answer from 127\\.0\\.0\\.1:${port} in 4\\.0 s — is a server listening there\\?$`));
+    expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([expect.stringMatching(/^FAIL join-completes: /)]);
+    expect(lines.filter((l) => l.startsWith('NOT EXERCISED '))).toHaveLength(6);
+    for (const line of lines.filter((l) => l.startsWith('NOT EXERCISED '))) expect(line).toMatch(/\(checked 0 events: the counterpart sent no datagram\)$/);
+    expect(lines.filter((l) => l.startsWith('PASS '))).toEqual([]);
+    expect(text.stdout).toContain('\nconformance: 0 passed, 1 failed, 6 not exercised (7 rules)\n');
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testsuites name="bcsim peer conformance" tests="7" failures="1" skipped="6">');
+    expect(xml.match(/<skipped message="checked 0 events: the counterpart sent no datagram"\/>/g)).toHaveLength(6);
+
+    expect(json.code).toBe(1);
+    const summary = JSON.parse(json.stdout);
+    expect(summary.noAnswer).toMatch(/^bcsim peer client: no answer from /);
+    expect(json.stderr).toContain(summary.noAnswer);
+    expect(summary.conformanceCounts).toEqual({ rules: 7, passed: 0, failed: 1, notExercised: 6 });
+    expect(summary.conformance.map((r: { status: string; passed: boolean }) => [r.status, r.passed])).toEqual([['fail', false], ...Array.from({ length: 6 }, () => ['not-exercised', false])]);
+    // --duration bounds the run, goodbye included: 1 s after it at the latest, by the run's clock and the test's
+    // (with slack for a busy machine; the former 4 s goodbye took 3 + 4 s).
+    for (const run of [text, json]) expect(run.elapsedS).toBeLessThanOrEqual(3 + 1 + 2.5);
+    expect(summary.wallSeconds).toBeGreaterThanOrEqual(3);
+    expect(summary.wallSeconds).toBeLessThanOrEqual(3 + 1);
+  }, 20_000);
+
+  it('a server no client reached says so first, fails the join, and stops at --duration', async () => {
+    const port = await freeUdpPort();
+    const run = await timed(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--duration', '2s']);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe(`bcsim peer server: no client connected to 127.0.0.1:${port} in 2.0 s — is a client pointed at this address?`);
+    expect(lines[1]).toMatch(/^bcsim peer server · live · mode \w+ · seed 1 · 2\.0 s · stopped: duration$/);
+    expect(run.stdout).toMatch(/\nFAIL join-completes: .*\n {4}t=2\.000 s conn 0 seq 0: no client connected\n/);
+    expect(run.stdout).toContain('\nconformance: 0 passed, 1 failed, 6 not exercised (7 rules)\n');
+    expect(run.elapsedS).toBeLessThanOrEqual(2 + 2.5);
   }, 20_000);
 });

@@ -18,7 +18,9 @@ interface LiveJson {
   peer: { retransmits: number; connections: Record<string, { joinedAtS: number | null; state: string; slot: number | null }> };
   delivery: { reliableSent: number; acknowledged: number; unacknowledged: number; gaveUp: number; unreliableSent: number; unreliableReceived: number; reliableReceived: number };
   timers: { sendLatenessUs: { count: number; p50: number; p99: number } };
-  conformance: Array<{ rule: string; passed: boolean; violations: number; evidence: Array<{ seq: number; hex: string; detail: string }> }>;
+  noAnswer: string | null;
+  conformanceCounts: { rules: number; passed: number; failed: number; notExercised: number };
+  conformance: Array<{ rule: string; status: string; passed: boolean; violations: number; reason?: string; evidence: Array<{ seq: number; hex: string; detail: string }> }>;
 }
 
 async function pair(serverMode: string, clientMode: string, clientExtra: string[] = []) {
@@ -26,8 +28,11 @@ async function pair(serverMode: string, clientMode: string, clientExtra: string[
   const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--mode', serverMode, '--duration', `${CLIENT_S + 3}s`, '--json']);
   await server.stderrSays('waiting for clients');
   const client = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--mode', clientMode, '--duration', `${CLIENT_S}s`, '--json', ...clientExtra]);
+  await client.stderrSays('bcsim peer client: ');
+  const t0 = performance.now();
   const [c, s] = await Promise.all([client.exited, server.exited]);
-  return { client: c, server: s, clientJson: JSON.parse(c.stdout) as LiveJson, serverJson: JSON.parse(s.stdout) as LiveJson };
+  const clientElapsedS = (performance.now() - t0) / 1000;
+  return { client: c, server: s, clientElapsedS, clientJson: JSON.parse(c.stdout) as LiveJson, serverJson: JSON.parse(s.stdout) as LiveJson };
 }
 
 describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => {
@@ -38,7 +43,7 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
     ['fixed', 'stock'],
   ]) {
     it(`${clientMode} client with ${serverMode} server: join, then ${TRAFFIC_S} s of traffic`, async () => {
-      const { client, server, clientJson, serverJson } = await pair(serverMode, clientMode);
+      const { client, server, clientElapsedS, clientJson, serverJson } = await pair(serverMode, clientMode);
       expect(client.signal).toBeNull();
       expect(server.signal).toBeNull();
       for (const [j, mode] of [
@@ -54,34 +59,58 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
         // A stock client gives its never-ACKed fragments up in the end (the bug); a fixed end never gives up here.
         if (mode === 'fixed') expect(j.delivery.gaveUp).toBe(0);
         expect(j.conformance.find((r) => r.rule === 'join-completes')?.passed).toBe(true);
+        expect(j.noAnswer).toBeNull();
+        // Every rule has a verdict, and the counts add up; a rule not exercised says why.
+        const { rules, passed, failed, notExercised } = j.conformanceCounts;
+        expect([rules, passed + failed + notExercised]).toEqual([7, 7]);
+        for (const r of j.conformance) expect(r.status === 'not-exercised', r.rule).toBe(typeof r.reason === 'string');
       }
+      // --duration bounds the client's run, goodbye included: 1 s after it at the latest by the run's clock. The
+      // process also summarises and exits; with ten live peers on two cores that has taken up to 0.7 s more.
+      expect(clientJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 1);
+      expect(clientElapsedS).toBeLessThanOrEqual(CLIENT_S + 1 + 3);
+      expect(serverJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 3);
       expect(serverJson.peer.connections['2'].slot).toBe(2);
       expect(clientJson.stopReason).toBe('duration');
       // The stock client re-sends its fragmented checksum response however the server ACKs it (the bug).
       if (clientMode === 'stock') expect(clientJson.peer.retransmits).toBeGreaterThan(0);
       else expect(clientJson.peer.retransmits).toBe(0);
       if (clientMode === 'fixed' && serverMode === 'fixed') {
-        // The fixed pair passes every default rule, both ways.
+        // The fixed pair fails no default rule, both ways. A fixed end on a clean link never re-sends,
+        // so retransmit-interval is not exercised; that does not fail the run.
         expect(client.code).toBe(0);
         expect(server.code).toBe(0);
+        for (const j of [clientJson, serverJson]) {
+          expect(j.conformanceCounts.failed).toBe(0);
+          expect(j.conformance.find((r) => r.rule === 'retransmit-interval')).toMatchObject({ status: 'not-exercised', passed: false });
+        }
       }
     }, 60_000);
   }
 
-  it('a rule the stock server breaks fails with exit 1, the evidence and a JUnit file', async () => {
+  it('a rule the stock server breaks fails with exit 1, the evidence and a JUnit file; --require-exercised fails a rule that checked nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-peer-'));
     const rules = join(dir, 'rules.json');
     // DECISIONS.md 8: the stock two-pass outbox sends an ACK entry up to 9 times; a fixed one 3.
-    writeFileSync(rules, JSON.stringify({ rules: [{ rule: 'ack-sends-max', max: 3 }, { rule: 'fragment-acks', withinMs: 2000 }] }));
+    // On clean loopback the server never re-sends, so retransmit-interval checks nothing.
+    writeFileSync(rules, JSON.stringify({ rules: [{ rule: 'ack-sends-max', max: 3 }, { rule: 'fragment-acks', withinMs: 2000 }, { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 }] }));
     const junit = join(dir, 'out.xml');
-    const { client, clientJson } = await pair('stock', 'fixed', ['--expect', rules, '--junit', junit]);
+    const { client, clientJson } = await pair('stock', 'fixed', ['--expect', rules, '--junit', junit, '--require-exercised']);
     expect(client.code).toBe(1);
     const failed = clientJson.conformance.find((r) => r.rule === 'ack-sends-max');
     expect(failed?.passed).toBe(false);
     expect(failed?.evidence[0].hex).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})+/);
-    expect(clientJson.conformance.find((r) => r.rule === 'fragment-acks')?.passed).toBe(true);
+    expect(clientJson.conformance.find((r) => r.rule === 'fragment-acks')?.status).toBe('pass');
+    // Required to be exercised, it failed with its reason and no violation.
+    expect(clientJson.conformance.find((r) => r.rule === 'retransmit-interval')).toMatchObject({
+      status: 'fail',
+      passed: false,
+      violations: 0,
+      reason: expect.stringMatching(/^the counterpart re-sent none of its \d+ reliable messages$/),
+    });
+    expect(clientJson.conformanceCounts).toEqual({ rules: 4, passed: 2, failed: 2, notExercised: 0 });
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('<failure');
-    expect(xml).toMatch(/tests="3"/);
+    expect(xml).toMatch(/tests="4" failures="2">/);
+    expect(xml).toMatch(/<failure message="not exercised, and required to be: checked 0 events: the counterpart re-sent none of its \d+ reliable messages"\/>/);
   }, 60_000);
 });

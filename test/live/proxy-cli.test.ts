@@ -91,9 +91,15 @@ describe('bcsim proxy run', () => {
     const client = await udp();
     const sending = setInterval(() => client.send(reliable(1), listen, LOCAL), 50);
     try {
+      const t0 = performance.now();
       const tty = await cli(['proxy', '--listen', `${LOCAL}:${listen}`, '--upstream', `${LOCAL}:${server.address().port}`, '--duration', '1.2s', '--json'], true);
+      const elapsedS = (performance.now() - t0) / 1000;
       expect(tty.code).toBe(0);
       const summary = JSON.parse(tty.stdout);
+      // --duration is honoured: the run lasts it, and ends within 1 s of it (the test's clock includes start-up).
+      expect(summary.wallSeconds).toBeGreaterThanOrEqual(1.2);
+      expect(summary.wallSeconds).toBeLessThanOrEqual(1.2 + 1);
+      expect(elapsedS).toBeLessThanOrEqual(1.2 + 1.5);
       expect(summary).toMatchObject({ schema: 'bcsim.proxy/1', stoppedBy: 'duration', settings: { linkConfig: 'perfect', scenario: null } });
       expect(summary.clients[0].links.clientToServer.sent).toBeGreaterThan(5);
       expect(tty.stderr).toMatch(/\rproxy \d+s 1 cl fwd \d+ drop 0 \| C: unacked 1 resent \d+/);

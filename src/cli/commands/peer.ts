@@ -1,11 +1,14 @@
 // `bcsim peer client --connect HOST:PORT` and `bcsim peer server --listen HOST:PORT`
 // (issue 14, items 2 and 3): one end of the model against a real counterpart,
-// then the conformance rules on what the counterpart sent.
+// then the conformance rules on what the counterpart sent. Each rule passes,
+// fails or is not exercised (it checked nothing); the run fails (exit 1) when a
+// rule failed or the join did not complete, and a rule not exercised fails it
+// only with --require-exercised.
 import { usToSeconds } from '../../engine/index.js';
 import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
-import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml } from '../../live/index.js';
-import type { HostPort, LiveSummary, ConformanceResult } from '../../live/index.js';
+import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, noAnswerSentence, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml, countVerdicts, requireExercised } from '../../live/index.js';
+import type { HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
 import { writeFilesTogether } from '../../report/index.js';
 import { modeLabel, switchesFor } from '../../session/index.js';
 import type { Role } from '../../transport/index.js';
@@ -27,6 +30,7 @@ export interface PeerFlags {
   set?: string[];
   switch?: string[];
   expect?: string;
+  requireExercised?: boolean;
   junit?: string;
   out?: string;
   json?: boolean;
@@ -82,17 +86,26 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     local,
     remote: addresses.remote === null ? null : formatHostPort({ address: addresses.remote.host, port: addresses.remote.port }),
   });
-  const results: ConformanceResult[] = [joinResult(live), ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now })];
-  const report: LiveSummary & { conformance: ConformanceResult[] } = { ...summary, conformance: results };
+  const join = joinResult(live);
+  const judged: ConformanceResult[] = [join, ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now })];
+  const results = flags.requireExercised ? requireExercised(judged) : judged;
+  const counts = countVerdicts(results);
+  const noAnswer = noAnswerSentence(summary);
+  const report: LiveSummary & { noAnswer: string | null; conformanceCounts: ConformanceCounts; conformance: ConformanceResult[] } = { ...summary, noAnswer, conformanceCounts: counts, conformance: results };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The summary and the JUnit file appear together or not at all.
   const files: Array<{ path: string; content: string }> = [];
   if (outFile !== undefined) files.push({ path: outFile, content: json });
   if (junitFile !== undefined) files.push({ path: junitFile, content: conformanceJunitXml(results, `bcsim peer ${role} ${scenario.name}`) });
   writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '), () => writeFilesTogether(files));
-  if (flags.json) io.stdout(json);
-  else io.stdout(`${renderLiveSummary(summary)}\n${renderConformance(results)}\n`);
-  return results.every((r) => r.passed) ? EXIT_OK : EXIT_FAILED;
+  // With nothing from the counterpart, that comes first: no rule could judge it.
+  if (flags.json) {
+    if (noAnswer !== null) io.stderr(`${noAnswer}\n`);
+    io.stdout(json);
+  } else {
+    io.stdout(`${noAnswer === null ? '' : `${noAnswer}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n`);
+  }
+  return counts.failed === 0 && join.status === 'pass' ? EXIT_OK : EXIT_FAILED;
 }
 
 function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: HostPort | null } {

@@ -2,8 +2,9 @@
 // each FAIL, the reason under each NOT EXERCISED, and the command that re-runs
 // each case; or the bcsim.conform/1 JSON; or JUnit for CI.
 import { deviationCountsText } from '../../codec/index.js';
-import { escapeXml } from '../../report/index.js';
-import type { CaseResult, ConformReport } from './campaign.js';
+import { junitDocument } from '../../report/index.js';
+import type { JunitCase } from '../../report/index.js';
+import type { ConformReport } from './campaign.js';
 import type { CaseStatus } from './case-types.js';
 
 /** Evidence lines shown per failing case in text (the JSON keeps them all). */
@@ -45,22 +46,12 @@ export const CONFORM_SUITE = 'bcsim conform';
 
 /** One test case per conformance case: a failure with its evidence, a skip with its reason. */
 export function conformJunitXml(report: ConformReport): string {
-  const failures = report.counts.fail;
-  const skipped = report.counts.notExercised;
-  const body = report.cases.map((c) => testcase(report, c)).join('\n');
-  const attrs = `name="${CONFORM_SUITE}" tests="${report.cases.length}" failures="${failures}" skipped="${skipped}"`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attrs}>\n  <testsuite ${attrs}>\n${body}\n  </testsuite>\n</testsuites>\n`;
-}
-
-function testcase(report: ConformReport, c: CaseResult): string {
-  const open = `    <testcase classname="${xml(`${CONFORM_SUITE} ${report.server}`)}" name="${xml(`${c.id}: ${c.title}`)}"`;
-  if (c.status === 'pass') return `${open}/>`;
-  const detail = [...c.evidence.map((e) => `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\nhex: ${e.hex}` : ''}`), `re-run: ${c.repro}`].join('\n');
-  if (c.status === 'not-exercised') return `${open}>\n      <skipped message="${xml(`not exercised: ${c.summary}`)}"/>\n    </testcase>`;
-  return `${open}>\n      <failure message="${xml(c.summary)}">${xml(detail)}</failure>\n    </testcase>`;
-}
-
-function xml(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return escapeXml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '?'));
+  const cases: JunitCase[] = report.cases.map((c) => ({
+    classname: `${CONFORM_SUITE} ${report.server}`,
+    name: `${c.id}: ${c.title}`,
+    status: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : 'skipped',
+    ...(c.status === 'pass' ? {} : { message: c.status === 'fail' ? c.summary : `not exercised: ${c.summary}` }),
+    ...(c.status === 'fail' ? { detail: [...c.evidence.map((e) => `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\nhex: ${e.hex}` : ''}`), `re-run: ${c.repro}`].join('\n') } : {}),
+  }));
+  return junitDocument(CONFORM_SUITE, [{ name: CONFORM_SUITE, cases }]);
 }

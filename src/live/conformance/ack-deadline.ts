@@ -72,6 +72,7 @@ export class AckDeadlineJudge implements Judge {
       }
       // A new message under a used key: the old one is over (the entry below replaces it, at no new charge).
       if (known !== undefined) this.close(known);
+      this.context.tally.seen++;
       const entry: Sent = { key, seq: message.seq, fragIndex: message.fragIndex, firstUs: event.timeUs, fingerprint, recordIndex: event.recordIndex, lastUs: event.timeUs, transmissions: 1, judged: false, nearMiss: null };
       if (!this.sent.set(key, entry)) {
         this.context.tally.untracked++;

@@ -43,6 +43,7 @@ export class AckSendsJudge implements Judge {
       }
       if (!this.sentByUs.set(key, event.timeUs)) this.context.tally.untracked++;
     } else if (event.from === 'remote' && message.type === TYPE_ACK) {
+      this.context.tally.seen++;
       const key = ackKey(message);
       let entry = this.entries.get(key);
       if (entry === undefined) {

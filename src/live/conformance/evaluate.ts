@@ -13,6 +13,8 @@ import { RepliesJudge } from './replies.js';
 import { RetransmitIntervalJudge, StopsAfterAckJudge } from './retransmits.js';
 import { KEY_REUSE_GAP_MS, ruleName, ruleTitle } from './rules.js';
 import type { ConformanceRule, RuleKind } from './rules.js';
+import { SILENT_COUNTERPART_REASON, countVerdicts, verdictOf } from './verdict.js';
+import type { ConformanceCounts, RuleStatus } from './verdict.js';
 
 /** One rule's verdict (the per-rule result the CLI prints, writes as JUnit and puts in its JSON). */
 export interface ConformanceResult {
@@ -20,7 +22,12 @@ export interface ConformanceResult {
   readonly rule: RuleKind | (string & {});
   readonly name: string;
   readonly title: string;
+  /** pass: it checked cases and none broke it; fail: one did; not-exercised: it checked nothing. */
+  readonly status: RuleStatus;
+  /** True only for status "pass": a rule that checked nothing never counts as passed. */
   readonly passed: boolean;
+  /** Why the rule checked nothing (status not-exercised, or a failure made of it by requireExercised). */
+  readonly reason?: string;
   /** Cases judged. */
   readonly checked: number;
   readonly violations: number;
@@ -36,7 +43,9 @@ export type RuleResult = ConformanceResult;
 
 /** The verdicts and what the evaluation made of the log. */
 export interface ConformanceEvaluation {
-  readonly passed: boolean;
+  readonly counts: ConformanceCounts;
+  /** The log holds no datagram of the counterpart: no rule was exercised. */
+  readonly counterpartSilent: boolean;
   readonly rules: readonly ConformanceResult[];
   readonly records: number;
   /** Records the codec rejected (or with no finite time), skipped. */
@@ -76,8 +85,10 @@ export function evaluateConformanceLog(log: readonly WireRecord[], rules: readon
   let undecodable = 0;
   let untrackedRecords = 0;
   let nextSweepUs = SWEEP_EVERY_US;
+  // Every rule judges what the counterpart sent (or did not send in answer): with nothing of it, nothing is judged.
+  const counterpartSilent = !log.some((r) => r.from === 'remote');
 
-  for (const recordIndex of order) {
+  for (const recordIndex of counterpartSilent ? [] : order) {
     const record = log[recordIndex];
     let judges = judgesOf.get(record.connection);
     if (judges === undefined) {
@@ -105,9 +116,10 @@ export function evaluateConformanceLog(log: readonly WireRecord[], rules: readon
   }
   for (const list of judgesOf.values()) for (const judge of list) judge.finish();
 
-  const results = rules.map((rule, i) => toResult(rule, tallies[i]));
+  const results = rules.map((rule, i) => toResult(rule, tallies[i], counterpartSilent));
   return {
-    passed: results.every((r) => r.passed),
+    counts: countVerdicts(results),
+    counterpartSilent,
     rules: results,
     records: log.length,
     undecodable,
@@ -133,7 +145,7 @@ function makeJudge(rule: ConformanceRule, context: JudgeContext): Judge {
   }
 }
 
-function toResult(rule: ConformanceRule, tally: Tally): ConformanceResult {
+function toResult(rule: ConformanceRule, tally: Tally, counterpartSilent: boolean): ConformanceResult {
   // Earliest first; ties by connection, then seq, so the order never depends on Map order.
   const evidence = [...tally.evidence]
     .sort((a, b) => a.timeS - b.timeS || a.connection - b.connection || a.seq - b.seq || (a.fragIndex ?? -1) - (b.fragIndex ?? -1))
@@ -143,7 +155,7 @@ function toResult(rule: ConformanceRule, tally: Tally): ConformanceResult {
     rule: rule.rule,
     name: ruleName(rule),
     title: ruleTitle(rule),
-    passed: tally.violations === 0,
+    ...(counterpartSilent ? { status: 'not-exercised', passed: false, reason: SILENT_COUNTERPART_REASON } : verdictOf(rule, tally)),
     checked: tally.checked,
     violations: tally.violations,
     skipped: tally.skipped,

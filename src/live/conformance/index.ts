@@ -1,4 +1,4 @@
-// Conformance checks of a live peer's counterpart (issue 14, item 3).
+// Conformance checks of a live peer's counterpart (issue 14, item 3): each rule passes, fails or is not exercised.
 export {
   DEFAULT_CONFORMANCE_RULES,
   KEY_REUSE_GAP_MS,
@@ -25,8 +25,10 @@ export { MAX_EVIDENCE, MAX_HEX_BYTES, MAX_TRACKED_KEYS } from './judge.js';
 export type { Evidence } from './judge.js';
 export { REQUEST_PAIRS } from './replies.js';
 export type { RequestPair } from './replies.js';
-export { TEXT_EVIDENCE_LINES, evidenceLines, renderConformanceText, ruleLine } from './report.js';
-export { JUNIT_SUITE_NAME, conformanceJunitXml, writeConformanceJunit } from './junit.js';
+export { STATUS_WORD, TEXT_EVIDENCE_LINES, evidenceLines, renderConformanceText, ruleLine } from './report.js';
+export { JUNIT_SUITE_NAME, conformanceJunitCase, conformanceJunitXml, writeConformanceJunit } from './junit.js';
+export { SILENT_COUNTERPART_REASON, countVerdicts, countsText, notExercisedMessage, notExercisedReason, requireExercised, ruleStatus } from './verdict.js';
+export type { ConformanceCounts, RuleStatus } from './verdict.js';
 
 // Names the peer command uses.
 export { DEFAULT_CONFORMANCE_RULES as DEFAULT_RULES } from './rules.js';

@@ -29,6 +29,8 @@ export type OpenEvidence = { -readonly [K in keyof Evidence]: Evidence[K] };
 
 /** One rule's counts over all connections. */
 export class Tally {
+  /** Cases of the rule's kind the judge saw, judged or not (what "not exercised" reasons count). */
+  seen = 0;
   /** Cases judged. */
   checked = 0;
   violations = 0;

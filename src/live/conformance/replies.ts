@@ -73,6 +73,7 @@ export class RepliesJudge implements Judge {
           return;
         }
         if (current !== null) this.close(i);
+        this.context.tally.seen++;
         this.open[i] = { seq: message.seq, transmissions: 1, replySeqs: [], moreReplies: 0, evidence: null };
       } else if (event.from === 'remote' && pair.isReply(message, peerId)) {
         const known = this.knownReplies[i];
@@ -94,6 +95,8 @@ export class RepliesJudge implements Judge {
     const current = this.open[i];
     if (current === null) return;
     this.open[i] = null;
+    // A request nobody answered shows nothing about repeated processing.
+    if (current.replySeqs.length === 0) return;
     this.context.tally.checked++;
     if (current.evidence !== null) current.evidence.detail = this.detail(REQUEST_PAIRS[i], current);
   }

@@ -1,7 +1,9 @@
 // The text a live peer prints for its conformance rules: one line per rule,
-// then for a failing rule its earliest evidence (time, seq, detail, hex).
+// then for a failing rule its earliest evidence (time, seq, detail, hex); a
+// rule that checked nothing says so and why.
 import type { Evidence } from './judge.js';
 import type { ConformanceEvaluation, ConformanceResult } from './evaluate.js';
+import { countVerdicts, countsText, failedUnexercised, notExercisedMessage } from './verdict.js';
 
 /** Datagram bytes quoted per evidence line in text (the JSON and JUnit keep up to MAX_HEX_BYTES). */
 export const TEXT_HEX_BYTES = 48;
@@ -9,11 +11,15 @@ export const TEXT_HEX_BYTES = 48;
 /** Evidence lines shown per failing rule (the result keeps up to MAX_EVIDENCE). */
 export const TEXT_EVIDENCE_LINES = 5;
 
-/** "PASS ack-within: Every … (checked 12, violations 0)". */
+/** What the text calls each status. */
+export const STATUS_WORD = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' } as const;
+
+/** "PASS ack-within: Every … (checked 12, violations 0)"; "NOT EXERCISED fragment-acks: Every … (checked 0 events: we sent no fragments)". */
 export function ruleLine(result: ConformanceResult): string {
+  if (result.status === 'not-exercised') return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${notExercisedMessage(result.reason ?? '')})`;
   const extra = [result.skipped ? `skipped ${result.skipped}` : '', result.untracked ? `untracked ${result.untracked}` : ''].filter(Boolean);
   const counts = [`checked ${result.checked}`, `violations ${result.violations}`, ...extra].join(', ');
-  return `${result.passed ? 'PASS' : 'FAIL'} ${result.name}: ${result.title} (${counts})`;
+  return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${counts})`;
 }
 
 /** "t=1.234 s conn 1 seq 5 frag 1: <detail>" and the datagram's hex on the next line. */
@@ -30,21 +36,21 @@ export function evidenceLines(evidence: Evidence, indent = '    '): string[] {
  * One line per rule, evidence under each failure, and a closing count line;
  * given the evaluation's log counts, that line names the datagrams and the skipped ones.
  */
-export function renderConformanceText(results: readonly ConformanceResult[], log?: Omit<ConformanceEvaluation, 'rules' | 'passed'>, maxEvidence = TEXT_EVIDENCE_LINES): string {
+export function renderConformanceText(results: readonly ConformanceResult[], log?: Omit<ConformanceEvaluation, 'rules' | 'counts' | 'counterpartSilent'>, maxEvidence = TEXT_EVIDENCE_LINES): string {
   const lines: string[] = [];
   for (const rule of results) {
     lines.push(ruleLine(rule));
-    if (rule.passed) continue;
+    if (failedUnexercised(rule)) lines.push(`    not exercised, and required to be: ${notExercisedMessage(rule.reason ?? '')}`);
+    if (rule.status !== 'fail') continue;
     for (const evidence of rule.evidence.slice(0, maxEvidence)) lines.push(...evidenceLines(evidence));
     const hidden = rule.violations - Math.min(rule.evidence.length, maxEvidence);
     if (hidden > 0) lines.push(`    … and ${hidden} more`);
   }
-  const passed = results.filter((r) => r.passed).length;
   let counts = '';
   if (log !== undefined) {
     const skipped = [log.undecodable > 0 ? `, ${log.undecodable} undecodable skipped` : '', log.untrackedRecords > 0 ? `, ${log.untrackedRecords} of untracked connections skipped` : ''].join('');
-    counts = ` (${log.records} datagrams on ${log.connections} connection${log.connections === 1 ? '' : 's'}${skipped})`;
+    counts = `; ${log.records} datagrams on ${log.connections} connection${log.connections === 1 ? '' : 's'}${skipped}`;
   }
-  lines.push(`conformance: ${passed} of ${results.length} rules passed${counts}`);
+  lines.push(`conformance: ${countsText(countVerdicts(results), counts)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -50,14 +50,22 @@ abstract class TheirMessages implements Judge {
         return;
       }
       if (known !== undefined) this.close(known);
+      this.appeared();
       const entry: Theirs = { key, fingerprint, lastUs: event.timeUs, ackUs: Number.NaN, lateResends: 0, lastLateUs: 0, evidence: null };
       if (!this.messages.set(key, entry)) this.context.tally.untracked++;
     } else if (event.from === 'local' && message.type === TYPE_ACK) {
       const entry = this.messages.get(ackKey(message));
-      if (entry !== undefined && Number.isNaN(entry.ackUs)) entry.ackUs = event.timeUs;
+      if (entry !== undefined && Number.isNaN(entry.ackUs)) {
+        entry.ackUs = event.timeUs;
+        this.acked();
+      }
     }
   }
 
+  /** A new message of the counterpart (tracked or not). */
+  protected appeared(): void {}
+  /** Our first ACK of a tracked message of the counterpart. */
+  protected acked(): void {}
   protected abstract resent(entry: Theirs, event: WireMessageEvent): void;
   protected abstract close(entry: Theirs): void;
 
@@ -78,6 +86,10 @@ export class RetransmitIntervalJudge extends TheirMessages {
     private readonly maxUs: number,
   ) {
     super(context);
+  }
+
+  protected override appeared(): void {
+    this.context.tally.seen++;
   }
 
   protected resent(entry: Theirs, event: WireMessageEvent): void {
@@ -101,6 +113,10 @@ export class StopsAfterAckJudge extends TheirMessages {
     private readonly graceUs: number,
   ) {
     super(context);
+  }
+
+  protected override acked(): void {
+    this.context.tally.seen++;
   }
 
   protected resent(entry: Theirs, event: WireMessageEvent): void {

@@ -19,6 +19,7 @@ import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { WireLog } from '../wire-log.js';
 import { ChecksumCheck } from './checksum-check.js';
+import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
 import { IntakeWarnings, cannotOpen, intake } from './intake.js';
 import type { Intake } from './intake.js';
 import { OwnMessages } from './own-messages.js';
@@ -26,12 +27,6 @@ import { RemoteBridge } from './remote-bridge.js';
 
 /** GameSpy queries share the game port and start with a backslash: not ours to read. */
 const GAMESPY_FIRST_BYTE = 0x5c;
-/**
- * After the run, a client stops its traffic, says goodbye and waits at most this long for
- * its queue to drain and its Disconnect to be ACKed (a fixed client drains first; at 10 %
- * loss that takes a re-send or two, ~1 s each).
- */
-export const DISCONNECT_GRACE_US = micros(4_000_000);
 /** How often a leaving client polls its connection state. */
 const DISCONNECT_POLL_US = micros(10_000);
 
@@ -92,6 +87,8 @@ export class LivePeer {
   readonly done: Promise<StopReason>;
   stopReason: StopReason | null = null;
   private stopping = false;
+  /** With a duration: when the run ends at the latest, goodbye included (goodbye.ts). */
+  private endByUs: Micros | null = null;
 
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
@@ -126,11 +123,15 @@ export class LivePeer {
       this.sampleDedup();
       this.clock.reschedule(everySecond, addUs(this.clock.now, ONE_SECOND_US));
     });
-    if (this.options.durationUs !== null) this.clock.after(this.options.durationUs, () => this.stop('duration'));
+    if (this.options.durationUs !== null) {
+      const plan = goodbyePlan(this.role, this.options.switches, this.options.durationUs);
+      this.endByUs = plan.endByUs;
+      this.clock.at(plan.goodbyeAtUs, () => this.stop('duration'));
+    }
     this.clock.catchUp();
   }
 
-  /** Ends the run: a client first says goodbye (bounded wait); then the clock stops. */
+  /** Ends the run: a client first says goodbye (until the connection ends, or the plan's end at the latest); then the clock stops. */
   stop(reason: StopReason): void {
     if (this.stopping) {
       // A second Ctrl-C does not wait for the goodbye.
@@ -143,9 +144,10 @@ export class LivePeer {
     const client = this.role === 'client' ? this.connections[0].peer : null;
     if (client !== null && reason !== 'error' && !connectionEnded(client.state)) {
       client.disconnect();
-      const deadline = this.clock.now + DISCONNECT_GRACE_US;
+      // The end is its own timer, so the run ends exactly then, not at the next poll.
+      this.clock.at(reason === 'duration' && this.endByUs !== null ? this.endByUs : addUs(this.clock.now, DISCONNECT_GRACE_US), () => this.finish());
       const poll = this.clock.after(DISCONNECT_POLL_US, () => {
-        if (connectionEnded(client.state) || this.clock.now >= deadline) this.finish();
+        if (connectionEnded(client.state)) this.finish();
         else this.clock.reschedule(poll, addUs(this.clock.now, DISCONNECT_POLL_US));
       });
       this.clock.catchUp();
