@@ -141,3 +141,16 @@ describe('bcsim conform --pcap', () => {
     expect(comments.some((c) => c.includes('ChecksumResponse 0xFF'))).toBe(true);
   }, 90_000);
 });
+
+describe('files the README uses ship in the package', () => {
+  it('scenarios/examples/rules.json is the README\'s rules.json, and it loads', async () => {
+    const { loadConformanceRules } = await import('../../src/live/index.js');
+    const shipped = readFileSync('scenarios/examples/rules.json', 'utf8');
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toContain('cp node_modules/bcsim/scenarios/examples/rules.json .');
+    expect(readme).toContain(`\`\`\`json\n${shipped}\`\`\``);
+    expect(loadConformanceRules('scenarios/examples/rules.json')).toHaveLength(6);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('scenarios');
+  });
+});

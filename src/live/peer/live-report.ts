@@ -13,8 +13,9 @@ export function renderLiveSummary(s: LiveSummary): string {
   const lines = [
     `bcsim peer ${s.role} · ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${s.wallSeconds.toFixed(1)} s · stopped: ${s.stopReason}`,
     `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
-    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}`,
+    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} places of departed clients reused` : ''}`,
   ];
+  for (const r of s.removals) lines.push(`  removed client ${r.client} at ${r.atS.toFixed(3)} s, with a Boot: ${r.reason}`);
   for (const c of Object.values(p.connections)) {
     const who = s.role === 'server' ? `slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
     lines.push(`  connection ${who}: ${c.joinedAtS === null ? 'join NOT completed' : `in game at ${c.joinedAtS.toFixed(1)} s`}, state ${c.state}`);

@@ -30,7 +30,9 @@ export interface LiveSummary {
   remote: string | null;
   wallSeconds: number;
   stopReason: StopReason;
-  wire: { sent: number; received: number; refusedAddresses: number; unopened: number; gamespy: number; sendErrors: number; logged: number; notLogged: number };
+  wire: { sent: number; received: number; refusedAddresses: number; unopened: number; placesReused: number; gamespy: number; sendErrors: number; logged: number; notLogged: number };
+  /** Clients a server removed for a protocol error (a checksum answer it refused), each Booted first. */
+  removals: Array<{ client: number; atS: number; reason: string }>;
   /** Scheduled time against actual time, µs: every timer dispatch, and every datagram send. */
   timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures };
   /** Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt one, is not tracked). */
@@ -73,6 +75,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     wallSeconds: round3(usToSeconds(live.clock.now)),
     stopReason: live.stopReason ?? 'signal',
     wire: { ...live.wire, logged: live.log.records.length, notLogged: live.log.dropped },
+    removals: live.removals.map((r) => ({ client: r.client, atS: round3(usToSeconds(r.timeUs)), reason: r.reason })),
     timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
     peer: { ...total, connections },
     delivery: { ...live.own.stats(), reliableDelivered: live.reliableDelivered, reliableReceived, duplicatesReceived, unreliableReceived: live.unreliableDelivered },
