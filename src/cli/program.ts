@@ -309,6 +309,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--seed <n>', "seed of the traffic's random draws; default the scenario's")
     .option('--duration <d>', "wall time of the whole run, e.g. 20s; a client's goodbye ends at most 1 s after it; default the scenario's duration")
     .option('--expect <rules.json>', 'conformance rules to judge the counterpart by; default: all six rules with their defaults')
+    .option('--checksums <check>', "server: how it checks a client's checksum answers: form (a well-formed tree of the round asked; default) or hashes (every hash against the scenario's manifest too); a client that fails is Booted")
     .option('--require-exercised', 'a rule that checked nothing fails the run (exit 1); default: it is reported NOT EXERCISED and does not')
     .option('--junit <file>', 'also write the conformance results as JUnit XML')
     .option('--out <file>', 'also write the bcsim.live/1 summary JSON here')

@@ -6,6 +6,8 @@ export type { HostPort } from './endpoint.js';
 export { WireLog } from './wire-log.js';
 export type { WireRecord, WireSide } from './wire-log.js';
 export { LivePeer } from './peer/live-peer.js';
+export { CHECKSUM_CHECKS, ChecksumCheck } from './peer/checksum-check.js';
+export type { ChecksumChecks } from './peer/checksum-check.js';
 export type { LivePeerOptions, StopReason } from './peer/live-peer.js';
 export { summarizeLive, analyzeWire, LIVE_SUMMARY_SCHEMA } from './peer/live-summary.js';
 export type { LiveSummary } from './peer/live-summary.js';

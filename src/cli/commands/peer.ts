@@ -7,7 +7,8 @@
 import { usToSeconds } from '../../engine/index.js';
 import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
-import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, noAnswerSentence, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml, countVerdicts, requireExercised } from '../../live/index.js';
+import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, noAnswerSentence, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml, countVerdicts, requireExercised, CHECKSUM_CHECKS } from '../../live/index.js';
+import type { ChecksumChecks } from '../../live/index.js';
 import type { HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
 import { writeFilesTogether } from '../../report/index.js';
 import { modeLabel, switchesFor } from '../../session/index.js';
@@ -31,6 +32,7 @@ export interface PeerFlags {
   switch?: string[];
   expect?: string;
   requireExercised?: boolean;
+  checksums?: string;
   junit?: string;
   out?: string;
   json?: boolean;
@@ -60,7 +62,8 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const statusShown = io.stderrIsTTY && !flags.json;
   // At once, one line (over the status line on a terminal).
   const warn = (line: string) => io.stderr(`${statusShown ? '\r\x1b[K' : ''}bcsim peer ${role}: ${line}\n`);
-  const live = new LivePeer({ role, scenario, switches: switchesFor(scenario, preset), seed, socket, remote: addresses.remote, clients, durationUs, warn });
+  const checksums = checksumsFlag(role, flags.checksums);
+  const live = new LivePeer({ role, scenario, switches: switchesFor(scenario, preset), seed, socket, remote: addresses.remote, clients, durationUs, warn, checksums });
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
   const status = statusShown ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
   const local = formatHostPort(socket.address());
@@ -126,6 +129,14 @@ function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: 
   // Without --bind, a client binds to loopback, and only when its server is there.
   if (!isLoopback(remote.host)) throw new UsageError(`peer client: --connect ${flags.connect} is not loopback; say where to bind with --bind HOST:PORT`);
   return { bind: { host: remote.family === 6 ? '::1' : '127.0.0.1', port: 0, family: remote.family }, remote };
+}
+
+/** `--checksums form|hashes` (a server's check of checksum answers, checksum-check.ts). */
+function checksumsFlag(role: Role, value: string | undefined): ChecksumChecks {
+  if (value === undefined) return 'form';
+  if (role === 'client') throw new UsageError('peer client: --checksums is for a server (it checks the answers a client sends)');
+  if (!(CHECKSUM_CHECKS as readonly string[]).includes(value)) throw new UsageError(`--checksums: "${value}" is not one of ${CHECKSUM_CHECKS.join(', ')}`);
+  return value as ChecksumChecks;
 }
 
 function clientsFlag(role: Role, value: string | undefined): number {

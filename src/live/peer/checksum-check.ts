@@ -1,7 +1,9 @@
-// What a validating server does with checksum answers (DECISIONS.md 31): each
-// answer must parse and match the manifest's round that was asked. `bcsim peer
-// server` removes a client whose answer does not (a Boot first, PeerTransport.kick),
-// as a real server refuses a client with other scripts.
+// What a server does with checksum answers (DECISIONS.md 31). Every server
+// parses them: an answer must be a well-formed tree of the round that was
+// asked ('form'). A server that knows the game's files also matches every hash
+// against its manifest ('hashes'): a real client answers with its real files'
+// hashes, which bcsim's stand-ins cannot match, so that is opt-in. `bcsim peer
+// server` removes a client whose answer fails (a Boot first, PeerTransport.kick).
 import { TYPE_GAME } from '../../codec/index.js';
 import { Opcode, findRound, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from '../../traffic/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
@@ -9,10 +11,17 @@ import type { ChecksumManifest } from '../../traffic/index.js';
 /** Rounds asked and not yet answered, kept per client (a join asks five). */
 export const MAX_ROUNDS_ASKED = 16;
 
+/** How closely a server checks checksum answers. */
+export type ChecksumChecks = 'form' | 'hashes';
+export const CHECKSUM_CHECKS: readonly ChecksumChecks[] = ['form', 'hashes'];
+
 export class ChecksumCheck {
   private readonly asked = new Map<number, number[]>();
 
-  constructor(private readonly manifest: ChecksumManifest) {}
+  constructor(
+    private readonly manifest: ChecksumManifest,
+    private readonly checks: ChecksumChecks = 'form',
+  ) {}
 
   /** The server sent `payload` to `client`: a checksum request is remembered. */
   sent(client: number, type: number, payload: Uint8Array): void {
@@ -37,8 +46,9 @@ export class ChecksumCheck {
     if (round === undefined) return 'a checksum answer that no request asked for';
     const parsed = parseChecksumResponse(payload);
     if (!parsed.ok) return `round ${roundLabel(round)}: the answer does not parse at offset ${parsed.error.offset}: ${parsed.error.reason}`;
+    if (parsed.value.round !== round) return `round ${roundLabel(round)} was asked, the answer is for round ${roundLabel(parsed.value.round)}`;
     const expected = findRound(this.manifest, round);
-    if (expected === null) return null;
+    if (expected === null || this.checks === 'form') return null;
     const mismatch = responseMismatch(this.manifest, expected, parsed.value);
     return mismatch === null ? null : `round ${roundLabel(round)}: ${mismatch}`;
   }

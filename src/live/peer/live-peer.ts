@@ -19,6 +19,7 @@ import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { WireLog } from '../wire-log.js';
 import { ChecksumCheck } from './checksum-check.js';
+import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
 import { IntakeWarnings, cannotOpen, intake } from './intake.js';
 import type { Intake } from './intake.js';
@@ -45,6 +46,8 @@ export interface LivePeerOptions {
   readonly clients: number;
   readonly durationUs: Micros | null;
   readonly clock?: WallClock;
+  /** A server's check of checksum answers: their form (default), or every hash against the manifest too. */
+  readonly checksums?: ChecksumChecks;
   /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
   readonly warn?: (line: string) => void;
 }
@@ -92,7 +95,7 @@ export class LivePeer {
 
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
-    this.checksums = new ChecksumCheck(options.scenario.traffic.manifest);
+    this.checksums = new ChecksumCheck(options.scenario.traffic.manifest, options.checksums);
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
     const scenario = options.scenario;
