@@ -18,24 +18,31 @@
 // send of its key (never before the message was on the wire, nor more than
 // 1 s before that send), and freed at its F-th send (DECISIONS.md 8: the
 // stock two-pass outbox frees an entry at its 9th send, the fixed single pass
-// at its 3rd); a key sent again after that is a new entry. The estimate at a
-// sample time t counts the entries born before t and not freed before t (a
-// sample taken at an update's instant sees the state before it, as the
-// simulator samples). F is read from the wire: 9 when some key is sent more
-// than 3 times with no re-send of its message in between (pass 2 at work),
-// otherwise 3. The estimate of an end is defined from the connection's first
-// datagram, when the capture holds the connection from its start (the
-// client's first datagram has peer id 0xFF), until the connection's
-// Disconnect or Boot, or one second before the capture ends, or the end's
-// own last datagram if it then stays silent for more than 10 s (it went away).
-import { usToMs, usToSeconds, msToUsUnrounded } from '../engine/index.js';
+// at its 3rd, an immediate ACK at its only send); a key sent again after that
+// is a new entry. The estimate at a sample time t counts the entries born
+// before t and not freed before t (a sample taken at an update's instant sees
+// the state before it, as the simulator samples). F follows the behaviour each
+// end shows on its own wire (ack-behaviour.ts: two-pass 9, single-pass 3,
+// immediate 1); an end whose behaviour is unknown gets no estimate. Only a
+// two-pass end has a dead zone (entries at 3 to 8 sends). The estimate of an
+// end is defined from the connection's first datagram, when the capture holds
+// the connection from its start (the client's first datagram has peer id
+// 0xFF), until the connection's Disconnect, Boot or BootPlayer, or one second
+// before the capture ends, or the end's own last datagram if it then stays
+// silent for more than 10 s (it went away, or the server removed the client:
+// connection-end.ts).
+import { secondsToUsUnrounded, usToSeconds } from '../engine/index.js';
 import {
   DATAGRAM_HEADER_BYTES,
+  FRAGMENT_ACK_BYTES,
+  MAX_DATAGRAM_BYTES,
+  MAX_MESSAGES_PER_DATAGRAM,
   TYPE_ACK,
   TYPE_BOOT,
   TYPE_DATA,
   TYPE_CONNECT,
   TYPE_DISCONNECT,
+  TYPE_GAME,
   ackBytesOfFlags,
   ackFlagsAt,
   ackFlagsFragment,
@@ -57,26 +64,34 @@ import {
 } from '../codec/index.js';
 import type { Located } from '../codec/index.js';
 import { measureSignature, median } from '../reproduce/index.js';
+import { Opcode } from '../traffic/index.js';
 import type { Signature } from '../reproduce/index.js';
 import type { SendEvent, TraceEvent } from '../trace/index.js';
 import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 import type { CaptureConnection } from './bc-packets.js';
 import { datagramMessages } from './wire-walk.js';
+import { AckEvidenceTally, GATE_WAIT_US, PASSED_OVER_US, inferBehaviour } from './ack-behaviour.js';
+import { KeepaliveEchoes, SinceServer, silentRemoval } from './connection-end.js';
+import { PeriodEstimate, SAMPLE_STEP_US, SeqTable, StepSeries } from './analyze-tables.js';
+import type { FragmentedMessage } from './analyze-tables.js';
 import type {
-  AckRule,
+  AckBehaviour,
+  AckBehaviourName,
+  AckEvidence,
   AckRuleName,
   AnalyzerOptions,
   CategoryFigures,
   ConnectionAnalysis,
   DirectionFigures,
   OutboxEstimate,
-  OutboxSeries,
+  Removal,
   WireAnalysis,
 } from './analysis-types.js';
 export type * from './analysis-types.js';
+export { SAMPLE_STEP_US, MAX_SAMPLES } from './analyze-tables.js';
 
-export const ANALYSIS_SCHEMA = 'bcsim.analyze/1';
+export const ANALYSIS_SCHEMA = 'bcsim.analyze/2';
 
 /** One end's live figures (WireAnalyzer.live). */
 export interface LiveDirection {
@@ -85,7 +100,9 @@ export interface LiveDirection {
   readonly retransmissions: number;
   readonly fragmentRounds: number;
   readonly staleAcks: number;
-  readonly ackOutbox: number;
+  /** The behaviour the end's wire shows so far, and its ACK-outbox estimate under it (null when unknown). */
+  readonly ackBehaviour: AckBehaviourName;
+  readonly ackOutbox: number | null;
 }
 
 export interface LiveConnection {
@@ -94,16 +111,10 @@ export interface LiveConnection {
   readonly server: LiveDirection;
 }
 
-/** One outbox sample per simulated second, as the metrics recorder samples. */
-export const SAMPLE_STEP_US = 1_000_000;
-/** Samples kept per series before the step doubles (a 5.5-hour capture at 1 s). */
-export const MAX_SAMPLES = 20_000;
 /** A birth is dated back at most this far (to the estimated creation of its entry). */
 const MAX_BACKDATE_US = 1_000_000;
 /** The end of a capture can hold entries created but not yet ACKed on the wire: the estimate stops this much before it. */
 const UNSEEN_TAIL_US = 1_000_000;
-/** Samples are settled once the input is this far past them. */
-const SETTLE_LAG_US = 1_500_000;
 /** Retransmissions closer than this belong to one round (reproduce/signature.ts). */
 const ROUND_GAP_US = 1_000_000;
 /** An ACK sent this long after the last transmission of its message is late: past pass 1's three sends 0.667 s apart. */
@@ -113,6 +124,7 @@ const ANSWER_WINDOW_US = 1_500_000;
 /** ACK keys idle this long and no longer held are summed up and forgotten. */
 const FORGET_IDLE_US = 120_000_000;
 const SWEEP_EVERY_US = 120_000_000;
+const CAP_SWEEP_EVERY_US = 1_000_000;
 /** "3 then silence": a key sent exactly 3 times and not again for at least this long. */
 const SILENCE_US = 5_000_000;
 /** Round-start gaps kept per direction for the median period. */
@@ -132,56 +144,6 @@ export const DEFAULT_LIFETIME_S = 45;
 
 // ---- bookkeeping --------------------------------------------------------
 
-const NOT_SEEN = Number.NaN;
-const PAGE_BITS = 12;
-const PAGE = 1 << PAGE_BITS;
-
-/** Per sequence number of one category: transmissions and the last one's time, in pages allocated on use. */
-class SeqTable {
-  highest = -1;
-  private readonly counts: Array<Uint32Array | undefined> = [];
-  private readonly last: Array<Float64Array | undefined> = [];
-  /** Fragmented messages by seq. */
-  readonly fragmented = new Map<number, FragmentedMessage>();
-
-  count(seq: number): number {
-    return this.counts[seq >> PAGE_BITS]?.[seq & (PAGE - 1)] ?? 0;
-  }
-
-  lastUs(seq: number): number {
-    const page = this.last[seq >> PAGE_BITS];
-    return page === undefined ? NOT_SEEN : page[seq & (PAGE - 1)];
-  }
-
-  record(seq: number, timeUs: number, count: number): void {
-    const p = seq >> PAGE_BITS;
-    let counts = this.counts[p];
-    let last = this.last[p];
-    if (counts === undefined || last === undefined) {
-      counts = this.counts[p] = new Uint32Array(PAGE);
-      last = this.last[p] = new Float64Array(PAGE).fill(NOT_SEEN);
-    }
-    counts[seq & (PAGE - 1)] = count;
-    last[seq & (PAGE - 1)] = timeUs;
-  }
-}
-
-interface FragmentState {
-  count: number;
-  lastUs: number;
-}
-
-interface FragmentedMessage {
-  fragCount: number | null;
-  readonly frags: Map<number, FragmentState>;
-  rounds: number;
-  completeRounds: number;
-  roundStartUs: number;
-  lastResendUs: number;
-  readonly roundIndices: Set<number>;
-  lastUs: number;
-}
-
 /** One ACK key as its sender puts it on the wire. */
 interface AckState {
   sends: number;
@@ -191,109 +153,16 @@ interface AckState {
   /** Sends in the current entry under each rule; 0 = no entry held. */
   n3: number;
   n9: number;
+  /** Latest transmission of the message: it refreshes the entry's timer (DECISIONS.md 10). */
+  refreshUs: number;
+  /** Counted among the keys the behaviour is judged by (its message is on the wire). */
+  judged: boolean;
   /** First ACK after the message's latest transmission. */
   answeredUs: number;
   /** Repeats since that answer, not yet known to be stale. */
   pending: number;
   /** A re-send of the message reached an entry past its 3 sends: waiting for an answer (-1: none). */
   awaitUs: number;
-}
-
-/**
- * A count over time, sampled at whole steps. A change effective at time b counts
- * at the samples k with k·step > b; since births are dated back a little (to
- * the entry's estimated creation), a sample is settled only once the input is
- * SETTLE_LAG_US past it. `current` is the live count as changes arrive (peak).
- */
-class StepSeries {
-  current = 0;
-  peak = 0;
-  peakUs = Number.NaN;
-  readonly values: number[] = [];
-  /** Changes dated before a sample already settled (out-of-order input): moved to the next sample. */
-  late = 0;
-  private stride = 1;
-  private next: number;
-  private settled = 0;
-  private readonly pending = new Map<number, number>();
-
-  constructor(private readonly startIndex: number) {
-    this.next = startIndex;
-  }
-
-  /** Settles the samples more than SETTLE_LAG_US before `timeUs`. */
-  advance(timeUs: number): void {
-    while (this.next * SAMPLE_STEP_US < timeUs - SETTLE_LAG_US) this.settle();
-  }
-
-  /** Settles every sample at or before `endUs`: the input is over. */
-  finish(endUs: number): void {
-    while (this.next * SAMPLE_STEP_US <= endUs) this.settle();
-  }
-
-  /** A change of `delta` effective at `effectiveUs`, seen at `nowUs`. */
-  add(delta: number, effectiveUs: number, nowUs: number): void {
-    this.current += delta;
-    if (this.current > this.peak) {
-      this.peak = this.current;
-      this.peakUs = nowUs;
-    }
-    // Strictly after: a sample taken at the very instant of an update sees the state before it, as the simulator samples.
-    let index = Math.floor(effectiveUs / SAMPLE_STEP_US) + 1;
-    if (index < this.next) {
-      this.late++;
-      index = this.next;
-    }
-    this.pending.set(index, (this.pending.get(index) ?? 0) + delta);
-  }
-
-  series(): OutboxSeries {
-    return { startS: usToSeconds(this.startIndex * SAMPLE_STEP_US), stepS: usToSeconds(this.stride * SAMPLE_STEP_US), values: this.values };
-  }
-
-  private settle(): void {
-    const delta = this.pending.get(this.next);
-    if (delta !== undefined) {
-      this.settled += delta;
-      this.pending.delete(this.next);
-    }
-    if ((this.next - this.startIndex) % this.stride === 0) {
-      this.values.push(this.settled);
-      if (this.values.length >= MAX_SAMPLES) this.halve();
-    }
-    this.next++;
-  }
-
-  private halve(): void {
-    let j = 0;
-    for (let i = 0; i < this.values.length; i += 2) this.values[j++] = this.values[i];
-    this.values.length = j;
-    this.stride *= 2;
-  }
-}
-
-/**
- * A sender's network update period: the shortest gap between its datagrams
- * (1 ms buckets, 1..999 ms) seen at least three times. An end that does not
- * send at every update leaves gaps of whole multiples of the period, so the
- * most common gap can be a multiple; the shortest recurring one is not.
- */
-class PeriodEstimate {
-  private readonly counts = new Uint8Array(1000);
-  private best = 1000;
-  private lastUs = Number.NaN;
-
-  datagram(timeUs: number): void {
-    const gap = Math.round(usToMs(timeUs - this.lastUs));
-    this.lastUs = timeUs;
-    if (!(gap >= 1 && gap < this.best)) return;
-    if (++this.counts[gap] >= 3) this.best = gap;
-  }
-
-  /** In µs; NaN until some gap has recurred three times. */
-  get periodUs(): number {
-    return this.best < 1000 ? msToUsUnrounded(this.best) : Number.NaN;
-  }
 }
 
 class Direction {
@@ -317,6 +186,8 @@ class Direction {
   lastRoundUs = Number.NaN;
   type00 = 0;
   type02 = 0;
+  echoes = 0;
+  echoSeqReused = 0;
   disconnects = 0;
   boots = 0;
   // The messages this end sends, per category.
@@ -329,19 +200,29 @@ class Direction {
   untrackedAckSends = 0;
   readonly sendsPerKey = new Array<number>(11).fill(0);
   threeThenSilence = 0;
+  silencedByRemoval = 0;
   stale = 0;
   repeatsWhileOutstanding = 0;
   late = 0;
   forUnseen = 0;
   maxAgeUs = Number.NaN;
   maxRun = 0;
-  unanswered = 0;
-  answered = 0;
   lastSweepUs = 0;
+  /** The last sweep forced by the key cap: at most one a second, so a flood of new keys stays linear. */
+  lastCapSweepUs = Number.NEGATIVE_INFINITY;
   /** Time of this end's last datagram. */
   lastUs = Number.NaN;
   readonly period = new PeriodEstimate();
+  /** What this end's wire shows against each ACK behaviour (ack-behaviour.ts). */
+  readonly tally = new AckEvidenceTally();
+  /** This end's latest datagram with room for one more ACK, and the latest of those that opened the pass-2 gate. */
+  lastRoomyUs = Number.NEGATIVE_INFINITY;
+  lastOpenUs = Number.NEGATIVE_INFINITY;
+  /** The datagram being read: ACK sends in pass 1 and pass 2 (two-pass bookkeeping). */
+  pass1Sends = 0;
+  pass2Sends = 0;
   // This end's ACK-outbox under each rule, and the dead zone under the two-pass rule.
+  readonly out1: StepSeries;
   readonly out3: StepSeries;
   readonly out9: StepSeries;
   readonly dead9: StepSeries;
@@ -350,6 +231,7 @@ class Direction {
     readonly from: Role,
     startIndex: number,
   ) {
+    this.out1 = new StepSeries(startIndex);
     this.out3 = new StepSeries(startIndex);
     this.out9 = new StepSeries(startIndex);
     this.dead9 = new StepSeries(startIndex);
@@ -359,6 +241,11 @@ class Direction {
 class ConnectionState {
   readonly dirs: Record<Role, Direction>;
   endedUs = Number.NaN;
+  /** A Disconnect or Boot was seen: the pass-2 gate is open whatever a datagram holds (ack-outbox-deadlock.md §1). */
+  disconnecting = false;
+  removal: Removal | null = null;
+  readonly keepalives = new KeepaliveEchoes();
+  readonly sinceServer = new SinceServer();
   /** Reduced events for measureSignature: the client's first fragmented message and the server's ACKs of its seq. */
   readonly signatureEvents: TraceEvent[] = [];
   signatureSeq: number | null = null;
@@ -417,6 +304,9 @@ export class WireAnalyzer {
     d.messages += n;
     if (n > d.messagesMax) d.messagesMax = n;
     let ackBytes = 0;
+    let others = 0; // messages other than ACKs
+    let openers = 0; // of those, the ones that surely open the pass-2 gate
+    let reliables = 0;
     let pos = DATAGRAM_HEADER_BYTES;
     for (let i = 0; i < n; i++) {
       const type = bytes[pos];
@@ -428,25 +318,48 @@ export class WireAnalyzer {
         pos += size;
         continue;
       }
+      others++;
+      // A keepalive may travel outside the queues and then open no gate (DECISIONS.md 18, switch keepalive.path).
+      if (type !== TYPE_DATA && type !== TYPE_CONNECT) openers++;
       const flagsLen = flagsLenAt(bytes, pos);
       const size = flagsLenSize(type, flagsLen);
       const reliable = flagsLenReliable(flagsLen);
-      if (type === TYPE_DATA) d.type00++;
-      else if (type === TYPE_CONNECT) d.type02++;
+      const payloadAt = pos + afterSeqOffset(reliable);
+      let echo = false;
+      if (type === TYPE_DATA) {
+        // DECISIONS.md 26: the server echoes the client's keepalive; a copy of it is an echo, not a message of the server's.
+        if (from === 'client') c.keepalives.clientKeepalive(bytes, payloadAt, pos + size);
+        else echo = c.keepalives.isEcho(bytes, payloadAt, pos + size);
+        if (echo) d.echoes++;
+        else d.type00++;
+      } else if (type === TYPE_CONNECT) d.type02++;
       else if (type === TYPE_DISCONNECT) {
         d.disconnects++;
+        c.disconnecting = true;
         if (Number.isNaN(c.endedUs)) c.endedUs = timeUs;
+        if (from === 'server') removed(c, { atS: usToSeconds(timeUs), by: 'disconnect', inferred: false, detail: 'a server Disconnect, type 0x05' });
       } else if (type === TYPE_BOOT) {
         d.boots++;
-        const payloadAt = pos + afterSeqOffset(reliable);
+        c.disconnecting = true;
         if (payloadAt < pos + size) this.booted(connection, bytes[payloadAt], timeUs);
+      } else if (type === TYPE_GAME && from === 'server' && !flagsLenFragment(type, flagsLen) && payloadAt < pos + size && bytes[payloadAt] === Opcode.BootPlayer) {
+        // A game BootPlayer: the server tells the client it is removed.
+        if (Number.isNaN(c.endedUs)) c.endedUs = timeUs;
+        const reason = payloadAt + 1 < pos + size ? `, reason ${bytes[payloadAt + 1]}` : '';
+        removed(c, { atS: usToSeconds(timeUs), by: 'boot-player', inferred: false, detail: `a game BootPlayer, type 0x32 opcode 0x04${reason}` });
       }
-      if (reliable) this.reliableSent(c, d, other, bytes, pos, type, flagsLen, timeUs);
-      else d.unreliable++;
+      if (reliable) {
+        reliables++;
+        if (echo) this.echoSent(c, d, other, bytes, pos, timeUs);
+        else this.reliableSent(c, d, other, bytes, pos, type, flagsLen, timeUs);
+      } else d.unreliable++;
       pos += size;
     }
     d.ackBytes += ackBytes;
     if (ackBytes > d.ackBytesMax) d.ackBytesMax = ackBytes;
+    datagramRead(c, d, end, n, others, openers, timeUs);
+    if (from === 'server') c.sinceServer.serverSent();
+    else c.sinceServer.clientSent(timeUs, reliables);
     if (timeUs - d.lastSweepUs >= SWEEP_EVERY_US) {
       d.lastSweepUs = timeUs;
       sweep(d, timeUs);
@@ -457,8 +370,18 @@ export class WireAnalyzer {
   /** A Boot names the slot of the peer the server removed: that connection (same server) has ended. */
   private booted(connection: CaptureConnection, slot: number, timeUs: number): void {
     for (const s of this.order) {
-      if (s.ref.server === connection.server && s.ref.slot === slot && Number.isNaN(s.endedUs)) s.endedUs = timeUs;
+      if (s.ref.server !== connection.server || s.ref.slot !== slot) continue;
+      if (Number.isNaN(s.endedUs)) s.endedUs = timeUs;
+      removed(s, { atS: usToSeconds(timeUs), by: 'boot', inferred: false, detail: `a transport Boot, type 0x04, naming slot ${slot}` });
     }
+  }
+
+  /** A type-0x00 echo of the client's keepalive: not a message of the server's, so no re-send; the client's ACK entry is refreshed. */
+  private echoSent(c: ConnectionState, d: Direction, ackSender: Direction, bytes: Uint8Array, pos: number, t: number): void {
+    const seq = dataSeqAt(bytes, pos);
+    if (c.keepalives.echoSeq(seq, t) || d.seqs[0].count(seq) > 0) d.echoSeqReused++;
+    const st = ackSender.acks.get(packKeyOf(true, seq, false, 0));
+    if (st !== undefined) st.refreshUs = t;
   }
 
   /** A reliable message at bytes[pos] (type and flags_len already read). */
@@ -518,6 +441,7 @@ export class WireAnalyzer {
     const key = packKeyOf(low, seq, fragment, fragIndex);
     const st = ackSender.acks.get(key);
     if (st === undefined) return;
+    st.refreshUs = t;
     if (newMessage) {
       // Repeats of the old message's ACK that nothing re-sent: stale.
       ackSender.stale += st.pending;
@@ -531,7 +455,7 @@ export class WireAnalyzer {
     }
     if (st.n9 >= 3) {
       // A re-send reaching an entry past its three sends: single-pass would free it and answer afresh.
-      if (st.awaitUs >= 0 && t - st.awaitUs > ANSWER_WINDOW_US) ackSender.unanswered++;
+      if (st.awaitUs >= 0 && t - st.awaitUs > ANSWER_WINDOW_US) ackSender.tally.unansweredDuplicates++;
       st.awaitUs = t;
     }
   }
@@ -545,7 +469,10 @@ export class WireAnalyzer {
     const key = packKeyOf(low, seq, fragment, index);
     let st = x.acks.get(key);
     if (st === undefined && x.acks.size >= MAX_ACK_KEYS) {
-      sweep(x, t);
+      if (t - x.lastCapSweepUs >= CAP_SWEEP_EVERY_US) {
+        x.lastCapSweepUs = t;
+        sweep(x, t);
+      }
       if (x.acks.size >= MAX_ACK_KEYS) {
         // Past any real outbox: counted, not followed (the estimate is then not defined).
         x.ackSends++;
@@ -554,7 +481,7 @@ export class WireAnalyzer {
       }
     }
     if (st === undefined) {
-      st = { sends: 0, firstSendUs: t, lastSendUs: Number.NEGATIVE_INFINITY, run: 0, n3: 0, n9: 0, answeredUs: Number.NEGATIVE_INFINITY, pending: 0, awaitUs: -1 };
+      st = { sends: 0, firstSendUs: t, lastSendUs: Number.NEGATIVE_INFINITY, run: 0, n3: 0, n9: 0, refreshUs: Number.NEGATIVE_INFINITY, judged: false, answeredUs: Number.NEGATIVE_INFINITY, pending: 0, awaitUs: -1 };
       x.acks.set(key, st);
       x.ackKeys++;
     }
@@ -567,12 +494,17 @@ export class WireAnalyzer {
       yLast = fm?.frags.get(index)?.lastUs ?? table.lastUs(seq);
     } else {
       yLast = table.lastUs(seq);
+      // The client's ACK of a keepalive echo (not in the server's tables: connection-end.ts).
+      const echoUs = low && x.from === 'client' ? c.keepalives.seqLastUs.get(seq) : undefined;
+      if (echoUs !== undefined && !(yLast >= echoUs)) yLast = echoUs;
     }
+    if (!Number.isNaN(yLast)) judge(x, st, yLast, t);
     if (Number.isNaN(yLast)) {
       x.forUnseen++;
       st.run++;
     } else {
       st.run = yLast > st.lastSendUs ? 1 : st.run + 1;
+      if (st.run === 4) x.tally.pass2Entries++;
       const age = t - yLast;
       if (!(age <= x.maxAgeUs)) x.maxAgeUs = age;
       if (age > LATE_ACK_US) x.late++;
@@ -581,23 +513,28 @@ export class WireAnalyzer {
     }
     if (st.run > x.maxRun) x.maxRun = st.run;
     if (st.awaitUs >= 0) {
-      if (t - st.awaitUs <= ANSWER_WINDOW_US) x.answered++;
-      else x.unanswered++;
+      if (t - st.awaitUs <= ANSWER_WINDOW_US) x.tally.answeredDuplicates++;
+      else x.tally.unansweredDuplicates++;
       st.awaitUs = -1;
     }
-    // Entries under both rules: born with the first send of a key not held, freed at the F-th send.
+    // Entries under each rule: born with the first send of a key not held, freed at the F-th send.
     // The entry was created when its message was read, one update before that first send
     // (DECISIONS.md 16): its birth is dated back by the sender's update period, not before
     // the message was on the wire, nor more than 1 s.
-    let birth = t;
-    if (st.n3 === 0 || st.n9 === 0) {
-      const period = x.period.periodUs;
-      // Until the period is known, the message's own time on the wire stands in for the creation.
-      birth = Number.isNaN(period) ? (Number.isNaN(yLast) ? t : yLast) : t - period;
-      if (!Number.isNaN(yLast) && yLast > birth) birth = yLast;
-      if (birth > t) birth = t;
-      if (birth < t - MAX_BACKDATE_US) birth = t - MAX_BACKDATE_US;
-    }
+    const period = x.period.periodUs;
+    // Until the period is known, the message's own time on the wire stands in for the creation.
+    let birth = Number.isNaN(period) ? (Number.isNaN(yLast) ? t : yLast) : t - period;
+    if (!Number.isNaN(yLast) && yLast > birth) birth = yLast;
+    if (birth > t) birth = t;
+    if (birth < t - MAX_BACKDATE_US) birth = t - MAX_BACKDATE_US;
+    // Immediate: every send is its own entry, freed when the datagram is out (births first, so a datagram's ACKs count together).
+    x.out1.add(1, birth, t);
+    // Two-pass: a send from an entry at 3 or more sends is pass 2 (ack-outbox-deadlock.md §1).
+    if (st.n9 >= 3) {
+      x.pass2Sends++;
+      const due = Math.max(st.lastSendUs, st.refreshUs);
+      if (t - due > GATE_WAIT_US && x.lastOpenUs <= st.lastSendUs) x.tally.gateShut++;
+    } else x.pass1Sends++;
     if (st.n3 === 0) x.out3.add(1, birth, t);
     if (++st.n3 === 3) {
       st.n3 = 0;
@@ -641,50 +578,132 @@ export class WireAnalyzer {
    * Live figures per connection while datagrams still arrive (the proxy's status
    * line, issue 14): read-only, unlike finish(), so input can go on after it.
    * Stale ACKs are those already known stale; the ACK-outbox is the current
-   * estimate under the rule the wire shows so far.
+   * estimate under the behaviour each end's wire shows so far.
    */
   live(): LiveConnection[] {
-    let maxRun = 0;
-    for (const c of this.order) maxRun = Math.max(maxRun, c.dirs.client.maxRun, c.dirs.server.maxRun);
-    const twoPass = this.options.ackRule === undefined ? maxRun > 3 : this.options.ackRule === 'two-pass';
-    const figures = (d: Direction): LiveDirection => ({
-      datagrams: d.datagrams,
-      retransmissions: d.low.retransmissions + d.high.retransmissions,
-      fragmentRounds: d.rounds,
-      staleAcks: d.stale,
-      ackOutbox: twoPass ? d.out9.current : d.out3.current,
-    });
+    const figures = (d: Direction): LiveDirection => {
+      const rule = inferBehaviour(evidenceNow(d, this.lastUs), this.options.ackRule).rule;
+      return {
+        datagrams: d.datagrams,
+        retransmissions: d.low.retransmissions + d.high.retransmissions,
+        fragmentRounds: d.rounds,
+        staleAcks: d.stale,
+        ackBehaviour: rule,
+        ackOutbox: rule === 'unknown' ? null : seriesOf(d, rule).current,
+      };
+    };
     return this.order.map((c) => ({ index: c.ref.index, client: figures(c.dirs.client), server: figures(c.dirs.server) }));
   }
 
   /** The figures, once every datagram is in; `endUs` is the end of the input (relative). */
   finish(endUs: number = this.lastUs): WireAnalysis {
     const end = Math.max(endUs, this.lastUs);
-    let maxRun = 0;
-    let unanswered = 0;
-    let answered = 0;
     for (const c of this.order) {
-      for (const d of [c.dirs.client, c.dirs.server]) {
-        finishDirection(d, end);
-        maxRun = Math.max(maxRun, d.maxRun);
-        unanswered += d.unanswered;
-        answered += d.answered;
-      }
+      const client = c.dirs.client;
+      c.removal ??= silentRemoval(c.dirs.server.lastUs, client.lastUs, c.sinceServer, c.endedUs);
+      const removalUs = c.removal === null ? Number.POSITIVE_INFINITY : secondsToUsUnrounded(c.removal.atS);
+      for (const d of [client, c.dirs.server]) finishDirection(d, end, removalUs);
     }
-    const rule = chooseRule(this.options.ackRule, maxRun, unanswered, answered);
     const lifetimeS = this.options.lifetimeS ?? DEFAULT_LIFETIME_S;
+    const forced = this.options.ackRule ?? null;
     return {
       endS: usToSeconds(end),
-      ackRule: rule,
-      connections: this.order.map((c) => connectionFigures(c, rule, end, lifetimeS)),
+      ackRuleForced: forced,
+      connections: this.order.map((c) => connectionFigures(c, end, lifetimeS, forced ?? undefined)),
     };
   }
 }
 
 function advance(d: Direction, t: number): void {
+  d.out1.advance(t);
   d.out3.advance(t);
   d.out9.advance(t);
   d.dead9.advance(t);
+}
+
+/** The estimate's series under a known behaviour. */
+function seriesOf(d: Direction, rule: Exclude<AckBehaviourName, 'unknown'>): StepSeries {
+  return rule === 'two-pass' ? d.out9 : rule === 'single-pass' ? d.out3 : d.out1;
+}
+
+/** The first sign of the server removing the client is kept; later ones say nothing new. */
+function removed(c: ConnectionState, removal: Removal): void {
+  c.removal ??= removal;
+}
+
+/**
+ * One ACK send of a key whose message the capture shows, before its counts move on:
+ * what it says against each ACK behaviour (ack-behaviour.ts).
+ */
+function judge(x: Direction, st: AckState, yLast: number, t: number): void {
+  const v = x.tally.violations;
+  if (!st.judged) {
+    st.judged = true;
+    x.tally.judgedKeys++;
+  }
+  if (st.sends === 0) return;
+  if (!(yLast > st.lastSendUs)) {
+    // Sent again with no transmission of its message since the previous send.
+    if (st.run === 1) v.immediate++;
+    if (st.n3 === 0) v.singlePass++; // after the 3rd send freed it
+    if (st.n9 === 0) v.twoPass++; // after the 9th
+  }
+  passedOver(x, st, t);
+}
+
+/**
+ * A held entry that a datagram with room went out without, 1 s after it was due (ack-behaviour.ts),
+ * counted into `tally` (the end's own, or a copy for live()).
+ */
+function passedOver(x: Direction, st: AckState, t: number, tally: Pick<AckEvidenceTally, 'violations' | 'passedOverAt'> = x.tally): void {
+  const due = Math.max(st.lastSendUs, st.refreshUs) + PASSED_OVER_US;
+  if (due > t) return;
+  if (st.n3 > 0 && x.lastRoomyUs >= due) tally.violations.singlePass++;
+  // Two-pass: pass 1 (1-2 sends) goes in any datagram; pass 2 (3-8) only in one that opened the gate.
+  if (st.n9 > 0 && (st.n9 < 3 ? x.lastRoomyUs : x.lastOpenUs) >= due) {
+    tally.violations.twoPass++;
+    tally.passedOverAt[st.n9]++;
+  }
+}
+
+/**
+ * The evidence so far, with the held entries already passed over counted too (finish() counts
+ * them when the input ends, a send when the key comes again): read-only, for live().
+ */
+function evidenceNow(x: Direction, t: number): AckEvidence {
+  const own = x.tally;
+  const tally = { violations: { ...own.violations }, passedOverAt: [...own.passedOverAt] };
+  for (const st of x.acks.values()) if (st.judged) passedOver(x, st, t, tally);
+  const evidence = own.evidence();
+  const passedOverBy: Record<string, number> = {};
+  for (let n = 1; n < tally.passedOverAt.length; n++) if (tally.passedOverAt[n] > 0) passedOverBy[String(n)] = tally.passedOverAt[n];
+  return { ...evidence, violations: tally.violations, passedOver: passedOverBy };
+}
+
+/**
+ * A datagram of `d` is read: `n` messages, `others` of them not ACKs, `openers` of those neither
+ * keepalive type (0x00, 0x02), `end` bytes. Under two-pass, pass 2 runs only when pass 1 or the
+ * data queues wrote something, or the peer is disconnecting (ack-outbox-deadlock.md §1): a pass-2
+ * send with nothing else in the datagram is against it; with only a keepalive it says nothing (the
+ * keepalive may be written after pass 2, DECISIONS.md 18). Immediate entries leave with the datagram.
+ */
+function datagramRead(c: ConnectionState, d: Direction, end: number, n: number, others: number, openers: number, t: number): void {
+  const opened = openers > 0 || d.pass1Sends > 0 || c.disconnecting;
+  if (d.pass2Sends > 0) {
+    if (opened) d.tally.gatedDatagrams++;
+    else if (others === 0) {
+      d.tally.ungatedDatagrams++;
+      d.tally.violations.twoPass++;
+    }
+  }
+  if (end + FRAGMENT_ACK_BYTES <= MAX_DATAGRAM_BYTES && n < MAX_MESSAGES_PER_DATAGRAM) {
+    d.lastRoomyUs = t;
+    if (opened) d.lastOpenUs = t;
+  }
+  const sends = d.pass1Sends + d.pass2Sends;
+  if (sends > 0) d.out1.add(-sends, t, t);
+  d.pass1Sends = 0;
+  d.pass2Sends = 0;
 }
 
 /** A re-sent fragment: a new round after a pause or when an index comes again (reproduce/signature.ts). */
@@ -739,35 +758,37 @@ function forgetFragmented(d: Direction, table: SeqTable, t: number, idleUs: numb
   }
 }
 
-function retireKey(d: Direction, st: AckState, t: number): void {
+/** Sums up a key; `removalUs`: when the server removed the client (+∞: it did not). */
+function retireKey(d: Direction, st: AckState, t: number, removalUs = Number.POSITIVE_INFINITY): void {
   d.sendsPerKey[Math.min(st.sends, 10)]++;
-  if (st.sends === 3 && t - st.lastSendUs >= SILENCE_US) d.threeThenSilence++;
+  if (st.sends === 3 && t - st.lastSendUs >= SILENCE_US) {
+    // A silence that does not fit before the removal is the removal's.
+    if (st.lastSendUs + SILENCE_US > removalUs) d.silencedByRemoval++;
+    else d.threeThenSilence++;
+  }
   d.stale += st.pending;
   st.pending = 0;
   if (st.awaitUs >= 0) {
-    if (t - st.awaitUs > ANSWER_WINDOW_US) d.unanswered++;
+    if (t - st.awaitUs > ANSWER_WINDOW_US) d.tally.unansweredDuplicates++;
     st.awaitUs = -1;
   }
 }
 
-function finishDirection(d: Direction, end: number): void {
+function finishDirection(d: Direction, end: number, removalUs: number): void {
   // Samples up to and including the last whole step at or before the end.
+  d.out1.finish(end);
   d.out3.finish(end);
   d.out9.finish(end);
   d.dead9.finish(end);
-  for (const st of d.acks.values()) retireKey(d, st, end);
+  for (const st of d.acks.values()) {
+    if (st.judged) passedOver(d, st, end);
+    retireKey(d, st, end, removalUs);
+  }
   d.acks.clear();
   for (const table of d.seqs) {
     for (const fm of table.fragmented.values()) closeFragmented(d, fm);
     table.fragmented.clear();
   }
-}
-
-function chooseRule(forced: AckRuleName | undefined, maxRun: number, unanswered: number, answered: number): AckRule {
-  const base = { maxRun, unansweredDuplicates: unanswered, answeredDuplicates: answered };
-  if (forced !== undefined) return { rule: forced, freeAt: forced === 'two-pass' ? 9 : 3, basis: 'forced', ...base };
-  if (maxRun > 3) return { rule: 'two-pass', freeAt: 9, basis: 'runs', ...base };
-  return { rule: 'single-pass', freeAt: 3, basis: 'no-evidence', ...base };
 }
 
 function seconds(us: number): number | null {
@@ -804,7 +825,7 @@ function directionFigures(d: Direction): DirectionFigures {
       firstRoundS: seconds(d.firstRoundUs),
       lastRoundS: seconds(d.lastRoundUs),
     },
-    keepalives: { type00: d.type00, type02: d.type02 },
+    keepalives: { type00: d.type00, type02: d.type02, echoes: d.echoes, echoSeqReused: d.echoSeqReused },
     disconnects: d.disconnects,
     boots: d.boots,
     acks: {
@@ -813,6 +834,7 @@ function directionFigures(d: Direction): DirectionFigures {
       sendsPerKey,
       meanSendsPerKey: keys === 0 ? null : sends / keys,
       threeThenSilence: d.threeThenSilence,
+      silencedByRemoval: d.silencedByRemoval,
       stale: d.stale,
       repeatsWhileOutstanding: d.repeatsWhileOutstanding,
       late: d.late,
@@ -824,32 +846,37 @@ function directionFigures(d: Direction): DirectionFigures {
   };
 }
 
-function outboxEstimate(c: ConnectionState, d: Direction, rule: AckRule, end: number): OutboxEstimate {
-  const chosen = rule.rule === 'two-pass' ? d.out9 : d.out3;
-  const other = rule.rule === 'two-pass' ? d.out3 : d.out9;
-  const twoPass = rule.rule === 'two-pass';
+function outboxEstimate(c: ConnectionState, d: Direction, behaviour: AckBehaviour, end: number): OutboxEstimate {
+  const byRule = {
+    'two-pass': { peak: d.out9.peak, final: d.out9.current },
+    'single-pass': { peak: d.out3.peak, final: d.out3.current },
+    immediate: { peak: d.out1.peak, final: d.out1.current },
+  };
+  const base = { side: d.from, behaviour, byRule };
+  // No behaviour, no estimate: not a stock guess.
+  if (behaviour.rule === 'unknown') return { ...base, peak: null, peakS: null, final: null, deadZone: null, defined: null, samples: null, deadZoneSamples: null };
+  const chosen = seriesOf(d, behaviour.rule);
+  const twoPass = behaviour.rule === 'two-pass';
   const ref = c.ref;
-  // The connection ends at its Disconnect or Boot; otherwise with the capture, less its last second,
+  // The connection ends at its Disconnect, Boot or BootPlayer; otherwise with the capture, less its last second,
   // in which an entry may have been created without its first ACK on the wire yet.
   const connectionEnd = Number.isNaN(c.endedUs) ? end - UNSEEN_TAIL_US : c.endedUs;
   // An end that falls silent for good (longer than two keepalive intervals, DECISIONS.md 12) has gone
-  // away (its host died, it was removed): its outbox is not known past its last datagram.
+  // away (its host died, it removed the client): its outbox is not known past its last datagram.
   const until = connectionEnd - d.lastUs > GONE_SILENCE_US ? d.lastUs : connectionEnd;
-  const deadSeries = twoPass ? d.dead9.series() : { ...d.dead9.series(), values: d.dead9.values.map(() => 0) };
   return {
-    side: d.from,
+    ...base,
     peak: chosen.peak,
     peakS: chosen.peak === 0 ? null : seconds(chosen.peakUs),
     final: chosen.current,
-    deadZone: twoPass ? { peak: d.dead9.peak, final: d.dead9.current } : { peak: 0, final: 0 },
+    deadZone: twoPass ? { peak: d.dead9.peak, final: d.dead9.current } : null,
     defined: ref.startSeen && d.untrackedAckSends === 0 ? { fromS: usToSeconds(ref.firstUs), untilS: usToSeconds(until) } : null,
     samples: chosen.series(),
-    deadZoneSamples: deadSeries,
-    otherRule: { rule: twoPass ? 'single-pass' : 'two-pass', peak: other.peak, final: other.current },
+    deadZoneSamples: twoPass ? d.dead9.series() : null,
   };
 }
 
-function connectionFigures(c: ConnectionState, rule: AckRule, end: number, lifetimeS: number): ConnectionAnalysis {
+function connectionFigures(c: ConnectionState, end: number, lifetimeS: number, forced: AckRuleName | undefined): ConnectionAnalysis {
   const ref = c.ref;
   const criteria = measureSignature(c.signatureEvents, usToSeconds(end), lifetimeS);
   // Criterion 4 from the whole stream: the reduced events hold only the fragmented message and its ACKs.
@@ -866,9 +893,13 @@ function connectionFigures(c: ConnectionState, rule: AckRule, end: number, lifet
     firstS: usToSeconds(ref.firstUs),
     lastS: usToSeconds(ref.lastUs),
     endedS: seconds(c.endedUs),
+    removal: c.removal,
     clientToServer: directionFigures(c.dirs.client),
     serverToClient: directionFigures(c.dirs.server),
-    ackOutbox: { server: outboxEstimate(c, c.dirs.server, rule, end), client: outboxEstimate(c, c.dirs.client, rule, end) },
+    ackOutbox: {
+      server: outboxEstimate(c, c.dirs.server, inferBehaviour(c.dirs.server.tally.evidence(), forced), end),
+      client: outboxEstimate(c, c.dirs.client, inferBehaviour(c.dirs.client.tally.evidence(), forced), end),
+    },
     fragmentAck: {
       seq: c.signatureSeq,
       lifetimeS,

@@ -245,14 +245,14 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .command('analyze')
     .description('measure a capture: the figures bcsim reports, from the wire alone (optionally beside a simulated run)')
     .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)')
-    .option('--json', 'print one JSON object (bcsim.analyze/1; with --against, bcsim.analyze-against/1)')
+    .option('--json', 'print one JSON object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)')
     .option('--against <scenario>', 'also run this scenario and show the same figures, computed the same way, beside the capture')
     .option('--mode <preset>', "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode")
     .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
     .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
     .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
     .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
-    .option('--ack-rule <rule>', 'ACK-outbox estimate: auto (read from the wire), two-pass (freed at the 9th send) or single-pass (3rd)', 'auto')
+    .option('--ack-rule <rule>', "each end's ACK behaviour: auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)", 'auto')
     .addHelpText('after', `\n${ANALYZE_HELP}\n`)
     .action(async (file: string, flags: AnalyzeFlags) => {
       setExit((await import('./commands/analyze.js')).analyzeCommand(file, flags, io));

@@ -25,6 +25,8 @@ export const Opcode = {
   MissionInit: 0x35,
   DeletePlayerUI: 0x17,
   JoinMarker: 0x28,
+  /** The server's removal of a player, first payload byte, then the reason (capture/connection-end.ts reads it). */
+  BootPlayer: 0x04,
 } as const;
 
 /** A payload of `bytes` bytes starting with `opcode`, filled from `salt`. */

@@ -2,7 +2,8 @@
 // per client its two links' counters (the same LinkSummary as a simulated run,
 // session/summary.ts), what bypassed the link model, and the wire analysis of
 // everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
-import type { WireAnalysis } from '../../capture/index.js';
+import { removalText } from '../../capture/index.js';
+import type { OutboxEstimate, WireAnalysis } from '../../capture/index.js';
 import { summarizeLink, sumLinks } from '../../session/index.js';
 import type { LinkSummary } from '../../session/index.js';
 import { VERSION } from '../../version.js';
@@ -105,6 +106,13 @@ export function buildSummary(input: {
   };
 }
 
+/** "peak 15 (single-pass)", "peak 20, dead zone 18 (two-pass)", or why there is none. */
+function outboxText(o: OutboxEstimate): string {
+  if (o.peak === null) return `none (ACK behaviour unknown: ${o.behaviour.summary})`;
+  const dead = o.deadZone === null ? '' : `, dead zone ${o.deadZone.peak}`;
+  return `peak ${o.peak}${dead} (${o.behaviour.rule})`;
+}
+
 /** The human form: a few lines per client. */
 export function renderSummary(s: ProxySummary): string {
   const lines = [
@@ -128,7 +136,8 @@ export function renderSummary(s: ProxySummary): string {
         const retx = d.reliable.low.retransmissions + d.reliable.high.retransmissions;
         lines.push(`  ${d.from} sent ${d.datagrams} datagrams, ${retx} re-sends, ${d.fragments.rounds} fragment rounds, ${d.acks.sent} ACKs (${d.acks.stale} stale)`);
       }
-      lines.push(`  ACK-outbox estimate (${s.analysis.ackRule.rule}): client peak ${a.ackOutbox.client.peak}, server peak ${a.ackOutbox.server.peak}`);
+      lines.push(`  ACK-outbox estimate: client ${outboxText(a.ackOutbox.client)}, server ${outboxText(a.ackOutbox.server)}`);
+      if (a.removal !== null) lines.push(`  ${removalText(a.removal)}`);
     }
   }
   if (s.clients.length === 0) lines.push('no client sent anything');
