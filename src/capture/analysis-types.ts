@@ -107,13 +107,16 @@ export interface AckEvidence {
   judgedKeys: number;
   /** Entries that reached a 4th send (pass 2 at work). */
   keysToPass2: number;
-  /** Entries passed over by a later datagram with room, by their send count then ("3": 90). */
+  /** Entries that stopped for good though a later datagram had room for them, by their send count then ("3": 90). */
   passedOver: Record<string, number>;
   /** Datagrams with a 4th-9th send of an entry: with something that opens the gate, and without. */
   pass2Datagrams: { gated: number; ungated: number };
   /** Pass-2 sends that waited more than 1.5 s with no gate-opening datagram. */
   gateShut: number;
+  /** What the wire shows against each behaviour that a lost datagram cannot fake (ack-behaviour.ts). */
   violations: { twoPass: number; singlePass: number; immediate: number };
+  /** Entries passed over for good while held under each behaviour: a lost datagram can fake a few. */
+  skipped: { twoPass: number; singlePass: number };
   /**
    * Re-sent messages whose entry had had its 3 sends, unanswered and answered within 1.5 s: reported,
    * not used (a lost or cut-off re-send goes unanswered too).

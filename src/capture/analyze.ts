@@ -71,7 +71,7 @@ import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 import type { CaptureConnection } from './bc-packets.js';
 import { datagramMessages } from './wire-walk.js';
-import { AckEvidenceTally, GATE_WAIT_US, PASSED_OVER_US, inferBehaviour } from './ack-behaviour.js';
+import { AckEvidenceTally, GATE_WAIT_US, PASSED_OVER_US, SKIPPED_AT_MOST, inferBehaviour } from './ack-behaviour.js';
 import { KeepaliveEchoes, SinceServer, silentRemoval } from './connection-end.js';
 import { PeriodEstimate, SAMPLE_STEP_US, SeqTable, StepSeries } from './analyze-tables.js';
 import type { FragmentedMessage } from './analyze-tables.js';
@@ -498,7 +498,7 @@ export class WireAnalyzer {
       const echoUs = low && x.from === 'client' ? c.keepalives.seqLastUs.get(seq) : undefined;
       if (echoUs !== undefined && !(yLast >= echoUs)) yLast = echoUs;
     }
-    if (!Number.isNaN(yLast)) judge(x, st, yLast, t);
+    if (!Number.isNaN(yLast)) judge(x, st, yLast);
     if (Number.isNaN(yLast)) {
       x.forUnseen++;
       st.run++;
@@ -582,7 +582,7 @@ export class WireAnalyzer {
    */
   live(): LiveConnection[] {
     const figures = (d: Direction): LiveDirection => {
-      const rule = inferBehaviour(evidenceNow(d, this.lastUs), this.options.ackRule).rule;
+      const rule = inferBehaviour(evidenceNow(d), this.options.ackRule).rule;
       return {
         datagrams: d.datagrams,
         retransmissions: d.low.retransmissions + d.high.retransmissions,
@@ -635,7 +635,7 @@ function removed(c: ConnectionState, removal: Removal): void {
  * One ACK send of a key whose message the capture shows, before its counts move on:
  * what it says against each ACK behaviour (ack-behaviour.ts).
  */
-function judge(x: Direction, st: AckState, yLast: number, t: number): void {
+function judge(x: Direction, st: AckState, yLast: number): void {
   const v = x.tally.violations;
   if (!st.judged) {
     st.judged = true;
@@ -648,36 +648,30 @@ function judge(x: Direction, st: AckState, yLast: number, t: number): void {
     if (st.n3 === 0) v.singlePass++; // after the 3rd send freed it
     if (st.n9 === 0) v.twoPass++; // after the 9th
   }
-  passedOver(x, st, t);
 }
 
 /**
- * A held entry that a datagram with room went out without, 1 s after it was due (ack-behaviour.ts),
- * counted into `tally` (the end's own, or a copy for live()).
+ * A held entry that a datagram with room went out without, 1 s after it was due, and that did not
+ * come back (ack-behaviour.ts): counted when the input ends, into `tally` (the end's own, or a copy
+ * for live()). A key that comes back was held all along; a datagram lost before the capture point
+ * only delayed it.
  */
-function passedOver(x: Direction, st: AckState, t: number, tally: Pick<AckEvidenceTally, 'violations' | 'passedOverAt'> = x.tally): void {
+function passedOver(x: Direction, st: AckState, tally: Pick<AckEvidenceTally, 'skipped' | 'passedOverAt'> = x.tally): void {
   const due = Math.max(st.lastSendUs, st.refreshUs) + PASSED_OVER_US;
-  if (due > t) return;
-  if (st.n3 > 0 && x.lastRoomyUs >= due) tally.violations.singlePass++;
+  // Against a hypothesis only with at most half its sends seen (ack-behaviour.ts SKIPPED_AT_MOST).
+  if (st.n3 > 0 && st.n3 <= SKIPPED_AT_MOST['single-pass'] && x.lastRoomyUs >= due) tally.skipped.singlePass++;
   // Two-pass: pass 1 (1-2 sends) goes in any datagram; pass 2 (3-8) only in one that opened the gate.
   if (st.n9 > 0 && (st.n9 < 3 ? x.lastRoomyUs : x.lastOpenUs) >= due) {
-    tally.violations.twoPass++;
+    if (st.n9 <= SKIPPED_AT_MOST['two-pass']) tally.skipped.twoPass++;
     tally.passedOverAt[st.n9]++;
   }
 }
 
-/**
- * The evidence so far, with the held entries already passed over counted too (finish() counts
- * them when the input ends, a send when the key comes again): read-only, for live().
- */
-function evidenceNow(x: Direction, t: number): AckEvidence {
-  const own = x.tally;
-  const tally = { violations: { ...own.violations }, passedOverAt: [...own.passedOverAt] };
-  for (const st of x.acks.values()) if (st.judged) passedOver(x, st, t, tally);
-  const evidence = own.evidence();
-  const passedOverBy: Record<string, number> = {};
-  for (let n = 1; n < tally.passedOverAt.length; n++) if (tally.passedOverAt[n] > 0) passedOverBy[String(n)] = tally.passedOverAt[n];
-  return { ...evidence, violations: tally.violations, passedOver: passedOverBy };
+/** The evidence so far, the held entries passed over until now included: read-only, for live(). */
+function evidenceNow(x: Direction): AckEvidence {
+  const tally = { skipped: { ...x.tally.skipped }, passedOverAt: [...x.tally.passedOverAt] };
+  for (const st of x.acks.values()) if (st.judged) passedOver(x, st, tally);
+  return x.tally.evidence(tally);
 }
 
 /**
@@ -781,7 +775,7 @@ function finishDirection(d: Direction, end: number, removalUs: number): void {
   d.out9.finish(end);
   d.dead9.finish(end);
   for (const st of d.acks.values()) {
-    if (st.judged) passedOver(d, st, end);
+    if (st.judged) passedOver(d, st);
     retireKey(d, st, end, removalUs);
   }
   d.acks.clear();
