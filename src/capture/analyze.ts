@@ -74,6 +74,7 @@ import { datagramMessages } from './wire-walk.js';
 import { AckEvidenceTally, GATE_WAIT_US, PASSED_OVER_US, SKIPPED_AT_MOST, inferBehaviour } from './ack-behaviour.js';
 import { KeepaliveEchoes, SinceServer, silentRemoval } from './connection-end.js';
 import { PeriodEstimate, SAMPLE_STEP_US, SeqTable, StepSeries } from './analyze-tables.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import type { FragmentedMessage } from './analyze-tables.js';
 import type {
   AckBehaviour,
@@ -138,6 +139,14 @@ const FORGET_FRAGMENTED_US = 300_000_000;
 const MAX_SIGNATURE_EVENTS = 200_000;
 /** An end silent this long at the end of its connection (two keepalive intervals, DECISIONS.md 12) has gone away. */
 const GONE_SILENCE_US = 10_000_000;
+/**
+ * A held entry is taken as gone this long after its last send, when a datagram that would have
+ * carried it went out in between: its due time (PASSED_OVER_US) and one ACK resend interval more
+ * (DECISIONS.md 9), in which a held entry whose one send was lost comes back. One that comes back
+ * later still (two sends lost in a row) is put back then.
+ */
+const GONE_MARGIN_US = 700_000;
+const GONE_AFTER_US = PASSED_OVER_US + GONE_MARGIN_US;
 /** Stock message lifetime for the signature's criterion 3 (messageLifetime peer-timeout). */
 export const DEFAULT_LIFETIME_S = 45;
 
@@ -157,6 +166,9 @@ interface AckState {
   refreshUs: number;
   /** Counted among the keys the behaviour is judged by (its message is on the wire). */
   judged: boolean;
+  /** Taken out of the single-pass or two-pass series as gone (expire()); put back if the key comes back. */
+  gone3: boolean;
+  gone9: boolean;
   /** First ACK after the message's latest transmission. */
   answeredUs: number;
   /** Repeats since that answer, not yet known to be stale. */
@@ -218,6 +230,8 @@ class Direction {
   /** This end's latest datagram with room for one more ACK, and the latest of those that opened the pass-2 gate. */
   lastRoomyUs = Number.NEGATIVE_INFINITY;
   lastOpenUs = Number.NEGATIVE_INFINITY;
+  /** This end's ACK sends of entries still held, looked at again GONE_AFTER_US later (expire()). */
+  readonly sent = new ExpiryQueue();
   /** The datagram being read: ACK sends in pass 1 and pass 2 (two-pass bookkeeping). */
   pass1Sends = 0;
   pass2Sends = 0;
@@ -481,7 +495,7 @@ export class WireAnalyzer {
       }
     }
     if (st === undefined) {
-      st = { sends: 0, firstSendUs: t, lastSendUs: Number.NEGATIVE_INFINITY, run: 0, n3: 0, n9: 0, refreshUs: Number.NEGATIVE_INFINITY, judged: false, answeredUs: Number.NEGATIVE_INFINITY, pending: 0, awaitUs: -1 };
+      st = { sends: 0, firstSendUs: t, lastSendUs: Number.NEGATIVE_INFINITY, run: 0, n3: 0, n9: 0, refreshUs: Number.NEGATIVE_INFINITY, judged: false, gone3: false, gone9: false, answeredUs: Number.NEGATIVE_INFINITY, pending: 0, awaitUs: -1 };
       x.acks.set(key, st);
       x.ackKeys++;
     }
@@ -535,6 +549,16 @@ export class WireAnalyzer {
       const due = Math.max(st.lastSendUs, st.refreshUs);
       if (t - due > GATE_WAIT_US && x.lastOpenUs <= st.lastSendUs) x.tally.gateShut++;
     } else x.pass1Sends++;
+    // A key that comes back was held after all (its sends in between were lost before the capture point).
+    if (st.gone3) {
+      st.gone3 = false;
+      if (st.n3 > 0) x.out3.add(1, t, t);
+    }
+    if (st.gone9) {
+      st.gone9 = false;
+      if (st.n9 > 0) x.out9.add(1, t, t);
+      if (st.n9 >= 3) x.dead9.add(1, t, t);
+    }
     if (st.n3 === 0) x.out3.add(1, birth, t);
     if (++st.n3 === 3) {
       st.n3 = 0;
@@ -550,6 +574,7 @@ export class WireAnalyzer {
     }
     st.sends++;
     st.lastSendUs = t;
+    if (st.n3 > 0 || st.n9 > 0) x.sent.push(key, t);
     if (x.from === 'server' && c.signatureSeq !== null && seq === c.signatureSeq && !low) {
       this.signatureEvent(c, { kind: 'send', timeUs: t, client: c.ref.index, slot: c.ref.slot, from: 'server', bytes: EMPTY, messages: [located(bytes, pos)], notes: [SendNote.Ack], transmission: [0] });
     }
@@ -698,6 +723,30 @@ function datagramRead(c: ConnectionState, d: Direction, end: number, n: number, 
   if (sends > 0) d.out1.add(-sends, t, t);
   d.pass1Sends = 0;
   d.pass2Sends = 0;
+  d.sent.drain(t, GONE_AFTER_US, (key, sendUs) => {
+    const st = d.acks.get(key);
+    if (st !== undefined && st.lastSendUs === sendUs) expire(d, st, t);
+  });
+}
+
+/**
+ * An entry held in a series, not sent again since `GONE_AFTER_US` ago although a datagram that
+ * would have carried it went out after it was due: gone from the sender's outbox (a send lost
+ * before the capture point left its count short). It leaves the series now, and comes back with
+ * its key (ackSent).
+ */
+function expire(x: Direction, st: AckState, t: number): void {
+  const due = Math.max(st.lastSendUs, st.refreshUs) + PASSED_OVER_US;
+  if (t < due + GONE_MARGIN_US) return;
+  if (st.n3 > 0 && !st.gone3 && x.lastRoomyUs >= due) {
+    st.gone3 = true;
+    x.out3.add(-1, t, t);
+  }
+  if (st.n9 > 0 && !st.gone9 && (st.n9 < 3 ? x.lastRoomyUs : x.lastOpenUs) >= due) {
+    st.gone9 = true;
+    x.out9.add(-1, t, t);
+    if (st.n9 >= 3) x.dead9.add(-1, t, t);
+  }
 }
 
 /** A re-sent fragment: a new round after a pause or when an index comes again (reproduce/signature.ts). */

@@ -24,7 +24,7 @@ interface EndPlan {
   readonly behaviour: Behaviour;
   /** An unreliable message in every update (StateUpdates): the gate is open every time. */
   readonly busy: boolean;
-  /** The capture misses every datagram of this end whose number n has n % 10 === 3 (a receiver behind 10 % loss). */
+  /** The capture misses a tenth of this end's datagrams, spread without pattern (a receiver behind 10 % loss). */
   readonly unseenTenth?: boolean;
 }
 
@@ -101,7 +101,7 @@ function run(client: EndPlan, server: EndPlan, endUs: number, analyzer = new Wir
       }
       const freeAt = { 'two-pass': 9, 'single-pass': 3, immediate: 1, 'ungated-nine': 9 }[me.plan.behaviour];
       for (let i = me.outbox.length - 1; i >= 0; i--) if (me.outbox[i].sends >= freeAt) me.outbox.splice(i, 1);
-      if (messages.length > 0 && !(me.plan.unseenTenth === true && me.datagrams++ % 10 === 3)) analyzer.add(connection, role, t, 0, bc(role === 'client' ? 0x02 : 0x01, messages));
+      if (messages.length > 0 && !(me.plan.unseenTenth === true && unseen(me.datagrams++))) analyzer.add(connection, role, t, 0, bc(role === 'client' ? 0x02 : 0x01, messages));
     }
   }
   // Entries alive at a sample before they were sent: the model's own peak counts them from creation.
@@ -112,6 +112,15 @@ function runFinished(client: EndPlan, server: EndPlan, endUs: number, analyzer =
   const r = run(client, server, endUs, analyzer);
   if (r.analysis === null) throw new Error('not finished');
   return { ...r, analysis: r.analysis };
+}
+
+/** Datagram n is lost: a fixed scramble of n (xorshift), one in ten, with no period the traffic shares. */
+function unseen(n: number): boolean {
+  let x = (n + 1) * 0x9e3779b1;
+  x ^= x << 13;
+  x ^= x >>> 17;
+  x ^= x << 5;
+  return (x >>> 0) % 10 === 0;
 }
 
 const everySecond = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => (from + i) * S + 50_000);
@@ -132,8 +141,9 @@ describe('each end judged by its own wire', () => {
     expect(server.deadZone?.peak).toBeGreaterThan(0);
     expect(client.deadZone).toBeNull();
     expect(client.deadZoneSamples).toBeNull();
-    // The other readings are there for reference, and differ: one rule for both ends would be wrong for one of them.
-    expect(client.byRule['two-pass'].peak).toBeGreaterThan(2 * r.client.maxOutbox);
+    // Each behaviour's figures are there for reference; the estimate is the end's own behaviour's.
+    expect(server.byRule['two-pass']).toEqual({ peak: server.peak, final: server.final });
+    expect(client.byRule['single-pass']).toEqual({ peak: client.peak, final: client.final });
   });
 
   it('an immediate end: each ACK once; its outbox holds only what waits for the next datagram', () => {
@@ -180,9 +190,11 @@ describe('each end judged by its own wire', () => {
   });
 
   it("seen through 10 % loss (a receiver's view): a lost datagram hides sends, and the behaviours still read right", () => {
+    // Two messages a second each way, for outboxes of some size.
+    const twice = (n: number) => Array.from({ length: n }, (_, i) => S + i * 500_000 + 50_000);
     const r = runFinished(
-      { reliableAtUs: everySecond(1, 40), behaviour: 'single-pass', busy: true, unseenTenth: true },
-      { reliableAtUs: everySecond(1, 40), behaviour: 'two-pass', busy: true, unseenTenth: true },
+      { reliableAtUs: twice(80), behaviour: 'single-pass', busy: true, unseenTenth: true },
+      { reliableAtUs: twice(80), behaviour: 'two-pass', busy: true, unseenTenth: true },
       45 * S,
     );
     const { client, server } = r.analysis.connections[0].ackOutbox;
@@ -190,6 +202,14 @@ describe('each end judged by its own wire', () => {
     expect(Object.keys(server.behaviour.evidence.passedOver).length).toBeGreaterThan(0);
     expect(server.behaviour.rule, server.behaviour.summary).toBe('two-pass');
     expect(client.behaviour.rule, client.behaviour.summary).toBe('single-pass');
+    // An entry whose freeing send was lost leaves the estimate 1.7 s after its last send seen, once a
+    // later datagram would have carried it: late, so the estimate runs high (here 15 for 12, and 6 for
+    // 3 at the single-pass end, whose entries live 1.3 s), but it does not pile up.
+    for (const [o, model] of [[server, r.server], [client, r.client]] as const) {
+      expect(o.peak).toBeGreaterThanOrEqual(model.maxOutbox - 1);
+      expect(o.peak).toBeLessThanOrEqual(2 * model.maxOutbox + 1);
+      expect(o.final).toBeLessThanOrEqual(model.outbox.length + 3);
+    }
   });
 
   it('forced by --ack-rule: every end, with the evidence still reported', () => {

@@ -9,6 +9,7 @@ import { WireAnalyzer, MAX_ACK_KEYS } from '../../src/capture/analyze.js';
 import { MAX_CONNECTIONS, scanCapture } from '../../src/capture/bc-packets.js';
 import type { CaptureConnection } from '../../src/capture/bc-packets.js';
 import { encrypt } from '../../src/codec/index.js';
+import { ExpiryQueue, MAX_QUEUED_SENDS } from '../../src/capture/expiry-queue.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, reliable, SERVER_IP } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-limits-'));
@@ -71,5 +72,19 @@ describe('caps on hostile input', () => {
     expect(samples.values.length).toBeGreaterThan(MAX_SAMPLES / 2);
     // The server's one entry (its ACK of the connect, sent once) is held throughout.
     expect(samples.values.every((v) => v === 1)).toBe(true);
+  });
+});
+
+describe('the queue of ACK sends looked at again', () => {
+  it(`holds at most ${MAX_QUEUED_SENDS} sends, counts the rest, and hands them out oldest first once old enough`, () => {
+    const q = new ExpiryQueue();
+    for (let i = 0; i < MAX_QUEUED_SENDS + 10; i++) q.push(i, i);
+    expect(q.size).toBe(MAX_QUEUED_SENDS);
+    expect(q.refused).toBe(10);
+    const seen: number[] = [];
+    q.drain(2000 + 5, 2000, (key) => seen.push(key));
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
+    q.drain(Number.POSITIVE_INFINITY, 0, () => undefined);
+    expect(q.size).toBe(0);
   });
 });
