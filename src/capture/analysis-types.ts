@@ -1,4 +1,4 @@
-// What `bcsim analyze` reports (schema bcsim.analyze/1): the figures per
+// What `bcsim analyze` reports (schema bcsim.analyze/2): the figures per
 // connection and direction, the ACK-outbox estimate and the signature verdict.
 // Plain data; analyze.ts computes it from datagrams.
 import type { Role } from '../transport/index.js';
