@@ -37,6 +37,8 @@ export const PEER_HELP =
   '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
   '  NewPlayerInGame), then plays the scenario\'s traffic; the server answers a real client\'s join the same way.\n' +
   '  Each join step waits for the counterpart\'s real reply (matched by type and opcode).\n' +
+  '  The counterpart line reads its ACK behaviour from the wire (two-pass, single-pass, immediate or unknown)\n' +
+  '  and estimates its ACK-outbox under it (none while unknown); the --json summary has the evidence.\n' +
   'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
   '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
   '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +

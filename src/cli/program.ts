@@ -279,8 +279,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'fields; a rewritten datagram is re-encrypted. GameSpy packets (first byte \\) and undecodable datagrams are\n' +
         'forwarded untouched and counted. Outage and drop-rule times count from the proxy\'s start.\n' +
         'On a terminal, a status line on stderr shows per end: un-ACKed reliable messages, re-sends, fragment rounds,\n' +
-        'stale ACKs and the ACK-outbox estimate. At exit (SIGINT, SIGTERM, --duration) the summary and the capture are\n' +
-        'written together, atomically; "analysis" holds the `bcsim analyze` figures of both ends.\n' +
+        'stale ACKs and the ACK-outbox estimate under the ACK behaviour that end\'s own wire shows (two-pass, single-pass,\n' +
+        'immediate; "?" while unknown). At exit (SIGINT, SIGTERM, --duration) the summary and the capture are written\n' +
+        'together, atomically; "analysis" holds the `bcsim analyze` figures of both ends, each end\'s ACK behaviour with\n' +
+        'its evidence, and the server\'s removal of a client (Boot, BootPlayer, Disconnect, or silent for good).\n' +
         'WARNING: bind to loopback only. The proxy forwards anything from anyone who reaches --listen to --upstream;\n' +
         'never bind it to a public or wildcard address (a warning is printed when --listen is not loopback).\n' +
         'Examples:\n  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --loss 0.1 --duration 30s\n' +
