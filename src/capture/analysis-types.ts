@@ -1,16 +1,19 @@
-// What `bcsim analyze` reports (schema bcsim.analyze/1): the figures per
+// What `bcsim analyze` reports (schema bcsim.analyze/2): the figures per
 // connection and direction, the ACK-outbox estimate and the signature verdict.
 // Plain data; analyze.ts computes it from datagrams.
 import type { Role } from '../transport/index.js';
 import type { Signature } from '../reproduce/index.js';
 import type { DeviationCounts } from '../codec/index.js';
 
-export type AckRuleName = 'two-pass' | 'single-pass';
+/** An end's ACK behaviour (ack-behaviour.ts), or unknown when the wire does not tell. */
+export type AckBehaviourName = 'two-pass' | 'single-pass' | 'immediate' | 'unknown';
+/** The behaviours --ack-rule can force. */
+export type AckRuleName = Exclude<AckBehaviourName, 'unknown'>;
 
 export interface AnalyzerOptions {
   /** Lifetime (s) of an unACKed message, for criterion 3 of the signature; default 45. */
   readonly lifetimeS?: number;
-  /** Force the outbox rule instead of reading it from the wire. */
+  /** Force every end's ACK behaviour instead of reading it from the wire. */
   readonly ackRule?: AckRuleName;
 }
 
@@ -52,6 +55,8 @@ export interface AckFigures {
   meanSendsPerKey: number | null;
   /** Keys sent exactly 3 times and then not for at least 5 s: pass 1's three sends, then silence. */
   threeThenSilence: number;
+  /** Keys sent 3 times whose silence the server's removal of the client explains (not counted above). */
+  silencedByRemoval: number;
   /** Repeated ACKs of a transmission its sender never re-sent afterwards: it no longer had the message outstanding. */
   stale: number;
   /** Repeated ACKs of a transmission that its sender did re-send later (it still had it outstanding). */
@@ -79,8 +84,12 @@ export interface DirectionFigures {
   unreliable: number;
   reliable: { low: CategoryFigures; high: CategoryFigures };
   fragments: FragmentFigures;
-  /** Type 0x00 (the identity keepalive, DECISIONS.md 12) and type 0x02 (the decompiled idle message, 18). */
-  keepalives: { type00: number; type02: number };
+  /**
+   * Type 0x00 (the identity keepalive, DECISIONS.md 12) and type 0x02 (the decompiled idle message, 18);
+   * echoes: type-0x00 messages the server sent carrying the client's own keepalive payload (26), counted
+   * here only, not as reliable messages or re-sends, and how many re-used a seq already on the wire.
+   */
+  keepalives: { type00: number; type02: number; echoes: number; echoSeqReused: number };
   disconnects: number;
   boots: number;
   acks: AckFigures;
@@ -95,19 +104,68 @@ export interface OutboxSeries {
   values: number[];
 }
 
+/** What the wire shows against each ACK behaviour (ack-behaviour.ts). */
+export interface AckEvidence {
+  /** ACK keys of messages the capture shows. */
+  judgedKeys: number;
+  /** Entries that reached a 4th send (pass 2 at work). */
+  keysToPass2: number;
+  /** Entries that stopped for good though a later datagram had room for them, by their send count then ("3": 90). */
+  passedOver: Record<string, number>;
+  /** Datagrams with a 4th-9th send of an entry: with something that opens the gate, and without. */
+  pass2Datagrams: { gated: number; ungated: number };
+  /** Pass-2 sends that waited more than 1.5 s with no gate-opening datagram. */
+  gateShut: number;
+  /** What the wire shows against each behaviour that a lost datagram cannot fake (ack-behaviour.ts). */
+  violations: { twoPass: number; singlePass: number; immediate: number };
+  /** Entries passed over for good while held under each behaviour: a lost datagram can fake a few. */
+  skipped: { twoPass: number; singlePass: number };
+  /**
+   * Re-sent messages whose entry had had its 3 sends, unanswered and answered within 1.5 s: reported,
+   * not used (a lost or cut-off re-send goes unanswered too).
+   */
+  unansweredDuplicates: number;
+  answeredDuplicates: number;
+}
+
+export interface AckBehaviour {
+  rule: AckBehaviourName;
+  /** The send at which an entry is freed: 9, 3 or 1; null when unknown. */
+  freeAt: number | null;
+  /** forced by --ack-rule, inferred from the wire, or too thin to tell (unknown). */
+  basis: 'forced' | 'inferred' | 'thin';
+  /** The evidence in one line. */
+  summary: string;
+  evidence: AckEvidence;
+}
+
 export interface OutboxEstimate {
   /** The end whose ACK-outbox this is. */
   side: Role;
-  peak: number;
+  /** The ACK behaviour this end shows; the figures follow it. */
+  behaviour: AckBehaviour;
+  /** Null when the behaviour is unknown: no estimate. */
+  peak: number | null;
   peakS: number | null;
-  final: number;
-  deadZone: { peak: number; final: number };
-  /** Where the estimate is defined (see the header comment); null when it is not (the capture missed the connection's start). */
+  final: number | null;
+  /** Only a two-pass end has a dead zone (entries at 3 to 8 sends); null otherwise. */
+  deadZone: { peak: number; final: number } | null;
+  /** Where the estimate is defined (see analyze.ts); null when it is not (the capture missed the connection's start, or no estimate). */
   defined: { fromS: number; untilS: number } | null;
-  samples: OutboxSeries;
-  deadZoneSamples: OutboxSeries;
-  /** The other rule's figures, for reference. */
-  otherRule: { rule: AckRuleName; peak: number; final: number };
+  samples: OutboxSeries | null;
+  deadZoneSamples: OutboxSeries | null;
+  /** Each behaviour's figures from the same keys, for reference: only the end's own behaviour is its estimate. */
+  byRule: Record<AckRuleName, { peak: number; final: number }>;
+}
+
+/** The server's end of a client's connection (the ACK-outbox estimate of the server stops there). */
+export interface Removal {
+  atS: number;
+  /** boot: a transport Boot naming the slot; boot-player: a game BootPlayer; disconnect: a server Disconnect; silence: inferred. */
+  by: 'boot' | 'boot-player' | 'disconnect' | 'silence';
+  inferred: boolean;
+  /** "Boot, slot 2, reason 1", "BootPlayer, reason 4", or what the silence was. */
+  detail: string;
 }
 
 export interface SignatureVerdict {
@@ -128,32 +186,20 @@ export interface ConnectionAnalysis {
   startSeen: boolean;
   firstS: number;
   lastS: number;
-  /** First Disconnect or Boot of this connection. */
+  /** First Disconnect, Boot or BootPlayer of this connection. */
   endedS: number | null;
+  /** The server removed the client: how the wire shows it, or null. */
+  removal: Removal | null;
   clientToServer: DirectionFigures;
   serverToClient: DirectionFigures;
   ackOutbox: { server: OutboxEstimate; client: OutboxEstimate };
   fragmentAck: SignatureVerdict;
 }
 
-export interface AckRule {
-  rule: AckRuleName;
-  /** The send at which an entry is freed: 9 (two-pass) or 3 (single-pass). */
-  freeAt: number;
-  /** How it was chosen: forced, a run of more than 3 sends, or no such evidence. */
-  basis: 'forced' | 'runs' | 'no-evidence';
-  maxRun: number;
-  /**
-   * Re-sent messages whose entry had had its 3 sends, unanswered and answered within 1.5 s: reported,
-   * not used (a lost or cut-off re-send goes unanswered too).
-   */
-  unansweredDuplicates: number;
-  answeredDuplicates: number;
-}
-
 export interface WireAnalysis {
   /** Relative time (s) of the end of the input. */
   endS: number;
-  ackRule: AckRule;
+  /** The behaviour --ack-rule forced on every end, or null: each end's is read from its wire. */
+  ackRuleForced: AckRuleName | null;
   connections: ConnectionAnalysis[];
 }

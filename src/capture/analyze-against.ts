@@ -156,8 +156,9 @@ function dense(values: number[]): number[] {
   return out;
 }
 
-/** The estimate's value at whole second k, or undefined when it has no sample there. */
-export function sampleAt(series: OutboxSeries, k: number): number | undefined {
+/** The estimate's value at whole second k, or undefined when it has no sample there (or no estimate). */
+export function sampleAt(series: OutboxSeries | null, k: number): number | undefined {
+  if (series === null) return undefined;
   const offset = (k - series.startS) / series.stepS;
   if (!Number.isInteger(offset) || offset < 0 || offset >= series.values.length) return undefined;
   return series.values[offset];

@@ -1,7 +1,8 @@
 // The human tables of `bcsim analyze`: per connection, one column per
 // direction (named by its sender), then the ACK-outbox estimate and the
 // fragment-ACK verdict; with --against, one column for the capture and one for
-// the simulated run, row by row.
+// the simulated run, row by row. Each end's ACK-outbox figures follow the ACK
+// behaviour its own wire shows (ack-behaviour.ts), with the evidence below.
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import { deviationCountsText } from '../codec/index.js';
@@ -9,7 +10,9 @@ import type { DeviationCounts } from '../codec/index.js';
 import { CRITERIA } from '../reproduce/index.js';
 import type { Role } from '../transport/index.js';
 import { directionLabel } from './analyze.js';
-import type { AckRule, ConnectionAnalysis, DirectionFigures, OutboxEstimate, WireAnalysis } from './analyze.js';
+import type { AckRuleName, ConnectionAnalysis, DirectionFigures, OutboxEstimate, WireAnalysis } from './analyze.js';
+import { behaviourName } from './ack-behaviour.js';
+import { removalText } from './connection-end.js';
 import type { SimulatedAnalysis, SimulatedConnectionTruth } from './analyze-against.js';
 import type { CaptureAnalysis } from './analyze-capture.js';
 import { censusLine } from './analyze-capture.js';
@@ -29,15 +32,24 @@ const ROWS: readonly Row[] = [
   ['fragmented messages / fragments sent / re-sent', (d) => `${d.fragments.messages} / ${d.fragments.transmissions} / ${d.fragments.retransmissions}`],
   ['fragment re-send rounds (complete) / period', (d) => `${d.fragments.rounds} (${d.fragments.completeRounds}) / ${d.fragments.periodS === null ? '–' : `${d.fragments.periodS.toFixed(2)} s`}`],
   ['keepalives type 0x00 / type 0x02', (d) => `${d.keepalives.type00} / ${d.keepalives.type02}`],
+  ['keepalive echoes (seq re-used)', (d) => `${d.keepalives.echoes} (${d.keepalives.echoSeqReused})`],
   ['ACKs sent / keys / mean sends per key', (d) => `${d.acks.sent} / ${d.acks.keys} / ${num(d.acks.meanSendsPerKey)}`],
   ['ACK keys by sends (sends×keys)', (d) => sendsPerKey(d.acks.sendsPerKey)],
-  ['ACK keys sent 3 times, then silence', (d) => String(d.acks.threeThenSilence)],
+  ['ACK keys sent 3 times, then silence', (d, o) => threeThenSilence(d, o)],
   ['stale ACKs / repeats while outstanding', (d) => `${d.acks.stale} / ${d.acks.repeatsWhileOutstanding}`],
   ['late ACKs (> 2.5 s) / max ACK age', (d) => `${d.acks.late} / ${d.acks.maxAgeS === null ? '–' : `${d.acks.maxAgeS.toFixed(2)} s`}`],
   ['ACKs of messages not captured', (d) => String(d.acks.forUnseenMessages)],
-  ["sender's ACK-outbox estimate peak / final", (_d, o) => `${o.peak} / ${o.final}${o.defined === null ? ' (lower bound)' : ''}`],
-  ["sender's dead-zone estimate peak / final", (_d, o) => `${o.deadZone.peak} / ${o.deadZone.final}`],
+  ["sender's ACK behaviour", (_d, o) => `${o.behaviour.rule}${o.behaviour.basis === 'forced' ? ' (forced)' : ''}`],
+  ["sender's ACK-outbox estimate peak / final", (_d, o) => (o.peak === null ? 'none: behaviour unknown' : `${o.peak} / ${o.final}${o.defined === null ? ' (lower bound)' : ''}`)],
+  ["sender's dead-zone estimate peak / final", (_d, o) => (o.deadZone === null ? `none (${o.behaviour.rule})` : `${o.deadZone.peak} / ${o.deadZone.final}`)],
 ];
+
+/** Only a two-pass end's "3 then silence" is the dead zone's signature; a removal's silence is counted apart. */
+function threeThenSilence(d: DirectionFigures, o: OutboxEstimate): string {
+  const removal = d.acks.silencedByRemoval > 0 ? ` (+${d.acks.silencedByRemoval} silenced by the removal)` : '';
+  const kind = d.acks.threeThenSilence > 0 && o.behaviour.rule !== 'two-pass' ? ` (${o.behaviour.rule}: not a dead zone)` : '';
+  return `${d.acks.threeThenSilence}${kind}${removal}`;
+}
 
 function num(value: number | null): string {
   if (value === null) return '–';
@@ -53,14 +65,8 @@ function sendsPerKey(counts: Record<string, number>): string {
   return parts.length === 0 ? '–' : parts.join(' ');
 }
 
-function ruleLine(rule: AckRule): string {
-  const name = rule.rule === 'two-pass' ? 'two-pass, an entry freed at its 9th send (stock)' : 'single pass, an entry freed at its 3rd send (fixed)';
-  const why: Record<AckRule['basis'], string> = {
-    forced: 'as forced by --ack-rule',
-    runs: `a key was sent ${rule.maxRun} times with no re-send of its message in between`,
-    'no-evidence': 'no key was sent more than 3 times in a run: entries past their 3rd send are taken as freed (a lower bound if the sender is stock)',
-  };
-  return `ACK-outbox rule: ${name}; ${why[rule.basis]}`;
+function forcedLine(forced: AckRuleName | null): string {
+  return forced === null ? "ACK behaviour: read from each end's own wire" : `ACK behaviour: ${forced} for every end, forced by --ack-rule`;
 }
 
 function connectionTitle(c: ConnectionAnalysis): string {
@@ -69,10 +75,22 @@ function connectionTitle(c: ConnectionAnalysis): string {
   return `connection ${c.index}: client ${c.client} (${slot}) · server ${c.server} · ${c.firstS.toFixed(3)}–${c.lastS.toFixed(3)} s${ended}`;
 }
 
-function definedLine(c: ConnectionAnalysis): string {
-  const d = c.ackOutbox.server.defined;
-  if (d === null) return "ACK-outbox estimate: not defined (the capture starts after the connection did); the figures are a lower bound";
-  return `ACK-outbox estimate defined from ${d.fromS.toFixed(3)} s to ${d.untilS.toFixed(3)} s`;
+/** Per end: its ACK behaviour with the evidence, and where its estimate is defined; then the removal, if any. */
+function outboxLines(c: ConnectionAnalysis, many: boolean): string[] {
+  const lines: string[] = [];
+  for (const from of ['client', 'server'] as const) {
+    const o = c.ackOutbox[from];
+    const b = o.behaviour;
+    const estimate =
+      b.rule === 'unknown'
+        ? 'no ACK-outbox estimate'
+        : o.defined === null
+          ? 'ACK-outbox estimate not defined (the capture starts after the connection did): a lower bound'
+          : `ACK-outbox estimate defined from ${o.defined.fromS.toFixed(3)} s to ${o.defined.untilS.toFixed(3)} s`;
+    lines.push(`${directionLabel(c, from, many)} ACK behaviour: ${behaviourName(b)}${b.basis === 'forced' ? '' : ` (${b.summary})`}; ${estimate}`);
+  }
+  if (c.removal !== null) lines.push(removalText(c.removal));
+  return lines;
 }
 
 function signatureLines(c: ConnectionAnalysis, chalk: ChalkInstance): string[] {
@@ -97,7 +115,7 @@ function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInsta
   if (c.clientToServer.deviations.datagrams + c.serverToClient.deviations.datagrams > 0) {
     table.push(['datagrams with deviations (DECISIONS.md 30)', deviationsCell(c.clientToServer.deviations), deviationsCell(c.serverToClient.deviations)]);
   }
-  return [connectionTitle(c), table.toString(), definedLine(c), ...signatureLines(c, chalk)].join('\n');
+  return [connectionTitle(c), table.toString(), ...outboxLines(c, many), ...signatureLines(c, chalk)].join('\n');
 }
 
 /** `bcsim analyze FILE`. */
@@ -106,7 +124,7 @@ export function renderCaptureAnalysis(a: CaptureAnalysis, chalk: ChalkInstance):
   const lines = [
     `${chalk.bold(s.file)}: ${s.format}, ${s.sizeBytes} bytes, ${a.endS.toFixed(3)} s${s.origin === null ? '' : ` from ${s.origin}`}${s.complete ? '' : chalk.yellow(' (incomplete: reading stopped at an error)')}`,
     `packets: ${censusLine(a.packets)}`,
-    ruleLine(a.ackRule),
+    forcedLine(a.ackRuleForced),
   ];
   if (a.connections.length === 0) lines.push('no BC connection in the capture');
   const many = a.connections.length > 1;
@@ -146,8 +164,7 @@ export function renderAgainst(capture: CaptureAnalysis, simulated: SimulatedAnal
     `${chalk.bold(s.file)} (${s.format}, ${capture.endS.toFixed(3)} s) against ${chalk.bold(sim.scenario)} mode ${sim.mode} seed ${sim.seed}, ${sim.durationS} s simulated (trace ${sim.traceHash.slice(0, 16)})`,
     `capture packets: ${censusLine(capture.packets)}`,
     `simulated datagrams: ${simulated.packets.bc}`,
-    `capture:   ${ruleLine(capture.ackRule)}`,
-    `simulated: ${ruleLine(simulated.ackRule)}`,
+    forcedLine(capture.ackRuleForced),
   ];
   const pairs = pairConnections(capture, simulated);
   const many = capture.connections.length > 1 || simulated.connections.length > 1;
@@ -171,7 +188,7 @@ export function renderAgainst(capture: CaptureAnalysis, simulated: SimulatedAnal
       const show = (x: ConnectionAnalysis | null) => (x === null ? '–' : `${x.fragmentAck.criteria[key].pass ? 'pass' : 'FAIL'} ${x.fragmentAck.criteria[key].measured}`);
       table.push([`  ${title}`, show(c), show(m)]);
     }
-    lines.push(table.toString(), definedLine(c));
+    lines.push(table.toString(), ...outboxLines(c, many));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -18,7 +18,9 @@ export type { BcDatagram, CaptureConnection, CaptureEndpoint, Classification, Sc
 export { datagramMessages, connectAckSlot, messageSizeAt } from './wire-walk.js';
 export type { DirectionFigures } from './analysis-types.js';
 export { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
-export type { AckRuleName, AnalyzerOptions, WireAnalysis, ConnectionAnalysis, OutboxEstimate } from './analyze.js';
+export type { AckRuleName, AckBehaviour, AckBehaviourName, AnalyzerOptions, WireAnalysis, ConnectionAnalysis, OutboxEstimate, Removal } from './analyze.js';
+export { behaviourName, inferBehaviour } from './ack-behaviour.js';
+export { removalText } from './connection-end.js';
 export { analyzeCapture, census, censusLine } from './analyze-capture.js';
 export type { CaptureAnalysis, CaptureAnalysisResult } from './analyze-capture.js';
 export { analyzeScenario } from './analyze-against.js';

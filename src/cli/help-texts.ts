@@ -37,6 +37,8 @@ export const PEER_HELP =
   '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
   '  NewPlayerInGame), then plays the scenario\'s traffic; the server answers a real client\'s join the same way.\n' +
   '  Each join step waits for the counterpart\'s real reply (matched by type and opcode).\n' +
+  '  The counterpart line reads its ACK behaviour from the wire (two-pass, single-pass, immediate or unknown)\n' +
+  '  and estimates its ACK-outbox under it (none while unknown); the --json summary has the evidence.\n' +
   'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
   '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
   '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +
@@ -87,14 +89,20 @@ export const DECODE_PCAP_HELP =
 export const ANALYZE_HELP =
   'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
   'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
-  'fragment re-send rounds and their period, keepalives (type 0x00 and 0x02), and the ACKs the sender puts on the\n' +
-  'wire: keys by number of sends ("3 then silence"), stale ACKs (repeats for a transmission its sender never\n' +
-  're-sent afterwards) and late ones (> 2.5 s after their message). Then each end\'s ACK-outbox estimate: an entry\n' +
-  'lives from the update before the first send of its ACK key to its 9th send (two-pass, stock) or 3rd (single pass,\n' +
-  'fixed), the rule read from the wire (9 once a key is sent more than 3 times with no re-send of its message between;\n' +
-  '--ack-rule forces it); sampled each second, defined when the capture holds the connection from its start (the\n' +
-  'client\'s first datagram has peer id 0xFF), until its Disconnect or Boot, 1 s before the capture ends, or the end\'s\n' +
-  'last datagram if it then falls silent. And the fragment-ACK signature verdict of `bcsim reproduce fragment-ack`.\n' +
+  'fragment re-send rounds and their period, keepalives (type 0x00 and 0x02; the server\'s echoes of the client\'s\n' +
+  'keepalive counted apart, never as re-sends), and the ACKs the sender puts on the wire: keys by number of sends\n' +
+  '("3 then silence"), stale ACKs (repeats for a transmission its sender never re-sent afterwards) and late ones\n' +
+  '(> 2.5 s after their message). Each end\'s ACK behaviour, read from its own wire: two-pass (stock: pass 1 sends an\n' +
+  'entry up to 3 times, pass 2 only when the gate opens, freed at the 9th send), single-pass (fixed: freed at the\n' +
+  '3rd), immediate (each ACK sent once), or unknown when the evidence is thin (fewer than 5 keys, or a rival not\n' +
+  'refuted by 3 violations and 5 % of the keys); the evidence is printed. Then each end\'s ACK-outbox estimate under\n' +
+  'that behaviour: an entry lives from the update before the first send of its ACK key to its freeing send; a dead\n' +
+  'zone (3 to 8 sends) only for a two-pass end; none for an unknown end (--ack-rule forces one behaviour on every\n' +
+  'end). Sampled each second, defined when the capture holds the connection from its start (the client\'s first\n' +
+  'datagram has peer id 0xFF), until its Disconnect, Boot or BootPlayer, 1 s before the capture ends, or the end\'s\n' +
+  'last datagram if it then falls silent. A server that removed the client (Boot, BootPlayer, Disconnect, or silent\n' +
+  'for good while the client kept sending) is reported as such. And the fragment-ACK signature verdict of\n' +
+  '`bcsim reproduce fragment-ack`.\n' +
   'Datagrams in a reimplementation\'s wire forms (DECISIONS.md 30) are measured in their stock form and counted per\n' +
   'direction and deviation (JSON: deviations; a table row when there are any).\n' +
   'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +

@@ -246,14 +246,14 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .command('analyze')
     .description('measure a capture: the figures bcsim reports, from the wire alone (optionally beside a simulated run)')
     .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)')
-    .option('--json', 'print one JSON object (bcsim.analyze/1; with --against, bcsim.analyze-against/1)')
+    .option('--json', 'print one JSON object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)')
     .option('--against <scenario>', 'also run this scenario and show the same figures, computed the same way, beside the capture')
     .option('--mode <preset>', "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode")
     .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
     .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
     .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
     .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
-    .option('--ack-rule <rule>', 'ACK-outbox estimate: auto (read from the wire), two-pass (freed at the 9th send) or single-pass (3rd)', 'auto')
+    .option('--ack-rule <rule>', "each end's ACK behaviour: auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)", 'auto')
     .addHelpText('after', `\n${ANALYZE_HELP}\n`)
     .action(async (file: string, flags: AnalyzeFlags) => {
       setExit((await import('./commands/analyze.js')).analyzeCommand(file, flags, io));
@@ -282,8 +282,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'relayed through the link as sent and counted per client and direction; a drop rule that cuts messages out of it\n' +
         'keeps the other messages\' own bytes. Outage and drop-rule times count from the proxy\'s start.\n' +
         'On a terminal, a status line on stderr shows per end: un-ACKed reliable messages, re-sends, fragment rounds,\n' +
-        'stale ACKs and the ACK-outbox estimate. At exit (SIGINT, SIGTERM, --duration) the summary and the capture are\n' +
-        'written together, atomically; "analysis" holds the `bcsim analyze` figures of both ends.\n' +
+        'stale ACKs and the ACK-outbox estimate under the ACK behaviour that end\'s own wire shows (two-pass, single-pass,\n' +
+        'immediate; "?" while unknown). At exit (SIGINT, SIGTERM, --duration) the summary and the capture are written\n' +
+        'together, atomically; "analysis" holds the `bcsim analyze` figures of both ends, each end\'s ACK behaviour with\n' +
+        'its evidence, and the server\'s removal of a client (Boot, BootPlayer, Disconnect, or silent for good).\n' +
         'WARNING: bind to loopback only. The proxy forwards anything from anyone who reaches --listen to --upstream;\n' +
         'never bind it to a public or wildcard address (a warning is printed when --listen is not loopback).\n' +
         'Examples:\n  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --loss 0.1 --duration 30s\n' +

@@ -25,7 +25,7 @@ export const Opcode = {
   MissionInit: 0x35,
   DeletePlayerUI: 0x17,
   JoinMarker: 0x28,
-  /** A game-level kick with a reason byte, as reimplementations send it (the transport Boot is type 0x04, DECISIONS.md 19). */
+  /** A game-level kick: the opcode, then a reason byte, as reimplementations send it (the transport Boot is type 0x04, DECISIONS.md 19). */
   BootPlayer: 0x04,
 } as const;
 

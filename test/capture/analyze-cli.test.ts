@@ -39,7 +39,10 @@ describe('bcsim analyze', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`${good}: pcapng`);
     expect(r.stdout).toContain('packets: 3 packets, 3 BC datagrams (3 encrypted, 0 plaintext), 0 GameSpy');
-    expect(r.stdout).toContain('ACK-outbox rule: single pass');
+    expect(r.stdout).toContain("ACK behaviour: read from each end's own wire");
+    // One ACK key: too little to tell the client's behaviour, so no estimate rather than a guess.
+    expect(r.stdout).toContain('C>S ACK behaviour: unknown (only 1 ACK key of messages the capture shows (5 needed);');
+    expect(r.stdout).toContain('none: behaviour unknown');
     expect(r.stdout).toContain('connection 1: client 10.10.10.239:22102 (slot 2) · server 10.10.10.1:22101');
     expect(r.stdout).toMatch(/│\s+│ C>S\s+│ S>C\s+│/);
     expect(r.stdout).toContain("sender's ACK-outbox estimate peak / final");
@@ -50,8 +53,10 @@ describe('bcsim analyze', () => {
     const r = await cli(['analyze', good, '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(['schema', 'source', 'packets', 'endS', 'ackRule', 'connections']);
-    expect(Object.keys(doc.connections[0])).toEqual(['index', 'server', 'client', 'slot', 'startSeen', 'firstS', 'lastS', 'endedS', 'clientToServer', 'serverToClient', 'ackOutbox', 'fragmentAck']);
+    expect(doc.schema).toBe('bcsim.analyze/2');
+    expect(Object.keys(doc)).toEqual(['schema', 'source', 'packets', 'endS', 'ackRuleForced', 'connections']);
+    expect(Object.keys(doc.connections[0])).toEqual(['index', 'server', 'client', 'slot', 'startSeen', 'firstS', 'lastS', 'endedS', 'removal', 'clientToServer', 'serverToClient', 'ackOutbox', 'fragmentAck']);
+    expect(Object.keys(doc.connections[0].ackOutbox.client)).toEqual(['side', 'behaviour', 'byRule', 'peak', 'peakS', 'final', 'deadZone', 'defined', 'samples', 'deadZoneSamples']);
     expect(doc.source.file).toBe(good);
   });
 
@@ -95,7 +100,8 @@ describe('bcsim analyze', () => {
     const r = await cli(['analyze', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--against <scenario>');
-    expect(r.stdout).toContain("ACK-outbox estimate: an entry");
+    expect(r.stdout).toContain("Each end's ACK behaviour, read from its own wire: two-pass");
+    expect(r.stdout).toContain('--ack-rule <rule>');
     expect(r.stdout).toContain('Exit 0; 2 with one line naming the file');
   });
 });

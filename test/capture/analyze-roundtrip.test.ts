@@ -53,13 +53,17 @@ function simulatedOutbox(preset: 'stock' | 'fixed'): Record<Role, Map<number, nu
 
 describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --json', () => {
   it('reads every datagram of the export, encrypted, on one connection that starts in the capture', () => {
-    expect(analysis.schema).toBe('bcsim.analyze/1');
+    expect(analysis.schema).toBe('bcsim.analyze/2');
     expect(analysis.source).toMatchObject({ format: 'pcapng', complete: true, error: null, origin: '2002-02-28T00:00:00.000Z' });
     expect(analysis.packets.bc).toBe(analysis.packets.read);
     expect(analysis.packets.encrypted).toBe(analysis.packets.bc);
     expect(analysis.connections).toHaveLength(1);
     expect(analysis.connections[0]).toMatchObject({ index: 1, server: '10.10.10.1:22101', client: '10.10.10.239:22102', slot: 2, startSeen: true });
-    expect(analysis.ackRule).toMatchObject({ rule: 'two-pass', freeAt: 9 });
+    // Each end's ACK behaviour, read from its own wire: the stock two-pass outbox.
+    for (const side of ['server', 'client'] as Role[]) {
+      expect(analysis.connections[0].ackOutbox[side].behaviour).toMatchObject({ rule: 'two-pass', freeAt: 9, basis: 'inferred' });
+    }
+    expect(analysis.ackRuleForced).toBeNull();
   });
 
   it('reports the fragment re-send period and rounds that reproduce fragment-ack reports', () => {
@@ -103,7 +107,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
       expect(compared).toBeGreaterThan(100);
     }
     // The dead zone the stock server keeps (ack-outbox-deadlock.md §2) is seen from the wire too.
-    expect(analysis.connections[0].ackOutbox.server.deadZone.final).toBeGreaterThanOrEqual(5);
+    expect(analysis.connections[0].ackOutbox.server.deadZone?.final).toBeGreaterThanOrEqual(5);
   });
 
   it('shows the "3 then silence" pattern and the stale ACKs of the stock peers', () => {
@@ -119,7 +123,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     const r = await cli(['analyze', stockFile, '--against', 'fragment-ack-bug', '--mode', 'stock', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { schema: string; capture: CaptureAnalysis; simulated: SimulatedAnalysis; pairs: unknown };
-    expect(doc.schema).toBe('bcsim.analyze-against/1');
+    expect(doc.schema).toBe('bcsim.analyze-against/2');
     expect(doc.pairs).toEqual([{ capture: 1, simulated: 1 }]);
     const c = doc.capture.connections[0];
     const s = doc.simulated.connections[0];
@@ -127,9 +131,11 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     expect(s.serverToClient).toEqual(c.serverToClient);
     expect(s.fragmentAck).toEqual(c.fragmentAck);
     // The capture ends with its last packet (115 s), the run at 120 s: the samples agree where both have them.
-    const shared = c.ackOutbox.server.samples.values.length;
-    expect(s.ackOutbox.server.samples.values.length).toBeGreaterThanOrEqual(shared);
-    expect(s.ackOutbox.server.samples.values.slice(0, shared)).toEqual(c.ackOutbox.server.samples.values);
+    const captured = c.ackOutbox.server.samples?.values ?? [];
+    const shared = captured.length;
+    expect(shared).toBeGreaterThan(100);
+    expect(s.ackOutbox.server.samples?.values.length).toBeGreaterThanOrEqual(shared);
+    expect(s.ackOutbox.server.samples?.values.slice(0, shared)).toEqual(captured);
     for (const side of ['server', 'client'] as Role[]) {
       const agreement = doc.simulated.truth[0].agreement[side];
       expect(agreement.samples).toBeGreaterThan(100);
@@ -183,12 +189,20 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     expect(lines.stderr).toMatch(/^# \d+ BC datagrams shown/);
   });
 
-  it('the fixed preset: no re-sends, the single-pass rule read from the wire, an outbox that empties', async () => {
+  it('the fixed preset: no re-sends; the wire cannot tell its behaviour (no estimate), and forced single-pass the outbox empties', async () => {
     const fixedFile = join(dir, 'fragment-ack.fixed.pcapng');
     expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', '--pcap', fixedFile])).code).toBe(0);
-    const fixed = JSON.parse((await cli(['analyze', fixedFile, '--json'])).stdout) as CaptureAnalysis;
-    expect(fixed.ackRule.rule).toBe('single-pass');
+    // After the join only keepalives go by, which may not open the pass-2 gate (DECISIONS.md 18):
+    // entries stopped at 3 sends look the same freed or stuck, so no estimate rather than a guess.
+    const inferred = JSON.parse((await cli(['analyze', fixedFile, '--json'])).stdout) as CaptureAnalysis;
+    expect(inferred.connections[0].ackOutbox.server).toMatchObject({ behaviour: { rule: 'unknown', freeAt: null }, peak: null, final: null, deadZone: null });
+    const text = await cli(['analyze', fixedFile]);
+    expect(text.stdout).toContain('none: behaviour unknown');
+    expect(text.stdout).toContain('S>C ACK behaviour: unknown (cannot tell two-pass from single-pass apart;');
+    const fixed = JSON.parse((await cli(['analyze', fixedFile, '--json', '--ack-rule', 'single-pass'])).stdout) as CaptureAnalysis;
+    expect(fixed.ackRuleForced).toBe('single-pass');
     const c = fixed.connections[0];
+    expect(c.ackOutbox.client.behaviour).toMatchObject({ rule: 'single-pass', basis: 'forced' });
     expect(c.clientToServer.fragments.retransmissions).toBe(0);
     expect(c.fragmentAck.matches).toBe(false);
     expect(c.ackOutbox.server.final).toBe(0);

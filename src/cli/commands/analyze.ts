@@ -12,7 +12,7 @@ import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 
-export const AGAINST_SCHEMA = 'bcsim.analyze-against/1';
+export const AGAINST_SCHEMA = 'bcsim.analyze-against/2';
 
 export interface AnalyzeFlags {
   json?: boolean;
@@ -25,7 +25,7 @@ export interface AnalyzeFlags {
   ackRule?: string;
 }
 
-const ACK_RULES = ['auto', 'two-pass', 'single-pass'];
+const ACK_RULES = ['auto', 'two-pass', 'single-pass', 'immediate'];
 
 /** One line naming the file, the byte offset and the reason. */
 export function captureErrorLine(file: string, error: CaptureError): string {

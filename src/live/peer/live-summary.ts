@@ -39,7 +39,7 @@ export interface LiveSummary {
   peer: PeerSummary & { connections: Record<string, ConnectionSummary & { address: string | null; joinedAtS: number | null }> };
   /** Our reliable messages (ACKed by the counterpart or not), and what the counterpart delivered to us. */
   delivery: OwnMessageStats & { reliableDelivered: number; reliableReceived: number; duplicatesReceived: number; unreliableReceived: number };
-  /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/1) of what both ends sent. */
+  /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/2) of what both ends sent. */
   counterpart: { analysis: WireAnalysis };
 }
 

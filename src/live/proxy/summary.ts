@@ -2,7 +2,8 @@
 // per client its two links' counters (the same LinkSummary as a simulated run,
 // session/summary.ts), what bypassed the link model, and the wire analysis of
 // everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
-import type { WireAnalysis } from '../../capture/index.js';
+import { removalText } from '../../capture/index.js';
+import type { OutboxEstimate, WireAnalysis } from '../../capture/index.js';
 import { deviationCountsText, newDeviationCounts } from '../../codec/index.js';
 import type { DeviationCounts } from '../../codec/index.js';
 import { summarizeLink, sumLinks } from '../../session/index.js';
@@ -115,6 +116,13 @@ function deviationsOf(analysis: WireAnalysis, client: number): Record<Direction,
   return { clientToServer: a?.clientToServer.deviations ?? newDeviationCounts(), serverToClient: a?.serverToClient.deviations ?? newDeviationCounts() };
 }
 
+/** "peak 15 (single-pass)", "peak 20, dead zone 18 (two-pass)", or why there is none. */
+function outboxText(o: OutboxEstimate): string {
+  if (o.peak === null) return `none (ACK behaviour unknown: ${o.behaviour.summary})`;
+  const dead = o.deadZone === null ? '' : `, dead zone ${o.deadZone.peak}`;
+  return `peak ${o.peak}${dead} (${o.behaviour.rule})`;
+}
+
 /** The human form: a few lines per client. */
 export function renderSummary(s: ProxySummary): string {
   const lines = [
@@ -140,7 +148,8 @@ export function renderSummary(s: ProxySummary): string {
         // DECISIONS.md 30: relayed and measured, and named here.
         if (d.deviations.datagrams > 0) lines.push(`  ${d.from} sent ${d.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(d.deviations)})`);
       }
-      lines.push(`  ACK-outbox estimate (${s.analysis.ackRule.rule}): client peak ${a.ackOutbox.client.peak}, server peak ${a.ackOutbox.server.peak}`);
+      lines.push(`  ACK-outbox estimate: client ${outboxText(a.ackOutbox.client)}, server ${outboxText(a.ackOutbox.server)}`);
+      if (a.removal !== null) lines.push(`  ${removalText(a.removal)}`);
     }
   }
   if (s.clients.length === 0) lines.push('no client sent anything');
