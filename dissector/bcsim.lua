@@ -620,6 +620,17 @@ local function add_retransmission(tree, range, message, mark)
     ' time' .. (mark.count == 1 and '' or 's') .. ' before')
 end
 
+
+-- A data message's payload (a zero-length range at its place when empty) and its length.
+local function add_payload(item, tvb, message, range)
+  if message.payload_length > 0 then
+    item:add(F.payload, tvb(message.payload_offset, message.payload_length))
+  else
+    item:add(F.payload, tvb(message.payload_offset, 0)):set_text('Payload: (empty)')
+  end
+  item:add(F.payload_len, range, message.payload_length):set_generated()
+end
+
 local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
   local range = tvb(message.offset, message.size)
   local label = describe(message, peer_id)
@@ -653,12 +664,7 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
     end
     item:add(F.fragment, range, false):set_generated()
     if message.reliable then item:add_le(F.seq, tvb(pos, 2)) end
-    if message.payload_length > 0 then
-      item:add(F.payload, tvb(message.payload_offset, message.payload_length))
-    else
-      item:add(F.payload, tvb(message.payload_offset, 0)):set_text('Payload: (empty)') -- a zero-length range at the payload's place
-    end
-    item:add(F.payload_len, range, message.payload_length):set_generated()
+    add_payload(item, tvb, message, range)
   else
     local word = tvb(message.offset + 1, 2)
     local flags_item = item:add_le(F.flags_len, word)
@@ -683,12 +689,7 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
         pos = pos + 1
       end
     end
-    if message.payload_length > 0 then
-      item:add(F.payload, tvb(message.payload_offset, message.payload_length))
-    else
-      item:add(F.payload, tvb(message.payload_offset, 0)):set_text('Payload: (empty)') -- a zero-length range at the payload's place
-    end
-    item:add(F.payload_len, range, message.payload_length):set_generated()
+    add_payload(item, tvb, message, range)
     if message.type == 0x32 and message.payload_length > 0 and (message.frag_index == nil or message.frag_index == 0) then
       item:add(F.opcode, tvb(message.payload_offset, 1))
     end
