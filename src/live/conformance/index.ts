@@ -1,4 +1,4 @@
-// Conformance checks of a live peer's counterpart (issue 14, item 3): each rule passes, fails or is not exercised.
+// Conformance checks of a live peer's counterpart: each rule passes, fails or is not exercised.
 export {
   DEFAULT_CONFORMANCE_RULES,
   KEY_REUSE_GAP_MS,
