@@ -327,7 +327,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--server <host:port>', 'the server under test (required)')
     .option('--cases <list>', `cases to run, comma-separated (default: all); --list shows them`)
     .option('--seed <n>', 'seed of every random choice (hostile bytes, fragment orders); default 1')
-    .option('--parallel <n>', 'at most this many sessions (client slots of the server) at once; default 4')
+    .option('--parallel <n>', 'at most this many sessions (client slots of the server) at once, at least 3 (a case opens up to 3 together); default 4')
     .option('--peer-timeout <d>', "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, DECISIONS.md 19)")
     .option('--wrap-budget <d>', 'how long the seq-wrap case may take before it says NOT EXERCISED (default 60s)')
     .option('--scenario <s>', "whose checksum manifest the join answers with (built-in name or file); default: live")

@@ -2,23 +2,9 @@
 // sequence-counter pairs, liveness, and the network update: send, then receive
 // every datagram that arrived since the last update, then dispatch
 // (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13, 16).
-import {
-  DATAGRAM_HEADER_BYTES,
-  MAX_FRAGMENTS_PER_MESSAGE,
-  MAX_FRAGMENT_CHUNK_BYTES,
-  MAX_UNFRAGMENTED_PAYLOAD_BYTES,
-  PEER_ID_SERVER,
-  PEER_ID_UNASSIGNED,
-  TYPE_ACK,
-  TYPE_BOOT,
-  TYPE_CONNECT_ACK,
-  TYPE_DATA,
-  TYPE_DISCONNECT,
-  TYPE_GAME,
-  isLowType,
-  isKnownType,
-  writeDatagram,
-} from '../codec/index.js';
+import { DATAGRAM_HEADER_BYTES, MAX_FRAGMENTS_PER_MESSAGE, MAX_FRAGMENT_CHUNK_BYTES, MAX_UNFRAGMENTED_PAYLOAD_BYTES } from '../codec/index.js';
+import { PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_DISCONNECT, TYPE_GAME } from '../codec/index.js';
+import { isLowType, isKnownType, writeDatagram } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
 import { ZERO_US, msToUsUnrounded } from '../engine/index.js';
 import type { Micros, Scheduler } from '../engine/index.js';
@@ -236,11 +222,9 @@ export class PeerTransport implements UpdateSteps {
   }
 
   /**
-   * The host removes this peer for a protocol error (a checksum answer it
-   * refuses): a Boot with the peer's slot goes first, in a datagram that also
-   * carries the ACKs still owed (the gate is open from here), and the
-   * connection closes once the Boot is ACKed or after disconnectedPeerLingerMs
-   * (DECISIONS.md 19, 21). Planted remove-without-boot: it just closes.
+   * The host removes this peer for a protocol error: a Boot with its slot goes first, with the
+   * ACKs still owed (the gate opens), and the connection closes once the Boot is ACKed or after
+   * disconnectedPeerLingerMs (DECISIONS.md 19, 21). Planted remove-without-boot: it just closes.
    */
   kick(slot: number): void {
     const state = this.lifecycle.state;

@@ -30,6 +30,8 @@ export class ServerHost {
   /** Accept order: the loop and Boots visit connections in it. */
   private readonly accepted: number[] = [];
   private nextSlot = PEER_ID_FIRST_CLIENT;
+  /** Slots of replaced connections, given out again lowest first (a live server's players come and go). */
+  private readonly freeSlots: number[] = [];
 
   /** `peers[i]` is the server's peer state for connection i, used once that client connects. */
   constructor(
@@ -56,7 +58,7 @@ export class ServerHost {
   arrive(connection: number, bytes: Uint8Array, uids: readonly number[]): void {
     if (this.slots[connection] === null) {
       // Only a client still without a slot (header peer id 0xFF) opens a connection.
-      if (bytes.length === 0 || bytes[0] !== PEER_ID_UNASSIGNED || this.nextSlot > MAX_SLOT) {
+      if (bytes.length === 0 || bytes[0] !== PEER_ID_UNASSIGNED || (this.nextSlot > MAX_SLOT && this.freeSlots.length === 0)) {
         this.strayDatagrams++;
         return;
       }
@@ -97,6 +99,11 @@ export class ServerHost {
   replace(connection: number, peer: PeerTransport): void {
     if (!connectionEnded(this.peers[connection].state)) throw new Error(`server-host: connection ${connection} replaced while ${this.peers[connection].state}`);
     this.peers[connection] = peer;
+    const slot = this.slots[connection];
+    if (slot !== null) {
+      this.freeSlots.push(slot);
+      this.freeSlots.sort((a, b) => a - b);
+    }
     this.slots[connection] = null;
     const at = this.accepted.indexOf(connection);
     if (at >= 0) this.accepted.splice(at, 1);
@@ -104,7 +111,7 @@ export class ServerHost {
 
   private accept(connection: number): void {
     if (this.slots[connection] !== null) throw new Error(`server-host: connection ${connection} accepted twice`);
-    const slot = this.nextSlot++;
+    const slot = this.freeSlots.shift() ?? this.nextSlot++;
     this.slots[connection] = slot;
     this.accepted.push(connection);
     const peer = this.peers[connection];

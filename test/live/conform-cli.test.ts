@@ -23,6 +23,8 @@ describe('bcsim conform: input', () => {
     [['conform', '--server', '127.0.0.1:22101', '--parallel', '0'], /^bcsim: --parallel: expected a whole number of sessions 1\.\.64, got "0"/],
     [['conform', '--server', '127.0.0.1:22101', '--peer-timeout', 'soon'], /^bcsim: --peer-timeout: expected a duration/],
     [['conform', '--server', '10.1.2.3:22101'], /^bcsim: conform: --server 10\.1\.2\.3:22101 is not loopback; say which local address to use with --bind HOST/],
+    [['conform', '--server', '127.0.0.1:9', '--parallel', '2'], /^bcsim: --parallel 2: a case opens up to 3 sessions at once; give at least 3/],
+    [['conform', '--server', '127.0.0.1:9', '--bind', '10.99.99.99'], /^bcsim: --bind: cannot bind 10\.99\.99\.99:0: not an address of this machine/],
   ])('%j exits 2 with one line', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
@@ -83,6 +85,19 @@ describe('bcsim conform: the report', () => {
     expect(xml).toMatch(/name="garbage: garbage claim"><\/testcase>/);
     expect(xml).toMatch(/<failure message="retransmit summary">t=1\.500 s \[retransmit\] never re-sent\nhex: 01 01 32 06 80 01 00 20\nre-run: npx bcsim conform/);
     expect(xml).toContain('<skipped message="not exercised: removal summary"/>');
+  });
+});
+
+describe('bcsim conform: combining probes', () => {
+  it('passes only when every required probe passed; an optional probe that checked nothing does not decide', async () => {
+    const { combine, pass, fail, notExercised } = await import('../../src/live/conform/case-types.js');
+    expect(combine([pass('a'), pass('b')]).status).toBe('pass');
+    expect(combine([pass('a'), notExercised('b')]).status).toBe('not-exercised');
+    expect(combine([pass('a'), notExercised('b')]).summary).toBe('a; b');
+    expect(combine([notExercised('a'), fail('b', [])]).status).toBe('fail');
+    expect(combine([pass('a')], [notExercised('b')]).status).toBe('pass');
+    expect(combine([pass('a')], [fail('b', [])]).status).toBe('fail');
+    expect(combine([notExercised('a')], [pass('b')]).status).toBe('not-exercised');
   });
 });
 
@@ -152,5 +167,30 @@ describe('files the README uses ship in the package', () => {
     expect(loadConformanceRules('scenarios/examples/rules.json')).toHaveLength(6);
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
     expect(pkg.files).toContain('scenarios');
+  });
+});
+
+describe('conformPcap', () => {
+  it('keeps every packet of a capture larger than the writer\'s 1 MiB buffer', async () => {
+    const { conformPcap } = await import('../../src/live/index.js');
+    const big = new Uint8Array(60_000).fill(7);
+    const departures = Array.from({ length: 40 }, (_, i) => ({ timeMs: i, bytes: big, note: `raw: oversize #${i}` }));
+    const client = { local: '127.0.0.2:40000', openedAtMs: 0, label: 'garbage', departures, arrivals: [] };
+    const bytes = conformPcap([{ caseId: 'garbage', client: client as never }], 0, 1_800_000_000_000_000, { address: '127.0.0.1', port: 22101 });
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    const dir = mkdtempSync(join(tmpdir(), 'bcsim-conform-big-'));
+    const file = join(dir, 'big.pcapng');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, bytes);
+    const opened = openCapture(file, { comments: true });
+    expect(opened.ok).toBe(true);
+    if (!opened.ok) return;
+    const comments: string[] = [];
+    for (let step = opened.reader.next(); step.kind !== 'end'; step = opened.reader.next()) {
+      expect(step.kind).toBe('packet');
+      if (step.kind === 'packet') comments.push(step.packet.comment ?? '');
+    }
+    expect(comments).toHaveLength(40);
+    expect(comments[39]).toBe('garbage [garbage] raw: oversize #39');
   });
 });

@@ -35,7 +35,7 @@ const INTENDED: Record<Exclude<PlantedBug, 'none'>, readonly string[]> = {
  * (its loop as fast as it can), with a short peer timeout so the removal
  * case's timeout probe takes seconds.
  */
-const SERVER_SETS = ['transport.updatePeriodMs.server=5', 'transport.datagramsPerUpdate=8', 'traffic.joinStagger=0s', 'transport.peerTimeoutMs=12000'];
+const SERVER_SETS = ['transport.updatePeriodMs.server=5', 'transport.datagramsPerUpdate=8', 'transport.peerTimeoutMs=12000'];
 
 async function campaign(planted: PlantedBug): Promise<ConformReport> {
   const port = await freeUdpPort();

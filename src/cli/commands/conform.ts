@@ -2,7 +2,7 @@
 // server (src/live/conform), its table, JSON and JUnit.
 import { resolve } from 'node:path';
 import { usToMs } from '../../engine/index.js';
-import { CASE_IDS, CONFORM_CASES, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, conformTimings, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
+import { CASE_IDS, CONFORM_CASES, ConformSetupError, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, prepareConform, conformTimings, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
 import { writeFilesTogether } from '../../report/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
@@ -50,13 +50,17 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
-  io.stderr(`bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once\n`);
   const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
   if (pcapFile !== undefined && server.family === 6) throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
-  const { report, pcap } = await runConform(
+  const options = await prepareConform(
     { capture: pcapFile !== undefined, server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: scenario.traffic.manifest, timings, extraFlags },
-    { caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`) },
-  );
+  ).catch(setupError);
+  io.stderr(`bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once${options.distinctHosts ? ', each from its own 127.0.0.x' : ''}\n`);
+  const run = await runConform(options, {
+    caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`),
+    caseError: (id, error) => io.stderr(`bcsim conform: case ${id} stopped on an error of bcsim's (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  }).catch(setupError);
+  const { report, pcap } = run;
   const json = `${JSON.stringify(report, null, 2)}\n`;
   const files: Array<{ path: string; content: string }> = [];
   if (outFile !== undefined) files.push({ path: outFile, content: json });
@@ -66,6 +70,11 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`, flags.pcap && `--pcap ${flags.pcap}`].filter(Boolean).join(', '), () => writeFilesTogether(written));
   io.stdout(flags.json ? json : renderConformText(report));
   return report.answered && report.counts.fail === 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+function setupError(error: unknown): never {
+  if (error instanceof ConformSetupError) throw new UsageError(error.message);
+  throw error;
 }
 
 function casesFlag(value: string | undefined): string[] {

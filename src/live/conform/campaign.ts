@@ -1,19 +1,19 @@
 // `bcsim conform`: a campaign of short live sessions against the user's
 // server, one targeted fault per case. Cases run side by side within a budget
 // of sessions (each session holds one client slot of the server), longest
-// first. The first case starts alone: if the server answers nothing within a
-// join step, the campaign stops there and says so.
+// first. The first case starts alone: the others wait until the server first
+// answers; if it ends without an answer, the campaign stops there and says so.
 import { msToSeconds, msToUsUnrounded, namedStream, secondsToMs, usToMs } from '../../engine/index.js';
 import type { RandomStream } from '../../engine/index.js';
 import { TYPE_DISCONNECT, countDeviations, newDeviationCounts } from '../../codec/index.js';
 import type { DeviationCounts } from '../../codec/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
 import { disconnectPayload } from '../../transport/index.js';
-import { formatHostPort } from '../endpoint.js';
+import { bindUdp, formatHostPort } from '../endpoint.js';
 import { monotonicMicros } from '../wall-clock.js';
 import type { HostPort } from '../endpoint.js';
 import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
-import { DEFAULT_TIMINGS, notExercised } from './case-types.js';
+import { notExercised } from './case-types.js';
 import { ConformClient } from './client.js';
 import { CONFORM_CASES } from './cases/index.js';
 import { keepaliveMessage } from './join.js';
@@ -76,6 +76,8 @@ export interface ConformReport {
 export interface ConformHooks {
   /** Called as each case ends (progress on stderr). */
   caseDone?(result: CaseResult, done: number, total: number): void;
+  /** A case threw: its result says NOT EXERCISED with the message; the stack is for stderr. */
+  caseError?(caseId: string, error: unknown): void;
 }
 
 /** A finished campaign: its report, and (asked for) a pcapng of every session. */
@@ -96,13 +98,39 @@ function monotonicMs(): () => number {
   return () => usToMs(us());
 }
 
-export async function runConform(options: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = monotonicMs()): Promise<ConformRun> {
+/** The campaign cannot start: no local address to send from (the CLI's one line, exit 2). */
+export class ConformSetupError extends Error {}
+
+/**
+ * Where sessions send from, checked before any case runs: the per-session
+ * loopback addresses when the system has them (all of 127/8 on Linux; macOS
+ * only 127.0.0.1 unless aliased), else the one bind address.
+ */
+export async function prepareConform(options: ConformOptions): Promise<ConformOptions> {
+  const widest = Math.max(0, ...selectCases(options.caseIds).map((c) => c.sessions));
+  if (options.parallelSessions < widest) throw new ConformSetupError(`--parallel ${options.parallelSessions}: a case opens up to ${widest} sessions at once; give at least ${widest}`);
+  const tryBind = async (host: string) => {
+    try {
+      (await bindUdp({ host, port: 0, family: options.server.family }, '--bind')).close();
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  if (options.distinctHosts && (await tryBind(sessionHost(options, 1))) === null) return options;
+  const problem = await tryBind(options.bindHost);
+  if (problem !== null) throw new ConformSetupError(problem);
+  return { ...options, distinctHosts: false };
+}
+
+export async function runConform(given: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = monotonicMs()): Promise<ConformRun> {
+  const options = await prepareConform(given);
   const startMs = nowMs();
   const epochUs = msToUsUnrounded(Date.now()); // wall clock, once: the capture's absolute timestamps, as the proxy's
   const captured: CapturedSession[] = [];
   const serverDeviations = newDeviationCounts();
   const cases = selectCases(options.caseIds);
-  const budget = Math.max(options.parallelSessions, ...cases.map((c) => c.sessions));
+  const budget = options.parallelSessions;
   let answered = false;
   let opened = 0;
   let onAnswer: () => void = () => {};
@@ -137,6 +165,10 @@ export async function runConform(options: ConformOptions, hooks: ConformHooks = 
     let verdict: Verdict;
     try {
       verdict = await c.run(ctx);
+    } catch (error) {
+      // A fault of ours (or a server reply we did not foresee) ends this case only; the others still run.
+      verdict = notExercised(`the case stopped on an error of bcsim's: ${(error as Error).message}`);
+      hooks.caseError?.(c.id, error);
     } finally {
       await Promise.all(clients.map((client) => goodbye(client)));
       for (const client of clients) for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
@@ -240,4 +272,3 @@ function round3(seconds: number): number {
   return msToSeconds(Math.round(secondsToMs(seconds)));
 }
 
-export { DEFAULT_TIMINGS };

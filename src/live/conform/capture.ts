@@ -21,7 +21,8 @@ export interface CapturedSession {
  */
 export function conformPcap(sessions: readonly CapturedSession[], originMs: number, epochUs: number, server: { address: string; port: number }): Uint8Array {
   const chunks: Uint8Array[] = [];
-  const writer = new PcapngWriter((chunk) => chunks.push(chunk.slice()));
+  // The writer hands out views of its reused buffer: each chunk is copied.
+  const writer = new PcapngWriter((chunk) => chunks.push(Uint8Array.from(chunk)));
   writer.sectionHeader({ application: `bcsim ${VERSION}`, comment: `bcsim conform against ${server.address}:${server.port}` });
   writer.interfaceDescription({ name: 'bcsim-conform', description: 'datagrams of every conform session' });
   const serverEnd = endpointOf(server);

@@ -99,14 +99,20 @@ export const pass = (summary: string, notes: readonly CaseEvidence[] = []): Verd
 export const fail = (summary: string, found: readonly CaseEvidence[]): Verdict => ({ status: 'fail', summary, evidence: found });
 export const notExercised = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({ status: 'not-exercised', summary, evidence: notes });
 
-/** Several probes of one case: any FAIL fails it; it passes when one passed and none failed. */
-export function combine(parts: readonly Verdict[]): Verdict {
-  const failed = parts.filter((p) => p.status === 'fail');
-  const passed = parts.filter((p) => p.status === 'pass');
+/**
+ * Several probes of one case. Any FAIL fails it. It passes only when every
+ * required probe passed; a required probe that checked nothing makes the case
+ * NOT EXERCISED, naming it. An optional probe (one the server may give no
+ * chance to, as the echo of a server that echoes nothing) never decides alone.
+ */
+export function combine(required: readonly Verdict[], optional: readonly Verdict[] = []): Verdict {
+  const all = [...required, ...optional];
+  const summary = all.map((p) => p.summary).join('; ');
   const evidenceOf = (list: readonly Verdict[]) => list.flatMap((p) => p.evidence);
-  if (failed.length > 0) return fail(failed.map((p) => p.summary).join('; '), [...evidenceOf(failed), ...evidenceOf(parts.filter((p) => p.status !== 'fail'))]);
-  if (passed.length > 0) return pass(parts.map((p) => p.summary).join('; '), evidenceOf(parts));
-  return notExercised(parts.map((p) => p.summary).join('; '), evidenceOf(parts));
+  const failed = all.filter((p) => p.status === 'fail');
+  if (failed.length > 0) return fail(failed.map((p) => p.summary).join('; '), [...evidenceOf(failed), ...evidenceOf(all.filter((p) => p.status !== 'fail'))]);
+  if (required.every((p) => p.status === 'pass')) return pass(summary, evidenceOf(all));
+  return notExercised(summary, evidenceOf(all));
 }
 
 /** "seq 3 (high)" or "seq 3 fragment 1 (high)". */

@@ -173,13 +173,17 @@ export class ConformClient {
     const encoded = encodeDatagram({ peerId: this.slot ?? PEER_ID_UNASSIGNED, messages });
     if (!encoded.ok) throw new Error(`conform: cannot encode our own datagram: ${encoded.error.reason}`);
     this.sendPlain(encoded.bytes, note);
+    // After our Disconnect the session is over: no more idle keepalives to draw answers.
+    if (messages.some((m) => m.type === TYPE_DISCONNECT)) {
+      this.saidGoodbye = true;
+      this.quiet();
+    }
     return encoded.bytes;
   }
 
   /** Sends plaintext bytes as they are (the cipher is applied on the way out). */
   sendPlain(bytes: Uint8Array, note = ''): void {
     this.log(this.departures, { timeMs: this.now, bytes, note });
-    if (bytes.length > 2 && bytes[2] === TYPE_DISCONNECT) this.saidGoodbye = true;
     if (!this.closed) this.socket.send(encrypt(bytes), this.server.port, this.server.host);
   }
 
@@ -233,7 +237,7 @@ export class ConformClient {
     const acks: Message[] = [];
     for (const message of arrival.messages) {
       const m: ServerMessage = { timeMs: arrival.timeMs, message, arrival };
-      if (message.type !== TYPE_ACK && message.reliable && !this.withhold(m)) acks.push(ackOf(message));
+      if (message.type !== TYPE_ACK && message.reliable && !this.withhold(m)) acks.push(ackFor(message));
       for (const w of [...this.waiters]) {
         if (!w.match(m)) continue;
         this.waiters.delete(w);
@@ -251,7 +255,7 @@ export class ConformClient {
 }
 
 /** The ACK a correct receiver sends for a reliable message (DECISIONS.md 2). */
-export function ackOf(message: DataMessage): AckMessage {
+export function ackFor(message: DataMessage): AckMessage {
   return { type: TYPE_ACK, seq: message.seq as number, flags: ackFlagsOf(isLowType(message.type), message.fragment), fragIndex: message.fragment ? (message.fragIndex as number) : null };
 }
 
@@ -277,16 +281,22 @@ export function hexOf(bytes: Uint8Array): string {
   return toHex(bytes.length > MAX_DATAGRAM_BYTES ? bytes.subarray(0, MAX_DATAGRAM_BYTES) : bytes);
 }
 
-/** "ACK 4 (high, fragment 1); game 0x20 seq 3 (high)": what a datagram of the server held. */
+/** Two hex digits, upper case. */
+function hex2(v: number): string {
+  return (v & 0xff).toString(16).padStart(2, '0').toUpperCase();
+}
+
+/** "game 0x20 seq 3 (high)", "type 0x00 seq 1 (low)", "ACK 4 (high, fragment 1)": one message in brief. */
+export function describeMessage(m: Located): string {
+  if (m.type === TYPE_ACK) return `ACK ${m.seq} (${ackFlagsLowType(m.flags) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
+  const what = m.type === TYPE_GAME ? `game 0x${hex2(m.payload[0] ?? 0)}` : `type 0x${hex2(m.type)}`;
+  return `${what}${m.seq === null ? '' : ` seq ${m.seq} (${isLowType(m.type) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`}`;
+}
+
+/** What a datagram of the server held, message by message. */
 export function describeArrival(arrival: Arrival): string {
   if (arrival.messages === null) return `undecodable (${arrival.error})`;
-  return arrival.messages
-    .map((m) => {
-      if (m.type === TYPE_ACK) return `ACK ${m.seq} (${ackFlagsLowType(m.flags) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
-      const what = m.type === TYPE_GAME ? `game 0x${(m.payload[0] ?? 0).toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${m.type.toString(16).padStart(2, '0')}`;
-      return `${what}${m.seq === null ? '' : ` seq ${m.seq}`}`;
-    })
-    .join('; ');
+  return arrival.messages.map(describeMessage).join('; ');
 }
 
 /** What the server did after `sinceMs`: nothing, or its datagrams in brief. */

@@ -110,7 +110,9 @@ export class LivePeer {
       this.connections[0].address = options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
     }
     this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
-    this.traffic = new TrafficDriver(scenario.traffic, this.port(), new RandomStreams(options.seed), count);
+    // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
+    const plan = role === 'server' ? { ...scenario.traffic, joinStaggerUs: ZERO_US } : scenario.traffic;
+    this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
   }
 
   get role(): Role {
@@ -210,6 +212,12 @@ export class LivePeer {
       return c;
     }
     let index = this.byAddress.get(key);
+    // A client back at the address of its ended connection (a new Connect) opens it afresh.
+    if (index !== undefined && connectionEnded(this.connections[index].peer.state) && cannotOpen(read) === null) {
+      this.byAddress.delete(key);
+      this.recycle(index);
+      index = undefined;
+    }
     if (index === undefined) {
       // A datagram that cannot open a connection neither takes a place nor frees one.
       const why = cannotOpen(read);
@@ -236,12 +244,20 @@ export class LivePeer {
    * a player slot. Returns its index, or -1 when every client is still there.
    */
   private endedConnection(): number {
-    const host = this.host;
-    if (host === null) return -1;
+    if (this.host === null) return -1;
     const index = this.connections.findIndex((c) => c.address !== null && connectionEnded(c.peer.state));
     if (index < 0) return -1;
+    const old = this.connections[index].address;
+    if (old !== null) this.byAddress.delete(formatHostPort(old));
+    this.recycle(index);
+    return index;
+  }
+
+  /** A fresh peer state in the place of ended connection `index`; its client's join starts again. */
+  private recycle(index: number): void {
+    const host = this.host;
+    if (host === null) return;
     const old = this.connections[index];
-    if (old.address !== null) this.byAddress.delete(formatHostPort(old.address));
     const fresh = this.makeConnection(old.client);
     this.connections[index] = fresh;
     host.replace(index, fresh.peer);
@@ -249,7 +265,6 @@ export class LivePeer {
     this.checksums.forget(old.client);
     this.traffic.rejoin(old.client);
     this.wire.placesReused++;
-    return index;
   }
 
   private emit(connection: LiveConnection, bytes: Uint8Array): void {

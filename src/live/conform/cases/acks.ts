@@ -2,16 +2,16 @@
 // re-sends of unACKed messages and their end (DECISIONS.md 11), ACK categories
 // (DECISIONS.md 2, 7), per-fragment ACKs (DECISIONS.md 14) and ACKs that match
 // nothing (transport-layer.md §4).
-import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType, isLowType } from '../../../codec/index.js';
+import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType } from '../../../codec/index.js';
 import type { DataMessage, Message } from '../../../codec/index.js';
 import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
-import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
+import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
-import { ackMessage, isData, reactionSince } from '../client.js';
+import { ackMessage, describeMessage, isData, reactionSince } from '../client.js';
 import { FRAGMENT_CHUNK_BYTES, answerPayload, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 import type { JoinProgress } from '../join.js';
-import { ackOf } from './processing.js';
+import { serverAckOf } from './processing.js';
 
 /** A copy of `first` (same type, category, seq and fragment index) that arrived after `since`. */
 export function copyOf(client: ConformClient, first: ServerMessage, since: number): ServerMessage | undefined {
@@ -30,8 +30,7 @@ export async function waitCopy(client: ConformClient, first: ServerMessage, sinc
 }
 
 function describe(m: ServerMessage): string {
-  const d = m.message as DataMessage;
-  return `${d.type === TYPE_GAME ? `game opcode 0x${d.payload[0].toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${d.type.toString(16).padStart(2, '0')}`} ${seqLabel(d.seq as number, isLowType(d.type), d.fragIndex)}`;
+  return describeMessage(m.message);
 }
 
 /** Connect, keepalive, and the join until the request of `round` arrives: withholding its ACK is up to `withhold`. */
@@ -126,21 +125,22 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
     }
     return combine(parts);
   }
-  // B: the echo of our keepalive (low) against a high-type ACK of its seq.
+  // B (optional: a server that echoes no keepalive gives it no chance): the echo (low) against a high-type ACK of its seq.
+  const partB: Verdict[] = [];
   client.send([keepaliveMessage(client)], 'Keepalive');
   const echo = await client.waitFor((m) => isData(m.message) && m.message.type === TYPE_DATA && m.message.reliable, t.stepMs, forgedAt);
   if (echo === null) {
-    parts.push(notExercised('B: the server sent no reliable low-type message (no keepalive echo) to pair with'));
+    partB.push(notExercised('B: the server sent no reliable low-type message (no keepalive echo) to pair with'));
   } else {
     const echoSeq = (echo.message as DataMessage).seq as number;
     const at = client.now;
     const bytes = client.send([ackMessage(echoSeq, false)], `high-type ACK of seq ${echoSeq}: the echo's seq, the other category`);
     const again = await waitCopy(client, echo, at, t.resendWaitMs);
-    if (again !== null) parts.push(pass(`B: a high-type ACK of seq ${echoSeq} left the keepalive echo (low) to be re-sent`));
-    else parts.push(fail(`B: a high-type ACK of seq ${echoSeq} cleared the low-type keepalive echo of the same seq`, [evidence(client, `the echo (${describe(echo)}) was never re-sent in ${seconds(t.resendWaitMs)} after our high-type ACK of its seq (the server re-sent the round-0 request, so it does re-send)`, { timeMs: at, bytes })]));
+    if (again !== null) partB.push(pass(`B: a high-type ACK of seq ${echoSeq} left the keepalive echo (low) to be re-sent`));
+    else partB.push(fail(`B: a high-type ACK of seq ${echoSeq} cleared the low-type keepalive echo of the same seq`, [evidence(client, `the echo (${describe(echo)}) was never re-sent in ${seconds(t.resendWaitMs)} after our high-type ACK of its seq (the server re-sent the round-0 request, so it does re-send)`, { timeMs: at, bytes })]));
   }
   holdEcho = false;
-  return combine(parts);
+  return combine(parts, partB);
 }
 
 /** Answers `request` (already here) from the manifest and waits for the request of round `next`. */
@@ -201,7 +201,7 @@ async function fragmentAcksRun(ctx: CaseContext): Promise<Verdict> {
   }
   for (const piece of pieces) {
     const since = piece.fragIndex === withheldIndex ? laterAt : firstAt;
-    if (ackOf(client, piece, since) === undefined) found.push(evidence(client, `fragment ${piece.fragIndex} of seq ${seq} got no 5-byte ACK of its own within ${seconds(t.ackWithinMs + 500)}`));
+    if (serverAckOf(client, piece, since) === undefined) found.push(evidence(client, `fragment ${piece.fragIndex} of seq ${seq} got no 5-byte ACK of its own within ${seconds(t.ackWithinMs + 500)}`));
   }
   if (found.length > 0) return fail(`the server's fragment ACKs do not each name their own fragment`, found);
   return pass(`each of the ${pieces.length} fragments of seq ${seq} got a 5-byte ACK naming it, fragment ${withheldIndex} only after we sent it`);

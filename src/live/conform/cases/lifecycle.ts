@@ -9,9 +9,9 @@ import { disconnectPayload } from '../../../transport/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
-import { isData, opcodeOf } from '../client.js';
+import { describeMessage, isData, opcodeOf } from '../client.js';
 import { answerRounds, bootsUs, connect, isBoot, isChecksumRequest, join, joined, keepaliveMessage, newProgress } from '../join.js';
-import { ackOf } from './processing.js';
+import { serverAckOf } from './processing.js';
 import { requestIsRound } from './acks.js';
 
 /** How long after its removal a session listens for late datagrams. */
@@ -44,14 +44,14 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
   const reaction = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit, t.stepMs, badAt);
   if (reaction !== null && !bootsUs(client, reaction)) return notExercised('protocol error: the server accepted an unreadable round-0xFF answer and went on to its settings, so it removed nobody', [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)]);
   await client.sleep(SILENCE_CHECK_MS);
-  const unacked = [keepalive, bad].filter((m) => ackOf(client, m, badAt - 50) === undefined);
+  const unacked = [keepalive, bad].filter((m) => serverAckOf(client, m, badAt - 50) === undefined);
   if (reaction === null) {
     // Quiet: removed without a word, or still holding us? A keepalive tells.
     const poke = keepaliveMessage(client) as DataMessage;
     const pokeAt = client.now;
     client.send([poke], 'Keepalive: are we still a peer?');
     await client.sleep(t.ackWithinMs + 500);
-    if (ackOf(client, poke, pokeAt) !== undefined) return notExercised('protocol error: the server neither removed us nor answered our unreadable round-0xFF answer');
+    if (serverAckOf(client, poke, pokeAt) !== undefined) return notExercised('protocol error: the server neither removed us nor answered our unreadable round-0xFF answer');
     return fail('protocol error: removed without a Boot', [evidence(client, `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(', ')} never ACKed` : ''}`, { timeMs: badAt, bytes: badBytes })]);
   }
   if (unacked.length > 0) {
@@ -91,15 +91,11 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
     const told = observer.serverMessages().filter((m) => m.timeMs >= observerFrom + lastToSilent - quietFrom - 1000 && isData(m.message) && m.message.reliable && m.message.type === TYPE_GAME).slice(0, 3);
     return fail(`timeout: the silent client was dropped ${seconds(lastToSilent - quietFrom)} after it fell silent, with no Boot`, [
       evidence(silent, `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (DECISIONS.md 19)`, silent.arrivals.at(-1) ?? null),
-      ...told.map((m) => evidence(observer, `what the other client was told instead: ${describeMessage(m)}`, m)),
+      ...told.map((m) => evidence(observer, `what the other client was told instead: ${describeMessage(m.message)}`, m)),
     ]);
   }
 }
 
-function describeMessage(m: ServerMessage): string {
-  const d = m.message as DataMessage;
-  return d.type === TYPE_GAME ? `game opcode 0x${d.payload[0].toString(16).padStart(2, '0').toUpperCase()}` : `type 0x${d.type.toString(16).padStart(2, '0')}`;
-}
 
 export const removal: ConformCase = {
   id: 'removal',
@@ -118,7 +114,7 @@ async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
   const bytes = client.send([bye], 'Disconnect');
   await client.sleep(t.removalMaxMs + SILENCE_CHECK_MS);
   const found = [];
-  const ack = ackOf(client, bye, byeAt);
+  const ack = serverAckOf(client, bye, byeAt);
   if (ack === undefined) found.push(evidence(client, `our Disconnect (${seqLabel(bye.seq as number, true)}) was never ACKed`, { timeMs: byeAt, bytes }));
   else if (ack.timeMs - byeAt > t.ackWithinMs) found.push(evidence(client, `our Disconnect was ACKed only after ${seconds(ack.timeMs - byeAt)}`, ack));
   const last = client.arrivals.at(-1);

@@ -16,7 +16,7 @@ const DUPLICATE_AFTER_MS = 2000;
 const WATCH_AFTER_DUPLICATE_MS = 3000;
 
 /** Did the server ACK our `message` (its seq, category, fragment index) at or after `since`? */
-export function ackOf(client: ConformClient, message: DataMessage, since: number): ServerMessage | undefined {
+export function serverAckOf(client: ConformClient, message: DataMessage, since: number): ServerMessage | undefined {
   return client.serverMessages().find((m) => {
     const ack = m.message;
     if (m.timeMs < since || ack.type !== TYPE_ACK || ack.seq !== message.seq) return false;
@@ -70,7 +70,7 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   });
   if (!ok || original === null) return notExercised(`join stopped before round 1 was answered: ${progress.stopped}`, [evidence(client, progress.stopped ?? '')]);
   const message: DataMessage = original;
-  const next = await client.waitFor(isChecksumRequest, ctx.timings.stepMs, sentAt);
+  const next = await client.waitFor((m) => isChecksumRequest(m) && requestRound(m) === roundLabel(2), ctx.timings.stepMs, sentAt);
   if (next === null) return notExercised(`no checksum request after our round-1 answer, so nothing to repeat`, [evidence(client, 'no request after round 1')]);
   const before = new Set(client.serverMessages().filter((m) => isData(m.message) && m.message.reliable).map((m) => keyOf(m.message as Located<DataMessage>)));
   await client.sleep(sentAt + DUPLICATE_AFTER_MS - client.now);
@@ -79,7 +79,7 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   await client.sleep(WATCH_AFTER_DUPLICATE_MS);
   const found = [];
   const after = client.serverMessages().filter((m) => m.timeMs >= duplicateAt);
-  const ack = ackOf(client, message, duplicateAt);
+  const ack = serverAckOf(client, message, duplicateAt);
   if (ack === undefined) found.push(evidence(client, `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (DECISIONS.md 10: duplicates are ACKed)`, { timeMs: duplicateAt, bytes }));
   for (const m of newReliables(after, before)) {
     if (bootsUs(client, m)) found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
@@ -99,8 +99,8 @@ export const duplicateProcessing: ConformCase = {
 /** The ways the fragments of our round-0xFF answer are sent. */
 type FragmentFault = 'out-of-order' | 'duplicated' | 'missing-then-resent';
 const FRAGMENT_FAULTS: readonly FragmentFault[] = ['out-of-order', 'duplicated', 'missing-then-resent'];
-/** Round 0xFF's answer (268 bytes) in fragments of this size: three of them. */
-const PROBE_CHUNK_BYTES = 100;
+/** Round 0xFF's answer goes in this many fragments (whatever its size). */
+const PROBE_FRAGMENTS = 3;
 
 /** The send order of fragment indexes for a fault, drawn from the case's stream. */
 export function fragmentOrder(fault: FragmentFault, count: number, draw: () => number): { first: number[]; later: number[] } {
@@ -129,6 +129,7 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
   if (!(await connect(client, progress, ctx.timings))) return notExercised(`${fault}: join stopped: ${progress.stopped}`);
   client.send([keepaliveMessage(client)], 'Keepalive');
   let order: { first: number[]; later: number[] } | null = null;
+  let answerBytes = 0;
   let lastSentAt = 0;
   let firstBytes: Uint8Array = new Uint8Array(0);
   const ok = await answerRounds(client, ctx.manifest, progress, {
@@ -138,7 +139,12 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
         sendGame(client, payload, `ChecksumResponse ${roundLabel(round)}`);
         return;
       }
-      const pieces = client.fragments(payload, PROBE_CHUNK_BYTES);
+      answerBytes = payload.length;
+      if (payload.length < PROBE_FRAGMENTS) {
+        sendGame(client, payload, 'ChecksumResponse 0xFF (too short to split)');
+        return;
+      }
+      const pieces = client.fragments(payload, Math.ceil(payload.length / PROBE_FRAGMENTS));
       order = fragmentOrder(fault, pieces.length, () => draw.next());
       for (const i of order.first) {
         const bytes = client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} (${fault})`);
@@ -152,12 +158,13 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
       lastSentAt = client.now;
     },
   });
-  if (!ok || order === null) return notExercised(`${fault}: join stopped before round 0xFF: ${progress.stopped}`);
+  if (!ok) return notExercised(`${fault}: join stopped before round 0xFF: ${progress.stopped}`);
+  if (order === null) return notExercised(`${fault}: round 0xFF's answer is ${answerBytes} bytes, too short for ${PROBE_FRAGMENTS} fragments`);
   const sent = order as { first: number[]; later: number[] };
   const how = `fragments ${sent.first.join(', ')}${sent.later.length ? ` then ${sent.later.join(', ')} ${seconds(DUPLICATE_AFTER_MS)} later` : ''}`;
   if (await enterGame(client, progress, ctx.timings)) return pass(`${fault}: ${how} of our round-0xFF answer reassembled (the server went on to its settings)`);
   return fail(`${fault}: ${how} did not reassemble to our round-0xFF answer: ${progress.stopped}`, [
-    evidence(client, `we sent round 0xFF's answer (268 bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}`, { timeMs: lastSentAt, bytes: firstBytes }),
+    evidence(client, `we sent round 0xFF's answer (${answerBytes} bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}`, { timeMs: lastSentAt, bytes: firstBytes }),
   ]);
 }
 

@@ -13,7 +13,7 @@ import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '
 import type { Arrival, ConformClient } from '../client.js';
 import { describeArrival, isData } from '../client.js';
 import { answerPayload, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
-import { ackOf } from './processing.js';
+import { serverAckOf } from './processing.js';
 import { requestIsRound } from './acks.js';
 
 /** The high-category filler: a reliable game message with opcode 0x7F, not a BC opcode (a server drops it after ACKing it). */
@@ -137,7 +137,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const answerAt = client.now;
   const [answer] = sendGame(client, answerPayload(ctx.manifest, parsed.value), 'ChecksumResponse r1 with the wrapped seq');
   const r2 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 2), t.stepMs, answerAt);
-  const answerAck = ackOf(client, answer as DataMessage, answerAt);
+  const answerAck = serverAckOf(client, answer as DataMessage, answerAt);
   if (r2 === null || answerAck === undefined) {
     parts.push(fail(`high: after ${high.acked} fillers, our answer with the wrapped ${seqLabel((answer as DataMessage).seq as number, false)} was ${answerAck ? 'ACKed but never acted on' : 'not ACKed'}`, [evidence(client, `no round-2 request within ${seconds(t.stepMs)} of our round-1 answer sent with the wrapped seq`, { timeMs: answerAt, bytes: high.lastBytes })]));
     return combine(parts);
@@ -153,7 +153,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const keptAt = client.now;
   const bytes = client.send([keepalive], 'Keepalive with the wrapped low seq');
   await client.sleep(t.ackWithinMs + 1000);
-  const acked = ackOf(client, keepalive, keptAt) !== undefined;
+  const acked = serverAckOf(client, keepalive, keptAt) !== undefined;
   if (!acked || (echoedBefore && !echoes(keptAt))) {
     parts.push(fail(`low: after ${low.acked} fillers, our keepalive with the wrapped ${seqLabel(keepalive.seq as number, true)} was ${acked ? 'ACKed but not echoed (the join\'s keepalive was)' : 'not ACKed'}`, [evidence(client, 'the keepalive after the low wrap', { timeMs: keptAt, bytes })]));
   } else parts.push(pass(`low: ${low.acked} messages ACKed, and the keepalive with the wrapped seq 0 was ACKed${echoedBefore ? ' and echoed' : ''}`));
