@@ -58,6 +58,18 @@ describe('bcsim conform: a server that never answers', () => {
   }, 60_000);
 });
 
+/** Every packet's comment, read back with bcsim's own capture reader; every record must be a packet. */
+function captureComments(file: string): string[] {
+  const opened = openCapture(file, { comments: true });
+  if (!opened.ok) throw new Error(`${file}: ${opened.error.reason}`);
+  const comments: string[] = [];
+  for (let step = opened.reader.next(); step.kind !== 'end'; step = opened.reader.next()) {
+    if (step.kind !== 'packet') throw new Error(`${file}: a ${step.kind} record`);
+    comments.push(step.packet.comment ?? '');
+  }
+  return comments;
+}
+
 function result(id: string, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult {
   return { id, title: `${id} claim`, status, summary: `${id} summary`, evidence: [], durationS: 1, repro: `npx bcsim conform --server 127.0.0.1:1 --cases ${id} --seed 1`, ...extra };
 }
@@ -143,14 +155,7 @@ describe('bcsim conform --pcap', () => {
     server.child.kill('SIGINT');
     await server.exited;
     expect(out.code, out.stdout + out.stderr).toBe(0);
-    const opened = openCapture(pcap, { comments: true });
-    expect(opened.ok).toBe(true);
-    if (!opened.ok) return;
-    const comments: string[] = [];
-    for (let step = opened.reader.next(); step.kind !== 'end'; step = opened.reader.next()) {
-      expect(step.kind).toBe('packet');
-      if (step.kind === 'packet') comments.push(step.packet.comment ?? '');
-    }
+    const comments = captureComments(pcap);
     expect(comments.length).toBeGreaterThan(10);
     expect(comments.some((c) => c.includes('keepalive-echo [keepalive-echo] Connect'))).toBe(true);
     expect(comments.some((c) => c.includes('ChecksumResponse 0xFF'))).toBe(true);
@@ -182,14 +187,7 @@ describe('conformPcap', () => {
     const file = join(dir, 'big.pcapng');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, bytes);
-    const opened = openCapture(file, { comments: true });
-    expect(opened.ok).toBe(true);
-    if (!opened.ok) return;
-    const comments: string[] = [];
-    for (let step = opened.reader.next(); step.kind !== 'end'; step = opened.reader.next()) {
-      expect(step.kind).toBe('packet');
-      if (step.kind === 'packet') comments.push(step.packet.comment ?? '');
-    }
+    const comments = captureComments(file);
     expect(comments).toHaveLength(40);
     expect(comments[39]).toBe('garbage [garbage] raw: oversize #39');
   });
