@@ -293,10 +293,15 @@ export function describeMessage(m: Located): string {
   return `${what}${m.seq === null ? '' : ` seq ${m.seq} (${isLowType(m.type) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`}`;
 }
 
-/** What a datagram of the server held, message by message. */
+/** Messages of one datagram named in evidence; the hex beside it has them all. */
+const DESCRIBED_MESSAGES = 8;
+
+/** What a datagram of the server held, message by message (the first few). */
 export function describeArrival(arrival: Arrival): string {
   if (arrival.messages === null) return `undecodable (${arrival.error})`;
-  return arrival.messages.map(describeMessage).join('; ');
+  const shown = arrival.messages.slice(0, DESCRIBED_MESSAGES).map(describeMessage).join('; ');
+  const more = arrival.messages.length - DESCRIBED_MESSAGES;
+  return more > 0 ? `${shown}; … ${more} more` : shown;
 }
 
 /** What the server did after `sinceMs`: nothing, or its datagrams in brief. */
