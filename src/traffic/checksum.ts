@@ -6,7 +6,7 @@
 // Response, client to server: [0x21][round] ([refHash u32], round 0 only) [dirHash u32] tree
 // Tree: [fileCount u16] {[nameHash u32][contentHash u32]} [subdirCount u8] {[nameHash u32]} {subtree}
 // All integers little-endian.
-import { FINAL_ROUND, MAX_MANIFEST_DEPTH, isDefaultManifest } from './manifest.js';
+import { FINAL_ROUND, MAX_MANIFEST_DEPTH, findRound, isDefaultManifest, standInHash } from './manifest.js';
 import type { ChecksumManifest, ManifestRound, ManifestTree } from './manifest.js';
 import { Opcode } from './payloads.js';
 
@@ -202,6 +202,23 @@ export function parseChecksumResponse(payload: Uint8Array): Parsed<ChecksumRespo
   if (!tree.ok) return tree;
   if (r.left !== 0) return fail(r.pos, `${r.left} bytes after the tree`);
   return { ok: true, value: { round, refHash, dirHash, tree: tree.value } };
+}
+
+/**
+ * The answer to a request the server really sent: the manifest's round of
+ * that number, or, for a round the manifest lacks, the request's own
+ * directory with no files (a well-formed tree either way).
+ */
+export function checksumAnswer(manifest: ChecksumManifest, request: ChecksumRequest): Uint8Array {
+  const round: ManifestRound = findRound(manifest, request.round) ?? {
+    round: request.round,
+    dir: request.dir,
+    filter: request.filter,
+    recursive: request.recursive,
+    dirHash: standInHash(request.dir),
+    tree: { files: [], subdirs: [] },
+  };
+  return checksumResponsePayload(manifest, round);
 }
 
 /**

@@ -28,5 +28,5 @@ export {
   standInHash,
 } from './manifest.js';
 export type { ChecksumManifest, ManifestFile, ManifestProblem, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
-export { checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
+export { checksumAnswer, checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
 export type { ChecksumRequest, ChecksumResponse, ManifestOutline, Parsed, PayloadError, RoundOutline, WireTree } from './checksum.js';

@@ -7,8 +7,8 @@
 import { TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../codec/index.js';
 import { msToSeconds } from '../../engine/index.js';
 import type { Message } from '../../codec/index.js';
-import { FINAL_ROUND, Opcode, checksumResponsePayload, findRound, joinSteps, parseChecksumRequest, roundLabel, standInHash } from '../../traffic/index.js';
-import type { ChecksumManifest, ChecksumRequest, ManifestRound } from '../../traffic/index.js';
+import { FINAL_ROUND, Opcode, checksumAnswer, joinSteps, parseChecksumRequest, roundLabel } from '../../traffic/index.js';
+import type { ChecksumManifest } from '../../traffic/index.js';
 import { keepalivePayload } from '../../transport/index.js';
 import type { ConformClient, ServerMessage } from './client.js';
 import { isData, opcodeOf } from './client.js';
@@ -99,19 +99,6 @@ export function keepaliveMessage(client: ConformClient): Message {
   return client.reliable(TYPE_DATA, keepalivePayload({ address, name: CONFORM_PLAYER }, client.slot ?? 0xff), true);
 }
 
-/** The answer to a request: the manifest's round, or (a round the manifest lacks) the request's own directory with no files. */
-export function answerPayload(manifest: ChecksumManifest, request: ChecksumRequest): Uint8Array {
-  const round: ManifestRound = findRound(manifest, request.round) ?? {
-    round: request.round,
-    dir: request.dir,
-    filter: request.filter,
-    recursive: request.recursive,
-    dirHash: standInHash(request.dir),
-    tree: { files: [], subdirs: [] },
-  };
-  return checksumResponsePayload(manifest, round);
-}
-
 /** Sends a reliable game payload the way a stock client does: whole, or fragments each in its own datagram. */
 export function sendGame(client: ConformClient, payload: Uint8Array, note: string): Message[] {
   if (payload.length <= FRAGMENT_CHUNK_BYTES) {
@@ -150,7 +137,7 @@ export async function answerRounds(
       progress.stopped = `the server's checksum request does not parse: offset ${parsed.error.offset}: ${parsed.error.reason}`;
       return false;
     }
-    const payload = answerPayload(manifest, parsed.value);
+    const payload = checksumAnswer(manifest, parsed.value);
     if (options.answer) await options.answer(parsed.value.round, payload, request);
     else sendGame(client, payload, `ChecksumResponse ${roundLabel(parsed.value.round)}`);
     if (parsed.value.round === untilRound) return true;

@@ -5,12 +5,13 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { Socket, RemoteInfo } from 'node:dgram';
-import { MAX_DATAGRAM_BYTES, decrypt, encrypt } from '../../codec/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_GAME, decrypt, encrypt } from '../../codec/index.js';
 import type { DataType } from '../../codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../engine/index.js';
 import type { Micros } from '../../engine/index.js';
 import type { Scenario } from '../../scenario/index.js';
-import { TrafficDriver, joinSteps } from '../../traffic/index.js';
+import { Opcode, TrafficDriver, checksumAnswer, joinSteps, parseChecksumRequest } from '../../traffic/index.js';
+import type { ChecksumRequest } from '../../traffic/index.js';
 import type { TrafficPort } from '../../traffic/index.js';
 import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../transport/index.js';
 import type { TransportHooks, Role, TransportSwitches } from '../../transport/index.js';
@@ -18,7 +19,7 @@ import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { WireLog } from '../wire-log.js';
-import { ChecksumCheck } from './checksum-check.js';
+import { ChecksumCheck, MAX_ROUNDS_ASKED } from './checksum-check.js';
 import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
 import { IntakeWarnings, cannotOpen, intake } from './intake.js';
@@ -84,6 +85,8 @@ export class LivePeer {
   /** Clients the server removed for a protocol error, with the reason (a bad checksum answer). */
   readonly removals: Array<{ readonly client: number; readonly timeUs: number; readonly reason: string }> = [];
   private readonly checksums: ChecksumCheck;
+  /** A client's checksum requests not yet answered, by connection. */
+  private readonly askedRounds = new Map<number, ChecksumRequest[]>();
   /** Planted stall-on-oversize (test-only): addresses whose datagrams are no longer read. */
   private readonly stalled = new Set<string>();
   private finished: ((reason: StopReason) => void) | null = null;
@@ -279,9 +282,10 @@ export class LivePeer {
     });
   }
 
-  private sendApp(client: number, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+  private sendApp(client: number, type: DataType, given: Uint8Array, reliable: boolean, ordered: boolean): number {
     const peer = this.connections[client - 1].peer;
-    if (this.host !== null) this.checksums.sent(client, type, payload);
+    if (this.host !== null) this.checksums.sent(client, type, given);
+    const payload = this.host === null ? this.answerAsked(client, type, given) : given;
     // As Session.sendApp: an oversized unreliable message goes as reliable fragments (transport-layer.md §5).
     if (!(reliable || peer.fragments(type, payload.length))) {
       if (peer.sendMessage(type, payload, reliable, ordered, -1)) this.own.unreliableSent++;
@@ -291,6 +295,16 @@ export class LivePeer {
     if (!peer.sendMessage(type, payload, reliable, ordered, uid)) this.own.refused(uid);
     else this.bridge.sentOwn(client, uid, type, payload);
     return uid;
+  }
+
+  /**
+   * A live client answers the checksum round the server really asked, from the
+   * manifest (DECISIONS.md 31), whatever order the script's manifest lists.
+   */
+  private answerAsked(client: number, type: number, payload: Uint8Array): Uint8Array {
+    if (type !== TYPE_GAME || payload[0] !== Opcode.ChecksumResponse) return payload;
+    const request = this.askedRounds.get(client)?.shift();
+    return request === undefined ? payload : checksumAnswer(this.options.scenario.traffic.manifest, request);
   }
 
   private port(): TrafficPort {
@@ -327,6 +341,7 @@ export class LivePeer {
       emit: (bytes) => this.emit(conn, bytes),
       deliver: (delivery) => {
         this.reliableDelivered++;
+        if (role === 'client') this.rememberRequest(client, delivery.type, delivery.payload);
         const refusal = this.host === null ? null : this.checksums.refusal(client, delivery.type, delivery.payload);
         if (refusal === null) this.bridge.delivered(client, delivery);
         else this.remove(conn, refusal);
@@ -346,6 +361,17 @@ export class LivePeer {
     const identity = role === 'server' ? SERVER_IDENTITY : clientIdentity(client);
     (conn as { peer: PeerTransport }).peer = new PeerTransport(role, this.clock, this.options.switches, params, hooks, identity);
     return conn;
+  }
+
+  /** A client keeps the checksum requests its server sent, oldest first (bounded). */
+  private rememberRequest(client: number, type: number, payload: Uint8Array): void {
+    if (type !== TYPE_GAME || payload[0] !== Opcode.ChecksumRequest) return;
+    const parsed = parseChecksumRequest(payload);
+    if (!parsed.ok) return;
+    const list = this.askedRounds.get(client) ?? [];
+    if (list.length >= MAX_ROUNDS_ASKED) list.shift();
+    list.push(parsed.value);
+    this.askedRounds.set(client, list);
   }
 
   /** The server removes a client for a protocol error: a Boot first (PeerTransport.kick). */

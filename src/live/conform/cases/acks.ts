@@ -4,12 +4,12 @@
 // nothing (transport-layer.md §4).
 import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType } from '../../../codec/index.js';
 import type { DataMessage, Message } from '../../../codec/index.js';
-import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
+import { FINAL_ROUND, checksumAnswer, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
 import { ackMessage, describeMessage, isData, reactionSince } from '../client.js';
-import { FRAGMENT_CHUNK_BYTES, answerPayload, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+import { FRAGMENT_CHUNK_BYTES, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 import type { JoinProgress } from '../join.js';
 import { serverAckOf } from './processing.js';
 
@@ -148,7 +148,7 @@ async function answerThen(client: ConformClient, ctx: CaseContext, request: Serv
   const parsed = parseChecksumRequest(isData(request.message) ? request.message.payload : new Uint8Array(0));
   if (!parsed.ok) return null;
   const since = client.now;
-  sendGame(client, answerPayload(ctx.manifest, parsed.value), `ChecksumResponse ${roundLabel(parsed.value.round)}`);
+  sendGame(client, checksumAnswer(ctx.manifest, parsed.value), `ChecksumResponse ${roundLabel(parsed.value.round)}`);
   return client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, next), ctx.timings.stepMs, since);
 }
 
@@ -271,7 +271,7 @@ async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
   client.send([ackMessage((r3.message as DataMessage).seq as number, false)], 'ACK of the round-3 request');
   progress.requests.push(r2);
   const parsed = parseChecksumRequest((r3.message as DataMessage).payload);
-  if (parsed.ok) sendGame(client, answerPayload(ctx.manifest, parsed.value), 'ChecksumResponse r3');
+  if (parsed.ok) sendGame(client, checksumAnswer(ctx.manifest, parsed.value), 'ChecksumResponse r3');
   progress.requests.push(r3);
   if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: FINAL_ROUND, timings: t }))) found.push(evidence(client, `the join stopped after our stale ACKs: ${progress.stopped}`));
   if (found.length > 0) return fail('stale ACKs were not harmless', [...found, evidence(client, `the ${junk.length} stale ACKs we sent`, { timeMs: junkAt, bytes: junkBytes })]);

@@ -7,12 +7,12 @@
 // - low: a keepalive (the server must ACK it, and echo it if it echoes keepalives).
 import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, ackFlagsLowType } from '../../../codec/index.js';
 import type { DataMessage } from '../../../codec/index.js';
-import { parseChecksumRequest } from '../../../traffic/index.js';
+import { checksumAnswer, parseChecksumRequest } from '../../../traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { Arrival, ConformClient } from '../client.js';
 import { describeArrival, isData } from '../client.js';
-import { answerPayload, answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+import { answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 import { serverAckOf } from './processing.js';
 import { requestIsRound } from './acks.js';
 
@@ -135,7 +135,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const parsed = parseChecksumRequest((r1.message as DataMessage).payload);
   if (!parsed.ok) return notExercised('the round-1 request does not parse');
   const answerAt = client.now;
-  const [answer] = sendGame(client, answerPayload(ctx.manifest, parsed.value), 'ChecksumResponse r1 with the wrapped seq');
+  const [answer] = sendGame(client, checksumAnswer(ctx.manifest, parsed.value), 'ChecksumResponse r1 with the wrapped seq');
   const r2 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 2), t.stepMs, answerAt);
   const answerAck = serverAckOf(client, answer as DataMessage, answerAt);
   if (r2 === null || answerAck === undefined) {
