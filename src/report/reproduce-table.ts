@@ -10,7 +10,7 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
   const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });
   for (const h of hypotheses) {
     table.push([
-      h.cause === 'none' ? 'none (fixed)' : h.cause,
+      causeName(h.cause),
       ...CRITERIA.map(({ key }) => {
         const c = h.criteria[key];
         return c.pass ? chalk.green(`✓ ${c.measured}`) : chalk.red(`✗ ${c.measured}`);
@@ -21,6 +21,21 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
   return table.toString();
 }
 
+/** The cause `none` is the fixed design: an empty list is said in words, so it never reads as that cause. */
+const causeName = (cause: string) => (cause === 'none' ? 'none (fixed)' : cause);
+
+function underLoss(distinguishable: readonly string[], indistinguishable: readonly string[]): string[] {
+  const stock = 'matcher-rejects-fragments';
+  return [
+    distinguishable.length > 0
+      ? `Under loss, these causes still differ from ${stock}: ${distinguishable.map(causeName).join(', ')}.`
+      : `Under loss, no other cause can be told apart from ${stock}.`,
+    indistinguishable.length > 0
+      ? `Under loss, these causes cannot be told apart from ${stock}: ${indistinguishable.map(causeName).join(', ')}.`
+      : `Under loss, no other cause gives the same pattern as ${stock}.`,
+  ];
+}
+
 export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk: ChalkInstance): string {
   const lines = [
     chalk.bold(`${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`),
@@ -29,8 +44,7 @@ export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk:
     '',
     `Under ${Math.round(r.lossy.loss * 100)}% Bernoulli loss on both directions:`,
     hypothesisTable(r.lossy.hypotheses, chalk),
-    `Still distinguishable from matcher-rejects-fragments under loss: ${r.lossy.distinguishable.join(', ') || 'none'}.`,
-    `Not distinguishable under loss: ${r.lossy.indistinguishable.join(', ') || 'none'}.`,
+    ...underLoss(r.lossy.distinguishable, r.lossy.indistinguishable),
   ];
   return `${lines.join('\n')}\n`;
 }
