@@ -422,7 +422,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('shrink a failing swarm run to the smallest scenario that fails the same invariant on the same message')
     .argument('[repro]', 'the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"')
     .option('--file <path>', 'read the repro line from a file')
-    .option('--out <file>', 'write the shrunk scenario here (atomically); FILE.trace and FILE.pcapng go beside it')
+    .option('--out <file>', 'write the shrunk scenario here (atomically); FILE.trace and FILE.pcapng go beside it; default shrunk-swarm-G-I.json (a swarm line) or shrunk-<scenario>-seed-N.json (a run line) in the working directory')
     .option('--budget <n>', 'at most this many candidate runs (default 500)')
     .addHelpText(
       'after',
