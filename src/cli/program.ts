@@ -1,6 +1,6 @@
 // The command-line shell. It parses flags and calls the library; every command
 // lives in ./commands and returns an exit code. Bad input exits 2 with one line.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
 import { LimitError } from '../engine/index.js';
 import type { CliIO } from './io.js';
@@ -117,6 +117,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file')
     .option('--duration <d>', "simulated time, e.g. 30m or 4h; default: the scenario's duration")
     .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option('--loss <p>', "Bernoulli loss on both directions in every column, replacing the scenario's loss models (as in bcsim run)")
+    .addOption(new Option('--mode <preset>', 'refused with a pointer to --config: the columns are the modes').hideHelp())
     .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
     .option('--causes', 'also run each fragment-ACK cause as a column of its own')
     .option('--config <label:items>', "a column: LABEL:ITEM[,ITEM...], items being a preset (stock, fixed, stock+switch=value), a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); repeatable, 2 to 8", collect)
@@ -156,7 +158,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--mode <preset>', "stock or fixed, optionally +switch=value...; default: the scenario's mode")
     .option('--seed <n>', "random seed; default: the scenario's seed")
     .option('--from <t>', 'first simulated time to show, e.g. 10s', '0')
-    .option('--until <t>', "stop the run here, e.g. 20s; default: the scenario's duration")
+    .option('--until <t>', "stop the run here, e.g. 20s; default: the run's duration")
+    .option('--duration <d>', "simulated time of the run, as in bcsim run, e.g. 10m; default: the scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models (as in bcsim run)")
     .option('--peer <role>', 'only events of server or client (its sends, and the verdicts at it)')
     .option('--client <k>', "only client k's connection (k = 1..clients, the scenario's order), both ends")
     .option('--slot <s>', 'only the connection the server gave slot s (2, 3, ... in connect order), from its first connect attempt')
@@ -224,6 +228,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--seed <n>', "random seed for every run; default: each scenario's seed")
     .option('--seeds <list>', 'run every seed of a list, in order, e.g. 1..20, 5..9 or 1,4,9 (at most 10,000 seeds); name the first failing one')
     .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: each scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions in every run, replacing the scenarios' loss models (as in bcsim run)")
     .option('--set <path=value>', 'override any field of every scenario given, validated like the file (repeatable)', collect)
     .option('--switch <name=value>', 'set one mode switch in every scenario given (repeatable)', collect)
     .option('--junit <file>', 'also write JUnit XML for CI systems')
@@ -251,6 +256,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--mode <preset>', "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode")
     .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
     .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
+    .option('--loss <p>', "with --against: Bernoulli loss on both directions, replacing the scenario's loss models")
     .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
     .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
     .option('--ack-rule <rule>', "each end's ACK behaviour: auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)", 'auto')
@@ -347,9 +353,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('run a grid of seeded runs (modes × --vary values × seeds) on worker threads, one JSON line per run')
     .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
     .option('--seeds <list>', "seeds to run, e.g. 1..1000, 5..9 or 1,4,9 (at most 10,000); default: the scenario's seed")
+    .option('--seed <n>', 'one seed (the same as --seeds N)')
     .option('--vary <path=values>', 'vary a scenario path (as --set takes it) over values: path=v1,v2,... or path=lo..hi:step (repeatable; the grid is their product)', collect)
     .option('--mode <modes>', "stock, fixed or stock,fixed; default: the scenario's mode")
     .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: the scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions in every run, replacing the scenario's loss models (as in bcsim run)")
     .option('--set <path=value>', 'override any scenario field in every run (repeatable)', collect)
     .option('--switch <name=value>', 'set one mode switch in every run (repeatable)', collect)
     .option('--jobs <n>', 'worker threads; default: one per core (1 runs in this process)')

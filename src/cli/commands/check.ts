@@ -10,7 +10,7 @@ import { outFileProblem, makeChalk } from '../../report/index.js';
 import { checkWorkBudget } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -22,6 +22,7 @@ export interface CheckFlags {
   set?: string[];
   switch?: string[];
   duration?: string;
+  loss?: string;
   junit?: string;
   json?: boolean;
   checkDeterminism?: boolean;
@@ -37,7 +38,8 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const durationUs = durationFlag('--duration', flags.duration);
   const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
   const sets = [...(flags.set ?? []), ...modeFlag.sets, ...switchSets(flags.switch)];
-  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io) }));
+  const loss = probabilityFlag('--loss', flags.loss);
+  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io, loss) }));
   for (const { scenario } of scenarios) {
     if (Object.keys(scenario.expect).length === 0 && !flags.checkDeterminism) {
       throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
@@ -58,7 +60,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     for (const { ref, scenario } of scenarios) {
       let checked: CheckRun[];
       try {
-        checked = checkScenario(ref, scenario, { mode, seed, durationUs, checkDeterminism: flags.checkDeterminism, onProgress });
+        checked = checkScenario(ref, scenario, { mode, seed, durationUs, loss, checkDeterminism: flags.checkDeterminism, onProgress });
       } catch (error) {
         if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
         throw error;

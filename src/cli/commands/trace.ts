@@ -9,7 +9,8 @@ import type { RunResult, SessionObserver } from '../../session/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
+import { micros } from '../../engine/index.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -21,6 +22,8 @@ export interface TraceFlags {
   seed?: string;
   from?: string;
   until?: string;
+  duration?: string;
+  loss?: string;
   peer?: string;
   client?: string;
   slot?: string;
@@ -52,7 +55,11 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   const untilUs = durationFlag('--until', flags.until);
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
   const mode = modeSpec(flags.mode);
-  const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io);
+  const loss = probabilityFlag('--loss', flags.loss);
+  // --duration is the run's simulated time, as in `bcsim run`; --until stops the run earlier.
+  const durationUs = durationFlag('--duration', flags.duration);
+  const loaded = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
+  const scenario: Scenario = durationUs === undefined ? loaded : { ...loaded, durationUs: micros(durationUs) };
   const preset = mode.preset;
   const seed = seedFlag(flags.seed);
   const progress = progressFor(io, flags.json === true);
