@@ -214,6 +214,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'sweeps reliable rates at 95 and 33 ms updates for both peers and states the capacity relation:\n' +
         'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n' +
         'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n' +
+        'It takes about 15 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
+        'the text fits 120 columns (marks per reading, the stock reading\'s values), --json has every measured value.\n' +
         `\n${REPRODUCE_RTYPE_HELP}\n`,
     )
     .action(async (target: string, flags: ReproduceFlags) => {
