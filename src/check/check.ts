@@ -6,7 +6,7 @@ import { runScenario, shellQuote } from '../session/index.js';
 import type { EffectiveSettings } from '../session/index.js';
 import { PRESET_NAMES } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
-import { evaluate, PathError } from './assertions.js';
+import { evaluate, failedAssertion, PathError } from './assertions.js';
 import type { AssertionResult } from './assertions.js';
 import { runTwice } from './determinism.js';
 import type { DeterminismVerdict } from './determinism.js';
@@ -79,7 +79,7 @@ export function checkScenario(ref: string, scenario: Scenario, options: CheckOpt
       reproduce: reproduceCommand(ref, mode, scenario, how),
       recheck: recheckCommand(ref, mode, scenario, { ...how, checkDeterminism: options.checkDeterminism === true }),
       settings: result.summary.settings,
-      pass: results.every((r) => r.pass) && (verdict === null || verdict.identical),
+      pass: !results.some(failedAssertion) && (verdict === null || verdict.identical),
     };
   });
 }

@@ -242,6 +242,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'Ops: eq, lt, lte, gt, gte. "*" in a path means every peer. On failure the exact command that reproduces\n' +
         'the run is printed. With --seeds every seed runs, in order, failures included; exit 1 if any failed, and\n' +
         'the last lines name the first failing seed and a `bcsim check … --seed N` command that reproduces it.\n' +
+        'A --duration that ends a run before its phase plan does is said once on stderr (settings.phasePlanCut has the\n' +
+        'phases); then an end-of-run value (.final) and a lower bound not yet reached are not applicable: shown with –,\n' +
+        'never a pass, never a failure (JUnit skipped). Upper bounds are judged on the part that ran.\n' +
         'Examples:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n' +
         '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
     )
@@ -374,7 +377,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'order runs finish in: {index, grid, runs, scenario, mode, seed, vary, traceHash, simulatedSeconds, figures,\n' +
         'verdict}. figures holds the key summary figures nested as in the summary (delivery.reliableLost,\n' +
         'peers.server.ackOutbox.max, ...); verdict is {passed, failed: [paths]} from the scenario\'s expect block for the\n' +
-        'mode, or null. No wall times: the same command writes the same bytes, with any --jobs. At the end, a table of\n' +
+        'mode, or null; verdict.notApplicable lists the assertions a run that ended inside its phase plan cannot judge\n' +
+        '(bcsim check --help). No wall times: the same command writes the same bytes, with any --jobs. At the end, a table of\n' +
         'min / median / max over the seeds per mode and value (on stdout with --out FILE, else stderr).\n' +
         'Exit codes: 0 every verdict passed (or none), 1 a run failed its expect block, 2 bad input, 130 interrupted\n' +
         '(nothing written).\n' +

@@ -28,7 +28,7 @@ export interface RunTask {
 }
 
 export type TaskResult =
-  | { readonly ok: true; readonly text: string; readonly passed: boolean }
+  | { readonly ok: true; readonly text: string; readonly passed: boolean; readonly cut?: string }
   | { readonly ok: false; readonly kind: 'limit' | 'scenario' | 'internal'; readonly message: string };
 
 /** Scenarios already parsed, per set of edits: a worker runs many seeds of the same values. */
@@ -68,7 +68,8 @@ export function runTask(task: RunTask): TaskResult {
       figures: extractFigures(summary, task.figures),
       verdict,
     };
-    return { ok: true, text: serializeLine(line), passed: verdict === null || verdict.passed };
+    const cut = summary.settings.phasePlanCut?.warning;
+    return { ok: true, text: serializeLine(line), passed: verdict === null || verdict.passed, ...(cut === undefined ? {} : { cut }) };
   } catch (error) {
     if (error instanceof LimitError) return { ok: false, kind: 'limit', message: error.message };
     if (error instanceof ScenarioError) return { ok: false, kind: 'scenario', message: error.message };

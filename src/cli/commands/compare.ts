@@ -9,7 +9,7 @@ import { effectiveSettings, sha256Hex } from '../../session/index.js';
 import { parseConfigs } from '../configs.js';
 import type { ConfigSpec } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
-import { warn } from '../warnings.js';
+import { phasePlanWarner, warn } from '../warnings.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
@@ -115,6 +115,8 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   }
   const runs = comparison.runs.map((r) => ({ label: r.spec.label, summary: r.summary, leaks: r.trends.filter((t) => t.trend.leak).map((t) => `${t.peer} ${t.metric}`) }));
   const failed = usage(() => failures(conditions, runs));
+  const sayCut = phasePlanWarner(io);
+  for (const r of comparison.runs) sayCut(r.summary.settings.phasePlanCut);
   for (const f of failed) io.stderr(`bcsim: --fail-on: ${f}\n`);
   return failed.length > 0 ? EXIT_FAILED : EXIT_OK;
 }

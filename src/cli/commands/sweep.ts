@@ -11,6 +11,7 @@ import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
 import { switchSets } from '../switch-flags.js';
+import { warn } from '../warnings.js';
 import { availableParallelism } from 'node:os';
 
 export interface SweepFlags {
@@ -91,6 +92,7 @@ async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number
     io.stderr(`bcsim: sweep interrupted after ${outcome.done} of ${plan.shardRuns} runs; nothing written\n`);
     return EXIT_INTERRUPTED;
   }
+  warn(io, outcome.cuts);
   const chalk = makeChalk(toFile ? io.stdoutIsTTY : io.stderrIsTTY, io.env);
   const text = renderSweepTable(outcome.summary, title(plan), chalk);
   if (toFile) io.stdout(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);

@@ -16,6 +16,7 @@ import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
 import { pcapFlag } from '../pcap-flag.js';
+import { phasePlanWarner } from '../warnings.js';
 
 export interface TraceFlags {
   mode?: string;
@@ -133,6 +134,7 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
     if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
     if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
     flush();
+    phasePlanWarner(io)(result.summary.settings.phasePlanCut);
   } catch (error) {
     if (!(error instanceof OutputClosed)) throw error;
     // The reader closed the pipe: conventionally not a failure (`… | head` exits 0).
