@@ -245,7 +245,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'A --duration that ends a run before its phase plan does is said once on stderr (settings.phasePlanCut has the\n' +
         'phases); then an end-of-run value (.final) and a lower bound not yet reached are not applicable: shown with –,\n' +
         'never a pass, never a failure (JUnit skipped). Upper bounds are judged on the part that ran.\n' +
-        'Examples:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n' +
+        'Examples:\n  bcsim check fragment-ack-bug long-session --check-determinism --junit reports/junit.xml\n' +
         '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
     )
     .action(async (refs: string[], flags: CheckFlags) => {
@@ -384,7 +384,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '(nothing written).\n' +
         'Examples:\n  bcsim sweep lossy-link --mode stock,fixed --seeds 1..20 --duration 2m --out /tmp/lossy.jsonl\n' +
         "  bcsim sweep lossy-link --vary 'traffic.phases[1].reliablePerSecond=10..60:10' --seeds 1..5 --duration 2m --html /tmp/sweep.html\n" +
-        '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..1000 --shard 2/4 --out shard-2.jsonl\n',
+        '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..100 --duration 2m --shard 2/4 --out shard-2.jsonl\n',
     )
     .action(async (ref: string, flags: SweepFlags) => {
       setExit(await (await import('./commands/sweep.js')).sweepCommand(ref, flags, io));
@@ -423,9 +423,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'duplicated or out of order), liveness after a quiet tail, no dead-zone ACK-outbox entry (fixed), every configured\n' +
         'fault fired, and no run throws. A failure prints `repro:` (bcsim run …), `swarm:` (this run alone) and `shrink:`.\n' +
         'Progress on stderr when it is a terminal. Exit codes: 0 no failure, 1 a failure, 2 bad flags.\n' +
-        'Examples:\n  bcsim swarm --runs 300\n  bcsim swarm --runs 50 --seed 7 --all --json\n' +
-        '  bcsim swarm --runs 100 --switch closePolicy=immediate      (what the swarm says without the drain remedy)\n' +
-        '  bcsim swarm --seed 9062024 --index 17 --switch plantedBug=no-duplicate-ack\n',
+        'Examples:\n  bcsim swarm --runs 100\n  bcsim swarm --runs 20 --seed 7 --all --json\n' +
+        '  bcsim swarm --runs 100 --switch closePolicy=immediate      (exits 1: what the swarm says without the drain remedy)\n' +
+        '  bcsim swarm --seed 9062024 --index 208 --switch plantedBug=no-duplicate-ack      (exits 1: the planted bug breaks this run)\n',
     )
     .action(async (flags: SwarmFlags) => {
       setExit((await import('./commands/swarm.js')).swarmCliCommand(flags, io));
@@ -448,7 +448,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'invariant on the same message (kind, sending side, category, seq). Exit codes: 0 shrunk, 1 the run does not\n' +
         'fail (or its replay differs), 2 bad input.\n' +
         'Examples:\n' +
-        "  bcsim shrink 'bcsim swarm --seed 9062024 --index 29 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
+        "  bcsim shrink 'bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
         '  bcsim shrink --file repro.txt --out /tmp/shrunk.json --budget 200\n',
     )
     .action(async (repro: string | undefined, flags: ShrinkFlags) => {
