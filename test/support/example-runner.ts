@@ -144,7 +144,7 @@ export const NAMED_COUNTERPARTS: ReadonlyArray<{ readonly example: RegExp; reado
  * verdict fit in it). An example ending in `&` is not capped: it runs until the rest of its block
  * is done, then gets SIGINT, as a user would stop it.
  */
-export const LIVE_SECONDS = { peer: 15, proxy: 20, server: 20 } as const;
+export const LIVE_SECONDS = { peer: 20, proxy: 25, server: 25 } as const;
 /** How long the test's own counterpart server may live (it is stopped when its job is done). */
 const COUNTERPART_SECONDS = 180;
 /** conform against the test's own server: its peer timeout is short, so the removal and wrap cases are too. */
