@@ -77,7 +77,7 @@ function line(going: ReadonlyArray<readonly [string, RunProgress]>, at: number):
   return `${bar} ${figures.map((f) => `${f.time} ${speed(f.ratio, true)}`).join(' · ')}  ETA ${etaS.toFixed(1)}s`;
 }
 
-/** Below 1x the run takes longer than the time it simulates: say so (issue 9). */
+/** Below 1x the run takes longer than the time it simulates: say so. */
 function speed(ratio: number, short = false): string {
   const x = ratio >= 1 ? `${Math.round(ratio).toLocaleString('en-US')}x` : `${ratio.toFixed(2)}x`;
   if (short) return ratio >= 1 ? x : `${x} (slower than real time)`;
