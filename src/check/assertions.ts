@@ -10,6 +10,16 @@ export interface AssertionResult {
   readonly expected: number;
   readonly actual: number;
   readonly pass: boolean;
+  /**
+   * Only on a run that cut its phase plan (settings.phasePlanCut), when the cut could be why it
+   * does not hold: why it is not judged. Never a pass (pass is false) and never a failure.
+   */
+  readonly notApplicable?: string;
+}
+
+/** An assertion counts as failed: it does not hold and the run could judge it. */
+export function failedAssertion(r: AssertionResult): boolean {
+  return !r.pass && r.notApplicable === undefined;
 }
 
 /** A path that names no numeric summary field: a usage error, never a silent pass. */
@@ -71,14 +81,32 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
 }
 
 export function evaluate(summary: Summary, expectations: Record<string, Assertion>): AssertionResult[] {
+  const cut = summary.settings?.phasePlanCut !== undefined;
   const results: AssertionResult[] = [];
   for (const [path, assertion] of Object.entries(expectations)) {
     const resolved = resolvePath(summary, path);
     for (const op of Object.keys(OPS) as ExpectOp[]) {
       const expected = assertion[op];
       if (expected === undefined) continue;
-      for (const { path: concrete, value } of resolved) results.push({ path: concrete, op, expected, actual: value, pass: OPS[op](value, expected) });
+      for (const { path: concrete, value } of resolved) {
+        const result = { path: concrete, op, expected, actual: value, pass: OPS[op](value, expected) };
+        const why = cut ? cutMakesItUnjudgeable(result) : undefined;
+        results.push(why === undefined ? result : { ...result, pass: false, notApplicable: why });
+      }
     }
   }
   return results;
+}
+
+/**
+ * A run that ended before its phase plan did (README "Check a fix in CI") is judged on what
+ * it ran, except where the phases it did not run could change the answer: an end-of-run
+ * value (.final) describes the plan's end, which the run never reached; and a lower bound
+ * not reached yet (gt, gte, eq from below) may be reached in the phases that did not run.
+ * An upper bound already broken stays broken, and one that holds held on everything that ran.
+ */
+function cutMakesItUnjudgeable(r: Omit<AssertionResult, 'notApplicable'>): string | undefined {
+  if (r.path.endsWith('.final')) return 'an end-of-run value, and the run ended before its phase plan';
+  if (!r.pass && (r.op === 'gt' || r.op === 'gte' || (r.op === 'eq' && r.actual < r.expected))) return 'a lower bound not reached before the run ended, inside its phase plan';
+  return undefined;
 }

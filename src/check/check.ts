@@ -6,7 +6,7 @@ import { runScenario, shellQuote } from '../session/index.js';
 import type { EffectiveSettings } from '../session/index.js';
 import { PRESET_NAMES } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
-import { evaluate, PathError } from './assertions.js';
+import { evaluate, failedAssertion, PathError } from './assertions.js';
 import type { AssertionResult } from './assertions.js';
 import { runTwice } from './determinism.js';
 import type { DeterminismVerdict } from './determinism.js';
@@ -38,6 +38,8 @@ export interface CheckOptions {
   readonly seed?: number;
   /** Run for this long instead of the scenario's duration (`check --duration`). */
   readonly durationUs?: number;
+  /** `--loss`, already applied to the scenario: recorded in the settings and passed on by the commands printed. */
+  readonly loss?: number;
   /** Progress of each run (label, simulated µs, total µs). */
   readonly onProgress?: (label: string, simulatedUs: number, totalUs: number) => void;
 }
@@ -58,13 +60,14 @@ export function checkScenario(ref: string, scenario: Scenario, options: CheckOpt
       preset: mode,
       seed: options.seed,
       durationUs: options.durationUs,
+      loss: options.loss,
       onProgress: options.onProgress ? (us: number) => options.onProgress?.(label, us, durationUs) : undefined,
     };
     const { result, verdict } = options.checkDeterminism
       ? runTwice(scenario, runOptions)
       : { result: runScenario(scenario, runOptions), verdict: null };
     const results = evaluate(result.summary, scenario.expect[mode] ?? {});
-    const how = { seed, durationUs: options.durationUs };
+    const how = { seed, durationUs: options.durationUs, loss: options.loss };
     return {
       ref,
       scenario: scenario.name,
@@ -76,7 +79,7 @@ export function checkScenario(ref: string, scenario: Scenario, options: CheckOpt
       reproduce: reproduceCommand(ref, mode, scenario, how),
       recheck: recheckCommand(ref, mode, scenario, { ...how, checkDeterminism: options.checkDeterminism === true }),
       settings: result.summary.settings,
-      pass: results.every((r) => r.pass) && (verdict === null || verdict.identical),
+      pass: !results.some(failedAssertion) && (verdict === null || verdict.identical),
     };
   });
 }
@@ -86,6 +89,8 @@ export interface ReproduceOptions {
   readonly seed?: number;
   /** A --duration to pass on; none when the run used the scenario's own. */
   readonly durationUs?: number;
+  /** A --loss to pass on. */
+  readonly loss?: number;
 }
 
 /** `bcsim run … --json`: reruns the run and prints its summary, the values the assertions read. */
@@ -103,6 +108,7 @@ export function recheckCommand(ref: string, mode: PresetName, scenario: Scenario
 function runWords(mode: PresetName, scenario: Scenario, options: ReproduceOptions): string[] {
   const words = ['--mode', mode, '--seed', String(options.seed ?? scenario.seed)];
   if (options.durationUs !== undefined) words.push('--duration', formatDuration(options.durationUs));
+  if (options.loss !== undefined) words.push('--loss', String(options.loss));
   for (const s of scenario.overrides) words.push('--set', s);
   return words;
 }

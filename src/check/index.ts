@@ -1,7 +1,7 @@
 // Checks' public surface: expectations, seed lists, --fail-on, the determinism
 // comparison and JUnit output.
 export { describeSeeds, parseSeedList } from './seeds.js';
-export { OP_SYMBOL, PathError, evaluate, resolvePath } from './assertions.js';
+export { OP_SYMBOL, PathError, evaluate, failedAssertion, resolvePath } from './assertions.js';
 export { FailOnError, failures, parseFailOn } from './fail-on.js';
 export { checkScenario, expectPathProblem, modesToCheck } from './check.js';
 export type { CheckRun } from './check.js';

@@ -19,8 +19,8 @@ export function junitXml(runs: readonly CheckRun[], options: JunitOptions = {}):
       (a): JunitCase => ({
         classname: name,
         name: `${a.path} ${OP_SYMBOL[a.op]} ${a.expected}`,
-        status: a.pass ? 'pass' : 'fail',
-        message: `${a.path} is ${a.actual}, expected ${OP_SYMBOL[a.op]} ${a.expected}`,
+        status: a.pass ? 'pass' : a.notApplicable !== undefined ? 'skipped' : 'fail',
+        message: `${a.path} is ${a.actual}, expected ${OP_SYMBOL[a.op]} ${a.expected}${a.notApplicable === undefined ? '' : `: not applicable, ${a.notApplicable}`}`,
         detail: `reproduce: ${run.reproduce}`,
       }),
     );

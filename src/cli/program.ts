@@ -1,6 +1,6 @@
 // The command-line shell. It parses flags and calls the library; every command
 // lives in ./commands and returns an exit code. Bad input exits 2 with one line.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
 import { LimitError } from '../engine/index.js';
 import type { CliIO } from './io.js';
@@ -117,6 +117,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file')
     .option('--duration <d>', "simulated time, e.g. 30m or 4h; default: the scenario's duration")
     .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option('--loss <p>', "Bernoulli loss on both directions in every column, replacing the scenario's loss models (as in bcsim run)")
+    .addOption(new Option('--mode <preset>', 'refused with a pointer to --config: the columns are the modes').hideHelp())
     .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
     .option('--causes', 'also run each fragment-ACK cause as a column of its own')
     .option('--config <label:items>', "a column: LABEL:ITEM[,ITEM...], items being a preset (stock, fixed, stock+switch=value), a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); repeatable, 2 to 8", collect)
@@ -156,7 +158,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--mode <preset>', "stock or fixed, optionally +switch=value...; default: the scenario's mode")
     .option('--seed <n>', "random seed; default: the scenario's seed")
     .option('--from <t>', 'first simulated time to show, e.g. 10s', '0')
-    .option('--until <t>', "stop the run here, e.g. 20s; default: the scenario's duration")
+    .option('--until <t>', "stop the run here, e.g. 20s; default: the run's duration")
+    .option('--duration <d>', "simulated time of the run, as in bcsim run, e.g. 10m; default: the scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models (as in bcsim run)")
     .option('--peer <role>', 'only events of server or client (its sends, and the verdicts at it)')
     .option('--client <k>', "only client k's connection (k = 1..clients, the scenario's order), both ends")
     .option('--slot <s>', 'only the connection the server gave slot s (2, 3, ... in connect order), from its first connect attempt')
@@ -210,6 +214,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'sweeps reliable rates at 95 and 33 ms updates for both peers and states the capacity relation:\n' +
         'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n' +
         'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n' +
+        'It takes about 15 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
+        'the text fits 120 columns (marks per reading, the stock reading\'s values), --json has every measured value.\n' +
         `\n${REPRODUCE_RTYPE_HELP}\n`,
     )
     .action(async (target: string, flags: ReproduceFlags) => {
@@ -224,6 +230,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--seed <n>', "random seed for every run; default: each scenario's seed")
     .option('--seeds <list>', 'run every seed of a list, in order, e.g. 1..20, 5..9 or 1,4,9 (at most 10,000 seeds); name the first failing one')
     .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: each scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions in every run, replacing the scenarios' loss models (as in bcsim run)")
     .option('--set <path=value>', 'override any field of every scenario given, validated like the file (repeatable)', collect)
     .option('--switch <name=value>', 'set one mode switch in every scenario given (repeatable)', collect)
     .option('--junit <file>', 'also write JUnit XML for CI systems')
@@ -235,7 +242,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'Ops: eq, lt, lte, gt, gte. "*" in a path means every peer. On failure the exact command that reproduces\n' +
         'the run is printed. With --seeds every seed runs, in order, failures included; exit 1 if any failed, and\n' +
         'the last lines name the first failing seed and a `bcsim check … --seed N` command that reproduces it.\n' +
-        'Examples:\n  bcsim check fragment-ack-bug long-session --junit reports/junit.xml --check-determinism\n' +
+        'A --duration that ends a run before its phase plan does is said once on stderr (settings.phasePlanCut has the\n' +
+        'phases); then an end-of-run value (.final) and a lower bound not yet reached are not applicable: shown with –,\n' +
+        'never a pass, never a failure (JUnit skipped). Upper bounds are judged on the part that ran.\n' +
+        'Examples:\n  bcsim check fragment-ack-bug long-session --check-determinism --junit reports/junit.xml\n' +
         '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
     )
     .action(async (refs: string[], flags: CheckFlags) => {
@@ -251,6 +261,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--mode <preset>', "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode")
     .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
     .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
+    .option('--loss <p>', "with --against: Bernoulli loss on both directions, replacing the scenario's loss models")
     .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
     .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
     .option('--ack-rule <rule>', "each end's ACK behaviour: auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)", 'auto')
@@ -347,9 +358,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('run a grid of seeded runs (modes × --vary values × seeds) on worker threads, one JSON line per run')
     .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
     .option('--seeds <list>', "seeds to run, e.g. 1..1000, 5..9 or 1,4,9 (at most 10,000); default: the scenario's seed")
+    .option('--seed <n>', 'one seed (the same as --seeds N)')
     .option('--vary <path=values>', 'vary a scenario path (as --set takes it) over values: path=v1,v2,... or path=lo..hi:step (repeatable; the grid is their product)', collect)
     .option('--mode <modes>', "stock, fixed or stock,fixed; default: the scenario's mode")
     .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: the scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions in every run, replacing the scenario's loss models (as in bcsim run)")
     .option('--set <path=value>', 'override any scenario field in every run (repeatable)', collect)
     .option('--switch <name=value>', 'set one mode switch in every run (repeatable)', collect)
     .option('--jobs <n>', 'worker threads; default: one per core (1 runs in this process)')
@@ -364,13 +377,14 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'order runs finish in: {index, grid, runs, scenario, mode, seed, vary, traceHash, simulatedSeconds, figures,\n' +
         'verdict}. figures holds the key summary figures nested as in the summary (delivery.reliableLost,\n' +
         'peers.server.ackOutbox.max, ...); verdict is {passed, failed: [paths]} from the scenario\'s expect block for the\n' +
-        'mode, or null. No wall times: the same command writes the same bytes, with any --jobs. At the end, a table of\n' +
+        'mode, or null; verdict.notApplicable lists the assertions a run that ended inside its phase plan cannot judge\n' +
+        '(bcsim check --help). No wall times: the same command writes the same bytes, with any --jobs. At the end, a table of\n' +
         'min / median / max over the seeds per mode and value (on stdout with --out FILE, else stderr).\n' +
         'Exit codes: 0 every verdict passed (or none), 1 a run failed its expect block, 2 bad input, 130 interrupted\n' +
         '(nothing written).\n' +
         'Examples:\n  bcsim sweep lossy-link --mode stock,fixed --seeds 1..20 --duration 2m --out /tmp/lossy.jsonl\n' +
         "  bcsim sweep lossy-link --vary 'traffic.phases[1].reliablePerSecond=10..60:10' --seeds 1..5 --duration 2m --html /tmp/sweep.html\n" +
-        '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..1000 --shard 2/4 --out shard-2.jsonl\n',
+        '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..100 --duration 2m --shard 2/4 --out shard-2.jsonl\n',
     )
     .action(async (ref: string, flags: SweepFlags) => {
       setExit(await (await import('./commands/sweep.js')).sweepCommand(ref, flags, io));
@@ -409,9 +423,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'duplicated or out of order), liveness after a quiet tail, no dead-zone ACK-outbox entry (fixed), every configured\n' +
         'fault fired, and no run throws. A failure prints `repro:` (bcsim run …), `swarm:` (this run alone) and `shrink:`.\n' +
         'Progress on stderr when it is a terminal. Exit codes: 0 no failure, 1 a failure, 2 bad flags.\n' +
-        'Examples:\n  bcsim swarm --runs 300\n  bcsim swarm --runs 50 --seed 7 --all --json\n' +
-        '  bcsim swarm --runs 100 --switch closePolicy=immediate      (what the swarm says without the drain remedy)\n' +
-        '  bcsim swarm --seed 9062024 --index 17 --switch plantedBug=no-duplicate-ack\n',
+        'Examples:\n  bcsim swarm --runs 100\n  bcsim swarm --runs 20 --seed 7 --all --json\n' +
+        '  bcsim swarm --runs 100 --switch closePolicy=immediate      (exits 1: what the swarm says without the drain remedy)\n' +
+        '  bcsim swarm --seed 9062024 --index 208 --switch plantedBug=no-duplicate-ack      (exits 1: the planted bug breaks this run)\n',
     )
     .action(async (flags: SwarmFlags) => {
       setExit((await import('./commands/swarm.js')).swarmCliCommand(flags, io));
@@ -422,7 +436,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('shrink a failing swarm run to the smallest scenario that fails the same invariant on the same message')
     .argument('[repro]', 'the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"')
     .option('--file <path>', 'read the repro line from a file')
-    .option('--out <file>', 'write the shrunk scenario here (atomically); FILE.trace and FILE.pcapng go beside it')
+    .option('--out <file>', 'write the shrunk scenario here (atomically); FILE.trace and FILE.pcapng go beside it; default shrunk-swarm-G-I.json (a swarm line) or shrunk-<scenario>-seed-N.json (a run line) in the working directory')
     .option('--budget <n>', 'at most this many candidate runs (default 500)')
     .addHelpText(
       'after',
@@ -434,7 +448,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         'invariant on the same message (kind, sending side, category, seq). Exit codes: 0 shrunk, 1 the run does not\n' +
         'fail (or its replay differs), 2 bad input.\n' +
         'Examples:\n' +
-        "  bcsim shrink 'bcsim swarm --seed 9062024 --index 29 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
+        "  bcsim shrink 'bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
         '  bcsim shrink --file repro.txt --out /tmp/shrunk.json --budget 200\n',
     )
     .action(async (repro: string | undefined, flags: ShrinkFlags) => {

@@ -45,7 +45,7 @@ export function defaultCompareJobs(scenario: Scenario, columns: number, duration
 /** runComparison on `jobs` worker threads; the result is the same, column for column. */
 export async function runComparisonInWorkers(scenario: Scenario, options: CompareOptions & { readonly jobs: number }): Promise<Comparison> {
   const modes = options.modes ?? STOCK_AND_FIXED;
-  const settings: ColumnSettings = { durationUs: options.durationUs ?? scenario.durationUs, seed: options.seed ?? scenario.seed, maxPoints: options.maxPoints };
+  const settings: ColumnSettings = { durationUs: options.durationUs ?? scenario.durationUs, seed: options.seed ?? scenario.seed, loss: options.loss, maxPoints: options.maxPoints };
   // Refused here, as runComparison would, before any thread starts.
   for (const spec of modes) checkWorkBudget(spec.scenario ?? scenario, settings.durationUs);
   const results: Array<{ run: ComparedRun; phases: readonly PhaseStart[] } | undefined> = [];

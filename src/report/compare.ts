@@ -53,6 +53,8 @@ export interface CompareOptions {
   readonly modes?: readonly ModeSpec[];
   readonly durationUs?: number;
   readonly seed?: number;
+  /** `--loss`, already applied to the scenarios: recorded in each column's settings and rerun command. */
+  readonly loss?: number;
   readonly maxPoints?: number;
   /** Called between chunks of simulated time (progress display). */
   readonly onProgress?: (label: string, simulatedUs: number, totalUs: number) => void;
@@ -66,7 +68,7 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
   const seed = options.seed ?? scenario.seed;
   let phases: readonly PhaseStart[] = [];
   const runs = modes.map((spec, index): ComparedRun => {
-    const column = runColumn(scenario, spec, { durationUs, seed, maxPoints: options.maxPoints }, options.observerFor?.(spec, index), options.onProgress);
+    const column = runColumn(scenario, spec, { durationUs, seed, loss: options.loss, maxPoints: options.maxPoints }, options.observerFor?.(spec, index), options.onProgress);
     if (phases.length === 0) phases = column.phases;
     return column.run;
   });
@@ -76,6 +78,7 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
 export interface ColumnSettings {
   readonly durationUs: number;
   readonly seed: number;
+  readonly loss?: number;
   readonly maxPoints?: number;
 }
 
@@ -94,6 +97,7 @@ export function runColumn(
     modeLabel: spec.label,
     durationUs: settings.durationUs,
     seed: settings.seed,
+    loss: settings.loss,
     observer: fanOut(recorder, observer),
     onProgress: onProgress ? (us) => onProgress(spec.label, us, settings.durationUs) : undefined,
   });

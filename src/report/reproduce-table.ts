@@ -2,7 +2,7 @@
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { AckOutboxReproduction, FragmentAckReproduction, Hypothesis } from '../reproduce/index.js';
-import { CRITERIA } from '../reproduce/index.js';
+import { CRITERIA, STOCK_READING } from '../reproduce/index.js';
 import { COMPACT } from './summary-table.js';
 import { statOf } from '../metrics/index.js';
 
@@ -10,7 +10,7 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
   const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });
   for (const h of hypotheses) {
     table.push([
-      h.cause === 'none' ? 'none (fixed)' : h.cause,
+      causeName(h.cause),
       ...CRITERIA.map(({ key }) => {
         const c = h.criteria[key];
         return c.pass ? chalk.green(`✓ ${c.measured}`) : chalk.red(`✗ ${c.measured}`);
@@ -21,6 +21,21 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
   return table.toString();
 }
 
+/** The cause `none` is the fixed design: an empty list is said in words, so it never reads as that cause. */
+const causeName = (cause: string) => (cause === 'none' ? 'none (fixed)' : cause);
+
+function underLoss(distinguishable: readonly string[], indistinguishable: readonly string[]): string[] {
+  const stock = 'matcher-rejects-fragments';
+  return [
+    distinguishable.length > 0
+      ? `Under loss, these causes still differ from ${stock}: ${distinguishable.map(causeName).join(', ')}.`
+      : `Under loss, no other cause can be told apart from ${stock}.`,
+    indistinguishable.length > 0
+      ? `Under loss, these causes cannot be told apart from ${stock}: ${indistinguishable.map(causeName).join(', ')}.`
+      : `Under loss, no other cause gives the same pattern as ${stock}.`,
+  ];
+}
+
 export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk: ChalkInstance): string {
   const lines = [
     chalk.bold(`${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`),
@@ -29,32 +44,59 @@ export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk:
     '',
     `Under ${Math.round(r.lossy.loss * 100)}% Bernoulli loss on both directions:`,
     hypothesisTable(r.lossy.hypotheses, chalk),
-    `Still distinguishable from matcher-rejects-fragments under loss: ${r.lossy.distinguishable.join(', ') || 'none'}.`,
-    `Not distinguishable under loss: ${r.lossy.indistinguishable.join(', ') || 'none'}.`,
+    ...underLoss(r.lossy.distinguishable, r.lossy.indistinguishable),
   ];
   return `${lines.join('\n')}\n`;
 }
 
+/** The terminal width reproduce ack-outbox keeps to; --json has everything the tables leave out. */
+export const REPRODUCE_WIDTH = 120;
+
+/** Words wrapped to `width` columns, continuation lines under the first line's text. */
+function wrapLine(text: string, width = REPRODUCE_WIDTH, indent = ''): string[] {
+  const lines: string[] = [];
+  const lead = /^ */.exec(text)?.[0] ?? '';
+  let line = lead;
+  for (const word of text.slice(lead.length).split(' ')) {
+    if (line.trim() !== '' && [...line].length + 1 + [...word].length > width) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
+  }
+  if (line.trim() !== '') lines.push(line);
+  return lines;
+}
+
 export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: ChalkInstance): string {
   const mark = (ok: boolean) => (ok ? chalk.green('✓') : chalk.red('✗'));
-  // One row per criterion, one column per reading: 13 readings fit a wide terminal as columns badly, so transpose.
   const readings = r.hypotheses;
-  const table = new Table({ head: ['observation (expected)', ...readings.map((h, i) => `${i + 1}`)], style: { head: [], border: [] }, chars: COMPACT });
-  for (const c of r.criteria) {
-    const expected = readings[0]?.criteria[c.key].expected ?? '';
-    table.push([`${c.title} (${expected})`, ...readings.map((h) => `${mark(h.criteria[c.key].matches)} ${h.criteria[c.key].value}`)]);
+  // Readings as rows, observations as numbered columns of marks: it fits 120 columns for any number of
+  // readings and up to ~25 observations; the measured values of every reading are in --json.
+  const name = (h: (typeof readings)[number], i: number) => `${String(i + 1).padStart(2)}. ${h.name}`;
+  const nameWidth = Math.max('reading'.length, ...readings.map((h, i) => name(h, i).length));
+  const numbers = r.criteria.map((_c, i) => String(i + 1).padStart(3)).join('');
+  const matrix = [
+    `  ${'reading'.padEnd(nameWidth)}${numbers}  matched`,
+    ...readings.map((h, i) => {
+      const marks = r.criteria.map((c) => `  ${mark(h.criteria[c.key].matches)}`).join('');
+      const matched = `${h.matched}/${r.best.of}`;
+      return `  ${name(h, i).padEnd(nameWidth)}${marks}  ${r.best.readings.includes(h.name) ? chalk.green.bold(`${matched} BEST`) : matched}`;
+    }),
+  ];
+  const stock = readings.find((h) => h.name === STOCK_READING);
+  const detail = new Table({ head: ['observation', 'expected', `measured: ${STOCK_READING}`], colWidths: [28, 28, 60], wordWrap: true, style: { head: [], border: [] }, chars: COMPACT });
+  if (stock !== undefined) {
+    r.criteria.forEach((c, i) => detail.push([`${i + 1} ${c.title}`, stock.criteria[c.key].expected, `${mark(stock.criteria[c.key].matches)} ${stock.criteria[c.key].value}`]));
   }
-  table.push(['matched', ...readings.map((h) => (r.best.readings.includes(h.name) ? chalk.green.bold(`${h.matched}/${r.best.of} BEST`) : `${h.matched}/${r.best.of}`))]);
-  const legend = readings.map((h, i) => `  ${i + 1}. ${chalk.bold(h.name)}: ${h.description}`);
   // Issue 15: every seed of every rate, both peers; then min / median / max of the outbox peak over the seeds.
   const seeds = r.sweep.seeds;
   const sweep = new Table({
-    head: ['update ms', 'reliable/s', 'peer', `outbox max, seed ${seeds.join(' · ')}`, 'min / median / max', 'at 10 min*', 'dead zone max*', 'slope /h*', 'leak', 'load*', 'ACK B/datagram*', 'dedup cmp/s max*'],
+    head: ['update ms', 'rel./s', 'peer', `outbox max, seed ${seeds.join(' · ')}`, 'min / median / max', 'dead zone*', 'leak', 'load*'],
     style: { head: [], border: [] },
     chars: COMPACT,
   });
   const bySeed = (values: Array<string | number>) => values.join(' · ');
-  // The other columns: the median over the seeds, to keep the table within a wide terminal.
+  // The other columns: the median over the seeds, to keep the table within 120 columns.
   const median = (values: number[]) => String(statOf(values)?.median ?? '–');
   for (const range of r.sweep.ranges) {
     const points = r.sweep.points.filter((p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond);
@@ -69,26 +111,32 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
         role,
         bySeed(q.map((x) => x.outboxMax)),
         `${stat.min} / ${stat.median} / ${stat.max}`,
-        median(q.map((x) => x.outboxFinal)),
         median(q.map((x) => x.deadZoneMax)),
-        median(q.map((x) => x.slopePerHour)),
         leak,
         range.peers[role].load.median.toFixed(2),
-        median(q.map((x) => x.meanAckBytesPerDatagram)),
-        median(q.map((x) => x.dedupMaxPerSecond)),
       ]);
     }
   }
   const lines = [
     chalk.bold(`Stock ACK-outbox: each reading against the measured facts (DECISIONS.md) · seed ${r.seed}`),
-    ...legend,
-    table.toString(),
-    ...r.criteria.map((c) => chalk.dim(`  ${c.title}: ${c.source}`)),
+    'Readings:',
+    ...readings.flatMap((h, i) => wrapLine(`  ${name(h, i)}: ${h.description}`, REPRODUCE_WIDTH, '        ')),
+    'Observations (expected; where it was measured):',
+    ...r.criteria.flatMap((c, i) => wrapLine(`  ${String(i + 1).padStart(2)}. ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`, REPRODUCE_WIDTH, '      ')),
     '',
-    ...r.unmatched.map((u) => `${chalk.yellow('No reading matches')} "${u.title}": ${u.note}.`),
+    `Each reading against each observation (${chalk.green('✓')} matches, ${chalk.red('✗')} does not; --json has every measured value):`,
+    ...matrix,
     '',
   ];
-  if (r.sweep.points.length > 0) lines.push(sweep.toString(), chalk.dim(`  * median over the seeds ${seeds.join(', ')}`), '');
-  lines.push(chalk.bold('What the table and the sweep show:'), ...r.explanation.map((line) => `- ${line}`), '');
+  if (stock !== undefined) lines.push(`The reading the stock preset runs, as measured:`, detail.toString(), '');
+  lines.push(...r.unmatched.flatMap((u) => wrapLine(`${chalk.yellow('No reading matches')} "${u.title}": ${u.note}.`, REPRODUCE_WIDTH, '  ')), '');
+  if (r.sweep.points.length > 0) {
+    lines.push(
+      sweep.toString(),
+      ...wrapLine(chalk.dim(`  * median over the seeds ${seeds.join(', ')}; --json has every seed's outbox at 10 min, slope per hour, ACK bytes per datagram and dedup comparisons`), REPRODUCE_WIDTH, '    '),
+      '',
+    );
+  }
+  lines.push(chalk.bold('What the table and the sweep show:'), ...r.explanation.flatMap((line) => wrapLine(`- ${line}`, REPRODUCE_WIDTH, '  ')), '');
   return lines.join('\n');
 }

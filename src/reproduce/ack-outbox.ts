@@ -7,7 +7,7 @@ import { CRITERIA, measureReading } from './evidence.js';
 import type { Cell, Cells, CriterionKey, ScenarioSource } from './evidence.js';
 import { READINGS, STOCK_READING } from './readings.js';
 import type { Reading } from './readings.js';
-import { sweepAckOutbox } from './sweep.js';
+import { sweepAckOutbox, sweepSize } from './sweep.js';
 import type { SweepResult } from './sweep.js';
 
 export { CRITERIA } from './evidence.js';
@@ -41,13 +41,17 @@ export interface AckOutboxOptions {
   readonly readings?: readonly string[];
   /** Skip the sweep (tests that only need the table). */
   readonly sweep?: boolean;
+  /** Called after each run of a reading and each sweep point: what was done, how many of how many. */
+  readonly onProgress?: (step: string, done: number, total: number) => void;
 }
 
 export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOptions = {}): AckOutboxReproduction {
   const seed = options.seed ?? 1;
   const chosen = options.readings ? READINGS.filter((r) => options.readings?.includes(r.name)) : READINGS;
-  const hypotheses = chosen.map((reading): ReadingResult => {
+  const total = chosen.length + (options.sweep === false ? 0 : sweepSize());
+  const hypotheses = chosen.map((reading, i): ReadingResult => {
     const criteria = measureReading(reading, source, seed);
+    options.onProgress?.(`reading ${reading.name}`, i + 1, total);
     return {
       name: reading.name,
       description: reading.description,
@@ -60,7 +64,8 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
   const top = Math.max(...hypotheses.map((h) => h.matched));
   const best = { readings: hypotheses.filter((h) => h.matched === top).map((h) => h.name), matched: top, of: CRITERIA.length };
   const unmatched = CRITERIA.filter((c) => hypotheses.every((h) => !h.criteria[c.key].matches)).map((c) => ({ key: c.key, title: c.title, note: UNMATCHED_NOTES[c.key] }));
-  const sweep = options.sweep === false ? { seeds: [], points: [], ranges: [], capacity: [] } : sweepAckOutbox(source, seed);
+  const onPoint = options.onProgress ? (step: string, done: number) => options.onProgress?.(step, chosen.length + done, total) : undefined;
+  const sweep = options.sweep === false ? { seeds: [], points: [], ranges: [], capacity: [] } : sweepAckOutbox(source, seed, undefined, onPoint);
   return {
     seed,
     criteria: CRITERIA.map((c) => ({ ...c })),

@@ -79,13 +79,21 @@ export const SWEEP_GRID: ReadonlyArray<{ updatePeriodMs: number; rates: readonly
 
 const ROLES: readonly Role[] = ['server', 'client'];
 
-export function sweepAckOutbox(source: ScenarioSource, seed: number, seedCount = SWEEP_SEEDS): SweepResult {
+/** How many runs the sweep makes. */
+export function sweepSize(seedCount = SWEEP_SEEDS): number {
+  return SWEEP_GRID.reduce((sum, g) => sum + g.rates.length * seedCount, 0);
+}
+
+export function sweepAckOutbox(source: ScenarioSource, seed: number, seedCount = SWEEP_SEEDS, onPoint?: (step: string, done: number) => void): SweepResult {
   const seeds = Array.from({ length: seedCount }, (_, i) => seed + i);
   const points: SweepPoint[] = [];
   for (const { updatePeriodMs, rates } of SWEEP_GRID) {
     // The sweep grid: one mode, the rate varied, the seeds innermost (as `bcsim sweep` orders them).
     const spec: GridSpec = { modes: ['stock'], varies: [{ path: RATE_PATH, values: rates.map((r) => ({ text: String(r), value: r })) }], seeds };
-    for (const cell of cells(spec)) points.push(sweepPoint(source, cell.index, cell.seed, comboSets(spec, cell.combo), updatePeriodMs, rates[cell.combo[0]]));
+    for (const cell of cells(spec)) {
+      points.push(sweepPoint(source, cell.index, cell.seed, comboSets(spec, cell.combo), updatePeriodMs, rates[cell.combo[0]]));
+      onPoint?.(`sweep ${updatePeriodMs} ms, ${rates[cell.combo[0]]}/s, seed ${cell.seed}`, points.length);
+    }
   }
   const ranges = SWEEP_GRID.flatMap(({ updatePeriodMs, rates }) => rates.map((rate) => rangeOf(points.filter((p) => p.updatePeriodMs === updatePeriodMs && p.reliablePerSecond === rate))));
   const capacity = SWEEP_GRID.map(({ updatePeriodMs }) =>

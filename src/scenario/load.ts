@@ -5,6 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
 import { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
+import { nearestKeyPath } from './key-paths.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
 import type { SetOverride } from './overrides.js';
 import { resolveScenario } from './resolve.js';
@@ -153,8 +154,9 @@ function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: stri
   let path: PropertyKey[] = [...issue.path];
   let reason: string;
   if (issue.code === 'unrecognized_keys') {
+    const near = nearestKeyPath(path, issue.keys[0]);
     path = [...path, issue.keys[0]];
-    reason = `unknown key "${issue.keys[0]}"`;
+    reason = `unknown key "${issue.keys[0]}"${near === undefined || near === formatPath(path) ? '' : ` (did you mean ${near}?)`}`;
   } else if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
     reason = `${issue.message.startsWith('Invalid') ? 'expected a phase kind: join, lobby, combat, lull, quiet or disconnect' : issue.message}, got ${describeValue(valueAt(document, path))}`;
   } else {

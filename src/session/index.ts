@@ -9,6 +9,8 @@ export type { FigureRef, PeerFigures, SummaryFigureName } from './summary.js';
 export type { Summary, PeerSummary, ServerSummary, ConnectionSummary, ClientLinksSummary, SessionSummary, LinkSummary } from './summary.js';
 export { changedSwitchList, effectiveSettings, scenarioRef, shellQuote } from './settings.js';
 export type { EffectiveSettings } from './settings.js';
+export { phasePlanCut } from './phase-cut.js';
+export type { PhasePlanCut } from './phase-cut.js';
 export type { Connection } from './session.js';
 export { modeLabel, runScenario, switchesFor } from './run.js';
 export type { RunOptions, RunResult } from './run.js';

@@ -8,6 +8,7 @@ import type { PresetName, TransportSwitches } from '../transport/index.js';
 import type { SessionObserver } from './observer.js';
 import { Session } from './session.js';
 import { effectiveSettings, mergeSwitches } from './settings.js';
+import { phasePlanCut } from './phase-cut.js';
 import { SUMMARY_SCHEMA } from './summary.js';
 import type { Summary } from './summary.js';
 import { summarizeConnections } from './summarize-connections.js';
@@ -64,7 +65,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     events: session.sim.eventCount,
     ...summarizeConnections(session),
     delivery: session.deliveryStats(),
-    settings: effectiveSettings(scenario, { preset, resolved: switches, switches: options.switches, seed, durationUs, loss: options.loss }),
+    settings: effectiveSettings(scenario, { preset, resolved: switches, switches: options.switches, seed, durationUs, loss: options.loss, cut: phasePlanCut(scenario.traffic, session.traffic.phaseLog, durationUs) }),
   };
   return { summary, session };
 }

@@ -10,6 +10,7 @@ import { BUILTIN_DIR } from '../scenario/index.js';
 import type { Scenario, ScenarioParams, SwitchOverrides } from '../scenario/index.js';
 import { ineffectiveSettings, PRESETS, resolveSwitches } from '../transport/index.js';
 import type { PresetName, TransportSwitches } from '../transport/index.js';
+import type { PhasePlanCut } from './phase-cut.js';
 
 export interface EffectiveSettings {
   /** The preset the run used (--mode, else the scenario's). */
@@ -37,6 +38,12 @@ export interface EffectiveSettings {
   readonly rerun: string;
   /** Switches and parameters set here that have no effect under the design chosen (issue 11). */
   readonly warnings: readonly string[];
+  /**
+   * Only when the run ended before its phase plan did (a --duration shorter than the plan):
+   * the phase it ended in and the phases that never ran. `expect` judges such a run by
+   * what it can still tell (README "Check a fix in CI").
+   */
+  readonly phasePlanCut?: PhasePlanCut;
 }
 
 export interface SettingsOptions {
@@ -48,6 +55,8 @@ export interface SettingsOptions {
   readonly seed?: number;
   readonly durationUs?: MicrosIn;
   readonly loss?: number;
+  /** The run's cut of its phase plan, once it has run (phase-cut.ts). */
+  readonly cut?: PhasePlanCut | null;
 }
 
 export function effectiveSettings(scenario: Scenario, options: SettingsOptions): EffectiveSettings {
@@ -82,6 +91,7 @@ export function effectiveSettings(scenario: Scenario, options: SettingsOptions):
     source: scenario.source,
     rerun: words.map(shellQuote).join(' '),
     warnings: ineffectiveSettings(switches, explicitSwitches(scenario, options.switches), scenario.params),
+    ...(options.cut ? { phasePlanCut: options.cut } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface SweepSummary {
   readonly rows: SummaryRow[];
   readonly runs: number;
   readonly failed: number;
+  /** Runs that cut their phase plan and left assertions not applicable (Verdict.notApplicable). */
+  readonly unjudged: number;
 }
 
 interface Group {
@@ -42,6 +44,7 @@ export class SweepAggregator {
   private readonly groups = new Map<string, Group>();
   private runs = 0;
   private failed = 0;
+  private unjudged = 0;
 
   constructor(
     private readonly metrics: readonly string[],
@@ -58,6 +61,7 @@ export class SweepAggregator {
     const failed = line.verdict !== null && !line.verdict.passed;
     group.runs++;
     this.runs++;
+    if (line.verdict?.notApplicable !== undefined) this.unjudged++;
     if (failed) {
       group.failed++;
       this.failed++;
@@ -76,6 +80,6 @@ export class SweepAggregator {
       });
       return { mode: g.mode, vary: g.vary, runs: g.runs, failed: g.failed, stats };
     });
-    return { metrics: this.metrics, paths: this.paths, rows, runs: this.runs, failed: this.failed };
+    return { metrics: this.metrics, paths: this.paths, rows, runs: this.runs, failed: this.failed, unjudged: this.unjudged };
   }
 }

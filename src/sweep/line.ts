@@ -1,7 +1,7 @@
 // One result line per run (issue 15, item 1): settings, seed, trace hash, the
 // summary's key figures and the expect verdict. Built with a fixed key order and
 // no wall time, so the same run always writes the same bytes.
-import { evaluate, resolvePath } from '../check/index.js';
+import { evaluate, failedAssertion, resolvePath } from '../check/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { Summary } from '../session/index.js';
 import type { PresetName } from '../transport/index.js';
@@ -23,6 +23,8 @@ export interface Verdict {
   readonly passed: boolean;
   /** The concrete paths (`*` expanded) of the assertions that failed, each once. */
   readonly failed: string[];
+  /** Only when the run cut its phase plan and some assertions could not be judged (check's notApplicable). */
+  readonly notApplicable?: string[];
 }
 
 export interface SweepLine {
@@ -76,8 +78,10 @@ export function figureAt(line: Pick<SweepLine, 'figures'>, path: string): number
 export function verdictOf(summary: Summary, scenario: Scenario, mode: PresetName): Verdict | null {
   const expectations = scenario.expect[mode];
   if (expectations === undefined) return null;
-  const failed = [...new Set(evaluate(summary, expectations).filter((r) => !r.pass).map((r) => r.path))];
-  return { passed: failed.length === 0, failed };
+  const results = evaluate(summary, expectations);
+  const failed = [...new Set(results.filter(failedAssertion).map((r) => r.path))];
+  const notApplicable = [...new Set(results.filter((r) => r.notApplicable !== undefined).map((r) => r.path))];
+  return { passed: failed.length === 0, failed, ...(notApplicable.length > 0 ? { notApplicable } : {}) };
 }
 
 /** The union of the default figures and the chosen metrics, defaults first, each once. */

@@ -25,6 +25,8 @@ export interface SweepOptions {
   /** Default: the scenario's seed. */
   readonly seeds?: readonly number[];
   readonly durationUs?: number;
+  /** `--loss`: Bernoulli loss on both directions, replacing the scenario's loss models, in every run. */
+  readonly loss?: number;
   /** Summary-table metrics (summary paths); default DEFAULT_METRICS. */
   readonly metrics?: readonly string[];
   readonly shard?: Shard;
@@ -53,7 +55,7 @@ export function planSweep(options: SweepOptions): SweepPlan {
   const sets = [...(options.sets ?? [])];
   const load = (extra: readonly string[], blame?: string) => {
     try {
-      return loadScenario(options.ref, { sets: [...sets, ...extra], cwd: options.cwd });
+      return loadScenario(options.ref, { sets: [...sets, ...extra], cwd: options.cwd, loss: options.loss });
     } catch (error) {
       if (!(error instanceof ScenarioError)) throw error;
       // A --vary value is passed on as a --set: name the flag the user wrote. The base
@@ -81,7 +83,7 @@ export function planSweep(options: SweepOptions): SweepPlan {
   checkMetrics(scenario, spec.modes[0], metrics);
   const figures = figurePaths(metrics);
   const runs = gridSize(spec);
-  const grid = gridId(scenario, sets, options.durationUs, spec, figures);
+  const grid = gridId(scenario, sets, options.durationUs, spec, figures, options.loss);
   const shard = options.shard;
   return {
     ref: options.ref,
@@ -110,6 +112,7 @@ export function planSweep(options: SweepOptions): SweepPlan {
         mode: cell.mode,
         seed: cell.seed,
         durationUs: options.durationUs,
+        ...(options.loss === undefined ? {} : { loss: options.loss }),
         figures,
       };
     },
@@ -133,8 +136,10 @@ function checkMetrics(scenario: Scenario, mode: PresetName, metrics: readonly st
 }
 
 /** A hash of everything that decides which runs the grid holds and what their lines say. */
-function gridId(scenario: Scenario, sets: readonly string[], durationUs: number | undefined, spec: GridSpec, figures: readonly string[]): string {
+function gridId(scenario: Scenario, sets: readonly string[], durationUs: number | undefined, spec: GridSpec, figures: readonly string[], loss: number | undefined): string {
   const identity = {
+    // Only when given, so the grids of sweeps without --loss keep their ids (sweep-merge of older shards).
+    ...(loss === undefined ? {} : { loss }),
     scenario: scenario.name,
     sets,
     durationUs: durationUs ?? scenario.durationUs,

@@ -23,12 +23,17 @@ export interface SweepOutcome {
   readonly status: 'done' | 'aborted';
   readonly done: number;
   readonly summary: SweepSummary;
+  /** How the runs cut their phase plans (settings.phasePlanCut), each sentence once, at most MAX_CUTS. */
+  readonly cuts: string[];
 }
+
+const MAX_CUTS = 8;
 
 export async function runSweep(plan: SweepPlan, options: SweepRunOptions): Promise<SweepOutcome> {
   const aggregator = new SweepAggregator(plan.metrics, plan.spec.varies.map((v) => v.path));
   let done = 0;
   let failed = 0;
+  const cuts = new Set<string>();
   let status: 'done' | 'aborted';
   try {
     status = await runGrid({
@@ -42,6 +47,7 @@ export async function runSweep(plan: SweepPlan, options: SweepRunOptions): Promi
         aggregator.add(JSON.parse(result.text) as SweepLine);
         done++;
         if (!result.passed) failed++;
+        if (result.cut !== undefined && cuts.size < MAX_CUTS) cuts.add(result.cut);
         options.onProgress?.(done, plan.shardRuns, failed);
       },
     });
@@ -51,5 +57,5 @@ export async function runSweep(plan: SweepPlan, options: SweepRunOptions): Promi
   }
   if (status === 'aborted') options.sink.discard();
   else options.sink.commit();
-  return { status, done, summary: aggregator.summary() };
+  return { status, done, summary: aggregator.summary(), cuts: [...cuts] };
 }

@@ -22,11 +22,13 @@ export interface RunTask {
   readonly mode: PresetName;
   readonly seed: number;
   readonly durationUs: number | undefined;
+  /** `--loss`, replacing the scenario's loss models. */
+  readonly loss?: number;
   readonly figures: readonly string[];
 }
 
 export type TaskResult =
-  | { readonly ok: true; readonly text: string; readonly passed: boolean }
+  | { readonly ok: true; readonly text: string; readonly passed: boolean; readonly cut?: string }
   | { readonly ok: false; readonly kind: 'limit' | 'scenario' | 'internal'; readonly message: string };
 
 /** Scenarios already parsed, per set of edits: a worker runs many seeds of the same values. */
@@ -39,10 +41,10 @@ export function clearScenarioCache(): void {
 }
 
 function scenarioFor(task: RunTask): Scenario {
-  const key = JSON.stringify([task.ref, task.cwd, task.sets]);
+  const key = JSON.stringify([task.ref, task.cwd, task.sets, task.loss]);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const scenario = loadScenario(task.ref, { sets: task.sets, cwd: task.cwd });
+  const scenario = loadScenario(task.ref, { sets: task.sets, cwd: task.cwd, loss: task.loss });
   if (cache.size >= MAX_CACHED_SCENARIOS) cache.delete(cache.keys().next().value as string);
   cache.set(key, scenario);
   return scenario;
@@ -51,7 +53,7 @@ function scenarioFor(task: RunTask): Scenario {
 export function runTask(task: RunTask): TaskResult {
   try {
     const scenario = scenarioFor(task);
-    const { summary } = runScenario(scenario, { preset: task.mode, seed: task.seed, durationUs: task.durationUs });
+    const { summary } = runScenario(scenario, { preset: task.mode, seed: task.seed, durationUs: task.durationUs, loss: task.loss });
     const verdict = verdictOf(summary, scenario, task.mode);
     const line: SweepLine = {
       index: task.index,
@@ -66,7 +68,8 @@ export function runTask(task: RunTask): TaskResult {
       figures: extractFigures(summary, task.figures),
       verdict,
     };
-    return { ok: true, text: serializeLine(line), passed: verdict === null || verdict.passed };
+    const cut = summary.settings.phasePlanCut?.warning;
+    return { ok: true, text: serializeLine(line), passed: verdict === null || verdict.passed, ...(cut === undefined ? {} : { cut }) };
   } catch (error) {
     if (error instanceof LimitError) return { ok: false, kind: 'limit', message: error.message };
     if (error instanceof ScenarioError) return { ok: false, kind: 'scenario', message: error.message };

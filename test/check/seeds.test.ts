@@ -95,7 +95,8 @@ describe('a sweep with failing seeds', () => {
 
   it('runs every seed in order, exits 1, and names the first failing seed with a command that reproduces it', async () => {
     const r = await cli(['check', SWEEP, '--seeds', '1..8']);
-    expect(r.stderr).toBe('');
+    // The fixture's 20 s end inside its 15 s of combat after the join: said, and its upper bounds still judged.
+    expect(r.stderr).toBe('bcsim: warning: the phase plan is cut: the run ends at 20s inside traffic.phases[1] (combat, 15s)\n');
     expect(r.code).toBe(1);
     const titles = [...r.stdout.matchAll(/^([✓✗]) seed-sweep \[fixed\] seed (\d+): /gm)].map((m) => [m[1], Number(m[2])]);
     expect(titles).toEqual(seeds.map((s) => [failing.includes(s) ? '✗' : '✓', s]));

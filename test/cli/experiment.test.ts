@@ -14,7 +14,7 @@ describe('compare --a/--b/--config', () => {
   it('runs one column per configuration and records each column’s settings in every output', async () => {
     const out = tmp();
     const r = await cli(['compare', 'lossy-link', '--duration', '30s', '--a', 'A:stock', '--b', 'B:fixed,sendWindow=64,link.both.latencyMs=80', '--out', out]);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('bcsim: warning: the phase plan is cut: the run ends at 30s inside traffic.phases[1] (combat, 9m40s), and traffic.phases[2] (disconnect) never runs\n');
     expect(r.code).toBe(0);
     // The terminal names each column's exact settings, then a verdict per metric group.
     expect(r.stdout).toContain('settings: A = preset stock; B = preset fixed + sendWindow=64 + --set link.both.latencyMs=80; no --set');
@@ -54,7 +54,7 @@ describe('compare --a/--b/--config', () => {
       [['--a', 'A:stock', '--b', 'B:fixed', '--causes'], /--causes: not with --config/],
       [['--fail-on', 'lost>'], /--fail-on "lost>": expected "leak" or/],
       [['--fail-on', 'delivery.nothing>0'], /no summary field "nothing"/],
-      [['--a', 'A:stock', '--b', 'B:fixed,link.both.loss=2'], /--set link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/],
+      [['--a', 'A:stock', '--b', 'B:fixed,link.both.loss=2'], /--config B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/],
     ] as const) {
       const r = await cli(['compare', 'lossy-link', '--duration', '5s', '--out', tmp(), ...args]);
       expect([args.join(' '), r.code]).toEqual([args.join(' '), 2]);

@@ -180,4 +180,24 @@ describe('bcsim reproduce ack-outbox', async () => {
     const peaks = result.sweep.points.filter((p: { updatePeriodMs: number; reliablePerSecond: number }) => p.updatePeriodMs === 95 && p.reliablePerSecond === 30).map((p: { peers: { client: { outboxMax: number } } }) => p.peers.client.outboxMax);
     expect(row).toContain(peaks.join(' · '));
   });
+
+  it('fits 120 columns: every reading against every observation as marks, the stock reading\'s values, --json for the rest', () => {
+    const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
+    const widest = Math.max(...table.split('\n').map((l) => [...l].length));
+    expect(widest).toBeLessThanOrEqual(120);
+    // One row of marks per reading, one mark per observation.
+    for (const [i, h] of rows.entries()) {
+      const line = table.split('\n').find((l) => l.startsWith(`  ${String(i + 1).padStart(2)}. ${h.name} `) && /[✓✗]/.test(l)) as string;
+      expect(line.match(/[✓✗]/g)).toHaveLength(result.criteria.length);
+    }
+    expect(table).toContain(`measured: ${STOCK_READING}`);
+    expect(table).toContain(row(STOCK_READING).criteria.ackSpacing.value);
+  });
+
+  it('is not silent when stderr is not a terminal: a progress line per reading and per swept rate', () => {
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.length).toBe(rows.length + result.sweep.ranges.length);
+    expect(lines[0]).toMatch(/^reproduce ack-outbox: 1\/\d+ runs, reading before-issue-10$/);
+    expect(lines.at(-1)).toMatch(/^reproduce ack-outbox: \d+\/\d+ runs, sweep 33 ms, 480\/s$/);
+  });
 });

@@ -10,8 +10,8 @@ const CASES: Array<[string, string]> = [
   ['wrong-type', 'seed: expected a whole number seed 0..4294967295, got "one"'],
   ['loss-out-of-range', 'link.clientToServer.loss: expected a number between 0 and 1, got 1.5'],
   ['loss-high', 'link.clientToServer.loss: expected a number between 0 and 1, got "high"'],
-  ['unknown-key', 'durration: unknown key "durration"'],
-  ['unknown-nested-key', 'link.serverToClient.lossy: unknown key "lossy"'],
+  ['unknown-key', 'durration: unknown key "durration" (did you mean duration?)'],
+  ['unknown-nested-key', 'link.serverToClient.lossy: unknown key "lossy" (did you mean link.serverToClient.loss?)'],
   ['bad-duration', 'duration: expected a duration like "30s", "10m", "4h" or "1h30m", got "4 hours"'],
   ['unknown-preset', 'mode.preset: expected one of stock, fixed, got "fast"'],
   [

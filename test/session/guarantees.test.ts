@@ -1,10 +1,10 @@
 // Determinism and delivery guarantees through the CLI (issue 3 acceptance).
 import { describe, expect, it } from 'vitest';
-import { cli } from '../support/cli.js';
+import { cli, withoutPlanCut } from '../support/cli.js';
 
 async function runJson(args: string[]) {
   const r = await cli(['run', ...args, '--json']);
-  expect(r.stderr).toBe('');
+  expect(withoutPlanCut(r.stderr)).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout);
 }

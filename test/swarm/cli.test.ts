@@ -73,7 +73,7 @@ describe('bcsim shrink: bad input', () => {
       ['shrink', 'bcsim swarm --seed 1', '--out', '/tmp/x.json'],
       ['shrink', 'bcsim swarm --seed 1 --index 2', '--out', '/no/such/dir/x.json'],
       ['shrink', 'bcsim swarm --seed 1 --index 2', '--out', '/tmp/x.json', '--budget', '0'],
-      ['shrink', 'bcsim swarm --seed 1 --index 2'],
+      ['shrink', 'bcsim swarm --seed 1 --index 2', '--out', ''],
       ['shrink', '--file', '/no/such/file', '--out', '/tmp/x.json'],
     ]) {
       const r = await cli(args);

@@ -7,7 +7,7 @@ import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName, CaptureError } fr
 import { makeChalk } from '../../report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
-import { durationFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
@@ -20,6 +20,7 @@ export interface AnalyzeFlags {
   mode?: string;
   seed?: string;
   duration?: string;
+  loss?: string;
   set?: string[];
   switch?: string[];
   ackRule?: string;
@@ -34,7 +35,7 @@ export function captureErrorLine(file: string, error: CaptureError): string {
 
 export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): number {
   if (flags.against === undefined) {
-    for (const [flag, value] of [['--mode', flags.mode], ['--seed', flags.seed], ['--duration', flags.duration], ['--set', flags.set], ['--switch', flags.switch]] as const) {
+    for (const [flag, value] of [['--mode', flags.mode], ['--seed', flags.seed], ['--duration', flags.duration], ['--loss', flags.loss], ['--set', flags.set], ['--switch', flags.switch]] as const) {
       if (value !== undefined) throw new UsageError(`analyze: ${flag} needs --against <scenario>`);
     }
   }
@@ -46,7 +47,8 @@ export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): nu
   const mode = modeSpec(flags.mode);
   const seed = seedFlag(flags.seed);
   const durationUs = durationFlag('--duration', flags.duration);
-  const scenario = flags.against === undefined ? null : loadForCli(flags.against, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io);
+  const loss = probabilityFlag('--loss', flags.loss);
+  const scenario = flags.against === undefined ? null : loadForCli(flags.against, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
 
   const result = analyzeCapture(resolve(io.cwd, file), { ackRule });
   if (!result.ok) throw new UsageError(captureErrorLine(file, result.error));

@@ -4,16 +4,17 @@
 // `--seeds 1..N` sweeps seeds in order and names the first failing one with a
 // command that reproduces it (issue 11, item 7).
 import { resolve } from 'node:path';
-import { OP_SYMBOL, PathError, checkScenario, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../check/index.js';
+import { OP_SYMBOL, PathError, checkScenario, failedAssertion, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../check/index.js';
 import type { CheckRun } from '../../check/index.js';
 import { outFileProblem, makeChalk } from '../../report/index.js';
 import { checkWorkBudget } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
+import { phasePlanWarner } from '../warnings.js';
 
 export interface CheckFlags {
   mode?: string;
@@ -22,12 +23,15 @@ export interface CheckFlags {
   set?: string[];
   switch?: string[];
   duration?: string;
+  loss?: string;
   junit?: string;
   json?: boolean;
   checkDeterminism?: boolean;
 }
 
 type Chalk = ReturnType<typeof makeChalk>;
+/** Checks passed, failed, and not applicable (a run that ended inside its phase plan). */
+type Tally = { ok: number; bad: number; notApplicable: number };
 
 export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): number {
   // Every flag is checked before anything runs (issue 9): a bad value fails now, not after the runs.
@@ -37,7 +41,8 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const durationUs = durationFlag('--duration', flags.duration);
   const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
   const sets = [...(flags.set ?? []), ...modeFlag.sets, ...switchSets(flags.switch)];
-  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io) }));
+  const loss = probabilityFlag('--loss', flags.loss);
+  const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io, loss) }));
   for (const { scenario } of scenarios) {
     if (Object.keys(scenario.expect).length === 0 && !flags.checkDeterminism) {
       throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
@@ -52,18 +57,20 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const progress = progressFor(io, flags.json === true);
   const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
   const runs: CheckRun[] = [];
-  const tally = { ok: 0, bad: 0 };
+  const tally = { ok: 0, bad: 0, notApplicable: 0 };
+  const sayCut = phasePlanWarner(io);
   // Seed by seed, in the order given, so the first failure found is at the first failing seed.
   for (const seed of seeds ?? [undefined]) {
     for (const { ref, scenario } of scenarios) {
       let checked: CheckRun[];
       try {
-        checked = checkScenario(ref, scenario, { mode, seed, durationUs, checkDeterminism: flags.checkDeterminism, onProgress });
+        checked = checkScenario(ref, scenario, { mode, seed, durationUs, loss, checkDeterminism: flags.checkDeterminism, onProgress });
       } catch (error) {
         if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
         throw error;
       }
       runs.push(...checked);
+      for (const run of checked) sayCut(run.settings.phasePlanCut);
       // Each run's lines as soon as it is done: a long sweep in CI shows where it is.
       const text = checked.map((run) => (sweep ? renderSweepRun(run, chalk, tally) : renderRun(run, chalk, tally))).join('');
       if (!flags.json) {
@@ -82,7 +89,8 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     const firstFailure = first === undefined ? null : { seed: first.seed, scenario: first.scenario, ref: first.ref, mode: first.mode, recheck: first.recheck, reproduce: first.reproduce };
     io.stdout(`${JSON.stringify({ passed, failingSeeds, firstFailure, runs }, null, 2)}\n`);
   } else {
-    const lines = [`${runs.length} run${runs.length === 1 ? '' : 's'}: ${tally.ok} passed, ${tally.bad} failed`];
+    const notApplicable = tally.notApplicable > 0 ? `, ${tally.notApplicable} not applicable (the run ended inside its phase plan)` : '';
+    const lines = [`${runs.length} run${runs.length === 1 ? '' : 's'}: ${tally.ok} passed, ${tally.bad} failed${notApplicable}`];
     if (sweep) {
       const total = seeds?.length ?? 0;
       if (first === undefined) lines.push(chalk.green(`seeds ${flags.seeds}: all ${total} passed`));
@@ -118,9 +126,14 @@ function junitTarget(file: string, cwd: string): string {
 }
 
 /** Every assertion of the run, then the command that reproduces it if it failed. */
-function renderRun(run: CheckRun, chalk: Chalk, tally: { ok: number; bad: number }): string {
+function renderRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
   const lines: string[] = [chalk.bold(`${run.scenario} [${run.mode}] seed ${run.seed}`)];
   for (const a of run.results) {
+    if (a.notApplicable !== undefined) {
+      tally.notApplicable++;
+      lines.push(chalk.dim(`  – ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected}): not applicable, ${a.notApplicable}`));
+      continue;
+    }
     a.pass ? tally.ok++ : tally.bad++;
     const mark = a.pass ? chalk.green('✓') : chalk.red('✗');
     lines.push(`  ${mark} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
@@ -135,16 +148,19 @@ function renderRun(run: CheckRun, chalk: Chalk, tally: { ok: number; bad: number
 }
 
 /** In a sweep: one line for a run that passed; the failed assertions and the reproduction for one that did not. */
-function renderSweepRun(run: CheckRun, chalk: Chalk, tally: { ok: number; bad: number }): string {
-  const checks = run.results.length + (run.determinism ? 1 : 0);
-  const failedResults = run.results.filter((a) => !a.pass);
+function renderSweepRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
+  const unjudged = run.results.filter((a) => a.notApplicable !== undefined).length;
+  const checks = run.results.length - unjudged + (run.determinism ? 1 : 0);
+  const failedResults = run.results.filter(failedAssertion);
   const bad = failedResults.length + (run.determinism && !run.determinism.identical ? 1 : 0);
   tally.ok += checks - bad;
   tally.bad += bad;
+  tally.notApplicable += unjudged;
   const title = `${run.scenario} [${run.mode}] seed ${run.seed}`;
   const held = `${checks} check${checks === 1 ? '' : 's'}`;
-  if (run.pass) return `${chalk.green('✓')} ${title}: ${held} passed\n`;
-  const lines = [`${chalk.red('✗')} ${chalk.bold(title)}: ${bad} of ${held} failed`];
+  const rest = unjudged > 0 ? `, ${unjudged} not applicable` : '';
+  if (run.pass) return `${chalk.green('✓')} ${title}: ${held} passed${rest}\n`;
+  const lines = [`${chalk.red('✗')} ${chalk.bold(title)}: ${bad} of ${held} failed${rest}`];
   for (const a of failedResults) lines.push(`  ${chalk.red('✗')} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
   if (run.determinism && !run.determinism.identical) lines.push(`  ${chalk.red('✗')} determinism: ${run.determinism.message}`);
   lines.push(`  reproduce: ${run.recheck}`);

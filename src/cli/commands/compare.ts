@@ -7,11 +7,12 @@ import type { ModeSpec } from '../../report/index.js';
 import { isSchemeScenarioRef } from '../../scenario/index.js';
 import { effectiveSettings, sha256Hex } from '../../session/index.js';
 import { parseConfigs } from '../configs.js';
+import type { ConfigSpec } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
-import { warn } from '../warnings.js';
+import { phasePlanWarner, warn } from '../warnings.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, jobsFlag, seedFlag } from '../options.js';
+import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
@@ -20,6 +21,8 @@ import { captureTargetProblem, columnCapturePath, CaptureSet } from '../../captu
 
 export interface CompareFlags {
   duration?: string;
+  loss?: string;
+  mode?: string;
   seed?: string;
   out?: string;
   json?: boolean;
@@ -41,8 +44,11 @@ export const EXPERIMENTS_DIR = 'reports/experiments';
 export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
   // A scheme scenario (rtype-deaths, schemes-side-by-side: issue 16) has its own columns and reports.
   if (isSchemeScenarioRef(ref, io.cwd)) return (await import('./scheme-compare.js')).schemeCompareCommand(ref, flags, io);
+  // compare's columns are its modes: --mode, which every other simulating command takes, points to them.
+  if (flags.mode !== undefined) throw new UsageError(`--mode ${flags.mode}: compare runs stock and fixed side by side; choose the columns with --config 'LABEL:${flags.mode}' (2 to 8), or set a switch in every column with --switch`);
+  const loss = probabilityFlag('--loss', flags.loss);
   const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
-  const scenario = loadForCli(ref, common, io);
+  const scenario = loadForCli(ref, common, io, loss);
   const durationUs = durationFlag('--duration', flags.duration);
   const seed = seedFlag(flags.seed);
   const conditions = (flags.failOn ?? []).map((text) => usage(() => parseFailOn(text)));
@@ -55,12 +61,12 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   if (configs.length === 1) throw new UsageError(`--config ${configs[0].source}: a comparison needs at least two configurations`);
   const modes: ModeSpec[] =
     configs.length > 0
-      ? configs.map((c) => ({ label: c.label, preset: c.preset, scenario: loadForCli(ref, [...common, ...c.sets], io), source: c.source }))
+      ? configs.map((c) => ({ label: c.label, preset: c.preset, scenario: configScenario(ref, common, c, io, loss), source: c.source }))
       : flags.causes
         ? modesWithCauses()
         : [...STOCK_AND_FIXED];
   // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/ (issue 11).
-  const experiment = common.length > 0 || configs.length > 0 || flags.causes === true || durationUs !== undefined || seed !== undefined;
+  const experiment = common.length > 0 || configs.length > 0 || flags.causes === true || durationUs !== undefined || seed !== undefined || loss !== undefined;
   const defaultOut = experiment ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}` : `reports/${scenario.name}`;
   // Checked before running (issue 9): a bad --out fails now, not after the runs.
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
@@ -81,9 +87,9 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   // Columns are independent seeded runs: on worker threads the output is the same (issue 17). A capture
   // records inside the run, so --pcap keeps the columns in this thread.
   const jobs = captures !== null ? 1 : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, modes.length, durationUs ?? scenario.durationUs));
-  const parallel = jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, onProgress, jobs }) : null;
+  const parallel = jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, loss, onProgress, jobs }) : null;
   const work = () => {
-    const comparison = parallel ?? runComparison(scenario, { modes, durationUs, seed, onProgress, observerFor: (_spec, i) => recorders[i] });
+    const comparison = parallel ?? runComparison(scenario, { modes, durationUs, seed, loss, onProgress, observerFor: (_spec, i) => recorders[i] });
     progress?.done();
     const written = writingTo(label, () => {
       try {
@@ -109,6 +115,8 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   }
   const runs = comparison.runs.map((r) => ({ label: r.spec.label, summary: r.summary, leaks: r.trends.filter((t) => t.trend.leak).map((t) => `${t.peer} ${t.metric}`) }));
   const failed = usage(() => failures(conditions, runs));
+  const sayCut = phasePlanWarner(io);
+  for (const r of comparison.runs) sayCut(r.summary.settings.phasePlanCut);
   for (const f of failed) io.stderr(`bcsim: --fail-on: ${f}\n`);
   return failed.length > 0 ? EXIT_FAILED : EXIT_OK;
 }
@@ -136,8 +144,20 @@ function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: stri
 
 /** A short stable id of what the experiment changed, so different experiments get different folders. */
 function experimentId(flags: CompareFlags): string {
-  const what = JSON.stringify([flags.set, flags.switch, flags.a, flags.b, flags.config, flags.causes, flags.duration, flags.seed]);
+  // --loss joins the list only when given, so the folders of earlier experiments keep their names.
+  const what = JSON.stringify([flags.set, flags.switch, flags.a, flags.b, flags.config, flags.causes, flags.duration, flags.seed, ...(flags.loss === undefined ? [] : [flags.loss])]);
   return sha256Hex(what).slice(0, 8);
+}
+
+/** A column's scenario; a bad item is blamed on the --config the user wrote, not on the --set it became. */
+function configScenario(ref: string, common: readonly string[], config: ConfigSpec, io: CliIO, loss: number | undefined) {
+  try {
+    return loadForCli(ref, [...common, ...config.sets], io, loss);
+  } catch (error) {
+    const culprit = error instanceof UsageError ? config.sets.find((set) => error.message.startsWith(`--set ${set}: `)) : undefined;
+    if (culprit === undefined) throw error;
+    throw new UsageError(`--config ${config.source}: ${(error as UsageError).message.slice(`--set ${culprit}: `.length)}`);
+  }
 }
 
 function usage<T>(fn: () => T): T {

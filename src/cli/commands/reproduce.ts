@@ -56,9 +56,27 @@ function ackOutbox(flags: ReproduceFlags, io: CliIO): number {
     (name, sets) => loadForCli(name, sets, io),
     (json, sets) => parseScenario(JSON.stringify(json), 'reproduce:ack-outbox', sets),
   );
-  const result = reproduceAckOutbox(source, { seed: seedFlag(flags.seed) });
+  const result = reproduceAckOutbox(source, { seed: seedFlag(flags.seed), onProgress: stepProgress(io, 'reproduce ack-outbox') });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else io.stdout(renderAckOutboxReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
   // A regression guard: the reading the stock preset runs must stay among the best.
   return result.best.readings.includes(STOCK_READING) ? EXIT_OK : EXIT_FAILED;
+}
+
+/**
+ * Progress of a long reproduction on stderr, also when it is not a terminal (then one line per
+ * reading and per swept rate, not per run): a terminal gets one line, rewritten, and cleared at the end.
+ */
+function stepProgress(io: CliIO, what: string): (step: string, done: number, total: number) => void {
+  let lastGroup = '';
+  return (step, done, total) => {
+    if (io.stderrIsTTY) {
+      io.stderr(done === total ? '\r\x1b[2K' : `\r${what}: ${done}/${total} runs, ${step}\x1b[K`);
+      return;
+    }
+    const group = step.replace(/, seed \d+$/, '');
+    if (group === lastGroup) return;
+    lastGroup = group;
+    io.stderr(`${what}: ${done}/${total} runs, ${group}\n`);
+  };
 }

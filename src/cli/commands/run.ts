@@ -7,7 +7,7 @@ import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
-import { warn } from '../warnings.js';
+import { phasePlanWarner, warn } from '../warnings.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 
@@ -67,6 +67,7 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
   const summary = result.summary;
   warn(io, summary.settings.warnings);
+  phasePlanWarner(io)(summary.settings.phasePlanCut);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else {
     const { renderSummaryTable, settingsLines, makeChalk } = await import('../../report/index.js');

@@ -26,6 +26,8 @@ const BC_ONLY: ReadonlyArray<{ key: keyof CompareFlags; flag: string }> = [
   { key: 'pcap', flag: '--pcap' },
   { key: 'pcapPlaintext', flag: '--pcap-plaintext' },
   { key: 'jobs', flag: '--jobs' },
+  { key: 'loss', flag: '--loss' },
+  { key: 'mode', flag: '--mode' },
 ];
 
 export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO): number {

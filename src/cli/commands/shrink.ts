@@ -3,6 +3,7 @@
 // front, runs the shrinker and writes the scenario, its trace and its pcapng.
 import { msToSeconds } from '../../engine/index.js';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { DEFAULT_BUDGET, ShrinkError, shrink, parseShrinkLine, filesFor, finishDocument, writeShrunk } from '../../shrink/index.js';
 import { captureTargetProblem } from '../../capture/index.js';
 import type { CliIO } from '../io.js';
@@ -22,17 +23,18 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
   const line = repro ?? readRepro(flags.file as string, io.cwd);
   const budget = flags.budget === undefined ? DEFAULT_BUDGET : Number(flags.budget);
   if (flags.budget !== undefined && !(/^\d+$/.test(flags.budget) && budget >= 1 && budget <= 1_000_000)) throw new UsageError(`--budget: expected a whole number of runs 1..1,000,000, got "${flags.budget}"`);
-  if (flags.out === undefined || flags.out === '') throw new UsageError('--out FILE: where to write the shrunk scenario (FILE.trace and FILE.pcapng go beside it)');
-  const files = filesFor(flags.out, io.cwd);
-  const problem = captureTargetProblem(files.pcap, io.cwd);
-  if (problem !== undefined) throw new UsageError(`--out ${flags.out}: ${problem}`);
-
+  if (flags.out === '') throw new UsageError('--out FILE: where to write the shrunk scenario (FILE.trace and FILE.pcapng go beside it)');
   let input;
   try {
     input = parseShrinkLine(line, io.cwd);
   } catch (error) {
     throw new UsageError(`repro: ${(error as Error).message}`);
   }
+  // The line swarm prints runs as printed: without --out, the files go into the working directory.
+  const out = flags.out ?? defaultOut(line, input);
+  const files = filesFor(out, io.cwd);
+  const problem = captureTargetProblem(files.pcap, io.cwd);
+  if (problem !== undefined) throw new UsageError(`--out ${out}: ${problem}`);
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
   const live = io.stderrIsTTY && !ci;
   const t0 = performance.now(); // wall clock: CLI only
@@ -51,7 +53,7 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
   const wallS = msToSeconds(performance.now() - t0);
   const invariant = result.target.split('/')[0];
   const doc = finishDocument(result.shrunk, line.trim(), result.target, invariant);
-  writingTo(`--out ${flags.out}`, () => writeShrunk(doc, files));
+  writingTo(`--out ${out}`, () => writeShrunk(doc, files));
 
   const { before, after } = result;
   const kinds = (k: Record<string, number>) => Object.entries(k).map(([name, n]) => `${n} ${name}`).join(', ') || 'none';
@@ -69,6 +71,13 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
     ].join('\n') + '\n',
   );
   return EXIT_OK;
+}
+
+/** shrunk-swarm-<G>-<I>.json for a swarm line, shrunk-<scenario>-seed-<N>.json for a run line. */
+export function defaultOut(line: string, input: ReturnType<typeof parseShrinkLine>): string {
+  if (/^(swarm:\s*)?bcsim\s+swarm\b/.test(line.trim())) return `shrunk-swarm-${input.spec.generatorSeed}-${input.spec.index}.json`;
+  const name = basename(input.base).replace(/\.json$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
+  return `shrunk-${name}-seed-${input.seed}.json`;
 }
 
 function readRepro(file: string, cwd: string): string {

@@ -9,12 +9,15 @@ import type { SweepPlan } from '../../sweep/index.js';
 import { describeSeeds } from '../../check/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, jobsFlag } from '../options.js';
+import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
 import { switchSets } from '../switch-flags.js';
+import { warn } from '../warnings.js';
 import { availableParallelism } from 'node:os';
 
 export interface SweepFlags {
   seeds?: string;
+  seed?: string;
+  loss?: string;
   vary?: string[];
   mode?: string;
   duration?: string;
@@ -29,6 +32,13 @@ export interface SweepFlags {
 
 export interface SweepMergeFlags {
   out?: string;
+}
+
+/** --seeds LIST, or --seed N as the one seed (as check takes them); undefined: the scenario's seed. */
+function seedsOf(flags: SweepFlags): number[] | undefined {
+  if (flags.seed !== undefined && flags.seeds !== undefined) throw new SweepInputError('--seeds: give either --seed or --seeds, not both');
+  if (flags.seed !== undefined) return [seedFlag(flags.seed) as number];
+  return flags.seeds === undefined ? undefined : parseSeeds(flags.seeds);
 }
 
 /** Exit code of a sweep stopped by SIGINT/SIGTERM (128 + SIGINT), nothing written. */
@@ -53,7 +63,8 @@ async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number
       sets: [...(flags.set ?? []), ...switchSets(flags.switch)],
       modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
       varies: (flags.vary ?? []).map(parseVary),
-      seeds: flags.seeds === undefined ? undefined : parseSeeds(flags.seeds),
+      seeds: seedsOf(flags),
+      loss: probabilityFlag('--loss', flags.loss),
       durationUs: durationFlag('--duration', flags.duration),
       metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
       shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
@@ -81,6 +92,7 @@ async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number
     io.stderr(`bcsim: sweep interrupted after ${outcome.done} of ${plan.shardRuns} runs; nothing written\n`);
     return EXIT_INTERRUPTED;
   }
+  warn(io, outcome.cuts);
   const chalk = makeChalk(toFile ? io.stdoutIsTTY : io.stderrIsTTY, io.env);
   const text = renderSweepTable(outcome.summary, title(plan), chalk);
   if (toFile) io.stdout(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);

@@ -9,18 +9,22 @@ import type { RunResult, SessionObserver } from '../../session/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
-import { durationFlag, seedFlag } from '../options.js';
+import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
+import { micros } from '../../engine/index.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
 import { pcapFlag } from '../pcap-flag.js';
+import { phasePlanWarner } from '../warnings.js';
 
 export interface TraceFlags {
   mode?: string;
   seed?: string;
   from?: string;
   until?: string;
+  duration?: string;
+  loss?: string;
   peer?: string;
   client?: string;
   slot?: string;
@@ -52,7 +56,11 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
   const untilUs = durationFlag('--until', flags.until);
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
   const mode = modeSpec(flags.mode);
-  const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io);
+  const loss = probabilityFlag('--loss', flags.loss);
+  // --duration is the run's simulated time, as in `bcsim run`; --until stops the run earlier.
+  const durationUs = durationFlag('--duration', flags.duration);
+  const loaded = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
+  const scenario: Scenario = durationUs === undefined ? loaded : { ...loaded, durationUs: micros(durationUs) };
   const preset = mode.preset;
   const seed = seedFlag(flags.seed);
   const progress = progressFor(io, flags.json === true);
@@ -126,6 +134,7 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
     if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
     if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
     flush();
+    phasePlanWarner(io)(result.summary.settings.phasePlanCut);
   } catch (error) {
     if (!(error instanceof OutputClosed)) throw error;
     // The reader closed the pipe: conventionally not a failure (`… | head` exits 0).
