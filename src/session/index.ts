@@ -10,5 +10,5 @@ export type { Summary, PeerSummary, ServerSummary, ConnectionSummary, ClientLink
 export { changedSwitchList, effectiveSettings, scenarioRef, shellQuote } from './settings.js';
 export type { EffectiveSettings } from './settings.js';
 export type { Connection } from './session.js';
-export { modeLabel, runScenario, switchesFor } from './run.js';
+export { RunAborted, modeLabel, runScenario, runScenarioYielding, switchesFor } from './run.js';
 export type { RunOptions, RunResult } from './run.js';

@@ -11,6 +11,7 @@ import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag } from '../options.js';
 import { switchSets } from '../switch-flags.js';
+import { EXIT_INTERRUPTED } from '../interrupt.js';
 import { availableParallelism } from 'node:os';
 
 export interface SweepFlags {
@@ -31,8 +32,6 @@ export interface SweepMergeFlags {
   out?: string;
 }
 
-/** Exit code of a sweep stopped by SIGINT/SIGTERM (128 + SIGINT), nothing written. */
-export const EXIT_INTERRUPTED = 130;
 
 export async function sweepCommand(ref: string, flags: SweepFlags, io: CliIO): Promise<number> {
   const jobs = jobsFlag(flags.jobs, MAX_JOBS) ?? availableParallelism();
