@@ -182,6 +182,11 @@ export class Session {
   private sample(): void {
     this.peaks.sample(this.connections, this.totals);
     if (this.observed !== null) this.observer.sample?.(this.sim.now, this.observed.totals, this.observed.connections);
+    // The next second's peaks start from here (transport interval-peaks.ts).
+    for (const c of this.connections) {
+      c.clientPeer.intervalPeaks.restart(c.clientPeer.gauges());
+      c.serverPeer.intervalPeaks.restart(c.serverPeer.gauges());
+    }
   }
 
   private makeConnection(client: number): Connection {
