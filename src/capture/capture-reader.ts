@@ -129,10 +129,7 @@ interface PcapnInterface {
   readonly offsetUs: number;
 }
 
-/**
- * A FIFO opened for reading waits for a writer; non-blocking, the open returns
- * at once and fstat below refuses it. A regular file ignores the flag.
- */
+/** A FIFO's open waits for a writer; non-blocking, it returns at once and fstat refuses it (a file ignores the flag). */
 const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
 export type OpenResult = { readonly ok: true; readonly reader: CaptureReader } | { readonly ok: false; readonly error: CaptureError };
