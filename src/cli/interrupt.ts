@@ -1,9 +1,9 @@
-// Ctrl-C while a run writes a capture. A simulation never yields, so a signal
-// handler could not run until it ended, and the default action killed the
-// process with the capture's hidden temporary (up to hundreds of MB) left behind.
-// A run writing a capture gives the event loop a turn every few simulated
-// seconds instead (runScenarioYielding); on SIGINT or SIGTERM it stops there,
-// the temporaries are removed and stderr says so.
+// Ctrl-C while a run writes a capture. A simulation that never yields runs no
+// signal handler, and the default action would kill the process with the
+// capture's hidden temporary (up to hundreds of MB) left behind. So a run
+// writing a capture gives the event loop a turn every few simulated seconds
+// (runScenarioYielding); on SIGINT or SIGTERM it stops there, the temporaries
+// are removed and stderr says so.
 import { RunAborted, runScenario, runScenarioYielding } from '../session/index.js';
 import type { RunOptions, RunResult } from '../session/index.js';
 import type { Scenario } from '../scenario/index.js';

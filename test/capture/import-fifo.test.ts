@@ -1,6 +1,6 @@
-// A named pipe given as a capture: opening it for reading waits for a writer
-// that never comes, so `analyze f` and `decode --pcap f` hung. The reader opens
-// without blocking and refuses what is not a regular file, as it does /dev/zero.
+// A named pipe given as a capture: a blocking open for reading waits for a
+// writer that never comes. The reader opens without blocking and refuses what
+// is not a regular file, as it does /dev/zero, for `analyze f` and `decode --pcap f`.
 // Run as a child process: a blocking open would stall the test's own thread.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

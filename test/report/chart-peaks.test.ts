@@ -1,9 +1,9 @@
 // The charts reach the peaks the table shows. Series are sampled once a
-// simulated second, so a queue that rose and fell between two samples used to
-// show a band lower than the table's peak (modelled memory 4,169 in the table,
-// ≈3,468 on the chart; ACK bytes per datagram 84 against 68). Each second's
-// band now reaches the highest value the figure took in that second: a gauge's
-// peak, the most ACK bytes in one datagram, the most comparisons in one lookup.
+// simulated second, so from the samples alone a queue that rose and fell
+// between two of them would chart lower than the table's peak (modelled memory
+// 4,169 in the table, ≈3,468 on such a chart). Each second's band reaches the
+// highest value the figure took in that second: a gauge's peak, the most ACK
+// bytes in one datagram, the most comparisons in one lookup.
 import { describe, expect, it } from 'vitest';
 import { MetricsRecorder } from '../../src/metrics/index.js';
 import type { MetricName } from '../../src/metrics/index.js';
