@@ -24,9 +24,14 @@ export function interruptibleRuns(io: CliIO): InterruptibleRuns {
   const controller = new AbortController();
   const stopListening = io.onInterrupt?.((signal) => controller.abort(signal));
   return {
-    run: (scenario, options) => (stopListening ? runScenarioYielding(scenario, options, controller.signal) : Promise.resolve(runScenario(scenario, options))),
+    run: (scenario, options) => (stopListening ? runScenarioYielding(scenario, options, eventLoopTurn, controller.signal) : Promise.resolve(runScenario(scenario, options))),
     stop: () => stopListening?.(),
   };
+}
+
+/** One turn of the event loop: a pending signal's handler runs before it resolves. */
+function eventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The stderr line after an interrupted run removed its captures' temporaries. */

@@ -61,15 +61,16 @@ export class RunAborted extends Error {
 }
 
 /**
- * As runScenario, giving the event loop a turn after every YIELD_CHUNK_US of
- * simulated time, so a signal handler can run; once `signal` is aborted it
- * throws RunAborted. The run itself is the same: same events, same result.
+ * As runScenario, awaiting `turn` after every YIELD_CHUNK_US of simulated time
+ * (the caller's, which gives the event loop a turn so a signal handler can
+ * run: this layer sets no timer); once `signal` is aborted it throws
+ * RunAborted. The run itself is the same: same events, same result.
  */
-export async function runScenarioYielding(scenario: Scenario, options: RunOptions, signal: AbortSignal): Promise<RunResult> {
+export async function runScenarioYielding(scenario: Scenario, options: RunOptions, turn: () => Promise<void>, signal: AbortSignal): Promise<RunResult> {
   const run = prepare(scenario, options);
   for (const t of run.session.steps(micros(run.durationUs), YIELD_CHUNK_US)) {
     if (options.onProgress && (t % PROGRESS_CHUNK_US === 0 || t === run.durationUs)) options.onProgress(t);
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     if (signal.aborted) throw new RunAborted(String(signal.reason));
   }
   return finished(scenario, options, run);
