@@ -12,12 +12,16 @@
 --     source of their own ("Decrypted BC"); plaintext captures (bcsim
 --     --pcap-plaintext) are recognised too. The field bc.reading says which.
 --   * Decodes every message type with fields named after `bcsim decode --json`.
---   * Expert info: malformed datagrams (offset and reason worded as bcsim's
---     decoder words them), fragment / reliable / ACK retransmissions in the capture.
+--   * Expert info, one summary per kind (so Wireshark groups it): malformed
+--     datagrams (by code; offset and reason in the tree, worded as bcsim's decoder
+--     words them), fragment / reliable / ACK retransmissions in the capture.
 --   * The wire forms real reimplementations send (DECISIONS.md 30) are read, not
---     called malformed: each deviation is a bc.deviation item and an expert note
---     worded as `bcsim decode` words it. The heuristic takes stock-form datagrams
---     only (ACK flag bytes with bit 7 set included).
+--     called malformed: each deviation is a bc.deviation item worded as `bcsim
+--     decode` words it, and an expert note by code. The heuristic takes stock-form
+--     datagrams only (ACK flag bytes with bit 7 set included).
+--   * A datagram bcsim dropped (packet comment `DROPPED by link: <cause>`, or the
+--     proxy's `DROPPED (<cause>)`) is marked: Info starts `[DROPPED: <cause>]`,
+--     bc.dropped and bc.dropped.cause are set (filter or colour on bc.dropped).
 --
 -- Runs on Lua 5.1 and 5.2 (Wireshark up to 4.2: the `bit32` or `bit` library) and
 -- on Lua 5.3/5.4 (native operators, compiled from a string so that older Lua can
@@ -424,6 +428,8 @@ local F = {
   deviation = ProtoField.string('bc.deviation', 'Deviation from the stock form'),
   deviation_code = ProtoField.string('bc.deviation.code', 'Deviation code'),
   deviation_offset = ProtoField.uint16('bc.deviation.offset', 'Deviation offset', base.DEC),
+  dropped = ProtoField.bool('bc.dropped', 'Dropped by bcsim', base.NONE, nil, nil, 'The packet comment says bcsim\'s simulated link (or its proxy) dropped this datagram: it never arrived'),
+  dropped_cause = ProtoField.string('bc.dropped.cause', 'Drop cause'),
 }
 local field_list = {}
 for _, field in pairs(F) do field_list[#field_list + 1] = field end
@@ -443,8 +449,31 @@ local E = {
     expert.group.PROTOCOL, expert.severity.WARN),
   deviation = ProtoExpert.new('bc.deviation.expert', 'Wire form of a reimplementation (DECISIONS.md 30)',
     expert.group.PROTOCOL, expert.severity.NOTE),
+  dropped = ProtoExpert.new('bc.dropped.expert', "Dropped by bcsim's link", expert.group.SEQUENCE, expert.severity.WARN),
 }
-bc.experts = { E.malformed, E.fragment_retransmission, E.reliable_retransmission, E.ack_retransmission, E.plaintext, E.oversize, E.deviation }
+bc.experts = { E.malformed, E.fragment_retransmission, E.reliable_retransmission, E.ack_retransmission, E.plaintext, E.oversize, E.deviation, E.dropped }
+
+-- Expert summaries name the kind only (and the cause or code where there are a
+-- few): Wireshark's Expert Information groups items by summary, so a per-item
+-- detail (a seq, a frame) would make one group per item. The details are in the tree.
+
+-- The packet comment (frame.comment) of a capture bcsim wrote: `DROPPED by link:
+-- <cause> | …` on a datagram its simulated link dropped, `DROPPED (<cause>)` from
+-- its proxy. Wireshark before 1.10 has no such field: then nothing is marked.
+local comment_field = (function()
+  local ok, field = pcall(Field.new, 'frame.comment')
+  return ok and field or nil
+end)()
+
+local function drop_cause()
+  if comment_field == nil then return nil end
+  for _, info in ipairs({ comment_field() }) do
+    local text = tostring(info.value)
+    local cause = text:match('^DROPPED by link: ([%w%-]+)') or text:match('^DROPPED %(([^)]*)%)')
+    if cause then return cause end
+  end
+  return nil
+end
 
 local READING_AUTO, READING_ENCRYPTED, READING_PLAINTEXT = 1, 2, 3
 bc.prefs.port = Pref.uint('UDP port', DEFAULT_PORT, 'UDP port of the BC transport (the heuristic covers the others)')
@@ -574,6 +603,12 @@ local function peer_label(peer_id)
   return 'client slot ' .. peer_id
 end
 
+-- `bcsim decode --json`'s name: the client's connect request (type 0x03 from an unassigned peer) is `connect`.
+local function message_name(message, peer_id)
+  if message.type == 0x03 and peer_id == 0xFF then return 'connect' end
+  return codec.TYPE_NAMES[message.type]
+end
+
 local function describe(message, peer_id)
   if message.type == 0x01 then
     local text = 'ack seq=' .. message.seq
@@ -611,13 +646,14 @@ local function add_retransmission(tree, range, message, mark)
   else
     what = 'seq ' .. message.seq .. (message.frag_index ~= nil and (' fragment ' .. message.frag_index) or '')
   end
-  tree:add(F.retransmission, range, true):set_generated()
+  local item = tree:add(F.retransmission, range, true)
+  item:set_text(RETRANSMISSION_TEXT[mark.kind] .. ': ' .. what .. ', first sent in frame ' .. mark.first .. ', sent ' ..
+    mark.count .. ' time' .. (mark.count == 1 and '' or 's') .. ' before')
+  item:set_generated()
   tree:add(F.retransmission_kind, range, mark.kind):set_generated()
   tree:add(F.retransmission_first, range, mark.first):set_generated()
   tree:add(F.retransmission_count, range, mark.count):set_generated()
-  tree:add_tvb_expert_info(RETRANSMISSION_EXPERT[mark.kind], range,
-    RETRANSMISSION_TEXT[mark.kind] .. ': ' .. what .. ', first sent in frame ' .. mark.first .. ', sent ' .. mark.count ..
-    ' time' .. (mark.count == 1 and '' or 's') .. ' before')
+  tree:add_tvb_expert_info(RETRANSMISSION_EXPERT[mark.kind], range, RETRANSMISSION_TEXT[mark.kind])
 end
 
 
@@ -638,7 +674,7 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
   item:set_text('Message ' .. index .. ': ' .. label .. (mark and ' [' .. RETRANSMISSION_TEXT[mark.kind] .. ']' or ''))
   item:add(F.offset, range, message.offset):set_generated()
   item:add(F.type, tvb(message.offset, 1))
-  item:add(F.name, range, codec.TYPE_NAMES[message.type]):set_generated()
+  item:add(F.name, range, message_name(message, peer_id)):set_generated()
   if message.type == 0x01 then
     item:add(F.len, range, message.size):set_generated()
     item:add_le(F.ack_seq, tvb(message.offset + 1, 2))
@@ -705,7 +741,7 @@ local function add_deviation(tree, tvb, deviation)
   item:set_text('@' .. deviation.offset .. ' ' .. deviation.note)
   item:add(F.deviation_code, at, deviation.code):set_generated()
   item:add(F.deviation_offset, at, deviation.offset):set_generated()
-  item:add_tvb_expert_info(E.deviation, at, deviation.note)
+  item:add_tvb_expert_info(E.deviation, at, 'Wire form of a reimplementation (DECISIONS.md 30): ' .. deviation.code)
 end
 
 local function dissect(tvb, pinfo, tree, wire, n)
@@ -756,10 +792,18 @@ local function dissect(tvb, pinfo, tree, wire, n)
     info = info .. ' [DEVIATION: ' .. table.concat(codes, ', ') .. ']'
   end
   if reading == 'plaintext' then info = info .. ' [plaintext]' end
+  local dropped = drop_cause()
+  if dropped then info = '[DROPPED: ' .. dropped .. '] ' .. info end
   pinfo.cols.info = info
 
   local root = tree:add(bc, data(0, n))
   root:append_text(', ' .. reading .. ', ' .. #parsed.messages .. ' message' .. (#parsed.messages == 1 and '' or 's'))
+  if dropped then
+    root:append_text(', DROPPED (' .. dropped .. ')')
+    root:add(F.dropped, data(0, n), true):set_generated()
+    root:add(F.dropped_cause, data(0, n), dropped):set_generated()
+    root:add_proto_expert_info(E.dropped, "Dropped by bcsim's link: " .. dropped)
+  end
   root:add(F.reading, data(0, n), reading):set_generated()
   root:add(F.other_reading_parses, data(0, n), other.parsed.ok):set_generated()
   if reading == 'plaintext' then root:add_proto_expert_info(E.plaintext) end
@@ -767,7 +811,7 @@ local function dissect(tvb, pinfo, tree, wire, n)
   if parsed.ok then root:add(F.strict, data(0, n), parsed.strict):set_generated() end
   root:add(F.length, data(0, n), n):set_generated()
   if n > MAX_DATAGRAM_BYTES then
-    root:add_proto_expert_info(E.oversize, 'Datagram is ' .. n .. ' bytes, over the 512-byte limit the stock engine builds or accepts')
+    root:add_proto_expert_info(E.oversize)
   end
   if n >= 1 then
     root:add(F.peer_id, data(0, 1)):append_text(' (' .. peer_label(data(0, 1):uint()) .. ')')
@@ -785,8 +829,7 @@ local function dissect(tvb, pinfo, tree, wire, n)
     root:add(F.error_code, at, err.code):set_generated()
     root:add(F.error_offset, at, err.offset):set_generated()
     root:add(F.error_reason, at, err.reason):set_generated()
-    root:add_tvb_expert_info(E.malformed, at,
-      'Malformed BC datagram (' .. err.code .. ') at offset ' .. err.offset .. ': ' .. err.reason)
+    root:add_tvb_expert_info(E.malformed, at, 'Malformed BC datagram (' .. err.code .. ')')
   end
   return n
 end

@@ -20,6 +20,8 @@ export interface PacketCensus {
   skipped: Record<string, number>;
   roleConflicts: number;
   outOfOrder: number;
+  /** Packets far from the one before them (packet-timeline.ts), the first few by packet number. */
+  clockJumps: { count: number; listed: Array<{ packet: number; gapS: number }> };
 }
 
 export interface CaptureSource {
@@ -91,6 +93,7 @@ export function census(stats: ScanStats): PacketCensus {
     skipped: { ...stats.skipped },
     roleConflicts: stats.roleConflicts,
     outOfOrder: stats.outOfOrder,
+    clockJumps: { count: stats.timeline.jumps.count, listed: stats.timeline.jumps.listed.map((j) => ({ packet: j.packet, gapS: usToSeconds(j.gapUs) })) },
   };
 }
 
@@ -112,7 +115,15 @@ export function censusLine(p: PacketCensus): string {
   parts.push(`${sum(skipped)} skipped${skipped.length ? ` (${skipped.map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}`);
   if (p.roleConflicts > 0) parts.push(`${p.roleConflicts} with a peer id against their side`);
   if (p.outOfOrder > 0) parts.push(`${p.outOfOrder} out of time order`);
+  if (p.clockJumps.count > 0) parts.push(clockJumpText(p.clockJumps));
   return parts.join(', ');
+}
+
+/** "clock jumps 2 times (+1,000,000,000 s at packet 3; -1,000,000,000 s at packet 4)". */
+function clockJumpText({ count, listed }: PacketCensus['clockJumps']): string {
+  const jumps = listed.map((j) => `${j.gapS > 0 ? '+' : '-'}${Math.round(Math.abs(j.gapS)).toLocaleString('en-US')} s at packet ${j.packet}`);
+  const more = count > listed.length ? `; ${count - listed.length} more` : '';
+  return `clock jumps ${count === 1 ? 'once' : `${count} times`} (${jumps.join('; ')}${more})`;
 }
 
 function sum(entries: Array<[string, number]>): number {

@@ -84,14 +84,18 @@ export class StepSeries {
     this.next = startIndex;
   }
 
+  /** Samples settled one by one plus stretches laid down in bulk: the work done, which follows the changes, not the time span. */
+  steps = 0;
+
   /** Settles the samples more than SETTLE_LAG_US before `timeUs`. */
   advance(timeUs: number): void {
-    while (this.next * SAMPLE_STEP_US < timeUs - SETTLE_LAG_US) this.settle();
+    // The last index k with k·step < timeUs − lag.
+    this.settleThrough(Math.ceil((timeUs - SETTLE_LAG_US) / SAMPLE_STEP_US) - 1);
   }
 
   /** Settles every sample at or before `endUs`: the input is over. */
   finish(endUs: number): void {
-    while (this.next * SAMPLE_STEP_US <= endUs) this.settle();
+    this.settleThrough(Math.floor(endUs / SAMPLE_STEP_US));
   }
 
   /** A change of `delta` effective at `effectiveUs`, seen at `nowUs`. */
@@ -112,6 +116,43 @@ export class StepSeries {
 
   series(): OutboxSeries {
     return { startS: usToSeconds(this.startIndex * SAMPLE_STEP_US), stepS: usToSeconds(this.stride * SAMPLE_STEP_US), values: this.values };
+  }
+
+  /**
+   * Settles the samples up to index `last`. A stretch with no pending change
+   * holds one value throughout and is laid down at once, so a capture whose
+   * clock jumps 10^9 s costs a few halvings, not 10^9 steps.
+   */
+  private settleThrough(last: number): void {
+    while (this.next <= last) {
+      this.steps++;
+      if (this.pending.has(this.next)) this.settle();
+      else this.fill(Math.min(last, this.nextChange() - 1));
+    }
+  }
+
+  /** The first index at or after `next` with a pending change; +∞ if none. */
+  private nextChange(): number {
+    let first = Number.POSITIVE_INFINITY;
+    for (const index of this.pending.keys()) if (index >= this.next && index < first) first = index;
+    return first;
+  }
+
+  /** Settles `next`..`last`, none of which has a change: the samples the stride keeps all hold `settled`. */
+  private fill(last: number): void {
+    while (this.next <= last) {
+      const offset = (this.next - this.startIndex) % this.stride;
+      const kept = offset === 0 ? this.next : this.next + this.stride - offset;
+      if (kept > last) {
+        this.next = last + 1;
+        return;
+      }
+      const count = Math.min(MAX_SAMPLES - this.values.length, Math.floor((last - kept) / this.stride) + 1);
+      for (let i = 0; i < count; i++) this.values.push(this.settled);
+      this.steps += count;
+      this.next = kept + (count - 1) * this.stride + 1;
+      if (this.values.length >= MAX_SAMPLES) this.halve();
+    }
   }
 
   private settle(): void {

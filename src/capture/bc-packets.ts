@@ -14,12 +14,12 @@
 // peer id its datagrams carry once the server has given it one (0xFF before).
 import { floorToSecondUs } from '../engine/index.js';
 import { SERVER_PORT } from './addresses.js';
-import { decodeDatagram, decodeDialect } from '../codec/index.js';
+import { decodeDatagram, decodeDialect, decryptInto } from '../codec/index.js';
 import type { DecodedDatagram, DialectResult } from '../codec/index.js';
 import { connectAckSlot, datagramMessages } from './wire-walk.js';
 import type { Role } from '../transport/index.js';
-import { decryptInto } from '../codec/index.js';
 import { openCapture } from './capture-reader.js';
+import { PacketTimeline } from './packet-timeline.js';
 import type { CaptureError, CaptureFormat, ReaderOptions } from './capture-reader.js';
 import { FRAME_SKIP_TEXT, endpointKey, formatEndpoint, newMutableUdp, udpInto } from './udp.js';
 import type { MutableUdp } from './udp.js';
@@ -220,6 +220,8 @@ export interface ScanStats {
   roleConflicts: number;
   /** Packets whose timestamp is earlier than the one before. */
   outOfOrder: number;
+  /** The timestamps in file order: jumps of the clock (packet-timeline.ts). */
+  timeline: PacketTimeline;
   /** Absolute time (µs since 1970) of the first packet, and the origin of relative times. */
   firstPacketUs: number | null;
   originUs: number;
@@ -264,6 +266,7 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
     skipped: {},
     roleConflicts: 0,
     outOfOrder: 0,
+    timeline: new PacketTimeline(),
     firstPacketUs: null,
     originUs: 0,
     endUs: 0,
@@ -274,7 +277,6 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
   const classifier = new PayloadClassifier();
   const udp: MutableUdp & { payload: Uint8Array } = { ...newMutableUdp(), payload: new Uint8Array(0) };
   const view = new DatagramView();
-  let lastUs = Number.NEGATIVE_INFINITY;
   try {
     for (;;) {
       if (options.shouldStop?.()) break;
@@ -297,8 +299,7 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
         stats.originUs = floorToSecondUs(packet.timeUs);
       }
       const timeUs = packet.timeUs - stats.originUs;
-      if (timeUs < lastUs) stats.outOfOrder++;
-      else lastUs = timeUs;
+      if (stats.timeline.see(stats.packets, timeUs)) stats.outOfOrder++;
       if (timeUs > stats.endUs) stats.endUs = timeUs;
       const skip = udpInto(packet.linkType, packet.data, udp);
       if (skip !== null) {

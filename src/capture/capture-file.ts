@@ -1,8 +1,8 @@
 // Capture files on disk (issue 13, item 2): streamed into a hidden temporary
 // beside the target (`.bcsim-tmp-<pid>-<name>`, as report/atomic-write.ts names
 // them) and renamed over the target only when the run has finished, so the
-// target never holds part of a capture. A run that fails removes its
-// temporary; one that is killed (Ctrl-C stops a running simulation at once)
+// target never holds part of a capture. A run that fails, or that Ctrl-C
+// stops (src/cli/interrupt.ts), removes its temporary; one killed outright
 // leaves it, and the next bcsim writing a capture to the same file sweeps it.
 // Several files (compare) are all written before any is renamed.
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';

@@ -14,7 +14,7 @@
 // unsupported link type, a captured length that overruns its block) is a
 // `skip` the caller counts, and reading goes on.
 import { secondsToUsUnrounded, usPerEvent } from '../engine/index.js';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 
 export type CaptureFormat = 'pcap' | 'pcapng';
 
@@ -129,13 +129,16 @@ interface PcapnInterface {
   readonly offsetUs: number;
 }
 
+/** A FIFO's open waits for a writer; non-blocking, it returns at once and fstat refuses it (a file ignores the flag). */
+const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
 export type OpenResult = { readonly ok: true; readonly reader: CaptureReader } | { readonly ok: false; readonly error: CaptureError };
 
 /** Opens a capture file and reads its header. Never throws. */
 export function openCapture(path: string, options: ReaderOptions = {}): OpenResult {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, READ_WITHOUT_WAITING);
   } catch (error) {
     return { ok: false, error: { code: 'io', offset: 0, reason: `cannot open (${errorCode(error)})` } };
   }

@@ -62,6 +62,11 @@ export class CaptureSet {
     }
   }
 
+  /** Each capture's hidden temporary and the target it would become. */
+  paths(): Array<{ temporary: string; target: string }> {
+    return this.captures.map((c) => ({ temporary: c.file.temporary, target: c.file.target }));
+  }
+
   private files(): CaptureFile[] {
     return this.captures.map((c) => c.file);
   }

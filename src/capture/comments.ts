@@ -45,6 +45,7 @@ import {
   seqNext,
   u16At,
 } from '../codec/index.js';
+import { DROP_CAUSES } from '../link/index.js';
 import type { DropCause } from '../link/index.js';
 import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
@@ -58,6 +59,19 @@ export const MESSAGE_SEPARATOR = ' ; ';
 /** Separates what the link did from the messages, and one deed from another. */
 export const FATE_SEPARATOR = ' | ';
 export const DROPPED_PREFIX = 'DROPPED by link: ';
+/** The proxy's comment on a datagram it dropped: `DROPPED (loss)` (live/proxy/relay.ts). */
+const PROXY_DROPPED = /^DROPPED \(([a-z]+)\)/;
+
+/**
+ * The cause in a packet comment bcsim wrote on a datagram that never arrived:
+ * `DROPPED by link: loss | …` (a run's capture) or `DROPPED (loss)` (the proxy's).
+ * Null for any other comment, or none.
+ */
+export function droppedCauseOf(comment: string | null): DropCause | null {
+  if (comment === null) return null;
+  const cause = comment.startsWith(DROPPED_PREFIX) ? /^[a-z]+/.exec(comment.slice(DROPPED_PREFIX.length))?.[0] : PROXY_DROPPED.exec(comment)?.[1];
+  return cause !== undefined && (DROP_CAUSES as readonly string[]).includes(cause) ? (cause as DropCause) : null;
+}
 export const REWRITTEN_PREFIX = 'REWRITTEN by link rule: removed ';
 
 /** ACKs alike for consecutive seqs are written as one range from this many on. */

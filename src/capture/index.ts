@@ -16,6 +16,7 @@ export { buildFrame } from './frames.js';
 export { BC_PORT, PayloadClassifier, classifyPayload, scanCapture, countConnections } from './bc-packets.js';
 export type { BcDatagram, CaptureConnection, CaptureEndpoint, Classification, ScanResult, ScanStats } from './bc-packets.js';
 export { datagramMessages, connectAckSlot, messageSizeAt } from './wire-walk.js';
+export { droppedCauseOf } from './comments.js';
 export type { DirectionFigures } from './analysis-types.js';
 export { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
 export type { AckRuleName, AckBehaviour, AckBehaviourName, AnalyzerOptions, WireAnalysis, ConnectionAnalysis, OutboxEstimate, Removal } from './analyze.js';

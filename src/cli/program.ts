@@ -191,7 +191,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
         '  when the reader of stdout goes away, so the capture is complete.\n',
     )
     .action(async (ref: string, flags: TraceFlags) => {
-      setExit((await import('./commands/trace.js')).traceCommand(ref, flags, io));
+      setExit(await (await import('./commands/trace.js')).traceCommand(ref, flags, io));
     });
 
   program

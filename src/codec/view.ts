@@ -1,6 +1,6 @@
 // Read-only views of decoded messages: the JSON shape of `bcsim decode --json`
 // (issue 2, item 4) and a one-line human description used by decode and trace.
-import { CLIENT_CONNECT_LABEL, FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
+import { CLIENT_CONNECT_LABEL, FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
 import { hex2 } from './message.js';
 import { toHex } from './hex.js';
 import { ackBytesOfFlags, ackFlagsFragment, ackFlagsLowType, ackFlagsOther } from './wire.js';
@@ -51,7 +51,17 @@ export interface DialectDatagramJson extends DatagramJson {
   stockHex: string | null;
 }
 
-export function messageToJson(message: Located): AckJson | DataJson {
+/**
+ * A message's `name` in JSON: its type's name, except the client's connect
+ * request, which is captured with ConnectAck's type byte 0x03 (DECISIONS.md 3)
+ * and is `connect` here as in the text (CLIENT_CONNECT_LABEL).
+ */
+export function messageName(type: number, context: SenderContext = {}): string {
+  return isClientConnect(type, context) ? TYPE_NAMES[TYPE_CONNECT] : TYPE_NAMES[type];
+}
+
+/** `context`: who sent it, when known, which names a type-0x03 message (messageName). */
+export function messageToJson(message: Located, context: SenderContext = {}): AckJson | DataJson {
   if (message.type === TYPE_ACK) {
     return {
       offset: message.offset,
@@ -68,7 +78,7 @@ export function messageToJson(message: Located): AckJson | DataJson {
   return {
     offset: message.offset,
     type: message.type,
-    name: TYPE_NAMES[message.type],
+    name: messageName(message.type, context),
     size: message.size,
     reliable: message.reliable,
     ordered: message.ordered,
@@ -81,8 +91,8 @@ export function messageToJson(message: Located): AckJson | DataJson {
 }
 
 /** messageToJson, with the wire form of a message read in a form of DECISIONS.md 30. */
-export function formMessageToJson(message: Located, form: MessageForm | null): AckJson | DataJson {
-  const json = messageToJson(message);
+export function formMessageToJson(message: Located, form: MessageForm | null, context: SenderContext = {}): AckJson | DataJson {
+  const json = messageToJson(message, context);
   return form === null || json.type === 1 ? json : { ...json, wireForm: form };
 }
 
@@ -93,7 +103,7 @@ export function decodeResultToJson(bytes: Uint8Array, result: DecodeResult): Dat
     length: bytes.length,
     peerId: source.peerId,
     messageCount: source.messageCount,
-    messages: source.messages.map(messageToJson),
+    messages: source.messages.map((m) => messageToJson(m, { peerId: source.peerId })),
     error: result.ok ? null : { offset: result.error.offset, reason: result.error.reason },
   };
 }
@@ -106,7 +116,7 @@ export function dialectResultToJson(bytes: Uint8Array, result: DialectResult): D
     length: bytes.length,
     peerId: d.peerId,
     messageCount: d.messageCount,
-    messages: d.messages.map((m, i) => formMessageToJson(m, formOf(result, i))),
+    messages: d.messages.map((m, i) => formMessageToJson(m, formOf(result, i), { peerId: d.peerId })),
     error: null,
     deviations: [...result.deviations],
     stockHex: result.stock === bytes ? null : toHex(result.stock, ''),
@@ -157,7 +167,7 @@ function describeAck(ack: AckMessage): string {
 
 function describeData(message: DataMessage, size: number, context: SenderContext): string {
   const connect = isClientConnect(message.type, context);
-  const name = connect ? CLIENT_CONNECT_LABEL : TYPE_NAMES[message.type];
+  const name = connect ? CLIENT_CONNECT_LABEL : messageName(message.type);
   const flags: string[] = [];
   if (message.reliable) flags.push('reliable');
   if (message.ordered) flags.push('ordered');

@@ -167,12 +167,13 @@ const UNIT_US: Record<string, number> = {
   s: US_PER_SECOND,
   m: 60 * US_PER_SECOND,
   h: 3_600 * US_PER_SECOND,
+  d: 86_400 * US_PER_SECOND,
 };
 
-const DURATION_PART = /(\d+(?:\.\d+)?)(us|ms|s|m|h)/y;
+const DURATION_PART = /(\d+(?:\.\d+)?)(us|ms|s|m|h|d)/y;
 
 /**
- * Parses "30s", "10m", "4h", "1h30m", "250ms" or a bare number of seconds.
+ * Parses "30s", "10m", "4h", "1h30m", "7d", "250ms" or a bare number of seconds.
  * Returns null for anything else, so callers can name the field in their error.
  */
 export function parseDuration(text: string): Micros | null {

@@ -2,6 +2,6 @@
 export { Series } from './series.js';
 export type { Bucket, SeriesSnapshot } from './series.js';
 export { METRICS, MetricsRecorder, seriesTrends } from './recorder.js';
-export type { MetricName, PeerSeries, RecordedRun, SeriesTrend } from './recorder.js';
+export type { Metric, MetricName, PeerSeries, RecordedRun, SeriesTrend } from './recorder.js';
 export { statOf } from './stat.js';
 export type { Stat } from './stat.js';

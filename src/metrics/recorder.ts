@@ -6,7 +6,7 @@ import { ZERO_US, usToSeconds } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { ConnectionView, SessionObserver } from '../session/index.js';
 import { COUNTER_SCHEMA, checkedFieldName, copyPeerCounters, newPeerCounters } from '../transport/index.js';
-import type { ChartedName, CountName, PeerCounters, PeerGauges, PeerReadout, Role } from '../transport/index.js';
+import type { ChartedName, CountName, IntervalPeakName, IntervalPeakValues, PeerCounters, PeerGauges, PeerReadout, Role } from '../transport/index.js';
 import { DEFAULT_MAX_POINTS, Series } from './series.js';
 import { DEFAULT_LEAK_RULE, trendOf } from './trend.js';
 import type { LeakRule, Trend } from './trend.js';
@@ -71,7 +71,18 @@ interface Track {
   previous: PeerCounters | null;
 }
 
-type SampleRecorder = (c: Readonly<PeerCounters>, before: Readonly<PeerCounters> | null, g: Readonly<PeerGauges>, tS: number, elapsedS: number, series: readonly Series[]) => void;
+type SampleRecorder = (
+  c: Readonly<PeerCounters>,
+  before: Readonly<PeerCounters> | null,
+  g: Readonly<PeerGauges>,
+  peaks: Readonly<IntervalPeakValues> | undefined,
+  tS: number,
+  elapsedS: number,
+  series: readonly Series[],
+) => void;
+
+/** The charted figures whose peak between two samples the transport tracks (interval-peaks.ts): their band reaches it. */
+const INTERVAL_PEAKED: ReadonlySet<string> = new Set<IntervalPeakName>(['ackOutbox', 'ackOutboxDeadZone', 'retransmitQueue', 'memoryBytes', 'ackBytesPerPacket', 'dedupPerMessage']);
 
 /**
  * Adds one sample to every series: gauges as read, counts as rates over the
@@ -83,11 +94,12 @@ const recordSample: SampleRecorder = (() => {
   const delta = (key: string) => `(c.${checkedFieldName(key)} - (before === null ? 0 : before.${key}))`;
   const lines = METRICS.map((m, i) => {
     checkedFieldName(m.name);
-    if (m.of !== null) return `{ const den = ${delta(m.of[1])}; series[${i}].add(tS, den === 0 ? 0 : ${delta(m.of[0])} / den); }`;
-    if (m.kind === 'gauge') return `series[${i}].add(tS, g.${m.name});`;
+    const high = INTERVAL_PEAKED.has(m.name) ? `, peaks === undefined ? undefined : peaks.${m.name}` : '';
+    if (m.of !== null) return `{ const den = ${delta(m.of[1])}; series[${i}].add(tS, den === 0 ? 0 : ${delta(m.of[0])} / den${high}); }`;
+    if (m.kind === 'gauge') return `series[${i}].add(tS, g.${m.name}${high});`;
     return `series[${i}].add(tS, ${delta(m.name)} / elapsedS);`;
   });
-  return new Function('c', 'before', 'g', 'tS', 'elapsedS', 'series', lines.join('\n')) as SampleRecorder;
+  return new Function('c', 'before', 'g', 'peaks', 'tS', 'elapsedS', 'series', lines.join('\n')) as SampleRecorder;
 })();
 
 interface ConnectionTrack {
@@ -171,7 +183,7 @@ export class MetricsRecorder implements SessionObserver {
 /** Adds one sample of `peer` to `track`: gauges as read, counters as rates over the interval. */
 function record(track: Track, peer: PeerReadout, tS: number, elapsedS: number): void {
   const c = peer.counters;
-  recordSample(c, track.previous, peer.gauges(), tS, elapsedS, track.ordered);
+  recordSample(c, track.previous, peer.gauges(), peer.intervalPeaks, tS, elapsedS, track.ordered);
   track.previous = copyPeerCounters(c, track.previous ?? newPeerCounters()); // reused: no object per sample
 }
 

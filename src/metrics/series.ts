@@ -33,18 +33,23 @@ export class Series {
     this.widthS = baseWidthS;
   }
 
-  /** Adds a sample at time `tS` (seconds); samples must come in time order. */
-  add(tS: number, value: number): void {
+  /**
+   * Adds a sample at time `tS` (seconds); samples must come in time order.
+   * `high`: the highest value the figure took in the interval the sample
+   * closes, when known (a peak between two samples); it raises the bucket's max only.
+   */
+  add(tS: number, value: number, high = value): void {
     const start = Math.floor(tS / this.widthS) * this.widthS;
+    const top = high > value ? high : value;
     const last = this.buckets[this.buckets.length - 1];
     if (last !== undefined && last.t === start) {
       last.min = Math.min(last.min, value);
-      last.max = Math.max(last.max, value);
+      last.max = Math.max(last.max, top);
       last.mean += (value - last.mean) / ++last.count;
       return;
     }
     if (last !== undefined && start < last.t) throw new Error('series: samples must be added in time order');
-    this.buckets.push({ t: start, width: this.widthS, min: value, max: value, mean: value, count: 1 });
+    this.buckets.push({ t: start, width: this.widthS, min: value, max: top, mean: value, count: 1 });
     if (this.buckets.length > this.maxPoints) this.halve();
   }
 

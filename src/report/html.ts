@@ -2,12 +2,12 @@
 // network. One chart per metric, every mode on shared axes, phases shaded.
 import { usToSeconds } from '../engine/index.js';
 import { METRICS } from '../metrics/index.js';
-import type { MetricName } from '../metrics/index.js';
+import type { Metric, MetricName } from '../metrics/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, worstConnection } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
 import { escapeXml } from './format.js';
-import { allLowerIsBetter, cell, judge, rowsFor } from './metrics-table.js';
+import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { settingsHtml } from './settings.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
@@ -38,17 +38,16 @@ export function reportHtml(comparison: Comparison): string {
     const series = comparison.runs.flatMap((run, i) => (multi ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name) : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name)));
     const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases, legend });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
-      `${metric.name}: bucket mean as a line, min–max as a band; ${strokes}.`,
+      `${metric.name}: ${lineAndBand(metric)}; ${strokes}.`,
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
   const tableRows = rowsFor(comparison);
   const direction = allLowerIsBetter(tableRows) ? 'Lower is better on every row' : 'Each row is judged in its better direction (the counter schema’s)';
   const rows = tableRows.map((row) => {
-    const base = row.value(comparison.runs[0]);
     const cells = comparison.runs
       .map((run, i) => {
-        const verdict = judge(row.value(run), base, i === 0, row.lowerIsBetter);
+        const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
         const cls = verdict === null ? '' : ` class="${verdict}"`;
         return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
       })
@@ -104,6 +103,19 @@ ${settingsHtml(comparison)}
 </body>
 </html>
 `;
+}
+
+/**
+ * What a chart's line and band are. Every series is sampled once a simulated
+ * second; the transport also tracks the highest value between two samples of
+ * the gauges and of the two per-event ratios (transport interval-peaks.ts), so
+ * their band reaches the peak the table shows.
+ */
+function lineAndBand(metric: Metric): string {
+  if (metric.kind === 'gauge') return 'sampled once a simulated second, the line the mean of each bucket’s samples, the band from the lowest sample to the highest value reached (between samples too)';
+  const most = metric.name === 'ackBytesPerPacket' ? ' in one datagram' : metric.name === 'dedupPerMessage' ? ' in one lookup' : null;
+  if (most !== null) return `each second’s ratio, the line its mean over the bucket, the band from the lowest second to the highest value${most}`;
+  return 'each second’s count, the line its mean over the bucket, the band from the lowest second to the highest';
 }
 
 /**

@@ -112,6 +112,16 @@ export function judge(value: number, base: number, first: boolean, lowerIsBetter
   return value < base === lowerIsBetter ? 'better' : 'worse';
 }
 
+/**
+ * A cell's colour against the first column's: judge() on the values, but only
+ * when the figures shown differ (6,490 beside 6,490 is neither, whatever the
+ * digits behind them).
+ */
+export function cellVerdict(row: Row, run: ComparedRun, base: ComparedRun, first: boolean): 'better' | 'worse' | null {
+  if (first || cell(row, run) === cell(row, base)) return null;
+  return judge(row.value(run), row.value(base), first, row.lowerIsBetter);
+}
+
 /** True when every row is better lower (the reports' caption says so). */
 export function allLowerIsBetter(rows: readonly Row[]): boolean {
   return rows.every((row) => row.lowerIsBetter === true);

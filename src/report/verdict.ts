@@ -53,6 +53,23 @@ export function verdicts(comparison: Comparison): string[] {
     `memory: ${against('peaks', both((p) => p.memoryBytes.max))} bytes`,
     `ACK bytes: ${against('sends', sum((p) => p.ackBytesSent))}`,
     `retransmits: ${against('sends', sum((p) => p.retransmits))}`,
+    ...latencyLine(base, others),
     `delivery: ${lost} reliable messages; duplicates/out of order: ${dup}`,
   ];
+}
+
+const CATEGORIES = ['low', 'high'] as const;
+
+/**
+ * Send-to-delivery latency (p99, per sequence category), when a column waits
+ * longer than the first in some category: a fix that trades latency for its
+ * other figures says so. A category a run delivered nothing in is left out.
+ */
+function latencyLine(base: ComparedRun, others: readonly ComparedRun[]): string[] {
+  const p99 = (category: (typeof CATEGORIES)[number]): Pick => (r) => r.summary.delivery.latencyMs[category].p99;
+  const measured = (category: (typeof CATEGORIES)[number]) => [base, ...others].every((r) => r.summary.delivery.latencyMs[category].count > 0);
+  const categories = CATEGORIES.filter(measured);
+  if (!categories.some((c) => others.some((o) => p99(c)(o) > p99(c)(base)))) return [];
+  const parts = categories.map((c) => `${c} types: ${others.map((o) => relation('is', base, o, p99(c))).join('; ')}`);
+  return [`latency p99 (ms), ${parts.join('; ')}`];
 }

@@ -36,6 +36,11 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
+/** One leading UTF-8 byte-order mark, as Windows editors write it; JSON.parse refuses it as an invisible token. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Deeper than any scenario can be; also keeps the recursive JSON visitor far from the stack limit. */
 export const MAX_JSON_DEPTH = 64;
 const STOP = Symbol('stop');

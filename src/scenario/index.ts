@@ -1,7 +1,7 @@
 // The scenario's public surface: its type, loading and validation, `--set`, the
 // built-in lookup and the limits other layers check against.
 export type { Assertion, Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
-export { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
+export { ScenarioError, describeValue, formatPath, jsonTextProblem, withoutByteOrderMark } from './errors.js';
 export { MAX_FAULTS } from './schema.js';
 export type { ExpectOp } from './schema.js';
 export { checkWorkBudget } from './resolve.js';

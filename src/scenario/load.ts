@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
-import { ScenarioError, describeValue, formatPath, jsonTextProblem } from './errors.js';
+import { ScenarioError, describeValue, formatPath, jsonTextProblem, withoutByteOrderMark } from './errors.js';
 import { nearestKeyPath } from './key-paths.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
 import type { SetOverride } from './overrides.js';
@@ -68,7 +68,8 @@ function builtinLabel(name: string): string {
 }
 
 /** Parses scenario JSON text; `label` names it in errors. */
-export function parseScenario(text: string, label: string, sets: readonly string[] = [], loss?: number): Scenario {
+export function parseScenario(fileText: string, label: string, sets: readonly string[] = [], loss?: number): Scenario {
+  const text = withoutByteOrderMark(fileText);
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -195,11 +196,16 @@ function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function jsonErrorWhere(text: string, error: Error): string {
+  const invisible = /^Unexpected token '([\p{Cc}\p{Cf}\p{Z}])'/u.exec(error.message);
+  if (invisible) return `unexpected invisible character U+${invisible[1].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${whereIn(text, text.indexOf(invisible[1]))}`;
   const match = /position (\d+)/.exec(error.message);
   if (!match) return error.message;
-  const position = Number(match[1]);
+  return `${error.message.replace(/ in JSON at position \d+.*$/, '')}${whereIn(text, Number(match[1]))}`;
+}
+
+function whereIn(text: string, position: number): string {
   const before = text.slice(0, position);
   const line = before.split('\n').length;
   const column = position - before.lastIndexOf('\n');
-  return `${error.message.replace(/ in JSON at position \d+.*$/, '')} at line ${line}, column ${column}`;
+  return ` at line ${line}, column ${column}`;
 }

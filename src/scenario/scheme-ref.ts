@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withoutByteOrderMark } from './errors.js';
 import { BUILTIN_DIR, looksLikePath } from './load.js';
 
 /** The package's scenarios/schemes/ folder (src/scenario or dist/… -> ../../scenarios/schemes). */
@@ -22,7 +23,7 @@ export function isSchemeScenarioRef(ref: string, cwd: string): boolean {
   try {
     const file = resolvePath(cwd, ref);
     if (!statSync(file).isFile() || statSync(file).size > MAX_SCHEME_FILE_BYTES) return false;
-    const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const document: unknown = JSON.parse(withoutByteOrderMark(readFileSync(file, 'utf8')));
     return document !== null && typeof document === 'object' && !Array.isArray(document) && Object.hasOwn(document, 'scheme');
   } catch {
     return false;

@@ -3,7 +3,7 @@
 // comes back as one line naming the file and the field. A BC scenario never has a
 // `scheme` key (its schema refuses unknown keys), so the key tells the formats apart.
 import { MS_PER_SECOND, parseDuration, usToMs } from '../engine/index.js';
-import { jsonTextProblem } from '../scenario/index.js';
+import { jsonTextProblem, withoutByteOrderMark } from '../scenario/index.js';
 import { RTYPE_DEATHS } from '../rtype-session/index.js';
 import type { RtypeWorkload } from '../rtype-session/index.js';
 import { SchemeScenarioError, integerIn, numberIn, objectAt, unknownKeys } from './checks.js';
@@ -78,7 +78,8 @@ const RTYPE_WORKLOAD_KEYS = Object.keys(RTYPE_DEATHS.workload);
 const SHARED_WORKLOAD_KEYS = Object.keys(DEFAULT_SHARED_WORKLOAD);
 
 /** Parses scheme-scenario JSON text; `label` names it in every error. */
-export function parseSchemeScenario(text: string, label: string): SchemeScenario {
+export function parseSchemeScenario(fileText: string, label: string): SchemeScenario {
+  const text = withoutByteOrderMark(fileText);
   let document: unknown;
   try {
     document = JSON.parse(text);

@@ -12,5 +12,5 @@ export type { EffectiveSettings } from './settings.js';
 export { phasePlanCut } from './phase-cut.js';
 export type { PhasePlanCut } from './phase-cut.js';
 export type { Connection } from './session.js';
-export { modeLabel, runScenario, switchesFor } from './run.js';
+export { RunAborted, modeLabel, runScenario, runScenarioYielding, switchesFor } from './run.js';
 export type { RunOptions, RunResult } from './run.js';

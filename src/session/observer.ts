@@ -31,6 +31,9 @@ export function peerView(peer: PeerReadout): PeerView {
     get state() {
       return peer.state;
     },
+    get intervalPeaks() {
+      return peer.intervalPeaks;
+    },
   });
 }
 

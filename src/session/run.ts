@@ -1,12 +1,12 @@
 // The library's main entry: run a scenario once and summarise it.
 import { VERSION } from '../version.js';
-import { usToSeconds } from '../engine/index.js';
+import { micros, usToSeconds } from '../engine/index.js';
 import type { Micros, MicrosIn } from '../engine/index.js';
 import type { Scenario, SwitchOverrides } from '../scenario/index.js';
 import { checkWorkBudget } from '../scenario/index.js';
 import type { PresetName, TransportSwitches } from '../transport/index.js';
 import type { SessionObserver } from './observer.js';
-import { Session } from './session.js';
+import { PROGRESS_CHUNK_US, Session } from './session.js';
 import { effectiveSettings, mergeSwitches } from './settings.js';
 import { phasePlanCut } from './phase-cut.js';
 import { SUMMARY_SCHEMA } from './summary.js';
@@ -45,13 +45,57 @@ export function switchesFor(scenario: Scenario, preset: PresetName, extra: Switc
 }
 
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const run = prepare(scenario, options);
+  run.session.run(run.durationUs, options.onProgress);
+  return finished(scenario, options, run);
+}
+
+/** Simulated time between two turns of the event loop in `runScenarioYielding`: far below a second of wall time. */
+export const YIELD_CHUNK_US = micros(10_000_000);
+
+/** Why `runScenarioYielding` stopped early: the signal's reason (the CLI's "SIGINT"). */
+export class RunAborted extends Error {
+  override readonly name = 'RunAborted';
+  constructor(readonly reason: string) {
+    super(`run stopped: ${reason}`);
+  }
+}
+
+/**
+ * As runScenario, awaiting `turn` after every YIELD_CHUNK_US of simulated time
+ * (the caller's, which gives the event loop a turn so a signal handler can
+ * run: this layer sets no timer); once `signal` is aborted it throws
+ * RunAborted. The run itself is the same: same events, same result.
+ */
+export async function runScenarioYielding(scenario: Scenario, options: RunOptions, turn: () => Promise<void>, signal: AbortSignal): Promise<RunResult> {
+  const run = prepare(scenario, options);
+  for (const t of run.session.steps(micros(run.durationUs), YIELD_CHUNK_US)) {
+    if (options.onProgress && (t % PROGRESS_CHUNK_US === 0 || t === run.durationUs)) options.onProgress(t);
+    await turn();
+    if (signal.aborted) throw new RunAborted(String(signal.reason));
+  }
+  return finished(scenario, options, run);
+}
+
+interface PreparedRun {
+  readonly session: Session;
+  readonly preset: PresetName;
+  readonly switches: TransportSwitches;
+  readonly seed: number;
+  readonly durationUs: MicrosIn;
+}
+
+function prepare(scenario: Scenario, options: RunOptions): PreparedRun {
   const preset = options.preset ?? scenario.preset;
   const switches = switchesFor(scenario, preset, options.switches);
   const seed = options.seed ?? scenario.seed;
   const durationUs = options.durationUs ?? scenario.durationUs;
   checkWorkBudget(scenario, durationUs); // issue 9: refused up front, whatever set the duration
   const session = new Session(scenario, switches, seed, options.observer, options.keepDigests);
-  session.run(durationUs, options.onProgress);
+  return { session, preset, switches, seed, durationUs };
+}
+
+function finished(scenario: Scenario, options: RunOptions, { session, preset, switches, seed, durationUs }: PreparedRun): RunResult {
   const summary: Summary = {
     schema: SUMMARY_SCHEMA,
     version: VERSION,

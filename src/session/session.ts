@@ -17,7 +17,7 @@ import type { ConnectionView, PeerView, SessionObserver } from './observer.js';
 import { PeakTally } from './peaks.js';
 import { TraceHasher } from './trace-hash.js';
 
-const PROGRESS_CHUNK_US = micros(60_000_000);
+export const PROGRESS_CHUNK_US = micros(60_000_000);
 
 /** Direction bytes in the canonical trace; client k's connection adds 2(k - 1) (issue 12). */
 export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
@@ -121,20 +121,25 @@ export class Session {
    */
   run(duration: MicrosIn, onProgress?: (simulatedUs: Micros) => void): void {
     const durationUs = micros(duration); // from the caller: a scenario, a --duration flag, the library API
+    for (const t of this.steps(durationUs, onProgress ? PROGRESS_CHUNK_US : durationUs)) onProgress?.(t);
+  }
+
+  /**
+   * The run in slices of `chunkUs` of simulated time; yields the time reached
+   * after each, and finishes the run after the last. Where the slices end
+   * changes nothing in the run: the events are the same, in the same order.
+   */
+  *steps(durationUs: Micros, chunkUs: Micros): Generator<Micros, void, undefined> {
     this.server.loop.start(ZERO_US);
     this.traffic.start();
     const sampler = this.sim.after(ONE_SECOND_US, () => {
       this.sample();
       this.sim.reschedule(sampler, addUs(this.sim.now, ONE_SECOND_US));
     });
-    if (onProgress) {
-      for (let t = minUs(PROGRESS_CHUNK_US, durationUs); ; t = minUs(addUs(t, PROGRESS_CHUNK_US), durationUs)) {
-        this.sim.runUntil(t);
-        onProgress(t);
-        if (t === durationUs) break;
-      }
-    } else {
-      this.sim.runUntil(durationUs);
+    for (let t = minUs(chunkUs, durationUs); ; t = minUs(addUs(t, chunkUs), durationUs)) {
+      this.sim.runUntil(t);
+      yield t;
+      if (t === durationUs) break;
     }
     this.sim.cancel(sampler);
     this.sample();
@@ -177,6 +182,11 @@ export class Session {
   private sample(): void {
     this.peaks.sample(this.connections, this.totals);
     if (this.observed !== null) this.observer.sample?.(this.sim.now, this.observed.totals, this.observed.connections);
+    // The next second's peaks start from here (transport interval-peaks.ts).
+    for (const c of this.connections) {
+      c.clientPeer.intervalPeaks.restart(c.clientPeer.gauges());
+      c.serverPeer.intervalPeaks.restart(c.serverPeer.gauges());
+    }
   }
 
   private makeConnection(client: number): Connection {

@@ -4,7 +4,7 @@
 import { usToSeconds } from '../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { BUILTIN_DIR, looksLikePath, parseScenario, applySet, parseSet } from '../scenario/index.js';
+import { BUILTIN_DIR, looksLikePath, parseScenario, applySet, parseSet, withoutByteOrderMark } from '../scenario/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { LinkFault } from '../link/index.js';
 import type { Direction } from '../swarm/index.js';
@@ -28,7 +28,7 @@ export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClie
 /** The document `bcsim run <base> --mode M --seed N --set …` runs, with the mode and seed written in. */
 export function documentOf(base: string, preset: string, seed: number, sets: readonly string[], cwd: string): Doc {
   const file = looksLikePath(base) ? resolvePath(cwd, base) : resolvePath(BUILTIN_DIR, `${base}.json`);
-  const doc = JSON.parse(readFileSync(file, 'utf8')) as Doc;
+  const doc = JSON.parse(withoutByteOrderMark(readFileSync(file, 'utf8'))) as Doc;
   for (const raw of sets) {
     const override = parseSet(raw);
     if (override.path[0] === 'mode' && override.path.length > 1 && typeof doc.mode !== 'object') doc.mode = { preset: doc.mode ?? 'stock' };

@@ -105,22 +105,27 @@ export function eventToJson(event: TraceEvent, options: FormatOptions = {}): obj
         ...base,
         from: event.from,
         ...jsonHex(event.bytes, bytes),
-        messages: event.messages.map((m, i) => ({ ...formMessageToJson(m, event.forms?.[i] ?? null), note: NOTE_NAMES[event.notes[i]], transmission: event.transmission[i] })),
+        messages: event.messages.map((m, i) => ({ ...formMessageToJson(m, event.forms?.[i] ?? null, sentBy(event.from)), note: NOTE_NAMES[event.notes[i]], transmission: event.transmission[i] })),
       };
     case 'drop':
-      return { ...base, from: event.from, cause: event.cause, ...jsonHex(event.bytes, bytes), messages: event.messages.map(messageToJson) };
+      return { ...base, from: event.from, cause: event.cause, ...jsonHex(event.bytes, bytes), messages: event.messages.map((m) => messageToJson(m, sentBy(event.from))) };
     case 'dup-arrival':
-      return { ...base, to: event.to, ...jsonHex(event.bytes, bytes), messages: event.messages.map(messageToJson) };
+      return { ...base, to: event.to, ...jsonHex(event.bytes, bytes), messages: event.messages.map((m) => messageToJson(m, sentBy(other(event.to)))) };
     case 'ack':
       return { ...base, at: event.at, outcome: event.outcome, ack: messageToJson(event.message) };
     case 'duplicate':
-      return { ...base, at: event.at, message: messageToJson(event.message) };
+      return { ...base, at: event.at, message: messageToJson(event.message, sentBy(other(event.at))) };
     case 'state':
       return { ...base, role: event.role, state: event.state };
   }
 }
 
 const NOTE_NAMES = ['first-send', 'retransmit', 'ack', 'dead-zone-ack'];
+
+/** Who put a message on the wire, as messageToJson takes it: the client's type 0x03 is its connect request. */
+function sentBy(sender: Role): { sentByClient: boolean } {
+  return { sentByClient: sender === 'client' };
+}
 
 /** `sender` is the peer that put the message on the wire: the client's type 0x03 is its connect request. */
 function describe(m: Located, sender: Role, form: MessageForm | null = null): string {

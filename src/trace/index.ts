@@ -1,7 +1,7 @@
 // The wire trace's public surface: its events, the collector, filters, rendering
 // and the traced run.
 export { eventPeer } from './events.js';
-export type { SendEvent, TraceEvent } from './events.js';
+export type { DropEvent, SendEvent, TraceEvent } from './events.js';
 export { TraceCollector } from './collector.js';
 export { FilterError, matches, parseFilter } from './filter.js';
 export type { TraceFilter } from './filter.js';

@@ -11,6 +11,7 @@ import type { AckMessage } from '../codec/index.js';
 import { msToUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { PeerCounters } from './counters.js';
+import { IntervalPeaks } from './interval-peaks.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
 import { ACK_ENTRY_BYTES } from './memory.js';
@@ -77,6 +78,8 @@ export class AckOutbox {
     switches: TransportSwitches,
     params: TransportParams,
     private readonly counters: PeerCounters,
+    /** Raised beside the running maxima: the charts' per-second peaks (interval-peaks.ts). */
+    private readonly peaks: IntervalPeaks = new IntervalPeaks(),
   ) {
     this.twoPass = switches.ackOutbox === 'two-pass-gated';
     this.hashed = switches.dedup === 'hashed-index';
@@ -132,6 +135,7 @@ export class AckOutbox {
     this.staleScan.resume = null;
     c.dedupComparisons += comparisons;
     if (comparisons > c.dedupComparisonsMaxPerMessage) c.dedupComparisonsMaxPerMessage = comparisons;
+    if (comparisons > this.peaks.dedupPerMessage) this.peaks.dedupPerMessage = comparisons;
 
     if (existing) {
       c.ackEntriesRefreshed++;
@@ -180,6 +184,7 @@ export class AckOutbox {
     this.fresh.append(entry);
     c.ackEntriesCreated++;
     if (this.size > c.ackOutboxMax) c.ackOutboxMax = this.size;
+    if (this.size > this.peaks.ackOutbox) this.peaks.ackOutbox = this.size;
     return comparisons;
   }
 
@@ -201,6 +206,7 @@ export class AckOutbox {
     // Just sent: due one interval from now.
     this.staleScan.smallestLastSendUs = Math.min(this.staleScan.smallestLastSendUs, nowUs);
     if (this.stale.length > this.counters.ackOutboxDeadZoneMax) this.counters.ackOutboxDeadZoneMax = this.stale.length;
+    if (this.stale.length > this.peaks.ackOutboxDeadZone) this.peaks.ackOutboxDeadZone = this.stale.length;
   };
 
   /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */

@@ -11,6 +11,7 @@ import type { Micros, Scheduler } from '../engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters, PeerGauges } from './counters.js';
+import { IntervalPeaks } from './interval-peaks.js';
 import { Fifo } from './fifo.js';
 import type { SendRequest, TransportHooks } from './hooks.js';
 import { SERVER_IDENTITY, clientIdentity, disconnectPayload } from './identity.js';
@@ -47,6 +48,8 @@ export const BOOT_REASON_TIMEOUT = 1;
 
 export class PeerTransport implements UpdateSteps {
   readonly counters: PeerCounters = newPeerCounters();
+  /** The charted figures' highest values since the session's last sample, which restarts them (interval-peaks.ts). */
+  readonly intervalPeaks = new IntervalPeaks();
   readonly ackOutbox: AckOutbox;
   readonly retransmitQueue: RetransmitQueue;
   readonly firstSendQueue = new Fifo<OutgoingMessage>();
@@ -82,13 +85,12 @@ export class PeerTransport implements UpdateSteps {
     readonly identity: HostIdentity = role === 'server' ? SERVER_IDENTITY : clientIdentity(1),
   ) {
     this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
-    this.ackOutbox = new AckOutbox(switches, params, this.counters);
-    this.retransmitQueue = new RetransmitQueue(switches, params, this.counters, {
-      gaveUp: (message) => {
-        this.gaveUpInUpdate = true;
-        hooks.gaveUp(message.uid);
-      },
-    });
+    this.ackOutbox = new AckOutbox(switches, params, this.counters, this.intervalPeaks);
+    const gaveUp = (message: OutgoingMessage): void => {
+      this.gaveUpInUpdate = true;
+      hooks.gaveUp(message.uid);
+    };
+    this.retransmitQueue = new RetransmitQueue(switches, params, this.counters, { gaveUp }, this.intervalPeaks);
     this.lifecycle = new ConnectionLifecycle(switches, params, (state) => hooks.stateChanged?.(state));
     this.onArrival = switches.receiveTiming === 'on-arrival';
     this.receiver = new Receiver({
@@ -347,6 +349,7 @@ export class PeerTransport implements UpdateSteps {
       c.messagesSent += out.count;
       if (out.gateShut) c.gateShutDatagrams++;
       if (out.ackBytes > c.ackBytesPerPacketMax) c.ackBytesPerPacketMax = out.ackBytes;
+      if (out.ackBytes > this.intervalPeaks.ackBytesPerPacket) this.intervalPeaks.ackBytesPerPacket = out.ackBytes;
       if (out.count > c.messagesPerPacketMax) c.messagesPerPacketMax = out.count;
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
       // The uids travel with the datagram; the notes are the builder's, read during the call.
@@ -466,6 +469,7 @@ export class PeerTransport implements UpdateSteps {
   private updateMemoryMax(): void {
     const bytes = this.memoryBytes();
     if (bytes > this.counters.memoryBytesMax) this.counters.memoryBytesMax = bytes;
+    if (bytes > this.intervalPeaks.memoryBytes) this.intervalPeaks.memoryBytes = bytes;
   }
 
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */

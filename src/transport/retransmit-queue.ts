@@ -11,6 +11,7 @@ import { micros, msToUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import { retransmitIntervalUs } from './backoff.js';
 import type { PeerCounters } from './counters.js';
+import { IntervalPeaks } from './interval-peaks.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
 import { IntMap } from './int-map.js';
@@ -80,6 +81,8 @@ export class RetransmitQueue {
     private readonly params: TransportParams,
     private readonly counters: PeerCounters,
     private readonly events: RetransmitEvents,
+    /** Raised beside the running maximum: the charts' per-second peaks (interval-peaks.ts). */
+    private readonly peaks: IntervalPeaks = new IntervalPeaks(),
   ) {
     // Planted slow-retransmit (test-only): the same policy at SLOW_RETRANSMIT_FACTOR times the interval.
     this.policy = switches.plantedBug === 'slow-retransmit' ? { ...switches.retransmit, baseMs: switches.retransmit.baseMs * SLOW_RETRANSMIT_FACTOR } : switches.retransmit;
@@ -149,6 +152,7 @@ export class RetransmitQueue {
     this.wait(slot);
     if (slot.expiry !== null) this.expiring.push(slot.expiry, message.firstSendUs + this.maxAgeUs + 1, id);
     if (this.count > this.counters.retransmitQueueMax) this.counters.retransmitQueueMax = this.count;
+    if (this.count > this.peaks.retransmitQueue) this.peaks.retransmitQueue = this.count;
     return true;
   }
 

@@ -4,12 +4,16 @@
 import { COUNTER_NAMES, GAUGE_NAMES, MAX_AGGREGATED, newPeerCounters, zeroGauges } from './counter-schema.js';
 import type { PeerCounters, PeerGauges } from './counter-schema.js';
 import type { ConnectionState } from './lifecycle.js';
+import { totalIntervalPeaks } from './interval-peaks.js';
+import type { IntervalPeakValues } from './interval-peaks.js';
 
 /** What observers and summaries read of a peer, or of a host's total over its peers. */
 export interface PeerReadout {
   readonly counters: PeerCounters;
   gauges(): PeerGauges;
   readonly state: ConnectionState | string;
+  /** The charted figures' highest values since the last sample; absent where nothing tracks them. */
+  readonly intervalPeaks?: Readonly<IntervalPeakValues>;
 }
 
 /** True for a counter that is a per-peer maximum rather than a count (the schema's aggregation). */
@@ -60,6 +64,12 @@ export class PeerTotal implements PeerReadout {
   gauges(): PeerGauges {
     const peers = this.peers();
     return peers.length === 1 ? peers[0].gauges() : sumGauges(peers.map((p) => p.gauges()));
+  }
+
+  get intervalPeaks(): Readonly<IntervalPeakValues> {
+    const peers = this.peers();
+    const one = peers.length === 1 ? peers[0].intervalPeaks : undefined;
+    return one ?? totalIntervalPeaks(this.gauges(), peers.map((p) => p.intervalPeaks));
   }
 
   get state(): string {

@@ -85,6 +85,7 @@ export function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefi
 }
 
 export const EXPERT_OF_KIND = { fragment: 'bc.fragment_retransmission', reliable: 'bc.reliable_retransmission', ack: 'bc.ack_retransmission' } as const;
+const RETRANSMISSION_TEXT = { fragment: 'Fragment retransmission', reliable: 'Reliable message retransmission', ack: 'ACK retransmission' } as const;
 
 /**
  * Checks one frame against bcsim's decode of the datagram's `plain` bytes: the
@@ -126,7 +127,8 @@ export function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, re
       field: 'bc.malformed',
       severity: SEVERITY.error,
       group: GROUP.malformed,
-      message: `Malformed BC datagram (${dialect.error.code}) at offset ${dialect.error.offset}: ${dialect.error.reason}`,
+      // One summary per code, so Wireshark groups them; the offset and reason are the bc.error.* fields above.
+      message: `Malformed BC datagram (${dialect.error.code})`,
     });
   }
   expect(bc.experts.map((e) => ({ field: e.field, severity: e.severity, group: e.group, ...(e.field === 'bc.malformed' ? { message: e.message } : {}) })), where).toEqual(rootExperts);
@@ -140,12 +142,13 @@ export function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, re
     const mark = marks[i];
     const experts: Array<[string, number, number, string | null]> = [];
     if (mark) experts.push([EXPERT_OF_KIND[mark.kind], GROUP.sequence, -1, null]);
-    // One note per deviation, worded exactly as bcsim decode words it.
-    for (const d of deviations) experts.push(['bc.deviation.expert', GROUP.protocol, SEVERITY.note, d.note]);
+    // One note per deviation, summarised by its code so Wireshark groups them (the bc.deviation item has decode's words).
+    for (const d of deviations) experts.push(['bc.deviation.expert', GROUP.protocol, SEVERITY.note, `Wire form of a reimplementation (DECISIONS.md 30): ${d.code}`]);
     expect(
       node.experts.map((e): [string, number, number, string | null] => [e.field, e.group, e.field === 'bc.deviation.expert' ? e.severity : -1, e.field === 'bc.deviation.expert' ? e.message : null]),
       at,
     ).toEqual(experts);
-    if (mark) expect(node.experts[0].message, at).toContain(`first sent in frame ${mark.first}`);
+    // The summary names the kind only, so Wireshark groups them; the frame and count are fields.
+    if (mark) expect(node.experts[0].message, at).toBe(RETRANSMISSION_TEXT[mark.kind]);
   });
 }

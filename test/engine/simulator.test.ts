@@ -135,6 +135,12 @@ describe('durations', () => {
     expect(parseDuration('120')).toBe(120_000_000);
   });
 
+  it('takes days, as the README says runs go up to 7 days', () => {
+    expect(parseDuration('7d')).toBe(604_800_000_000);
+    expect(parseDuration('1d12h')).toBe(129_600_000_000);
+    expect(parseDuration('0.5d')).toBe(43_200_000_000);
+  });
+
   it('rejects garbage', () => {
     for (const bad of ['', 'h', '4 hours', '10x', '-5s', 's10']) expect(parseDuration(bad)).toBeNull();
   });

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDialect, dialectResultToJson, decrypt, describeMessage, formOf, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../codec/index.js';
 import type { Deviation, DialectResult, Located, MessageForm } from '../../codec/index.js';
-import { countConnections, scanCapture, census, censusLine } from '../../capture/index.js';
+import { countConnections, droppedCauseOf, scanCapture, census, censusLine } from '../../capture/index.js';
 import type { BcDatagram } from '../../capture/index.js';
-import type { SendEvent, BytesMode } from '../../trace/index.js';
+import type { DropEvent, SendEvent, BytesMode } from '../../trace/index.js';
 import { eventToJson, formatEvent, traceHeader } from '../../trace/index.js';
 import { SendNote } from '../../transport/index.js';
 import type { Role } from '../../transport/index.js';
@@ -198,6 +198,7 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
     if (pending.length >= FLUSH_CHARS) flush();
   };
   let deviating = 0;
+  let dropped = 0;
   const onDatagram = (d: BcDatagram) => {
     const read = d.dialect();
     const messages = read.datagram.messages;
@@ -218,6 +219,12 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
       write(`${formatEvent(event, { bytes, clients })}\n`);
       for (const x of deviations) write(`${DEVIATION_INDENT}${deviationText(x)}\n`);
     }
+    // A datagram bcsim's link (or proxy) dropped: its comment says so. As in the trace, a DROP line follows its send.
+    const cause = droppedCauseOf(d.comment);
+    if (cause === null) return;
+    dropped++;
+    const drop: DropEvent = { kind: 'drop', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, cause };
+    write(json ? `${JSON.stringify({ ...eventToJson(drop, { bytes }), packet: d.number })}\n` : `${formatEvent(drop, { bytes, clients })}\n`);
   };
   let headed = false;
   const scanned = scanCapture(path, {
@@ -229,12 +236,14 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
       onDatagram(d);
     },
     shouldStop: () => io.stdoutClosed?.() === true,
+    comments: true,
   });
   if (!scanned.ok) throw new UsageError(captureErrorLine(file, scanned.error));
   const stats = scanned.stats;
   const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(usToMs(stats.originUs)).toISOString()}`;
   const dialect = deviating > 0 ? ` · ${deviating} with deviations from the stock form (DECISIONS.md 30)` : '';
-  const summary = `# ${shown} BC datagrams shown${dialect} · ${censusLine(census(stats))}${origin}\n`;
+  const drops = dropped > 0 ? ` · ${dropped} dropped by bcsim (DROP lines, from the packet comments)` : '';
+  const summary = `# ${shown} BC datagrams shown${dialect}${drops} · ${censusLine(census(stats))}${origin}\n`;
   if (json) {
     flush();
     io.stderr(summary);

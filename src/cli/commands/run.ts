@@ -10,6 +10,7 @@ import { modeSpec, switchSets } from '../switch-flags.js';
 import { phasePlanWarner, warn } from '../warnings.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
+import { EXIT_INTERRUPTED, RunAborted, interruptedLine, interruptibleRuns } from '../interrupt.js';
 
 export interface RunFlags {
   mode?: string;
@@ -47,22 +48,32 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   const check = flags.checkDeterminism ? await import('../../check/index.js') : undefined;
   const capture = pcap === undefined ? undefined : await import('../../capture/index.js');
   const captures = capture === undefined ? null : new capture.CaptureSet({ plaintext: flags.pcapPlaintext === true });
-  const { result, verdict } =
-    captures === null
-      ? check
-        ? check.runTwice(scenario, options)
-        : { result: runScenario(scenario, options), verdict: null }
-      : // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
-        captures.guard(() =>
-          writingTo(`--pcap ${flags.pcap}`, () => {
-            const comment = captureComment('run', scenario.name, `mode ${flags.mode ?? scenario.preset}`, options.seed ?? scenario.seed, totalUs);
-            const file = captures.open(pcap as string, comment);
-            // As runTwice, with the capture watching the first run (an observer cannot change a run).
-            const first = runScenario(scenario, { ...options, observer: file.recorder, keepDigests: check !== undefined });
-            if (!check) return { result: first, verdict: null };
-            return { result: first, verdict: check.compareRuns(first, runScenario(scenario, { ...options, keepDigests: true })) };
-          }),
-        );
+  let outcome;
+  if (captures === null) outcome = check ? check.runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
+  else {
+    const comment = captureComment('run', scenario.name, `mode ${flags.mode ?? scenario.preset}`, options.seed ?? scenario.seed, totalUs);
+    const file = captures.guard(() => writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcap as string, comment)));
+    const runs = interruptibleRuns(io);
+    try {
+      // As runTwice, with the capture watching the first run (an observer cannot change a run).
+      const first = await runs.run(scenario, { ...options, observer: file.recorder, keepDigests: check !== undefined });
+      outcome = { result: first, verdict: check ? check.compareRuns(first, await runs.run(scenario, { ...options, keepDigests: true })) : null };
+    } catch (error) {
+      captures.abort();
+      progress?.done();
+      if (error instanceof RunAborted) {
+        io.stderr(interruptedLine(error, captures.paths()));
+        return EXIT_INTERRUPTED;
+      }
+      // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
+      return writingTo(`--pcap ${flags.pcap}`, () => {
+        throw error;
+      });
+    } finally {
+      runs.stop();
+    }
+  }
+  const { result, verdict } = outcome;
   progress?.done();
   if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
   const summary = result.summary;

@@ -12,6 +12,7 @@ import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
 import { switchSets } from '../switch-flags.js';
 import { warn } from '../warnings.js';
+import { EXIT_INTERRUPTED } from '../interrupt.js';
 import { availableParallelism } from 'node:os';
 
 export interface SweepFlags {
@@ -40,9 +41,6 @@ function seedsOf(flags: SweepFlags): number[] | undefined {
   if (flags.seed !== undefined) return [seedFlag(flags.seed) as number];
   return flags.seeds === undefined ? undefined : parseSeeds(flags.seeds);
 }
-
-/** Exit code of a sweep stopped by SIGINT/SIGTERM (128 + SIGINT), nothing written. */
-export const EXIT_INTERRUPTED = 130;
 
 export async function sweepCommand(ref: string, flags: SweepFlags, io: CliIO): Promise<number> {
   const jobs = jobsFlag(flags.jobs, MAX_JOBS) ?? availableParallelism();

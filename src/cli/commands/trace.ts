@@ -4,7 +4,7 @@
 import { FilterError, matches, parseFilter, eventPeer, BYTES_MODES, eventToJson, formatEvent, traceHeader, clientWithSlot, traceScenario, TraceCollector } from '../../trace/index.js';
 import type { TraceFilter, TraceEvent, BytesMode, TraceOptions } from '../../trace/index.js';
 import { CaptureSet } from '../../capture/index.js';
-import { fanOut, runScenario } from '../../session/index.js';
+import { fanOut } from '../../session/index.js';
 import type { RunResult, SessionObserver } from '../../session/index.js';
 import type { Scenario } from '../../scenario/index.js';
 import type { CliIO } from '../io.js';
@@ -17,6 +17,8 @@ import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
 import { pcapFlag } from '../pcap-flag.js';
 import { phasePlanWarner } from '../warnings.js';
+import { EXIT_INTERRUPTED, RunAborted, interruptedLine, interruptibleRuns } from '../interrupt.js';
+import type { InterruptibleRuns } from '../interrupt.js';
 
 export interface TraceFlags {
   mode?: string;
@@ -45,7 +47,7 @@ class OutputClosed extends Error {
   override readonly name = 'OutputClosed';
 }
 
-export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number {
+export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): Promise<number> {
   if (flags.peer !== undefined && flags.peer !== 'server' && flags.peer !== 'client') {
     throw new UsageError(`--peer: expected server or client, got "${flags.peer}"`);
   }
@@ -120,16 +122,30 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
       },
       onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
     };
-    const result =
-      captures === null
-        ? traceScenario(scenario, options).result
-        : captures.guard(() =>
-            writingTo(`--pcap ${flags.pcap}`, () => {
-              const comment = captureComment('trace', scenario.name, `mode ${flags.mode ?? scenario.preset}`, seed ?? scenario.seed, totalUs);
-              const capture = captures.open(pcap as string, comment);
-              return traceWith(scenario, options, totalUs, capture.recorder);
-            }),
-          );
+    let result: RunResult;
+    if (captures === null) result = traceScenario(scenario, options).result;
+    else {
+      const comment = captureComment('trace', scenario.name, `mode ${flags.mode ?? scenario.preset}`, seed ?? scenario.seed, totalUs);
+      const capture = captures.guard(() => writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcap as string, comment)));
+      const runs = interruptibleRuns(io);
+      try {
+        result = await traceWith(scenario, options, totalUs, capture.recorder, runs);
+      } catch (error) {
+        captures.abort();
+        progress?.done();
+        if (error instanceof RunAborted) {
+          flush();
+          io.stderr(interruptedLine(error, captures.paths()));
+          return EXIT_INTERRUPTED;
+        }
+        // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
+        return writingTo(`--pcap ${flags.pcap}`, () => {
+          throw error;
+        });
+      } finally {
+        runs.stop();
+      }
+    }
     progress?.done();
     if (captures !== null) writingTo(`--pcap ${flags.pcap}`, () => captures.commit());
     if (!flags.json) write(`# ${shown} of ${total} events shown · trace ${result.summary.traceHash.slice(0, 16)}\n`);
@@ -147,9 +163,9 @@ export function traceCommand(ref: string, flags: TraceFlags, io: CliIO): number 
  * traceScenario with a second observer (the capture) beside the trace's
  * collector: the same run, to the same end (`untilUs`, already clamped).
  */
-function traceWith(scenario: Scenario, options: TraceOptions, untilUs: number, capture: SessionObserver): RunResult {
+function traceWith(scenario: Scenario, options: TraceOptions, untilUs: number, capture: SessionObserver, runs: InterruptibleRuns): Promise<RunResult> {
   const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: false });
-  return runScenario(scenario, { preset: options.preset, seed: options.seed, onProgress: options.onProgress, durationUs: untilUs, observer: fanOut(collector, capture) });
+  return runs.run(scenario, { preset: options.preset, seed: options.seed, onProgress: options.onProgress, durationUs: untilUs, observer: fanOut(collector, capture) });
 }
 
 /**

@@ -1,0 +1,68 @@
+// The comparison's table and verdict lines say what the numbers say: a cell is
+// coloured better or worse only when the figures it shows differ from the
+// first column's, and the verdict lines name latency when a column waits
+// longer than the first (lossy-link: fixed's low-type p99 2,233 ms, stock's 328 ms).
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { runComparison } from '../../src/report/compare.js';
+import { renderCompareTable } from '../../src/report/compare-table.js';
+import { reportHtml } from '../../src/report/html.js';
+import { cell, cellVerdict, rowsFor } from '../../src/report/metrics-table.js';
+import { verdicts } from '../../src/report/verdict.js';
+import { loadScenario } from '../../src/scenario/load.js';
+import { cli } from '../support/cli.js';
+
+// Two minutes of lossy-link: the two modes' high-type latency max, 6,494.678 and 6,491.503 ms, both print as 6,490.
+const comparison = runComparison(loadScenario('lossy-link'), { durationUs: 120_000_000 });
+const [stock, fixed] = comparison.runs;
+const maxRow = rowsFor(comparison).find((r) => r.label === 'send-to-delivery latency max, high types (ms)');
+if (maxRow === undefined) throw new Error('no latency max row');
+
+describe('cell colours', () => {
+  it('the case: values that differ, figures that do not', () => {
+    expect(maxRow.value(fixed)).not.toBe(maxRow.value(stock));
+    expect(cell(maxRow, fixed)).toBe(cell(maxRow, stock));
+    expect(cellVerdict(maxRow, fixed, stock, false)).toBeNull();
+  });
+
+  it('report.html: no coloured cell shows what the first column shows; differing cells are still coloured', () => {
+    const rows = [...reportHtml(comparison).matchAll(/<tr><td>([^<]*)<\/td>(<td[^>]*>[^<]*<\/td>)+<\/tr>/g)].map((m) => [...m[0].matchAll(/<td( class="(better|worse)")?>([^<]*)<\/td>/g)].slice(1).map((c) => ({ colour: c[2], text: c[3] })));
+    let coloured = 0;
+    for (const [first, ...rest] of rows) {
+      for (const c of rest) {
+        if (c.colour !== undefined) coloured++;
+        if (c.text === first.text) expect(c.colour).toBeUndefined();
+      }
+    }
+    expect(coloured).toBeGreaterThan(10);
+  });
+
+  it('the terminal table alike', () => {
+    const table = renderCompareTable(comparison, new Chalk({ level: 1 }));
+    const line = table.split('\n').find((l) => l.includes('latency max, high types'));
+    expect(line).toBeDefined();
+    expect(line).not.toContain('\u001b[3');
+  });
+});
+
+describe('verdict lines', () => {
+  it('name latency when a column waits longer than the first', async () => {
+    const full = runComparison(loadScenario('lossy-link'));
+    expect(full.runs[1].summary.delivery.latencyMs.low.p99).toBeGreaterThan(full.runs[0].summary.delivery.latencyMs.low.p99);
+    const line = verdicts(full).find((l) => l.startsWith('latency'));
+    expect(line).toMatch(/^latency p99 \(ms\), low types: fixed is [\d.]+× higher \(2,23\d vs 328\); high types: fixed is /);
+  });
+
+  it('leave it out when no column waits longer', () => {
+    const quiet = runComparison(loadScenario('fragment-ack-bug'), { durationUs: 60_000_000 });
+    const worse = (['low', 'high'] as const).some((c) => quiet.runs[1].summary.delivery.latencyMs[c].p99 > quiet.runs[0].summary.delivery.latencyMs[c].p99);
+    expect(worse).toBe(false);
+    expect(verdicts(quiet).some((l) => l.startsWith('latency'))).toBe(false);
+  });
+
+  it('bcsim compare prints it', async () => {
+    const r = await cli(['compare', 'lossy-link', '--out', `${process.env.TMPDIR ?? '/tmp'}/bcsim-verdict-${process.pid}`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\nlatency p99 \(ms\), low types: fixed is .* higher \(2,23\d vs 328\)/);
+  });
+});
