@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/index.js';
-import { cli } from '../support/cli.js';
+import { cli, withoutPlanCut } from '../support/cli.js';
 
 const BOM = '\uFEFF';
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-bom-'));
@@ -28,7 +28,7 @@ describe('a scenario file that starts with a UTF-8 byte-order mark', () => {
   it('runs from the command line', async () => {
     const file = withBom('bom.json', '{ "name": "bom", "duration": "2s" }\n');
     const r = await cli(['run', file, '--json']);
-    expect(r.stderr).toBe('');
+    expect(withoutPlanCut(r.stderr)).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).scenario).toBe('bom');
   });
