@@ -37,6 +37,8 @@ export interface JoinStep {
   readonly delayMs: number;
   /** Step whose last message triggers this one; null for the first. */
   readonly after: number | null;
+  /** A client's answer to a recursive checksum round: its think time hashes a directory tree (traffic.treeHashing). */
+  readonly hashesTree?: true;
   readonly messages: readonly JoinMessage[];
 }
 
@@ -106,7 +108,8 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
     }
     // The client answers in ~20 ms; round 2 (~700 ms, it hashes a directory tree) and 0xFF (50 ms) as measured.
     const think = round.round === 2 ? 700 : round.round === FINAL_ROUND ? 50 : 20;
-    steps.push({ step: steps.length + 1, from: 'client', delayMs: think, after, messages: [checksum('response', manifest, round)] });
+    const response: JoinStep = { step: steps.length + 1, from: 'client', delayMs: think, after, messages: [checksum('response', manifest, round)] };
+    steps.push(round.recursive ? { ...response, hashesTree: true } : response);
     after = steps.length;
   });
   steps.push({

@@ -111,7 +111,8 @@ export const PLANTED_MESSAGES_READ = 32;
  *   so it is a first send and opens the pass-2 gate; or outside the queues,
  *   written after pass 2 and never opening the gate.
  * - senders: "client → host, and host → each peer that is not disconnecting" (18).
- * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12).
+ * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12, 26).
+ * - echoPath: the echo's own path through the queues, which DECISIONS.md 26 does not show.
  * - idleCounts: what resets "nothing sent for 5 s": any datagram, one carrying a
  *   data message (first send or retransmit), one carrying a first send, or one
  *   carrying a reliable message (first send or retransmit; StateUpdates do not count).
@@ -122,6 +123,7 @@ export interface KeepalivePolicy {
   readonly path: KeepalivePath;
   readonly senders: KeepaliveSenders;
   readonly serverEcho: boolean;
+  readonly echoPath: KeepalivePath;
   readonly idleCounts: IdleCounts;
 }
 export type KeepaliveMessage = 'type-0x00' | 'type-0x02';
@@ -163,6 +165,30 @@ export const DUPLICATE_ACK_TIMERS: readonly DuplicateAckTimer[] = ['due-now', 'r
  */
 export type WrapReceive = 'first-wins' | 'last-wins' | 'reject';
 export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 'reject'];
+
+/**
+ * Which datagrams carry an ACK entry that pass 1 may still send (DECISIONS.md 9
+ * against 25). when-due: only a datagram built after its 0.667 s timer expired
+ * (the same entry seen ~0.667 s apart on the wire). every-datagram: every datagram
+ * that goes out anyway also carries each entry below the pass-one limit
+ * ("every datagram carries each entry whose send count is below 3"); its count
+ * and timer still move only when the timer expires, and only that makes a
+ * datagram of its own, so a quiet peer still sends its ACKs ~0.667 s apart.
+ * every-datagram-all: the same for every entry, dead-zone ones too whenever pass 2
+ * runs (ack-outbox-deadlock.md §5.2 says they stop taking room; the wire costs of
+ * DECISIONS.md 25, ~4.5 B per entry of the outbox, fit only this).
+ */
+export type AckCarriage = 'when-due' | 'every-datagram' | 'every-datagram-all';
+export const ACK_CARRIAGES: readonly AckCarriage[] = ['when-due', 'every-datagram', 'every-datagram-all'];
+
+/**
+ * The server's ACK of a client's Connect (DECISIONS.md 26: `01 00 00 02`). The
+ * captured connect reply carries none, so either the server never ACKs it
+ * (the connect reply answers it), or the new peer ACKs it one update after its
+ * connect reply.
+ */
+export type ConnectAck = 'none' | 'after-reply';
+export const CONNECT_ACKS: readonly ConnectAck[] = ['none', 'after-reply'];
 
 /**
  * When received datagrams are processed: inside the receiver's next update, after
@@ -221,6 +247,8 @@ export interface TransportSwitches {
   readonly wrapReceive: WrapReceive;
   readonly receiveTiming: ReceiveTiming;
   readonly bootPayload: BootPayload;
+  readonly ackCarriage: AckCarriage;
+  readonly connectAck: ConnectAck;
 }
 
 /** bcsim's keepalive before issue 10: the captured message, reliable, queued, both roles, echoed. */
@@ -230,6 +258,7 @@ export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
   path: 'first-send-queue',
   senders: 'both',
   serverEcho: true,
+  echoPath: 'first-send-queue',
   idleCounts: 'any-datagram',
 };
 
@@ -243,6 +272,8 @@ export const READINGS_BEFORE_ISSUE_10 = {
   wrapReceive: 'first-wins',
   receiveTiming: 'in-update',
   bootPayload: 'slot',
+  ackCarriage: 'when-due',
+  connectAck: 'none',
 } as const satisfies Partial<TransportSwitches>;
 
 /**
@@ -254,7 +285,7 @@ export const READINGS_BEFORE_ISSUE_10 = {
  */
 export const CALIBRATED_READINGS = {
   ...READINGS_BEFORE_ISSUE_10,
-  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, reliable: false, path: 'outside-queues' },
+  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, reliable: false, path: 'outside-queues', echoPath: 'outside-queues' },
   messageLifetime: 'peer-timeout',
 } as const satisfies Partial<TransportSwitches>;
 
