@@ -11,7 +11,7 @@ export const SWITCHES_HELP =
   '  retransmit.backoff fixed|linear|exponential, retransmit.baseMs, retransmit.stepMs (linear),\n' +
   '            retransmit.capMs (linear, exponential), retransmit.retryLimit N|null [maxMessageAgeMs]\n' +
   '  onGiveUp drop|disconnect, messageLifetime session|peer-timeout [peerTimeoutMs 45000, maxMessageAgeMs]\n' +
-  '  closePolicy immediate [disconnectedPeerLingerMs 5000] | drain [peerTimeoutMs], sendWindow N|null\n' +
+  '  closePolicy immediate [disconnectedPeerLingerMs 4160] | drain [peerTimeoutMs], sendWindow N|null\n' +
   '  gateOpeners ["pass-one","retransmits","first-sends"], gateScope datagram|update [datagramsPerUpdate 1]\n' +
   '  keepalive.message type-0x00|type-0x02, keepalive.reliable true|false, keepalive.path first-send-queue|\n' +
   '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +

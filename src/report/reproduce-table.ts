@@ -41,10 +41,11 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   const readings = r.hypotheses;
   const table = new Table({ head: ['observation (expected)', ...readings.map((h, i) => `${i + 1}`)], style: { head: [], border: [] }, chars: COMPACT });
   for (const c of r.criteria) {
-    const expected = readings[0]?.criteria[c.key].expected ?? '';
-    table.push([`${c.title} (${expected})`, ...readings.map((h) => `${mark(h.criteria[c.key].matches)} ${h.criteria[c.key].value}`)]);
+    table.push([`[${c.kind}] ${c.title} (${c.expected})`, ...readings.map((h) => `${mark(h.criteria[c.key].matches)} ${h.criteria[c.key].value}`)]);
   }
-  table.push(['matched', ...readings.map((h) => (r.best.readings.includes(h.name) ? chalk.green.bold(`${h.matched}/${r.best.of} BEST`) : `${h.matched}/${r.best.of}`))]);
+  // The rank: captured bytes, then measured figures, then inferences (criteria.ts RANKING_RULE).
+  const rank = (h: (typeof readings)[number]) => `${h.score.bytes} · ${h.score.measured} · ${h.score.inferred}`;
+  table.push(['bytes · measured · inferred', ...readings.map((h) => (h.name === r.best.readings[0] ? chalk.green.bold(`${rank(h)} BEST`) : r.best.readings.includes(h.name) ? `${rank(h)} tied` : rank(h)))]);
   const legend = readings.map((h, i) => `  ${i + 1}. ${chalk.bold(h.name)}: ${h.description}`);
   // Issue 15: every seed of every rate, both peers; then min / median / max of the outbox peak over the seeds.
   const seeds = r.sweep.seeds;
@@ -86,6 +87,12 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     ...r.criteria.map((c) => chalk.dim(`  ${c.title}: ${c.source}`)),
     '',
     ...r.unmatched.map((u) => `${chalk.yellow('No reading matches')} "${u.title}": ${u.note}.`),
+    '',
+    chalk.bold('Observations that contradict each other:'),
+    ...r.contradictions.map((c) => `- ${c.sentence}`),
+    '',
+    chalk.bold(`Readings of similar rank to "${r.best.readings[0]}" (the same captured bytes, at most one measured figure fewer), where they differ:`),
+    ...r.alternatives.map((a) => `- ${a.name}: ${a.differs.map((d) => `${d.title} ${d.matches ? '✓' : '✗'} ${d.value} (stock ${d.stock})`).join('; ') || 'no observation'}`),
     '',
   ];
   if (r.sweep.points.length > 0) lines.push(sweep.toString(), chalk.dim(`  * median over the seeds ${seeds.join(', ')}`), '');

@@ -41,8 +41,27 @@ export interface AckOutboxReproduction {
   readonly best: { readonly readings: string[]; readonly matched: number; readonly of: number; readonly score: Score };
   /** Criteria that no reading matches: missing or contradictory evidence, said so rather than chosen. */
   readonly unmatched: Array<{ key: CriterionKey; title: string; note: string }>;
+  /** Observations that contradict each other, side by side: which readings match which. */
+  readonly contradictions: Contradiction[];
+  /** Readings of similar rank to the stock one, and the observations on which they differ from it. */
+  readonly alternatives: Alternative[];
   readonly sweep: SweepResult;
   readonly explanation: string[];
+}
+
+export interface Contradiction {
+  readonly a: CriterionKey;
+  readonly b: CriterionKey;
+  readonly both: string[];
+  readonly onlyA: string[];
+  readonly onlyB: string[];
+  readonly sentence: string;
+}
+
+export interface Alternative {
+  readonly name: string;
+  readonly score: Score;
+  readonly differs: Array<{ key: CriterionKey; title: string; stock: string; value: string; matches: boolean }>;
 }
 
 export interface AckOutboxOptions {
@@ -78,6 +97,8 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
   const tied = hypotheses.filter((h) => compareScores(h.score, top.score) === 0).sort((a, b) => changes(a.name) - changes(b.name));
   const best = { readings: tied.map((h) => h.name), matched: top.matched, of: CRITERIA.length, score: top.score };
   const unmatched = CRITERIA.filter((c) => hypotheses.every((h) => !h.criteria[c.key].matches)).map((c) => ({ key: c.key, title: c.title, note: UNMATCHED_NOTES[c.key] }));
+  const contradictions = contradictionsOf(hypotheses);
+  const alternatives = alternativesTo(hypotheses, best.readings[0]);
   const sweep = options.sweep === false ? { seeds: [], points: [], ranges: [], capacity: [] } : sweepAckOutbox(source, seed);
   return {
     seed,
@@ -86,6 +107,8 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
     rankingRule: RANKING_RULE,
     best,
     unmatched,
+    contradictions,
+    alternatives,
     sweep,
     explanation: explain(hypotheses, best, sweep),
   };
@@ -123,26 +146,73 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   quietLobbyPersists: 'every reading drains the dead zone in quiet',
 };
 
+const titleOf = (key: CriterionKey) => CRITERIA.find((c) => c.key === key)?.title ?? key;
+const quoted = (names: readonly string[]) => (names.length === 0 ? 'none' : names.map((n) => `"${n}"`).join(', '));
+
+/** DECISIONS.md 25 asks for both sides of each disagreement: which readings match one, the other, or both. */
+function contradictionsOf(hypotheses: readonly ReadingResult[]): Contradiction[] {
+  const out: Contradiction[] = [];
+  for (const c of CRITERIA) {
+    if (!('against' in c)) continue;
+    const a = c.key as CriterionKey;
+    const b = c.against as CriterionKey;
+    const matches = (key: CriterionKey) => hypotheses.filter((h) => h.criteria[key].matches).map((h) => h.name);
+    const ma = matches(a);
+    const mb = matches(b);
+    const both = ma.filter((n) => mb.includes(n));
+    const onlyA = ma.filter((n) => !mb.includes(n));
+    const onlyB = mb.filter((n) => !ma.includes(n));
+    const sentence =
+      `"${titleOf(a)}" against "${titleOf(b)}": ` +
+      (both.length > 0 ? `both hold under ${quoted(both)}; ` : 'no reading fits both; ') +
+      `only the first under ${quoted(onlyA)}; only the second under ${quoted(onlyB)}.`;
+    out.push({ a, b, both, onlyA, onlyB, sentence });
+  }
+  return out;
+}
+
+/**
+ * Similar rank: the same captured bytes reproduced as the stock reading, and at
+ * most one measured figure fewer. A verdict that differs under one of them says so.
+ */
+export function similarRank(stock: Score, other: Score): boolean {
+  return other.bytes === stock.bytes && stock.measured - other.measured <= 1;
+}
+
+function alternativesTo(hypotheses: readonly ReadingResult[], stockName: string): Alternative[] {
+  const stock = hypotheses.find((h) => h.name === stockName);
+  if (stock === undefined) return [];
+  return hypotheses
+    .filter((h) => h.name !== stockName && similarRank(stock.score, h.score))
+    .map((h) => ({
+      name: h.name,
+      score: h.score,
+      differs: CRITERIA.filter((c) => h.criteria[c.key].matches !== stock.criteria[c.key].matches).map((c) => ({
+        key: c.key,
+        title: c.title,
+        stock: stock.criteria[c.key].value,
+        value: h.criteria[c.key].value,
+        matches: h.criteria[c.key].matches,
+      })),
+    }));
+}
+
 function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'], sweep: SweepResult): string[] {
-  const out: string[] = [];
-  const named = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
-  out.push(`Best reading${best.readings.length > 1 ? 's' : ''}: ${named(best.readings)}, matching ${best.matched} of ${best.of} observations.`);
-  const before = hypotheses.find((h) => h.name === 'before-issue-10');
-  const queued = hypotheses.find((h) => h.name === 'queued-reliable');
-  if (before && queued) {
-    out.push(
-      `bcsim before issue 10 matches ${before.matched}; its readings (keepalive reliable, queued, echoed; messages kept all session) under the real update loop and loopback periods match ${queued.matched}.`,
-    );
+  const out: string[] = [RANKING_RULE];
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const score = (x: Score) => `${plural(x.bytes, 'captured datagram or message', 'captured datagrams or messages')}, ${plural(x.measured, 'measured figure', 'measured figures')}, ${plural(x.inferred, 'inference', 'inferences')}`;
+  out.push(`Best reading${best.readings.length > 1 ? 's' : ''}: ${quoted(best.readings)}: ${score(best.score)} (${best.matched} of ${best.of} observations).`);
+  const previous = readingNamed(PREVIOUS_READING);
+  if (best.readings.length > 1 && previous !== undefined) {
+    const changes = best.readings.map((n) => `${n} ${changesBetween(readingNamed(n) as Reading, previous).length}`).join(', ');
+    out.push(`Tied readings differ on no ranked observation, so the table gives no reason for their changes: the first changes the fewest settings from the previous stock preset, then the table's order decides (${changes}).`);
   }
-  if (best.readings.includes(STOCK_READING)) {
-    out.push(
-      `The stock preset runs "${STOCK_READING}"` +
-        (best.readings.length > 1 ? ': of the best, it assumes the least (the others add switches that change no matched observation).' : '.'),
-    );
-  } else {
-    out.push(`The stock preset runs "${STOCK_READING}", which is not among the best here: re-check the calibration.`);
-  }
-  for (const c of sweep.capacity) out.push(c.sentence);
+  if (best.readings[0] === STOCK_READING) out.push(`The stock preset runs "${STOCK_READING}".`);
+  else out.push(`The stock preset runs "${STOCK_READING}", which is not the best here: re-check the calibration.`);
+  const before = hypotheses.find((h) => h.name === 'previous-stock');
+  if (before) out.push(`The stock preset before DECISIONS.md 25-29 ("previous-stock") reproduces ${score(before.score)}.`);
+  // Model predictions past what was measured (DECISIONS.md 25): labelled as such.
+  for (const c of sweep.capacity) out.push(`Prediction (sweep, 10 min per point, past the measured rates): ${c.sentence}`);
   return out;
 }
 

@@ -22,9 +22,6 @@ export interface ScenarioSource {
   inline(json: object, sets: readonly string[]): Scenario;
 }
 
-/** Loopback update periods of the measured join and Disconnect flow (DECISIONS.md 17, 21). */
-export const LOOPBACK_PERIODS = { server: 5, client: 10 };
-
 export interface RunWith {
   readonly preset: 'stock';
   readonly switches: Reading['switches'];

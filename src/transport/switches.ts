@@ -277,16 +277,18 @@ export const READINGS_BEFORE_ISSUE_10 = {
 } as const satisfies Partial<TransportSwitches>;
 
 /**
- * The reading that matches the most observations in `reproduce ack-outbox`
- * ("lifetime+unreliable-outside", 9 of 13; README "Calibration"): an unACKed
- * message is dropped once older than the peer timeout, and the idle keepalive is
- * unreliable and never opens the pass-2 gate. Both presets share it, so a
- * comparison isolates the fixes (DECISIONS.md "The fix").
+ * The reading `reproduce ack-outbox` ranks first ("calibrated"; README
+ * "Calibration"): unACKed messages dropped once older than the peer timeout; the
+ * idle keepalive in its captured form, reliable, through the ordinary send path
+ * (DECISIONS.md 18, 26), its echo written after pass 2; the Connect ACKed one
+ * update after the connect reply (26). Both presets share it, so a comparison
+ * isolates the fixes (DECISIONS.md "The fix").
  */
 export const CALIBRATED_READINGS = {
   ...READINGS_BEFORE_ISSUE_10,
-  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, reliable: false, path: 'outside-queues', echoPath: 'outside-queues' },
+  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, echoPath: 'outside-queues' },
   messageLifetime: 'peer-timeout',
+  connectAck: 'after-reply',
 } as const satisfies Partial<TransportSwitches>;
 
 export const STOCK_RETRANSMIT: RetransmitPolicy = { backoff: 'fixed', baseMs: 2000, stepMs: 1000, capMs: 5000, retryLimit: null };
@@ -348,8 +350,9 @@ export interface TransportParams {
   readonly maxMessageAgeMs: MillisIn | null;
   /**
    * Stock close (closePolicy immediate): how long a peer keeps a remote whose
-   * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 21:
-   * the ACK of the Disconnect went out 8 times ~0.67 s apart; 0 = close after the next update.
+   * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 28:
+   * the ACK of the Disconnect went out 7 times over ~4.0 s and the peer was gone
+   * ~4.16 s after (21's "re-sent 7 times" would be 8 sends, 5 s); 0 = close after the next update.
    */
   readonly disconnectedPeerLingerMs: MillisIn;
   /** Explicit bounds; exceeding one is counted, never silent (TIGER_STYLE limits). */
@@ -368,7 +371,7 @@ export const DEFAULT_PARAMS: TransportParams = {
   keepaliveIdleMs: 5000,
   peerTimeoutMs: 45000,
   maxMessageAgeMs: null,
-  disconnectedPeerLingerMs: 5000,
+  disconnectedPeerLingerMs: 4160,
   firstSendQueueLimit: 65536,
   retransmitQueueLimit: 65536,
   ackOutboxLimit: 1 << 17,
