@@ -6,11 +6,13 @@ import { CRITERIA } from '../reproduce/index.js';
 import { COMPACT } from './summary-table.js';
 import { statOf } from '../metrics/index.js';
 
+const causeLabel = (cause: string) => (cause === 'none' ? 'none (no re-send)' : cause);
+
 function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance): string {
   const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });
   for (const h of hypotheses) {
     table.push([
-      h.cause === 'none' ? 'none (fixed)' : h.cause,
+      causeLabel(h.cause),
       ...CRITERIA.map(({ key }) => {
         const c = h.criteria[key];
         return c.pass ? chalk.green(`✓ ${c.measured}`) : chalk.red(`✗ ${c.measured}`);
@@ -21,11 +23,31 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
   return table.toString();
 }
 
+/** The evidence for (✓) and against (✗) each reading, and its rank. */
+function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance): string {
+  const table = new Table({ head: ['reading', ...r.evidence.map((e) => `[${e.kind}] ${e.title}`), 'bytes · measured · inferred'], style: { head: [], border: [] }, chars: COMPACT });
+  for (const h of r.hypotheses) {
+    const rank = `${h.score.bytes} · ${h.score.measured} · ${h.score.inferred}`;
+    table.push([
+      causeLabel(h.cause),
+      ...h.evidence.map((w) => (w.holds ? chalk.green(`✓ ${w.measured}`) : chalk.red(`✗ ${w.measured}`))),
+      r.best.includes(h.cause) ? chalk.green.bold(`${rank} BEST`) : r.similar.includes(h.cause) ? `${rank} similar` : rank,
+    ]);
+  }
+  return table.toString();
+}
+
 export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk: ChalkInstance): string {
   const lines = [
     chalk.bold(`${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`),
     'Lossless link:',
     hypothesisTable(r.hypotheses, chalk),
+    '',
+    chalk.bold('The evidence for (✓) and against (✗) each reading (DECISIONS.md 14, 27):'),
+    evidenceTable(r, chalk),
+    ...r.evidence.map((e) => chalk.dim(`  ${e.title}: ${e.source}`)),
+    r.rankingRule,
+    `Ranked first: ${r.best.map(causeLabel).join(', ')}. Of similar rank (the same captured bytes, one measured item fewer at most): ${r.similar.map(causeLabel).join(', ') || 'none'}.`,
     '',
     `Under ${Math.round(r.lossy.loss * 100)}% Bernoulli loss on both directions:`,
     hypothesisTable(r.lossy.hypotheses, chalk),

@@ -120,6 +120,7 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   joinWireCost: 'the same moment the per-side tables count 12–13 entries (join plateau); the join content gives every reading 12, so 38 entries and 170–190 B cannot both hold with it',
   emptyQueueShare: 'the instrumented session is not described in enough detail to replay',
   keepaliveForm: 'every reading sends another idle keepalive than the captured one',
+  joinCaptured: 'no reading sends the captured join datagrams',
   connectAck: 'no reading ACKs the Connect',
   round2Datagram: 'the ACK of request r2 leaves before the reply, or with other due ACKs',
   fragmentRounds: 'the fragment bug itself',

@@ -40,6 +40,13 @@ export const CRITERIA = [
     kind: 'bytes',
     source: 'DECISIONS.md 12, 26: 22-byte type 0x00, flags 0xC0, seq 1; the server ACKs it 01 01 00 02 and echoes the same form',
   },
+  {
+    key: 'joinCaptured',
+    title: 'join datagrams',
+    expected: 'connect reply, response r0, request r2 byte-exact',
+    kind: 'bytes',
+    source: 'DECISIONS.md "Real packets": the three captured join datagrams, each whole',
+  },
   { key: 'connectAck', title: 'Connect ACKed', expected: '01 00 00 02, not in the reply', kind: 'bytes', source: 'DECISIONS.md 26: the server ACKs the Connect (01 00 00 02); the captured connect reply carries no ACK' },
   {
     key: 'round2Datagram',

@@ -17,7 +17,7 @@ import type { RunWith } from './evidence.js';
  * Fragments of the join's largest checksum response: with the default manifest, round 2's
  * ~1000 payload bytes in 405-byte chunks, 3 (DECISIONS.md 6); a scenario's manifest may differ.
  */
-function checksumResponseFragments(scenario: Scenario): number {
+export function checksumResponseFragments(scenario: Scenario): number {
   const manifest = scenario.traffic.manifest;
   const largest = Math.max(...manifest.rounds.map((r) => checksumResponsePayload(manifest, r).length));
   return Math.max(1, Math.ceil(largest / scenario.params.fragmentChunkBytes));

@@ -23,7 +23,7 @@ import type { Wire } from './wire-facts.js';
 export const MEASURED_FLOW = {
   name: 'measured-disconnect-flow',
   duration: '90s',
-  transport: { updatePeriodMs: { server: 5, client: 33 } },
+  transport: { updatePeriodMs: { server: 5, client: 10 } },
   traffic: {
     phases: [
       'join',

@@ -14,7 +14,7 @@ import { combatRun } from './evidence-combat.js';
 import { flowRun, MEASURED_FLOW } from './evidence-flow.js';
 import type { Reading } from './readings.js';
 import { measureSignature } from './signature.js';
-import { connectAckFact, keepaliveFact, round2Fact, wireRecorder } from './wire-facts.js';
+import { connectAckFact, joinCapturedFact, keepaliveFact, round2Fact, wireRecorder } from './wire-facts.js';
 
 /** Loads a built-in with --set edits, or parses an inline scenario (both validated like user input). */
 export interface ScenarioSource {
@@ -54,7 +54,7 @@ export function measureReading(reading: Reading, source: ScenarioSource, seed: n
   return Object.fromEntries(CRITERIA.map((c) => [c.key, cells[c.key]])) as Cells;
 }
 
-type JoinKeys = 'joinPlateau' | 'joinWireCost' | 'emptyQueueShare' | 'keepaliveForm' | 'connectAck' | 'round2Datagram' | 'fragmentRounds' | 'fragmentsWholeSession';
+type JoinKeys = 'joinPlateau' | 'joinWireCost' | 'emptyQueueShare' | 'keepaliveForm' | 'joinCaptured' | 'connectAck' | 'round2Datagram' | 'fragmentRounds' | 'fragmentsWholeSession';
 
 /** The loopback join and its idle lobby (the built-in fragment-ack-bug), 120 s. */
 function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
@@ -86,12 +86,14 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
   const ackBytes = Math.max(0, ...early.map((d) => d.messages.filter((m) => m.type === 0x01).reduce((sum, m) => sum + m.size, 0)));
   const keepalive = keepaliveFact(wire.sent);
   const connect = connectAckFact(wire.sent);
+  const captured = joinCapturedFact(wire.sent);
   const round2 = round2Fact(wire.sent);
   return {
     joinPlateau: cell('joinPlateau', `S ${server.join('→')} · C ${client.join('→')}`, plateauOk),
     joinWireCost: cell('joinWireCost', `C ${client[1]} at t+5 s, ${ackBytes} B of ACKs at most`, Math.abs(client[1] - 38) <= 5 && ackBytes >= 150),
     emptyQueueShare: cell('emptyQueueShare', `${total}% (S ${pct(at91.server)}%, C ${pct(at91.client)}%)`, Math.abs(total - 64) <= 10),
     keepaliveForm: cell('keepaliveForm', keepalive.value, keepalive.matches),
+    joinCaptured: cell('joinCaptured', captured.value, captured.matches),
     connectAck: cell('connectAck', connect.value, connect.matches),
     round2Datagram: cell('round2Datagram', round2.value, round2.matches),
     fragmentRounds: cell('fragmentRounds', `${signature.continuesWholeRun.measured.split(',')[0]}, ${signature.periodAbout2s.measured}`, rounds),

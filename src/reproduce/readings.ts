@@ -27,7 +27,7 @@ type Timing = Omit<Reading, 'name' | 'description' | 'switches'>;
 /** The readings of bcsim before issue 10, with the stock fragment cause. */
 const HISTORY: OpenReadings = { ...READINGS_BEFORE_ISSUE_10, retransmit: STOCK_RETRANSMIT, fragmentAckCause: 'matcher-rejects-fragments' };
 /** The timing every reading before DECISIONS.md 25–29 assumed. */
-const HISTORY_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 5000 }, traffic: { treeHashing: 'concurrent' }, loopbackClientMs: 10, sessionClientMs: null };
+const HISTORY_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 5000 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 }, loopbackClientMs: 10, sessionClientMs: null };
 
 function merge(base: OpenReadings, patch: Patch): OpenReadings {
   return {
@@ -51,16 +51,17 @@ const PREVIOUS_STOCK = merge(HISTORY, { ...LIFETIME, keepalive: { reliable: fals
  * The best reading of the table (README "Calibration"): the captured keepalive
  * (DECISIONS.md 26) through the ordinary send path (18), the Connect ACKed one
  * update after the reply (26), the Disconnect's peer removed 4.16 s after (28),
- * and a 30 Hz client on loopback (DECISIONS.md 13's "other notes"), with which
- * the round-2 response leaves with its request's ACK (the join table). The echo
- * stays outside the queues, as before: no observation tells the two paths apart.
+ * and the round-2 response ready 675 ms after its request (the join table's
+ * "~700 ms"), in time to leave with the second send of the request's ACK (the
+ * captured 418-byte datagram). The echo stays outside the queues, as before: no
+ * observation tells the two paths apart.
  */
 const CALIBRATED = merge(HISTORY, {
   ...LIFETIME,
   keepalive: { reliable: true, path: 'first-send-queue', echoPath: 'outside-queues' },
   connectAck: 'after-reply',
 });
-const CALIBRATED_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 4160 }, traffic: { treeHashing: 'concurrent' }, loopbackClientMs: 33, sessionClientMs: null };
+const CALIBRATED_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 4160 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 675 }, loopbackClientMs: 10, sessionClientMs: null };
 const OUTSIDE = { keepalive: { path: 'outside-queues', echoPath: 'outside-queues' } } as const;
 const NO_PASS_ONE = { gateOpeners: ['retransmits', 'first-sends'] } as const;
 
@@ -82,7 +83,7 @@ export const READINGS: readonly Reading[] = [
   }),
   row('queued-reliable', 'the readings before issue 10 under the real update loop: keepalive reliable, queued and echoed; messages live all session', HISTORY, HISTORY_TIMING),
   row('previous-stock', 'the stock preset before DECISIONS.md 25–29: unACKed messages dropped at 45 s; keepalive unreliable, outside the queues', PREVIOUS_STOCK, HISTORY_TIMING),
-  row('calibrated', 'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; loopback client at 33 ms', CALIBRATED, CALIBRATED_TIMING),
+  row('calibrated', 'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 675 ms', CALIBRATED, CALIBRATED_TIMING),
   variant('outside-queues', 'the keepalive and its echo are written after pass 2, never opening the gate', OUTSIDE),
   variant('echo-queued', 'the echo goes through the first-send queue', { keepalive: { echoPath: 'first-send-queue' } }),
   variant('no-pass-one', 'pass 2 is opened only by retransmits and first sends', NO_PASS_ONE),
@@ -90,9 +91,9 @@ export const READINGS: readonly Reading[] = [
   variant('every-datagram', 'every datagram carries each entry below 3 sends', { ackCarriage: 'every-datagram' }),
   variant('every-datagram-all', 'every datagram carries every entry, dead-zone ones whenever pass 2 runs', { ackCarriage: 'every-datagram-all' }),
   variant('no-connect-ack', 'the Connect is never ACKed (the connect reply answers it)', { connectAck: 'none' }),
-  variant('loopback-client-10ms', 'the loopback client updates every 10 ms', {}, { loopbackClientMs: 10 }),
-  variant('loopback-client-20ms', 'the loopback client updates every 20 ms', {}, { loopbackClientMs: 20 }),
-  variant('hashing-in-update', 'the client hashes recursive checksum rounds inside its update', {}, { traffic: { treeHashing: 'in-update' } }),
+  variant('round2-700ms', 'the round-2 response is ready 700 ms after its request', {}, { traffic: { round2ThinkMs: 700 } }),
+  variant('loopback-client-33ms', 'the loopback client updates every 33 ms (30 Hz), the round-2 response after 700 ms', {}, { loopbackClientMs: 33, traffic: { round2ThinkMs: 700 } }),
+  variant('hashing-in-update', 'the client hashes recursive checksum rounds inside its update (700 ms for round 2)', {}, { traffic: { treeHashing: 'in-update', round2ThinkMs: 700 } }),
   variant('linger-5s', 'the peer is removed 5 s after a Disconnect (the 8 sends of DECISIONS.md 21)', {}, { transport: { disconnectedPeerLingerMs: 5000 } }),
   variant('idle-first-sends', 'only datagrams with a first send reset the keepalive clock', { keepalive: { idleCounts: 'first-sends' } }),
   variant('idle-reliable', 'only reliable sends reset the keepalive clock', { keepalive: { idleCounts: 'reliable-messages' } }),

@@ -107,6 +107,32 @@ function requestSeq(sent: readonly Wire[], round: number): number | null {
   return null;
 }
 
+/** DECISIONS.md "Real packets": the join's three captured datagrams, whole. */
+export const CAPTURED_JOIN = {
+  connectReply: '010203 06C0000002 321B80000020000800736372697074732F07004170702E70796320',
+  checksumResponseR0: '0201 321A8000002100 43E20C7E2FCBAF4D010077B63E3768A7A0F800',
+  checksumRequestR2: '0101 321E8002002002 0D00736372697074732F7368697073 05002A2E70796321',
+};
+
+/** The connect reply, the client's first checksum response and request r2 are the captured bytes, each alone in its datagram. */
+export function joinCapturedFact(sent: readonly Wire[]): Fact {
+  const want = (text: string) => text.replace(/\s/g, '');
+  const server = sent.filter((d) => d.from === 'server');
+  const client = sent.filter((d) => d.from === 'client');
+  const got = {
+    connectReply: server[0],
+    checksumResponseR0: client.find((d) => d.messages.some((m) => m.type === TYPE_GAME && !m.fragment)),
+    checksumRequestR2: server.find((d) => d.messages.some((m) => m.type === TYPE_GAME && !m.fragment && m.payload[0] === 0x20 && m.payload[1] === 2)),
+  };
+  const names = { connectReply: 'connect reply', checksumResponseR0: 'response r0', checksumRequestR2: 'request r2' } as const;
+  const off = (Object.keys(got) as Array<keyof typeof got>).filter((k) => got[k] === undefined || hexOf(got[k].bytes) !== want(CAPTURED_JOIN[k]));
+  const describe = (k: keyof typeof got) => {
+    const d = got[k];
+    return d === undefined ? `no ${names[k]}` : `${names[k]} ${d.bytes.length} B in ${d.messages.length} messages`;
+  };
+  return { value: off.length === 0 ? 'all 3 byte-exact' : off.map(describe).join('; '), matches: off.length === 0 };
+}
+
 /** The captured client Disconnect datagram, DECISIONS.md "Real packets" and 21: the ACKed seqs (39, 40) aside. */
 export const CAPTURED_DISCONNECT = '02 03 05 0A C0 02 00 02 0A 0A 0A EF 01 27 00 00 01 28 00 00';
 const DISCONNECT_PREFIX = '0203050AC00200020A0A0AEF';

@@ -354,6 +354,8 @@ function buildScenarioSchema() {
     manifest: buildManifestSchema().optional(),
     /** Where the client hashes a recursive round: concurrent with its update loop, or inside it. */
     treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
+    /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
+    round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
   });
 
   const assertionSchema = z

@@ -192,13 +192,14 @@ export class TrafficDriver {
     if (this.status[client] !== 'joining') return;
     const dependents = this.join.filter((s) => s.after === step.step);
     for (const next of dependents) {
+      const thinkMs = next.from === 'client' && next.round === 2 ? this.plan.round2ThinkMs : next.delayMs;
       if (next.from === 'client' && next.hashesTree && this.plan.treeHashing === 'in-update') {
         // The client hashes the tree inside the update that dispatched the request: the reply is
         // queued now and its update loop waits, so the reply leaves with the request's ACK.
         this.runJoinStep(client, next);
-        this.port.stallClient(client, msToUsUnrounded(next.delayMs));
+        this.port.stallClient(client, msToUsUnrounded(thinkMs));
       } else {
-        this.schedule(msToUsUnrounded(next.delayMs), () => this.runJoinStep(client, next), client);
+        this.schedule(msToUsUnrounded(thinkMs), () => this.runJoinStep(client, next), client);
       }
     }
     if (dependents.length === 0 && step === this.join[this.join.length - 1]) {

@@ -5,6 +5,13 @@ import type { Micros, MillisIn } from '../engine/index.js';
 import { DEFAULT_MANIFEST } from './manifest.js';
 import type { ChecksumManifest } from './manifest.js';
 
+/**
+ * The round-2 think time of the best reading: the join table's "~700 ms", 675 ms so
+ * that the reply is queued between the first and the second send of the request's
+ * ACK (0.667 s apart), as the captured 418-byte datagram shows.
+ */
+export const CALIBRATED_ROUND_2_THINK_MS = 675;
+
 export type Arrival = 'poisson' | 'periodic';
 
 /** A phase's network update periods per role (DECISIONS.md 17); missing roles keep the scenario's. */
@@ -114,6 +121,13 @@ export interface TrafficPlan {
   /** The checksum rounds of every join: what the server asks and the client answers (DECISIONS.md 31). */
   readonly manifest: ChecksumManifest;
   readonly treeHashing: TreeHashing;
+  /**
+   * The client's think time for checksum round 2 (DECISIONS.md join table: "~700 ms
+   * later"). Whether its first fragment shares a datagram with the request's ACK
+   * (the capture's 418 bytes) depends on it: a reply ready just after the ACK's
+   * second send (0.667 s after its first) leaves with it.
+   */
+  readonly round2ThinkMs: number;
 }
 
 /** Reliable-rate presets: measured ~4.9/s (34-minute session), assumed ~60/s (ack-outbox-deadlock.md §5.3). */
@@ -131,4 +145,6 @@ export const DEFAULT_PLAN: TrafficPlan = {
   repeatFrom: null,
   manifest: DEFAULT_MANIFEST,
   treeHashing: 'concurrent',
+  // `reproduce ack-outbox` ranks it first: ready just after the ACK's second send (README "Calibration").
+  round2ThinkMs: CALIBRATED_ROUND_2_THINK_MS,
 };

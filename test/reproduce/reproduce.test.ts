@@ -12,26 +12,28 @@ describe('bcsim reproduce fragment-ack', async () => {
   const result = JSON.parse(r.stdout);
   const byCause = Object.fromEntries(result.hypotheses.map((h: { cause: string }) => [h.cause, h]));
 
-  it('prints one JSON object with a hypothesis per cause, plus none', () => {
+  it('prints one JSON object with a hypothesis per cause, plus the reading with no re-send', () => {
     expect(r.code).toBe(0);
     expect(result.hypotheses.map((h: { cause: string }) => h.cause)).toEqual([
-      'none',
+      'matcher-rejects-fragments',
       'ack-format-mismatch',
       'partial-ack',
       'retransmit-reentry',
       'retransmit-all',
-      'matcher-rejects-fragments',
+      'none',
     ]);
     for (const h of result.hypotheses) {
-      expect(Object.keys(h)).toEqual(['cause', 'criteria', 'matches']);
+      expect(Object.keys(h)).toEqual(['cause', 'criteria', 'matches', 'evidence', 'score']);
       expect(Object.keys(h.criteria)).toHaveLength(5);
+      expect(h.evidence.map((w: { key: string }) => w.key)).toEqual(result.evidence.map((e: { key: string }) => e.key));
     }
   });
 
-  it('matcher-rejects-fragments matches the observed signature on every criterion', () => {
+  it('matcher-rejects-fragments matches the observed signature on every criterion and ranks first', () => {
     const h = byCause['matcher-rejects-fragments'];
     expect(h.matches).toBe(true);
     expect(Object.values(h.criteria).every((c) => (c as { pass: boolean }).pass)).toBe(true);
+    expect(result.best).toEqual(['matcher-rejects-fragments']);
   });
 
   it('ack-format-mismatch fails criterion 5 (the capture shows 5-byte fragment ACKs)', () => {
@@ -41,8 +43,17 @@ describe('bcsim reproduce fragment-ack', async () => {
     expect(h.criteria.fragmentAcksWellFormed.measured).toMatch(/^0\/3 indices, \d+ bad$/);
   });
 
-  it('none (= fixed) does not match, and every other cause fails at least one criterion', () => {
-    expect(byCause.none.matches).toBe(false);
+  it('"no fragment is ever re-sent" fails the stated re-sends, fits the counts and the stale ACKs, and is of similar rank', () => {
+    const none = byCause.none;
+    const holds = (h: { evidence: Array<{ key: string; holds: boolean }> }, key: string) => h.evidence.find((w) => w.key === key)?.holds;
+    expect(none.matches).toBe(false);
+    expect(holds(none, 'statedResends')).toBe(false);
+    expect(holds(none, 'noChecksumCounted')).toBe(true);
+    expect(holds(none, 'errantWereAcks')).toBe(true);
+    const stock = byCause['matcher-rejects-fragments'];
+    expect(holds(stock, 'noChecksumCounted')).toBe(false);
+    expect(holds(stock, 'errantWereAcks')).toBe(false);
+    expect(result.similar).toContain('none');
     for (const cause of ['partial-ack', 'retransmit-reentry', 'retransmit-all']) {
       expect(byCause[cause].matches).toBe(false);
       expect(Object.values(byCause[cause].criteria).some((c) => !(c as { pass: boolean }).pass)).toBe(true);
@@ -118,25 +129,29 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(result.rankingRule).toMatch(/captured bytes/);
   });
 
-  it('the stock preset is the reading ranked first: its switches, its linger and its loopback client period', () => {
+  it('the stock preset is the reading ranked first: its switches, its linger, its loopback client period and round-2 think time', () => {
     const stock = resolveSwitches('stock');
     const chosen = row(STOCK_READING).switches;
     for (const key of Object.keys(READINGS_BEFORE_ISSUE_10)) expect([key, stock[key as keyof typeof stock]]).toEqual([key, chosen[key]]);
     expect(row(STOCK_READING).transport.disconnectedPeerLingerMs).toBe(DEFAULT_PARAMS.disconnectedPeerLingerMs);
     expect(loadScenario('fragment-ack-bug').params.updatePeriodMs.client).toBe(row(STOCK_READING).loopbackClientMs);
+    expect(loadScenario('fragment-ack-bug').traffic.round2ThinkMs).toBe((row(STOCK_READING) as Row & { traffic: Record<string, unknown> }).traffic.round2ThinkMs);
   });
 
-  it('the calibrated reading reproduces the captured keepalive, the Connect ACK, the 418-byte round-2 datagram and the Disconnect datagram', () => {
+  it('the calibrated reading reproduces the captured keepalive, the join datagrams, the Connect ACK, the 418-byte round-2 datagram and the Disconnect datagram', () => {
     const calibrated = row('calibrated').criteria;
-    for (const key of ['keepaliveForm', 'connectAck', 'round2Datagram', 'disconnectDatagram']) expect([key, calibrated[key].matches]).toEqual([key, true]);
+    for (const key of ['keepaliveForm', 'joinCaptured', 'connectAck', 'round2Datagram', 'disconnectDatagram']) expect([key, calibrated[key].matches]).toEqual([key, true]);
     expect(calibrated.round2Datagram.value).toBe('418 B: ACK H2 + frag 0');
     expect(calibrated.disconnectDatagram.value).toBe('low seq 2, 2 stale ACKs, 20 B, the captured bytes');
     // The stock keepalive before DECISIONS.md 26: unreliable, 20 bytes.
     expect(row('previous-stock').criteria.keepaliveForm.value).toMatch(/^idle: 20 B unreliable/);
     expect(row('previous-stock').criteria.connectAck.value).toBe('never ACKed');
-    // Hashing inside the update sends the request's ACK with other due ACKs; a 10 ms client sends the fragment alone.
+    // Hashing inside the update sends the request's ACK with other due ACKs; a reply ready after 700 ms leaves alone,
+    // after the ACK's second send; a 33 ms client carries it with that send but sends response r0 with the keepalive.
     expect(row('hashing-in-update').criteria.round2Datagram.value).toMatch(/^434 B/);
-    expect(row('loopback-client-10ms').criteria.round2Datagram.value).toBe('414 B: frag 0');
+    expect(row('round2-700ms').criteria.round2Datagram.value).toBe('414 B: frag 0');
+    expect(row('loopback-client-33ms').criteria.round2Datagram.matches).toBe(true);
+    expect(row('loopback-client-33ms').criteria.joinCaptured).toMatchObject({ value: 'response r0 58 B in 4 messages', matches: false });
   });
 
   it('the measured Disconnect flow: 7 ACK sends over ~4.0 s and removal at ~4.16 s, or 8 sends with a 5 s linger', () => {
@@ -169,8 +184,8 @@ describe('bcsim reproduce ack-outbox', async () => {
 
   it('95 ms updates space the ACK resends 0.760 s apart; the loopback update periods give ~0.67 s', () => {
     expect(row('before-issue-10').criteria.ackSpacing).toMatchObject({ value: '0.760 s', matches: false });
-    expect(row('loopback-client-10ms').criteria.ackSpacing).toMatchObject({ value: '0.670 s', matches: true });
-    expect(row('calibrated').criteria.ackSpacing).toMatchObject({ value: '0.693 s', matches: true });
+    expect(row('calibrated').criteria.ackSpacing).toMatchObject({ value: '0.670 s', matches: true });
+    expect(row('loopback-client-33ms').criteria.ackSpacing).toMatchObject({ value: '0.693 s', matches: true });
   });
 
   it('names the criteria no reading matches instead of choosing silently', () => {
@@ -187,8 +202,8 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(row('calibrated').criteria.outboxPeakServer.value).toMatch(/^1\d \(worst of 3\)$/);
   });
 
-  it('counts re-send rounds even when they leave no pause (1 s re-sends of fragments 33 ms apart)', () => {
-    expect(row('timing-notes').criteria.fragmentRounds.value).toBe('9 rounds, 1.02 s');
+  it('counts re-send rounds even when they leave no pause (1 s re-sends of fragments 10 ms apart)', () => {
+    expect(row('timing-notes').criteria.fragmentRounds.value).toBe('9 rounds, 1.01 s');
     expect(row('timing-notes').criteria.checksumResends34.matches).toBe(true);
   });
 

@@ -47,8 +47,8 @@ function fragmentAck(flags: ReproduceFlags, io: CliIO): number {
   const result = reproduceFragmentAck(clean, lossy, loss, seedFlag(flags.seed));
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else io.stdout(renderFragmentAckReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
-  // A regression guard: the stock cause must keep matching the observed signature.
-  return result.hypotheses.find((h) => h.cause === STOCK_CAUSE)?.matches ? EXIT_OK : EXIT_FAILED;
+  // A regression guard: the stock cause must stay the reading ranked first.
+  return result.best.includes(STOCK_CAUSE) ? EXIT_OK : EXIT_FAILED;
 }
 
 function ackOutbox(flags: ReproduceFlags, io: CliIO): number {
