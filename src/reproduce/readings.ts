@@ -99,7 +99,7 @@ export const READINGS: readonly Reading[] = [
   variant('idle-reliable', 'only reliable sends reset the keepalive clock', { keepalive: { idleCounts: 'reliable-messages' } }),
   variant('clients-30hz', 'the clients of the 34-minute session update every 33 ms', {}, { sessionClientMs: 33 }),
   variant('2-datagrams', 'two datagrams per update', {}, { transport: { datagramsPerUpdate: 2 } }),
-  variant('no-fragment-resend', 'no fragment is ever re-sent (the fragment ACKs match)', { fragmentAckCause: 'none' }),
+  variant('no-fragment-resend', 'no fragment is ever re-sent: the fragment ACKs match', { fragmentAckCause: 'none' }),
   variant('session-lifetime', 'unACKed messages live all session', { messageLifetime: 'session' }),
   variant('type-0x02', 'the idle keepalive is the decompiled type-0x02 message, not echoed, and only reliable sends reset its clock', { keepalive: { message: 'type-0x02', idleCounts: 'reliable-messages' } }),
   variant('timing-notes', 'the DECISIONS.md 20 timing notes: 1.0 s retransmit base, dropped after 9 tries, otherwise all session', { messageLifetime: 'session', retransmit: { baseMs: 1000, retryLimit: 9 } }),

@@ -1,6 +1,7 @@
 // Issue 6 acceptance for `bcsim reproduce`.
 import { describe, expect, it } from 'vitest';
 import { STOCK_READING } from '../../src/reproduce/readings.js';
+import { VERDICT_ALTERNATIVES } from '../../src/reproduce/alternatives.js';
 import { DEFAULT_PARAMS, READINGS_BEFORE_ISSUE_10, resolveSwitches } from '../../src/transport/switches.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { Chalk } from 'chalk';
@@ -180,6 +181,15 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(ride.both).toContain('every-datagram');
     const alternative = result.alternatives.find((a: { name: string }) => a.name === 'no-pass-one+outside');
     expect(alternative.differs.map((d: { key: string }) => d.key)).toContain('quietLobbyPersists');
+  });
+
+  it('the readings verdicts are checked against (reports, compare) are those the tables rank close to the stock one', async () => {
+    const similar = new Set(result.alternatives.map((a: { name: string }) => a.name));
+    const fragment = JSON.parse((await cli(['reproduce', 'fragment-ack', '--json'])).stdout);
+    for (const name of VERDICT_ALTERNATIVES) {
+      const close = similar.has(name) || (name === 'no-fragment-resend' && fragment.similar.includes('none'));
+      expect([name, close]).toEqual([name, true]);
+    }
   });
 
   it('95 ms updates space the ACK resends 0.760 s apart; the loopback update periods give ~0.67 s', () => {
