@@ -59,14 +59,15 @@ export function findings(comparison: Comparison): string[] {
   const meanAck = (p: typeof s) => (p.server.ackBytesSent + p.client.ackBytesSent) / Math.max(1, p.server.packetsSent + p.client.packetsSent);
   out.push(
     `ACKs took up to ${ackStock} bytes of a 512-byte datagram in stock and ${ackFixed} in fixed ` +
-      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; ack-outbox-deadlock.md §3 estimates ~170 with 38 stale entries); ` +
+      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; the write-ups report ~132–190 B with 33–38 entries, DECISIONS.md 25, which no reading reaches at the measured rates: \`bcsim reproduce ack-outbox\`); ` +
       `${fmt(deferredStock)} game messages waited for a later update because a stock datagram was full (fixed: ${fmt(deferredFixed)}).`,
   );
   const fragStock = s.client.fragmentRetransmits + s.server.fragmentRetransmits;
   const lifetime = stock.summary.switches.messageLifetime === 'peer-timeout' ? ' until the stuck message was older than the 45 s peer timeout' : ' for as long as the session lasted';
   if (fragStock > 0) {
     out.push(
-      `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly; ` +
+      `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly ` +
+        `(the bug documents' account, which DECISIONS.md 27 weakens: see the readings below); ` +
         `fixed re-sent ${fmt(f.client.fragmentRetransmits + f.server.fragmentRetransmits)}.`,
     );
   }
@@ -76,7 +77,7 @@ export function findings(comparison: Comparison): string[] {
   if (stranded[0] + stranded[1] > 0) {
     out.push(
       `At the end the stock dead zone still held ${stranded[0]} entries on the server${multi ? ' (total)' : ''} and ${stranded[1]} on the client${multi ? 's' : ''}: ` +
-        `only what opens the pass-2 gate (a write in steps 1–3, or a Disconnect) moves them, so in quiet periods they persist (ack-outbox-deadlock.md §2).`,
+        `only what opens the pass-2 gate (a write in steps 1–3, an idle keepalive or its ACK among them, or a Disconnect) moves them (ack-outbox-deadlock.md §2).`,
     );
   }
   out.push(readingsSentence(stock));
@@ -121,7 +122,7 @@ function seconds(ms: number): string {
   return `${formatSeconds(msToUsUnrounded(ms))} s`;
 }
 
-/** Every stock verdict rests on modelling choices; name them (issue 10, DECISIONS.md 25-29). */
+/** Every stock verdict rests on modelling choices; name them (DECISIONS.md 25-29). */
 function readingsSentence(stock: ComparedRun): string {
   const sw = stock.summary.switches;
   const settings = stock.summary.settings;

@@ -24,7 +24,7 @@ type OpenReadings = Pick<TransportSwitches, keyof typeof READINGS_BEFORE_ISSUE_1
 type Patch = SwitchPatch & { keepalive?: Partial<KeepalivePolicy> };
 type Timing = Omit<Reading, 'name' | 'description' | 'switches'>;
 
-/** The readings of bcsim before issue 10, with the stock fragment cause. */
+/** bcsim's earliest readings (READINGS_BEFORE_ISSUE_10), with the stock fragment cause. */
 const HISTORY: OpenReadings = { ...READINGS_BEFORE_ISSUE_10, retransmit: STOCK_RETRANSMIT, fragmentAckCause: 'matcher-rejects-fragments' };
 /** The timing every reading before DECISIONS.md 25–29 assumed. */
 const HISTORY_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 5000 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 }, loopbackClientMs: 10, sessionClientMs: null };
@@ -81,7 +81,7 @@ export const READINGS: readonly Reading[] = [
     transport: { updatePeriodMs: { server: 95, client: 95 }, disconnectedPeerLingerMs: 0 },
     loopbackClientMs: 95,
   }),
-  row('queued-reliable', 'the readings before issue 10 under the real update loop: keepalive reliable, queued and echoed; messages live all session', HISTORY, HISTORY_TIMING),
+  row('queued-reliable', "bcsim's earliest readings under the real update loop: keepalive reliable, queued and echoed; messages live all session", HISTORY, HISTORY_TIMING),
   row('previous-stock', 'the stock preset before DECISIONS.md 25–29: unACKed messages dropped at 45 s; keepalive unreliable, outside the queues', PREVIOUS_STOCK, HISTORY_TIMING),
   row('calibrated', 'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 675 ms', CALIBRATED, CALIBRATED_TIMING),
   variant('outside-queues', 'the keepalive and its echo are written after pass 2, never opening the gate', OUTSIDE),
