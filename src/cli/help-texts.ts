@@ -11,11 +11,13 @@ export const SWITCHES_HELP =
   '  retransmit.backoff fixed|linear|exponential, retransmit.baseMs, retransmit.stepMs (linear),\n' +
   '            retransmit.capMs (linear, exponential), retransmit.retryLimit N|null [maxMessageAgeMs]\n' +
   '  onGiveUp drop|disconnect, messageLifetime session|peer-timeout [peerTimeoutMs 45000, maxMessageAgeMs]\n' +
-  '  closePolicy immediate [disconnectedPeerLingerMs 5000] | drain [peerTimeoutMs], sendWindow N|null\n' +
+  '  closePolicy immediate [disconnectedPeerLingerMs 4160] | drain [peerTimeoutMs], sendWindow N|null\n' +
   '  gateOpeners ["pass-one","retransmits","first-sends"], gateScope datagram|update [datagramsPerUpdate 1]\n' +
   '  keepalive.message type-0x00|type-0x02, keepalive.reliable true|false, keepalive.path first-send-queue|\n' +
   '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +
+  '            keepalive.echoPath first-send-queue|outside-queues,\n' +
   '            keepalive.idleCounts any-datagram|data-messages|first-sends|reliable-messages [keepaliveIdleMs 5000]\n' +
+  '  ackCarriage when-due|every-datagram|every-datagram-all, connectAck none|after-reply,\n' +
   '  wrapReceive first-wins|last-wins|reject, receiveTiming in-update|on-arrival,\n' +
   '  bootPayload slot|slot-reason, plantedBug none|no-duplicate-ack|… (test-only server bugs; docs/conform.md)\n' +
   'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the\n' +

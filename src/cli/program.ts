@@ -204,18 +204,21 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print one JSON object')
     .addHelpText(
       'after',
-      '\nfragment-ack runs fragment-ack-bug once per candidate cause (DECISIONS.md 14) plus none (= fixed),\n' +
-        'on a clean and a lossy link, and checks each against the observed signature. Exit 1 if the\n' +
-        'stock cause (matcher-rejects-fragments) stops matching it. Re-sends are expected until the run\n' +
-        'ends or the message lifetime does (messageLifetime peer-timeout: 45 s).\n' +
-        'ack-outbox runs 13 named readings of the stock model (keepalive, message lifetime, update loop)\n' +
-        'through four experiments each and scores them against 13 observations of DECISIONS.md; --json has\n' +
-        '`hypotheses` (name, switches, one {value, expected, matches} per criterion) and `best`. Then it\n' +
-        'sweeps reliable rates at 95 and 33 ms updates for both peers and states the capacity relation:\n' +
-        'an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B per update.\n' +
-        'Exit 1 if the reading the stock preset runs (lifetime+unreliable-outside) is no longer among the best.\n' +
+      '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause (DECISIONS.md 14) and\n' +
+        'once with no fragment ever re-sent (none, DECISIONS.md 27), on a clean and a lossy link; checks each\n' +
+        'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
+        'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
+        'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
+        'ack-outbox runs 23 named readings of the stock model through four experiments each and scores them\n' +
+        'against 26 observations of DECISIONS.md (25-29 included), each with its tolerance, source and kind:\n' +
+        'captured bytes rank above measured figures above inferences. --json has `hypotheses` (name,\n' +
+        'switches, one {value, expected, matches} per criterion, score), `best`, `contradictions` and\n' +
+        '`alternatives` (the readings of similar rank). Then it sweeps reliable rates at 95 and 33 ms updates\n' +
+        'for both peers (predictions: no session at these rates was measured) and states the capacity\n' +
+        'relation: an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B\n' +
+        'per update. Exit 1 if the reading the stock preset runs (calibrated) is no longer ranked first.\n' +
         'It takes about 15 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
-        'the text fits 120 columns (marks per reading, the stock reading\'s values), --json has every measured value.\n' +
+        'the text fits 120 columns (marks and rank per reading, the stock reading\'s values), --json has every value.\n' +
         `\n${REPRODUCE_RTYPE_HELP}\n`,
     )
     .action(async (target: string, flags: ReproduceFlags) => {

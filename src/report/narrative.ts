@@ -4,6 +4,7 @@ import { formatSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js'
 import type { Comparison, ComparedRun } from './compare.js';
 import { connectionKeys, connectionsOf, isMultiClient, keyLabel, perConnectionOutboxMax, worstConnection } from './connections.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';
+import { flipSentences, predictionSentence } from './evidence-notes.js';
 
 /** ack-outbox-deadlock.md §5 projections, for the calibration sentence. */
 const DOC_CLAIMS = '~600 stuck entries at 30 min, ~2,400 at 2 h, ~6,000 at 4 h and 144,000 comparisons/s at ~60 reliable/s';
@@ -19,6 +20,8 @@ export function findings(comparison: Comparison): string[] {
   const f = fixed.summary.peers;
   const out: string[] = [];
   const reliableRate = stock.summary.delivery.reliableSent / seconds;
+  const prediction = predictionSentence(comparison);
+  if (prediction !== null) out.push(prediction);
 
   const multi = isMultiClient(comparison);
   if (multi) {
@@ -56,26 +59,29 @@ export function findings(comparison: Comparison): string[] {
   const meanAck = (p: typeof s) => (p.server.ackBytesSent + p.client.ackBytesSent) / Math.max(1, p.server.packetsSent + p.client.packetsSent);
   out.push(
     `ACKs took up to ${ackStock} bytes of a 512-byte datagram in stock and ${ackFixed} in fixed ` +
-      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; ack-outbox-deadlock.md §3 estimates ~170 with 38 stale entries); ` +
+      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; the write-ups report ~132–190 B with 33–38 entries, DECISIONS.md 25, which no reading reaches at the measured rates: \`bcsim reproduce ack-outbox\`); ` +
       `${fmt(deferredStock)} game messages waited for a later update because a stock datagram was full (fixed: ${fmt(deferredFixed)}).`,
   );
   const fragStock = s.client.fragmentRetransmits + s.server.fragmentRetransmits;
   const lifetime = stock.summary.switches.messageLifetime === 'peer-timeout' ? ' until the stuck message was older than the 45 s peer timeout' : ' for as long as the session lasted';
   if (fragStock > 0) {
     out.push(
-      `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly; ` +
+      `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly ` +
+        `(the bug documents' account, which DECISIONS.md 27 weakens: see the readings below); ` +
         `fixed re-sent ${fmt(f.client.fragmentRetransmits + f.server.fragmentRetransmits)}.`,
     );
   }
-  out.push(growthSentence(stock, fixed, multi));
+  const growth = growthSentence(stock, fixed, multi);
+  out.push(prediction === null ? growth : `Prediction: ${growth.charAt(0).toLowerCase()}${growth.slice(1)}`);
   const stranded = [s.server.ackOutboxDeadZone.final, s.client.ackOutboxDeadZone.final];
   if (stranded[0] + stranded[1] > 0) {
     out.push(
       `At the end the stock dead zone still held ${stranded[0]} entries on the server${multi ? ' (total)' : ''} and ${stranded[1]} on the client${multi ? 's' : ''}: ` +
-        `only what opens the pass-2 gate (a write in steps 1–3, or a Disconnect) moves them, so in quiet periods they persist (ack-outbox-deadlock.md §2).`,
+        `only what opens the pass-2 gate (a write in steps 1–3, an idle keepalive or its ACK among them, or a Disconnect) moves them (ack-outbox-deadlock.md §2).`,
     );
   }
   out.push(readingsSentence(stock));
+  out.push(...flipSentences(comparison));
   out.push(
     `For calibration: ack-outbox-deadlock.md §5 projects ${DOC_CLAIMS}; the measured 34-minute session peaked at 20–33 entries (DECISIONS.md). ` +
       (multi
@@ -116,14 +122,24 @@ function seconds(ms: number): string {
   return `${formatSeconds(msToUsUnrounded(ms))} s`;
 }
 
-/** Every stock verdict rests on modelling choices; name them (issue 10). */
+/** Every stock verdict rests on modelling choices; name them (DECISIONS.md 25-29). */
 function readingsSentence(stock: ComparedRun): string {
   const sw = stock.summary.switches;
-  const periods = stock.summary.settings.params.updatePeriodMs;
-  const keepalive = `the idle keepalive is ${sw.keepalive.reliable ? 'reliable' : 'unreliable'} ${sw.keepalive.message} sent ${sw.keepalive.path === 'outside-queues' ? 'outside the queues (it never opens the gate)' : 'through the first-send queue (it opens the gate)'}`;
+  const settings = stock.summary.settings;
+  const periods = settings.params.updatePeriodMs;
+  const ka = sw.keepalive;
+  const keepalive =
+    `the idle keepalive is ${ka.reliable ? 'reliable' : 'unreliable'} ${ka.message}${ka.message === 'type-0x00' && ka.reliable ? ' (the captured 22-byte form)' : ''}, ` +
+    `sent ${ka.path === 'outside-queues' ? 'outside the queues (it never opens the gate)' : 'through the first-send queue (it opens the gate)'}, its echo ${ka.echoPath === 'outside-queues' ? 'after pass 2' : 'queued'}`;
+  const fragment =
+    sw.fragmentAckCause === 'matcher-rejects-fragments'
+      ? 'fragmentAckCause matcher-rejects-fragments (one write-up\'s account of the re-sends; `bcsim reproduce fragment-ack` ranks "no fragment is ever re-sent" close behind)'
+      : `fragmentAckCause ${sw.fragmentAckCause}`;
   return (
-    `These stock figures rest on the readings the stock preset runs (compare them in \`bcsim reproduce ack-outbox\`): messageLifetime ${sw.messageLifetime}; ${keepalive}; ` +
-    `the pass-2 gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}; network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client).`
+    `These stock figures rest on the readings \`bcsim reproduce ack-outbox\` ranks first: messageLifetime ${sw.messageLifetime}; ${keepalive}; ` +
+    `the pass-2 gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}; the Connect ACKed ${sw.connectAck === 'after-reply' ? 'one update after the connect reply' : 'never'}; ` +
+    `a peer that sent its Disconnect removed ${fmt(settings.params.disconnectedPeerLingerMs / 1000)} s later; ${fragment}; ` +
+    `network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client), ${fmt(settings.params.datagramsPerUpdate)} datagram per update.`
   );
 }
 

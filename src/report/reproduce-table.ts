@@ -6,11 +6,13 @@ import { CRITERIA, STOCK_READING } from '../reproduce/index.js';
 import { COMPACT } from './summary-table.js';
 import { statOf } from '../metrics/index.js';
 
+const causeLabel = (cause: string) => (cause === 'none' ? 'none (no re-send)' : cause);
+
 function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance): string {
   const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });
   for (const h of hypotheses) {
     table.push([
-      causeName(h.cause),
+      causeLabel(h.cause),
       ...CRITERIA.map(({ key }) => {
         const c = h.criteria[key];
         return c.pass ? chalk.green(`✓ ${c.measured}`) : chalk.red(`✗ ${c.measured}`);
@@ -21,19 +23,30 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
   return table.toString();
 }
 
-/** The cause `none` is the fixed design: an empty list is said in words, so it never reads as that cause. */
-const causeName = (cause: string) => (cause === 'none' ? 'none (fixed)' : cause);
-
 function underLoss(distinguishable: readonly string[], indistinguishable: readonly string[]): string[] {
   const stock = 'matcher-rejects-fragments';
   return [
     distinguishable.length > 0
-      ? `Under loss, these causes still differ from ${stock}: ${distinguishable.map(causeName).join(', ')}.`
+      ? `Under loss, these causes still differ from ${stock}: ${distinguishable.map(causeLabel).join(', ')}.`
       : `Under loss, no other cause can be told apart from ${stock}.`,
     indistinguishable.length > 0
-      ? `Under loss, these causes cannot be told apart from ${stock}: ${indistinguishable.map(causeName).join(', ')}.`
+      ? `Under loss, these causes cannot be told apart from ${stock}: ${indistinguishable.map(causeLabel).join(', ')}.`
       : `Under loss, no other cause gives the same pattern as ${stock}.`,
   ];
+}
+
+/** The evidence for (✓) and against (✗) each reading, and its rank. */
+function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance): string {
+  const table = new Table({ head: ['reading', ...r.evidence.map((e) => `[${e.kind}] ${e.title}`), 'bytes · measured · inferred'], style: { head: [], border: [] }, chars: COMPACT });
+  for (const h of r.hypotheses) {
+    const rank = `${h.score.bytes} · ${h.score.measured} · ${h.score.inferred}`;
+    table.push([
+      causeLabel(h.cause),
+      ...h.evidence.map((w) => (w.holds ? chalk.green(`✓ ${w.measured}`) : chalk.red(`✗ ${w.measured}`))),
+      r.best.includes(h.cause) ? chalk.green.bold(`${rank} BEST`) : r.similar.includes(h.cause) ? `${rank} similar` : rank,
+    ]);
+  }
+  return table.toString();
 }
 
 export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk: ChalkInstance): string {
@@ -41,6 +54,12 @@ export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk:
     chalk.bold(`${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`),
     'Lossless link:',
     hypothesisTable(r.hypotheses, chalk),
+    '',
+    chalk.bold('The evidence for (✓) and against (✗) each reading (DECISIONS.md 14, 27):'),
+    evidenceTable(r, chalk),
+    ...r.evidence.map((e) => chalk.dim(`  ${e.title}: ${e.source}`)),
+    r.rankingRule,
+    `Ranked first: ${r.best.map(causeLabel).join(', ')}. Of similar rank (the same captured bytes, one measured item fewer at most): ${r.similar.map(causeLabel).join(', ') || 'none'}.`,
     '',
     `Under ${Math.round(r.lossy.loss * 100)}% Bernoulli loss on both directions:`,
     hypothesisTable(r.lossy.hypotheses, chalk),
@@ -70,17 +89,18 @@ function wrapLine(text: string, width = REPRODUCE_WIDTH, indent = ''): string[] 
 export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: ChalkInstance): string {
   const mark = (ok: boolean) => (ok ? chalk.green('✓') : chalk.red('✗'));
   const readings = r.hypotheses;
-  // Readings as rows, observations as numbered columns of marks: it fits 120 columns for any number of
-  // readings and up to ~25 observations; the measured values of every reading are in --json.
+  // Readings as rows, observations as numbered columns of marks, then the rank (captured bytes, then
+  // measured figures, then inferences: criteria.ts RANKING_RULE). The measured values are in --json.
   const name = (h: (typeof readings)[number], i: number) => `${String(i + 1).padStart(2)}. ${h.name}`;
   const nameWidth = Math.max('reading'.length, ...readings.map((h, i) => name(h, i).length));
   const numbers = r.criteria.map((_c, i) => String(i + 1).padStart(3)).join('');
+  const rank = (h: (typeof readings)[number]) => `${h.score.bytes}·${h.score.measured}·${h.score.inferred}`;
   const matrix = [
-    `  ${'reading'.padEnd(nameWidth)}${numbers}  matched`,
+    `  ${'reading'.padEnd(nameWidth)}${numbers}  rank`,
     ...readings.map((h, i) => {
       const marks = r.criteria.map((c) => `  ${mark(h.criteria[c.key].matches)}`).join('');
-      const matched = `${h.matched}/${r.best.of}`;
-      return `  ${name(h, i).padEnd(nameWidth)}${marks}  ${r.best.readings.includes(h.name) ? chalk.green.bold(`${matched} BEST`) : matched}`;
+      const tag = h.name === r.best.readings[0] ? chalk.green.bold(`${rank(h)} BEST`) : r.best.readings.includes(h.name) ? `${rank(h)} tied` : rank(h);
+      return `  ${name(h, i).padEnd(nameWidth)}${marks}  ${tag}`;
     }),
   ];
   const stock = readings.find((h) => h.name === STOCK_READING);
@@ -122,10 +142,17 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     'Readings:',
     ...readings.flatMap((h, i) => wrapLine(`  ${name(h, i)}: ${h.description}`, REPRODUCE_WIDTH, '        ')),
     'Observations (expected; where it was measured):',
-    ...r.criteria.flatMap((c, i) => wrapLine(`  ${String(i + 1).padStart(2)}. ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`, REPRODUCE_WIDTH, '      ')),
+    `Observation kinds rank in this order: bytes (captured bytes), measured (a measured figure), inferred.`,
+    ...r.criteria.flatMap((c, i) => wrapLine(`  ${String(i + 1).padStart(2)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`, REPRODUCE_WIDTH, '      ')),
     '',
     `Each reading against each observation (${chalk.green('✓')} matches, ${chalk.red('✗')} does not; --json has every measured value):`,
     ...matrix,
+    '',
+    chalk.bold('Observations that contradict each other:'),
+    ...r.contradictions.flatMap((c) => wrapLine(`- ${c.sentence}`, REPRODUCE_WIDTH, '  ')),
+    '',
+    ...wrapLine(chalk.bold(`Readings of similar rank to "${r.best.readings[0]}" (the same captured bytes, at most one measured figure fewer), where they differ:`)),
+    ...r.alternatives.flatMap((a) => wrapLine(`- ${a.name}: ${a.differs.map((d) => `${d.title} ${d.matches ? '✓' : '✗'} ${d.value} (stock ${d.stock})`).join('; ') || 'no observation'}`, REPRODUCE_WIDTH, '  ')),
     '',
   ];
   if (stock !== undefined) lines.push(`The reading the stock preset runs, as measured:`, detail.toString(), '');

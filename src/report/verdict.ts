@@ -4,6 +4,7 @@ import type { PeerSummary } from '../session/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, perConnectionOutboxMax } from './connections.js';
 import { fmt } from './format.js';
+import { flipsOf, predictionReasons } from './evidence-notes.js';
 
 type Pick = (run: ComparedRun) => number;
 
@@ -46,7 +47,15 @@ export function verdicts(comparison: Comparison): string[] {
         `outbox, per connection: ${against('peaks', (r) => perConnectionOutboxMax(r.summary))} at most on any one connection (either end)`,
       ]
     : [`outbox: ${against('peaks', both((p) => p.ackOutbox.max))}; ${leakPhrase(comparison.runs)}`];
+  // DECISIONS.md 25: what the lines rest on, and where they are predictions.
+  const reasons = predictionReasons(comparison);
+  const flips = base.spec.label === 'stock' ? flipsOf(comparison).filter((f) => f.parts.length > 0) : [];
+  const restsOn = [
+    `rests on: the readings \`bcsim reproduce ack-outbox\` ranks first` +
+      (flips.length === 0 ? '; none of similar rank changes a stock figure here' : `; under one of similar rank: ${flips.map((f) => `"${f.name}" (${f.topics.join(', ')})`).join(', ')}: see the report`),
+  ];
   return [
+    ...(reasons.length > 0 ? [`prediction: ${reasons.join('; ')}`] : []),
     ...outbox,
     `dead zone: ${against('peaks', both((p) => p.ackOutboxDeadZone.max))}`,
     `dedup: ${against('peaks', both((p) => p.dedupComparisons.maxPerMessage))} comparisons per message`,
@@ -55,6 +64,7 @@ export function verdicts(comparison: Comparison): string[] {
     `retransmits: ${against('sends', sum((p) => p.retransmits))}`,
     ...latencyLine(base, others),
     `delivery: ${lost} reliable messages; duplicates/out of order: ${dup}`,
+    ...restsOn,
   ];
 }
 

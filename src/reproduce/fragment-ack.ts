@@ -1,19 +1,29 @@
 // `reproduce fragment-ack`: run the fragment-ack-bug scenario once per candidate
-// cause (DECISIONS.md 14) plus none (= fixed), on a clean and on a lossy link,
-// and measure each run against the observed signature.
+// cause (DECISIONS.md 14) and once with no fragment ever re-sent (DECISIONS.md 27),
+// all on the stock preset, on a clean and on a lossy link; measure each run against
+// the observed signature and weigh the evidence for and against each reading.
 import { usToSeconds } from '../engine/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { traceScenario } from '../trace/index.js';
 import { maxMessageAgeUs, FRAGMENT_ACK_CAUSES } from '../transport/index.js';
 import type { FragmentAckCause } from '../transport/index.js';
+import { RANKING_RULE } from './criteria.js';
+import { checksumResponseFragments } from './evidence-combat.js';
+import type { Score } from './criteria.js';
+import { FRAGMENT_EVIDENCE, rankFirst, scoreEvidence, weighFragmentEvidence } from './fragment-evidence.js';
+import type { Weighed } from './fragment-evidence.js';
 import { measureSignature } from './signature.js';
 import type { Signature } from './signature.js';
 
 export interface Hypothesis {
-  /** A cause, or "none" for the fixed preset. */
+  /** A cause, or "none": no fragment is ever re-sent (the fragment ACKs match). */
   readonly cause: FragmentAckCause;
   readonly criteria: Signature;
+  /** Every criterion of the observed signature holds. */
   readonly matches: boolean;
+  /** The evidence for (holds) and against (does not) this reading. */
+  readonly evidence: Weighed[];
+  readonly score: Score;
 }
 
 export interface FragmentAckReproduction {
@@ -21,6 +31,11 @@ export interface FragmentAckReproduction {
   readonly seed: number;
   readonly simulatedSeconds: number;
   readonly hypotheses: Hypothesis[];
+  readonly evidence: ReadonlyArray<{ key: string; title: string; kind: string; source: string }>;
+  readonly rankingRule: string;
+  /** The reading(s) ranked first on the clean link, and those of similar rank (the same bytes, one measured item fewer at most). */
+  readonly best: FragmentAckCause[];
+  readonly similar: FragmentAckCause[];
   readonly lossy: {
     readonly loss: number;
     readonly hypotheses: Hypothesis[];
@@ -32,15 +47,18 @@ export interface FragmentAckReproduction {
 
 export const STOCK_CAUSE: FragmentAckCause = 'matcher-rejects-fragments';
 
+/** The stock cause first, the reading with no re-sends last (it weighs against the others). */
+const ORDER: readonly FragmentAckCause[] = [STOCK_CAUSE, ...FRAGMENT_ACK_CAUSES.filter((c) => c !== STOCK_CAUSE && c !== 'none'), 'none'];
+
 function runHypotheses(scenario: Scenario, seed: number): Hypothesis[] {
-  return FRAGMENT_ACK_CAUSES.map((cause) => {
-    // "none" is the fixed preset; every other cause runs on stock with that cause switched in.
-    const options = cause === 'none' ? { preset: 'fixed' as const } : { preset: 'stock' as const, switches: { fragmentAckCause: cause } };
-    const { events, result } = traceScenario(scenario, { ...options, seed });
+  const fragments = checksumResponseFragments(scenario);
+  return ORDER.map((cause) => {
+    const { events, result } = traceScenario(scenario, { preset: 'stock', switches: { fragmentAckCause: cause }, seed });
     // Re-sends are expected until the run ends or the stock message lifetime does (issue 10).
     const lifetimeS = usToSeconds(maxMessageAgeUs(result.summary.switches, scenario.params));
     const criteria = measureSignature(events, usToSeconds(scenario.durationUs), lifetimeS);
-    return { cause, criteria, matches: Object.values(criteria).every((c) => c.pass) };
+    const evidence = weighFragmentEvidence(events, criteria, fragments);
+    return { cause, criteria, matches: Object.values(criteria).every((c) => c.pass), evidence, score: scoreEvidence(evidence) };
   });
 }
 
@@ -50,11 +68,18 @@ export function reproduceFragmentAck(clean: Scenario, lossy: Scenario, loss: num
   const pattern = (h: Hypothesis) => Object.values(h.criteria).map((c) => (c.pass ? '1' : '0')).join('');
   const stock = lossyHypotheses.find((h) => h.cause === STOCK_CAUSE) as Hypothesis;
   const others = lossyHypotheses.filter((h) => h.cause !== STOCK_CAUSE);
+  const best = rankFirst(hypotheses);
+  const top = best[0]?.score;
+  const similar = top === undefined ? [] : hypotheses.filter((h) => !best.includes(h) && h.score.bytes === top.bytes && top.measured - h.score.measured <= 1).map((h) => h.cause);
   return {
     scenario: clean.name,
     seed,
     simulatedSeconds: usToSeconds(clean.durationUs),
     hypotheses,
+    evidence: FRAGMENT_EVIDENCE.map((e) => ({ ...e })),
+    rankingRule: `${RANKING_RULE} The five signature criteria are facets of one account and weigh as one item.`,
+    best: best.map((h) => h.cause),
+    similar,
     lossy: {
       loss,
       hypotheses: lossyHypotheses,

@@ -173,9 +173,11 @@ function inGame(p: { duration?: Micros; stateUpdatesPerSecond?: number; stateUpd
 function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: Fail): TrafficPlan {
   const joinStaggerUs = input?.joinStagger ?? DEFAULT_JOIN_STAGGER_US;
   const manifest = resolveManifest(input?.manifest, fail);
+  const treeHashing = input?.treeHashing ?? DEFAULT_PLAN.treeHashing;
+  const round2ThinkMs = input?.round2ThinkMs ?? DEFAULT_PLAN.round2ThinkMs;
   if (!input?.phases) {
     if (input?.repeatFrom !== undefined && input.repeatFrom !== null) fail('traffic.repeatFrom', 'needs traffic.phases');
-    return { ...DEFAULT_PLAN, joinStaggerUs, manifest };
+    return { ...DEFAULT_PLAN, joinStaggerUs, manifest, treeHashing, round2ThinkMs };
   }
   const lateJoiners = new Set<number>();
   const phases: Phase[] = input.phases.map((p, i): Phase => {
@@ -205,6 +207,7 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
           ...inGame(p),
           reliablePerSecond: p.reliablePerSecond ?? RELIABLE_RATE_PRESETS.measured,
           clientShare: p.clientShare ?? 0.5,
+          eventKinds: p.eventKinds ?? null,
           ...periods,
         };
       case 'lull':
@@ -221,7 +224,7 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
       fail('traffic.repeatFrom', 'the repeated phases need at least one phase with a duration > 0');
     }
   }
-  return { phases, repeatFrom, joinStaggerUs, manifest };
+  return { phases, repeatFrom, joinStaggerUs, manifest, treeHashing, round2ThinkMs };
 }
 
 function stripUndefined<T extends object>(value: T): T {

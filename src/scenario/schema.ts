@@ -13,6 +13,8 @@ import {
   GATE_OPENERS,
   GATE_SCOPES,
   IDLE_COUNTS,
+  ACK_CARRIAGES,
+  CONNECT_ACKS,
   KEEPALIVE_MESSAGES,
   KEEPALIVE_PATHS,
   KEEPALIVE_SENDERS,
@@ -26,6 +28,7 @@ import {
   WRAP_RECEIVE,
 } from '../transport/index.js';
 import { buildManifestSchema } from './manifest-schema.js';
+import { EVENT_KIND_NAMES, TREE_HASHINGS } from '../traffic/index.js';
 
 // Lower bounds that keep the microsecond clock exact (issue 9): every
 // scheduled time must stay a safe integer, or the engine's invariant throws.
@@ -131,6 +134,7 @@ function buildScenarioSchema() {
     path: values(KEEPALIVE_PATHS).optional(),
     senders: values(KEEPALIVE_SENDERS).optional(),
     serverEcho: bool.optional(),
+    echoPath: values(KEEPALIVE_PATHS).optional(),
     idleCounts: values(IDLE_COUNTS).optional(),
   });
 
@@ -161,6 +165,8 @@ function buildScenarioSchema() {
     wrapReceive: values(WRAP_RECEIVE).optional(),
     receiveTiming: values(RECEIVE_TIMINGS).optional(),
     bootPayload: values(BOOT_PAYLOADS).optional(),
+    ackCarriage: values(ACK_CARRIAGES).optional(),
+    connectAck: values(CONNECT_ACKS).optional(),
   });
 
   /** "stock", or { "preset": "stock", "<switch>": … }. */
@@ -319,6 +325,12 @@ function buildScenarioSchema() {
           reliablePerSecond: reliableRate.optional(),
           clientShare: probability.optional(),
           arrival: arrival.optional(),
+          eventKinds: z
+            .array(oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]))
+            .min(1, 'expected at least one event kind')
+            .max(EVENT_KIND_NAMES.length)
+            .refine((list) => new Set(list).size === list.length, 'expected each event kind at most once')
+            .optional(),
         }),
         z.strictObject({
           kind: z.literal('lull'),
@@ -340,6 +352,10 @@ function buildScenarioSchema() {
     repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
     /** The checksum rounds of every join (DECISIONS.md 31); default: the measured join's. */
     manifest: buildManifestSchema().optional(),
+    /** Where the client hashes a recursive round: concurrent with its update loop, or inside it. */
+    treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
+    /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
+    round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
   });
 
   const assertionSchema = z

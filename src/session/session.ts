@@ -94,6 +94,7 @@ export class Session {
         this.server.loop.setPeriod(periods?.server ?? scenario.params.updatePeriodMs.server);
         for (const c of connections) c.clientLoop.setPeriod(periods?.client ?? scenario.params.updatePeriodMs.client);
       },
+      stallClient: (client, busyUs) => this.connection(client).clientLoop.stall(busyUs),
     };
     this.traffic = new TrafficDriver(scenario.traffic, port, this.streams, scenario.clients);
   }

@@ -11,6 +11,7 @@ import type { Delivery, Role } from '../transport/index.js';
 import { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload, joinSteps } from './join.js';
 import type { JoinStep } from './join.js';
 import type { Phase, TrafficPlan } from './plan.js';
+import { eventMix } from './mix.js';
 import { CHAT_CLIENT_SHARE, Origins, PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
 import type { TrafficPort } from './sources.js';
 
@@ -190,7 +191,17 @@ export class TrafficDriver {
   private joinStepDone(client: number, step: JoinStep): void {
     if (this.status[client] !== 'joining') return;
     const dependents = this.join.filter((s) => s.after === step.step);
-    for (const next of dependents) this.schedule(msToUsUnrounded(next.delayMs), () => this.runJoinStep(client, next), client);
+    for (const next of dependents) {
+      const thinkMs = next.from === 'client' && next.round === 2 ? this.plan.round2ThinkMs : next.delayMs;
+      if (next.from === 'client' && next.hashesTree && this.plan.treeHashing === 'in-update') {
+        // The client hashes the tree inside the update that dispatched the request: the reply is
+        // queued now and its update loop waits, so the reply leaves with the request's ACK.
+        this.runJoinStep(client, next);
+        this.port.stallClient(client, msToUsUnrounded(thinkMs));
+      } else {
+        this.schedule(msToUsUnrounded(thinkMs), () => this.runJoinStep(client, next), client);
+      }
+    }
     if (dependents.length === 0 && step === this.join[this.join.length - 1]) {
       // Ship selection, then StateUpdates start ~150 ms later.
       this.schedule(msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS), () => this.enterGame(client), client);
@@ -254,8 +265,9 @@ export class TrafficDriver {
     const n = players().length;
     if (phase.kind === 'combat') {
       const origins = new Origins(phase.reliablePerSecond, phase.clientShare);
-      const fire = reliableEventSender(this.port, origins, players, this.streams.reliable, this.salt);
-      this.eventTimer = startArrivals(this.port.sim, eventsPerSecond(origins.total(n)), phase.arrival, this.streams.reliable, fire);
+      const mix = eventMix(phase.eventKinds);
+      const fire = reliableEventSender(this.port, origins, players, this.streams.reliable, this.salt, mix);
+      this.eventTimer = startArrivals(this.port.sim, eventsPerSecond(origins.total(n), mix), phase.arrival, this.streams.reliable, fire);
     } else if (phase.kind === 'lobby') {
       const origins = new Origins(phase.chatPerMinute / 60, CHAT_CLIENT_SHARE);
       const fire = chatSender(this.port, origins, players, this.streams.chat, this.salt);

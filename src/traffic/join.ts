@@ -37,6 +37,10 @@ export interface JoinStep {
   readonly delayMs: number;
   /** Step whose last message triggers this one; null for the first. */
   readonly after: number | null;
+  /** A client's answer to a recursive checksum round: its think time hashes a directory tree (traffic.treeHashing). */
+  readonly hashesTree?: true;
+  /** A checksum response: the round it answers (traffic.round2ThinkMs sets round 2's think time). */
+  readonly round?: number;
   readonly messages: readonly JoinMessage[];
 }
 
@@ -51,6 +55,9 @@ function game(label: string, opcode: number, wireBytes: number, salt: number): J
 function captured(label: string, payload: Uint8Array): JoinMessage {
   return { label, type: TYPE_GAME, reliable: true, ordered: false, payload };
 }
+
+/** DECISIONS.md join table, step 8: the round-2 response leaves ~700 ms after its request (traffic.round2ThinkMs sets it for a run). */
+export const ROUND_2_THINK_MS = 700;
 
 /** Joins built so far, by manifest object: a run's driver and its live bridge share one. */
 const built = new WeakMap<ChecksumManifest, readonly JoinStep[]>();
@@ -105,8 +112,9 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
       after = steps.length;
     }
     // The client answers in ~20 ms; round 2 (~700 ms, it hashes a directory tree) and 0xFF (50 ms) as measured.
-    const think = round.round === 2 ? 700 : round.round === FINAL_ROUND ? 50 : 20;
-    steps.push({ step: steps.length + 1, from: 'client', delayMs: think, after, messages: [checksum('response', manifest, round)] });
+    const think = round.round === 2 ? ROUND_2_THINK_MS : round.round === FINAL_ROUND ? 50 : 20;
+    const response: JoinStep = { step: steps.length + 1, from: 'client', delayMs: think, after, round: round.round, messages: [checksum('response', manifest, round)] };
+    steps.push(round.recursive ? { ...response, hashesTree: true } : response);
     after = steps.length;
   });
   steps.push({

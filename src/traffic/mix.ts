@@ -31,14 +31,38 @@ export const MEASURED_MIX: readonly EventKind[] = [
   { name: 'ObjCreate', opcode: Opcode.ObjCreate, count: 42, payloadBytes: [40], copies: 1 },
 ];
 
-const WEIGHTS = MEASURED_MIX.map((kind) => kind.count);
-const TOTAL_WEIGHT = WEIGHTS.reduce((a, b) => a + b, 0);
+/** The kinds a combat phase draws its reliable events from, with their draw weights. */
+export interface EventMix {
+  readonly kinds: readonly EventKind[];
+  readonly weights: readonly number[];
+  readonly totalWeight: number;
+  /** Mean messages per drawn event, to turn a message rate into an event rate. */
+  readonly messagesPerEvent: number;
+}
 
-/** Mean messages per drawn event, to turn a message rate into an event rate. */
-export const MESSAGES_PER_EVENT = MEASURED_MIX.reduce((sum, kind) => sum + kind.count * kind.copies, 0) / TOTAL_WEIGHT;
+function mixOf(kinds: readonly EventKind[]): EventMix {
+  const weights = kinds.map((kind) => kind.count);
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  return { kinds, weights, totalWeight, messagesPerEvent: kinds.reduce((sum, kind) => sum + kind.count * kind.copies, 0) / totalWeight };
+}
 
-export function drawEvent(stream: RandomStream): { kind: EventKind; payloadBytes: number } {
-  const kind = MEASURED_MIX[weightedIndex(stream, WEIGHTS, TOTAL_WEIGHT)];
+export const FULL_MIX: EventMix = mixOf(MEASURED_MIX);
+
+/** Mean messages per drawn event of the whole measured mix. */
+export const MESSAGES_PER_EVENT = FULL_MIX.messagesPerEvent;
+
+export const EVENT_KIND_NAMES: readonly string[] = MEASURED_MIX.map((kind) => kind.name);
+
+/** The measured mix restricted to `names` (their measured weights kept); null = the whole mix. */
+export function eventMix(names: readonly string[] | null): EventMix {
+  if (names === null) return FULL_MIX;
+  const kinds = MEASURED_MIX.filter((kind) => names.includes(kind.name));
+  if (kinds.length === 0) throw new Error(`mix: no event kind among ${names.join(', ')}`);
+  return mixOf(kinds);
+}
+
+export function drawEvent(stream: RandomStream, mix: EventMix = FULL_MIX): { kind: EventKind; payloadBytes: number } {
+  const kind = mix.kinds[weightedIndex(stream, mix.weights, mix.totalWeight)];
   const payloadBytes = kind.payloadBytes.length === 1 ? kind.payloadBytes[0] : kind.payloadBytes[uniformInt(stream, 0, kind.payloadBytes.length - 1)];
   return { kind, payloadBytes };
 }

@@ -5,6 +5,13 @@ import type { Micros, MillisIn } from '../engine/index.js';
 import { DEFAULT_MANIFEST } from './manifest.js';
 import type { ChecksumManifest } from './manifest.js';
 
+/**
+ * The round-2 think time of the best reading: the join table's "~700 ms", 675 ms so
+ * that the reply is queued between the first and the second send of the request's
+ * ACK (0.667 s apart), as the captured 418-byte datagram shows.
+ */
+export const CALIBRATED_ROUND_2_THINK_MS = 675;
+
 export type Arrival = 'poisson' | 'periodic';
 
 /** A phase's network update periods per role (DECISIONS.md 17); missing roles keep the scenario's. */
@@ -51,6 +58,8 @@ export interface CombatPhase {
   readonly reliablePerSecond: number;
   readonly clientShare: number;
   readonly arrival: Arrival;
+  /** The event kinds drawn (names of the measured mix, their weights kept); null = the whole mix. */
+  readonly eventKinds: readonly string[] | null;
 }
 
 /** In game but quiet: StateUpdates continue, no reliable events. */
@@ -93,6 +102,16 @@ export function isEventPhase(phase: Phase): phase is JoinPhase | DisconnectPhase
   return phase.kind === 'join' || phase.kind === 'disconnect' || phase.kind === 'timeout';
 }
 
+/**
+ * Where a client's hashing of a recursive checksum round runs (DECISIONS.md 16 and
+ * the join table, step 8: the round-2 response leaves ~700 ms after its request,
+ * its first fragment in one datagram with the request's ACK). concurrent: the update
+ * loop keeps running and the reply is queued after the think time; in-update: the
+ * handler hashes inside the update that dispatched the request, so that loop waits.
+ */
+export type TreeHashing = 'concurrent' | 'in-update';
+export const TREE_HASHINGS: readonly TreeHashing[] = ['concurrent', 'in-update'];
+
 export interface TrafficPlan {
   readonly phases: readonly Phase[];
   /** Client k (1-based) of the first join phase starts its join (k - 1) x this after it. */
@@ -101,6 +120,14 @@ export interface TrafficPlan {
   readonly repeatFrom: number | null;
   /** The checksum rounds of every join: what the server asks and the client answers (DECISIONS.md 31). */
   readonly manifest: ChecksumManifest;
+  readonly treeHashing: TreeHashing;
+  /**
+   * The client's think time for checksum round 2 (DECISIONS.md join table: "~700 ms
+   * later"). Whether its first fragment shares a datagram with the request's ACK
+   * (the capture's 418 bytes) depends on it: a reply ready just after the ACK's
+   * second send (0.667 s after its first) leaves with it.
+   */
+  readonly round2ThinkMs: number;
 }
 
 /** Reliable-rate presets: measured ~4.9/s (34-minute session), assumed ~60/s (ack-outbox-deadlock.md §5.3). */
@@ -117,4 +144,7 @@ export const DEFAULT_PLAN: TrafficPlan = {
   phases: [{ kind: 'join' }, { kind: 'lobby', durationUs: null, chatPerMinute: 0 }],
   repeatFrom: null,
   manifest: DEFAULT_MANIFEST,
+  treeHashing: 'concurrent',
+  // `reproduce ack-outbox` ranks it first: ready just after the ACK's second send (README "Calibration").
+  round2ThinkMs: CALIBRATED_ROUND_2_THINK_MS,
 };

@@ -6,7 +6,8 @@ import type { RandomStream, Scheduler, Timer } from '../engine/index.js';
 import { ZERO_US, addUs, bernoulli, exponential, micros, uniformInt, usPerEvent } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { Role } from '../transport/index.js';
-import { MESSAGES_PER_EVENT, MEASURED_MIX, drawEvent } from './mix.js';
+import { FULL_MIX, MEASURED_MIX, drawEvent } from './mix.js';
+import type { EventMix } from './mix.js';
 import { Opcode, templatePayload } from './payloads.js';
 import type { Arrival, UpdatePeriods } from './plan.js';
 
@@ -28,6 +29,11 @@ export interface TrafficPort {
   slotOf(client: number): number | null;
   /** Sets every host's update periods for a phase; null or a missing role = the scenario's. */
   setUpdatePeriods(periods: UpdatePeriods | null): void;
+  /**
+   * Client `client`'s game handler, running now inside its network update, keeps
+   * that host busy for `busyUs`: its next update waits (traffic.treeHashing in-update).
+   */
+  stallClient(client: number, busyUs: Micros): void;
 }
 
 /** Calls `fire` at the arrivals of a Poisson or periodic process of `perSecond`. */
@@ -102,19 +108,19 @@ export function sendFromOrigin(port: TrafficPort, origin: number | null, inGame:
 }
 
 /** Reliable game events drawn from the measured mix; StartFiring goes out as a pair. */
-export function reliableEventSender(port: TrafficPort, origins: Origins, inGame: () => readonly number[], stream: RandomStream, salt: PayloadSalt): () => void {
+export function reliableEventSender(port: TrafficPort, origins: Origins, inGame: () => readonly number[], stream: RandomStream, salt: PayloadSalt, mix: EventMix = FULL_MIX): () => void {
   return () => {
     const players = inGame();
     if (players.length === 0) return;
     const origin = origins.draw(stream, players);
-    const { kind, payloadBytes } = drawEvent(stream);
+    const { kind, payloadBytes } = drawEvent(stream, mix);
     sendFromOrigin(port, origin, players, templatePayload(kind.opcode, payloadBytes, salt.next()), kind.copies);
   };
 }
 
 /** Reliable messages/s -> events/s, given the pairs in the mix. */
-export function eventsPerSecond(reliablePerSecond: number): number {
-  return reliablePerSecond / MESSAGES_PER_EVENT;
+export function eventsPerSecond(reliablePerSecond: number, mix: EventMix = FULL_MIX): number {
+  return reliablePerSecond / mix.messagesPerEvent;
 }
 
 const CHAT = MEASURED_MIX.find((kind) => kind.name === 'Chat') as (typeof MEASURED_MIX)[number];

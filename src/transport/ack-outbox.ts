@@ -34,6 +34,8 @@ export interface AckEntry extends Linked<AckEntry> {
   /** Insertion id: queue order, and the key into the position indexes. */
   order: number;
   inStale: boolean;
+  /** ackCarriage every-datagram: the update in which it last rode along, so no datagram of one update carries it twice. */
+  rodeUs: number;
 }
 
 const NEVER = Number.NEGATIVE_INFINITY;
@@ -175,6 +177,7 @@ export class AckOutbox {
       lastSendUs: NEVER,
       order: this.nextOrder++,
       inStale: false,
+      rodeUs: NEVER,
       prev: null,
       next: null,
     };
@@ -208,6 +211,29 @@ export class AckOutbox {
     if (this.stale.length > this.counters.ackOutboxDeadZoneMax) this.counters.ackOutboxDeadZoneMax = this.stale.length;
     if (this.stale.length > this.peaks.ackOutboxDeadZone) this.peaks.ackOutboxDeadZone = this.stale.length;
   };
+
+  /**
+   * ackCarriage every-datagram (DECISIONS.md 25): a datagram that goes out anyway
+   * also carries each entry pass 1 may still send and did not send in this update;
+   * with `stale` (every-datagram-all, pass 2 ran), the dead zone's entries too.
+   * Its count and timer stay as they are: only an expired timer advances them.
+   * O(entries below the pass-one limit) per datagram, only under that reading.
+   */
+  rideAlong(nowUs: number, out: DatagramBuilder, stale: boolean): void {
+    if (!this.ride(this.fresh, SendNote.Ack, nowUs, out) || !stale) return;
+    this.ride(this.stale, SendNote.StaleAck, nowUs, out);
+  }
+
+  /** False once the datagram is full. */
+  private ride(list: EntryList<AckEntry>, note: SendNote, nowUs: number, out: DatagramBuilder): boolean {
+    for (let entry = list.head; entry !== null; entry = entry.next) {
+      if (entry.lastSendUs === nowUs || entry.rodeUs === nowUs) continue;
+      if (!out.tryAdd(entry.wire, entry.wireBytes, -1, note)) return false;
+      entry.rodeUs = nowUs;
+      this.counters.acksSent++;
+    }
+    return true;
+  }
 
   /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */
   passTwo(nowUs: number, out: DatagramBuilder): void {

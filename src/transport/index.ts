@@ -18,6 +18,8 @@ export {
   KEEPALIVE_PATHS,
   KEEPALIVE_SENDERS,
   IDLE_COUNTS,
+  ACK_CARRIAGES,
+  CONNECT_ACKS,
   GATE_OPENERS,
   GATE_SCOPES,
   MESSAGE_LIFETIMES,
@@ -45,6 +47,9 @@ export type {
   WrapReceive,
   ReceiveTiming,
   PlantedBug,
+  AckCarriage,
+  ConnectAck,
+  KeepalivePath,
 } from './switches.js';
 export { ineffectiveSettings } from './switch-effects.js';
 export type { PeerCounters } from './counters.js';

@@ -33,7 +33,7 @@ import type { ConnectionState, QueuesView } from './lifecycle.js';
 import { seqNext } from './seq.js';
 import { Slab } from './slab.js';
 import type { UpdateSteps } from './update-loop.js';
-import type { TransportParams, TransportSwitches } from './switches.js';
+import type { KeepalivePath, TransportParams, TransportSwitches } from './switches.js';
 
 export { connectionEnded } from './lifecycle.js';
 export type { ConnectionState } from './lifecycle.js';
@@ -118,6 +118,8 @@ export class PeerTransport implements UpdateSteps {
       twoPassGated: switches.ackOutbox === 'two-pass-gated',
       gate: gateRule(switches.gateOpeners, switches.gateScope),
       outOfBand: this.outOfBand,
+      ridingAcks: switches.ackCarriage !== 'when-due',
+      ridingStaleAcks: switches.ackCarriage === 'every-datagram-all',
       inWindow: switches.sendWindow === null ? null : (message) => this.retransmitQueue.inWindow(message.low, message.seq as number),
       onWindowStall: () => this.counters.windowStalls++,
       onFirstSent: (message, nowUs) => {
@@ -328,7 +330,7 @@ export class PeerTransport implements UpdateSteps {
     const keepalive = this.switches.keepalive;
     if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= msToUsUnrounded(this.params.keepaliveIdleMs)) {
       // The keepalive is itself a send: whatever idleCounts counts, it restarts the 5 s clock.
-      if (this.sendKeepalive(idleKeepalive(keepalive, this.identity, this.ownPeerId))) this.lastSentUs = now;
+      if (this.sendKeepalive(idleKeepalive(keepalive, this.identity, this.ownPeerId), keepalive.path)) this.lastSentUs = now;
     }
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
     if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
@@ -366,6 +368,7 @@ export class PeerTransport implements UpdateSteps {
    * replies the game queues now leave in the next update, with the ACKs made here.
    */
   receiveStep(now: Micros): void {
+    this.receiver.ackConnectLater(now);
     if (this.receiver.waiting > 0) {
       this.updateMemoryMax();
       this.receiver.readAll(now);
@@ -412,14 +415,15 @@ export class PeerTransport implements UpdateSteps {
   /** DECISIONS.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
   private answerIdentity(reliable: boolean): void {
     if (this.role !== 'server' || this.lifecycle.state !== 'open' || !this.switches.keepalive.serverEcho || this.switches.plantedBug === 'no-keepalive-echo') return;
-    if (this.sendKeepalive(identityMessage(this.identity, this.ownPeerId, reliable))) this.counters.keepalivesEchoed++;
+    const keepalive = this.switches.keepalive;
+    if (this.sendKeepalive(identityMessage(this.identity, this.ownPeerId, reliable), keepalive.echoPath)) this.counters.keepalivesEchoed++;
   }
 
-  /** Queues a keepalive, or holds it for the end of the next datagram (keepalive.path outside-queues). */
-  private sendKeepalive(shape: KeepaliveShape): boolean {
+  /** Queues a keepalive, or holds it for the end of the next datagram (path outside-queues). */
+  private sendKeepalive(shape: KeepaliveShape, path: KeepalivePath): boolean {
     const uid = shape.reliable ? this.hooks.newUid(true, true) : -1;
     let sent: boolean;
-    if (this.switches.keepalive.path === 'first-send-queue') {
+    if (path === 'first-send-queue') {
       sent = this.sendMessage(shape.type, shape.payload, shape.reliable, shape.ordered, uid);
     } else if (this.outOfBand.message !== null) {
       sent = false; // one is already waiting for room

@@ -58,6 +58,9 @@ export class Receiver {
   /** The update time readAll reads at, for receiveWaiting (made once, not per update). */
   private readingUs: Micros = ZERO_US;
   private readonly receiveWaiting = (bytes: Uint8Array, uids: readonly number[]) => this.receive(bytes, uids, this.readingUs);
+  /** connectAck after-reply: the low seq of a Connect read without an ACK entry, ACKed one update later. */
+  private connectToAck: number | null = null;
+  private connectToAckUs: Micros = ZERO_US;
 
   constructor(private readonly parts: ReceiverParts) {
     const take = (delivery: Delivery) => this.taken.push(delivery);
@@ -85,6 +88,17 @@ export class Receiver {
 
   get waiting(): number {
     return this.inbox.length;
+  }
+
+  /**
+   * connectAck after-reply (DECISIONS.md 26: the server ACKs the Connect `01 00 00 02`,
+   * though not in its connect reply): the entry is made in the update after the one
+   * that read the Connect, so it leaves one datagram after the reply.
+   */
+  ackConnectLater(nowUs: Micros): void {
+    if (this.connectToAck === null || nowUs <= this.connectToAckUs) return;
+    this.parts.ackOutbox.onReliableReceived(this.connectToAck, true, false, 0, nowUs);
+    this.connectToAck = null;
   }
 
   /** Receive step then dispatch step over everything waiting. */
@@ -161,7 +175,12 @@ export class Receiver {
     }
     // The Connect comes from an address with no peer yet: the peer is made when it is
     // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
-    const unanswered = (this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED) || (this.ignoreDisconnect && message.type === TYPE_DISCONNECT);
+    const connect = this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
+    const unanswered = connect || (this.ignoreDisconnect && message.type === TYPE_DISCONNECT);
+    if (connect && switches.connectAck === 'after-reply' && this.connectToAck === null) {
+      this.connectToAck = message.seq as number;
+      this.connectToAckUs = nowUs as Micros;
+    }
     // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
     if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
       const seq = this.ackSeqLowByte ? (message.seq as number) & 0xff : (message.seq as number);

@@ -25,6 +25,9 @@ export interface SendCycleParts {
   readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
   /** A keepalive sent outside the queues (switch keepalive.path): after pass 2, never opening the gate. */
   readonly outOfBand: { message: OutgoingMessage | null };
+  /** ackCarriage every-datagram: a datagram that goes out anyway carries every pass-1 entry; -all: every entry. */
+  readonly ridingAcks: boolean;
+  readonly ridingStaleAcks: boolean;
 }
 
 export interface GateRule {
@@ -72,7 +75,8 @@ export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs
   const opened = opensGate(parts.gate, out);
   if (opened) update.gateOpened = true;
   const open = parts.gate.scope === 'update' ? update.gateOpened : opened;
-  if (parts.twoPassGated && (open || disconnecting)) parts.ackOutbox.passTwo(nowUs, out);
+  const passTwo = parts.twoPassGated && (open || disconnecting);
+  if (passTwo) parts.ackOutbox.passTwo(nowUs, out);
   else if (parts.twoPassGated && parts.ackOutbox.deadZone > 0) out.gateShut = true;
   // 5. A keepalive outside the queues goes last and never counts for the gate.
   const keepalive = parts.outOfBand.message;
@@ -82,5 +86,7 @@ export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs
     parts.outOfBand.message = null;
     parts.onFirstSent(keepalive, nowUs);
   }
+  // 6. ACKs that ride along (DECISIONS.md 25): never a datagram of their own, never counted for the gate.
+  if (parts.ridingAcks && out.count > 0) parts.ackOutbox.rideAlong(nowUs, out, passTwo && parts.ridingStaleAcks);
   return out.count > 0;
 }

@@ -111,7 +111,8 @@ export const PLANTED_MESSAGES_READ = 32;
  *   so it is a first send and opens the pass-2 gate; or outside the queues,
  *   written after pass 2 and never opening the gate.
  * - senders: "client → host, and host → each peer that is not disconnecting" (18).
- * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12).
+ * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12, 26).
+ * - echoPath: the echo's own path through the queues, which DECISIONS.md 26 does not show.
  * - idleCounts: what resets "nothing sent for 5 s": any datagram, one carrying a
  *   data message (first send or retransmit), one carrying a first send, or one
  *   carrying a reliable message (first send or retransmit; StateUpdates do not count).
@@ -122,6 +123,7 @@ export interface KeepalivePolicy {
   readonly path: KeepalivePath;
   readonly senders: KeepaliveSenders;
   readonly serverEcho: boolean;
+  readonly echoPath: KeepalivePath;
   readonly idleCounts: IdleCounts;
 }
 export type KeepaliveMessage = 'type-0x00' | 'type-0x02';
@@ -163,6 +165,30 @@ export const DUPLICATE_ACK_TIMERS: readonly DuplicateAckTimer[] = ['due-now', 'r
  */
 export type WrapReceive = 'first-wins' | 'last-wins' | 'reject';
 export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 'reject'];
+
+/**
+ * Which datagrams carry an ACK entry that pass 1 may still send (DECISIONS.md 9
+ * against 25). when-due: only a datagram built after its 0.667 s timer expired
+ * (the same entry seen ~0.667 s apart on the wire). every-datagram: every datagram
+ * that goes out anyway also carries each entry below the pass-one limit
+ * ("every datagram carries each entry whose send count is below 3"); its count
+ * and timer still move only when the timer expires, and only that makes a
+ * datagram of its own, so a quiet peer still sends its ACKs ~0.667 s apart.
+ * every-datagram-all: the same for every entry, dead-zone ones too whenever pass 2
+ * runs (ack-outbox-deadlock.md §5.2 says they stop taking room; the wire costs of
+ * DECISIONS.md 25, ~4.5 B per entry of the outbox, fit only this).
+ */
+export type AckCarriage = 'when-due' | 'every-datagram' | 'every-datagram-all';
+export const ACK_CARRIAGES: readonly AckCarriage[] = ['when-due', 'every-datagram', 'every-datagram-all'];
+
+/**
+ * The server's ACK of a client's Connect (DECISIONS.md 26: `01 00 00 02`). The
+ * captured connect reply carries none, so either the server never ACKs it
+ * (the connect reply answers it), or the new peer ACKs it one update after its
+ * connect reply.
+ */
+export type ConnectAck = 'none' | 'after-reply';
+export const CONNECT_ACKS: readonly ConnectAck[] = ['none', 'after-reply'];
 
 /**
  * When received datagrams are processed: inside the receiver's next update, after
@@ -221,6 +247,8 @@ export interface TransportSwitches {
   readonly wrapReceive: WrapReceive;
   readonly receiveTiming: ReceiveTiming;
   readonly bootPayload: BootPayload;
+  readonly ackCarriage: AckCarriage;
+  readonly connectAck: ConnectAck;
 }
 
 /** bcsim's keepalive before issue 10: the captured message, reliable, queued, both roles, echoed. */
@@ -230,6 +258,7 @@ export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
   path: 'first-send-queue',
   senders: 'both',
   serverEcho: true,
+  echoPath: 'first-send-queue',
   idleCounts: 'any-datagram',
 };
 
@@ -243,19 +272,23 @@ export const READINGS_BEFORE_ISSUE_10 = {
   wrapReceive: 'first-wins',
   receiveTiming: 'in-update',
   bootPayload: 'slot',
+  ackCarriage: 'when-due',
+  connectAck: 'none',
 } as const satisfies Partial<TransportSwitches>;
 
 /**
- * The reading that matches the most observations in `reproduce ack-outbox`
- * ("lifetime+unreliable-outside", 9 of 13; README "Calibration"): an unACKed
- * message is dropped once older than the peer timeout, and the idle keepalive is
- * unreliable and never opens the pass-2 gate. Both presets share it, so a
- * comparison isolates the fixes (DECISIONS.md "The fix").
+ * The reading `reproduce ack-outbox` ranks first ("calibrated"; README
+ * "Calibration"): unACKed messages dropped once older than the peer timeout; the
+ * idle keepalive in its captured form, reliable, through the ordinary send path
+ * (DECISIONS.md 18, 26), its echo written after pass 2; the Connect ACKed one
+ * update after the connect reply (26). Both presets share it, so a comparison
+ * isolates the fixes (DECISIONS.md "The fix").
  */
 export const CALIBRATED_READINGS = {
   ...READINGS_BEFORE_ISSUE_10,
-  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, reliable: false, path: 'outside-queues' },
+  keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, echoPath: 'outside-queues' },
   messageLifetime: 'peer-timeout',
+  connectAck: 'after-reply',
 } as const satisfies Partial<TransportSwitches>;
 
 export const STOCK_RETRANSMIT: RetransmitPolicy = { backoff: 'fixed', baseMs: 2000, stepMs: 1000, capMs: 5000, retryLimit: null };
@@ -317,8 +350,9 @@ export interface TransportParams {
   readonly maxMessageAgeMs: MillisIn | null;
   /**
    * Stock close (closePolicy immediate): how long a peer keeps a remote whose
-   * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 21:
-   * the ACK of the Disconnect went out 8 times ~0.67 s apart; 0 = close after the next update.
+   * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 28:
+   * the ACK of the Disconnect went out 7 times over ~4.0 s and the peer was gone
+   * ~4.16 s after (21's "re-sent 7 times" would be 8 sends, 5 s); 0 = close after the next update.
    */
   readonly disconnectedPeerLingerMs: MillisIn;
   /** Explicit bounds; exceeding one is counted, never silent (TIGER_STYLE limits). */
@@ -337,7 +371,7 @@ export const DEFAULT_PARAMS: TransportParams = {
   keepaliveIdleMs: 5000,
   peerTimeoutMs: 45000,
   maxMessageAgeMs: null,
-  disconnectedPeerLingerMs: 5000,
+  disconnectedPeerLingerMs: 4160,
   firstSendQueueLimit: 65536,
   retransmitQueueLimit: 65536,
   ackOutboxLimit: 1 << 17,

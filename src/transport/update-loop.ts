@@ -26,6 +26,8 @@ export class UpdateLoop {
   private periodUs: Micros;
   private running = false;
   private stopped = false;
+  /** A handler ran inside the update until then: the next update waits for it. */
+  private busyUntilUs: Micros = ZERO_US;
 
   /**
    * `idleRuns`: a server's loop keeps running with no connection (it listens);
@@ -69,6 +71,16 @@ export class UpdateLoop {
     this.periodUs = toPeriodUs(periodMs);
   }
 
+  /**
+   * A handler the current update dispatched to keeps the host busy for `busyUs`
+   * (a long computation inside the update): the next update starts no sooner than
+   * that after now. Nothing is read or sent meanwhile.
+   */
+  stall(busyUs: Micros): void {
+    const until = addUs(this.sim.now, busyUs);
+    if (until > this.busyUntilUs) this.busyUntilUs = until;
+  }
+
   private resume(): void {
     this.running = true;
     this.sim.reschedule(this.timer as Timer, addUs(this.sim.now, this.periodUs));
@@ -89,7 +101,8 @@ export class UpdateLoop {
       this.running = false; // a client with nothing left; add() resumes it
       return;
     }
-    this.sim.reschedule(this.timer as Timer, addUs(now, this.periodUs));
+    const next = addUs(now, this.periodUs);
+    this.sim.reschedule(this.timer as Timer, next < this.busyUntilUs ? this.busyUntilUs : next);
   }
 }
 

@@ -177,9 +177,12 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
     const d = s.delivery;
     expect(d.reliableSent).toBeGreaterThan(30_000);
     expect([d.reliableLost, d.reliableSwallowed, d.duplicateDeliveries, d.outOfOrderDeliveries, d.corruptDeliveries, d.reliableRefused]).toEqual([0, 0, 0, 0, 0, 0]);
-    // The quiet tail drained everything.
-    expect(d.reliableInFlight).toBe(0);
-    expect(d.reliableDelivered).toBe(d.reliableSent);
+    // The quiet tail drained every game message; only an idle keepalive (reliable since
+    // DECISIONS.md 26) sent in its last seconds may still be on its way.
+    expect(d.reliableInFlight).toBeLessThanOrEqual(6);
+    expect(d.reliableDelivered + d.reliableInFlight).toBe(d.reliableSent);
+    const delivered = new Set(run.deliveries.map((x) => x.uid));
+    expect(run.sends.filter((m) => m.reliable && !delivered.has(m.uid)).map((m) => m.uid)).toEqual([]);
     // The loss fired and was repaired.
     expect(s.peers.client.retransmits).toBeGreaterThan(0);
     expect(s.peers.server.retransmits).toBeGreaterThan(0);

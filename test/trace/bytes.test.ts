@@ -14,8 +14,9 @@ describe('trace --bytes', () => {
     const byDefault = await cli(ARGS);
     const full = await cli([...ARGS, '--bytes', 'full']);
     expect(full.stdout).toBe(byDefault.stdout);
-    // The round-2 checksum response's first fragment: 0x21, round 2, its directory hash, 63 files (DECISIONS.md 31).
-    expect(byDefault.stdout).toContain('| 02 01 32 9C A1 02 00 00 03 21 02 6F B5 A7 1B 3F 00 FE 55 7B');
+    // The round-2 checksum response's first fragment after the ACK of its request (the captured 418 bytes):
+    // 0x21, round 2, its directory hash, 63 files (DECISIONS.md 31).
+    expect(byDefault.stdout).toContain('| 02 02 01 02 00 00 32 9C A1 02 00 00 03 21 02 6F B5 A7 1B 3F 00 FE 55 7B');
     expect(byDefault.stdout).not.toContain('…');
   });
 
@@ -32,8 +33,8 @@ describe('trace --bytes', () => {
       // Cut exactly when there were more than 16 bytes.
       if (bytes.endsWith('…')) expect(bytes.split(' ')).toHaveLength(17);
     }
-    // The 412-byte fragment: 16 bytes then the ellipsis; a 6-byte ACK datagram whole.
-    expect(short.stdout).toContain('payload=405B | 02 01 32 9C A1 02 00 00 03 21 02 6F B5 A7 1B 3F …\n');
+    // The 418-byte datagram of the request's ACK and the first fragment: 16 bytes then the ellipsis; a 6-byte ACK datagram whole.
+    expect(short.stdout).toContain('payload=405B | 02 02 01 02 00 00 32 9C A1 02 00 00 03 21 02 6F …\n');
     expect(short.stdout).toContain('[4 bytes] | 02 01 01 01 00 02\n');
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(400);
   });

@@ -59,11 +59,36 @@ describe('the captured loopback join (stock)', () => {
   });
 
   it('the round-2 response goes out as 3 fragments of seq 2, 412 bytes first (flags 0xA1, 0xA1, 0xA0)', () => {
-    const fragments = client.filter((d) => d.notes.every((n) => n === 0)).flatMap((d) => d.messages.filter((m) => m.type === TYPE_GAME && m.fragment));
+    // First sends only (note 0), in datagrams that may also carry ACKs.
+    const fragments = client.flatMap((d) => d.messages.filter((m, i) => m.type === TYPE_GAME && m.fragment && d.notes[i] === 0));
     expect(fragments.map((m) => [m.seq, m.fragIndex, m.size])).toEqual([
       [2, 0, 412],
       [2, 1, 411],
       [2, 2, 196],
     ]);
+  });
+
+  it('the first fragment leaves in one 418-byte datagram with the ACK of request r2 (the join table, DECISIONS.md 16)', () => {
+    const first = client.find((d) => d.messages.some((m) => m.type === TYPE_GAME && m.fragment && m.fragIndex === 0)) as Sent;
+    expect(first.bytes.length).toBe(418);
+    expect(shape(first)).toEqual(['A2', 'G2']);
+    // It is the second send of that ACK: the reply was ready 675 ms after the request, just after the first.
+    expect(client.filter((d) => d.timeUs < first.timeUs && shape(d).includes('A2'))).toHaveLength(1);
+  });
+
+  it('the server ACKs the Connect (01 00 00 02) in a datagram after its connect reply (DECISIONS.md 26)', () => {
+    const at = server.findIndex((d) => d.messages.some((m) => m.type === TYPE_ACK && m.seq === 0 && (m.flags & 2) !== 0));
+    expect(at).toBeGreaterThan(0);
+    expect(Buffer.from(server[at].bytes).toString('hex')).toContain('01000002');
+  });
+
+  it('the join keepalive is the captured 22-byte reliable message, ACKed with 01 01 00 02 and echoed in the same form', () => {
+    const keepalive = client.find((d) => d.messages.some((m) => m.type === 0x00)) as Sent;
+    const message = keepalive.messages.find((m) => m.type === 0x00);
+    expect([message?.size, keepalive.bytes[(message?.offset ?? 0) + 2], message?.type === 0x00 && message.seq]).toEqual([22, 0xc0, 1]);
+    expect(server.some((d) => Buffer.from(d.bytes).toString('hex').includes('01010002'))).toBe(true);
+    const echo = server.find((d) => d.messages.some((m) => m.type === 0x00)) as Sent;
+    const echoed = echo.messages.find((m) => m.type === 0x00);
+    expect([echoed?.size, echo.bytes[(echoed?.offset ?? 0) + 2]]).toEqual([22, 0xc0]);
   });
 });

@@ -71,7 +71,7 @@ describe('keepalive switches (DECISIONS.md 12, 18)', () => {
   });
 
   it('unreliable and outside the queues: keepalives never open the gate, the dead zone persists', () => {
-    const pair = strandOne({ keepalive: { reliable: false, path: 'outside-queues' } }, { peerTimeoutMs: 1e9 });
+    const pair = strandOne({ keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' } }, { peerTimeoutMs: 1e9 });
     pair.sim.runUntil(ms(60_000));
     expect(times(pair, 'server', highAck(0))).toEqual([190, 950, 1710]);
     expect(pair.server.ackOutbox.deadZone).toBe(1);

@@ -331,6 +331,10 @@ export class LivePeer {
         this.host?.loop.setPeriod(periods?.server ?? params.server);
         this.clientLoop?.setPeriod(periods?.client ?? params.client);
       },
+      // Only our own client's loop can wait for its handler; the counterpart's runs on its own.
+      stallClient: (_client, busyUs) => {
+        if (local === 'client') this.clientLoop?.stall(busyUs);
+      },
     };
   }
 
