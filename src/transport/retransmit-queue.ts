@@ -11,6 +11,7 @@ import { micros, msToUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import { retransmitIntervalUs } from './backoff.js';
 import type { PeerCounters } from './counters.js';
+import type { GiveUpLimit } from './end-cause.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
 import { IntMap } from './int-map.js';
@@ -26,8 +27,8 @@ import type { RetransmitPolicy, TransportParams, TransportSwitches } from './swi
 
 /** What the queue reports back to its owner. */
 export interface RetransmitEvents {
-  /** The sender stopped retrying this message (retry or age limit, or the queue was cleared). */
-  gaveUp(message: OutgoingMessage): void;
+  /** The sender stopped retrying this message: at a limit, or (null) because the queue was cleared. */
+  gaveUp(message: OutgoingMessage, limit: GiveUpLimit | null): void;
 }
 
 /** Why an ACK did or did not clear an entry; traces print it. */
@@ -165,7 +166,7 @@ export class RetransmitQueue {
    */
   sendDue(nowUs: number, out: DatagramBuilder): void {
     for (let node = this.expiring.peek(); node !== undefined && node.key <= nowUs; node = this.expiring.peek()) {
-      this.giveUp(node.item);
+      this.giveUp(node.item, 'message-age');
     }
     for (let node = this.waiting.peek(); node !== undefined && node.key <= nowUs; node = this.waiting.peek()) {
       this.waiting.remove(node);
@@ -180,7 +181,7 @@ export class RetransmitQueue {
       const slot = node.item;
       this.visits++;
       if (this.atRetryLimit(slot)) {
-        this.giveUp(slot);
+        this.giveUp(slot, 'retry-limit');
         continue;
       }
       if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
@@ -195,7 +196,7 @@ export class RetransmitQueue {
     for (const slot of this.slotsInOrder()) {
       this.visits++;
       if (this.atRetryLimit(slot)) {
-        this.giveUp(slot);
+        this.giveUp(slot, 'retry-limit');
         continue;
       }
       if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
@@ -230,10 +231,10 @@ export class RetransmitQueue {
     }
   }
 
-  private giveUp(slot: Slot): void {
+  private giveUp(slot: Slot, limit: GiveUpLimit | null): void {
     this.removeSlot(slot);
     this.counters.gaveUp++;
-    this.events.gaveUp(slot.message);
+    this.events.gaveUp(slot.message, limit);
   }
 
   /**
@@ -285,6 +286,11 @@ export class RetransmitQueue {
     return this.byMatchKey.has(packKeyOf(low, seq, fragment, fragIndex));
   }
 
+  /** The oldest message still queued (null: none). */
+  oldest(): OutgoingMessage | null {
+    return this.head === null ? null : this.head.message;
+  }
+
   /** Everything still queued, in queue order. */
   *messages(): IterableIterator<OutgoingMessage> {
     for (let slot = this.head; slot !== null; slot = slot.next) yield slot.message;
@@ -292,7 +298,7 @@ export class RetransmitQueue {
 
   /** Drops everything (peer gone); each message is reported as given up. */
   clear(): void {
-    for (const slot of this.slotsInOrder()) this.giveUp(slot);
+    for (const slot of this.slotsInOrder()) this.giveUp(slot, null);
   }
 
   private unlinkMatchKey(slot: Slot): void {
