@@ -114,7 +114,6 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
     joinAllowanceUs: msToUsUnrounded(joinMs),
     tailUs: msToUsUnrounded(tailMs),
     disconnectTail,
-    expectNoLoss: disconnectTail && terminal === 'none',
     plantedBug: options.plantedBug ?? null,
   };
 }
