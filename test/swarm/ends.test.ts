@@ -42,7 +42,7 @@ describe('ends the link forced', () => {
     expect(o.violations, formatFailure(o)).toEqual([]);
     expect(o.ends).toHaveLength(2);
     // Both hear nothing for the 10 s peer timeout; the first to time out is forced by the link, the other by its end.
-    expect(o.ends.sort()).toEqual([
+    expect([...o.ends].sort()).toEqual([
       expect.stringMatching(/^client timed-out at 29\.\d{3} s: peer timeout \(last heard at 19\.\d{3} s\) \(forced: the link delivered nothing server sent after 19\.\d{3} s \(its last datagram left at 29\.\d{3} s\)\)$/),
       expect.stringMatching(/^server timed-out at 29\.\d{3} s: peer timeout \(last heard at 19\.\d{3} s\) \(forced: client had ended at 29\.\d{3} s\)$/),
     ]);

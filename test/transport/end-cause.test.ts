@@ -54,7 +54,7 @@ describe('a peer says why its connection ended', () => {
     // The client's game messages never arrive; everything else does, so nobody times out.
     pair.dropFrom.client = (_i, bytes) => bytes.includes(0x32);
     pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 7 }));
-    for (let t = 500; t < 12_000; t += 500) pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false }));
+    for (let t = 500; t < 12_000; t += 500) pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false, uid: -1 }));
     pair.sim.runUntil(ms(12_000));
     const cause = pair.client.endCause;
     expect(cause?.kind).toBe('message-given-up');
@@ -67,7 +67,7 @@ describe('a peer says why its connection ended', () => {
     const pair = makePair({ preset: 'fixed', params: { ...params, peerTimeoutMs: 8_000 } });
     // Every Disconnect the client sends is lost; the server keeps talking, so nobody times out.
     pair.dropFrom.client = (_i, bytes) => pair.sent.at(-1)?.messages.some((m) => m.type === TYPE_DISCONNECT) === true;
-    for (let t = 500; t < 14_000; t += 500) pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false }));
+    for (let t = 500; t < 14_000; t += 500) pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false, uid: -1 }));
     pair.sim.at(ms(100), () => pair.client.disconnect());
     pair.sim.runUntil(ms(14_000));
     const cause = pair.client.endCause;
