@@ -423,8 +423,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
       '\nEach run draws its own scenario: rates, duration, per-direction loss (Bernoulli, bursts), duplication, jitter and\n' +
         'reordering, bandwidth caps, slots, outages shorter and longer than the peer timeout, drop rules, disconnects and\n' +
         'give-up policies (one client). Checked: the delivery ledger (nothing lost unless a connection ended, nothing\n' +
-        'duplicated or out of order), liveness after a quiet tail, no dead-zone ACK-outbox entry (fixed), every configured\n' +
-        'fault fired, and no run throws. A failure prints `repro:` (bcsim run …), `swarm:` (this run alone) and `shrink:`.\n' +
+        'duplicated or out of order); in fixed mode, every end graceful (losing nothing) or forced by the link (the wire\n' +
+        'shows every copy or ACK of a message lost for its life), liveness after a quiet tail and no dead-zone ACK-outbox\n' +
+        'entry; every configured fault fired (one the link pre-empted by ending the connection is listed as not exercised),\n' +
+        'and no run throws. A failure prints `repro:` (bcsim run …), `swarm:` (this run alone) and `shrink:`.\n' +
         'Progress on stderr when it is a terminal. Exit codes: 0 no failure, 1 a failure, 2 bad flags.\n' +
         'Examples:\n  bcsim swarm --runs 100\n  bcsim swarm --runs 20 --seed 7 --all --json\n' +
         '  bcsim swarm --runs 100 --switch closePolicy=immediate      (exits 1: what the swarm says without the drain remedy)\n' +

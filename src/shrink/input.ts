@@ -34,7 +34,6 @@ export function parseShrinkLine(line: string, cwd: string): Omit<ShrinkInput, 'b
     joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER),
     tailUs: ZERO_US,
     disconnectTail: false,
-    expectNoLoss: false,
     plantedBug: null,
   };
   return { base: c.base, preset: c.preset, seed: c.seed, sets: c.sets, spec, cwd };

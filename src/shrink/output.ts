@@ -16,7 +16,8 @@ const EXPECT_BY_INVARIANT: Record<string, Record<string, { eq: number }>> = {
   '1 ledger: out of order': { 'delivery.outOfOrderDeliveries': { eq: 0 } },
   '1 ledger: corrupt': { 'delivery.corruptDeliveries': { eq: 0 } },
   '2 loss without an ended connection': { 'delivery.reliableLost': { eq: 0 } },
-  '2 graceful disconnect lost messages': { 'delivery.reliableLost': { eq: 0 } },
+  '2 graceful close lost messages': { 'delivery.reliableLost': { eq: 0 } },
+  '2 end the link did not force': { 'peers.*.gaveUp': { eq: 0 } },
   '3 liveness': { 'delivery.reliableInFlight': { eq: 0 } },
   '6 bounded queues': { 'peers.*.ackOutboxDeadZone.max': { eq: 0 } },
 };

@@ -62,12 +62,14 @@ export function drawDropRules(d: Draft, o: DropRuleInputs): DropRules {
         break;
       }
       case 'seq-ack': {
-        // The first N ACKs of one seq (0..2 exist in both directions and both categories during the join).
+        // The first N ACKs of one seq that every join ACKs: high seqs 0..2 both ways; low seqs 0 (the
+        // connect reply) and 1 (the keepalive) from the client, but only 1 from the server, which answers
+        // the client's Connect (low seq 0) with its connect reply, never with an ACK.
         const direction = r.pick(DIRECTIONS);
         const first = r.int(1, 5);
-        // Low-type join messages are the connect and one keepalive each way (seqs 0 and 1); high-type ones reach seq 2.
         const lowType = r.chance(0.4) ? r.chance(0.5) : undefined;
-        const match: Record<string, unknown> = { type: 'ack', seq: r.int(0, lowType === true ? 1 : 2) };
+        const lowestSeq = lowType === true && direction === 'serverToClient' ? 1 : 0;
+        const match: Record<string, unknown> = { type: 'ack', seq: r.int(lowestSeq, lowType === true ? 1 : 2) };
         if (lowType !== undefined) match.lowType = lowType;
         rules[direction].push({ scope, match, first });
         joinRuleRetries += first;

@@ -4,6 +4,7 @@ import { runScenario } from '../session/index.js';
 import type { RunResult, SessionObserver } from '../session/index.js';
 import { loadScenario } from '../scenario/index.js';
 import type { Scenario } from '../scenario/index.js';
+import { EndEvidence } from './end-evidence.js';
 import { checkRun, isEnded } from './invariants.js';
 import type { RunTimeline, Violation } from './invariants.js';
 import { loadRun, parseReproCommand } from './repro.js';
@@ -12,6 +13,10 @@ import type { Peer, RunSpec } from './spec.js';
 export interface RunOutcome {
   readonly spec: RunSpec;
   readonly violations: readonly Violation[];
+  /** Configured faults that never acted on a connection the link ended first: not exercised, not failed. */
+  readonly notExercised: readonly string[];
+  /** How each end came about (one line per ended peer). */
+  readonly ends: readonly string[];
   readonly states: Record<Peer, string>;
   /** A one-line digest of the delivery ledger. */
   readonly ledger: string;
@@ -43,6 +48,9 @@ export interface ExecuteOptions {
 export function executeScenario(spec: RunSpec, load: () => Scenario, seed: number, options: ExecuteOptions = {}): RunOutcome {
   const timeline: RunTimeline = { firstEndUs: null, firstEndBy: null };
   const extra = options.observer;
+  // Fixed mode judges every end that was not graceful by what the wire shows (ends.ts).
+  const evidence = spec.preset === 'fixed' ? new EndEvidence() : null;
+  const wire = evidence?.observer(isEnded);
   const observer: SessionObserver = {
     ...extra,
     stateChanged(timeUs, role, state, client) {
@@ -50,9 +58,20 @@ export function executeScenario(spec: RunSpec, load: () => Scenario, seed: numbe
         timeline.firstEndUs = timeUs;
         timeline.firstEndBy = `${role} ${state}`;
       }
+      wire?.stateChanged?.(timeUs, role, state, client);
       extra?.stateChanged?.(timeUs, role, state, client);
     },
   };
+  if (wire !== undefined) {
+    observer.datagramSent = (timeUs, from, bytes, uids, notes, client) => {
+      wire.datagramSent?.(timeUs, from, bytes, uids, notes, client);
+      extra?.datagramSent?.(timeUs, from, bytes, uids, notes, client);
+    };
+    observer.datagramArrived = (timeUs, to, bytes, duplicate, client) => {
+      wire.datagramArrived?.(timeUs, to, bytes, duplicate, client);
+      extra?.datagramArrived?.(timeUs, to, bytes, duplicate, client);
+    };
+  }
   // A scenario that does not load is bad input, not a failing run: its error goes to the caller.
   const scenario = load();
   let result: RunResult;
@@ -61,13 +80,15 @@ export function executeScenario(spec: RunSpec, load: () => Scenario, seed: numbe
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const violations: Violation[] = [{ invariant: '5 the run threw', detail, message: null, messages: [] }];
-    return { spec, violations, states: { server: 'error', client: 'error' }, ledger: 'none (the run threw)', traceHash: '' };
+    return { spec, violations, notExercised: [], ends: [], states: { server: 'error', client: 'error' }, ledger: 'none (the run threw)', traceHash: '' };
   }
-  const violations = checkRun(spec, result, timeline);
+  const { violations, notExercised, ends } = checkRun(spec, result, timeline, evidence);
   const d = result.summary.delivery;
   return {
     spec,
     violations,
+    notExercised,
+    ends,
     states: { server: result.session.peers.server.state, client: result.session.peers.client.state },
     traceHash: result.summary.traceHash,
     ledger: `sent ${d.reliableSent}, delivered ${d.reliableDelivered}, in flight ${d.reliableInFlight}, lost ${d.reliableLost} (swallowed ${d.reliableSwallowed}), refused ${d.reliableRefused}`,

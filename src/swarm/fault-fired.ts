@@ -1,18 +1,26 @@
 // Invariant 4: every configured fault was seen to act. A fault of the shared link blocks acts on
 // every client's links, so it must fire on each connection; one of link.clients["k"] on client k's.
+// (On a connection the link ended first, a fault that never acted was not exercised: invariants.ts.)
 import type { RunResult, Connection } from '../session/index.js';
 import type { FaultCheck } from './spec.js';
 
-export function faultMissed(check: FaultCheck, result: RunResult): string | null {
+/** One connection a configured fault never acted on. */
+export interface FaultMiss {
+  readonly client: number;
+  /** "loss configured on clientToServer but droppedBy.loss = 0", prefixed with the client when there are several. */
+  readonly text: string;
+}
+
+export function faultMisses(check: FaultCheck, result: RunResult): FaultMiss[] {
   const connections = result.session.connections;
   const many = connections.length > 1;
-  const misses: string[] = [];
+  const misses: FaultMiss[] = [];
   for (const c of connections) {
     if (check.fault !== 'giveUp' && check.client !== undefined && check.client !== c.client) continue;
     const miss = missedOn(check, c);
-    if (miss !== null) misses.push(many ? `client ${c.client}: ${miss}` : miss);
+    if (miss !== null) misses.push({ client: c.client, text: many ? `client ${c.client}: ${miss}` : miss });
   }
-  return misses.length === 0 ? null : misses.join('; ');
+  return misses;
 }
 
 function missedOn(check: FaultCheck, c: Connection): string | null {

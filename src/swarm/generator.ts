@@ -76,9 +76,10 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
     retryGapMs: policy.retryGapMs,
     staggerMs: staggerMs(clients),
   });
-  if (clients > 1 && timeoutMs < joinMs) {
-    // An early joiner idles (keepalives every 5 s only) until the last client is in: in run 85
-    // three lost keepalive echoes timed client 1 out before combat under a 20 s peer timeout.
+  if (timeoutMs < joinMs) {
+    // The join must not outlast the peer timeout: a message of the join lives that long (its
+    // lifetime), and the drop rules' retries or an early joiner's idling (keepalives every 5 s
+    // only, until the last client is in) can keep one unanswered nearly the whole allowance.
     timeoutMs = d.transport.peerTimeoutMs = joinMs;
   }
   const outages = drawOutages(d, { terminal, policy, timeoutMs, aliasingProbe, high });
@@ -89,7 +90,7 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
 
   const windowless = outages.length === 0 && drops.windowed.length === 0;
   const { phases, tailStartLatestMs } = drawPhases(d, { rate, region, windowless, disconnectTail });
-  const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs });
+  const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs, drainDeadlineMs: disconnectTail ? timeoutMs : 0 });
   const durationMs = ceilToSecondMs(tailStartLatestMs + tailMs);
 
   if (options.preset !== undefined) d.mode.preset = options.preset;
@@ -113,7 +114,6 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
     joinAllowanceUs: msToUsUnrounded(joinMs),
     tailUs: msToUsUnrounded(tailMs),
     disconnectTail,
-    expectNoLoss: disconnectTail && terminal === 'none',
     plantedBug: options.plantedBug ?? null,
   };
 }

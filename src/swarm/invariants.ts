@@ -1,19 +1,25 @@
 // The swarm's invariants, checked on one finished run (issues 9 and 15): every reliable
 // message the receiver ACKed is delivered exactly once and in order per category; otherwise
-// the connection ends and every undelivered message is counted as lost. Fixed mode also keeps
-// its queues bounded. Invariants 2, 3, 4 and 6 hold per connection (one per client). Every
-// violation is collected, none stops the check.
+// the connection ends and every undelivered message is counted as lost. A connection ends only
+// gracefully (and then loses nothing), by a configured give-up policy, or at a deadline the link
+// forced (README, the fixed-mode promise; ends.ts). Fixed mode also keeps its queues bounded.
+// Invariants 2, 3, 4 and 6 hold per connection (one per client). Every violation is collected,
+// none stops the check.
 import { usToSeconds } from '../engine/index.js';
 import type { RunResult, DeliveryAnomaly, Connection } from '../session/index.js';
 import { connectionKey } from '../session/index.js';
 import { connectionEnded } from '../transport/index.js';
 import type { PeerTransport } from '../transport/index.js';
-import { faultMissed } from './fault-fired.js';
+import { faultMisses } from './fault-fired.js';
+import type { EndEvidence } from './end-evidence.js';
+import { connectionEnds, peerEndText } from './ends.js';
+import type { ConnectionEnds } from './ends.js';
 import type { Peer, RunSpec } from './spec.js';
 
 /** The message a violation is about: the shrinker keeps a candidate only if this stays the same. */
 export interface MessageKey {
-  readonly kind: DeliveryAnomaly['kind'];
+  /** An anomaly of the ledger, or 'given-up': the message an end the link did not force gave up on. */
+  readonly kind: DeliveryAnomaly['kind'] | 'given-up';
   readonly from: Peer;
   readonly category: 'low' | 'high';
   readonly seq: number;
@@ -117,14 +123,26 @@ function connectionChecks(result: RunResult): ConnectionCheck[] {
   });
 }
 
-export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline): Violation[] {
+/** What the checks found: the violations, and what the run could not show (not a failure). */
+export interface RunCheck {
+  readonly violations: Violation[];
+  /** Configured faults that never acted on a connection the link had ended first. */
+  readonly notExercised: string[];
+  /** How each connection ended that did (one line per end). */
+  readonly ends: string[];
+}
+
+/** `evidence`: the wire record the fixed-mode end checks judge by (null in stock mode). */
+export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline, evidence: EndEvidence | null): RunCheck {
   const out: Violation[] = [];
+  const notExercised: string[] = [];
   const add = (invariant: string, detail: string, messages: MessageKey[] = []) => out.push({ invariant, detail, message: messages[0] ?? null, messages });
   const { session, summary } = result;
   const d = summary.delivery;
   const connections = connectionChecks(result);
-  const stateText = connections.map((x) => x.stateText).join('; ');
   const fixed = spec.preset === 'fixed';
+  const ends = connectionEnds(result, fixed ? evidence : null, isEnded);
+  const many = ends.length > 1;
 
   // 1. The ledger balances; nothing is delivered twice, out of order or corrupt (over every connection).
   if (d.reliableSent !== d.reliableDelivered + d.reliableInFlight + d.reliableLost) {
@@ -135,12 +153,15 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
   if (d.corruptDeliveries !== 0) add('1 ledger: corrupt', `corruptDeliveries ${d.corruptDeliveries}`);
 
   // 2 and 3 are the fixed-mode promise: stock is known to break them (docs/transport.md).
-  if (fixed) checkPromise(spec, result, timeline, add, connections, stateText);
+  if (fixed) checkPromise(spec, result, add, connections, ends);
 
-  // 4. Every configured fault fired (on each connection it is configured on).
+  // 4. Every configured fault fired (on each connection it is configured on), unless the link ended that connection first.
+  const endedByLink = new Set(ends.filter((e) => e.endedByLink).map((e) => e.client));
   for (const check of spec.checks) {
-    const miss = faultMissed(check, result);
-    if (miss !== null) add('4 fault did not fire', miss);
+    const misses = faultMisses(check, result);
+    const missed = misses.filter((m) => !endedByLink.has(m.client));
+    if (missed.length > 0) add('4 fault did not fire', missed.map((m) => m.text).join('; '));
+    for (const m of misses) if (endedByLink.has(m.client)) notExercised.push(m.text);
   }
 
   // 6. Bounded queues (fixed mode), per connection: no dead-zone ACK-outbox entry ever, an empty outbox after the quiet tail.
@@ -171,16 +192,17 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
   if ((tail === undefined || tail.startUs > tailLatestUs) && endedEarlyUs > tailLatestUs) {
     add('0 harness timing', `the quiet tail started at ${tail ? (usToSeconds(tail.startUs)).toFixed(3) : 'never'} s, after ${usToSeconds(tailLatestUs)} s`);
   }
-  return out;
+  const endLines = ends.flatMap((e) => e.ends.map((x) => peerEndText(x, many, e.client)));
+  return { violations: out, notExercised, ends: endLines };
 }
 
 type Add = (invariant: string, detail: string, messages?: MessageKey[]) => void;
 
-function checkPromise(spec: RunSpec, result: RunResult, timeline: RunTimeline, add: Add, connections: readonly ConnectionCheck[], stateText: string): void {
-  const d = result.summary.delivery;
+function checkPromise(spec: RunSpec, result: RunResult, add: Add, connections: readonly ConnectionCheck[], ends: readonly ConnectionEnds[]): void {
   const many = connections.length > 1;
-  // 2. Losses only on a connection that ended; a graceful disconnect alone loses nothing.
-  for (const x of connections) {
+  // 2. Losses only on a connection that ended; a graceful close loses nothing; an end that was not
+  // graceful is one the link forced (or a configured give-up policy, judged the same way).
+  for (const [i, x] of connections.entries()) {
     const n = x.counts;
     const on = many ? ` on client ${x.c.client}` : '';
     if (!x.ended && n.lost > 0) {
@@ -189,13 +211,16 @@ function checkPromise(spec: RunSpec, result: RunResult, timeline: RunTimeline, a
     if (x.bothEnded && n.inFlight > 0) {
       add('2 ended but not counted as lost', `both peers ended (${x.stateText}) yet reliableInFlight ${n.inFlight}${on}: undelivered messages must be counted as lost`);
     }
-  }
-  if (spec.expectNoLoss && d.reliableLost > 0) {
-    add(
-      '2 graceful disconnect lost messages',
-      `reliableLost ${d.reliableLost} (swallowed ${d.reliableSwallowed}) in a run whose only connection end is the disconnect phase (${stateText}; first end: ${timeline.firstEndBy ?? 'none'})`,
-      anomalies(result, ['swallowed', 'lost']),
-    );
+    const e = ends[i];
+    if (e.closedBoth && n.lost > 0) {
+      add('2 graceful close lost messages', `reliableLost ${n.lost}${on} (swallowed ${n.swallowed}) although both ends closed gracefully (${x.stateText})`, anomalies(result, ['swallowed', 'lost'], x.c.client));
+    }
+    for (const end of e.ends) {
+      if (end.verdict === null || end.verdict.forced) continue;
+      const m = end.message;
+      const key: MessageKey[] = m === null ? [] : [{ kind: 'given-up', from: end.role, category: m.low ? 'low' : 'high', seq: m.seq, client: e.client }];
+      add('2 end the link did not force', peerEndText(end, many, e.client), key);
+    }
   }
   // 3. Liveness after the quiet tail: nothing stuck on a connection that lives.
   for (const x of connections) {

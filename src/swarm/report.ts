@@ -12,7 +12,8 @@ export function likelyCause(o: RunOutcome): string {
   if (names.has('6 bounded queues')) return 'a queue that fixed mode keeps bounded grew';
   if ([...classes].some((c) => c.startsWith('aliasing probe'))) return 'aliasing at high rates (seqs more than half the u16 space apart)';
   if (classes.has('give-up: retryLimit') || classes.has('give-up: maxMessageAgeMs')) return 'give-up does not end the connection (lost while open, or stalls)';
-  if (names.has('2 graceful disconnect lost messages')) return 'disconnect loses data';
+  if (names.has('2 graceful close lost messages')) return 'a graceful close loses data';
+  if (names.has('2 end the link did not force')) return 'the transport ended a connection the link did not starve';
   if (o.spec.disconnectTail && names.has('3 liveness')) return 'disconnect stalls';
   if (names.has('3 liveness')) return 'stuck: messages in flight with the connection open';
   return 'other';

@@ -37,11 +37,6 @@ export interface RunSpec {
   readonly tailUs: Micros;
   /** The tail is a `disconnect` phase (else an endless lull). */
   readonly disconnectTail: boolean;
-  /**
-   * A graceful disconnect is the only thing meant to end the connection (no
-   * outage reaches the peer timeout, no give-up policy): fixed mode must lose nothing.
-   */
-  readonly expectNoLoss: boolean;
   readonly plantedBug: string | null;
 }
 

@@ -197,9 +197,17 @@ export interface TailInputs {
   readonly high: boolean;
   readonly bandwidth: boolean;
   readonly jitterMs: number;
+  /** A disconnect tail: the peer timeout, which bounds a drain (its deadline); 0 for an endless lull. */
+  readonly drainDeadlineMs: number;
 }
 
-/** The quiet tail: several retransmit rounds at the longest interval, or the drain to complete. */
+/**
+ * The quiet tail: several retransmit rounds at the longest interval, or the drain to complete.
+ * A drain the link starves ends at its deadline, the peer timeout after it began, and then
+ * lingers up to two retransmit intervals: the tail holds that too, so a disconnect either
+ * completes or ends the connection within the run (README, the fixed-mode promise).
+ */
 export function quietTailMs(o: TailInputs): number {
-  return 25_000 + 5 * o.maxIntervalMs + (o.high ? 10_000 : 0) + (o.bandwidth ? 5_000 : 0) + o.jitterMs * 10;
+  const quietMs = 25_000 + 5 * o.maxIntervalMs + (o.high ? 10_000 : 0) + (o.bandwidth ? 5_000 : 0) + o.jitterMs * 10;
+  return o.drainDeadlineMs === 0 ? quietMs : Math.max(quietMs, o.drainDeadlineMs + 2 * o.maxIntervalMs + 5_000);
 }

@@ -9,6 +9,11 @@ import type { RetransmitPolicy, Terminal } from './give-up.js';
 import { DIRECTIONS } from './spec.js';
 import type { Block, Direction } from './spec.js';
 
+/** placeWindows' gap after every window. */
+const WINDOW_GAP_MS = 1_000;
+/** The most an outage's offsetMs adds to that gap. */
+const MAX_OUTAGE_OFFSET_MS = 3_000;
+
 /** An outage to place: `offsetMs` after the previous window, for `lengthMs`. */
 export interface Outage {
   readonly block: Block;
@@ -48,9 +53,15 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
     classes.add('aliasing probe (long outage at 2,500/s)');
   } else if (r.chance(0.25)) {
     const count = r.int(1, 2);
-    for (let k = 0; k < count; k++) {
-      const maxShort = Math.min(o.high ? 6_000 : 20_000, Math.floor(0.6 * o.timeoutMs), o.timeoutMs - 6_000);
-      outages.push({ block: pickBlock(r), lengthMs: secondsToMs(r.int(1, Math.floor(msToSeconds(maxShort)))), offsetMs: secondsToMs(r.int(0, 3)) });
+    // One message (or its ACKs) can be cut off by every outage of the run, whatever their
+    // directions: all of them, with the gaps between, span at most what a message outlives
+    // (it lives one peer timeout) with 6 s and 40 % of that timeout left to get through.
+    let spanLeftMs = Math.min(o.high ? 6_000 : 20_000, Math.floor(0.6 * o.timeoutMs), o.timeoutMs - 6_000);
+    for (let k = 0; k < count && spanLeftMs >= secondsToMs(1); k++) {
+      const outage = { block: pickBlock(r), lengthMs: secondsToMs(r.int(1, Math.floor(msToSeconds(spanLeftMs)))), offsetMs: secondsToMs(r.int(0, msToSeconds(MAX_OUTAGE_OFFSET_MS))) };
+      outages.push(outage);
+      // placeWindows leaves 1 s plus the next outage's offset (at most 3 s) between two outages.
+      spanLeftMs -= outage.lengthMs + WINDOW_GAP_MS + MAX_OUTAGE_OFFSET_MS;
     }
   }
   if (outages.length > 0 && o.terminal !== 'long-outage') classes.add('outage < peer timeout');
@@ -59,7 +70,7 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
 
 /** The combat time all windows need, each followed by a second's gap. */
 export function windowsSpanMs(outages: readonly Outage[], windowed: readonly WindowedRule[]): number {
-  return outages.reduce((s, o) => s + o.offsetMs + o.lengthMs + 1_000, 0) + windowed.reduce((s, w) => s + w.lengthMs + 1_000, 0);
+  return outages.reduce((s, o) => s + o.offsetMs + o.lengthMs + WINDOW_GAP_MS, 0) + windowed.reduce((s, w) => s + w.lengthMs + WINDOW_GAP_MS, 0);
 }
 
 export interface Placement {
@@ -77,17 +88,17 @@ export interface Placement {
  */
 export function placeWindows(d: Draft, rules: Record<Direction, Rule[]>, windowed: readonly WindowedRule[], outages: readonly Outage[], at: Placement): void {
   const { link } = d;
-  let cursorMs = at.startLatestMs + 1_000;
+  let cursorMs = at.startLatestMs + WINDOW_GAP_MS;
   for (const w of windowed) {
     rules[w.direction].push({ ...w.rule, from: `${msToSeconds(cursorMs)}s`, until: `${msToSeconds(cursorMs + w.lengthMs)}s` });
-    cursorMs += w.lengthMs + 1_000;
+    cursorMs += w.lengthMs + WINDOW_GAP_MS;
   }
   const outageWindows: Record<Block, Window[]> = { both: [], clientToServer: [], serverToClient: [] };
   for (const o of outages) {
     const startMs = cursorMs + o.offsetMs;
     const w = { startMs, endMs: startMs + o.lengthMs };
     outageWindows[o.block].push(w);
-    cursorMs = w.endMs + 1_000;
+    cursorMs = w.endMs + WINDOW_GAP_MS;
   }
   if (cursorMs > at.endEarliestMs) throw new Error(`generator: windows end at ${cursorMs} ms, after the earliest traffic stop ${at.endEarliestMs} ms (run ${at.index})`);
   // A direction's `outages` replaces both's: a direction with its own windows lists both's too.

@@ -60,6 +60,8 @@ export { PeerTotal } from './totals.js';
 export type { PeerReadout } from './totals.js';
 export { connectionEnded } from './lifecycle.js';
 export type { ConnectionState } from './lifecycle.js';
+export { endCauseText, messageRefText } from './end-cause.js';
+export type { EndCause, GiveUpLimit, MessageRef } from './end-cause.js';
 export type { TransportHooks } from './hooks.js';
 export type { OutgoingMessage } from './outgoing.js';
 export { SendNote } from './datagram-builder.js';

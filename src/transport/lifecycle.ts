@@ -18,8 +18,8 @@ export function connectionEnded(state: ConnectionState): boolean {
   return state === 'closed' || state === 'timed-out' || state === 'gave-up' || state === 'halted';
 }
 
-/** What the peer does after an update. */
-export type UpdateVerdict = 'continue' | 'closed' | 'gave-up';
+/** What the peer does after an update: carry on, close, or give up (a message given up, or the drain deadline). */
+export type UpdateVerdict = 'continue' | 'closed' | 'gave-up' | 'drain-deadline';
 
 /** The facts of the peer's queues that the verdict depends on. */
 export interface QueuesView {
@@ -44,6 +44,8 @@ export class ConnectionLifecycle {
   private lingerUntilUs: Micros | null = null;
   /** Drain: an unfinished drain ends the connection at this time (the peer timeout). */
   private drainDeadlineUs: Micros | null = null;
+  /** Drain: when it began (null: no drain). */
+  private drainStartedUs: Micros | null = null;
   readonly drain: boolean;
   private readonly lingerUs: Micros;
 
@@ -61,6 +63,16 @@ export class ConnectionLifecycle {
     return this.current;
   }
 
+  /** When the drain began (null: none did). */
+  get drainStartUs(): Micros | null {
+    return this.drainStartedUs;
+  }
+
+  /** Drain: the remote's Disconnect was delivered. */
+  get remoteHasLeft(): boolean {
+    return this.remoteDisconnected;
+  }
+
   set(state: ConnectionState): void {
     this.current = state;
     this.changed(state);
@@ -69,6 +81,7 @@ export class ConnectionLifecycle {
   /** Drain: stop taking messages; the Disconnect waits until everything sent was ACKed. */
   startDrain(nowUs: Micros): void {
     if (this.current !== 'open') throw new Error(`lifecycle: drain started in state ${this.current}`);
+    this.drainStartedUs = nowUs;
     this.drainDeadlineUs = addUs(nowUs, msToUs(this.params.peerTimeoutMs));
     this.set('draining');
   }
@@ -119,7 +132,7 @@ export class ConnectionLifecycle {
       this.lingerUntilUs ??= addUs(nowUs, this.lingerUs);
       if (nowUs >= this.lingerUntilUs && queues.ackOutboxEmpty()) return 'closed';
     }
-    if (this.drainDeadlineUs !== null && nowUs > this.drainDeadlineUs) return 'gave-up';
+    if (this.drainDeadlineUs !== null && nowUs > this.drainDeadlineUs) return 'drain-deadline';
     return 'continue';
   }
 

@@ -1,7 +1,7 @@
 // A queued outgoing data message: the model of the stock TGMessage object
 // (fragmented-reliable-ack-bug-analysis.md, "TGMessage Object Layout"). It is
 // also a valid codec DataMessage, so the send cycle encodes it without copying.
-import { isLowType } from '../codec/index.js';
+import { TYPE_BOOT, TYPE_DISCONNECT, isLowType } from '../codec/index.js';
 import type { DataMessage, DataType } from '../codec/index.js';
 
 export interface OutgoingMessage extends DataMessage {
@@ -87,4 +87,10 @@ export class OutgoingPool {
 /** A copy for the retransmit-reentry cause: same wire fields, own timers. */
 export function cloneOutgoing(message: OutgoingMessage): OutgoingMessage {
   return { ...message };
+}
+
+/** Our own Disconnect (or Boot) with this low seq still waits in `queued` for its first send. */
+export function goodbyeQueued(queued: Iterable<OutgoingMessage>, seq: number): boolean {
+  for (const message of queued) if (message.low && message.seq === seq && (message.type === TYPE_DISCONNECT || message.type === TYPE_BOOT)) return true;
+  return false;
 }

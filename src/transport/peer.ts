@@ -19,7 +19,7 @@ import type { HostIdentity } from './identity.js';
 import { identityMessage, idleKeepalive, resetsIdleClock, sendsKeepalives } from './keepalive.js';
 import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
-import { OutgoingPool, newOutgoing } from './outgoing.js';
+import { OutgoingPool, goodbyeQueued, newOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import type { Delivery } from './receive-channel.js';
 import { Receiver } from './receiver.js';
@@ -29,6 +29,8 @@ import { buildDatagram, gateRule } from './send-cycle.js';
 import { DatagramBuilder, SendNote } from './datagram-builder.js';
 import type { SendCycleParts, UpdateState } from './send-cycle.js';
 import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
+import { verdictCause } from './end-cause.js';
+import type { EndCause, GiveUpLimit, GivenUp } from './end-cause.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
 import { seqNext } from './seq.js';
 import { Slab } from './slab.js';
@@ -72,8 +74,9 @@ export class PeerTransport implements UpdateSteps {
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
   lastSentUs: Micros = ZERO_US;
-  /** A message was given up during this update (onGiveUp: disconnect). */
-  private gaveUpInUpdate = false;
+  /** A message was given up during this update (onGiveUp: disconnect): the first one, and at which limit. */
+  private gaveUpInUpdate: GivenUp | null = null;
+  private ended: EndCause | null = null;
 
   constructor(
     readonly role: Role,
@@ -86,8 +89,8 @@ export class PeerTransport implements UpdateSteps {
   ) {
     this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
     this.ackOutbox = new AckOutbox(switches, params, this.counters, this.intervalPeaks);
-    const gaveUp = (message: OutgoingMessage): void => {
-      this.gaveUpInUpdate = true;
+    const gaveUp = (message: OutgoingMessage, limit: GiveUpLimit | null): void => {
+      if (limit !== null) this.gaveUpInUpdate ??= { limit, message };
       hooks.gaveUp(message.uid);
     };
     this.retransmitQueue = new RetransmitQueue(switches, params, this.counters, { gaveUp }, this.intervalPeaks);
@@ -127,7 +130,7 @@ export class PeerTransport implements UpdateSteps {
         // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
         if (message.reliable && !this.retransmitQueue.add(message, nowUs)) {
           this.counters.gaveUp++;
-          this.gaveUpInUpdate = true;
+          this.gaveUpInUpdate ??= { limit: 'retransmit-queue-full', message };
           hooks.gaveUp(message.uid);
         }
       },
@@ -136,6 +139,11 @@ export class PeerTransport implements UpdateSteps {
 
   get state(): ConnectionState {
     return this.lifecycle.state;
+  }
+
+  /** Why the connection ended (null while it lives). */
+  get endCause(): EndCause | null {
+    return this.ended;
   }
 
   /** Opens the pass-2 gate unconditionally (ack-outbox-deadlock.md §2, exit 2). */
@@ -237,7 +245,7 @@ export class PeerTransport implements UpdateSteps {
     const seq = this.sendSeq[1];
     if (uid < 0 || !this.queueMessage(TYPE_BOOT, Uint8Array.of(slot), true, true, uid)) {
       if (uid >= 0) this.hooks.refused(uid);
-      this.shutDown('closed');
+      this.shutDown('closed', { kind: 'closed' });
       return;
     }
     this.lifecycle.kicked(seq, this.sim.now);
@@ -314,7 +322,7 @@ export class PeerTransport implements UpdateSteps {
    * updates, and everything it still held is given up and counted.
    */
   halt(): void {
-    if (!connectionEnded(this.lifecycle.state)) this.shutDown('halted');
+    if (!connectionEnded(this.lifecycle.state)) this.shutDown('halted', { kind: 'halted' });
   }
 
   /** Update step 1 (DECISIONS.md 16): liveness, keepalive, then SendOutgoingPackets. */
@@ -324,7 +332,7 @@ export class PeerTransport implements UpdateSteps {
     this.updateMemoryMax(); // the peak of what was queued since the last event
     c.updates++;
     if (now - this.receiver.lastActivityUs > msToUsUnrounded(this.params.peerTimeoutMs)) {
-      this.shutDown('timed-out');
+      this.shutDown('timed-out', { kind: 'peer-timeout', lastHeardUs: this.receiver.lastActivityUs });
       return false;
     }
     const keepalive = this.switches.keepalive;
@@ -334,7 +342,7 @@ export class PeerTransport implements UpdateSteps {
     }
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
     if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
-    this.gaveUpInUpdate = false;
+    this.gaveUpInUpdate = null;
     this.update.gateOpened = false;
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
       const out = this.builder;
@@ -379,22 +387,16 @@ export class PeerTransport implements UpdateSteps {
   /** After the update: carry on, or end the connection (lifecycle.ts). */
   endStep(now: Micros): boolean {
     if (connectionEnded(this.lifecycle.state)) return false;
-    const next = this.lifecycle.verdict(now, this.gaveUpInUpdate, this.queuesView);
+    const next = this.lifecycle.verdict(now, this.gaveUpInUpdate !== null, this.queuesView);
     if (next === 'continue') return true;
-    this.shutDown(next);
+    this.shutDown(next === 'closed' ? 'closed' : 'gave-up', verdictCause(next, this.gaveUpInUpdate, this.retransmitQueue.oldest(), this.lifecycle));
     return false;
   }
 
   private readonly queuesView: QueuesView = {
-    ownDisconnectAcked: (seq) => !this.retransmitQueue.hasSeq(true, seq, false, 0) && !this.lowSeqQueued(seq),
+    ownDisconnectAcked: (seq) => !this.retransmitQueue.hasSeq(true, seq, false, 0) && !goodbyeQueued(this.firstSendQueue.values(), seq),
     ackOutboxEmpty: () => this.ackOutbox.size === 0,
   };
-
-  /** Our own Disconnect (or Boot) with this low seq still waits for its first send. */
-  private lowSeqQueued(seq: number): boolean {
-    for (const message of this.firstSendQueue.values()) if (message.low && message.seq === seq && (message.type === TYPE_DISCONNECT || message.type === TYPE_BOOT)) return true;
-    return false;
-  }
 
   private onDeliver(delivery: Delivery): void {
     this.counters.deliveredReliable++;
@@ -477,7 +479,8 @@ export class PeerTransport implements UpdateSteps {
   }
 
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */
-  private shutDown(state: 'closed' | 'timed-out' | 'gave-up' | 'halted'): void {
+  private shutDown(state: 'closed' | 'timed-out' | 'gave-up' | 'halted', cause: EndCause): void {
+    this.ended = cause;
     for (const message of this.firstSendQueue.clear()) {
       if (message.reliable) {
         this.counters.gaveUp++;

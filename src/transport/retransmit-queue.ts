@@ -12,6 +12,7 @@ import type { Micros } from '../engine/index.js';
 import { retransmitIntervalUs } from './backoff.js';
 import type { PeerCounters } from './counters.js';
 import { IntervalPeaks } from './interval-peaks.js';
+import type { GiveUpLimit } from './end-cause.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
 import { IntMap } from './int-map.js';
@@ -27,8 +28,8 @@ import type { RetransmitPolicy, TransportParams, TransportSwitches } from './swi
 
 /** What the queue reports back to its owner. */
 export interface RetransmitEvents {
-  /** The sender stopped retrying this message (retry or age limit, or the queue was cleared). */
-  gaveUp(message: OutgoingMessage): void;
+  /** The sender stopped retrying this message: at a limit, or (null) because the queue was cleared. */
+  gaveUp(message: OutgoingMessage, limit: GiveUpLimit | null): void;
 }
 
 /** Why an ACK did or did not clear an entry; traces print it. */
@@ -169,7 +170,7 @@ export class RetransmitQueue {
    */
   sendDue(nowUs: number, out: DatagramBuilder): void {
     for (let node = this.expiring.peek(); node !== undefined && node.key <= nowUs; node = this.expiring.peek()) {
-      this.giveUp(node.item);
+      this.giveUp(node.item, 'message-age');
     }
     for (let node = this.waiting.peek(); node !== undefined && node.key <= nowUs; node = this.waiting.peek()) {
       this.waiting.remove(node);
@@ -184,7 +185,7 @@ export class RetransmitQueue {
       const slot = node.item;
       this.visits++;
       if (this.atRetryLimit(slot)) {
-        this.giveUp(slot);
+        this.giveUp(slot, 'retry-limit');
         continue;
       }
       if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
@@ -199,7 +200,7 @@ export class RetransmitQueue {
     for (const slot of this.slotsInOrder()) {
       this.visits++;
       if (this.atRetryLimit(slot)) {
-        this.giveUp(slot);
+        this.giveUp(slot, 'retry-limit');
         continue;
       }
       if (!out.tryAdd(slot.message, messageSize(slot.message), slot.message.uid, SendNote.Retransmit)) break;
@@ -234,10 +235,10 @@ export class RetransmitQueue {
     }
   }
 
-  private giveUp(slot: Slot): void {
+  private giveUp(slot: Slot, limit: GiveUpLimit | null): void {
     this.removeSlot(slot);
     this.counters.gaveUp++;
-    this.events.gaveUp(slot.message);
+    this.events.gaveUp(slot.message, limit);
   }
 
   /**
@@ -289,6 +290,11 @@ export class RetransmitQueue {
     return this.byMatchKey.has(packKeyOf(low, seq, fragment, fragIndex));
   }
 
+  /** The oldest message still queued (null: none). */
+  oldest(): OutgoingMessage | null {
+    return this.head === null ? null : this.head.message;
+  }
+
   /** Everything still queued, in queue order. */
   *messages(): IterableIterator<OutgoingMessage> {
     for (let slot = this.head; slot !== null; slot = slot.next) yield slot.message;
@@ -296,7 +302,7 @@ export class RetransmitQueue {
 
   /** Drops everything (peer gone); each message is reported as given up. */
   clear(): void {
-    for (const slot of this.slotsInOrder()) this.giveUp(slot);
+    for (const slot of this.slotsInOrder()) this.giveUp(slot, null);
   }
 
   private unlinkMatchKey(slot: Slot): void {

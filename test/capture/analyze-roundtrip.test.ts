@@ -29,7 +29,7 @@ beforeAll(async () => {
   const analyzed = await cli(['analyze', stockFile, '--json']);
   expect(analyzed.code, analyzed.stderr).toBe(0);
   analysis = JSON.parse(analyzed.stdout) as CaptureAnalysis;
-});
+}, 60_000); // a run and its analysis: generous for a busy machine (the default hook timeout is 10 s)
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -58,7 +58,7 @@ beforeAll(() => {
     fileBytes += copy.length;
   }
   closeSync(fd);
-});
+}, 60_000); // writing ~100 MB: generous for a busy machine (the default hook timeout is 10 s)
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,7 +88,6 @@ describe('a ~100 MB capture', () => {
     const before = process.memoryUsage().rss;
     let peak = before;
     let n = 0;
-    const started = performance.now();
     const scanned = scanCapture(path, {
       shouldStop: () => {
         if (++n % 10_000 === 0) peak = Math.max(peak, process.memoryUsage().rss);
@@ -107,7 +106,5 @@ describe('a ~100 MB capture', () => {
     expect(c.clientToServer.reliable.high).toEqual({ messages: BC_PER_CHUNK / 2, transmissions: (CHUNKS * BC_PER_CHUNK) / 2, retransmissions: ((CHUNKS - 1) * BC_PER_CHUNK) / 2 });
     expect(c.serverToClient.acks.sent).toBe((CHUNKS * BC_PER_CHUNK) / 2);
     expect(peak - before).toBeLessThan(64e6);
-    // Reading 100 MB twice stays well within the test's budget.
-    expect(performance.now() - started).toBeLessThan(20_000);
-  });
+  }, 120_000); // reading 100 MB twice: generous for a busy machine (speed is the bench's to measure)
 });

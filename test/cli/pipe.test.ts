@@ -48,7 +48,7 @@ async function startUpMs(): Promise<number> {
 }
 
 describe('a closed stdout pipe', () => {
-  it('`trace long-session | head -1` exits within 2 s, with exit 0 and one line', async () => {
+  it('`trace long-session | head -1` exits soon, with exit 0 and one line', async () => {
     const startup = await startUpMs();
     // The old behaviour ran the whole 2-hour session (~40 s, ~2 GB); the timeout only keeps a regression from hanging the suite.
     // The group reports bcsim's own exit status on stderr; the pipeline's is head's.
@@ -58,8 +58,9 @@ describe('a closed stdout pipe', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('# long-session · mode stock · seed 1\n');
     expect(r.stderr).toBe('bcsim exit 0\n');
-    // The pipeline, less start-up: under 2 s (about 0.3 s on an idle machine).
-    expect(r.elapsedMs - startup).toBeLessThan(2000);
+    // The pipeline, less start-up: about 0.3 s on an idle machine, and far below the whole session's
+    // ~40 s however busy the machine is with other work.
+    expect(r.elapsedMs - startup).toBeLessThan(15_000);
   }, 70_000);
 
   it('bcsim itself exits 0 when its reader has gone before the first line', async () => {
@@ -67,7 +68,8 @@ describe('a closed stdout pipe', () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.elapsedMs).toBeLessThan(5000);
+    // Not the whole session (~40 s), with room for a busy machine's start-up.
+    expect(r.elapsedMs).toBeLessThan(15_000);
   }, 70_000);
 
   it('`run` and `compare` into a closed pipe print no stack trace', async () => {

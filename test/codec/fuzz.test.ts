@@ -186,7 +186,6 @@ function check(bytes: Uint8Array): 'ok' | DecodeErrorCode {
 
 describe('decoder fuzz (seeded)', () => {
   it(`${ITERATIONS} random and mutated datagrams: no throw, offsets in range`, () => {
-    const started = performance.now();
     const gen = new Rng(namedStream(SEED, 'codec.fuzz.generate'));
     const pool: Uint8Array[] = Array.from({ length: 400 }, () => randomValidDatagram(gen));
     const outcomes = new Map<string, number>();
@@ -223,7 +222,6 @@ describe('decoder fuzz (seeded)', () => {
         }
       }
     }
-    const elapsed = performance.now() - started;
 
     const total = [...outcomes.values()].reduce((a, b) => a + b, 0);
     expect(total).toBe(ITERATIONS);
@@ -245,8 +243,6 @@ describe('decoder fuzz (seeded)', () => {
     ]);
     for (const code of codes) expect(outcomes.get(code)).toBeGreaterThan(50);
     expect(reencoded).toBeGreaterThan(1000);
-    // Well under a few seconds even on a slow machine.
-    expect(elapsed).toBeLessThan(4000);
   });
 
   it('is deterministic: the same seed gives the same inputs', () => {

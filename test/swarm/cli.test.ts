@@ -43,7 +43,7 @@ describe('bcsim swarm', () => {
     // The same run in fixed mode with the drain remedy off breaks invariant 2: exit 1.
     const fixed = await cli(['swarm', '--index', '17', '--switch', 'closePolicy=immediate', '--json']);
     expect(fixed.code).toBe(1);
-    expect(JSON.parse(fixed.stdout).failures[0].violations.map((v: { invariant: string }) => v.invariant)).toContain('2 graceful disconnect lost messages');
+    expect(JSON.parse(fixed.stdout).failures[0].violations.map((v: { invariant: string }) => v.invariant)).toContain('2 graceful close lost messages');
   }, 60_000);
 
   it('bad flags: one line, exit 2', async () => {

@@ -97,6 +97,39 @@ describe('swarm generator', () => {
     }
   });
 
+  it('promises only what can happen, over many generator seeds', () => {
+    const many = [1, 2, 3, 7, 11, 42, 777, 1234, 4242, DEFAULT_GENERATOR_SEED].flatMap((g) => generateRuns(g, 0, 300));
+    let lowAckRules = 0;
+    let spans = 0;
+    for (const spec of many) {
+      const scenario = loadRun(spec);
+      const where = reproCommand(spec);
+      const timeoutUs = scenario.params.peerTimeoutMs * 1000;
+      // The server answers the client's Connect (low seq 0) with its connect reply, never with an ACK:
+      // a rule on the server's low-type ACKs names the keepalive's seq 1, which every join ACKs.
+      for (const rule of scenario.link.serverToClient.dropRules) {
+        if (rule.match.type === 'ack' && rule.match.lowType === true) {
+          lowAckRules++;
+          expect(rule.match.seq, where).toBe(1);
+        }
+      }
+      // A join message lives one peer timeout: the join's allowance fits in it.
+      expect(timeoutUs, where).toBeGreaterThanOrEqual(spec.joinAllowanceUs);
+      // The outages of a run that is not meant to end span (gaps included) what a message outlives.
+      const ends = spec.classes.some((c) => c === 'outage > peer timeout' || c.startsWith('give-up') || c.startsWith('aliasing probe'));
+      const outages = [...scenario.link.clientToServer.outages, ...scenario.link.serverToClient.outages];
+      if (!ends && outages.length > 0) {
+        spans++;
+        const spanMs = Math.max(...outages.map((o) => o.endMs)) - Math.min(...outages.map((o) => o.startMs));
+        expect(spanMs, where).toBeLessThanOrEqual(Math.min(0.6 * scenario.params.peerTimeoutMs, scenario.params.peerTimeoutMs - 6_000));
+      }
+      // A drain the link starves ends at its deadline (the peer timeout), inside the run.
+      if (spec.disconnectTail) expect(spec.tailUs, where).toBeGreaterThan(timeoutUs);
+    }
+    expect(lowAckRules).toBeGreaterThan(5);
+    expect(spans).toBeGreaterThan(300);
+  });
+
   it('forces a planted bug (or other switches) into the mode --set', () => {
     const spec = generateRun(DEFAULT_GENERATOR_SEED, 3, { plantedBug: 'no-duplicate-ack' });
     expect(spec.sets[0]).toMatch(/^mode=\{"preset":"fixed".*"plantedBug":"no-duplicate-ack"\}$/);

@@ -58,6 +58,7 @@ export function swarmCliCommand(flags: SwarmFlags, io: CliIO): number {
   if (live) io.stderr('\r\x1b[2K');
   const wallS = msToSeconds(performance.now() - t0);
   const line = (o: RunOutcome) => swarmCommand(generatorSeed, o.spec.index, mode, switches);
+  const partly = result.outcomes.filter((o) => o.violations.length === 0 && o.notExercised.length > 0);
 
   if (flags.json) {
     const failures = result.failures.map((o) => ({
@@ -66,19 +67,30 @@ export function swarmCliCommand(flags: SwarmFlags, io: CliIO): number {
       classes: o.spec.classes,
       likelyCause: likelyCause(o),
       violations: o.violations.map((v) => ({ invariant: v.invariant, detail: v.detail, message: v.message ?? null })),
+      ends: o.ends,
       repro: reproCommand(o.spec),
       swarm: line(o),
       shrink: `bcsim shrink ${shellQuote(line(o))}`,
     }));
-    io.stdout(`${JSON.stringify({ schema: 'bcsim.swarm/1', generatorSeed, mode, switches, runs: result.outcomes.length, failures })}\n`);
+    const notExercised = partly.map((o) => ({ index: o.spec.index, seed: o.spec.seed, faults: o.notExercised, ends: o.ends, swarm: line(o) }));
+    io.stdout(`${JSON.stringify({ schema: 'bcsim.swarm/1', generatorSeed, mode, switches, runs: result.outcomes.length, failures, notExercised })}\n`);
   } else {
     for (const o of result.failures) {
       io.stdout(`✗ run ${o.spec.index} (run seed ${o.spec.seed}): ${likelyCause(o)}\n  classes: ${o.spec.classes.join('; ')}\n  end: server ${o.states.server}, client ${o.states.client}; ${o.ledger}\n`);
+      for (const e of o.ends) io.stdout(`  ended: ${e}\n`);
       for (const v of o.violations) io.stdout(`  [${v.invariant}] ${v.detail}\n`);
       io.stdout(`  repro:  ${reproCommand(o.spec)}\n  swarm:  ${line(o)}\n  shrink: bcsim shrink ${shellQuote(line(o))}\n`);
     }
+    // A run the link ended before some fault acted passes, but says what it could not show.
+    for (const o of partly) {
+      io.stdout(`~ run ${o.spec.index} (run seed ${o.spec.seed}): not exercised, the link ended the connection first: ${o.notExercised.join('; ')}\n`);
+      for (const e of o.ends) io.stdout(`  ended: ${e}\n`);
+      io.stdout(`  swarm:  ${line(o)}\n`);
+    }
+    if (index !== undefined && result.failures.length === 0) for (const e of result.outcomes[0]?.ends ?? []) io.stdout(`  ended: ${e}\n`);
     const stopped = result.failures.length > 0 && flags.all !== true && result.outcomes.length < runs ? ' (stopped at the first failure; --all runs every one)' : '';
-    io.stdout(`swarm: ${result.outcomes.length} ${mode}-mode runs (generator seed ${generatorSeed}), ${result.failures.length} failing${stopped}, ${wallS.toFixed(1)} s\n`);
+    const partlyText = partly.length > 0 ? `, ${partly.length} with faults not exercised` : '';
+    io.stdout(`swarm: ${result.outcomes.length} ${mode}-mode runs (generator seed ${generatorSeed}), ${result.failures.length} failing${partlyText}${stopped}, ${wallS.toFixed(1)} s\n`);
   }
   return result.failures.length > 0 ? EXIT_FAILED : EXIT_OK;
 }
