@@ -81,7 +81,7 @@ describe('switches are easy to set and never silently ignored', () => {
     expect((await switchOf(['--switch', 'ackRefresh=reset-count'])).ackRefresh).toBe('reset-count');
     expect((await switchOf(['--mode', 'fixed+ackSendLimit=5'])).ackSendLimit).toBe(5);
     expect((await switchOf(['--set', 'mode.ackSendLimit=7'])).ackSendLimit).toBe(7);
-    expect((await switchOf(['--switch', 'keepalive.reliable=true'])).keepalive).toMatchObject({ reliable: true, path: 'outside-queues' });
+    expect((await switchOf(['--switch', 'keepalive.reliable=true'])).keepalive).toMatchObject({ reliable: true, path: 'first-send-queue' }); // the path stays the preset's
   });
 
   it('a switch without effect under the chosen design is named, with what governs it', async () => {

@@ -1,5 +1,5 @@
 // The closing lines of `reproduce fragment-ack` name causes, and one cause is
-// called `none` (the fixed design): an empty list must never read as that cause.
+// called `none` (no fragment is ever re-sent): an empty list must never read as that cause.
 import { describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
 import { renderFragmentAckReproduction } from '../../src/report/reproduce-table.js';
@@ -16,7 +16,7 @@ describe('reproduce fragment-ack: the lines after the tables', () => {
     for (const line of tail) expect(line).not.toMatch(/: none\.?$/);
     expect(tail.join('\n')).toMatch(/no other cause gives the same pattern as matcher-rejects-fragments/);
     // The cause `none` is named as the table names it.
-    expect(tail[0]).toContain('none (fixed)');
+    expect(tail[0]).toContain('none (no re-send)');
   });
 
   it('list the causes that cannot be told apart, when there are any', async () => {
@@ -24,6 +24,6 @@ describe('reproduce fragment-ack: the lines after the tables', () => {
     const confused = { ...json, lossy: { ...json.lossy, distinguishable: [], indistinguishable: ['none', 'partial-ack'] } } as FragmentAckReproduction;
     const tail = renderFragmentAckReproduction(confused, plain).trimEnd().split('\n').slice(-2);
     expect(tail[0]).toMatch(/no other cause can be told apart from matcher-rejects-fragments/);
-    expect(tail[1]).toMatch(/cannot be told apart from matcher-rejects-fragments: none \(fixed\), partial-ack\.$/);
+    expect(tail[1]).toMatch(/cannot be told apart from matcher-rejects-fragments: none \(no re-send\), partial-ack\.$/);
   });
 });
