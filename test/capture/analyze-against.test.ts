@@ -47,8 +47,20 @@ describe('the estimate against the model', () => {
     });
   }
 
-  it('fragment-ack-bug, fixed: after the join only keepalives, which may not open the gate, so the wire cannot tell; forced, the estimate agrees', () => {
+  it('fragment-ack-bug, fixed: the queued keepalive would open a two-pass gate, so its datagrams show single-pass', () => {
     const scenario = loadScenario('fragment-ack-bug', { sets: [] });
+    const inferred = analyzeScenario(scenario, { preset: 'fixed' });
+    for (const side of ['server', 'client'] as const) {
+      const o = inferred.connections[0].ackOutbox[side];
+      // Entries stop at 3 sends though later datagrams carried first sends (the keepalive, DECISIONS.md 26).
+      expect(o.behaviour, o.behaviour.summary).toMatchObject({ rule: 'single-pass', basis: 'inferred', freeAt: 3 });
+      expect(o.behaviour.summary).toContain('stopped though a later datagram had room');
+    }
+    expectAgreement(inferred);
+  });
+
+  it('fragment-ack-bug, fixed, keepalive unreliable and outside the queues: nothing after the join opens a gate, so the wire cannot tell; forced, the estimate agrees', () => {
+    const scenario = loadScenario('fragment-ack-bug', { sets: ['mode.keepalive.path=outside-queues', 'mode.keepalive.reliable=false'] });
     const inferred = analyzeScenario(scenario, { preset: 'fixed' });
     for (const side of ['server', 'client'] as const) {
       const o = inferred.connections[0].ackOutbox[side];

@@ -34,9 +34,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The model's own ACK-outbox of each end, once per simulated second. */
-function simulatedOutbox(preset: 'stock' | 'fixed'): Record<Role, Map<number, number>> {
+function simulatedOutbox(preset: 'stock' | 'fixed', sets: string[] = []): Record<Role, Map<number, number>> {
   const out: Record<Role, Map<number, number>> = { server: new Map(), client: new Map() };
-  runScenario(loadScenario('fragment-ack-bug', { sets: [] }), {
+  runScenario(loadScenario('fragment-ack-bug', { sets }), {
     preset,
     observer: {
       sample: (timeUs, _totals, connections) => {
@@ -106,16 +106,26 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
       }
       expect(compared).toBeGreaterThan(100);
     }
-    // The dead zone the stock server keeps (ack-outbox-deadlock.md §2) is seen from the wire too.
-    expect(analysis.connections[0].ackOutbox.server.deadZone?.final).toBeGreaterThanOrEqual(5);
+    // The stock server's dead zone (ack-outbox-deadlock.md §2) is seen from the wire too; the queued
+    // keepalive's ACK opens the pass-2 gate (DECISIONS.md 26), so it drains again.
+    expect(analysis.connections[0].ackOutbox.server.deadZone?.peak).toBeGreaterThanOrEqual(5);
+    expect(analysis.connections[0].ackOutbox.server.deadZone?.final).toBe(truth.server.get(Math.floor(analysis.connections[0].ackOutbox.server.defined?.untilS ?? 0)));
   });
 
-  it('shows the "3 then silence" pattern and the stale ACKs of the stock peers', () => {
-    const down = analysis.connections[0].serverToClient.acks;
+  it('shows the "3 then silence" pattern and the stale ACKs of the stock peers, with the keepalive outside the queues', async () => {
+    // The reading of similar rank in which the keepalive never opens the gate: the server's entries stop
+    // at 3 sends and stay (a persisting dead zone); the calibrated stock drains them (above).
+    const file = join(dir, 'fragment-ack.outside.pcapng');
+    expect((await cli(['run', 'fragment-ack-bug', '--mode', 'stock', '--switch', 'keepalive.path=outside-queues', '--pcap', file])).code).toBe(0);
+    const outside = JSON.parse((await cli(['analyze', file, '--json'])).stdout) as CaptureAnalysis;
+    const down = outside.connections[0].serverToClient.acks;
     expect(down.threeThenSilence).toBeGreaterThan(0);
     expect(down.sendsPerKey['3']).toBeGreaterThan(0);
+    expect(outside.connections[0].ackOutbox.server.deadZone?.final).toBeGreaterThanOrEqual(5);
+    // In the calibrated stock no server entry stops at 3: the keepalive's ACK carries them on to 9.
+    expect(analysis.connections[0].serverToClient.acks.threeThenSilence).toBe(0);
     const up = analysis.connections[0].clientToServer.acks;
-    expect(up.sendsPerKey['9']).toBe(up.keys); // every client entry reached its 9th send
+    expect(up.sendsPerKey['9']).toBeGreaterThan(up.keys / 2); // the client's entries reach their 9th send
     expect(up.stale).toBeGreaterThan(0);
   });
 
@@ -189,10 +199,16 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     expect(lines.stderr).toMatch(/^# \d+ BC datagrams shown/);
   });
 
-  it('the fixed preset: no re-sends; the wire cannot tell its behaviour (no estimate), and forced single-pass the outbox empties', async () => {
+  it('the fixed preset: no re-sends; single-pass from its own wire, and with nothing after the join that opens a gate the wire cannot tell (forced single-pass, the outbox empties)', async () => {
+    const calibratedFile = join(dir, 'fragment-ack.fixed-calibrated.pcapng');
+    expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', '--pcap', calibratedFile])).code).toBe(0);
+    const calibrated = JSON.parse((await cli(['analyze', calibratedFile, '--json'])).stdout) as CaptureAnalysis;
+    // The queued keepalive would open a two-pass gate (DECISIONS.md 26), yet entries stop at 3 sends.
+    expect(calibrated.connections[0].ackOutbox.server.behaviour).toMatchObject({ rule: 'single-pass', basis: 'inferred', freeAt: 3 });
     const fixedFile = join(dir, 'fragment-ack.fixed.pcapng');
-    expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', '--pcap', fixedFile])).code).toBe(0);
-    // After the join only keepalives go by, which may not open the pass-2 gate (DECISIONS.md 18):
+    const quiet = ['--switch', 'keepalive.path=outside-queues', '--switch', 'keepalive.reliable=false'];
+    expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', ...quiet, '--pcap', fixedFile])).code).toBe(0);
+    // With the keepalive unreliable and outside the queues, nothing after the join opens a pass-2 gate:
     // entries stopped at 3 sends look the same freed or stuck, so no estimate rather than a guess.
     const inferred = JSON.parse((await cli(['analyze', fixedFile, '--json'])).stdout) as CaptureAnalysis;
     expect(inferred.connections[0].ackOutbox.server).toMatchObject({ behaviour: { rule: 'unknown', freeAt: null }, peak: null, final: null, deadZone: null });
@@ -206,7 +222,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     expect(c.clientToServer.fragments.retransmissions).toBe(0);
     expect(c.fragmentAck.matches).toBe(false);
     expect(c.ackOutbox.server.final).toBe(0);
-    const truth = simulatedOutbox('fixed');
+    const truth = simulatedOutbox('fixed', ['mode.keepalive.path=outside-queues', 'mode.keepalive.reliable=false']);
     for (const side of ['server', 'client'] as Role[]) {
       const estimate = c.ackOutbox[side];
       const defined = estimate.defined as { fromS: number; untilS: number };
