@@ -89,10 +89,11 @@ describe('bcsim shrink: bad input', () => {
     writeFileSync(file, "# printed by bcsim swarm\nbcsim swarm --seed 9062024 --index 208 --mode fixed --switch 'plantedBug=no-duplicate-ack'\n");
     const r = await cli(['shrink', '--file', file, '--out', join(dir, 'out.json'), '--budget', '300']);
     expect(r.code, r.stderr).toBe(0);
-    // Its configured faults are a slot grid on each direction: neither is needed.
-    expect(r.stdout).toMatch(/faults: \d+ recorded events \+ 2 configured → \d+ events \+ 0 configured/);
+    // Its configured faults are a slot grid on each direction: only the client's is needed.
+    expect(r.stdout).toMatch(/faults: \d+ recorded events \+ 2 configured → \d+ events \+ 1 configured/);
     const doc = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
-    expect([doc.link.clientToServer.slotMs, doc.link.serverToClient.slotMs]).toEqual([undefined, undefined]);
+    expect(doc.link.clientToServer.slotMs).toBeGreaterThan(0);
+    expect(doc.link.serverToClient.slotMs).toBeUndefined();
   }, 60_000);
 
   it('a run that does not fail is not shrunk (exit 1, nothing written)', async () => {
