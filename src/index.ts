@@ -30,7 +30,7 @@ export {
   WRAP_RECEIVE,
   RECEIVE_TIMINGS,
   BOOT_PAYLOADS,
-  READINGS_BEFORE_ISSUE_10,
+  QUEUED_RELIABLE_READINGS,
   CALIBRATED_READINGS,
 } from './transport/index.js';
 export type {
@@ -101,7 +101,7 @@ export * as sweep from './sweep/index.js';
 export * as swarm from './swarm/index.js';
 export * as shrinking from './shrink/index.js';
 
-// The R-Type ACK scheme (issue 16), a peer of the BC transport: the model (wire,
+// The R-Type ACK scheme, a peer of the BC transport: the model (wire,
 // switches, server, client), its runs (runRtype, RTYPE_DEATHS, rtypeSymptoms), the
 // scheme scenarios (rtype-deaths, schemes-side-by-side) and the defect table.
 export * as rtype from './rtype/index.js';

@@ -1,4 +1,4 @@
-// Where each simulated host sits on the captured network (issue 13, item 2).
+// Where each simulated host sits on the captured network.
 // The server listens on the game's default port 22101 (DECISIONS.md 19) at its
 // identity address 10.10.10.1; client k uses its identity address
 // 10.10.10.(238 + k) (transport/identity.ts) and port 22101 + k, so every

@@ -1,5 +1,5 @@
-// The figures bcsim's model reports, measured from the wire alone (issue 13,
-// item 3). One WireAnalyzer takes datagrams in time order, from a capture
+// The figures bcsim's model reports, measured from the wire alone.
+// One WireAnalyzer takes datagrams in time order, from a capture
 // (analyzeCapture) or from a simulated run (analyze-against.ts feeds it from
 // an observer), so both columns of `bcsim analyze --against` come from the
 // same code.
@@ -449,7 +449,7 @@ export class WireAnalyzer {
 
   /**
    * Live figures per connection while datagrams still arrive (the proxy's status
-   * line, issue 14): read-only, unlike finish(), so input can go on after it.
+   * line): read-only, unlike finish(), so input can go on after it.
    * Stale ACKs are those already known stale; the ACK-outbox is the current
    * estimate under the behaviour each end's wire shows so far.
    */

@@ -1,4 +1,4 @@
-// What each UDP payload of a capture is (issue 13, item 3), and who sent it.
+// What each UDP payload of a capture is, and who sent it.
 //
 // A payload is a BC datagram when it decodes exactly (codec decodeDatagram):
 // first as the wire carries it, decrypted with AlbyRules (DECISIONS.md 22);

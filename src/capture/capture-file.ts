@@ -1,4 +1,4 @@
-// Capture files on disk (issue 13, item 2): streamed into a hidden temporary
+// Capture files on disk: streamed into a hidden temporary
 // beside the target (`.bcsim-tmp-<pid>-<name>`, as report/atomic-write.ts names
 // them) and renamed over the target only when the run has finished, so the
 // target never holds part of a capture. A run that fails, or that Ctrl-C

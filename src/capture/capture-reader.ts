@@ -1,4 +1,4 @@
-// A streaming reader of packet captures (issue 13, item 3): classic pcap (both
+// A streaming reader of packet captures: classic pcap (both
 // byte orders, microsecond and nanosecond magic, and the "modified" 24-byte
 // record variant) and pcapng (each section's byte order, several sections,
 // interfaces with their link type and if_tsresol/if_tsoffset, Enhanced, Simple

@@ -1,4 +1,4 @@
-// Turns a run into a pcapng capture, as a SessionObserver (issue 13, item 2).
+// Turns a run into a pcapng capture, as a SessionObserver.
 //
 // Capture point: the sender's network interface. Every datagram a peer sends is
 // one packet at its send time, whatever the link then does to it: a datagram

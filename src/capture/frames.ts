@@ -1,4 +1,4 @@
-// Ethernet II + IPv4 + UDP framing for the capture (issue 13, item 2). The IPv4
+// Ethernet II + IPv4 + UDP framing for the capture. The IPv4
 // header checksum is correct (Wireshark checks it when asked); the UDP checksum
 // is 0, "not computed", which IPv4 allows (RFC 768). No options, no
 // fragmentation (a BC datagram is at most 512 bytes), TTL 64.

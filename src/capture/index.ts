@@ -1,4 +1,4 @@
-// On the wire (issue 13): a run written as pcapng, and real captures read back,
+// On the wire: a run written as pcapng, and real captures read back,
 // classified, decrypted, decoded and analysed with the model's own figures.
 export { CAPTURE_EPOCH, CAPTURE_EPOCH_US, CaptureRecorder } from './capture-recorder.js';
 export type { CaptureOptions } from './capture-recorder.js';

@@ -1,4 +1,4 @@
-// A small pcapng writer (issue 13, item 2), written by hand: a Section Header
+// A small pcapng writer, written by hand: a Section Header
 // Block, Interface Description Blocks and Enhanced Packet Blocks with an
 // opt_comment, little-endian (draft-ietf-opsawg-pcapng). Blocks are built in
 // one reusable buffer and handed to `sink` in large chunks, so a capture of

@@ -1,4 +1,4 @@
-// From a captured frame to its UDP datagram (issue 13, item 3): the link layer
+// From a captured frame to its UDP datagram: the link layer
 // (Ethernet with 802.1Q/802.1ad tags, raw IPv4, Linux cooked SLL and SLL2, BSD
 // and OpenBSD loopback), then IPv4, then UDP. What is not a whole unfragmented
 // IPv4 UDP datagram is a counted skip with its reason; nothing here throws,

@@ -1,4 +1,4 @@
-// Evaluates a scenario's `expect` block against run summaries (issue 6, item 4):
+// Evaluates a scenario's `expect` block against run summaries:
 // "<summary path>": { "<op>": number }, where `*` in a path means every peer.
 import type { ExpectOp, Assertion } from '../scenario/index.js';
 import type { Summary } from '../session/index.js';
@@ -58,7 +58,7 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
       if (node === null || typeof node !== 'object') throw new PathError(path, `"${at.join('.')}" is not an object`, node === null);
       if (part === '*') {
         const where = at.join('.');
-        // peers.* is the two hosts (server and client totals); the keyed maps hold each connection (issue 12).
+        // peers.* is the two hosts (server and client totals); the keyed maps hold each connection.
         const keys = where === 'peers' ? ['server', 'client'] : STAR_MAPS.includes(where) ? Object.keys(node as object) : null;
         if (keys === null) throw new PathError(path, `"*" is allowed only as ${['peers', ...STAR_MAPS].map((m) => `${m}.*`).join(', ')}`);
         // An empty map would make the assertion check nothing.

@@ -1,4 +1,4 @@
-// `compare --fail-on EXPR` (issue 11, item 1): a condition over each run's
+// `compare --fail-on EXPR`: a condition over each run's
 // summary that makes compare exit 1, so it can gate CI. EXPR is `leak` (any
 // queue flagged as leaking) or `[LABEL:]PATH OP NUMBER` with OP one of
 // > >= < <= == !=, PATH a summary path as in `expect` blocks (peers.* allowed).

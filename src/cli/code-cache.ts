@@ -77,7 +77,7 @@ export function runBundle(): boolean {
  * A chunk's exports as read-only data properties. esbuild's CommonJS exports are getters
  * through one shared closure (`__copyProps`: `() => from[key]`), so every use of an import
  * from another chunk was a megamorphic keyed load plus a call: ~6 % of a 4 h run, more
- * with --pcap, whose recorder calls the codec's chunk per packet (issue 17). Once a chunk
+ * with --pcap, whose recorder calls the codec's chunk per packet. Once a chunk
  * has run, its exports are final: src/ exports only const, function and class bindings
  * (test/cli/data-exports.test.ts checks), and bundled packages set their `export var`s while
  * they load.

@@ -1,4 +1,4 @@
-// `compare --config 'LABEL:ITEM[,ITEM…]'` (issue 11, item 1). An item is a preset
+// `compare --config 'LABEL:ITEM[,ITEM…]'`. An item is a preset
 // (`stock`, `fixed`, or `stock+switch=value…`), a switch (`ackSendLimit=5`,
 // `keepalive.reliable=true`) or any scenario edit (`link.both.loss=0.1`), so a
 // configuration is a preset plus switch overrides plus --set edits.

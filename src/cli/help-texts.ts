@@ -25,7 +25,7 @@ export const SWITCHES_HELP =
   'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
   'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
 
-/** Multi-player sessions (issue 12), for --help (README "Multi-player sessions"). */
+/** Multi-player sessions, for --help (README "Multi-player sessions"). */
 export const CLIENTS_HELP =
   'Clients: a scenario runs one server and "clients": 1..16 (valentines 3, server-8 8). Per-client links:\n' +
   '  link.clients.<k>.both|clientToServer|serverToClient (k = client number). Phases for one client: {"kind":"join","client":k} (late join),\n' +
@@ -33,7 +33,7 @@ export const CLIENTS_HELP =
   'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
   'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
 
-/** `bcsim peer` (issue 14), for --help (README "Test your own server"). */
+/** `bcsim peer`, for --help (README "Test your own server"). */
 export const PEER_HELP =
   'The same transport, traffic script and codec as a simulated run, on the wall clock, with the real cipher on the\n' +
   '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
@@ -61,7 +61,7 @@ export const PEER_HELP =
   'Examples:\n  bcsim peer server --listen 127.0.0.1:22101 --mode stock --duration 30s\n' +
   '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml';
 
-/** --pcap (issue 13), for --help (README "pcapng export"). */
+/** --pcap, for --help (README "pcapng export"). */
 export const PCAP_HELP =
   '--pcap FILE writes a pcapng capture of the run (open it in Wireshark): each datagram a peer sends is one\n' +
   '  Ethernet/IPv4/UDP packet at its send time (captured at the sender), server 10.10.10.1:22101, client k\n' +
@@ -71,7 +71,7 @@ export const PCAP_HELP =
   '  REWRITTEN by link rule: removed ... for a datagram the link dropped or cut. The file appears only when the\n' +
   '  run has finished (written beside it as a hidden temporary, then renamed); its folder must exist.';
 
-/** decode --pcap (issue 13, item 3), for --help (README "Reading captures"). */
+/** decode --pcap, for --help (README "Reading captures"). */
 export const DECODE_PCAP_HELP =
   '--pcap FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
   '  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace\'s format: time (s from the\n' +
@@ -87,7 +87,7 @@ export const DECODE_PCAP_HELP =
   '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
   '  bcsim decode --pcap capture.pcap --json | jq -c \'select(.from == "client")\'';
 
-/** analyze (issue 13, item 3), for --help (README "Reading captures"). */
+/** analyze, for --help (README "Reading captures"). */
 export const ANALYZE_HELP =
   'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
   'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
@@ -114,7 +114,7 @@ export const ANALYZE_HELP =
   'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
   '  bcsim analyze /tmp/fa.pcapng --json\n  bcsim analyze capture.pcapng --against fragment-ack-bug --mode stock';
 
-/** Scheme scenarios with `bcsim compare` (issue 16; README "R-Type beside BC"). */
+/** Scheme scenarios with `bcsim compare` (README "R-Type beside BC"). */
 export const SCHEME_COMPARE_HELP =
   'Scheme scenarios (bcsim scenarios lists them; files in scenarios/schemes/, or any JSON file with a "scheme" key):\n' +
   '  rtype-deaths          the R-Type ACK scheme as documented, implemented and repaired: deaths delivered and\n' +
@@ -129,7 +129,7 @@ export const SCHEME_COMPARE_HELP =
   '  bcsim compare rtype-deaths\n  bcsim compare schemes-side-by-side --duration 2m --seed 3 --json\n' +
   'Exit codes: 0 written, 1 a --fail-on condition holds (BC scenarios only), 2 bad flag, scenario or --out.';
 
-/** `bcsim reproduce rtype` (issue 16, item 5). */
+/** `bcsim reproduce rtype`. */
 export const REPRODUCE_RTYPE_HELP =
   'rtype runs the R-Type scheme (4 clients, --loss both ways, 2 deaths/s and bursts of 8) once per defect switch on\n' +
   'alone over repaired and once per defect off alone from implemented, and measures five symptoms in each: no resend\n' +

@@ -19,7 +19,7 @@ export function seedFlag(value: string | undefined): number | undefined {
 
 /**
  * Plain decimal only: Number() would also take "0x1", "1e0", " 1", "0b1" or
- * "Infinity", so `--loss 0x1` silently meant 100% loss (issue 9).
+ * "Infinity", so `--loss 0x1` silently meant 100% loss.
  */
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 

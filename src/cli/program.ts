@@ -466,7 +466,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print them as a JSON array')
     .addHelpText(
       'after',
-      '\nThe BC scenarios first, then the scheme scenarios (issue 16: rtype-deaths, schemes-side-by-side), which\n' +
+      '\nThe BC scenarios first, then the scheme scenarios (rtype-deaths, schemes-side-by-side), which\n' +
         '`bcsim compare <name>` runs; in --json a scheme scenario carries "scheme". Exit code 0.\n' +
         'Examples:\n  bcsim scenarios\n  bcsim scenarios --json\n',
     )

@@ -8,7 +8,7 @@ export function loadForCli(ref: string, sets: readonly string[], io: CliIO, loss
   try {
     return loadScenario(ref, { sets, cwd: io.cwd, loss });
   } catch (error) {
-    // A scheme scenario (issue 16) is not a BC scenario: say where it runs.
+    // A scheme scenario is not a BC scenario: say where it runs.
     if (error instanceof ScenarioError && isSchemeScenarioRef(ref, io.cwd)) throw new UsageError(`${ref}: a scheme scenario, which only \`bcsim compare ${ref}\` runs`);
     if (error instanceof ScenarioError) throw new UsageError(error.message);
     throw error;

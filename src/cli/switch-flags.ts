@@ -1,4 +1,4 @@
-// Setting switches from the command line (issue 11, item 2): `--switch name=value`
+// Setting switches from the command line: `--switch name=value`
 // and `--mode stock+name=value+…` both become `--set mode.<name>=<value>` edits,
 // so they are validated exactly like a scenario file, and blamed on the flag.
 import { PRESETS, PRESET_NAMES } from '../transport/index.js';

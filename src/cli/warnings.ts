@@ -1,4 +1,4 @@
-// Warnings on stderr: settings that do nothing under the chosen design (issue 11).
+// Warnings on stderr: settings that do nothing under the chosen design.
 import type { CliIO } from './io.js';
 
 export function warn(io: CliIO, warnings: readonly string[], label?: string): void {

@@ -107,7 +107,7 @@ export function isDecodeError(result: ReadResult): result is DecodeError {
 /**
  * One message's fields as read from the wire, into a caller-owned object that is
  * reused from message to message: the receive path reads unreliable messages and
- * ACKs without allocating (issue 17). `flags` is the ACK's flags byte (0 for data);
+ * ACKs without allocating. `flags` is the ACK's flags byte (0 for data);
  * the payload is bytes [payloadStart, offset + size).
  */
 export interface MessageHeader {

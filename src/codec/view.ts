@@ -1,5 +1,5 @@
 // Read-only views of decoded messages: the JSON shape of `bcsim decode --json`
-// (issue 2, item 4) and a one-line human description used by decode and trace.
+// and a one-line human description used by decode and trace.
 import { CLIENT_CONNECT_LABEL, FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
 import { hex2 } from './message.js';
 import { toHex } from './hex.js';

@@ -1,4 +1,4 @@
-// Wire facts in one place (issue 17, item 2): the bits of an ACK's flags byte and
+// Wire facts in one place: the bits of an ACK's flags byte and
 // of a data message's flags_len word, header and message sizes, the room a
 // datagram leaves for messages, and u16 fields read in place. Code outside the
 // codec asks these helpers and never does bit arithmetic on wire fields itself

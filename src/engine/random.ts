@@ -13,7 +13,7 @@ export interface RandomStream {
 
 /**
  * Where a Link takes its named streams from: RandomStreams for a simulated run,
- * or the live proxy's per-datagram streams (issue 14, src/live/proxy/indexed-streams.ts).
+ * or the live proxy's per-datagram streams (src/live/proxy/indexed-streams.ts).
  */
 export interface StreamSource {
   stream(name: string): RandomStream;
@@ -45,7 +45,7 @@ export function namedStream(seed: number | string, name: string): RandomStream {
  * Alea's step (seedrandom's lib/alea.js, the same arithmetic) on a class of its
  * own: one shape for every stream, so draws inline at their call sites and
  * return unboxed doubles. A closure per stream cost a boxed number per draw,
- * ~3.5 M draws in 4 simulated hours of long-session (issue 17).
+ * ~3.5 M draws in 4 simulated hours of long-session.
  */
 class AleaStream implements RandomStream {
   private s0: number;

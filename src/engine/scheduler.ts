@@ -1,6 +1,6 @@
 // The clock and timer interface the transport, traffic and link layers use.
 // Two implementations: the Simulator (virtual time, the product) and the live
-// mode's wall-clock driver (src/live/wall-clock.ts, issue 14). Code below the
+// mode's wall-clock driver (src/live/wall-clock.ts). Code below the
 // live layer never learns which one it runs on.
 import type { Micros } from './time.js';
 

@@ -15,7 +15,7 @@ interface TimerSlot {
 
 /**
  * Explicit bound on pending timers: a runaway scheduler is a bug, not a workload.
- * It bounds memory (issue 9): a pending datagram arrival (slot, closure,
+ * It bounds memory: a pending datagram arrival (slot, closure,
  * up to 512 bytes and a uid per message) measured 650-1,900 bytes, so 150,000
  * stay under ~285 MB. Real scenarios keep a few thousand pending.
  */

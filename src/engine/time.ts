@@ -1,7 +1,7 @@
 // Virtual time. The clock is an integer count of microseconds, so hours of
-// simulated time accumulate no floating-point drift (issue 2, item 2).
+// simulated time accumulate no floating-point drift.
 //
-// Typed time (issue 17, item 3): Micros and Millis are branded numbers, so a
+// Typed time: Micros and Millis are branded numbers, so a
 // millisecond value cannot be passed where microseconds are expected. Every
 // conversion between units, and the 1000 and 1e6 factors, live in this file
 // only; test/layering/time-units.test.ts fails on a hand-written `* 1000` or
@@ -48,7 +48,7 @@ export function millis(n: number): Millis {
  * that has held only small integers as a small-integer field; the first time past 2^31 µs
  * (35.8 simulated minutes; official Node 20 builds have 32-bit small integers) widens it to a double field, which replaces the object's hidden
  * class and deoptimises every function compiled against it: ~50 deopts in a 4 h run,
- * ~10 % of its wall time (issue 17). A field whose first store is this stays a double.
+ * ~10 % of its wall time. A field whose first store is this stays a double.
  */
 export const DOUBLE_SEED_US = micros(0.5);
 

@@ -1,4 +1,4 @@
-// Link model configuration, per direction (issue 4, item 1). Plain data,
+// Link model configuration, per direction. Plain data,
 // already normalised: the scenario layer turns user shorthands into this shape.
 
 import type { MicrosIn, MillisIn } from '../engine/index.js';
@@ -56,7 +56,7 @@ export interface LinkConfig {
   readonly outages: ReadonlyArray<{ readonly startMs: MillisIn; readonly endMs: MillisIn }>;
   readonly dropRules: readonly DropRule[];
   /**
-   * An explicit fault list (issue 15). When present (even empty), the link takes its loss,
+   * An explicit fault list. When present (even empty), the link takes its loss,
    * duplication and delay decisions from it instead of its random processes (loss, jitter,
    * reorder, duplicate); outages, drop rules, bandwidth and slot still apply. See faults.ts.
    */

@@ -1,5 +1,5 @@
 // Targeted drop rules: drop a whole datagram, or cut single messages out of it
-// and re-encode, when decoded fields match (issue 4, item 1).
+// and re-encode, when decoded fields match.
 import { DATAGRAM_HEADER_BYTES, TYPE_ACK, TYPE_NAMES, ackIsFragment, ackIsLowType, decodeDialect, encodeDatagram, isLowType } from '../codec/index.js';
 import type { Located, Message } from '../codec/index.js';
 import { micros, msToUs } from '../engine/index.js';

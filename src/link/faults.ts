@@ -1,4 +1,4 @@
-// The link's random decisions, as one interface with two sources (issue 15):
+// The link's random decisions, as one interface with two sources:
 // - RandomDecisions: the seeded processes (loss, jitter, netem reorder, duplication);
 // - ScheduledDecisions: an explicit fault list keyed by the link's datagram send index.
 // A recorder wrapped around either writes every decision that differs from a clean link
@@ -34,7 +34,7 @@ export function createDecisions(config: LinkConfig, name: string, streams: Strea
   return { decisions, stats: scheduled?.stats ?? null };
 }
 
-/** The seeded processes; each takes its stream only when its feature is on (as before issue 15). */
+/** The seeded processes; each takes its stream only when its feature is on. */
 class RandomDecisions implements LinkDecisions {
   private readonly loss;
   private readonly jitterMs: (() => number) | null;

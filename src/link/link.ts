@@ -1,4 +1,4 @@
-// One direction of the network between two peers (issue 4, item 1).
+// One direction of the network between two peers.
 //
 // Pipeline, in this order, for each datagram handed to send() at sim.now:
 //   1. count it (sent, bytesSent)

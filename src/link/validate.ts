@@ -6,7 +6,7 @@ import type { DropRule, LinkConfig } from './config.js';
 
 const TYPE_NAME_SET = new Set(Object.values(TYPE_NAMES));
 
-// The scenario schema uses these same bounds, so user input never reaches a throw here (issue 9).
+// The scenario schema uses these same bounds, so user input never reaches a throw here.
 /** The slot grid is in whole microseconds, so a slot is at least 1 us. */
 export const MIN_SLOT_MS = 0.001;
 /**

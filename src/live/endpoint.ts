@@ -1,4 +1,4 @@
-// Addresses of the live mode (issue 14): "host:port" flags, and UDP sockets
+// Addresses of the live mode: "host:port" flags, and UDP sockets
 // bound exactly where the user said. bcsim never binds a wildcard address on
 // its own: the README warns against exposing the proxy beyond loopback.
 import { createSocket } from 'node:dgram';

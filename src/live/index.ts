@@ -1,4 +1,4 @@
-// Live mode (issue 14): bcsim on real UDP, next to a real BC program.
+// Live mode: bcsim on real UDP, next to a real BC program.
 export { WallClock, LatenessRing, monotonicMicros } from './wall-clock.js';
 export type { LatenessFigures, WallSource } from './wall-clock.js';
 export { parseHostPort, formatHostPort, isLoopback, bindUdp } from './endpoint.js';

@@ -1,4 +1,4 @@
-// The live mode's clock (issue 14, item 4): the engine's Scheduler driven by the
+// The live mode's clock: the engine's Scheduler driven by the
 // wall clock. Timers sit in the Simulator's heap; one Node timer is armed for
 // the earliest, and when it fires every event due by the wall clock runs in
 // (time, insertion) order. Inside a callback `now` is the time the event was due,

@@ -1,7 +1,7 @@
 // The metrics recorder: a SessionObserver that samples both peers once per
 // simulated second into bounded series. It only reads the transport's counters
 // and gauges, so recording cannot change a run. With several clients the
-// series are the totals, plus the worst connection's two ends (issue 12).
+// series are the totals, plus the worst connection's two ends.
 import { ZERO_US, usToSeconds } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { ConnectionView, SessionObserver } from '../session/index.js';
@@ -43,7 +43,7 @@ export const METRICS: readonly Metric[] = COUNTER_SCHEMA.flatMap((row): Metric[]
 export type PeerSeries = Record<MetricName, Series>;
 
 /**
- * The connection a multi-client run charts beside the totals (issue 12): the
+ * The connection a multi-client run charts beside the totals: the
  * one whose server-side ACK-outbox peaked highest, with both its ends.
  */
 export interface WorstConnection {
@@ -88,7 +88,7 @@ const INTERVAL_PEAKED: ReadonlySet<string> = new Set<IntervalPeakName>(['ackOutb
  * Adds one sample to every series: gauges as read, counts as rates over the
  * interval, ratios of two counts' increases. Compiled once from METRICS (names
  * are the schema's checked identifiers), so each read is a fixed-offset load,
- * not a lookup by name (~1.3 us a sample before; issue 17).
+ * not a lookup by name (which cost ~1.3 µs a sample).
  */
 const recordSample: SampleRecorder = (() => {
   const delta = (key: string) => `(c.${checkedFieldName(key)} - (before === null ? 0 : before.${key}))`;
@@ -110,7 +110,7 @@ interface ConnectionTrack {
 }
 
 /**
- * Memory: the totals cost 2 × METRICS × maxPoints buckets, as before issue 12.
+ * Memory: the totals cost 2 × METRICS × maxPoints buckets.
  * With more than one client the recorder also keeps every connection's two ends
  * at the same bounded resolution (clients × 2 × METRICS × maxPoints buckets:
  * 16 clients at 300 points ≈ 125k buckets, a few MB, whatever the run's length),

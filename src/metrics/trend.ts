@@ -1,5 +1,5 @@
-// Growth over the last half of a run, and the leak verdict built on it
-// (issue 5, item 1): a queue that keeps growing is a leak.
+// Growth over the last half of a run, and the leak verdict built on it:
+// a queue that keeps growing is a leak.
 import type { Bucket } from './series.js';
 
 export interface Trend {

@@ -1,4 +1,4 @@
-// A set of files that must appear together or not at all (issue 9): all of them
+// A set of files that must appear together or not at all: all of them
 // are written into a fresh hidden folder beside the target (same parent, so the
 // renames stay on one filesystem), then that folder is swapped in by renames.
 //

@@ -1,8 +1,8 @@
-// Single files (the JUnit XML, issue 9) are written atomically: the content goes
+// Single files (the JUnit XML) are written atomically: the content goes
 // to a hidden temporary in the same folder and is renamed over the target, so a
 // reader (or a killed run) never sees half a file. Every temporary carries the
 // pid of the process that made it, and a sweep removes only those whose owner is
-// dead: a second bcsim running beside us keeps its live temporaries (issue 9).
+// dead: a second bcsim running beside us keeps its live temporaries.
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -34,7 +34,7 @@ export function isAlive(pid: number): boolean {
 
 /**
  * Creates `dir` and its missing parents one level at a time: Node's recursive
- * mkdir never returns on /proc (issue 9); a plain mkdir fails there at once.
+ * mkdir never returns on /proc; a plain mkdir fails there at once.
  */
 export function makeDirs(dir: string): void {
   const missing: string[] = [];

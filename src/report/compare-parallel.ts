@@ -1,4 +1,4 @@
-// compare's columns on worker threads, one per core (issue 17, item 6). Each
+// compare's columns on worker threads, one per core. Each
 // column is an independent seeded run, so the comparison is byte-identical to
 // runComparison's; only the series cross the thread boundary as plain data.
 import { existsSync } from 'node:fs';

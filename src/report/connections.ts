@@ -1,4 +1,4 @@
-// What the reports say about each connection of a multi-client run (issue 12):
+// What the reports say about each connection of a multi-client run:
 // which columns had more than one client, the slots in table order, and the
 // worst connection each run charts beside the server total.
 import type { PeerSeries } from '../metrics/index.js';
@@ -52,7 +52,7 @@ export function worstConnection(run: ComparedRun): ChartedConnection | null {
   return { key, label: keyLabel(key), client: worst.client, series: worst.series };
 }
 
-/** The highest ACK-outbox peak of any single connection, either end (issue 12: the capture's 20–33 is per connection). */
+/** The highest ACK-outbox peak of any single connection, either end (the capture's 20–33 is per connection). */
 export function perConnectionOutboxMax(summary: Summary): number {
   const all = [...Object.values(summary.peers.server.connections), ...Object.values(summary.peers.clients)];
   return all.reduce((m, c) => Math.max(m, c.ackOutbox.max), 0);

@@ -44,7 +44,7 @@ export function summaryJson(comparison: Comparison): string {
     // Each column's resolved scenario (link models, traffic plan, parameters): --config may change any of it.
     scenarios: Object.fromEntries(comparison.runs.map((r) => [r.spec.label, effectiveScenario(r.spec.scenario ?? comparison.scenario)])),
     trends,
-    // Issue 12, multi-client runs only: the connection each run charts beside the server total.
+    // Multi-client runs only: the connection each run charts beside the server total.
     ...(isMultiClient(comparison) ? { worstConnections: worstConnectionsJson(comparison) } : {}),
     runs,
   };
@@ -72,7 +72,7 @@ export function csvPeer(peer: 'server' | 'client', key: string): string {
 
 function effectiveScenario(scenario: Comparison['scenario']): object {
   const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides, clients, clientLinks } = scenario;
-  // With several clients, each one's links (issue 12); `link` stays client 1's.
+  // With several clients, each one's links; `link` stays client 1's.
   const perClient = clients > 1 ? { clients, clientLinks } : {};
   // The checksum manifest as an outline: its rounds, counts and sizes, not every file hash.
   return { name, source, durationSeconds: usToSeconds(durationUs), seed, preset, switchOverrides, params, link, ...perClient, traffic: { ...traffic, manifest: manifestOutline(traffic.manifest) }, set: overrides };
@@ -139,7 +139,7 @@ export function reportMarkdown(comparison: Comparison): string {
   return out.join('\n');
 }
 
-/** Multi-client runs: what the charts draw besides the totals (issue 12). */
+/** Multi-client runs: what the charts draw besides the totals. */
 export function worstConnectionsNote(comparison: Comparison): string {
   const each = comparison.runs.map((r) => {
     const worst = worstConnection(r);

@@ -142,7 +142,7 @@ function chartLegend(comparison: Comparison): LegendEntry[] {
   ];
 }
 
-/** One client: the server solid, the client dashed (as before issue 12). */
+/** One client: the server solid, the client dashed. */
 function oneClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
   return (['server', 'client'] as const).map((peer) => ({
     label: `${run.spec.label} ${peer}`,
@@ -153,7 +153,7 @@ function oneClientSeries(run: ComparedRun, color: string, metric: MetricName): C
 }
 
 /**
- * Several clients (issue 12): the server's total, then the worst connection's
+ * Several clients: the server's total, then the worst connection's
  * two ends, e.g. "stock server, slot 3 (worst)". A column that ran one client
  * draws its only connection's two ends in the same strokes.
  */

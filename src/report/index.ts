@@ -1,6 +1,6 @@
 // Reports' public surface: atomic writes and output paths, formatting, the tables,
 // the comparison and the report files; the scheme reports (rtype-deaths,
-// schemes-side-by-side) and the R-Type defect table (issue 16).
+// schemes-side-by-side) and the R-Type defect table.
 export { TEMP_PREFIX, makeDirs, sweepTemporaries, temporaryName, writeFileAtomic, writeFilesTogether } from './atomic-write.js';
 export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
 export { escapeXml, fmt } from './format.js';

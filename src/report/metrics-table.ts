@@ -44,7 +44,7 @@ const sum = (label: string, ref: FigureRef): Row => ({
 });
 
 /**
- * Send-to-delivery latency of reliable messages (issue 11, item 6), ms, per
+ * Send-to-delivery latency of reliable messages, ms, per
  * sequence category: high (types 0x32 and up, the game's) then low.
  */
 const latency = (): Row[] =>
@@ -80,7 +80,7 @@ export const ROWS: readonly Row[] = [
 ];
 
 /**
- * The rows of a comparison: ROWS with one client. With more than one (issue 12),
+ * The rows of a comparison: ROWS with one client. With more than one,
  * the paired rows say "server total" / "client total" and the ACK-outbox peak of
  * every connection follows the totals' pair, server side by slot, then client side.
  */

@@ -13,7 +13,7 @@ export function findings(comparison: Comparison): string[] {
   const lost = lossSentence(comparison);
   const stock = comparison.runs.find((r) => r.spec.label === 'stock');
   const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
-  // Lost messages are always mentioned, whatever the columns (issue 11, item 6).
+  // Lost messages are always mentioned, whatever the columns.
   if (!stock || !fixed) return lost === null ? [] : [lost];
   const seconds = usToSeconds(comparison.durationUs);
   const s = stock.summary.peers;
@@ -144,7 +144,7 @@ function readingsSentence(stock: ComparedRun): string {
 }
 
 /**
- * Issue 12: each connection's ACK-outbox peak, server side and client side, in
+ * Each connection's ACK-outbox peak, server side and client side, in
  * stock and fixed, the server's total beside them, and the charted worst connection.
  */
 function perConnectionSentence(comparison: Comparison, stock: ComparedRun, fixed: ComparedRun): string {

@@ -1,4 +1,4 @@
-// Where output may go, decided before a simulation runs (issue 9): a bad --out
+// Where output may go, decided before a simulation runs: a bad --out
 // or --junit must fail in a moment with one line, not after minutes of work.
 // Only stats, realpath, statfs and access: nothing is created here.
 import { accessSync, constants, readdirSync, realpathSync, statSync, statfsSync } from 'node:fs';

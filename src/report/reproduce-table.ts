@@ -108,7 +108,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   if (stock !== undefined) {
     r.criteria.forEach((c, i) => detail.push([`${i + 1} ${c.title}`, stock.criteria[c.key].expected, `${mark(stock.criteria[c.key].matches)} ${stock.criteria[c.key].value}`]));
   }
-  // Issue 15: every seed of every rate, both peers; then min / median / max of the outbox peak over the seeds.
+  // Every seed of every rate, both peers; then min / median / max of the outbox peak over the seeds.
   const seeds = r.sweep.seeds;
   const sweep = new Table({
     head: ['update ms', 'rel./s', 'peer', `outbox max, seed ${seeds.join(' · ')}`, 'min / median / max', 'dead zone*', 'leak', 'load*'],

@@ -1,4 +1,4 @@
-// What `compare rtype-deaths` reports per preset (issue 16, item 3): the table's
+// What `compare rtype-deaths` reports per preset: the table's
 // rows and the findings in numbers. Shared by the terminal, report.md and report.html.
 import type { RtypePresetRun, RtypeComparison } from '../schemes/index.js';
 import { rtypeMemory } from '../schemes/index.js';

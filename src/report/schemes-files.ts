@@ -1,4 +1,4 @@
-// The report set of `bcsim compare schemes-side-by-side` (issue 16, item 4): BC
+// The report set of `bcsim compare schemes-side-by-side`: BC
 // stock, BC fixed, R-Type documented and R-Type repaired on one workload, with
 // delivery, latency, bandwidth and memory side by side; and the terminal view.
 import type { ChalkInstance } from 'chalk';

@@ -32,7 +32,7 @@ export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': ''
 export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): string {
   const head = `${chalk.bold(summary.scenario)}  mode ${chalk.bold(summary.mode)}  seed ${summary.seed}  ${summary.simulatedSeconds} s simulated  trace ${summary.traceHash.slice(0, 16)}`;
   const multi = summary.session.clients > 1;
-  // Issue 12: with several clients the two columns are totals, and a per-connection block follows.
+  // With several clients the two columns are totals, and a per-connection block follows.
   const peers = new Table({ head: multi ? ['', 'server total', 'clients total'] : ['', 'server', 'client'], style: { head: [], border: [] }, chars: COMPACT });
   for (const row of PEER_ROWS) peers.push([row.label, peerCell(row, summary.peers.server), peerCell(row, summary.peers.client)]);
   peers.push(['connection state', summary.peers.server.state, summary.peers.client.state]);

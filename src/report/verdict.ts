@@ -1,5 +1,5 @@
-// One line per metric group comparing each configuration with the first (issue
-// 11, item 1), e.g. "outbox: B peaks 2.0× lower (18 vs 36); no leak in either".
+// One line per metric group comparing each configuration with the first,
+// e.g. "outbox: B peaks 2.0× lower (18 vs 36); no leak in either".
 import type { PeerSummary } from '../session/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, perConnectionOutboxMax } from './connections.js';
@@ -40,7 +40,7 @@ export function verdicts(comparison: Comparison): string[] {
   const against = (verb: string, pick: Pick) => others.map((o) => relation(verb, base, o, pick)).join('; ');
   const lost = comparison.runs.map((r) => `${r.spec.label} lost ${fmt(r.summary.delivery.reliableLost)}`).join(', ');
   const dup = comparison.runs.map((r) => `${r.spec.label} ${fmt(r.summary.delivery.duplicateDeliveries)}/${fmt(r.summary.delivery.outOfOrderDeliveries)}`).join(', ');
-  // Issue 12: with several clients the peers are totals; name them, and add the worst single connection.
+  // With several clients the peers are totals; name them, and add the worst single connection.
   const outbox = isMultiClient(comparison)
     ? [
         `outbox, server total: ${against('peaks', (r) => r.summary.peers.server.ackOutbox.max)}; ${leakPhrase(comparison.runs)}`,

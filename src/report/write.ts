@@ -1,5 +1,5 @@
 // Writes the four report files of a comparison as one folder that is replaced
-// whole (issue 9): a reader or a killed run never sees a new summary.json beside
+// whole: a reader or a killed run never sees a new summary.json beside
 // an old report.html. How, and what a kill leaves: see atomic-folder.ts.
 import { reportHtml } from './html.js';
 import { reportMarkdown, summaryJson, timeseriesCsv } from './documents.js';

@@ -1,4 +1,4 @@
-// `reproduce ack-outbox` (issue 10, item 3): every named reading of the stock
+// `reproduce ack-outbox`: every named reading of the stock
 // model measured against each ACK-outbox observation of DECISIONS.md, ranked;
 // then a traffic sweep over both peers that shows when the dead zone stays
 // bounded, and the datagram-capacity relation that moves that threshold.
@@ -7,7 +7,7 @@ import { CRITERIA, RANKING_RULE, compareScores, scoreOf } from './criteria.js';
 import type { Cell, Cells, CriterionKey, EvidenceKind, Score } from './criteria.js';
 import { measureReading } from './evidence.js';
 import type { ScenarioSource } from './evidence.js';
-import { PREVIOUS_READING, READINGS, STOCK_READING, changesBetween, readingNamed } from './readings.js';
+import { BASELINE_READING, READINGS, STOCK_READING, changesBetween, readingNamed } from './readings.js';
 import type { Reading } from './readings.js';
 import { sweepAckOutbox, sweepSize } from './sweep.js';
 import type { SweepResult } from './sweep.js';
@@ -19,7 +19,7 @@ export type { ScenarioSource } from './evidence.js';
 export interface ReadingResult {
   readonly name: string;
   readonly description: string;
-  /** The switch values that differ from the stock preset's defaults of issue 10's table. */
+  /** The reading's open-reading switches. */
   readonly switches: Reading['switches'];
   readonly transport: Reading['transport'];
   readonly traffic: Reading['traffic'];
@@ -95,9 +95,9 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
     };
   });
   const top = [...hypotheses].sort((a, b) => compareScores(a.score, b.score))[0];
-  // Ties: the fewest changes from the previous stock preset first (it changes only where the table says so).
-  const previous = readingNamed(PREVIOUS_READING);
-  const changes = (name: string) => (previous === undefined ? 0 : changesBetween(readingNamed(name) as Reading, previous).length);
+  // Ties: the fewest changes from the baseline first (a change must be earned by the table).
+  const baseline = readingNamed(BASELINE_READING);
+  const changes = (name: string) => (baseline === undefined ? 0 : changesBetween(readingNamed(name) as Reading, baseline).length);
   const tied = hypotheses.filter((h) => compareScores(h.score, top.score) === 0).sort((a, b) => changes(a.name) - changes(b.name));
   const best = { readings: tied.map((h) => h.name), matched: top.matched, of: CRITERIA.length, score: top.score };
   const unmatched = CRITERIA.filter((c) => hypotheses.every((h) => !h.criteria[c.key].matches)).map((c) => ({ key: c.key, title: c.title, note: UNMATCHED_NOTES[c.key] }));
@@ -208,15 +208,15 @@ function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const score = (x: Score) => `${plural(x.bytes, 'captured datagram or message', 'captured datagrams or messages')}, ${plural(x.measured, 'measured figure', 'measured figures')}, ${plural(x.inferred, 'inference', 'inferences')}`;
   out.push(`Best reading${best.readings.length > 1 ? 's' : ''}: ${quoted(best.readings)}: ${score(best.score)} (${best.matched} of ${best.of} observations).`);
-  const previous = readingNamed(PREVIOUS_READING);
-  if (best.readings.length > 1 && previous !== undefined) {
-    const changes = best.readings.map((n) => `${n} ${changesBetween(readingNamed(n) as Reading, previous).length}`).join(', ');
-    out.push(`Tied readings differ on no ranked observation, so the table gives no reason for their changes: the first changes the fewest settings from the previous stock preset, then the table's order decides (${changes}).`);
+  const baseline = readingNamed(BASELINE_READING);
+  if (best.readings.length > 1 && baseline !== undefined) {
+    const changes = best.readings.map((n) => `${n} ${changesBetween(readingNamed(n) as Reading, baseline).length}`).join(', ');
+    out.push(`Tied readings differ on no ranked observation, so the table gives no reason for their changes: the first changes the fewest settings from the baseline ("${BASELINE_READING}"), then the table's order decides (${changes}).`);
   }
   if (best.readings[0] === STOCK_READING) out.push(`The stock preset runs "${STOCK_READING}".`);
   else out.push(`The stock preset runs "${STOCK_READING}", which is not the best here: re-check the calibration.`);
-  const before = hypotheses.find((h) => h.name === 'previous-stock');
-  if (before) out.push(`The stock preset before DECISIONS.md 25-29 ("previous-stock") reproduces ${score(before.score)}.`);
+  const baselineResult = hypotheses.find((h) => h.name === BASELINE_READING);
+  if (baselineResult) out.push(`The baseline ("${BASELINE_READING}") reproduces ${score(baselineResult.score)}.`);
   // Model predictions past what was measured (DECISIONS.md 25): labelled as such.
   for (const c of sweep.capacity) out.push(`Prediction (sweep, 10 min per point, past the measured rates): ${c.sentence}`);
   return out;

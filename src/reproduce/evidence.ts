@@ -1,4 +1,4 @@
-// The experiments behind `reproduce ack-outbox` (issue 10, item 3): four runs per
+// The experiments behind `reproduce ack-outbox`: four runs per
 // reading, each measured against the observations of DECISIONS.md (criteria.ts).
 // Every criterion returns the measured value, what was observed, and whether they match.
 import { usToSeconds } from '../engine/index.js';

@@ -54,7 +54,7 @@ function runHypotheses(scenario: Scenario, seed: number): Hypothesis[] {
   const fragments = checksumResponseFragments(scenario);
   return ORDER.map((cause) => {
     const { events, result } = traceScenario(scenario, { preset: 'stock', switches: { fragmentAckCause: cause }, seed });
-    // Re-sends are expected until the run ends or the stock message lifetime does (issue 10).
+    // Re-sends are expected until the run ends or the stock message lifetime does.
     const lifetimeS = usToSeconds(maxMessageAgeUs(result.summary.switches, scenario.params));
     const criteria = measureSignature(events, usToSeconds(scenario.durationUs), lifetimeS);
     const evidence = weighFragmentEvidence(events, criteria, fragments);

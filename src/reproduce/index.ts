@@ -1,6 +1,6 @@
 // The reproductions' public surface: fragment-ACK causes, the ACK-outbox readings
 // and their results, the wire signature the capture analysis reuses, and the
-// R-Type defect table (issue 16, item 5).
+// R-Type defect table.
 export { CRITERIA, measureSignature, median } from './signature.js';
 export type { Signature } from './signature.js';
 export { READINGS, STOCK_READING, readingNamed } from './readings.js';

@@ -1,8 +1,8 @@
-// The named readings of the stock model that `reproduce ack-outbox` ranks
-// (issue 10, item 3). A reading is a combination of the open-reading switches
+// The named readings of the stock model that `reproduce ack-outbox` ranks.
+// A reading is a combination of the open-reading switches
 // (transport/switches.ts), and, where a reading is about timing or the game
 // layer, transport parameters and traffic fields every experiment runs with.
-import { READINGS_BEFORE_ISSUE_10, STOCK_RETRANSMIT } from '../transport/index.js';
+import { QUEUED_RELIABLE_READINGS, STOCK_RETRANSMIT } from '../transport/index.js';
 import type { KeepalivePolicy, SwitchPatch, TransportSwitches } from '../transport/index.js';
 
 export interface Reading {
@@ -20,14 +20,18 @@ export interface Reading {
   readonly sessionClientMs: number | null;
 }
 
-type OpenReadings = Pick<TransportSwitches, keyof typeof READINGS_BEFORE_ISSUE_10 | 'retransmit' | 'fragmentAckCause'>;
+type OpenReadings = Pick<TransportSwitches, keyof typeof QUEUED_RELIABLE_READINGS | 'retransmit' | 'fragmentAckCause'>;
 type Patch = SwitchPatch & { keepalive?: Partial<KeepalivePolicy> };
 type Timing = Omit<Reading, 'name' | 'description' | 'switches'>;
 
-/** bcsim's earliest readings (READINGS_BEFORE_ISSUE_10), with the stock fragment cause. */
-const HISTORY: OpenReadings = { ...READINGS_BEFORE_ISSUE_10, retransmit: STOCK_RETRANSMIT, fragmentAckCause: 'matcher-rejects-fragments' };
-/** The timing every reading before DECISIONS.md 25–29 assumed. */
-const HISTORY_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 5000 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 }, loopbackClientMs: 10, sessionClientMs: null };
+/** The "queued-reliable" readings (QUEUED_RELIABLE_READINGS), with the stock fragment cause. */
+const QUEUED_RELIABLE: OpenReadings = { ...QUEUED_RELIABLE_READINGS, retransmit: STOCK_RETRANSMIT, fragmentAckCause: 'matcher-rejects-fragments' };
+/**
+ * The documents' own timing, before calibration: the peer removed 5 s after a
+ * Disconnect (the 8 sends of DECISIONS.md 21), the round-2 response ~700 ms after
+ * its request (the join table).
+ */
+const DOCUMENTED_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 5000 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 }, loopbackClientMs: 10, sessionClientMs: null };
 
 function merge(base: OpenReadings, patch: Patch): OpenReadings {
   return {
@@ -44,8 +48,13 @@ function row(name: string, description: string, switches: OpenReadings, timing: 
 
 const LIFETIME = { messageLifetime: 'peer-timeout' } as const;
 
-/** The stock preset's readings before the newer measurements (DECISIONS.md 25–29). */
-const PREVIOUS_STOCK = merge(HISTORY, { ...LIFETIME, keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' } });
+/**
+ * The baseline that ties are broken against: the keepalive unreliable and outside
+ * the queues, unACKed messages dropped at the peer timeout. These are the stock
+ * readings without the measurements of DECISIONS.md 25–29, so a reading must earn
+ * each change from them.
+ */
+const UNRELIABLE_KEEPALIVE = merge(QUEUED_RELIABLE, { ...LIFETIME, keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' } });
 
 /**
  * The best reading of the table (README "Calibration"): the captured keepalive
@@ -53,10 +62,10 @@ const PREVIOUS_STOCK = merge(HISTORY, { ...LIFETIME, keepalive: { reliable: fals
  * update after the reply (26), the Disconnect's peer removed 4.16 s after (28),
  * and the round-2 response ready 675 ms after its request (the join table's
  * "~700 ms"), in time to leave with the second send of the request's ACK (the
- * captured 418-byte datagram). The echo stays outside the queues, as before: no
- * observation tells the two paths apart.
+ * captured 418-byte datagram). The echo stays outside the queues, as in the
+ * baseline: no observation tells the two paths apart.
  */
-const CALIBRATED = merge(HISTORY, {
+const CALIBRATED = merge(QUEUED_RELIABLE, {
   ...LIFETIME,
   keepalive: { reliable: true, path: 'first-send-queue', echoPath: 'outside-queues' },
   connectAck: 'after-reply',
@@ -76,13 +85,13 @@ function variant(name: string, change: string, patch: Patch, timing: Partial<Tim
 }
 
 export const READINGS: readonly Reading[] = [
-  row('before-issue-10', 'bcsim before issue 10: datagrams read on arrival, 95 ms updates everywhere, the remote removed right after its Disconnect', merge(HISTORY, { receiveTiming: 'on-arrival' }), {
-    ...HISTORY_TIMING,
+  row('read-on-arrival', 'datagrams read on arrival, 95 ms updates everywhere, the remote removed right after its Disconnect', merge(QUEUED_RELIABLE, { receiveTiming: 'on-arrival' }), {
+    ...DOCUMENTED_TIMING,
     transport: { updatePeriodMs: { server: 95, client: 95 }, disconnectedPeerLingerMs: 0 },
     loopbackClientMs: 95,
   }),
-  row('queued-reliable', "bcsim's earliest readings under the real update loop: keepalive reliable, queued and echoed; messages live all session", HISTORY, HISTORY_TIMING),
-  row('previous-stock', 'the stock preset before DECISIONS.md 25–29: unACKed messages dropped at 45 s; keepalive unreliable, outside the queues', PREVIOUS_STOCK, HISTORY_TIMING),
+  row('queued-reliable', 'the real update loop with the keepalive reliable, queued and echoed; messages live all session', QUEUED_RELIABLE, DOCUMENTED_TIMING),
+  row('unreliable-keepalive', 'the baseline: unACKed messages dropped at 45 s; keepalive unreliable, outside the queues', UNRELIABLE_KEEPALIVE, DOCUMENTED_TIMING),
   row('calibrated', 'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 675 ms', CALIBRATED, CALIBRATED_TIMING),
   variant('outside-queues', 'the keepalive and its echo are written after pass 2, never opening the gate', OUTSIDE),
   variant('echo-queued', 'the echo goes through the first-send queue', { keepalive: { echoPath: 'first-send-queue' } }),
@@ -108,8 +117,8 @@ export const READINGS: readonly Reading[] = [
 /** The reading the stock preset adopts (transport/switches.ts CALIBRATED_READINGS). */
 export const STOCK_READING = 'calibrated';
 
-/** The previous stock reading, for the tie-break: the fewest changes from it. */
-export const PREVIOUS_READING = 'previous-stock';
+/** The baseline reading, for the tie-break: the fewest changes from it. */
+export const BASELINE_READING = 'unreliable-keepalive';
 
 /** Leaf settings (switches, transport, traffic, periods) in which two readings differ. */
 export function changesBetween(a: Reading, b: Reading): string[] {

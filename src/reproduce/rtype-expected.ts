@@ -1,11 +1,11 @@
-// What the R-Type model claims each defect does (issue 16, item 5), against which
+// What the R-Type model claims each defect does, against which
 // `bcsim reproduce rtype` checks its measurements: the table's five symptoms a
 // defect adds when switched on alone over `repaired`, and the finer ones it adds
 // besides (rtypeSymptoms; README "The R-Type ACK scheme", Switches).
 import type { DefectSwitch } from '../rtype/index.js';
 import type { RtypeSymptom } from '../rtype-session/index.js';
 
-/** The table's columns, in the issue's order. */
+/** The table's symptom columns, in order. */
 export const TABLE_SYMPTOMS = ['noResend', 'resendStorm', 'deathsLost', 'growingLists', 'crossClientClear'] as const satisfies readonly RtypeSymptom[];
 export type TableSymptom = (typeof TABLE_SYMPTOMS)[number];
 

@@ -1,6 +1,6 @@
-// `bcsim reproduce rtype` (issue 16, item 5): every defect switch on alone over
+// `bcsim reproduce rtype`: every defect switch on alone over
 // `repaired`, and off alone from `implemented`, each measured against the five
-// symptoms of the issue with the library's own symptom tests (rtypeSymptoms).
+// table symptoms with the library's own symptom tests (rtypeSymptoms).
 // Two workloads per row: `loss` (Bernoulli loss both ways) measures four columns;
 // `outage` adds a 5 s downlink outage for client 2, long enough for packets to
 // expire, which growing lists need (nothing expires under loss alone).

@@ -1,5 +1,5 @@
-// The observed signature of the fragment-ACK bug (DECISIONS.md 14; issue 6,
-// item 2), measured on a run's trace. Each criterion carries the measured value,
+// The observed signature of the fragment-ACK bug (DECISIONS.md 14),
+// measured on a run's trace. Each criterion carries the measured value,
 // so a table can say exactly which part of the signature a hypothesis misses.
 import { usToSeconds } from '../engine/index.js';
 import { FRAGMENT_ACK_BYTES, TYPE_ACK, TYPE_GAME, ackFlagsFragment, ackFlagsLowType, isLowType } from '../codec/index.js';
@@ -36,7 +36,7 @@ const ROUND_GAP_S = 1;
  * `lifetimeS`: how long the sender keeps an unACKed message (switch
  * messageLifetime). Criterion 3 asks for re-sends until the run ends or the
  * message's lifetime does, whichever is first: "for the entire session" in the
- * bug documents, "dropped after the peer timeout" in the analysis (issue 10).
+ * bug documents, "dropped after the peer timeout" in the analysis.
  */
 export function measureSignature(events: readonly TraceEvent[], endS: number, lifetimeS = Number.POSITIVE_INFINITY): Signature {
   const clientFragments: Array<{ t: number; seq: number; index: number; count: number | null; retransmit: boolean }> = [];

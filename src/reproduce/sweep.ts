@@ -1,5 +1,5 @@
 // The stock ACK-outbox under rising reliable rates, for both peers, two update
-// periods and several seeds (issue 10, item 3; issue 15: built on the sweep
+// periods and several seeds (built on the sweep
 // grid, every seed shown). Each point also carries the capacity relation: a
 // peer can send datagramsPerUpdate × 510 bytes per update period, and must send
 // its game bytes plus ackFreeAtCount ACK sends per entry.

@@ -1,5 +1,5 @@
 // The configuration of one R-Type run: a plain object, defaults of the built-in
-// `rtype-deaths` (issue 16, item 6: 4 clients, 10 min, 5 % loss, bursts of deaths).
+// `rtype-deaths` (4 clients, 10 min, 5 % loss, bursts of deaths).
 import { PERFECT_LINK } from '../link/index.js';
 import type { LinkConfig } from '../link/index.js';
 import { DEFAULT_RTYPE_LIMITS, SPEC_TIMING } from '../rtype/index.js';

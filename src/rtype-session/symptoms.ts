@@ -1,4 +1,4 @@
-// The symptoms a run shows, each a plain test on its summary (issue 16, item 5:
+// The symptoms a run shows, each a plain test on its summary:
 // no resend ever, a resend storm, deaths lost under loss, growing lists, one
 // client's ACK clearing another's; and the finer ones that tell defects apart).
 import type { RtypeSummary } from './summary.js';

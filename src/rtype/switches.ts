@@ -36,7 +36,7 @@ export interface RtypeSwitches {
 
 export type DefectSwitch = Exclude<keyof RtypeSwitches, 'resendTimer'>;
 
-/** The defects, in the order of the issue's list. */
+/** The defects, in the order of the `reproduce rtype` table's rows. */
 export const DEFECT_SWITCHES: readonly DefectSwitch[] = [
   'ackZeroedOnSend',
   'pendingListsOnCopies',

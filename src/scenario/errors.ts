@@ -47,7 +47,7 @@ const STOP = Symbol('stop');
 
 /**
  * Checks JSON text that JSON.parse already accepted for what it silently
- * tolerates: a duplicate key (the last one wins) and absurd nesting (issue 9).
+ * tolerates: a duplicate key (the last one wins) and absurd nesting.
  * Returns the JSON path (prefixed by `basePath`) and a one-line reason.
  */
 export function jsonTextProblem(text: string, basePath: ReadonlyArray<PropertyKey> = []): { path: string; reason: string } | null {

@@ -1,4 +1,4 @@
-// The grid of scenario variants (issue 15, item 1): modes × varied values
+// The grid of scenario variants: modes × varied values
 // (cartesian, in the order given) × seeds, each cell with a stable index, so a
 // shard, a merge and a rerun all agree on which run is which. Pure enumeration:
 // `bcsim sweep` parses and bounds a grid (sweep/grid.ts) and runs it on workers;

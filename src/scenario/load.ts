@@ -83,7 +83,7 @@ export function parseScenario(fileText: string, label: string, sets: readonly st
   }
   const overrides = sets.map(parseSet);
   for (const override of overrides) {
-    // `mode.<switch>=…` where the mode is a preset name: the name becomes { "preset": name } first (issue 11).
+    // `mode.<switch>=…` where the mode is a preset name: the name becomes { "preset": name } first.
     if (override.path[0] === 'mode' && override.path.length > 1) presetAsObject(document as Record<string, unknown>);
     applySet(document as Record<string, unknown>, override);
   }
@@ -150,7 +150,7 @@ function locate(ref: string, cwd: string): { file: string; label: string; builti
 
 /** The first issue, as "<source>: <path>: <reason>, got <value>". */
 function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: string, overrides: SetOverride[]): ScenarioError {
-  // Code-unit order, not localeCompare: the chosen error must not depend on LANG (issue 9).
+  // Code-unit order, not localeCompare: the chosen error must not depend on LANG.
   const issue = [...issues].map((i) => ({ i, key: formatPath(i.path) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0].i;
   let path: PropertyKey[] = [...issue.path];
   let reason: string;

@@ -1,5 +1,5 @@
 // `--set path=value`: edits the raw scenario document before validation, so an
-// override is checked exactly like the file itself (issue 4, item 3).
+// override is checked exactly like the file itself.
 import { ScenarioError, formatPath as formatSetPath, jsonTextProblem } from './errors.js';
 
 export interface SetOverride {
@@ -40,7 +40,7 @@ export function parseSet(raw: string): SetOverride {
     // Not JSON: keep it as a string ("4h", "fixed", …).
     return { raw, path, value };
   }
-  // Checked like a file: a duplicate key is an error, not "last one wins" (issue 9).
+  // Checked like a file: a duplicate key is an error, not "last one wins".
   const problem = jsonTextProblem(valueText, path);
   if (problem) throw new ScenarioError(`--set ${raw}`, problem.path, problem.reason);
   return { raw, path, value };
@@ -60,7 +60,7 @@ export function applySet(document: Record<string, unknown>, override: SetOverrid
       throw new ScenarioError(`--set ${override.raw}`, where, `index ${key} is past the end (${node.length} items; use [${node.length}] to append)`);
     }
     if (i === path.length - 1) break;
-    // A map keyed by number (link.clients) is an object, not an array (issue 12).
+    // A map keyed by number (link.clients) is an object, not an array.
     const nextIsIndex = typeof path[i + 1] === 'number' && !NUMBER_KEYED_MAPS.has(formatSetPath(path.slice(0, i + 1)));
     const child = node[key];
     if (child === undefined || child === null || typeof child !== 'object') {

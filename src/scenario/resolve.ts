@@ -63,7 +63,7 @@ type LinkBlock = { both?: LinkDirectionInput; clientToServer?: LinkDirectionInpu
 
 /**
  * Each client's two links: the shared block, then the client's own block in
- * link.clients["k"] on top, direction by direction (issue 12).
+ * link.clients["k"] on top, direction by direction.
  */
 function resolveLinks(input: ScenarioInput['link'], clients: number, fail: Fail): Scenario['clientLinks'] {
   const shared: LinkBlock = input ?? {};
@@ -231,7 +231,7 @@ function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-// Up-front work estimate (issue 9): a run that would take hours is
+// Up-front work estimate: a run that would take hours is
 // refused before it starts. It counts the events the engine will dispatch:
 // network updates, traffic arrivals, datagram arrivals (with duplicates) and
 // phase changes. Retransmits are not counted; on the built-ins it is within
@@ -265,7 +265,7 @@ export function estimateEvents(scenario: Scenario, durationUs: MicrosIn = scenar
 /** Timer events and datagrams per second a phase adds. */
 function phaseRates(phase: Phase, chunkBytes: number, n: number): { timers: number; datagrams: number } {
   // A message each player originates reaches every connection (the relay), so a
-  // connection carries its own rate plus (n - 1) x the client share of it (issue 12).
+  // connection carries its own rate plus (n - 1) x the client share of it.
   const perConnection = (rate: number, clientShare: number) => rate * (1 + (n - 1) * clientShare);
   const origins = (rate: number, clientShare: number) => rate * (n * clientShare + 1 - clientShare);
   switch (phase.kind) {

@@ -16,7 +16,7 @@ export interface ClientLinks {
 }
 
 export type Assertion = Partial<Record<ExpectOp, number>>;
-/** expect.<preset>.<summary path> = { op: number } (issue 6, item 4). */
+/** expect.<preset>.<summary path> = { op: number }. */
 export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>>;
 
 export interface ScenarioParams extends TransportParams {
@@ -37,7 +37,7 @@ export interface Scenario {
   /** Switches set on top of whichever preset runs (compare runs both presets with them). */
   readonly switchOverrides: SwitchOverrides;
   readonly params: ScenarioParams;
-  /** Issue 12: one server and this many clients (1..16). */
+  /** One server and this many clients (1..16). */
   readonly clients: number;
   /** Client 1's links (every client's, unless link.clients overrides some). */
   readonly link: ClientLinks;

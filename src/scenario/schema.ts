@@ -1,4 +1,4 @@
-// The shape of a scenario file, checked with zod (issue 4, item 3). Only shapes
+// The shape of a scenario file, checked with zod. Only shapes
 // and ranges live here; defaults and cross-field rules are in resolve.ts.
 // Every object is strict: an unknown key is an error, never silently ignored.
 import * as z from 'zod';
@@ -30,7 +30,7 @@ import {
 import { buildManifestSchema } from './manifest-schema.js';
 import { EVENT_KIND_NAMES, TREE_HASHINGS } from '../traffic/index.js';
 
-// Lower bounds that keep the microsecond clock exact (issue 9): every
+// Lower bounds that keep the microsecond clock exact: every
 // scheduled time must stay a safe integer, or the engine's invariant throws.
 // MIN_SLOT_MS and MIN_BANDWIDTH_BYTES_PER_SECOND come from link/validate.ts.
 /** A positive rate's mean gap (and the ~37x tail of an exponential draw) stays far below 2^53 us. */
@@ -38,20 +38,20 @@ export const MIN_RATE = 0.000001;
 /** Whole-message bytes of a generated StateUpdate; larger payloads are fragmented. */
 export const MAX_MESSAGE_BYTES = 4096;
 
-// Size limits (issue 9): a scenario is a hand-written file, not a data set.
+// Size limits: a scenario is a hand-written file, not a data set.
 export const MAX_NAME_CHARS = 200;
 export const MAX_DESCRIPTION_CHARS = 10_000;
 export const MAX_OUTAGES = 1_000;
 export const MAX_DROP_RULES = 1_000;
 export const MAX_PHASES = 1_000;
-/** An explicit fault list (issue 15): a shrunk run has a handful, a recorded one a few thousand. */
+/** An explicit fault list: a shrunk run has a handful, a recorded one a few thousand. */
 export const MAX_FAULTS = 100_000;
-/** Issue 12: a session is one server and 1 to 16 clients. */
+/** A session is one server and 1 to 16 clients. */
 export const MAX_CLIENTS = 16;
 export const MAX_ASSERTIONS = 1_000;
 export const MAX_ASSERTION_PATH_CHARS = 200;
 
-// Queue limits bound memory (issue 9). Measured per entry: ~500 B in
+// Queue limits bound memory. Measured per entry: ~500 B in
 // the retransmit queue, ~250 B in the first-send queue, ~265 B in the ACK-outbox.
 // Both peers' queues full cost ~270 MB; with 150,000 pending events and a full
 // ledger as well a process peaked at ~700 MB, under the 1 GB budget.
@@ -218,7 +218,7 @@ function buildScenarioSchema() {
     until: durationSchema.optional(),
   });
 
-  /** One explicit link decision (issue 15, src/link/faults.ts): `datagram` is the link's send index. */
+  /** One explicit link decision (src/link/faults.ts): `datagram` is the link's send index. */
   const faultSchema = z.strictObject({
     at: durationSchema,
     datagram: z
@@ -308,7 +308,7 @@ function buildScenarioSchema() {
     z.discriminatedUnion(
       'kind',
       [
-        // With `client`: that client joins now, late, while the game goes on (issue 12).
+        // With `client`: that client joins now, late, while the game goes on.
         z.strictObject({ kind: z.literal('join'), client: clientNumber.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
         // Without `client`: every client leaves.
         z.strictObject({ kind: z.literal('disconnect'), client: clientNumber.optional() }),

@@ -1,6 +1,6 @@
-// Telling a scheme scenario (issue 16) from a BC one by its ref. It lives here, with
+// Telling a scheme scenario from a BC one by its ref. It lives here, with
 // the BC loader, so the CLI can ask on every BC load's error path without loading the
-// R-Type model (src/schemes/, which re-exports these): issue 17.
+// R-Type model (src/schemes/, which re-exports these).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -13,7 +13,7 @@ import type { SchemeKind, SchemeScenario } from './scenario-file.js';
 
 // Where scheme scenarios live, and how a ref is told apart from a BC one, is the scenario
 // layer's (scenario/scheme-ref.ts): the CLI asks it on every BC load's error path, and
-// importing this folder for that loaded the R-Type model with it (issue 17).
+// importing this folder for that loaded the R-Type model with it.
 export { MAX_SCHEME_FILE_BYTES, SCHEME_BUILTIN_DIR, isSchemeScenarioRef };
 
 export interface SchemeBuiltin {

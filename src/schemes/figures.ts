@@ -1,4 +1,4 @@
-// The figures a scheme column reports side by side (issue 16, item 4): delivery,
+// The figures a scheme column reports side by side: delivery,
 // latency, bandwidth and memory, in the same shape for a BC run and an R-Type run.
 import { msToSeconds } from '../engine/index.js';
 import type { Summary } from '../session/index.js';

@@ -1,4 +1,4 @@
-// Scheme scenarios (issue 16): the built-ins that run the R-Type scheme (rtype-deaths)
+// Scheme scenarios: the built-ins that run the R-Type scheme (rtype-deaths)
 // or put it beside BC's transport on one workload (schemes-side-by-side); their file
 // format, how each scheme turns the workload into traffic, and the runs.
 export { SchemeScenarioError } from './checks.js';

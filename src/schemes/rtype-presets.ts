@@ -1,4 +1,4 @@
-// `bcsim compare rtype-deaths` (issue 16, item 3): one R-Type scheme scenario run
+// `bcsim compare rtype-deaths`: one R-Type scheme scenario run
 // as documented, as implemented and repaired, same workload, links and seed.
 import { runRtype } from '../rtype-session/index.js';
 import type { RtypeConfig, RtypeSummary } from '../rtype-session/index.js';

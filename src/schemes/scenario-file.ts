@@ -1,5 +1,5 @@
-// Scheme scenarios: the built-ins a BC scenario file cannot express (issue 16,
-// item 6). A small JSON format of its own, validated by hand: the first bad field
+// Scheme scenarios: the built-ins a BC scenario file cannot express.
+// A small JSON format of its own, validated by hand: the first bad field
 // comes back as one line naming the file and the field. A BC scenario never has a
 // `scheme` key (its schema refuses unknown keys), so the key tells the formats apart.
 import { MS_PER_SECOND, parseDuration, usToMs } from '../engine/index.js';

@@ -1,4 +1,4 @@
-// `schemes-side-by-side` (issue 16, item 4): one shared workload through BC stock,
+// `schemes-side-by-side`: one shared workload through BC stock,
 // BC fixed, R-Type documented and R-Type repaired on the same links and seed.
 import { MetricsRecorder, Series } from '../metrics/index.js';
 import type { Bucket } from '../metrics/index.js';

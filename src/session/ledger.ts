@@ -2,7 +2,7 @@
 // gets a uid when it is sent; the transport carries uids beside (never inside) the
 // bytes, and the receiver reports what it delivered. The ledger then says what
 // was delivered once, twice, out of order, given up on, or still in flight, how
-// long delivery took (issue 11, item 6), and which messages went wrong.
+// long delivery took, and which messages went wrong.
 import { LimitError, usToMs } from '../engine/index.js';
 import type { Millis } from '../engine/index.js';
 import { CORRUPT_UID } from '../transport/index.js';
@@ -47,7 +47,7 @@ export interface DeliveryAnomaly {
   readonly kind: AnomalyKind;
   readonly uid: number;
   readonly from: Role;
-  /** The connection it travelled on: client 1, 2, … (issue 12). */
+  /** The connection it travelled on: client 1, 2, …. */
   readonly client: number;
   /** Sequence category: "low" for types below 0x32, "high" from 0x32 on. */
   readonly category: 'low' | 'high';

@@ -1,8 +1,8 @@
 // What a run shows to observers (metrics recorder, wire trace). Observers only
 // read; the simulation never depends on them, so adding one cannot change a run.
 // Every event names the connection it happened on: `client` is the client's
-// number (1-based) in the scenario (issue 12). Observers get read-only views
-// (issue 17): a peer's counters, gauges and state, never the transport itself.
+// number (1-based) in the scenario. Observers get read-only views:
+// a peer's counters, gauges and state, never the transport itself.
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
 import type { Micros } from '../engine/index.js';
 import type { DropCause } from '../link/index.js';
@@ -50,7 +50,7 @@ export interface SessionObserver {
   ackProcessed?(timeUs: Micros, at: Role, ack: AckMessage, cleared: Readonly<OutgoingMessage> | null, outcome: AckOutcome, client: number): void;
   duplicateReceived?(timeUs: Micros, at: Role, message: Located<DataMessage>, client: number): void;
   stateChanged?(timeUs: Micros, role: Role, state: ConnectionState, client: number): void;
-  /** The server accepted client `client`'s connection and gave it `slot` (issue 12). */
+  /** The server accepted client `client`'s connection and gave it `slot`. */
   connectionAccepted?(timeUs: Micros, client: number, slot: number): void;
   /**
    * Once per simulated second (and at the end): `totals` are the server's total

@@ -1,4 +1,4 @@
-// Figures that only exist per simulated second (issue 12): the most dedup
+// Figures that only exist per simulated second: the most dedup
 // comparisons any peer (and each host total) made in one second, and the peaks
 // of the totals' queue gauges. A single peer's gauge peaks are kept exactly by
 // the peer itself; a total is the sum over connections, sampled once a second.

@@ -90,7 +90,7 @@ function prepare(scenario: Scenario, options: RunOptions): PreparedRun {
   const switches = switchesFor(scenario, preset, options.switches);
   const seed = options.seed ?? scenario.seed;
   const durationUs = options.durationUs ?? scenario.durationUs;
-  checkWorkBudget(scenario, durationUs); // issue 9: refused up front, whatever set the duration
+  checkWorkBudget(scenario, durationUs); // refused up front, whatever set the duration
   const session = new Session(scenario, switches, seed, options.observer, options.keepDigests);
   return { session, preset, switches, seed, durationUs };
 }

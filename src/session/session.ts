@@ -1,5 +1,5 @@
-// Wires one run together: the engine, a dedicated server and its clients
-// (issue 12), a link per client and direction, the traffic script, the delivery
+// Wires one run together: the engine, a dedicated server and its clients,
+// a link per client and direction, the traffic script, the delivery
 // ledger and the trace hash.
 import { isLowType } from '../codec/index.js';
 import type { DataType } from '../codec/index.js';
@@ -19,7 +19,7 @@ import { TraceHasher } from './trace-hash.js';
 
 export const PROGRESS_CHUNK_US = micros(60_000_000);
 
-/** Direction bytes in the canonical trace; client k's connection adds 2(k - 1) (issue 12). */
+/** Direction bytes in the canonical trace; client k's connection adds 2(k - 1). */
 export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
 
 /** One client and the server's side of its connection. */
@@ -99,7 +99,7 @@ export class Session {
     this.traffic = new TrafficDriver(scenario.traffic, port, this.streams, scenario.clients);
   }
 
-  /** Client 1's connection as the two peers of a one-client session (the shape before issue 12). */
+  /** Client 1's connection as the two peers of a one-client session. */
   get peers(): Readonly<Record<Role, PeerTransport>> {
     const first = this.connections[0];
     return { server: first.serverPeer, client: first.clientPeer };
@@ -151,7 +151,7 @@ export class Session {
   /**
    * Delivery accounting at this point of the run. A message held in a receive
    * buffer is in flight while its sender's connection lives; once the sender's
-   * connection has ended, the hole in front of it can never be filled (issue 9).
+   * connection has ended, the hole in front of it can never be filled.
    */
   deliveryStats(): ReturnType<DeliveryLedger['stats']> {
     const held = new Set<number>();

@@ -29,14 +29,14 @@ export interface EffectiveSettings {
   readonly loss: number | null;
   readonly seed: number;
   readonly durationSeconds: number;
-  /** How many clients the server had (issue 12). */
+  /** How many clients the server had. */
   readonly clients: number;
   readonly scenario: string;
   /** Where the scenario came from: "scenarios/<name>.json" for a built-in, else the path given. */
   readonly source: string;
   /** A bcsim command that reruns exactly this run and prints its summary (same traceHash). */
   readonly rerun: string;
-  /** Switches and parameters set here that have no effect under the design chosen (issue 11). */
+  /** Switches and parameters set here that have no effect under the design chosen. */
   readonly warnings: readonly string[];
   /**
    * Only when the run ended before its phase plan did (a --duration shorter than the plan):

@@ -1,4 +1,4 @@
-// The per-peer half of the summary (issue 12): the server's total and each of its
+// The per-peer half of the summary: the server's total and each of its
 // connections, the clients' total and each client, and their links, keyed by slot.
 import type { Session } from './session.js';
 import { connectionKey, sumLinks, summarizeLink, summarizePeer } from './summary.js';

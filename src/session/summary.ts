@@ -1,4 +1,4 @@
-// The run summary, schema bcsim.summary/1 (issue 3, item 9). Field names are a
+// The run summary, schema bcsim.summary/1. Field names are a
 // contract: add fields, never rename them.
 import { newLinkCounters } from '../link/index.js';
 import type { DropCause, LinkCounters } from '../link/index.js';
@@ -108,14 +108,14 @@ export interface Summary {
   events: number;
   /**
    * `server` is the server's total over its connections and `client` the clients'
-   * total; with one client they are exactly its connection's two peers, as before
-   * issue 12. `server.connections` and `clients` hold each connection's peers by slot.
+   * total; with one client they are exactly its connection's two
+   * peers. `server.connections` and `clients` hold each connection's peers by slot.
    */
   peers: { server: ServerSummary; client: PeerSummary; clients: Record<string, ConnectionSummary> };
-  /** Issue 12: who connected, and what the server did as a host. */
+  /** Who connected, and what the server did as a host. */
   session: SessionSummary;
   /**
-   * The ledger's counts, plus (issue 11, item 6) `latencyMs.{low,high}`: send-to-delivery
+   * The ledger's counts, plus `latencyMs.{low,high}`: send-to-delivery
    * latency {count, p50, p99, max} per sequence category, and `anomalies`:
    * {counts, list, truncated}, every lost, swallowed, duplicated or out-of-order
    * reliable message counted, the earliest of each kind listed with seq and times.
@@ -145,7 +145,7 @@ export function summarizePeer(peer: PeerReadout, maxDedupPerSecond: number, samp
       case 'gauge': {
         const name = row.name as GaugeName;
         const peak = Math.max(c[peakCounter(name)], sampledPeaks?.[name] ?? 0);
-        // memoryBytes: the maximum includes the final sample (issue 9).
+        // memoryBytes: the maximum includes the final sample.
         value = { final: g[name], max: row.peakIncludesFinal === true ? Math.max(peak, g[name]) : peak };
         break;
       }

@@ -6,7 +6,7 @@
 // A trace of at most NOBLE_MAX_BYTES (a run of a second or so) is hashed by
 // @noble/hashes; a longer one by node:crypto. Both compute SHA-256 of the same
 // bytes. Loading node:crypto costs ~6 ms, a twentieth of a 1 s run's 0.15 s
-// budget (issue 17); noble runs interpreted in a fresh process, ~0.8 ms for
+// budget; noble runs interpreted in a fresh process, ~0.8 ms for
 // 256 bytes but ~4 ms for 2 KB and ~12 ms for 4 KB, so it takes tiny traces only.
 import type { Hash } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -109,7 +109,7 @@ export class TraceHasher {
   }
 }
 
-/** Bounds a determinism check's memory (issue 9): two runs of 8 M datagrams keep ~210 MB. */
+/** Bounds a determinism check's memory: two runs of 8 M datagrams keep ~210 MB. */
 export const MAX_KEPT_DIGESTS = 8_000_000;
 
 function fnv1a(bytes: Uint8Array, start: number, end: number): number {

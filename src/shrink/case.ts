@@ -107,7 +107,7 @@ export function linkOf(doc: Doc, d: Direction): LinkDoc {
 
 /**
  * Replaces the random processes by the explicit lists, `recorded[k - 1]` being client k's: in
- * the shared blocks for a one-client document (as before multi-client shrinking), else in
+ * the shared blocks for a one-client document (so it keeps its shape), else in
  * link.clients["k"] for every client.
  */
 export function setFaults(doc: Doc, recorded: ReadonlyArray<Record<Direction, readonly FaultEntry[]>>): void {

@@ -1,4 +1,4 @@
-// Shrinking (issue 15, item 4): a failing run down to the fewest faults that still fail the same way.
+// Shrinking: a failing run down to the fewest faults that still fail the same way.
 export { shrink, ShrinkError, DEFAULT_BUDGET } from './shrink.js';
 export type { ShrinkInput, ShrinkResult } from './shrink.js';
 export { ddmin } from './ddmin.js';

@@ -128,7 +128,7 @@ export function simplifyValues(doc: Doc, judge: Judge): Doc {
       attempt(edit((f) => (f.action === 'duplicate' ? 0 : undefined)));
       attempt(edit((f) => Math.round(f.delayMs as number)));
     }
-    // (A client's block without its own latency has nothing to remove; the shared one is always tried, as before.)
+    // (A client's block without its own latency has nothing to remove; the shared one is always tried.)
     if (place.client === null || blockAt(current, place).latencyMs !== undefined) attempt((d) => delete blockAt(d, place).latencyMs);
   }
   for (const key of Object.keys((current.transport as Record<string, unknown> | undefined) ?? {})) {

@@ -1,4 +1,4 @@
-// Recording a run's random link decisions (issue 15): every loss drop, duplicate (with the copy's
+// Recording a run's random link decisions: every loss drop, duplicate (with the copy's
 // delay) and jitter or reorder delay of each direction becomes one LinkFault. The recorders ride
 // on the resolved scenario's link configs (every client's), so no session code changes.
 import type { LinkConfig, LinkFault, LinkFaultRecorder } from '../link/index.js';

@@ -1,4 +1,4 @@
-// `bcsim shrink` (issue 15): from a failing swarm run to the smallest scenario that still fails
+// `bcsim shrink`: from a failing swarm run to the smallest scenario that still fails
 // the same way. 1) the run is re-run with its link decisions recorded; 2) the recording replaces
 // the random processes as an explicit fault list, and the replay must give the same trace hash
 // and the same failure; 3) passes shrink duration, fault classes, fault events, traffic and

@@ -1,4 +1,4 @@
-// Multi-player runs (issue 15, item 3): how many clients a run has, and one client's own link
+// Multi-player runs: how many clients a run has, and one client's own link
 // faults (link.clients["k"]). Drawn from a second stream per (generator seed, index), so the main
 // stream's draws, and with them every one-client run, are exactly what they were before.
 import { expectFault, pickBlock } from './draft.js';

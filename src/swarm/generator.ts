@@ -1,4 +1,4 @@
-// The swarm's run generator (issue 9, item 6): seeded, deterministic, and
+// The swarm's run generator: seeded, deterministic, and
 // expressed entirely as `bcsim run <base> --mode fixed --seed N --set …`
 // arguments, so every generated run is one shell command away (repro.ts).
 //

@@ -1,4 +1,4 @@
-// The swarm's invariants, checked on one finished run (issues 9 and 15): every reliable
+// The swarm's invariants, checked on one finished run: every reliable
 // message the receiver ACKed is delivered exactly once and in order per category; otherwise
 // the connection ends and every undelivered message is counted as lost. A connection ends only
 // gracefully (and then loses nothing), by a configured give-up policy, or at a deadline the link
@@ -28,7 +28,7 @@ export interface MessageKey {
 }
 
 export interface Violation {
-  /** "1 ledger", "2 loss without an ended connection", … (the number is the brief's invariant). */
+  /** "1 ledger", "2 loss without an ended connection", … (the invariant's number, then its name). */
   readonly invariant: string;
   readonly detail: string;
   /** The earliest anomaly behind a ledger or loss violation (null for the others). */

@@ -1,4 +1,4 @@
-// `bcsim swarm` as a library (issue 15): N generated runs from one generator seed, checked one
+// `bcsim swarm` as a library: N generated runs from one generator seed, checked one
 // after another, stopping at the first failure unless asked for all. A run is named by
 // (generator seed, index, mode, switches): `bcsim swarm --seed G --index I …` re-runs exactly it.
 import { generateRun } from './generator.js';

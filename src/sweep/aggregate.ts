@@ -1,4 +1,4 @@
-// The end-of-sweep summary (issue 15, item 1): per mode and combination of
+// The end-of-sweep summary: per mode and combination of
 // varied values, min / median / max of each metric over the seeds, and how many
 // runs failed their expect block. Fed line by line, in index order.
 import { statOf } from '../metrics/index.js';

@@ -1,4 +1,4 @@
-// The sweep grid (issue 15, item 1): modes × varied values (cartesian, in the
+// The sweep grid: modes × varied values (cartesian, in the
 // order the flags were given) × seeds, each cell with a stable index, so a
 // shard, a merge and a rerun all agree on which run is which. The enumeration
 // itself lives in scenario/grid.ts (reproduce walks a grid too); here, the

@@ -1,4 +1,4 @@
-// Sweeps (issue 15): a grid of seeded runs over modes and parameter values, run
+// Sweeps: a grid of seeded runs over modes and parameter values, run
 // on worker threads, one deterministic JSON line per run, shardable across machines.
 export { SweepInputError } from './errors.js';
 export { parseVary, parseSeeds, parseModes, cellAt, cells, comboSets, comboVary, comboCount, gridSize, MAX_GRID_RUNS, MAX_VARY_VALUES } from './grid.js';

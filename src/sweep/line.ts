@@ -1,4 +1,4 @@
-// One result line per run (issue 15, item 1): settings, seed, trace hash, the
+// One result line per run: settings, seed, trace hash, the
 // summary's key figures and the expect verdict. Built with a fixed key order and
 // no wall time, so the same run always writes the same bytes.
 import { evaluate, failedAssertion, resolvePath } from '../check/index.js';

@@ -1,7 +1,7 @@
 // Turns a run into trace events, as a SessionObserver. Events outside
 // [fromUs, untilUs] are not kept, so a short window of a long run stays small.
 // Each event names its connection: the client's number and, once the server
-// has accepted it, its slot (issue 12).
+// has accepted it, its slot.
 import { TYPE_ACK, ackBytes, decodeDatagram, isLowType } from '../codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../codec/index.js';
 import type { DropCause } from '../link/index.js';

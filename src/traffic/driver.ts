@@ -1,4 +1,4 @@
-// Runs a TrafficPlan on the simulator for one server and N clients (issue 12):
+// Runs a TrafficPlan on the simulator for one server and N clients:
 // one phase at a time, cycling if asked. Each client joins (reactively: each
 // join step replies to a delivery), then takes part in whatever phase is on.
 // StateUpdates flow per connection and direction; game events come from the
@@ -86,7 +86,7 @@ export class TrafficDriver {
     if (this.plan.phases.length > 0) this.enter(0);
   }
 
-  /** Stops every source and pending join step: nothing more is sent (a live run ending, issue 14). */
+  /** Stops every source and pending join step: nothing more is sent (a live run ending). */
   stop(): void {
     this.cancelTimers();
     for (let k = 1; k <= this.clients; k++) this.cancelClientTimers(k);

@@ -44,7 +44,7 @@ export function filledPayload(opcode: number, bytes: number, salt: number): Uint
 /**
  * Covers the largest generated payload (a 4,096-byte StateUpdate, the schema's
  * maximum, less its 3 header bytes). filledPayload's bytes do not depend on the length,
- * so a longer template keeps every shorter payload byte-identical (issue 9).
+ * so a longer template keeps every shorter payload byte-identical.
  */
 const TEMPLATE_BYTES = 4096;
 const templates: Array<Uint8Array[] | undefined> = [];
@@ -66,7 +66,7 @@ export function templatePayload(opcode: number, bytes: number, salt: number): Ui
   const template = salt % TEMPLATES_PER_OPCODE;
   if (length > TEMPLATE_BYTES) return filledPayload(opcode, length, opcode * SALT_STRIDE + template);
   // A view per (template, length) is cut once: ~100 StateUpdates/s would otherwise
-  // allocate ~100 views/s for a few dozen distinct lengths (issue 17).
+  // allocate ~100 views/s for a few dozen distinct lengths.
   let cut = views[opcode * TEMPLATES_PER_OPCODE + template];
   if (cut === undefined) {
     cut = [];

@@ -1,5 +1,5 @@
 // A session script: phases with their own rates and sizes, optionally cycled
-// (issue 4, item 2). Plain data, normalised by the scenario layer.
+//. Plain data, normalised by the scenario layer.
 import { micros } from '../engine/index.js';
 import type { Micros, MillisIn } from '../engine/index.js';
 import { DEFAULT_MANIFEST } from './manifest.js';
@@ -73,8 +73,8 @@ export interface LullPhase {
 }
 
 /**
- * In game, nobody doing anything: no StateUpdates, no reliable events, no chat
- * (issue 10). Only keepalives and the transport's own re-sends go out, the
+ * In game, nobody doing anything: no StateUpdates, no reliable events, no chat.
+ * Only keepalives and the transport's own re-sends go out, the
  * quiet in which the dead zone persists (ack-outbox-deadlock.md §2).
  */
 export interface QuietPhase {
@@ -136,7 +136,7 @@ export const RELIABLE_RATE_PRESETS = { measured: 4.9, heavy: 60 } as const;
 /** The measured aggregate is ~98 StateUpdates/s; split evenly over the two directions. */
 export const MEASURED_STATE_UPDATES_PER_DIRECTION = 49;
 
-/** Issue 12: players rarely connect in the same second. */
+/** Players rarely connect in the same second. */
 export const DEFAULT_JOIN_STAGGER_US = micros(2_000_000);
 
 export const DEFAULT_PLAN: TrafficPlan = {

@@ -11,7 +11,7 @@ import type { EventMix } from './mix.js';
 import { Opcode, templatePayload } from './payloads.js';
 import type { Arrival, UpdatePeriods } from './plan.js';
 
-/** What the traffic script may do to a session of one server and N clients (issue 12). */
+/** What the traffic script may do to a session of one server and N clients. */
 export interface TrafficPort {
   readonly sim: Scheduler;
   /**
@@ -69,7 +69,7 @@ export function stateUpdateSender(port: TrafficPort, from: Role, client: number,
 }
 
 /**
- * Who originates game messages (issue 12): each in-game player at clientShare x
+ * Who originates game messages: each in-game player at clientShare x
  * rate, the server at (1 - clientShare) x rate. A player's message goes to the
  * server (which relays it to the others); the server's goes to every client.
  */
@@ -86,7 +86,8 @@ export class Origins {
 
   /**
    * Draws an origin: a player (one of `inGame`), or null for the server. With one
-   * player this is one Bernoulli(clientShare) draw, as before issue 12.
+   * player this is a single Bernoulli(clientShare) draw, p exactly clientShare
+   * (the general formula may round it).
    */
   draw(stream: RandomStream, inGame: readonly number[]): number | null {
     const n = inGame.length;

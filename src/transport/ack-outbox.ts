@@ -41,7 +41,7 @@ export interface AckEntry extends Linked<AckEntry> {
 const NEVER = Number.NEGATIVE_INFINITY;
 
 /**
- * Where a pass may skip work (issue 9: an accepted run walked every entry not
+ * Where a pass may skip work (an accepted run walked every entry not
  * yet due, once per datagram). `smallestLastSendUs` is a lower bound on the
  * lastSendUs of the list's entries, so nothing is due while now - it <= the
  * resend interval; `resume` is the entry that did not fit in the
@@ -200,7 +200,7 @@ export class AckOutbox {
     this.sendDue(this.fresh, this.freshScan, this.passOneLimit, SendNote.Ack, nowUs, out, this.leavePassOne);
   }
 
-  /** Made once, not per pass: the send cycle runs a pass per datagram (issue 17). */
+  /** Made once, not per pass: the send cycle runs a pass per datagram. */
   private readonly leavePassOne = (entry: AckEntry, nowUs: number): void => {
     this.fresh.remove(entry);
     if (!this.twoPass) return this.free(entry);

@@ -1,4 +1,4 @@
-// The counter schema (issue 17, item 4): one row per figure a peer reports.
+// The counter schema: one row per figure a peer reports.
 // It drives the peer's counters and gauges (their names, types and zeroes),
 // a host's totals over its connections (the aggregation), the run summary
 // (`bcsim.summary/1`: which figures, where, in which order), the per-second
@@ -120,16 +120,16 @@ export const COUNTER_SCHEMA = [
   { name: 'invalidFragments', kind: 'count', aggregation: 'sum', unit: 'fragments', lowerIsBetter: true, summary: false, description: 'Fragments that cannot belong to any message (fragment 0 announcing 0 fragments).' },
   { name: 'gaveUp', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: true, description: 'Messages the sender gave up on: retry limit, age limit or peer timeout.' },
   { name: 'sendRejected', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: true, description: 'Messages refused because a queue was at its limit.' },
-  { name: 'windowStalls', kind: 'count', aggregation: 'sum', unit: 'updates', lowerIsBetter: true, summary: true, description: 'Updates in which the send window held first sends back (issue 9).' },
+  { name: 'windowStalls', kind: 'count', aggregation: 'sum', unit: 'updates', lowerIsBetter: true, summary: true, description: 'Updates in which the send window held first sends back.' },
   { name: 'outOfWindow', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: true, description: 'Reliable messages dropped unACKed because they lay past the send window (stale copies).' },
   { name: 'forcedReliable', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: null, summary: true, description: 'Unreliable messages too large for one fragment, sent as reliable fragments.' },
-  { name: 'messagesPerPacketMax', kind: 'max', aggregation: 'max', unit: 'messages', lowerIsBetter: null, summary: true, description: 'Most messages one datagram carried (issue 10: up to 33 measured in combat).' },
+  { name: 'messagesPerPacketMax', kind: 'max', aggregation: 'max', unit: 'messages', lowerIsBetter: null, summary: true, description: 'Most messages one datagram carried (up to 33 measured in combat).' },
   { name: 'keepalivesEchoed', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: null, summary: true, description: 'Keepalives sent as echoes of the counterpart’s.' },
   { name: 'wrapConflicts', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: true, description: 'Arrivals at a seq whose receive slot held a different message (switch wrapReceive decides).' },
   { name: 'inboxOverflows', kind: 'count', aggregation: 'sum', unit: 'datagrams', lowerIsBetter: true, summary: true, description: 'Datagrams dropped because the socket inbox was full.' },
   { name: 'updates', kind: 'count', aggregation: 'sum', unit: 'updates', lowerIsBetter: null, summary: true, description: 'Network updates run.' },
   { name: 'gateShutDatagrams', kind: 'count', aggregation: 'sum', unit: 'datagrams', lowerIsBetter: true, summary: true, description: 'Datagrams sent with the pass-2 gate shut while the dead zone held entries.' },
-  // Limits hit (issue 17, item 5): each explicit bound of the transport counts the times it was reached.
+  // Limits hit: each explicit bound of the transport counts the times it was reached.
   // Not in the summary; the refusals also count in sendRejected, ackEntriesRefused or inboxOverflows.
   { name: 'firstSendQueueFull', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: false, description: 'Messages refused because the first-send queue was at firstSendQueueLimit.' },
   { name: 'retransmitQueueFull', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: false, description: 'Reliable messages not queued for retransmission because the queue was at retransmitQueueLimit.' },
@@ -208,7 +208,7 @@ export const newPeerCounters: () => PeerCounters = zeroFactory<PeerCounters>(COU
 /**
  * Copies every counter of `from` into `to`, compiled like the factory: the
  * metrics recorder keeps each sample's counters to take the next one's deltas,
- * and a spread of the 50-field object cost ~4 µs per sample (issue 17).
+ * and a spread of the 50-field object cost ~4 µs per sample.
  */
 export const copyPeerCounters: (from: Readonly<PeerCounters>, to: PeerCounters) => PeerCounters = new Function(
   'from',

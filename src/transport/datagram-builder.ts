@@ -15,7 +15,7 @@ export const SendNote = {
 export type SendNote = (typeof SendNote)[keyof typeof SendNote];
 
 /**
- * One per peer, reset for each datagram (issue 17). The three lists keep their
+ * One per peer, reset for each datagram. The three lists keep their
  * storage across resets (setting an array's length frees or trims it, a slow
  * runtime call), so only their first `count` items are this datagram's; on a
  * builder never reset, that is all of them.
@@ -28,7 +28,7 @@ export class DatagramBuilder {
   private added = 0;
   bytes = DATAGRAM_HEADER_BYTES;
   ackBytes = 0;
-  /** Messages per send-cycle step, for the pass-2 gate and idle accounting (issue 10). */
+  /** Messages per send-cycle step, for the pass-2 gate and idle accounting. */
   passOneAcks = 0;
   retransmits = 0;
   firstSends = 0;

@@ -19,7 +19,7 @@ export interface TransportHooks {
   /**
    * Puts an encoded datagram on the link. `uids` aligns with its messages, and so do the
    * first `uids.length` entries of `notes`: the sender's own list, valid only during the
-   * call. The session copies it only when an observer listens to datagramSent (issue 17).
+   * call. The session copies it only when an observer listens to datagramSent.
    */
   emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
   /** Hands a received reliable message to the application, in order. */

@@ -2,7 +2,7 @@
 // open addressing with linear probing and backward-shift deletion. The queues
 // add and remove a key per reliable message; a JS Map under that churn rehashes
 // into a new table every few operations, which cost ~0.3 µs and garbage per
-// message (issue 17). This one allocates only when it grows.
+// message. This one allocates only when it grows.
 
 const EMPTY = -1;
 const MIN_CAPACITY = 16;

@@ -1,6 +1,6 @@
 // A binary min-heap of nodes ordered by (key, tie), with O(log n) removal and
 // re-keying through the position each node keeps. The retransmit queue uses it
-// so that an update visits only the entries that are due (issue 9, item 4).
+// so that an update visits only the entries that are due.
 
 export interface HeapNode<T> {
   key: number;

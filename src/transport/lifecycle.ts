@@ -1,4 +1,4 @@
-// How a connection ends (DECISIONS.md 19, 21; issue 9). The peer asks this
+// How a connection ends (DECISIONS.md 19, 21). The peer asks this
 // object what to do after each update; it holds only the lifecycle state.
 //
 //   open ─disconnect()─▶ (drain only) draining ─queues empty─▶ disconnecting ─▶ closed

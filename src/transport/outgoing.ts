@@ -16,7 +16,7 @@ export interface OutgoingMessage extends DataMessage {
   lastSendUs: number;
 }
 
-/** Positional, not an options object: this runs once per message sent (issue 17). */
+/** Positional, not an options object: this runs once per message sent. */
 export function newOutgoing(
   type: DataType,
   reliable: boolean,
@@ -45,7 +45,7 @@ export function newOutgoing(
   };
 }
 
-/** Spare unreliable messages kept for reuse per peer: an explicit bound on the pool (issue 17). */
+/** Spare unreliable messages kept for reuse per peer: an explicit bound on the pool. */
 export const MAX_SPARE_OUTGOING = 256;
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -53,7 +53,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /**
  * Reuses the objects of unreliable messages once they are on the wire (DECISIONS.md
  * 8.3 frees them there): ~100 StateUpdates/s per direction would otherwise each
- * allocate one (issue 17). Nothing may hold a message after it is given back.
+ * allocate one. Nothing may hold a message after it is given back.
  */
 export class OutgoingPool {
   private readonly spare: OutgoingMessage[] = [];

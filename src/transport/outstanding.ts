@@ -1,5 +1,5 @@
 // The seqs of one category that a sender has sent and not yet had ACKed, oldest
-// first: the base of its send window (issue 9, item 2). Fragments and re-entry
+// first: the base of its send window. Fragments and re-entry
 // copies share a seq, so each seq carries a count of queue entries holding it.
 import { Fifo } from './fifo.js';
 

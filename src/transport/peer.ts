@@ -170,7 +170,7 @@ export class PeerTransport implements UpdateSteps {
     return this.sendMessage(request.type, request.payload, request.reliable, request.ordered ?? false, request.uid);
   }
 
-  /** `send` without a request object, for the per-message hot path (issue 17). */
+  /** `send` without a request object, for the per-message hot path. */
   sendMessage(type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean, uid: number): boolean {
     if (this.lifecycle.state !== 'open') return this.refuse();
     return this.queueMessage(type, payload, reliable, ordered, uid);
@@ -212,7 +212,7 @@ export class PeerTransport implements UpdateSteps {
   /**
    * Graceful disconnect. immediate: queue the Disconnect now and open the pass-2
    * gate. drain: stop taking messages and send the Disconnect once everything
-   * sent has been ACKed (issue 9).
+   * sent has been ACKed.
    */
   disconnect(): void {
     if (this.lifecycle.state !== 'open') return;

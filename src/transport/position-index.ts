@@ -1,6 +1,6 @@
 // Order statistics over queue positions: how many live entries sit at or before
 // a given one, and which entry is the k-th. It lets the stock linear dedup scan
-// be *counted* exactly without being *performed* (issue 3, item 7), and keeps
+// be *counted* exactly without being *performed*, and keeps
 // ordered inserts O(log n). A Fenwick tree over insertion ids.
 
 export class PositionIndex {

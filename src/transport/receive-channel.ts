@@ -18,7 +18,7 @@ export interface Delivery {
 }
 
 /**
- * Explicit bound on what one category's receive buffer holds (issue 9): stock
+ * Explicit bound on what one category's receive buffer holds: stock
  * keeps incomplete fragment sets for ever, so a run of given-up fragments
  * grew past 1 GB. Whole messages waiting for order count one each, fragments one each.
  */
@@ -65,7 +65,7 @@ export class ReceiveChannel {
   }
 
   /**
-   * Send window (issue 9): a windowed sender never sends `window` or more seqs
+   * Send window: a windowed sender never sends `window` or more seqs
    * past the receiver's expected one, so such a message is a stale copy (a
    * datagram delayed longer than a sequence wrap) and must not be taken.
    */
@@ -85,7 +85,7 @@ export class ReceiveChannel {
   /**
    * Is this seq's slot already held by a different message (a whole message
    * waiting for order, or this fragment index)? After a wrap a stale copy looks
-   * like a future seq and lands here (switch wrapReceive, issue 10).
+   * like a future seq and lands here (switch wrapReceive).
    */
   heldConflict(message: DataMessage): boolean {
     const seq = message.seq as number;

@@ -50,7 +50,7 @@ export class Receiver {
   private readonly ignoreDisconnect: boolean;
   /** Messages read per datagram; past it the rest are skipped (planted reads-32-messages). */
   private readonly messagesRead: number;
-  /** Reused for every message read: ACKs and unreliable messages cost no object (issue 17). */
+  /** Reused for every message read: ACKs and unreliable messages cost no object. */
   private readonly header = newMessageHeader();
   /** The datagram being read, for `onMessage` (set around each walk). */
   private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: Micros } = { bytes: new Uint8Array(0), uids: [], index: 0, nowUs: ZERO_US };

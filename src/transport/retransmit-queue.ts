@@ -5,7 +5,7 @@
 // Entries wait in a heap keyed by the time they fall due; a due entry moves to a
 // heap keyed by queue order. An update therefore visits only due entries, in
 // queue order, and stops at the first that does not fit, as the stock loop does;
-// entries that are not due cost nothing however long the queue (issue 9, item 4).
+// entries that are not due cost nothing however long the queue.
 import { messageSize, packKeyOf } from '../codec/index.js';
 import { micros, msToUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
@@ -38,7 +38,7 @@ export type AckOutcome = 'matched' | 'queue-empty' | 'no-entry' | 'rejected-frag
 /**
  * A queued message. The slot is itself its timer's heap node: in `waiting` (key:
  * first instant it is due) or, once due, in `due` (key: queue order). One object
- * per message keeps the hot path's garbage as it was before the heaps.
+ * per message: the timer heaps add no garbage to the hot path.
  */
 interface Slot extends HeapNode<Slot> {
   readonly id: number;
@@ -106,7 +106,7 @@ export class RetransmitQueue {
   }
 
   /**
-   * Send window (issue 9, item 2): may a first send of `seq` go out now? True
+   * Send window: may a first send of `seq` go out now? True
    * unless it is `sendWindow` or more seqs past the oldest unacknowledged one.
    */
   inWindow(low: boolean, seq: number): boolean {

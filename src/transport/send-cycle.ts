@@ -15,9 +15,9 @@ export interface SendCycleParts {
   readonly retransmitQueue: RetransmitQueue;
   readonly firstSendQueue: Fifo<OutgoingMessage>;
   readonly twoPassGated: boolean;
-  /** Which steps' writes open the pass-2 gate, and over what span (issue 10). */
+  /** Which steps' writes open the pass-2 gate, and over what span. */
   readonly gate: GateRule;
-  /** Send window (issue 9): false holds the queue head back; null = no window. */
+  /** Send window: false holds the queue head back; null = no window. */
   readonly inWindow: ((message: OutgoingMessage) => boolean) | null;
   /** The first-send queue's head waited for the send window in this update. */
   readonly onWindowStall: () => void;

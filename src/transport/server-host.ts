@@ -1,5 +1,5 @@
 // A dedicated server: one update loop over one peer state per connected client
-// (issue 12; DECISIONS.md 23). It accepts a connection when a datagram from a
+// (DECISIONS.md 23). It accepts a connection when a datagram from a
 // client without a slot arrives, assigns the next slot (2, 3, …; the ConnectAck
 // carries it), Boots the others when one times out (DECISIONS.md 19), and
 // forgets a connection once it has ended.

@@ -14,7 +14,7 @@ export class Slab {
     return this.buffer;
   }
 
-  /** Room for one datagram of up to `bytes` bytes: its offset in `current` (no tuple per datagram, issue 17). */
+  /** Room for one datagram of up to `bytes` bytes: its offset in `current` (no tuple per datagram). */
   reserve(bytes: number): number {
     if (bytes > MAX_DATAGRAM_BYTES) throw new Error(`slab: ${bytes} bytes exceed a datagram`);
     if (!(bytes >= DATAGRAM_HEADER_BYTES)) throw new Error(`slab: ${bytes} bytes are less than a datagram header`);

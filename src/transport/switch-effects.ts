@@ -1,5 +1,5 @@
-// Switches and parameters that do nothing under the design chosen (issue 11,
-// item 2): a setting that is silently ignored reads like a result. Each rule
+// Switches and parameters that do nothing under the design chosen:
+// a setting that is silently ignored reads like a result. Each rule
 // names the setting and the switch that governs it.
 import type { SwitchPatch, TransportParams, TransportSwitches } from './switches.js';
 import { DEFAULT_PARAMS } from './switches.js';

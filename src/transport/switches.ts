@@ -1,6 +1,6 @@
 // Behaviour switches and numeric parameters of the BC transport model.
 // A mode is plain data: `stock` and `fixed` are presets over the same switches,
-// and every switch can be set on its own (issue 3, item 6; DECISIONS.md "The fix").
+// and every switch can be set on its own (DECISIONS.md "The fix").
 import type { MillisIn } from '../engine/index.js';
 
 /** ack-outbox-deadlock.md §1 (stock) versus §6 (the simple fix). */
@@ -33,7 +33,7 @@ export const FRAGMENT_ACK_CAUSES: readonly FragmentAckCause[] = [
 export type Backoff = 'fixed' | 'linear' | 'exponential';
 
 /**
- * How a graceful disconnect ends the connection (issue 9).
+ * How a graceful disconnect ends the connection.
  * immediate: the leaving peer queues its Disconnect at once and closes when it is ACKed;
  *   the other side closes after its next update (the stock flow, DECISIONS.md 21).
  * drain: each side stops taking new messages, empties its retransmit queue, then sends
@@ -102,7 +102,7 @@ export const SLOW_RETRANSMIT_FACTOR = 4;
 export const PLANTED_MESSAGES_READ = 32;
 
 /**
- * The idle keepalive (DECISIONS.md 12 and 18, which disagree; issue 10). Each
+ * The idle keepalive (DECISIONS.md 12 and 18, which disagree). Each
  * field is one open reading:
  * - message: the captured 22-byte type-0x00 identity message (DECISIONS.md 12),
  *   or the decompiled type-0x02 constructor (DECISIONS.md 18), payload unknown: empty.
@@ -138,7 +138,7 @@ export const IDLE_COUNTS: readonly IdleCounts[] = ['any-datagram', 'data-message
 /**
  * What opens the pass-2 gate (ack-outbox-deadlock.md §2: "only if steps 1–3
  * wrote something"; DECISIONS.md 8.4). Which of the steps count is open, and so
- * is whether "something" is judged per datagram or per update (issue 10).
+ * is whether "something" is judged per datagram or per update.
  */
 export type GateOpener = 'pass-one' | 'retransmits' | 'first-sends';
 export const GATE_OPENERS: readonly GateOpener[] = ['pass-one', 'retransmits', 'first-sends'];
@@ -161,7 +161,7 @@ export const DUPLICATE_ACK_TIMERS: readonly DuplicateAckTimer[] = ['due-now', 'r
  * A reliable message arriving at a seq whose slot in the receive buffer is
  * already held by a different message (after a wrap, a stale copy looks like a
  * future seq): keep the first, replace it with the last, or reject the newcomer
- * without ACKing it. Unspecified by the sources (issue 10).
+ * without ACKing it. Unspecified by the sources.
  */
 export type WrapReceive = 'first-wins' | 'last-wins' | 'reject';
 export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 'reject'];
@@ -192,8 +192,8 @@ export const CONNECT_ACKS: readonly ConnectAck[] = ['none', 'after-reply'];
 
 /**
  * When received datagrams are processed: inside the receiver's next update, after
- * its send step (DECISIONS.md 16, the model), or at once on arrival (bcsim before
- * issue 10; kept so old results can be reproduced).
+ * its send step (DECISIONS.md 16, the model), or at once on arrival (the `read-on-arrival`
+ * reading of `reproduce ack-outbox`).
  */
 export type ReceiveTiming = 'in-update' | 'on-arrival';
 export const RECEIVE_TIMINGS: readonly ReceiveTiming[] = ['in-update', 'on-arrival'];
@@ -201,7 +201,7 @@ export const RECEIVE_TIMINGS: readonly ReceiveTiming[] = ['in-update', 'on-arriv
 /**
  * The Boot a server sends each remaining peer when one times out (DECISIONS.md 19:
  * "a 1-byte payload with the slot, reason 1 = timeout"): the slot alone, as the
- * byte count says, or the slot followed by the reason byte. Issue 12.
+ * byte count says, or the slot followed by the reason byte.
  */
 export type BootPayload = 'slot' | 'slot-reason';
 export const BOOT_PAYLOADS: readonly BootPayload[] = ['slot', 'slot-reason'];
@@ -229,7 +229,7 @@ export interface TransportSwitches {
   readonly ackRefresh: AckRefresh;
   readonly fragmentAckCause: FragmentAckCause;
   readonly retransmit: RetransmitPolicy;
-  /** Graceful disconnect: stock closes at once, fixed drains first (issue 9). */
+  /** Graceful disconnect: stock closes at once, fixed drains first. */
   readonly closePolicy: ClosePolicy;
   /**
    * Most seqs per category a sender may have outstanding (sent, not yet ACKed);
@@ -251,7 +251,7 @@ export interface TransportSwitches {
   readonly connectAck: ConnectAck;
 }
 
-/** bcsim's keepalive before issue 10: the captured message, reliable, queued, both roles, echoed. */
+/** The keepalive of the "queued-reliable" reading: the captured message, reliable, queued, both roles, echoed. */
 export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
   message: 'type-0x00',
   reliable: true,
@@ -262,8 +262,12 @@ export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
   idleCounts: 'any-datagram',
 };
 
-/** The open readings as bcsim modelled them before issue 10 (`reproduce ack-outbox` row "queued-reliable"). */
-export const READINGS_BEFORE_ISSUE_10 = {
+/**
+ * The open readings of `reproduce ack-outbox` row "queued-reliable": the keepalive
+ * reliable, queued and echoed, messages kept all session. The calibrated readings
+ * change it only where the captures say so.
+ */
+export const QUEUED_RELIABLE_READINGS = {
   keepalive: QUEUED_RELIABLE_KEEPALIVE,
   gateOpeners: GATE_OPENERS,
   gateScope: 'datagram',
@@ -285,7 +289,7 @@ export const READINGS_BEFORE_ISSUE_10 = {
  * isolates the fixes (DECISIONS.md "The fix").
  */
 export const CALIBRATED_READINGS = {
-  ...READINGS_BEFORE_ISSUE_10,
+  ...QUEUED_RELIABLE_READINGS,
   keepalive: { ...QUEUED_RELIABLE_KEEPALIVE, echoPath: 'outside-queues' },
   messageLifetime: 'peer-timeout',
   connectAck: 'after-reply',
@@ -316,7 +320,7 @@ export const PRESETS = {
     ackRefresh: 'timer-only',
     fragmentAckCause: 'none',
     retransmit: STOCK_RETRANSMIT,
-    // Issue 9: the fixed promise (exactly once, in order, or the connection ends and losses are counted).
+    // The fixed promise (exactly once, in order, or the connection ends and losses are counted).
     closePolicy: 'drain',
     sendWindow: 8192,
     onGiveUp: 'disconnect',

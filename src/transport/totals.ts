@@ -1,5 +1,5 @@
 // A host's totals over its connections: a server holds one peer state per
-// client (issue 12), and its cost is their sum. Counters add up; the per-peer
+// client, and its cost is their sum. Counters add up; the per-peer
 // maxima ("the most in one datagram", "the highest queue") take the largest.
 import { COUNTER_NAMES, GAUGE_NAMES, MAX_AGGREGATED, newPeerCounters, zeroGauges } from './counter-schema.js';
 import type { PeerCounters, PeerGauges } from './counter-schema.js';

@@ -1,6 +1,6 @@
 // `analyze --against` feeds a simulated run's datagrams through the same
 // analyzer as a capture, and holds the ACK-outbox estimate against the
-// model's own outbox each second (issue 13, item 3): within one entry at every
+// model's own outbox each second: within one entry at every
 // second the estimate is defined, for one and several clients, clean and
 // lossy links, a partition, stock and fixed. Each end's ACK behaviour is read
 // from its own wire (ack-behaviour.ts): two-pass for every stock end,

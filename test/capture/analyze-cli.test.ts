@@ -1,5 +1,5 @@
-// `bcsim analyze` and `bcsim decode --pcap` at the command line (issue 13,
-// item 3): bad files and flags get one line naming the file, the byte offset
+// `bcsim analyze` and `bcsim decode --pcap` at the command line:
+// bad files and flags get one line naming the file, the byte offset
 // and the reason, and exit 2, never a stack trace; a file that breaks off
 // still shows what came before it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

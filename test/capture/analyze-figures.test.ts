@@ -1,4 +1,4 @@
-// The analyzer's figures on hand-built traffic (issue 13, item 3), each with
+// The analyzer's figures on hand-built traffic, each with
 // the numbers worked out by hand: re-sends, fragment rounds and their period,
 // ACK sends per key ("3 then silence"), stale and late ACKs, keepalives, the
 // ACK-outbox estimate and where it is defined (each end's ACK behaviour:

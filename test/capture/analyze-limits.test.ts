@@ -1,5 +1,5 @@
-// Hostile captures cannot make the analysis grow without bound (issue 13,
-// item 3): connections, ACK keys and fragmented messages followed are capped,
+// Hostile captures cannot make the analysis grow without bound:
+// connections, ACK keys and fragmented messages followed are capped,
 // far above anything the game produces, and what goes past a cap is counted.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

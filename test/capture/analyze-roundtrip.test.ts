@@ -1,4 +1,4 @@
-// The acceptance round trip (issue 13, item 3): `bcsim run fragment-ack-bug
+// The round trip: `bcsim run fragment-ack-bug
 // --mode stock --pcap F`, then `bcsim analyze F --json` finds, from the wire
 // alone, what the simulation itself reports: the fragment re-send period and
 // rounds of `reproduce fragment-ack`, and each end's ACK-outbox within one

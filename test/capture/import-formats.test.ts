@@ -1,4 +1,4 @@
-// Capture import (issue 13, item 3): every file format, byte order and link
+// Capture import: every file format, byte order and link
 // type the reader takes, built by hand, read back to the same BC datagrams.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

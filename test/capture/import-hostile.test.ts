@@ -1,4 +1,4 @@
-// Hostile and broken captures (issue 13, item 3): never an exception out of
+// Hostile and broken captures: never an exception out of
 // the reader; a fatal problem is a typed error naming the byte offset, a
 // problem confined to one packet is a counted skip, and GameSpy is a label.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

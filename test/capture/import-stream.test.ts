@@ -1,4 +1,4 @@
-// A ~100 MB capture streams through bounded memory (issue 13, item 3): the
+// A ~100 MB capture streams through bounded memory: the
 // reader never holds more than its 1 MiB buffer, and the process's resident
 // memory grows by far less than the file while it is read and analysed.
 import { closeSync, openSync, rmSync, mkdtempSync, writeSync } from 'node:fs';

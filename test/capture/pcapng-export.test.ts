@@ -1,4 +1,4 @@
-// `--pcap FILE` on run, trace and compare (issue 13, item 2), end to end: tshark
+// `--pcap FILE` on run, trace and compare, end to end: tshark
 // reads the files with no error, every datagram is one packet at its send time,
 // hosts and ports as documented, payloads that decrypt to exactly the bytes the
 // trace reports, comments with the trace's marks and the link's drops, byte-

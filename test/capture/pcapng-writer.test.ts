@@ -1,4 +1,4 @@
-// The pcapng export's parts (issue 13, item 2): the writer's blocks, parsed back
+// The pcapng export's parts: the writer's blocks, parsed back
 // with a tiny reader here and read by tshark; Ethernet/IPv4/UDP framing; the
 // capture's AlbyRules against the codec's; packet comments; file names and the
 // all-or-nothing file set.

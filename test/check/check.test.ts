@@ -54,7 +54,7 @@ describe('a deliberately wrong expectation', () => {
   });
 });
 
-// Issue 9: --junit is checked before anything runs.
+// --junit is checked before anything runs.
 describe('--junit into a place that cannot be written', () => {
   it('exits 2 with one line before running, whether under /proc, under a file or empty', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-junit-'));

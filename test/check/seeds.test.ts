@@ -1,4 +1,4 @@
-// `bcsim check --seed/--seeds/--set/--duration` (issue 11, item 7): seed sweeps
+// `bcsim check --seed/--seeds/--set/--duration`: seed sweeps
 // for CI, the first failing seed with a command that really reproduces it.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

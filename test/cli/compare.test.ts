@@ -38,7 +38,7 @@ describe('bcsim compare', () => {
   });
 });
 
-// Issue 9: --out is checked before the simulation; the report folder is replaced whole.
+// --out is checked before the simulation; the report folder is replaced whole.
 describe('compare --out', () => {
   // 168 hours of long-session would run for minutes: a refusal within a few seconds of CPU proves
   // nothing ran. CPU time, not wall time: a machine busy with other work stretches only the latter.
@@ -129,7 +129,7 @@ describe('bcsim scenarios', () => {
     const names = ['fragment-ack-bug (120s)', 'long-session (4h)', 'lobby-idle (30m)', 'heavy-combat (30m)', 'live (60s)', 'valentines (34m, 3 clients)', 'server-8 (1h, 8 clients)', 'lossy-link (10m)', 'partition (10m)'];
     for (const name of names) expect(r.stdout).toContain(`${name}\n`);
     const json = JSON.parse((await cli(['scenarios', '--json'])).stdout);
-    // The 9 BC built-ins; the scheme scenarios of issue 16 follow them, each with its `scheme`.
+    // The 9 BC built-ins; the scheme scenarios follow them, each with its `scheme`.
     expect(json.filter((b: { scheme?: string }) => b.scheme === undefined)).toHaveLength(9);
     expect(json.find((b: { name: string }) => b.name === 'server-8').clients).toBe(8);
   });

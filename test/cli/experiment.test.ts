@@ -1,4 +1,4 @@
-// Issue 11, items 1–3: compare any configurations, set switches directly, hear
+// Compare any configurations, set switches directly, hear
 // about switches that do nothing, and never overwrite a committed report.
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Numeric flags take plain decimal numbers only (issue 9): Number()
+// Numeric flags take plain decimal numbers only: Number()
 // would read "0x1" as 1, so `--loss 0x1` used to run with 100% loss.
 import { describe, expect, it } from 'vitest';
 import { progressFor } from '../../src/cli/progress.js';

@@ -50,7 +50,7 @@ async function startUpMs(): Promise<number> {
 describe('a closed stdout pipe', () => {
   it('`trace long-session | head -1` exits soon, with exit 0 and one line', async () => {
     const startup = await startUpMs();
-    // The old behaviour ran the whole 2-hour session (~40 s, ~2 GB); the timeout only keeps a regression from hanging the suite.
+    // Without stopping on the closed pipe the whole 2-hour session would run (~40 s, ~2 GB); the timeout only keeps a regression from hanging the suite.
     // The group reports bcsim's own exit status on stderr; the pipeline's is head's.
     const pipeline = `{ '${process.execPath}' dist/cli/main.js trace long-session; echo "bcsim exit $?" >&2; } | head -1`;
     const r = await timed('sh', ['-c', pipeline], { timeoutMs: 60_000 });

@@ -1,5 +1,5 @@
-// The Wireshark dissector dissector/bcsim.lua, run for real in tshark (issue 13,
-// items 4 and 5). Captures are built with text2pcap from `bcsim trace --json`
+// The Wireshark dissector dissector/bcsim.lua, run for real in tshark.
+// Captures are built with text2pcap from `bcsim trace --json`
 // lines (AlbyRules-encrypted with bcsim's codec, or left plaintext), and every
 // field tshark shows for every message is compared with bcsim's own decode of
 // the same datagram. Never skipped: without tshark every test fails and says so.
@@ -110,11 +110,11 @@ function checkCapture(sends: readonly TraceSend[], packets: readonly WirePacket[
 }
 
 /**
- * The issue's acceptance on a capture of the stock fragment-ack-bug run: every
+ * The full check on a capture of the stock fragment-ack-bug run: every
  * datagram decodes, no malformed packet, fields equal bcsim's decode, the 3
  * fragments carry 0xA1/0xA1/0xA0, and the retransmissions are flagged.
  */
-function checkAcceptance(sends: readonly TraceSend[], packets: readonly WirePacket[], frames: readonly Frame[]): void {
+function checkStockCapture(sends: readonly TraceSend[], packets: readonly WirePacket[], frames: readonly Frame[]): void {
   const marks = checkCapture(sends, packets, frames, 'encrypted');
   const matched = matchFrames(frames, packets);
   for (const frame of frames) expect(frame.raw, `frame ${frame.number}`).not.toContain('_ws.malformed');
@@ -158,18 +158,18 @@ afterAll(() => {
 });
 
 describe('the Wireshark dissector in tshark', () => {
-  it('acceptance: `bcsim run fragment-ack-bug --mode stock --pcap` (120 s, encrypted) decodes exactly as bcsim decodes it', async () => {
+  it('`bcsim run fragment-ack-bug --mode stock --pcap` (120 s, encrypted) decodes exactly as bcsim decodes it', async () => {
     const file = join(work, 'run-stock.pcapng');
     const run = await cli(['run', 'fragment-ack-bug', '--mode', 'stock', '--seed', '1', '--pcap', file]);
     expect(run.code, run.stderr).toBe(0);
     const sends = await traceSends(['fragment-ack-bug', '--mode', 'stock', '--seed', '1']);
-    checkAcceptance(sends, packetsOf(sends, true), dissect(file, options));
+    checkStockCapture(sends, packetsOf(sends, true), dissect(file, options));
   });
 
-  it('acceptance, capture built with text2pcap from `bcsim trace --json` (independent of the pcapng export)', async () => {
+  it('the same run captured with text2pcap from `bcsim trace --json` (independent of the pcapng export)', async () => {
     const sends = await traceSends(['fragment-ack-bug', '--mode', 'stock', '--seed', '1', '--until', '120s']);
     const packets = packetsOf(sends, true);
-    checkAcceptance(sends, packets, dissect(writeCapture(work, 'fragment-ack-bug', packets), options));
+    checkStockCapture(sends, packets, dissect(writeCapture(work, 'fragment-ack-bug', packets), options));
   });
 
   it('two-pass dissection (-2) shows the same fields and marks as one pass', async () => {

@@ -1,4 +1,4 @@
-// Helpers for the Wireshark dissector tests (issue 13, items 4 and 5): build
+// Helpers for the Wireshark dissector tests: build
 // captures with text2pcap, run tshark with dissector/bcsim.lua, and read its
 // JSON back as one flat field map per datagram and per message.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 17, item 1: boundaries a test enforces. Every import between folders of
+// Boundaries a test enforces. Every import between folders of
 // src/ goes through the other folder's index.ts, downward in the layer table
 // (test/layering/layers.ts), and folders never import each other in a cycle.
 // The checker reads the source text (import, export-from, import('…')), so type-only

@@ -1,4 +1,4 @@
-// The layers of src/ and the checker that enforces them (issue 17, item 1).
+// The layers of src/ and the checker that enforces them.
 // The checker works on an in-memory list of (path, text), so the test can feed
 // it planted violations without writing a file.
 import { posix } from 'node:path';
@@ -19,7 +19,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['engine', 'codec'],
   // Link models, shared by both transport models.
   ['link'],
-  // The two transport models, peers: the BC transport and the R-Type scheme (issue 16).
+  // The two transport models, peers: the BC transport and the R-Type scheme.
   // Neither may import the other, so no `if (rtype)` can reach BC's transport.
   ['transport', 'rtype'],
   // The BC workload (join script, arrivals, event mix), driven through the transport's port.
@@ -34,7 +34,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // ledger (session) and metrics it builds on, below everything that runs or reports it.
   ['rtype-session'],
   // The bug reproductions (they read the trace and the metrics), and, their peer, the
-  // scheme scenarios (issue 16): rtype-deaths, and schemes-side-by-side, which runs one
+  // scheme scenarios: rtype-deaths, and schemes-side-by-side, which runs one
   // workload through a BC session and an R-Type session (so above both) for the reports.
   ['reproduce', 'schemes'],
   // Reports: tables, summary.json, CSV, Markdown, HTML; atomic writes and output paths

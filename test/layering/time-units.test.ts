@@ -1,4 +1,4 @@
-// Issue 17, item 3: typed time. Conversions between µs, ms and s (the 1000 and
+// Typed time. Conversions between µs, ms and s (the 1000 and
 // 1e6 factors) are written once, in src/engine/time.ts; everywhere else calls
 // them. This test reads every file of src/ and fails on a `* 1000`, `/ 1000`,
 // `* 1e6` or `/ 1e6` (any spelling) outside time.ts.

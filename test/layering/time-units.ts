@@ -1,4 +1,4 @@
-// Typed time (issue 17, item 3): every conversion between µs, ms and s lives in
+// Typed time: every conversion between µs, ms and s lives in
 // src/engine/time.ts. This checker finds a hand-written one anywhere else in
 // src/: a `*` or `/` (or `*=`, `/=`) with 1000, 1e3, 1e6, 1e-3 or 1e-6 (in any
 // spelling: 1_000, 1_000_000, 1000000, 1000n) or one of time.ts's factors

@@ -1,4 +1,4 @@
-// Issue 17, item 2: one vocabulary for wire facts. Outside src/codec nothing
+// One vocabulary for wire facts. Outside src/codec nothing
 // masks a flags byte, reads a u16 by hand, packs a message key or writes the
 // datagram's room as 510: it asks the codec. The check can fail: planted files
 // (in memory, never on disk) show each pattern is caught, and that prose in

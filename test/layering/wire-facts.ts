@@ -1,4 +1,4 @@
-// One vocabulary for wire facts (issue 17, item 2): outside src/codec, nothing
+// One vocabulary for wire facts: outside src/codec, nothing
 // does bit arithmetic on wire fields or writes the wire's sizes as numbers; it
 // asks the codec (ackFlagsLowType, flagsLenSize, packKeyOf, DATAGRAM_ROOM_BYTES,
 // seqBefore, ...). The check reads code only: comments, strings and template

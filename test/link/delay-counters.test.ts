@@ -1,4 +1,4 @@
-// bucketDelayed and slotDelayed (issue 9, item 6): the swarm needs proof that a
+// bucketDelayed and slotDelayed: the swarm needs proof that a
 // bandwidth cap or a slot really held datagrams. The counters only observe.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -27,7 +27,7 @@ describe('drop rules on the wire forms of DECISIONS.md 30', () => {
     expect(outcome.kind === 'rewrite' && toHex(outcome.bytes)).toBe('01 01 00 02');
   });
 
-  it('a stock datagram is re-encoded as before; bytes that read neither way pass untouched', () => {
+  it('a stock datagram is re-encoded in the stock form; bytes that read neither way pass untouched', () => {
     const stock = new DropRules([rule({ type: 'ack' })], null).apply(bytes('01 02 01 00 00 02 00 03 00'), [-1, -1], micros(0));
     expect(stock.kind === 'rewrite' && toHex(stock.bytes)).toBe('01 01 00 03 00');
     expect(new DropRules([rule({ type: 'ack' }, 'datagram')], null).apply(bytes('01 01 07 02'), [-1], micros(0)).kind).toBe('pass');

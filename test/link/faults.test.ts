@@ -1,4 +1,4 @@
-// Explicit fault lists (issue 15): a recorded run's link decisions, replayed alone, give the same
+// Explicit fault lists: a recorded run's link decisions, replayed alone, give the same
 // run; each action does what it says and is counted; the scenario schema checks the list.
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';

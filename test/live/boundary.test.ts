@@ -1,4 +1,4 @@
-// Issue 14, item 4: the wall-clock driver is a second implementation of the
+// The wall-clock driver is a second implementation of the
 // engine's Scheduler; the transport, codec, link and traffic layers do not
 // learn about sockets or real time. Checked on the source text.
 import { readFileSync, readdirSync } from 'node:fs';

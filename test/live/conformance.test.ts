@@ -1,4 +1,4 @@
-// Conformance rules of the live peer (issue 14, item 3), on wire logs built
+// Conformance rules of the live peer, on wire logs built
 // with the real codec. Every rule is shown failing, passing, and checking
 // nothing (not exercised, with its reason).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

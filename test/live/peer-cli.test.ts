@@ -1,4 +1,4 @@
-// `bcsim peer` as a user meets it (issue 14): bad input is one line and exit 2;
+// `bcsim peer` as a user meets it: bad input is one line and exit 2;
 // SIGTERM stops a run and still writes its files, whole.
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createSocket } from 'node:dgram';

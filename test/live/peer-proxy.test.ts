@@ -1,4 +1,4 @@
-// Issue 14, item 5: bcsim peer client -> bcsim proxy -> bcsim peer server, as
+// `bcsim peer client` -> `bcsim proxy` -> `bcsim peer server`, as
 // real processes on loopback: 10 % loss each way that a fixed pair survives
 // without losing a message, and a drop rule on fragment ACKs that makes a
 // fixed client re-send its fragments, as the proxy's own analysis reports.

@@ -1,4 +1,4 @@
-// Issue 14, item 5: `bcsim peer client` against `bcsim peer server` on loopback,
+// `bcsim peer client` against `bcsim peer server` on loopback,
 // as real processes on real UDP. Every pair runs at once (the tests are
 // concurrent), so the file takes about the longest run: ~32 s.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `bcsim proxy` as a command (issue 14, item 1): bad input is one line and exit
+// `bcsim proxy` as a command: bad input is one line and exit
 // 2; a status line only on a terminal; and a spawned proxy stopped by SIGTERM
 // writes its summary and capture whole. The spawned test runs the built CLI
 // (dist/), as `npm test` builds it first.

@@ -1,4 +1,4 @@
-// The proxy's pure parts (issue 14, item 1): the cipher round trip it relies on
+// The proxy's pure parts: the cipher round trip it relies on
 // to forward an untouched datagram byte for byte, and the indexed streams that
 // make its random decisions depend on the packet order alone.
 import fc from 'fast-check';

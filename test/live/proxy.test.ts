@@ -1,4 +1,4 @@
-// `bcsim proxy` on real loopback sockets (issue 14, item 1): a fake BC server
+// `bcsim proxy` on real loopback sockets: a fake BC server
 // and fake clients exchange encrypted datagrams through runProxy, which is
 // stopped by the test. Every test is bounded to a few seconds.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The wall-clock driver (issue 14, item 4) on a fake wall source: it is the
+// The wall-clock driver on a fake wall source: it is the
 // engine's Scheduler, events run in (time, insertion) order once the wall
 // clock reaches them, `now` inside a callback is its due time, and lateness
 // is measured against the wall.

@@ -1,4 +1,4 @@
-// The report set is atomic, and no sweep deletes a live run's files (issue 9).
+// The report set is atomic, and no sweep deletes a live run's files.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 11, item 3: every committed report regenerates byte for byte. The test
+// Every committed report regenerates byte for byte. The test
 // writes into a temporary folder and compares, so it can never re-bless reports/.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ describe('the committed reports', () => {
       .filter((d) => d.isDirectory() && d.name !== 'experiments')
       .map((d) => d.name)
       .sort();
-    // The scheme scenarios' reports (issue 16) regenerate in test/rtype/scheme-reports.test.ts.
+    // The scheme scenarios' reports regenerate in test/rtype/scheme-reports.test.ts.
     expect(committed).toEqual([...builtinNames(), ...listSchemeBuiltins().map((b) => b.name)].sort());
   });
 

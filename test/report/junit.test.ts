@@ -60,7 +60,7 @@ describe("bcsim check's JUnit, through the shared writer", () => {
       pass: pass && identical !== false,
     }) as unknown as CheckRun;
 
-  it('gives the same bytes as before the writer was shared', () => {
+  it('writes exactly the expected bytes', () => {
     const runs = [run('stock', 1, false, false), run('fixed', 2, true, null)];
     expect(junitXml(runs, { seedInNames: true })).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n' +

@@ -1,4 +1,4 @@
-// Issue 5 acceptance: compare long-session at its full 4 h.
+// `compare long-session` at its full 4 h.
 import { describe, expect, it } from 'vitest';
 import { decodeDatagram } from '../../src/codec/index.js';
 import { runComparison } from '../../src/report/compare.js';

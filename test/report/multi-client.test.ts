@@ -1,4 +1,4 @@
-// Issue 12, item 4: reports address every peer. A 3-client compare shows each
+// Reports address every peer. A 3-client compare shows each
 // connection's ACK-outbox peak beside the server total, charts the worst
 // connection, and `run` prints a per-slot block; one-client output has none of it.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -119,7 +119,7 @@ describe('compare, three clients', async () => {
 });
 
 describe('the recorder with several clients', () => {
-  it('keeps the totals as before and the worst connection, whose series match that connection', () => {
+  it('keeps the totals, as with one client, and the worst connection, whose series match that connection', () => {
     const scenario = parseScenario(JSON.stringify({ ...SCENARIO, duration: '40s' }), 'test');
     const recorder = new MetricsRecorder();
     const { summary } = runScenario(scenario, { preset: 'stock', observer: recorder });

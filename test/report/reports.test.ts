@@ -98,7 +98,7 @@ describe('report.html', () => {
     expect((dom.match(/<svg /g) ?? []).length).toBe(METRICS.length);
   });
 
-  // The legends as Chromium lays them out, in the window sizes of issue 11:
+  // The legends as Chromium lays them out, in the window sizes below:
   // a probe appended to a copy of the report (the report itself has no
   // scripts) reads the rendered boxes and writes them into the DOM as JSON.
   const PROBE = `<script>

@@ -177,7 +177,7 @@ describe('bcsim check --json', () => {
   });
 });
 
-describe('switch merging (review of issue 10)', () => {
+describe('switch merging', () => {
   it('a run-level keepalive override is merged field by field with the scenario’s', () => {
     const s = parseScenario(JSON.stringify({ name: 'k', mode: { preset: 'stock', keepalive: { reliable: true } } }), 'k.json');
     const merged = switchesFor(s, 'stock', { keepalive: { path: 'first-send-queue' } });

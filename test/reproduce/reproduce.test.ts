@@ -1,8 +1,8 @@
-// Issue 6 acceptance for `bcsim reproduce`.
+// `bcsim reproduce`: the fragment-ACK and ACK-outbox tables, their rankings and output.
 import { describe, expect, it } from 'vitest';
 import { STOCK_READING } from '../../src/reproduce/readings.js';
 import { VERDICT_ALTERNATIVES } from '../../src/reproduce/alternatives.js';
-import { DEFAULT_PARAMS, READINGS_BEFORE_ISSUE_10, resolveSwitches } from '../../src/transport/switches.js';
+import { DEFAULT_PARAMS, QUEUED_RELIABLE_READINGS, resolveSwitches } from '../../src/transport/switches.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { Chalk } from 'chalk';
 import { renderAckOutboxReproduction } from '../../src/report/reproduce-table.js';
@@ -100,7 +100,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('has a hypotheses array (reading, switch values, one cell per criterion, its score) and a best field', () => {
     expect(r.code).toBe(0);
     expect(rows.length).toBeGreaterThanOrEqual(15);
-    for (const name of ['before-issue-10', 'queued-reliable', 'previous-stock', 'calibrated', 'no-pass-one+outside', 'no-fragment-resend']) expect(row(name)).toBeDefined();
+    for (const name of ['read-on-arrival', 'queued-reliable', 'unreliable-keepalive', 'calibrated', 'no-pass-one+outside', 'no-fragment-resend']) expect(row(name)).toBeDefined();
     for (const h of rows) {
       expect(Object.keys(h.criteria)).toEqual(result.criteria.map((c: { key: string }) => c.key));
       for (const c of Object.values(h.criteria)) expect(Object.keys(c)).toEqual(['value', 'expected', 'matches']);
@@ -133,7 +133,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('the stock preset is the reading ranked first: its switches, its linger, its loopback client period and round-2 think time', () => {
     const stock = resolveSwitches('stock');
     const chosen = row(STOCK_READING).switches;
-    for (const key of Object.keys(READINGS_BEFORE_ISSUE_10)) expect([key, stock[key as keyof typeof stock]]).toEqual([key, chosen[key]]);
+    for (const key of Object.keys(QUEUED_RELIABLE_READINGS)) expect([key, stock[key as keyof typeof stock]]).toEqual([key, chosen[key]]);
     expect(row(STOCK_READING).transport.disconnectedPeerLingerMs).toBe(DEFAULT_PARAMS.disconnectedPeerLingerMs);
     expect(loadScenario('fragment-ack-bug').params.updatePeriodMs.client).toBe(row(STOCK_READING).loopbackClientMs);
     expect(loadScenario('fragment-ack-bug').traffic.round2ThinkMs).toBe((row(STOCK_READING) as Row & { traffic: Record<string, unknown> }).traffic.round2ThinkMs);
@@ -145,8 +145,8 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(calibrated.round2Datagram.value).toBe('418 B: ACK H2 + frag 0');
     expect(calibrated.disconnectDatagram.value).toBe('low seq 2, 2 stale ACKs, 20 B, the captured bytes');
     // The stock keepalive before DECISIONS.md 26: unreliable, 20 bytes.
-    expect(row('previous-stock').criteria.keepaliveForm.value).toMatch(/^idle: 20 B unreliable/);
-    expect(row('previous-stock').criteria.connectAck.value).toBe('never ACKed');
+    expect(row('unreliable-keepalive').criteria.keepaliveForm.value).toMatch(/^idle: 20 B unreliable/);
+    expect(row('unreliable-keepalive').criteria.connectAck.value).toBe('never ACKed');
     // Hashing inside the update sends the request's ACK with other due ACKs; a reply ready after 700 ms leaves alone,
     // after the ACK's second send; a 33 ms client carries it with that send but sends response r0 with the keepalive.
     expect(row('hashing-in-update').criteria.round2Datagram.value).toMatch(/^434 B/);
@@ -193,7 +193,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   });
 
   it('95 ms updates space the ACK resends 0.760 s apart; the loopback update periods give ~0.67 s', () => {
-    expect(row('before-issue-10').criteria.ackSpacing).toMatchObject({ value: '0.760 s', matches: false });
+    expect(row('read-on-arrival').criteria.ackSpacing).toMatchObject({ value: '0.760 s', matches: false });
     expect(row('calibrated').criteria.ackSpacing).toMatchObject({ value: '0.670 s', matches: true });
     expect(row('loopback-client-33ms').criteria.ackSpacing).toMatchObject({ value: '0.693 s', matches: true });
   });
@@ -206,7 +206,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   });
 
   it('measures the 34-minute figures on the 3-player valentines, per connection, with no multiplying', () => {
-    // Issue 12: one connection of the aggregate peaked at 17; three connections put every client at 20-33.
+    // One connection of the aggregate peaked at 17; three connections put every client at 20-33.
     for (const h of rows) expect(h.criteria.outboxPeakClient.matches).toBe(true);
     expect(row('calibrated').criteria.outboxPeakClient.value).toMatch(/^2\d \(worst of 3\)$/);
     expect(row('calibrated').criteria.outboxPeakServer.value).toMatch(/^1\d \(worst of 3\)$/);
@@ -235,7 +235,7 @@ describe('bcsim reproduce ack-outbox', async () => {
     for (const line of result.explanation.filter((l: string) => l.includes('datagram per update'))) expect(line).toMatch(/^Prediction/);
   });
 
-  it('runs every rate with every seed (issue 15: built on the sweep grid) and sums each rate up over the seeds, per peer', () => {
+  it('runs every rate with every seed (built on the sweep grid) and sums each rate up over the seeds, per peer', () => {
     const seeds: number[] = result.sweep.seeds;
     expect(seeds).toEqual([1, 2, 3]);
     const points = result.sweep.points as Array<{ index: number; updatePeriodMs: number; reliablePerSecond: number; seed: number; peers: Record<string, { outboxMax: number; leak: boolean }> }>;
@@ -286,7 +286,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('is not silent when stderr is not a terminal: a progress line per reading and per swept rate', () => {
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.length).toBe(rows.length + result.sweep.ranges.length);
-    expect(lines[0]).toMatch(/^reproduce ack-outbox: 1\/\d+ runs, reading before-issue-10$/);
+    expect(lines[0]).toMatch(/^reproduce ack-outbox: 1\/\d+ runs, reading read-on-arrival$/);
     expect(lines.at(-1)).toMatch(/^reproduce ack-outbox: \d+\/\d+ runs, sweep 33 ms, 480\/s$/);
   });
 });

@@ -1,6 +1,6 @@
 // Each defect switch of the R-Type scheme produces its symptom, and only that:
-// one run per defect, switched on alone over `repaired`, against `repaired` itself
-// (issue 16, acceptance). Same workload, links and seed in every run.
+// one run per defect, switched on alone over `repaired`, against `repaired` itself.
+// Same workload, links and seed in every run.
 import { describe, expect, it } from 'vitest';
 import { PERFECT_LINK } from '../../src/link/index.js';
 import type { LinkConfig } from '../../src/link/index.js';

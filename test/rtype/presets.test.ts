@@ -1,4 +1,4 @@
-// The three presets on their acceptance properties (issue 16): documented delivers
+// The three presets on their defining properties: documented delivers
 // under 20 % loss, implemented never resends, repaired resends O(k) after a burst
 // of k deaths where the k² switch combination resends k² per user per tick.
 import { describe, expect, it } from 'vitest';

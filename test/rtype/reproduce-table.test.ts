@@ -1,4 +1,4 @@
-// `bcsim reproduce rtype` (issue 16, item 5): one row per defect, on alone over
+// `bcsim reproduce rtype`: one row per defect, on alone over
 // repaired and off alone from implemented; one column per symptom, each measured
 // with the library's own symptom tests. Each defect produces its symptom and only that.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// `bcsim compare rtype-deaths` and `bcsim compare schemes-side-by-side` (issue 16,
-// items 3 and 4): the columns they run, the report set they write, determinism,
+// `bcsim compare rtype-deaths` and `bcsim compare schemes-side-by-side`:
+// the columns they run, the report set they write, determinism,
 // and the one-line errors. Short durations keep each test to a second or two.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ describe('bcsim compare rtype-deaths', () => {
       expect(run.deaths.perClient).toHaveLength(run.clients);
       expect(run.deaths.pairs).toBeGreaterThan(0);
     }
-    // The issue's figures: the implemented code never re-sends; documented and repaired do.
+    // The presets' defining figures: the implemented code never re-sends; documented and repaired do.
     expect(summary.runs.implemented.resends.datagrams).toBe(0);
     expect(summary.runs.documented.resends.datagrams).toBeGreaterThan(0);
     expect(summary.runs.repaired.resends.datagrams).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-// The committed reports of the scheme scenarios (issue 16, item 6) regenerate byte
+// The committed reports of the scheme scenarios regenerate byte
 // for byte, as the BC built-ins' do (test/report/committed.test.ts). The test writes
 // into a temporary folder, so it can never re-bless reports/.
 import { mkdtempSync, readFileSync } from 'node:fs';

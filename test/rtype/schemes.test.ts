@@ -1,4 +1,4 @@
-// The scheme scenarios (issue 16, items 4 and 6): the built-ins, their file format,
+// The scheme scenarios: the built-ins, their file format,
 // how the shared workload becomes BC and R-Type traffic, and the side-by-side
 // figures: plausible, and the same bytes for the same seed.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Every value a scenario can hold runs, or is refused up front with one
-// ScenarioError line (issue 9): the schema's bounds equal the checks of the
+// ScenarioError line: the schema's bounds equal the checks of the
 // code behind them, arrays and strings are bounded, and absurd work is refused.
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -213,7 +213,7 @@ describe('work and memory limits', () => {
     expect(r.code).toBe(2);
   });
 
-  it('limits stay within the memory budget (measured bytes per entry, issue 9)', () => {
+  it('limits stay within the memory budget (measured bytes per entry)', () => {
     expect(MAX_PENDING_EVENTS).toBeLessThanOrEqual(150_000); // <= ~1,900 B each
     expect(DEFAULT_PARAMS.ackOutboxLimit).toBeLessThanOrEqual(MAX_ACK_OUTBOX_LIMIT); // ~265 B each, two peers
     expect(MAX_ACK_OUTBOX_LIMIT).toBeLessThanOrEqual(1 << 17);
@@ -223,12 +223,12 @@ describe('work and memory limits', () => {
 });
 
 describe('generated payloads', () => {
-  it('are exactly the requested size for every allowed size, with the same bytes as before for <= 512', () => {
+  it('are exactly the requested size for every allowed size, with the bytes of filledPayload', () => {
     for (const bytes of [0, 1, 2, 17, 511, 512, 513, 4093, 4096, 5000]) {
       for (const salt of [1, 15, 16, 12345]) {
         const payload = templatePayload(0x1c, bytes, salt);
         expect(payload.length).toBe(Math.max(1, bytes));
-        // The old templates were filledPayload(opcode, 512, opcode * 1000 + salt % 16).
+        // The reference: filledPayload(opcode, size, opcode * 1000 + salt % 16).
         expect([...payload]).toEqual([...filledPayload(0x1c, Math.max(1, bytes), 0x1c * 1000 + (salt % 16))]);
       }
     }

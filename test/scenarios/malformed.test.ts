@@ -1,5 +1,5 @@
 // Every malformed scenario is rejected with one line naming the file, the JSON
-// path and the reason, and exit code 2 (issue 4, item 3).
+// path and the reason, and exit code 2.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 

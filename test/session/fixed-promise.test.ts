@@ -1,5 +1,5 @@
-// Issue 9 acceptance: the reproduction commands that broke the fixed-mode
-// promise now keep it (or end the connection and count every loss).
+// Hard cases for the fixed-mode promise (exactly once, in order, or the
+// connection ends and every loss is counted), each run through the CLI.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 

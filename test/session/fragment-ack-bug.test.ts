@@ -1,4 +1,4 @@
-// Issue 3 acceptance on the built-in fragment-ack-bug scenario (join + idle lobby, 120 s).
+// The fragment-ACK bug on the built-in fragment-ack-bug scenario (join + idle lobby, 120 s).
 import { describe, expect, it } from 'vitest';
 import { TYPE_ACK, TYPE_GAME } from '../../src/codec/index.js';
 import { loadScenario } from '../../src/scenario/load.js';

@@ -1,4 +1,4 @@
-// Determinism and delivery guarantees through the CLI (issue 3 acceptance).
+// Determinism and delivery guarantees through the CLI.
 import { describe, expect, it } from 'vitest';
 import { cli, withoutPlanCut } from '../support/cli.js';
 

@@ -1,5 +1,5 @@
-// Issue 11, item 6: send-to-delivery latency per category and the anomaly list.
-// Acceptance: latency percentiles are computed correctly on a hand-built ledger.
+// Send-to-delivery latency per category and the anomaly list.
+// Latency percentiles are computed correctly on a hand-built ledger.
 import { describe, expect, it } from 'vitest';
 import { decodeDatagram } from '../../src/codec/index.js';
 import { formatSeconds } from '../../src/engine/time.js';

@@ -1,4 +1,4 @@
-// Issue 12 acceptance: one dedicated server and N clients. Relays, per-client
+// One dedicated server and N clients. Relays, per-client
 // links and accounting, Boots on a timeout, slots and the Disconnect exchange,
 // late joins, determinism and scenario validation.
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// An emergent hazard (found in review) of the bug documents' reading, where the
+// An emergent hazard of the bug documents' reading, where the
 // stuck fragments of seq 2 are re-sent for ever (messageLifetime session): once the server's expected seq has moved half the u16
 // space past them they look like a *future* message. They reassemble and wait
 // at seq 2; when the real post-wrap seq-2 message arrives it is taken for a

@@ -1,4 +1,4 @@
-// ddmin on toy predicates (issue 15): it finds the 1-minimal failing subset, never tests the
+// ddmin on toy predicates: it finds the 1-minimal failing subset, never tests the
 // same subset twice and stops when the budget is spent.
 import { describe, expect, it } from 'vitest';
 import { Budget, ddmin } from '../../src/shrink/ddmin.js';

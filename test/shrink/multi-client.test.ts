@@ -1,4 +1,4 @@
-// Shrinking a multi-client failure (issue 15): every client's link decisions are recorded and
+// Shrinking a multi-client failure: every client's link decisions are recorded and
 // replayed as link.clients["k"] fault lists, and the shrunk file fails the same invariant on the
 // same message (on the same client) under `bcsim run`, the swarm's own check and `bcsim check`.
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 15, item 5: with the planted bug (a fixed-mode receiver that does not ACK a duplicate),
+// With the planted bug (a fixed-mode receiver that does not ACK a duplicate),
 // swarm finds a failure, shrink reduces its recorded fault list to a handful of faults, and the
 // shrunk scenario file, run by `bcsim run`, fails the same invariant on the same message.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';

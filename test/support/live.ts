@@ -1,4 +1,4 @@
-// Live-mode tests (issue 14): the built CLI (dist/) in child processes, on loopback.
+// Live-mode tests: the built CLI (dist/) in child processes, on loopback.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';

@@ -1,5 +1,5 @@
 // Prints one plain line at the very end of `npm test`: "N passed, N failed".
-// CI logs and humans both grep for it (issue 2: "a plain summary line").
+// CI logs and humans both grep for it.
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {

@@ -1,4 +1,4 @@
-// `bcsim swarm` and `bcsim shrink` as commands (issue 15): exit codes, one-line usage errors,
+// `bcsim swarm` and `bcsim shrink` as commands: exit codes, one-line usage errors,
 // JSON output, and a clean swarm that exits 0.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Multi-player runs in the swarm (issue 15, item 3): the client count and a client's own link
+// Multi-player runs in the swarm: the client count and a client's own link
 // faults come from a second stream per run, one-client runs carry no client settings, and a
 // client's own faults act on its links only and are seen to fire there.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The harness's self-test (issue 9, item 6): with the planted bug `no-duplicate-ack` (a receiver
+// The harness's self-test: with the planted bug `no-duplicate-ack` (a receiver
 // that does not ACK a reliable message it has seen before) forced into every run, the swarm must
 // fail, print a command that carries the bug, and that command must fail the same way.
 import { describe, expect, it } from 'vitest';

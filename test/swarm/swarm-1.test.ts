@@ -1,4 +1,4 @@
-// Fixed-mode swarm (issue 9, item 6), first half: runs 0..149. See generator.ts and invariants.ts.
+// Fixed-mode swarm, first half: runs 0..149. See generator.ts and invariants.ts.
 import { swarmChunks } from './chunks.js';
 
 swarmChunks(0, 150);

@@ -1,4 +1,4 @@
-// Fixed-mode swarm (issue 9, item 6), second half: runs 150..299. See generator.ts and invariants.ts.
+// Fixed-mode swarm, second half: runs 150..299. See generator.ts and invariants.ts.
 import { SWARM_RUNS } from '../../src/swarm/generator.js';
 import { swarmChunks } from './chunks.js';
 

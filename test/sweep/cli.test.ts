@@ -1,4 +1,4 @@
-// Issue 15 acceptance for `bcsim sweep` and `bcsim sweep-merge`: deterministic
+// `bcsim sweep` and `bcsim sweep-merge` as commands: deterministic
 // files (twice, --jobs 1 against 2, shards merged), verdicts and exit codes,
 // bad input, the summary table and the HTML page.
 import { spawnSync } from 'node:child_process';

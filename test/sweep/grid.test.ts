@@ -1,4 +1,4 @@
-// Issue 15: the sweep grid, --vary syntaxes, shards, min/median/max.
+// The sweep grid, --vary syntaxes, shards, min/median/max.
 import { describe, expect, it } from 'vitest';
 import { cellAt, comboSets, comboVary, gridSize, parseModes, parseSeeds, parseVary } from '../../src/sweep/grid.js';
 import type { GridSpec } from '../../src/sweep/grid.js';

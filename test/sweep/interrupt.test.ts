@@ -1,4 +1,4 @@
-// Issue 15: Ctrl-C stops the pool and writes nothing half-done; a terminal gets
+// Ctrl-C stops the pool and writes nothing half-done; a terminal gets
 // a progress line with runs done, failures so far and an ETA.
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// `bcsim trace` of a multi-client session (issue 12): lines name the connection
+// `bcsim trace` of a multi-client session: lines name the connection
 // (its slot, or `cK` before the server accepted it), `--client K` and `--slot S`
 // keep one connection, and one-client traces are unchanged.
 import { readFileSync } from 'node:fs';

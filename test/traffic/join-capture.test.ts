@@ -1,4 +1,4 @@
-// Issue 10, item 5: with the stock preset, the built-in loopback join reproduces
+// With the stock preset, the built-in loopback join reproduces
 // the captured datagrams of DECISIONS.md "Real packets" byte for byte where the
 // payload is known, and the captured structure everywhere else (DECISIONS.md 16).
 import { describe, expect, it } from 'vitest';

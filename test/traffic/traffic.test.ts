@@ -1,5 +1,5 @@
 // The traffic model: the measured join, combat rates and mix, arrival processes,
-// phase cycling and the disconnect phase (issue 4, item 2).
+// phase cycling and the disconnect phase.
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME } from '../../src/codec/index.js';
 import { parseScenario } from '../../src/scenario/load.js';
@@ -182,7 +182,7 @@ describe('arrival processes and phase cycling', () => {
   });
 });
 
-describe('quiet phases and per-phase update periods (issue 10)', () => {
+describe('quiet phases and per-phase update periods', () => {
   it('a quiet phase sends nothing from the game: no StateUpdates, events or chat', () => {
     const { observer, sent } = recordSent();
     const { session } = runScenario(

@@ -1,4 +1,4 @@
-// Issue 17, item 5: assertions inside the transport. Each structure is called
+// Assertions inside the transport. Each structure is called
 // wrongly on purpose (fault injection) and must throw `<module>: <what>` rather
 // than go on silently corrupted; and each explicit limit that is hit is counted.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// closePolicy (issue 9, item 1): stock closes at once and may lose what is still
+// closePolicy: stock closes at once and may lose what is still
 // unacknowledged; drain sends the Disconnect only once everything was ACKed, and
 // each side closes after its own Disconnect was ACKed and the other's delivered.
 import { describe, expect, it } from 'vitest';

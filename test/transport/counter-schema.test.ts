@@ -1,4 +1,4 @@
-// Issue 17, item 4: one counter schema. The schema, the peer's counters and
+// One counter schema. The schema, the peer's counters and
 // gauges, the summary's peer objects, the CSV's metrics and the report tables'
 // rows agree, and each check reports a disagreement planted into it.
 import { describe, expect, it } from 'vitest';

@@ -69,7 +69,7 @@ describe('stock two-pass ACK-outbox: the dead zone', () => {
     expect(pair.client.state).toBe('closed');
   });
 
-  it('receiveTiming on-arrival reproduces the model before issue 10: the ACK leaves in the next update', () => {
+  it('receiveTiming on-arrival: the ACK leaves in the next update', () => {
     const pair = makePair({ preset: 'stock', switches: { receiveTiming: 'on-arrival' }, params: QUIET });
     sendGame(pair, 10, true);
     pair.sim.runUntil(ms(9_999));

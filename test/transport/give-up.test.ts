@@ -1,4 +1,4 @@
-// onGiveUp (issue 9, item 3): in a reliable ordered stream a message given up
+// onGiveUp: in a reliable ordered stream a message given up
 // leaves a hole nothing can fill, so fixed ends the connection (transport-layer.md
 // §4); stock drops the message and carries on.
 import { describe, expect, it } from 'vitest';

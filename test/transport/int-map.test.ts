@@ -1,4 +1,4 @@
-// IntMap against a JS Map as the model, under random churn (issue 17).
+// IntMap against a JS Map as the model, under random churn.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IntMap } from '../../src/transport/int-map.js';

@@ -22,7 +22,7 @@ describe('modelled memory', () => {
     it(`${preset}: the incremental figure equals a full recount at every second`, () => {
       let checks = 0;
       let busy = 0;
-      // Observers get read-only views (issue 17), never the transports: the sample
+      // Observers get read-only views, never the transports: the sample
       // hook only times the audit, which reads the session's own peers.
       const observer: SessionObserver = {
         sample() {

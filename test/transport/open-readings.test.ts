@@ -1,20 +1,20 @@
-// Issue 10: the real update loop (DECISIONS.md 16) and each open reading as a
+// The real update loop (DECISIONS.md 16) and each open reading as a
 // switch, with exact event times. Both peers update every 95 ms (server at
 // k*95 ms, client at 47 + k*95 ms); the wire takes 5 ms.
 import { describe, expect, it } from 'vitest';
 import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, encodeDatagram } from '../../src/codec/index.js';
 import type { DataMessage } from '../../src/codec/index.js';
 import type { Role } from '../../src/transport/roles.js';
-import { READINGS_BEFORE_ISSUE_10 } from '../../src/transport/switches.js';
+import { QUEUED_RELIABLE_READINGS } from '../../src/transport/switches.js';
 import type { SwitchPatch, TransportParams } from '../../src/transport/switches.js';
 import { makePair, ms, payload } from '../support/wire.js';
 import type { Pair } from '../support/wire.js';
 
 const QUIET: Partial<TransportParams> = { keepaliveIdleMs: 1e9, peerTimeoutMs: 1e9 };
 
-/** Stock with the readings of bcsim before issue 10, then `patch`: each test states every reading it relies on. */
+/** Stock with the "queued-reliable" readings, then `patch`: each test states every reading it relies on. */
 function readings(patch: SwitchPatch = {}): SwitchPatch {
-  return { ...READINGS_BEFORE_ISSUE_10, ...patch, keepalive: { ...READINGS_BEFORE_ISSUE_10.keepalive, ...patch.keepalive } };
+  return { ...QUEUED_RELIABLE_READINGS, ...patch, keepalive: { ...QUEUED_RELIABLE_READINGS.keepalive, ...patch.keepalive } };
 }
 
 /** Times (ms) of `from`'s datagrams that carry a message matching `pick`. */
@@ -60,7 +60,7 @@ describe('the update loop: send, then receive, then dispatch (DECISIONS.md 16)',
 });
 
 describe('keepalive switches (DECISIONS.md 12, 18)', () => {
-  it('queued (stock before issue 10): the echo of the client keepalive opens the pass-2 gate and frees the stranded ACK', () => {
+  it('queued-reliable: the echo of the client keepalive opens the pass-2 gate and frees the stranded ACK', () => {
     const pair = strandOne({}, { peerTimeoutMs: 1e9 });
     pair.sim.runUntil(ms(6_000));
     // The client last sent at 47 ms; its keepalive leaves at 5.082 s, is read at 5.130 s, echoed at 5.225 s.

@@ -1,4 +1,4 @@
-// Issue 9: a receive buffer holds at most MAX_HELD_PIECES messages and fragments,
+// A receive buffer holds at most MAX_HELD_PIECES messages and fragments,
 // and never pins the sender's datagram storage (payloads are copied when held).
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME } from '../../src/codec/index.js';

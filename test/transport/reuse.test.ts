@@ -1,4 +1,4 @@
-// Issue 17: the send path reuses its objects (unreliable messages, the datagram
+// The send path reuses its objects (unreliable messages, the datagram
 // builder's lists, payload views) without changing what goes on the wire.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// sendWindow (issue 9, item 2): a fixed sender never has `sendWindow` or more
+// sendWindow: a fixed sender never has `sendWindow` or more
 // seqs outstanding per category, so the u16 half-window cannot alias; the
 // receiver refuses (and does not ACK) anything past the window.
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // `bcsim analyze FILE [--json] [--against <scenario> [--mode M] [--seed N] [--duration D]]`:
 // the figures bcsim's model reports, measured from a capture's wire alone, and
-// optionally beside the same figures of a simulated run (issue 13, item 3).
+// optionally beside the same figures of a simulated run.
 import { resolve } from 'node:path';
 import { analyzeScenario, analyzeCapture, pairConnections, renderAgainst, renderCaptureAnalysis } from '../../capture/index.js';
 import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName, CaptureError } from '../../capture/index.js';

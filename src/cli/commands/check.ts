@@ -2,7 +2,7 @@
 // every assertion holds, 1 if one fails (with the command that reproduces it),
 // 2 on bad input: a bad flag, or an assertion that names no summary field.
 // `--seeds 1..N` sweeps seeds in order and names the first failing one with a
-// command that reproduces it (issue 11, item 7).
+// command that reproduces it.
 import { resolve } from 'node:path';
 import { OP_SYMBOL, PathError, checkScenario, failedAssertion, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../check/index.js';
 import type { CheckRun } from '../../check/index.js';
@@ -34,7 +34,7 @@ type Chalk = ReturnType<typeof makeChalk>;
 type Tally = { ok: number; bad: number; notApplicable: number };
 
 export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): number {
-  // Every flag is checked before anything runs (issue 9): a bad value fails now, not after the runs.
+  // Every flag is checked before anything runs: a bad value fails now, not after the runs.
   const modeFlag = modeSpec(flags.mode);
   const mode = modeFlag.preset;
   const seeds = seedsFlag(flags);

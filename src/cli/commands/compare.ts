@@ -42,7 +42,7 @@ export interface CompareFlags {
 export const EXPERIMENTS_DIR = 'reports/experiments';
 
 export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
-  // A scheme scenario (rtype-deaths, schemes-side-by-side: issue 16) has its own columns and reports.
+  // A scheme scenario (rtype-deaths, schemes-side-by-side) has its own columns and reports.
   if (isSchemeScenarioRef(ref, io.cwd)) return (await import('./scheme-compare.js')).schemeCompareCommand(ref, flags, io);
   // compare's columns are its modes: --mode, which every other simulating command takes, points to them.
   if (flags.mode !== undefined) throw new UsageError(`--mode ${flags.mode}: compare runs stock and fixed side by side; choose the columns with --config 'LABEL:${flags.mode}' (2 to 8), or set a switch in every column with --switch`);
@@ -65,10 +65,10 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
       : flags.causes
         ? modesWithCauses()
         : [...STOCK_AND_FIXED];
-  // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/ (issue 11).
+  // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/.
   const experiment = common.length > 0 || configs.length > 0 || flags.causes === true || durationUs !== undefined || seed !== undefined || loss !== undefined;
   const defaultOut = experiment ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}` : `reports/${scenario.name}`;
-  // Checked before running (issue 9): a bad --out fails now, not after the runs.
+  // Checked before running: a bad --out fails now, not after the runs.
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
   const problem = writingTo(label, () => outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd));
@@ -84,7 +84,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
     return writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcaps[i], comment)).recorder;
   });
   const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
-  // Columns are independent seeded runs: on worker threads the output is the same (issue 17). A capture
+  // Columns are independent seeded runs: on worker threads the output is the same. A capture
   // records inside the run, so --pcap keeps the columns in this thread.
   const jobs = captures !== null ? 1 : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, modes.length, durationUs ?? scenario.durationUs));
   const parallel = jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, loss, onProgress, jobs }) : null;

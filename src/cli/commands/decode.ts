@@ -1,5 +1,5 @@
 // `bcsim decode <hex…> | - | --file PATH [--json]`: decode one datagram and annotate every field.
-// `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each (issue 13).
+// `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each.
 import { usToMs } from '../../engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,5 +1,5 @@
-// `bcsim peer client --connect HOST:PORT` and `bcsim peer server --listen HOST:PORT`
-// (issue 14, items 2 and 3): one end of the model against a real counterpart,
+// `bcsim peer client --connect HOST:PORT` and `bcsim peer server --listen HOST:PORT`:
+// one end of the model against a real counterpart,
 // then the conformance rules on what the counterpart sent. Each rule passes,
 // fails or is not exercised (it checked nothing); the run fails (exit 1) when a
 // rule failed or the join did not complete, and a rule not exercised fails it

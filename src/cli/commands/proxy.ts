@@ -1,4 +1,4 @@
-// `bcsim proxy` (issue 14, item 1): the flags, checked before anything binds;
+// `bcsim proxy`: the flags, checked before anything binds;
 // the relay itself is src/live/proxy. Bad input is one line and exit 2.
 import { usToSeconds } from '../../engine/index.js';
 import { isIP } from 'node:net';

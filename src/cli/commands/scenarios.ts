@@ -1,5 +1,5 @@
 // `bcsim scenarios`: the built-in scenarios with what each is for: the BC ones, then
-// the scheme scenarios of issue 16 (run with `bcsim compare <name>`).
+// the scheme scenarios (run with `bcsim compare <name>`).
 import { listBuiltins } from '../../scenario/index.js';
 import { listSchemeBuiltins } from '../../schemes/index.js';
 import type { CliIO } from '../io.js';

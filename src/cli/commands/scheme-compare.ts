@@ -1,4 +1,4 @@
-// `bcsim compare <scheme scenario>` (issue 16): rtype-deaths runs the R-Type presets
+// `bcsim compare <scheme scenario>`: rtype-deaths runs the R-Type presets
 // documented, implemented and repaired; schemes-side-by-side runs BC stock, BC fixed,
 // R-Type documented and R-Type repaired on one workload. A table on the terminal
 // and the four report files, as the BC compare writes them.

@@ -1,4 +1,4 @@
-// `bcsim sweep` and `bcsim sweep-merge` (issue 15): a thin shell over src/sweep.
+// `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
 import { basename, dirname, resolve } from 'node:path';
 import { outFileProblem, writeFileAtomic, makeChalk } from '../../report/index.js';

@@ -1,6 +1,6 @@
 // `bcsim trace <scenario>`: the annotated wire trace of one run, streamed as the
 // run goes, so a long window never sits in memory. `--client K` and `--slot S`
-// keep one connection of a multi-client session (issue 12).
+// keep one connection of a multi-client session.
 import { FilterError, matches, parseFilter, eventPeer, BYTES_MODES, eventToJson, formatEvent, traceHeader, clientWithSlot, traceScenario, TraceCollector } from '../../trace/index.js';
 import type { TraceFilter, TraceEvent, BytesMode, TraceOptions } from '../../trace/index.js';
 import { CaptureSet } from '../../capture/index.js';

@@ -1,4 +1,4 @@
-// Evaluates conformance rules on a live peer's WireLog (issue 14, item 3).
+// Evaluates conformance rules on a live peer's WireLog.
 // Pure: the log in, one result per rule out. Each record is decoded once with
 // the codec; every connection gets its own judges; a record the codec rejects
 // is skipped and counted (a hostile counterpart cannot make this throw).

@@ -1,4 +1,4 @@
-// Reads a conformance rules file (`--expect rules.json`, issue 14 item 3).
+// Reads a conformance rules file (`--expect rules.json`).
 // Either { "rules": [ … ] } or a top-level array of rules. Every problem is one
 // ConformanceRulesError naming the file, the JSON path and the reason; the CLI
 // prints its message as one line and exits 2.

@@ -1,5 +1,5 @@
-// The conformance rules a live peer judges its counterpart by (issue 14,
-// item 3): their shapes (checked with zod, strict like the scenario schema),
+// The conformance rules a live peer judges its counterpart by:
+// their shapes (checked with zod, strict like the scenario schema),
 // the default set and the one-sentence title of each.
 import * as z from 'zod';
 

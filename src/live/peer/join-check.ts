@@ -1,4 +1,4 @@
-// The first conformance result of every `bcsim peer` run (issue 14): each
+// The first conformance result of every `bcsim peer` run: each
 // connection completed the join (the counterpart answered every step, through
 // NewPlayerInGame and the server's last reply). Without it no other rule
 // means much, and a CI job must fail.

@@ -1,4 +1,4 @@
-// `bcsim peer` (issue 14, item 2): one end of the model, client or dedicated
+// `bcsim peer`: one end of the model, client or dedicated
 // server, on a real UDP socket against a real counterpart. The same transport,
 // traffic script and codec as a simulated run, on the WallClock instead of the
 // Simulator; the real cipher on the wire (DECISIONS.md 22). Every datagram

@@ -1,4 +1,4 @@
-// The text `bcsim peer` prints without --json (issue 14): our end's figures,
+// The text `bcsim peer` prints without --json: our end's figures,
 // what happened to our messages, timer accuracy, and the counterpart's
 // retransmissions and ACKs as the wire shows them.
 import { deviationCountsText } from '../../codec/index.js';

@@ -1,4 +1,4 @@
-// What `bcsim peer` reports (issue 14): our end's transport figures, exactly
+// What `bcsim peer` reports: our end's transport figures, exactly
 // as a simulated run's summary has them (summarizePeer), our messages' fate,
 // the timers' accuracy, and the counterpart as the wire shows it (the
 // `bcsim analyze` figures of both directions). Schema bcsim.live/1; the

@@ -1,4 +1,4 @@
-// The live peer's accounting of its own reliable messages (issue 14). A
+// The live peer's accounting of its own reliable messages. A
 // simulated run's ledger sees both ends; live, only ours is visible, so a
 // message is "sent", then "ACKed" (the counterpart's ACK cleared it) or "given
 // up". Delivery at the counterpart is what the conformance rules judge.

@@ -1,4 +1,4 @@
-// The traffic script against a real counterpart (issue 14). The script
+// The traffic script against a real counterpart. The script
 // (src/traffic) drives both ends of a connection and advances the join on
 // deliveries, keyed by the uid of each step's last message. Live, the other
 // end is real: its messages are not ours to send and carry no uid.

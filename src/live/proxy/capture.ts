@@ -1,5 +1,5 @@
-// The proxy's pcapng (issue 14, item 1: "a pcapng of what it forwarded and
-// dropped"). Capture point: the proxy. A forwarded datagram is one packet at
+// The proxy's pcapng: what it forwarded and
+// dropped. Capture point: the proxy. A forwarded datagram is one packet at
 // the time it was sent, as sent (ciphertext), addressed end to end from the
 // client's address to the server's or back (the proxy is transparent, so one
 // client is one conversation); a dropped one is the datagram as it reached

@@ -1,4 +1,4 @@
-// One proxied client (issue 14, item 1): its address, its own upstream-facing
+// One proxied client: its address, its own upstream-facing
 // socket (so the server sees one UDP flow per client, as without the proxy),
 // the two Links of its scenario links, their indexed streams, and what the
 // analysis knows of it.
@@ -60,8 +60,8 @@ export interface LinkWiring {
 }
 
 /**
- * Client k with the links of scenario client min(k, clients) (issue 14: "client k
- * = the k-th distinct client address seen"), each Link on the wall clock with its
+ * Client k with the links of scenario client min(k, clients) (client k
+ * is the k-th distinct client address seen), each Link on the wall clock with its
  * own indexed streams, named as session.ts names a simulated client's.
  */
 export function newClientEntry(k: number, address: Address, scenario: Scenario, seed: number, clock: WallClock, server: CaptureEndpoint, wiring: (d: Direction) => LinkWiring): ClientEntry {

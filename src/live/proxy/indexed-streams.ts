@@ -1,6 +1,6 @@
-// The proxy's random streams (issue 14, item 1): "random decisions come from the
+// The proxy's random streams: random decisions come from the
 // same named seeded streams, indexed by datagram number per direction, so a
-// replay of the same packet order makes the same decisions". A Link takes its
+// replay of the same packet order makes the same decisions. A Link takes its
 // streams once, at construction; each one handed out here draws, for datagram
 // n of its direction, from namedStream(seed, `${name}#${n}`), created lazily on
 // the first draw for that datagram. Real arrival times vary from run to run;

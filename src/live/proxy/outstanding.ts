@@ -1,4 +1,4 @@
-// Outstanding reliable messages per end, from the wire (issue 14, item 1: the
+// Outstanding reliable messages per end, from the wire (the
 // proxy's live figures): a reliable message (or fragment) its sender put on the
 // wire and the other end has not yet ACKed. Keys are the codec's packed message
 // keys (category, seq, fragment flag and index), read in place as

@@ -1,4 +1,4 @@
-// The relay of `bcsim proxy` (issue 14, item 1). Every datagram a client sends
+// The relay of `bcsim proxy`. Every datagram a client sends
 // to --listen goes up through that client's own socket to --upstream; every
 // datagram the server sends to that socket comes back from --listen. On the way
 // a BC datagram is decrypted (AlbyRules, DECISIONS.md 22), checked to decode
@@ -25,7 +25,7 @@ import type { Address, ProxyCapture } from './capture.js';
 import { MAX_PENDING, captureEndpoint, connectUpstream, newClientEntry } from './client-entry.js';
 import type { ClientEntry, Direction } from './client-entry.js';
 
-/** Issue 14: "any number of clients", bounded so a flood of source addresses cannot exhaust sockets. */
+/** Any number of clients, bounded so a flood of source addresses cannot exhaust sockets. */
 export const MAX_CLIENTS = 64;
 const GAMESPY_FIRST_BYTE = 0x5c;
 

@@ -1,4 +1,4 @@
-// `bcsim proxy` from start to exit (issue 14, item 1): bind, relay until a
+// `bcsim proxy` from start to exit: bind, relay until a
 // stop (signal or --duration), then write the summary and the pcapng together:
 // both are temporaries until every byte is in, then renamed into place one
 // after the other (capture-file.ts commitAll), so a signal never leaves half a

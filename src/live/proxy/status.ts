@@ -1,5 +1,5 @@
-// The proxy's status line (issue 14, item 1: the analysis figures per peer,
-// live, "in a status line on a TTY"). One line, rewritten with \r about twice a
+// The proxy's status line (the analysis figures per peer,
+// live, on a TTY). One line, rewritten with \r about twice a
 // second, only when stderr is a terminal; cleared at exit. The ACK-outbox is
 // each end's estimate under the ACK behaviour its own wire shows so far
 // (capture/ack-behaviour.ts), summed over the clients; "?" while unknown.

@@ -1,4 +1,4 @@
-// The proxy's exit summary, schema bcsim.proxy/1 (issue 14, item 1): settings,
+// The proxy's exit summary, schema bcsim.proxy/1: settings,
 // per client its two links' counters (the same LinkSummary as a simulated run,
 // session/summary.ts), what bypassed the link model, and the wire analysis of
 // everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
