@@ -1,6 +1,6 @@
 // "What this shows": sentences generated from the numbers of a comparison, so
 // the report states its differences in figures rather than adjectives.
-import { formatSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js';
+import { formatSeconds, msToSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { connectionKeys, connectionsOf, isMultiClient, keyLabel, perConnectionOutboxMax, worstConnection } from './connections.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';
@@ -138,7 +138,7 @@ function readingsSentence(stock: ComparedRun): string {
   return (
     `These stock figures rest on the readings \`bcsim reproduce ack-outbox\` ranks first: messageLifetime ${sw.messageLifetime}; ${keepalive}; ` +
     `the pass-2 gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}; the Connect ACKed ${sw.connectAck === 'after-reply' ? 'one update after the connect reply' : 'never'}; ` +
-    `a peer that sent its Disconnect removed ${fmt(settings.params.disconnectedPeerLingerMs / 1000)} s later; ${fragment}; ` +
+    `a peer that sent its Disconnect removed ${fmt(msToSeconds(settings.params.disconnectedPeerLingerMs))} s later; ${fragment}; ` +
     `network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client), ${fmt(settings.params.datagramsPerUpdate)} datagram per update.`
   );
 }

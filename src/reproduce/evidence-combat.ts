@@ -3,7 +3,7 @@
 // clients calibrated per connection, so every figure is measured over the three
 // connections, none multiplied.
 import { TYPE_GAME, newMessageHeader, walkDatagram } from '../codec/index.js';
-import { usToSeconds } from '../engine/index.js';
+import { secondsToUsUnrounded, usToSeconds } from '../engine/index.js';
 import { MetricsRecorder, seriesTrends } from '../metrics/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { PeerSummary } from '../session/index.js';
@@ -57,7 +57,7 @@ export function combatRun(scenario: Scenario, options: RunWith): Pick<Cells, Com
   const log = session.traffic.phaseLog;
   const combat = log.find((p) => p.kind === 'combat');
   const after = combat === undefined ? undefined : log.find((p) => p.startUs > combat.startUs);
-  const combatS = combat === undefined ? 0 : usToSeconds((after?.startUs ?? summary.simulatedSeconds * 1e6) - combat.startUs);
+  const combatS = combat === undefined ? 0 : usToSeconds((after?.startUs ?? secondsToUsUnrounded(summary.simulatedSeconds)) - combat.startUs);
   const perShip = combatS > 0 ? stateUpdates / clients.length / combatS : 0;
   return {
     outboxPeakClient: cell('outboxPeakClient', `${clientPeak} (worst of ${clients.length})`, inRange(clientPeak)),
