@@ -117,8 +117,8 @@ export function scaleUs(us: Micros, factor: number): Micros {
 }
 
 /** The mean interval of a process of `perSecond` events a second, in fractional µs: `1e6 / perSecond`. */
-export function usPerEvent(perSecond: number): number {
-  return US_PER_SECOND / perSecond;
+export function usPerEvent(perSecond: number): Micros {
+  return (US_PER_SECOND / perSecond) as Micros;
 }
 
 /** The period of something that happens `perSecond` times a second, rounded to whole µs. */
@@ -137,8 +137,8 @@ export function countOverUs(perSecond: number, us: MicrosIn): number {
 }
 
 /** Microseconds needed at `perSecond` units a second for `amount` units: `(amount * 1e6) / perSecond`. */
-export function usForAmount(amount: number, perSecond: number): number {
-  return (amount * US_PER_SECOND) / perSecond;
+export function usForAmount(amount: number, perSecond: number): Micros {
+  return ((amount * US_PER_SECOND) / perSecond) as Micros;
 }
 
 /** `a + b` microseconds. */

@@ -3,8 +3,8 @@
 // - ScheduledDecisions: an explicit fault list keyed by the link's datagram send index.
 // A recorder wrapped around either writes every decision that differs from a clean link
 // as a LinkFault, so a recorded list, replayed, gives the same run (same trace hash).
-import type { Micros, RandomStream, StreamSource } from '../engine/index.js';
-import { ZERO_US, addUs, uniform, msToUs, usToMs } from '../engine/index.js';
+import type { Micros, Millis, RandomStream, StreamSource } from '../engine/index.js';
+import { ZERO_US, addUs, micros, millis, uniform, msToUs, usToMs } from '../engine/index.js';
 import type { LinkConfig, LinkFault, LinkFaultRecorder } from './config.js';
 import { chance, needsDraw } from './draw.js';
 import { NetemReorder, createJitter } from './latency.js';
@@ -37,11 +37,11 @@ export function createDecisions(config: LinkConfig, name: string, streams: Strea
 /** The seeded processes; each takes its stream only when its feature is on. */
 class RandomDecisions implements LinkDecisions {
   private readonly loss;
-  private readonly jitterMs: (() => number) | null;
+  private readonly jitterMs: (() => Millis) | null;
   private readonly reorder: NetemReorder | null;
   private readonly duplicateProbability: number;
   private readonly duplicateStream: RandomStream | null;
-  private readonly duplicateDelay: (() => number) | null;
+  private readonly duplicateDelay: (() => Millis) | null;
 
   constructor(config: LinkConfig, name: string, streams: StreamSource, private readonly baseUs: Micros) {
     this.loss = createLoss(config.loss, () => streams.stream(`${name}.loss`));
@@ -54,7 +54,7 @@ class RandomDecisions implements LinkDecisions {
     this.duplicateStream = needsDraw(dup.probability) ? streams.stream(`${name}.duplicate`) : null;
     // A stream of its own, so extraDelayMs never changes which datagrams are copied.
     const delayStream = dup.probability > 0 && dup.extraDelayMs > 0 ? streams.stream(`${name}.duplicate.delay`) : null;
-    this.duplicateDelay = delayStream === null ? null : () => uniform(delayStream, 0, dup.extraDelayMs);
+    this.duplicateDelay = delayStream === null ? null : () => millis(uniform(delayStream, 0, dup.extraDelayMs));
   }
 
   lose(): boolean {
@@ -74,7 +74,7 @@ class RandomDecisions implements LinkDecisions {
 }
 
 interface Planned {
-  atUs: number;
+  atUs: Micros;
   drop: boolean;
   delayUs: Micros | null;
   duplicateUs: Micros | null;
@@ -88,7 +88,7 @@ class ScheduledDecisions implements LinkDecisions {
   constructor(faults: readonly LinkFault[], private readonly baseUs: Micros) {
     for (const f of faults) {
       let p = this.plan.get(f.datagram);
-      if (p === undefined) this.plan.set(f.datagram, (p = { atUs: f.atUs, drop: false, delayUs: null, duplicateUs: null }));
+      if (p === undefined) this.plan.set(f.datagram, (p = { atUs: micros(f.atUs), drop: false, delayUs: null, duplicateUs: null }));
       const us = msToUs(f.delayMs ?? 0);
       if (f.action === 'drop') p.drop = true;
       else if (f.action === 'delay') p.delayUs = us;

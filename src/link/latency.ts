@@ -1,6 +1,6 @@
 // Latency jitter and netem-style explicit reordering.
-import { exponential, normal, uniform } from '../engine/index.js';
-import type { RandomStream } from '../engine/index.js';
+import { exponential, millis, normal, uniform } from '../engine/index.js';
+import type { Millis, MillisIn, RandomStream } from '../engine/index.js';
 import type { JitterDistribution } from './config.js';
 import { chance } from './draw.js';
 
@@ -13,14 +13,14 @@ import { chance } from './draw.js';
  *   without clipping a probability mass onto zero.
  * - 'exponential': Exp with mean jitterMs (one draw).
  */
-export function createJitter(distribution: JitterDistribution, jitterMs: number, stream: RandomStream): () => number {
+export function createJitter(distribution: JitterDistribution, jitterMs: MillisIn, stream: RandomStream): () => Millis {
   switch (distribution) {
     case 'uniform':
-      return () => uniform(stream, 0, jitterMs);
+      return () => millis(uniform(stream, 0, jitterMs));
     case 'normal':
-      return () => Math.abs(normal(stream, 0, jitterMs));
+      return () => millis(Math.abs(normal(stream, 0, jitterMs)));
     case 'exponential':
-      return () => exponential(stream, jitterMs);
+      return () => millis(exponential(stream, jitterMs));
   }
 }
 

@@ -2,13 +2,14 @@
 // friendly messages first; reaching a throw here means a wiring bug, so the
 // message names the offending field path.
 import { TYPE_NAMES } from '../codec/index.js';
+import { millis } from '../engine/index.js';
 import type { DropRule, LinkConfig } from './config.js';
 
 const TYPE_NAME_SET = new Set(Object.values(TYPE_NAMES));
 
 // The scenario schema uses these same bounds, so user input never reaches a throw here.
 /** The slot grid is in whole microseconds, so a slot is at least 1 us. */
-export const MIN_SLOT_MS = 0.001;
+export const MIN_SLOT_MS = millis(0.001);
 /**
  * Below 1 B/s a full queue of 512-byte datagrams departs past 2^53 us, where
  * the integer clock breaks; at 1 B/s a 1,000,000-datagram queue ends within ~16 years.

@@ -1,6 +1,6 @@
 // "What this shows": sentences generated from the numbers of a comparison, so
 // the report states its differences in figures rather than adjectives.
-import { formatSeconds, usToSeconds, msToUsUnrounded, msToSeconds } from '../engine/index.js';
+import { formatSeconds, msToSeconds, usToSeconds, msToUsUnrounded } from '../engine/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { connectionKeys, connectionsOf, isMultiClient, keyLabel, perConnectionOutboxMax, worstConnection } from './connections.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';

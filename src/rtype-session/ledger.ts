@@ -4,6 +4,7 @@
 // and whether the server reported a loss (gave up) or dropped it silently.
 import { usToMs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
+import { round3 } from '../session/index.js';
 
 interface DeathRecord {
   readonly entityId: number;
@@ -124,13 +125,10 @@ export class DeathLedger {
   }
 }
 
-/** Rounding to three decimals (not a unit conversion). */
-const THOUSANDTHS = 1000;
-
 function latencySummary(valuesUs: readonly number[]): DeathStats['latencyMs'] {
   if (valuesUs.length === 0) return { max: 0, mean: 0, p50: 0, p99: 0 };
   const sorted = [...valuesUs].sort((a, b) => a - b);
   const at = (q: number): number => usToMs(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
   const mean = usToMs(sorted.reduce((n, v) => n + v, 0) / sorted.length);
-  return { max: usToMs(sorted[sorted.length - 1]), mean: Math.round(mean * THOUSANDTHS) / THOUSANDTHS, p50: at(0.5), p99: at(0.99) };
+  return { max: usToMs(sorted[sorted.length - 1]), mean: round3(mean), p50: at(0.5), p99: at(0.99) };
 }

@@ -4,7 +4,7 @@ export type { SessionObserver, ConnectionView, PeerView } from './observer.js';
 export { fanOut } from './fan-out.js';
 export { TraceHasher, sha256Hex } from './trace-hash.js';
 export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
-export { connectionKey, figureOf, sumLinks, summarizeLink, summarizePeer } from './summary.js';
+export { connectionKey, figureOf, round3, sumLinks, summarizeLink, summarizePeer } from './summary.js';
 export type { FigureRef, PeerFigures, SummaryFigureName } from './summary.js';
 export type { Summary, PeerSummary, ServerSummary, ConnectionSummary, ClientLinksSummary, SessionSummary, LinkSummary } from './summary.js';
 export { changedSwitchList, effectiveSettings, scenarioRef, shellQuote } from './settings.js';

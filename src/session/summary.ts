@@ -236,6 +236,7 @@ export function summarizeLink(c: LinkCounters): LinkSummary {
 /** Rounding to three decimals (not a unit conversion). */
 const THOUSANDTHS = 1000;
 
-function round3(x: number): number {
+/** `x` to three decimals, as summaries and reports print ratios and seconds (to the millisecond). */
+export function round3(x: number): number {
   return Math.round(x * THOUSANDTHS) / THOUSANDTHS;
 }

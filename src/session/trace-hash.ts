@@ -3,28 +3,20 @@
 // summary's traceHash; a 32-bit digest per datagram lets a determinism check
 // name the first datagram where two runs diverge.
 //
-// A trace of at most NOBLE_MAX_BYTES (a run of a second or so) is hashed by
-// @noble/hashes; a longer one by node:crypto. Both compute SHA-256 of the same
-// bytes. Loading node:crypto costs ~6 ms, a twentieth of a 1 s run's 0.15 s
-// budget; noble runs interpreted in a fresh process, ~0.8 ms for
-// 256 bytes but ~4 ms for 2 KB and ~12 ms for 4 KB, so it takes tiny traces only.
-import type { Hash } from 'node:crypto';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+// SHA-256 is node:crypto's, here and for every other hash of the project.
+import { createHash } from 'node:crypto';
 import { LimitError } from '../engine/index.js';
 
+/** The trace is written into a chunk this size and handed to the hash a chunk at a time. */
 const CHUNK_BYTES = 1 << 16;
-/** The largest trace @noble/hashes hashes; node:crypto takes anything longer. */
-export const NOBLE_MAX_BYTES = 1024;
 
-/** SHA-256 of a short text (UTF-8) in hex, without loading node:crypto: ids of reports and sweeps. */
+/** SHA-256 of a text (UTF-8) in hex: ids of reports and sweeps. */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 export class TraceHasher {
-  /** node:crypto's SHA-256, made at the first full chunk or at digest; null until then. */
-  private hash: Hash | null = null;
+  private readonly hash = createHash('sha256');
   private readonly chunk = new Uint8Array(CHUNK_BYTES);
   private readonly view = new DataView(this.chunk.buffer);
   private used = 0;
@@ -64,18 +56,13 @@ export class TraceHasher {
 
   digest(): string {
     if (this.finished === null) {
-      if (this.hash === null && this.used <= NOBLE_MAX_BYTES) {
-        this.finished = bytesToHex(sha256(this.chunk.subarray(0, this.used)));
-      } else {
-        this.flush();
-        this.finished = (this.hash as Hash).digest('hex');
-      }
+      this.flush();
+      this.finished = this.hash.digest('hex');
     }
     return this.finished;
   }
 
   private flush(): void {
-    this.hash ??= process.getBuiltinModule('node:crypto').createHash('sha256');
     if (this.used > 0) this.hash.update(this.chunk.subarray(0, this.used));
     this.used = 0;
   }

@@ -8,7 +8,7 @@
 // update; the modelled linear-scan cost is counted through a PositionIndex.
 import { TYPE_ACK, ackBytes, ackFlagsOf, packKeyOf } from '../codec/index.js';
 import type { AckMessage } from '../codec/index.js';
-import { msToUs } from '../engine/index.js';
+import { micros, minUs, msToUs } from '../engine/index.js';
 import type { Micros } from '../engine/index.js';
 import type { PeerCounters } from './counters.js';
 import { IntervalPeaks } from './interval-peaks.js';
@@ -30,15 +30,16 @@ export interface AckEntry extends Linked<AckEntry> {
   readonly wireBytes: number;
   sendCount: number;
   /** -Infinity until first sent, and after a refresh: the timer has expired. */
-  lastSendUs: number;
+  lastSendUs: Micros;
   /** Insertion id: queue order, and the key into the position indexes. */
   order: number;
   inStale: boolean;
   /** ackCarriage every-datagram: the update in which it last rode along, so no datagram of one update carries it twice. */
-  rodeUs: number;
+  rodeUs: Micros;
 }
 
-const NEVER = Number.NEGATIVE_INFINITY;
+const NEVER = micros(Number.NEGATIVE_INFINITY);
+const NOT_YET = micros(Number.POSITIVE_INFINITY);
 
 /**
  * Where a pass may skip work (an accepted run walked every entry not
@@ -49,9 +50,9 @@ const NEVER = Number.NEGATIVE_INFINITY;
  * there, since every entry before it is not due or was just sent.
  */
 interface ListScan {
-  smallestLastSendUs: number;
+  smallestLastSendUs: Micros;
   resume: AckEntry | null;
-  resumeAtUs: number;
+  resumeAtUs: Micros;
 }
 
 const newScan = (): ListScan => ({ smallestLastSendUs: NEVER, resume: null, resumeAtUs: NEVER });
@@ -122,7 +123,7 @@ export class AckOutbox {
    * HandleReliableReceived (analysis doc): find an entry equal on all four fields,
    * refresh it or append a new one. Returns the modelled comparisons.
    */
-  onReliableReceived(seq: number, low: boolean, fragment: boolean, fragIndex: number, nowUs: number): number {
+  onReliableReceived(seq: number, low: boolean, fragment: boolean, fragIndex: number, nowUs: Micros): number {
     const key = this.keyOf(seq, low, fragment, fragIndex);
     const existing = this.byKey.get(key);
     const size = this.size;
@@ -196,18 +197,18 @@ export class AckOutbox {
    * At the pass-one limit an entry moves out of pass 1's reach (two-pass,
    * ack-outbox-deadlock.md §1) or is freed (single pass, §6).
    */
-  passOne(nowUs: number, out: DatagramBuilder): void {
+  passOne(nowUs: Micros, out: DatagramBuilder): void {
     this.sendDue(this.fresh, this.freshScan, this.passOneLimit, SendNote.Ack, nowUs, out, this.leavePassOne);
   }
 
   /** Made once, not per pass: the send cycle runs a pass per datagram. */
-  private readonly leavePassOne = (entry: AckEntry, nowUs: number): void => {
+  private readonly leavePassOne = (entry: AckEntry, nowUs: Micros): void => {
     this.fresh.remove(entry);
     if (!this.twoPass) return this.free(entry);
     entry.inStale = true;
     this.stale.insertOrdered(entry);
     // Just sent: due one interval from now.
-    this.staleScan.smallestLastSendUs = Math.min(this.staleScan.smallestLastSendUs, nowUs);
+    this.staleScan.smallestLastSendUs = minUs(this.staleScan.smallestLastSendUs, nowUs);
     if (this.stale.length > this.counters.ackOutboxDeadZoneMax) this.counters.ackOutboxDeadZoneMax = this.stale.length;
     if (this.stale.length > this.peaks.ackOutboxDeadZone) this.peaks.ackOutboxDeadZone = this.stale.length;
   };
@@ -219,13 +220,13 @@ export class AckOutbox {
    * Its count and timer stay as they are: only an expired timer advances them.
    * O(entries below the pass-one limit) per datagram, only under that reading.
    */
-  rideAlong(nowUs: number, out: DatagramBuilder, stale: boolean): void {
+  rideAlong(nowUs: Micros, out: DatagramBuilder, stale: boolean): void {
     if (!this.ride(this.fresh, SendNote.Ack, nowUs, out) || !stale) return;
     this.ride(this.stale, SendNote.StaleAck, nowUs, out);
   }
 
   /** False once the datagram is full. */
-  private ride(list: EntryList<AckEntry>, note: SendNote, nowUs: number, out: DatagramBuilder): boolean {
+  private ride(list: EntryList<AckEntry>, note: SendNote, nowUs: Micros, out: DatagramBuilder): boolean {
     for (let entry = list.head; entry !== null; entry = entry.next) {
       if (entry.lastSendUs === nowUs || entry.rodeUs === nowUs) continue;
       if (!out.tryAdd(entry.wire, entry.wireBytes, -1, note)) return false;
@@ -236,7 +237,7 @@ export class AckOutbox {
   }
 
   /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */
-  passTwo(nowUs: number, out: DatagramBuilder): void {
+  passTwo(nowUs: Micros, out: DatagramBuilder): void {
     this.sendDue(this.stale, this.staleScan, this.freeAt, SendNote.StaleAck, nowUs, out, this.leavePassTwo);
   }
 
@@ -246,14 +247,14 @@ export class AckOutbox {
   };
 
   /** Sends due entries of `list` in queue order; stops at the first that does not fit (§4). */
-  private sendDue(list: EntryList<AckEntry>, scan: ListScan, limit: number, note: SendNote, nowUs: number, out: DatagramBuilder, atLimit: (entry: AckEntry, nowUs: number) => void): void {
+  private sendDue(list: EntryList<AckEntry>, scan: ListScan, limit: number, note: SendNote, nowUs: Micros, out: DatagramBuilder, atLimit: (entry: AckEntry, nowUs: Micros) => void): void {
     if (nowUs - scan.smallestLastSendUs <= this.resendIntervalUs) return; // nothing is due yet
     const resumed = scan.resumeAtUs === nowUs && scan.resume !== null;
     let entry = resumed ? scan.resume : list.head;
     scan.resume = null;
     // Due = now - lastSend > interval (strict, as the stock timer), so the next
     // look is needed once now passes the smallest lastSend of what stays.
-    let smallestLastSendUs = Number.POSITIVE_INFINITY;
+    let smallestLastSendUs = NOT_YET;
     while (entry !== null) {
       const next = entry.next;
       if (nowUs - entry.lastSendUs > this.resendIntervalUs) {

@@ -65,7 +65,7 @@ export function messageRef(message: OutgoingMessage): MessageRef {
     seq: message.seq as number,
     fragment: message.fragment,
     fragIndex: message.fragIndex ?? 0,
-    firstSendUs: message.firstSendUs as Micros,
+    firstSendUs: message.firstSendUs,
     sends: message.firstSendUs < 0 ? 0 : message.retransmitCount + 1,
   };
 }

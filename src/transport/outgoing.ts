@@ -3,6 +3,8 @@
 // also a valid codec DataMessage, so the send cycle encodes it without copying.
 import { TYPE_BOOT, TYPE_DISCONNECT, isLowType } from '../codec/index.js';
 import type { DataMessage, DataType } from '../codec/index.js';
+import { micros } from '../engine/index.js';
+import type { Micros } from '../engine/index.js';
 
 export interface OutgoingMessage extends DataMessage {
   /** Simulation-only identity of the application message, for delivery accounting; never on the wire. */
@@ -11,10 +13,15 @@ export interface OutgoingMessage extends DataMessage {
   readonly low: boolean;
   /** Retransmit state (+0x18 … +0x24 in the stock object). */
   retransmitCount: number;
-  intervalUs: number;
-  firstSendUs: number;
-  lastSendUs: number;
+  intervalUs: Micros;
+  /** -1 until first sent. */
+  firstSendUs: Micros;
+  lastSendUs: Micros;
 }
+
+/** The send times of a message not sent yet. */
+const NOT_SENT_US = micros(-1);
+const NO_INTERVAL_US = micros(0);
 
 /** Positional, not an options object: this runs once per message sent. */
 export function newOutgoing(
@@ -39,9 +46,9 @@ export function newOutgoing(
     uid,
     low: isLowType(type),
     retransmitCount: 0,
-    intervalUs: 0,
-    firstSendUs: -1,
-    lastSendUs: -1,
+    intervalUs: NO_INTERVAL_US,
+    firstSendUs: NOT_SENT_US,
+    lastSendUs: NOT_SENT_US,
   };
 }
 

@@ -158,7 +158,7 @@ export class Receiver {
     this.receiveReliable(messageOf(bytes, header) as Located<DataMessage>, i < uids.length ? uids[i] : -1, bytes[0], nowUs);
   }
 
-  private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number, nowUs: number): void {
+  private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number, nowUs: Micros): void {
     const { counters: c, switches } = this.parts;
     const low = isLowType(message.type);
     const channel = this.channels[low ? 1 : 0];
@@ -179,7 +179,7 @@ export class Receiver {
     const unanswered = connect || (this.ignoreDisconnect && message.type === TYPE_DISCONNECT);
     if (connect && switches.connectAck === 'after-reply' && this.connectToAck === null) {
       this.connectToAck = message.seq as number;
-      this.connectToAckUs = nowUs as Micros;
+      this.connectToAckUs = nowUs;
     }
     // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
     if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {

@@ -116,7 +116,7 @@ export class RetransmitQueue {
   }
 
   /** After a first send (DECISIONS.md 8.3): reliable messages move here. */
-  add(message: OutgoingMessage, nowUs: number): boolean {
+  add(message: OutgoingMessage, nowUs: Micros): boolean {
     if (!this.inWindow(message.low, message.seq as number)) throw new Error(`retransmit: seq ${message.seq} sent outside the send window`);
     message.firstSendUs = nowUs;
     message.lastSendUs = nowUs;
@@ -168,7 +168,7 @@ export class RetransmitQueue {
    * Send-cycle step 2: entries whose timer expired, in queue order, until one
    * does not fit. Entries past the age limit are dropped first.
    */
-  sendDue(nowUs: number, out: DatagramBuilder): void {
+  sendDue(nowUs: Micros, out: DatagramBuilder): void {
     for (let node = this.expiring.peek(); node !== undefined && node.key <= nowUs; node = this.expiring.peek()) {
       this.giveUp(node.item, 'message-age');
     }
@@ -195,7 +195,7 @@ export class RetransmitQueue {
     this.insertClones(clones);
   }
 
-  private sendEvery(nowUs: number, out: DatagramBuilder): void {
+  private sendEvery(nowUs: Micros, out: DatagramBuilder): void {
     const clones: OutgoingMessage[] = [];
     for (const slot of this.slotsInOrder()) {
       this.visits++;
@@ -215,7 +215,7 @@ export class RetransmitQueue {
   }
 
   /** The entry went out again: new timer, counters, and cause (c)'s re-entry copy. */
-  private retransmitted(slot: Slot, nowUs: number, clones: OutgoingMessage[]): void {
+  private retransmitted(slot: Slot, nowUs: Micros, clones: OutgoingMessage[]): void {
     const message = slot.message;
     message.retransmitCount++;
     message.lastSendUs = nowUs;

@@ -9,6 +9,7 @@ import type { OutgoingMessage } from './outgoing.js';
 import type { RetransmitQueue } from './retransmit-queue.js';
 import type { GateOpener, GateScope } from './switches.js';
 import { messageSize } from '../codec/index.js';
+import type { Micros } from '../engine/index.js';
 
 export interface SendCycleParts {
   readonly ackOutbox: AckOutbox;
@@ -22,7 +23,7 @@ export interface SendCycleParts {
   /** The first-send queue's head waited for the send window in this update. */
   readonly onWindowStall: () => void;
   /** A message left the first-send queue; a reliable one now awaits its ACK. */
-  readonly onFirstSent: (message: OutgoingMessage, nowUs: number) => void;
+  readonly onFirstSent: (message: OutgoingMessage, nowUs: Micros) => void;
   /** A keepalive sent outside the queues (switch keepalive.path): after pass 2, never opening the gate. */
   readonly outOfBand: { message: OutgoingMessage | null };
   /** ackCarriage every-datagram: a datagram that goes out anyway carries every pass-1 entry; -all: every entry. */
@@ -52,7 +53,7 @@ function opensGate(rule: GateRule, out: DatagramBuilder): boolean {
 }
 
 /** Builds one datagram into `out` (reset first); false when there was nothing to send. */
-export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs: number, disconnecting: boolean, update: UpdateState): boolean {
+export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs: Micros, disconnecting: boolean, update: UpdateState): boolean {
   out.reset();
   // 1. Pass 1: entries below the pass-one limit whose ACK timer expired.
   parts.ackOutbox.passOne(nowUs, out);

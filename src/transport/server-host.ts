@@ -4,7 +4,7 @@
 // carries it), Boots the others when one times out (DECISIONS.md 19), and
 // forgets a connection once it has ended.
 import { PEER_ID_FIRST_CLIENT, PEER_ID_UNASSIGNED } from '../codec/index.js';
-import type { Scheduler } from '../engine/index.js';
+import type { MillisIn, Scheduler } from '../engine/index.js';
 import { connectionEnded } from './lifecycle.js';
 import type { ConnectionState } from './lifecycle.js';
 import type { PeerTransport } from './peer.js';
@@ -36,7 +36,7 @@ export class ServerHost {
   /** `peers[i]` is the server's peer state for connection i, used once that client connects. */
   constructor(
     sim: Scheduler,
-    periodMs: number,
+    periodMs: MillisIn,
     private readonly peers: PeerTransport[],
     private readonly events: ServerHostEvents = {},
   ) {

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AckMessage } from '../../src/codec/index.js';
+import { ZERO_US, micros } from '../../src/engine/index.js';
 import { AckOutbox } from '../../src/transport/ack-outbox.js';
 import { newPeerCounters } from '../../src/transport/counters.js';
 import { DatagramBuilder } from '../../src/transport/datagram-builder.js';
@@ -113,17 +114,17 @@ function check(switchOverrides: Partial<TransportSwitches>, ops: Op[]): void {
   for (const op of ops) {
     if (op.kind === 'receive') {
       const expected = naive.receive(op.seq, op.low, op.fragment, op.fragIndex);
-      expect(outbox.onReliableReceived(op.seq, op.low, op.fragment, op.fragIndex, 0)).toBe(expected);
+      expect(outbox.onReliableReceived(op.seq, op.low, op.fragment, op.fragIndex, ZERO_US)).toBe(expected);
     } else {
       nowUs += op.advanceMs * 1000;
       const out = new DatagramBuilder();
       out.bytes = 512 - op.budget; // leave exactly `budget` bytes free
       const budget = { bytes: op.budget };
       const expected = naive.pass(nowUs, budget, false);
-      outbox.passOne(nowUs, out);
+      outbox.passOne(micros(nowUs), out);
       if (twoPass && (out.count > 0 || op.gateOpen)) {
         expected.push(...naive.pass(nowUs, budget, true));
-        outbox.passTwo(nowUs, out);
+        outbox.passTwo(micros(nowUs), out);
       } else if (twoPass && expected.length === 0) {
         // gate shut: the naive model skips pass 2 too
       }
@@ -163,7 +164,7 @@ describe('AckOutbox against a naive linear scan', () => {
   it('hashed dedup costs exactly one comparison per lookup', () => {
     const counters = newPeerCounters();
     const outbox = new AckOutbox(resolveSwitches('fixed'), DEFAULT_PARAMS, counters);
-    for (let i = 0; i < 500; i++) expect(outbox.onReliableReceived(i, false, false, 0, 0)).toBe(1);
+    for (let i = 0; i < 500; i++) expect(outbox.onReliableReceived(i, false, false, 0, ZERO_US)).toBe(1);
     expect(counters.dedupComparisons).toBe(500);
     expect(counters.dedupComparisonsMaxPerMessage).toBe(1);
   });

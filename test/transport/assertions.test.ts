@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_UNFRAGMENTED_PAYLOAD_BYTES, TYPE_DATA, TYPE_GAME, packKeyOf } from '../../src/codec/index.js';
 import type { DataMessage } from '../../src/codec/index.js';
-import { LimitError, Simulator } from '../../src/engine/index.js';
+import { LimitError, Simulator, ZERO_US } from '../../src/engine/index.js';
 import { AckOutbox } from '../../src/transport/ack-outbox.js';
 import { COUNTER_SCHEMA } from '../../src/transport/counter-schema.js';
 import { newPeerCounters } from '../../src/transport/counters.js';
@@ -88,8 +88,8 @@ describe('queue removals assert presence', () => {
 
   it('retransmit: a match key naming an entry that is not queued', () => {
     const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), { gaveUp: () => {} });
-    queue.add(newOutgoing(TYPE_GAME, true, false, 7, new Uint8Array(4), 1), 0);
-    queue.add(newOutgoing(TYPE_GAME, true, false, 8, new Uint8Array(4), 2), 0);
+    queue.add(newOutgoing(TYPE_GAME, true, false, 7, new Uint8Array(4), 1), ZERO_US);
+    queue.add(newOutgoing(TYPE_GAME, true, false, 8, new Uint8Array(4), 2), ZERO_US);
     const queued = internal<{ next: unknown }>(queue, 'head');
     (queue as unknown as Record<string, unknown>).head = queued.next; // corrupt: entry 0 left the queue, the key index still names it
     expect(() => queue.onAck(false, 7, false, 0)).toThrow('retransmit: entry 0 is not queued');
@@ -97,12 +97,12 @@ describe('queue removals assert presence', () => {
 
   it('retransmit: an unreliable message cannot be queued', () => {
     const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), { gaveUp: () => {} });
-    expect(() => queue.add(newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(4), 1), 0)).toThrow('retransmit: an unreliable message cannot wait for an ACK');
+    expect(() => queue.add(newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(4), 1), ZERO_US)).toThrow('retransmit: an unreliable message cannot wait for an ACK');
   });
 
   it('ack-outbox: freeing an entry missing from its key index', () => {
     const outbox = new AckOutbox(resolveSwitches('stock'), DEFAULT_PARAMS, newPeerCounters());
-    outbox.onReliableReceived(3, false, false, 0, 0);
+    outbox.onReliableReceived(3, false, false, 0, ZERO_US);
     expect(internal<IntMap<unknown>>(outbox, 'byKey').delete(packKeyOf(false, 3, false, 0))).toBe(true); // corrupt: the index forgets seq 3
     expect(() => outbox.clear()).toThrow('ack-outbox: free of seq 3, which is not in the key index');
   });
@@ -173,8 +173,8 @@ describe('every limit that is hit is counted', () => {
   it('the retransmit queue limit', () => {
     const counters = newPeerCounters();
     const queue = new RetransmitQueue(resolveSwitches('fixed'), { ...DEFAULT_PARAMS, retransmitQueueLimit: 1 }, counters, { gaveUp: () => {} });
-    expect(queue.add(newOutgoing(TYPE_GAME, true, false, 0, new Uint8Array(4), 1), 0)).toBe(true);
-    expect(queue.add(newOutgoing(TYPE_GAME, true, false, 1, new Uint8Array(4), 2), 0)).toBe(false);
+    expect(queue.add(newOutgoing(TYPE_GAME, true, false, 0, new Uint8Array(4), 1), ZERO_US)).toBe(true);
+    expect(queue.add(newOutgoing(TYPE_GAME, true, false, 1, new Uint8Array(4), 2), ZERO_US)).toBe(false);
     expect([counters.retransmitQueueFull, counters.sendRejected]).toEqual([1, 1]);
   });
 

@@ -3,11 +3,12 @@
 // of sessions (each session holds one client slot of the server), longest
 // first. The first case starts alone: the others wait until the server first
 // answers; if it ends without an answer, the campaign stops there and says so.
-import { msToSeconds, msToUsUnrounded, namedStream, secondsToMs, usToMs } from '../../engine/index.js';
+import { msToSeconds, msToUsUnrounded, namedStream, usToMs } from '../../engine/index.js';
 import type { RandomStream } from '../../engine/index.js';
 import { TYPE_DISCONNECT, countDeviations, newDeviationCounts } from '../../codec/index.js';
 import type { DeviationCounts } from '../../codec/index.js';
 import type { ChecksumManifest } from '../../traffic/index.js';
+import { round3 } from '../../session/index.js';
 import { disconnectPayload } from '../../transport/index.js';
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import { monotonicMicros } from '../wall-clock.js';
@@ -265,10 +266,5 @@ function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
 export function reproCommand(options: ConformOptions, id: string): string {
   const server = formatHostPort({ address: options.server.host, port: options.server.port });
   return ['npx bcsim conform --server', server, '--cases', id, '--seed', String(options.seed), ...options.extraFlags].join(' ');
-}
-
-/** Seconds to the millisecond, as the reports print them. */
-function round3(seconds: number): number {
-  return msToSeconds(Math.round(secondsToMs(seconds)));
 }
 

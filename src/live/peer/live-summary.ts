@@ -6,7 +6,7 @@
 import { usToSeconds } from '../../engine/index.js';
 import type { WireAnalysis, CaptureConnection } from '../../capture/index.js';
 import { WireAnalyzer } from '../../capture/index.js';
-import { connectionKey, summarizePeer } from '../../session/index.js';
+import { connectionKey, round3, summarizePeer } from '../../session/index.js';
 import type { ConnectionSummary, PeerSummary } from '../../session/index.js';
 import type { TransportSwitches, Role } from '../../transport/index.js';
 import { PeerTotal } from '../../transport/index.js';
@@ -113,11 +113,4 @@ export function analyzeWire(records: readonly WireRecord[], localRole: Role, end
     analyzer.add(c, r.from === 'local' ? localRole : remoteRole, r.timeUs, (r.wire ?? r.bytes).length, r.bytes, r.bytes.length, r.deviations);
   }
   return analyzer.finish(endUs);
-}
-
-/** Rounding to three decimals (not a unit conversion). */
-const THOUSANDTHS = 1000;
-
-function round3(x: number): number {
-  return Math.round(x * THOUSANDTHS) / THOUSANDTHS;
 }

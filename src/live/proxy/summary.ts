@@ -6,7 +6,7 @@ import { removalText } from '../../capture/index.js';
 import type { OutboxEstimate, WireAnalysis } from '../../capture/index.js';
 import { deviationCountsText, newDeviationCounts } from '../../codec/index.js';
 import type { DeviationCounts } from '../../codec/index.js';
-import { summarizeLink, sumLinks } from '../../session/index.js';
+import { round3, summarizeLink, sumLinks } from '../../session/index.js';
 import type { LinkSummary } from '../../session/index.js';
 import { VERSION } from '../../version.js';
 import { formatHostPort } from '../endpoint.js';
@@ -14,8 +14,6 @@ import type { Bypass, ClientEntry, Direction } from './client-entry.js';
 import type { RelayTotals } from './relay.js';
 
 export const PROXY_SCHEMA = 'bcsim.proxy/1';
-/** Rounding to three decimals (not a unit conversion). */
-const THOUSANDTHS = 1000;
 
 export interface ProxySettings {
   readonly listen: string;
@@ -96,7 +94,7 @@ export function buildSummary(input: {
     schema: PROXY_SCHEMA,
     version: VERSION,
     settings: input.settings,
-    wallSeconds: Math.round(input.wallSeconds * THOUSANDTHS) / THOUSANDTHS,
+    wallSeconds: round3(input.wallSeconds),
     stoppedBy: input.stoppedBy,
     clients,
     totals: {
