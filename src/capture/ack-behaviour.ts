@@ -51,9 +51,9 @@ export const MIN_JUDGED_KEYS = 5;
 /** Violations a fitting hypothesis may have, as a share of the judged keys. */
 export const FIT_SHARE = 0.05;
 /** Skipped entries a fitting hypothesis may have (a lost datagram can fake one), as a share of the judged keys. */
-export const SKIPPED_FIT_SHARE = 0.2;
+const SKIPPED_FIT_SHARE = 0.2;
 /** A hypothesis with at least this share of skipped entries (and REFUTE_MIN) is refuted. */
-export const SKIPPED_REFUTE_SHARE = 0.3;
+const SKIPPED_REFUTE_SHARE = 0.3;
 /** A refuted hypothesis has at least this many violations or skipped entries (and more than its share). */
 export const REFUTE_MIN = 3;
 /** An entry is skipped by a datagram this long after it was last due (1.5 resend intervals, DECISIONS.md 9). */
@@ -63,7 +63,7 @@ export const SKIPPED_AT_MOST = { 'two-pass': 4, 'single-pass': 1 } as const;
 /** A pass-2 send this long after the key's previous send, with no gate-opening datagram between: the gate was shut. */
 export const GATE_WAIT_US = 1_500_000;
 /** The send count at which each behaviour frees an entry (DECISIONS.md 8; the fix's N = 3). */
-export const FREE_AT: Readonly<Record<Exclude<AckBehaviourName, 'unknown'>, number>> = { 'two-pass': 9, 'single-pass': 3, immediate: 1 };
+const FREE_AT: Readonly<Record<Exclude<AckBehaviourName, 'unknown'>, number>> = { 'two-pass': 9, 'single-pass': 3, immediate: 1 };
 
 /** Counters of one end, updated by analyze.ts as ACKs go by. */
 export class AckEvidenceTally {
@@ -131,7 +131,7 @@ export function inferBehaviour(e: AckEvidence, forced?: Exclude<AckBehaviourName
 }
 
 /** "keys sent 4–9 times: 37; gate seen shut 4 times; …": the evidence in one line. */
-export function evidenceText(e: AckEvidence): string {
+function evidenceText(e: AckEvidence): string {
   const parts = [`${e.judgedKeys} keys judged`];
   if (e.keysToPass2 > 0) parts.push(`keys sent 4–9 times: ${e.keysToPass2}`);
   const over = Object.entries(e.passedOver).map(([n, k]) => `${k} after ${n}`);

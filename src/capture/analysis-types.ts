@@ -28,7 +28,7 @@ export interface CategoryFigures {
   retransmissions: number;
 }
 
-export interface FragmentFigures {
+interface FragmentFigures {
   /** Fragmented reliable messages. */
   messages: number;
   transmissions: number;
@@ -45,7 +45,7 @@ export interface FragmentFigures {
   lastRoundS: number | null;
 }
 
-export interface AckFigures {
+interface AckFigures {
   /** ACK messages sent. */
   sent: number;
   /** Distinct ACK keys (seq, low/high, fragment flag and index). */
@@ -168,7 +168,7 @@ export interface Removal {
   detail: string;
 }
 
-export interface SignatureVerdict {
+interface SignatureVerdict {
   /** The client's first fragmented message (its seq), or null. */
   seq: number | null;
   lifetimeS: number;

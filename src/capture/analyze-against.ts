@@ -17,7 +17,7 @@ import type { CaptureConnection, CaptureEndpoint } from './bc-packets.js';
 import { BC_PORT } from './bc-packets.js';
 import { endpointKey, formatEndpoint } from './udp.js';
 
-export interface SimulationSource {
+interface SimulationSource {
   kind: 'simulation';
   scenario: string;
   mode: string;
@@ -27,7 +27,7 @@ export interface SimulationSource {
 }
 
 /** The model's ACK-outbox of one end, sampled each simulated second. */
-export interface GaugeSeries {
+interface GaugeSeries {
   startS: number;
   stepS: number;
   ackOutbox: number[];
@@ -35,7 +35,7 @@ export interface GaugeSeries {
 }
 
 /** The estimate held against the model's gauge at the samples where the estimate is defined. */
-export interface Agreement {
+interface Agreement {
   samples: number;
   /** Largest |estimate - gauge| over them (null without samples). */
   maxAbsDiff: number | null;
@@ -165,7 +165,7 @@ export function sampleAt(series: OutboxSeries | null, k: number): number | undef
 }
 
 /** |estimate - gauge| at every whole second where the estimate is defined. */
-export function agreement(estimate: OutboxEstimate, gauge: { ackOutbox: number[]; deadZone: number[] }): Agreement {
+function agreement(estimate: OutboxEstimate, gauge: { ackOutbox: number[]; deadZone: number[] }): Agreement {
   let samples = 0;
   let maxAbsDiff: number | null = null;
   let deadMax: number | null = null;

@@ -24,7 +24,7 @@ export interface PacketCensus {
   clockJumps: { count: number; listed: Array<{ packet: number; gapS: number }> };
 }
 
-export interface CaptureSource {
+interface CaptureSource {
   kind: 'capture';
   file: string;
   format: CaptureFormat | null;
@@ -67,7 +67,7 @@ export function analyzeCapture(path: string, options: AnalyzerOptions = {}): Cap
   };
 }
 
-export function captureSource(stats: ScanStats): CaptureSource {
+function captureSource(stats: ScanStats): CaptureSource {
   return {
     kind: 'capture',
     file: stats.file,

@@ -101,7 +101,7 @@ export function datagramRead(c: ConnectionState, d: Direction, end: number, n: n
  * before the capture point left its count short). It leaves the series now, and comes back with
  * its key (ackSent).
  */
-export function expire(x: Direction, st: AckState, t: number): void {
+function expire(x: Direction, st: AckState, t: number): void {
   const due = Math.max(st.lastSendUs, st.refreshUs) + PASSED_OVER_US;
   if (t < due + GONE_MARGIN_US) return;
   if (st.n3 > 0 && !st.gone3 && x.lastRoomyUs >= due) {

@@ -15,11 +15,11 @@ const UNSEEN_TAIL_US = 1_000_000;
 /** An end silent this long at the end of its connection (two keepalive intervals, DECISIONS.md 12) has gone away. */
 const GONE_SILENCE_US = 10_000_000;
 
-export function seconds(us: number): number | null {
+function seconds(us: number): number | null {
   return Number.isNaN(us) ? null : usToSeconds(us);
 }
 
-export function directionFigures(d: Direction): DirectionFigures {
+function directionFigures(d: Direction): DirectionFigures {
   const sendsPerKey: Record<string, number> = {};
   let keys = 0;
   let sends = 0;
@@ -71,7 +71,7 @@ export function directionFigures(d: Direction): DirectionFigures {
   };
 }
 
-export function outboxEstimate(c: ConnectionState, d: Direction, behaviour: AckBehaviour, end: number): OutboxEstimate {
+function outboxEstimate(c: ConnectionState, d: Direction, behaviour: AckBehaviour, end: number): OutboxEstimate {
   const byRule = {
     'two-pass': { peak: d.out9.peak, final: d.out9.current },
     'single-pass': { peak: d.out3.peak, final: d.out3.current },

@@ -176,7 +176,7 @@ export function resendRound(d: Direction, fm: FragmentedMessage, index: number, 
   fm.lastResendUs = t;
 }
 
-export function closeRound(fm: FragmentedMessage): void {
+function closeRound(fm: FragmentedMessage): void {
   if (fm.roundIndices.size > 0 && fm.fragCount !== null && fm.roundIndices.size >= fm.fragCount) fm.completeRounds++;
   fm.roundIndices.clear();
 }
@@ -213,7 +213,7 @@ export function forgetFragmented(d: Direction, table: SeqTable, t: number, idleU
 }
 
 /** Sums up a key; `removalUs`: when the server removed the client (+∞: it did not). */
-export function retireKey(d: Direction, st: AckState, t: number, removalUs = Number.POSITIVE_INFINITY): void {
+function retireKey(d: Direction, st: AckState, t: number, removalUs = Number.POSITIVE_INFINITY): void {
   d.sendsPerKey[Math.min(st.sends, 10)]++;
   if (st.sends === 3 && t - st.lastSendUs >= SILENCE_US) {
     // A silence that does not fit before the removal is the removal's.

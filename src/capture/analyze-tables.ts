@@ -46,7 +46,7 @@ export class SeqTable {
   }
 }
 
-export interface FragmentState {
+interface FragmentState {
   count: number;
   lastUs: number;
 }

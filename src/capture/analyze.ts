@@ -82,7 +82,7 @@ export { directionLabel } from './analyze-figures.js';
 export const ANALYSIS_SCHEMA = 'bcsim.analyze/2';
 
 /** One end's live figures (WireAnalyzer.live). */
-export interface LiveDirection {
+interface LiveDirection {
   readonly datagrams: number;
   /** Re-sends of reliable messages (fragments included), low and high category. */
   readonly retransmissions: number;
@@ -102,7 +102,7 @@ export interface LiveConnection {
 /** A birth is dated back at most this far (to the estimated creation of its entry). */
 const MAX_BACKDATE_US = 1_000_000;
 /** An ACK sent this long after the last transmission of its message is late: past pass 1's three sends 0.667 s apart. */
-export const LATE_ACK_US = 2_500_000;
+const LATE_ACK_US = 2_500_000;
 const SWEEP_EVERY_US = 120_000_000;
 const CAP_SWEEP_EVERY_US = 1_000_000;
 /** ACK keys tracked per end: far above any real outbox (the model stops at 131,072 entries), a bound on hostile input. */
@@ -112,7 +112,7 @@ const MAX_FRAGMENTED = 16_384;
 /** Reduced events kept per connection for the signature. */
 const MAX_SIGNATURE_EVENTS = 200_000;
 /** Stock message lifetime for the signature's criterion 3 (messageLifetime peer-timeout). */
-export const DEFAULT_LIFETIME_S = 45;
+const DEFAULT_LIFETIME_S = 45;
 
 
 const EMPTY = new Uint8Array(0);

@@ -27,7 +27,7 @@ import type { MutableUdp } from './udp.js';
 /** The game's default port (DECISIONS.md 19); LAN discovery scans up to 22201. */
 /** The BC port (DECISIONS.md 19), the one the export gives the server. */
 export const BC_PORT = SERVER_PORT;
-export const BC_PORT_SCAN_LAST = 22201;
+const BC_PORT_SCAN_LAST = 22201;
 /** Client connections followed in one capture (a bound on hostile input; a server has at most 16). */
 export const MAX_CONNECTIONS = 4096;
 
@@ -54,7 +54,7 @@ export type OtherReason =
   /** Off the BC ports and not a plausible BC datagram. */
   | 'not-bc';
 
-export function onBcPort(port: number): boolean {
+function onBcPort(port: number): boolean {
   return port >= BC_PORT && port <= BC_PORT_SCAN_LAST;
 }
 
@@ -402,7 +402,7 @@ interface Flow {
  * a flow's roles are fixed by its first BC datagram. A datagram against them
  * (a "server" sending 0xFF, say) is counted as a conflict and kept on the flow.
  */
-export class PeerRegistry {
+class PeerRegistry {
   private readonly flows = new Map<number, Map<number, Flow>>();
   private readonly endpoints = new Map<number, CaptureEndpoint>();
 

@@ -18,7 +18,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } fr
 
 export type CaptureFormat = 'pcap' | 'pcapng';
 
-export type CaptureErrorCode =
+type CaptureErrorCode =
   /** The file cannot be opened or read (ENOENT, EACCES, EISDIR, …). */
   | 'io'
   /** Not a regular file (a directory, a pipe): captures are read by position. */
@@ -41,7 +41,7 @@ export interface CaptureError {
   readonly reason: string;
 }
 
-export type ReaderSkipReason =
+type ReaderSkipReason =
   /** A pcapng packet block on an interface whose link type is not one the decoder knows. */
   | 'unsupported-link-type'
   /** A pcapng packet block naming an interface no IDB of its section described. */
@@ -66,7 +66,7 @@ export interface CapturePacket {
   readonly comment: string | null;
 }
 
-export type ReadStep =
+type ReadStep =
   | { readonly kind: 'packet'; readonly packet: CapturePacket }
   | { readonly kind: 'skip'; readonly number: number; readonly offset: number; readonly reason: ReaderSkipReason; readonly detail: string }
   | { readonly kind: 'end' }
@@ -110,7 +110,7 @@ export const BUFFER_BYTES = 1 << 20;
  * The largest record or packet block the reader buffers. libpcap's own ceiling on
  * a packet is 256 KiB; anything past 16 MiB is a length that lies.
  */
-export const MAX_RECORD_BYTES = 16 << 20;
+const MAX_RECORD_BYTES = 16 << 20;
 
 const PCAPNG_SHB = 0x0a0d0d0a;
 const PCAPNG_IDB = 0x00000001;
@@ -163,7 +163,7 @@ export function openCapture(path: string, options: ReaderOptions = {}): OpenResu
   return { ok: true, reader };
 }
 
-export class CaptureReader {
+class CaptureReader {
   /** 'pcap' or 'pcapng', once the header is read. */
   format: CaptureFormat = 'pcap';
   /** Classic pcap: nanosecond timestamps. */

@@ -51,14 +51,11 @@ import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 import { DEAD_ZONE_MARK, RETRANSMIT_MARK } from '../trace/index.js';
 
-/** The trace's own marks (`[RETRANSMIT #n]`, `[DEAD-ZONE ACK, pass 2]`), so a comment reads like its trace line. */
-export { DEAD_ZONE_MARK, RETRANSMIT_MARK };
-
 /** Separates messages, as in the trace. */
-export const MESSAGE_SEPARATOR = ' ; ';
+const MESSAGE_SEPARATOR = ' ; ';
 /** Separates what the link did from the messages, and one deed from another. */
 export const FATE_SEPARATOR = ' | ';
-export const DROPPED_PREFIX = 'DROPPED by link: ';
+const DROPPED_PREFIX = 'DROPPED by link: ';
 /** The proxy's comment on a datagram it dropped: `DROPPED (loss)` (live/proxy/relay.ts). */
 const PROXY_DROPPED = /^DROPPED \(([a-z]+)\)/;
 
@@ -72,10 +69,10 @@ export function droppedCauseOf(comment: string | null): DropCause | null {
   const cause = comment.startsWith(DROPPED_PREFIX) ? /^[a-z]+/.exec(comment.slice(DROPPED_PREFIX.length))?.[0] : PROXY_DROPPED.exec(comment)?.[1];
   return cause !== undefined && (DROP_CAUSES as readonly string[]).includes(cause) ? (cause as DropCause) : null;
 }
-export const REWRITTEN_PREFIX = 'REWRITTEN by link rule: removed ';
+const REWRITTEN_PREFIX = 'REWRITTEN by link rule: removed ';
 
 /** ACKs alike for consecutive seqs are written as one range from this many on. */
-export const ACK_RUN = 3;
+const ACK_RUN = 3;
 
 /** Room a message's words can take, at most (the longest is ~105 bytes). */
 export const MAX_MESSAGE_COMMENT_BYTES = 128;

@@ -11,14 +11,14 @@ const MAX_IDENTITIES = 4;
 /** Payloads longer than this are not keepalives (the measured one carries 17 bytes, DECISIONS.md 26). */
 const MAX_IDENTITY_BYTES = 256;
 /** Echo seqs remembered per connection, for the client's ACKs of them. */
-export const MAX_ECHO_SEQS = 1024;
+const MAX_ECHO_SEQS = 1024;
 /**
  * Removal by silence: the server sent nothing to the client for at least this long (two keepalive
  * intervals, DECISIONS.md 12) while the client went on sending, a reliable message among it.
  */
-export const REMOVAL_SILENCE_US = 10_000_000;
+const REMOVAL_SILENCE_US = 10_000_000;
 /** ...and at least this many datagrams. */
-export const REMOVAL_CLIENT_DATAGRAMS = 3;
+const REMOVAL_CLIENT_DATAGRAMS = 3;
 
 /** The client's keepalive payloads on one connection, and the echoes the server sent of them. */
 export class KeepaliveEchoes {

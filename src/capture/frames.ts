@@ -4,15 +4,15 @@
 // fragmentation (a BC datagram is at most 512 bytes), TTL 64.
 import type { Endpoint } from './addresses.js';
 
-export const ETHERNET_HEADER_BYTES = 14;
-export const IPV4_HEADER_BYTES = 20;
-export const UDP_HEADER_BYTES = 8;
+const ETHERNET_HEADER_BYTES = 14;
+const IPV4_HEADER_BYTES = 20;
+const UDP_HEADER_BYTES = 8;
 /** Bytes in front of the UDP payload. */
 export const FRAME_HEADER_BYTES = ETHERNET_HEADER_BYTES + IPV4_HEADER_BYTES + UDP_HEADER_BYTES;
 
-export const ETHERTYPE_IPV4 = 0x0800;
-export const IP_PROTOCOL_UDP = 17;
-export const TTL = 64;
+const ETHERTYPE_IPV4 = 0x0800;
+const IP_PROTOCOL_UDP = 17;
+const TTL = 64;
 
 const IP = ETHERNET_HEADER_BYTES;
 const UDP = ETHERNET_HEADER_BYTES + IPV4_HEADER_BYTES;

@@ -6,9 +6,9 @@
  * A gap between two packets longer than this is a jump: far past any peer
  * timeout, so no connection lives across it.
  */
-export const CLOCK_JUMP_US = 3_600_000_000;
+const CLOCK_JUMP_US = 3_600_000_000;
 /** Jumps listed by packet; the rest are counted. */
-export const CLOCK_JUMPS_LISTED = 3;
+const CLOCK_JUMPS_LISTED = 3;
 
 /** A packet whose timestamp is far from the one before it: its 1-based number and the gap (negative: back). */
 export interface ClockJump {

@@ -5,24 +5,21 @@
 // any length streams through a fixed amount of memory. Every byte written is
 // set explicitly (padding is zeros), so the same calls give the same file.
 
-export const BLOCK_SECTION_HEADER = 0x0a0d0d0a;
-export const BLOCK_INTERFACE_DESCRIPTION = 0x00000001;
-export const BLOCK_ENHANCED_PACKET = 0x00000006;
-export const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
+const BLOCK_SECTION_HEADER = 0x0a0d0d0a;
+const BLOCK_INTERFACE_DESCRIPTION = 0x00000001;
+const BLOCK_ENHANCED_PACKET = 0x00000006;
+const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
 
-export const OPT_END_OF_OPTIONS = 0;
-export const OPT_COMMENT = 1;
-export const SHB_HARDWARE = 2;
-export const SHB_OS = 3;
-export const SHB_USER_APPLICATION = 4;
-export const IF_NAME = 2;
-export const IF_DESCRIPTION = 3;
-export const IF_TSRESOL = 9;
+const OPT_COMMENT = 1;
+const SHB_USER_APPLICATION = 4;
+const IF_NAME = 2;
+const IF_DESCRIPTION = 3;
+const IF_TSRESOL = 9;
 
 export const LINKTYPE_ETHERNET = 1;
 
 /** An option's value is at most 65,535 bytes (its length is a u16). */
-export const MAX_OPTION_BYTES = 0xffff;
+const MAX_OPTION_BYTES = 0xffff;
 
 /** Receives the file's bytes in order. The chunk is a view of the writer's buffer: consume it before returning. */
 export type PcapngSink = (chunk: Uint8Array) => void;
@@ -251,6 +248,6 @@ function fitOption(text: string): string {
   return `${text.slice(0, cut)}...`;
 }
 
-export function pad4(n: number): number {
+function pad4(n: number): number {
   return (n + 3) & ~3;
 }

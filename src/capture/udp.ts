@@ -167,7 +167,7 @@ function be32(b: Uint8Array, o: number): number {
 }
 
 /** "10.10.10.1". */
-export function formatIpv4(ip: number): string {
+function formatIpv4(ip: number): string {
   return `${ip >>> 24}.${(ip >>> 16) & 0xff}.${(ip >>> 8) & 0xff}.${ip & 0xff}`;
 }
 

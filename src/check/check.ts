@@ -84,7 +84,7 @@ export function checkScenario(ref: string, scenario: Scenario, options: CheckOpt
   });
 }
 
-export interface ReproduceOptions {
+interface ReproduceOptions {
   /** Default: the scenario's seed. */
   readonly seed?: number;
   /** A --duration to pass on; none when the run used the scenario's own. */
@@ -94,12 +94,12 @@ export interface ReproduceOptions {
 }
 
 /** `bcsim run … --json`: reruns the run and prints its summary, the values the assertions read. */
-export function reproduceCommand(ref: string, mode: PresetName, scenario: Scenario, options: ReproduceOptions = {}): string {
+function reproduceCommand(ref: string, mode: PresetName, scenario: Scenario, options: ReproduceOptions = {}): string {
   return ['bcsim', 'run', ref, ...runWords(mode, scenario, options), '--json'].map(shellQuote).join(' ');
 }
 
 /** `bcsim check … --mode M --seed N`: re-evaluates the run's expectations, and fails again the way it failed. */
-export function recheckCommand(ref: string, mode: PresetName, scenario: Scenario, options: ReproduceOptions & { checkDeterminism?: boolean } = {}): string {
+function recheckCommand(ref: string, mode: PresetName, scenario: Scenario, options: ReproduceOptions & { checkDeterminism?: boolean } = {}): string {
   const words = ['bcsim', 'check', ref, ...runWords(mode, scenario, options)];
   if (options.checkDeterminism) words.push('--check-determinism');
   return words.map(shellQuote).join(' ');

@@ -3,7 +3,7 @@
 
 /** The most seeds one `check --seeds` may run. */
 export const MAX_SEEDS = 10_000;
-export const MAX_SEED = 4294967295;
+const MAX_SEED = 4294967295;
 
 const EXAMPLE = 'expected seeds like 1..20, 5..9 or 1,4,9';
 

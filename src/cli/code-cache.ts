@@ -108,7 +108,7 @@ function reportChangedExports(checked: ReadonlyArray<[string, object, object]>):
  * wraps each chunk in `(function (exports, require, module, __filename, __dirname, __bcsimModuleUrl) {…})`
  * (package.json bundle:cli), so its text compiles as read, without a copy, at its own line numbers.
  */
-export function compileChunk(file: string, cache: string): Script {
+function compileChunk(file: string, cache: string): Script {
   // ASCII (esbuild escapes the rest; finish-bundle.ts checks), so latin1 reads it as is, without decoding.
   return new vm.Script(readFileSync(file, 'latin1'), { filename: file, cachedData: readCache(cache) });
 }

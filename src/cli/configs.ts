@@ -15,7 +15,7 @@ export interface ConfigSpec {
   readonly source: string;
 }
 
-export const MAX_CONFIGS = 8;
+const MAX_CONFIGS = 8;
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
 
 /** Splits on commas outside JSON brackets and quotes: `a=[1,2],b=3` is two items. */

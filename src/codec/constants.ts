@@ -23,7 +23,12 @@ export const FLAG_ORDERED = 0x4000;
 export const FLAG_FRAGMENT = 0x2000;
 export const GAME_LENGTH_MASK = 0x1fff;
 export const GENERIC_LENGTH_MASK = 0x3fff;
+/**
+ * The largest message the length field holds: a size, not another name for the mask.
+ * @alias (tells knip this second name for one value is meant)
+ */
 export const MAX_GAME_MESSAGE_BYTES = GAME_LENGTH_MASK; // 8191
+/** @alias (as above) */
 export const MAX_GENERIC_MESSAGE_BYTES = GENERIC_LENGTH_MASK; // 16383
 
 export const ACK_FLAG_FRAGMENT = 0x01;

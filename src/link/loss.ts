@@ -30,7 +30,7 @@ class BernoulliLoss implements LossProcess {
  * With lossGood = 0, lossBad = 1 a loss burst is a bad-state sojourn: geometric
  * with mean 1 / pBadToGood datagrams.
  */
-export class GilbertElliottLoss implements LossProcess {
+class GilbertElliottLoss implements LossProcess {
   private bad = false;
 
   constructor(

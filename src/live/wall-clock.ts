@@ -18,7 +18,7 @@ export function monotonicMicros(): WallSource {
 }
 
 /** Lateness samples kept for the percentiles (a ring: the latest ones). */
-export const MAX_LATENESS_SAMPLES = 100_000;
+const MAX_LATENESS_SAMPLES = 100_000;
 
 export interface LatenessFigures {
   /** Samples taken (the percentiles cover the latest MAX_LATENESS_SAMPLES). */

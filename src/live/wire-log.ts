@@ -20,7 +20,7 @@ export interface WireRecord {
   readonly deviations?: readonly Deviation[];
 }
 
-export const MAX_WIRE_RECORDS = 2_000_000;
+const MAX_WIRE_RECORDS = 2_000_000;
 
 export class WireLog {
   readonly records: WireRecord[] = [];

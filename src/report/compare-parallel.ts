@@ -16,7 +16,7 @@ import { STOCK_AND_FIXED } from './compare.js';
 import type { ColumnSettings, ComparedRun, CompareOptions, Comparison, ModeSpec } from './compare.js';
 
 /** Below this much simulated time per column, starting threads costs more than it saves. */
-export const PARALLEL_MIN_COLUMN_US = secondsToUs(30 * 60);
+const PARALLEL_MIN_COLUMN_US = secondsToUs(30 * 60);
 
 export interface ColumnJob {
   readonly scenario: Scenario;

@@ -12,7 +12,7 @@ import { isMultiClient, worstConnection } from './connections.js';
 import { findings } from './narrative.js';
 import { comparisonSettings, settingsMarkdown } from './settings.js';
 
-export const COMPARE_SCHEMA = 'bcsim.compare/1';
+const COMPARE_SCHEMA = 'bcsim.compare/1';
 
 export function summaryJson(comparison: Comparison): string {
   const runs = Object.fromEntries(comparison.runs.map((r) => [r.spec.label, r.summary]));
@@ -66,7 +66,7 @@ function worstConnectionsJson(comparison: Comparison): Record<string, { slot: nu
 }
 
 /** The CSV peer name of a worst connection's end: "server:slot3" (or "server:client2" if it never connected). */
-export function csvPeer(peer: 'server' | 'client', key: string): string {
+function csvPeer(peer: 'server' | 'client', key: string): string {
   return `${peer}:${/^\d+$/.test(key) ? `slot${key}` : key}`;
 }
 
@@ -161,7 +161,7 @@ export function phaseLine(comparison: Comparison): string {
 }
 
 /** Anomalies each report lists per run; summary.json has up to ANOMALIES_LISTED_PER_KIND of each kind. */
-export const ANOMALIES_IN_REPORT = 10;
+const ANOMALIES_IN_REPORT = 10;
 
 const ANOMALY_INTRO =
   'Reliable messages lost (given up), swallowed (ACKed by the receiver, never delivered), delivered twice or delivered out of order, ' +
@@ -192,7 +192,7 @@ function anomalyTables(comparison: Comparison): { counts: string[][]; list: stri
   return { counts, list, more };
 }
 
-export function anomaliesMarkdown(comparison: Comparison): string[] {
+function anomaliesMarkdown(comparison: Comparison): string[] {
   const out = ['## Anomalies', ''];
   const tables = anomalyTables(comparison);
   if (tables === null) return [...out, 'None: in every run each reliable message was delivered once and in order, or was still in flight at the end.'];

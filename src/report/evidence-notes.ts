@@ -12,11 +12,11 @@ import type { Comparison, ComparedRun } from './compare.js';
 import { durationLabel, fmt } from './format.js';
 
 /** DECISIONS.md 25: the longest measured session, 34 minutes. */
-export const MEASURED_SESSION_S = 34 * 60;
+const MEASURED_SESSION_S = 34 * 60;
 /** The measured aggregate reliable rate of that session (DECISIONS.md "Measured traffic"). */
-export const MEASURED_RELIABLE_PER_S = 4.9;
+const MEASURED_RELIABLE_PER_S = 4.9;
 /** No measured session had a stretch of lobby or quiet this long (DECISIONS.md 25 warns of accumulation in them). */
-export const MEASURED_QUIET_S = 5 * 60;
+const MEASURED_QUIET_S = 5 * 60;
 
 /** Why a comparison's verdicts are predictions, each with its source; empty when the run stays inside what was measured. */
 export function predictionReasons(comparison: Comparison): string[] {

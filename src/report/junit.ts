@@ -7,7 +7,7 @@ import { basename, dirname } from 'node:path';
 import { sweepTemporaries, writeFileAtomic } from './atomic-write.js';
 import { escapeXml } from './format.js';
 
-export type JunitStatus = 'pass' | 'fail' | 'skipped';
+type JunitStatus = 'pass' | 'fail' | 'skipped';
 
 export interface JunitCase {
   readonly classname: string;
@@ -25,7 +25,7 @@ export interface JunitSuite {
 }
 
 /** escapeXml, and the control characters XML 1.0 cannot carry at all (a name may hold any string). */
-export function xmlText(text: string): string {
+function xmlText(text: string): string {
   // eslint-disable-next-line no-control-regex
   return escapeXml(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '?'));
 }

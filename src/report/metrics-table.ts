@@ -19,10 +19,10 @@ export interface Row {
 }
 
 /** Not measured in this column (a connection its run never had): no colour, printed as a dash. */
-export const MISSING = Number.NaN;
+const MISSING = Number.NaN;
 
 /** The counter schema's direction of a figure. */
-export function lowerIsBetterOf(ref: FigureRef): boolean | null {
+function lowerIsBetterOf(ref: FigureRef): boolean | null {
   return counterRow(ref.split('.')[0])?.lowerIsBetter ?? null;
 }
 
@@ -107,7 +107,7 @@ export function cell(row: Row, run: ComparedRun): string {
 }
 
 /** 'better', 'worse' or null against the first column, in the row's direction (a missing value, or a row without one, is neither). */
-export function judge(value: number, base: number, first: boolean, lowerIsBetter: boolean | null = true): 'better' | 'worse' | null {
+function judge(value: number, base: number, first: boolean, lowerIsBetter: boolean | null = true): 'better' | 'worse' | null {
   if (first || lowerIsBetter === null || value === base || Number.isNaN(value) || Number.isNaN(base)) return null;
   return value < base === lowerIsBetter ? 'better' : 'worse';
 }

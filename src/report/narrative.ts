@@ -97,7 +97,7 @@ export function findings(comparison: Comparison): string[] {
  * were swallowed, and the first one (the earliest lost or swallowed in the
  * run's anomaly list) with its seq and times. null when no run lost any.
  */
-export function lossSentence(comparison: Comparison): string | null {
+function lossSentence(comparison: Comparison): string | null {
   const runs = comparison.runs;
   if (runs.every((r) => r.summary.delivery.reliableLost === 0)) return null;
   const counts = runs.map((r) => {

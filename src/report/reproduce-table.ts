@@ -69,7 +69,7 @@ export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk:
 }
 
 /** The terminal width reproduce ack-outbox keeps to; --json has everything the tables leave out. */
-export const REPRODUCE_WIDTH = 120;
+const REPRODUCE_WIDTH = 120;
 
 /** Words wrapped to `width` columns, continuation lines under the first line's text. */
 function wrapLine(text: string, width = REPRODUCE_WIDTH, indent = ''): string[] {

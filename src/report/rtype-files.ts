@@ -15,7 +15,7 @@ import { RTYPE_ROW_GROUPS, rtypeFindings } from './rtype-rows.js';
 import { bulletList, chartFigure, jsonBlock, paragraph, schemePage, section } from './scheme-page.js';
 import { htmlTable, markdownTable, terminalTable } from './scheme-tables.js';
 
-export const RTYPE_COMPARE_SCHEMA = 'bcsim.rtype-compare/1';
+const RTYPE_COMPARE_SCHEMA = 'bcsim.rtype-compare/1';
 export const SCHEME_REPORT_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
 
 /** The series charted and written to timeseries.csv, from the runs' once-a-second samples. */
@@ -62,7 +62,7 @@ export function rtypeSummaryJson(c: RtypeComparison): string {
 }
 
 /** Long format: time,preset,metric,value (value = the mean of a bucket of at most 300, as BC's). */
-export function rtypeTimeseriesCsv(c: RtypeComparison): string {
+function rtypeTimeseriesCsv(c: RtypeComparison): string {
   const lines = ['time,preset,metric,value'];
   for (const run of c.runs) {
     for (const s of SERIES) for (const b of buckets(run.summary, s.values(run.summary))) lines.push(`${b.t},${run.preset},${s.metric},${round4(b.mean)}`);
@@ -70,7 +70,7 @@ export function rtypeTimeseriesCsv(c: RtypeComparison): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function rtypeReportMarkdown(c: RtypeComparison): string {
+function rtypeReportMarkdown(c: RtypeComparison): string {
   const out = [`# bcsim report: ${c.scenario.name}`, '', `_${caption(c)}_`, ''];
   if (c.scenario.description) out.push(`> ${c.scenario.description}`, '');
   out.push('## What this shows', '', ...rtypeFindings(c).map((f) => `- ${f}`), '', '## Side by side', '');
@@ -80,7 +80,7 @@ export function rtypeReportMarkdown(c: RtypeComparison): string {
   return out.join('\n');
 }
 
-export function rtypeReportHtml(c: RtypeComparison): string {
+function rtypeReportHtml(c: RtypeComparison): string {
   const endS = msToSeconds(c.durationMs);
   const charts = SERIES.map((s) =>
     chartFigure({ id: s.metric, title: s.title, unit: s.unit, lines: c.runs.map((r) => ({ label: r.preset, points: buckets(r.summary, s.values(r.summary)) })), caption: `${s.metric}: bucket mean as a line, min–max as a band; one colour per preset.` }, endS),

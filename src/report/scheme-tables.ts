@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import { escapeXml } from './format.js';
 import { COMPACT } from './summary-table.js';
 
-export interface TextRow<T> {
+interface TextRow<T> {
   readonly label: string;
   readonly cell: (run: T) => string;
 }

@@ -12,13 +12,13 @@ import { bulletList, chartFigure, jsonBlock, paragraph, schemePage, section } fr
 import { htmlTable, markdownTable, terminalTable } from './scheme-tables.js';
 import type { RowGroup } from './scheme-tables.js';
 
-export const SCHEMES_COMPARE_SCHEMA = 'bcsim.schemes/1';
+const SCHEMES_COMPARE_SCHEMA = 'bcsim.schemes/1';
 
 const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${fmt((100 * part) / whole, 4)} %`);
 const slash = (...values: number[]) => values.map((v) => fmt(v)).join(' / ');
 const f = (c: SchemeColumn) => c.figures;
 
-export const SCHEME_ROW_GROUPS: readonly RowGroup<SchemeColumn>[] = [
+const SCHEME_ROW_GROUPS: readonly RowGroup<SchemeColumn>[] = [
   {
     title: 'Critical events (BC: reliable messages, join included; R-Type: deaths × clients)',
     rows: [
@@ -56,7 +56,7 @@ export const SCHEME_ROW_GROUPS: readonly RowGroup<SchemeColumn>[] = [
   { title: 'Run', rows: [{ label: 'trace hash', cell: (c) => c.traceHash.slice(0, 16) }] },
 ];
 
-export function schemesFindings(c: SchemesComparison): string[] {
+function schemesFindings(c: SchemesComparison): string[] {
   const each = (value: (col: SchemeColumn) => string) => c.columns.map((col) => `${col.label} ${value(col)}`).join(', ');
   return [
     `Critical events delivered: ${each((col) => `${fmt(f(col).critical.delivered)} of ${fmt(f(col).critical.due)} (${pct(f(col).critical.delivered, f(col).critical.due)})`)}.`,
@@ -110,7 +110,7 @@ export function schemesTimeseriesCsv(c: SchemesComparison): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function schemesReportMarkdown(c: SchemesComparison): string {
+function schemesReportMarkdown(c: SchemesComparison): string {
   const out = [`# bcsim report: ${c.scenario.name}`, '', `_${caption(c)}_`, ''];
   if (c.scenario.description) out.push(`> ${c.scenario.description}`, '');
   out.push('## What this shows', '', ...schemesFindings(c).map((x) => `- ${x}`), '', '## Side by side', '', ...markdownTable(heads(c), SCHEME_ROW_GROUPS, c.columns), '');

@@ -56,13 +56,13 @@ function sameModes(a: readonly ModeSpec[], b: readonly ModeSpec[]): boolean {
 }
 
 /** "preset stock" or "preset stock + fragmentAckCause=none, sendWindow=64". */
-export function presetAndSwitches(s: EffectiveSettings): string {
+function presetAndSwitches(s: EffectiveSettings): string {
   const changed = changedSwitchList(s.changedSwitches);
   return changed.length === 0 ? `preset ${s.preset}` : `preset ${s.preset} + ${changed.join(', ')}`;
 }
 
 /** "--set a --set 'b c'", as typed on a command line; "no --set" when empty. */
-export function setList(set: readonly string[]): string {
+function setList(set: readonly string[]): string {
   return set.length === 0 ? 'no --set' : set.map((s) => `--set ${shellQuote(s)}`).join(' ');
 }
 

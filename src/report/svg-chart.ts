@@ -12,7 +12,7 @@ export interface ChartSeries {
   readonly points: readonly Bucket[];
 }
 
-export type Stroke = 'solid' | 'dashed' | 'dotted';
+type Stroke = 'solid' | 'dashed' | 'dotted';
 
 /** The stroke-dasharray attribute of a stroke ('' for solid). */
 function dashes(stroke: Stroke): string {
@@ -63,7 +63,7 @@ const M = { left: 64, right: 16, bottom: 36 };
  * (a label in capitals could overrun it). The Chromium test in
  * test/report/reports.test.ts checks the drawn text against these boxes.
  */
-export const LEGEND_CHAR_W = 7;
+const LEGEND_CHAR_W = 7;
 const LEGEND = { left: 8, right: W - M.right, top: 4, rowH: 16, boxH: 14, sampleW: 18, sampleGap: 4, itemGap: 10 };
 
 export interface LegendItem {

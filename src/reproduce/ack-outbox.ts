@@ -12,8 +12,6 @@ import type { Reading } from './readings.js';
 import { sweepAckOutbox, sweepSize } from './sweep.js';
 import type { SweepResult } from './sweep.js';
 
-export { CRITERIA } from './criteria.js';
-export type { Cell, CriterionKey } from './criteria.js';
 export type { ScenarioSource } from './evidence.js';
 
 export interface ReadingResult {
@@ -49,7 +47,7 @@ export interface AckOutboxReproduction {
   readonly explanation: string[];
 }
 
-export interface Contradiction {
+interface Contradiction {
   readonly a: CriterionKey;
   readonly b: CriterionKey;
   readonly both: string[];
@@ -58,7 +56,7 @@ export interface Contradiction {
   readonly sentence: string;
 }
 
-export interface Alternative {
+interface Alternative {
   readonly name: string;
   readonly score: Score;
   readonly differs: Array<{ key: CriterionKey; title: string; stock: string; value: string; matches: boolean }>;
@@ -181,7 +179,7 @@ function contradictionsOf(hypotheses: readonly ReadingResult[]): Contradiction[]
  * Similar rank: the same captured bytes reproduced as the stock reading, and at
  * most one measured figure fewer. A verdict that differs under one of them says so.
  */
-export function similarRank(stock: Score, other: Score): boolean {
+function similarRank(stock: Score, other: Score): boolean {
   return other.bytes === stock.bytes && stock.measured - other.measured <= 1;
 }
 

@@ -9,7 +9,7 @@
  * of what it saw, or a conclusion from something absent (a count that lists nothing).
  */
 export type EvidenceKind = 'bytes' | 'measured' | 'inferred';
-export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['bytes', 'measured', 'inferred'];
+const EVIDENCE_KINDS: readonly EvidenceKind[] = ['bytes', 'measured', 'inferred'];
 
 export interface CriterionInfo {
   readonly key: string;
@@ -147,8 +147,3 @@ export function compareScores(a: Score, b: Score): number {
 
 export const RANKING_RULE =
   'Readings rank by the captured bytes they reproduce, then by the measured figures they fit, then by the inferences; a reading that reproduces more captured bytes ranks higher whatever the counts say.';
-
-/** The criteria of each kind, for the table's totals. */
-export function criteriaOfKind(kind: EvidenceKind): number {
-  return CRITERIA.filter((c) => c.kind === kind).length;
-}

@@ -29,7 +29,7 @@ export interface RunWith {
 }
 
 /** The scenario edits a reading makes in an experiment: transport and traffic fields, the client's update period. */
-export function readingSets(reading: Reading, experiment: 'loopback' | 'session'): string[] {
+function readingSets(reading: Reading, experiment: 'loopback' | 'session'): string[] {
   const sets = [
     ...Object.entries(reading.transport).map(([key, value]) => `transport.${key}=${JSON.stringify(value)}`),
     ...Object.entries(reading.traffic).map(([key, value]) => `traffic.${key}=${JSON.stringify(value)}`),

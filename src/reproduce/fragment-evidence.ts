@@ -10,13 +10,6 @@ import { compareScores } from './criteria.js';
 import type { EvidenceKind, Score } from './criteria.js';
 import type { Signature } from './signature.js';
 
-export interface EvidenceItem {
-  readonly key: EvidenceKey;
-  readonly title: string;
-  readonly kind: EvidenceKind;
-  readonly source: string;
-}
-
 export const FRAGMENT_EVIDENCE = [
   {
     key: 'statedResends',
@@ -35,7 +28,7 @@ export const FRAGMENT_EVIDENCE = [
   },
 ] as const satisfies ReadonlyArray<{ key: string; title: string; kind: EvidenceKind; source: string }>;
 
-export type EvidenceKey = 'statedResends' | 'othersStop' | 'wellFormedAcks' | 'noChecksumCounted' | 'errantWereAcks';
+type EvidenceKey = 'statedResends' | 'othersStop' | 'wellFormedAcks' | 'noChecksumCounted' | 'errantWereAcks';
 
 export interface Weighed {
   readonly key: EvidenceKey;

@@ -59,7 +59,7 @@ export interface RtypeReproduction {
   readonly reproduces: boolean;
 }
 
-export const RTYPE_REPRODUCE_DEFAULTS = { seed: 1, durationMs: 60_000, loss: 0.2 } as const;
+const RTYPE_REPRODUCE_DEFAULTS = { seed: 1, durationMs: 60_000, loss: 0.2 } as const;
 const OUTAGE_CLIENT = 2;
 const OUTAGE_MS = 5_000;
 

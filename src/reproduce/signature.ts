@@ -7,7 +7,7 @@ import type { AckMessage, Located } from '../codec/index.js';
 import { SendNote } from '../transport/index.js';
 import type { TraceEvent } from '../trace/index.js';
 
-export interface Criterion {
+interface Criterion {
   readonly pass: boolean;
   /** The measured value, in words. */
   readonly measured: string;

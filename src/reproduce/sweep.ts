@@ -13,7 +13,7 @@ import { runScenario } from '../session/index.js';
 import type { Role } from '../transport/index.js';
 import type { ScenarioSource } from './evidence.js';
 
-export interface SweepPeer {
+interface SweepPeer {
   readonly outboxMax: number;
   readonly outboxFinal: number;
   readonly deadZoneMax: number;
@@ -28,7 +28,7 @@ export interface SweepPeer {
 }
 
 /** One run of the grid: one update period, rate and seed. */
-export interface SweepPoint {
+interface SweepPoint {
   /** Its index in its update period's grid (rates × seeds, seeds innermost). */
   readonly index: number;
   readonly updatePeriodMs: number;
@@ -39,13 +39,13 @@ export interface SweepPoint {
 }
 
 /** One rate over every seed, per peer: the outbox peak's min/median/max and how many seeds leaked. */
-export interface SweepRange {
+interface SweepRange {
   readonly updatePeriodMs: number;
   readonly reliablePerSecond: number;
   readonly peers: Record<Role, { readonly outboxMax: Stat; readonly load: Stat; readonly leakingSeeds: number; readonly seeds: number }>;
 }
 
-export interface CapacityFinding {
+interface CapacityFinding {
   readonly updatePeriodMs: number;
   readonly capacityBytesPerSecond: number;
   /** First swept rate at which each peer's outbox grew without bound for every seed; null = none did. */
@@ -62,9 +62,9 @@ export interface SweepResult {
   readonly capacity: CapacityFinding[];
 }
 
-export const SWEEP_MINUTES = 10;
+const SWEEP_MINUTES = 10;
 /** Seeds per rate: the given seed and the next ones. */
-export const SWEEP_SEEDS = 3;
+const SWEEP_SEEDS = 3;
 const RATE_PATH = 'traffic.phases[1].reliablePerSecond';
 /**
  * The top rates stay where a runaway outbox is still far from holding all
@@ -72,7 +72,7 @@ const RATE_PATH = 'traffic.phases[1].reliablePerSecond';
  * old seqs come round and refresh stranded entries instead of adding new ones,
  * and the outbox saturates instead of growing.
  */
-export const SWEEP_GRID: ReadonlyArray<{ updatePeriodMs: number; rates: readonly number[] }> = [
+const SWEEP_GRID: ReadonlyArray<{ updatePeriodMs: number; rates: readonly number[] }> = [
   { updatePeriodMs: 95, rates: [4.9, 30, 60, 90, 120, 150, 180] },
   { updatePeriodMs: 33, rates: [120, 240, 360, 480] },
 ];

@@ -108,7 +108,7 @@ function requestSeq(sent: readonly Wire[], round: number): number | null {
 }
 
 /** DECISIONS.md "Real packets": the join's three captured datagrams, whole. */
-export const CAPTURED_JOIN = {
+const CAPTURED_JOIN = {
   connectReply: '010203 06C0000002 321B80000020000800736372697074732F07004170702E70796320',
   checksumResponseR0: '0201 321A8000002100 43E20C7E2FCBAF4D010077B63E3768A7A0F800',
   checksumRequestR2: '0101 321E8002002002 0D00736372697074732F7368697073 05002A2E70796321',
@@ -133,8 +133,10 @@ export function joinCapturedFact(sent: readonly Wire[]): Fact {
   return { value: off.length === 0 ? 'all 3 byte-exact' : off.map(describe).join('; '), matches: off.length === 0 };
 }
 
-/** The captured client Disconnect datagram, DECISIONS.md "Real packets" and 21: the ACKed seqs (39, 40) aside. */
-export const CAPTURED_DISCONNECT = '02 03 05 0A C0 02 00 02 0A 0A 0A EF 01 27 00 00 01 28 00 00';
+/**
+ * The captured client Disconnect datagram, DECISIONS.md "Real packets" and 21, up to its ACKed seqs (39, 40);
+ * the whole is 02 03 05 0A C0 02 00 02 0A 0A 0A EF 01 27 00 00 01 28 00 00.
+ */
 const DISCONNECT_PREFIX = '0203050AC00200020A0A0AEF';
 
 /** DECISIONS.md 21, 28: the Disconnect datagram is the captured 20 bytes, with exactly 2 stale ACKs. */

@@ -11,10 +11,10 @@ export class RtypeConfigError extends Error {
 }
 
 /** Runs up to 7 days, as the BC scenarios. */
-export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
-export const MAX_CLIENTS = 64;
-export const MAX_SCRIPTED_BURSTS = 1_000;
-export const MAX_OUTAGES = 1_000;
+const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+const MAX_CLIENTS = 64;
+const MAX_SCRIPTED_BURSTS = 1_000;
+const MAX_OUTAGES = 1_000;
 
 function fail(field: string, value: unknown, expected: string): never {
   throw new RtypeConfigError(`rtype config: ${field} is ${JSON.stringify(value)}, expected ${expected}`);

@@ -42,7 +42,7 @@ export function withoutByteOrderMark(text: string): string {
 }
 
 /** Deeper than any scenario can be; also keeps the recursive JSON visitor far from the stack limit. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 const STOP = Symbol('stop');
 
 /**

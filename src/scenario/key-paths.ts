@@ -12,7 +12,7 @@ const MAX_SCHEMA_DEPTH = 40;
 let cached: Pattern[] | undefined;
 
 /** Every key path of the scenario schema, as patterns. */
-export function scenarioKeyPaths(): readonly Pattern[] {
+function scenarioKeyPaths(): readonly Pattern[] {
   if (cached !== undefined) return cached;
   const out = new Map<string, Pattern>();
   walk(scenarioSchema(), [], out, []);

@@ -14,9 +14,9 @@ import { MAX_CLIENTS } from './schema.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';
 import type { Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
 
-export const DEFAULT_DURATION_US = micros(120_000_000);
-export const DEFAULT_SEED = 1;
-export const DEFAULT_CLIENT_TICK_OFFSET_MS = 47;
+const DEFAULT_DURATION_US = micros(120_000_000);
+const DEFAULT_SEED = 1;
+const DEFAULT_CLIENT_TICK_OFFSET_MS = 47;
 
 type Fail = (path: string, reason: string) => never;
 

@@ -10,7 +10,7 @@ export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit' | 'ke
   keepalive?: Partial<TransportSwitches['keepalive']>;
 };
 
-export interface ClientLinks {
+interface ClientLinks {
   readonly clientToServer: LinkConfig;
   readonly serverToClient: LinkConfig;
 }

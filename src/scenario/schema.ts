@@ -34,9 +34,9 @@ import { EVENT_KIND_NAMES, TREE_HASHINGS } from '../traffic/index.js';
 // scheduled time must stay a safe integer, or the engine's invariant throws.
 // MIN_SLOT_MS and MIN_BANDWIDTH_BYTES_PER_SECOND come from link/validate.ts.
 /** A positive rate's mean gap (and the ~37x tail of an exponential draw) stays far below 2^53 us. */
-export const MIN_RATE = 0.000001;
+const MIN_RATE = 0.000001;
 /** Whole-message bytes of a generated StateUpdate; larger payloads are fragmented. */
-export const MAX_MESSAGE_BYTES = 4096;
+const MAX_MESSAGE_BYTES = 4096;
 
 // Size limits: a scenario is a hand-written file, not a data set.
 export const MAX_NAME_CHARS = 200;
@@ -49,7 +49,7 @@ export const MAX_FAULTS = 100_000;
 /** A session is one server and 1 to 16 clients. */
 export const MAX_CLIENTS = 16;
 export const MAX_ASSERTIONS = 1_000;
-export const MAX_ASSERTION_PATH_CHARS = 200;
+const MAX_ASSERTION_PATH_CHARS = 200;
 
 // Queue limits bound memory. Measured per entry: ~500 B in
 // the retransmit queue, ~250 B in the first-send queue, ~265 B in the ACK-outbox.
@@ -413,4 +413,3 @@ function buildScenarioSchema() {
 
 export type ScenarioInput = z.infer<ReturnType<typeof buildScenarioSchema>>;
 export type LinkDirectionInput = NonNullable<NonNullable<ScenarioInput['link']>['both']>;
-export type ModeInput = NonNullable<ScenarioInput['mode']>;

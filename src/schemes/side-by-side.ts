@@ -81,7 +81,7 @@ export function runSchemesSideBySide(scenario: SideBySideScenario, options: Sche
 }
 
 /** The command that reruns the comparison: a built-in by name, a file by its path. */
-export function rerunCommand(scenario: SideBySideScenario, seed: number, durationMs: number): string {
+function rerunCommand(scenario: SideBySideScenario, seed: number, durationMs: number): string {
   const ref = scenario.source === `scenarios/schemes/${scenario.name}.json` ? scenario.name : scenario.source;
   return `bcsim compare ${shellQuote(ref)} --seed ${seed} --duration ${formatDuration(msToUs(durationMs))}`;
 }

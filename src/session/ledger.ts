@@ -20,7 +20,7 @@ const ACKED = 64;
  * Explicit bound on messages per run; a run that needs more is misconfigured.
  * The ledger keeps 8 bytes per message (flags, connection, send time, seq): 400 MB at the bound.
  */
-export const MAX_LEDGER_MESSAGES = 50_000_000;
+const MAX_LEDGER_MESSAGES = 50_000_000;
 
 /** Anomalies listed per kind (the earliest ones); the counts cover them all. */
 export const ANOMALIES_LISTED_PER_KIND = 25;
@@ -30,7 +30,7 @@ export const ANOMALIES_LISTED_PER_KIND = 25;
  * date a lost or swallowed message. Delivery frees an entry; past the bound a
  * lost message is still counted and listed, with `atMs` null.
  */
-export const MAX_PENDING_LOSS_TIMES = 1 << 16;
+const MAX_PENDING_LOSS_TIMES = 1 << 16;
 
 const TWO_32 = 2 ** 32;
 

@@ -51,7 +51,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
 }
 
 /** Simulated time between two turns of the event loop in `runScenarioYielding`: far below a second of wall time. */
-export const YIELD_CHUNK_US = micros(10_000_000);
+const YIELD_CHUNK_US = micros(10_000_000);
 
 /** Why `runScenarioYielding` stopped early: the signal's reason (the CLI's "SIGINT"). */
 export class RunAborted extends Error {

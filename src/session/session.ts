@@ -20,7 +20,7 @@ import { TraceHasher } from './trace-hash.js';
 export const PROGRESS_CHUNK_US = micros(60_000_000);
 
 /** Direction bytes in the canonical trace; client k's connection adds 2(k - 1). */
-export const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
+const DIRECTION_CODE: Record<Role, number> = { client: 0, server: 1 };
 
 /** One client and the server's side of its connection. */
 export interface Connection extends ConnectionView {

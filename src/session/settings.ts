@@ -96,7 +96,7 @@ export function effectiveSettings(scenario: Scenario, options: SettingsOptions):
 }
 
 /** What the scenario and the run set on purpose, merged as mergeSwitches merges them. */
-export function explicitSwitches(scenario: Scenario, extra: SwitchOverrides = {}): SwitchOverrides {
+function explicitSwitches(scenario: Scenario, extra: SwitchOverrides = {}): SwitchOverrides {
   const own = scenario.switchOverrides;
   const merged: SwitchOverrides = { ...own, ...extra };
   if (own.retransmit || extra.retransmit) merged.retransmit = { ...own.retransmit, ...extra.retransmit };
@@ -116,7 +116,7 @@ export function mergeSwitches(scenario: Scenario, preset: PresetName, extra: Swi
 }
 
 /** The switches that differ from the preset; nested policies give only their differing fields. */
-export function changedSwitches(preset: PresetName, switches: TransportSwitches): SwitchOverrides {
+function changedSwitches(preset: PresetName, switches: TransportSwitches): SwitchOverrides {
   const base = PRESETS[preset] as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(switches)) {

@@ -6,12 +6,11 @@ import { COUNTER_SCHEMA, counterRow, peakCounter } from '../transport/index.js';
 import type { CounterRow, FigureName, GaugeName, PeakRateName, PeerGauges, PeerReadout, TransportSwitches } from '../transport/index.js';
 import type { DeliveryStats } from './ledger.js';
 
-export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
 import type { EffectiveSettings } from './settings.js';
 
 export const SUMMARY_SCHEMA = 'bcsim.summary/1';
 
-export interface Gauge {
+interface Gauge {
   final: number;
   max: number;
 }
@@ -27,14 +26,14 @@ type FieldsOf<G extends string> = SummaryPath extends infer P ? (P extends `${G}
  * order: a gauge is {final, max}, a count or maximum a number, and the
  * `dedupComparisons` group an object of its rows' fields.
  */
-export type PeerFigures = {
+type PeerFigures = {
   [K in TopKey<SummaryPath>]: K extends GaugeName ? Gauge : [FieldsOf<K>] extends [never] ? number : { [F in FieldsOf<K>]: number };
 };
 
 export type PeerSummary = PeerFigures & { state: string };
 
 /** Names of the figures a summary holds or derives: every schema row with a summary place, and the ratios. */
-export type SummaryFigureName = Extract<SchemaRow, { summary: true | `${string}.${string}` } | { kind: 'ratio' }>['name'];
+type SummaryFigureName = Extract<SchemaRow, { summary: true | `${string}.${string}` } | { kind: 'ratio' }>['name'];
 
 /**
  * A figure of a peer summary, as the report tables name it: a gauge's

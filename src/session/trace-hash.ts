@@ -97,7 +97,7 @@ export class TraceHasher {
 }
 
 /** Bounds a determinism check's memory: two runs of 8 M datagrams keep ~210 MB. */
-export const MAX_KEPT_DIGESTS = 8_000_000;
+const MAX_KEPT_DIGESTS = 8_000_000;
 
 function fnv1a(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;

@@ -45,7 +45,7 @@ export function cloneDoc(doc: Doc): Doc {
 }
 
 /** The clients of a document (its `clients`, default 1). */
-export function clientCount(doc: Doc): number {
+function clientCount(doc: Doc): number {
   return typeof doc.clients === 'number' ? doc.clients : 1;
 }
 
@@ -101,10 +101,6 @@ export function blockAt(doc: Doc, place: Place): LinkDoc {
   return (link.clients as Record<string, Record<Direction, LinkDoc>>)[String(place.client)][place.dir];
 }
 
-export function linkOf(doc: Doc, d: Direction): LinkDoc {
-  return blockAt(doc, { client: null, dir: d });
-}
-
 /**
  * Replaces the random processes by the explicit lists, `recorded[k - 1]` being client k's: in
  * the shared blocks for a one-client document (so it keeps its shape), else in
@@ -121,12 +117,8 @@ export function setFaults(doc: Doc, recorded: ReadonlyArray<Record<Direction, re
   }
 }
 
-export function faultsOf(doc: Doc, d: Direction): FaultEntry[] {
-  return (linkOf(doc, d).faults as FaultEntry[] | undefined) ?? [];
-}
-
 /** "12.345678s": exact to the microsecond. */
-export function formatAt(us: number): string {
+function formatAt(us: number): string {
   return `${usToSeconds(us)}s`;
 }
 

@@ -34,7 +34,7 @@ export function finishDocument(doc: Doc, from: string, target: string, invariant
 }
 
 /** A shrunk run is short; a trace longer than this is cut (with a note) rather than held in memory. */
-export const MAX_TRACE_LINES = 1_000_000;
+const MAX_TRACE_LINES = 1_000_000;
 
 export interface ShrinkFiles {
   readonly scenario: string;

@@ -146,7 +146,7 @@ function isEvent(i: Item): boolean {
 }
 
 /** "12.345678s" (formatAt) in seconds. */
-export function atSeconds(at: string): number {
+function atSeconds(at: string): number {
   return Number(at.slice(0, -1));
 }
 

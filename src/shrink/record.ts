@@ -9,7 +9,7 @@ import type { Direction } from '../swarm/index.js';
 /** One client's two lists. */
 export type Recorded = Record<Direction, LinkFault[]>;
 
-export class RecordingLimit extends Error {
+class RecordingLimit extends Error {
   override readonly name = 'RecordingLimit';
 }
 

@@ -7,7 +7,7 @@ import { Rng } from './rng.js';
 import type { Block } from './spec.js';
 
 /** Client k starts its join (k - 1) x this after the join phase starts (the scenario default). */
-export const JOIN_STAGGER_MS = 2_000;
+const JOIN_STAGGER_MS = 2_000;
 /** Multi-player runs stay at combat rates up to this (the relay multiplies every connection's load). */
 export const MULTI_MAX_RATE = 60;
 

@@ -13,7 +13,7 @@ import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 
 /** Explicit bound on records per connection and side: two categories of u16 seqs, a few fragments each. */
-export const MAX_KEY_RECORDS = 1 << 20;
+const MAX_KEY_RECORDS = 1 << 20;
 
 /** One message's life on the wire, from its first send. */
 export interface KeyRecord {

@@ -33,7 +33,7 @@ export interface ConnectionEnds {
 }
 
 /** The longest update period of either role in any phase: how late an update may read an arrival. */
-export function updateSlack(result: RunResult): Slack {
+function updateSlack(result: RunResult): Slack {
   const scenario = result.session.scenario;
   let ms = Math.max(scenario.params.updatePeriodMs.server, scenario.params.updatePeriodMs.client);
   for (const phase of scenario.traffic.phases) {

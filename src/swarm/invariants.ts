@@ -17,7 +17,7 @@ import type { ConnectionEnds } from './ends.js';
 import type { Peer, RunSpec } from './spec.js';
 
 /** The message a violation is about: the shrinker keeps a candidate only if this stays the same. */
-export interface MessageKey {
+interface MessageKey {
   /** An anomaly of the ledger, or 'given-up': the message an end the link did not force gave up on. */
   readonly kind: DeliveryAnomaly['kind'] | 'given-up';
   readonly from: Peer;

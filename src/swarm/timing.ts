@@ -3,12 +3,12 @@ import { ceilToSecondMs } from '../engine/index.js';
 // faults can be placed where combat is guaranteed whatever the join's real length.
 
 /** Phase 1 never starts before this on any link: the measured join plus ship selection (6.265 s on a perfect link). */
-export const JOIN_MIN_MS = 6_000;
+const JOIN_MIN_MS = 6_000;
 /** The transport's update interval. */
 export const TICK_MS = 95;
 
 /** Smallest k with P(NegBin failures before `successes` successes <= k) >= q. */
-export function negBinQuantile(successes: number, p: number, q: number): number {
+function negBinQuantile(successes: number, p: number, q: number): number {
   if (p <= 0) return 0;
   // pmf(k) = C(k + r - 1, k) (1-p)^r p^k
   let pmf = (1 - p) ** successes;

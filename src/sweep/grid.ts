@@ -10,12 +10,12 @@ import { PRESET_NAMES } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
 import { SweepInputError } from './errors.js';
 
-export { cellAt, cells, comboAt, comboCount, comboSets, comboVary, gridSize } from '../scenario/index.js';
+export { cellAt, cells, comboCount, comboSets, comboVary, gridSize } from '../scenario/index.js';
 export type { GridCell, GridSpec, Vary } from '../scenario/index.js';
 
 /** Most values one --vary may take, and most runs one grid may hold: a typo cannot ask for billions. */
 export const MAX_VARY_VALUES = 1_000;
-export const MAX_VARIES = 8;
+const MAX_VARIES = 8;
 export const MAX_GRID_RUNS = 1_000_000;
 
 /** `path=v1,v2,…` or `path=lo..hi:step`. Values are split on top-level commas, so JSON values keep theirs. */

@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 import { SweepInputError } from './errors.js';
 
 /** A result line longer than this is not one of ours (a line is ~1 KB). */
-export const MAX_LINE_BYTES = 1024 * 1024;
-export const MAX_MERGE_FILES = 100_000;
+const MAX_LINE_BYTES = 1024 * 1024;
+const MAX_MERGE_FILES = 100_000;
 
 interface Head {
   readonly index: number;

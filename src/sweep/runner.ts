@@ -7,7 +7,7 @@ import Tinypool from 'tinypool';
 import { clearScenarioCache, runTask } from './task.js';
 import type { RunTask, TaskResult } from './task.js';
 
-export const WINDOW_PER_JOB = 8;
+const WINDOW_PER_JOB = 8;
 export const MAX_JOBS = 256;
 
 export interface RunnerOptions {

@@ -9,7 +9,7 @@ export interface Shard {
 }
 
 /** Far more machines than anyone runs; keeps a typo from meaning a shard of one run in a billion. */
-export const MAX_SHARDS = 100_000;
+const MAX_SHARDS = 100_000;
 
 export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text);

@@ -36,14 +36,14 @@ export interface DropEvent extends Base {
 }
 
 /** A link-level duplicate copy of a datagram reached `to`. */
-export interface DuplicateArrivalEvent extends Base {
+interface DuplicateArrivalEvent extends Base {
   readonly kind: 'dup-arrival';
   readonly to: Role;
   readonly bytes: Uint8Array;
   readonly messages: readonly Located[];
 }
 
-export interface AckEvent extends Base {
+interface AckEvent extends Base {
   readonly kind: 'ack';
   /** The peer that received the ACK (the original sender of the message). */
   readonly at: Role;
@@ -52,13 +52,13 @@ export interface AckEvent extends Base {
 }
 
 /** A reliable message (or fragment) that `at` had already taken. */
-export interface DuplicateEvent extends Base {
+interface DuplicateEvent extends Base {
   readonly kind: 'duplicate';
   readonly at: Role;
   readonly message: Located;
 }
 
-export interface StateEvent extends Base {
+interface StateEvent extends Base {
   readonly kind: 'state';
   readonly role: Role;
   readonly state: ConnectionState;

@@ -22,7 +22,7 @@ const OUTCOME_TEXT: Record<AckOutcome, string> = {
 export const RETRANSMIT_MARK = ' [RETRANSMIT #';
 export const DEAD_ZONE_MARK = ' [DEAD-ZONE ACK, pass 2]';
 
-export const TRACE_HEADER = '    time  dir   event        messages | bytes';
+const TRACE_HEADER = '    time  dir   event        messages | bytes';
 /** Width of the direction column, its spacing included: one client, and more (`at S:c16` fits). */
 const DIR_WIDTH = { one: 6, many: 9 };
 
@@ -30,7 +30,7 @@ const DIR_WIDTH = { one: 6, many: 9 };
 export type BytesMode = 'none' | 'short' | 'full';
 export const BYTES_MODES: readonly BytesMode[] = ['none', 'short', 'full'];
 /** Bytes shown by `short`. */
-export const SHORT_BYTES = 16;
+const SHORT_BYTES = 16;
 
 export interface FormatOptions {
   /** Default `full`. */
@@ -76,7 +76,7 @@ export function formatEvent(event: TraceEvent, options: FormatOptions = {}): str
  * accepted the connection there is no slot: lowercase `c` and the client's number
  * in the scenario (`c2>S`, `at c2`, `at S:c2`).
  */
-export function direction(event: TraceEvent, many: boolean): string {
+function direction(event: TraceEvent, many: boolean): string {
   const client = !many ? 'C' : event.slot === null ? `c${event.client}` : `C${event.slot}`;
   const server = !many ? 'S' : event.slot === null ? `S:c${event.client}` : `S${event.slot}`;
   switch (event.kind) {

@@ -10,8 +10,8 @@ import { FINAL_ROUND, MAX_MANIFEST_DEPTH, findRound, isDefaultManifest, standInH
 import type { ChecksumManifest, ManifestRound, ManifestTree } from './manifest.js';
 import { Opcode } from './payloads.js';
 
-export const RECURSIVE_FALSE = 0x20;
-export const RECURSIVE_TRUE = 0x21;
+const RECURSIVE_FALSE = 0x20;
+const RECURSIVE_TRUE = 0x21;
 
 export interface ChecksumRequest {
   readonly round: number;
@@ -33,7 +33,7 @@ export interface ChecksumResponse {
   readonly tree: WireTree;
 }
 
-export interface PayloadError {
+interface PayloadError {
   readonly offset: number;
   readonly reason: string;
 }
@@ -41,7 +41,7 @@ export interface PayloadError {
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PayloadError };
 
 /** Round 0 alone carries the reference hash after its round byte (DECISIONS.md 31). */
-export function carriesRefHash(round: number): boolean {
+function carriesRefHash(round: number): boolean {
   return round === 0;
 }
 
@@ -251,7 +251,7 @@ function treeMismatch(want: ManifestTree, got: WireTree, path: string): string |
 }
 
 /** A round as the reports' settings show it: what is asked, how much is answered. */
-export interface RoundOutline {
+interface RoundOutline {
   readonly round: string;
   readonly dir: string;
   readonly filter: string;

@@ -1,11 +1,11 @@
 // Traffic's public surface: the plan a scenario describes, the driver the session
 // runs, and the join script and opcodes the live peer and the proxy reuse.
 export { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, TREE_HASHINGS, isEventPhase } from './plan.js';
-export type { Phase, TrafficPlan, TreeHashing } from './plan.js';
+export type { Phase, TrafficPlan } from './plan.js';
 export { Opcode } from './payloads.js';
 export { EVENT_KIND_NAMES } from './mix.js';
 export { joinSteps } from './join.js';
-export type { JoinMessage, JoinStep } from './join.js';
+export type { JoinStep } from './join.js';
 export type { TrafficPort } from './sources.js';
 export { TrafficDriver } from './driver.js';
 export type { PhaseStart } from './driver.js';
@@ -13,7 +13,6 @@ export {
   DEFAULT_MANIFEST,
   FINAL_ROUND,
   REFERENCE_HASH,
-  MAX_FILES_PER_DIR,
   MAX_MANIFEST_DEPTH,
   MAX_MANIFEST_DIRS,
   MAX_MANIFEST_FILES,
@@ -21,13 +20,11 @@ export {
   MAX_MANIFEST_TEXT_CHARS,
   MAX_SUBDIRS,
   findRound,
-  isDefaultManifest,
   manifestProblem,
-  nextRound,
   numberedFiles,
   standInFile,
   standInHash,
 } from './manifest.js';
-export type { ChecksumManifest, ManifestFile, ManifestProblem, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
-export { checksumAnswer, checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
-export type { ChecksumRequest, ChecksumResponse, ManifestOutline, Parsed, PayloadError, RoundOutline, WireTree } from './checksum.js';
+export type { ChecksumManifest, ManifestFile, ManifestSubdir, ManifestTree } from './manifest.js';
+export { checksumAnswer, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
+export type { ChecksumRequest } from './checksum.js';

@@ -57,7 +57,7 @@ function captured(label: string, payload: Uint8Array): JoinMessage {
 }
 
 /** DECISIONS.md join table, step 8: the round-2 response leaves ~700 ms after its request (traffic.round2ThinkMs sets it for a run). */
-export const ROUND_2_THINK_MS = 700;
+const ROUND_2_THINK_MS = 700;
 
 /** Joins built so far, by manifest object: a run's driver and its live bridge share one. */
 const built = new WeakMap<ChecksumManifest, readonly JoinStep[]>();

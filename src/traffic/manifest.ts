@@ -62,7 +62,7 @@ export const MAX_MANIFEST_TEXT_CHARS = 1024;
 /** A directory's subdirectory count is a u8 on the wire. */
 export const MAX_SUBDIRS = 255;
 /** A directory's file count is a u16 on the wire. */
-export const MAX_FILES_PER_DIR = 65535;
+const MAX_FILES_PER_DIR = 65535;
 
 /** bcsim's stand-in for the game's string hash: 32-bit FNV-1a over UTF-8. */
 export function standInHash(text: string): number {
@@ -117,12 +117,6 @@ export const DEFAULT_MANIFEST: ChecksumManifest = {
     }),
   ],
 };
-
-/** The round after `round` in the manifest's order, or null after the last. */
-export function nextRound(manifest: ChecksumManifest, round: number): ManifestRound | null {
-  const at = manifest.rounds.findIndex((r) => r.round === round);
-  return at < 0 || at + 1 >= manifest.rounds.length ? null : manifest.rounds[at + 1];
-}
 
 export function findRound(manifest: ChecksumManifest, round: number): ManifestRound | null {
   return manifest.rounds.find((r) => r.round === round) ?? null;

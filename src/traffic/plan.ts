@@ -10,7 +10,7 @@ import type { ChecksumManifest } from './manifest.js';
  * that the reply is queued between the first and the second send of the request's
  * ACK (0.667 s apart), as the captured 418-byte datagram shows.
  */
-export const CALIBRATED_ROUND_2_THINK_MS = 675;
+const CALIBRATED_ROUND_2_THINK_MS = 675;
 
 export type Arrival = 'poisson' | 'periodic';
 
@@ -32,7 +32,7 @@ export interface JoinPhase {
 }
 
 /** Keepalives only, plus optional chat (DECISIONS.md "Lobby"). */
-export interface LobbyPhase {
+interface LobbyPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lobby';
   /** null = until the run ends. */
@@ -40,7 +40,7 @@ export interface LobbyPhase {
   readonly chatPerMinute: number;
 }
 
-export interface CombatPhase {
+interface CombatPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'combat';
   readonly durationUs: Micros | null;
@@ -63,7 +63,7 @@ export interface CombatPhase {
 }
 
 /** In game but quiet: StateUpdates continue, no reliable events. */
-export interface LullPhase {
+interface LullPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lull';
   readonly durationUs: Micros | null;
@@ -77,7 +77,7 @@ export interface LullPhase {
  * Only keepalives and the transport's own re-sends go out, the
  * quiet in which the dead zone persists (ack-outbox-deadlock.md §2).
  */
-export interface QuietPhase {
+interface QuietPhase {
   readonly kind: 'quiet';
   readonly updatePeriodMs?: UpdatePeriods;
   readonly durationUs: Micros | null;

@@ -99,7 +99,7 @@ export class Origins {
 }
 
 /** Sends one game message from its origin: a player to the server, or the server to every player. */
-export function sendFromOrigin(port: TrafficPort, origin: number | null, inGame: readonly number[], payload: Uint8Array, copies: number): void {
+function sendFromOrigin(port: TrafficPort, origin: number | null, inGame: readonly number[], payload: Uint8Array, copies: number): void {
   if (origin !== null) {
     // Both copies are queued at the same instant, so they share a datagram.
     for (let i = 0; i < copies; i++) port.send('client', origin, TYPE_GAME, payload, true, false);

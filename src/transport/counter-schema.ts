@@ -33,10 +33,7 @@
  *   the ratio over the whole run, rounded to 3 decimals; as a metric, the ratio
  *   of each second's increases.
  */
-export type CounterKind = 'count' | 'max' | 'gauge' | 'peakRate' | 'ratio';
-
-/** How a host's total over its connections is made from the connections' values (see CounterKind). */
-export type Aggregation = 'sum' | 'max' | 'sampled' | 'ratio';
+type CounterKind = 'count' | 'max' | 'gauge' | 'peakRate' | 'ratio';
 
 interface RowCommon {
   readonly name: string;
@@ -147,7 +144,6 @@ export type GaugeName = RowOf<'gauge'>['name'];
 /** The peer's counters: counts, per-event maxima, and each gauge's exact peak. */
 export type CounterName = RowOf<'count' | 'max'>['name'] | `${GaugeName}Max`;
 export type CountName = RowOf<'count'>['name'];
-export type RatioName = RowOf<'ratio'>['name'];
 export type PeakRateName = RowOf<'peakRate'>['name'];
 /** Rows recorded once a simulated second (the CSV's metrics and the charts). */
 export type ChartedName = Extract<Row, { chart: string }>['name'];

@@ -2,5 +2,5 @@
 // Plain numbers updated inline; observers read them, never write them.
 // Their names, units, aggregation and meaning are rows of the counter schema
 // (counter-schema.ts): add a counter there, then increment it here.
-export { newPeerCounters, zeroGauges } from './counter-schema.js';
+export { newPeerCounters } from './counter-schema.js';
 export type { PeerCounters, PeerGauges } from './counter-schema.js';

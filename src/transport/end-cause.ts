@@ -58,7 +58,7 @@ export function verdictCause(verdict: Exclude<UpdateVerdict, 'continue'>, given:
   return { kind: 'drain-deadline', drainStartUs: drain.drainStartUs, oldestUnacked: oldest === null ? null : messageRef(oldest), remoteDisconnected: drain.remoteHasLeft };
 }
 
-export function messageRef(message: OutgoingMessage): MessageRef {
+function messageRef(message: OutgoingMessage): MessageRef {
   return {
     type: message.type,
     low: message.low,

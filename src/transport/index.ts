@@ -47,21 +47,18 @@ export type {
   WrapReceive,
   ReceiveTiming,
   PlantedBug,
-  AckCarriage,
-  ConnectAck,
-  KeepalivePath,
 } from './switches.js';
 export { ineffectiveSettings } from './switch-effects.js';
 export type { PeerCounters } from './counters.js';
 export type { IntervalPeakName, IntervalPeakValues } from './interval-peaks.js';
-export { COUNTER_SCHEMA, COUNTER_NAMES, GAUGE_NAMES, checkedFieldName, copyPeerCounters, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from './counter-schema.js';
-export type { Aggregation, ChartedName, CounterKind, CounterName, CounterRow, CountName, FigureName, GaugeName, PeakRateName, RatioName } from './counter-schema.js';
+export { COUNTER_SCHEMA, checkedFieldName, copyPeerCounters, counterRow, newPeerCounters, peakCounter, zeroGauges } from './counter-schema.js';
+export type { ChartedName, CounterRow, CountName, FigureName, GaugeName, PeakRateName } from './counter-schema.js';
 export { PeerTotal } from './totals.js';
 export type { PeerReadout } from './totals.js';
 export { connectionEnded } from './lifecycle.js';
 export type { ConnectionState } from './lifecycle.js';
 export { endCauseText, messageRefText } from './end-cause.js';
-export type { EndCause, GiveUpLimit, MessageRef } from './end-cause.js';
+export type { EndCause, MessageRef } from './end-cause.js';
 export type { TransportHooks } from './hooks.js';
 export type { OutgoingMessage } from './outgoing.js';
 export { SendNote } from './datagram-builder.js';

@@ -7,7 +7,7 @@
 const EMPTY = -1;
 const MIN_CAPACITY = 16;
 /** Explicit bound: the owners' own limits keep them far below (a key per queued entry). */
-export const MAX_INT_MAP_CAPACITY = 1 << 22;
+const MAX_INT_MAP_CAPACITY = 1 << 22;
 
 export class IntMap<V> {
   private keys = new Int32Array(MIN_CAPACITY).fill(EMPTY);

@@ -1,8 +1,2 @@
 /** The two simulated hosts. The server is peer id 0x01; the client gets a slot (DECISIONS.md 5). */
 export type Role = 'server' | 'client';
-
-export const ROLES: readonly Role[] = ['server', 'client'];
-
-export function otherRole(role: Role): Role {
-  return role === 'server' ? 'client' : 'server';
-}

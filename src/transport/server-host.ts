@@ -11,7 +11,7 @@ import type { PeerTransport } from './peer.js';
 import { UpdateLoop } from './update-loop.js';
 
 /** Slots are a byte and 0xFF means "unassigned": at most 253 clients (2..254). */
-export const MAX_SLOT = 0xfe;
+const MAX_SLOT = 0xfe;
 
 export interface ServerHostEvents {
   /** A connection was accepted and given `slot`. */

@@ -4,13 +4,13 @@
 import type { MillisIn } from '../engine/index.js';
 
 /** ack-outbox-deadlock.md §1 (stock) versus §6 (the simple fix). */
-export type AckOutboxDesign = 'two-pass-gated' | 'single-pass-bounded';
+type AckOutboxDesign = 'two-pass-gated' | 'single-pass-bounded';
 
 /** DECISIONS.md 10: how the receiver finds an existing ACK entry. */
-export type DedupDesign = 'linear-scan' | 'hashed-index';
+type DedupDesign = 'linear-scan' | 'hashed-index';
 
 /** DECISIONS.md 10: what a duplicate does to an existing ACK entry. */
-export type AckRefresh = 'timer-only' | 'reset-count';
+type AckRefresh = 'timer-only' | 'reset-count';
 
 /** DECISIONS.md 14: candidate causes of the fragment-ACK bug, each its own behaviour. */
 export type FragmentAckCause =
@@ -30,7 +30,7 @@ export const FRAGMENT_ACK_CAUSES: readonly FragmentAckCause[] = [
   'matcher-rejects-fragments',
 ];
 
-export type Backoff = 'fixed' | 'linear' | 'exponential';
+type Backoff = 'fixed' | 'linear' | 'exponential';
 
 /**
  * How a graceful disconnect ends the connection.
@@ -252,7 +252,7 @@ export interface TransportSwitches {
 }
 
 /** The keepalive of the "queued-reliable" reading: the captured message, reliable, queued, both roles, echoed. */
-export const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
+const QUEUED_RELIABLE_KEEPALIVE: KeepalivePolicy = {
   message: 'type-0x00',
   reliable: true,
   path: 'first-send-queue',

@@ -16,11 +16,6 @@ export interface PeerReadout {
   readonly intervalPeaks?: Readonly<IntervalPeakValues>;
 }
 
-/** True for a counter that is a per-peer maximum rather than a count (the schema's aggregation). */
-export function isMaxCounter(key: keyof PeerCounters): boolean {
-  return MAX_AGGREGATED.has(key);
-}
-
 const SUMMED = COUNTER_NAMES.filter((key) => !MAX_AGGREGATED.has(key));
 const MAXED = COUNTER_NAMES.filter((key) => MAX_AGGREGATED.has(key));
 
@@ -33,14 +28,14 @@ export function sumCounters(all: readonly PeerCounters[]): PeerCounters {
   return total;
 }
 
-export function sumGauges(all: readonly PeerGauges[]): PeerGauges {
+function sumGauges(all: readonly PeerGauges[]): PeerGauges {
   const total = zeroGauges();
   for (const g of all) for (const key of GAUGE_NAMES) total[key] += g[key];
   return total;
 }
 
 /** "open" when every peer agrees, else "open×2,timed-out×1" in a fixed order. */
-export function combinedState(states: readonly string[]): string {
+function combinedState(states: readonly string[]): string {
   if (states.length === 0) return 'none';
   const counts = new Map<string, number>();
   for (const s of states) counts.set(s, (counts.get(s) ?? 0) + 1);

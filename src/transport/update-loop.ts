@@ -16,7 +16,7 @@ export interface UpdateSteps {
 }
 
 /** Explicit bound: a server holds at most this many connections at once (slots are a byte). */
-export const MAX_LOOP_PEERS = 255;
+const MAX_LOOP_PEERS = 255;
 
 export class UpdateLoop {
   private readonly peers: UpdateSteps[] = [];

@@ -8,10 +8,10 @@ import { decodeDatagram, decodeDialect, decrypt, dialectResultToJson } from '../
 import type { AckJson, DataJson, Deviation } from '../../src/codec/index.js';
 import type { Expert, Frame, Node } from './tshark.js';
 
-export const SEVERITY = { chat: 0x00200000, note: 0x00400000, warn: 0x00600000, error: 0x00800000 };
-export const GROUP = { sequence: 0x02000000, malformed: 0x07000000, protocol: 0x09000000 };
+const SEVERITY = { chat: 0x00200000, note: 0x00400000, warn: 0x00600000, error: 0x00800000 };
+const GROUP = { sequence: 0x02000000, malformed: 0x07000000, protocol: 0x09000000 };
 
-export type TraceMessage = (AckJson | DataJson) & { note: string; transmission: number };
+type TraceMessage = (AckJson | DataJson) & { note: string; transmission: number };
 export interface TraceSend {
   t: number;
   event: 'send';
@@ -21,8 +21,8 @@ export interface TraceSend {
   messages: TraceMessage[];
 }
 
-export const bool = (value: boolean): string => (value ? '1' : '0');
-export const hexField = (value: number, digits: number): string => `0x${value.toString(16).padStart(digits, '0')}`;
+const bool = (value: boolean): string => (value ? '1' : '0');
+const hexField = (value: number, digits: number): string => `0x${value.toString(16).padStart(digits, '0')}`;
 const colonHex = (hex: string): string => (hex.toLowerCase().match(/../g) ?? []).join(':');
 
 /** The retransmission the dissector should mark on a message: kind, first frame, earlier sends. */
@@ -33,7 +33,7 @@ export interface Mark {
 }
 
 /** bc.* fields tshark must show for one message of bcsim's decode JSON (nothing more, nothing less). */
-export function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefined, deviations: readonly Deviation[] = []): Record<string, string[]> {
+function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefined, deviations: readonly Deviation[] = []): Record<string, string[]> {
   const f: Record<string, string[]> = {
     'bc.offset': [String(m.offset)],
     'bc.type': [hexField(m.type, 2)],
@@ -84,7 +84,7 @@ export function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefi
   return f;
 }
 
-export const EXPERT_OF_KIND = { fragment: 'bc.fragment_retransmission', reliable: 'bc.reliable_retransmission', ack: 'bc.ack_retransmission' } as const;
+const EXPERT_OF_KIND = { fragment: 'bc.fragment_retransmission', reliable: 'bc.reliable_retransmission', ack: 'bc.ack_retransmission' } as const;
 const RETRANSMISSION_TEXT = { fragment: 'Fragment retransmission', reliable: 'Reliable message retransmission', ack: 'ACK retransmission' } as const;
 
 /**

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toHex } from '../../src/codec/index.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DISSECTOR = join(ROOT, 'dissector', 'bcsim.lua');
 
 /**

@@ -62,7 +62,7 @@ export interface SourceText {
   readonly text: string;
 }
 
-export type FindingKind = 'unknown-folder' | 'missing-index' | 'upward' | 'deep' | 'own-index' | 'outside-src' | 'cycle';
+type FindingKind = 'unknown-folder' | 'missing-index' | 'upward' | 'deep' | 'own-index' | 'outside-src' | 'cycle';
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -70,7 +70,7 @@ export interface Finding {
   readonly message: string;
 }
 
-export interface ModuleReference {
+interface ModuleReference {
   readonly specifier: string;
   readonly line: number;
   readonly how: 'import' | 'export-from' | 'dynamic-import' | 'import-type';
@@ -79,7 +79,7 @@ export interface ModuleReference {
 const parsed = new Map<string, ModuleReference[]>();
 
 /** Every module specifier in a file: import and export-from declarations (type-only ones too), `import('…')` and `import('…').Type`. */
-export function moduleReferences(path: string, text: string): ModuleReference[] {
+function moduleReferences(path: string, text: string): ModuleReference[] {
   const key = `${path}\0${text}`;
   const known = parsed.get(key);
   if (known !== undefined) return known;

@@ -30,7 +30,7 @@ export const WIRE_PATTERNS: readonly WirePattern[] = [
  * Files that may match, with why: they read other protocols' headers, not BC's.
  * Keyed by path, then by pattern name.
  */
-export const WIRE_EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const WIRE_EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'src/capture/udp.ts': {
     'a flags_len bit or length mask by hand': "the IPv4 header's flags and fragment offset",
     'a u16 field read by hand': 'a pcap record header, little-endian u32',

@@ -61,7 +61,7 @@ export interface Arrival {
   readonly sentAtUs: number;
 }
 
-export interface Drop {
+interface Drop {
   readonly atUs: number;
   readonly uids: readonly number[];
   readonly cause: DropCause;

@@ -6,7 +6,6 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DocExample } from './doc-examples.js';
 import { createSocket } from 'node:dgram';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,7 +33,7 @@ const SCHEME_WITH_TYPO = { name: 'my', scheme: 'rtype', duration: '1m', workload
  * The files examples name as the user's own, and how each is made. Keep it small: an
  * example that needs something else should make it itself (or name a shipped file).
  */
-export const PLACEHOLDERS: ReadonlyArray<{ readonly files: readonly string[]; readonly what: string; make(dir: string): void }> = [
+const PLACEHOLDERS: ReadonlyArray<{ readonly files: readonly string[]; readonly what: string; make(dir: string): void }> = [
   {
     files: ['capture.pcap', 'capture.pcapng', 'proxy.pcapng', 'tmp/fa.pcapng', 'tmp/fragment-ack.pcapng'],
     what: "a capture (the user's, or the one an earlier example writes): bcsim run fragment-ack-bug --pcap",
@@ -148,7 +147,7 @@ export const LIVE_SECONDS = { peer: 20, proxy: 25, server: 25 } as const;
 /** How long the test's own counterpart server may live (it is stopped when its job is done). */
 const COUNTERPART_SECONDS = 180;
 /** conform against the test's own server: its peer timeout is short, so the removal and wrap cases are too. */
-export const CONFORM_FLAGS = ['--peer-timeout', '5s', '--wrap-budget', '10s'];
+const CONFORM_FLAGS = ['--peer-timeout', '5s', '--wrap-budget', '10s'];
 const COUNTERPART_PEER_TIMEOUT_MS = 5000;
 
 /**
@@ -283,8 +282,6 @@ function bindable(port: number): Promise<boolean> {
  * Simulated examples that describe a long job (a benchmark's grid): the test runs them with a
  * shorter --duration, which keeps the command and its flags; the figures are the benchmark's.
  */
-export const SHORTENED: ReadonlyArray<{ readonly example: RegExp; readonly duration: string; readonly why: string }> = [
+const SHORTENED: ReadonlyArray<{ readonly example: RegExp; readonly duration: string; readonly why: string }> = [
   { example: /^bcsim sweep lossy-link --seeds 1\.\.200 --duration 10m$/, duration: '30s', why: "the grid of bench/sweep-speedup.mjs; 200 ten-minute runs are the benchmark's job" },
 ];
-
-export type { DocExample };

@@ -4,9 +4,9 @@ import type { ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-export interface Exited {
+interface Exited {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

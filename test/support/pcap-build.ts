@@ -73,14 +73,14 @@ export function pcap(packets: readonly Packet[], options: PcapOptions = {}): Uin
 
 // ---- pcapng -------------------------------------------------------------
 
-export interface Interface {
+interface Interface {
   readonly linkType: number;
   readonly snapLength?: number;
   /** if_tsresol byte: 6 = µs (default, written only when given), 9 = ns, 0x80|n = 2^-n. */
   readonly tsresol?: number;
 }
 
-export type Block =
+type Block =
   | { readonly kind: 'epb'; readonly interfaceId?: number; readonly packet: Packet; readonly comment?: string; readonly captured?: number }
   | { readonly kind: 'spb'; readonly data: Uint8Array; readonly originalLength?: number }
   | { readonly kind: 'opb'; readonly interfaceId?: number; readonly packet: Packet }
@@ -205,7 +205,7 @@ export function sll2(payload: Uint8Array, protocol = 0x0800): Uint8Array {
 }
 
 /** BSD loopback: the address family in host byte order (AF_INET = 2). */
-export function nullLoopback(payload: Uint8Array, order: ByteOrder = 'le'): Uint8Array {
+function nullLoopback(payload: Uint8Array, order: ByteOrder = 'le'): Uint8Array {
   return Uint8Array.from([...(order === 'le' ? [2, 0, 0, 0] : [0, 0, 0, 2]), ...payload]);
 }
 

@@ -12,7 +12,7 @@ import type { Role } from '../../src/transport/roles.js';
 import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';
 import type { PresetName, SwitchPatch, TransportParams } from '../../src/transport/switches.js';
 
-export interface WireRecord {
+interface WireRecord {
   timeUs: number;
   from: Role;
   bytes: Uint8Array;

@@ -26,7 +26,7 @@ export const CONFORM_SCHEMA = 'bcsim.conform/1';
  * A session that sent nothing for this long sends a keepalive, as a client does
  * after 5 s (DECISIONS.md 12); sooner, so a case that waits is never timed out.
  */
-export const IDLE_KEEPALIVE_MS = 2000;
+const IDLE_KEEPALIVE_MS = 2000;
 /** Sessions at once by default: fits a server with a handful of player slots (OpenBC's default is 5). */
 export const DEFAULT_PARALLEL_SESSIONS = 4;
 /** Explicit bound on what one campaign may open. */
@@ -239,7 +239,7 @@ async function pool(items: readonly ConformCase[], budget: number, run: (c: Conf
  * address of its own (127.0.0.2, .3, …: all of 127/8 is loopback), so a server
  * that limits reconnects per address (OpenBC waits 2 s) sees distinct players.
  */
-export function sessionHost(options: Pick<ConformOptions, 'bindHost' | 'distinctHosts'>, n: number): string {
+function sessionHost(options: Pick<ConformOptions, 'bindHost' | 'distinctHosts'>, n: number): string {
   return options.distinctHosts ? `127.0.0.${2 + ((n - 1) % 250)}` : options.bindHost;
 }
 

@@ -52,7 +52,7 @@ export interface Departure {
 }
 
 /** Explicit bounds: a session keeps at most this many datagrams each way (counted past it). */
-export const MAX_SESSION_DATAGRAMS = 200_000;
+const MAX_SESSION_DATAGRAMS = 200_000;
 
 type Waiter = { readonly match: (m: ServerMessage) => boolean; readonly done: (m: ServerMessage | null) => void; readonly timer: NodeJS.Timeout };
 
@@ -255,7 +255,7 @@ export class ConformClient {
 }
 
 /** The ACK a correct receiver sends for a reliable message (DECISIONS.md 2). */
-export function ackFor(message: DataMessage): AckMessage {
+function ackFor(message: DataMessage): AckMessage {
   return { type: TYPE_ACK, seq: message.seq as number, flags: ackFlagsOf(isLowType(message.type), message.fragment), fragIndex: message.fragment ? (message.fragIndex as number) : null };
 }
 
@@ -266,10 +266,6 @@ export function ackMessage(seq: number, low: boolean, fragIndex: number | null =
 
 export function isData(m: Located): m is Located<DataMessage> {
   return m.type !== TYPE_ACK;
-}
-
-export function isAckMessage(m: Located): m is Located<AckMessage> {
-  return m.type === TYPE_ACK;
 }
 
 /** A game message's opcode (its first payload byte), or null. */

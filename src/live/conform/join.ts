@@ -18,14 +18,14 @@ export const FRAGMENT_CHUNK_BYTES = 405;
 /** NewPlayerInGame as clients send it: the opcode and a bit-packed boolean. */
 const NEW_PLAYER_IN_GAME = Uint8Array.of(Opcode.NewPlayerInGame, 0x20);
 /** The player name of every conform client: five letters, so the keepalive is the captured 22 bytes. */
-export const CONFORM_PLAYER = 'bcsim';
+const CONFORM_PLAYER = 'bcsim';
 
 export interface JoinTimings {
   /** How long to wait for each of the server's join steps. */
   readonly stepMs: number;
 }
 
-export const DEFAULT_JOIN_TIMINGS: JoinTimings = { stepMs: 5000 };
+const DEFAULT_JOIN_TIMINGS: JoinTimings = { stepMs: 5000 };
 
 /** What a case may do instead of the plain answer to a round: send the bytes its own way. */
 export type RoundAnswer = (round: number, payload: Uint8Array, request: ServerMessage) => Promise<void> | void;

@@ -8,9 +8,9 @@ import type { ConformReport } from './campaign.js';
 import type { CaseStatus } from './case-types.js';
 
 /** Evidence lines shown per failing case in text (the JSON keeps them all). */
-export const TEXT_EVIDENCE = 6;
+const TEXT_EVIDENCE = 6;
 /** Hex bytes quoted per evidence line in text. */
-export const TEXT_HEX_BYTES = 48;
+const TEXT_HEX_BYTES = 48;
 
 const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' };
 

@@ -6,7 +6,7 @@ import type { ConformanceEvaluation, ConformanceResult } from './evaluate.js';
 import { countVerdicts, countsText, failedUnexercised, notExercisedMessage } from './verdict.js';
 
 /** Datagram bytes quoted per evidence line in text (the JSON and JUnit keep up to MAX_HEX_BYTES). */
-export const TEXT_HEX_BYTES = 48;
+const TEXT_HEX_BYTES = 48;
 
 /** Evidence lines shown per failing rule (the result keeps up to MAX_EVIDENCE). */
 export const TEXT_EVIDENCE_LINES = 5;

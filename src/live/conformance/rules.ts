@@ -22,9 +22,9 @@ export type RuleKind = (typeof RULE_KINDS)[number];
  */
 export const KEY_REUSE_GAP_MS = 60_000;
 export const MAX_RULES = 100;
-export const MAX_RULE_NAME_CHARS = 100;
+const MAX_RULE_NAME_CHARS = 100;
 /** The stock two-pass outbox frees an ACK entry at its 9th send (DECISIONS.md 8). */
-export const MAX_ACK_SENDS_LIMIT = 1_000_000;
+const MAX_ACK_SENDS_LIMIT = 1_000_000;
 
 const windowMs = (what: string) =>
   z

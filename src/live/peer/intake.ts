@@ -31,7 +31,7 @@ export function cannotOpen(read: Intake): string | null {
 }
 
 /** Lines of this kind printed at most; later ones are only counted in the summary. */
-export const MAX_INTAKE_WARNINGS = 16;
+const MAX_INTAKE_WARNINGS = 16;
 /** Bytes of a datagram shown in a warning. */
 const SHOWN_BYTES = 64;
 

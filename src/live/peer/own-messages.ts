@@ -5,7 +5,7 @@
 import { LimitError } from '../../engine/index.js';
 
 /** Explicit bound: reliable messages one live run may originate. */
-export const MAX_OWN_MESSAGES = 10_000_000;
+const MAX_OWN_MESSAGES = 10_000_000;
 
 const ACKED = 1;
 const GAVE_UP = 2;

@@ -20,8 +20,8 @@ import type { JoinStep } from '../../traffic/index.js';
 import type { Delivery, Role } from '../../transport/index.js';
 
 /** Explicit bounds: expectations and unmatched deliveries kept per connection (oldest go first, counted). */
-export const MAX_EXPECTATIONS = 256;
-export const MAX_UNMATCHED = 256;
+const MAX_EXPECTATIONS = 256;
+const MAX_UNMATCHED = 256;
 
 interface Expectation {
   readonly kind: number;
@@ -34,7 +34,7 @@ interface Waiting {
 }
 
 /** The matching key of a message: its type, and a game message's opcode (first payload byte). */
-export function messageKind(type: number, payload: Uint8Array): number {
+function messageKind(type: number, payload: Uint8Array): number {
   return type === TYPE_GAME && payload.length > 0 ? (type << 8) | payload[0] : type << 8;
 }
 

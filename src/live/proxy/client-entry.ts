@@ -15,7 +15,6 @@ import { IndexedStreams } from './indexed-streams.js';
 import { OutstandingTracker } from './outstanding.js';
 
 export type Direction = 'clientToServer' | 'serverToClient';
-export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClient'];
 
 /** Datagrams forwarded untouched, bypassing the link model. */
 export interface Bypass {
@@ -49,7 +48,7 @@ export interface ClientEntry {
 }
 
 /** The Link/stream name of client k's direction (client 1 unprefixed, as session.ts names them). */
-export function linkName(k: number, direction: Direction): string {
+function linkName(k: number, direction: Direction): string {
   return k === 1 ? direction : `client${k}.${direction}`;
 }
 
@@ -100,11 +99,11 @@ export function captureEndpoint(a: Address): CaptureEndpoint {
   return { key: ++endpointKeys, ip: ipNumber(a.address), port: a.port, label: formatHostPort(a) };
 }
 
-export function newConnection(k: number, server: CaptureEndpoint, client: Address, nowUs: number): CaptureConnection {
+function newConnection(k: number, server: CaptureEndpoint, client: Address, nowUs: number): CaptureConnection {
   return { index: k, server, client: captureEndpoint(client), slot: null, startSeen: false, firstUs: nowUs, lastUs: nowUs };
 }
 
-export function newBypass(): Record<Direction, Bypass> {
+function newBypass(): Record<Direction, Bypass> {
   return { clientToServer: { gamespy: 0, undecodable: 0 }, serverToClient: { gamespy: 0, undecodable: 0 } };
 }
 

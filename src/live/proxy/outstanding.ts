@@ -8,7 +8,7 @@ import { DATAGRAM_HEADER_BYTES, TYPE_ACK, flagsLenAt, flagsLenReliable, packedAc
 import { messageSizeAt } from '../../capture/index.js';
 
 /** Keys followed per end: far above any real window, a bound on hostile input. */
-export const MAX_OUTSTANDING = 131_072;
+const MAX_OUTSTANDING = 131_072;
 
 export class OutstandingTracker {
   private readonly sent = { client: new Set<number>(), server: new Set<number>() };

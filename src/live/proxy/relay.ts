@@ -26,7 +26,7 @@ import { MAX_PENDING, captureEndpoint, connectUpstream, newClientEntry } from '.
 import type { ClientEntry, Direction } from './client-entry.js';
 
 /** Any number of clients, bounded so a flood of source addresses cannot exhaust sockets. */
-export const MAX_CLIENTS = 64;
+const MAX_CLIENTS = 64;
 const GAMESPY_FIRST_BYTE = 0x5c;
 
 /** Link's accounting ids: the proxy has none (-1 per message). Shared arrays: Link never mutates them. */

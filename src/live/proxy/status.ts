@@ -5,7 +5,7 @@
 // (capture/ack-behaviour.ts), summed over the clients; "?" while unknown.
 import type { ProxyRelay } from './relay.js';
 
-export const STATUS_INTERVAL_MS = 500;
+const STATUS_INTERVAL_MS = 500;
 
 interface Side {
   outstanding: number;

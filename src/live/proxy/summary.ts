@@ -13,7 +13,7 @@ import { formatHostPort } from '../endpoint.js';
 import type { Bypass, ClientEntry, Direction } from './client-entry.js';
 import type { RelayTotals } from './relay.js';
 
-export const PROXY_SCHEMA = 'bcsim.proxy/1';
+const PROXY_SCHEMA = 'bcsim.proxy/1';
 
 export interface ProxySettings {
   readonly listen: string;
@@ -31,7 +31,7 @@ export interface ProxySettings {
   readonly out: string | null;
 }
 
-export interface ProxyClientSummary {
+interface ProxyClientSummary {
   readonly client: number;
   readonly address: string;
   /** The proxy's socket facing the server for this client. */

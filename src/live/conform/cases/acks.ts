@@ -13,18 +13,12 @@ import { FRAGMENT_CHUNK_BYTES, answerRounds, connect, isChecksumRequest, keepali
 import type { JoinProgress } from '../join.js';
 import { serverAckOf } from './processing.js';
 
-/** A copy of `first` (same type, category, seq and fragment index) that arrived after `since`. */
-export function copyOf(client: ConformClient, first: ServerMessage, since: number): ServerMessage | undefined {
-  const f = first.message as DataMessage;
-  return client.serverMessages().find((m) => m.timeMs > since && m !== first && isData(m.message) && sameKey(m.message, f));
-}
-
 function sameKey(a: DataMessage, b: DataMessage): boolean {
   return a.reliable && a.type === b.type && a.seq === b.seq && a.fragIndex === b.fragIndex && (a.type === TYPE_GAME ? a.payload[0] === b.payload[0] : true);
 }
 
 /** Waits up to `ms` past `since` for a copy of `first`. */
-export async function waitCopy(client: ConformClient, first: ServerMessage, since: number, ms: number): Promise<ServerMessage | null> {
+async function waitCopy(client: ConformClient, first: ServerMessage, since: number, ms: number): Promise<ServerMessage | null> {
   const f = first.message as DataMessage;
   return client.waitFor((m) => m.timeMs > since && m !== first && isData(m.message) && sameKey(m.message, f), ms, since);
 }
@@ -219,7 +213,7 @@ export const fragmentAcks: ConformCase = {
  * duplicate of the connect reply's low ACK. Other low-type seqs are left out:
  * an ACK that crosses categories is the ack-category case's to judge.
  */
-export function junkAcks(acked: readonly number[], connectSeq: number, nextHigh: number): Message[] {
+function junkAcks(acked: readonly number[], connectSeq: number, nextHigh: number): Message[] {
   const out: Message[] = [];
   for (let i = 0; i < 3; i++) for (const seq of acked) out.push(ackMessage(seq, false));
   for (let i = 0; i < 3; i++) out.push(ackMessage(connectSeq, true));

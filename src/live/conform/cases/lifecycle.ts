@@ -18,7 +18,7 @@ import { requestIsRound } from './acks.js';
 const SILENCE_CHECK_MS = 2000;
 
 /** A round-0xFF answer whose tree cannot be read: a file count that runs past the end. */
-export function unreadableFinalAnswer(): Uint8Array {
+function unreadableFinalAnswer(): Uint8Array {
   return Uint8Array.of(Opcode.ChecksumResponse, FINAL_ROUND, 0x11, 0x22, 0x33, 0x44, 0xff, 0xff, 0x01);
 }
 
