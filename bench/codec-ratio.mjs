@@ -1,4 +1,4 @@
-// Issue 17: the simulation's cost against a codec-only loop over the same
+// The simulation's cost against a codec-only loop over the same
 // datagrams, in one process. The codec loop decodes each datagram of the run
 // (decodeDatagram) and encodes its messages again (writeDatagram, as the
 // sender does), nothing else. Both are timed warm, median of 3.

@@ -1,8 +1,8 @@
 // `npm run bench`: simulator speed, measured in fresh processes, never in tests.
-// Writes bench/results.json and prints a table. Targets (issue 5):
+// Writes bench/results.json and prints a table. Targets:
 //   long-session 4 h per mode >= 10,000x real time (<= 1.44 s), peak RSS <= 200 MB,
 //   wall(8 h) / wall(1 h) <= 9 in both modes; engine >= 5M events/s.
-// Issue 12: server-8 for 1 h per mode, the whole `bcsim run` process, >= 10,000x real
+// server-8 for 1 h per mode, the whole `bcsim run` process, >= 10,000x real
 //   time (<= 0.36 s); wall(8 clients) / wall(1 client) <= 9 at the same per-connection traffic.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ function measure(scenario, preset, duration) {
   return { ...median, maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)), wallSecondsAll: runs.map((r) => r.wallSeconds) };
 }
 
-// Whole-process measurement (issue 12): `node dist/cli/main.cjs <args>` (the bin) in a fresh process,
+// Whole-process measurement: `node dist/cli/main.cjs <args>` (the bin) in a fresh process,
 // wall time taken by this parent around the spawn (process start, module loading, the run,
 // printing and exit), peak RSS as the kernel reports it for the child (ru_maxrss from wait4,
 // read with GNU time's %M). Without GNU time, an exit hook loaded with --import reads the
@@ -99,13 +99,13 @@ for (const preset of ['stock', 'fixed']) {
 const s10 = measure(STRESS, 'stock', '10m');
 const s20 = measure(STRESS, 'stock', '20m');
 results.stress = { scenario: 'bench/stress.json', wall10m: s10.wallSeconds, wall20m: s20.wallSeconds, ratio: s20.wallSeconds / s10.wallSeconds };
-// Issue 9: 2,500 reliable/s through an outage; the whole process, per mode.
+// 2,500 reliable/s through an outage; the whole process, per mode.
 results.overload = {};
 for (const preset of ['stock', 'fixed']) {
   const r = measure(OVERLOAD, preset, '75s');
   results.overload[preset] = { wallSeconds: r.wallSeconds, peakRssMB: r.maxRssBytes / 1048576, events: r.events };
 }
-// Issue 12: the built-in server-8 (8 players, 1 h), the whole `bcsim run` process per mode.
+// The built-in server-8 (8 players, 1 h), the whole `bcsim run` process per mode.
 results.server8 = { method: rssMethod };
 for (const preset of ['stock', 'fixed']) {
   const r = measureWhole(['run', 'server-8', '--mode', preset, '--json']);
@@ -138,7 +138,7 @@ for (const preset of ['stock', 'fixed']) {
     datagrams8: r8.datagrams,
   };
 }
-// Issue 13: writing a pcapng adds at most 30 % to a run (whole process, pairs run in turn);
+// Writing a pcapng adds at most 30 % to a run (whole process, pairs run in turn);
 // analyze reads at least 200,000 datagrams/s (the analysis alone, bench/analyze.mjs).
 const pcapFile = join(scratch, 'long-session.pcapng');
 const plain = [];
@@ -163,13 +163,13 @@ benchEngine({ events: 1_000_000 }); // warm-up
 const engine = benchEngine();
 results.engine = { eventsPerSecond: engine.eventsPerSecond, events: engine.events, pendingPopulation: engine.population };
 
-// Live mode (issue 14): the proxy's added latency and CPU at 1,000 datagrams/s, and the real-time peer's timer accuracy.
+// Live mode: the proxy's added latency and CPU at 1,000 datagrams/s, and the real-time peer's timer accuracy.
 results.live = {
   proxy: JSON.parse(execFileSync(process.execPath, [here('./proxy-latency.mjs'), '--seconds', '10', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
   peer: JSON.parse(execFileSync(process.execPath, [here('./peer-timers.mjs'), '--seconds', '20', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
 };
 
-// Sweeps and shrinking (issue 15): 1 -> 2 workers on 200 runs of 10 simulated minutes, and the shrink example.
+// Sweeps and shrinking: 1 -> 2 workers on 200 runs of 10 simulated minutes, and the shrink example.
 results.sweep = JSON.parse(execFileSync(process.execPath, [here('./sweep-speedup.mjs'), '--json', '--repeats', '3', '--idle-wait', '30'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
 {
   const shrinkOut = join(tmpdir(), `bcsim-bench-shrink-${process.pid}.json`);
@@ -180,7 +180,7 @@ results.sweep = JSON.parse(execFileSync(process.execPath, [here('./sweep-speedup
   results.shrink = { command: 'bcsim shrink "bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack"', wallSeconds, report: text.trim().split('\n').filter((l) => /^(faults|runs|duration):/.test(l)) };
 }
 
-// Issue 17: the whole process from a fresh node to the output (median of 5), and the simulation against a codec-only loop.
+// The whole process from a fresh node to the output (median of 5), and the simulation against a codec-only loop.
 results.wholeProcess = JSON.parse(execFileSync(process.execPath, [here('./whole-process.mjs'), '--json', '--repeats', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
 
 writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);

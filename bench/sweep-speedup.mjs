@@ -1,4 +1,4 @@
-// Issue 15 acceptance: `bcsim sweep` speed-up from 1 to 2 worker threads on 200
+// `bcsim sweep` speed-up from 1 to 2 worker threads on 200
 // runs of 10 simulated minutes (lossy-link), the whole process each time (start-up,
 // checks, the pool, writing the file), and runs per minute. Target: >= 1.7x on 2 cores.
 //   node bench/sweep-speedup.mjs [--json] [--repeats 3] [--runs 200] [--scenario lossy-link] [--duration 10m] [--idle-wait 120]

@@ -1,4 +1,4 @@
-// Issue 17: the whole process as a user runs it (the bin), from a fresh `node` to the
+// The whole process as a user runs it (the bin), from a fresh `node` to the
 // output, median of 5 (--repeats). Prints one JSON object.
 //   node bench/whole-process.mjs [--repeats 5] [--json]
 // - `bcsim run long-session --json` (4 h) per mode: wall, real-time factor, CPU;
