@@ -1,5 +1,5 @@
-// The real-time peer's timer accuracy (scheduled against actual send time,
-// p50 and p99):
+// The real-time peer's timer accuracy (scheduled against actual send time, p50
+// and p99):
 // `bcsim peer server` and `bcsim peer client` (fixed) on loopback for a join
 // and combat, each reporting in its bcsim.live/1 summary how late every timer
 // dispatch and every datagram send was against its scheduled time, and the

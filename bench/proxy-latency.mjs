@@ -1,6 +1,5 @@
-// The proxy's added latency and CPU: its added latency per datagram (p50,
-// p99) with no link faults, at 1,000 datagrams/s, and the CPU it uses at that
-// rate.
+// The proxy's added latency per datagram (p50, p99) with no link faults, at
+// 1,000 datagrams/s, and the CPU it uses at that rate.
 //
 // One process sends encrypted BC datagrams (a reliable game message with an
 // ACK, as in combat) at 1,000/s to a receiver socket, first directly, then

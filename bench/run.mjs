@@ -2,7 +2,7 @@
 // Writes bench/results.json and prints a table. Targets:
 //   long-session 4 h per mode >= 10,000x real time (<= 1.44 s), peak RSS <= 200 MB,
 //   wall(8 h) / wall(1 h) <= 9 in both modes; engine >= 5M events/s.
-// Server-8 for 1 h per mode, the whole `bcsim run` process, >= 10,000x real
+// server-8 for 1 h per mode, the whole `bcsim run` process, >= 10,000x real
 //   time (<= 0.36 s); wall(8 clients) / wall(1 client) <= 9 at the same per-connection traffic.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

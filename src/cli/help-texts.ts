@@ -43,7 +43,7 @@ export const PEER_HELP =
   '  and estimates its ACK-outbox under it (none while unknown); the --json summary has the evidence.\n' +
   'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
   '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
-  '  stops-after-ack {graceMs}; join-completes is always judged. README "Test your own server" has them all.\n' +
+  '  stops-after-ack {graceMs}; join-completes is always judged. docs/live.md in the package has them all.\n' +
   'Each rule PASSes, FAILs, or is NOT EXERCISED: it checked nothing (e.g. "we sent no fragments"), which is never a\n' +
   '  pass (JSON status "not-exercised", passed false; JUnit <skipped>). If the counterpart sent nothing at all, the\n' +
   '  first line says so, join-completes fails and every other rule is not exercised.\n' +
@@ -54,7 +54,8 @@ export const PEER_HELP =
   '  connection closes or 1 s after the duration, whichever is first.\n' +
   'SIGINT or SIGTERM stops the run early (the goodbye gets 1 s; a second signal skips it); the summary and files\n' +
   '  are still written.\n' +
-  'A counterpart\'s wire forms of DECISIONS.md 30 reach the transport in their stock form and are counted per code.\n' +
+  'A counterpart\'s non-stock wire forms (those reimplementations send) reach the transport in their stock form and\n' +
+  '  are counted per code.\n' +
   '  A server names on stderr, at once and once per address: a new address whose datagram opens no connection\n' +
   '  (unreadable, or not from a client without a slot: peer id 0xFF), with its bytes; and the first refusal of an\n' +
   '  address past --clients.\n' +
@@ -81,7 +82,7 @@ export const DECODE_PCAP_HELP =
   '  made with --pcap-plaintext). GameSpy packets (starting with \\), other UDP, packets under 2 bytes and\n' +
   '  packets with no IPv4 UDP datagram are counted in the last line (with --json: on stderr; the lines carry\n' +
   '  packet, src, dst and reading besides the trace\'s fields). A datagram in a reimplementation\'s wire form\n' +
-  '  (DECISIONS.md 30) is shown with one "@offset deviation: ..." line per deviation under it (JSON: deviations,\n' +
+  '  is shown with one "@offset deviation: ..." line per deviation under it (JSON: deviations,\n' +
   '  stockHex), and the last line counts them. Exit 2 with one line naming the file, the byte\n' +
   '  offset and the reason for a file that is not a capture, or that breaks off (after the datagrams before it).\n' +
   '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
@@ -105,7 +106,7 @@ export const ANALYZE_HELP =
   'last datagram if it then falls silent. A server that removed the client (Boot, BootPlayer, Disconnect, or silent\n' +
   'for good while the client kept sending) is reported as such. And the fragment-ACK signature verdict of\n' +
   '`bcsim reproduce fragment-ack`.\n' +
-  'Datagrams in a reimplementation\'s wire forms (DECISIONS.md 30) are measured in their stock form and counted per\n' +
+  'Datagrams in a reimplementation\'s wire forms are measured in their stock form and counted per\n' +
   'direction and deviation (JSON: deviations; a table row when there are any).\n' +
   'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +
   'simulated side by side, plus the model\'s own ACK-outbox and how far the estimate is from it.\n' +
@@ -153,7 +154,7 @@ export const CONFORM_HELP =
 
 /** The wire forms of real reimplementations (DECISIONS.md 30), for decode --help (README "Wire forms of real reimplementations"). */
 export const WIRE_FORMS_HELP =
-  'Wire forms that real reimplementations send (DECISIONS.md 30) are decoded, not refused; each deviation is named\n' +
+  'Wire forms that real reimplementations send are decoded, not refused (docs/captures.md); each deviation is named\n' +
   '  with its byte offset: two-byte-message (00 02), one-byte-length (a flags byte with bits the stock form reads as\n' +
   '  length), disconnect-type-06, ack-flag-bits (e.g. 0x80), connect-without-seq. "stock form:" (JSON: stockHex)\n' +
   '  is the datagram as bcsim\'s model reads it. A reading that parses in the stock form wins over one that does not.\n' +

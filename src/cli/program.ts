@@ -64,7 +64,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('decode one datagram given as hex (arguments, a file or stdin) and annotate every field, or every BC datagram of a capture (--pcap)')
     .argument('[hex...]', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin')
     .option('--file <path>', 'read the hex from a file (# starts a comment to the end of a line, as on stdin)')
-    .option('--encrypted', 'the bytes are as on the wire: decrypt them (AlbyRules, DECISIONS.md 22) before decoding')
+    .option('--encrypted', 'the bytes are as on the wire: decrypt them (AlbyRules, the game cipher) before decoding')
     .option('--plain', 'the bytes are plaintext: do not try the decrypted reading')
     .option('--json', 'print one JSON object instead of the annotated listing')
     .option('--pcap <file>', 'decode every BC datagram of a pcap or pcapng capture, one trace line each (--json: trace-style JSON lines)')
@@ -204,13 +204,13 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print one JSON object')
     .addHelpText(
       'after',
-      '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause (DECISIONS.md 14) and\n' +
-        'once with no fragment ever re-sent (none, DECISIONS.md 27), on a clean and a lossy link; checks each\n' +
+      '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause and once\n' +
+        'with no fragment ever re-sent (none), on a clean and a lossy link; checks each\n' +
         'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
         'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
         'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
         'ack-outbox runs 23 named readings of the stock model through four experiments each and scores them\n' +
-        'against 26 observations of DECISIONS.md (25-29 included), each with its tolerance, source and kind:\n' +
+        'against 26 ACK-outbox observations, each with its tolerance, source and kind of evidence:\n' +
         'captured bytes rank above measured figures above inferences. --json has `hypotheses` (name,\n' +
         'switches, one {value, expected, matches} per criterion, score), `best`, `contradictions` and\n' +
         '`alternatives` (the readings of similar rank). Then it sweeps reliable rates at 95 and 33 ms updates\n' +
@@ -292,7 +292,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
       '\nClient k is the k-th client address seen (at most 64); it gets its own socket towards the server and the links\n' +
         'of scenario client min(k, clients). Datagrams are decrypted (AlbyRules) and decoded, so drop rules match decoded\n' +
         'fields; a rewritten datagram is re-encrypted. GameSpy packets (first byte \\) and undecodable datagrams are\n' +
-        'forwarded untouched and counted. A datagram in a reimplementation\'s wire form (DECISIONS.md 30) is read,\n' +
+        'forwarded untouched and counted. A datagram in a reimplementation\'s wire form is read,\n' +
         'relayed through the link as sent and counted per client and direction; a drop rule that cuts messages out of it\n' +
         'keeps the other messages\' own bytes. Outage and drop-rule times count from the proxy\'s start.\n' +
         'On a terminal, a status line on stderr shows per end: un-ACKed reliable messages, re-sends, fragment rounds,\n' +
@@ -342,7 +342,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--cases <list>', `cases to run, comma-separated (default: all); --list shows them`)
     .option('--seed <n>', 'seed of every random choice (hostile bytes, fragment orders); default 1')
     .option('--parallel <n>', 'at most this many sessions (client slots of the server) at once, at least 3 (a case opens up to 3 together); default 4')
-    .option('--peer-timeout <d>', "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, DECISIONS.md 19)")
+    .option('--peer-timeout <d>', "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, the stock peer timeout)")
     .option('--wrap-budget <d>', 'how long the seq-wrap case may take before it says NOT EXERCISED (default 60s)')
     .option('--scenario <s>', "whose checksum manifest the join answers with (built-in name or file); default: live")
     .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')

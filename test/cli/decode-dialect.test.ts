@@ -73,9 +73,9 @@ describe('bcsim decode: wire forms of real reimplementations', () => {
   });
 });
 
-describe('the README and --help examples of the wire forms', () => {
-  it('README "Wire forms of real reimplementations": the example prints exactly what the README shows', async () => {
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+describe('the documented and --help examples of the wire forms', () => {
+  it('docs/captures.md "Wire forms of real reimplementations": the example prints exactly what the page shows', async () => {
+    const readme = readFileSync(join(__dirname, '../../docs/captures.md'), 'utf8');
     const example = '```sh\nnpx bcsim decode 01 01 00 02\n```\n';
     const at = readme.indexOf(example);
     expect(at).toBeGreaterThan(0);
@@ -104,7 +104,7 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
   it('every datagram is shown; each deviation follows its trace line with its offset; the summary counts them', async () => {
     const r = await cli(['decode', '--pcap', file]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('# 6 BC datagrams shown · 5 with deviations from the stock form (DECISIONS.md 30)');
+    expect(r.stdout).toContain('# 6 BC datagrams shown · 5 with deviations from the stock form');
     const lines = r.stdout.split('\n');
     const connect = lines.findIndex((l) => l.includes('C>S') && l.includes('FF 01 03 08 01'));
     // The trace line shows the message's wire bytes, not a flags_len it never had.

@@ -1,5 +1,5 @@
-// Every `bcsim …` / `npx bcsim …` example in README.md, docs/*.md,
-// dissector/README.md and every command's --help runs, as printed, and exits with
+// Every `bcsim …` / `npx bcsim …` example in README.md, CONTRIBUTING.md, docs/*.md,
+// bench/README.md, dissector/README.md and every command's --help runs, as printed, and exits with
 // the code its text gives it (0 when the text says nothing). The examples are found
 // by rules (test/support/doc-examples.ts), so a new example is covered without
 // touching this file. What the test adds, all listed in test/support/example-runner.ts:
@@ -41,7 +41,7 @@ const EXAMPLE_TIMEOUT_MS = 150_000;
 /** Simulated examples are CPU-bound: one at a time per core (up to 4). */
 const CPU_LANES = Math.max(1, Math.min(4, availableParallelism()));
 
-const DOCS = ['README.md', 'dissector/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = ['README.md', 'CONTRIBUTING.md', 'bench/README.md', 'dissector/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 async function collect(): Promise<DocExample[]> {
   const found = DOCS.flatMap((file) => markdownExamples(file, readFileSync(join(ROOT, file), 'utf8')));
@@ -185,7 +185,7 @@ describe('every documented example', () => {
 
   it('is found in every document and every command\'s --help', () => {
     const sources = new Set(examples.map((e) => e.where.replace(/:\d+$/, '')));
-    for (const doc of ['README.md', 'docs/conform.md', 'bcsim run --help', 'bcsim compare --help', 'bcsim peer --help', 'bcsim conform --help']) expect(sources).toContain(doc);
+    for (const doc of ['README.md', 'docs/captures.md', 'docs/compare-and-check.md', 'docs/conform.md', 'docs/live.md', 'docs/sweeps.md', 'docs/rtype.md', 'bcsim run --help', 'bcsim compare --help', 'bcsim peer --help', 'bcsim conform --help']) expect(sources).toContain(doc);
     expect(planned.length).toBeGreaterThan(60);
   });
 

@@ -162,11 +162,11 @@ describe('bcsim conform --pcap', () => {
   }, 90_000);
 });
 
-describe('files the README uses ship in the package', () => {
-  it('scenarios/examples/rules.json is the README\'s rules.json, and it loads', async () => {
+describe('files the documentation uses ship in the package', () => {
+  it('scenarios/examples/rules.json is the rules.json of docs/live.md, and it loads', async () => {
     const { loadConformanceRules } = await import('../../src/live/index.js');
     const shipped = readFileSync('scenarios/examples/rules.json', 'utf8');
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/live.md', 'utf8');
     expect(readme).toContain('cp node_modules/bcsim/scenarios/examples/rules.json .');
     expect(readme).toContain(`\`\`\`json\n${shipped}\`\`\``);
     expect(loadConformanceRules('scenarios/examples/rules.json')).toHaveLength(6);

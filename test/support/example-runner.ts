@@ -26,7 +26,7 @@ export interface Outcome {
 // before any example runs, and every example's sandbox gets a copy.
 // ---------------------------------------------------------------------------
 
-/** A scheme scenario with a misspelt key: the README's `bcsim compare my.json` transcript shows its error. */
+/** A scheme scenario with a misspelt key: the `bcsim compare my.json` transcript of docs/rtype.md shows its error. */
 const SCHEME_WITH_TYPO = { name: 'my', scheme: 'rtype', duration: '1m', workload: { burstz: 2 } };
 
 /**
@@ -49,21 +49,21 @@ const PLACEHOLDERS: ReadonlyArray<{ readonly files: readonly string[]; readonly 
   },
   {
     files: ['rules.json', 'lossy-rules.json'],
-    what: 'the rules files of scenarios/examples/ (the README copies them: cp node_modules/bcsim/scenarios/examples/rules.json .)',
+    what: 'the rules files of scenarios/examples/ (docs/live.md copies them: cp node_modules/bcsim/scenarios/examples/rules.json .)',
     make: (dir) => {
       for (const file of ['rules.json', 'lossy-rules.json']) cpSync(join(ROOT, 'scenarios/examples', file), join(dir, file));
     },
   },
   {
     files: ['my-fix.json', 'test/my-fix.json', 'scenarios/my.json'],
-    what: 'copies of scenarios/examples/my-fix.json (the README: "Copy it")',
+    what: 'copies of scenarios/examples/my-fix.json (docs/compare-and-check.md: "Copy it")',
     make: (dir) => {
       for (const copy of ['my-fix.json', 'test/my-fix.json', 'scenarios/my.json']) cpSync(join(ROOT, 'scenarios/examples/my-fix.json'), join(dir, copy));
     },
   },
   {
     files: ['my.json'],
-    what: 'a scheme scenario with the misspelt key "burstz" that the README transcript shows',
+    what: 'a scheme scenario with the misspelt key "burstz" that the transcript of docs/rtype.md shows',
     make: (dir) => writeFileSync(join(dir, 'my.json'), `${JSON.stringify(SCHEME_WITH_TYPO)}\n`),
   },
   {
@@ -127,14 +127,14 @@ export function liveRole(command: string): LiveRole | null {
 
 /**
  * Counterparts the text names for an example; every other live client gets a stock
- * `bcsim peer server` (the README's "Against a stock server"), a live server gets a
+ * `bcsim peer server` (docs/live.md: "Against a stock server"), a live server gets a
  * `bcsim peer client`.
  */
 export const NAMED_COUNTERPARTS: ReadonlyArray<{ readonly example: RegExp; readonly server: readonly string[]; readonly why: string }> = [
   {
     example: /--cases retransmit,ack-category,keepalive-echo,disconnect$/,
     server: ['--mode', 'fixed', '--clients', '16', '--switch', 'plantedBug=ack-ignores-category'],
-    why: 'README: "Against `bcsim peer server … --switch plantedBug=ack-ignores-category` (a server with a planted bug)"',
+    why: 'docs/conform.md: "Against `bcsim peer server … --switch plantedBug=ack-ignores-category` (a server with a planted bug)"',
   },
 ];
 

@@ -123,7 +123,7 @@ function formatListing(bytes: Uint8Array, result: DialectResult, reading: string
     for (const d of result.deviations) if (d.offset >= message.offset && d.offset < message.offset + message.size) lines.push(`         ${deviationText(d)}`);
   });
   if (!result.ok) lines.push(`error at offset ${result.error.offset}: ${result.error.reason}`);
-  else if (result.stock !== bytes) lines.push(`stock form: ${toHex(result.stock)} (what bcsim's model reads; DECISIONS.md 30)`);
+  else if (result.stock !== bytes) lines.push(`stock form: ${toHex(result.stock)} (what bcsim's model reads)`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -241,7 +241,7 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
   if (!scanned.ok) throw new UsageError(captureErrorLine(file, scanned.error));
   const stats = scanned.stats;
   const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(usToMs(stats.originUs)).toISOString()}`;
-  const dialect = deviating > 0 ? ` · ${deviating} with deviations from the stock form (DECISIONS.md 30)` : '';
+  const dialect = deviating > 0 ? ` · ${deviating} with deviations from the stock form` : '';
   const drops = dropped > 0 ? ` · ${dropped} dropped by bcsim (DROP lines, from the packet comments)` : '';
   const summary = `# ${shown} BC datagrams shown${dialect}${drops} · ${censusLine(census(stats))}${origin}\n`;
   if (json) {

@@ -102,7 +102,7 @@ export function summaryJson(summary: ProxySummary): string {
 export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<string>): Promise<number> {
   const config = proxyConfig(flags, io);
   if (!isLoopback(config.listen.host)) {
-    io.stderr(`bcsim: warning: --listen ${flags.listen} is not a loopback address: anyone who can reach it can send through the proxy (see README "Live proxy")\n`);
+    io.stderr(`bcsim: warning: --listen ${flags.listen} is not a loopback address: anyone who can reach it can send through the proxy (see docs/live.md, "Live proxy")\n`);
   }
   let onSignal: (signal: string) => void = () => {};
   const signalled = new Promise<string>((resolveStop) => {

@@ -190,7 +190,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   const again = client.serverMessages().filter((m) => m.timeMs > echo.timeMs + t.ackGraceMs && m !== echo && isData(m.message) && m.message.type === TYPE_DATA && m.message.seq === e.seq && sameBytes(m.message.payload, e.payload));
   if (again.length > 0) found.push(evidence(client, `the same echo (${seqLabel(e.seq as number, true)}) came again ${again.length} time(s) after we ACKed it`, again[0]));
   if (found.length > 0) return fail('the keepalive echo is not in the stock form', found);
-  const mirrors = sameBytes(e.payload, keepalive.payload) ? 'our identity data' : 'identity data other than ours (DECISIONS.md 26 says the stock server mirrors the client\'s)';
+  const mirrors = sameBytes(e.payload, keepalive.payload) ? 'our identity data' : 'identity data other than ours (the stock server mirrors the client\'s)';
   return pass(`ACKed, and echoed as a ${echo.message.size}-byte reliable ordered type-0x00 message with the server's own ${seqLabel(e.seq as number, true)}, carrying ${mirrors}`);
 }
 
