@@ -107,8 +107,9 @@ function reportChangedExports(checked: ReadonlyArray<[string, object, object]>):
  * One chunk of the bundle, compiled with the code cache at `cache` if there is one. The build
  * wraps each chunk in `(function (exports, require, module, __filename, __dirname, __bcsimModuleUrl) {…})`
  * (package.json bundle:cli), so its text compiles as read, without a copy, at its own line numbers.
+ * @public test/cli/code-cache.test.ts imports it from dist/ in a child process, where knip cannot see.
  */
-function compileChunk(file: string, cache: string): Script {
+export function compileChunk(file: string, cache: string): Script {
   // ASCII (esbuild escapes the rest; finish-bundle.ts checks), so latin1 reads it as is, without decoding.
   return new vm.Script(readFileSync(file, 'latin1'), { filename: file, cachedData: readCache(cache) });
 }
