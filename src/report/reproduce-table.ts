@@ -99,7 +99,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     `  ${'reading'.padEnd(nameWidth)}${numbers}  rank`,
     ...readings.map((h, i) => {
       const marks = r.criteria.map((c) => `  ${mark(h.criteria[c.key].matches)}`).join('');
-      const tag = h.name === r.best.readings[0] ? chalk.green.bold(`${rank(h)} BEST`) : r.best.readings.includes(h.name) ? `${rank(h)} tied` : rank(h);
+      const tag = h.name === r.best.readings[0] ? chalk.green.bold(`${rank(h)} BEST`) : r.best.readings.includes(h.name) ? `${rank(h)} tied` : h.beyondDecisions !== null ? `${rank(h)} †` : rank(h);
       return `  ${name(h, i).padEnd(nameWidth)}${marks}  ${tag}`;
     }),
   ];
@@ -140,7 +140,8 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   const lines = [
     chalk.bold(`Stock ACK-outbox: each reading against the measured facts (DECISIONS.md) · seed ${r.seed}`),
     'Readings:',
-    ...readings.flatMap((h, i) => wrapLine(`  ${name(h, i)}: ${h.description}`, REPRODUCE_WIDTH, '        ')),
+    ...readings.flatMap((h, i) => wrapLine(`  ${name(h, i)}: ${h.description}${h.beyondDecisions === null ? '' : ` († ${h.beyondDecisions})`}`, REPRODUCE_WIDTH, '        ')),
+    ...wrapLine(chalk.dim('  † takes a fact from outside DECISIONS.md: ranked like the others, but the stock preset cannot follow it until DECISIONS.md records the fact.'), REPRODUCE_WIDTH, '    '),
     'Observations (expected; where it was measured):',
     `Observation kinds rank in this order: bytes (captured bytes), measured (a measured figure), inferred.`,
     ...r.criteria.flatMap((c, i) => wrapLine(`  ${String(i + 1).padStart(2)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`, REPRODUCE_WIDTH, '      ')),
@@ -156,7 +157,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     '',
   ];
   if (stock !== undefined) lines.push(`The reading the stock preset runs, as measured:`, detail.toString(), '');
-  lines.push(...r.unmatched.flatMap((u) => wrapLine(`${chalk.yellow('No reading matches')} "${u.title}": ${u.note}.`, REPRODUCE_WIDTH, '  ')), '');
+  lines.push(...r.unmatched.flatMap((u) => wrapLine(`${chalk.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on DECISIONS.md alone matches')} "${u.title}": ${u.note}.`, REPRODUCE_WIDTH, '  ')), '');
   if (r.sweep.points.length > 0) {
     lines.push(
       sweep.toString(),

@@ -23,6 +23,9 @@ export interface ReadingResult {
   readonly traffic: Reading['traffic'];
   readonly loopbackClientMs: number;
   readonly sessionClientMs: number | null;
+  readonly sessionTraffic: Reading['sessionTraffic'];
+  /** A fact taken from outside DECISIONS.md, or null: such a reading is ranked, but the stock preset cannot follow it. */
+  readonly beyondDecisions: string | null;
   readonly criteria: Cells;
   readonly matched: number;
   /** Matched criteria per kind of evidence: the ranking key. */
@@ -35,10 +38,13 @@ export interface AckOutboxReproduction {
   readonly hypotheses: ReadingResult[];
   /** How readings are ranked: captured bytes, then measured figures, then inferences. */
   readonly rankingRule: string;
-  /** The reading(s) ranked first. */
+  /** The reading(s) ranked first among those resting on DECISIONS.md alone. */
   readonly best: { readonly readings: string[]; readonly matched: number; readonly of: number; readonly score: Score };
-  /** Criteria that no reading matches: missing or contradictory evidence, said so rather than chosen. */
-  readonly unmatched: Array<{ key: CriterionKey; title: string; note: string }>;
+  /**
+   * Criteria that no reading on DECISIONS.md alone matches: missing or contradictory evidence, said so
+   * rather than chosen; `beyond` names the readings marked beyondDecisions that do match.
+   */
+  readonly unmatched: Array<{ key: CriterionKey; title: string; note: string; beyond: string[] }>;
   /** Observations that contradict each other, side by side: which readings match which. */
   readonly contradictions: Contradiction[];
   /** Readings of similar rank to the stock one, and the observations on which they differ from it. */
@@ -87,18 +93,27 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
       traffic: reading.traffic,
       loopbackClientMs: reading.loopbackClientMs,
       sessionClientMs: reading.sessionClientMs,
+      sessionTraffic: reading.sessionTraffic,
+      beyondDecisions: reading.beyondDecisions,
       criteria,
       matched: Object.values(criteria).filter((c: Cell) => c.matches).length,
       score: scoreOf(criteria),
     };
   });
-  const top = [...hypotheses].sort((a, b) => compareScores(a.score, b.score))[0];
+  // The preset may follow only a reading on the spec alone; the others are ranked and shown beside it.
+  const eligible = hypotheses.filter((h) => h.beyondDecisions === null);
+  const top = [...eligible].sort((a, b) => compareScores(a.score, b.score))[0];
   // Ties: the fewest changes from the baseline first (a change must be earned by the table).
   const baseline = readingNamed(BASELINE_READING);
   const changes = (name: string) => (baseline === undefined ? 0 : changesBetween(readingNamed(name) as Reading, baseline).length);
-  const tied = hypotheses.filter((h) => compareScores(h.score, top.score) === 0).sort((a, b) => changes(a.name) - changes(b.name));
+  const tied = eligible.filter((h) => compareScores(h.score, top.score) === 0).sort((a, b) => changes(a.name) - changes(b.name));
   const best = { readings: tied.map((h) => h.name), matched: top.matched, of: CRITERIA.length, score: top.score };
-  const unmatched = CRITERIA.filter((c) => hypotheses.every((h) => !h.criteria[c.key].matches)).map((c) => ({ key: c.key, title: c.title, note: UNMATCHED_NOTES[c.key] }));
+  const unmatched = CRITERIA.filter((c) => eligible.every((h) => !h.criteria[c.key].matches)).map((c) => ({
+    key: c.key,
+    title: c.title,
+    note: unmatchedNote(c.key, hypotheses),
+    beyond: hypotheses.filter((h) => h.beyondDecisions !== null && h.criteria[c.key].matches).map((h) => h.name),
+  }));
   const onPoint = options.onProgress ? (step: string, done: number) => options.onProgress?.(step, chosen.length + done, total) : undefined;
   const contradictions = contradictionsOf(hypotheses);
   const alternatives = alternativesTo(hypotheses, best.readings[0]);
@@ -140,15 +155,23 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
     'the server receives at most ~0.5 reliable messages/s per connection at the measured aggregate (4.9/s, of which the relay triples every player message), and an entry lives ~5–6 s in combat (9 sends ~0.67 s apart), so its side of a connection holds ~3 entries beside the join\'s 9; 20–33 would need ~4 reliable/s from each client, more than the whole session carried',
   selfLimiting: 'every reading grows at this traffic',
   messagesPerDatagram34: 'at 95 ms updates the model puts at most ~18 messages in a datagram; 33 needs burstier traffic than Poisson events and StateUpdates give',
-  ackBytes34: 'a datagram carries at most the entries an outbox holds at once, and no connection\'s outbox holds 25 (100 B) at valentines\' rates',
+  ackBytes34:
+    'a datagram carries the ACKs due in its update, and at 95 ms updates with 0.667 s timers the entries made in different updates stay 8 updates apart, so 25 ACKs (100 B) need ~25 reliable messages to one peer within one update; valentines\' busiest client receives ~1.3 reliable/s (its outbox peaks at ~22), and a ship death adds only the messages it sends each player (1 on DECISIONS.md, 2 in the write-up of the deaths)',
   keepalives34:
-    'counting StateUpdates as sends, no connection goes idle in combat; counting only reliable sends, a connection goes idle on most 5 s gaps of its ~0.3–1.3 reliable/s (over 1,000); the capture\'s 94 lies between, and the 91-s session\'s Disconnect at low seq 2 shows its client sent no idle keepalive in ~75 s of play',
+    'the capture counts messages on the wire, so the join\'s keepalive and its echo count (6 of the 8 most readings send); in combat StateUpdates keep every 5 s clock reset, and counting only reliable sends goes idle on most 5 s gaps of ~0.3–1.3 reliable/s (over 1,000). Ship deaths are the only quiet stretches DECISIONS.md allows, and they are too short: the join\'s ship selection leaves a dead player 4.65 s without StateUpdates, under the 5 s idle time, whatever resets the clock ("deaths", "deaths+first-sends"). The 91-s session\'s Disconnect at low seq 2 shows its client sent no idle keepalive in ~75 s of play',
   stateUpdateRate: 'valentines splits the measured ~98 StateUpdates/s evenly over the six directions (16.3/s each); 10 Hz per ship would be 10/s from each client and ~23/s from the server to each',
   checksumResends34:
     'the fragment bug re-sends the checksum response every ~2 s for 45 s even with the bounded lifetime (22 messages per player); the counts may start after the join, or no fragment is re-sent: the evidence disagrees with "10+ rounds"',
   passOneOpensGate: 'no reading lets pass-1 writes open the gate',
   quietLobbyPersists: 'every reading drains the dead zone in quiet',
 };
+
+/** The note, and the readings beyond DECISIONS.md that do match, with their values. */
+function unmatchedNote(key: CriterionKey, hypotheses: readonly ReadingResult[]): string {
+  const beyond = hypotheses.filter((h) => h.beyondDecisions !== null && h.criteria[key].matches);
+  if (beyond.length === 0) return UNMATCHED_NOTES[key];
+  return `${UNMATCHED_NOTES[key]}; beyond DECISIONS.md, ${beyond.map((h) => `"${h.name}" matches with ${h.criteria[key].value}`).join(', ')}`;
+}
 
 const titleOf = (key: CriterionKey) => CRITERIA.find((c) => c.key === key)?.title ?? key;
 const quoted = (names: readonly string[]) => (names.length === 0 ? 'none' : names.map((n) => `"${n}"`).join(', '));
@@ -210,6 +233,10 @@ function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'
   if (best.readings.length > 1 && baseline !== undefined) {
     const changes = best.readings.map((n) => `${n} ${changesBetween(readingNamed(n) as Reading, baseline).length}`).join(', ');
     out.push(`Tied readings differ on no ranked observation, so the table gives no reason for their changes: the first changes the fewest settings from the baseline ("${BASELINE_READING}"), then the table's order decides (${changes}).`);
+  }
+  for (const h of hypotheses) {
+    if (h.beyondDecisions === null || compareScores(h.score, best.score) >= 0) continue;
+    out.push(`"${h.name}" ranks above the best (${score(h.score)}) but rests on a fact DECISIONS.md does not state (${h.beyondDecisions}): the stock preset cannot follow it until DECISIONS.md records that.`);
   }
   if (best.readings[0] === STOCK_READING) out.push(`The stock preset runs "${STOCK_READING}".`);
   else out.push(`The stock preset runs "${STOCK_READING}", which is not the best here: re-check the calibration.`);

@@ -36,6 +36,8 @@ export function alternativeRun(scenario: Scenario, stockSwitches: SwitchOverride
   const switches: Record<string, unknown> = { ...stockSwitches };
   for (const path of changes) {
     const [head, field] = path.split('.');
+    // Ship deaths of the session experiments are traffic the scenario would have to resolve: not a verdict alternative yet.
+    if (head === 'sessionTraffic') throw new Error(`alternativeRun: "${name}" changes the session's traffic (${path}), which a verdict rerun does not apply`);
     if (head === 'transport') params = { ...params, [field]: alt.transport[field] };
     else if (head === 'traffic') traffic = { ...traffic, [field]: alt.traffic[field] };
     else if ((head === 'sessionClientMs' && !loopback && alt.sessionClientMs !== null) || (head === 'loopbackClientMs' && loopback)) {

@@ -91,7 +91,13 @@ export const CRITERIA = [
   { key: 'selfLimiting', title: '34-min self-limiting', expected: 'no connection grows', kind: 'measured', source: 'DECISIONS.md 25: an equilibrium of 10–33 entries that does not grow' },
   { key: 'messagesPerDatagram34', title: '34-min msgs/datagram', expected: 'up to 33 (25–40)', kind: 'measured', source: 'DECISIONS.md 25: datagrams of up to 33 messages' },
   { key: 'ackBytes34', title: '34-min ACK bytes/datagram', expected: '~132 (100–190)', kind: 'measured', source: 'DECISIONS.md 25: ~132 B of ACKs (another write-up: 170–190 B)' },
-  { key: 'keepalives34', title: '34-min keepalives', expected: '94 (47–188)', kind: 'measured', source: 'DECISIONS.md 12: 94 in 34 min (3 players)' },
+  {
+    key: 'keepalives34',
+    title: '34-min keepalives',
+    expected: '94 (47–188) on the wire',
+    kind: 'measured',
+    source: 'DECISIONS.md 12 and the per-type counts: 94 in 34 min (3 players), messages on the wire: the join\'s and the echoes count',
+  },
   { key: 'stateUpdateRate', title: 'StateUpdates per ship', expected: '~10 Hz (8–12)', kind: 'measured', source: 'DECISIONS.md 29: ~10 Hz per ship' },
   {
     key: 'checksumResends34',

@@ -36,6 +36,7 @@ function readingSets(reading: Reading, experiment: 'loopback' | 'session'): stri
   ];
   const clientMs = experiment === 'loopback' ? reading.loopbackClientMs : reading.sessionClientMs;
   if (clientMs !== null) sets.push(`transport.updatePeriodMs.client=${clientMs}`);
+  if (experiment === 'session') for (const [key, value] of Object.entries(reading.sessionTraffic)) sets.push(`traffic.${key}=${JSON.stringify(value)}`);
   return sets;
 }
 

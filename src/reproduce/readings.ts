@@ -18,11 +18,19 @@ export interface Reading {
   readonly loopbackClientMs: number;
   /** The clients' update period in the 34-minute session; null = the server's (DECISIONS.md 13: 95 ms). */
   readonly sessionClientMs: number | null;
+  /** Traffic fields of the session experiments only (the 34-minute session and combat-then-quiet), e.g. its ship deaths. */
+  readonly sessionTraffic: Readonly<Record<string, unknown>>;
+  /**
+   * A fact the reading takes from outside DECISIONS.md, or null. Such a reading is
+   * measured and ranked like any other, but the stock preset cannot follow it
+   * until DECISIONS.md records the fact.
+   */
+  readonly beyondDecisions: string | null;
 }
 
 type OpenReadings = Pick<TransportSwitches, keyof typeof QUEUED_RELIABLE_READINGS | 'retransmit' | 'fragmentAckCause'>;
 type Patch = SwitchPatch & { keepalive?: Partial<KeepalivePolicy> };
-type Timing = Omit<Reading, 'name' | 'description' | 'switches'>;
+type Timing = Omit<Reading, 'name' | 'description' | 'switches' | 'sessionTraffic' | 'beyondDecisions'>;
 
 /** The "queued-reliable" readings (QUEUED_RELIABLE_READINGS), with the stock fragment cause. */
 const QUEUED_RELIABLE: OpenReadings = { ...QUEUED_RELIABLE_READINGS, retransmit: STOCK_RETRANSMIT, fragmentAckCause: 'matcher-rejects-fragments' };
@@ -43,7 +51,7 @@ function merge(base: OpenReadings, patch: Patch): OpenReadings {
 }
 
 function row(name: string, description: string, switches: OpenReadings, timing: Timing): Reading {
-  return { name, description, switches, ...timing };
+  return { name, description, switches, ...timing, sessionTraffic: {}, beyondDecisions: null };
 }
 
 const LIFETIME = { messageLifetime: 'peer-timeout' } as const;
@@ -84,6 +92,27 @@ function variant(name: string, change: string, patch: Patch, timing: Partial<Tim
   });
 }
 
+/** The 34-minute session's combat phase (valentines): 33 min 45 s. */
+const COMBAT_MINUTES_34 = 33.75;
+/**
+ * Ship deaths on DECISIONS.md alone: the session's 60 Explosions, one to each of the
+ * 3 players per death (DECISIONS.md 23), make 20 deaths; the player has no ship for the
+ * join's ship selection (~4.5 s, StateUpdates ~150 ms after: the traffic default).
+ */
+const DEATHS = { perMinute: 20 / COMBAT_MINUTES_34, burst: { Explosion: 1 } };
+/** A public write-up of the same trace (not in DECISIONS.md): 9.5 s of explosion before the ship selection; a kill sends every player an ObjectExplodingEvent (a PythonEvent) and an Explosion. */
+const EXPLOSION = { explosionMs: 9500, burst: { PythonEvent: 1, Explosion: 1 } };
+const EXPLOSION_FACT = 'a public write-up of the 34-minute trace: 9.5 s of explosion animation before the ship selection, and a kill sends every player a PythonEvent and an Explosion';
+/** The same write-up counts 55 weapon kills in its 33.5 minutes. */
+const KILLS_55 = { ...EXPLOSION, perMinute: 55 / 33.5 };
+const KILLS_FACT = `${EXPLOSION_FACT}; it counts 55 kills in 33.5 min`;
+const FIRST_SENDS = { keepalive: { idleCounts: 'first-sends' } } as const;
+
+/** A variant of the calibrated reading with ship deaths in the session experiments. */
+function deaths(name: string, change: string, deathsField: Record<string, unknown>, patch: Patch, beyondDecisions: string | null): Reading {
+  return { ...variant(name, change, patch), sessionTraffic: { deaths: deathsField }, beyondDecisions };
+}
+
 export const READINGS: readonly Reading[] = [
   row('read-on-arrival', 'datagrams read on arrival, 95 ms updates everywhere, the remote removed right after its Disconnect', merge(QUEUED_RELIABLE, { receiveTiming: 'on-arrival' }), {
     ...DOCUMENTED_TIMING,
@@ -112,6 +141,11 @@ export const READINGS: readonly Reading[] = [
   variant('session-lifetime', 'unACKed messages live all session', { messageLifetime: 'session' }),
   variant('type-0x02', 'the idle keepalive is the decompiled type-0x02 message, not echoed, and only reliable sends reset its clock', { keepalive: { message: 'type-0x02', idleCounts: 'reliable-messages' } }),
   variant('timing-notes', 'the DECISIONS.md 20 timing notes: 1.0 s retransmit base, dropped after 9 tries, otherwise all session', { messageLifetime: 'session', retransmit: { baseMs: 1000, retryLimit: 9 } }),
+  deaths('deaths', 'the session has 20 ship deaths (its 60 Explosions, one to each of 3 players), each player without a ship for the join\'s ship selection (4.65 s)', DEATHS, {}, null),
+  deaths('deaths+first-sends', 'the 20 deaths, and only datagrams with a first send reset the keepalive clock', DEATHS, FIRST_SENDS, null),
+  deaths('deaths-9.5s+first-sends', 'the 20 deaths with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock', { ...DEATHS, ...EXPLOSION }, FIRST_SENDS, EXPLOSION_FACT),
+  deaths('kills-55+first-sends', '55 kills with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock', KILLS_55, FIRST_SENDS, KILLS_FACT),
+  deaths('kills-55-unfed', '55 kills with 9.5 s of explosion first, and the server sends a player without a ship nothing, as in the join\'s ship selection', { ...KILLS_55, whileDead: 'nothing' }, {}, KILLS_FACT),
 ];
 
 /** The reading the stock preset adopts (transport/switches.ts CALIBRATED_READINGS). */
@@ -128,7 +162,7 @@ export function changesBetween(a: Reading, b: Reading): string[] {
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) walk(prefix ? `${prefix}.${k}` : k, v);
       else out[prefix] = JSON.stringify(value);
     };
-    walk('', { ...r.switches, transport: r.transport, traffic: r.traffic, loopbackClientMs: r.loopbackClientMs, sessionClientMs: r.sessionClientMs });
+    walk('', { ...r.switches, transport: r.transport, traffic: r.traffic, loopbackClientMs: r.loopbackClientMs, sessionClientMs: r.sessionClientMs, sessionTraffic: r.sessionTraffic });
     return out;
   };
   const fa = flat(a);

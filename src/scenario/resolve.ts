@@ -4,8 +4,8 @@ import { LimitError, countOverUs, formatDuration, micros, perSecondOverMs, usToM
 import type { Micros, MicrosIn } from '../engine/index.js';
 import { PERFECT_LINK } from '../link/index.js';
 import type { DropRule, LinkConfig, LossModel } from '../link/index.js';
-import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, isEventPhase } from '../traffic/index.js';
-import type { Phase, TrafficPlan } from '../traffic/index.js';
+import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, isEventPhase } from '../traffic/index.js';
+import type { Deaths, Phase, TrafficPlan } from '../traffic/index.js';
 import { DEFAULT_PARAMS } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
 import { ScenarioError } from './errors.js';
@@ -175,9 +175,10 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
   const manifest = resolveManifest(input?.manifest, fail);
   const treeHashing = input?.treeHashing ?? DEFAULT_PLAN.treeHashing;
   const round2ThinkMs = input?.round2ThinkMs ?? DEFAULT_PLAN.round2ThinkMs;
+  const deaths = resolveDeaths(input?.deaths);
   if (!input?.phases) {
     if (input?.repeatFrom !== undefined && input.repeatFrom !== null) fail('traffic.repeatFrom', 'needs traffic.phases');
-    return { ...DEFAULT_PLAN, joinStaggerUs, manifest, treeHashing, round2ThinkMs };
+    return { ...DEFAULT_PLAN, joinStaggerUs, manifest, treeHashing, round2ThinkMs, deaths };
   }
   const lateJoiners = new Set<number>();
   const phases: Phase[] = input.phases.map((p, i): Phase => {
@@ -224,7 +225,19 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
       fail('traffic.repeatFrom', 'the repeated phases need at least one phase with a duration > 0');
     }
   }
-  return { phases, repeatFrom, joinStaggerUs, manifest, treeHashing, round2ThinkMs };
+  return { phases, repeatFrom, joinStaggerUs, manifest, treeHashing, round2ThinkMs, deaths };
+}
+
+/** A death's pause defaults to the join's ship selection (DECISIONS.md join table), with no explosion before it. */
+function resolveDeaths(input: NonNullable<ScenarioInput['traffic']>['deaths']): Deaths | null {
+  if (input === undefined) return null;
+  return {
+    perMinute: input.perMinute,
+    explosionMs: input.explosionMs ?? 0,
+    selectionMs: input.selectionMs ?? SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS,
+    whileDead: input.whileDead ?? 'game',
+    burst: stripUndefined(input.burst ?? {}) as Record<string, number>,
+  };
 }
 
 function stripUndefined<T extends object>(value: T): T {
@@ -254,9 +267,14 @@ export function estimateEvents(scenario: Scenario, durationUs: MicrosIn = scenar
   const maxDatagramsPerSecond = n * (perSecondOverMs(1, fastest('server')) + perSecondOverMs(1, fastest('client'))) * p.datagramsPerUpdate;
   const dup = 1 + Math.max(...scenario.clientLinks.map((l) => Math.max(l.clientToServer.duplicate.probability, l.serverToClient.duplicate.probability)));
   // Each datagram arrival is an event; a busy peer sends at most datagramsPerUpdate per update.
+  // A ship death is a timer and its respawn another; its burst reaches every player, each message ACKed.
+  const deaths = scenario.traffic.deaths;
+  const burst = deaths === null ? 0 : Object.values(deaths.burst).reduce((a, b) => a + b, 0);
+  const deathRates = (phase: Phase) => (phase.kind === 'combat' && deaths !== null ? { timers: (2 * deaths.perMinute) / 60, datagrams: (2 * n * burst * deaths.perMinute) / 60 } : { timers: 0, datagrams: 0 });
   const perSecond = (phase: Phase): number => {
     const t = phaseRates(phase, p.fragmentChunkBytes, n);
-    return t.timers + Math.min(maxDatagramsPerSecond, t.datagrams) * dup;
+    const d = deathRates(phase);
+    return t.timers + d.timers + Math.min(maxDatagramsPerSecond, t.datagrams + d.datagrams) * dup;
   };
   // Every update is an event, busy or not, plus the once-a-second sampler.
   return (updatesPerSecond + 1) * seconds + planWork(scenario.traffic, durationUs, perSecond);

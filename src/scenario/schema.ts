@@ -28,7 +28,7 @@ import {
   WRAP_RECEIVE,
 } from '../transport/index.js';
 import { buildManifestSchema } from './manifest-schema.js';
-import { EVENT_KIND_NAMES, TREE_HASHINGS } from '../traffic/index.js';
+import { DEAD_PLAYER_FEEDS, EVENT_KIND_NAMES, MAX_BURST_MESSAGES, TREE_HASHINGS } from '../traffic/index.js';
 
 // Lower bounds that keep the microsecond clock exact: every
 // scheduled time must stay a safe integer, or the engine's invariant throws.
@@ -356,6 +356,22 @@ function buildScenarioSchema() {
     treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
     /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
     round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
+    /** Ship deaths in combat: the dead player's pause and the messages a death sends. */
+    deaths: z
+      .strictObject({
+        perMinute: rate,
+        explosionMs: nonNegative('milliseconds', HOUR_MS).optional(),
+        selectionMs: nonNegative('milliseconds', HOUR_MS).optional(),
+        whileDead: oneOf(DEAD_PLAYER_FEEDS as unknown as ['game', 'nothing']).optional(),
+        burst: z
+          .partialRecord(
+            oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]),
+            z.number({ error: 'expected a whole number of messages' }).int('expected a whole number of messages').min(0, 'expected a whole number of messages >= 0'),
+          )
+          .refine((b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES, `expected at most ${MAX_BURST_MESSAGES} messages in all`)
+          .optional(),
+      })
+      .optional(),
   });
 
   const assertionSchema = z

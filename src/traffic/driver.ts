@@ -5,13 +5,13 @@
 // players and the server (sources.ts), and the server relays each player's
 // reliable game message to every other player, as a dedicated server does.
 import { TYPE_GAME } from '../codec/index.js';
-import { ZERO_US, msToUsUnrounded, scaleUs } from '../engine/index.js';
+import { ZERO_US, msToUsUnrounded, scaleUs, uniformInt } from '../engine/index.js';
 import type { Micros, RandomStream, RandomStreams, Timer } from '../engine/index.js';
 import type { Delivery, Role } from '../transport/index.js';
 import { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload, joinSteps } from './join.js';
 import type { JoinStep } from './join.js';
-import type { Phase, TrafficPlan } from './plan.js';
-import { eventMix } from './mix.js';
+import type { Deaths, Phase, TrafficPlan } from './plan.js';
+import { deathBurst, eventMix } from './mix.js';
 import { CHAT_CLIENT_SHARE, Origins, PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
 import type { TrafficPort } from './sources.js';
 
@@ -31,6 +31,8 @@ export class TrafficDriver {
   /** Relayed player messages (one per other player per message). */
   relayed = 0;
   private current = -1;
+  /** The last phase ended and nothing repeats: no source starts again. */
+  private planOver = false;
   /** The phase's own timers: its end and its session-wide sources. */
   private timers: Timer[] = [];
   /** Each client's StateUpdate sources in the current phase. */
@@ -38,6 +40,8 @@ export class TrafficDriver {
   /** The session-wide event source; restarted when the players in game change. */
   private eventTimer: Timer | null = null;
   private readonly status: ClientStatus[];
+  /** Players in game without a ship (traffic.deaths), each with the timer of its next ship. */
+  private readonly shipless = new Map<number, Timer>();
   /** Clients of the first join phase still joining; the phase ends when none is left. */
   private readonly joiningInPhase = new Set<number>();
   private readonly lateJoiners: ReadonlySet<number>;
@@ -49,6 +53,7 @@ export class TrafficDriver {
     stateUpdates: Array<Record<Role, RandomStream>>;
     reliable: RandomStream;
     chat: RandomStream;
+    deaths: RandomStream | null;
   };
 
   constructor(
@@ -66,6 +71,8 @@ export class TrafficDriver {
       })),
       reliable: streams.stream('traffic.reliable'),
       chat: streams.stream('traffic.chat'),
+      // Only a plan with deaths takes the stream: the draws of every other source stay as they were.
+      deaths: plan.deaths === null ? null : streams.stream('traffic.deaths'),
     };
     this.status = Array.from({ length: clients + 1 }, () => 'idle');
     const late = new Set<number>();
@@ -90,6 +97,7 @@ export class TrafficDriver {
   stop(): void {
     this.cancelTimers();
     for (let k = 1; k <= this.clients; k++) this.cancelClientTimers(k);
+    for (const k of [...this.shipless.keys()]) this.respawned(k, false);
     this.joinAwaiting.clear();
   }
 
@@ -101,6 +109,7 @@ export class TrafficDriver {
     this.cancelClientTimers(client);
     for (const [uid, waiting] of this.joinAwaiting) if (waiting.client === client) this.joinAwaiting.delete(uid);
     this.joiningInPhase.delete(client);
+    this.respawned(client, false);
     this.status[client] = 'idle';
     this.startJoin(client);
     this.startEventSource();
@@ -111,6 +120,20 @@ export class TrafficDriver {
     const list: number[] = [];
     for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') list.push(k);
     return list;
+  }
+
+  /** Players in game with a ship: they start game messages. */
+  private withShips(): number[] {
+    return this.inGame().filter((k) => !this.shipless.has(k));
+  }
+
+  /** Players in game the server sends the game to: without a ship too, unless traffic.deaths.whileDead is nothing. */
+  private fed(): number[] {
+    return this.inGame().filter((k) => this.isFed(k));
+  }
+
+  private isFed(client: number): boolean {
+    return !this.shipless.has(client) || this.plan.deaths?.whileDead === 'game';
   }
 
   /** The session reports every reliable delivery: the join advances on them, and the server relays. */
@@ -130,7 +153,7 @@ export class TrafficDriver {
     // The held bytes are the receiver's view; the relay keeps its own copy.
     const copy = payload.slice();
     for (let k = 1; k <= this.clients; k++) {
-      if (k === from || this.status[k] !== 'in-game') continue;
+      if (k === from || this.status[k] !== 'in-game' || !this.isFed(k)) continue;
       this.port.send('server', k, TYPE_GAME, copy, true, false);
       this.relayed++;
     }
@@ -166,7 +189,45 @@ export class TrafficDriver {
     }
     for (const k of this.inGame()) this.startClientSources(k);
     this.startEventSource();
+    if (phase.kind === 'combat' && this.plan.deaths !== null) this.startDeaths(this.plan.deaths);
     if (phase.durationUs !== null) this.schedule(phase.durationUs, () => this.next());
+  }
+
+  /** Ship deaths at traffic.deaths.perMinute, for as long as the phase lasts. */
+  private startDeaths(deaths: Deaths): void {
+    const stream = this.streams.deaths as RandomStream;
+    const timer = startArrivals(this.port.sim, deaths.perMinute / 60, 'poisson', stream, () => this.die(deaths, stream));
+    if (timer !== null) this.timers.push(timer);
+  }
+
+  /**
+   * A ship dies: the server sends every player it feeds the death's messages at once; the
+   * player has no ship (no StateUpdates, no game messages of its own) until the explosion
+   * and its ship selection are over.
+   */
+  private die(deaths: Deaths, stream: RandomStream): void {
+    const candidates = this.withShips();
+    if (candidates.length === 0) return;
+    const victim = candidates[uniformInt(stream, 0, candidates.length - 1)];
+    const burst = deathBurst(deaths.burst, this.salt);
+    // Before the victim loses its ship: it gets its own death's messages, whatever whileDead says.
+    for (const k of this.fed()) for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
+    this.cancelClientTimers(victim);
+    this.shipless.set(victim, this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)));
+    this.startClientSources(victim);
+    this.startEventSource();
+  }
+
+  /** The player has a ship again (or left, or the run stops: `restart` false). */
+  private respawned(client: number, restart: boolean): void {
+    const timer = this.shipless.get(client);
+    if (timer === undefined) return;
+    this.port.sim.cancel(timer);
+    this.shipless.delete(client);
+    if (!restart || this.status[client] !== 'in-game' || this.planOver) return;
+    this.cancelClientTimers(client);
+    this.startClientSources(client);
+    this.startEventSource();
   }
 
   private startInitialJoins(): void {
@@ -225,6 +286,7 @@ export class TrafficDriver {
     if (this.status[client] === 'idle' || this.status[client] === 'gone') return;
     this.status[client] = 'gone';
     this.joiningInPhase.delete(client);
+    this.respawned(client, false);
     this.cancelClientTimers(client);
     if (how === 'disconnect') this.port.disconnect(client);
     else this.port.halt(client);
@@ -242,7 +304,10 @@ export class TrafficDriver {
     const following = this.current + 1;
     if (following < this.plan.phases.length) this.enter(following);
     else if (this.plan.repeatFrom !== null) this.enter(this.plan.repeatFrom);
-    else this.cancelTimers();
+    else {
+      this.cancelTimers();
+      this.planOver = true;
+    }
   }
 
   private startClientSources(client: number): void {
@@ -250,6 +315,8 @@ export class TrafficDriver {
     if (phase.kind !== 'combat' && phase.kind !== 'lull') return;
     const streams = this.streams.stateUpdates[client - 1];
     for (const role of ['client', 'server'] as const) {
+      // A player without a ship sends none; the server sends it the others' unless whileDead is nothing.
+      if (this.shipless.has(client) && (role === 'client' || !this.isFed(client))) continue;
       const stream = streams[role];
       const fire = stateUpdateSender(this.port, role, client, phase.stateUpdateBytes, stream, this.salt);
       this.trackClient(client, startArrivals(this.port.sim, phase.stateUpdatesPerSecond, phase.arrival, stream, fire));
@@ -261,16 +328,17 @@ export class TrafficDriver {
     if (this.eventTimer !== null) this.port.sim.cancel(this.eventTimer);
     this.eventTimer = null;
     const phase = this.plan.phases[this.current];
-    const players = () => this.inGame();
-    const n = players().length;
+    const senders = () => this.withShips();
+    const receivers = () => this.fed();
+    const n = senders().length;
     if (phase.kind === 'combat') {
       const origins = new Origins(phase.reliablePerSecond, phase.clientShare);
       const mix = eventMix(phase.eventKinds);
-      const fire = reliableEventSender(this.port, origins, players, this.streams.reliable, this.salt, mix);
+      const fire = reliableEventSender(this.port, origins, senders, receivers, this.streams.reliable, this.salt, mix);
       this.eventTimer = startArrivals(this.port.sim, eventsPerSecond(origins.total(n), mix), phase.arrival, this.streams.reliable, fire);
     } else if (phase.kind === 'lobby') {
       const origins = new Origins(phase.chatPerMinute / 60, CHAT_CLIENT_SHARE);
-      const fire = chatSender(this.port, origins, players, this.streams.chat, this.salt);
+      const fire = chatSender(this.port, origins, senders, receivers, this.streams.chat, this.salt);
       this.eventTimer = startArrivals(this.port.sim, origins.total(n), 'poisson', this.streams.chat, fire);
     }
   }

@@ -2,7 +2,7 @@
 // counts by type from the 34-minute session, payload sizes in bytes).
 import type { RandomStream } from '../engine/index.js';
 import { uniformInt, weightedIndex } from '../engine/index.js';
-import { Opcode } from './payloads.js';
+import { Opcode, templatePayload } from './payloads.js';
 
 export interface EventKind {
   readonly name: string;
@@ -65,4 +65,17 @@ export function drawEvent(stream: RandomStream, mix: EventMix = FULL_MIX): { kin
   const kind = mix.kinds[weightedIndex(stream, mix.weights, mix.totalWeight)];
   const payloadBytes = kind.payloadBytes.length === 1 ? kind.payloadBytes[0] : kind.payloadBytes[uniformInt(stream, 0, kind.payloadBytes.length - 1)];
   return { kind, payloadBytes };
+}
+
+/**
+ * The messages a ship death sends each player (traffic.deaths.burst): `count` of each
+ * named kind, in the mix's order, each kind at its first measured payload size.
+ */
+export function deathBurst(burst: Readonly<Record<string, number>>, salt: { next(): number }): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const kind of MEASURED_MIX) {
+    const count = burst[kind.name] ?? 0;
+    for (let i = 0; i < count; i++) out.push(templatePayload(kind.opcode, kind.payloadBytes[0], salt.next()));
+  }
+  return out;
 }

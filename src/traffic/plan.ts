@@ -112,6 +112,30 @@ export function isEventPhase(phase: Phase): phase is JoinPhase | DisconnectPhase
 export type TreeHashing = 'concurrent' | 'in-update';
 export const TREE_HASHINGS: readonly TreeHashing[] = ['concurrent', 'in-update'];
 
+/**
+ * Ship deaths in combat phases. A death takes a player that has a ship; the
+ * server sends the death's messages at once to every player it sends the game to; the player
+ * then has no ship: it sends no StateUpdates and starts no game messages until
+ * the explosion and its ship selection are over (DECISIONS.md join table:
+ * selection ~4.5 s, StateUpdates ~150 ms after it).
+ */
+export interface Deaths {
+  /** Deaths per minute in the whole game, Poisson. */
+  readonly perMinute: number;
+  /** From the death to the ship selection screen: the explosion (none in DECISIONS.md). */
+  readonly explosionMs: number;
+  /** From the ship selection screen to the first StateUpdate. */
+  readonly selectionMs: number;
+  /** What the server sends a player without a ship: the game as before, or nothing, as in the join's ship selection. */
+  readonly whileDead: DeadPlayerFeed;
+  /** Messages the server sends each of those players at a death: event kind (of the measured mix) -> count. */
+  readonly burst: Readonly<Record<string, number>>;
+}
+export type DeadPlayerFeed = 'game' | 'nothing';
+export const DEAD_PLAYER_FEEDS: readonly DeadPlayerFeed[] = ['game', 'nothing'];
+/** Most messages one death may send each player: a datagram holds at most 255 messages (DECISIONS.md 5). */
+export const MAX_BURST_MESSAGES = 255;
+
 export interface TrafficPlan {
   readonly phases: readonly Phase[];
   /** Client k (1-based) of the first join phase starts its join (k - 1) x this after it. */
@@ -128,6 +152,8 @@ export interface TrafficPlan {
    * second send (0.667 s after its first) leaves with it.
    */
   readonly round2ThinkMs: number;
+  /** Ship deaths in every combat phase; null = none. */
+  readonly deaths: Deaths | null;
 }
 
 /** Reliable-rate presets: measured ~4.9/s (34-minute session), assumed ~60/s (ack-outbox-deadlock.md §5.3). */
@@ -147,4 +173,5 @@ export const DEFAULT_PLAN: TrafficPlan = {
   treeHashing: 'concurrent',
   // `reproduce ack-outbox` ranks it first: ready just after the ACK's second send (README "Calibration").
   round2ThinkMs: CALIBRATED_ROUND_2_THINK_MS,
+  deaths: null,
 };

@@ -108,14 +108,25 @@ function sendFromOrigin(port: TrafficPort, origin: number | null, inGame: readon
   for (const client of inGame) for (let i = 0; i < copies; i++) port.send('server', client, TYPE_GAME, payload, true, false);
 }
 
-/** Reliable game events drawn from the measured mix; StartFiring goes out as a pair. */
-export function reliableEventSender(port: TrafficPort, origins: Origins, inGame: () => readonly number[], stream: RandomStream, salt: PayloadSalt, mix: EventMix = FULL_MIX): () => void {
+/**
+ * Reliable game events drawn from the measured mix; StartFiring goes out as a pair.
+ * `senders`: the players that start messages; `receivers`: those the server sends its own to.
+ */
+export function reliableEventSender(
+  port: TrafficPort,
+  origins: Origins,
+  senders: () => readonly number[],
+  receivers: () => readonly number[],
+  stream: RandomStream,
+  salt: PayloadSalt,
+  mix: EventMix = FULL_MIX,
+): () => void {
   return () => {
-    const players = inGame();
+    const players = senders();
     if (players.length === 0) return;
     const origin = origins.draw(stream, players);
     const { kind, payloadBytes } = drawEvent(stream, mix);
-    sendFromOrigin(port, origin, players, templatePayload(kind.opcode, payloadBytes, salt.next()), kind.copies);
+    sendFromOrigin(port, origin, receivers(), templatePayload(kind.opcode, payloadBytes, salt.next()), kind.copies);
   };
 }
 
@@ -129,12 +140,12 @@ const CHAT = MEASURED_MIX.find((kind) => kind.name === 'Chat') as (typeof MEASUR
 /** Lobby chat: half from the players, half from the server (one player's view). */
 export const CHAT_CLIENT_SHARE = 0.5;
 
-export function chatSender(port: TrafficPort, origins: Origins, inGame: () => readonly number[], stream: RandomStream, salt: PayloadSalt): () => void {
+export function chatSender(port: TrafficPort, origins: Origins, senders: () => readonly number[], receivers: () => readonly number[], stream: RandomStream, salt: PayloadSalt): () => void {
   return () => {
-    const players = inGame();
+    const players = senders();
     if (players.length === 0) return;
     const origin = origins.draw(stream, players);
     const bytes = CHAT.payloadBytes[uniformInt(stream, 0, CHAT.payloadBytes.length - 1)];
-    sendFromOrigin(port, origin, players, templatePayload(CHAT.opcode, bytes, salt.next()), 1);
+    sendFromOrigin(port, origin, receivers(), templatePayload(CHAT.opcode, bytes, salt.next()), 1);
   };
 }

@@ -92,8 +92,11 @@ describe('bcsim reproduce ack-outbox', async () => {
     criteria: Record<string, { value: string; expected: string; matches: boolean }>;
     matched: number;
     score: Score;
+    beyondDecisions: string | null;
   };
   const rows: Row[] = result.hypotheses;
+  /** The readings the stock preset may follow: those resting on DECISIONS.md alone. */
+  const eligible = rows.filter((h) => h.beyondDecisions === null);
   const row = (name: string) => rows.find((h) => h.name === name) as Row;
   const kinds = Object.fromEntries(result.criteria.map((c: { key: string; kind: string }) => [c.key, c.kind]));
 
@@ -120,7 +123,7 @@ describe('bcsim reproduce ack-outbox', async () => {
 
   it('ranks captured bytes above measured figures above inferences, and the stock preset runs the reading ranked first', () => {
     const rank = (s: Score) => [s.bytes, s.measured, s.inferred];
-    const sorted = [...rows].sort((a, b) => rank(b.score).join(',').localeCompare(rank(a.score).join(','), undefined, { numeric: true }));
+    const sorted = [...eligible].sort((a, b) => rank(b.score).join(',').localeCompare(rank(a.score).join(','), undefined, { numeric: true }));
     expect(result.best.score).toEqual(sorted[0].score);
     expect(result.best.readings[0]).toBe(STOCK_READING);
     // every-datagram fits one more measured figure, but loses a captured datagram: it ranks lower.
@@ -200,9 +203,51 @@ describe('bcsim reproduce ack-outbox', async () => {
 
   it('names the criteria no reading matches instead of choosing silently', () => {
     const keys = result.unmatched.map((u: { key: string }) => u.key);
-    for (const key of keys) expect(rows.every((h) => !h.criteria[key].matches)).toBe(true);
+    for (const key of keys) expect(eligible.every((h) => !h.criteria[key].matches)).toBe(true);
     expect(keys).toEqual(expect.arrayContaining(['keepalives34', 'ackBytes34', 'outboxPeakServer']));
     expect(keys).not.toContain('outboxPeakClient');
+  });
+
+  it('counts the 34-minute keepalives on the wire: the join\'s three and their echoes, and the server\'s two while the last player joins', () => {
+    expect(row('calibrated').criteria.keepalives34).toMatchObject({ value: '8 on the wire (S 5, C 3)', matches: false });
+    // Only reliable sends resetting the clock: every 5 s gap of a client's ~0.3 reliable/s idles it.
+    expect(Number.parseInt(row('idle-reliable').criteria.keepalives34.value, 10)).toBeGreaterThan(1000);
+  });
+
+  it('ship deaths on DECISIONS.md alone add no keepalive: the join\'s ship selection (4.65 s) is under the 5 s idle time', () => {
+    // The deaths happen (the session's fullest datagram grows), yet each clock keeps its count.
+    expect(row('deaths').criteria.keepalives34.value).toBe(row('calibrated').criteria.keepalives34.value);
+    expect(row('deaths+first-sends').criteria.keepalives34.value).toBe(row('idle-first-sends').criteria.keepalives34.value);
+    expect(row('deaths').criteria.messagesPerDatagram34.value).not.toBe(row('calibrated').criteria.messagesPerDatagram34.value);
+    const keepalives = result.unmatched.find((u: { key: string }) => u.key === 'keepalives34');
+    expect(keepalives.note).toMatch(/4\.65 s without StateUpdates, under the 5 s idle time/);
+  });
+
+  it('readings beyond DECISIONS.md reach 47–188 keepalives with the write-up\'s 9.5 s explosion, are ranked, and never become the preset', () => {
+    const fit = row('deaths-9.5s+first-sends');
+    expect(fit.beyondDecisions).toMatch(/9\.5 s of explosion/);
+    const count = Number.parseInt(fit.criteria.keepalives34.value, 10);
+    expect(count).toBeGreaterThanOrEqual(47);
+    expect(count).toBeLessThanOrEqual(188);
+    expect(fit.criteria.keepalives34.matches).toBe(true);
+    // The write-up's own 55 kills with that clock overshoot 188; with the dead player fed nothing they fit.
+    expect(Number.parseInt(row('kills-55+first-sends').criteria.keepalives34.value, 10)).toBeGreaterThan(188);
+    expect(row('kills-55-unfed').criteria.keepalives34.matches).toBe(true);
+    // It outranks the best, and the table says why the preset does not follow it.
+    expect(fit.score.measured).toBeGreaterThan(result.best.score.measured);
+    expect(result.best.readings).not.toContain(fit.name);
+    expect(result.explanation.join('\n')).toContain(`"${fit.name}" ranks above the best`);
+    const keepalives = result.unmatched.find((u: { key: string }) => u.key === 'keepalives34');
+    expect(keepalives.beyond).toEqual(expect.arrayContaining(['deaths-9.5s+first-sends', 'kills-55-unfed']));
+    const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
+    expect(table).toContain('No reading on DECISIONS.md alone matches "34-min keepalives"');
+    expect(table.split('\n').find((l) => l.includes(' deaths-9.5s+first-sends ') && /[✓✗]/.test(l))).toMatch(/†$/);
+  });
+
+  it('no reading, beyond DECISIONS.md included, puts 100 B of ACKs in a datagram of the 34-minute session', () => {
+    const ackBytes = result.unmatched.find((u: { key: string }) => u.key === 'ackBytes34');
+    expect(ackBytes.beyond).toEqual([]);
+    for (const h of rows) expect([h.name, Number.parseInt(h.criteria.ackBytes34.value, 10) < 100]).toEqual([h.name, true]);
   });
 
   it('measures the 34-minute figures on the 3-player valentines, per connection, with no multiplying', () => {
