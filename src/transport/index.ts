@@ -54,7 +54,7 @@ export type {
 export { ineffectiveSettings } from './switch-effects.js';
 export type { PeerCounters } from './counters.js';
 export type { IntervalPeakName, IntervalPeakValues } from './interval-peaks.js';
-export { COUNTER_SCHEMA, COUNTER_NAMES, GAUGE_NAMES, checkedFieldName, copyPeerCounters, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from './counter-schema.js';
+export { COUNTER_SCHEMA, COUNTER_NAMES, GAUGE_NAMES, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from './counter-schema.js';
 export type { Aggregation, ChartedName, CounterKind, CounterName, CounterRow, CountName, FigureName, GaugeName, PeakRateName, RatioName } from './counter-schema.js';
 export { PeerTotal } from './totals.js';
 export type { PeerReadout } from './totals.js';
