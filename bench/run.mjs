@@ -32,7 +32,7 @@ function measure(scenario, preset, duration) {
   return { ...median, maxRssBytes: Math.max(...runs.map((r) => r.maxRssBytes)), wallSecondsAll: runs.map((r) => r.wallSeconds) };
 }
 
-// Whole-process measurement: `node dist/cli/main.cjs <args>` (the bin) in a fresh process,
+// Whole-process measurement: `node dist/cli/main.js <args>` (the bin) in a fresh process,
 // wall time taken by this parent around the spawn (process start, module loading, the run,
 // printing and exit), peak RSS as the kernel reports it for the child (ru_maxrss from wait4,
 // read with GNU time's %M). Without GNU time, an exit hook loaded with --import reads the
@@ -61,7 +61,7 @@ function wholeProcessOnce(args) {
   return { wallSeconds, maxRssBytes: kb * 1024, stdout: r.stdout };
 }
 
-/** Median-of-REPEATS wall and the largest peak RSS of `node dist/cli/main.cjs <args>`. */
+/** Median-of-REPEATS wall and the largest peak RSS of `node dist/cli/main.js <args>`. */
 function measureWhole(args) {
   const runs = [];
   for (let i = 0; i < REPEATS; i++) runs.push(wholeProcessOnce(args));
@@ -114,7 +114,7 @@ for (const preset of ['stock', 'fixed']) {
 }
 // The fixed cost of any bcsim command: start Node, load the CLI's modules, list the scenarios.
 const startup = measureWhole(['scenarios']);
-results.cliStartup = { command: 'node dist/cli/main.cjs scenarios', wallSeconds: startup.wallSeconds, peakRssMB: startup.maxRssBytes / 1048576, wallSecondsAll: startup.wallSecondsAll };
+results.cliStartup = { command: 'node dist/cli/main.js scenarios', wallSeconds: startup.wallSeconds, peakRssMB: startup.maxRssBytes / 1048576, wallSecondsAll: startup.wallSecondsAll };
 // Linearity in clients: bench/clients-1.json and bench/clients-8.json carry the same traffic
 // per connection (30 min of combat at the server-8 calibration). Three ratios: the whole
 // process (start-up is a constant that flatters it), the whole process less the start-up

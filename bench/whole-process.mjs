@@ -42,7 +42,7 @@ function measure(argv, n = repeats) {
   };
 }
 
-const results = { repeats, command: 'node dist/cli/main.cjs … (the bin), median of fresh processes; CPU = user + sys; peak RSS = ru_maxrss' };
+const results = { repeats, command: 'node dist/cli/main.js … (the bin), median of fresh processes; CPU = user + sys; peak RSS = ru_maxrss' };
 results.longSession4h = {};
 for (const mode of ['stock', 'fixed']) {
   const m = measure([CLI, 'run', 'long-session', '--mode', mode, '--json']);

@@ -24,12 +24,14 @@ export interface CliIO {
 }
 
 /**
- * The real process. stdout is written synchronously to fd 1, so a run that never
- * yields to the event loop (a long `trace`) cannot pile its output up in memory, and a
- * closed pipe (EPIPE) is seen at the write that hits it, not after the run.
+ * The real process. stdout and stderr are written synchronously to fds 1 and 2, so a run
+ * that never yields to the event loop (a long `trace`) cannot pile its output up in memory,
+ * and a closed pipe (EPIPE) is seen at the write that hits it, not after the run.
+ * process.stdout and process.stderr are never opened: no stream, so no stream error event.
  */
 export function processIO(): CliIO {
   let closed = false;
+  let stderrClosed = false;
   return {
     stdout: (text) => {
       if (closed) return;
@@ -43,15 +45,23 @@ export function processIO(): CliIO {
         else throw error;
       }
     },
-    stderr: (text) => process.stderr.write(text),
+    stderr: (text) => {
+      if (stderrClosed) return;
+      try {
+        writeAllSync(2, text);
+      } catch {
+        // Nowhere left to report it (`2>&1 | head`, a closed terminal): drop what follows.
+        stderrClosed = true;
+      }
+    },
     // isatty, not process.stdout.isTTY: that getter opens a stream on fd 1 and makes it non-blocking.
-    // Both are looked up when asked: node:tty and the stderr stream load Node's net and stream
-    // modules, which a run printing JSON and nothing on stderr never needs.
+    // node:tty is looked up when asked: it loads Node's net and stream modules, which a run
+    // printing JSON never needs.
     get stdoutIsTTY() {
       return process.getBuiltinModule('node:tty').isatty(1);
     },
     get stderrIsTTY() {
-      return process.stderr.isTTY === true;
+      return process.getBuiltinModule('node:tty').isatty(2);
     },
     env: process.env,
     cwd: process.cwd(),

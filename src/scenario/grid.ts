@@ -34,7 +34,7 @@ export function gridSize(spec: GridSpec): number {
 }
 
 /** The combination at position `c` of the cartesian product (the last --vary changes fastest). */
-export function comboAt(spec: GridSpec, c: number): number[] {
+function comboAt(spec: GridSpec, c: number): number[] {
   const combo = new Array<number>(spec.varies.length);
   for (let i = spec.varies.length - 1; i >= 0; i--) {
     const n = spec.varies[i].values.length;

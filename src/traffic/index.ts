@@ -1,7 +1,7 @@
 // Traffic's public surface: the plan a scenario describes, the driver the session
 // runs, and the join script and opcodes the live peer and the proxy reuse.
 export { DEAD_PLAYER_FEEDS, DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MAX_BURST_MESSAGES, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, TREE_HASHINGS, isEventPhase } from './plan.js';
-export type { Deaths, Phase, TrafficPlan, TreeHashing } from './plan.js';
+export type { Deaths, Phase, TrafficPlan } from './plan.js';
 export { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
 export { Opcode } from './payloads.js';
 export { EVENT_KIND_NAMES } from './mix.js';

@@ -178,40 +178,25 @@ export function counterRow(name: string): CounterRow | undefined {
 }
 
 /**
- * A schema name, checked to be a plain identifier: code compiled from the schema
- * (here and in the metrics recorder) splices names into its source, so nothing
- * else may get in.
+ * The text of an object with every name of `names` at 0, in their order. JSON.parse makes
+ * each object of it with its fields inside the object, under one hidden class, as an object
+ * literal would, so the hot path's `counters.x++` is a store at a fixed offset. Built field
+ * by field instead, an object this wide falls back to a dictionary, ~7 % slower per run.
  */
-export function checkedFieldName(name: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`counter-schema: ${name} is not an identifier`);
-  return name;
+function zeroText(names: readonly string[]): string {
+  return JSON.stringify(Object.fromEntries(names.map((name) => [name, 0])));
 }
 
-/**
- * A factory returning one object literal with every field at 0, compiled once from
- * the schema: each object gets one hidden class with all fields in-object, so the
- * hot path's `counters.x++` stays a fixed-offset store, and making one is as cheap
- * as a literal (totals make one per sample). The names are the schema's own
- * identifiers, checked here, so the generated source holds nothing else.
- */
-function zeroFactory<T>(names: readonly string[]): () => T {
-  names.forEach(checkedFieldName);
-  return new Function(`return () => ({ ${names.map((name) => `${name}: 0`).join(', ')} });`)() as () => T;
+const ZERO_COUNTERS = zeroText(COUNTER_NAMES);
+const ZERO_GAUGES = zeroText(GAUGE_NAMES);
+
+export function newPeerCounters(): PeerCounters {
+  return JSON.parse(ZERO_COUNTERS) as PeerCounters;
 }
 
-export const newPeerCounters: () => PeerCounters = zeroFactory<PeerCounters>(COUNTER_NAMES);
-
-/**
- * Copies every counter of `from` into `to`, compiled like the factory: the
- * metrics recorder keeps each sample's counters to take the next one's deltas,
- * and a spread of the 50-field object cost ~4 µs per sample.
- */
-export const copyPeerCounters: (from: Readonly<PeerCounters>, to: PeerCounters) => PeerCounters = new Function(
-  'from',
-  'to',
-  `${COUNTER_NAMES.map((name) => `to.${name} = from.${name};`).join(' ')} return to;`,
-) as (from: Readonly<PeerCounters>, to: PeerCounters) => PeerCounters;
-export const zeroGauges: () => PeerGauges = zeroFactory<PeerGauges>(GAUGE_NAMES);
+export function zeroGauges(): PeerGauges {
+  return JSON.parse(ZERO_GAUGES) as PeerGauges;
+}
 
 /**
  * How `counters` and `gauges` (a peer's, or any object claiming to be one)

@@ -50,8 +50,8 @@ export type {
 } from './switches.js';
 export { ineffectiveSettings } from './switch-effects.js';
 export type { PeerCounters } from './counters.js';
-export type { IntervalPeakName, IntervalPeakValues } from './interval-peaks.js';
-export { COUNTER_SCHEMA, checkedFieldName, copyPeerCounters, counterRow, newPeerCounters, peakCounter, zeroGauges } from './counter-schema.js';
+export type { IntervalPeakName } from './interval-peaks.js';
+export { COUNTER_SCHEMA, counterRow, peakCounter, zeroGauges } from './counter-schema.js';
 export type { ChartedName, CounterRow, CountName, FigureName, GaugeName, PeakRateName } from './counter-schema.js';
 export { PeerTotal } from './totals.js';
 export type { PeerReadout } from './totals.js';

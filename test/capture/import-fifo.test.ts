@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const BIN = join(process.cwd(), 'dist/cli/main.cjs');
+const BIN = join(process.cwd(), 'dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-fifo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -19,7 +19,7 @@ async function interruptedRun(name: string, signal: NodeJS.Signals, extra: strin
   const sub = join(dir, name);
   mkdirSync(sub);
   const file = join(sub, 'long.pcapng');
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.cjs'), command, 'long-session', '--pcap', file, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), command, 'long-session', '--pcap', file, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('close', (code, sig) => done([code, sig])));
@@ -57,7 +57,7 @@ describe('an interrupted run … --pcap', () => {
 
   it('a run that yields to take a signal is the same run: the same summary and the same capture, byte for byte', async () => {
     const args = ['run', 'fragment-ack-bug', '--duration', '3m', '--json'];
-    const yielding = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.cjs'), ...args, '--pcap', join(dir, 'yielding.pcapng')], { encoding: 'utf8' });
+    const yielding = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), ...args, '--pcap', join(dir, 'yielding.pcapng')], { encoding: 'utf8' });
     expect(yielding.status).toBe(0);
     const plain = await cli([...args, '--pcap', join(dir, 'plain.pcapng')]);
     expect(plain.code).toBe(0);

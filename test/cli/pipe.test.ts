@@ -18,7 +18,7 @@ interface Finished {
 }
 
 /** Runs a command, timing it from spawn to exit; kills it after `timeoutMs`. */
-function timed(command: string, args: string[], options: { closeStdout?: boolean; timeoutMs?: number } = {}): Promise<Finished> {
+function timed(command: string, args: string[], options: { closeStdout?: boolean; closeStderr?: boolean; timeoutMs?: number } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -27,7 +27,8 @@ function timed(command: string, args: string[], options: { closeStdout?: boolean
     // Closing our end at once: every write of the child meets a reader that has gone.
     if (options.closeStdout) child.stdout.destroy();
     else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    if (options.closeStderr) child.stderr.destroy();
+    else child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -89,6 +90,18 @@ describe('a closed stdout pipe', () => {
       rmSync(out, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('a closed stderr pipe', () => {
+  it('drops what bcsim says there: a run still prints its summary, a bad file still exits 2', async () => {
+    // A 1 s run of lobby-idle warns on stderr that its phase plan is cut.
+    const warned = await timed(process.execPath, ['dist/cli/main.js', 'run', 'lobby-idle', '--duration', '1s', '--json'], { closeStderr: true });
+    expect(warned.signal).toBeNull();
+    expect(warned.code).toBe(0);
+    expect((JSON.parse(warned.stdout) as { scenario: string }).scenario).toBe('lobby-idle');
+    const refused = await timed(process.execPath, ['dist/cli/main.js', 'run', 'test/scenarios/malformed/loss-high.json'], { closeStderr: true });
+    expect({ code: refused.code, signal: refused.signal, stdout: refused.stdout }).toEqual({ code: 2, signal: null, stdout: '' });
+  }, 70_000);
 });
 
 describe('trace stops its run when stdout says it is closed', () => {

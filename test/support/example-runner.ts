@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createSocket } from 'node:dgram';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = join(ROOT, 'dist/cli/main.cjs');
+const CLI = join(ROOT, 'dist/cli/main.js');
 
 export interface Outcome {
   readonly code: number | null;
