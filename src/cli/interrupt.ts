@@ -8,6 +8,7 @@ import { RunAborted, runScenario, runScenarioYielding } from '../session/index.j
 import type { RunOptions, RunResult } from '../session/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { CliIO } from './io.js';
+import { writingTo } from './io.js';
 
 /** Exit code of a command stopped by SIGINT/SIGTERM (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
@@ -35,9 +36,28 @@ function eventLoopTurn(): Promise<void> {
 }
 
 /** The stderr line after an interrupted run removed its captures' temporaries. */
-export function interruptedLine(error: RunAborted, removed: ReadonlyArray<{ temporary: string; target: string }>): string {
+function interruptedLine(error: RunAborted, removed: ReadonlyArray<{ temporary: string; target: string }>): string {
   const what = removed.map((f) => `removed the unfinished capture ${f.temporary}; ${f.target} was not written`).join('; ');
   return `bcsim: interrupted (${error.reason})${what === '' ? '' : `; ${what}`}\n`;
 }
 
-export { RunAborted };
+/** What a captured run's failure ends with: Ctrl-C is exit 130 with the removed temporaries named; an
+ * unwritable capture (ENOSPC, …) is one line and exit 2, like any unwritable output. */
+export function capturedRunFailed(
+  error: unknown,
+  captures: { abort(): void; paths(): ReadonlyArray<{ temporary: string; target: string }> },
+  what: string,
+  io: CliIO,
+  beforeLine: () => void = () => {},
+): number {
+  captures.abort();
+  if (error instanceof RunAborted) {
+    beforeLine();
+    io.stderr(interruptedLine(error, captures.paths()));
+    return EXIT_INTERRUPTED;
+  }
+  return writingTo(what, () => {
+    throw error;
+  });
+}
+

@@ -10,7 +10,7 @@ import { modeSpec, switchSets } from '../switch-flags.js';
 import { phasePlanWarner, warn } from '../warnings.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
-import { EXIT_INTERRUPTED, RunAborted, interruptedLine, interruptibleRuns } from '../interrupt.js';
+import { capturedRunFailed, interruptibleRuns } from '../interrupt.js';
 
 export interface RunFlags {
   mode?: string;
@@ -59,16 +59,8 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
       const first = await runs.run(scenario, { ...options, observer: file.recorder, keepDigests: check !== undefined });
       outcome = { result: first, verdict: check ? check.compareRuns(first, await runs.run(scenario, { ...options, keepDigests: true })) : null };
     } catch (error) {
-      captures.abort();
       progress?.done();
-      if (error instanceof RunAborted) {
-        io.stderr(interruptedLine(error, captures.paths()));
-        return EXIT_INTERRUPTED;
-      }
-      // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
-      return writingTo(`--pcap ${flags.pcap}`, () => {
-        throw error;
-      });
+      return capturedRunFailed(error, captures, `--pcap ${flags.pcap}`, io);
     } finally {
       runs.stop();
     }

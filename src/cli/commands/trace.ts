@@ -17,7 +17,7 @@ import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
 import { pcapFlag } from '../pcap-flag.js';
 import { phasePlanWarner } from '../warnings.js';
-import { EXIT_INTERRUPTED, RunAborted, interruptedLine, interruptibleRuns } from '../interrupt.js';
+import { capturedRunFailed, interruptibleRuns } from '../interrupt.js';
 import type { InterruptibleRuns } from '../interrupt.js';
 
 export interface TraceFlags {
@@ -131,17 +131,8 @@ export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): P
       try {
         result = await traceWith(scenario, options, totalUs, capture.recorder, runs);
       } catch (error) {
-        captures.abort();
         progress?.done();
-        if (error instanceof RunAborted) {
-          flush();
-          io.stderr(interruptedLine(error, captures.paths()));
-          return EXIT_INTERRUPTED;
-        }
-        // A capture that cannot be written (ENOSPC, …) is one line, exit 2, like any unwritable output.
-        return writingTo(`--pcap ${flags.pcap}`, () => {
-          throw error;
-        });
+        return capturedRunFailed(error, captures, `--pcap ${flags.pcap}`, io, flush);
       } finally {
         runs.stop();
       }
