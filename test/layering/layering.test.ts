@@ -43,7 +43,7 @@ describe('the layering check can fail (planted in memory, never on disk)', () =>
   it('reports an upward import: the engine importing the transport', () => {
     const findings = plant('src/engine/planted.ts', "import { PeerTransport } from '../transport/index.js';\n");
     expect(findings.map((f) => f.kind)).toEqual(['upward', 'cycle']);
-    expect(findings[0].message).toBe("src/engine/planted.ts:1 imports '../transport/index.js': engine (layer 1) may not import transport (layer 3, higher)");
+    expect(findings[0].message).toBe("src/engine/planted.ts:1 imports '../transport/index.js': engine (layer 1) may not import transport (layer 4, higher)");
     // The transport's real imports of the engine close the loop.
     expect(findings[1].message).toMatch(/^folders import each other in a cycle: engine → transport \(src\/engine\/planted\.ts:1 '\.\.\/transport\/index\.js'\); transport → engine \(src\/transport\/\S+\.ts:\d+ '\.\.\/engine\/index\.js'\)$/);
   });

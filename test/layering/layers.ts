@@ -17,6 +17,8 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['version.ts'],
   // The event engine (clock, heap, seeded streams: knows nothing of BC) and the pure BC codec.
   ['engine', 'codec'],
+  // Packet captures with no BC knowledge: pcap and pcapng read and written, frames (they read the engine's time units).
+  ['pcap'],
   // Link models, shared by both transport models.
   ['link'],
   // The two transport models, peers: the BC transport and the R-Type scheme (issue 16).
@@ -44,7 +46,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['check'],
   // Sweeps: the grid on worker threads, evaluated with check's expectations, summarised with report's tables.
   ['sweep'],
-  // pcapng export and capture analysis (against the reproductions' signatures); the swarm.
+  // BC in captures: a run written as pcapng, captures classified and analysed (against the reproductions' signatures); the swarm.
   ['capture', 'swarm'],
   // Shrinking a swarm failure (with its capture).
   ['shrink'],
