@@ -18,28 +18,8 @@ import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
 import { pcapFlag } from '../pcap-flag.js';
 import { captureTargetProblem, columnCapturePath, CaptureSet } from '../../capture/index.js';
-
-export interface CompareFlags {
-  duration?: string;
-  loss?: string;
-  mode?: string;
-  seed?: string;
-  out?: string;
-  json?: boolean;
-  causes?: boolean;
-  set?: string[];
-  switch?: string[];
-  config?: string[];
-  a?: string;
-  b?: string;
-  failOn?: string[];
-  pcap?: string;
-  pcapPlaintext?: boolean;
-  jobs?: string;
-}
-
-/** Where an experiment's report goes unless --out says otherwise: never the committed reports/<scenario>/. */
-export const EXPERIMENTS_DIR = 'reports/experiments';
+import { EXPERIMENTS_DIR } from './compare-flags.js';
+import type { CompareFlags } from './compare-flags.js';
 
 export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
   // A scheme scenario (rtype-deaths, schemes-side-by-side: issue 16) has its own columns and reports.
