@@ -2,10 +2,11 @@
 // fragment-ACK cause), a table on the terminal and four report files.
 import { relative, resolve, sep } from 'node:path';
 import { FailOnError, failures, parseFailOn } from '../../check/index.js';
-import { defaultCompareJobs, runComparison, runComparisonInWorkers, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../report/index.js';
+import { runComparison, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../report/index.js';
 import type { ModeSpec } from '../../report/index.js';
 import { isSchemeScenarioRef } from '../../scenario/index.js';
 import { effectiveSettings, sha256Hex } from '../../session/index.js';
+import { defaultCompareJobs, runComparisonInWorkers } from '../../sweep/index.js';
 import { parseConfigs } from '../configs.js';
 import type { ConfigSpec } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
