@@ -1,6 +1,7 @@
 // bcsim's library API: everything the CLI does is available from here.
 export * as engine from './engine/index.js';
 export * as codec from './codec/index.js';
+export * as pcap from './pcap/index.js';
 export * as capture from './capture/index.js';
 export { VERSION } from './version.js';
 

@@ -6,20 +6,11 @@
 // 02:00 followed by the four IPv4 bytes: 02:00:0a:0a:0a:<last IP byte>.
 import { SERVER_IDENTITY, clientIdentity } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
+import { macFor } from '../pcap/index.js';
+import type { Endpoint } from '../pcap/index.js';
 
 /** The game's default UDP port (DECISIONS.md 19): the server's. */
 export const SERVER_PORT = 22101;
-
-export interface Endpoint {
-  readonly mac: readonly number[];
-  readonly ip: readonly number[];
-  readonly port: number;
-}
-
-/** 02:00 and the four address bytes: unicast, locally administered, unique per host. */
-export function macFor(ip: readonly number[]): number[] {
-  return [0x02, 0x00, ip[0], ip[1], ip[2], ip[3]];
-}
 
 export const SERVER_ENDPOINT: Endpoint = { mac: macFor(SERVER_IDENTITY.address), ip: [...SERVER_IDENTITY.address], port: SERVER_PORT };
 
@@ -33,14 +24,4 @@ export function clientEndpoint(client: number): Endpoint {
 export function endpointsOf(from: Role, client: number): { readonly source: Endpoint; readonly destination: Endpoint } {
   const peer = clientEndpoint(client);
   return from === 'server' ? { source: SERVER_ENDPOINT, destination: peer } : { source: peer, destination: SERVER_ENDPOINT };
-}
-
-/** "10.10.10.239", for messages and tests. */
-export function formatIp(ip: readonly number[]): string {
-  return ip.join('.');
-}
-
-/** "02:00:0a:0a:0a:ef". */
-export function formatMac(mac: readonly number[]): string {
-  return mac.map((b) => b.toString(16).padStart(2, '0')).join(':');
 }

@@ -15,7 +15,7 @@ import { ANALYSIS_SCHEMA, SAMPLE_STEP_US, WireAnalyzer } from './analyze.js';
 import type { AnalyzerOptions, OutboxEstimate, OutboxSeries, WireAnalysis } from './analyze.js';
 import type { CaptureConnection, CaptureEndpoint } from './bc-packets.js';
 import { BC_PORT } from './bc-packets.js';
-import { endpointKey, formatEndpoint } from './udp.js';
+import { endpointKey, formatEndpoint } from '../pcap/index.js';
 
 interface SimulationSource {
   kind: 'simulation';

@@ -3,7 +3,7 @@
 import { usToMs, usToSeconds } from '../engine/index.js';
 import { scanCapture } from './bc-packets.js';
 import type { ScanStats } from './bc-packets.js';
-import type { CaptureError, CaptureFormat } from './capture-reader.js';
+import type { CaptureError, CaptureFormat } from '../pcap/index.js';
 import { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
 import type { AnalyzerOptions, WireAnalysis } from './analyze.js';
 

@@ -1,11 +1,13 @@
 // What one end's wire says about its ACK behaviour, datagram by datagram
 // (ack-behaviour.ts has the hypotheses and the decision), the entries it has
-// let go of although the estimate's bookkeeping still held them, and the
-// server's removal of a client (connection-end.ts).
+// let go of although the estimate's bookkeeping still held them, the
+// server's removal of a client (connection-end.ts), and each end's last
+// judgement when the input ends.
 import { FRAGMENT_ACK_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from '../codec/index.js';
 import { PASSED_OVER_US, SKIPPED_AT_MOST } from './ack-behaviour.js';
 import type { AckEvidenceTally } from './ack-behaviour.js';
 import type { AckEvidence, Removal } from './analysis-types.js';
+import { closeFragmented, retireKey } from './analyze-state.js';
 import type { AckState, ConnectionState, Direction } from './analyze-state.js';
 
 /**
@@ -47,7 +49,7 @@ export function judge(x: Direction, st: AckState, yLast: number): void {
  * for live()). A key that comes back was held all along; a datagram lost before the capture point
  * only delayed it.
  */
-export function passedOver(x: Direction, st: AckState, tally: Pick<AckEvidenceTally, 'skipped' | 'passedOverAt'> = x.tally): void {
+function passedOver(x: Direction, st: AckState, tally: Pick<AckEvidenceTally, 'skipped' | 'passedOverAt'> = x.tally): void {
   const due = Math.max(st.lastSendUs, st.refreshUs) + PASSED_OVER_US;
   // Against a hypothesis only with at most half its sends seen (ack-behaviour.ts SKIPPED_AT_MOST).
   if (st.n3 > 0 && st.n3 <= SKIPPED_AT_MOST['single-pass'] && x.lastRoomyUs >= due) tally.skipped.singlePass++;
@@ -112,5 +114,23 @@ function expire(x: Direction, st: AckState, t: number): void {
     st.gone9 = true;
     x.out9.add(-1, t, t);
     if (st.n9 >= 3) x.dead9.add(-1, t, t);
+  }
+}
+
+/** The input has ended at `end`: the series close, the held entries are judged and summed up, fragmented messages closed. */
+export function finishDirection(d: Direction, end: number, removalUs: number): void {
+  // Samples up to and including the last whole step at or before the end.
+  d.out1.finish(end);
+  d.out3.finish(end);
+  d.out9.finish(end);
+  d.dead9.finish(end);
+  for (const st of d.acks.values()) {
+    if (st.judged) passedOver(d, st);
+    retireKey(d, st, end, removalUs);
+  }
+  d.acks.clear();
+  for (const table of d.seqs) {
+    for (const fm of table.fragmented.values()) closeFragmented(d, fm);
+    table.fragmented.clear();
   }
 }

@@ -9,7 +9,6 @@ import { AckEvidenceTally } from './ack-behaviour.js';
 import type { AckBehaviourName, CategoryFigures, Removal } from './analysis-types.js';
 import { PeriodEstimate, SAMPLE_STEP_US, SeqTable, StepSeries } from './analyze-tables.js';
 import type { FragmentedMessage } from './analyze-tables.js';
-import { passedOver } from './analyze-ends.js';
 import type { CaptureConnection } from './bc-packets.js';
 import { KeepaliveEchoes, SinceServer } from './connection-end.js';
 import { ExpiryQueue } from './expiry-queue.js';
@@ -213,7 +212,7 @@ export function forgetFragmented(d: Direction, table: SeqTable, t: number, idleU
 }
 
 /** Sums up a key; `removalUs`: when the server removed the client (+∞: it did not). */
-function retireKey(d: Direction, st: AckState, t: number, removalUs = Number.POSITIVE_INFINITY): void {
+export function retireKey(d: Direction, st: AckState, t: number, removalUs = Number.POSITIVE_INFINITY): void {
   d.sendsPerKey[Math.min(st.sends, 10)]++;
   if (st.sends === 3 && t - st.lastSendUs >= SILENCE_US) {
     // A silence that does not fit before the removal is the removal's.
@@ -225,22 +224,5 @@ function retireKey(d: Direction, st: AckState, t: number, removalUs = Number.POS
   if (st.awaitUs >= 0) {
     if (t - st.awaitUs > ANSWER_WINDOW_US) d.tally.unansweredDuplicates++;
     st.awaitUs = -1;
-  }
-}
-
-export function finishDirection(d: Direction, end: number, removalUs: number): void {
-  // Samples up to and including the last whole step at or before the end.
-  d.out1.finish(end);
-  d.out3.finish(end);
-  d.out9.finish(end);
-  d.dead9.finish(end);
-  for (const st of d.acks.values()) {
-    if (st.judged) passedOver(d, st);
-    retireKey(d, st, end, removalUs);
-  }
-  d.acks.clear();
-  for (const table of d.seqs) {
-    for (const fm of table.fragmented.values()) closeFragmented(d, fm);
-    table.fragmented.clear();
   }
 }

@@ -31,6 +31,12 @@
 // before the capture ends, or the end's own last datagram if it then stays
 // silent for more than 10 s (it went away, or the server removed the client:
 // connection-end.ts).
+//
+// This file walks each datagram and hands its messages on: analyze-messages.ts
+// follows the messages an end sends, analyze-acks.ts its ACKs and the outbox
+// estimate, analyze-signature.ts the signature's events; analyze-state.ts holds
+// the state per connection and end, analyze-ends.ts the evidence of each end's
+// ACK behaviour, analyze-figures.ts the finished figures.
 import { secondsToUsUnrounded, usToSeconds } from '../engine/index.js';
 import {
   DATAGRAM_HEADER_BYTES,
@@ -42,42 +48,32 @@ import {
   TYPE_GAME,
   ackBytesOfFlags,
   ackFlagsAt,
-  ackFlagsFragment,
-  ackFlagsLowType,
-  ackFragIndexAt,
-  ackSeqAt,
   afterSeqOffset,
-  dataFragCountAt,
-  dataFragIndexAt,
-  dataSeqAt,
   flagsLenAt,
   flagsLenFragment,
   flagsLenReliable,
   flagsLenSize,
-  isLowType,
-  packKeyOf,
-  readMessage,
-  seqBefore,
   ackFlagsOther,
   countDeviations,
 } from '../codec/index.js';
-import type { Deviation, Located } from '../codec/index.js';
+import type { Deviation } from '../codec/index.js';
 import { Opcode } from '../traffic/index.js';
-import type { SendEvent } from '../trace/index.js';
-import { SendNote } from '../transport/index.js';
 import type { Role } from '../transport/index.js';
 import type { CaptureConnection } from './bc-packets.js';
 import { datagramMessages } from './wire-walk.js';
-import { GATE_WAIT_US, inferBehaviour } from './ack-behaviour.js';
+import { inferBehaviour } from './ack-behaviour.js';
 import { silentRemoval } from './connection-end.js';
-import { datagramRead, evidenceNow, judge, removed } from './analyze-ends.js';
-import { ANSWER_WINDOW_US, ConnectionState, advance, closeFragmented, finishDirection, forgetFragmented, resendRound, seriesOf, sweep } from './analyze-state.js';
+import { datagramRead, evidenceNow, finishDirection, removed } from './analyze-ends.js';
+import { ConnectionState, advance, seriesOf, sweep } from './analyze-state.js';
 import type { Direction } from './analyze-state.js';
 import { connectionFigures } from './analyze-figures.js';
+import { ackSent } from './analyze-acks.js';
+import { echoSent, reliableSent } from './analyze-messages.js';
 import type { AckBehaviourName, AnalyzerOptions, WireAnalysis } from './analysis-types.js';
 export type * from './analysis-types.js';
 export { SAMPLE_STEP_US, MAX_SAMPLES } from './analyze-tables.js';
 export { directionLabel } from './analyze-figures.js';
+export { MAX_ACK_KEYS } from './analyze-acks.js';
 
 export const ANALYSIS_SCHEMA = 'bcsim.analyze/2';
 
@@ -99,29 +95,10 @@ export interface LiveConnection {
   readonly server: LiveDirection;
 }
 
-/** A birth is dated back at most this far (to the estimated creation of its entry). */
-const MAX_BACKDATE_US = 1_000_000;
-/** An ACK sent this long after the last transmission of its message is late: past pass 1's three sends 0.667 s apart. */
-const LATE_ACK_US = 2_500_000;
 const SWEEP_EVERY_US = 120_000_000;
-const CAP_SWEEP_EVERY_US = 1_000_000;
-/** ACK keys tracked per end: far above any real outbox (the model stops at 131,072 entries), a bound on hostile input. */
-export const MAX_ACK_KEYS = 262_144;
-/** Fragmented messages tracked per end at once (idle ones are forgotten after a while, analyze-state.ts). */
-const MAX_FRAGMENTED = 16_384;
-/** Reduced events kept per connection for the signature. */
-const MAX_SIGNATURE_EVENTS = 200_000;
 /** Stock message lifetime for the signature's criterion 3 (messageLifetime peer-timeout). */
 const DEFAULT_LIFETIME_S = 45;
 
-
-const EMPTY = new Uint8Array(0);
-
-/** The codec's reading of the (valid) message at bytes[pos], kept without its payload: the bytes are not ours to hold. */
-function located(bytes: Uint8Array, pos: number): Located {
-  const read = readMessage(bytes, pos, bytes.length) as Located;
-  return read.type === TYPE_ACK ? read : { ...read, payload: EMPTY };
-}
 
 export class WireAnalyzer {
   private readonly states = new Map<CaptureConnection, ConnectionState>();
@@ -175,7 +152,7 @@ export class WireAnalyzer {
         if (ackFlagsOther(flags) !== 0) ackFlagBits++;
         const size = ackBytesOfFlags(flags);
         ackBytes += size;
-        this.ackSent(c, d, other, bytes, pos, flags, timeUs);
+        ackSent(c, d, other, bytes, pos, flags, timeUs);
         pos += size;
         continue;
       }
@@ -211,8 +188,8 @@ export class WireAnalyzer {
       }
       if (reliable) {
         reliables++;
-        if (echo) this.echoSent(c, d, other, bytes, pos, timeUs);
-        else this.reliableSent(c, d, other, bytes, pos, type, flagsLen, timeUs);
+        if (echo) echoSent(c, d, other, bytes, pos, timeUs);
+        else reliableSent(c, d, other, bytes, pos, type, flagsLen, timeUs);
       } else d.unreliable++;
       pos += size;
     }
@@ -236,215 +213,6 @@ export class WireAnalyzer {
       if (Number.isNaN(s.endedUs)) s.endedUs = timeUs;
       removed(s, { atS: usToSeconds(timeUs), by: 'boot', inferred: false, detail: `a transport Boot, type 0x04, naming slot ${slot}` });
     }
-  }
-
-  /** A type-0x00 echo of the client's keepalive: not a message of the server's, so no re-send; the client's ACK entry is refreshed. */
-  private echoSent(c: ConnectionState, d: Direction, ackSender: Direction, bytes: Uint8Array, pos: number, t: number): void {
-    const seq = dataSeqAt(bytes, pos);
-    if (c.keepalives.echoSeq(seq, t) || d.seqs[0].count(seq) > 0) d.echoSeqReused++;
-    const st = ackSender.acks.get(packKeyOf(true, seq, false, 0));
-    if (st !== undefined) st.refreshUs = t;
-  }
-
-  /** A reliable message at bytes[pos] (type and flags_len already read). */
-  private reliableSent(c: ConnectionState, d: Direction, ackSender: Direction, bytes: Uint8Array, pos: number, type: number, flagsLen: number, t: number): void {
-    const low = isLowType(type);
-    const seq = dataSeqAt(bytes, pos);
-    const fragment = flagsLenFragment(type, flagsLen);
-    const fragIndex = fragment ? dataFragIndexAt(bytes, pos) : 0;
-    const fragCount = fragment && fragIndex === 0 ? dataFragCountAt(bytes, pos) : -1;
-    const table = d.seqs[low ? 0 : 1];
-    const category = low ? d.low : d.high;
-    let newMessage = false;
-    if (table.highest < 0 || seqBefore(table.highest, seq)) {
-      table.highest = seq;
-      if (table.count(seq) > 0) {
-        // The seq wrapped: a new message takes an old one's number.
-        newMessage = true;
-        const old = table.fragmented.get(seq);
-        if (old !== undefined) closeFragmented(d, old);
-        table.fragmented.delete(seq);
-        table.record(seq, t, 0);
-      }
-    }
-    const seen = table.count(seq);
-    let previous: number; // earlier transmissions of this (seq, fragment index)
-    if (fragment) {
-      let fm = table.fragmented.get(seq);
-      if (fm === undefined) {
-        if (table.fragmented.size >= MAX_FRAGMENTED) forgetFragmented(d, table, t, 0);
-        fm = { fragCount: null, frags: new Map(), rounds: 0, completeRounds: 0, roundStartUs: Number.NaN, lastResendUs: Number.NEGATIVE_INFINITY, roundIndices: new Set(), lastUs: t };
-        table.fragmented.set(seq, fm);
-        d.fragMessages++;
-      }
-      fm.lastUs = t;
-      if (fragCount >= 0) fm.fragCount = fragCount;
-      const index = fragIndex;
-      let fs = fm.frags.get(index);
-      if (fs === undefined) fm.frags.set(index, (fs = { count: 0, lastUs: t }));
-      previous = fs.count;
-      fs.count++;
-      fs.lastUs = t;
-      d.fragTransmissions++;
-      if (previous > 0) {
-        d.fragRetransmissions++;
-        resendRound(d, fm, index, t);
-      }
-      if (d.from === 'client') this.signatureFragment(c, bytes, pos, seq, fragCount, previous, t);
-    } else {
-      previous = seen;
-    }
-    if (seen === 0) category.messages++;
-    category.transmissions++;
-    if (previous > 0) category.retransmissions++;
-    table.record(seq, t, seen + 1);
-
-    // The other end's ACK entry for this message.
-    const key = packKeyOf(low, seq, fragment, fragIndex);
-    const st = ackSender.acks.get(key);
-    if (st === undefined) return;
-    st.refreshUs = t;
-    if (newMessage) {
-      // Repeats of the old message's ACK that nothing re-sent: stale.
-      ackSender.stale += st.pending;
-      st.pending = 0;
-      st.answeredUs = Number.NEGATIVE_INFINITY;
-    } else if (previous > 0) {
-      // The sender still had it outstanding: the repeats before this re-send were not stale.
-      ackSender.repeatsWhileOutstanding += st.pending;
-      st.pending = 0;
-      if (!fragment && st.firstSendUs < t) c.resentAfterAck++;
-    }
-    if (st.n9 >= 3) {
-      // A re-send reaching an entry past its three sends: single-pass would free it and answer afresh.
-      if (st.awaitUs >= 0 && t - st.awaitUs > ANSWER_WINDOW_US) ackSender.tally.unansweredDuplicates++;
-      st.awaitUs = t;
-    }
-  }
-
-  /** An ACK at bytes[pos] with its flags byte. */
-  private ackSent(c: ConnectionState, x: Direction, y: Direction, bytes: Uint8Array, pos: number, flags: number, t: number): void {
-    const seq = ackSeqAt(bytes, pos);
-    const low = ackFlagsLowType(flags);
-    const fragment = ackFlagsFragment(flags);
-    const index = fragment ? ackFragIndexAt(bytes, pos) : 0;
-    const key = packKeyOf(low, seq, fragment, index);
-    let st = x.acks.get(key);
-    if (st === undefined && x.acks.size >= MAX_ACK_KEYS) {
-      if (t - x.lastCapSweepUs >= CAP_SWEEP_EVERY_US) {
-        x.lastCapSweepUs = t;
-        sweep(x, t);
-      }
-      if (x.acks.size >= MAX_ACK_KEYS) {
-        // Past any real outbox: counted, not followed (the estimate is then not defined).
-        x.ackSends++;
-        x.untrackedAckSends++;
-        return;
-      }
-    }
-    if (st === undefined) {
-      st = { sends: 0, firstSendUs: t, lastSendUs: Number.NEGATIVE_INFINITY, run: 0, n3: 0, n9: 0, refreshUs: Number.NEGATIVE_INFINITY, judged: false, gone3: false, gone9: false, answeredUs: Number.NEGATIVE_INFINITY, pending: 0, awaitUs: -1 };
-      x.acks.set(key, st);
-      x.ackKeys++;
-    }
-    x.ackSends++;
-    // When the acknowledged message was last on the wire from the other end.
-    const table = y.seqs[low ? 0 : 1];
-    let yLast: number;
-    if (fragment) {
-      const fm = table.fragmented.get(seq);
-      yLast = fm?.frags.get(index)?.lastUs ?? table.lastUs(seq);
-    } else {
-      yLast = table.lastUs(seq);
-      // The client's ACK of a keepalive echo (not in the server's tables: connection-end.ts).
-      const echoUs = low && x.from === 'client' ? c.keepalives.seqLastUs.get(seq) : undefined;
-      if (echoUs !== undefined && !(yLast >= echoUs)) yLast = echoUs;
-    }
-    if (!Number.isNaN(yLast)) judge(x, st, yLast);
-    if (Number.isNaN(yLast)) {
-      x.forUnseen++;
-      st.run++;
-    } else {
-      st.run = yLast > st.lastSendUs ? 1 : st.run + 1;
-      if (st.run === 4) x.tally.pass2Entries++;
-      const age = t - yLast;
-      if (!(age <= x.maxAgeUs)) x.maxAgeUs = age;
-      if (age > LATE_ACK_US) x.late++;
-      if (st.answeredUs >= yLast) st.pending++;
-      else st.answeredUs = t;
-    }
-    if (st.run > x.maxRun) x.maxRun = st.run;
-    if (st.awaitUs >= 0) {
-      if (t - st.awaitUs <= ANSWER_WINDOW_US) x.tally.answeredDuplicates++;
-      else x.tally.unansweredDuplicates++;
-      st.awaitUs = -1;
-    }
-    // Entries under each rule: born with the first send of a key not held, freed at the F-th send.
-    // The entry was created when its message was read, one update before that first send
-    // (DECISIONS.md 16): its birth is dated back by the sender's update period, not before
-    // the message was on the wire, nor more than 1 s.
-    const period = x.period.periodUs;
-    // Until the period is known, the message's own time on the wire stands in for the creation.
-    let birth = Number.isNaN(period) ? (Number.isNaN(yLast) ? t : yLast) : t - period;
-    if (!Number.isNaN(yLast) && yLast > birth) birth = yLast;
-    if (birth > t) birth = t;
-    if (birth < t - MAX_BACKDATE_US) birth = t - MAX_BACKDATE_US;
-    // Immediate: every send is its own entry, freed when the datagram is out (births first, so a datagram's ACKs count together).
-    x.out1.add(1, birth, t);
-    // Two-pass: a send from an entry at 3 or more sends is pass 2 (ack-outbox-deadlock.md §1).
-    if (st.n9 >= 3) {
-      x.pass2Sends++;
-      const due = Math.max(st.lastSendUs, st.refreshUs);
-      if (t - due > GATE_WAIT_US && x.lastOpenUs <= st.lastSendUs) x.tally.gateShut++;
-    } else x.pass1Sends++;
-    // A key that comes back was held after all (its sends in between were lost before the capture point).
-    if (st.gone3) {
-      st.gone3 = false;
-      if (st.n3 > 0) x.out3.add(1, t, t);
-    }
-    if (st.gone9) {
-      st.gone9 = false;
-      if (st.n9 > 0) x.out9.add(1, t, t);
-      if (st.n9 >= 3) x.dead9.add(1, t, t);
-    }
-    if (st.n3 === 0) x.out3.add(1, birth, t);
-    if (++st.n3 === 3) {
-      st.n3 = 0;
-      x.out3.add(-1, t, t);
-    }
-    if (st.n9 === 0) x.out9.add(1, birth, t);
-    st.n9++;
-    if (st.n9 === 3) x.dead9.add(1, t, t);
-    if (st.n9 === 9) {
-      st.n9 = 0;
-      x.out9.add(-1, t, t);
-      x.dead9.add(-1, t, t);
-    }
-    st.sends++;
-    st.lastSendUs = t;
-    if (st.n3 > 0 || st.n9 > 0) x.sent.push(key, t);
-    if (x.from === 'server' && c.signatureSeq !== null && seq === c.signatureSeq && !low) {
-      this.signatureEvent(c, { kind: 'send', timeUs: t, client: c.ref.index, slot: c.ref.slot, from: 'server', bytes: EMPTY, messages: [located(bytes, pos)], notes: [SendNote.Ack], transmission: [0] });
-    }
-  }
-
-  /** A fragment the client sent: the reduced events of the signature follow its first fragmented message. */
-  private signatureFragment(c: ConnectionState, bytes: Uint8Array, pos: number, seq: number, fragCount: number, previous: number, t: number): void {
-    if (c.signatureSeq === null) {
-      if (fragCount < 0) return;
-      c.signatureSeq = seq;
-    }
-    if (seq !== c.signatureSeq) return;
-    const note = previous > 0 ? SendNote.Retransmit : SendNote.FirstSend;
-    this.signatureEvent(c, { kind: 'send', timeUs: t, client: c.ref.index, slot: c.ref.slot, from: 'client', bytes: EMPTY, messages: [located(bytes, pos)], notes: [note], transmission: [previous] });
-  }
-
-  private signatureEvent(c: ConnectionState, event: SendEvent): void {
-    if (c.signatureEvents.length >= MAX_SIGNATURE_EVENTS) {
-      c.signatureCapped = true;
-      return;
-    }
-    c.signatureEvents.push(event);
   }
 
   /**

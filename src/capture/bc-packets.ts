@@ -18,11 +18,8 @@ import { decodeDatagram, decodeDialect, decryptInto } from '../codec/index.js';
 import type { DecodedDatagram, DialectResult } from '../codec/index.js';
 import { connectAckSlot, datagramMessages } from './wire-walk.js';
 import type { Role } from '../transport/index.js';
-import { openCapture } from './capture-reader.js';
-import { PacketTimeline } from './packet-timeline.js';
-import type { CaptureError, CaptureFormat, ReaderOptions } from './capture-reader.js';
-import { FRAME_SKIP_TEXT, endpointKey, formatEndpoint, newMutableUdp, udpInto } from './udp.js';
-import type { MutableUdp } from './udp.js';
+import { FRAME_SKIP_TEXT, PacketTimeline, endpointKey, formatEndpoint, newMutableUdp, openCapture, udpInto } from '../pcap/index.js';
+import type { CaptureError, CaptureFormat, MutableUdp, ReaderOptions } from '../pcap/index.js';
 
 /** The game's default port (DECISIONS.md 19); LAN discovery scans up to 22201. */
 /** The BC port (DECISIONS.md 19), the one the export gives the server. */

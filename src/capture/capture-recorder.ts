@@ -19,12 +19,11 @@ import type { DropCause } from '../link/index.js';
 import type { SessionObserver } from '../session/index.js';
 import type { SendNote, Role } from '../transport/index.js';
 import { VERSION } from '../version.js';
-import { endpointsOf, formatIp, SERVER_ENDPOINT, SERVER_PORT } from './addresses.js';
+import { endpointsOf, SERVER_ENDPOINT, SERVER_PORT } from './addresses.js';
 import { DATAGRAM_HEADER_BYTES, encryptInto } from '../codec/index.js';
 import { CommentWriter, FATE_SEPARATOR, MAX_MESSAGE_COMMENT_BYTES, TransmissionCounter } from './comments.js';
-import { FRAME_HEADER_BYTES, FrameTemplate } from './frames.js';
-import { LINKTYPE_ETHERNET, PcapngWriter } from './pcapng-writer.js';
-import type { PcapngSink } from './pcapng-writer.js';
+import { FRAME_HEADER_BYTES, FrameTemplate, LINKTYPE_ETHERNET, PcapngWriter, formatIp } from '../pcap/index.js';
+import type { PcapngSink } from '../pcap/index.js';
 
 /** Simulated time 0 is 2002-02-28T00:00:00Z in the capture: fixed, so the file is byte-deterministic. */
 export const CAPTURE_EPOCH = '2002-02-28T00:00:00Z';

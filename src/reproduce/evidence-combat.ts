@@ -11,7 +11,7 @@ import { fanOut, runScenario } from '../session/index.js';
 import { checksumResponsePayload } from '../traffic/index.js';
 import { cell } from './criteria.js';
 import type { Cells } from './criteria.js';
-import type { RunWith } from './evidence.js';
+import type { RunWith } from './readings.js';
 
 /**
  * Fragments of the join's largest checksum response: with the default manifest, round 2's

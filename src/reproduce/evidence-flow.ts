@@ -7,7 +7,7 @@ import type { Scenario } from '../scenario/index.js';
 import { fanOut, runScenario } from '../session/index.js';
 import { cell } from './criteria.js';
 import type { Cells } from './criteria.js';
-import type { RunWith } from './evidence.js';
+import type { RunWith } from './readings.js';
 import { median } from './signature.js';
 import { disconnectFact, wireRecorder } from './wire-facts.js';
 import type { Wire } from './wire-facts.js';

@@ -12,7 +12,7 @@ import { CRITERIA, cell } from './criteria.js';
 import type { Cells } from './criteria.js';
 import { combatRun } from './evidence-combat.js';
 import { flowRun, MEASURED_FLOW } from './evidence-flow.js';
-import type { Reading } from './readings.js';
+import type { Reading, RunWith } from './readings.js';
 import { measureSignature } from './signature.js';
 import { connectAckFact, joinCapturedFact, keepaliveFact, round2Fact, wireRecorder } from './wire-facts.js';
 
@@ -20,12 +20,6 @@ import { connectAckFact, joinCapturedFact, keepaliveFact, round2Fact, wireRecord
 export interface ScenarioSource {
   builtin(name: string, sets: readonly string[]): Scenario;
   inline(json: object, sets: readonly string[]): Scenario;
-}
-
-export interface RunWith {
-  readonly preset: 'stock';
-  readonly switches: Reading['switches'];
-  readonly seed: number;
 }
 
 /** The scenario edits a reading makes in an experiment: transport and traffic fields, the client's update period. */

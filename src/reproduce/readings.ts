@@ -173,3 +173,10 @@ export function changesBetween(a: Reading, b: Reading): string[] {
 export function readingNamed(name: string): Reading | undefined {
   return READINGS.find((r) => r.name === name);
 }
+
+/** How an experiment runs a reading: the stock preset with the reading's switches, and a seed. */
+export interface RunWith {
+  readonly preset: 'stock';
+  readonly switches: Reading['switches'];
+  readonly seed: number;
+}

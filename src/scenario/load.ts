@@ -1,7 +1,7 @@
 // Finds, reads, overrides and validates a scenario. A scenario reference is a
 // built-in name (scenarios/<name>.json in this package) or a file path.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
 import { ScenarioError, describeValue, formatPath, jsonTextProblem, withoutByteOrderMark } from './errors.js';
@@ -14,8 +14,17 @@ import { scenarioSchema } from './schema.js';
 import { storedBuiltin } from './stored.js';
 import type { StoredBuiltin } from './stored.js';
 
-/** The package's scenarios/ folder (src/scenario or dist/scenario -> ../../scenarios). */
-export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+/** How far above a module the package's scenarios/ may be (dist/<group>/<folder>/ is three). */
+const MAX_FIND_UP = 8;
+
+/** The package's scenarios/ folder: the nearest one at or above this module, wherever it was built to or bundled. */
+export const BUILTIN_DIR = findUp(fileURLToPath(new URL('.', import.meta.url)), 'scenarios');
+
+/** The nearest `name` at or above `dir`; `dir`/`name` if there is none. */
+function findUp(dir: string, name: string): string {
+  for (let at = dir, up = 0; up < MAX_FIND_UP; at = dirname(at), up++) if (existsSync(join(at, name))) return join(at, name);
+  return join(dir, name);
+}
 
 /** A ref with a path separator or a .json ending is a file; anything else names a built-in. */
 export function looksLikePath(ref: string): boolean {

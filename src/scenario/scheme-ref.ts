@@ -2,13 +2,12 @@
 // the BC loader, so the CLI can ask on every BC load's error path without loading the
 // R-Type model (src/schemes/, which re-exports these).
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve as resolvePath } from 'node:path';
 import { withoutByteOrderMark } from './errors.js';
 import { BUILTIN_DIR, looksLikePath } from './load.js';
 
-/** The package's scenarios/schemes/ folder (src/scenario or dist/… -> ../../scenarios/schemes). */
-export const SCHEME_BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/schemes/', import.meta.url));
+/** The package's scenarios/schemes/ folder. */
+export const SCHEME_BUILTIN_DIR = join(BUILTIN_DIR, 'schemes');
 
 /** Far above any hand-written scheme scenario; checked before reading. */
 export const MAX_SCHEME_FILE_BYTES = 1024 * 1024;

@@ -11,7 +11,9 @@ export { planSweep } from './plan.js';
 export type { SweepOptions, SweepPlan } from './plan.js';
 export { runTask } from './task.js';
 export type { RunTask, TaskResult } from './task.js';
-export { runGrid, RunFailure, MAX_JOBS, startPool, workerFile } from './runner.js';
+export { runGrid, RunFailure, MAX_JOBS, startPool } from './runner.js';
+// compare's columns, on the same worker pool.
+export { PARALLEL_MIN_COLUMN_US, defaultCompareJobs, runComparisonInWorkers } from './compare-runner.js';
 export { runSweep } from './sweep.js';
 export type { SweepOutcome, SweepRunOptions } from './sweep.js';
 export { fileSink, callbackSink } from './output.js';

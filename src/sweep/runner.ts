@@ -1,9 +1,8 @@
 // Runs the grid's runs, in-process (--jobs 1) or on a tinypool of worker threads,
 // and hands the result lines over in index order whatever order they finish in.
 // At most WINDOW_PER_JOB × jobs runs are in flight, so the reorder buffer is bounded.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Tinypool from 'tinypool';
+import type Tinypool from 'tinypool';
+import { startWorkerPool } from './pool.js';
 import { clearScenarioCache, runTask } from './task.js';
 import type { RunTask, TaskResult } from './task.js';
 
@@ -25,7 +24,7 @@ export interface RunnerOptions {
 
 /** Starts `jobs` worker threads now: each loads the simulator while the main thread checks the inputs. */
 export function startPool(jobs: number): Tinypool {
-  return new Tinypool({ filename: workerFile(), minThreads: jobs, maxThreads: jobs, idleTimeout: 60_000 });
+  return startWorkerPool('sweep-worker', jobs);
 }
 
 /** A run that could not complete: its index and why (a limit, a scenario error, or a bug). */
@@ -61,18 +60,6 @@ async function runInProcess(options: RunnerOptions): Promise<'done' | 'aborted'>
     await new Promise((resolve) => setImmediate(resolve));
   }
   return options.signal?.aborted ? 'aborted' : 'done';
-}
-
-/**
- * The compiled worker beside this module; from the TypeScript sources (tests),
- * the one in dist/ (the build that `npm test` and `npm install` make).
- */
-export function workerFile(): string {
-  const beside = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(beside)) return beside;
-  const built = fileURLToPath(new URL('../../dist/sweep/worker.js', import.meta.url));
-  if (existsSync(built)) return built;
-  throw new Error(`no compiled sweep worker at ${beside} or ${built}: run npm run build`);
 }
 
 async function runOnPool(options: RunnerOptions): Promise<'done' | 'aborted'> {

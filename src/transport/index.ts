@@ -68,6 +68,7 @@ export { maxMessageAgeUs } from './retransmit-queue.js';
 export { retransmitIntervalUs } from './backoff.js';
 export type { AckOutcome } from './retransmit-queue.js';
 export { PeerTransport } from './peer.js';
-export type { PeerGauges } from './peer.js';
+/** The peer's levels, named by the counter schema (counter-schema.ts). */
+export type { PeerGauges } from './counters.js';
 export { ServerHost } from './server-host.js';
 export { UpdateLoop } from './update-loop.js';

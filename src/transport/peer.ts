@@ -37,13 +37,6 @@ import { Slab } from './slab.js';
 import type { UpdateSteps } from './update-loop.js';
 import type { KeepalivePath, TransportParams, TransportSwitches } from './switches.js';
 
-export type { ConnectionState } from './lifecycle.js';
-
-export type { SendRequest, TransportHooks } from './hooks.js';
-
-/** The peer's levels, named by the counter schema (counter-schema.ts). */
-export type { PeerGauges } from './counters.js';
-
 /** DECISIONS.md 19: Boot reason 1 = timeout. */
 const BOOT_REASON_TIMEOUT = 1;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanCapture } from '../../src/capture/bc-packets.js';
 import type { BcDatagram, ScanStats } from '../../src/capture/bc-packets.js';
-import { openCapture } from '../../src/capture/capture-reader.js';
+import { openCapture } from '../../src/pcap/index.js';
 import { toHex } from '../../src/codec/index.js';
 import { EPOCH_US, ack, bc, ethernet, frameFor, ipv4, pcap, pcapng, reliable, udpPackets, unreliable, SERVER_IP, CLIENT_IP } from '../support/pcap-build.js';
 import type { ByteOrder, Packet, WirePacket } from '../support/pcap-build.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../src/capture/analyze-capture.js';
 import { scanCapture } from '../../src/capture/bc-packets.js';
-import { BUFFER_BYTES, openCapture } from '../../src/capture/capture-reader.js';
+import { BUFFER_BYTES, openCapture } from '../../src/pcap/index.js';
 import { encrypt } from '../../src/codec/index.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, reliable, unreliable, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
 

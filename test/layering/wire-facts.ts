@@ -31,7 +31,7 @@ export const WIRE_PATTERNS: readonly WirePattern[] = [
  * Keyed by path, then by pattern name.
  */
 const WIRE_EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'src/capture/udp.ts': {
+  'src/pcap/udp.ts': {
     'a flags_len bit or length mask by hand': "the IPv4 header's flags and fragment offset",
     'a u16 field read by hand': 'a pcap record header, little-endian u32',
   },

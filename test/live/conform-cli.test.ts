@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openCapture } from '../../src/capture/index.js';
+import { openCapture } from '../../src/pcap/index.js';
 import { namedStream } from '../../src/engine/index.js';
 import type { CaseResult, ConformReport } from '../../src/live/index.js';
 import { CASE_IDS, conformJunitXml, renderConformText } from '../../src/live/index.js';

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCapture } from '../../src/capture/capture-reader.js';
+import { openCapture } from '../../src/pcap/index.js';
 import { runCli } from '../../src/cli/program.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { encodeDatagram, encrypt } from '../../src/codec/index.js';

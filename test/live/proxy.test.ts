@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCapture } from '../../src/capture/capture-reader.js';
+import { openCapture } from '../../src/pcap/index.js';
 import { PERFECT_SCENARIO_JSON } from '../../src/cli/commands/proxy.js';
 import { decodeDatagram, decrypt, encodeDatagram, encrypt } from '../../src/codec/index.js';
 import type { Message } from '../../src/codec/index.js';

@@ -6,7 +6,7 @@ import { Simulator, micros, msToUsUnrounded } from '../../src/engine/index.js';
 import type { Micros } from '../../src/engine/index.js';
 import { PeerTransport } from '../../src/transport/peer.js';
 import { UpdateLoop } from '../../src/transport/update-loop.js';
-import type { TransportHooks } from '../../src/transport/peer.js';
+import type { TransportHooks } from '../../src/transport/hooks.js';
 import type { Delivery } from '../../src/transport/receive-channel.js';
 import type { Role } from '../../src/transport/roles.js';
 import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';

@@ -3,7 +3,8 @@
 // optionally beside the same figures of a simulated run.
 import { resolve } from 'node:path';
 import { analyzeScenario, analyzeCapture, pairConnections, renderAgainst, renderCaptureAnalysis } from '../../capture/index.js';
-import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName, CaptureError } from '../../capture/index.js';
+import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName } from '../../capture/index.js';
+import type { CaptureError } from '../../pcap/index.js';
 import { makeChalk } from '../../report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';

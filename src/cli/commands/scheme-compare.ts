@@ -11,8 +11,8 @@ import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { usToMs } from '../../engine/index.js';
 import { sha256Hex } from '../../session/index.js';
 import { durationFlag, seedFlag } from '../options.js';
-import { EXPERIMENTS_DIR } from './compare.js';
-import type { CompareFlags } from './compare.js';
+import { EXPERIMENTS_DIR } from './compare-flags.js';
+import type { CompareFlags } from './compare-flags.js';
 
 /** BC-only flags, refused with one line: a scheme scenario has its own fixed columns. */
 const BC_ONLY: ReadonlyArray<{ key: keyof CompareFlags; flag: string }> = [

@@ -1,4 +1,4 @@
-// The tinypool worker: one grid run per call (see task.ts).
+// The tinypool worker of a sweep: one grid run per call (see task.ts).
 import { runTask } from './task.js';
 import type { RunTask, TaskResult } from './task.js';
 

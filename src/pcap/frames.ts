@@ -2,7 +2,28 @@
 // header checksum is correct (Wireshark checks it when asked); the UDP checksum
 // is 0, "not computed", which IPv4 allows (RFC 768). No options, no
 // fragmentation (a BC datagram is at most 512 bytes), TTL 64.
-import type { Endpoint } from './addresses.js';
+
+/** One end of a frame: its MAC, IPv4 address and UDP port. */
+export interface Endpoint {
+  readonly mac: readonly number[];
+  readonly ip: readonly number[];
+  readonly port: number;
+}
+
+/** 02:00 and the four address bytes: unicast, locally administered, unique per host. */
+export function macFor(ip: readonly number[]): number[] {
+  return [0x02, 0x00, ip[0], ip[1], ip[2], ip[3]];
+}
+
+/** "10.10.10.239", for messages and tests. */
+export function formatIp(ip: readonly number[]): string {
+  return ip.join('.');
+}
+
+/** "02:00:0a:0a:0a:ef". */
+export function formatMac(mac: readonly number[]): string {
+  return mac.map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
 
 const ETHERNET_HEADER_BYTES = 14;
 const IPV4_HEADER_BYTES = 20;

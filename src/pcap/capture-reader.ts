@@ -14,95 +14,9 @@
 // unsupported link type, a captured length that overruns its block) is a
 // `skip` the caller counts, and reading goes on.
 import { secondsToUsUnrounded, usPerEvent } from '../engine/index.js';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
-
-export type CaptureFormat = 'pcap' | 'pcapng';
-
-type CaptureErrorCode =
-  /** The file cannot be opened or read (ENOENT, EACCES, EISDIR, …). */
-  | 'io'
-  /** Not a regular file (a directory, a pipe): captures are read by position. */
-  | 'not-a-file'
-  /** The first bytes are neither a pcap nor a pcapng magic. */
-  | 'bad-magic'
-  /** A header or record runs past the end of the file. */
-  | 'truncated'
-  /** A header field is impossible (version, byte-order magic, a pcapng block length). */
-  | 'bad-header'
-  /** A length field contradicts the file (past the end, not matching its trailing copy, absurdly large). */
-  | 'bad-length'
-  /** Classic pcap of a link type this reader cannot take apart: no packet could be used. */
-  | 'unsupported-link-type';
-
-export interface CaptureError {
-  readonly code: CaptureErrorCode;
-  /** Byte offset in the file where the problem is. */
-  readonly offset: number;
-  readonly reason: string;
-}
-
-type ReaderSkipReason =
-  /** A pcapng packet block on an interface whose link type is not one the decoder knows. */
-  | 'unsupported-link-type'
-  /** A pcapng packet block naming an interface no IDB of its section described. */
-  | 'unknown-interface'
-  /** A packet block whose captured length overruns the block. */
-  | 'bad-packet-block';
-
-export interface CapturePacket {
-  /** 1-based number of the packet in the file, as Wireshark numbers frames (skipped packets included). */
-  readonly number: number;
-  /** Byte offset of the record or block in the file. */
-  readonly offset: number;
-  /** Microseconds since 1970-01-01 (fractional with a finer resolution). */
-  readonly timeUs: number;
-  readonly linkType: number;
-  readonly interfaceId: number;
-  /** The captured bytes: a view into the reader's buffer, valid until the next `next()`. */
-  readonly data: Uint8Array;
-  /** The packet's length on the wire (>= data.length when the capture cut it). */
-  readonly originalLength: number;
-  /** pcapng opt_comment of the packet, when the reader was asked for comments. */
-  readonly comment: string | null;
-}
-
-type ReadStep =
-  | { readonly kind: 'packet'; readonly packet: CapturePacket }
-  | { readonly kind: 'skip'; readonly number: number; readonly offset: number; readonly reason: ReaderSkipReason; readonly detail: string }
-  | { readonly kind: 'end' }
-  | { readonly kind: 'error'; readonly error: CaptureError };
-
-export interface ReaderOptions {
-  /** Decode pcapng opt_comment (default false: it costs a UTF-8 decode per packet). */
-  readonly comments?: boolean;
-  /** Buffer size in bytes (default 1 MiB); tests make it small to exercise the refills. */
-  readonly bufferBytes?: number;
-}
-
-/** Link types the UDP decoder takes apart (udp.ts). */
-export const SUPPORTED_LINK_TYPES: ReadonlyMap<number, string> = new Map([
-  [0, 'BSD loopback (NULL)'],
-  [1, 'Ethernet'],
-  [12, 'raw IP (DLT_RAW)'],
-  [14, 'raw IP (DLT_RAW, OpenBSD)'],
-  [101, 'raw IP'],
-  [108, 'OpenBSD loopback (LOOP)'],
-  [113, 'Linux cooked (SLL)'],
-  [228, 'raw IPv4'],
-  [276, 'Linux cooked v2 (SLL2)'],
-]);
-
-export function linkTypeName(linkType: number): string {
-  return SUPPORTED_LINK_TYPES.get(linkType) ?? KNOWN_OTHER_LINK_TYPES.get(linkType) ?? `link type ${linkType}`;
-}
-
-const KNOWN_OTHER_LINK_TYPES: ReadonlyMap<number, string> = new Map([
-  [105, 'IEEE 802.11'],
-  [127, 'IEEE 802.11 radiotap'],
-  [147, 'user-defined (DLT_USER0)'],
-  [229, 'raw IPv6'],
-  [249, 'USB'],
-]);
+import { closeSync, readSync } from 'node:fs';
+import type { CaptureError, CaptureErrorCode, CaptureFormat, ReadStep, ReaderOptions, ReaderSkipReason } from './capture-packet.js';
+import { BYTE_ORDER_MAGIC, CLASSIC_MAGICS, PCAPNG_EPB, PCAPNG_IDB, PCAPNG_OPB, PCAPNG_SHB, PCAPNG_SPB, SUPPORTED_LINK_TYPES, hexBytes, linkTypeName, supportedList } from './formats.js';
 
 /** The default read buffer. */
 export const BUFFER_BYTES = 1 << 20;
@@ -110,14 +24,8 @@ export const BUFFER_BYTES = 1 << 20;
  * The largest record or packet block the reader buffers. libpcap's own ceiling on
  * a packet is 256 KiB; anything past 16 MiB is a length that lies.
  */
-const MAX_RECORD_BYTES = 16 << 20;
+export const MAX_RECORD_BYTES = 16 << 20;
 
-const PCAPNG_SHB = 0x0a0d0d0a;
-const PCAPNG_IDB = 0x00000001;
-const PCAPNG_OPB = 0x00000002; // obsolete Packet Block
-const PCAPNG_SPB = 0x00000003;
-const PCAPNG_EPB = 0x00000006;
-const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
 const TWO_POW_32 = 0x1_0000_0000;
 
 interface PcapnInterface {
@@ -129,41 +37,7 @@ interface PcapnInterface {
   readonly offsetUs: number;
 }
 
-/** A FIFO's open waits for a writer; non-blocking, it returns at once and fstat refuses it (a file ignores the flag). */
-const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
-
-export type OpenResult = { readonly ok: true; readonly reader: CaptureReader } | { readonly ok: false; readonly error: CaptureError };
-
-/** Opens a capture file and reads its header. Never throws. */
-export function openCapture(path: string, options: ReaderOptions = {}): OpenResult {
-  let fd: number;
-  try {
-    fd = openSync(path, READ_WITHOUT_WAITING);
-  } catch (error) {
-    return { ok: false, error: { code: 'io', offset: 0, reason: `cannot open (${errorCode(error)})` } };
-  }
-  let size: number;
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      closeSync(fd);
-      return { ok: false, error: { code: 'not-a-file', offset: 0, reason: stat.isDirectory() ? 'is a directory' : 'not a regular file' } };
-    }
-    size = stat.size;
-  } catch (error) {
-    closeQuietly(fd);
-    return { ok: false, error: { code: 'io', offset: 0, reason: `cannot stat (${errorCode(error)})` } };
-  }
-  const reader = new CaptureReader(fd, size, options);
-  const error = reader.start();
-  if (error !== null) {
-    reader.close();
-    return { ok: false, error };
-  }
-  return { ok: true, reader };
-}
-
-class CaptureReader {
+export class CaptureReader {
   /** 'pcap' or 'pcapng', once the header is read. */
   format: CaptureFormat = 'pcap';
   /** Classic pcap: nanosecond timestamps. */
@@ -588,30 +462,12 @@ class CaptureReader {
   }
 }
 
-/** Classic pcap magics as read little-endian from the first four bytes. */
-const CLASSIC_MAGICS: ReadonlyMap<number, { littleEndian: boolean; nanosecond: boolean; modified: boolean }> = new Map([
-  [0xa1b2c3d4, { littleEndian: true, nanosecond: false, modified: false }],
-  [0xd4c3b2a1, { littleEndian: false, nanosecond: false, modified: false }],
-  [0xa1b23c4d, { littleEndian: true, nanosecond: true, modified: false }],
-  [0x4d3cb2a1, { littleEndian: false, nanosecond: true, modified: false }],
-  [0xa1b2cd34, { littleEndian: true, nanosecond: false, modified: true }],
-  [0x34cdb2a1, { littleEndian: false, nanosecond: false, modified: true }],
-]);
-
-function supportedList(): string {
-  return [...SUPPORTED_LINK_TYPES.keys()].join(', ');
-}
-
-function hexBytes(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(' ');
-}
-
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' ? code : String((error as Error | null)?.message ?? error);
 }
 
-function closeQuietly(fd: number): void {
+export function closeQuietly(fd: number): void {
   try {
     closeSync(fd);
   } catch {
