@@ -2,7 +2,7 @@
 // lives in ./commands and returns an exit code. Bad input exits 2 with one line.
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
-import { LimitError } from '../engine/index.js';
+import { LimitError } from '../core/engine/index.js';
 import type { CliIO } from './io.js';
 import type { AnalyzeFlags } from './commands/analyze.js';
 import type { RunFlags } from './commands/run.js';

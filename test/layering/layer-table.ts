@@ -12,40 +12,55 @@
 
 export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['version.ts'],
+
+  // core: what knows nothing of BC's transport.
   // The event engine (clock, heap, seeded streams: knows nothing of BC) and the pure BC codec.
-  ['engine', 'codec'],
+  ['core/engine', 'core/codec'],
   // Packet captures with no BC knowledge: pcap and pcapng read and written, frames (they read the engine's time units).
-  ['pcap'],
+  ['core/pcap'],
+
+  // model: the BC transport model and what runs and observes it.
   // Link models, shared by both transport models.
-  ['link'],
-  // The two transport models, peers: the BC transport and the R-Type scheme (see APART).
-  ['transport', 'rtype'],
+  ['model/link'],
+  // The BC transport (the R-Type one is kept apart from it: see APART).
+  ['model/transport'],
   // The BC workload (join script, arrivals, event mix), driven through the transport's port.
-  ['traffic'],
+  ['model/traffic'],
   // The scenario: schema, defaults, --set, built-ins; the grid of scenario variants.
-  ['scenario'],
+  ['model/scenario'],
   // One BC session: engine, peers, links and traffic wired together; ledger, trace hash, summary.
-  ['session'],
+  ['model/session'],
   // Observers of a session: the per-second metrics recorder and the wire trace.
-  ['metrics', 'trace'],
-  // The R-Type session: the session layer of the R-Type model, above the shared
-  // ledger (session) and metrics it builds on, below everything that runs or reports it.
-  ['rtype-session'],
-  // The bug reproductions (they read the trace and the metrics), and, their peer, the
-  // scheme scenarios: rtype-deaths, and schemes-side-by-side, which runs one
-  // workload through a BC session and an R-Type session (so above both) for the reports.
-  ['reproduce', 'schemes'],
+  ['model/metrics', 'model/trace'],
+
+  // rtype: the R-Type ACK scheme, a second transport model beside BC's, built on its links and session ledger.
+  // The R-Type transport: wire codec, switches and presets, the 30 Hz tick clock, server and client.
+  ['rtype/transport'],
+  // The R-Type session: one server and N clients on the engine, the death workload, ledger, metrics, summary.
+  ['rtype/session'],
+  // The scheme scenarios: rtype-deaths, and schemes-side-by-side, which runs one workload
+  // through a BC session and an R-Type session (so above both) for the reports.
+  ['rtype/schemes'],
+
+  // analysis: what reads runs and captures and says what they show.
+  // The bug reproductions (they read the trace and the metrics).
+  ['analysis/reproduce'],
   // Reports: tables, summary.json, CSV, Markdown, HTML; atomic writes and output paths
   // (they render the reproductions' results).
-  ['report'],
+  ['analysis/report'],
   // Expectations, seed lists, --fail-on, determinism, JUnit (written with the report's writer).
-  ['check'],
+  ['analysis/check'],
+  // BC in captures: a run written as pcapng, captures classified and analysed (against the reproductions' signatures).
+  ['analysis/capture'],
+
+  // tools: many runs at once.
   // Sweeps and compare's columns on worker threads, evaluated with check's expectations, summarised with report's tables.
-  ['sweep'],
-  // BC in captures: a run written as pcapng, captures classified and analysed (against the reproductions' signatures); the swarm.
-  ['capture', 'swarm'],
+  ['tools/sweep'],
+  // The swarm: seeded random scenarios, invariants, repro lines.
+  ['tools/swarm'],
   // Shrinking a swarm failure (with its capture).
-  ['shrink'],
+  ['tools/shrink'],
+
   // Live mode: the wall clock, UDP, the proxy and the real-time peer.
   ['live'],
   // The command line.
@@ -58,4 +73,4 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
  * Units that must not import each other whatever their bands: the two transport
  * models, so no `if (rtype)` can reach BC's transport.
  */
-export const APART: ReadonlyArray<readonly [string, string]> = [['transport', 'rtype']];
+export const APART: ReadonlyArray<readonly [string, string]> = [['model/transport', 'rtype/transport']];

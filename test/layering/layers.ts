@@ -9,7 +9,7 @@ import { APART, LAYERS } from './layer-table.js';
 export { APART, LAYERS };
 
 export interface SourceText {
-  /** Path from the repository root, with forward slashes: `src/session/run.ts`. */
+  /** Path from the repository root, with forward slashes: `src/model/session/run.ts`. */
   readonly path: string;
   readonly text: string;
 }

@@ -4,8 +4,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Simulator, micros } from '../../src/engine/index.js';
-import type { Scheduler } from '../../src/engine/index.js';
+import { Simulator, micros } from '../../src/core/engine/index.js';
+import type { Scheduler } from '../../src/core/engine/index.js';
 import { WallClock } from '../../src/live/wall-clock.js';
 
 const SRC = join(import.meta.dirname, '../../src');

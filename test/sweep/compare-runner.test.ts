@@ -1,12 +1,12 @@
 // compare's columns on the worker pool: the same comparison as in one thread,
 // progress from each column, and a limit that keeps its class across threads.
 import { describe, expect, it } from 'vitest';
-import { LimitError, secondsToUs } from '../../src/engine/index.js';
-import { runComparison } from '../../src/report/index.js';
-import { loadScenario } from '../../src/scenario/index.js';
-import { runComparisonInWorkers } from '../../src/sweep/index.js';
-import { columnOf } from '../../src/sweep/compare-task.js';
-import { workerFile } from '../../src/sweep/pool.js';
+import { LimitError, secondsToUs } from '../../src/core/engine/index.js';
+import { runComparison } from '../../src/analysis/report/index.js';
+import { loadScenario } from '../../src/model/scenario/index.js';
+import { runComparisonInWorkers } from '../../src/tools/sweep/index.js';
+import { columnOf } from '../../src/tools/sweep/compare-task.js';
+import { workerFile } from '../../src/tools/sweep/pool.js';
 
 describe("compare's columns on worker threads", () => {
   it('finds both compiled workers from the sources (the build beside them in dist/)', () => {

@@ -7,9 +7,9 @@
 // Addresses are the real ones (IPv4 only: the frames are Ethernet/IPv4/UDP,
 // pcap/frames.ts). Streamed into a hidden temporary (CaptureFile) and
 // renamed into place with the summary at exit, so nothing is half-written.
-import { CaptureFile } from '../../capture/index.js';
-import { macFor, buildFrame, PcapngWriter } from '../../pcap/index.js';
-import type { Endpoint } from '../../pcap/index.js';
+import { CaptureFile } from '../../analysis/capture/index.js';
+import { macFor, buildFrame, PcapngWriter } from '../../core/pcap/index.js';
+import type { Endpoint } from '../../core/pcap/index.js';
 import { VERSION } from '../../version.js';
 
 export interface Address {
