@@ -1,7 +1,7 @@
 // `bcsim analyze` throughput in a fresh process: prints {wallSeconds, datagrams}.
 // Times the analysis alone (read, classify, decrypt, decode, figures), after module loading.
 // Usage: node bench/analyze.mjs <capture>
-import { analyzeCapture } from '../dist/capture/index.js';
+import { analyzeCapture } from '../dist/analysis/capture/index.js';
 
 const start = process.hrtime.bigint();
 const result = analyzeCapture(process.argv[2]);

@@ -3,10 +3,10 @@
 // (decodeDatagram) and encodes its messages again (writeDatagram, as the
 // sender does), nothing else. Both are timed warm, median of 3.
 //   node bench/codec-ratio.mjs [scenario] [duration] [preset]   -> one JSON line
-import { decodeDatagram, messageSize, writeDatagram } from '../dist/codec/index.js';
-import { parseDuration } from '../dist/engine/index.js';
-import { loadScenario } from '../dist/scenario/index.js';
-import { runScenario } from '../dist/session/index.js';
+import { decodeDatagram, messageSize, writeDatagram } from '../dist/core/codec/index.js';
+import { parseDuration } from '../dist/core/engine/index.js';
+import { loadScenario } from '../dist/model/scenario/index.js';
+import { runScenario } from '../dist/model/session/index.js';
 
 const [name = 'long-session', duration = '4h', preset = 'stock'] = process.argv.slice(2);
 const scenario = loadScenario(name);

@@ -1,7 +1,7 @@
 // Raw engine throughput: scheduled-and-dispatched events per second.
 // "Hold" model: a steady population of pending timers, each firing event
 // schedules the next one at a pseudo-random offset, so the heap stays busy.
-import { Simulator } from '../dist/engine/simulator.js';
+import { Simulator } from '../dist/core/engine/simulator.js';
 
 export function benchEngine({ events = 5_000_000, population = 1_000 } = {}) {
   const sim = new Simulator();

@@ -1,8 +1,8 @@
 // One measured run in a fresh process: prints {wallSeconds, events, maxRssBytes}.
 // Usage: node bench/one.mjs <scenario> <preset> <duration>
-import { loadScenario } from '../dist/scenario/load.js';
-import { runScenario } from '../dist/session/run.js';
-import { parseDuration } from '../dist/engine/time.js';
+import { loadScenario } from '../dist/model/scenario/load.js';
+import { runScenario } from '../dist/model/session/run.js';
+import { parseDuration } from '../dist/core/engine/time.js';
 
 const [name, preset, duration] = process.argv.slice(2);
 const scenario = loadScenario(name);

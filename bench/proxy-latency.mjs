@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { encodeDatagram, encrypt, decrypt } = await import(join(root, 'dist/codec/index.js'));
+const { encodeDatagram, encrypt, decrypt } = await import(join(root, 'dist/core/codec/index.js'));
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);

@@ -86,7 +86,7 @@ end
 local bxor, xor_name = pick_xor(options.bitlib)
 
 ---------------------------------------------------------------------------
--- The codec: AlbyRules and the datagram parser (mirrors src/codec/).
+-- The codec: AlbyRules and the datagram parser (mirrors src/core/codec/).
 -- Byte arrays are Lua tables indexed from 0, like the TypeScript Uint8Arrays.
 ---------------------------------------------------------------------------
 
@@ -248,7 +248,7 @@ end
 
 ---------------------------------------------------------------------------
 -- Wire forms that real reimplementations send (DECISIONS.md 30; mirrors
--- src/codec/dialect.ts, with the same codes, offsets and wording): read only
+-- src/core/codec/dialect.ts, with the same codes, offsets and wording): read only
 -- when the stock reading fails, except ACK flags with bits outside 0-1, which
 -- the stock reading takes and which are still named.
 ---------------------------------------------------------------------------

@@ -1,12 +1,13 @@
 // bcsim's library API: everything the CLI does is available from here.
-export * as engine from './engine/index.js';
-export * as codec from './codec/index.js';
-export * as capture from './capture/index.js';
+export * as engine from './core/engine/index.js';
+export * as codec from './core/codec/index.js';
+export * as pcap from './core/pcap/index.js';
+export * as capture from './analysis/capture/index.js';
 export { VERSION } from './version.js';
 
-export { loadScenario, parseScenario, listBuiltins, builtinNames } from './scenario/index.js';
-export { ScenarioError } from './scenario/index.js';
-export type { Scenario, SwitchOverrides, Expectations } from './scenario/index.js';
+export { loadScenario, parseScenario, listBuiltins, builtinNames } from './model/scenario/index.js';
+export { ScenarioError } from './model/scenario/index.js';
+export type { Scenario, SwitchOverrides, Expectations } from './model/scenario/index.js';
 
 export {
   PRESETS,
@@ -32,7 +33,7 @@ export {
   BOOT_PAYLOADS,
   QUEUED_RELIABLE_READINGS,
   CALIBRATED_READINGS,
-} from './transport/index.js';
+} from './model/transport/index.js';
 export type {
   TransportSwitches,
   TransportParams,
@@ -49,12 +50,12 @@ export type {
   DuplicateAckTimer,
   WrapReceive,
   ReceiveTiming,
-} from './transport/index.js';
-export { connectionEnded } from './transport/index.js';
-export type { ConnectionState } from './transport/index.js';
+} from './model/transport/index.js';
+export { connectionEnded } from './model/transport/index.js';
+export type { ConnectionState } from './model/transport/index.js';
 
-export { runScenario, switchesFor } from './session/index.js';
-export type { RunOptions, RunResult } from './session/index.js';
+export { runScenario, switchesFor } from './model/session/index.js';
+export type { RunOptions, RunResult } from './model/session/index.js';
 export type {
   Summary,
   PeerSummary,
@@ -67,46 +68,46 @@ export type {
   DeliveryAnomalies,
   LatencySummary,
   AnomalyKind,
-} from './session/index.js';
-export { effectiveSettings } from './session/index.js';
-export type { EffectiveSettings } from './session/index.js';
-export type { SessionObserver, ConnectionView, PeerView } from './session/index.js';
-export type { PeerReadout } from './transport/index.js';
-export { COUNTER_SCHEMA } from './transport/index.js';
-export type { CounterRow, PeerCounters, PeerGauges } from './transport/index.js';
+} from './model/session/index.js';
+export { effectiveSettings } from './model/session/index.js';
+export type { EffectiveSettings } from './model/session/index.js';
+export type { SessionObserver, ConnectionView, PeerView } from './model/session/index.js';
+export type { PeerReadout } from './model/transport/index.js';
+export { COUNTER_SCHEMA } from './model/transport/index.js';
+export type { CounterRow, PeerCounters, PeerGauges } from './model/transport/index.js';
 
-export { MetricsRecorder, METRICS, seriesTrends } from './metrics/index.js';
-export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './report/index.js';
-export type { Comparison, ModeSpec } from './report/index.js';
-export { writeReport, REPORT_FILES } from './report/index.js';
+export { MetricsRecorder, METRICS, seriesTrends } from './model/metrics/index.js';
+export { runComparison, modesWithCauses, STOCK_AND_FIXED } from './analysis/report/index.js';
+export type { Comparison, ModeSpec } from './analysis/report/index.js';
+export { writeReport, REPORT_FILES } from './analysis/report/index.js';
 
-export { traceScenario } from './trace/index.js';
-export { TraceCollector } from './trace/index.js';
-export type { TraceEvent } from './trace/index.js';
-export { formatEvent, eventToJson } from './trace/index.js';
-export { parseFilter, matches as traceFilterMatches } from './trace/index.js';
+export { traceScenario } from './model/trace/index.js';
+export { TraceCollector } from './model/trace/index.js';
+export type { TraceEvent } from './model/trace/index.js';
+export { formatEvent, eventToJson } from './model/trace/index.js';
+export { parseFilter, matches as traceFilterMatches } from './model/trace/index.js';
 
-export { reproduceFragmentAck } from './reproduce/index.js';
-export { reproduceAckOutbox, scenarioSource } from './reproduce/index.js';
-export type { AckOutboxReproduction, ReadingResult } from './reproduce/index.js';
-export { READINGS, STOCK_READING } from './reproduce/index.js';
-export type { Reading } from './reproduce/index.js';
-export { checkScenario } from './check/index.js';
-export { runTwice, compareRuns } from './check/index.js';
+export { reproduceFragmentAck } from './analysis/reproduce/index.js';
+export { reproduceAckOutbox, scenarioSource } from './analysis/reproduce/index.js';
+export type { AckOutboxReproduction, ReadingResult } from './analysis/reproduce/index.js';
+export { READINGS, STOCK_READING } from './analysis/reproduce/index.js';
+export type { Reading } from './analysis/reproduce/index.js';
+export { checkScenario } from './analysis/check/index.js';
+export { runTwice, compareRuns } from './analysis/check/index.js';
 
 export { runCli } from './cli/index.js';
 export type { CliIO } from './cli/index.js';
 export * as live from './live/index.js';
-export * as sweep from './sweep/index.js';
-export * as swarm from './swarm/index.js';
-export * as shrinking from './shrink/index.js';
+export * as sweep from './tools/sweep/index.js';
+export * as swarm from './tools/swarm/index.js';
+export * as shrinking from './tools/shrink/index.js';
 
 // The R-Type ACK scheme, a peer of the BC transport: the model (wire,
 // switches, server, client), its runs (runRtype, RTYPE_DEATHS, rtypeSymptoms), the
 // scheme scenarios (rtype-deaths, schemes-side-by-side) and the defect table.
-export * as rtype from './rtype/index.js';
-export * as rtypeSession from './rtype-session/index.js';
-export * as schemes from './schemes/index.js';
-export { reproduceRtype } from './reproduce/index.js';
-export type { RtypeReproduction, RtypeReproductionRow } from './reproduce/index.js';
-export { writeRtypeReport, writeSchemesReport, SCHEME_REPORT_FILES } from './report/index.js';
+export * as rtype from './rtype/transport/index.js';
+export * as rtypeSession from './rtype/session/index.js';
+export * as schemes from './rtype/schemes/index.js';
+export { reproduceRtype } from './analysis/reproduce/index.js';
+export type { RtypeReproduction, RtypeReproductionRow } from './analysis/reproduce/index.js';
+export { writeRtypeReport, writeSchemesReport, SCHEME_REPORT_FILES } from './analysis/report/index.js';

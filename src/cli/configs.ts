@@ -2,7 +2,7 @@
 // (`stock`, `fixed`, or `stock+switch=value…`), a switch (`ackSendLimit=5`,
 // `keepalive.reliable=true`) or any scenario edit (`link.both.loss=0.1`), so a
 // configuration is a preset plus switch overrides plus --set edits.
-import type { PresetName } from '../transport/index.js';
+import type { PresetName } from '../model/transport/index.js';
 import { UsageError } from './io.js';
 import { SWITCH_NAMES, modeSpec } from './switch-flags.js';
 

@@ -1,10 +1,10 @@
 // Build step, after esbuild (npm run bundle): stores the validated built-in scenarios
-// beside the compiled loaders (scenario/stored.ts): dist/scenario/ for the modules tsc
+// beside the compiled loaders (scenario/stored.ts): dist/model/scenario/ for the modules tsc
 // wrote, dist/cli/ for the bundle's chunks.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STORED_BUILTINS_FILE, storedBuiltins } from '../scenario/index.js';
+import { STORED_BUILTINS_FILE, storedBuiltins } from '../model/scenario/index.js';
 
 const text = `${JSON.stringify(storedBuiltins())}\n`;
-for (const dir of ['./', '../scenario/']) writeFileSync(join(fileURLToPath(new URL(dir, import.meta.url)), STORED_BUILTINS_FILE), text);
+for (const dir of ['./', '../model/scenario/']) writeFileSync(join(fileURLToPath(new URL(dir, import.meta.url)), STORED_BUILTINS_FILE), text);

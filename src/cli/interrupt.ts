@@ -4,9 +4,9 @@
 // writing a capture gives the event loop a turn every few simulated seconds
 // (runScenarioYielding); on SIGINT or SIGTERM it stops there, the temporaries
 // are removed and stderr says so.
-import { RunAborted, runScenario, runScenarioYielding } from '../session/index.js';
-import type { RunOptions, RunResult } from '../session/index.js';
-import type { Scenario } from '../scenario/index.js';
+import { RunAborted, runScenario, runScenarioYielding } from '../model/session/index.js';
+import type { RunOptions, RunResult } from '../model/session/index.js';
+import type { Scenario } from '../model/scenario/index.js';
 import type { CliIO } from './io.js';
 import { writingTo } from './io.js';
 

@@ -1,6 +1,6 @@
 // Flag parsing shared by commands. Bad flags are UsageErrors: one line, exit 2.
-import { MAX_DURATION_US, parseDuration } from '../engine/index.js';
-import type { Micros } from '../engine/index.js';
+import { MAX_DURATION_US, parseDuration } from '../core/engine/index.js';
+import type { Micros } from '../core/engine/index.js';
 import { UsageError } from './io.js';
 
 export function durationFlag(flag: string, value: string | undefined, allowZero = false): Micros | undefined {

@@ -1,7 +1,7 @@
 // `--pcap FILE [--pcap-plaintext]` of run, trace and compare. Its own module, so that
 // `run` loads the capture only when asked for one.
 import { resolve } from 'node:path';
-import { captureTargetProblem } from '../capture/index.js';
+import { captureTargetProblem } from '../analysis/capture/index.js';
 import { UsageError, writingTo } from './io.js';
 
 /** `--pcap FILE [--pcap-plaintext]`, checked before anything runs: the absolute target, or undefined without --pcap. */

@@ -2,14 +2,14 @@
 // lives in ./commands and returns an exit code. Bad input exits 2 with one line.
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_USAGE, UsageError } from './io.js';
-import { LimitError } from '../engine/index.js';
+import { LimitError } from '../core/engine/index.js';
 import type { CliIO } from './io.js';
 import type { AnalyzeFlags } from './commands/analyze.js';
 import type { RunFlags } from './commands/run.js';
 import type { CheckFlags } from './commands/check.js';
 import type { ReproduceFlags } from './commands/reproduce.js';
 import type { TraceFlags } from './commands/trace.js';
-import type { CompareFlags } from './commands/compare.js';
+import type { CompareFlags } from './commands/compare-flags.js';
 import { collect } from './options.js';
 import { ANALYZE_HELP, CLIENTS_HELP, CONFORM_HELP, DECODE_PCAP_HELP, PCAP_HELP, WIRE_FORMS_HELP, PEER_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
 import type { PeerFlags } from './commands/peer.js';

@@ -3,7 +3,7 @@
 // clock is read here, in the CLI, never inside the simulation.
 // Runs may go on side by side (compare's columns on worker threads): each label
 // keeps its own start and figures, and the line shows every run still going.
-import { formatDuration, floorToSecondUs, msToSeconds, usToSeconds } from '../engine/index.js';
+import { formatDuration, floorToSecondUs, msToSeconds, usToSeconds } from '../core/engine/index.js';
 import type { CliIO } from './io.js';
 
 const SHOW_AFTER_MS = 1000;

@@ -1,6 +1,6 @@
 // Loads a scenario for a command, turning scenario errors into usage errors.
-import { ScenarioError, isSchemeScenarioRef, loadScenario } from '../scenario/index.js';
-import type { Scenario } from '../scenario/index.js';
+import { ScenarioError, isSchemeScenarioRef, loadScenario } from '../model/scenario/index.js';
+import type { Scenario } from '../model/scenario/index.js';
 import type { CliIO } from './io.js';
 import { UsageError } from './io.js';
 

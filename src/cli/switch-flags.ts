@@ -1,8 +1,8 @@
 // Setting switches from the command line: `--switch name=value`
 // and `--mode stock+name=value+…` both become `--set mode.<name>=<value>` edits,
 // so they are validated exactly like a scenario file, and blamed on the flag.
-import { PRESETS, PRESET_NAMES } from '../transport/index.js';
-import type { PresetName } from '../transport/index.js';
+import { PRESETS, PRESET_NAMES } from '../model/transport/index.js';
+import type { PresetName } from '../model/transport/index.js';
 import { UsageError } from './io.js';
 
 const STOCK = PRESETS.stock as unknown as Record<string, unknown>;

@@ -6,8 +6,8 @@
 // catchUp() first (a socket read does) and `now` is the wall time.
 //
 // This is the only place bcsim reads a clock: the simulation never does.
-import { Simulator, maxUs, addUs, nanosToUs, usToMs } from '../engine/index.js';
-import type { Micros, Scheduler, Timer } from '../engine/index.js';
+import { Simulator, maxUs, addUs, nanosToUs, usToMs } from '../core/engine/index.js';
+import type { Micros, Scheduler, Timer } from '../core/engine/index.js';
 
 /** Microseconds since `origin`, from the monotonic high-resolution clock. */
 export type WallSource = () => Micros;

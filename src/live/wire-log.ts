@@ -1,7 +1,7 @@
 // What the live peer saw on its socket: every datagram either end
 // sent, decrypted, with its wall time. Conformance rules and the counterpart's
 // analysis read it. Bounded: a long session keeps the first MAX_WIRE_RECORDS.
-import type { Deviation } from '../codec/index.js';
+import type { Deviation } from '../core/codec/index.js';
 
 export type WireSide = 'local' | 'remote';
 

@@ -6,9 +6,9 @@
 // from its own wire (ack-behaviour.ts): two-pass for every stock end,
 // single-pass for a fixed end whose wire shows it.
 import { describe, expect, it } from 'vitest';
-import { analyzeScenario } from '../../src/capture/analyze-against.js';
-import type { SimulatedAnalysis } from '../../src/capture/analyze-against.js';
-import { loadScenario } from '../../src/scenario/load.js';
+import { analyzeScenario } from '../../src/analysis/capture/analyze-against.js';
+import type { SimulatedAnalysis } from '../../src/analysis/capture/analyze-against.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
 
 const CASES: Array<[string, 'stock' | 'fixed', number | undefined]> = [
   ['fragment-ack-bug', 'stock', undefined],

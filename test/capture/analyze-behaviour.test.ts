@@ -5,11 +5,11 @@
 // both ends of one connection, with different behaviours at the two ends; the
 // model counts its own outbox, and the estimate from the wire is held to it.
 import { describe, expect, it } from 'vitest';
-import { WireAnalyzer } from '../../src/capture/analyze.js';
-import type { CaptureConnection } from '../../src/capture/bc-packets.js';
-import { FIT_SHARE, MIN_JUDGED_KEYS, REFUTE_MIN, inferBehaviour } from '../../src/capture/ack-behaviour.js';
-import type { AckEvidence } from '../../src/capture/analysis-types.js';
-import type { Message } from '../../src/codec/index.js';
+import { WireAnalyzer } from '../../src/analysis/capture/analyze.js';
+import type { CaptureConnection } from '../../src/analysis/capture/bc-packets.js';
+import { FIT_SHARE, MIN_JUDGED_KEYS, REFUTE_MIN, inferBehaviour } from '../../src/analysis/capture/ack-behaviour.js';
+import type { AckEvidence } from '../../src/analysis/capture/analysis-types.js';
+import type { Message } from '../../src/core/codec/index.js';
 import { ack, bc, reliable, unreliable } from '../support/pcap-build.js';
 
 const S = 1_000_000;

@@ -6,8 +6,8 @@ import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StepSeries, SAMPLE_STEP_US, MAX_SAMPLES } from '../../src/capture/analyze-tables.js';
-import { scanCapture } from '../../src/capture/bc-packets.js';
+import { StepSeries, SAMPLE_STEP_US, MAX_SAMPLES } from '../../src/analysis/capture/analyze-tables.js';
+import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-clock-'));

@@ -7,13 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeCapture } from '../../src/capture/analyze-capture.js';
-import type { CaptureAnalysis } from '../../src/capture/analyze-capture.js';
-import { renderCaptureAnalysis } from '../../src/capture/analyze-report.js';
-import { makeChalk } from '../../src/report/style.js';
+import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
+import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
+import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
+import { makeChalk } from '../../src/analysis/report/style.js';
 import { ack, bc, pcap, reliable, udpPackets, unreliable } from '../support/pcap-build.js';
 import type { WirePacket } from '../support/pcap-build.js';
-import type { Message } from '../../src/codec/index.js';
+import type { Message } from '../../src/core/codec/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-connection-end-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

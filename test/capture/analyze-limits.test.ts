@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WireAnalyzer, MAX_ACK_KEYS } from '../../src/capture/analyze.js';
-import { MAX_CONNECTIONS, scanCapture } from '../../src/capture/bc-packets.js';
-import type { CaptureConnection } from '../../src/capture/bc-packets.js';
-import { encrypt } from '../../src/codec/index.js';
-import { ExpiryQueue, MAX_QUEUED_SENDS } from '../../src/capture/expiry-queue.js';
+import { WireAnalyzer, MAX_ACK_KEYS } from '../../src/analysis/capture/analyze.js';
+import { MAX_CONNECTIONS, scanCapture } from '../../src/analysis/capture/bc-packets.js';
+import type { CaptureConnection } from '../../src/analysis/capture/bc-packets.js';
+import { encrypt } from '../../src/core/codec/index.js';
+import { ExpiryQueue, MAX_QUEUED_SENDS } from '../../src/analysis/capture/expiry-queue.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, reliable, SERVER_IP } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-limits-'));
@@ -55,7 +55,7 @@ describe('caps on hostile input', () => {
   });
 
   it('a long capture keeps at most 20,000 outbox samples per series: the step doubles', async () => {
-    const { MAX_SAMPLES } = await import('../../src/capture/analyze.js');
+    const { MAX_SAMPLES } = await import('../../src/analysis/capture/analyze.js');
     // One ACK sent once says nothing about the behaviour: forced, so the series is kept.
     const analyzer = new WireAnalyzer({ ackRule: 'two-pass' });
     const endpoint = (port: number) => ({ key: port, ip: 0, port, label: `0.0.0.0:${port}` });

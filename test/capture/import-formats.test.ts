@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanCapture } from '../../src/capture/bc-packets.js';
-import type { BcDatagram, ScanStats } from '../../src/capture/bc-packets.js';
-import { openCapture } from '../../src/capture/capture-reader.js';
-import { toHex } from '../../src/codec/index.js';
+import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
+import type { BcDatagram, ScanStats } from '../../src/analysis/capture/bc-packets.js';
+import { openCapture } from '../../src/core/pcap/index.js';
+import { toHex } from '../../src/core/codec/index.js';
 import { EPOCH_US, ack, bc, ethernet, frameFor, ipv4, pcap, pcapng, reliable, udpPackets, unreliable, SERVER_IP, CLIENT_IP } from '../support/pcap-build.js';
 import type { ByteOrder, Packet, WirePacket } from '../support/pcap-build.js';
 

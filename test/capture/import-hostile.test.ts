@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyPayload, scanCapture } from '../../src/capture/bc-packets.js';
-import type { ScanStats } from '../../src/capture/bc-packets.js';
-import { openCapture } from '../../src/capture/capture-reader.js';
-import { udpFromFrame } from '../../src/capture/udp.js';
-import { encrypt } from '../../src/codec/index.js';
+import { classifyPayload, scanCapture } from '../../src/analysis/capture/bc-packets.js';
+import type { ScanStats } from '../../src/analysis/capture/bc-packets.js';
+import { openCapture } from '../../src/core/pcap/index.js';
+import { udpFromFrame } from '../../src/core/pcap/udp.js';
+import { encrypt } from '../../src/core/codec/index.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, pcapng, reliable, udpPackets, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
 import type { Packet, WirePacket } from '../support/pcap-build.js';
 

@@ -5,10 +5,10 @@ import { closeSync, openSync, rmSync, mkdtempSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCapture } from '../../src/capture/analyze-capture.js';
-import { scanCapture } from '../../src/capture/bc-packets.js';
-import { BUFFER_BYTES, openCapture } from '../../src/capture/capture-reader.js';
-import { encrypt } from '../../src/codec/index.js';
+import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
+import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
+import { BUFFER_BYTES, openCapture } from '../../src/core/pcap/index.js';
+import { encrypt } from '../../src/core/codec/index.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, reliable, unreliable, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-stream-'));

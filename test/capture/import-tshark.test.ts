@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanCapture } from '../../src/capture/bc-packets.js';
-import { openCapture } from '../../src/capture/capture-reader.js';
-import { udpFromFrame } from '../../src/capture/udp.js';
-import { encrypt, toHex } from '../../src/codec/index.js';
+import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
+import { openCapture } from '../../src/core/pcap/index.js';
+import { udpFromFrame } from '../../src/core/pcap/udp.js';
+import { encrypt, toHex } from '../../src/core/codec/index.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, pcapng, reliable, sll, sll2, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
 
 const has = (tool: string) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0;

@@ -1,14 +1,14 @@
-// The capture's allocation-free datagram check (src/capture/wire-walk.ts) must
+// The capture's allocation-free datagram check (src/analysis/capture/wire-walk.ts) must
 // accept exactly what the codec's decodeDatagram accepts, with the same
 // message count: on random bytes, on valid datagrams and their corruptions,
 // and on every datagram of a simulated run.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { datagramMessages } from '../../src/capture/wire-walk.js';
-import { decodeDatagram, encodeDatagram } from '../../src/codec/index.js';
-import type { DataType, Message } from '../../src/codec/index.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { datagramMessages } from '../../src/analysis/capture/wire-walk.js';
+import { decodeDatagram, encodeDatagram } from '../../src/core/codec/index.js';
+import type { DataType, Message } from '../../src/core/codec/index.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 
 function agree(bytes: Uint8Array): void {
   const decoded = decodeDatagram(bytes);

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decrypt, encodeDatagram, encrypt, parseHex } from '../../src/codec/index.js';
-import type { Message } from '../../src/codec/index.js';
-import { SERVER_ENDPOINT, clientEndpoint, endpointsOf, formatMac } from '../../src/capture/addresses.js';
-import { captureTargetProblem, columnCapturePath } from '../../src/capture/capture-file.js';
-import { CaptureRecorder, CAPTURE_EPOCH_US, PENDING_LIMIT } from '../../src/capture/capture-recorder.js';
-import { CaptureSet } from '../../src/capture/capture-set.js';
-import { decryptInto, encryptInto } from '../../src/codec/index.js';
-import { CommentWriter, TransmissionCounter, commentText } from '../../src/capture/comments.js';
-import { FRAME_HEADER_BYTES, buildFrame, ipv4Checksum } from '../../src/capture/frames.js';
-import { PcapngWriter } from '../../src/capture/pcapng-writer.js';
-import { SendNote } from '../../src/transport/datagram-builder.js';
+import { decrypt, encodeDatagram, encrypt, parseHex } from '../../src/core/codec/index.js';
+import type { Message } from '../../src/core/codec/index.js';
+import { SERVER_ENDPOINT, clientEndpoint, endpointsOf } from '../../src/analysis/capture/addresses.js';
+import { captureTargetProblem, columnCapturePath } from '../../src/analysis/capture/capture-file.js';
+import { CaptureRecorder, CAPTURE_EPOCH_US, PENDING_LIMIT } from '../../src/analysis/capture/capture-recorder.js';
+import { CaptureSet } from '../../src/analysis/capture/capture-set.js';
+import { decryptInto, encryptInto } from '../../src/core/codec/index.js';
+import { CommentWriter, TransmissionCounter, commentText } from '../../src/analysis/capture/comments.js';
+import { FRAME_HEADER_BYTES, buildFrame, formatMac, ipv4Checksum } from '../../src/core/pcap/frames.js';
+import { PcapngWriter } from '../../src/core/pcap/pcapng-writer.js';
+import { SendNote } from '../../src/model/transport/datagram-builder.js';
 
 const made: string[] = [];
 afterAll(() => {

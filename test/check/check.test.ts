@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate, PathError, resolvePath } from '../../src/check/assertions.js';
-import { compareRuns } from '../../src/check/determinism.js';
-import { builtinNames, loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { evaluate, PathError, resolvePath } from '../../src/analysis/check/assertions.js';
+import { compareRuns } from '../../src/analysis/check/determinism.js';
+import { builtinNames, loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 import { cli } from '../support/cli.js';
 
 describe('bcsim check on the built-in scenarios', () => {

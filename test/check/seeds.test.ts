@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_SEEDS, parseSeedList } from '../../src/check/seeds.js';
-import { builtinNames, listBuiltins, loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { MAX_SEEDS, parseSeedList } from '../../src/analysis/check/seeds.js';
+import { builtinNames, listBuiltins, loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 import { cli } from '../support/cli.js';
 import { cpuMs, withCpuMs } from '../support/cpu.js';
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeChalk } from '../../src/report/style.js';
-import { REPORT_FILES } from '../../src/report/write.js';
+import { makeChalk } from '../../src/analysis/report/style.js';
+import { REPORT_FILES } from '../../src/analysis/report/write.js';
 import { cli } from '../support/cli.js';
 import { withCpuMs } from '../support/cpu.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encrypt } from '../../src/codec/index.js';
+import { encrypt } from '../../src/core/codec/index.js';
 import { cli } from '../support/cli.js';
 import { DIALECT_SESSION, dialectBytes } from '../support/dialect-traffic.js';
 import { EPOCH_US, pcap, udpPackets } from '../support/pcap-build.js';

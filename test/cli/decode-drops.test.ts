@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { droppedCauseOf, openCapture } from '../../src/capture/index.js';
+import { droppedCauseOf } from '../../src/analysis/capture/index.js';
+import { openCapture } from '../../src/core/pcap/index.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-decode-drops-'));

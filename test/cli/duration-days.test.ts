@@ -1,8 +1,8 @@
 // `--duration 7d`: the README says runs go up to 7 days, so the flag and the
 // scenario field take days; past 7 days the refusal names the limit.
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION_US } from '../../src/engine/index.js';
-import { parseScenario } from '../../src/scenario/index.js';
+import { MAX_DURATION_US } from '../../src/core/engine/index.js';
+import { parseScenario } from '../../src/model/scenario/index.js';
 import { cli } from '../support/cli.js';
 
 describe('durations in days', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/cli/configs.js';
-import { parseFailOn } from '../../src/check/fail-on.js';
+import { parseFailOn } from '../../src/analysis/check/fail-on.js';
 import { cli } from '../support/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'bcsim-exp-'));

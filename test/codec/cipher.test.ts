@@ -2,7 +2,7 @@
 // and no input that makes it throw.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decrypt, decryptInto, encrypt, encryptInto, parseHex, toHex } from '../../src/codec/index.js';
+import { decrypt, decryptInto, encrypt, encryptInto, parseHex, toHex } from '../../src/core/codec/index.js';
 
 const bytes = (hex: string): Uint8Array => {
   const parsed = parseHex(hex);

@@ -5,8 +5,8 @@
 // datagrams built in the reimplementations' forms read back as built.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, decodeDialect, encodeDatagram, formOf } from '../../src/codec/index.js';
-import type { AckMessage, DataMessage, DataType, DeviationCode, Message } from '../../src/codec/index.js';
+import { decodeDatagram, decodeDialect, encodeDatagram, formOf } from '../../src/core/codec/index.js';
+import type { AckMessage, DataMessage, DataType, DeviationCode, Message } from '../../src/core/codec/index.js';
 import { okBytes, okDecode } from './helpers.js';
 
 const NUM_RUNS = 3000;

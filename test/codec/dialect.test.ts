@@ -3,8 +3,8 @@
 // datagram the strict decoder and the model read; truly malformed bytes keep
 // the strict decoder's offset and reason.
 import { describe, expect, it } from 'vitest';
-import { MAX_DIALECT_STEPS, decodeDatagram, decodeDialect, describeMessage, dialectResultToJson, formOf, normalizeToStock, toHex } from '../../src/codec/index.js';
-import type { DialectResult } from '../../src/codec/index.js';
+import { MAX_DIALECT_STEPS, decodeDatagram, decodeDialect, describeMessage, dialectResultToJson, formOf, normalizeToStock, toHex } from '../../src/core/codec/index.js';
+import type { DialectResult } from '../../src/core/codec/index.js';
 import { asAck, asData, hex, okDecode } from './helpers.js';
 
 function okDialect(bytes: Uint8Array): DialectResult & { ok: true } {

@@ -1,10 +1,10 @@
 // Seeded fuzzing of decodeDatagram: random and mutated datagrams never throw,
 // every reported offset is in range, and every decoded message lies inside the input.
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, encodeDatagram } from '../../src/codec/index.js';
-import type { DataType, DecodeErrorCode, Located, Message } from '../../src/codec/index.js';
-import { namedStream } from '../../src/engine/random.js';
-import type { RandomStream } from '../../src/engine/random.js';
+import { decodeDatagram, encodeDatagram } from '../../src/core/codec/index.js';
+import type { DataType, DecodeErrorCode, Located, Message } from '../../src/core/codec/index.js';
+import { namedStream } from '../../src/core/engine/random.js';
+import type { RandomStream } from '../../src/core/engine/random.js';
 import { arr, okBytes } from './helpers.js';
 
 const SEED = 20240611;

@@ -1,5 +1,5 @@
 // Small helpers shared by the codec tests (not a test file itself).
-import { parseHex } from '../../src/codec/index.js';
+import { parseHex } from '../../src/core/codec/index.js';
 import type {
   AckMessage,
   DataMessage,
@@ -9,7 +9,7 @@ import type {
   EncodeResult,
   Located,
   Message,
-} from '../../src/codec/index.js';
+} from '../../src/core/codec/index.js';
 
 /** Hex text to bytes; throws on bad input so a typo in a test fails loudly. */
 export function hex(text: string): Uint8Array {

@@ -1,6 +1,6 @@
 // parseHex / toHex: the text form used by `bcsim decode` and by the tests.
 import { describe, expect, it } from 'vitest';
-import { parseHex, toHex } from '../../src/codec/index.js';
+import { parseHex, toHex } from '../../src/core/codec/index.js';
 import { arr } from './helpers.js';
 
 function parsed(text: string): number[] {

@@ -11,8 +11,8 @@ import {
   encodeDatagram,
   encodeMessage,
   toHex,
-} from '../../src/codec/index.js';
-import type { AckMessage, DecodeErrorCode, DecodeResult, EncodeErrorCode, EncodeResult, Message } from '../../src/codec/index.js';
+} from '../../src/core/codec/index.js';
+import type { AckMessage, DecodeErrorCode, DecodeResult, EncodeErrorCode, EncodeResult, Message } from '../../src/core/codec/index.js';
 import { ackMsg, arr, asData, concat, dataMsg, filler, hex, okBytes, okDecode } from './helpers.js';
 
 type Failure = Extract<DecodeResult, { ok: false }>;

@@ -2,8 +2,8 @@
 // agrees with an independent spec-derived reference, and messageSize is exact.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, decodeMessage, encodeDatagram, encodeMessage, messageSize } from '../../src/codec/index.js';
-import type { AckMessage, DataMessage, DataType, Datagram, Message } from '../../src/codec/index.js';
+import { decodeDatagram, decodeMessage, encodeDatagram, encodeMessage, messageSize } from '../../src/core/codec/index.js';
+import type { AckMessage, DataMessage, DataType, Datagram, Message } from '../../src/core/codec/index.js';
 import { arr, okBytes, okDecode } from './helpers.js';
 
 const NUM_RUNS = 3000;

@@ -1,6 +1,6 @@
 // The four decrypted stock datagrams of DECISIONS.md "Real packets", field by field.
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, decodeResultToJson, encodeDatagram, messageSize } from '../../src/codec/index.js';
+import { decodeDatagram, decodeResultToJson, encodeDatagram, messageSize } from '../../src/core/codec/index.js';
 import { arr, asAck, asData, hex, okBytes, okDecode } from './helpers.js';
 
 const SERVER_CONNECT_AND_GAME =

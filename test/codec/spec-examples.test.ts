@@ -10,8 +10,8 @@ import {
   encodeMessage,
   messageSize,
   toHex,
-} from '../../src/codec/index.js';
-import type { DataMessage } from '../../src/codec/index.js';
+} from '../../src/core/codec/index.js';
+import type { DataMessage } from '../../src/core/codec/index.js';
 import { ackMsg, arr, asAck, asData, concat, dataMsg, filler, hex, okBytes, okDecode } from './helpers.js';
 
 /** One message in a one-message datagram from `peer`. */

@@ -48,8 +48,8 @@ import {
   seqNext,
   u16At,
   unpackKey,
-} from '../../src/codec/index.js';
-import type { AckMessage, DataMessage, DataType } from '../../src/codec/index.js';
+} from '../../src/core/codec/index.js';
+import type { AckMessage, DataMessage, DataType } from '../../src/core/codec/index.js';
 
 const u16 = fc.integer({ min: 0, max: 0xffff });
 const u8 = fc.integer({ min: 0, max: 0xff });

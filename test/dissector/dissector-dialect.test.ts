@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeDatagram, decodeDialect, decrypt, encrypt } from '../../src/codec/index.js';
+import { decodeDatagram, decodeDialect, decrypt, encrypt } from '../../src/core/codec/index.js';
 import { DIALECT_SESSION, dialectBytes } from '../support/dialect-traffic.js';
 import { checkFrame } from './expect-frame.js';
 import { UNREGISTERED_ADDRESSING, dissect, matchFrames, requireWireshark, tshark, writeCapture } from './tshark.js';

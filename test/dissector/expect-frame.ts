@@ -4,8 +4,8 @@
 // message field by field, retransmission marks and expert info. Shared by the
 // dissector tests (not a test file itself).
 import { expect } from 'vitest';
-import { decodeDatagram, decodeDialect, decrypt, dialectResultToJson } from '../../src/codec/index.js';
-import type { AckJson, DataJson, Deviation } from '../../src/codec/index.js';
+import { decodeDatagram, decodeDialect, decrypt, dialectResultToJson } from '../../src/core/codec/index.js';
+import type { AckJson, DataJson, Deviation } from '../../src/core/codec/index.js';
 import type { Expert, Frame, Node } from './tshark.js';
 
 const SEVERITY = { chat: 0x00200000, note: 0x00400000, warn: 0x00600000, error: 0x00800000 };

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toHex } from '../../src/codec/index.js';
+import { toHex } from '../../src/core/codec/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DISSECTOR = join(ROOT, 'dissector', 'bcsim.lua');

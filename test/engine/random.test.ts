@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RandomStreams, namedStream } from '../../src/engine/random.js';
+import { RandomStreams, namedStream } from '../../src/core/engine/random.js';
 import seedrandom from 'seedrandom';
-import { exponential, normal, uniformInt } from '../../src/engine/distributions.js';
+import { exponential, normal, uniformInt } from '../../src/core/engine/distributions.js';
 
 const draw = (s: { next(): number }, n: number) => Array.from({ length: n }, () => s.next());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Simulator, MAX_PENDING_EVENTS } from '../../src/engine/simulator.js';
-import { micros, parseDuration, formatDuration } from '../../src/engine/time.js';
+import { Simulator, MAX_PENDING_EVENTS } from '../../src/core/engine/simulator.js';
+import { micros, parseDuration, formatDuration } from '../../src/core/engine/time.js';
 
 describe('Simulator', () => {
   it('dispatches in time order regardless of scheduling order', () => {

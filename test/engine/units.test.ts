@@ -1,5 +1,5 @@
-// One rule for time in the simulation core: in src/engine, src/link and
-// src/transport a quantity named in µs or ms (nowUs, lastSendUs, periodMs,
+// One rule for time in the simulation core: in src/core/engine, src/model/link and
+// src/model/transport a quantity named in µs or ms (nowUs, lastSendUs, periodMs,
 // RETRY_US, us) is typed with the brand of its unit (Micros, Millis, or the
 // input forms MicrosIn/MillisIn for values read from a scenario), never as a
 // plain `number`. This test parses those folders and fails on a field,
@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
-const FOLDERS = ['src/engine', 'src/link', 'src/transport'];
+const FOLDERS = ['src/core/engine', 'src/model/link', 'src/model/transport'];
 
 interface SourceText {
   readonly path: string;
@@ -77,7 +77,7 @@ function untypedTimes(path: string, text: string): UnitFinding[] {
   const found: UnitFinding[] = [];
   const report = (node: ts.Node, name: string, what: string): void => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-    found.push({ file: path, line, name, message: `${path}:${line}: ${what} \`${name}\` is a plain number: type it Micros or Millis (src/engine/time.ts)` });
+    found.push({ file: path, line, name, message: `${path}:${line}: ${what} \`${name}\` is a plain number: type it Micros or Millis (src/core/engine/time.ts)` });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) {
@@ -102,7 +102,7 @@ function checkUnits(sources: readonly SourceText[]): UnitFinding[] {
   return sources.flatMap((f) => untypedTimes(f.path, f.text));
 }
 
-describe('time units in src/engine, src/link and src/transport', () => {
+describe('time units in src/core/engine, src/model/link and src/model/transport', () => {
   it('every µs or ms quantity is typed with its unit, never a plain number', () => {
     for (const folder of FOLDERS) expect(SRC.filter((f) => f.path.startsWith(`${folder}/`)).length).toBeGreaterThan(5);
     expect(checkUnits(SRC).map((f) => f.message)).toEqual([]);
@@ -110,11 +110,11 @@ describe('time units in src/engine, src/link and src/transport', () => {
 });
 
 describe('the unit check can fail (planted in memory, never on disk)', () => {
-  const plant = (text: string) => checkUnits([{ path: 'src/transport/planted.ts', text }]);
+  const plant = (text: string) => checkUnits([{ path: 'src/model/transport/planted.ts', text }]);
 
   it('reports a planted field, naming file and line', () => {
     expect(plant('export interface Entry {\n  seq: number;\n  lastSendUs: number;\n}\n').map((f) => f.message)).toEqual([
-      'src/transport/planted.ts:3: declaration `lastSendUs` is a plain number: type it Micros or Millis (src/engine/time.ts)',
+      'src/model/transport/planted.ts:3: declaration `lastSendUs` is a plain number: type it Micros or Millis (src/core/engine/time.ts)',
     ]);
   });
 

@@ -1,68 +1,20 @@
-// The layers of src/ and the checker that enforces them.
-// The checker works on an in-memory list of (path, text), so the test can feed
-// it planted violations without writing a file.
+// The checker that enforces the layers of src/ (layer-table.ts) and that no two
+// files import each other in a cycle. It works on an in-memory list of (path,
+// text), so a test can feed it planted violations, or a fixture folder, without
+// touching src/.
 import { posix } from 'node:path';
 import ts from 'typescript';
+import { APART, LAYERS } from './layer-table.js';
 
-/**
- * The layers, bottom to top. A folder may import a folder of a lower band only,
- * never one of its own band or a higher one; folders in one band are peers that
- * know nothing of each other. Every folder under src/ must be placed here: the
- * check fails on a folder it does not know, so a new folder is placed on purpose.
- * Two entries are files at the top of src/, not folders: version.ts (the bottom:
- * anything may read the version) and index.ts (the library surface: it may
- * import any folder's index.ts, and nothing may import it).
- */
-export const LAYERS: ReadonlyArray<readonly string[]> = [
-  ['version.ts'],
-  // The event engine (clock, heap, seeded streams: knows nothing of BC) and the pure BC codec.
-  ['engine', 'codec'],
-  // Link models, shared by both transport models.
-  ['link'],
-  // The two transport models, peers: the BC transport and the R-Type scheme.
-  // Neither may import the other, so no `if (rtype)` can reach BC's transport.
-  ['transport', 'rtype'],
-  // The BC workload (join script, arrivals, event mix), driven through the transport's port.
-  ['traffic'],
-  // The scenario: schema, defaults, --set, built-ins; the grid of scenario variants.
-  ['scenario'],
-  // One BC session: engine, peers, links and traffic wired together; ledger, trace hash, summary.
-  ['session'],
-  // Observers of a session: the per-second metrics recorder and the wire trace.
-  ['metrics', 'trace'],
-  // The R-Type session: the session layer of the R-Type model, above the shared
-  // ledger (session) and metrics it builds on, below everything that runs or reports it.
-  ['rtype-session'],
-  // The bug reproductions (they read the trace and the metrics), and, their peer, the
-  // scheme scenarios: rtype-deaths, and schemes-side-by-side, which runs one
-  // workload through a BC session and an R-Type session (so above both) for the reports.
-  ['reproduce', 'schemes'],
-  // Reports: tables, summary.json, CSV, Markdown, HTML; atomic writes and output paths
-  // (they render the reproductions' results).
-  ['report'],
-  // Expectations, seed lists, --fail-on, determinism, JUnit (written with the report's writer).
-  ['check'],
-  // Sweeps: the grid on worker threads, evaluated with check's expectations, summarised with report's tables.
-  ['sweep'],
-  // pcapng export and capture analysis (against the reproductions' signatures); the swarm.
-  ['capture', 'swarm'],
-  // Shrinking a swarm failure (with its capture).
-  ['shrink'],
-  // Live mode: the wall clock, UDP, the proxy and the real-time peer.
-  ['live'],
-  // The command line.
-  ['cli'],
-  // The library's API.
-  ['index.ts'],
-];
+export { APART, LAYERS };
 
 export interface SourceText {
-  /** Path from the repository root, with forward slashes: `src/session/run.ts`. */
+  /** Path from the repository root, with forward slashes: `src/model/session/run.ts`. */
   readonly path: string;
   readonly text: string;
 }
 
-type FindingKind = 'unknown-folder' | 'missing-index' | 'upward' | 'deep' | 'own-index' | 'outside-src' | 'cycle';
+type FindingKind = 'unknown-folder' | 'missing-index' | 'upward' | 'apart' | 'deep' | 'own-index' | 'outside-src' | 'cycle' | 'file-cycle';
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -102,36 +54,81 @@ function moduleReferences(path: string, text: string): ModuleReference[] {
   return found;
 }
 
-/** The folder (or top-level file) a path under src/ belongs to: `src/live/peer/x.ts` → `live`, `src/index.ts` → `index.ts`. */
-function unitOf(path: string): string | null {
-  if (!path.startsWith('src/')) return null;
-  const rest = path.slice('src/'.length);
-  const slash = rest.indexOf('/');
-  return slash === -1 ? rest.replace(/\.js$/, '.ts') : rest.slice(0, slash);
-}
-
 const isFolder = (unit: string) => !unit.endsWith('.ts');
 
-/** Check every reference between folders of src/ against the layer table; an empty list means the layering holds. */
-export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<readonly string[]> = LAYERS): Finding[] {
+/** The group a unit belongs to: `core/engine` → `core`; a unit outside any group is its own. */
+export const groupOf = (unit: string) => unit.split('/')[0];
+
+/**
+ * The unit a path under src/ belongs to, for a table of units: the longest unit the
+ * path lies in (`src/live/peer/x.ts` → `live`), a top-level file itself (`src/index.ts`).
+ * A folder the table does not know is named by its first folder, or by its first two
+ * when the first is a group of the table (`src/core/new/x.ts` → `core/new`).
+ */
+export function unitOf(path: string, units: readonly string[] = LAYERS.flat()): string | null {
+  if (!path.startsWith('src/')) return null;
+  const rest = path.slice('src/'.length);
+  const segments = rest.split('/');
+  if (segments.length === 1) return rest.replace(/\.js$/, '.ts');
+  let best: string | null = null;
+  for (const unit of units) if (isFolder(unit) && rest.startsWith(`${unit}/`) && (best === null || unit.length > best.length)) best = unit;
+  if (best !== null) return best;
+  const isGroup = units.some((unit) => unit.includes('/') && groupOf(unit) === segments[0]);
+  return isGroup && segments.length > 2 ? `${segments[0]}/${segments[1]}` : segments[0];
+}
+
+/**
+ * What is wrong with a layer table itself: a unit placed twice, a band that mixes a
+ * group's folders with others, a group whose bands are not next to each other.
+ * Folders outside any group (live, cli) each stand alone.
+ */
+export function tableProblems(layers: ReadonlyArray<readonly string[]> = LAYERS): string[] {
+  const problems: string[] = [];
+  const placed = layers.flat();
+  for (const unit of new Set(placed.filter((u, i) => placed.indexOf(u) !== i))) problems.push(`${unit} is placed more than once`);
+  const groups: string[] = [];
+  layers.forEach((band, i) => {
+    const inBand = [...new Set(band.map((unit) => (unit.includes('/') ? groupOf(unit) : `#${i}`)))];
+    if (inBand.length > 1) problems.push(`the band [${band.join(', ')}] spans groups: a band orders folders inside one group`);
+    const group = inBand[0];
+    if (groups.at(-1) !== group) {
+      if (groups.includes(group)) problems.push(`group ${group} is split: its bands must be next to each other`);
+      groups.push(group);
+    }
+  });
+  return problems;
+}
+
+/** Check every reference in src/ against the layer table, and the files for import cycles; an empty list means all holds. */
+export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<readonly string[]> = LAYERS, apart: ReadonlyArray<readonly [string, string]> = APART): Finding[] {
+  const units = layers.flat();
   const rank = new Map<string, number>();
   layers.forEach((band, i) => band.forEach((unit) => rank.set(unit, i)));
   const bandOf = (unit: string) => layers[rank.get(unit) as number].join(', ');
+  const isApart = (a: string, b: string) => apart.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   const findings: Finding[] = [];
-  const units = new Set<string>();
+  const seen = new Set<string>();
   const paths = new Set(files.map((f) => f.path));
-  // Folder → folder → the first reference that makes the edge (for the cycle report).
+  // Unit → unit → the first reference that makes the edge (for the cycle report); the same between files.
   const edges = new Map<string, Map<string, string>>();
+  const fileEdges = new Map<string, Map<string, string>>();
+  const addEdge = (graph: Map<string, Map<string, string>>, from: string, to: string, why: string) => {
+    if (!graph.has(from)) graph.set(from, new Map());
+    const out = graph.get(from) as Map<string, string>;
+    if (!out.has(to)) out.set(to, why);
+  };
 
   for (const { path, text } of files) {
-    const from = unitOf(path);
+    const from = unitOf(path, units);
     if (from === null) continue;
-    units.add(from);
+    seen.add(from);
     for (const ref of moduleReferences(path, text)) {
       if (!ref.specifier.startsWith('.')) continue; // a package or node: module
       const where = `${path}:${ref.line}`;
       const target = posix.normalize(posix.join(posix.dirname(path), ref.specifier));
-      const to = unitOf(target);
+      const targetFile = target.replace(/\.js$/, '.ts');
+      if (paths.has(targetFile) && targetFile !== path) addEdge(fileEdges, path, targetFile, `${where} '${ref.specifier}'`);
+      const to = unitOf(target, units);
       if (to === null) {
         findings.push({ kind: 'outside-src', file: path, message: `${where} imports '${ref.specifier}', outside src/` });
         continue;
@@ -142,11 +139,10 @@ export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<
           findings.push({ kind: 'own-index', file: path, message: `${where} imports its own folder's index.ts ('${ref.specifier}'): inside a folder, import the file itself` });
         continue;
       }
-      if (!edges.has(from)) edges.set(from, new Map());
-      const out = edges.get(from) as Map<string, string>;
-      if (!out.has(to)) out.set(to, `${where} '${ref.specifier}'`);
+      addEdge(edges, from, to, `${where} '${ref.specifier}'`);
       if (isFolder(to) && target !== `src/${to}/index.js`)
         findings.push({ kind: 'deep', file: path, message: `${where} reaches into ${to}'s internals ('${ref.specifier}'): import '${posix.relative(posix.dirname(path), `src/${to}/index.js`)}' instead` });
+      if (isApart(from, to)) findings.push({ kind: 'apart', file: path, message: `${where} imports '${ref.specifier}': ${from} and ${to} are kept apart (layer-table.ts APART) and must not import each other` });
       const rf = rank.get(from);
       const rt = rank.get(to);
       if (rf === undefined || rt === undefined) continue; // reported once below, as an unknown folder
@@ -162,22 +158,21 @@ export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<
     }
   }
 
-  for (const unit of [...units].sort()) {
-    if (!rank.has(unit)) findings.push({ kind: 'unknown-folder', file: `src/${unit}`, message: `src/${unit} is in no layer: place it in the LAYERS table (test/layering/layers.ts)` });
+  for (const unit of [...seen].sort()) {
+    if (!rank.has(unit)) findings.push({ kind: 'unknown-folder', file: `src/${unit}`, message: `src/${unit} is in no layer: place it in the LAYERS table (test/layering/layer-table.ts)` });
     if (isFolder(unit) && !paths.has(`src/${unit}/index.ts`))
       findings.push({ kind: 'missing-index', file: `src/${unit}`, message: `src/${unit} has no index.ts: a folder exports its public surface from one index.ts` });
   }
 
-  for (const cycle of folderCycles(edges)) {
-    const steps = cycle.map((unit, i) => `${unit} → ${cycle[(i + 1) % cycle.length]} (${edges.get(unit)?.get(cycle[(i + 1) % cycle.length])})`);
-    findings.push({ kind: 'cycle', file: `src/${cycle[0]}`, message: `folders import each other in a cycle: ${steps.join('; ')}` });
-  }
+  const steps = (graph: Map<string, Map<string, string>>, loop: string[]) => loop.map((node, i) => `${node} → ${loop[(i + 1) % loop.length]} (${graph.get(node)?.get(loop[(i + 1) % loop.length])})`);
+  for (const loop of cycles(edges)) findings.push({ kind: 'cycle', file: `src/${loop[0]}`, message: `folders import each other in a cycle: ${steps(edges, loop).join('; ')}` });
+  for (const loop of cycles(fileEdges)) findings.push({ kind: 'file-cycle', file: loop[0], message: `files import each other in a cycle: ${steps(fileEdges, loop).join('; ')}` });
   return findings;
 }
 
-/** The cycles between folders: each strongly connected set of two or more, as one loop through it (Tarjan, then a walk). */
-function folderCycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): string[][] {
-  const next = (unit: string) => [...(edges.get(unit)?.keys() ?? [])].sort();
+/** The cycles of a graph: each strongly connected set of two or more nodes, as one loop through it (Tarjan, then a walk). */
+function cycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): string[][] {
+  const next = (node: string) => [...(edges.get(node)?.keys() ?? [])].sort();
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -206,27 +201,29 @@ function folderCycles(edges: ReadonlyMap<string, ReadonlyMap<string, string>>): 
     }
   };
   for (const v of [...edges.keys()].sort()) if (!index.has(v)) connect(v);
-  // One loop per component: from its first folder, walk inside the component back to the start (breadth-first, shortest).
-  return components.map((component) => {
-    const members = new Set(component);
-    const start = [...component].sort()[0];
-    const parent = new Map<string, string>();
-    const queue = [start];
-    while (queue.length > 0) {
-      const v = queue.shift() as string;
-      for (const w of next(v)) {
-        if (!members.has(w)) continue;
-        if (w === start) {
-          const loop = [v];
-          while (loop[0] !== start) loop.unshift(parent.get(loop[0]) as string);
-          return loop;
-        }
-        if (!parent.has(w)) {
-          parent.set(w, v);
-          queue.push(w);
+  // One loop per component: from its first node, walk inside the component back to the start (breadth-first, shortest).
+  return components
+    .map((component) => {
+      const members = new Set(component);
+      const start = [...component].sort()[0];
+      const parent = new Map<string, string>();
+      const queue = [start];
+      while (queue.length > 0) {
+        const v = queue.shift() as string;
+        for (const w of next(v)) {
+          if (!members.has(w)) continue;
+          if (w === start) {
+            const loop = [v];
+            while (loop[0] !== start) loop.unshift(parent.get(loop[0]) as string);
+            return loop;
+          }
+          if (!parent.has(w)) {
+            parent.set(w, v);
+            queue.push(w);
+          }
         }
       }
-    }
-    return component;
-  });
+      return component;
+    })
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

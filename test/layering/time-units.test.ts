@@ -1,5 +1,5 @@
 // Typed time. Conversions between µs, ms and s (the 1000 and
-// 1e6 factors) are written once, in src/engine/time.ts; everywhere else calls
+// 1e6 factors) are written once, in src/core/engine/time.ts; everywhere else calls
 // them. This test reads every file of src/ and fails on a `* 1000`, `/ 1000`,
 // `* 1e6` or `/ 1e6` (any spelling) outside time.ts.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -17,7 +17,7 @@ function files(dir: string): string[] {
 const SRC: SourceText[] = files(join(ROOT, 'src')).map((file) => ({ path: relative(ROOT, file).split(sep).join('/'), text: readFileSync(file, 'utf8') }));
 
 describe('time units in src/', () => {
-  it('no file but src/engine/time.ts multiplies or divides by 1000 or 1e6', () => {
+  it('no file but src/core/engine/time.ts multiplies or divides by 1000 or 1e6', () => {
     expect(SRC.length).toBeGreaterThan(100);
     expect(checkTimeUnits(SRC).map((f) => f.message)).toEqual([]);
   });
@@ -37,12 +37,12 @@ describe('time units in src/', () => {
 });
 
 describe('the time-unit check can fail (planted in memory, never on disk)', () => {
-  const plant = (text: string) => checkTimeUnits([...SRC, { path: 'src/metrics/planted.ts', text }]).filter((f) => f.file === 'src/metrics/planted.ts');
+  const plant = (text: string) => checkTimeUnits([...SRC, { path: 'src/model/metrics/planted.ts', text }]).filter((f) => f.file === 'src/model/metrics/planted.ts');
 
   it('reports a planted `nowUs / 1e6`', () => {
     const findings = plant('export const seconds = (nowUs: number) => nowUs / 1e6;\n');
     expect(findings.map((f) => f.message)).toEqual([
-      'src/metrics/planted.ts:1: `nowUs / 1e6` converts a unit by hand (/ 1e6): use a conversion from src/engine/time.ts (msToUs, usToSeconds, …), or a named constant if it is not time',
+      'src/model/metrics/planted.ts:1: `nowUs / 1e6` converts a unit by hand (/ 1e6): use a conversion from src/core/engine/time.ts (msToUs, usToSeconds, …), or a named constant if it is not time',
     ]);
   });
 
@@ -68,8 +68,8 @@ describe('the time-unit check can fail (planted in memory, never on disk)', () =
   });
 
   it('an exception covers exactly its expression in its file', () => {
-    const files = [{ path: 'src/metrics/planted.ts', text: 'const a = x * 1000;\nconst b = y * 1000;\n' }];
-    const exceptions = [{ file: 'src/metrics/planted.ts', expression: 'x * 1000', reason: 'planted: not a time' }];
+    const files = [{ path: 'src/model/metrics/planted.ts', text: 'const a = x * 1000;\nconst b = y * 1000;\n' }];
+    const exceptions = [{ file: 'src/model/metrics/planted.ts', expression: 'x * 1000', reason: 'planted: not a time' }];
     expect(checkTimeUnits(files, exceptions).map((f) => f.expression)).toEqual(['y * 1000']);
   });
 });

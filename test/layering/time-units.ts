@@ -1,5 +1,5 @@
 // Typed time: every conversion between µs, ms and s lives in
-// src/engine/time.ts. This checker finds a hand-written one anywhere else in
+// src/core/engine/time.ts. This checker finds a hand-written one anywhere else in
 // src/: a `*` or `/` (or `*=`, `/=`) with 1000, 1e3, 1e6, 1e-3 or 1e-6 (in any
 // spelling: 1_000, 1_000_000, 1000000, 1000n) or one of time.ts's factors
 // (US_PER_MS, US_PER_SECOND, MS_PER_SECOND) as an operand. It parses the source
@@ -9,7 +9,7 @@ import ts from 'typescript';
 import type { SourceText } from './layers.js';
 
 /** The one file allowed to convert. */
-export const TIME_MODULE = 'src/engine/time.ts';
+export const TIME_MODULE = 'src/core/engine/time.ts';
 
 /** Operand values that make a product or quotient a unit conversion. */
 const FACTORS = new Set([1e3, 1e6, 1e-3, 1e-6]);

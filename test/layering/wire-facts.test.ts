@@ -1,4 +1,4 @@
-// One vocabulary for wire facts. Outside src/codec nothing
+// One vocabulary for wire facts. Outside src/core/codec nothing
 // masks a flags byte, reads a u16 by hand, packs a message key or writes the
 // datagram's room as 510: it asks the codec. The check can fail: planted files
 // (in memory, never on disk) show each pattern is caught, and that prose in
@@ -19,20 +19,20 @@ const SRC: SourceText[] = files(join(ROOT, 'src')).map((file) => ({ path: relati
 const show = (findings: ReturnType<typeof checkWireFacts>) => findings.map((f) => `${f.file}:${f.line} ${f.pattern}: ${f.text}`);
 
 describe('wire facts outside the codec', () => {
-  it('no bit arithmetic on wire fields and no hand-written wire sizes outside src/codec', () => {
+  it('no bit arithmetic on wire fields and no hand-written wire sizes outside src/core/codec', () => {
     expect(SRC.length).toBeGreaterThan(100);
     expect(show(checkWireFacts(SRC))).toEqual([]);
   }, 60_000); // parses every file of src/: a few seconds on a busy machine
 
   it('the codec itself may do it (it is where the facts live)', () => {
-    const codec = SRC.filter((f) => f.path.startsWith('src/codec/'));
+    const codec = SRC.filter((f) => f.path.startsWith('src/core/codec/'));
     expect(codec.some((f) => f.text.includes('flags & ACK_FLAG_FRAGMENT'))).toBe(true);
     expect(checkWireFacts(codec)).toEqual([]);
   });
 });
 
 describe('the wire-facts check can fail (planted in memory)', () => {
-  const planted = (text: string): SourceText[] => [{ path: 'src/transport/planted.ts', text }];
+  const planted = (text: string): SourceText[] => [{ path: 'src/model/transport/planted.ts', text }];
   const caught = (text: string) => checkWireFacts(planted(text)).map((f) => f.pattern);
 
   it.each([
@@ -54,7 +54,7 @@ describe('the wire-facts check can fail (planted in memory)', () => {
 
   it('reports the file and line of a planted line', () => {
     const [finding] = checkWireFacts(planted('// first\nconst ok = 1;\nconst low = (ack.flags & 0x02) !== 0;\n'));
-    expect(finding).toMatchObject({ file: 'src/transport/planted.ts', line: 3, text: 'const low = (ack.flags & 0x02) !== 0;' });
+    expect(finding).toMatchObject({ file: 'src/model/transport/planted.ts', line: 3, text: 'const low = (ack.flags & 0x02) !== 0;' });
   });
 
   it('ignores comments, strings, templates and regular expressions', () => {
@@ -78,7 +78,7 @@ describe('the wire-facts check can fail (planted in memory)', () => {
     for (const p of WIRE_PATTERNS) expect(p.instead.length).toBeGreaterThan(0);
   });
 
-  it('a planted line in src/codec is not a finding', () => {
-    expect(checkWireFacts([{ path: 'src/codec/planted.ts', text: 'const low = (flags & 0x02) !== 0;' }])).toEqual([]);
+  it('a planted line in src/core/codec is not a finding', () => {
+    expect(checkWireFacts([{ path: 'src/core/codec/planted.ts', text: 'const low = (flags & 0x02) !== 0;' }])).toEqual([]);
   });
 });

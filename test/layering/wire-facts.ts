@@ -1,4 +1,4 @@
-// One vocabulary for wire facts: outside src/codec, nothing
+// One vocabulary for wire facts: outside src/core/codec, nothing
 // does bit arithmetic on wire fields or writes the wire's sizes as numbers; it
 // asks the codec (ackFlagsLowType, flagsLenSize, packKeyOf, DATAGRAM_ROOM_BYTES,
 // seqBefore, ...). The check reads code only: comments, strings and template
@@ -31,7 +31,7 @@ export const WIRE_PATTERNS: readonly WirePattern[] = [
  * Keyed by path, then by pattern name.
  */
 const WIRE_EXEMPT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  'src/capture/udp.ts': {
+  'src/core/pcap/udp.ts': {
     'a flags_len bit or length mask by hand': "the IPv4 header's flags and fragment offset",
     'a u16 field read by hand': 'a pcap record header, little-endian u32',
   },
@@ -85,11 +85,11 @@ export function codeOnly(path: string, text: string): string {
   return out.join('');
 }
 
-/** Wire bit arithmetic and wire sizes written by hand in files outside src/codec; empty when there are none. */
+/** Wire bit arithmetic and wire sizes written by hand in files outside src/core/codec; empty when there are none. */
 export function checkWireFacts(files: readonly SourceText[]): WireFinding[] {
   const findings: WireFinding[] = [];
   for (const { path, text } of files) {
-    if (!path.startsWith('src/') || path.startsWith('src/codec/')) continue;
+    if (!path.startsWith('src/') || path.startsWith('src/core/codec/')) continue;
     const code = codeOnly(path, text);
     const lines = text.split('\n');
     for (const { name, pattern } of WIRE_PATTERNS) {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toHex } from '../../src/codec/index.js';
-import { RandomStreams } from '../../src/engine/random.js';
-import { Simulator } from '../../src/engine/simulator.js';
-import { PERFECT_LINK } from '../../src/link/config.js';
-import type { LinkConfig } from '../../src/link/config.js';
-import { Link } from '../../src/link/link.js';
+import { toHex } from '../../src/core/codec/index.js';
+import { RandomStreams } from '../../src/core/engine/random.js';
+import { Simulator } from '../../src/core/engine/simulator.js';
+import { PERFECT_LINK } from '../../src/model/link/config.js';
+import type { LinkConfig } from '../../src/model/link/config.js';
+import { Link } from '../../src/model/link/link.js';
 import { CountingStreams, datagram, game, harness, linkConfig, sendEvery } from './helpers.js';
 
 describe('perfect link', () => {

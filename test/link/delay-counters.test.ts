@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { datagram, game, harness, linkConfig, sendEvery } from './helpers.js';
-import { PERFECT_LINK } from '../../src/link/config.js';
+import { PERFECT_LINK } from '../../src/model/link/config.js';
 
 describe('bucketDelayed', () => {
   it('counts exactly the datagrams whose departure the token bucket moved past their send time', () => {

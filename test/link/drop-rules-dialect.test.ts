@@ -2,10 +2,10 @@
 // as the proxy relays them: matched on the messages as read, and a cut keeps
 // the other messages' own bytes (never re-encoded into the stock form).
 import { describe, expect, it } from 'vitest';
-import { parseHex, toHex } from '../../src/codec/index.js';
-import { micros } from '../../src/engine/index.js';
-import { DropRules } from '../../src/link/drop-rules.js';
-import type { DropRule } from '../../src/link/config.js';
+import { parseHex, toHex } from '../../src/core/codec/index.js';
+import { micros } from '../../src/core/engine/index.js';
+import { DropRules } from '../../src/model/link/drop-rules.js';
+import type { DropRule } from '../../src/model/link/config.js';
 
 const rule = (match: DropRule['match'], scope: DropRule['scope'] = 'message'): DropRule => ({ match, scope, probability: 1, fromMs: null, untilMs: null, firstN: null });
 

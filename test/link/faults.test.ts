@@ -1,10 +1,10 @@
 // Explicit fault lists: a recorded run's link decisions, replayed alone, give the same
 // run; each action does what it says and is counted; the scenario schema checks the list.
 import { describe, expect, it } from 'vitest';
-import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import { withRecorders } from '../../src/shrink/record.js';
-import { toEntry } from '../../src/shrink/case.js';
+import { loadScenario, parseScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import { withRecorders } from '../../src/tools/shrink/record.js';
+import { toEntry } from '../../src/tools/shrink/case.js';
 
 const NOISY = [
   'duration=40s',

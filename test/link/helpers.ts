@@ -1,13 +1,13 @@
 // Shared helpers for the link tests (not a test file itself).
-import { encodeDatagram } from '../../src/codec/index.js';
-import type { AckMessage, DataMessage, Message } from '../../src/codec/index.js';
-import { RandomStreams } from '../../src/engine/random.js';
-import type { RandomStream } from '../../src/engine/random.js';
-import { Simulator } from '../../src/engine/simulator.js';
-import { micros } from '../../src/engine/time.js';
-import { PERFECT_LINK } from '../../src/link/config.js';
-import type { DropCause, LinkConfig } from '../../src/link/config.js';
-import { Link } from '../../src/link/link.js';
+import { encodeDatagram } from '../../src/core/codec/index.js';
+import type { AckMessage, DataMessage, Message } from '../../src/core/codec/index.js';
+import { RandomStreams } from '../../src/core/engine/random.js';
+import type { RandomStream } from '../../src/core/engine/random.js';
+import { Simulator } from '../../src/core/engine/simulator.js';
+import { micros } from '../../src/core/engine/time.js';
+import { PERFECT_LINK } from '../../src/model/link/config.js';
+import type { DropCause, LinkConfig } from '../../src/model/link/config.js';
+import { Link } from '../../src/model/link/link.js';
 
 export function game(seq: number, payloadBytes = 20): DataMessage {
   return { type: 0x32, reliable: true, ordered: false, fragment: false, seq, fragIndex: null, fragCount: null, payload: new Uint8Array(payloadBytes) };

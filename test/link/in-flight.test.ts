@@ -1,9 +1,9 @@
-// The link's in-flight records (src/link/in-flight.ts): reused after they land,
+// The link's in-flight records (src/model/link/in-flight.ts): reused after they land,
 // never handed out twice at once, the spare list bounded.
 import { describe, expect, it } from 'vitest';
-import { micros } from '../../src/engine/index.js';
-import { FlightPool, MAX_SPARE_FLIGHTS } from '../../src/link/in-flight.js';
-import type { Flight } from '../../src/link/in-flight.js';
+import { micros } from '../../src/core/engine/index.js';
+import { FlightPool, MAX_SPARE_FLIGHTS } from '../../src/model/link/in-flight.js';
+import type { Flight } from '../../src/model/link/in-flight.js';
 
 describe('FlightPool', () => {
   it('lands a flight with the values it was taken with, then reuses its record', () => {

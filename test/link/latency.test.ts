@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JitterDistribution } from '../../src/link/config.js';
+import type { JitterDistribution } from '../../src/model/link/config.js';
 import { CountingStreams, binomialTolerance, datagram, game, harness, linkConfig, sendEvery } from './helpers.js';
 import type { Arrival } from './helpers.js';
 

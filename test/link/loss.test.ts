@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LossModel } from '../../src/link/config.js';
+import type { LossModel } from '../../src/model/link/config.js';
 import { CountingStreams, binomialTolerance, datagram, game, harness, linkConfig } from './helpers.js';
 
 const BYTES = datagram([game(1)]);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, encodeDatagram } from '../../src/codec/index.js';
-import type { Message } from '../../src/codec/index.js';
-import { micros } from '../../src/engine/index.js';
-import type { DropRule, MessageMatch } from '../../src/link/config.js';
-import { messageMatches } from '../../src/link/drop-rules.js';
+import { decodeDatagram, encodeDatagram } from '../../src/core/codec/index.js';
+import type { Message } from '../../src/core/codec/index.js';
+import { micros } from '../../src/core/engine/index.js';
+import type { DropRule, MessageMatch } from '../../src/model/link/config.js';
+import { messageMatches } from '../../src/model/link/drop-rules.js';
 import { CountingStreams, ack, binomialTolerance, datagram, game, harness, linkConfig } from './helpers.js';
 
 function rule(scope: DropRule['scope'], match: MessageMatch, extra: Partial<DropRule> = {}): DropRule {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConformReport } from '../../src/live/index.js';
 import { CASE_IDS } from '../../src/live/index.js';
-import { PLANTED_BUGS } from '../../src/transport/index.js';
-import type { PlantedBug } from '../../src/transport/index.js';
+import { PLANTED_BUGS } from '../../src/model/transport/index.js';
+import type { PlantedBug } from '../../src/model/transport/index.js';
 import { bcsim, freeUdpPort } from '../support/live.js';
 
 /** The cases each planted bug must fail; every other case must pass. */

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConformanceRulesError, DEFAULT_CONFORMANCE_RULES, evaluateConformance, evaluateConformanceLog, loadConformanceRules, parseConformanceRules } from '../../src/live/conformance/index.js';
 import type { ConformanceRule } from '../../src/live/conformance/index.js';
-import { Opcode, filledPayload } from '../../src/traffic/payloads.js';
+import { Opcode, filledPayload } from '../../src/model/traffic/payloads.js';
 import type { WireRecord } from '../../src/live/wire-log.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import type { PresetName } from '../../src/transport/switches.js';
-import type { Role } from '../../src/transport/roles.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import type { PresetName } from '../../src/model/transport/switches.js';
+import type { Role } from '../../src/model/transport/roles.js';
 import { dataMsg, filler } from '../codec/helpers.js';
 import { CLIENT, SERVER, ack, frag, fragAck, heard, judge, local, rec, reliable, remote } from '../support/conformance-logs.js';
 

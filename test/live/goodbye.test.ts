@@ -3,14 +3,14 @@
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import { micros } from '../../src/engine/index.js';
+import { micros } from '../../src/core/engine/index.js';
 import { WallClock } from '../../src/live/wall-clock.js';
 import { LivePeer } from '../../src/live/peer/live-peer.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from '../../src/live/peer/goodbye.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { switchesFor } from '../../src/session/run.js';
-import type { PresetName } from '../../src/transport/switches.js';
-import type { Role } from '../../src/transport/roles.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { switchesFor } from '../../src/model/session/run.js';
+import type { PresetName } from '../../src/model/transport/switches.js';
+import type { Role } from '../../src/model/transport/roles.js';
 
 const S = 1_000_000;
 

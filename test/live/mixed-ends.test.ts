@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaptureAnalysis, OutboxEstimate, WireAnalysis } from '../../src/capture/index.js';
+import type { CaptureAnalysis, OutboxEstimate, WireAnalysis } from '../../src/analysis/capture/index.js';
 import { cli } from '../support/cli.js';
 import { bcsim, freeUdpPort } from '../support/live.js';
 

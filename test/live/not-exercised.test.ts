@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFORMANCE_RULES, SILENT_COUNTERPART_REASON, evaluateConformance, evaluateConformanceLog } from '../../src/live/conformance/index.js';
 import type { ConformanceRule } from '../../src/live/conformance/index.js';
 import type { WireRecord } from '../../src/live/wire-log.js';
-import { Opcode } from '../../src/traffic/payloads.js';
+import { Opcode } from '../../src/model/traffic/payloads.js';
 import { ack, frag, heard, local, reliable, remote } from '../support/conformance-logs.js';
 
 const END_MS = 10_000;

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, decrypt, encrypt, parseHex } from '../../src/codec/index.js';
+import { decodeDatagram, decrypt, encrypt, parseHex } from '../../src/core/codec/index.js';
 import { bcsim, freeUdpPort } from '../support/live.js';
 
 function bytes(hex: string): Uint8Array {

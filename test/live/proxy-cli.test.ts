@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCapture } from '../../src/capture/capture-reader.js';
+import { openCapture } from '../../src/core/pcap/index.js';
 import { runCli } from '../../src/cli/program.js';
 import type { CliIO } from '../../src/cli/io.js';
-import { encodeDatagram, encrypt } from '../../src/codec/index.js';
+import { encodeDatagram, encrypt } from '../../src/core/codec/index.js';
 
 const LOCAL = '127.0.0.1';
 const sockets: Socket[] = [];

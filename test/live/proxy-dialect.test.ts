@@ -7,11 +7,11 @@ import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PERFECT_SCENARIO_JSON } from '../../src/cli/commands/proxy.js';
-import { decrypt, encrypt, parseHex, toHex } from '../../src/codec/index.js';
+import { decrypt, encrypt, parseHex, toHex } from '../../src/core/codec/index.js';
 import { runProxy } from '../../src/live/proxy/run.js';
 import type { ProxyRelay } from '../../src/live/proxy/relay.js';
 import type { ProxySummary } from '../../src/live/proxy/summary.js';
-import { parseScenario } from '../../src/scenario/load.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
 
 const LOCAL = '127.0.0.1';
 const sockets: Socket[] = [];

@@ -3,14 +3,14 @@
 // make its random decisions depend on the packet order alone.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decrypt, encrypt } from '../../src/codec/index.js';
-import { namedStream } from '../../src/engine/random.js';
+import { decrypt, encrypt } from '../../src/core/codec/index.js';
+import { namedStream } from '../../src/core/engine/random.js';
 import { IndexedStreams } from '../../src/live/proxy/indexed-streams.js';
 import { OutstandingTracker } from '../../src/live/proxy/outstanding.js';
-import { WireAnalyzer } from '../../src/capture/analyze.js';
-import type { CaptureConnection } from '../../src/capture/bc-packets.js';
-import { encodeDatagram } from '../../src/codec/index.js';
-import type { Message } from '../../src/codec/index.js';
+import { WireAnalyzer } from '../../src/analysis/capture/analyze.js';
+import type { CaptureConnection } from '../../src/analysis/capture/bc-packets.js';
+import { encodeDatagram } from '../../src/core/codec/index.js';
+import type { Message } from '../../src/core/codec/index.js';
 
 describe('proxy cipher round trip', () => {
   it('encrypt(decrypt(x)) equals x for arbitrary bytes (so an unchanged datagram is forwarded as it came)', () => {

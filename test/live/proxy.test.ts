@@ -8,15 +8,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openCapture } from '../../src/capture/capture-reader.js';
+import { openCapture } from '../../src/core/pcap/index.js';
 import { PERFECT_SCENARIO_JSON } from '../../src/cli/commands/proxy.js';
-import { decodeDatagram, decrypt, encodeDatagram, encrypt } from '../../src/codec/index.js';
-import type { Message } from '../../src/codec/index.js';
+import { decodeDatagram, decrypt, encodeDatagram, encrypt } from '../../src/core/codec/index.js';
+import type { Message } from '../../src/core/codec/index.js';
 import { runProxy } from '../../src/live/proxy/run.js';
 import type { ProxyConfig } from '../../src/live/proxy/run.js';
 import type { ProxyRelay } from '../../src/live/proxy/relay.js';
 import type { ProxySummary } from '../../src/live/proxy/summary.js';
-import { parseScenario } from '../../src/scenario/load.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
 
 const LOCAL = '127.0.0.1';
 const sockets: Socket[] = [];

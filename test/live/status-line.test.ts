@@ -1,8 +1,8 @@
 // The proxy's status line shows each end's ACK-outbox estimate under the
 // behaviour its own wire shows so far, and "?" while that is unknown.
 import { describe, expect, it } from 'vitest';
-import { WireAnalyzer } from '../../src/capture/analyze.js';
-import type { CaptureConnection } from '../../src/capture/bc-packets.js';
+import { WireAnalyzer } from '../../src/analysis/capture/analyze.js';
+import type { CaptureConnection } from '../../src/analysis/capture/bc-packets.js';
 import { statusLine } from '../../src/live/proxy/status.js';
 import type { ProxyRelay } from '../../src/live/proxy/relay.js';
 import { ack, bc, reliable, unreliable } from '../support/pcap-build.js';

@@ -3,13 +3,13 @@
 // clock reaches them, `now` inside a callback is its due time, and lateness
 // is measured against the wall.
 import { describe, expect, it } from 'vitest';
-import { micros } from '../../src/engine/index.js';
+import { micros } from '../../src/core/engine/index.js';
 import { LatenessRing, WallClock } from '../../src/live/wall-clock.js';
 import { RemoteBridge } from '../../src/live/peer/remote-bridge.js';
 import { OwnMessages } from '../../src/live/peer/own-messages.js';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { joinSteps } from '../../src/traffic/index.js';
-import type { Delivery } from '../../src/transport/receive-channel.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { joinSteps } from '../../src/model/traffic/index.js';
+import type { Delivery } from '../../src/model/transport/receive-channel.js';
 
 function fakeWall() {
   let us = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Series } from '../../src/metrics/series.js';
-import { trendOf } from '../../src/metrics/trend.js';
-import { namedStream } from '../../src/engine/random.js';
+import { Series } from '../../src/model/metrics/series.js';
+import { trendOf } from '../../src/model/metrics/trend.js';
+import { namedStream } from '../../src/core/engine/random.js';
 
 describe('Series downsampling', () => {
   it('keeps at most maxPoints buckets however long the run', () => {

@@ -5,14 +5,14 @@
 // highest value the figure took in that second: a gauge's peak, the most ACK
 // bytes in one datagram, the most comparisons in one lookup.
 import { describe, expect, it } from 'vitest';
-import { MetricsRecorder } from '../../src/metrics/index.js';
-import type { MetricName } from '../../src/metrics/index.js';
-import { runComparison } from '../../src/report/compare.js';
-import { reportHtml } from '../../src/report/html.js';
-import { figureOf, runScenario } from '../../src/session/index.js';
-import type { PeerSummary } from '../../src/session/index.js';
-import type { FigureRef } from '../../src/session/index.js';
-import { loadScenario } from '../../src/scenario/load.js';
+import { MetricsRecorder } from '../../src/model/metrics/index.js';
+import type { MetricName } from '../../src/model/metrics/index.js';
+import { runComparison } from '../../src/analysis/report/compare.js';
+import { reportHtml } from '../../src/analysis/report/html.js';
+import { figureOf, runScenario } from '../../src/model/session/index.js';
+import type { PeerSummary } from '../../src/model/session/index.js';
+import type { FigureRef } from '../../src/model/session/index.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
 
 /** Each charted figure whose table row is a peak, and that row's figure. */
 const PEAKS: ReadonlyArray<[MetricName, FigureRef]> = [

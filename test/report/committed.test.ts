@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinNames } from '../../src/scenario/load.js';
-import { listSchemeBuiltins } from '../../src/schemes/index.js';
-import { REPORT_FILES } from '../../src/report/write.js';
+import { builtinNames } from '../../src/model/scenario/load.js';
+import { listSchemeBuiltins } from '../../src/rtype/schemes/index.js';
+import { REPORT_FILES } from '../../src/analysis/report/write.js';
 import { cli } from '../support/cli.js';
 
 describe('the committed reports', () => {

@@ -1,12 +1,12 @@
 // Chart legends: wrapped onto rows inside the SVG's width, checked on the SVG
 // geometry of a 7-column (compare --causes) and a 2-column report.
 import { describe, expect, it } from 'vitest';
-import { METRICS } from '../../src/metrics/recorder.js';
-import { modesWithCauses, runComparison, STOCK_AND_FIXED } from '../../src/report/compare.js';
-import { reportHtml } from '../../src/report/html.js';
-import { CHART_WIDTH, layoutLegend, renderChart } from '../../src/report/svg-chart.js';
-import type { ChartSeries } from '../../src/report/svg-chart.js';
-import { loadScenario } from '../../src/scenario/load.js';
+import { METRICS } from '../../src/model/metrics/recorder.js';
+import { modesWithCauses, runComparison, STOCK_AND_FIXED } from '../../src/analysis/report/compare.js';
+import { reportHtml } from '../../src/analysis/report/html.js';
+import { CHART_WIDTH, layoutLegend, renderChart } from '../../src/analysis/report/svg-chart.js';
+import type { ChartSeries } from '../../src/analysis/report/svg-chart.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
 
 interface Box {
   x: number;

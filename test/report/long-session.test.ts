@@ -1,12 +1,12 @@
 // `compare long-session` at its full 4 h.
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram } from '../../src/codec/index.js';
-import { runComparison } from '../../src/report/compare.js';
-import { findings } from '../../src/report/narrative.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import type { SessionObserver } from '../../src/session/observer.js';
-import type { Role } from '../../src/transport/roles.js';
+import { decodeDatagram } from '../../src/core/codec/index.js';
+import { runComparison } from '../../src/analysis/report/compare.js';
+import { findings } from '../../src/analysis/report/narrative.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import type { SessionObserver } from '../../src/model/session/observer.js';
+import type { Role } from '../../src/model/transport/roles.js';
 
 const scenario = loadScenario('long-session');
 

@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MetricsRecorder } from '../../src/metrics/recorder.js';
-import { parseScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import type { Summary } from '../../src/session/summary.js';
+import { MetricsRecorder } from '../../src/model/metrics/recorder.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import type { Summary } from '../../src/model/session/summary.js';
 import { cli } from '../support/cli.js';
 
 const SCENARIO = {

@@ -4,13 +4,13 @@ import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, closeSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { METRICS } from '../../src/metrics/recorder.js';
-import { TEMP_PREFIX, sweepTemporaries, writeFileAtomic } from '../../src/report/atomic-write.js';
-import { modesWithCauses, runComparison } from '../../src/report/compare.js';
-import { reportHtml } from '../../src/report/html.js';
-import { summaryJson, timeseriesCsv } from '../../src/report/documents.js';
-import { REPORT_FILES, writeReport } from '../../src/report/write.js';
-import { loadScenario } from '../../src/scenario/load.js';
+import { METRICS } from '../../src/model/metrics/recorder.js';
+import { TEMP_PREFIX, sweepTemporaries, writeFileAtomic } from '../../src/analysis/report/atomic-write.js';
+import { modesWithCauses, runComparison } from '../../src/analysis/report/compare.js';
+import { reportHtml } from '../../src/analysis/report/html.js';
+import { summaryJson, timeseriesCsv } from '../../src/analysis/report/documents.js';
+import { REPORT_FILES, writeReport } from '../../src/analysis/report/write.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
 
 const comparison = runComparison(loadScenario('fragment-ack-bug'), { durationUs: 60_000_000 });
 
@@ -189,7 +189,7 @@ describe('atomic writes', () => {
       [
         '--input-type=module',
         '-e',
-        `import { writeFileAtomic } from ${JSON.stringify(new URL('../../dist/report/atomic-write.js', import.meta.url).href)};
+        `import { writeFileAtomic } from ${JSON.stringify(new URL('../../dist/analysis/report/atomic-write.js', import.meta.url).href)};
          process.stdin.once('data', () => writeFileAtomic(${JSON.stringify(dir)}, 'summary.json', 'x'.repeat(4 << 20)));`,
       ],
       { stdio: ['pipe', 'inherit', 'inherit'] },

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_DIR, loadScenario, parseScenario } from '../../src/scenario/load.js';
-import { runScenario, switchesFor } from '../../src/session/run.js';
-import type { EffectiveSettings } from '../../src/session/settings.js';
-import { DEFAULT_PARAMS, PRESETS } from '../../src/transport/switches.js';
+import { BUILTIN_DIR, loadScenario, parseScenario } from '../../src/model/scenario/load.js';
+import { runScenario, switchesFor } from '../../src/model/session/run.js';
+import type { EffectiveSettings } from '../../src/model/session/settings.js';
+import { DEFAULT_PARAMS, PRESETS } from '../../src/model/transport/switches.js';
 import { cli } from '../support/cli.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));

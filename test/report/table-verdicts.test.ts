@@ -4,13 +4,13 @@
 // longer than the first (lossy-link with fixed first: stock's low-type p99 4,398 ms against fixed's 328 ms).
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { runComparison } from '../../src/report/compare.js';
-import type { ModeSpec } from '../../src/report/compare.js';
-import { renderCompareTable } from '../../src/report/compare-table.js';
-import { reportHtml } from '../../src/report/html.js';
-import { cell, cellVerdict, rowsFor } from '../../src/report/metrics-table.js';
-import { verdicts } from '../../src/report/verdict.js';
-import { loadScenario } from '../../src/scenario/load.js';
+import { runComparison } from '../../src/analysis/report/compare.js';
+import type { ModeSpec } from '../../src/analysis/report/compare.js';
+import { renderCompareTable } from '../../src/analysis/report/compare-table.js';
+import { reportHtml } from '../../src/analysis/report/html.js';
+import { cell, cellVerdict, rowsFor } from '../../src/analysis/report/metrics-table.js';
+import { verdicts } from '../../src/analysis/report/verdict.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
 import { cli } from '../support/cli.js';
 
 const comparison = runComparison(loadScenario('lossy-link'), { durationUs: 120_000_000 });

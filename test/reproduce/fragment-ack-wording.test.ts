@@ -2,8 +2,8 @@
 // called `none` (no fragment is ever re-sent): an empty list must never read as that cause.
 import { describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
-import { renderFragmentAckReproduction } from '../../src/report/reproduce-table.js';
-import type { FragmentAckReproduction } from '../../src/reproduce/index.js';
+import { renderFragmentAckReproduction } from '../../src/analysis/report/reproduce-table.js';
+import type { FragmentAckReproduction } from '../../src/analysis/reproduce/index.js';
 import { cli } from '../support/cli.js';
 
 const plain = new Chalk({ level: 0 });

@@ -1,11 +1,11 @@
 // `bcsim reproduce`: the fragment-ACK and ACK-outbox tables, their rankings and output.
 import { describe, expect, it } from 'vitest';
-import { STOCK_READING } from '../../src/reproduce/readings.js';
-import { VERDICT_ALTERNATIVES } from '../../src/reproduce/alternatives.js';
-import { DEFAULT_PARAMS, QUEUED_RELIABLE_READINGS, resolveSwitches } from '../../src/transport/switches.js';
-import { loadScenario } from '../../src/scenario/load.js';
+import { STOCK_READING } from '../../src/analysis/reproduce/readings.js';
+import { VERDICT_ALTERNATIVES } from '../../src/analysis/reproduce/alternatives.js';
+import { DEFAULT_PARAMS, QUEUED_RELIABLE_READINGS, resolveSwitches } from '../../src/model/transport/switches.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
 import { Chalk } from 'chalk';
-import { renderAckOutboxReproduction } from '../../src/report/reproduce-table.js';
+import { renderAckOutboxReproduction } from '../../src/analysis/report/reproduce-table.js';
 import { cli } from '../support/cli.js';
 
 describe('bcsim reproduce fragment-ack', async () => {

@@ -2,12 +2,12 @@
 // one run per defect, switched on alone over `repaired`, against `repaired` itself.
 // Same workload, links and seed in every run.
 import { describe, expect, it } from 'vitest';
-import { PERFECT_LINK } from '../../src/link/index.js';
-import type { LinkConfig } from '../../src/link/index.js';
-import { DEFECT_SWITCHES } from '../../src/rtype/index.js';
-import type { DefectSwitch, RtypeSwitches } from '../../src/rtype/index.js';
-import { rtypeSymptoms, runRtype } from '../../src/rtype-session/index.js';
-import type { RtypeConfigInput, RtypeSymptom } from '../../src/rtype-session/index.js';
+import { PERFECT_LINK } from '../../src/model/link/index.js';
+import type { LinkConfig } from '../../src/model/link/index.js';
+import { DEFECT_SWITCHES } from '../../src/rtype/transport/index.js';
+import type { DefectSwitch, RtypeSwitches } from '../../src/rtype/transport/index.js';
+import { rtypeSymptoms, runRtype } from '../../src/rtype/session/index.js';
+import type { RtypeConfigInput, RtypeSymptom } from '../../src/rtype/session/index.js';
 
 const SEED = 7;
 const LOSSY: LinkConfig = { ...PERFECT_LINK, latency: { baseMs: 30, jitterMs: 5, distribution: 'uniform' }, loss: { model: 'bernoulli', probability: 0.2 } };

@@ -2,11 +2,11 @@
 // under 20 % loss, implemented never resends, repaired resends O(k) after a burst
 // of k deaths where the k² switch combination resends k² per user per tick.
 import { describe, expect, it } from 'vitest';
-import { PERFECT_LINK } from '../../src/link/index.js';
-import type { LinkConfig } from '../../src/link/index.js';
-import { RTYPE_PRESETS } from '../../src/rtype/index.js';
-import { RTYPE_DEATHS, runRtype } from '../../src/rtype-session/index.js';
-import type { RtypeConfigInput } from '../../src/rtype-session/index.js';
+import { PERFECT_LINK } from '../../src/model/link/index.js';
+import type { LinkConfig } from '../../src/model/link/index.js';
+import { RTYPE_PRESETS } from '../../src/rtype/transport/index.js';
+import { RTYPE_DEATHS, runRtype } from '../../src/rtype/session/index.js';
+import type { RtypeConfigInput } from '../../src/rtype/session/index.js';
 
 const link = (lossProbability: number, jitterMs = 5): LinkConfig => ({
   ...PERFECT_LINK,

@@ -2,9 +2,9 @@
 // repaired and off alone from implemented; one column per symptom, each measured
 // with the library's own symptom tests. Each defect produces its symptom and only that.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFECT_CLAIMS, TABLE_SYMPTOMS, reproduceRtype } from '../../src/reproduce/index.js';
-import type { RtypeReproduction, RtypeReproductionRow } from '../../src/reproduce/index.js';
-import { DEFECT_SWITCHES } from '../../src/rtype/index.js';
+import { DEFECT_CLAIMS, TABLE_SYMPTOMS, reproduceRtype } from '../../src/analysis/reproduce/index.js';
+import type { RtypeReproduction, RtypeReproductionRow } from '../../src/analysis/reproduce/index.js';
+import { DEFECT_SWITCHES } from '../../src/rtype/transport/index.js';
 import { cli } from '../support/cli.js';
 
 // Short runs: 10 s is the shortest the table takes and still shows every symptom.

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCHEME_REPORT_FILES } from '../../src/report/index.js';
+import { SCHEME_REPORT_FILES } from '../../src/analysis/report/index.js';
 import { cli } from '../support/cli.js';
 
 const T = { timeout: 60_000 };

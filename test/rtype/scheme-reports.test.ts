@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCHEME_REPORT_FILES } from '../../src/report/index.js';
-import { listSchemeBuiltins } from '../../src/schemes/index.js';
+import { SCHEME_REPORT_FILES } from '../../src/analysis/report/index.js';
+import { listSchemeBuiltins } from '../../src/rtype/schemes/index.js';
 import { cli } from '../support/cli.js';
 
 describe('the committed scheme reports', () => {

@@ -2,11 +2,11 @@
 // how the shared workload becomes BC and R-Type traffic, and the side-by-side
 // figures: plausible, and the same bytes for the same seed.
 import { describe, expect, it } from 'vitest';
-import { dataHeaderBytes } from '../../src/codec/index.js';
-import { schemesReportHtml, schemesSummaryJson, schemesTimeseriesCsv } from '../../src/report/index.js';
-import { POSITION_PAYLOAD_BYTES } from '../../src/rtype/index.js';
-import { RTYPE_DEATHS } from '../../src/rtype-session/index.js';
-import { listBuiltins } from '../../src/scenario/index.js';
+import { dataHeaderBytes } from '../../src/core/codec/index.js';
+import { schemesReportHtml, schemesSummaryJson, schemesTimeseriesCsv } from '../../src/analysis/report/index.js';
+import { POSITION_PAYLOAD_BYTES } from '../../src/rtype/transport/index.js';
+import { RTYPE_DEATHS } from '../../src/rtype/session/index.js';
+import { listBuiltins } from '../../src/model/scenario/index.js';
 import {
   BURST_WINDOW_S,
   STORE_ENTRY_BYTES,
@@ -20,8 +20,8 @@ import {
   pendingEntryBytes,
   rtypeConfigOf,
   runSchemesSideBySide,
-} from '../../src/schemes/index.js';
-import type { SideBySideScenario } from '../../src/schemes/index.js';
+} from '../../src/rtype/schemes/index.js';
+import type { SideBySideScenario } from '../../src/rtype/schemes/index.js';
 import { cli } from '../support/cli.js';
 
 const SIDE = loadSchemeScenario('schemes-side-by-side') as SideBySideScenario;

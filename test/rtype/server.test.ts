@@ -1,7 +1,7 @@
 // The R-Type server, client, clock and TCP channel, driven by hand: each switch's
 // mechanism in a few frames, without links or randomness.
 import { describe, expect, it } from 'vitest';
-import { Simulator, micros } from '../../src/engine/index.js';
+import { Simulator, micros } from '../../src/core/engine/index.js';
 import {
   DEFAULT_RTYPE_LIMITS,
   RtypeClient,
@@ -14,9 +14,9 @@ import {
   encodeRegistration,
   encodeTcpAck,
   rtypeSwitches,
-} from '../../src/rtype/index.js';
-import type { RtypeSwitches } from '../../src/rtype/index.js';
-import { TcpChannel } from '../../src/rtype-session/index.js';
+} from '../../src/rtype/transport/index.js';
+import type { RtypeSwitches } from '../../src/rtype/transport/index.js';
+import { TcpChannel } from '../../src/rtype/session/index.js';
 
 interface Sent {
   client: number;

@@ -1,9 +1,9 @@
 // R-Type sessions: determinism of the trace hash, the summary's shape, config
 // validation, and the ledger's bookkeeping.
 import { describe, expect, it } from 'vitest';
-import { PERFECT_LINK } from '../../src/link/index.js';
-import { RTYPE_DEATHS, RTYPE_SUMMARY_SCHEMA, RtypeConfigError, resolveRtypeConfig, runRtype, validateRtypeConfig } from '../../src/rtype-session/index.js';
-import type { RtypeConfigInput } from '../../src/rtype-session/index.js';
+import { PERFECT_LINK } from '../../src/model/link/index.js';
+import { RTYPE_DEATHS, RTYPE_SUMMARY_SCHEMA, RtypeConfigError, resolveRtypeConfig, runRtype, validateRtypeConfig } from '../../src/rtype/session/index.js';
+import type { RtypeConfigInput } from '../../src/rtype/session/index.js';
 
 const SHORT: RtypeConfigInput = { durationMs: 30_000 };
 

@@ -12,8 +12,8 @@ import {
   encodePacket,
   encodeRegistration,
   encodeTcpAck,
-} from '../../src/rtype/index.js';
-import type { RtypeMessage } from '../../src/rtype/index.js';
+} from '../../src/rtype/transport/index.js';
+import type { RtypeMessage } from '../../src/rtype/transport/index.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const bytesOf = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text.replace(/\s+/g, ''), 'hex'));

@@ -1,8 +1,8 @@
 // Every built-in scenario runs in both modes (durations shortened where long);
 // the delivery guarantees of fixed mode hold on the faulty links at full length.
 import { describe, expect, it } from 'vitest';
-import { builtinNames, listBuiltins, loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { builtinNames, listBuiltins, loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 
 const SHORT_US = 90_000_000;
 

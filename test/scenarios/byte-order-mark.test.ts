@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseScenario } from '../../src/scenario/index.js';
+import { parseScenario } from '../../src/model/scenario/index.js';
 import { cli, withoutPlanCut } from '../support/cli.js';
 
 const BOM = '\uFEFF';
@@ -43,13 +43,13 @@ describe('a scenario file that starts with a UTF-8 byte-order mark', () => {
   });
 
   it('a scheme scenario parses as if the mark were not there', async () => {
-    const { parseSchemeScenario } = await import('../../src/schemes/index.js');
+    const { parseSchemeScenario } = await import('../../src/rtype/schemes/index.js');
     const text = readFileSync('scenarios/schemes/rtype-deaths.json', 'utf8');
     expect(parseSchemeScenario(BOM + text, 'rtype-deaths.json')).toEqual(parseSchemeScenario(text, 'rtype-deaths.json'));
   });
 
   it('shrink reads it as its base scenario', async () => {
-    const { documentOf } = await import('../../src/shrink/case.js');
+    const { documentOf } = await import('../../src/tools/shrink/case.js');
     const file = withBom('shrink-bom.json', '{ "name": "bom", "duration": "2s" }\n');
     expect(documentOf(file, 'stock', 1, [], dir).name).toBe('bom');
   });

@@ -5,10 +5,10 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_PENDING_EVENTS } from '../../src/engine/simulator.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
-import { MAX_SCENARIO_FILE_BYTES, builtinNames, loadScenario, parseScenario } from '../../src/scenario/load.js';
-import { MAX_ESTIMATED_EVENTS, estimateEvents } from '../../src/scenario/resolve.js';
+import { MAX_PENDING_EVENTS } from '../../src/core/engine/simulator.js';
+import { ScenarioError } from '../../src/model/scenario/errors.js';
+import { MAX_SCENARIO_FILE_BYTES, builtinNames, loadScenario, parseScenario } from '../../src/model/scenario/load.js';
+import { MAX_ESTIMATED_EVENTS, estimateEvents } from '../../src/model/scenario/resolve.js';
 import {
   MAX_ACK_OUTBOX_LIMIT,
   MAX_ASSERTIONS,
@@ -18,10 +18,10 @@ import {
   MAX_OUTAGES,
   MAX_PHASES,
   MAX_QUEUE_LIMIT,
-} from '../../src/scenario/schema.js';
-import { runScenario } from '../../src/session/run.js';
-import { filledPayload, templatePayload } from '../../src/traffic/payloads.js';
-import { DEFAULT_PARAMS, MAX_SEND_WINDOW } from '../../src/transport/switches.js';
+} from '../../src/model/scenario/schema.js';
+import { runScenario } from '../../src/model/session/run.js';
+import { filledPayload, templatePayload } from '../../src/model/traffic/payloads.js';
+import { DEFAULT_PARAMS, MAX_SEND_WINDOW } from '../../src/model/transport/switches.js';
 import { cli } from '../support/cli.js';
 
 const BASE = { name: 'limits', duration: '8s', traffic: { phases: ['join', { kind: 'combat', reliablePerSecond: 20 }] } };

@@ -2,14 +2,14 @@
 // join is built from them, and a bad declaration is one line naming its path.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
-import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import { SendNote } from '../../src/transport/index.js';
-import { checksumResponsePayload, parseChecksumRequest, parseChecksumResponse, responseMismatch } from '../../src/traffic/checksum.js';
-import { DEFAULT_MANIFEST, MAX_MANIFEST_FILES, REFERENCE_HASH, findRound, standInHash } from '../../src/traffic/manifest.js';
-import type { ChecksumManifest } from '../../src/traffic/manifest.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { ScenarioError } from '../../src/model/scenario/errors.js';
+import { loadScenario, parseScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import { SendNote } from '../../src/model/transport/index.js';
+import { checksumResponsePayload, parseChecksumRequest, parseChecksumResponse, responseMismatch } from '../../src/model/traffic/checksum.js';
+import { DEFAULT_MANIFEST, MAX_MANIFEST_FILES, REFERENCE_HASH, findRound, standInHash } from '../../src/model/traffic/manifest.js';
+import type { ChecksumManifest } from '../../src/model/traffic/manifest.js';
 import { recordSent } from '../support/record.js';
 import type { Sent } from '../support/record.js';
 

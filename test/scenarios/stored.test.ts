@@ -1,13 +1,13 @@
-// The built-ins the build validates once (src/scenario/stored.ts): the stored result is
+// The built-ins the build validates once (src/model/scenario/stored.ts): the stored result is
 // exactly what the schema path returns, and only for the exact text it was made from.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_DIR, builtinNames, loadScenario, parseScenario, storedBuiltins } from '../../src/scenario/load.js';
-import { STORED_BUILTINS_FILE, storedBuiltin } from '../../src/scenario/stored.js';
-import { DEFAULT_MANIFEST } from '../../src/traffic/manifest.js';
+import { BUILTIN_DIR, builtinNames, loadScenario, parseScenario, storedBuiltins } from '../../src/model/scenario/load.js';
+import { STORED_BUILTINS_FILE, storedBuiltin } from '../../src/model/scenario/stored.js';
+import { DEFAULT_MANIFEST } from '../../src/model/traffic/manifest.js';
 
 const textOf = (name: string) => readFileSync(join(BUILTIN_DIR, `${name}.json`), 'utf8');
 /** What the build writes, in a file of its own. */
@@ -60,7 +60,7 @@ describe('stored built-ins', () => {
   });
 
   it('the build stored the current built-ins beside both compiled loaders (npm test builds first)', () => {
-    for (const dir of ['../../dist/scenario/', '../../dist/cli/']) {
+    for (const dir of ['../../dist/model/scenario/', '../../dist/cli/']) {
       const built = fileURLToPath(new URL(`${dir}${STORED_BUILTINS_FILE}`, import.meta.url));
       for (const name of builtinNames()) expect(storedBuiltin(name, textOf(name), built)).toStrictEqual(loadScenario(name));
     }

@@ -1,8 +1,8 @@
 // The fragment-ACK bug on the built-in fragment-ack-bug scenario (join + idle lobby, 120 s).
 import { describe, expect, it } from 'vitest';
-import { TYPE_ACK, TYPE_GAME } from '../../src/codec/index.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { TYPE_ACK, TYPE_GAME } from '../../src/core/codec/index.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 import { recordSent } from '../support/record.js';
 import type { Sent } from '../support/record.js';
 

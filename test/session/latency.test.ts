@@ -1,16 +1,16 @@
 // Send-to-delivery latency per category and the anomaly list.
 // Latency percentiles are computed correctly on a hand-built ledger.
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram } from '../../src/codec/index.js';
-import { formatSeconds } from '../../src/engine/time.js';
-import { findings } from '../../src/report/narrative.js';
-import { reportMarkdown } from '../../src/report/documents.js';
-import { reportHtml } from '../../src/report/html.js';
-import { runComparison } from '../../src/report/compare.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { ANOMALIES_LISTED_PER_KIND, DeliveryLedger, LatencyHistogram } from '../../src/session/ledger.js';
-import type { SessionObserver } from '../../src/session/observer.js';
-import { runScenario } from '../../src/session/run.js';
+import { decodeDatagram } from '../../src/core/codec/index.js';
+import { formatSeconds } from '../../src/core/engine/time.js';
+import { findings } from '../../src/analysis/report/narrative.js';
+import { reportMarkdown } from '../../src/analysis/report/documents.js';
+import { reportHtml } from '../../src/analysis/report/html.js';
+import { runComparison } from '../../src/analysis/report/compare.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { ANOMALIES_LISTED_PER_KIND, DeliveryLedger, LatencyHistogram } from '../../src/model/session/ledger.js';
+import type { SessionObserver } from '../../src/model/session/observer.js';
+import { runScenario } from '../../src/model/session/run.js';
 
 /** A ledger on a hand-set clock (µs). */
 function handBuilt() {

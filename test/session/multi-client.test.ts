@@ -17,20 +17,20 @@ import {
   decodeDatagram,
   isAck,
   isLowType,
-} from '../../src/codec/index.js';
-import type { AckMessage, DataMessage, DataType, Located } from '../../src/codec/index.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
-import { parseScenario } from '../../src/scenario/load.js';
-import type { SwitchOverrides } from '../../src/scenario/scenario.js';
-import type { SessionObserver } from '../../src/session/observer.js';
-import { runScenario, switchesFor } from '../../src/session/run.js';
-import { Session } from '../../src/session/session.js';
-import { summarizeConnections } from '../../src/session/summarize-connections.js';
-import type { ConnectionSummary, LinkSummary, PeerSummary } from '../../src/session/summary.js';
-import { MEASURED_MIX } from '../../src/traffic/mix.js';
-import type { Delivery } from '../../src/transport/receive-channel.js';
-import type { Role } from '../../src/transport/roles.js';
-import type { PresetName } from '../../src/transport/switches.js';
+} from '../../src/core/codec/index.js';
+import type { AckMessage, DataMessage, DataType, Located } from '../../src/core/codec/index.js';
+import { ScenarioError } from '../../src/model/scenario/errors.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
+import type { SwitchOverrides } from '../../src/model/scenario/scenario.js';
+import type { SessionObserver } from '../../src/model/session/observer.js';
+import { runScenario, switchesFor } from '../../src/model/session/run.js';
+import { Session } from '../../src/model/session/session.js';
+import { summarizeConnections } from '../../src/model/session/summarize-connections.js';
+import type { ConnectionSummary, LinkSummary, PeerSummary } from '../../src/model/session/summary.js';
+import { MEASURED_MIX } from '../../src/model/traffic/mix.js';
+import type { Delivery } from '../../src/model/transport/receive-channel.js';
+import type { Role } from '../../src/model/transport/roles.js';
+import type { PresetName } from '../../src/model/transport/switches.js';
 import { cli } from '../support/cli.js';
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TraceHasher, sha256Hex } from '../../src/session/trace-hash.js';
+import { TraceHasher, sha256Hex } from '../../src/model/session/trace-hash.js';
 
 interface Datagram {
   timeUs: number;

@@ -5,8 +5,8 @@
 // duplicate, ACKed and dropped, and the stale checksum response is delivered in
 // its place. The ledger must call that message lost, not in flight.
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 
 describe('u16 wrap with endless fragment retransmits', () => {
   const scenario = loadScenario('heavy-combat');

@@ -1,7 +1,7 @@
 // ddmin on toy predicates: it finds the 1-minimal failing subset, never tests the
 // same subset twice and stops when the budget is spent.
 import { describe, expect, it } from 'vitest';
-import { Budget, ddmin } from '../../src/shrink/ddmin.js';
+import { Budget, ddmin } from '../../src/tools/shrink/ddmin.js';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 

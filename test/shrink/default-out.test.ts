@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shellWords } from '../../src/swarm/repro.js';
+import { shellWords } from '../../src/tools/swarm/repro.js';
 import { cli } from '../support/cli.js';
 import { defaultOut } from '../../src/cli/commands/shrink.js';
-import { parseShrinkLine } from '../../src/shrink/input.js';
+import { parseShrinkLine } from '../../src/tools/shrink/input.js';
 
 describe('bcsim shrink without --out', () => {
   it('the shrink line of a swarm failure runs as printed and names its files after the run', async () => {

@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { DEFAULT_GENERATOR_SEED } from '../../src/swarm/generator.js';
-import { runSwarm } from '../../src/swarm/swarm.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { executeScenario } from '../../src/swarm/execute.js';
-import { failsSameWay } from '../../src/swarm/invariants.js';
-import { specFor } from '../../src/swarm/swarm.js';
+import { DEFAULT_GENERATOR_SEED } from '../../src/tools/swarm/generator.js';
+import { runSwarm } from '../../src/tools/swarm/swarm.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { executeScenario } from '../../src/tools/swarm/execute.js';
+import { failsSameWay } from '../../src/tools/swarm/invariants.js';
+import { specFor } from '../../src/tools/swarm/swarm.js';
 
 const PLANTED = 'plantedBug=no-duplicate-ack';
 /** A low-rate run of the committed generator seed that the planted bug breaks (see /tmp scan in the README text). */

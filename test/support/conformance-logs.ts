@@ -1,11 +1,11 @@
 // Wire logs for the conformance tests, built with the real codec, and a
 // strict little XML reader for their JUnit files.
-import { encodeDatagram } from '../../src/codec/index.js';
-import type { Message } from '../../src/codec/index.js';
+import { encodeDatagram } from '../../src/core/codec/index.js';
+import type { Message } from '../../src/core/codec/index.js';
 import { evaluateConformance } from '../../src/live/conformance/index.js';
 import type { ConformanceResult, ConformanceRule } from '../../src/live/conformance/index.js';
 import type { WireRecord } from '../../src/live/wire-log.js';
-import { Opcode, filledPayload } from '../../src/traffic/payloads.js';
+import { Opcode, filledPayload } from '../../src/model/traffic/payloads.js';
 import { ackMsg, dataMsg, filler, okBytes } from '../codec/helpers.js';
 
 export const CLIENT = 0x02;

@@ -3,7 +3,7 @@
 // Connect with a one-byte length and flags byte 0x01, ACKs with flags 0x80, the
 // server's two-byte keepalive alone and behind an ACK, and a type-0x06 Disconnect.
 // Shared by the decode, analyze and dissector tests.
-import { parseHex } from '../../src/codec/index.js';
+import { parseHex } from '../../src/core/codec/index.js';
 
 export interface DialectPacket {
   /** Seconds from the start. */

@@ -1,8 +1,8 @@
 // Builds small pcap and pcapng files by hand for the capture-import tests:
 // every link type and byte order the reader takes, and the broken files it
-// must refuse cleanly. Nothing here shares code with src/capture.
-import { encodeDatagram, encrypt } from '../../src/codec/index.js';
-import type { DataMessage, Message } from '../../src/codec/index.js';
+// must refuse cleanly. Nothing here shares code with src/analysis/capture.
+import { encodeDatagram, encrypt } from '../../src/core/codec/index.js';
+import type { DataMessage, Message } from '../../src/core/codec/index.js';
 
 export type ByteOrder = 'le' | 'be';
 

@@ -1,8 +1,8 @@
 // An observer that keeps every datagram a run puts on the wire, decoded.
-import { decodeDatagram } from '../../src/codec/index.js';
-import type { Located } from '../../src/codec/index.js';
-import type { SessionObserver } from '../../src/session/observer.js';
-import type { Role } from '../../src/transport/roles.js';
+import { decodeDatagram } from '../../src/core/codec/index.js';
+import type { Located } from '../../src/core/codec/index.js';
+import type { SessionObserver } from '../../src/model/session/observer.js';
+import type { Role } from '../../src/model/transport/roles.js';
 
 export interface Sent {
   timeUs: number;

@@ -1,16 +1,16 @@
 // Two PeerTransports joined by a fixed-latency, lossless wire, for transport
 // tests that need exact event times without the link model.
-import { decodeDatagram } from '../../src/codec/index.js';
-import type { DataType, Located } from '../../src/codec/index.js';
-import { Simulator, micros, msToUsUnrounded } from '../../src/engine/index.js';
-import type { Micros } from '../../src/engine/index.js';
-import { PeerTransport } from '../../src/transport/peer.js';
-import { UpdateLoop } from '../../src/transport/update-loop.js';
-import type { TransportHooks } from '../../src/transport/peer.js';
-import type { Delivery } from '../../src/transport/receive-channel.js';
-import type { Role } from '../../src/transport/roles.js';
-import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';
-import type { PresetName, SwitchPatch, TransportParams } from '../../src/transport/switches.js';
+import { decodeDatagram } from '../../src/core/codec/index.js';
+import type { DataType, Located } from '../../src/core/codec/index.js';
+import { Simulator, micros, msToUsUnrounded } from '../../src/core/engine/index.js';
+import type { Micros } from '../../src/core/engine/index.js';
+import { PeerTransport } from '../../src/model/transport/peer.js';
+import { UpdateLoop } from '../../src/model/transport/update-loop.js';
+import type { TransportHooks } from '../../src/model/transport/hooks.js';
+import type { Delivery } from '../../src/model/transport/receive-channel.js';
+import type { Role } from '../../src/model/transport/roles.js';
+import { DEFAULT_PARAMS, resolveSwitches } from '../../src/model/transport/switches.js';
+import type { PresetName, SwitchPatch, TransportParams } from '../../src/model/transport/switches.js';
 
 interface WireRecord {
   timeUs: number;

@@ -3,10 +3,10 @@
 // that the range held multi-client runs and per-client link faults. CI runs three generator seeds:
 // the committed one (swarm-1, swarm-2) and two more (swarm-3, swarm-4); `npm run soak` runs ten.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GENERATOR_SEED, generateRuns } from '../../src/swarm/generator.js';
-import { executeRuns } from '../../src/swarm/execute.js';
-import type { RunOutcome } from '../../src/swarm/execute.js';
-import { formatReport } from '../../src/swarm/report.js';
+import { DEFAULT_GENERATOR_SEED, generateRuns } from '../../src/tools/swarm/generator.js';
+import { executeRuns } from '../../src/tools/swarm/execute.js';
+import type { RunOutcome } from '../../src/tools/swarm/execute.js';
+import { formatReport } from '../../src/tools/swarm/report.js';
 
 /** The committed swarm's generator seed; BCSIM_SWARM_SEED overrides it. */
 export function generatorSeedFromEnv(): number {

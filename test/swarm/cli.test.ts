@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { executeRun } from '../../src/swarm/execute.js';
-import { specFor } from '../../src/swarm/swarm.js';
+import { executeRun } from '../../src/tools/swarm/execute.js';
+import { specFor } from '../../src/tools/swarm/swarm.js';
 
 describe('bcsim swarm', () => {
   it('exits 0 when every run keeps the invariants, with a one-line report', async () => {

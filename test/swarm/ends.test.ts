@@ -2,13 +2,13 @@
 // (README, the fixed-mode promise). The swarm judges every other end by the wire (end-judge.ts):
 // these runs show it accepting what the link did and refusing what the transport did.
 import { describe, expect, it } from 'vitest';
-import { micros, ZERO_US } from '../../src/engine/index.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { executeScenario } from '../../src/swarm/execute.js';
-import type { RunOutcome } from '../../src/swarm/execute.js';
-import { formatFailure } from '../../src/swarm/report.js';
-import { parseReproCommand } from '../../src/swarm/repro.js';
-import { specFor } from '../../src/swarm/swarm.js';
+import { micros, ZERO_US } from '../../src/core/engine/index.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { executeScenario } from '../../src/tools/swarm/execute.js';
+import type { RunOutcome } from '../../src/tools/swarm/execute.js';
+import { formatFailure } from '../../src/tools/swarm/report.js';
+import { parseReproCommand } from '../../src/tools/swarm/repro.js';
+import { specFor } from '../../src/tools/swarm/swarm.js';
 
 const COMBAT = (seconds: number, rate: number) => `traffic.phases=${JSON.stringify(['join', { kind: 'combat', duration: `${seconds}s`, reliablePerSecond: rate }, { kind: 'lull', stateUpdatesPerSecond: 10 }])}`;
 

@@ -2,9 +2,9 @@
 // tail, a minimum count of every fault class, and commands that reproduce a run through the real CLI.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRun, generateRuns } from '../../src/swarm/generator.js';
-import { loadRun, parseReproCommand, reproCommand, shellQuote, shellWords } from '../../src/swarm/repro.js';
-import { executeRun } from '../../src/swarm/execute.js';
+import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRun, generateRuns } from '../../src/tools/swarm/generator.js';
+import { loadRun, parseReproCommand, reproCommand, shellQuote, shellWords } from '../../src/tools/swarm/repro.js';
+import { executeRun } from '../../src/tools/swarm/execute.js';
 
 const SPECS = generateRuns(DEFAULT_GENERATOR_SEED, 0, SWARM_RUNS);
 

@@ -2,13 +2,13 @@
 // faults come from a second stream per run, one-client runs carry no client settings, and a
 // client's own faults act on its links only and are seen to fire there.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRuns } from '../../src/swarm/generator.js';
-import { executeRun } from '../../src/swarm/execute.js';
-import { formatFailure } from '../../src/swarm/report.js';
-import { loadRun, reproCommand } from '../../src/swarm/repro.js';
-import { runScenario } from '../../src/session/run.js';
-import type { LinkSummary } from '../../src/session/summary.js';
-import type { FaultCheck, RunSpec } from '../../src/swarm/spec.js';
+import { DEFAULT_GENERATOR_SEED, SWARM_RUNS, generateRuns } from '../../src/tools/swarm/generator.js';
+import { executeRun } from '../../src/tools/swarm/execute.js';
+import { formatFailure } from '../../src/tools/swarm/report.js';
+import { loadRun, reproCommand } from '../../src/tools/swarm/repro.js';
+import { runScenario } from '../../src/model/session/run.js';
+import type { LinkSummary } from '../../src/model/session/summary.js';
+import type { FaultCheck, RunSpec } from '../../src/tools/swarm/spec.js';
 
 const SPECS = generateRuns(DEFAULT_GENERATOR_SEED, 0, SWARM_RUNS);
 const MULTI = SPECS.filter((s) => s.clients > 1);

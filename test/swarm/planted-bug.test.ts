@@ -2,11 +2,11 @@
 // that does not ACK a reliable message it has seen before) forced into every run, the swarm must
 // fail, print a command that carries the bug, and that command must fail the same way.
 import { describe, expect, it } from 'vitest';
-import { generateRun, generateRuns } from '../../src/swarm/generator.js';
-import { reproCommand } from '../../src/swarm/repro.js';
-import type { RunSpec } from '../../src/swarm/spec.js';
-import { executeCommand, executeRun, executeRuns } from '../../src/swarm/execute.js';
-import { formatFailure, formatReport } from '../../src/swarm/report.js';
+import { generateRun, generateRuns } from '../../src/tools/swarm/generator.js';
+import { reproCommand } from '../../src/tools/swarm/repro.js';
+import type { RunSpec } from '../../src/tools/swarm/spec.js';
+import { executeCommand, executeRun, executeRuns } from '../../src/tools/swarm/execute.js';
+import { formatFailure, formatReport } from '../../src/tools/swarm/report.js';
 import { generatorSeedFromEnv } from './chunks.js';
 
 const PLANTED = 'no-duplicate-ack';

@@ -1,11 +1,11 @@
 // The sweep grid, --vary syntaxes, shards, min/median/max.
 import { describe, expect, it } from 'vitest';
-import { cellAt, comboSets, comboVary, gridSize, parseModes, parseSeeds, parseVary } from '../../src/sweep/grid.js';
-import type { GridSpec } from '../../src/sweep/grid.js';
-import { SweepInputError } from '../../src/sweep/errors.js';
-import { parseShard, shardIndexes, shardSize } from '../../src/sweep/shard.js';
-import { SweepAggregator, statOf } from '../../src/sweep/aggregate.js';
-import type { SweepLine } from '../../src/sweep/line.js';
+import { cellAt, comboSets, comboVary, gridSize, parseModes, parseSeeds, parseVary } from '../../src/tools/sweep/grid.js';
+import type { GridSpec } from '../../src/tools/sweep/grid.js';
+import { SweepInputError } from '../../src/tools/sweep/errors.js';
+import { parseShard, shardIndexes, shardSize } from '../../src/tools/sweep/shard.js';
+import { SweepAggregator, statOf } from '../../src/tools/sweep/aggregate.js';
+import type { SweepLine } from '../../src/tools/sweep/line.js';
 
 describe('--vary', () => {
   it('takes a list of values, JSON where it parses and text otherwise', () => {

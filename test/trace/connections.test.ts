@@ -3,7 +3,7 @@
 // keep one connection, and one-client traces are unchanged.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatEvent, traceHeader } from '../../src/trace/format.js';
+import { formatEvent, traceHeader } from '../../src/model/trace/format.js';
 import { cli } from '../support/cli.js';
 
 const ARGS = ['trace', 'valentines', '--until', '20s', '--bytes', 'none'];

@@ -1,7 +1,7 @@
 // `bcsim trace`: the golden trace of the fragment-ACK bug, JSON Lines, filters.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseFilter, matches } from '../../src/trace/filter.js';
+import { parseFilter, matches } from '../../src/model/trace/filter.js';
 import { cli } from '../support/cli.js';
 
 describe('trace of fragment-ack-bug (stock, first 20 s)', () => {

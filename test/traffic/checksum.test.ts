@@ -3,12 +3,12 @@
 // and matches its round, and the readers never throw on hostile bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseHex } from '../../src/codec/index.js';
-import { checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch } from '../../src/traffic/checksum.js';
-import type { WireTree } from '../../src/traffic/checksum.js';
-import { joinSteps } from '../../src/traffic/join.js';
-import { DEFAULT_MANIFEST, FINAL_ROUND, MAX_MANIFEST_DEPTH, MAX_MANIFEST_FILES, REFERENCE_HASH, isDefaultManifest, manifestProblem, numberedFiles } from '../../src/traffic/manifest.js';
-import type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from '../../src/traffic/manifest.js';
+import { parseHex } from '../../src/core/codec/index.js';
+import { checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch } from '../../src/model/traffic/checksum.js';
+import type { WireTree } from '../../src/model/traffic/checksum.js';
+import { joinSteps } from '../../src/model/traffic/join.js';
+import { DEFAULT_MANIFEST, FINAL_ROUND, MAX_MANIFEST_DEPTH, MAX_MANIFEST_FILES, REFERENCE_HASH, isDefaultManifest, manifestProblem, numberedFiles } from '../../src/model/traffic/manifest.js';
+import type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from '../../src/model/traffic/manifest.js';
 
 const bytes = (text: string): Uint8Array => {
   const parsed = parseHex(text);

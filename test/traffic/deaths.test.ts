@@ -3,11 +3,11 @@
 // its explosion and ship selection are over; the server keeps sending it the game, or
 // nothing (whileDead).
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME, decodeDatagram } from '../../src/codec/index.js';
-import { parseScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import { SendNote } from '../../src/transport/datagram-builder.js';
-import { Opcode } from '../../src/traffic/payloads.js';
+import { TYPE_GAME, decodeDatagram } from '../../src/core/codec/index.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import { SendNote } from '../../src/model/transport/datagram-builder.js';
+import { Opcode } from '../../src/model/traffic/payloads.js';
 
 interface Send {
   t: number;

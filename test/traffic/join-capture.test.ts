@@ -2,9 +2,9 @@
 // the captured datagrams of DECISIONS.md "Real packets" byte for byte where the
 // payload is known, and the captured structure everywhere else (DECISIONS.md 16).
 import { describe, expect, it } from 'vitest';
-import { TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, parseHex } from '../../src/codec/index.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
+import { TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, parseHex } from '../../src/core/codec/index.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
 import { recordSent } from '../support/record.js';
 import type { Sent } from '../support/record.js';
 

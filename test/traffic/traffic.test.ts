@@ -1,12 +1,12 @@
 // The traffic model: the measured join, combat rates and mix, arrival processes,
 // phase cycling and the disconnect phase.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { parseScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/session/run.js';
-import { SendNote } from '../../src/transport/datagram-builder.js';
-import { MEASURED_MIX, MESSAGES_PER_EVENT } from '../../src/traffic/mix.js';
-import { Opcode } from '../../src/traffic/payloads.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
+import { runScenario } from '../../src/model/session/run.js';
+import { SendNote } from '../../src/model/transport/datagram-builder.js';
+import { MEASURED_MIX, MESSAGES_PER_EVENT } from '../../src/model/traffic/mix.js';
+import { Opcode } from '../../src/model/traffic/payloads.js';
 import { recordSent } from '../support/record.js';
 import type { Sent } from '../support/record.js';
 

@@ -3,13 +3,13 @@
 // same random operations; comparisons, sizes, dead zone and wire output must agree.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AckMessage } from '../../src/codec/index.js';
-import { ZERO_US, micros } from '../../src/engine/index.js';
-import { AckOutbox } from '../../src/transport/ack-outbox.js';
-import { newPeerCounters } from '../../src/transport/counters.js';
-import { DatagramBuilder } from '../../src/transport/datagram-builder.js';
-import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';
-import type { TransportSwitches } from '../../src/transport/switches.js';
+import type { AckMessage } from '../../src/core/codec/index.js';
+import { ZERO_US, micros } from '../../src/core/engine/index.js';
+import { AckOutbox } from '../../src/model/transport/ack-outbox.js';
+import { newPeerCounters } from '../../src/model/transport/counters.js';
+import { DatagramBuilder } from '../../src/model/transport/datagram-builder.js';
+import { DEFAULT_PARAMS, resolveSwitches } from '../../src/model/transport/switches.js';
+import type { TransportSwitches } from '../../src/model/transport/switches.js';
 
 interface NaiveEntry {
   seq: number;

@@ -2,24 +2,24 @@
 // wrongly on purpose (fault injection) and must throw `<module>: <what>` rather
 // than go on silently corrupted; and each explicit limit that is hit is counted.
 import { describe, expect, it } from 'vitest';
-import { MAX_UNFRAGMENTED_PAYLOAD_BYTES, TYPE_DATA, TYPE_GAME, packKeyOf } from '../../src/codec/index.js';
-import type { DataMessage } from '../../src/codec/index.js';
-import { LimitError, Simulator, ZERO_US } from '../../src/engine/index.js';
-import { AckOutbox } from '../../src/transport/ack-outbox.js';
-import { COUNTER_SCHEMA } from '../../src/transport/counter-schema.js';
-import { newPeerCounters } from '../../src/transport/counters.js';
-import { EntryList } from '../../src/transport/entry-list.js';
-import { Fifo } from '../../src/transport/fifo.js';
-import { KeyedHeap, heapNode } from '../../src/transport/keyed-heap.js';
-import type { IntMap } from '../../src/transport/int-map.js';
-import { ConnectionLifecycle } from '../../src/transport/lifecycle.js';
-import { newOutgoing } from '../../src/transport/outgoing.js';
-import { PositionIndex } from '../../src/transport/position-index.js';
-import { MAX_HELD_PIECES, ReceiveChannel } from '../../src/transport/receive-channel.js';
-import { RetransmitQueue } from '../../src/transport/retransmit-queue.js';
-import { ServerHost } from '../../src/transport/server-host.js';
-import { Slab } from '../../src/transport/slab.js';
-import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';
+import { MAX_UNFRAGMENTED_PAYLOAD_BYTES, TYPE_DATA, TYPE_GAME, packKeyOf } from '../../src/core/codec/index.js';
+import type { DataMessage } from '../../src/core/codec/index.js';
+import { LimitError, Simulator, ZERO_US } from '../../src/core/engine/index.js';
+import { AckOutbox } from '../../src/model/transport/ack-outbox.js';
+import { COUNTER_SCHEMA } from '../../src/model/transport/counter-schema.js';
+import { newPeerCounters } from '../../src/model/transport/counters.js';
+import { EntryList } from '../../src/model/transport/entry-list.js';
+import { Fifo } from '../../src/model/transport/fifo.js';
+import { KeyedHeap, heapNode } from '../../src/model/transport/keyed-heap.js';
+import type { IntMap } from '../../src/model/transport/int-map.js';
+import { ConnectionLifecycle } from '../../src/model/transport/lifecycle.js';
+import { newOutgoing } from '../../src/model/transport/outgoing.js';
+import { PositionIndex } from '../../src/model/transport/position-index.js';
+import { MAX_HELD_PIECES, ReceiveChannel } from '../../src/model/transport/receive-channel.js';
+import { RetransmitQueue } from '../../src/model/transport/retransmit-queue.js';
+import { ServerHost } from '../../src/model/transport/server-host.js';
+import { Slab } from '../../src/model/transport/slab.js';
+import { DEFAULT_PARAMS, resolveSwitches } from '../../src/model/transport/switches.js';
 import { makePair, payload } from '../support/wire.js';
 
 interface Node {

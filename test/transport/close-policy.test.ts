@@ -2,8 +2,8 @@
 // unacknowledged; drain sends the Disconnect only once everything was ACKed, and
 // each side closes after its own Disconnect was ACKed and the other's delivered.
 import { describe, expect, it } from 'vitest';
-import { TYPE_DISCONNECT, TYPE_GAME } from '../../src/codec/index.js';
-import type { Role } from '../../src/transport/roles.js';
+import { TYPE_DISCONNECT, TYPE_GAME } from '../../src/core/codec/index.js';
+import type { Role } from '../../src/model/transport/roles.js';
 import { makePair, ms, payload } from '../support/wire.js';
 import type { Pair } from '../support/wire.js';
 

@@ -2,18 +2,18 @@
 // gauges, the summary's peer objects, the CSV's metrics and the report tables'
 // rows agree, and each check reports a disagreement planted into it.
 import { describe, expect, it } from 'vitest';
-import { METRICS } from '../../src/metrics/index.js';
-import { runComparison } from '../../src/report/compare.js';
-import { timeseriesCsv } from '../../src/report/documents.js';
-import { ROWS } from '../../src/report/metrics-table.js';
-import type { Row } from '../../src/report/metrics-table.js';
-import { PEER_ROWS } from '../../src/report/summary-table.js';
-import { loadScenario } from '../../src/scenario/load.js';
-import { figureOf } from '../../src/session/summary.js';
-import type { PeerSummary } from '../../src/session/summary.js';
-import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/transport/counter-schema.js';
-import type { CounterRow, GaugeName } from '../../src/transport/counter-schema.js';
-import { sumCounters } from '../../src/transport/totals.js';
+import { METRICS } from '../../src/model/metrics/index.js';
+import { runComparison } from '../../src/analysis/report/compare.js';
+import { timeseriesCsv } from '../../src/analysis/report/documents.js';
+import { ROWS } from '../../src/analysis/report/metrics-table.js';
+import type { Row } from '../../src/analysis/report/metrics-table.js';
+import { PEER_ROWS } from '../../src/analysis/report/summary-table.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { figureOf } from '../../src/model/session/summary.js';
+import type { PeerSummary } from '../../src/model/session/summary.js';
+import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/model/transport/counter-schema.js';
+import type { CounterRow, GaugeName } from '../../src/model/transport/counter-schema.js';
+import { sumCounters } from '../../src/model/transport/totals.js';
 
 const ROWS_OF: readonly CounterRow[] = COUNTER_SCHEMA;
 
@@ -129,7 +129,7 @@ describe('the counter schema', () => {
   });
 
   it("is the shape of a simulated peer's counters and gauges", async () => {
-    const { runScenario } = await import('../../src/session/run.js');
+    const { runScenario } = await import('../../src/model/session/run.js');
     const { session } = runScenario(loadScenario('lossy-link'), { preset: 'stock', durationUs: 20e6 });
     for (const c of session.connections) {
       for (const peer of [c.serverPeer, c.clientPeer]) {

@@ -4,7 +4,7 @@
 // leaves one update later. An ACK entry is due when more than 667 ms passed
 // since its last send, so resends land 8 updates (760 ms) apart.
 import { describe, expect, it } from 'vitest';
-import { TYPE_ACK, TYPE_GAME } from '../../src/codec/index.js';
+import { TYPE_ACK, TYPE_GAME } from '../../src/core/codec/index.js';
 import { makePair, ms, payload } from '../support/wire.js';
 import type { Pair } from '../support/wire.js';
 

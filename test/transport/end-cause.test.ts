@@ -1,9 +1,9 @@
-// Each peer keeps why its connection ended (src/transport/end-cause.ts): the swarm judges ends by
+// Each peer keeps why its connection ended (src/model/transport/end-cause.ts): the swarm judges ends by
 // it, and a failure report names the message that ran out of time. One test per way to end.
 import { describe, expect, it } from 'vitest';
-import { TYPE_DISCONNECT, TYPE_GAME } from '../../src/codec/index.js';
-import { STOCK_RETRANSMIT } from '../../src/transport/switches.js';
-import { endCauseText } from '../../src/transport/index.js';
+import { TYPE_DISCONNECT, TYPE_GAME } from '../../src/core/codec/index.js';
+import { STOCK_RETRANSMIT } from '../../src/model/transport/switches.js';
+import { endCauseText } from '../../src/model/transport/index.js';
 import { makePair, ms, payload } from '../support/wire.js';
 
 const params = { keepaliveIdleMs: 1e9 };

@@ -2,9 +2,9 @@
 // leaves a hole nothing can fill, so fixed ends the connection (transport-layer.md
 // §4); stock drops the message and carries on.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { STOCK_RETRANSMIT } from '../../src/transport/switches.js';
-import type { OnGiveUp } from '../../src/transport/switches.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { STOCK_RETRANSMIT } from '../../src/model/transport/switches.js';
+import type { OnGiveUp } from '../../src/model/transport/switches.js';
 import { makePair, ms, payload } from '../support/wire.js';
 
 function giveUpAfterTwoRetries(onGiveUp: OnGiveUp) {

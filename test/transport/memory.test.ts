@@ -1,11 +1,11 @@
 // Modelled memory (DECISIONS.md 15) is kept incrementally for speed; here it is
 // recomputed from the queues every simulated second and must always agree.
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../../src/scenario/load.js';
-import { switchesFor } from '../../src/session/run.js';
-import { Session } from '../../src/session/session.js';
-import { ACK_ENTRY_BYTES, dataMessageBytes } from '../../src/transport/memory.js';
-import type { SessionObserver } from '../../src/session/observer.js';
+import { parseScenario } from '../../src/model/scenario/load.js';
+import { switchesFor } from '../../src/model/session/run.js';
+import { Session } from '../../src/model/session/session.js';
+import { ACK_ENTRY_BYTES, dataMessageBytes } from '../../src/model/transport/memory.js';
+import type { SessionObserver } from '../../src/model/session/observer.js';
 
 const scenario = parseScenario(
   JSON.stringify({

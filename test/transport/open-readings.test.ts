@@ -2,11 +2,11 @@
 // switch, with exact event times. Both peers update every 95 ms (server at
 // k*95 ms, client at 47 + k*95 ms); the wire takes 5 ms.
 import { describe, expect, it } from 'vitest';
-import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, encodeDatagram } from '../../src/codec/index.js';
-import type { DataMessage } from '../../src/codec/index.js';
-import type { Role } from '../../src/transport/roles.js';
-import { QUEUED_RELIABLE_READINGS } from '../../src/transport/switches.js';
-import type { SwitchPatch, TransportParams } from '../../src/transport/switches.js';
+import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, encodeDatagram } from '../../src/core/codec/index.js';
+import type { DataMessage } from '../../src/core/codec/index.js';
+import type { Role } from '../../src/model/transport/roles.js';
+import { QUEUED_RELIABLE_READINGS } from '../../src/model/transport/switches.js';
+import type { SwitchPatch, TransportParams } from '../../src/model/transport/switches.js';
 import { makePair, ms, payload } from '../support/wire.js';
 import type { Pair } from '../support/wire.js';
 

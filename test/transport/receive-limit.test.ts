@@ -1,10 +1,10 @@
 // A receive buffer holds at most MAX_HELD_PIECES messages and fragments,
 // and never pins the sender's datagram storage (payloads are copied when held).
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import type { DataMessage } from '../../src/codec/index.js';
-import { LimitError } from '../../src/engine/index.js';
-import { MAX_HELD_PIECES, ReceiveChannel } from '../../src/transport/receive-channel.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import type { DataMessage } from '../../src/core/codec/index.js';
+import { LimitError } from '../../src/core/engine/index.js';
+import { MAX_HELD_PIECES, ReceiveChannel } from '../../src/model/transport/receive-channel.js';
 
 const message = (seq: number, payload: Uint8Array): DataMessage => ({ type: TYPE_GAME, reliable: true, ordered: false, fragment: false, seq, fragIndex: null, fragCount: null, payload });
 

@@ -1,13 +1,13 @@
 // An update visits only due retransmit entries: walking the whole queue on every
 // update with anything due cost 81 % of the CPU in overload.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { micros } from '../../src/engine/index.js';
-import { newPeerCounters } from '../../src/transport/counters.js';
-import { DatagramBuilder } from '../../src/transport/datagram-builder.js';
-import { newOutgoing } from '../../src/transport/outgoing.js';
-import { RetransmitQueue } from '../../src/transport/retransmit-queue.js';
-import { DEFAULT_PARAMS, resolveSwitches } from '../../src/transport/switches.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { micros } from '../../src/core/engine/index.js';
+import { newPeerCounters } from '../../src/model/transport/counters.js';
+import { DatagramBuilder } from '../../src/model/transport/datagram-builder.js';
+import { newOutgoing } from '../../src/model/transport/outgoing.js';
+import { RetransmitQueue } from '../../src/model/transport/retransmit-queue.js';
+import { DEFAULT_PARAMS, resolveSwitches } from '../../src/model/transport/switches.js';
 
 const N = 50_000;
 

@@ -1,9 +1,9 @@
 // Retransmit policy (DECISIONS.md 11): fixed, linear and exponential backoff,
 // the optional retry limit, and several datagrams per update.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { retransmitIntervalUs } from '../../src/transport/backoff.js';
-import { STOCK_RETRANSMIT } from '../../src/transport/switches.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { retransmitIntervalUs } from '../../src/model/transport/backoff.js';
+import { STOCK_RETRANSMIT } from '../../src/model/transport/switches.js';
 import { makePair, ms, payload } from '../support/wire.js';
 
 describe('backoff intervals', () => {

@@ -2,12 +2,12 @@
 // builder's lists, payload views) without changing what goes on the wire.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME, messageSize, writeDatagram } from '../../src/codec/index.js';
-import { DatagramBuilder, SendNote } from '../../src/transport/datagram-builder.js';
-import { Fifo } from '../../src/transport/fifo.js';
-import { INBOX_LIMIT, Inbox } from '../../src/transport/inbox.js';
-import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/transport/outgoing.js';
-import { filledPayload, templatePayload } from '../../src/traffic/payloads.js';
+import { TYPE_GAME, messageSize, writeDatagram } from '../../src/core/codec/index.js';
+import { DatagramBuilder, SendNote } from '../../src/model/transport/datagram-builder.js';
+import { Fifo } from '../../src/model/transport/fifo.js';
+import { INBOX_LIMIT, Inbox } from '../../src/model/transport/inbox.js';
+import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/model/transport/outgoing.js';
+import { filledPayload, templatePayload } from '../../src/model/traffic/payloads.js';
 
 describe('OutgoingPool', () => {
   it('hands a sent unreliable message out again, with the new fields and a fresh shape', () => {

@@ -2,7 +2,7 @@
 // seqs outstanding per category, so the u16 half-window cannot alias; the
 // receiver refuses (and does not ACK) anything past the window.
 import { describe, expect, it } from 'vitest';
-import { TYPE_ACK, TYPE_GAME, encodeDatagram } from '../../src/codec/index.js';
+import { TYPE_ACK, TYPE_GAME, encodeDatagram } from '../../src/core/codec/index.js';
 import { makePair, ms, payload } from '../support/wire.js';
 
 const params = { keepaliveIdleMs: 1e9, datagramsPerUpdate: 4 };

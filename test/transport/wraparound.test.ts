@@ -1,9 +1,9 @@
 // u16 sequence numbers wrap (DECISIONS.md 1). Fixed mode must still deliver every
 // reliable message exactly once and in order across wraps, under loss.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/codec/index.js';
-import { namedStream } from '../../src/engine/random.js';
-import { micros } from '../../src/engine/time.js';
+import { TYPE_GAME } from '../../src/core/codec/index.js';
+import { namedStream } from '../../src/core/engine/random.js';
+import { micros } from '../../src/core/engine/time.js';
 import { makePair, ms } from '../support/wire.js';
 
 describe('sequence wraparound', () => {

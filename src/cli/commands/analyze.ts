@@ -2,9 +2,10 @@
 // the figures bcsim's model reports, measured from a capture's wire alone, and
 // optionally beside the same figures of a simulated run.
 import { resolve } from 'node:path';
-import { analyzeScenario, analyzeCapture, pairConnections, renderAgainst, renderCaptureAnalysis } from '../../capture/index.js';
-import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName, CaptureError } from '../../capture/index.js';
-import { makeChalk } from '../../report/index.js';
+import { analyzeScenario, analyzeCapture, pairConnections, renderAgainst, renderCaptureAnalysis } from '../../analysis/capture/index.js';
+import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName } from '../../analysis/capture/index.js';
+import type { CaptureError } from '../../core/pcap/index.js';
+import { makeChalk } from '../../analysis/report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

@@ -4,10 +4,10 @@
 // `--seeds 1..N` sweeps seeds in order and names the first failing one with a
 // command that reproduces it.
 import { resolve } from 'node:path';
-import { OP_SYMBOL, PathError, checkScenario, failedAssertion, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../check/index.js';
-import type { CheckRun } from '../../check/index.js';
-import { outFileProblem, makeChalk } from '../../report/index.js';
-import { checkWorkBudget } from '../../scenario/index.js';
+import { OP_SYMBOL, PathError, checkScenario, failedAssertion, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../analysis/check/index.js';
+import type { CheckRun } from '../../analysis/check/index.js';
+import { outFileProblem, makeChalk } from '../../analysis/report/index.js';
+import { checkWorkBudget } from '../../model/scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

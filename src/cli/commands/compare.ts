@@ -1,11 +1,12 @@
 // `bcsim compare <scenario>`: stock against fixed (and, with --causes, each
 // fragment-ACK cause), a table on the terminal and four report files.
 import { relative, resolve, sep } from 'node:path';
-import { FailOnError, failures, parseFailOn } from '../../check/index.js';
-import { defaultCompareJobs, runComparison, runComparisonInWorkers, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../report/index.js';
-import type { ModeSpec } from '../../report/index.js';
-import { isSchemeScenarioRef } from '../../scenario/index.js';
-import { effectiveSettings, sha256Hex } from '../../session/index.js';
+import { FailOnError, failures, parseFailOn } from '../../analysis/check/index.js';
+import { runComparison, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../analysis/report/index.js';
+import type { ModeSpec } from '../../analysis/report/index.js';
+import { isSchemeScenarioRef } from '../../model/scenario/index.js';
+import { effectiveSettings, sha256Hex } from '../../model/session/index.js';
+import { defaultCompareJobs, runComparisonInWorkers } from '../../tools/sweep/index.js';
 import { parseConfigs } from '../configs.js';
 import type { ConfigSpec } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
@@ -17,29 +18,9 @@ import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
 import { captureComment } from './run.js';
 import { pcapFlag } from '../pcap-flag.js';
-import { captureTargetProblem, columnCapturePath, CaptureSet } from '../../capture/index.js';
-
-export interface CompareFlags {
-  duration?: string;
-  loss?: string;
-  mode?: string;
-  seed?: string;
-  out?: string;
-  json?: boolean;
-  causes?: boolean;
-  set?: string[];
-  switch?: string[];
-  config?: string[];
-  a?: string;
-  b?: string;
-  failOn?: string[];
-  pcap?: string;
-  pcapPlaintext?: boolean;
-  jobs?: string;
-}
-
-/** Where an experiment's report goes unless --out says otherwise: never the committed reports/<scenario>/. */
-export const EXPERIMENTS_DIR = 'reports/experiments';
+import { captureTargetProblem, columnCapturePath, CaptureSet } from '../../analysis/capture/index.js';
+import { EXPERIMENTS_DIR } from './compare-flags.js';
+import type { CompareFlags } from './compare-flags.js';
 
 export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
   // A scheme scenario (rtype-deaths, schemes-side-by-side) has its own columns and reports.

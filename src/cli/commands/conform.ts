@@ -1,9 +1,9 @@
 // `bcsim conform --server HOST:PORT`: the conformance campaign against a real
 // server (src/live/conform), its table, JSON and JUnit.
 import { resolve } from 'node:path';
-import { usToMs } from '../../engine/index.js';
+import { usToMs } from '../../core/engine/index.js';
 import { CASE_IDS, CONFORM_CASES, ConformSetupError, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, prepareConform, conformTimings, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
-import { writeFilesTogether } from '../../report/index.js';
+import { writeFilesTogether } from '../../analysis/report/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

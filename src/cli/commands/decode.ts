@@ -1,16 +1,16 @@
 // `bcsim decode <hex…> | - | --file PATH [--json]`: decode one datagram and annotate every field.
 // `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each.
-import { usToMs } from '../../engine/index.js';
+import { usToMs } from '../../core/engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDialect, dialectResultToJson, decrypt, describeMessage, formOf, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../codec/index.js';
-import type { Deviation, DialectResult, Located, MessageForm } from '../../codec/index.js';
-import { countConnections, droppedCauseOf, scanCapture, census, censusLine } from '../../capture/index.js';
-import type { BcDatagram } from '../../capture/index.js';
-import type { DropEvent, SendEvent, BytesMode } from '../../trace/index.js';
-import { eventToJson, formatEvent, traceHeader } from '../../trace/index.js';
-import { SendNote } from '../../transport/index.js';
-import type { Role } from '../../transport/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDialect, dialectResultToJson, decrypt, describeMessage, formOf, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../core/codec/index.js';
+import type { Deviation, DialectResult, Located, MessageForm } from '../../core/codec/index.js';
+import { countConnections, droppedCauseOf, scanCapture, census, censusLine } from '../../analysis/capture/index.js';
+import type { BcDatagram } from '../../analysis/capture/index.js';
+import type { DropEvent, SendEvent, BytesMode } from '../../model/trace/index.js';
+import { eventToJson, formatEvent, traceHeader } from '../../model/trace/index.js';
+import { SendNote } from '../../model/transport/index.js';
+import type { Role } from '../../model/transport/index.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import type { CliIO } from '../io.js';
 import { captureErrorLine } from './analyze.js';

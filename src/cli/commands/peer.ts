@@ -4,15 +4,15 @@
 // fails or is not exercised (it checked nothing); the run fails (exit 1) when a
 // rule failed or the join did not complete, and a rule not exercised fails it
 // only with --require-exercised.
-import { usToSeconds } from '../../engine/index.js';
+import { usToSeconds } from '../../core/engine/index.js';
 import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
 import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, noAnswerSentence, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml, countVerdicts, requireExercised, CHECKSUM_CHECKS } from '../../live/index.js';
 import type { ChecksumChecks } from '../../live/index.js';
 import type { HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
-import { writeFilesTogether } from '../../report/index.js';
-import { modeLabel, switchesFor } from '../../session/index.js';
-import type { Role } from '../../transport/index.js';
+import { writeFilesTogether } from '../../analysis/report/index.js';
+import { modeLabel, switchesFor } from '../../model/session/index.js';
+import type { Role } from '../../model/transport/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

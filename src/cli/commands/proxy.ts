@@ -1,13 +1,13 @@
 // `bcsim proxy`: the flags, checked before anything binds;
 // the relay itself is src/live/proxy. Bad input is one line and exit 2.
-import { usToSeconds } from '../../engine/index.js';
+import { usToSeconds } from '../../core/engine/index.js';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { captureTargetProblem } from '../../capture/index.js';
+import { captureTargetProblem } from '../../analysis/capture/index.js';
 import { formatHostPort, isLoopback, parseHostPort, runProxy, renderSummary } from '../../live/index.js';
 import type { HostPort, ProxyConfig, ProxySummary } from '../../live/index.js';
-import { ScenarioError, parseScenario } from '../../scenario/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import { ScenarioError, parseScenario } from '../../model/scenario/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

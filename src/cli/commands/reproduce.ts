@@ -1,8 +1,8 @@
 // `bcsim reproduce fragment-ack | ack-outbox | rtype`: the model against what was observed.
-import { usToMs } from '../../engine/index.js';
-import { reproduceFragmentAck, STOCK_CAUSE, reproduceAckOutbox, reproduceRtype, scenarioSource, STOCK_READING } from '../../reproduce/index.js';
-import { parseScenario } from '../../scenario/index.js';
-import { renderAckOutboxReproduction, renderFragmentAckReproduction, renderRtypeReproduction, makeChalk } from '../../report/index.js';
+import { usToMs } from '../../core/engine/index.js';
+import { reproduceFragmentAck, STOCK_CAUSE, reproduceAckOutbox, reproduceRtype, scenarioSource, STOCK_READING } from '../../analysis/reproduce/index.js';
+import { parseScenario } from '../../model/scenario/index.js';
+import { renderAckOutboxReproduction, renderFragmentAckReproduction, renderRtypeReproduction, makeChalk } from '../../analysis/report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

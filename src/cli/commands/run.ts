@@ -1,8 +1,8 @@
 // `bcsim run <scenario>`: one run, a short table or one JSON summary.
 // The capture, the tables and the determinism check load only for the runs that use
 // them: loading them took a short `run --json` longer than its simulation.
-import { usToSeconds } from '../../engine/index.js';
-import { runScenario } from '../../session/index.js';
+import { usToSeconds } from '../../core/engine/index.js';
+import { runScenario } from '../../model/session/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
@@ -45,8 +45,8 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
     loss,
     onProgress: progress ? (us: number) => progress.update(scenario.name, us, totalUs) : undefined,
   };
-  const check = flags.checkDeterminism ? await import('../../check/index.js') : undefined;
-  const capture = pcap === undefined ? undefined : await import('../../capture/index.js');
+  const check = flags.checkDeterminism ? await import('../../analysis/check/index.js') : undefined;
+  const capture = pcap === undefined ? undefined : await import('../../analysis/capture/index.js');
   const captures = capture === undefined ? null : new capture.CaptureSet({ plaintext: flags.pcapPlaintext === true });
   let outcome;
   if (captures === null) outcome = check ? check.runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
@@ -73,7 +73,7 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   phasePlanWarner(io)(summary.settings.phasePlanCut);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else {
-    const { renderSummaryTable, settingsLines, makeChalk } = await import('../../report/index.js');
+    const { renderSummaryTable, settingsLines, makeChalk } = await import('../../analysis/report/index.js');
     io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
   }
   if (verdict && !verdict.identical) {

@@ -1,7 +1,7 @@
 // `bcsim scenarios`: the built-in scenarios with what each is for: the BC ones, then
 // the scheme scenarios (run with `bcsim compare <name>`).
-import { listBuiltins } from '../../scenario/index.js';
-import { listSchemeBuiltins } from '../../schemes/index.js';
+import { listBuiltins } from '../../model/scenario/index.js';
+import { listSchemeBuiltins } from '../../rtype/schemes/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK } from '../io.js';
 

@@ -3,16 +3,16 @@
 // R-Type documented and R-Type repaired on one workload. A table on the terminal
 // and the four report files, as the BC compare writes them.
 import { relative, resolve } from 'node:path';
-import { OutPathError, SCHEME_REPORT_FILES, makeChalk, outDirProblem, renderRtypeCompare, renderSchemesCompare, rtypeSummaryJson, schemesSummaryJson, writeRtypeReport, writeSchemesReport } from '../../report/index.js';
-import { SchemeScenarioError, loadSchemeScenario, runRtypePresets, runSchemesSideBySide } from '../../schemes/index.js';
-import type { SchemeScenario } from '../../schemes/index.js';
+import { OutPathError, SCHEME_REPORT_FILES, makeChalk, outDirProblem, renderRtypeCompare, renderSchemesCompare, rtypeSummaryJson, schemesSummaryJson, writeRtypeReport, writeSchemesReport } from '../../analysis/report/index.js';
+import { SchemeScenarioError, loadSchemeScenario, runRtypePresets, runSchemesSideBySide } from '../../rtype/schemes/index.js';
+import type { SchemeScenario } from '../../rtype/schemes/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
-import { usToMs } from '../../engine/index.js';
-import { sha256Hex } from '../../session/index.js';
+import { usToMs } from '../../core/engine/index.js';
+import { sha256Hex } from '../../model/session/index.js';
 import { durationFlag, seedFlag } from '../options.js';
-import { EXPERIMENTS_DIR } from './compare.js';
-import type { CompareFlags } from './compare.js';
+import { EXPERIMENTS_DIR } from './compare-flags.js';
+import type { CompareFlags } from './compare-flags.js';
 
 /** BC-only flags, refused with one line: a scheme scenario has its own fixed columns. */
 const BC_ONLY: ReadonlyArray<{ key: keyof CompareFlags; flag: string }> = [

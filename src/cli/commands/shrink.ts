@@ -1,11 +1,11 @@
-// `bcsim shrink <repro>`: the smallest run that still fails the same way (src/shrink). Thin
+// `bcsim shrink <repro>`: the smallest run that still fails the same way (src/tools/shrink). Thin
 // shell: reads the repro line (argument or --file), checks the flags and the output path up
 // front, runs the shrinker and writes the scenario, its trace and its pcapng.
-import { msToSeconds } from '../../engine/index.js';
+import { msToSeconds } from '../../core/engine/index.js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { DEFAULT_BUDGET, ShrinkError, shrink, parseShrinkLine, filesFor, finishDocument, writeShrunk } from '../../shrink/index.js';
-import { captureTargetProblem } from '../../capture/index.js';
+import { DEFAULT_BUDGET, ShrinkError, shrink, parseShrinkLine, filesFor, finishDocument, writeShrunk } from '../../tools/shrink/index.js';
+import { captureTargetProblem } from '../../analysis/capture/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 

@@ -1,8 +1,8 @@
-// `bcsim swarm`: seeded random runs checked against the invariants (src/swarm). Thin shell:
+// `bcsim swarm`: seeded random runs checked against the invariants (src/tools/swarm). Thin shell:
 // flags, progress on a TTY, the report, the exit code.
-import { msToSeconds } from '../../engine/index.js';
-import { DEFAULT_GENERATOR_SEED, likelyCause, MAX_SWARM_RUNS, runSwarm, swarmCommand, switchOptions, reproCommand, shellQuote } from '../../swarm/index.js';
-import type { RunOutcome } from '../../swarm/index.js';
+import { msToSeconds } from '../../core/engine/index.js';
+import { DEFAULT_GENERATOR_SEED, likelyCause, MAX_SWARM_RUNS, runSwarm, swarmCommand, switchOptions, reproCommand, shellQuote } from '../../tools/swarm/index.js';
+import type { RunOutcome } from '../../tools/swarm/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { seedFlag } from '../options.js';

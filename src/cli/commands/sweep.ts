@@ -1,12 +1,12 @@
-// `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/sweep.
+// `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/tools/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
 import { basename, dirname, resolve } from 'node:path';
-import { outFileProblem, writeFileAtomic, makeChalk } from '../../report/index.js';
-import { formatDuration, msToSeconds } from '../../engine/index.js';
+import { outFileProblem, writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
+import { formatDuration, msToSeconds } from '../../core/engine/index.js';
 import type { Tinypool } from 'tinypool';
-import { MAX_JOBS, RunFailure, startPool, SweepInputError, callbackSink, fileSink, mergeShards, parseModes, parseSeeds, parseShard, parseVary, planSweep, renderSweepTable, runSweep, sweepHtml } from '../../sweep/index.js';
-import type { SweepPlan } from '../../sweep/index.js';
-import { describeSeeds } from '../../check/index.js';
+import { MAX_JOBS, RunFailure, startPool, SweepInputError, callbackSink, fileSink, mergeShards, parseModes, parseSeeds, parseShard, parseVary, planSweep, renderSweepTable, runSweep, sweepHtml } from '../../tools/sweep/index.js';
+import type { SweepPlan } from '../../tools/sweep/index.js';
+import { describeSeeds } from '../../analysis/check/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';

@@ -1,16 +1,16 @@
 // `bcsim trace <scenario>`: the annotated wire trace of one run, streamed as the
 // run goes, so a long window never sits in memory. `--client K` and `--slot S`
 // keep one connection of a multi-client session.
-import { FilterError, matches, parseFilter, eventPeer, BYTES_MODES, eventToJson, formatEvent, traceHeader, clientWithSlot, traceScenario, TraceCollector } from '../../trace/index.js';
-import type { TraceFilter, TraceEvent, BytesMode, TraceOptions } from '../../trace/index.js';
-import { CaptureSet } from '../../capture/index.js';
-import { fanOut } from '../../session/index.js';
-import type { RunResult, SessionObserver } from '../../session/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import { FilterError, matches, parseFilter, eventPeer, BYTES_MODES, eventToJson, formatEvent, traceHeader, clientWithSlot, traceScenario, TraceCollector } from '../../model/trace/index.js';
+import type { TraceFilter, TraceEvent, BytesMode, TraceOptions } from '../../model/trace/index.js';
+import { CaptureSet } from '../../analysis/capture/index.js';
+import { fanOut } from '../../model/session/index.js';
+import type { RunResult, SessionObserver } from '../../model/session/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
-import { micros } from '../../engine/index.js';
+import { micros } from '../../core/engine/index.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';

@@ -3,13 +3,13 @@
 // of sessions (each session holds one client slot of the server), longest
 // first. The first case starts alone: the others wait until the server first
 // answers; if it ends without an answer, the campaign stops there and says so.
-import { msToSeconds, msToUsUnrounded, namedStream, usToMs } from '../../engine/index.js';
-import type { RandomStream } from '../../engine/index.js';
-import { TYPE_DISCONNECT, countDeviations, newDeviationCounts } from '../../codec/index.js';
-import type { DeviationCounts } from '../../codec/index.js';
-import type { ChecksumManifest } from '../../traffic/index.js';
-import { round3 } from '../../session/index.js';
-import { disconnectPayload } from '../../transport/index.js';
+import { msToSeconds, msToUsUnrounded, namedStream, usToMs } from '../../core/engine/index.js';
+import type { RandomStream } from '../../core/engine/index.js';
+import { TYPE_DISCONNECT, countDeviations, newDeviationCounts } from '../../core/codec/index.js';
+import type { DeviationCounts } from '../../core/codec/index.js';
+import type { ChecksumManifest } from '../../model/traffic/index.js';
+import { round3 } from '../../model/session/index.js';
+import { disconnectPayload } from '../../model/transport/index.js';
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import { monotonicMicros } from '../wall-clock.js';
 import type { HostPort } from '../endpoint.js';

@@ -3,9 +3,9 @@
 // DECISIONS.md 22), each one of ours commented with what it was for ("duplicate
 // of ChecksumResponse r1", "hostile: …"). Wireshark and `bcsim analyze` read
 // it as one conversation per session. IPv4 only (Ethernet/IPv4/UDP frames).
-import { PcapngWriter, buildFrame } from '../../capture/index.js';
-import { encrypt } from '../../codec/index.js';
-import { msToUs } from '../../engine/index.js';
+import { PcapngWriter, buildFrame } from '../../core/pcap/index.js';
+import { encrypt } from '../../core/codec/index.js';
+import { msToUs } from '../../core/engine/index.js';
 import { VERSION } from '../../version.js';
 import { endpointOf } from '../proxy/capture.js';
 import type { ConformClient } from './client.js';

@@ -2,9 +2,9 @@
 // sessions (scripted clients), applies one targeted fault and judges what the
 // server did: PASS, FAIL with evidence, or NOT EXERCISED with the reason (the
 // server never gave the case its chance: a rule that checked nothing is not a pass).
-import { msToSeconds } from '../../engine/index.js';
-import type { RandomStream } from '../../engine/index.js';
-import type { ChecksumManifest } from '../../traffic/index.js';
+import { msToSeconds } from '../../core/engine/index.js';
+import type { RandomStream } from '../../core/engine/index.js';
+import type { ChecksumManifest } from '../../model/traffic/index.js';
 import type { HostPort } from '../endpoint.js';
 import type { ConformClient, ServerMessage } from './client.js';
 import { hexOf } from './client.js';

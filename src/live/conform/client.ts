@@ -19,9 +19,9 @@ import {
   encrypt,
   isLowType,
   toHex,
-} from '../../codec/index.js';
-import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } from '../../codec/index.js';
-import { msToSeconds } from '../../engine/index.js';
+} from '../../core/codec/index.js';
+import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } from '../../core/codec/index.js';
+import { msToSeconds } from '../../core/engine/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 

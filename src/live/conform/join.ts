@@ -4,12 +4,12 @@
 // server's real message; a case may take over any round's answer to apply its
 // fault. The join counts as complete when the server sends MissionInit (the
 // last server step of the measured join, DECISIONS.md "Join sequence").
-import { TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../codec/index.js';
-import { msToSeconds } from '../../engine/index.js';
-import type { Message } from '../../codec/index.js';
-import { FINAL_ROUND, Opcode, checksumAnswer, joinSteps, parseChecksumRequest, roundLabel } from '../../traffic/index.js';
-import type { ChecksumManifest } from '../../traffic/index.js';
-import { keepalivePayload } from '../../transport/index.js';
+import { TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../core/codec/index.js';
+import { msToSeconds } from '../../core/engine/index.js';
+import type { Message } from '../../core/codec/index.js';
+import { FINAL_ROUND, Opcode, checksumAnswer, joinSteps, parseChecksumRequest, roundLabel } from '../../model/traffic/index.js';
+import type { ChecksumManifest } from '../../model/traffic/index.js';
+import { keepalivePayload } from '../../model/transport/index.js';
 import type { ConformClient, ServerMessage } from './client.js';
 import { isData, opcodeOf } from './client.js';
 

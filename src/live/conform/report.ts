@@ -1,9 +1,9 @@
 // How `bcsim conform` prints its campaign: a table of cases, evidence under
 // each FAIL, the reason under each NOT EXERCISED, and the command that re-runs
 // each case; or the bcsim.conform/1 JSON; or JUnit for CI.
-import { deviationCountsText } from '../../codec/index.js';
-import { junitDocument } from '../../report/index.js';
-import type { JunitCase } from '../../report/index.js';
+import { deviationCountsText } from '../../core/codec/index.js';
+import { junitDocument } from '../../analysis/report/index.js';
+import type { JunitCase } from '../../analysis/report/index.js';
 import type { ConformReport } from './campaign.js';
 import type { CaseStatus } from './case-types.js';
 

@@ -7,9 +7,9 @@
 // client's Connect is answered by the server's connect reply, not by an ACK
 // (the join capture: `01 02 03 06 C0 00 00 02 32 …` carries no ACK; the model's
 // Receiver does the same), so for `ack-within` that reply counts as its ACK.
-import { msToUsUnrounded } from '../../engine/index.js';
-import { TYPE_ACK, describeMessage } from '../../codec/index.js';
-import type { AckMessage } from '../../codec/index.js';
+import { msToUsUnrounded } from '../../core/engine/index.js';
+import { TYPE_ACK, describeMessage } from '../../core/codec/index.js';
+import type { AckMessage } from '../../core/codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
 import type { Judge, JudgeContext } from './judge.js';
 import { KeyTable } from './judge.js';

@@ -4,7 +4,7 @@
 // receiver ACK again, so it legitimately starts a new count. The stock
 // two-pass outbox frees an entry at its 9th send (DECISIONS.md 8); a stuck
 // entry sent on and on is the ACK-outbox deadlock (ack-outbox-deadlock.md).
-import { TYPE_ACK } from '../../codec/index.js';
+import { TYPE_ACK } from '../../core/codec/index.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
 import { KeyTable } from './judge.js';
 import { ackKey, describeKey, isReliableData, keyFragIndex, keySeq, messageKey } from './wire-keys.js';

@@ -2,8 +2,8 @@
 // Pure: the log in, one result per rule out. Each record is decoded once with
 // the codec; every connection gets its own judges; a record the codec rejects
 // is skipped and counted (a hostile counterpart cannot make this throw).
-import { msToUsUnrounded } from '../../engine/index.js';
-import { decodeDatagram } from '../../codec/index.js';
+import { msToUsUnrounded } from '../../core/engine/index.js';
+import { decodeDatagram } from '../../core/codec/index.js';
 import type { WireRecord } from '../wire-log.js';
 import { AckDeadlineJudge, isWellFormedFragmentAck } from './ack-deadline.js';
 import { AckSendsJudge } from './ack-sends.js';

@@ -1,8 +1,8 @@
 // What every rule's judge shares: the per-connection interface the evaluator
 // drives, the tally of cases and evidence, and a counted bound on the keys
 // the judges track (a hostile counterpart must not grow our memory).
-import { usToSeconds } from '../../engine/index.js';
-import { toHex } from '../../codec/index.js';
+import { usToSeconds } from '../../core/engine/index.js';
+import { toHex } from '../../core/codec/index.js';
 import type { WireMessageEvent } from './wire-keys.js';
 
 export interface Evidence {

@@ -2,9 +2,9 @@
 // --expect rules.json --junit out.xml`): one test suite, one test case per
 // rule; a failure carries its evidence, a rule that checked nothing is
 // skipped with its reason. The document is the shared writer's
-// (src/report/junit.ts), so the same wire log gives the same bytes.
-import { junitDocument, writeJunitDocument } from '../../report/index.js';
-import type { JunitCase } from '../../report/index.js';
+// (src/analysis/report/junit.ts), so the same wire log gives the same bytes.
+import { junitDocument, writeJunitDocument } from '../../analysis/report/index.js';
+import type { JunitCase } from '../../analysis/report/index.js';
 import type { ConformanceResult } from './evaluate.js';
 import { evidenceLines } from './report.js';
 import { failedUnexercised, notExercisedMessage } from './verdict.js';

@@ -3,7 +3,7 @@
 // ConformanceRulesError naming the file, the JSON path and the reason; the CLI
 // prints its message as one line and exits 2.
 import { readFileSync, statSync } from 'node:fs';
-import { describeValue, formatPath, jsonTextProblem } from '../../scenario/index.js';
+import { describeValue, formatPath, jsonTextProblem } from '../../model/scenario/index.js';
 import { MAX_RULES, RULE_KINDS, RULE_SCHEMAS, ruleName } from './rules.js';
 import type { ConformanceRule, RuleKind } from './rules.js';
 

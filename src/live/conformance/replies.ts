@@ -2,7 +2,7 @@
 // the counterpart's game layer, as far as the wire shows.
 //
 // What the wire can show: a request that the game layer answers exactly once.
-// The join is made of such pairs (src/traffic/join.ts, DECISIONS.md "Join
+// The join is made of such pairs (src/model/traffic/join.ts, DECISIONS.md "Join
 // sequence on loopback"), listed in REQUEST_PAIRS. However many times we
 // transmit one request (one seq), a counterpart that delivers it once sends
 // one reply, perhaps retransmitted under one seq. A second distinct reliable
@@ -13,7 +13,7 @@
 // What it cannot show: repeated delivery of a message nobody answers (game
 // events, chat, StateUpdates), or one the game layer tolerates silently; a
 // reply the game layer deduplicates itself. Those leave no trace on the wire.
-import { Opcode } from '../../traffic/index.js';
+import { Opcode } from '../../model/traffic/index.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
 import { gameOpcode, isConnectReply, isConnectRequest, isReliableData } from './wire-keys.js';
 import type { ReliableMessage, WireMessageEvent } from './wire-keys.js';

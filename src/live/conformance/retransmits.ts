@@ -8,8 +8,8 @@
 // it more than graceMs after our first ACK. On a lossy link (behind `bcsim
 // proxy --loss`) our ACK itself can be lost and the re-send is then correct
 // behaviour: use this rule on clean loopback.
-import { msToUsUnrounded } from '../../engine/index.js';
-import { TYPE_ACK } from '../../codec/index.js';
+import { msToUsUnrounded } from '../../core/engine/index.js';
+import { TYPE_ACK } from '../../core/codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
 import { KeyTable } from './judge.js';

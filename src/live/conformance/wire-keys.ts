@@ -1,7 +1,7 @@
 // How the rules name what is on the wire: the ACK key of a reliable message,
 // the same key read from an ACK, and a fingerprint that tells a retransmission
 // from a new message reusing its key.
-import { usToMs } from '../../engine/index.js';
+import { usToMs } from '../../core/engine/index.js';
 import {
   PEER_ID_SERVER,
   PEER_ID_UNASSIGNED,
@@ -15,8 +15,8 @@ import {
   packedKeyFragment,
   packedKeyLowType,
   packedKeySeq,
-} from '../../codec/index.js';
-import type { AckMessage, DataMessage, Located } from '../../codec/index.js';
+} from '../../core/codec/index.js';
+import type { AckMessage, DataMessage, Located } from '../../core/codec/index.js';
 import type { WireSide } from '../wire-log.js';
 
 /**

@@ -4,9 +4,9 @@
 // against its manifest ('hashes'): a real client answers with its real files'
 // hashes, which bcsim's stand-ins cannot match, so that is opt-in. `bcsim peer
 // server` removes a client whose answer fails (a Boot first, PeerTransport.kick).
-import { TYPE_GAME } from '../../codec/index.js';
-import { Opcode, findRound, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from '../../traffic/index.js';
-import type { ChecksumManifest } from '../../traffic/index.js';
+import { TYPE_GAME } from '../../core/codec/index.js';
+import { Opcode, findRound, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from '../../model/traffic/index.js';
+import type { ChecksumManifest } from '../../model/traffic/index.js';
 
 /** Rounds asked and not yet answered, kept per client (a join asks five). */
 export const MAX_ROUNDS_ASKED = 16;

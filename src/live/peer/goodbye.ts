@@ -12,10 +12,10 @@
 // trade-off: a fixed client plays that much less traffic, and what is still
 // unACKed or undelivered at the end stays so (the summary counts it and shows
 // the state the connection ended in).
-import { addUs, diffUs, micros, minUs, scaleUs, ZERO_US } from '../../engine/index.js';
-import type { Micros } from '../../engine/index.js';
-import { retransmitIntervalUs } from '../../transport/index.js';
-import type { Role, TransportSwitches } from '../../transport/index.js';
+import { addUs, diffUs, micros, minUs, scaleUs, ZERO_US } from '../../core/engine/index.js';
+import type { Micros } from '../../core/engine/index.js';
+import { retransmitIntervalUs } from '../../model/transport/index.js';
+import type { Role, TransportSwitches } from '../../model/transport/index.js';
 
 /** After the duration a client's goodbye may take at most this long; then the run ends whatever its state. */
 export const DISCONNECT_GRACE_US = micros(1_000_000);

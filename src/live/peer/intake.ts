@@ -4,8 +4,8 @@
 // the transport in their stock form, and their deviations are kept for the
 // summary. Datagrams a server cannot take from a new address, and addresses
 // past --clients, are reported on stderr at once, one line each.
-import { PEER_ID_UNASSIGNED, decodeDialect, toHex } from '../../codec/index.js';
-import type { Deviation } from '../../codec/index.js';
+import { PEER_ID_UNASSIGNED, decodeDialect, toHex } from '../../core/codec/index.js';
+import type { Deviation } from '../../core/codec/index.js';
 
 export interface Intake {
   /** What the transport reads: the stock form, or the bytes as they came when they do not read at all. */

@@ -2,7 +2,7 @@
 // connection completed the join (the counterpart answered every step, through
 // NewPlayerInGame and the server's last reply). Without it no other rule
 // means much, and a CI job must fail.
-import { usToSeconds } from '../../engine/index.js';
+import { usToSeconds } from '../../core/engine/index.js';
 import type { ConformanceResult, Evidence } from '../conformance/index.js';
 import type { LivePeer } from './live-peer.js';
 

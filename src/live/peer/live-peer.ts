@@ -5,16 +5,16 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { Socket, RemoteInfo } from 'node:dgram';
-import { MAX_DATAGRAM_BYTES, TYPE_GAME, decrypt, encrypt } from '../../codec/index.js';
-import type { DataType } from '../../codec/index.js';
-import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../engine/index.js';
-import type { Micros } from '../../engine/index.js';
-import type { Scenario } from '../../scenario/index.js';
-import { Opcode, TrafficDriver, checksumAnswer, joinSteps, parseChecksumRequest } from '../../traffic/index.js';
-import type { ChecksumRequest } from '../../traffic/index.js';
-import type { TrafficPort } from '../../traffic/index.js';
-import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../transport/index.js';
-import type { TransportHooks, Role, TransportSwitches } from '../../transport/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_GAME, decrypt, encrypt } from '../../core/codec/index.js';
+import type { DataType } from '../../core/codec/index.js';
+import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
+import type { Micros } from '../../core/engine/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
+import { Opcode, TrafficDriver, checksumAnswer, joinSteps, parseChecksumRequest } from '../../model/traffic/index.js';
+import type { ChecksumRequest } from '../../model/traffic/index.js';
+import type { TrafficPort } from '../../model/traffic/index.js';
+import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../model/transport/index.js';
+import type { TransportHooks, Role, TransportSwitches } from '../../model/transport/index.js';
 import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';

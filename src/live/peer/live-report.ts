@@ -1,9 +1,9 @@
 // The text `bcsim peer` prints without --json: our end's figures,
 // what happened to our messages, timer accuracy, and the counterpart's
 // retransmissions and ACKs as the wire shows them.
-import { deviationCountsText } from '../../codec/index.js';
-import { usToMs } from '../../engine/index.js';
-import type { DirectionFigures } from '../../capture/index.js';
+import { deviationCountsText } from '../../core/codec/index.js';
+import { usToMs } from '../../core/engine/index.js';
+import type { DirectionFigures } from '../../analysis/capture/index.js';
 import type { LatenessFigures } from '../wall-clock.js';
 import type { LiveSummary } from './live-summary.js';
 

@@ -3,13 +3,13 @@
 // the timers' accuracy, and the counterpart as the wire shows it (the
 // `bcsim analyze` figures of both directions). Schema bcsim.live/1; the
 // conformance results are added by the caller.
-import { usToSeconds } from '../../engine/index.js';
-import type { WireAnalysis, CaptureConnection } from '../../capture/index.js';
-import { WireAnalyzer } from '../../capture/index.js';
-import { connectionKey, round3, summarizePeer } from '../../session/index.js';
-import type { ConnectionSummary, PeerSummary } from '../../session/index.js';
-import type { TransportSwitches, Role } from '../../transport/index.js';
-import { PeerTotal } from '../../transport/index.js';
+import { usToSeconds } from '../../core/engine/index.js';
+import type { WireAnalysis, CaptureConnection } from '../../analysis/capture/index.js';
+import { WireAnalyzer } from '../../analysis/capture/index.js';
+import { connectionKey, round3, summarizePeer } from '../../model/session/index.js';
+import type { ConnectionSummary, PeerSummary } from '../../model/session/index.js';
+import type { TransportSwitches, Role } from '../../model/transport/index.js';
+import { PeerTotal } from '../../model/transport/index.js';
 import { VERSION } from '../../version.js';
 import type { LatenessFigures } from '../wall-clock.js';
 import type { WireRecord } from '../wire-log.js';

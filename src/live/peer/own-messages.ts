@@ -2,7 +2,7 @@
 // simulated run's ledger sees both ends; live, only ours is visible, so a
 // message is "sent", then "ACKed" (the counterpart's ACK cleared it) or "given
 // up". Delivery at the counterpart is what the conformance rules judge.
-import { LimitError } from '../../engine/index.js';
+import { LimitError } from '../../core/engine/index.js';
 
 /** Explicit bound: reliable messages one live run may originate. */
 const MAX_OWN_MESSAGES = 10_000_000;

@@ -1,5 +1,5 @@
 // The traffic script against a real counterpart. The script
-// (src/traffic) drives both ends of a connection and advances the join on
+// (src/model/traffic) drives both ends of a connection and advances the join on
 // deliveries, keyed by the uid of each step's last message. Live, the other
 // end is real: its messages are not ours to send and carry no uid.
 //
@@ -13,11 +13,11 @@
 // reliable messages are reported as delivered to the counterpart at once
 // (after the script recorded their uid): the counterpart's reply, not our
 // guess, decides when its next step happens.
-import { TYPE_GAME } from '../../codec/index.js';
-import { ZERO_US } from '../../engine/index.js';
-import type { Scheduler } from '../../engine/index.js';
-import type { JoinStep } from '../../traffic/index.js';
-import type { Delivery, Role } from '../../transport/index.js';
+import { TYPE_GAME } from '../../core/codec/index.js';
+import { ZERO_US } from '../../core/engine/index.js';
+import type { Scheduler } from '../../core/engine/index.js';
+import type { JoinStep } from '../../model/traffic/index.js';
+import type { Delivery, Role } from '../../model/transport/index.js';
 
 /** Explicit bounds: expectations and unmatched deliveries kept per connection (oldest go first, counted). */
 const MAX_EXPECTATIONS = 256;

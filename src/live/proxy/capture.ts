@@ -5,10 +5,11 @@
 // client is one conversation); a dropped one is the datagram as it reached
 // the proxy, commented `DROPPED (<cause>)`.
 // Addresses are the real ones (IPv4 only: the frames are Ethernet/IPv4/UDP,
-// capture/frames.ts). Streamed into a hidden temporary (CaptureFile) and
+// pcap/frames.ts). Streamed into a hidden temporary (CaptureFile) and
 // renamed into place with the summary at exit, so nothing is half-written.
-import { macFor, CaptureFile, buildFrame, PcapngWriter } from '../../capture/index.js';
-import type { Endpoint } from '../../capture/index.js';
+import { CaptureFile } from '../../analysis/capture/index.js';
+import { macFor, buildFrame, PcapngWriter } from '../../core/pcap/index.js';
+import type { Endpoint } from '../../core/pcap/index.js';
 import { VERSION } from '../../version.js';
 
 export interface Address {

@@ -3,10 +3,10 @@
 // the two Links of its scenario links, their indexed streams, and what the
 // analysis knows of it.
 import type { Socket } from 'node:dgram';
-import type { CaptureConnection, CaptureEndpoint } from '../../capture/index.js';
-import { Link } from '../../link/index.js';
-import type { LinkObserver } from '../../link/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import type { CaptureConnection, CaptureEndpoint } from '../../analysis/capture/index.js';
+import { Link } from '../../model/link/index.js';
+import type { LinkObserver } from '../../model/link/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
 import type { WallClock } from '../wall-clock.js';
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';

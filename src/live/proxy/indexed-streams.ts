@@ -5,8 +5,8 @@
 // n of its direction, from namedStream(seed, `${name}#${n}`), created lazily on
 // the first draw for that datagram. Real arrival times vary from run to run;
 // datagram numbers do not, so decisions depend on the packet order alone.
-import { namedStream } from '../../engine/index.js';
-import type { RandomStream, StreamSource } from '../../engine/index.js';
+import { namedStream } from '../../core/engine/index.js';
+import type { RandomStream, StreamSource } from '../../core/engine/index.js';
 
 export class IndexedStreams implements StreamSource {
   private readonly taken = new Set<string>();

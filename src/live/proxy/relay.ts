@@ -13,11 +13,11 @@
 // read and cut a message out of it keeping the others' own bytes).
 // GameSpy queries (first byte '\') and undecodable datagrams bypass the link.
 import type { Socket } from 'node:dgram';
-import { WireAnalyzer, connectAckSlot, datagramMessages } from '../../capture/index.js';
-import type { CaptureEndpoint } from '../../capture/index.js';
-import { decodeDialect, decrypt, encrypt } from '../../codec/index.js';
-import type { Deviation } from '../../codec/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import { WireAnalyzer, connectAckSlot, datagramMessages } from '../../analysis/capture/index.js';
+import type { CaptureEndpoint } from '../../analysis/capture/index.js';
+import { decodeDialect, decrypt, encrypt } from '../../core/codec/index.js';
+import type { Deviation } from '../../core/codec/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { WallClock, monotonicMicros } from '../wall-clock.js';

@@ -3,9 +3,9 @@
 // both are temporaries until every byte is in, then renamed into place one
 // after the other (capture-file.ts commitAll), so a signal never leaves half a
 // file, and a failure leaves neither.
-import { usToMs, usToSeconds, msToUsUnrounded } from '../../engine/index.js';
-import { CaptureFile, abortAll, commitAll } from '../../capture/index.js';
-import type { Scenario } from '../../scenario/index.js';
+import { usToMs, usToSeconds, msToUsUnrounded } from '../../core/engine/index.js';
+import { CaptureFile, abortAll, commitAll } from '../../analysis/capture/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
 import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { ProxyCapture } from './capture.js';

@@ -2,12 +2,12 @@
 // per client its two links' counters (the same LinkSummary as a simulated run,
 // session/summary.ts), what bypassed the link model, and the wire analysis of
 // everything both peers sent (capture/analyze.ts, the `bcsim analyze` figures).
-import { removalText } from '../../capture/index.js';
-import type { OutboxEstimate, WireAnalysis } from '../../capture/index.js';
-import { deviationCountsText, newDeviationCounts } from '../../codec/index.js';
-import type { DeviationCounts } from '../../codec/index.js';
-import { round3, summarizeLink, sumLinks } from '../../session/index.js';
-import type { LinkSummary } from '../../session/index.js';
+import { removalText } from '../../analysis/capture/index.js';
+import type { OutboxEstimate, WireAnalysis } from '../../analysis/capture/index.js';
+import { deviationCountsText, newDeviationCounts } from '../../core/codec/index.js';
+import type { DeviationCounts } from '../../core/codec/index.js';
+import { round3, summarizeLink, sumLinks } from '../../model/session/index.js';
+import type { LinkSummary } from '../../model/session/index.js';
 import { VERSION } from '../../version.js';
 import { formatHostPort } from '../endpoint.js';
 import type { Bypass, ClientEntry, Direction } from './client-entry.js';

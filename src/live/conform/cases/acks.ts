@@ -2,9 +2,9 @@
 // re-sends of unACKed messages and their end (DECISIONS.md 11), ACK categories
 // (DECISIONS.md 2, 7), per-fragment ACKs (DECISIONS.md 14) and ACKs that match
 // nothing (transport-layer.md §4).
-import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType } from '../../../codec/index.js';
-import type { DataMessage, Message } from '../../../codec/index.js';
-import { FINAL_ROUND, checksumAnswer, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
+import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType } from '../../../core/codec/index.js';
+import type { DataMessage, Message } from '../../../core/codec/index.js';
+import { FINAL_ROUND, checksumAnswer, parseChecksumRequest, roundLabel } from '../../../model/traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';

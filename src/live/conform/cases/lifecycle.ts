@@ -2,10 +2,10 @@
 // error, or the peer timeout) is sent a Boot first and its queued ACKs are
 // flushed (DECISIONS.md 19); a Disconnect is ACKed and the peer is gone within
 // the documented time (DECISIONS.md 21, 28).
-import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME, isLowType } from '../../../codec/index.js';
-import type { DataMessage } from '../../../codec/index.js';
-import { FINAL_ROUND, Opcode } from '../../../traffic/index.js';
-import { disconnectPayload } from '../../../transport/index.js';
+import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME, isLowType } from '../../../core/codec/index.js';
+import type { DataMessage } from '../../../core/codec/index.js';
+import { FINAL_ROUND, Opcode } from '../../../model/traffic/index.js';
+import { disconnectPayload } from '../../../model/transport/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';

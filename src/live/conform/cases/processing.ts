@@ -1,9 +1,9 @@
 // Cases on what the server does with what it receives: a re-sent message is
 // processed once; fragments that arrive out of order, twice, or with a gap
 // reassemble to exactly the original bytes (transport-layer.md §4–§5).
-import { TYPE_ACK, ackFlagsLowType, isLowType } from '../../../codec/index.js';
-import type { DataMessage, Located } from '../../../codec/index.js';
-import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../traffic/index.js';
+import { TYPE_ACK, ackFlagsLowType, isLowType } from '../../../core/codec/index.js';
+import type { DataMessage, Located } from '../../../core/codec/index.js';
+import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../model/traffic/index.js';
 import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, combine, seqLabel } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';

@@ -2,9 +2,9 @@
 // garbage, truncated and oversize datagrams neither crash nor stall it
 // (DECISIONS.md 5: a decoder reports an error, never reads out of bounds), and
 // it echoes the keepalive in the stock form (DECISIONS.md 12, 26).
-import { MAX_DATAGRAM_BYTES, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, isLowType } from '../../../codec/index.js';
-import type { DataMessage } from '../../../codec/index.js';
-import type { RandomStream } from '../../../engine/index.js';
+import { MAX_DATAGRAM_BYTES, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, isLowType } from '../../../core/codec/index.js';
+import type { DataMessage } from '../../../core/codec/index.js';
+import type { RandomStream } from '../../../core/engine/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ConformClient } from '../client.js';

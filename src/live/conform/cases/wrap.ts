@@ -5,9 +5,9 @@
 // message the server must act on goes out with the wrapped seq:
 // - high: the answer to a checksum request (the server must ask the next round);
 // - low: a keepalive (the server must ACK it, and echo it if it echoes keepalives).
-import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, ackFlagsLowType } from '../../../codec/index.js';
-import type { DataMessage } from '../../../codec/index.js';
-import { checksumAnswer, parseChecksumRequest } from '../../../traffic/index.js';
+import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, ackFlagsLowType } from '../../../core/codec/index.js';
+import type { DataMessage } from '../../../core/codec/index.js';
+import { checksumAnswer, parseChecksumRequest } from '../../../model/traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { Arrival, ConformClient } from '../client.js';

@@ -1,0 +1,182 @@
+// report.html: one self-contained file, inline CSS and SVG, no scripts and no
+// network. One chart per metric, every mode on shared axes, phases shaded.
+import { usToSeconds } from '../../core/engine/index.js';
+import { METRICS } from '../../model/metrics/index.js';
+import type { Metric, MetricName } from '../../model/metrics/index.js';
+import type { Comparison, ComparedRun } from './compare.js';
+import { isMultiClient, worstConnection } from './connections.js';
+import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
+import { escapeXml } from './format.js';
+import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
+import { findings } from './narrative.js';
+import { settingsHtml } from './settings.js';
+import { PHASE_FILL, renderChart } from './svg-chart.js';
+import type { ChartSeries, LegendEntry, PhaseBand } from './svg-chart.js';
+
+export const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+
+export const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.caption{color:#555;font-size:12px;margin-top:0}blockquote{color:#444;border-left:3px solid #ccc;margin:8px 0;padding:2px 12px}
+table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
+.charts{display:grid;grid-template-columns:1fr;gap:18px}figure{margin:0}figure svg{width:100%;height:auto}figcaption{font-size:12px;color:#555}h3{font-size:15px;margin:0 0 4px}
+svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legend{font-size:11px;fill:#222}
+.settings td,.settings th{text-align:left}.wide{overflow-x:auto;max-width:100%}pre{background:#f6f8fa;border:1px solid #ddd;padding:8px;overflow-x:auto;font-size:12px}summary{cursor:pointer;color:#444}
+.better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
+`;
+
+export function reportHtml(comparison: Comparison): string {
+  const endS = usToSeconds(comparison.durationUs);
+  const phases = phaseBands(comparison, endS);
+  const legend = chartLegend(comparison);
+  const multi = isMultiClient(comparison);
+  const strokes = multi
+    ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (the highest server-side ACK-outbox peak), dotted = that connection’s client'
+    : 'solid = server, dashed = client';
+  const charts = METRICS.map((metric) => {
+    const series = comparison.runs.flatMap((run, i) => (multi ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name) : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name)));
+    const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases, legend });
+    return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
+      `${metric.name}: ${lineAndBand(metric)}; ${strokes}.`,
+    )}</figcaption></figure>`;
+  });
+  const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
+  const tableRows = rowsFor(comparison);
+  const direction = allLowerIsBetter(tableRows) ? 'Lower is better on every row' : 'Each row is judged in its better direction (the counter schema’s)';
+  const rows = tableRows.map((row) => {
+    const cells = comparison.runs
+      .map((run, i) => {
+        const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
+        const cls = verdict === null ? '' : ` class="${verdict}"`;
+        return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
+      })
+      .join('');
+    return `<tr><td>${escapeXml(row.label)}</td>${cells}</tr>`;
+  }).join('\n');
+  const key = Object.entries(PHASE_FILL)
+    .map(([kind, color]) => `<span style="background:${color}"></span>${kind}`)
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>bcsim report: ${escapeXml(comparison.scenario.name)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>bcsim report: ${escapeXml(comparison.scenario.name)}</h1>
+<p class="caption">${caption(comparison).map(escapeXml).join(' · ')}</p>
+${comparison.scenario.description ? `<blockquote>${escapeXml(comparison.scenario.description)}</blockquote>` : ''}
+</header>
+<section>
+<h2>What this shows</h2>
+<ul>
+${findings(comparison)
+  .map((s) => `<li>${escapeXml(s)}</li>`)
+  .join('\n')}
+</ul>
+</section>
+<section>
+<h2>Side by side</h2>
+<div class="wide">
+<table>
+<thead><tr><th>metric</th>${head}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+</div>
+<p class="caption">${direction}; columns after the first are coloured against it.</p>
+</section>
+${anomaliesHtml(comparison)}
+<section>
+<h2>Time series</h2>
+<p class="key">Phases: ${key}. Traffic: ${escapeXml(phaseLine(comparison))}.</p>
+${multi ? `<p class="worst">${escapeXml(worstConnectionsNote(comparison).replace(/`/g, ''))}</p>\n` : ''}<div class="charts">
+${charts.join('\n')}
+</div>
+</section>
+${settingsHtml(comparison)}
+</body>
+</html>
+`;
+}
+
+/**
+ * What a chart's line and band are. Every series is sampled once a simulated
+ * second; the transport also tracks the highest value between two samples of
+ * the gauges and of the two per-event ratios (transport interval-peaks.ts), so
+ * their band reaches the peak the table shows.
+ */
+function lineAndBand(metric: Metric): string {
+  if (metric.kind === 'gauge') return 'sampled once a simulated second, the line the mean of each bucket’s samples, the band from the lowest sample to the highest value reached (between samples too)';
+  const most = metric.name === 'ackBytesPerPacket' ? ' in one datagram' : metric.name === 'dedupPerMessage' ? ' in one lookup' : null;
+  if (most !== null) return `each second’s ratio, the line its mean over the bucket, the band from the lowest second to the highest value${most}`;
+  return 'each second’s count, the line its mean over the bucket, the band from the lowest second to the highest';
+}
+
+/**
+ * One legend entry per mode (its colour, a solid and a dashed sample) after a
+ * key for the two strokes, rather than one per line: 7 modes make 9 entries,
+ * not 14, and renderChart wraps them onto as many rows as they need.
+ */
+function chartLegend(comparison: Comparison): LegendEntry[] {
+  if (isMultiClient(comparison)) {
+    return [
+      { label: 'server total', color: '#333', strokes: ['solid'] },
+      { label: 'server, worst connection', color: '#333', strokes: ['dashed'] },
+      { label: 'client, worst connection', color: '#333', strokes: ['dotted'] },
+      ...comparison.runs.map((run, i): LegendEntry => {
+        const worst = worstConnection(run);
+        return { label: worst === null ? `${run.spec.label} (one client)` : `${run.spec.label} (worst: ${worst.label})`, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed', 'dotted'] };
+      }),
+    ];
+  }
+  return [
+    { label: 'server', color: '#333', strokes: ['solid'] },
+    { label: 'client', color: '#333', strokes: ['dashed'] },
+    ...comparison.runs.map((run, i): LegendEntry => ({ label: run.spec.label, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed'] })),
+  ];
+}
+
+/** One client: the server solid, the client dashed. */
+function oneClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
+  return (['server', 'client'] as const).map((peer) => ({
+    label: `${run.spec.label} ${peer}`,
+    color,
+    dashed: peer === 'client',
+    points: run.recorded.series[peer][metric].points(),
+  }));
+}
+
+/**
+ * Several clients: the server's total, then the worst connection's
+ * two ends, e.g. "stock server, slot 3 (worst)". A column that ran one client
+ * draws its only connection's two ends in the same strokes.
+ */
+function multiClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
+  const label = run.spec.label;
+  const worst = worstConnection(run);
+  if (worst === null) {
+    return [
+      { label: `${label} server`, color, dashed: false, points: run.recorded.series.server[metric].points() },
+      { label: `${label} client`, color, dashed: false, dotted: true, points: run.recorded.series.client[metric].points() },
+    ];
+  }
+  return [
+    { label: `${label} server total`, color, dashed: false, points: run.recorded.series.server[metric].points() },
+    { label: `${label} server, ${worst.label} (worst)`, color, dashed: true, points: worst.series.server[metric].points() },
+    { label: `${label} client, ${worst.label} (worst)`, color, dashed: false, dotted: true, points: worst.series.client[metric].points() },
+  ];
+}
+
+function phaseBands(comparison: Comparison, endS: number): PhaseBand[] {
+  return comparison.phases.map((p, i) => ({
+    kind: p.kind,
+    startS: usToSeconds(p.startUs),
+    endS: i + 1 < comparison.phases.length ? usToSeconds(comparison.phases[i + 1].startUs) : endS,
+  }));
+}

@@ -1,0 +1,22 @@
+// Reports' public surface: atomic writes and output paths, formatting, the tables,
+// the comparison and the report files; the scheme reports (rtype-deaths,
+// schemes-side-by-side) and the R-Type defect table.
+export { TEMP_PREFIX, makeDirs, sweepTemporaries, temporaryName, writeFileAtomic, writeFilesTogether } from './atomic-write.js';
+export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
+export { escapeXml, fmt } from './format.js';
+export { junitDocument, writeJunitDocument } from './junit.js';
+export type { JunitCase, JunitSuite } from './junit.js';
+export { makeChalk } from './style.js';
+export { niceTicks } from './svg-chart.js';
+export { COMPACT, renderSummaryTable } from './summary-table.js';
+export { settingsLines } from './settings.js';
+export { verdicts } from './verdict.js';
+export { renderAckOutboxReproduction, renderFragmentAckReproduction } from './reproduce-table.js';
+export { STOCK_AND_FIXED, modesWithCauses, runColumn, runComparison } from './compare.js';
+export type { ColumnSettings, ComparedRun, CompareOptions, Comparison, ModeSpec } from './compare.js';
+export { renderCompareTable } from './compare-table.js';
+export { summaryJson } from './documents.js';
+export { REPORT_FILES, writeReport } from './write.js';
+export { renderRtypeReproduction } from './rtype-reproduce-table.js';
+export { SCHEME_REPORT_FILES, renderRtypeCompare, rtypeSummaryJson, writeRtypeReport } from './rtype-files.js';
+export { renderSchemesCompare, schemesReportHtml, schemesSummaryJson, schemesTimeseriesCsv, writeSchemesReport } from './schemes-files.js';

@@ -1,0 +1,431 @@
+// The shape of a scenario file, checked with zod. Only shapes
+// and ranges live here; defaults and cross-field rules are in resolve.ts.
+// Every object is strict: an unknown key is an error, never silently ignored.
+import * as z from 'zod';
+import { MAX_FRAGMENT_CHUNK_BYTES } from '../../core/codec/index.js';
+import { MAX_DURATION_US, parseDuration, secondsToUs } from '../../core/engine/index.js';
+import type { Micros } from '../../core/engine/index.js';
+import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/index.js';
+import {
+  CLOSE_POLICIES,
+  DUPLICATE_ACK_TIMERS,
+  FRAGMENT_ACK_CAUSES,
+  GATE_OPENERS,
+  GATE_SCOPES,
+  IDLE_COUNTS,
+  ACK_CARRIAGES,
+  CONNECT_ACKS,
+  KEEPALIVE_MESSAGES,
+  KEEPALIVE_PATHS,
+  KEEPALIVE_SENDERS,
+  MAX_SEND_WINDOW,
+  MESSAGE_LIFETIMES,
+  ON_GIVE_UP,
+  PLANTED_BUGS,
+  PRESET_NAMES,
+  RECEIVE_TIMINGS,
+  BOOT_PAYLOADS,
+  WRAP_RECEIVE,
+} from '../transport/index.js';
+import { buildManifestSchema } from './manifest-schema.js';
+import { DEAD_PLAYER_FEEDS, EVENT_KIND_NAMES, MAX_BURST_MESSAGES, TREE_HASHINGS } from '../traffic/index.js';
+
+// Lower bounds that keep the microsecond clock exact: every
+// scheduled time must stay a safe integer, or the engine's invariant throws.
+// MIN_SLOT_MS and MIN_BANDWIDTH_BYTES_PER_SECOND come from link/validate.ts.
+/** A positive rate's mean gap (and the ~37x tail of an exponential draw) stays far below 2^53 us. */
+const MIN_RATE = 0.000001;
+/** Whole-message bytes of a generated StateUpdate; larger payloads are fragmented. */
+const MAX_MESSAGE_BYTES = 4096;
+
+// Size limits: a scenario is a hand-written file, not a data set.
+export const MAX_NAME_CHARS = 200;
+export const MAX_DESCRIPTION_CHARS = 10_000;
+export const MAX_OUTAGES = 1_000;
+export const MAX_DROP_RULES = 1_000;
+export const MAX_PHASES = 1_000;
+/** An explicit fault list: a shrunk run has a handful, a recorded one a few thousand. */
+export const MAX_FAULTS = 100_000;
+/** A session is one server and 1 to 16 clients. */
+export const MAX_CLIENTS = 16;
+export const MAX_ASSERTIONS = 1_000;
+const MAX_ASSERTION_PATH_CHARS = 200;
+
+// Queue limits bound memory. Measured per entry: ~500 B in
+// the retransmit queue, ~250 B in the first-send queue, ~265 B in the ACK-outbox.
+// Both peers' queues full cost ~270 MB; with 150,000 pending events and a full
+// ledger as well a process peaked at ~700 MB, under the 1 GB budget.
+export const MAX_QUEUE_LIMIT = 1 << 17;
+export const MAX_ACK_OUTBOX_LIMIT = 1 << 17;
+
+const HOUR_MS = 3_600_000;
+/**
+ * 1234567 -> "1,234,567", as toLocaleString('en-US') writes it; that call's first
+ * use loads ICU (~30 ms), which every run would pay while the schema is built.
+ */
+const grouped = (n: number): string => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US'));
+const DAY_MS = 86_400_000;
+const count = grouped;
+
+const OPS = ['eq', 'lt', 'lte', 'gt', 'gte'] as const;
+export type ExpectOp = (typeof OPS)[number];
+
+let built: ReturnType<typeof buildScenarioSchema> | undefined;
+
+/**
+ * The schema of a scenario file, built on first use: building it costs about as much
+ * as a short run, and a run of an unedited built-in never needs it (stored.ts).
+ */
+export function scenarioSchema(): ReturnType<typeof buildScenarioSchema> {
+  return (built ??= buildScenarioSchema());
+}
+
+function buildScenarioSchema() {
+  const between01 = 'expected a number between 0 and 1';
+  const probability = z.number({ error: between01 }).min(0, between01).max(1, between01);
+  // Every number has an upper bound too: a run that asks for 1e300 ms gets a
+  // one-line answer here, not a failed invariant deep in the engine.
+  const nonNegative = (unit: string, max: number) =>
+    z
+      .number({ error: `expected a number of ${unit} >= 0` })
+      .min(0, `expected a number of ${unit} >= 0`)
+      .max(max, `expected at most ${grouped(max)} ${unit}`);
+  const positive = (unit: string, max: number) =>
+    z
+      .number({ error: `expected a number of ${unit} > 0` })
+      .positive(`expected a number of ${unit} > 0`)
+      .max(max, `expected at most ${grouped(max)} ${unit}`);
+  const positiveInt = (what: string, max: number) =>
+    z
+      .number({ error: `expected a whole number of ${what} >= 1` })
+      .int(`expected a whole number of ${what} >= 1`)
+      .min(1, `expected a whole number of ${what} >= 1`)
+      .max(max, `expected at most ${grouped(max)} ${what}`);
+  const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `expected one of ${values.join(', ')}` });
+
+  /** "30s", "10m", "4h", "1h30m", "250ms", or a number of seconds; at most 7 days. */
+  const durationSchema = z.unknown().transform((value, ctx): Micros => {
+    const us = typeof value === 'number' && value >= 0 ? secondsToUs(value) : typeof value === 'string' ? parseDuration(value) : null;
+    if (us === null) {
+      ctx.addIssue({ code: 'custom', message: 'expected a duration like "30s", "10m", "4h" or "1h30m"', input: value });
+      return z.NEVER;
+    }
+    if (us > MAX_DURATION_US) {
+      ctx.addIssue({ code: 'custom', message: 'expected a duration of at most 168h (7 days)', input: value });
+      return z.NEVER;
+    }
+    return us;
+  });
+
+  const retransmitSchema = z.strictObject({
+    backoff: oneOf(['fixed', 'linear', 'exponential']).optional(),
+    baseMs: positive('milliseconds', HOUR_MS).optional(),
+    stepMs: nonNegative('milliseconds', HOUR_MS).optional(),
+    capMs: positive('milliseconds', HOUR_MS).optional(),
+    retryLimit: z.union([positiveInt('retries', 1_000_000), z.null()], { error: 'expected a whole number of retries >= 1, or null for no limit' }).optional(),
+  });
+
+  const values = (list: readonly string[]) => oneOf(list as unknown as [string, ...string[]]);
+  const bool = z.boolean({ error: 'expected true or false' });
+
+  const keepaliveSchema = z.strictObject({
+    message: values(KEEPALIVE_MESSAGES).optional(),
+    reliable: bool.optional(),
+    path: values(KEEPALIVE_PATHS).optional(),
+    senders: values(KEEPALIVE_SENDERS).optional(),
+    serverEcho: bool.optional(),
+    echoPath: values(KEEPALIVE_PATHS).optional(),
+    idleCounts: values(IDLE_COUNTS).optional(),
+  });
+
+  const gateOpenersSchema = z
+    .array(values(GATE_OPENERS))
+    .max(GATE_OPENERS.length)
+    .refine((list) => new Set(list).size === list.length, `expected each of ${GATE_OPENERS.join(', ')} at most once`);
+
+  const modeObjectSchema = z.strictObject({
+    preset: oneOf(PRESET_NAMES as [string, ...string[]]),
+    ackOutbox: oneOf(['two-pass-gated', 'single-pass-bounded']).optional(),
+    ackSendLimit: positiveInt('sends', 255).optional(),
+    dedup: oneOf(['linear-scan', 'hashed-index']).optional(),
+    ackRefresh: oneOf(['timer-only', 'reset-count']).optional(),
+    fragmentAckCause: oneOf(FRAGMENT_ACK_CAUSES as unknown as [string, ...string[]]).optional(),
+    retransmit: retransmitSchema.optional(),
+    closePolicy: oneOf(CLOSE_POLICIES as unknown as [string, ...string[]]).optional(),
+    sendWindow: z
+      .union([positiveInt('seqs', MAX_SEND_WINDOW), z.null()], { error: `expected a whole number of seqs 1..${MAX_SEND_WINDOW}, or null for no window` })
+      .optional(),
+    onGiveUp: oneOf(ON_GIVE_UP as unknown as [string, ...string[]]).optional(),
+    plantedBug: oneOf(PLANTED_BUGS as unknown as [string, ...string[]]).optional(),
+    keepalive: keepaliveSchema.optional(),
+    gateOpeners: gateOpenersSchema.optional(),
+    gateScope: values(GATE_SCOPES).optional(),
+    messageLifetime: values(MESSAGE_LIFETIMES).optional(),
+    duplicateAckTimer: values(DUPLICATE_ACK_TIMERS).optional(),
+    wrapReceive: values(WRAP_RECEIVE).optional(),
+    receiveTiming: values(RECEIVE_TIMINGS).optional(),
+    bootPayload: values(BOOT_PAYLOADS).optional(),
+    ackCarriage: values(ACK_CARRIAGES).optional(),
+    connectAck: values(CONNECT_ACKS).optional(),
+  });
+
+  /** "stock", or { "preset": "stock", "<switch>": … }. */
+  const modeSchema = z.preprocess((value) => (typeof value === 'string' ? { preset: value } : value), modeObjectSchema);
+
+  const periodMs = z
+    .number({ error: 'expected a number of milliseconds from 1 to 10,000' })
+    .min(1, 'expected a number of milliseconds from 1 to 10,000')
+    .max(10_000, 'expected a number of milliseconds from 1 to 10,000');
+  const updatePeriodsSchema = z.strictObject({ server: periodMs.optional(), client: periodMs.optional() });
+
+  const transportSchema = z.strictObject({
+    updatePeriodMs: updatePeriodsSchema.optional(),
+    disconnectedPeerLingerMs: nonNegative('milliseconds', HOUR_MS).optional(),
+    datagramsPerUpdate: positiveInt('datagrams', 64).optional(),
+    ackResendIntervalMs: nonNegative('milliseconds', HOUR_MS).optional(),
+    ackPassOneLimit: positiveInt('sends', 255).optional(),
+    ackFreeAtCount: positiveInt('sends', 255).optional(),
+    // Fragment 0 adds 7 header bytes and must fit the 510 bytes after the datagram header.
+    fragmentChunkBytes: positiveInt('bytes', MAX_FRAGMENT_CHUNK_BYTES).optional(),
+    keepaliveIdleMs: positive('milliseconds', DAY_MS).optional(),
+    peerTimeoutMs: positive('milliseconds', DAY_MS).optional(),
+    maxMessageAgeMs: z.union([positive('milliseconds', DAY_MS), z.null()], { error: 'expected milliseconds > 0, or null for no limit' }).optional(),
+    clientTickOffsetMs: nonNegative('milliseconds', 10_000).optional(),
+    firstSendQueueLimit: positiveInt('messages', MAX_QUEUE_LIMIT).optional(),
+    retransmitQueueLimit: positiveInt('messages', MAX_QUEUE_LIMIT).optional(),
+    ackOutboxLimit: positiveInt('entries', MAX_ACK_OUTBOX_LIMIT).optional(),
+  });
+
+  const matchSchema = z.strictObject({
+    type: z
+      .union([oneOf(['ack', 'game', 'data', 'connect', 'connectAck', 'boot', 'disconnect']), z.number().int().min(0).max(255)], {
+        error: 'expected a message type name (ack, game, data, connect, connectAck, boot, disconnect) or a type byte',
+      })
+      .optional(),
+    seq: z.number({ error: 'expected a seq 0..65535' }).int().min(0).max(65535, 'expected a seq 0..65535').optional(),
+    fragment: z.boolean({ error: 'expected true or false' }).optional(),
+    fragIndex: z.number({ error: 'expected a fragment index 0..255' }).int().min(0).max(255, 'expected a fragment index 0..255').optional(),
+    lowType: z.boolean({ error: 'expected true or false' }).optional(),
+    reliable: z.boolean({ error: 'expected true or false' }).optional(),
+  });
+
+  const dropRuleSchema = z.strictObject({
+    scope: oneOf(['datagram', 'message']).optional(),
+    match: matchSchema,
+    first: positiveInt('matches', 1_000_000_000).optional(),
+    probability: probability.optional(),
+    from: durationSchema.optional(),
+    until: durationSchema.optional(),
+  });
+
+  /** One explicit link decision (src/model/link/faults.ts): `datagram` is the link's send index. */
+  const faultSchema = z.strictObject({
+    at: durationSchema,
+    datagram: z
+      .number({ error: 'expected a datagram send index 0..1,000,000,000' })
+      .int('expected a datagram send index 0..1,000,000,000')
+      .min(0, 'expected a datagram send index 0..1,000,000,000')
+      .max(1e9, 'expected a datagram send index 0..1,000,000,000'),
+    action: oneOf(['drop', 'duplicate', 'delay']),
+    delayMs: nonNegative('milliseconds', HOUR_MS).optional(),
+  });
+
+  const linkDirectionSchema = z.strictObject({
+    latencyMs: nonNegative('milliseconds', HOUR_MS).optional(),
+    jitterMs: nonNegative('milliseconds', HOUR_MS).optional(),
+    jitter: oneOf(['uniform', 'normal', 'exponential']).optional(),
+    loss: probability.optional(),
+    gilbertElliott: z
+      .strictObject({ pGoodToBad: probability, pBadToGood: probability, lossGood: probability.optional(), lossBad: probability.optional() })
+      .optional(),
+    duplicate: probability.optional(),
+    duplicateDelayMs: nonNegative('milliseconds', HOUR_MS).optional(),
+    reorder: probability.optional(),
+    reorderGap: positiveInt('datagrams', 1_000_000).optional(),
+    bandwidthBytesPerSecond: z
+      .number({ error: `expected a number of bytes per second >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}` })
+      .min(MIN_BANDWIDTH_BYTES_PER_SECOND, `expected a number of bytes per second >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}`)
+      .max(1e12, `expected at most ${count(1e12)} bytes per second`)
+      .optional(),
+    burstBytes: positiveInt('bytes', 1e9).optional(),
+    queueLimitPackets: positiveInt('datagrams', 1_000_000).optional(),
+    slotMs: z
+      .number({ error: `expected a number of milliseconds >= ${MIN_SLOT_MS} (1 microsecond)` })
+      .min(MIN_SLOT_MS, `expected a number of milliseconds >= ${MIN_SLOT_MS} (1 microsecond)`)
+      .max(HOUR_MS, `expected at most ${count(HOUR_MS)} milliseconds`)
+      .optional(),
+    outages: z
+      .array(z.strictObject({ start: durationSchema, end: durationSchema }))
+      .max(MAX_OUTAGES, `expected at most ${count(MAX_OUTAGES)} outages`)
+      .optional(),
+    drop: z.array(dropRuleSchema).max(MAX_DROP_RULES, `expected at most ${count(MAX_DROP_RULES)} drop rules`).optional(),
+    faults: z.array(faultSchema).max(MAX_FAULTS, `expected at most ${count(MAX_FAULTS)} faults`).optional(),
+  });
+
+  const linkBlockSchema = z.strictObject({
+    both: linkDirectionSchema.optional(),
+    clientToServer: linkDirectionSchema.optional(),
+    serverToClient: linkDirectionSchema.optional(),
+  });
+
+  const clientNumber = z
+    .number({ error: `expected a client number 1..${MAX_CLIENTS}` })
+    .int(`expected a client number 1..${MAX_CLIENTS}`)
+    .min(1, `expected a client number 1..${MAX_CLIENTS}`)
+    .max(MAX_CLIENTS, `expected a client number 1..${MAX_CLIENTS}`);
+
+  /** The links of every client, and per-client overrides keyed by client number: link.clients["2"]. */
+  const linkSchema = linkBlockSchema.extend({
+    clients: z
+      // Keys are checked in resolve.ts, where the message can name the key.
+      .record(z.string(), linkBlockSchema)
+      .optional(),
+  });
+
+  const sizeRange = z
+    .tuple([positiveInt('bytes', MAX_MESSAGE_BYTES), positiveInt('bytes', MAX_MESSAGE_BYTES)], { error: 'expected [min, max] whole-message bytes' })
+    .refine(([min, max]) => min <= max && min >= 3, 'expected [min, max] with 3 <= min <= max');
+
+  const tinyRate = `expected 0 or a rate of at least ${MIN_RATE}`;
+  const reliableRate = z.preprocess(
+    (value) => (value === 'measured' ? 4.9 : value === 'heavy' ? 60 : value),
+    z
+      .number({ error: 'expected reliable messages per second, "measured" (4.9) or "heavy" (60)' })
+      .min(0, 'expected a rate >= 0')
+      .max(10_000, 'expected at most 10,000 per second')
+      .refine((r) => r === 0 || r >= MIN_RATE, tinyRate),
+  );
+
+  const rate = z
+    .number({ error: 'expected a rate >= 0' })
+    .min(0, 'expected a rate >= 0')
+    .max(10_000, 'expected at most 10,000')
+    .refine((r) => r === 0 || r >= MIN_RATE, tinyRate);
+  const arrival = oneOf(['poisson', 'periodic']);
+
+  const phaseSchema = z.preprocess(
+    (value) => (typeof value === 'string' ? { kind: value } : value),
+    z.discriminatedUnion(
+      'kind',
+      [
+        // With `client`: that client joins now, late, while the game goes on.
+        z.strictObject({ kind: z.literal('join'), client: clientNumber.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+        // Without `client`: every client leaves.
+        z.strictObject({ kind: z.literal('disconnect'), client: clientNumber.optional() }),
+        // The client's host goes away without a word; the server times it out (DECISIONS.md 19).
+        z.strictObject({ kind: z.literal('timeout'), client: clientNumber }),
+        z.strictObject({ kind: z.literal('lobby'), duration: durationSchema.optional(), chatPerMinute: rate.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+        z.strictObject({ kind: z.literal('quiet'), duration: durationSchema.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+        z.strictObject({
+          kind: z.literal('combat'),
+          updatePeriodMs: updatePeriodsSchema.optional(),
+          duration: durationSchema.optional(),
+          stateUpdatesPerSecond: rate.optional(),
+          stateUpdateBytes: sizeRange.optional(),
+          reliablePerSecond: reliableRate.optional(),
+          clientShare: probability.optional(),
+          arrival: arrival.optional(),
+          eventKinds: z
+            .array(oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]))
+            .min(1, 'expected at least one event kind')
+            .max(EVENT_KIND_NAMES.length)
+            .refine((list) => new Set(list).size === list.length, 'expected each event kind at most once')
+            .optional(),
+        }),
+        z.strictObject({
+          kind: z.literal('lull'),
+          updatePeriodMs: updatePeriodsSchema.optional(),
+          duration: durationSchema.optional(),
+          stateUpdatesPerSecond: rate.optional(),
+          stateUpdateBytes: sizeRange.optional(),
+          arrival: arrival.optional(),
+        }),
+      ],
+      { error: 'expected a phase kind: join, lobby, combat, lull, quiet, disconnect or timeout' },
+    ),
+  );
+
+  const trafficSchema = z.strictObject({
+    /** Client k starts its join (k - 1) x joinStagger after the join phase starts. */
+    joinStagger: durationSchema.optional(),
+    phases: z.array(phaseSchema).min(1, 'expected at least one phase').max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`).optional(),
+    repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
+    /** The checksum rounds of every join (DECISIONS.md 31); default: the measured join's. */
+    manifest: buildManifestSchema().optional(),
+    /** Where the client hashes a recursive round: concurrent with its update loop, or inside it. */
+    treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
+    /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
+    round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
+    /** Ship deaths in combat: the dead player's pause and the messages a death sends. */
+    deaths: z
+      .strictObject({
+        perMinute: rate,
+        explosionMs: nonNegative('milliseconds', HOUR_MS).optional(),
+        selectionMs: nonNegative('milliseconds', HOUR_MS).optional(),
+        whileDead: oneOf(DEAD_PLAYER_FEEDS as unknown as ['game', 'nothing']).optional(),
+        burst: z
+          .partialRecord(
+            oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]),
+            z.number({ error: 'expected a whole number of messages' }).int('expected a whole number of messages').min(0, 'expected a whole number of messages >= 0'),
+          )
+          .refine((b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES, `expected at most ${MAX_BURST_MESSAGES} messages in all`)
+          .optional(),
+      })
+      .optional(),
+  });
+
+  const assertionSchema = z
+    .strictObject({
+      eq: z.number().optional(),
+      lt: z.number().optional(),
+      lte: z.number().optional(),
+      gt: z.number().optional(),
+      gte: z.number().optional(),
+    })
+    .refine((ops) => OPS.some((op) => ops[op] !== undefined), 'expected at least one of eq, lt, lte, gt, gte');
+
+  const expectSchema = z.partialRecord(
+    oneOf(PRESET_NAMES as [string, ...string[]]),
+    z
+      .record(z.string().max(MAX_ASSERTION_PATH_CHARS, `expected a summary path of at most ${MAX_ASSERTION_PATH_CHARS} characters`), assertionSchema)
+      .refine((block) => Object.keys(block).length > 0, 'expected at least one assertion (an empty block checks nothing)')
+      .refine((block) => Object.keys(block).length <= MAX_ASSERTIONS, `expected at most ${count(MAX_ASSERTIONS)} assertions`),
+  );
+
+  return z.strictObject({
+    name: z
+      .string({ error: 'expected a scenario name' })
+      .min(1, 'expected a non-empty name')
+      .max(MAX_NAME_CHARS, `expected a name of at most ${MAX_NAME_CHARS} characters`),
+    description: z
+      .string({ error: 'expected a string' })
+      .max(MAX_DESCRIPTION_CHARS, `expected at most ${count(MAX_DESCRIPTION_CHARS)} characters`)
+      .optional(),
+    duration: durationSchema.optional(),
+    seed: z
+      .number({ error: 'expected a whole number seed 0..4294967295' })
+      .int('expected a whole number seed 0..4294967295')
+      .min(0, 'expected a whole number seed 0..4294967295')
+      .max(4294967295, 'expected a whole number seed 0..4294967295')
+      .optional(),
+    mode: modeSchema.optional(),
+    clients: z
+      .number({ error: `expected a number of clients 1..${MAX_CLIENTS}` })
+      .int(`expected a number of clients 1..${MAX_CLIENTS}`)
+      .min(1, `expected a number of clients 1..${MAX_CLIENTS}`)
+      .max(MAX_CLIENTS, `expected a number of clients 1..${MAX_CLIENTS}`)
+      .optional(),
+    tickMs: z
+      .number({ error: 'expected a number of milliseconds from 1 to 10,000' })
+      .min(1, 'expected a number of milliseconds from 1 to 10,000')
+      .max(10_000, 'expected a number of milliseconds from 1 to 10,000')
+      .optional(),
+    transport: transportSchema.optional(),
+    link: linkSchema.optional(),
+    traffic: trafficSchema.optional(),
+    expect: expectSchema.optional(),
+  });
+}
+
+export type ScenarioInput = z.infer<ReturnType<typeof buildScenarioSchema>>;
+export type LinkDirectionInput = NonNullable<NonNullable<ScenarioInput['link']>['both']>;

@@ -1,0 +1,381 @@
+// Runs a TrafficPlan on the simulator for one server and N clients:
+// one phase at a time, cycling if asked. Each client joins (reactively: each
+// join step replies to a delivery), then takes part in whatever phase is on.
+// StateUpdates flow per connection and direction; game events come from the
+// players and the server (sources.ts), and the server relays each player's
+// reliable game message to every other player, as a dedicated server does.
+import { TYPE_GAME } from '../../core/codec/index.js';
+import { ZERO_US, msToUsUnrounded, scaleUs, uniformInt } from '../../core/engine/index.js';
+import type { Micros, RandomStream, RandomStreams, Timer } from '../../core/engine/index.js';
+import type { Delivery, Role } from '../transport/index.js';
+import { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload, joinSteps } from './join.js';
+import type { JoinStep } from './join.js';
+import type { Deaths, Phase, TrafficPlan } from './plan.js';
+import { deathBurst, eventMix } from './mix.js';
+import { CHAT_CLIENT_SHARE, Origins, PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
+import type { TrafficPort } from './sources.js';
+
+export interface PhaseStart {
+  readonly kind: Phase['kind'];
+  readonly index: number;
+  readonly startUs: Micros;
+}
+
+/** Explicit bound on the phase log kept for reports. */
+const MAX_PHASE_LOG = 10_000;
+
+type ClientStatus = 'idle' | 'joining' | 'in-game' | 'gone';
+
+export class TrafficDriver {
+  readonly phaseLog: PhaseStart[] = [];
+  /** Relayed player messages (one per other player per message). */
+  relayed = 0;
+  private current = -1;
+  /** The last phase ended and nothing repeats: no source starts again. */
+  private planOver = false;
+  /** The phase's own timers: its end and its session-wide sources. */
+  private timers: Timer[] = [];
+  /** Each client's StateUpdate sources in the current phase. */
+  private readonly clientTimers = new Map<number, Timer[]>();
+  /** The session-wide event source; restarted when the players in game change. */
+  private eventTimer: Timer | null = null;
+  private readonly status: ClientStatus[];
+  /** Players in game without a ship (traffic.deaths), each with the timer of its next ship. */
+  private readonly shipless = new Map<number, Timer>();
+  /** Clients of the first join phase still joining; the phase ends when none is left. */
+  private readonly joiningInPhase = new Set<number>();
+  private readonly lateJoiners: ReadonlySet<number>;
+  private readonly joinAwaiting = new Map<number, { client: number; step: JoinStep }>();
+  /** The join of the plan's checksum manifest (DECISIONS.md 31). */
+  readonly join: readonly JoinStep[];
+  private readonly salt = new PayloadSalt();
+  private readonly streams: {
+    stateUpdates: Array<Record<Role, RandomStream>>;
+    reliable: RandomStream;
+    chat: RandomStream;
+    deaths: RandomStream | null;
+  };
+
+  constructor(
+    private readonly plan: TrafficPlan,
+    private readonly port: TrafficPort,
+    streams: RandomStreams,
+    private readonly clients = 1,
+  ) {
+    // Client 1 keeps the stream names of the one-client model, so its runs are unchanged.
+    const suffix = (k: number) => (k === 1 ? '' : `.${k}`);
+    this.streams = {
+      stateUpdates: Array.from({ length: clients }, (_, i) => ({
+        client: streams.stream(`traffic.stateUpdates.client${suffix(i + 1)}`),
+        server: streams.stream(`traffic.stateUpdates.server${suffix(i + 1)}`),
+      })),
+      reliable: streams.stream('traffic.reliable'),
+      chat: streams.stream('traffic.chat'),
+      // Only a plan with deaths takes the stream: the draws of every other source stay as they were.
+      deaths: plan.deaths === null ? null : streams.stream('traffic.deaths'),
+    };
+    this.status = Array.from({ length: clients + 1 }, () => 'idle');
+    const late = new Set<number>();
+    for (const phase of plan.phases) if (phase.kind === 'join' && phase.client !== undefined) late.add(phase.client);
+    this.lateJoiners = late;
+    this.join = joinSteps(plan.manifest);
+  }
+
+  start(): void {
+    // Without a join phase, the clients are in game from the start.
+    if (!this.plan.phases.some((p) => p.kind === 'join' && p.client === undefined)) {
+      for (let k = 1; k <= this.clients; k++) {
+        if (this.lateJoiners.has(k)) continue;
+        this.port.startClient(k);
+        this.status[k] = 'in-game';
+      }
+    }
+    if (this.plan.phases.length > 0) this.enter(0);
+  }
+
+  /** Stops every source and pending join step: nothing more is sent (a live run ending). */
+  stop(): void {
+    this.cancelTimers();
+    for (let k = 1; k <= this.clients; k++) this.cancelClientTimers(k);
+    for (const k of [...this.shipless.keys()]) this.respawned(k, false);
+    this.joinAwaiting.clear();
+  }
+
+  /**
+   * A live server's place for `client` was taken by a new client after the last
+   * one left: everything of the old one is dropped and the join starts again.
+   */
+  rejoin(client: number): void {
+    this.cancelClientTimers(client);
+    for (const [uid, waiting] of this.joinAwaiting) if (waiting.client === client) this.joinAwaiting.delete(uid);
+    this.joiningInPhase.delete(client);
+    this.respawned(client, false);
+    this.status[client] = 'idle';
+    this.startJoin(client);
+    this.startEventSource();
+  }
+
+  /** Players in game, in client order. */
+  inGame(): number[] {
+    const list: number[] = [];
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') list.push(k);
+    return list;
+  }
+
+  /** Players in game with a ship: they start game messages. */
+  private withShips(): number[] {
+    return this.inGame().filter((k) => !this.shipless.has(k));
+  }
+
+  /** Players in game the server sends the game to: without a ship too, unless traffic.deaths.whileDead is nothing. */
+  private fed(): number[] {
+    return this.inGame().filter((k) => this.isFed(k));
+  }
+
+  private isFed(client: number): boolean {
+    return !this.shipless.has(client) || this.plan.deaths?.whileDead === 'game';
+  }
+
+  /** The session reports every reliable delivery: the join advances on them, and the server relays. */
+  onDelivered(to: Role, client: number, uid: number, delivery: Delivery): void {
+    if (this.joinAwaiting.size > 0) {
+      const waiting = this.joinAwaiting.get(uid);
+      if (waiting !== undefined && waiting.step.from !== to) {
+        this.joinAwaiting.delete(uid);
+        this.joinStepDone(waiting.client, waiting.step);
+        return;
+      }
+    }
+    if (to === 'server' && delivery.type === TYPE_GAME && this.status[client] === 'in-game' && this.clients > 1) this.relay(client, delivery.payload);
+  }
+
+  private relay(from: number, payload: Uint8Array): void {
+    // The held bytes are the receiver's view; the relay keeps its own copy.
+    const copy = payload.slice();
+    for (let k = 1; k <= this.clients; k++) {
+      if (k === from || this.status[k] !== 'in-game' || !this.isFed(k)) continue;
+      this.port.send('server', k, TYPE_GAME, copy, true, false);
+      this.relayed++;
+    }
+  }
+
+  private enter(index: number): void {
+    this.cancelTimers();
+    this.current = index;
+    const phase = this.plan.phases[index];
+    if (this.phaseLog.length < MAX_PHASE_LOG) this.phaseLog.push({ kind: phase.kind, index, startUs: this.port.sim.now });
+    // A phase's update periods; an instant (leave, late join) keeps the ones in force.
+    const instant = phase.kind === 'disconnect' || phase.kind === 'timeout' || (phase.kind === 'join' && phase.client !== undefined);
+    if (!instant || ('updatePeriodMs' in phase && phase.updatePeriodMs)) this.port.setUpdatePeriods(('updatePeriodMs' in phase ? phase.updatePeriodMs : undefined) ?? null);
+    switch (phase.kind) {
+      case 'join':
+        if (phase.client !== undefined) {
+          this.startJoin(phase.client);
+          this.schedule(ZERO_US, () => this.next());
+        } else {
+          this.startInitialJoins();
+        }
+        return;
+      case 'disconnect':
+        for (const k of phase.client === undefined ? this.connected() : [phase.client]) this.leave(k, 'disconnect');
+        this.schedule(ZERO_US, () => this.next());
+        return;
+      case 'timeout':
+        this.leave(phase.client, 'halt');
+        this.schedule(ZERO_US, () => this.next());
+        return;
+      default:
+        break;
+    }
+    for (const k of this.inGame()) this.startClientSources(k);
+    this.startEventSource();
+    if (phase.kind === 'combat' && this.plan.deaths !== null) this.startDeaths(this.plan.deaths);
+    if (phase.durationUs !== null) this.schedule(phase.durationUs, () => this.next());
+  }
+
+  /** Ship deaths at traffic.deaths.perMinute, for as long as the phase lasts. */
+  private startDeaths(deaths: Deaths): void {
+    const stream = this.streams.deaths as RandomStream;
+    const timer = startArrivals(this.port.sim, deaths.perMinute / 60, 'poisson', stream, () => this.die(deaths, stream));
+    if (timer !== null) this.timers.push(timer);
+  }
+
+  /**
+   * A ship dies: the server sends every player it feeds the death's messages at once; the
+   * player has no ship (no StateUpdates, no game messages of its own) until the explosion
+   * and its ship selection are over.
+   */
+  private die(deaths: Deaths, stream: RandomStream): void {
+    const candidates = this.withShips();
+    if (candidates.length === 0) return;
+    const victim = candidates[uniformInt(stream, 0, candidates.length - 1)];
+    const burst = deathBurst(deaths.burst, this.salt);
+    // Before the victim loses its ship: it gets its own death's messages, whatever whileDead says.
+    for (const k of this.fed()) for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
+    this.cancelClientTimers(victim);
+    this.shipless.set(victim, this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)));
+    this.startClientSources(victim);
+    this.startEventSource();
+  }
+
+  /** The player has a ship again (or left, or the run stops: `restart` false). */
+  private respawned(client: number, restart: boolean): void {
+    const timer = this.shipless.get(client);
+    if (timer === undefined) return;
+    this.port.sim.cancel(timer);
+    this.shipless.delete(client);
+    if (!restart || this.status[client] !== 'in-game' || this.planOver) return;
+    this.cancelClientTimers(client);
+    this.startClientSources(client);
+    this.startEventSource();
+  }
+
+  private startInitialJoins(): void {
+    let order = 0;
+    for (let k = 1; k <= this.clients; k++) {
+      if (this.lateJoiners.has(k) || this.status[k] !== 'idle') continue;
+      this.joiningInPhase.add(k);
+      const delayUs = scaleUs(this.plan.joinStaggerUs, order++);
+      if (delayUs === 0) this.startJoin(k);
+      else this.schedule(delayUs, () => this.startJoin(k));
+    }
+    if (this.joiningInPhase.size === 0) this.schedule(ZERO_US, () => this.next());
+  }
+
+  private startJoin(client: number): void {
+    if (this.status[client] !== 'idle') return;
+    this.status[client] = 'joining';
+    this.port.startClient(client);
+    this.runJoinStep(client, this.join[0]);
+  }
+
+  private joinStepDone(client: number, step: JoinStep): void {
+    if (this.status[client] !== 'joining') return;
+    const dependents = this.join.filter((s) => s.after === step.step);
+    for (const next of dependents) {
+      const thinkMs = next.from === 'client' && next.round === 2 ? this.plan.round2ThinkMs : next.delayMs;
+      if (next.from === 'client' && next.hashesTree && this.plan.treeHashing === 'in-update') {
+        // The client hashes the tree inside the update that dispatched the request: the reply is
+        // queued now and its update loop waits, so the reply leaves with the request's ACK.
+        this.runJoinStep(client, next);
+        this.port.stallClient(client, msToUsUnrounded(thinkMs));
+      } else {
+        this.schedule(msToUsUnrounded(thinkMs), () => this.runJoinStep(client, next), client);
+      }
+    }
+    if (dependents.length === 0 && step === this.join[this.join.length - 1]) {
+      // Ship selection, then StateUpdates start ~150 ms later.
+      this.schedule(msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS), () => this.enterGame(client), client);
+    }
+  }
+
+  private enterGame(client: number): void {
+    if (this.status[client] !== 'joining') return;
+    this.status[client] = 'in-game';
+    this.clientTimers.delete(client); // its join timers have all fired
+    if (this.joiningInPhase.delete(client) && this.joiningInPhase.size === 0 && this.plan.phases[this.current].kind === 'join') {
+      this.next();
+      return;
+    }
+    // A late joiner takes part in the phase that is on.
+    this.startClientSources(client);
+    this.startEventSource();
+  }
+
+  private leave(client: number, how: 'disconnect' | 'halt'): void {
+    if (this.status[client] === 'idle' || this.status[client] === 'gone') return;
+    this.status[client] = 'gone';
+    this.joiningInPhase.delete(client);
+    this.respawned(client, false);
+    this.cancelClientTimers(client);
+    if (how === 'disconnect') this.port.disconnect(client);
+    else this.port.halt(client);
+    this.startEventSource();
+  }
+
+  /** Clients that started and have not left, in client order. */
+  private connected(): number[] {
+    const list: number[] = [];
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'joining' || this.status[k] === 'in-game') list.push(k);
+    return list;
+  }
+
+  private next(): void {
+    const following = this.current + 1;
+    if (following < this.plan.phases.length) this.enter(following);
+    else if (this.plan.repeatFrom !== null) this.enter(this.plan.repeatFrom);
+    else {
+      this.cancelTimers();
+      this.planOver = true;
+    }
+  }
+
+  private startClientSources(client: number): void {
+    const phase = this.plan.phases[this.current];
+    if (phase.kind !== 'combat' && phase.kind !== 'lull') return;
+    const streams = this.streams.stateUpdates[client - 1];
+    for (const role of ['client', 'server'] as const) {
+      // A player without a ship sends none; the server sends it the others' unless whileDead is nothing.
+      if (this.shipless.has(client) && (role === 'client' || !this.isFed(client))) continue;
+      const stream = streams[role];
+      const fire = stateUpdateSender(this.port, role, client, phase.stateUpdateBytes, stream, this.salt);
+      this.trackClient(client, startArrivals(this.port.sim, phase.stateUpdatesPerSecond, phase.arrival, stream, fire));
+    }
+  }
+
+  /** (Re)starts the session-wide source of the phase at the rate the players in game give. */
+  private startEventSource(): void {
+    if (this.eventTimer !== null) this.port.sim.cancel(this.eventTimer);
+    this.eventTimer = null;
+    const phase = this.plan.phases[this.current];
+    const senders = () => this.withShips();
+    const receivers = () => this.fed();
+    const n = senders().length;
+    if (phase.kind === 'combat') {
+      const origins = new Origins(phase.reliablePerSecond, phase.clientShare);
+      const mix = eventMix(phase.eventKinds);
+      const fire = reliableEventSender(this.port, origins, senders, receivers, this.streams.reliable, this.salt, mix);
+      this.eventTimer = startArrivals(this.port.sim, eventsPerSecond(origins.total(n), mix), phase.arrival, this.streams.reliable, fire);
+    } else if (phase.kind === 'lobby') {
+      const origins = new Origins(phase.chatPerMinute / 60, CHAT_CLIENT_SHARE);
+      const fire = chatSender(this.port, origins, senders, receivers, this.streams.chat, this.salt);
+      this.eventTimer = startArrivals(this.port.sim, origins.total(n), 'poisson', this.streams.chat, fire);
+    }
+  }
+
+  private runJoinStep(client: number, step: JoinStep): void {
+    if (this.status[client] !== 'joining') return;
+    let lastUid = -1;
+    const slot = this.port.slotOf(client);
+    for (const message of step.messages) lastUid = this.port.send(step.from, client, message.type, joinPayload(message, slot, client), message.reliable, message.ordered);
+    this.joinAwaiting.set(lastUid, { client, step });
+  }
+
+  /** A timer of the phase, or (with `client`) of one client's join or sources. */
+  private schedule(delayUs: Micros, fn: () => void, client?: number): void {
+    const timer = this.port.sim.after(delayUs, fn);
+    if (client === undefined) this.timers.push(timer);
+    else this.trackClient(client, timer);
+  }
+
+  private trackClient(client: number, timer: Timer | null): void {
+    if (timer === null) return;
+    let list = this.clientTimers.get(client);
+    if (list === undefined) this.clientTimers.set(client, (list = []));
+    list.push(timer);
+  }
+
+  private cancelClientTimers(client: number): void {
+    for (const timer of this.clientTimers.get(client) ?? []) this.port.sim.cancel(timer);
+    this.clientTimers.delete(client);
+  }
+
+  private cancelTimers(): void {
+    for (const timer of this.timers) this.port.sim.cancel(timer);
+    this.timers = [];
+    if (this.eventTimer !== null) this.port.sim.cancel(this.eventTimer);
+    this.eventTimer = null;
+    // Join timers survive a phase change; StateUpdate sources belong to the phase.
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') this.cancelClientTimers(k);
+  }
+}
