@@ -72,4 +72,6 @@ for (let i = 0; i < 3; i++) codecSeconds.push(time(codecLoop));
 
 const sim = median(simSeconds);
 const codec = median(codecSeconds);
-process.stdout.write(`${JSON.stringify({ scenario: name, duration, preset, datagrams: ends.length, messages: messages / 3, simSeconds: sim, codecSeconds: codec, ratio: sim / codec, simSecondsAll: simSeconds, codecSecondsAll: codecSeconds })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ scenario: name, duration, preset, datagrams: ends.length, messages: messages / 3, simSeconds: sim, codecSeconds: codec, ratio: sim / codec, simSecondsAll: simSeconds, codecSecondsAll: codecSeconds })}\n`,
+);

@@ -21,6 +21,8 @@ export function benchEngine({ events = 5_000_000, population = 1_000 } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (let i = 0; i < 3; i++) {
     const r = benchEngine();
-    console.log(`${(r.eventsPerSecond / 1e6).toFixed(2)}M events/s (${r.events} events, ${r.wallSeconds.toFixed(3)} s)`);
+    console.log(
+      `${(r.eventsPerSecond / 1e6).toFixed(2)}M events/s (${r.events} events, ${r.wallSeconds.toFixed(3)} s)`,
+    );
   }
 }

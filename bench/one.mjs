@@ -11,5 +11,11 @@ const start = process.hrtime.bigint();
 const { summary } = runScenario(scenario, { preset, durationUs });
 const wallSeconds = Number(process.hrtime.bigint() - start) / 1e9;
 process.stdout.write(
-  JSON.stringify({ wallSeconds, events: summary.events, datagrams: summary.datagrams, maxRssBytes: process.resourceUsage().maxRSS * 1024, traceHash: summary.traceHash }),
+  JSON.stringify({
+    wallSeconds,
+    events: summary.events,
+    datagrams: summary.datagrams,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    traceHash: summary.traceHash,
+  }),
 );

@@ -37,9 +37,29 @@ function bcsim(args) {
 }
 
 const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--mode', 'fixed', '--duration', `${SECONDS + 6}s`, '--json']);
+const server = bcsim([
+  'peer',
+  'server',
+  '--listen',
+  `127.0.0.1:${port}`,
+  '--mode',
+  'fixed',
+  '--duration',
+  `${SECONDS + 6}s`,
+  '--json',
+]);
 await server.started;
-const client = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--mode', 'fixed', '--duration', `${SECONDS}s`, '--json']);
+const client = bcsim([
+  'peer',
+  'client',
+  '--connect',
+  `127.0.0.1:${port}`,
+  '--mode',
+  'fixed',
+  '--duration',
+  `${SECONDS}s`,
+  '--json',
+]);
 // /proc/<pid>/stat fields 14 and 15: user and system ticks; sampled, as the process cannot be read after it exits.
 const cpu = (pid) => {
   try {
@@ -53,13 +73,23 @@ let clientCpu = 0;
 const sampler = setInterval(() => (clientCpu = Math.max(clientCpu, cpu(client.child.pid))), 200);
 const [c, s] = (await Promise.all([client.exited, server.exited])).map((out) => JSON.parse(out));
 clearInterval(sampler);
-const pick = (j) => ({ wallSeconds: j.wallSeconds, datagramsSent: j.wire.sent, sendLatenessUs: j.timers.sendLatenessUs, dispatchLatenessUs: j.timers.dispatchLatenessUs });
+const pick = (j) => ({
+  wallSeconds: j.wallSeconds,
+  datagramsSent: j.wire.sent,
+  sendLatenessUs: j.timers.sendLatenessUs,
+  dispatchLatenessUs: j.timers.dispatchLatenessUs,
+});
 const result = { seconds: SECONDS, client: { ...pick(c), cpuSeconds: clientCpu }, server: pick(s) };
 if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
 else {
-  for (const [name, r] of [['client', result.client], ['server', result.server]]) {
+  for (const [name, r] of [
+    ['client', result.client],
+    ['server', result.server],
+  ]) {
     const f = (x) => `p50 ${x.p50} µs, p99 ${x.p99} µs, max ${x.max} µs (${x.count})`;
     console.log(`${name}: sends late ${f(r.sendLatenessUs)}; timer dispatch late ${f(r.dispatchLatenessUs)}`);
   }
-  console.log(`client CPU: ${clientCpu.toFixed(2)} s over ${result.client.wallSeconds} s (${((100 * clientCpu) / result.client.wallSeconds).toFixed(1)} % of one core, start-up included)`);
+  console.log(
+    `client CPU: ${clientCpu.toFixed(2)} s over ${result.client.wallSeconds} s (${((100 * clientCpu) / result.client.wallSeconds).toFixed(1)} % of one core, start-up included)`,
+  );
 }

@@ -36,7 +36,16 @@ function datagram(seq) {
     peerId: 2,
     messages: [
       { type: 0x01, seq: (seq + 7) & 0xffff, flags: 0, fragIndex: null },
-      { type: 0x32, reliable: true, ordered: true, fragment: false, seq: seq & 0xffff, fragIndex: null, fragCount: null, payload },
+      {
+        type: 0x32,
+        reliable: true,
+        ordered: true,
+        fragment: false,
+        seq: seq & 0xffff,
+        fragIndex: null,
+        fragCount: null,
+        payload,
+      },
     ],
   });
   if (!r.ok) throw new Error('encode');
@@ -82,7 +91,14 @@ async function phase(sender, receiver, port) {
   }
   times.sort((a, b) => a - b);
   const pct = (p) => times[Math.min(times.length - 1, Math.floor(p * (times.length - 1)))];
-  return { samples: times.length, lost, p50: pct(0.5), p99: pct(0.99), max: times[times.length - 1], wallS: (nowUs() - start) / 1e6 };
+  return {
+    samples: times.length,
+    lost,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    max: times[times.length - 1],
+    wallS: (nowUs() - start) / 1e6,
+  };
 }
 
 function cpuTicks(pid) {
@@ -99,9 +115,21 @@ const direct = await phase(sender, receiver, receiver.address().port);
 const probe = await bind();
 const listenPort = probe.address().port;
 probe.close();
-const proxy = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'proxy', '--listen', `${LOCAL}:${listenPort}`, '--upstream', `${LOCAL}:${receiver.address().port}`, '--json'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const proxy = spawn(
+  process.execPath,
+  [
+    join(root, 'dist/cli/main.js'),
+    'proxy',
+    '--listen',
+    `${LOCAL}:${listenPort}`,
+    '--upstream',
+    `${LOCAL}:${receiver.address().port}`,
+    '--json',
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 let proxyOut = '';
 proxy.stdout.on('data', (c) => (proxyOut += c));
 // Wait until the proxy relays (a datagram outside the measured range).
@@ -139,8 +167,12 @@ if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2)
 else {
   console.log(`rate ${RATE}/s for ${SECONDS} s (first ${WARMUP} datagrams left out)`);
   console.log(`direct   one-way p50 ${direct.p50} µs  p99 ${direct.p99} µs  max ${direct.max} µs  lost ${direct.lost}`);
-  console.log(`proxied  one-way p50 ${proxied.p50} µs  p99 ${proxied.p99} µs  max ${proxied.max} µs  lost ${proxied.lost}`);
+  console.log(
+    `proxied  one-way p50 ${proxied.p50} µs  p99 ${proxied.p99} µs  max ${proxied.max} µs  lost ${proxied.lost}`,
+  );
   console.log(`added by the proxy: p50 ${result.addedUs.p50} µs, p99 ${result.addedUs.p99} µs`);
-  console.log(`proxy CPU: ${cpuS.toFixed(2)} s over ${wallS.toFixed(2)} s = ${result.proxyCpu.percentOfOneCore.toFixed(1)}% of one core (forwarded ${result.proxyForwarded})`);
+  console.log(
+    `proxy CPU: ${cpuS.toFixed(2)} s over ${wallS.toFixed(2)} s = ${result.proxyCpu.percentOfOneCore.toFixed(1)}% of one core (forwarded ${result.proxyForwarded})`,
+  );
 }
 for (const s of [receiver, sender, sender2]) s.close();

@@ -50,15 +50,37 @@ function waitForIdle() {
 
 function once(jobs) {
   const out = join(scratch, `jobs${jobs}.jsonl`);
-  const argv = [CLI, 'sweep', scenario, '--seeds', `1..${runs}`, '--duration', duration, '--jobs', String(jobs), '--out', out];
+  const argv = [
+    CLI,
+    'sweep',
+    scenario,
+    '--seeds',
+    `1..${runs}`,
+    '--duration',
+    duration,
+    '--jobs',
+    String(jobs),
+    '--out',
+    out,
+  ];
   const idleBefore = waitForIdle();
   const load = loadavg()[0];
   const cpuFile = join(scratch, 'cpu');
-  const [cmd, cmdArgs] = GNU_TIME ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...argv]] : [process.execPath, argv];
+  const [cmd, cmdArgs] = GNU_TIME
+    ? [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...argv]]
+    : [process.execPath, argv];
   const start = process.hrtime.bigint();
   const r = spawnSync(cmd, cmdArgs, { encoding: 'utf8', env: { ...process.env, CI: '1' } });
   const wallSeconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const cpuSeconds = GNU_TIME ? readFileSync(cpuFile, 'utf8').trim().split('\n').pop().split(' ').map(Number).reduce((a, b) => a + b, 0) : null;
+  const cpuSeconds = GNU_TIME
+    ? readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split('\n')
+        .pop()
+        .split(' ')
+        .map(Number)
+        .reduce((a, b) => a + b, 0)
+    : null;
   // Exit 1 only means some run failed its expect block: the sweep itself completed.
   if (r.status !== 0 && r.status !== 1) throw new Error(`bcsim sweep --jobs ${jobs} exited ${r.status}: ${r.stderr}`);
   return { wallSeconds, cpuSeconds, idleBefore, loadBefore: load, bytes: readFileSync(out) };
@@ -72,9 +94,25 @@ async function ceilingOnce() {
   waitForIdle();
   const half = (i) =>
     new Promise((resolve, reject) => {
-      const argv = [CLI, 'sweep', scenario, '--seeds', `1..${runs}`, '--duration', duration, '--jobs', '1', '--shard', `${i}/2`, '--out', join(scratch, `half${i}.jsonl`)];
+      const argv = [
+        CLI,
+        'sweep',
+        scenario,
+        '--seeds',
+        `1..${runs}`,
+        '--duration',
+        duration,
+        '--jobs',
+        '1',
+        '--shard',
+        `${i}/2`,
+        '--out',
+        join(scratch, `half${i}.jsonl`),
+      ];
       const child = spawn(process.execPath, argv, { stdio: 'ignore', env: { ...process.env, CI: '1' } });
-      child.on('exit', (code) => (code === 0 || code === 1 ? resolve() : reject(new Error(`half ${i} exited ${code}`))));
+      child.on('exit', (code) =>
+        code === 0 || code === 1 ? resolve() : reject(new Error(`half ${i} exited ${code}`)),
+      );
     });
   const start = process.hrtime.bigint();
   await Promise.all([half(1), half(2)]);
@@ -131,7 +169,9 @@ else {
       `jobs 1: ${w1.toFixed(2)} s (${result.runsPerMinute.jobs1} runs/min)   jobs 2: ${w2.toFixed(2)} s (${result.runsPerMinute.jobs2} runs/min)\n` +
       `speed-up ${result.speedup}x (target >= 1.7x: ${result.met ? 'met' : 'NOT met'}); two separate half-sweep processes at once: ${result.twoProcessSpeedup}x; files identical: ${identical}; ` +
       `1-min load average before each run ${result.loadAverageBefore.min}..${result.loadAverageBefore.max} on ${result.cores} cores` +
-      (result.idleShareBefore ? `, CPU idle in the second before ${Math.round(result.idleShareBefore.min * 100)}..${Math.round(result.idleShareBefore.max * 100)} %` : '') +
+      (result.idleShareBefore
+        ? `, CPU idle in the second before ${Math.round(result.idleShareBefore.min * 100)}..${Math.round(result.idleShareBefore.max * 100)} %`
+        : '') +
       (result.cpuSeconds ? `; CPU s jobs 1 ${result.cpuSeconds.jobs1}, jobs 2 ${result.cpuSeconds.jobs2}` : '') +
       '\n',
   );

@@ -19,12 +19,16 @@ const args = process.argv.slice(2);
 const repeats = Number(args.includes('--repeats') ? args[args.indexOf('--repeats') + 1] : 5);
 const scratch = mkdtempSync(join(tmpdir(), 'bcsim-whole-'));
 const timeFile = join(scratch, 'time');
-if (!existsSync('/usr/bin/time')) throw new Error('bench/whole-process.mjs needs GNU time (/usr/bin/time) for CPU and peak RSS');
+if (!existsSync('/usr/bin/time'))
+  throw new Error('bench/whole-process.mjs needs GNU time (/usr/bin/time) for CPU and peak RSS');
 
 /** One fresh process: wall (hrtime around the spawn), CPU (user + sys) and peak RSS (ru_maxrss). */
 function once(argv) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', '-o', timeFile, process.execPath, ...argv], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', '-o', timeFile, process.execPath, ...argv], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`node ${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
   const [user, sys, kb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
@@ -42,7 +46,10 @@ function measure(argv, n = repeats) {
   };
 }
 
-const results = { repeats, command: 'node dist/cli/main.js … (the bin), median of fresh processes; CPU = user + sys; peak RSS = ru_maxrss' };
+const results = {
+  repeats,
+  command: 'node dist/cli/main.js … (the bin), median of fresh processes; CPU = user + sys; peak RSS = ru_maxrss',
+};
 results.longSession4h = {};
 for (const mode of ['stock', 'fixed']) {
   const m = measure([CLI, 'run', 'long-session', '--mode', mode, '--json']);
@@ -50,8 +57,17 @@ for (const mode of ['stock', 'fixed']) {
 }
 results.help = measure([CLI, '--help']);
 results.run1s = measure([CLI, 'run', 'lossy-link', '--duration', '1s', '--json']);
-results.npmStart = measure(['--max-old-space-size=896', CLI, 'compare', 'long-session', '--out', join(scratch, 'reports')]);
+results.npmStart = measure([
+  '--max-old-space-size=896',
+  CLI,
+  'compare',
+  'long-session',
+  '--out',
+  join(scratch, 'reports'),
+]);
 results.longSession24h = measure([CLI, 'run', 'long-session', '--duration', '24h', '--json'], Math.min(repeats, 3));
-results.codecRatio = JSON.parse(execFileSync(process.execPath, [here('./codec-ratio.mjs'), 'long-session', '4h', 'stock'], { encoding: 'utf8' }));
+results.codecRatio = JSON.parse(
+  execFileSync(process.execPath, [here('./codec-ratio.mjs'), 'long-session', '4h', 'stock'], { encoding: 'utf8' }),
+);
 rmSync(scratch, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify(results, null, args.includes('--json') ? 0 : 2)}\n`);

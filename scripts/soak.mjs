@@ -21,12 +21,15 @@ const SOAK_SEEDS = [9062024, 11, 777, 4242, 1, 2, 3, 7, 42, 1234];
 const SOAK_RUNS = 1000;
 
 function usage(message) {
-  process.stderr.write(`soak: ${message}\nusage: npm run soak -- [--seeds S,S,…] [--runs N] [--jobs N] [--switch name=value]…\n`);
+  process.stderr.write(
+    `soak: ${message}\nusage: npm run soak -- [--seeds S,S,…] [--runs N] [--jobs N] [--switch name=value]…\n`,
+  );
   process.exit(2);
 }
 
 function whole(flag, text, min, max) {
-  if (text === undefined || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max) usage(`${flag}: expected a whole number ${min}..${max}, got "${text ?? ''}"`);
+  if (text === undefined || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    usage(`${flag}: expected a whole number ${min}..${max}, got "${text ?? ''}"`);
   return Number(text);
 }
 
@@ -47,7 +50,16 @@ function parseFlags(argv) {
 /** One seed's swarm in its own process: its whole text report, and its exit code. */
 function swarm(seed, runs, switches) {
   return new Promise((resolve, reject) => {
-    const args = [CLI, 'swarm', '--seed', String(seed), '--runs', String(runs), '--all', ...switches.flatMap((s) => ['--switch', s])];
+    const args = [
+      CLI,
+      'swarm',
+      '--seed',
+      String(seed),
+      '--runs',
+      String(runs),
+      '--all',
+      ...switches.flatMap((s) => ['--switch', s]),
+    ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -59,7 +71,9 @@ function swarm(seed, runs, switches) {
 
 async function main() {
   const { seeds, runs, jobs, switches } = parseFlags(process.argv.slice(2));
-  process.stdout.write(`soak: ${seeds.length} generator seed${seeds.length === 1 ? '' : 's'} x ${runs} fixed-mode runs, ${jobs} at a time\n`);
+  process.stdout.write(
+    `soak: ${seeds.length} generator seed${seeds.length === 1 ? '' : 's'} x ${runs} fixed-mode runs, ${jobs} at a time\n`,
+  );
   const queue = [...seeds];
   const results = [];
   const worker = async () => {
@@ -72,8 +86,13 @@ async function main() {
   };
   await Promise.all(Array.from({ length: jobs }, worker));
   const failed = results.filter((r) => r.code !== 0);
-  const failures = results.reduce((n, r) => n + Number(/, (\d+) failing/.exec(r.out)?.[1] ?? (r.code === 0 ? 0 : 1)), 0);
-  process.stdout.write(`soak: ${seeds.length * runs} runs on seeds ${seeds.join(', ')}: ${failures} failing${failed.length > 0 ? ` (seeds ${failed.map((r) => r.seed).join(', ')})` : ''}\n`);
+  const failures = results.reduce(
+    (n, r) => n + Number(/, (\d+) failing/.exec(r.out)?.[1] ?? (r.code === 0 ? 0 : 1)),
+    0,
+  );
+  process.stdout.write(
+    `soak: ${seeds.length * runs} runs on seeds ${seeds.join(', ')}: ${failures} failing${failed.length > 0 ? ` (seeds ${failed.map((r) => r.seed).join(', ')})` : ''}\n`,
+  );
   process.exit(failed.length > 0 ? 1 : 0);
 }
 

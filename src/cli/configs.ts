@@ -41,7 +41,10 @@ function items(text: string): string[] {
 export function parseConfig(flag: string, text: string): ConfigSpec {
   const colon = text.indexOf(':');
   const label = colon < 0 ? '' : text.slice(0, colon);
-  if (!LABEL.test(label)) throw new UsageError(`${flag} ${text}: expected LABEL:ITEM[,ITEM...] with a label of letters, digits, . _ - (at most 32), e.g. 'B:fixed,ackSendLimit=5'`);
+  if (!LABEL.test(label))
+    throw new UsageError(
+      `${flag} ${text}: expected LABEL:ITEM[,ITEM...] with a label of letters, digits, . _ - (at most 32), e.g. 'B:fixed,ackSendLimit=5'`,
+    );
   let preset: PresetName | undefined;
   const sets: string[] = [];
   for (const item of items(text.slice(colon + 1))) {
@@ -59,12 +62,14 @@ export function parseConfig(flag: string, text: string): ConfigSpec {
       sets.push(item); // a scenario edit, validated like --set
     }
   }
-  if (preset === undefined) throw new UsageError(`${flag} ${text}: name a preset (stock or fixed), e.g. '${label}:fixed,ackSendLimit=5'`);
+  if (preset === undefined)
+    throw new UsageError(`${flag} ${text}: name a preset (stock or fixed), e.g. '${label}:fixed,ackSendLimit=5'`);
   return { label, preset, sets, source: text };
 }
 
 export function parseConfigs(values: ReadonlyArray<{ flag: string; text: string }>): ConfigSpec[] {
-  if (values.length > MAX_CONFIGS) throw new UsageError(`--config: at most ${MAX_CONFIGS} configurations, got ${values.length}`);
+  if (values.length > MAX_CONFIGS)
+    throw new UsageError(`--config: at most ${MAX_CONFIGS} configurations, got ${values.length}`);
   const configs = values.map((v) => parseConfig(v.flag, v.text));
   const labels = new Set<string>();
   for (const c of configs) {

@@ -7,4 +7,5 @@ import { fileURLToPath } from 'node:url';
 import { STORED_BUILTINS_FILE, storedBuiltins } from '../model/scenario/index.js';
 
 const text = `${JSON.stringify(storedBuiltins())}\n`;
-for (const dir of ['./', '../model/scenario/']) writeFileSync(join(fileURLToPath(new URL(dir, import.meta.url)), STORED_BUILTINS_FILE), text);
+for (const dir of ['./', '../model/scenario/'])
+  writeFileSync(join(fileURLToPath(new URL(dir, import.meta.url)), STORED_BUILTINS_FILE), text);

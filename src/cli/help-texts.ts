@@ -37,8 +37,8 @@ export const CLIENTS_HELP =
 export const PEER_HELP =
   'The same transport, traffic script and codec as a simulated run, on the wall clock, with the real cipher on the\n' +
   '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
-  '  NewPlayerInGame), then plays the scenario\'s traffic; the server answers a real client\'s join the same way.\n' +
-  '  Each join step waits for the counterpart\'s real reply (matched by type and opcode).\n' +
+  "  NewPlayerInGame), then plays the scenario's traffic; the server answers a real client's join the same way.\n" +
+  "  Each join step waits for the counterpart's real reply (matched by type and opcode).\n" +
   '  The counterpart line reads its ACK behaviour from the wire (two-pass, single-pass, immediate or unknown)\n' +
   '  and estimates its ACK-outbox under it (none while unknown); the --json summary has the evidence.\n' +
   'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
@@ -54,7 +54,7 @@ export const PEER_HELP =
   '  connection closes or 1 s after the duration, whichever is first.\n' +
   'SIGINT or SIGTERM stops the run early (the goodbye gets 1 s; a second signal skips it); the summary and files\n' +
   '  are still written.\n' +
-  'A counterpart\'s non-stock wire forms (those reimplementations send) reach the transport in their stock form and\n' +
+  "A counterpart's non-stock wire forms (those reimplementations send) reach the transport in their stock form and\n" +
   '  are counted per code.\n' +
   '  A server names on stderr, at once and once per address: a new address whose datagram opens no connection\n' +
   '  (unreadable, or not from a client without a slot: peer id 0xFF), with its bytes; and the first refusal of an\n' +
@@ -67,21 +67,21 @@ export const PCAP_HELP =
   '--pcap FILE writes a pcapng capture of the run (open it in Wireshark): each datagram a peer sends is one\n' +
   '  Ethernet/IPv4/UDP packet at its send time (captured at the sender), server 10.10.10.1:22101, client k\n' +
   '  10.10.10.(238+k):(22101+k); simulated time 0 is 2002-02-28T00:00:00Z. Payloads are encrypted as the game\n' +
-  '  sends them (AlbyRules), plaintext with --pcap-plaintext. Each packet\'s comment (frame.comment) carries the\n' +
-  '  trace\'s marks ([RETRANSMIT #n], [DEAD-ZONE ACK, pass 2], seq, frag) and DROPPED by link: <cause> or\n' +
+  "  sends them (AlbyRules), plaintext with --pcap-plaintext. Each packet's comment (frame.comment) carries the\n" +
+  "  trace's marks ([RETRANSMIT #n], [DEAD-ZONE ACK, pass 2], seq, frag) and DROPPED by link: <cause> or\n" +
   '  REWRITTEN by link rule: removed ... for a datagram the link dropped or cut. The file appears only when the\n' +
   '  run has finished (written beside it as a hidden temporary, then renamed); its folder must exist.';
 
 /** decode --pcap, for --help (README "Reading captures"). */
 export const DECODE_PCAP_HELP =
   '--pcap FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
-  '  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace\'s format: time (s from the\n' +
+  "  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace's format: time (s from the\n" +
   '  whole second of the first packet; a bcsim export then shows simulated time), direction, the decoded messages\n' +
   '  with [RETRANSMIT #n] for a (seq, fragment) seen before from that sender, and the decrypted bytes. Each UDP\n' +
   '  payload is decrypted (AlbyRules) and decoded; if only its plaintext decodes, that reading is used (an export\n' +
   '  made with --pcap-plaintext). GameSpy packets (starting with \\), other UDP, packets under 2 bytes and\n' +
   '  packets with no IPv4 UDP datagram are counted in the last line (with --json: on stderr; the lines carry\n' +
-  '  packet, src, dst and reading besides the trace\'s fields). A datagram in a reimplementation\'s wire form\n' +
+  "  packet, src, dst and reading besides the trace's fields). A datagram in a reimplementation's wire form\n" +
   '  is shown with one "@offset deviation: ..." line per deviation under it (JSON: deviations,\n' +
   '  stockHex), and the last line counts them. Exit 2 with one line naming the file, the byte\n' +
   '  offset and the reason for a file that is not a capture, or that breaks off (after the datagrams before it).\n' +
@@ -92,24 +92,24 @@ export const DECODE_PCAP_HELP =
 export const ANALYZE_HELP =
   'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
   'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
-  'fragment re-send rounds and their period, keepalives (type 0x00 and 0x02; the server\'s echoes of the client\'s\n' +
+  "fragment re-send rounds and their period, keepalives (type 0x00 and 0x02; the server's echoes of the client's\n" +
   'keepalive counted apart, never as re-sends), and the ACKs the sender puts on the wire: keys by number of sends\n' +
   '("3 then silence"), stale ACKs (repeats for a transmission its sender never re-sent afterwards) and late ones\n' +
-  '(> 2.5 s after their message). Each end\'s ACK behaviour, read from its own wire: two-pass (stock: pass 1 sends an\n' +
+  "(> 2.5 s after their message). Each end's ACK behaviour, read from its own wire: two-pass (stock: pass 1 sends an\n" +
   'entry up to 3 times, pass 2 only when the gate opens, freed at the 9th send), single-pass (fixed: freed at the\n' +
   '3rd), immediate (each ACK sent once), or unknown when the evidence is thin (fewer than 5 keys, or a rival not\n' +
-  'refuted by 3 violations and 5 % of the keys); the evidence is printed. Then each end\'s ACK-outbox estimate under\n' +
+  "refuted by 3 violations and 5 % of the keys); the evidence is printed. Then each end's ACK-outbox estimate under\n" +
   'that behaviour: an entry lives from the update before the first send of its ACK key to its freeing send; a dead\n' +
   'zone (3 to 8 sends) only for a two-pass end; none for an unknown end (--ack-rule forces one behaviour on every\n' +
-  'end). Sampled each second, defined when the capture holds the connection from its start (the client\'s first\n' +
-  'datagram has peer id 0xFF), until its Disconnect, Boot or BootPlayer, 1 s before the capture ends, or the end\'s\n' +
+  "end). Sampled each second, defined when the capture holds the connection from its start (the client's first\n" +
+  "datagram has peer id 0xFF), until its Disconnect, Boot or BootPlayer, 1 s before the capture ends, or the end's\n" +
   'last datagram if it then falls silent. A server that removed the client (Boot, BootPlayer, Disconnect, or silent\n' +
   'for good while the client kept sending) is reported as such. And the fragment-ACK signature verdict of\n' +
   '`bcsim reproduce fragment-ack`.\n' +
-  'Datagrams in a reimplementation\'s wire forms are measured in their stock form and counted per\n' +
+  "Datagrams in a reimplementation's wire forms are measured in their stock form and counted per\n" +
   'direction and deviation (JSON: deviations; a table row when there are any).\n' +
   'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +
-  'simulated side by side, plus the model\'s own ACK-outbox and how far the estimate is from it.\n' +
+  "simulated side by side, plus the model's own ACK-outbox and how far the estimate is from it.\n" +
   'Exit 0; 2 with one line naming the file, byte offset and reason for a bad file (the analysis of the part\n' +
   'before a break is still printed) or a bad flag.\n' +
   'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
@@ -134,8 +134,8 @@ export const SCHEME_COMPARE_HELP =
 export const REPRODUCE_RTYPE_HELP =
   'rtype runs the R-Type scheme (4 clients, --loss both ways, 2 deaths/s and bursts of 8) once per defect switch on\n' +
   'alone over repaired and once per defect off alone from implemented, and measures five symptoms in each: no resend\n' +
-  "ever, a resend storm, deaths lost under loss, growing lists (with a 5 s downlink outage, so packets expire) and one\n" +
-  "client's ACK clearing another's. Each cell shows the figure its test read; \"other symptoms\" lists the finer ones.\n" +
+  'ever, a resend storm, deaths lost under loss, growing lists (with a 5 s downlink outage, so packets expire) and one\n' +
+  'client\'s ACK clearing another\'s. Each cell shows the figure its test read; "other symptoms" lists the finer ones.\n' +
   '--duration sets each run (default 60s, at least 10s); --json prints the same as JSON.\n' +
   'Exit 1 if implemented stops losing deaths without a resend, repaired shows a symptom, or a defect no longer does\n' +
   'what the model claims; exit 2 on a bad flag.\n' +
@@ -144,10 +144,10 @@ export const REPRODUCE_RTYPE_HELP =
 /** `bcsim conform`, for --help (README "Test your own server"). */
 export const CONFORM_HELP =
   'Each case opens its own client sessions (a scripted client on its own UDP port: the join, then one fault) and\n' +
-  'judges what the server did. A FAIL prints its evidence (time, seq, the datagram in hex, the server\'s reaction) and\n' +
+  "judges what the server did. A FAIL prints its evidence (time, seq, the datagram in hex, the server's reaction) and\n" +
   'a command that re-runs just that case. NOT EXERCISED means the server never gave the case its chance (the reason\n' +
   'is printed); it is not a pass. The first case runs alone: if the server answers nothing, the first line says so.\n' +
-  'The checksum answers come from the scenario\'s manifest; a server that validates them needs its real hashes there.\n' +
+  "The checksum answers come from the scenario's manifest; a server that validates them needs its real hashes there.\n" +
   'Exit codes: 0 no case failed, 1 a case failed or the server never answered, 2 bad input.\n' +
   'Examples:\n  bcsim conform --server 127.0.0.1:22101\n  bcsim conform --server 127.0.0.1:22101 --cases retransmit,ack-category --junit conform.xml\n' +
   '  bcsim conform --list';
@@ -157,6 +157,6 @@ export const WIRE_FORMS_HELP =
   'Wire forms that real reimplementations send are decoded, not refused (docs/captures.md); each deviation is named\n' +
   '  with its byte offset: two-byte-message (00 02), one-byte-length (a flags byte with bits the stock form reads as\n' +
   '  length), disconnect-type-06, ack-flag-bits (e.g. 0x80), connect-without-seq. "stock form:" (JSON: stockHex)\n' +
-  '  is the datagram as bcsim\'s model reads it. A reading that parses in the stock form wins over one that does not.\n' +
+  "  is the datagram as bcsim's model reads it. A reading that parses in the stock form wins over one that does not.\n" +
   '  bcsim decode 01 01 00 02                  (a two-byte keepalive)\n' +
   '  bcsim decode FF 01 03 08 01 00 00 00 7F 00 (a Connect with a one-byte length and flags byte 0x01)';

@@ -25,7 +25,10 @@ export function interruptibleRuns(io: CliIO): InterruptibleRuns {
   const controller = new AbortController();
   const stopListening = io.onInterrupt?.((signal) => controller.abort(signal));
   return {
-    run: (scenario, options) => (stopListening ? runScenarioYielding(scenario, options, eventLoopTurn, controller.signal) : Promise.resolve(runScenario(scenario, options))),
+    run: (scenario, options) =>
+      stopListening
+        ? runScenarioYielding(scenario, options, eventLoopTurn, controller.signal)
+        : Promise.resolve(runScenario(scenario, options)),
     stop: () => stopListening?.(),
   };
 }
@@ -37,7 +40,9 @@ function eventLoopTurn(): Promise<void> {
 
 /** The stderr line after an interrupted run removed its captures' temporaries. */
 function interruptedLine(error: RunAborted, removed: ReadonlyArray<{ temporary: string; target: string }>): string {
-  const what = removed.map((f) => `removed the unfinished capture ${f.temporary}; ${f.target} was not written`).join('; ');
+  const what = removed
+    .map((f) => `removed the unfinished capture ${f.temporary}; ${f.target} was not written`)
+    .join('; ');
   return `bcsim: interrupted (${error.reason})${what === '' ? '' : `; ${what}`}\n`;
 }
 
@@ -60,4 +65,3 @@ export function capturedRunFailed(
     throw error;
   });
 }
-

@@ -6,14 +6,16 @@ import { UsageError } from './io.js';
 export function durationFlag(flag: string, value: string | undefined, allowZero = false): Micros | undefined {
   if (value === undefined) return undefined;
   const us = parseDuration(value);
-  if (us === null || us < 0 || (us === 0 && !allowZero)) throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
+  if (us === null || us < 0 || (us === 0 && !allowZero))
+    throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
   if (us > MAX_DURATION_US) throw new UsageError(`${flag}: expected at most 168h (7 days), got "${value}"`);
   return us;
 }
 
 export function seedFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 4294967295) throw new UsageError(`--seed: expected a whole number 0..4294967295, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) > 4294967295)
+    throw new UsageError(`--seed: expected a whole number 0..4294967295, got "${value}"`);
   return Number(value);
 }
 
@@ -26,7 +28,8 @@ const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 export function probabilityFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const p = DECIMAL.test(value) ? Number(value) : Number.NaN;
-  if (!(p >= 0 && p <= 1)) throw new UsageError(`${flag}: expected a decimal number between 0 and 1, got ${JSON.stringify(value)}`);
+  if (!(p >= 0 && p <= 1))
+    throw new UsageError(`${flag}: expected a decimal number between 0 and 1, got ${JSON.stringify(value)}`);
   return p;
 }
 
@@ -38,6 +41,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 /** `--jobs N`: worker threads, 1..max; undefined when not given. */
 export function jobsFlag(value: string | undefined, max = 256): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`--jobs: expected a whole number 1..${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new UsageError(`--jobs: expected a whole number 1..${max}, got ${JSON.stringify(value)}`);
   return Number(value);
 }

@@ -22,7 +22,12 @@ interface RunProgress {
   totalUs: number;
 }
 
-export function progressFor(io: CliIO, json: boolean, showAfterMs = SHOW_AFTER_MS, now: () => number = () => performance.now()): Progress | null {
+export function progressFor(
+  io: CliIO,
+  json: boolean,
+  showAfterMs = SHOW_AFTER_MS,
+  now: () => number = () => performance.now(),
+): Progress | null {
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
   if (json || ci || !io.stderrIsTTY) return null;
   const startMs = now(); // wall clock: allowed in the CLI only

@@ -9,7 +9,8 @@ export function loadForCli(ref: string, sets: readonly string[], io: CliIO, loss
     return loadScenario(ref, { sets, cwd: io.cwd, loss });
   } catch (error) {
     // A scheme scenario is not a BC scenario: say where it runs.
-    if (error instanceof ScenarioError && isSchemeScenarioRef(ref, io.cwd)) throw new UsageError(`${ref}: a scheme scenario, which only \`bcsim compare ${ref}\` runs`);
+    if (error instanceof ScenarioError && isSchemeScenarioRef(ref, io.cwd))
+      throw new UsageError(`${ref}: a scheme scenario, which only \`bcsim compare ${ref}\` runs`);
     if (error instanceof ScenarioError) throw new UsageError(error.message);
     throw error;
   }

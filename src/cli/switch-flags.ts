@@ -15,15 +15,27 @@ export const SWITCH_NAMES: readonly string[] = [
 ];
 
 /** Transport parameters users try as switches: say where they go instead. */
-const PARAMS_HINT = new Set(['ackPassOneLimit', 'ackFreeAtCount', 'ackResendIntervalMs', 'datagramsPerUpdate', 'keepaliveIdleMs', 'peerTimeoutMs', 'maxMessageAgeMs', 'updatePeriodMs']);
+const PARAMS_HINT = new Set([
+  'ackPassOneLimit',
+  'ackFreeAtCount',
+  'ackResendIntervalMs',
+  'datagramsPerUpdate',
+  'keepaliveIdleMs',
+  'peerTimeoutMs',
+  'maxMessageAgeMs',
+  'updatePeriodMs',
+]);
 
 function toSet(flag: string, assignment: string): string {
   const eq = assignment.indexOf('=');
   const name = eq < 0 ? assignment : assignment.slice(0, eq);
-  if (eq <= 0 || eq === assignment.length - 1) throw new UsageError(`${flag} ${assignment}: expected name=value, for example ackSendLimit=5`);
+  if (eq <= 0 || eq === assignment.length - 1)
+    throw new UsageError(`${flag} ${assignment}: expected name=value, for example ackSendLimit=5`);
   if (!SWITCH_NAMES.includes(name)) {
     const hint = PARAMS_HINT.has(name) ? `; ${name} is a transport parameter: --set transport.${name}=…` : '';
-    throw new UsageError(`${flag} ${assignment}: unknown switch "${name}"${hint} (switches: ${SWITCH_NAMES.join(', ')})`);
+    throw new UsageError(
+      `${flag} ${assignment}: unknown switch "${name}"${hint} (switches: ${SWITCH_NAMES.join(', ')})`,
+    );
   }
   return `mode.${name}=${assignment.slice(eq + 1)}`;
 }
@@ -34,11 +46,16 @@ export function switchSets(values: readonly string[] | undefined): string[] {
 }
 
 /** `--mode stock` or `--mode stock+ackSendLimit=5+keepalive.reliable=true`. */
-export function modeSpec(value: string | undefined, flag = '--mode'): { preset: PresetName | undefined; sets: string[] } {
+export function modeSpec(
+  value: string | undefined,
+  flag = '--mode',
+): { preset: PresetName | undefined; sets: string[] } {
   if (value === undefined) return { preset: undefined, sets: [] };
   const [name, ...switches] = value.split('+');
   if (!(PRESET_NAMES as string[]).includes(name)) {
-    throw new UsageError(`${flag}: expected ${PRESET_NAMES.join(' or ')}, optionally followed by +switch=value, got "${value}"`);
+    throw new UsageError(
+      `${flag}: expected ${PRESET_NAMES.join(' or ')}, optionally followed by +switch=value, got "${value}"`,
+    );
   }
   return { preset: name as PresetName, sets: switches.map((s) => toSet(flag, s)) };
 }

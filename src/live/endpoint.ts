@@ -16,7 +16,8 @@ export function parseHostPort(text: string, flag: string, allowPortZero = false)
   const m = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([^:[\]]+):(\d+)$/.exec(text);
   if (m === null) return `${flag}: "${text}" is not host:port (e.g. 127.0.0.1:22101)`;
   const port = Number(m[2]);
-  if (!Number.isInteger(port) || port > 65535 || (port === 0 && !allowPortZero)) return `${flag}: port ${m[2]} is not in 1..65535`;
+  if (!Number.isInteger(port) || port > 65535 || (port === 0 && !allowPortZero))
+    return `${flag}: port ${m[2]} is not in 1..65535`;
   const host = m[1] === 'localhost' ? '127.0.0.1' : m[1];
   const family = isIP(host);
   if (family === 0) return `${flag}: "${m[1]}" is not an IP address (give a numeric address or localhost)`;
@@ -38,7 +39,12 @@ export function bindUdp(at: HostPort, flag: string): Promise<Socket> {
     const socket = createSocket({ type: at.family === 6 ? 'udp6' : 'udp4' });
     const onError = (error: NodeJS.ErrnoException) => {
       socket.close();
-      const why = error.code === 'EADDRINUSE' ? 'address already in use' : error.code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : error.message;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'address already in use'
+          : error.code === 'EADDRNOTAVAIL'
+            ? 'not an address of this machine'
+            : error.message;
       reject(new Error(`${flag}: cannot bind ${formatHostPort({ address: at.host, port: at.port })}: ${why}`));
     };
     socket.once('error', onError);

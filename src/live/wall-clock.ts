@@ -41,7 +41,12 @@ export class LatenessRing {
     const n = Math.min(this.count, MAX_LATENESS_SAMPLES);
     if (n === 0) return { count: 0, p50: 0, p99: 0, max: 0 };
     const sorted = Float64Array.from(this.samples.subarray(0, n)).sort();
-    return { count: this.count, p50: sorted[Math.floor(0.5 * (n - 1))], p99: sorted[Math.floor(0.99 * (n - 1))], max: sorted[n - 1] };
+    return {
+      count: this.count,
+      p50: sorted[Math.floor(0.5 * (n - 1))],
+      p99: sorted[Math.floor(0.99 * (n - 1))],
+      max: sorted[n - 1],
+    };
   }
 }
 

@@ -39,7 +39,9 @@ describe('the estimate against the model', () => {
       for (const c of result.connections) {
         for (const side of ['server', 'client'] as const) {
           const b = c.ackOutbox[side].behaviour;
-          expect(b.rule, `client ${c.index} ${side}: ${b.summary}`).toBe(preset === 'stock' ? 'two-pass' : 'single-pass');
+          expect(b.rule, `client ${c.index} ${side}: ${b.summary}`).toBe(
+            preset === 'stock' ? 'two-pass' : 'single-pass',
+          );
           expect(b.basis).toBe('inferred');
         }
       }
@@ -60,7 +62,9 @@ describe('the estimate against the model', () => {
   });
 
   it('fragment-ack-bug, fixed, keepalive unreliable and outside the queues: nothing after the join opens a gate, so the wire cannot tell; forced, the estimate agrees', () => {
-    const scenario = loadScenario('fragment-ack-bug', { sets: ['mode.keepalive.path=outside-queues', 'mode.keepalive.reliable=false'] });
+    const scenario = loadScenario('fragment-ack-bug', {
+      sets: ['mode.keepalive.path=outside-queues', 'mode.keepalive.reliable=false'],
+    });
     const inferred = analyzeScenario(scenario, { preset: 'fixed' });
     for (const side of ['server', 'client'] as const) {
       const o = inferred.connections[0].ackOutbox[side];
@@ -73,13 +77,24 @@ describe('the estimate against the model', () => {
       expect(inferred.truth[0].agreement[side].samples).toBe(0);
     }
     const forced = analyzeScenario(scenario, { preset: 'fixed', ackRule: 'single-pass' });
-    expect(forced.connections[0].ackOutbox.server.behaviour).toMatchObject({ rule: 'single-pass', basis: 'forced', freeAt: 3 });
+    expect(forced.connections[0].ackOutbox.server.behaviour).toMatchObject({
+      rule: 'single-pass',
+      basis: 'forced',
+      freeAt: 3,
+    });
     expectAgreement(forced);
   });
 
   it('a multi-client run pairs capture and simulated connections by slot', () => {
-    const result = analyzeScenario(loadScenario('valentines', { sets: [] }), { preset: 'stock', durationUs: 60_000_000 });
+    const result = analyzeScenario(loadScenario('valentines', { sets: [] }), {
+      preset: 'stock',
+      durationUs: 60_000_000,
+    });
     expect(result.connections.map((c) => c.slot).sort()).toEqual([2, 3, 4]);
-    expect(result.connections.map((c) => c.client)).toEqual(['10.10.10.239:22102', '10.10.10.240:22103', '10.10.10.241:22104']);
+    expect(result.connections.map((c) => c.client)).toEqual([
+      '10.10.10.239:22102',
+      '10.10.10.240:22103',
+      '10.10.10.241:22104',
+    ]);
   });
 });

@@ -55,7 +55,15 @@ function endpoint(port: number) {
  * at 9; single-pass up to 3; immediate once; ungated-nine up to 9 with no gate.
  */
 function run(client: EndPlan, server: EndPlan, endUs: number, analyzer = new WireAnalyzer(), finish = true) {
-  const connection: CaptureConnection = { index: 1, server: endpoint(22101), client: endpoint(22102), slot: 2, startSeen: true, firstUs: 10_000, lastUs: 10_000 };
+  const connection: CaptureConnection = {
+    index: 1,
+    server: endpoint(22101),
+    client: endpoint(22102),
+    slot: 2,
+    startSeen: true,
+    firstUs: 10_000,
+    lastUs: 10_000,
+  };
   analyzer.add(connection, 'client', 10_000, 0, bc(0xff, [reliable(0, [0xff, 1], 0x03)]));
   const ends: Record<'client' | 'server', ModelEnd> = {
     client: { from: 'client', plan: client, outbox: [], next: 0, maxOutbox: 0, datagrams: 0 },
@@ -71,7 +79,8 @@ function run(client: EndPlan, server: EndPlan, endUs: number, analyzer = new Wir
       const unread = sentAt[other].filter(([at]) => at >= t);
       for (const [at, seq] of sentAt[other]) {
         if (at >= t) continue;
-        if (!me.outbox.some((e) => e.seq === seq)) me.outbox.push({ seq, sends: 0, lastUs: Number.NEGATIVE_INFINITY, createdUs: t });
+        if (!me.outbox.some((e) => e.seq === seq))
+          me.outbox.push({ seq, sends: 0, lastUs: Number.NEGATIVE_INFINITY, createdUs: t });
       }
       sentAt[other] = unread;
       me.maxOutbox = Math.max(me.maxOutbox, me.outbox.length);
@@ -101,7 +110,8 @@ function run(client: EndPlan, server: EndPlan, endUs: number, analyzer = new Wir
       }
       const freeAt = { 'two-pass': 9, 'single-pass': 3, immediate: 1, 'ungated-nine': 9 }[me.plan.behaviour];
       for (let i = me.outbox.length - 1; i >= 0; i--) if (me.outbox[i].sends >= freeAt) me.outbox.splice(i, 1);
-      if (messages.length > 0 && !(me.plan.unseenTenth === true && unseen(me.datagrams++))) analyzer.add(connection, role, t, 0, bc(role === 'client' ? 0x02 : 0x01, messages));
+      if (messages.length > 0 && !(me.plan.unseenTenth === true && unseen(me.datagrams++)))
+        analyzer.add(connection, role, t, 0, bc(role === 'client' ? 0x02 : 0x01, messages));
     }
   }
   // Entries alive at a sample before they were sent: the model's own peak counts them from creation.
@@ -127,7 +137,11 @@ const everySecond = (from: number, to: number) => Array.from({ length: to - from
 
 describe('each end judged by its own wire', () => {
   it('a stock server and a fixed client in one connection: two-pass and single-pass, each estimate near its own outbox', () => {
-    const r = runFinished({ reliableAtUs: everySecond(1, 40), behaviour: 'single-pass', busy: true }, { reliableAtUs: everySecond(1, 40), behaviour: 'two-pass', busy: true }, 45 * S);
+    const r = runFinished(
+      { reliableAtUs: everySecond(1, 40), behaviour: 'single-pass', busy: true },
+      { reliableAtUs: everySecond(1, 40), behaviour: 'two-pass', busy: true },
+      45 * S,
+    );
     const c = r.analysis.connections[0];
     const server = c.ackOutbox.server;
     const client = c.ackOutbox.client;
@@ -147,7 +161,11 @@ describe('each end judged by its own wire', () => {
   });
 
   it('an immediate end: each ACK once; its outbox holds only what waits for the next datagram', () => {
-    const r = runFinished({ reliableAtUs: everySecond(1, 20), behaviour: 'two-pass', busy: true }, { reliableAtUs: [], behaviour: 'immediate', busy: true }, 25 * S);
+    const r = runFinished(
+      { reliableAtUs: everySecond(1, 20), behaviour: 'two-pass', busy: true },
+      { reliableAtUs: [], behaviour: 'immediate', busy: true },
+      25 * S,
+    );
     const server = r.analysis.connections[0].ackOutbox.server;
     expect(server.behaviour).toMatchObject({ rule: 'immediate', freeAt: 1 });
     expect(server.behaviour.evidence.violations.immediate).toBe(0);
@@ -157,7 +175,11 @@ describe('each end judged by its own wire', () => {
   });
 
   it('a two-pass end whose gate stays shut between its own messages: the wait is seen', () => {
-    const r = runFinished({ reliableAtUs: everySecond(1, 12), behaviour: 'two-pass', busy: true }, { reliableAtUs: everySecond(2, 30).filter((_, i) => i % 4 === 0), behaviour: 'two-pass', busy: false }, 32 * S);
+    const r = runFinished(
+      { reliableAtUs: everySecond(1, 12), behaviour: 'two-pass', busy: true },
+      { reliableAtUs: everySecond(2, 30).filter((_, i) => i % 4 === 0), behaviour: 'two-pass', busy: false },
+      32 * S,
+    );
     const server = r.analysis.connections[0].ackOutbox.server;
     expect(server.behaviour.rule).toBe('two-pass');
     expect(server.behaviour.evidence.gateShut).toBeGreaterThan(0);
@@ -166,7 +188,11 @@ describe('each end judged by its own wire', () => {
   });
 
   it('nine sends with no gate: not the stock two-pass (pass 2 alone in a datagram), nor any known behaviour', () => {
-    const r = runFinished({ reliableAtUs: everySecond(1, 12), behaviour: 'single-pass', busy: true }, { reliableAtUs: [], behaviour: 'ungated-nine', busy: false }, 20 * S);
+    const r = runFinished(
+      { reliableAtUs: everySecond(1, 12), behaviour: 'single-pass', busy: true },
+      { reliableAtUs: [], behaviour: 'ungated-nine', busy: false },
+      20 * S,
+    );
     const server = r.analysis.connections[0].ackOutbox.server;
     expect(server.behaviour.evidence.pass2Datagrams.ungated).toBeGreaterThan(10);
     expect(server.behaviour.rule).toBe('unknown');
@@ -178,14 +204,22 @@ describe('each end judged by its own wire', () => {
     // A burst of six messages, then only unreliable traffic from the client: the server's keys are all
     // made at once, sent 3 times, and then the server has nothing to send that would open the gate.
     const burst = [1, 1.1, 1.2, 1.3, 1.4, 1.5].map((s) => s * S);
-    const r = runFinished({ reliableAtUs: burst, behaviour: 'two-pass', busy: true }, { reliableAtUs: [], behaviour: 'single-pass', busy: false }, 20 * S);
+    const r = runFinished(
+      { reliableAtUs: burst, behaviour: 'two-pass', busy: true },
+      { reliableAtUs: [], behaviour: 'single-pass', busy: false },
+      20 * S,
+    );
     const server = r.analysis.connections[0].ackOutbox.server;
     expect(server.behaviour.rule).toBe('unknown');
     expect(server.behaviour.summary).toMatch(/^cannot tell two-pass from single-pass apart/);
     expect([server.peak, server.final, server.deadZone, server.defined]).toEqual([null, null, null, null]);
     expect(r.analysis.connections[0].serverToClient.acks.sendsPerKey).toEqual({ '3': 6 });
     // A later message would have told: its first sends open the gate, and the stuck keys are not in them.
-    const told = runFinished({ reliableAtUs: [...burst, 8 * S], behaviour: 'two-pass', busy: true }, { reliableAtUs: [], behaviour: 'single-pass', busy: false }, 20 * S);
+    const told = runFinished(
+      { reliableAtUs: [...burst, 8 * S], behaviour: 'two-pass', busy: true },
+      { reliableAtUs: [], behaviour: 'single-pass', busy: false },
+      20 * S,
+    );
     expect(told.analysis.connections[0].ackOutbox.server.behaviour.rule).toBe('single-pass');
   });
 
@@ -205,7 +239,10 @@ describe('each end judged by its own wire', () => {
     // An entry whose freeing send was lost leaves the estimate 1.7 s after its last send seen, once a
     // later datagram would have carried it: late, so the estimate runs high (here 15 for 12, and 6 for
     // 3 at the single-pass end, whose entries live 1.3 s), but it does not pile up.
-    for (const [o, model] of [[server, r.server], [client, r.client]] as const) {
+    for (const [o, model] of [
+      [server, r.server],
+      [client, r.client],
+    ] as const) {
       expect(o.peak).toBeGreaterThanOrEqual(model.maxOutbox - 1);
       expect(o.peak).toBeLessThanOrEqual(2 * model.maxOutbox + 1);
       expect(o.final).toBeLessThanOrEqual(model.outbox.length + 3);
@@ -213,7 +250,12 @@ describe('each end judged by its own wire', () => {
   });
 
   it('forced by --ack-rule: every end, with the evidence still reported', () => {
-    const r = runFinished({ reliableAtUs: everySecond(1, 20), behaviour: 'single-pass', busy: true }, { reliableAtUs: [], behaviour: 'immediate', busy: true }, 25 * S, new WireAnalyzer({ ackRule: 'two-pass' }));
+    const r = runFinished(
+      { reliableAtUs: everySecond(1, 20), behaviour: 'single-pass', busy: true },
+      { reliableAtUs: [], behaviour: 'immediate', busy: true },
+      25 * S,
+      new WireAnalyzer({ ackRule: 'two-pass' }),
+    );
     expect(r.analysis.ackRuleForced).toBe('two-pass');
     const server = r.analysis.connections[0].ackOutbox.server;
     expect(server.behaviour).toMatchObject({ rule: 'two-pass', basis: 'forced' });
@@ -223,11 +265,23 @@ describe('each end judged by its own wire', () => {
 
   it('live(): per end, the behaviour so far and its estimate, null while unknown', () => {
     const early = new WireAnalyzer();
-    run({ reliableAtUs: everySecond(1, 3), behaviour: 'single-pass', busy: true }, { reliableAtUs: everySecond(1, 3), behaviour: 'two-pass', busy: true }, 3 * S, early, false);
+    run(
+      { reliableAtUs: everySecond(1, 3), behaviour: 'single-pass', busy: true },
+      { reliableAtUs: everySecond(1, 3), behaviour: 'two-pass', busy: true },
+      3 * S,
+      early,
+      false,
+    );
     expect(early.live()[0].server).toMatchObject({ ackBehaviour: 'unknown', ackOutbox: null });
     const analyzer = new WireAnalyzer();
     // Stopped while messages still flow: the stock end holds entries.
-    const r = run({ reliableAtUs: everySecond(1, 40), behaviour: 'single-pass', busy: true }, { reliableAtUs: everySecond(1, 40), behaviour: 'two-pass', busy: true }, 30 * S, analyzer, false);
+    const r = run(
+      { reliableAtUs: everySecond(1, 40), behaviour: 'single-pass', busy: true },
+      { reliableAtUs: everySecond(1, 40), behaviour: 'two-pass', busy: true },
+      30 * S,
+      analyzer,
+      false,
+    );
     const live = analyzer.live()[0];
     expect(live.server.ackBehaviour).toBe('two-pass');
     expect(live.client.ackBehaviour).toBe('single-pass');
@@ -250,12 +304,18 @@ describe('the thresholds', () => {
   });
 
   it(`fewer than ${MIN_JUDGED_KEYS} keys: unknown however clean`, () => {
-    expect(inferBehaviour(evidence({ twoPass: 9, singlePass: 9, immediate: 0 }, MIN_JUDGED_KEYS - 1)).rule).toBe('unknown');
-    expect(inferBehaviour(evidence({ twoPass: 9, singlePass: 9, immediate: 0 }, MIN_JUDGED_KEYS)).rule).toBe('immediate');
+    expect(inferBehaviour(evidence({ twoPass: 9, singlePass: 9, immediate: 0 }, MIN_JUDGED_KEYS - 1)).rule).toBe(
+      'unknown',
+    );
+    expect(inferBehaviour(evidence({ twoPass: 9, singlePass: 9, immediate: 0 }, MIN_JUDGED_KEYS)).rule).toBe(
+      'immediate',
+    );
   });
 
   it(`a rival needs ${REFUTE_MIN} violations to be refuted; the winner may have ${FIT_SHARE * 100} % of the keys`, () => {
-    expect(inferBehaviour(evidence({ twoPass: 0, singlePass: REFUTE_MIN - 1, immediate: 50 }, 20)).rule).toBe('unknown');
+    expect(inferBehaviour(evidence({ twoPass: 0, singlePass: REFUTE_MIN - 1, immediate: 50 }, 20)).rule).toBe(
+      'unknown',
+    );
     expect(inferBehaviour(evidence({ twoPass: 0, singlePass: REFUTE_MIN, immediate: 50 }, 20)).rule).toBe('two-pass');
     // 100 keys: up to 5 violations fit, 6 refute.
     expect(inferBehaviour(evidence({ twoPass: 5, singlePass: 6, immediate: 100 }, 100)).rule).toBe('two-pass');
@@ -263,11 +323,17 @@ describe('the thresholds', () => {
   });
 
   it('skipped entries, which a lost datagram can fake: up to 20 % fit, 30 % (and 3) refute', () => {
-    const skipped = (twoPass: number, singlePass: number, judgedKeys: number) => ({ ...evidence({ twoPass: 0, singlePass: 0, immediate: 0 }, judgedKeys), skipped: { twoPass, singlePass } });
+    const skipped = (twoPass: number, singlePass: number, judgedKeys: number) => ({
+      ...evidence({ twoPass: 0, singlePass: 0, immediate: 0 }, judgedKeys),
+      skipped: { twoPass, singlePass },
+    });
     expect(inferBehaviour(skipped(6, 6, 20)).rule).toBe('immediate');
     expect(inferBehaviour(skipped(5, 6, 20)).summary).toMatch(/^cannot tell two-pass from immediate apart/);
     // A fixed end seen through loss: a tenth of its entries seem to stop early, all of them are skipped under two-pass.
-    const fixed = { ...evidence({ twoPass: 0, singlePass: 0, immediate: 80 }, 100), skipped: { twoPass: 100, singlePass: 10 } };
+    const fixed = {
+      ...evidence({ twoPass: 0, singlePass: 0, immediate: 80 }, 100),
+      skipped: { twoPass: 100, singlePass: 10 },
+    };
     expect(inferBehaviour(fixed).rule).toBe('single-pass');
     expect(inferBehaviour({ ...fixed, skipped: { twoPass: 100, singlePass: 21 } }).rule).toBe('unknown');
   });

@@ -22,7 +22,10 @@ const text = join(dir, 'notes.txt');
 const cut = join(dir, 'cut.pcap');
 
 beforeAll(() => {
-  writeFileSync(good, pcapng([{ interfaces: [{ linkType: 1 }], blocks: TRAFFIC.map((packet) => ({ kind: 'epb' as const, packet })) }]));
+  writeFileSync(
+    good,
+    pcapng([{ interfaces: [{ linkType: 1 }], blocks: TRAFFIC.map((packet) => ({ kind: 'epb' as const, packet })) }]),
+  );
   writeFileSync(text, 'not a capture\n');
   const whole = pcap(TRAFFIC);
   writeFileSync(cut, whole.subarray(0, whole.length - 3));
@@ -46,7 +49,9 @@ describe('bcsim analyze', () => {
     expect(r.stdout).toContain('connection 1: client 10.10.10.239:22102 (slot 2) · server 10.10.10.1:22101');
     expect(r.stdout).toMatch(/│\s+│ C>S\s+│ S>C\s+│/);
     expect(r.stdout).toContain("sender's ACK-outbox estimate peak / final");
-    expect(r.stdout).toContain('fragment-ACK signature (reproduce fragment-ack, lifetime 45 s): does not match (no fragmented message from the client)');
+    expect(r.stdout).toContain(
+      'fragment-ACK signature (reproduce fragment-ack, lifetime 45 s): does not match (no fragmented message from the client)',
+    );
   });
 
   it('--json is one stable object', async () => {
@@ -55,8 +60,33 @@ describe('bcsim analyze', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.schema).toBe('bcsim.analyze/2');
     expect(Object.keys(doc)).toEqual(['schema', 'source', 'packets', 'endS', 'ackRuleForced', 'connections']);
-    expect(Object.keys(doc.connections[0])).toEqual(['index', 'server', 'client', 'slot', 'startSeen', 'firstS', 'lastS', 'endedS', 'removal', 'clientToServer', 'serverToClient', 'ackOutbox', 'fragmentAck']);
-    expect(Object.keys(doc.connections[0].ackOutbox.client)).toEqual(['side', 'behaviour', 'byRule', 'peak', 'peakS', 'final', 'deadZone', 'defined', 'samples', 'deadZoneSamples']);
+    expect(Object.keys(doc.connections[0])).toEqual([
+      'index',
+      'server',
+      'client',
+      'slot',
+      'startSeen',
+      'firstS',
+      'lastS',
+      'endedS',
+      'removal',
+      'clientToServer',
+      'serverToClient',
+      'ackOutbox',
+      'fragmentAck',
+    ]);
+    expect(Object.keys(doc.connections[0].ackOutbox.client)).toEqual([
+      'side',
+      'behaviour',
+      'byRule',
+      'peak',
+      'peakS',
+      'final',
+      'deadZone',
+      'defined',
+      'samples',
+      'deadZoneSamples',
+    ]);
     expect(doc.source.file).toBe(good);
   });
 
@@ -77,7 +107,11 @@ describe('bcsim analyze', () => {
     expect(doc.source.complete).toBe(false);
     expect(doc.packets.bc).toBe(2);
     oneLine(r.stderr);
-    expect(r.stderr).toMatch(new RegExp(`^bcsim: ${cut.replace(/[.]/g, '\\.')}: offset \\d+: record of \\d+ bytes runs past the end of the file`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^bcsim: ${cut.replace(/[.]/g, '\\.')}: offset \\d+: record of \\d+ bytes runs past the end of the file`,
+      ),
+    );
   });
 
   it('bad flags: exit 2, one line, before the file is read', async () => {
@@ -113,18 +147,41 @@ describe('bcsim decode --pcap', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^# .* · times in s from the whole second of the first packet/);
     expect(lines[1]).toMatch(/^\s+time\s+dir\s+event\s+messages \| bytes$/);
-    expect(lines[2]).toMatch(/^\s+0\.010 {2}C>S {3}send {9}connect \(type 0x03 as captured\) reliable\+ordered seq=0 .* \| FF 01 03 /);
-    expect(lines[4]).toMatch(/^\s+0\.030 {2}C>S {3}send {9}ack seq=0 flags=0x02 \(low-type\) \[4 bytes\] \| 02 01 01 00 00 02$/);
-    expect(lines[5]).toBe('# 3 BC datagrams shown · 3 packets, 3 BC datagrams (3 encrypted, 0 plaintext), 0 GameSpy (0 queries, 0 responses), 0 too short (< 2 bytes), 0 other UDP, 0 skipped · time 0 = 2002-02-28T00:00:00.000Z');
+    expect(lines[2]).toMatch(
+      /^\s+0\.010 {2}C>S {3}send {9}connect \(type 0x03 as captured\) reliable\+ordered seq=0 .* \| FF 01 03 /,
+    );
+    expect(lines[4]).toMatch(
+      /^\s+0\.030 {2}C>S {3}send {9}ack seq=0 flags=0x02 \(low-type\) \[4 bytes\] \| 02 01 01 00 00 02$/,
+    );
+    expect(lines[5]).toBe(
+      '# 3 BC datagrams shown · 3 packets, 3 BC datagrams (3 encrypted, 0 plaintext), 0 GameSpy (0 queries, 0 responses), 0 too short (< 2 bytes), 0 other UDP, 0 skipped · time 0 = 2002-02-28T00:00:00.000Z',
+    );
   });
 
   it('--json: trace-style JSON lines with the packet, addresses and reading; the census on stderr', async () => {
     const r = await cli(['decode', '--pcap', good, '--json']);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatchObject({ t: 0.02, event: 'send', client: 1, slot: 2, from: 'server', hex: '01010306C0000002', packet: 2, src: '10.10.10.1:22101', dst: '10.10.10.239:22102', reading: 'encrypted' });
-    expect(lines[2]).toMatchObject({ slot: 2, messages: [{ type: 1, name: 'ack', seq: 0, lowType: true, note: 'ack', transmission: 0 }] });
+    expect(lines[1]).toMatchObject({
+      t: 0.02,
+      event: 'send',
+      client: 1,
+      slot: 2,
+      from: 'server',
+      hex: '01010306C0000002',
+      packet: 2,
+      src: '10.10.10.1:22101',
+      dst: '10.10.10.239:22102',
+      reading: 'encrypted',
+    });
+    expect(lines[2]).toMatchObject({
+      slot: 2,
+      messages: [{ type: 1, name: 'ack', seq: 0, lowType: true, note: 'ack', transmission: 0 }],
+    });
     expect(r.stderr).toMatch(/^# 3 BC datagrams shown · 3 packets/);
   });
 

@@ -111,6 +111,9 @@ describe('a capture whose clock jumps 10^15 µs at its third packet', () => {
     const r = await cli(['analyze', join(dir, 's.pcapng')]);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/clock jumps/);
-    expect(JSON.parse((await cli(['analyze', join(dir, 's.pcapng'), '--json'])).stdout).packets.clockJumps).toEqual({ count: 0, listed: [] });
+    expect(JSON.parse((await cli(['analyze', join(dir, 's.pcapng'), '--json'])).stdout).packets.clockJumps).toEqual({
+      count: 0,
+      listed: [],
+    });
   });
 });

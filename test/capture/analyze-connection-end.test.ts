@@ -20,8 +20,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const S = 1_000_000;
-const C = (timeUs: number, ...messages: Message[]): WirePacket => ({ timeUs, from: 'client', bytes: bc(0x02, messages) });
-const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({ timeUs, from: 'server', bytes: bc(0x01, messages) });
+const C = (timeUs: number, ...messages: Message[]): WirePacket => ({
+  timeUs,
+  from: 'client',
+  bytes: bc(0x02, messages),
+});
+const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({
+  timeUs,
+  from: 'server',
+  bytes: bc(0x01, messages),
+});
 const CONNECT: WirePacket = { timeUs: 10_000, from: 'client', bytes: bc(0xff, [reliable(0, [0xff, 1], 0x03)]) };
 /** The client's identity payload (two pad bytes, slot, IPv4, a UTF-16LE name with its NUL): DECISIONS.md 26. */
 const IDENTITY = [0, 0, 2, 127, 0, 0, 1, 0x62, 0, 0x63, 0, 0, 0];
@@ -35,7 +43,7 @@ function analyze(traffic: WirePacket[]): CaptureAnalysis {
 }
 
 describe('keepalive echoes', () => {
-  it('re-using the client\'s seq about every second (a real server\'s cache): echoes, not 17 re-sends', () => {
+  it("re-using the client's seq about every second (a real server's cache): echoes, not 17 re-sends", () => {
     const echoes = Array.from({ length: 17 }, (_, i) => SV((2 + i) * S, reliable(1, IDENTITY, 0x00)));
     // The client ACKs each copy it gets (a low-type ACK of seq 1).
     const acks = Array.from({ length: 17 }, (_, i) => C((2 + i) * S + 20_000, ack(1, 2)));
@@ -48,10 +56,12 @@ describe('keepalive echoes', () => {
     expect(up.acks.forUnseenMessages).toBe(0);
     expect(up.acks.stale).toBe(0);
     expect(up.keepalives.type00).toBe(1);
-    expect(renderCaptureAnalysis(a, makeChalk(false, {}))).toMatch(/keepalive echoes \(seq re-used\)\s+│ 0 \(0\)\s+│ 17 \(16\)/);
+    expect(renderCaptureAnalysis(a, makeChalk(false, {}))).toMatch(
+      /keepalive echoes \(seq re-used\)\s+│ 0 \(0\)\s+│ 17 \(16\)/,
+    );
   });
 
-  it('with a fresh seq of the server\'s (the stock echo), also an echo; a type-0x00 message of other bytes is not', () => {
+  it("with a fresh seq of the server's (the stock echo), also an echo; a type-0x00 message of other bytes is not", () => {
     const a = analyze([
       CONNECT,
       C(1 * S, reliable(1, IDENTITY, 0x00)),
@@ -80,15 +90,31 @@ describe('the server removes the client', () => {
   it('a transport Boot naming the slot: the connection ends there, said so', () => {
     const a = analyze([...play(5), SV(6 * S, reliable(0, [2, 1], 0x04)), C(7 * S, unreliable())]);
     const c = a.connections[0];
-    expect(c.removal).toEqual({ atS: 6, by: 'boot', inferred: false, detail: 'a transport Boot, type 0x04, naming slot 2' });
+    expect(c.removal).toEqual({
+      atS: 6,
+      by: 'boot',
+      inferred: false,
+      detail: 'a transport Boot, type 0x04, naming slot 2',
+    });
     expect(c.endedS).toBe(6);
-    expect(renderCaptureAnalysis(a, makeChalk(false, {}))).toContain('the server removed the client at t=6.000 s (a transport Boot, type 0x04, naming slot 2)');
+    expect(renderCaptureAnalysis(a, makeChalk(false, {}))).toContain(
+      'the server removed the client at t=6.000 s (a transport Boot, type 0x04, naming slot 2)',
+    );
   });
 
   it('a game BootPlayer (type 0x32, opcode 0x04) with its reason', () => {
-    const a = analyze([...play(5), SV(6 * S, reliable(9, [0x04, 0x03])), ...Array.from({ length: 20 }, (_, i) => C((7 + i) * S, reliable(10 + i)))]);
+    const a = analyze([
+      ...play(5),
+      SV(6 * S, reliable(9, [0x04, 0x03])),
+      ...Array.from({ length: 20 }, (_, i) => C((7 + i) * S, reliable(10 + i))),
+    ]);
     const c = a.connections[0];
-    expect(c.removal).toEqual({ atS: 6, by: 'boot-player', inferred: false, detail: 'a game BootPlayer, type 0x32 opcode 0x04, reason 3' });
+    expect(c.removal).toEqual({
+      atS: 6,
+      by: 'boot-player',
+      inferred: false,
+      detail: 'a game BootPlayer, type 0x32 opcode 0x04, reason 3',
+    });
     expect(c.endedS).toBe(6);
     expect(c.ackOutbox.server.behaviour.rule).toBe('single-pass');
     expect(c.ackOutbox.server.defined?.untilS).toBe(6);
@@ -107,7 +133,9 @@ describe('the server removes the client', () => {
     expect(c.removal?.by).toBe('silence');
     expect(c.removal?.inferred).toBe(true);
     expect(c.removal?.atS).toBeCloseTo(lastServerS, 6);
-    expect(c.removal?.detail).toMatch(/^inferred: the server sent nothing more after 11\.344 s while the client sent 29 datagrams \(29 reliable transmissions\) over 14\.2 s$/);
+    expect(c.removal?.detail).toMatch(
+      /^inferred: the server sent nothing more after 11\.344 s while the client sent 29 datagrams \(29 reliable transmissions\) over 14\.2 s$/,
+    );
     // Keys 1-5 were silent for 5 s before the removal (key 5 exactly); the silence of keys 6-10 runs into it.
     expect(c.serverToClient.acks.threeThenSilence).toBe(5);
     expect(c.serverToClient.acks.silencedByRemoval).toBe(5);
@@ -116,14 +144,23 @@ describe('the server removes the client', () => {
     expect(c.ackOutbox.server.defined?.untilS).toBeCloseTo(lastServerS, 6);
     const text = renderCaptureAnalysis(a, makeChalk(false, {}));
     expect(text).toContain('the server removed the client at t=11.344 s (inferred: the server sent nothing more');
-    expect(text).toMatch(/ACK keys sent 3 times, then silence\s+│ 0\s+│ 5 \(single-pass: not a dead zone\) \(\+5 silenced by the removal\)/);
+    expect(text).toMatch(
+      /ACK keys sent 3 times, then silence\s+│ 0\s+│ 5 \(single-pass: not a dead zone\) \(\+5 silenced by the removal\)/,
+    );
   });
 
   it('no removal when the client left first, or the server answered to the end, or the client went quiet', () => {
-    const quit = analyze([...play(5), C(6 * S, reliable(0, [2, 127, 0, 0, 1], 0x05)), ...Array.from({ length: 30 }, (_, i) => C(7 * S + i * 500_000, unreliable()))]);
+    const quit = analyze([
+      ...play(5),
+      C(6 * S, reliable(0, [2, 127, 0, 0, 1], 0x05)),
+      ...Array.from({ length: 30 }, (_, i) => C(7 * S + i * 500_000, unreliable())),
+    ]);
     expect(quit.connections[0].removal).toBeNull();
     expect(analyze(play(20)).connections[0].removal).toBeNull();
     // The client sent only unreliable messages after the server's last word: nothing asked for an answer.
-    expect(analyze([...play(5), ...Array.from({ length: 30 }, (_, i) => C(7 * S + i * 500_000, unreliable()))]).connections[0].removal).toBeNull();
+    expect(
+      analyze([...play(5), ...Array.from({ length: 30 }, (_, i) => C(7 * S + i * 500_000, unreliable()))])
+        .connections[0].removal,
+    ).toBeNull();
   });
 });

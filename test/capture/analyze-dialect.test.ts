@@ -14,7 +14,11 @@ import { pcap, udpPackets } from '../support/pcap-build.js';
 function captureFile(plaintext: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'bcsim-dialect-analyze-'));
   const file = join(dir, 'dialect.pcap');
-  const traffic = DIALECT_SESSION.map((p) => ({ timeUs: p.t * 1e6, from: p.fromServer ? ('server' as const) : ('client' as const), bytes: dialectBytes(p) }));
+  const traffic = DIALECT_SESSION.map((p) => ({
+    timeUs: p.t * 1e6,
+    from: p.fromServer ? ('server' as const) : ('client' as const),
+    bytes: dialectBytes(p),
+  }));
   writeFileSync(file, pcap(udpPackets(traffic, { plaintext })));
   return file;
 }
@@ -27,7 +31,16 @@ describe('analyze: deviations per connection and direction', () => {
       const a = r.analysis;
       expect([a.packets.bc, a.packets.other]).toEqual([6, {}]);
       const c = a.connections[0];
-      expect(c.clientToServer.deviations).toEqual({ datagrams: 3, byCode: { 'one-byte-length': 1, 'connect-without-seq': 1, 'ack-flag-bits': 1, 'disconnect-type-06': 1, 'two-byte-message': 1 } });
+      expect(c.clientToServer.deviations).toEqual({
+        datagrams: 3,
+        byCode: {
+          'one-byte-length': 1,
+          'connect-without-seq': 1,
+          'ack-flag-bits': 1,
+          'disconnect-type-06': 1,
+          'two-byte-message': 1,
+        },
+      });
       expect(c.serverToClient.deviations).toEqual({ datagrams: 2, byCode: { 'two-byte-message': 2 } });
       // Measured in the stock form: the Connect is the client's reliable low message seq 0, the keepalives type 0x00.
       expect(c.clientToServer.reliable.low.messages).toBe(1);
@@ -40,16 +53,34 @@ describe('analyze: deviations per connection and direction', () => {
   it('the text report adds a deviations row only when an end sent one', async () => {
     const r = await cli(['analyze', captureFile(false)]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/datagrams with deviations \(DECISIONS\.md 30\)\s*│?\s*3: two-byte-message 1, one-byte-length 1, disconnect-type-06 1, ack-flag-bits 1, connect-without-seq 1/);
+    expect(r.stdout).toMatch(
+      /datagrams with deviations \(DECISIONS\.md 30\)\s*│?\s*3: two-byte-message 1, one-byte-length 1, disconnect-type-06 1, ack-flag-bits 1, connect-without-seq 1/,
+    );
   });
 
-  it('the analyzer counts ACK flag bits from the bytes, once per datagram with the reader\'s list', () => {
+  it("the analyzer counts ACK flag bits from the bytes, once per datagram with the reader's list", () => {
     const analyzer = new WireAnalyzer();
-    const c: CaptureConnection = { index: 1, server: { key: 1, ip: 0, port: 0, label: 's' }, client: { key: 2, ip: 0, port: 0, label: 'c' }, slot: null, startSeen: true, firstUs: 0, lastUs: 0 };
+    const c: CaptureConnection = {
+      index: 1,
+      server: { key: 1, ip: 0, port: 0, label: 's' },
+      client: { key: 2, ip: 0, port: 0, label: 'c' },
+      slot: null,
+      startSeen: true,
+      firstUs: 0,
+      lastUs: 0,
+    };
     analyzer.add(c, 'client', 0, 10, Uint8Array.from([0x02, 0x02, 0x01, 0x00, 0x00, 0x80, 0x01, 0x01, 0x00, 0x82]));
     analyzer.add(c, 'client', 1000, 6, Uint8Array.from([0x02, 0x01, 0x01, 0x02, 0x00, 0x00]));
     const twoByte = [{ offset: 3, code: 'two-byte-message' as const, note: '' }];
-    analyzer.add(c, 'client', 2000, 4, Uint8Array.from([0x02, 0x02, 0x00, 0x03, 0x00, 0x01, 0x03, 0x00, 0x80]), undefined, [...twoByte, { offset: 8, code: 'ack-flag-bits', note: '' }]);
+    analyzer.add(
+      c,
+      'client',
+      2000,
+      4,
+      Uint8Array.from([0x02, 0x02, 0x00, 0x03, 0x00, 0x01, 0x03, 0x00, 0x80]),
+      undefined,
+      [...twoByte, { offset: 8, code: 'ack-flag-bits', note: '' }],
+    );
     const d = analyzer.finish(3000).connections[0].clientToServer.deviations;
     expect(d).toEqual({ datagrams: 2, byCode: { 'ack-flag-bits': 3, 'two-byte-message': 1 } });
   });

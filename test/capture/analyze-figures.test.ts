@@ -21,8 +21,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const S = 1_000_000;
-const C = (timeUs: number, ...messages: Message[]): WirePacket => ({ timeUs, from: 'client', bytes: bc(0x02, messages) });
-const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({ timeUs, from: 'server', bytes: bc(0x01, messages) });
+const C = (timeUs: number, ...messages: Message[]): WirePacket => ({
+  timeUs,
+  from: 'client',
+  bytes: bc(0x02, messages),
+});
+const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({
+  timeUs,
+  from: 'server',
+  bytes: bc(0x01, messages),
+});
 /** The join's first datagram: the capture holds the connection from its start. */
 const CONNECT: WirePacket = { timeUs: 10_000, from: 'client', bytes: bc(0xff, [reliable(0, [0xff, 1], 0x03)]) };
 
@@ -41,7 +49,12 @@ describe('per direction', () => {
       C(100_000, reliable(1, [0x20, 1]), unreliable(), unreliable()),
       SV(110_000, ack(0, 2), ack(1), reliable(1, [5], 0x00)),
       C(2_100_000, reliable(1, [0x20, 1])), // re-sent
-      C(2_200_000, ack(1, 2), reliable(2, [0x20, 2]), { ...reliable(2, [], 0x02), reliable: false, ordered: false, seq: null }),
+      C(2_200_000, ack(1, 2), reliable(2, [0x20, 2]), {
+        ...reliable(2, [], 0x02),
+        reliable: false,
+        ordered: false,
+        seq: null,
+      }),
       SV(2_210_000, ack(2), ack(7, 0, 1)),
     ];
     const a = analyze(traffic);
@@ -63,10 +76,27 @@ describe('per direction', () => {
   });
 
   it('fragment re-send rounds: all together about every 2 s, and the median period', () => {
-    const frags = (t: number) => [C(t, fragment(3, 0, 3)), C(t + 10_000, fragment(3, 1, 3)), C(t + 20_000, fragment(3, 2, 3))];
-    const a = analyze([CONNECT, ...frags(1 * S), ...frags(3 * S), ...frags(5.1 * S), C(7.2 * S, fragment(3, 0, 3), fragment(3, 2, 3))]);
+    const frags = (t: number) => [
+      C(t, fragment(3, 0, 3)),
+      C(t + 10_000, fragment(3, 1, 3)),
+      C(t + 20_000, fragment(3, 2, 3)),
+    ];
+    const a = analyze([
+      CONNECT,
+      ...frags(1 * S),
+      ...frags(3 * S),
+      ...frags(5.1 * S),
+      C(7.2 * S, fragment(3, 0, 3), fragment(3, 2, 3)),
+    ]);
     const f = a.connections[0].clientToServer.fragments;
-    expect(f).toMatchObject({ messages: 1, transmissions: 11, retransmissions: 8, messagesResent: 1, rounds: 3, completeRounds: 2 });
+    expect(f).toMatchObject({
+      messages: 1,
+      transmissions: 11,
+      retransmissions: 8,
+      messagesResent: 1,
+      rounds: 3,
+      completeRounds: 2,
+    });
     expect(f.periodS).toBeCloseTo(2.1, 6); // gaps 2.1 and 2.1
     expect(f.firstRoundS).toBeCloseTo(3, 6);
     expect(f.lastRoundS).toBeCloseTo(7.2, 6);
@@ -111,27 +141,62 @@ describe('ACKs on the wire', () => {
     expect(server.peak).toBeNull();
   });
 
-  it('one key sent 3 times: each rule\'s figures for reference, the estimate only when forced; unanswered re-sends are evidence only', () => {
-    const three = (t: number, seq: number) => [SV(t, ack(seq)), SV(t + 0.667 * S, ack(seq)), SV(t + 1.334 * S, ack(seq))];
+  it("one key sent 3 times: each rule's figures for reference, the estimate only when forced; unanswered re-sends are evidence only", () => {
+    const three = (t: number, seq: number) => [
+      SV(t, ack(seq)),
+      SV(t + 0.667 * S, ack(seq)),
+      SV(t + 1.334 * S, ack(seq)),
+    ];
     let a = analyze([CONNECT, C(1 * S, reliable(1)), ...three(1.01 * S, 1)]);
     expect(a.connections[0].ackOutbox.server.behaviour.rule).toBe('unknown');
-    expect(a.connections[0].ackOutbox.server.byRule).toEqual({ 'two-pass': { peak: 1, final: 1 }, 'single-pass': { peak: 1, final: 0 }, immediate: { peak: 1, final: 0 } });
+    expect(a.connections[0].ackOutbox.server.byRule).toEqual({
+      'two-pass': { peak: 1, final: 1 },
+      'single-pass': { peak: 1, final: 0 },
+      immediate: { peak: 1, final: 0 },
+    });
     a = analyze([CONNECT, C(1 * S, reliable(1)), ...three(1.01 * S, 1)], 'single-pass');
     expect(a.connections[0].ackOutbox.server).toMatchObject({ final: 0, deadZone: null });
     // The client keeps re-sending and the server, past its 3 sends, never answers: a stuck stock entry,
     // or re-sends lost on the way. Reported as evidence, but it does not choose the behaviour.
     // (The re-send at 10 s ends the capture: whether it is answered cannot be known, so it does not count.)
-    const resent = [CONNECT, C(1 * S, reliable(1)), ...three(1.01 * S, 1), C(4 * S, reliable(1)), C(6 * S, reliable(1)), C(8 * S, reliable(1)), C(10 * S, reliable(1))];
+    const resent = [
+      CONNECT,
+      C(1 * S, reliable(1)),
+      ...three(1.01 * S, 1),
+      C(4 * S, reliable(1)),
+      C(6 * S, reliable(1)),
+      C(8 * S, reliable(1)),
+      C(10 * S, reliable(1)),
+    ];
     a = analyze(resent);
-    expect(a.connections[0].ackOutbox.server.behaviour.evidence).toMatchObject({ unansweredDuplicates: 3, answeredDuplicates: 0 });
+    expect(a.connections[0].ackOutbox.server.behaviour.evidence).toMatchObject({
+      unansweredDuplicates: 3,
+      answeredDuplicates: 0,
+    });
     a = analyze(resent, 'two-pass');
-    expect(a.connections[0].ackOutbox.server).toMatchObject({ final: 1, deadZone: { peak: 1, final: 1 }, behaviour: { rule: 'two-pass', basis: 'forced' } });
+    expect(a.connections[0].ackOutbox.server).toMatchObject({
+      final: 1,
+      deadZone: { peak: 1, final: 1 },
+      behaviour: { rule: 'two-pass', basis: 'forced' },
+    });
   });
 
   it('the estimate over time: born at the first send, freed at the 9th, sampled each second', () => {
     // Key 1: 9 sends 0.667 s apart from 1.01 s: held from (about) 1 s to 6.35 s. Key 2: born at 2.5 s, 3 sends, stuck.
     const nine = Array.from({ length: 9 }, (_, i) => SV(1.01 * S + i * 667_000, ack(1)));
-    const a = analyze([CONNECT, C(1 * S, reliable(1)), ...nine, C(2.49 * S, reliable(2)), SV(2.5 * S, ack(2)), SV(3.17 * S, ack(2)), SV(3.84 * S, ack(2)), C(12 * S, unreliable())], 'two-pass');
+    const a = analyze(
+      [
+        CONNECT,
+        C(1 * S, reliable(1)),
+        ...nine,
+        C(2.49 * S, reliable(2)),
+        SV(2.5 * S, ack(2)),
+        SV(3.17 * S, ack(2)),
+        SV(3.84 * S, ack(2)),
+        C(12 * S, unreliable()),
+      ],
+      'two-pass',
+    );
     const o = a.connections[0].ackOutbox.server;
     const at = (k: number) => sampleAt(o.samples, k);
     const dead = (k: number) => sampleAt(o.deadZoneSamples, k);
@@ -151,11 +216,23 @@ describe('connections', () => {
     expect(c.ackOutbox.server.defined).toBeNull();
     const text = renderCaptureAnalysis(a, makeChalk(false, {}));
     expect(text).toContain('(lower bound)');
-    expect(text).toContain('S>C ACK behaviour: single-pass (fixed), freed at the 3rd send; ACK-outbox estimate not defined (the capture starts after the connection did): a lower bound');
+    expect(text).toContain(
+      'S>C ACK behaviour: single-pass (fixed), freed at the 3rd send; ACK-outbox estimate not defined (the capture starts after the connection did): a lower bound',
+    );
   });
 
   it('a Disconnect ends the estimate where it happens', () => {
-    const a = analyze([CONNECT, C(1 * S, reliable(1)), SV(1.01 * S, ack(1)), C(5 * S, reliable(2, [2, 10, 10, 10, 239], 0x05)), SV(5.01 * S, ack(2, 2)), SV(20 * S, ack(2, 2))], 'two-pass');
+    const a = analyze(
+      [
+        CONNECT,
+        C(1 * S, reliable(1)),
+        SV(1.01 * S, ack(1)),
+        C(5 * S, reliable(2, [2, 10, 10, 10, 239], 0x05)),
+        SV(5.01 * S, ack(2, 2)),
+        SV(20 * S, ack(2, 2)),
+      ],
+      'two-pass',
+    );
     const c = a.connections[0];
     expect(c.endedS).toBe(5);
     expect(c.clientToServer.disconnects).toBe(1);
@@ -163,9 +240,26 @@ describe('connections', () => {
   });
 
   it('several clients: one connection each, by address, with its slot; a Boot ends the booted one', () => {
-    const second = (t: number, peerId: number, ...m: Message[]) => ({ timeUs: t, from: 'client' as const, bytes: bc(peerId, m) });
-    const one = udpPackets([CONNECT, C(1 * S, reliable(1)), SV(1.01 * S, ack(1)), SV(30 * S, { ...reliable(1, [3, 1], 0x04) })]);
-    const two = udpPackets([second(0.5 * S, 0xff, reliable(0, [0xff], 0x03)), second(2 * S, 3, reliable(1)), SV(2.01 * S, ack(1)), SV(20 * S, unreliable())], { clientIp: [10, 10, 10, 240], clientPort: 22103 });
+    const second = (t: number, peerId: number, ...m: Message[]) => ({
+      timeUs: t,
+      from: 'client' as const,
+      bytes: bc(peerId, m),
+    });
+    const one = udpPackets([
+      CONNECT,
+      C(1 * S, reliable(1)),
+      SV(1.01 * S, ack(1)),
+      SV(30 * S, { ...reliable(1, [3, 1], 0x04) }),
+    ]);
+    const two = udpPackets(
+      [
+        second(0.5 * S, 0xff, reliable(0, [0xff], 0x03)),
+        second(2 * S, 3, reliable(1)),
+        SV(2.01 * S, ack(1)),
+        SV(20 * S, unreliable()),
+      ],
+      { clientIp: [10, 10, 10, 240], clientPort: 22103 },
+    );
     const path = join(dir, 'multi.pcap');
     writeFileSync(path, pcap([...one, ...two].sort((x, y) => x.timeUs - y.timeUs)));
     const result = analyzeCapture(path);
@@ -185,8 +279,19 @@ describe('connections', () => {
   });
 
   it('u16 wrap: a seq after 65535 is a new message, and so is an old number reused', () => {
-    const a = analyze([CONNECT, C(1 * S, reliable(65534)), C(1.1 * S, reliable(65535)), C(1.2 * S, reliable(0)), C(1.3 * S, reliable(1)), C(1.4 * S, reliable(1))]);
-    expect(a.connections[0].clientToServer.reliable.high).toEqual({ messages: 4, transmissions: 5, retransmissions: 1 });
+    const a = analyze([
+      CONNECT,
+      C(1 * S, reliable(65534)),
+      C(1.1 * S, reliable(65535)),
+      C(1.2 * S, reliable(0)),
+      C(1.3 * S, reliable(1)),
+      C(1.4 * S, reliable(1)),
+    ]);
+    expect(a.connections[0].clientToServer.reliable.high).toEqual({
+      messages: 4,
+      transmissions: 5,
+      retransmissions: 1,
+    });
   });
 
   it('an empty capture and one with no BC traffic analyse to no connections', () => {
@@ -194,7 +299,8 @@ describe('connections', () => {
     writeFileSync(path, pcap([]));
     const result = analyzeCapture(path);
     expect(result.ok && result.analysis.connections).toEqual([]);
-    if (result.ok) expect(renderCaptureAnalysis(result.analysis, makeChalk(false, {}))).toContain('no BC connection in the capture');
+    if (result.ok)
+      expect(renderCaptureAnalysis(result.analysis, makeChalk(false, {}))).toContain('no BC connection in the capture');
     expect(concat([]).length).toBe(0);
   });
 });

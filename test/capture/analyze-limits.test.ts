@@ -21,7 +21,9 @@ describe('caps on hostile input', () => {
     const flows = MAX_CONNECTIONS + 100;
     const packets = Array.from({ length: flows }, (_, i) => ({
       timeUs: EPOCH_US + i,
-      data: ethernet(ipv4({ src: [10, 20, (i >> 8) & 0xff, i & 0xff], dst: SERVER_IP, sport: 40000, dport: 22101, payload })),
+      data: ethernet(
+        ipv4({ src: [10, 20, (i >> 8) & 0xff, i & 0xff], dst: SERVER_IP, sport: 40000, dport: 22101, payload }),
+      ),
     }));
     const path = join(dir, 'flows.pcap');
     writeFileSync(path, pcap(packets));
@@ -35,14 +37,22 @@ describe('caps on hostile input', () => {
   it(`at most ${MAX_ACK_KEYS} ACK keys held per end; the estimate is then not defined`, () => {
     const analyzer = new WireAnalyzer();
     const endpoint = (port: number) => ({ key: port, ip: 0, port, label: `0.0.0.0:${port}` });
-    const connection: CaptureConnection = { index: 1, server: endpoint(22101), client: endpoint(22102), slot: 2, startSeen: true, firstUs: 0, lastUs: 0 };
+    const connection: CaptureConnection = {
+      index: 1,
+      server: endpoint(22101),
+      client: endpoint(22102),
+      slot: 2,
+      startSeen: true,
+      firstUs: 0,
+      lastUs: 0,
+    };
     // 100 distinct ACKs per datagram, each (seq, category) once: every key held (sent once, under 9 sends).
     let key = 0;
     let datagrams = 0;
     while (key < MAX_ACK_KEYS + 1000) {
       const messages = Array.from({ length: 100 }, () => {
         const k = key++;
-        return ack(k & 0xffff, (k >> 16) & 1 ? 2 : 0, (k >> 17) === 0 ? null : (k >> 17) & 0xff);
+        return ack(k & 0xffff, (k >> 16) & 1 ? 2 : 0, k >> 17 === 0 ? null : (k >> 17) & 0xff);
       });
       analyzer.add(connection, 'server', datagrams++ * 1000, 0, bc(0x01, messages));
     }
@@ -59,11 +69,20 @@ describe('caps on hostile input', () => {
     // One ACK sent once says nothing about the behaviour: forced, so the series is kept.
     const analyzer = new WireAnalyzer({ ackRule: 'two-pass' });
     const endpoint = (port: number) => ({ key: port, ip: 0, port, label: `0.0.0.0:${port}` });
-    const connection: CaptureConnection = { index: 1, server: endpoint(22101), client: endpoint(22102), slot: null, startSeen: true, firstUs: 500_000, lastUs: 500_000 };
+    const connection: CaptureConnection = {
+      index: 1,
+      server: endpoint(22101),
+      client: endpoint(22102),
+      slot: null,
+      startSeen: true,
+      firstUs: 500_000,
+      lastUs: 500_000,
+    };
     analyzer.add(connection, 'client', 500_000, 0, bc(0xff, [reliable(0, [0xff], 0x03)]));
     analyzer.add(connection, 'server', 600_000, 0, bc(0x01, [ack(0, 2)]));
     // Nine hours, a keepalive-like datagram every 100 s.
-    for (let t = 100; t <= 9 * 3600; t += 100) analyzer.add(connection, 'client', t * 1_000_000, 0, bc(0x02, [reliable(t / 100, [1], 0x00)]));
+    for (let t = 100; t <= 9 * 3600; t += 100)
+      analyzer.add(connection, 'client', t * 1_000_000, 0, bc(0x02, [reliable(t / 100, [1], 0x00)]));
     const samples = analyzer.finish().connections[0].ackOutbox.server.samples;
     if (samples === null) throw new Error('no series');
     expect(samples.startS).toBe(1);

@@ -54,14 +54,29 @@ function simulatedOutbox(preset: 'stock' | 'fixed', sets: string[] = []): Record
 describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --json', () => {
   it('reads every datagram of the export, encrypted, on one connection that starts in the capture', () => {
     expect(analysis.schema).toBe('bcsim.analyze/2');
-    expect(analysis.source).toMatchObject({ format: 'pcapng', complete: true, error: null, origin: '2002-02-28T00:00:00.000Z' });
+    expect(analysis.source).toMatchObject({
+      format: 'pcapng',
+      complete: true,
+      error: null,
+      origin: '2002-02-28T00:00:00.000Z',
+    });
     expect(analysis.packets.bc).toBe(analysis.packets.read);
     expect(analysis.packets.encrypted).toBe(analysis.packets.bc);
     expect(analysis.connections).toHaveLength(1);
-    expect(analysis.connections[0]).toMatchObject({ index: 1, server: '10.10.10.1:22101', client: '10.10.10.239:22102', slot: 2, startSeen: true });
+    expect(analysis.connections[0]).toMatchObject({
+      index: 1,
+      server: '10.10.10.1:22101',
+      client: '10.10.10.239:22102',
+      slot: 2,
+      startSeen: true,
+    });
     // Each end's ACK behaviour, read from its own wire: the stock two-pass outbox.
     for (const side of ['server', 'client'] as Role[]) {
-      expect(analysis.connections[0].ackOutbox[side].behaviour).toMatchObject({ rule: 'two-pass', freeAt: 9, basis: 'inferred' });
+      expect(analysis.connections[0].ackOutbox[side].behaviour).toMatchObject({
+        rule: 'two-pass',
+        freeAt: 9,
+        basis: 'inferred',
+      });
     }
     expect(analysis.ackRuleForced).toBeNull();
   });
@@ -109,14 +124,29 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     // The stock server's dead zone (ack-outbox-deadlock.md §2) is seen from the wire too; the queued
     // keepalive's ACK opens the pass-2 gate (DECISIONS.md 26), so it drains again.
     expect(analysis.connections[0].ackOutbox.server.deadZone?.peak).toBeGreaterThanOrEqual(5);
-    expect(analysis.connections[0].ackOutbox.server.deadZone?.final).toBe(truth.server.get(Math.floor(analysis.connections[0].ackOutbox.server.defined?.untilS ?? 0)));
+    expect(analysis.connections[0].ackOutbox.server.deadZone?.final).toBe(
+      truth.server.get(Math.floor(analysis.connections[0].ackOutbox.server.defined?.untilS ?? 0)),
+    );
   });
 
   it('shows the "3 then silence" pattern and the stale ACKs of the stock peers, with the keepalive outside the queues', async () => {
     // The reading of similar rank in which the keepalive never opens the gate: the server's entries stop
     // at 3 sends and stay (a persisting dead zone); the calibrated stock drains them (above).
     const file = join(dir, 'fragment-ack.outside.pcapng');
-    expect((await cli(['run', 'fragment-ack-bug', '--mode', 'stock', '--switch', 'keepalive.path=outside-queues', '--pcap', file])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'run',
+          'fragment-ack-bug',
+          '--mode',
+          'stock',
+          '--switch',
+          'keepalive.path=outside-queues',
+          '--pcap',
+          file,
+        ])
+      ).code,
+    ).toBe(0);
     const outside = JSON.parse((await cli(['analyze', file, '--json'])).stdout) as CaptureAnalysis;
     const down = outside.connections[0].serverToClient.acks;
     expect(down.threeThenSilence).toBeGreaterThan(0);
@@ -132,7 +162,12 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
   it('--against puts the same figures of the simulated run beside the capture, equal for an export of that run', async () => {
     const r = await cli(['analyze', stockFile, '--against', 'fragment-ack-bug', '--mode', 'stock', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { schema: string; capture: CaptureAnalysis; simulated: SimulatedAnalysis; pairs: unknown };
+    const doc = JSON.parse(r.stdout) as {
+      schema: string;
+      capture: CaptureAnalysis;
+      simulated: SimulatedAnalysis;
+      pairs: unknown;
+    };
     expect(doc.schema).toBe('bcsim.analyze-against/2');
     expect(doc.pairs).toEqual([{ capture: 1, simulated: 1 }]);
     const c = doc.capture.connections[0];
@@ -166,10 +201,12 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     const fromTrace = sends(traced.stdout).map((l) => l.replaceAll(' [DEAD-ZONE ACK, pass 2]', ''));
     expect(sends(decoded.stdout)).toEqual(fromTrace);
     expect(fromTrace.length).toBe(analysis.packets.bc);
-    expect(decoded.stdout.trimEnd().split('\n').at(-1)).toMatch(/^# \d+ BC datagrams shown · \d+ packets, \d+ BC datagrams \(\d+ encrypted, 0 plaintext\)/);
+    expect(decoded.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^# \d+ BC datagrams shown · \d+ packets, \d+ BC datagrams \(\d+ encrypted, 0 plaintext\)/,
+    );
   });
 
-  it('with several clients too, the directions named by slot from the server\'s ConnectAck on', async () => {
+  it("with several clients too, the directions named by slot from the server's ConnectAck on", async () => {
     const file = join(dir, 'valentines.pcapng');
     expect((await cli(['run', 'valentines', '--duration', '20s', '--pcap', file])).code).toBe(0);
     const decoded = await cli(['decode', '--pcap', file]);
@@ -195,7 +232,16 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     expect(plain.connections).toEqual(analysis.connections);
     const lines = await cli(['decode', '--pcap', plainFile, '--json']);
     const first = JSON.parse(lines.stdout.split('\n')[0]) as Record<string, unknown>;
-    expect(first).toMatchObject({ event: 'send', from: 'client', client: 1, slot: null, packet: 1, reading: 'plaintext', src: '10.10.10.239:22102', dst: '10.10.10.1:22101' });
+    expect(first).toMatchObject({
+      event: 'send',
+      from: 'client',
+      client: 1,
+      slot: null,
+      packet: 1,
+      reading: 'plaintext',
+      src: '10.10.10.239:22102',
+      dst: '10.10.10.1:22101',
+    });
     expect(lines.stderr).toMatch(/^# \d+ BC datagrams shown/);
   });
 
@@ -204,18 +250,29 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', '--pcap', calibratedFile])).code).toBe(0);
     const calibrated = JSON.parse((await cli(['analyze', calibratedFile, '--json'])).stdout) as CaptureAnalysis;
     // The queued keepalive would open a two-pass gate (DECISIONS.md 26), yet entries stop at 3 sends.
-    expect(calibrated.connections[0].ackOutbox.server.behaviour).toMatchObject({ rule: 'single-pass', basis: 'inferred', freeAt: 3 });
+    expect(calibrated.connections[0].ackOutbox.server.behaviour).toMatchObject({
+      rule: 'single-pass',
+      basis: 'inferred',
+      freeAt: 3,
+    });
     const fixedFile = join(dir, 'fragment-ack.fixed.pcapng');
     const quiet = ['--switch', 'keepalive.path=outside-queues', '--switch', 'keepalive.reliable=false'];
     expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', ...quiet, '--pcap', fixedFile])).code).toBe(0);
     // With the keepalive unreliable and outside the queues, nothing after the join opens a pass-2 gate:
     // entries stopped at 3 sends look the same freed or stuck, so no estimate rather than a guess.
     const inferred = JSON.parse((await cli(['analyze', fixedFile, '--json'])).stdout) as CaptureAnalysis;
-    expect(inferred.connections[0].ackOutbox.server).toMatchObject({ behaviour: { rule: 'unknown', freeAt: null }, peak: null, final: null, deadZone: null });
+    expect(inferred.connections[0].ackOutbox.server).toMatchObject({
+      behaviour: { rule: 'unknown', freeAt: null },
+      peak: null,
+      final: null,
+      deadZone: null,
+    });
     const text = await cli(['analyze', fixedFile]);
     expect(text.stdout).toContain('none: behaviour unknown');
     expect(text.stdout).toContain('S>C ACK behaviour: unknown (cannot tell two-pass from single-pass apart;');
-    const fixed = JSON.parse((await cli(['analyze', fixedFile, '--json', '--ack-rule', 'single-pass'])).stdout) as CaptureAnalysis;
+    const fixed = JSON.parse(
+      (await cli(['analyze', fixedFile, '--json', '--ack-rule', 'single-pass'])).stdout,
+    ) as CaptureAnalysis;
     expect(fixed.ackRuleForced).toBe('single-pass');
     const c = fixed.connections[0];
     expect(c.ackOutbox.client.behaviour).toMatchObject({ rule: 'single-pass', basis: 'forced' });

@@ -8,7 +8,21 @@ import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
 import type { BcDatagram, ScanStats } from '../../src/analysis/capture/bc-packets.js';
 import { openCapture } from '../../src/core/pcap/index.js';
 import { toHex } from '../../src/core/codec/index.js';
-import { EPOCH_US, ack, bc, ethernet, frameFor, ipv4, pcap, pcapng, reliable, udpPackets, unreliable, SERVER_IP, CLIENT_IP } from '../support/pcap-build.js';
+import {
+  EPOCH_US,
+  ack,
+  bc,
+  ethernet,
+  frameFor,
+  ipv4,
+  pcap,
+  pcapng,
+  reliable,
+  udpPackets,
+  unreliable,
+  SERVER_IP,
+  CLIENT_IP,
+} from '../support/pcap-build.js';
 import type { ByteOrder, Packet, WirePacket } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-import-'));
@@ -28,7 +42,10 @@ const TRAFFIC: WirePacket[] = [
   { timeUs: 1_085_000, from: 'server', bytes: bc(0x01, [ack(1, 2)]) },
 ];
 
-function scan(path: string): { stats: ScanStats; datagrams: Array<Omit<BcDatagram, 'wire' | 'plain' | 'decode'> & { hex: string; messages: number }> } {
+function scan(path: string): {
+  stats: ScanStats;
+  datagrams: Array<Omit<BcDatagram, 'wire' | 'plain' | 'decode'> & { hex: string; messages: number }>;
+} {
   const datagrams: Array<Omit<BcDatagram, 'wire' | 'plain' | 'decode'> & { hex: string; messages: number }> = [];
   const result = scanCapture(path, {
     onDatagram: (d) => {
@@ -98,16 +115,44 @@ describe('pcapng', () => {
     for (const linkType of LINK_TYPES) {
       it(`${order === 'le' ? 'little' : 'big'}-endian section, link type ${linkType}`, () => {
         const packets = udpPackets(TRAFFIC, { linkType });
-        expectJoin(file(pcapng([{ order, interfaces: [{ linkType }], blocks: packets.map((packet) => ({ kind: 'epb' as const, packet, comment: 'a comment' })) }])));
+        expectJoin(
+          file(
+            pcapng([
+              {
+                order,
+                interfaces: [{ linkType }],
+                blocks: packets.map((packet) => ({ kind: 'epb' as const, packet, comment: 'a comment' })),
+              },
+            ]),
+          ),
+        );
       });
     }
   }
 
   it('takes if_tsresol: nanoseconds and a power of two', () => {
     const packets = udpPackets(TRAFFIC);
-    expectJoin(file(pcapng([{ interfaces: [{ linkType: 1, tsresol: 9 }], blocks: packets.map((packet) => ({ kind: 'epb' as const, packet })) }])));
+    expectJoin(
+      file(
+        pcapng([
+          {
+            interfaces: [{ linkType: 1, tsresol: 9 }],
+            blocks: packets.map((packet) => ({ kind: 'epb' as const, packet })),
+          },
+        ]),
+      ),
+    );
     // 2^-20 s resolution: times within a microsecond.
-    const { datagrams } = scan(file(pcapng([{ interfaces: [{ linkType: 1, tsresol: 0x80 | 20 }], blocks: packets.map((packet) => ({ kind: 'epb' as const, packet })) }])));
+    const { datagrams } = scan(
+      file(
+        pcapng([
+          {
+            interfaces: [{ linkType: 1, tsresol: 0x80 | 20 }],
+            blocks: packets.map((packet) => ({ kind: 'epb' as const, packet })),
+          },
+        ]),
+      ),
+    );
     datagrams.forEach((d, i) => expect(Math.abs(d.timeUs - TRAFFIC[i].timeUs)).toBeLessThan(1.01));
   });
 
@@ -117,9 +162,17 @@ describe('pcapng', () => {
     expectJoin(
       file(
         pcapng([
-          { order: 'be', interfaces: [{ linkType: 1 }], blocks: eth.map((packet) => ({ kind: 'epb' as const, packet })) },
+          {
+            order: 'be',
+            interfaces: [{ linkType: 1 }],
+            blocks: eth.map((packet) => ({ kind: 'epb' as const, packet })),
+          },
           // The second section redefines interface 0 as Linux cooked v2.
-          { order: 'le', interfaces: [{ linkType: 276 }], blocks: sll2.map((packet) => ({ kind: 'epb' as const, packet })) },
+          {
+            order: 'le',
+            interfaces: [{ linkType: 276 }],
+            blocks: sll2.map((packet) => ({ kind: 'epb' as const, packet })),
+          },
         ]),
       ),
     );
@@ -138,14 +191,26 @@ describe('pcapng', () => {
     ];
     expectJoin(file(pcapng([{ interfaces: [{ linkType: 1 }], blocks }])));
     // A simple packet block has no timestamp: it belongs to interface 0.
-    const { stats, datagrams } = scan(file(pcapng([{ interfaces: [{ linkType: 1 }], blocks: [{ kind: 'spb', data: packets[1].data }] }])));
+    const { stats, datagrams } = scan(
+      file(pcapng([{ interfaces: [{ linkType: 1 }], blocks: [{ kind: 'spb', data: packets[1].data }] }])),
+    );
     expect(stats.bc).toBe(1);
     expect(datagrams[0].from).toBe('server');
   });
 
   it('hands packet comments over when asked', () => {
     const packets = udpPackets(TRAFFIC.slice(0, 1));
-    const opened = openCapture(file(pcapng([{ interfaces: [{ linkType: 1 }], blocks: [{ kind: 'epb', packet: packets[0], comment: 'game reliable seq=2 [RETRANSMIT #1]' }] }])), { comments: true });
+    const opened = openCapture(
+      file(
+        pcapng([
+          {
+            interfaces: [{ linkType: 1 }],
+            blocks: [{ kind: 'epb', packet: packets[0], comment: 'game reliable seq=2 [RETRANSMIT #1]' }],
+          },
+        ]),
+      ),
+      { comments: true },
+    );
     if (!opened.ok) throw new Error(opened.error.reason);
     const step = opened.reader.next();
     expect(step.kind).toBe('packet');
@@ -162,7 +227,15 @@ describe('link layers', () => {
   it('Ethernet with one 802.1Q tag and with 802.1ad + 802.1Q (QinQ)', () => {
     const packets: Packet[] = [
       { timeUs: EPOCH_US, data: ethernet(udp(encrypted), { vlans: [[0x8100, 5]] }) },
-      { timeUs: EPOCH_US + 1, data: ethernet(udp(encrypted), { vlans: [[0x88a8, 100], [0x8100, 5]] }) },
+      {
+        timeUs: EPOCH_US + 1,
+        data: ethernet(udp(encrypted), {
+          vlans: [
+            [0x88a8, 100],
+            [0x8100, 5],
+          ],
+        }),
+      },
     ];
     const { stats, datagrams } = scan(file(pcap(packets)));
     expect(stats.bc).toBe(2);
@@ -180,15 +253,30 @@ describe('link layers', () => {
   it('raw IP (101) takes IPv4 and skips IPv6 by the version nibble', () => {
     const v6 = new Uint8Array(48);
     v6[0] = 0x60;
-    const { stats } = scan(file(pcap([{ timeUs: EPOCH_US, data: udp(encrypted) }, { timeUs: EPOCH_US + 1, data: v6 }], { linkType: 101 })));
+    const { stats } = scan(
+      file(
+        pcap(
+          [
+            { timeUs: EPOCH_US, data: udp(encrypted) },
+            { timeUs: EPOCH_US + 1, data: v6 },
+          ],
+          { linkType: 101 },
+        ),
+      ),
+    );
     expect(stats.bc).toBe(1);
     expect(stats.skipped).toEqual({ 'not IPv4': 1 });
   });
 
   it('every supported link type frames the same datagram', () => {
     for (const linkType of LINK_TYPES) {
-      const { datagrams } = scan(file(pcap([{ timeUs: EPOCH_US, data: frameFor(linkType, udp(encrypted)) }], { linkType })));
-      expect(datagrams.map((d) => d.hex), `link type ${linkType}`).toEqual([toHex(datagram)]);
+      const { datagrams } = scan(
+        file(pcap([{ timeUs: EPOCH_US, data: frameFor(linkType, udp(encrypted)) }], { linkType })),
+      );
+      expect(
+        datagrams.map((d) => d.hex),
+        `link type ${linkType}`,
+      ).toEqual([toHex(datagram)]);
     }
   });
 });

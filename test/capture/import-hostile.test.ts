@@ -11,7 +11,19 @@ import type { ScanStats } from '../../src/analysis/capture/bc-packets.js';
 import { openCapture } from '../../src/core/pcap/index.js';
 import { udpFromFrame } from '../../src/core/pcap/udp.js';
 import { encrypt } from '../../src/core/codec/index.js';
-import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, pcapng, reliable, udpPackets, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
+import {
+  EPOCH_US,
+  ack,
+  bc,
+  ethernet,
+  ipv4,
+  pcap,
+  pcapng,
+  reliable,
+  udpPackets,
+  CLIENT_IP,
+  SERVER_IP,
+} from '../support/pcap-build.js';
 import type { Packet, WirePacket } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-hostile-'));
@@ -42,7 +54,8 @@ function openError(bytes: Uint8Array) {
   return result.error;
 }
 
-const udpFrame = (payload: Uint8Array, sport = 22102, dport = 22101): Uint8Array => ethernet(ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport, dport, payload }));
+const udpFrame = (payload: Uint8Array, sport = 22102, dport = 22101): Uint8Array =>
+  ethernet(ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport, dport, payload }));
 const at = (i: number, data: Uint8Array): Packet => ({ timeUs: EPOCH_US + i * 1000, data });
 
 describe('files that are not captures', () => {
@@ -166,9 +179,30 @@ describe('packets that are skipped, counted', () => {
 
   it('frames shorter than their headers, fragments, other protocols, ARP and IPv6', () => {
     const ip = ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: encrypt(TRAFFIC[2].bytes) });
-    const fragment = ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: encrypt(TRAFFIC[2].bytes), fragment: 0x2000 });
-    const later = ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: encrypt(TRAFFIC[2].bytes), fragment: 0x0010 });
-    const tcp = ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: new Uint8Array(20), protocol: 6 });
+    const fragment = ipv4({
+      src: CLIENT_IP,
+      dst: SERVER_IP,
+      sport: 22102,
+      dport: 22101,
+      payload: encrypt(TRAFFIC[2].bytes),
+      fragment: 0x2000,
+    });
+    const later = ipv4({
+      src: CLIENT_IP,
+      dst: SERVER_IP,
+      sport: 22102,
+      dport: 22101,
+      payload: encrypt(TRAFFIC[2].bytes),
+      fragment: 0x0010,
+    });
+    const tcp = ipv4({
+      src: CLIENT_IP,
+      dst: SERVER_IP,
+      sport: 22102,
+      dport: 22101,
+      payload: new Uint8Array(20),
+      protocol: 6,
+    });
     const packets = [
       at(0, ethernet(ip).subarray(0, 10)), // shorter than the Ethernet header
       at(1, ethernet(ip).subarray(0, 30)), // ends inside the IPv4 header
@@ -187,14 +221,28 @@ describe('packets that are skipped, counted', () => {
   });
 
   it('UDP payloads under 2 bytes are counted, not decoded', () => {
-    const stats = scanned(file(pcap([at(0, udpFrame(new Uint8Array(0))), at(1, udpFrame(Uint8Array.of(0x01))), at(2, udpFrame(encrypt(TRAFFIC[2].bytes)))])));
+    const stats = scanned(
+      file(
+        pcap([
+          at(0, udpFrame(new Uint8Array(0))),
+          at(1, udpFrame(Uint8Array.of(0x01))),
+          at(2, udpFrame(encrypt(TRAFFIC[2].bytes))),
+        ]),
+      ),
+    );
     expect(stats.tooShort).toBe(2);
     expect(stats.bc).toBe(1);
   });
 
   it('a UDP payload cut by the snap length', () => {
     const frame = udpFrame(encrypt(TRAFFIC[2].bytes));
-    const stats = scanned(file(pcap([{ timeUs: EPOCH_US, data: frame.subarray(0, frame.length - 2), originalLength: frame.length }], { snapLength: frame.length - 2 })));
+    const stats = scanned(
+      file(
+        pcap([{ timeUs: EPOCH_US, data: frame.subarray(0, frame.length - 2), originalLength: frame.length }], {
+          snapLength: frame.length - 2,
+        }),
+      ),
+    );
     expect(stats.skipped).toEqual({ 'UDP payload cut by the snap length': 1 });
   });
 });
@@ -227,7 +275,13 @@ describe('what a UDP payload is', () => {
   it('a BC server on another port is found by its datagrams', () => {
     const packets = TRAFFIC.map((t, i) => {
       const server = t.from === 'server';
-      const ip = ipv4({ src: server ? SERVER_IP : CLIENT_IP, dst: server ? CLIENT_IP : SERVER_IP, sport: server ? 30000 : 30001, dport: server ? 30001 : 30000, payload: encrypt(t.bytes) });
+      const ip = ipv4({
+        src: server ? SERVER_IP : CLIENT_IP,
+        dst: server ? CLIENT_IP : SERVER_IP,
+        sport: server ? 30000 : 30001,
+        dport: server ? 30001 : 30000,
+        payload: encrypt(t.bytes),
+      });
       return at(i, ethernet(ip));
     });
     const stats = scanned(file(pcap(packets)));
@@ -238,35 +292,53 @@ describe('what a UDP payload is', () => {
 
 describe('fuzzing: the reader and the scan never throw', () => {
   it('random bytes after a valid magic, and random corruptions of good files', () => {
-    const good = [pcap(GOOD), pcap(GOOD, { order: 'be', nanosecond: true }), pcapng([{ interfaces: [{ linkType: 1 }], blocks: GOOD.map((packet) => ({ kind: 'epb' as const, packet, comment: 'c' })) }])];
+    const good = [
+      pcap(GOOD),
+      pcap(GOOD, { order: 'be', nanosecond: true }),
+      pcapng([
+        {
+          interfaces: [{ linkType: 1 }],
+          blocks: GOOD.map((packet) => ({ kind: 'epb' as const, packet, comment: 'c' })),
+        },
+      ]),
+    ];
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: good.length - 1 }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }), fc.nat(), (which, flips, cutAt) => {
-        const bytes = good[which].slice();
-        for (const [pos, value] of flips) bytes[pos % bytes.length] = value;
-        const cut = bytes.subarray(0, Math.max(0, bytes.length - (cutAt % 64)));
-        const path = file(cut);
-        const result = scanCapture(path, { onDatagram: (d) => void d.decode() });
-        if (result.ok) expect(result.stats.packets).toBeGreaterThanOrEqual(0);
-        else expect(typeof result.error.offset).toBe('number');
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: good.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }),
+        fc.nat(),
+        (which, flips, cutAt) => {
+          const bytes = good[which].slice();
+          for (const [pos, value] of flips) bytes[pos % bytes.length] = value;
+          const cut = bytes.subarray(0, Math.max(0, bytes.length - (cutAt % 64)));
+          const path = file(cut);
+          const result = scanCapture(path, { onDatagram: (d) => void d.decode() });
+          if (result.ok) expect(result.stats.packets).toBeGreaterThanOrEqual(0);
+          else expect(typeof result.error.offset).toBe('number');
+        },
+      ),
       { numRuns: 300 },
     );
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom(0xa1b2c3d4, 0xd4c3b2a1, 0x0a0d0d0a, 0x4d3cb2a1), (tail, magic) => {
-        const head = new Uint8Array(4);
-        new DataView(head.buffer).setUint32(0, magic, true);
-        const bytes = new Uint8Array(4 + tail.length);
-        bytes.set(head);
-        bytes.set(tail, 4);
-        const opened = openCapture(file(bytes));
-        if (!opened.ok) return;
-        for (let i = 0; i < 1000; i++) {
-          const step = opened.reader.next();
-          if (step.kind === 'end' || step.kind === 'error') break;
-          if (step.kind === 'packet') udpFromFrame(step.packet.linkType, step.packet.data);
-        }
-        opened.reader.close();
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.constantFrom(0xa1b2c3d4, 0xd4c3b2a1, 0x0a0d0d0a, 0x4d3cb2a1),
+        (tail, magic) => {
+          const head = new Uint8Array(4);
+          new DataView(head.buffer).setUint32(0, magic, true);
+          const bytes = new Uint8Array(4 + tail.length);
+          bytes.set(head);
+          bytes.set(tail, 4);
+          const opened = openCapture(file(bytes));
+          if (!opened.ok) return;
+          for (let i = 0; i < 1000; i++) {
+            const step = opened.reader.next();
+            if (step.kind === 'end' || step.kind === 'error') break;
+            if (step.kind === 'packet') udpFromFrame(step.packet.linkType, step.packet.data);
+          }
+          opened.reader.close();
+        },
+      ),
       { numRuns: 300 },
     );
   });

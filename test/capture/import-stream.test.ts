@@ -9,7 +9,18 @@ import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
 import { BUFFER_BYTES, openCapture } from '../../src/core/pcap/index.js';
 import { encrypt } from '../../src/core/codec/index.js';
-import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, reliable, unreliable, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
+import {
+  EPOCH_US,
+  ack,
+  bc,
+  ethernet,
+  ipv4,
+  pcap,
+  reliable,
+  unreliable,
+  CLIENT_IP,
+  SERVER_IP,
+} from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-stream-'));
 const path = join(dir, 'big.pcap');
@@ -26,15 +37,29 @@ let fileBytes = 0;
 beforeAll(() => {
   const header = pcap([]);
   const records: Uint8Array[] = [];
-  const gamespy = ethernet(ipv4({ src: SERVER_IP, dst: CLIENT_IP, sport: 22101, dport: 40000, payload: new TextEncoder().encode(`\\hostname\\${'x'.repeat(1390)}`) }));
-  const up = (bytes: Uint8Array) => ethernet(ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: encrypt(bytes) }));
-  const down = (bytes: Uint8Array) => ethernet(ipv4({ src: SERVER_IP, dst: CLIENT_IP, sport: 22101, dport: 22102, payload: encrypt(bytes) }));
+  const gamespy = ethernet(
+    ipv4({
+      src: SERVER_IP,
+      dst: CLIENT_IP,
+      sport: 22101,
+      dport: 40000,
+      payload: new TextEncoder().encode(`\\hostname\\${'x'.repeat(1390)}`),
+    }),
+  );
+  const up = (bytes: Uint8Array) =>
+    ethernet(ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: encrypt(bytes) }));
+  const down = (bytes: Uint8Array) =>
+    ethernet(ipv4({ src: SERVER_IP, dst: CLIENT_IP, sport: 22101, dport: 22102, payload: encrypt(bytes) }));
   let k = 0;
   for (let i = 0; i < GAMESPY_PER_CHUNK; i++) {
     records.push(gamespy);
     if (i % (GAMESPY_PER_CHUNK / BC_PER_CHUNK) === 0) {
       // Client reliable messages, and the server's ACK of each (the seq is rewritten per chunk below).
-      records.push(k % 2 === 0 ? up(bc(0x02, [reliable(k, [0x20, k & 0xff]), unreliable()])) : down(bc(0x01, [ack(k - 1), unreliable()])));
+      records.push(
+        k % 2 === 0
+          ? up(bc(0x02, [reliable(k, [0x20, k & 0xff]), unreliable()]))
+          : down(bc(0x01, [ack(k - 1), unreliable()])),
+      );
       k++;
     }
   }
@@ -103,7 +128,11 @@ describe('a ~100 MB capture', () => {
     peak = Math.max(peak, process.memoryUsage().rss);
     const c = result.analysis.connections[0];
     // Every chunk repeats the same 25 seqs: one first send each, the rest re-sends.
-    expect(c.clientToServer.reliable.high).toEqual({ messages: BC_PER_CHUNK / 2, transmissions: (CHUNKS * BC_PER_CHUNK) / 2, retransmissions: ((CHUNKS - 1) * BC_PER_CHUNK) / 2 });
+    expect(c.clientToServer.reliable.high).toEqual({
+      messages: BC_PER_CHUNK / 2,
+      transmissions: (CHUNKS * BC_PER_CHUNK) / 2,
+      retransmissions: ((CHUNKS - 1) * BC_PER_CHUNK) / 2,
+    });
     expect(c.serverToClient.acks.sent).toBe((CHUNKS * BC_PER_CHUNK) / 2);
     expect(peak - before).toBeLessThan(64e6);
   }, 120_000); // reading 100 MB twice: generous for a busy machine (speed is the bench's to measure)

@@ -11,14 +11,31 @@ import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
 import { openCapture } from '../../src/core/pcap/index.js';
 import { udpFromFrame } from '../../src/core/pcap/udp.js';
 import { encrypt, toHex } from '../../src/core/codec/index.js';
-import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, pcapng, reliable, sll, sll2, CLIENT_IP, SERVER_IP } from '../support/pcap-build.js';
+import {
+  EPOCH_US,
+  ack,
+  bc,
+  ethernet,
+  ipv4,
+  pcap,
+  pcapng,
+  reliable,
+  sll,
+  sll2,
+  CLIENT_IP,
+  SERVER_IP,
+} from '../support/pcap-build.js';
 
 const has = (tool: string) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0;
 const tools = has('tshark') && has('text2pcap');
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-tshark-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const DATAGRAMS = [bc(0xff, [reliable(0, [0xff, 1, 2], 0x03)]), bc(0x01, [reliable(0, [2], 0x03), ack(0, 2)]), bc(0x02, [ack(0, 2), ack(7, 0, 1)])];
+const DATAGRAMS = [
+  bc(0xff, [reliable(0, [0xff, 1, 2], 0x03)]),
+  bc(0x01, [reliable(0, [2], 0x03), ack(0, 2)]),
+  bc(0x02, [ack(0, 2), ack(7, 0, 1)]),
+];
 
 /** The UDP payloads bcsim's reader finds, as hex. */
 function ourPayloads(path: string): string[] {
@@ -37,7 +54,10 @@ function ourPayloads(path: string): string[] {
 }
 
 function tsharkPayloads(path: string): string[] {
-  const text = execFileSync('tshark', ['-r', path, '-T', 'fields', '-e', 'udp.payload'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const text = execFileSync('tshark', ['-r', path, '-T', 'fields', '-e', 'udp.payload'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return text
     .split('\n')
     .filter((l) => l.length > 0)
@@ -59,7 +79,18 @@ describe('against tshark and text2pcap', () => {
       const input = join(dir, `in-${format}-${link}.txt`);
       const output = join(dir, `t2p-${format}-${link}.${format}`);
       writeFileSync(input, hexdump);
-      const args = ['-q', '-F', format, ...(link === 'raw' ? ['-l', '101'] : []), '-u', '22102,22101', '-4', '10.10.10.239,10.10.10.1', input, output];
+      const args = [
+        '-q',
+        '-F',
+        format,
+        ...(link === 'raw' ? ['-l', '101'] : []),
+        '-u',
+        '22102,22101',
+        '-4',
+        '10.10.10.239,10.10.10.1',
+        input,
+        output,
+      ];
       execFileSync('text2pcap', args, { stdio: 'ignore' });
       const found: string[] = [];
       const result = scanCapture(output, { onDatagram: (d) => found.push(toHex(d.plain)) });
@@ -74,16 +105,65 @@ describe('against tshark and text2pcap', () => {
     const ip = (i: number) => ipv4({ src: CLIENT_IP, dst: SERVER_IP, sport: 22102, dport: 22101, payload: payload(i) });
     const cases: Array<[string, Uint8Array]> = [
       ['pcap-le', pcap([0, 1, 2].map((i) => ({ timeUs: EPOCH_US + i, data: ethernet(ip(i)) })))],
-      ['pcap-be-ns', pcap([0, 1, 2].map((i) => ({ timeUs: EPOCH_US + i, data: ethernet(ip(i)) })), { order: 'be', nanosecond: true })],
-      ['pcap-sll', pcap([0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: sll(ip(i)) })), { linkType: 113 })],
-      ['pcap-sll2', pcap([0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: sll2(ip(i)) })), { linkType: 276 })],
-      ['pcap-vlan', pcap([0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: ethernet(ip(i), { vlans: [[0x88a8, 7], [0x8100, 5]] }) })))],
-      ['pcap-raw4', pcap([0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: ip(i) })), { linkType: 228 })],
+      [
+        'pcap-be-ns',
+        pcap(
+          [0, 1, 2].map((i) => ({ timeUs: EPOCH_US + i, data: ethernet(ip(i)) })),
+          { order: 'be', nanosecond: true },
+        ),
+      ],
+      [
+        'pcap-sll',
+        pcap(
+          [0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: sll(ip(i)) })),
+          { linkType: 113 },
+        ),
+      ],
+      [
+        'pcap-sll2',
+        pcap(
+          [0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: sll2(ip(i)) })),
+          { linkType: 276 },
+        ),
+      ],
+      [
+        'pcap-vlan',
+        pcap(
+          [0, 1].map((i) => ({
+            timeUs: EPOCH_US + i,
+            data: ethernet(ip(i), {
+              vlans: [
+                [0x88a8, 7],
+                [0x8100, 5],
+              ],
+            }),
+          })),
+        ),
+      ],
+      [
+        'pcap-raw4',
+        pcap(
+          [0, 1].map((i) => ({ timeUs: EPOCH_US + i, data: ip(i) })),
+          { linkType: 228 },
+        ),
+      ],
       [
         'pcapng-mixed',
         pcapng([
-          { order: 'be', interfaces: [{ linkType: 1, tsresol: 9 }], blocks: [{ kind: 'epb', packet: { timeUs: EPOCH_US, data: ethernet(ip(0)) }, comment: 'x' }] },
-          { order: 'le', interfaces: [{ linkType: 276 }], blocks: [{ kind: 'raw', type: 0x0badf00d, body: new Uint8Array(8) }, { kind: 'epb', packet: { timeUs: EPOCH_US + 5, data: sll2(ip(1)) } }, { kind: 'spb', data: sll2(ip(2)) }] },
+          {
+            order: 'be',
+            interfaces: [{ linkType: 1, tsresol: 9 }],
+            blocks: [{ kind: 'epb', packet: { timeUs: EPOCH_US, data: ethernet(ip(0)) }, comment: 'x' }],
+          },
+          {
+            order: 'le',
+            interfaces: [{ linkType: 276 }],
+            blocks: [
+              { kind: 'raw', type: 0x0badf00d, body: new Uint8Array(8) },
+              { kind: 'epb', packet: { timeUs: EPOCH_US + 5, data: sll2(ip(1)) } },
+              { kind: 'spb', data: sll2(ip(2)) },
+            ],
+          },
         ]),
       ],
     ];

@@ -18,7 +18,14 @@ function agree(bytes: Uint8Array): void {
 
 const u16 = fc.integer({ min: 0, max: 0xffff });
 const messageArb: fc.Arbitrary<Message> = fc.oneof(
-  fc.record({ seq: u16, flags: fc.integer({ min: 0, max: 255 }), fragIndex: fc.integer({ min: 0, max: 255 }) }).map(({ seq, flags, fragIndex }) => ({ type: 0x01 as const, seq, flags, fragIndex: (flags & 1) !== 0 ? fragIndex : null })),
+  fc
+    .record({ seq: u16, flags: fc.integer({ min: 0, max: 255 }), fragIndex: fc.integer({ min: 0, max: 255 }) })
+    .map(({ seq, flags, fragIndex }) => ({
+      type: 0x01 as const,
+      seq,
+      flags,
+      fragIndex: (flags & 1) !== 0 ? fragIndex : null,
+    })),
   fc
     .record({
       type: fc.constantFrom<DataType>(0x00, 0x02, 0x03, 0x04, 0x05, 0x32, 0x32),
@@ -45,17 +52,28 @@ const messageArb: fc.Arbitrary<Message> = fc.oneof(
     }),
 );
 
-const validArb = fc.record({ peerId: fc.integer({ min: 0, max: 255 }), messages: fc.array(messageArb, { maxLength: 12 }) }).map((d) => {
-  const r = encodeDatagram(d);
-  return r.ok ? r.bytes : Uint8Array.of(d.peerId, 0);
-});
+const validArb = fc
+  .record({ peerId: fc.integer({ min: 0, max: 255 }), messages: fc.array(messageArb, { maxLength: 12 }) })
+  .map((d) => {
+    const r = encodeDatagram(d);
+    return r.ok ? r.bytes : Uint8Array.of(d.peerId, 0);
+  });
 
 describe('datagramMessages agrees with decodeDatagram', () => {
   it('on random bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => agree(bytes)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => agree(bytes)),
+      { numRuns: 5000 },
+    );
     // Biased towards known types and small lengths, so that some parse.
-    const byte = fc.oneof(fc.constantFrom(0x00, 0x01, 0x02, 0x03, 0x05, 0x32, 0x80, 0xa0, 0x06, 0x07, 0x08), fc.integer({ min: 0, max: 255 }));
-    fc.assert(fc.property(fc.array(byte, { maxLength: 40 }), (values) => agree(Uint8Array.from(values))), { numRuns: 5000 });
+    const byte = fc.oneof(
+      fc.constantFrom(0x00, 0x01, 0x02, 0x03, 0x05, 0x32, 0x80, 0xa0, 0x06, 0x07, 0x08),
+      fc.integer({ min: 0, max: 255 }),
+    );
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 40 }), (values) => agree(Uint8Array.from(values))),
+      { numRuns: 5000 },
+    );
   });
 
   it('on message-shaped bytes with lengths around their headers', () => {
@@ -89,14 +107,22 @@ describe('datagramMessages agrees with decodeDatagram', () => {
 
   it('on valid datagrams and their corruptions', () => {
     fc.assert(
-      fc.property(validArb, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }), fc.integer({ min: -3, max: 3 }), (bytes, flips, resize) => {
-        agree(bytes);
-        const corrupt = bytes.slice();
-        for (const [pos, value] of flips) if (corrupt.length > 0) corrupt[pos % corrupt.length] = value;
-        agree(corrupt);
-        const resized = resize <= 0 ? corrupt.subarray(0, Math.max(0, corrupt.length + resize)) : Uint8Array.from([...corrupt, ...Array(resize).fill(0)]);
-        agree(resized);
-      }),
+      fc.property(
+        validArb,
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+        fc.integer({ min: -3, max: 3 }),
+        (bytes, flips, resize) => {
+          agree(bytes);
+          const corrupt = bytes.slice();
+          for (const [pos, value] of flips) if (corrupt.length > 0) corrupt[pos % corrupt.length] = value;
+          agree(corrupt);
+          const resized =
+            resize <= 0
+              ? corrupt.subarray(0, Math.max(0, corrupt.length + resize))
+              : Uint8Array.from([...corrupt, ...Array(resize).fill(0)]);
+          agree(resized);
+        },
+      ),
       { numRuns: 5000 },
     );
   });

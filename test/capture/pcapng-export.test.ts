@@ -28,7 +28,8 @@ const EPOCH_SECONDS = 1014854400;
 
 function tshark(args: string[]): string {
   const r = spawnSync('tshark', args, { encoding: 'utf8', maxBuffer: 512 << 20 });
-  if (r.error) throw new Error(`tshark does not run (${r.error.message}): the pcapng tests need it (apt-get install tshark)`);
+  if (r.error)
+    throw new Error(`tshark does not run (${r.error.message}): the pcapng tests need it (apt-get install tshark)`);
   const errors = r.stderr
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.includes('Running as user "root"'))
@@ -40,8 +41,24 @@ function tshark(args: string[]): string {
 
 /** One row per packet, the fields split on |. */
 function fields(file: string, names: string[], extra: string[] = []): string[][] {
-  const out = tshark(['-r', file, ...extra, '-T', 'fields', '-E', 'separator=|', '-E', 'occurrence=f', ...names.flatMap((n) => ['-e', n])]);
-  return out === '' ? [] : out.replace(/\n$/, '').split('\n').map((l) => l.split('|'));
+  const out = tshark([
+    '-r',
+    file,
+    ...extra,
+    '-T',
+    'fields',
+    '-E',
+    'separator=|',
+    '-E',
+    'occurrence=f',
+    ...names.flatMap((n) => ['-e', n]),
+  ]);
+  return out === ''
+    ? []
+    : out
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l.split('|'));
 }
 
 interface Packet {
@@ -70,7 +87,12 @@ function packets(file: string): Packet[] {
         if (code === 1) comment = bytes.subarray(opt + 4, opt + 4 + length).toString('utf8');
         opt += 4 + ((length + 3) & ~3);
       }
-      out.push({ timestampUs: bytes.readUInt32LE(at + 12) * 2 ** 32 + bytes.readUInt32LE(at + 16), frame, payload: frame.subarray(FRAME_HEADER_BYTES), comment });
+      out.push({
+        timestampUs: bytes.readUInt32LE(at + 12) * 2 ** 32 + bytes.readUInt32LE(at + 16),
+        frame,
+        payload: frame.subarray(FRAME_HEADER_BYTES),
+        comment,
+      });
     }
     at += total;
   }
@@ -118,7 +140,10 @@ function temp(prefix: string): string {
   return dir;
 }
 
-async function runWithPcap(args: string[], file: string): Promise<{ datagrams: number; summary: Record<string, unknown> }> {
+async function runWithPcap(
+  args: string[],
+  file: string,
+): Promise<{ datagrams: number; summary: Record<string, unknown> }> {
   const r = await cli(['run', ...args, '--json', '--pcap', file]);
   expect(withoutPlanCut(r.stderr)).toBe('');
   expect(r.code).toBe(0);
@@ -138,7 +163,9 @@ function expectTraceMarks(comments: readonly string[], trace: readonly TraceLine
   comments.forEach((comment, i) => {
     const expected = trace[i].messages.filter((m) => m.note === 'retransmit').map((m) => m.transmission);
     expect(retransmits(comment), `packet ${i + 1}: ${comment}`).toEqual(expected);
-    expect(comment.includes('[DEAD-ZONE ACK, pass 2]'), `packet ${i + 1}: ${comment}`).toBe(trace[i].messages.some((m) => m.note === 'dead-zone-ack'));
+    expect(comment.includes('[DEAD-ZONE ACK, pass 2]'), `packet ${i + 1}: ${comment}`).toBe(
+      trace[i].messages.some((m) => m.note === 'dead-zone-ack'),
+    );
   });
 }
 
@@ -161,13 +188,39 @@ describe('bcsim run --pcap', () => {
   });
 
   it('puts the server at 10.10.10.1:22101 and the client at 10.10.10.239:22102, MACs 02:00:0a:0a:0a:xx, IPv4 checksums right', () => {
-    const rows = fields(file, ['eth.src', 'eth.dst', 'ip.src', 'udp.srcport', 'ip.dst', 'udp.dstport', 'ip.ttl', 'ip.checksum.status', 'udp.length', 'frame.len'], ['-o', 'ip.check_checksum:TRUE']);
+    const rows = fields(
+      file,
+      [
+        'eth.src',
+        'eth.dst',
+        'ip.src',
+        'udp.srcport',
+        'ip.dst',
+        'udp.dstport',
+        'ip.ttl',
+        'ip.checksum.status',
+        'udp.length',
+        'frame.len',
+      ],
+      ['-o', 'ip.check_checksum:TRUE'],
+    );
     const server = ['02:00:0a:0a:0a:01', '10.10.10.1', '22101'];
     const client = ['02:00:0a:0a:0a:ef', '10.10.10.239', '22102'];
     rows.forEach((row, i) => {
       const [from, to] = trace[i].from === 'server' ? [server, client] : [client, server];
       const length = trace[i].hex.length / 2;
-      expect(row).toEqual([from[0], to[0], from[1], from[2], to[1], to[2], '64', '1', String(8 + length), String(FRAME_HEADER_BYTES + length)]);
+      expect(row).toEqual([
+        from[0],
+        to[0],
+        from[1],
+        from[2],
+        to[1],
+        to[2],
+        '64',
+        '1',
+        String(8 + length),
+        String(FRAME_HEADER_BYTES + length),
+      ]);
     });
   });
 
@@ -183,7 +236,9 @@ describe('bcsim run --pcap', () => {
     const rows = fields(file, ['frame.time_epoch']);
     rows.forEach(([epoch], i) => expect(epoch).toBe(epochText(usOf(trace[i].t))));
     packets(file).forEach((p, i) => expect(p.timestampUs).toBe(CAPTURE_EPOCH_US + usOf(trace[i].t)));
-    expect(tshark(['-r', file, '-c', '1', '-t', 'ud', '-T', 'fields', '-e', '_ws.col.Time']).trim()).toBe('2002-02-28 00:00:00.047000');
+    expect(tshark(['-r', file, '-c', '1', '-t', 'ud', '-T', 'fields', '-e', '_ws.col.Time']).trim()).toBe(
+      '2002-02-28 00:00:00.047000',
+    );
   });
 
   it('carries the payload encrypted as the game sends it: decrypting it gives the bytes the trace reports', () => {
@@ -240,7 +295,9 @@ describe('what the link did, in the comments', () => {
     expect(dropped.length).toBeGreaterThan(10);
     // The same datagrams as the trace's drops, at their send times.
     const drops = lines.filter((l) => l.event === 'drop');
-    expect(dropped.map((p) => [p.timestampUs - CAPTURE_EPOCH_US, hexOf(decrypt(p.payload))])).toEqual(drops.map((d) => [usOf(d.t), d.hex]));
+    expect(dropped.map((p) => [p.timestampUs - CAPTURE_EPOCH_US, hexOf(decrypt(p.payload))])).toEqual(
+      drops.map((d) => [usOf(d.t), d.hex]),
+    );
     expect(fields(file, ['frame.comment']).filter(([c]) => c.includes('DROPPED')).length).toBe(dropped.length);
   });
 
@@ -307,7 +364,18 @@ describe('bcsim trace --pcap and compare --pcap', () => {
   it('trace writes the same packets as run, whatever the printed window', async () => {
     const dir = temp('trace');
     await runWithPcap(['fragment-ack-bug', '--duration', '30s'], join(dir, 'run.pcapng'));
-    const r = await cli(['trace', 'fragment-ack-bug', '--until', '30s', '--from', '20s', '--filter', 'fragment', '--pcap', join(dir, 'trace.pcapng')]);
+    const r = await cli([
+      'trace',
+      'fragment-ack-bug',
+      '--until',
+      '30s',
+      '--from',
+      '20s',
+      '--filter',
+      'fragment',
+      '--pcap',
+      join(dir, 'trace.pcapng'),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('RETRANSMIT');
     const strip = (ps: Packet[]) => ps.map((p) => [p.timestampUs, p.frame.toString('hex'), p.comment]);
@@ -336,7 +404,17 @@ describe('bcsim trace --pcap and compare --pcap', () => {
 
   it('compare writes one file per column, the label before the extension', async () => {
     const dir = temp('compare');
-    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--out', join(dir, 'report'), '--json', '--pcap', join(dir, 'out.pcapng')]);
+    const r = await cli([
+      'compare',
+      'fragment-ack-bug',
+      '--duration',
+      '30s',
+      '--out',
+      join(dir, 'report'),
+      '--json',
+      '--pcap',
+      join(dir, 'out.pcapng'),
+    ]);
     expect(withoutPlanCut(r.stderr)).toBe('');
     expect(r.code).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(['out.fixed.pcapng', 'out.stock.pcapng', 'report']);
@@ -344,7 +422,9 @@ describe('bcsim trace --pcap and compare --pcap', () => {
     for (const label of ['stock', 'fixed']) {
       const file = join(dir, `out.${label}.pcapng`);
       expect(fields(file, ['frame.number'])).toHaveLength(doc.runs[label].datagrams);
-      expect(tshark(['-r', file, '-T', 'fields', '-e', 'frame.comment']).includes('[RETRANSMIT #')).toBe(label === 'stock');
+      expect(tshark(['-r', file, '-T', 'fields', '-e', 'frame.comment']).includes('[RETRANSMIT #')).toBe(
+        label === 'stock',
+      );
     }
     // The stock column is the stock run: the same packets as `run --mode stock`.
     await runWithPcap(['fragment-ack-bug', '--duration', '30s', '--mode', 'stock'], join(dir, 'run.pcapng'));
@@ -358,34 +438,42 @@ describe('refusals, failures and interruptions', () => {
     ['run', ['run', 'fragment-ack-bug']],
     ['trace', ['trace', 'fragment-ack-bug']],
     ['compare', ['compare', 'fragment-ack-bug']],
-  ])('%s: a missing folder, a folder, an unwritable place or a lone --pcap-plaintext exit 2 with one line, before running', async (_name, args) => {
-    const dir = temp('bad');
-    const cases: Array<[string[], RegExp]> = [
-      [['--pcap', join(dir, 'missing', 'x.pcapng')], /^bcsim: --pcap .*missing\/x\.pcapng: .*the folder .*missing does not exist\n$/],
-      [['--pcap', dir], /^bcsim: --pcap .*: is a folder, not a file\n$/],
-      [['--pcap', '/proc/x.pcapng'], /^bcsim: --pcap \/proc\/x\.pcapng: .*cannot write/],
-      [['--pcap', '/dev/null'], /^bcsim: --pcap \/dev\/null: is not a regular file/],
-      [['--pcap', ''], /^bcsim: --pcap '': .*empty path/],
-      [['--pcap-plaintext'], /^bcsim: --pcap-plaintext: only with --pcap FILE\n$/],
-    ];
-    for (const [flags, message] of cases) {
-      const out = args[0] === 'compare' ? ['--out', join(dir, 'report')] : [];
-      const { value: r, cpuMs } = await withCpuMs(() => cli([...args, ...out, ...flags]));
-      expect(r.code, flags.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stdout).toBe('');
-      // Refused before the run: little CPU (not wall time, which a busy machine stretches).
-      expect(cpuMs).toBeLessThan(5000);
-    }
-    expect(readdirSync(dir)).toEqual([]);
-  });
+  ])(
+    '%s: a missing folder, a folder, an unwritable place or a lone --pcap-plaintext exit 2 with one line, before running',
+    async (_name, args) => {
+      const dir = temp('bad');
+      const cases: Array<[string[], RegExp]> = [
+        [
+          ['--pcap', join(dir, 'missing', 'x.pcapng')],
+          /^bcsim: --pcap .*missing\/x\.pcapng: .*the folder .*missing does not exist\n$/,
+        ],
+        [['--pcap', dir], /^bcsim: --pcap .*: is a folder, not a file\n$/],
+        [['--pcap', '/proc/x.pcapng'], /^bcsim: --pcap \/proc\/x\.pcapng: .*cannot write/],
+        [['--pcap', '/dev/null'], /^bcsim: --pcap \/dev\/null: is not a regular file/],
+        [['--pcap', ''], /^bcsim: --pcap '': .*empty path/],
+        [['--pcap-plaintext'], /^bcsim: --pcap-plaintext: only with --pcap FILE\n$/],
+      ];
+      for (const [flags, message] of cases) {
+        const out = args[0] === 'compare' ? ['--out', join(dir, 'report')] : [];
+        const { value: r, cpuMs } = await withCpuMs(() => cli([...args, ...out, ...flags]));
+        expect(r.code, flags.join(' ')).toBe(2);
+        expect(r.stderr).toMatch(message);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stdout).toBe('');
+        // Refused before the run: little CPU (not wall time, which a busy machine stretches).
+        expect(cpuMs).toBeLessThan(5000);
+      }
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 
   it('compare refuses a capture inside its report folder, which it replaces whole', async () => {
     const dir = temp('inside');
     const r = await cli(['compare', 'fragment-ack-bug', '--out', join(dir, 'r'), '--pcap', join(dir, 'r', 'x.pcapng')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^bcsim: --pcap .*: is inside the report folder .*, which is replaced whole; write the capture elsewhere\n$/);
+    expect(r.stderr).toMatch(
+      /^bcsim: --pcap .*: is inside the report folder .*, which is replaced whole; write the capture elsewhere\n$/,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -413,7 +501,13 @@ describe('refusals, failures and interruptions', () => {
       'link.both.latencyMs=3600000',
       'traffic.phases=[{"kind":"lull","stateUpdatesPerSecond":10000,"stateUpdateBytes":[400,400],"arrival":"periodic"}]',
     ];
-    const r = await cli(['run', join(ROOT, 'test/scenarios/minimal.json'), ...sets.flatMap((x) => ['--set', x]), '--pcap', file]);
+    const r = await cli([
+      'run',
+      join(ROOT, 'test/scenarios/minimal.json'),
+      ...sets.flatMap((x) => ['--set', x]),
+      '--pcap',
+      file,
+    ]);
     expect(r.stderr).toMatch(/^bcsim: limit: simulator: more than 150,000 pending events/);
     expect(r.code).toBe(2);
     expect(readdirSync(dir)).toEqual(['bad.json']);
@@ -422,8 +516,12 @@ describe('refusals, failures and interruptions', () => {
   it('a run killed outright leaves no file at the target; the next capture there sweeps the temporary', async () => {
     const dir = temp('sigint');
     const file = join(dir, 'long.pcapng');
-    const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'run', 'long-session', '--pcap', file], { stdio: 'ignore' });
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('exit', (code, signal) => done([code, signal])));
+    const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'run', 'long-session', '--pcap', file], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+      child.once('exit', (code, signal) => done([code, signal])),
+    );
     // Wait until the capture is being written (its temporary has grown), then interrupt.
     const tempName = `${TEMP_PREFIX}${child.pid}-long.pcapng`;
     for (let i = 0; i < 600; i++) {

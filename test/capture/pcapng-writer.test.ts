@@ -60,7 +60,8 @@ function readBlocks(file: Buffer): Block[] {
     expect(at + total).toBeLessThanOrEqual(file.length);
     expect(file.readUInt32LE(at + total - 4), `block at ${at}: trailing length`).toBe(total);
     const body = file.subarray(at + 8, at + total - 4);
-    const fixed = type === 0x0a0d0d0a ? 16 : type === 1 ? 8 : type === 6 ? 20 + pad4(body.readUInt32LE(12)) : body.length;
+    const fixed =
+      type === 0x0a0d0d0a ? 16 : type === 1 ? 8 : type === 6 ? 20 + pad4(body.readUInt32LE(12)) : body.length;
     blocks.push({ type, body, options: readOptions(body.subarray(fixed)) });
     at += total;
   }
@@ -93,7 +94,10 @@ function packetsOf(blocks: Block[]): Epb[] {
     .map((b) => {
       const captured = b.body.readUInt32LE(12);
       const data = b.body.subarray(20, 20 + captured);
-      expect([...b.body.subarray(20 + captured, 20 + pad4(captured))].every((x) => x === 0), 'packet padding is zeros').toBe(true);
+      expect(
+        [...b.body.subarray(20 + captured, 20 + pad4(captured))].every((x) => x === 0),
+        'packet padding is zeros',
+      ).toBe(true);
       return {
         interfaceId: b.body.readUInt32LE(0),
         timestamp: (BigInt(b.body.readUInt32LE(4)) << 32n) | BigInt(b.body.readUInt32LE(8)),
@@ -116,7 +120,8 @@ function writeWith(build: (w: PcapngWriter) => void, bufferBytes?: number): Buff
 
 function tshark(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync('tshark', args, { encoding: 'utf8', maxBuffer: 256 << 20 });
-  if (r.error) throw new Error(`tshark does not run (${r.error.message}): the pcapng tests need it (apt-get install tshark)`);
+  if (r.error)
+    throw new Error(`tshark does not run (${r.error.message}): the pcapng tests need it (apt-get install tshark)`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -221,11 +226,44 @@ describe('pcapng writer', () => {
       writeWith((w) => {
         w.sectionHeader({ application: 'bcsim test' });
         w.interfaceDescription({ tsresolDecimals: 6 });
-        w.packet(CAPTURE_EPOCH_US + 47_000, buildFrame(source, destination, 0, hex('FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE')), 'hello ; world');
+        w.packet(
+          CAPTURE_EPOCH_US + 47_000,
+          buildFrame(source, destination, 0, hex('FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE')),
+          'hello ; world',
+        );
         w.packet(CAPTURE_EPOCH_US + 55_123, buildFrame(destination, source, 7, hex('01 01 01 02 00 02')), 'second');
       }),
     );
-    const r = tshark(['-r', path, '-o', 'ip.check_checksum:TRUE', '-T', 'fields', '-E', 'separator=|', '-e', 'frame.time_epoch', '-e', 'eth.src', '-e', 'ip.src', '-e', 'udp.srcport', '-e', 'ip.dst', '-e', 'udp.dstport', '-e', 'ip.checksum.status', '-e', 'ip.ttl', '-e', 'udp.length', '-e', 'frame.comment']);
+    const r = tshark([
+      '-r',
+      path,
+      '-o',
+      'ip.check_checksum:TRUE',
+      '-T',
+      'fields',
+      '-E',
+      'separator=|',
+      '-e',
+      'frame.time_epoch',
+      '-e',
+      'eth.src',
+      '-e',
+      'ip.src',
+      '-e',
+      'udp.srcport',
+      '-e',
+      'ip.dst',
+      '-e',
+      'udp.dstport',
+      '-e',
+      'ip.checksum.status',
+      '-e',
+      'ip.ttl',
+      '-e',
+      'udp.length',
+      '-e',
+      'frame.comment',
+    ]);
     expect(tsharkErrors(r.stderr)).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual([
@@ -246,26 +284,32 @@ describe('frames', () => {
 
   it('frames every datagram as Ethernet II, IPv4 (correct checksum, TTL 64) and UDP, whatever its length and id', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 16 }), fc.boolean(), fc.integer({ min: 0, max: 0xffff }), fc.uint8Array({ maxLength: 512 }), (client, up, id, payload) => {
-        const { source, destination } = endpointsOf(up ? 'client' : 'server', client);
-        const frame = buildFrame(source, destination, id, payload);
-        expect(frame.length).toBe(FRAME_HEADER_BYTES + payload.length);
-        expect([...frame.subarray(0, 6)]).toEqual(destination.mac);
-        expect([...frame.subarray(6, 12)]).toEqual(source.mac);
-        expect((frame[12] << 8) | frame[13]).toBe(0x0800);
-        expect(frame[14]).toBe(0x45);
-        expect((frame[16] << 8) | frame[17]).toBe(28 + payload.length);
-        expect((frame[18] << 8) | frame[19]).toBe(id);
-        expect(frame[22]).toBe(64);
-        expect(frame[23]).toBe(17);
-        expect(ipv4Checksum(frame, 14)).toBe(0);
-        expect([...frame.subarray(26, 30)]).toEqual(source.ip);
-        expect([...frame.subarray(30, 34)]).toEqual(destination.ip);
-        expect((frame[34] << 8) | frame[35]).toBe(source.port);
-        expect((frame[36] << 8) | frame[37]).toBe(destination.port);
-        expect((frame[38] << 8) | frame[39]).toBe(8 + payload.length);
-        expect([...frame.subarray(42)]).toEqual([...payload]);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 16 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 0xffff }),
+        fc.uint8Array({ maxLength: 512 }),
+        (client, up, id, payload) => {
+          const { source, destination } = endpointsOf(up ? 'client' : 'server', client);
+          const frame = buildFrame(source, destination, id, payload);
+          expect(frame.length).toBe(FRAME_HEADER_BYTES + payload.length);
+          expect([...frame.subarray(0, 6)]).toEqual(destination.mac);
+          expect([...frame.subarray(6, 12)]).toEqual(source.mac);
+          expect((frame[12] << 8) | frame[13]).toBe(0x0800);
+          expect(frame[14]).toBe(0x45);
+          expect((frame[16] << 8) | frame[17]).toBe(28 + payload.length);
+          expect((frame[18] << 8) | frame[19]).toBe(id);
+          expect(frame[22]).toBe(64);
+          expect(frame[23]).toBe(17);
+          expect(ipv4Checksum(frame, 14)).toBe(0);
+          expect([...frame.subarray(26, 30)]).toEqual(source.ip);
+          expect([...frame.subarray(30, 34)]).toEqual(destination.ip);
+          expect((frame[34] << 8) | frame[35]).toBe(source.port);
+          expect((frame[36] << 8) | frame[37]).toBe(destination.port);
+          expect((frame[38] << 8) | frame[39]).toBe(8 + payload.length);
+          expect([...frame.subarray(42)]).toEqual([...payload]);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -315,7 +359,12 @@ describe('packet comments', () => {
     if (!r.ok) throw new Error(r.error.reason);
     return r.bytes;
   };
-  const ack = (seq: number, flags = 0, fragIndex: number | null = null): Message => ({ type: 1, seq, flags, fragIndex });
+  const ack = (seq: number, flags = 0, fragIndex: number | null = null): Message => ({
+    type: 1,
+    seq,
+    flags,
+    fragIndex,
+  });
   const game = (seq: number | null, fragIndex: number | null = null, fragCount: number | null = null): Message => ({
     type: 0x32,
     reliable: seq !== null,
@@ -326,13 +375,19 @@ describe('packet comments', () => {
     fragCount,
     payload: new Uint8Array(4),
   });
-  const comment = (bytes: Uint8Array, notes: SendNote[], counter = new TransmissionCounter(), from: 'server' | 'client' = 'client') =>
-    commentText((w) => w.datagram(bytes, notes, from, 1, counter));
+  const comment = (
+    bytes: Uint8Array,
+    notes: SendNote[],
+    counter = new TransmissionCounter(),
+    from: 'server' | 'client' = 'client',
+  ) => commentText((w) => w.datagram(bytes, notes, from, 1, counter));
 
   it('names each message in the trace words, with its marks, and counts re-sends as the trace does', () => {
     const counter = new TransmissionCounter();
     const fragments = datagram(2, [game(2, 0, 3), game(2, 1), game(2, 2)]);
-    expect(comment(fragments, [0, 0, 0], counter)).toBe('game reliable+fragment seq=2 frag=0/3 ; game reliable+fragment seq=2 frag=1 ; game reliable+fragment seq=2 frag=2');
+    expect(comment(fragments, [0, 0, 0], counter)).toBe(
+      'game reliable+fragment seq=2 frag=0/3 ; game reliable+fragment seq=2 frag=1 ; game reliable+fragment seq=2 frag=2',
+    );
     expect(comment(fragments, [1, 1, 1], counter)).toBe(
       'game reliable+fragment seq=2 frag=0/3 [RETRANSMIT #1] ; game reliable+fragment seq=2 frag=1 [RETRANSMIT #1] ; game reliable+fragment seq=2 frag=2 [RETRANSMIT #1]',
     );
@@ -340,7 +395,9 @@ describe('packet comments', () => {
     // The other peer, and another connection, count their own.
     expect(comment(fragments, [0, 0, 0], counter, 'server')).not.toContain('RETRANSMIT');
     expect(comment(fragments, [1, 1, 1], counter, 'server')).toContain('frag=0/3 [RETRANSMIT #1]');
-    expect(commentText((w) => w.datagram(fragments, [1, 1, 1], 'client', 2, counter))).toContain('frag=0/3 [RETRANSMIT #0]');
+    expect(commentText((w) => w.datagram(fragments, [1, 1, 1], 'client', 2, counter))).toContain(
+      'frag=0/3 [RETRANSMIT #0]',
+    );
     // A first send starts the count again (after a u16 wrap the seq is a new message).
     expect(comment(fragments, [0, 0, 0], counter)).not.toContain('RETRANSMIT');
     expect(comment(fragments, [1, 1, 1], counter)).toContain('frag=1 [RETRANSMIT #1]');
@@ -350,30 +407,60 @@ describe('packet comments', () => {
   });
 
   it("names the client's type-0x03 connect request as the trace does, and other control types by byte", () => {
-    const connect: Message = { type: 3, reliable: true, ordered: true, fragment: false, seq: 0, fragIndex: null, fragCount: null, payload: Uint8Array.of(1) };
+    const connect: Message = {
+      type: 3,
+      reliable: true,
+      ordered: true,
+      fragment: false,
+      seq: 0,
+      fragIndex: null,
+      fragCount: null,
+      payload: Uint8Array.of(1),
+    };
     const bytes = datagram(0xff, [connect]);
     expect(comment(bytes, [0], undefined, 'client')).toBe('connect (type 0x03 as captured) reliable+ordered seq=0');
     expect(comment(bytes, [0], undefined, 'server')).toBe('connectAck (0x03) reliable+ordered seq=0');
   });
 
   it('writes three or more consecutive ACKs alike as a range, and unreliable runs once with a count', () => {
-    const acks = datagram(2, [game(null), game(null), game(null), ack(10, 0, null), ack(11), ack(12), ack(13), ack(20), ack(21), game(7)]);
-    expect(comment(acks, [0, 0, 0, 3, 3, 3, 3, 3, 3, 0])).toBe('game unreliable (x3) ; ack seq=10..13 [DEAD-ZONE ACK, pass 2] ; ack seq=20 [DEAD-ZONE ACK, pass 2] ; ack seq=21 [DEAD-ZONE ACK, pass 2] ; game reliable seq=7');
+    const acks = datagram(2, [
+      game(null),
+      game(null),
+      game(null),
+      ack(10, 0, null),
+      ack(11),
+      ack(12),
+      ack(13),
+      ack(20),
+      ack(21),
+      game(7),
+    ]);
+    expect(comment(acks, [0, 0, 0, 3, 3, 3, 3, 3, 3, 0])).toBe(
+      'game unreliable (x3) ; ack seq=10..13 [DEAD-ZONE ACK, pass 2] ; ack seq=20 [DEAD-ZONE ACK, pass 2] ; ack seq=21 [DEAD-ZONE ACK, pass 2] ; game reliable seq=7',
+    );
     // Notes or flags that differ break a run; so does a gap in the seqs.
-    expect(comment(datagram(2, [ack(1), ack(2), ack(3, 2), ack(4)]), [2, 2, 2, 2])).toBe('ack seq=1 ; ack seq=2 ; ack seq=3 (low-type) ; ack seq=4');
-    expect(comment(datagram(2, [ack(1), ack(2), ack(3), ack(4)]), [2, 2, 3, 3])).toBe('ack seq=1 ; ack seq=2 ; ack seq=3 [DEAD-ZONE ACK, pass 2] ; ack seq=4 [DEAD-ZONE ACK, pass 2]');
+    expect(comment(datagram(2, [ack(1), ack(2), ack(3, 2), ack(4)]), [2, 2, 2, 2])).toBe(
+      'ack seq=1 ; ack seq=2 ; ack seq=3 (low-type) ; ack seq=4',
+    );
+    expect(comment(datagram(2, [ack(1), ack(2), ack(3), ack(4)]), [2, 2, 3, 3])).toBe(
+      'ack seq=1 ; ack seq=2 ; ack seq=3 [DEAD-ZONE ACK, pass 2] ; ack seq=4 [DEAD-ZONE ACK, pass 2]',
+    );
     expect(comment(datagram(2, [ack(65534), ack(65535), ack(0)]), [2, 2, 2])).toBe('ack seq=65534..0');
   });
 
   it('quotes the codec for a malformed datagram', () => {
-    expect(comment(hex('02 02 01 05 00 00 32 FF 0F'), [2, 0])).toBe('ack seq=5 ; malformed at offset 6: length 4095 runs past the end (3 bytes remain)');
+    expect(comment(hex('02 02 01 05 00 00 32 FF 0F'), [2, 0])).toBe(
+      'ack seq=5 ; malformed at offset 6: length 4095 runs past the end (3 bytes remain)',
+    );
     expect(comment(hex('02'), [])).toBe('malformed: datagram header needs 2 bytes, got 1');
   });
 
   it('names the messages a rule removed, by position', () => {
     const before = datagram(1, [ack(1, 2), game(4), ack(2)]);
     const after = datagram(1, [game(4)]);
-    expect(commentText((w: CommentWriter) => w.rewritten(before, after, 'server'))).toBe('REWRITTEN by link rule: removed #1 ack seq=1 (low-type), #3 ack seq=2');
+    expect(commentText((w: CommentWriter) => w.rewritten(before, after, 'server'))).toBe(
+      'REWRITTEN by link rule: removed #1 ack seq=1 (low-type), #3 ack seq=2',
+    );
   });
 
   it('never writes past the room it was given', () => {

@@ -20,7 +20,9 @@ describe('bcsim check on the built-in scenarios', () => {
     expect(r.stdout).toMatch(new RegExp(`${runs} runs: \\d+ passed, 0 failed\\n$`));
     expect(r.stdout.match(/✓ determinism: two runs, \d+ identical datagrams/g)).toHaveLength(runs);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="bcsim check" tests="\d+" failures="0">/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="bcsim check" tests="\d+" failures="0">/,
+    );
     expect(xml.match(/<testsuite /g)).toHaveLength(runs);
   }, 300_000); // every built-in twice (~90 s when the machine has other work): the timeout catches a hang, not slowness
 });
@@ -50,7 +52,9 @@ describe('a deliberately wrong expectation', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(readdirSync(dir)).toEqual(['out.xml']); // written by temporary and rename: nothing left beside it
     expect(xml).toContain('failures="1"');
-    expect(xml).toMatch(/<failure message="peers\.client\.fragmentRetransmits is \d+, expected == 0">reproduce: bcsim run test\/scenarios\/wrong-expectation\.json --mode stock --seed 7 --json<\/failure>/);
+    expect(xml).toMatch(
+      /<failure message="peers\.client\.fragmentRetransmits is \d+, expected == 0">reproduce: bcsim run test\/scenarios\/wrong-expectation\.json --mode stock --seed 7 --json<\/failure>/,
+    );
   });
 });
 
@@ -87,7 +91,10 @@ describe('assertion paths', () => {
   const summary = runScenario(loadScenario('fragment-ack-bug'), { preset: 'fixed', durationUs: 10e6 }).summary;
 
   it('"*" expands to both peers', () => {
-    expect(resolvePath(summary, 'peers.*.ackOutbox.max').map((r) => r.path)).toEqual(['peers.server.ackOutbox.max', 'peers.client.ackOutbox.max']);
+    expect(resolvePath(summary, 'peers.*.ackOutbox.max').map((r) => r.path)).toEqual([
+      'peers.server.ackOutbox.max',
+      'peers.client.ackOutbox.max',
+    ]);
     const results = evaluate(summary, { 'peers.*.retransmits': { eq: 0, lte: 5 } });
     expect(results).toHaveLength(4);
     expect(results.every((r) => r.pass)).toBe(true);
@@ -96,7 +103,9 @@ describe('assertion paths', () => {
   it('a path that names no summary field is an error, never a pass', () => {
     expect(() => resolvePath(summary, 'peers.*.ackOutbox.maximum')).toThrow(PathError);
     expect(() => resolvePath(summary, 'delivery')).toThrow(/not a number/);
-    expect(() => resolvePath(summary, 'links.*.sent')).toThrow(/allowed only as peers\.\*, peers\.server\.connections\.\*/);
+    expect(() => resolvePath(summary, 'links.*.sent')).toThrow(
+      /allowed only as peers\.\*, peers\.server\.connections\.\*/,
+    );
   });
 
   it('the CLI exits 2 with one line naming the file and the path', async () => {
@@ -123,7 +132,11 @@ describe('determinism comparison', () => {
     const b = runScenario(scenario, { seed: 2, keepDigests: true, durationUs: 30e6 });
     const verdict = compareRuns(a, b);
     expect(verdict.identical).toBe(false);
-    expect(verdict.message).toMatch(/^runs differ: first diverging datagram is #\d+ \(run 1: t=\d+\.\d{6} s from (client|server); run 2: /);
-    expect(compareRuns(a, runScenario(scenario, { seed: 1, keepDigests: true, durationUs: 30e6 })).identical).toBe(true);
+    expect(verdict.message).toMatch(
+      /^runs differ: first diverging datagram is #\d+ \(run 1: t=\d+\.\d{6} s from (client|server); run 2: /,
+    );
+    expect(compareRuns(a, runScenario(scenario, { seed: 1, keepDigests: true, durationUs: 30e6 })).identical).toBe(
+      true,
+    );
   });
 });

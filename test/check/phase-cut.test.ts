@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
 const MY_FIX = 'scenarios/examples/my-fix.json';
-const CUT_LINE = 'bcsim: warning: the phase plan is cut: the run ends at 1m inside traffic.phases[1] (combat, 1m), and traffic.phases[2] (disconnect) never runs\n';
+const CUT_LINE =
+  'bcsim: warning: the phase plan is cut: the run ends at 1m inside traffic.phases[1] (combat, 1m), and traffic.phases[2] (disconnect) never runs\n';
 
 describe('a run that ends inside its phase plan', () => {
   it('says which phases it drops, on stderr and in --json settings', async () => {
@@ -17,7 +18,11 @@ describe('a run that ends inside its phase plan', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(CUT_LINE);
     const cut = JSON.parse(r.stdout).settings.phasePlanCut;
-    expect(cut).toMatchObject({ endsAtSeconds: 60, inPhase: { index: 1, kind: 'combat', durationSeconds: 60 }, notRun: [{ index: 2, kind: 'disconnect' }] });
+    expect(cut).toMatchObject({
+      endsAtSeconds: 60,
+      inPhase: { index: 1, kind: 'combat', durationSeconds: 60 },
+      notRun: [{ index: 2, kind: 'disconnect' }],
+    });
     expect(cut.inPhase.startSeconds).toBeGreaterThan(0);
   });
 
@@ -28,7 +33,10 @@ describe('a run that ends inside its phase plan', () => {
   });
 
   it('a plan whose last phase is open-ended, or a cycle once entered, is never cut', async () => {
-    for (const args of [['fragment-ack-bug', '--duration', '10s'], ['long-session', '--duration', '30m']]) {
+    for (const args of [
+      ['fragment-ack-bug', '--duration', '10s'],
+      ['long-session', '--duration', '30m'],
+    ]) {
       const r = await cli(['run', ...args, '--json']);
       expect(r.stderr, args.join(' ')).toBe('');
     }
@@ -41,7 +49,9 @@ describe("check's own example with a cut plan", () => {
     expect(r.stderr).toBe(CUT_LINE);
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('✓ my-fix [fixed] seed 1: 7 checks passed, 2 not applicable');
-    expect(r.stdout).toContain('20 runs: 140 passed, 0 failed, 40 not applicable (the run ended inside its phase plan)');
+    expect(r.stdout).toContain(
+      '20 runs: 140 passed, 0 failed, 40 not applicable (the run ended inside its phase plan)',
+    );
   }, 60_000);
 
   it('judges an upper bound already broken, passes a lower bound already reached, and leaves the rest not applicable', async () => {
@@ -62,14 +72,24 @@ describe("check's own example with a cut plan", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✓ delivery\.reliableSent = \d+ {2}\(expected > 5\)/);
     expect(r.stdout).toMatch(/✗ delivery\.reliableSent = \d+ {2}\(expected < 10\)/);
-    expect(r.stdout).toMatch(/– delivery\.reliableDelivered = \d+ {2}\(expected >= 1000000\): not applicable, a lower bound not reached/);
-    expect(r.stdout).toMatch(/– peers\.server\.ackOutbox\.final = \d+ {2}\(expected >= 0\): not applicable, an end-of-run value/);
+    expect(r.stdout).toMatch(
+      /– delivery\.reliableDelivered = \d+ {2}\(expected >= 1000000\): not applicable, a lower bound not reached/,
+    );
+    expect(r.stdout).toMatch(
+      /– peers\.server\.ackOutbox\.final = \d+ {2}\(expected >= 0\): not applicable, an end-of-run value/,
+    );
     expect(r.stdout).toContain('✓ delivery.reliableLost = 0');
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase classname="my-fix \[fixed\]" name="delivery.reliableDelivered &gt;= 1000000">\s*<skipped message="[^"]*not applicable/);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<testcase classname="my-fix \[fixed\]" name="delivery.reliableDelivered &gt;= 1000000">\s*<skipped message="[^"]*not applicable/,
+    );
 
     // The same file over its whole plan judges every assertion.
     const whole = await cli(['check', file, '--json']);
-    const results = JSON.parse(whole.stdout).runs[0].results as Array<{ path: string; pass: boolean; notApplicable?: string }>;
+    const results = JSON.parse(whole.stdout).runs[0].results as Array<{
+      path: string;
+      pass: boolean;
+      notApplicable?: string;
+    }>;
     expect(results.filter((a) => a.notApplicable !== undefined)).toEqual([]);
     expect(results.find((a) => a.path === 'delivery.reliableDelivered')?.pass).toBe(false);
   }, 60_000);
@@ -79,11 +99,32 @@ describe("the README's first sweep example", () => {
   it('a 2-minute cut of lossy-link: stock runs leave their delivered-count floor not applicable, and nothing fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-cut-sweep-'));
     const out = join(dir, 'lossy.jsonl');
-    const r = await cli(['sweep', 'lossy-link', '--mode', 'stock,fixed', '--seeds', '1..3', '--duration', '2m', '--out', out, '--jobs', '1']);
+    const r = await cli([
+      'sweep',
+      'lossy-link',
+      '--mode',
+      'stock,fixed',
+      '--seeds',
+      '1..3',
+      '--duration',
+      '2m',
+      '--out',
+      out,
+      '--jobs',
+      '1',
+    ]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stderr).toBe('bcsim: warning: the phase plan is cut: the run ends at 2m inside traffic.phases[1] (combat, 9m40s), and traffic.phases[2] (disconnect) never runs\n');
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    for (const line of lines.filter((l) => l.mode === 'stock')) expect(line.verdict).toEqual({ passed: true, failed: [], notApplicable: ['delivery.reliableDelivered'] });
-    expect(r.stdout).toContain('6 runs, none failed; 3 ended inside their phase plan, with expectations not applicable');
+    expect(r.stderr).toBe(
+      'bcsim: warning: the phase plan is cut: the run ends at 2m inside traffic.phases[1] (combat, 9m40s), and traffic.phases[2] (disconnect) never runs\n',
+    );
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const line of lines.filter((l) => l.mode === 'stock'))
+      expect(line.verdict).toEqual({ passed: true, failed: [], notApplicable: ['delivery.reliableDelivered'] });
+    expect(r.stdout).toContain(
+      '6 runs, none failed; 3 ended inside their phase plan, with expectations not applicable',
+    );
   }, 60_000);
 });

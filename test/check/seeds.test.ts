@@ -15,7 +15,8 @@ const BOUND = 12; // the fixture's links.clientToServer.droppedBy.loss <= 12
 
 /** The fixture's loss count for one seed, run by the library rather than by check. */
 function lossCount(seed: number, sets: string[] = [], durationUs?: number): number {
-  return runScenario(loadScenario(SWEEP, { sets }), { preset: 'fixed', seed, durationUs }).summary.links.clientToServer.droppedBy.loss;
+  return runScenario(loadScenario(SWEEP, { sets }), { preset: 'fixed', seed, durationUs }).summary.links.clientToServer
+    .droppedBy.loss;
 }
 
 describe('--seeds list syntax', () => {
@@ -39,11 +40,16 @@ describe('--seeds list syntax', () => {
 
   it('names the problem of a bad list', () => {
     expect(parseSeedList('')).toEqual({ problem: 'expected seeds like 1..20, 5..9 or 1,4,9, got ""' });
-    expect(parseSeedList('1..')).toEqual({ problem: 'expected seeds like 1..20, 5..9 or 1,4,9, got "1.." ("1.." is neither a seed nor a range a..b)' });
-    for (const text of ['a', '..5', '1...5', '-1', '1e3', '0x10', '1-5', '1..2..3', '1;2']) expect(parseSeedList(text)).toHaveProperty('problem');
+    expect(parseSeedList('1..')).toEqual({
+      problem: 'expected seeds like 1..20, 5..9 or 1,4,9, got "1.." ("1.." is neither a seed nor a range a..b)',
+    });
+    for (const text of ['a', '..5', '1...5', '-1', '1e3', '0x10', '1-5', '1..2..3', '1;2'])
+      expect(parseSeedList(text)).toHaveProperty('problem');
     expect(parseSeedList('1,,2')).toHaveProperty('problem');
     expect(parseSeedList('9..5')).toEqual({ problem: 'the range 9..5 runs backwards (write 5..9), got "9..5"' });
-    expect(parseSeedList('1..4294967296')).toEqual({ problem: 'a seed is a whole number 0..4294967295, got "1..4294967296"' });
+    expect(parseSeedList('1..4294967296')).toEqual({
+      problem: 'a seed is a whole number 0..4294967295, got "1..4294967296"',
+    });
     expect(parseSeedList('1..10,5')).toEqual({ problem: 'seed 5 is given twice in "1..10,5"' });
   });
 });
@@ -52,7 +58,10 @@ describe('bad --seed, --seeds and --duration values', () => {
   it('exit 2 with one line naming the flag, before anything runs', async () => {
     const many = ['--seeds', '1..10000'];
     const cases: [string[], string | RegExp][] = [
-      [['--seeds', '1..abc'], 'bcsim: --seeds: expected seeds like 1..20, 5..9 or 1,4,9, got "1..abc" ("1..abc" is neither a seed nor a range a..b)\n'],
+      [
+        ['--seeds', '1..abc'],
+        'bcsim: --seeds: expected seeds like 1..20, 5..9 or 1,4,9, got "1..abc" ("1..abc" is neither a seed nor a range a..b)\n',
+      ],
       [['--seeds', '1..20000'], 'bcsim: --seeds: at most 10,000 seeds per check, got "1..20000"\n'],
       [['--seeds', '20..1'], 'bcsim: --seeds: the range 20..1 runs backwards (write 1..20), got "20..1"\n'],
       [['--seeds', ''], 'bcsim: --seeds: expected seeds like 1..20, 5..9 or 1,4,9, got ""\n'],
@@ -60,7 +69,10 @@ describe('bad --seed, --seeds and --duration values', () => {
       [['--seed', '-1'], 'bcsim: --seed: expected a whole number 0..4294967295, got "-1"\n'],
       [[...many, '--duration', 'soon'], 'bcsim: --duration: expected a duration like 30s, 10m or 4h, got "soon"\n'],
       [[...many, '--duration', '0s'], 'bcsim: --duration: expected a duration like 30s, 10m or 4h, got "0s"\n'],
-      [[...many, '--set', 'link.both.loss=2'], /^bcsim: --set link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1, got 2\n$/],
+      [
+        [...many, '--set', 'link.both.loss=2'],
+        /^bcsim: --set link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1, got 2\n$/,
+      ],
     ];
     for (const [flags, stderr] of cases) {
       // Every built-in, for up to 10,000 seeds: running any of it would take far more than a few
@@ -75,10 +87,14 @@ describe('bad --seed, --seeds and --duration values', () => {
   });
 
   it('an expect path that names no summary field is refused before a sweep runs', async () => {
-    const { value: r, cpuMs: used } = await withCpuMs(() => cli(['check', 'test/scenarios/bad-expect-path.json', '--seeds', '1..10000']));
+    const { value: r, cpuMs: used } = await withCpuMs(() =>
+      cli(['check', 'test/scenarios/bad-expect-path.json', '--seeds', '1..10000']),
+    );
     expect(used).toBeLessThan(5000);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^bcsim: test\/scenarios\/bad-expect-path\.json: expect: peers\.\*\.ackOutbox\.maximum: no summary field "maximum"/);
+    expect(r.stderr).toMatch(
+      /^bcsim: test\/scenarios\/bad-expect-path\.json: expect: peers\.\*\.ackOutbox\.maximum: no summary field "maximum"/,
+    );
     expect(r.stdout).toBe('');
   });
 });
@@ -97,9 +113,14 @@ describe('a sweep with failing seeds', () => {
   it('runs every seed in order, exits 1, and names the first failing seed with a command that reproduces it', async () => {
     const r = await cli(['check', SWEEP, '--seeds', '1..8']);
     // The fixture's 20 s end inside its 15 s of combat after the join: said, and its upper bounds still judged.
-    expect(r.stderr).toBe('bcsim: warning: the phase plan is cut: the run ends at 20s inside traffic.phases[1] (combat, 15s)\n');
+    expect(r.stderr).toBe(
+      'bcsim: warning: the phase plan is cut: the run ends at 20s inside traffic.phases[1] (combat, 15s)\n',
+    );
     expect(r.code).toBe(1);
-    const titles = [...r.stdout.matchAll(/^([✓✗]) seed-sweep \[fixed\] seed (\d+): /gm)].map((m) => [m[1], Number(m[2])]);
+    const titles = [...r.stdout.matchAll(/^([✓✗]) seed-sweep \[fixed\] seed (\d+): /gm)].map((m) => [
+      m[1],
+      Number(m[2]),
+    ]);
     expect(titles).toEqual(seeds.map((s) => [failing.includes(s) ? '✗' : '✓', s]));
     const tail = r.stdout.split('\n').slice(-5);
     expect(tail).toEqual([
@@ -114,7 +135,9 @@ describe('a sweep with failing seeds', () => {
     const command = tail[3].trim();
     const again = await cli(command.split(' ').slice(1));
     expect(again.code).toBe(1);
-    expect(again.stdout).toContain(`✗ links.clientToServer.droppedBy.loss = ${lossCount(first)}  (expected <= ${BOUND})`);
+    expect(again.stdout).toContain(
+      `✗ links.clientToServer.droppedBy.loss = ${lossCount(first)}  (expected <= ${BOUND})`,
+    );
     // So does the summary command printed under the failing run.
     const summaryCommand = new RegExp(`seed ${first}: [^]*?summary: +(bcsim run .*)\\n`).exec(r.stdout)?.[1] as string;
     expect(summaryCommand).toBe(`bcsim run ${SWEEP} --mode fixed --seed ${first} --json`);
@@ -137,8 +160,12 @@ describe('a sweep with failing seeds', () => {
       recheck: `bcsim check ${SWEEP} --mode fixed --seed ${first}`,
       reproduce: `bcsim run ${SWEEP} --mode fixed --seed ${first} --json`,
     });
-    expect(doc.runs.map((run: { seed: number; pass: boolean }) => [run.seed, run.pass])).toEqual(seeds.map((s) => [s, !failing.includes(s)]));
-    expect(doc.runs.every((run: { settings: { seed: number }; seed: number }) => run.settings.seed === run.seed)).toBe(true);
+    expect(doc.runs.map((run: { seed: number; pass: boolean }) => [run.seed, run.pass])).toEqual(
+      seeds.map((s) => [s, !failing.includes(s)]),
+    );
+    expect(doc.runs.every((run: { settings: { seed: number }; seed: number }) => run.settings.seed === run.seed)).toBe(
+      true,
+    );
   });
 
   it('writes deterministic JUnit with one suite per seed', async () => {
@@ -151,9 +178,17 @@ describe('a sweep with failing seeds', () => {
     });
     const [a, b] = await Promise.all(xml);
     expect(a).toBe(b);
-    expect(a).toMatch(new RegExp(`^<\\?xml version="1.0" encoding="UTF-8"\\?>\\n<testsuites name="bcsim check" tests="16" failures="${failing.length}">\\n`));
-    expect([...a.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(seeds.map((s) => `seed-sweep [fixed] seed ${s}`));
-    expect(a).toContain(`<testcase classname="seed-sweep [fixed] seed ${first}" name="links.clientToServer.droppedBy.loss &lt;= ${BOUND}"><failure message="links.clientToServer.droppedBy.loss is ${lossCount(first)}, expected &lt;= ${BOUND}">reproduce: bcsim run ${SWEEP} --mode fixed --seed ${first} --json</failure></testcase>`);
+    expect(a).toMatch(
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="UTF-8"\\?>\\n<testsuites name="bcsim check" tests="16" failures="${failing.length}">\\n`,
+      ),
+    );
+    expect([...a.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(
+      seeds.map((s) => `seed-sweep [fixed] seed ${s}`),
+    );
+    expect(a).toContain(
+      `<testcase classname="seed-sweep [fixed] seed ${first}" name="links.clientToServer.droppedBy.loss &lt;= ${BOUND}"><failure message="links.clientToServer.droppedBy.loss is ${lossCount(first)}, expected &lt;= ${BOUND}">reproduce: bcsim run ${SWEEP} --mode fixed --seed ${first} --json</failure></testcase>`,
+    );
     expect(a.match(/<testsuite /g)).toHaveLength(8);
     expect(a.match(/<\/testsuite>/g)).toHaveLength(8);
     expect(a.endsWith('</testsuites>\n')).toBe(true);
@@ -173,7 +208,9 @@ describe('--seed, --set and --duration apply to every run', () => {
     const first = [1, 2, 3, 4, 5, 6, 7, 8].find((s) => lossCount(s) > BOUND) as number;
     const r = await cli(['check', SWEEP, '--seed', String(first)]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`seed-sweep [fixed] seed ${first}\n  ✗ links.clientToServer.droppedBy.loss = ${lossCount(first)}  (expected <= ${BOUND})`);
+    expect(r.stdout).toContain(
+      `seed-sweep [fixed] seed ${first}\n  ✗ links.clientToServer.droppedBy.loss = ${lossCount(first)}  (expected <= ${BOUND})`,
+    );
     expect(r.stdout).toContain(`  reproduce: bcsim run ${SWEEP} --mode fixed --seed ${first} --json\n`);
   });
 
@@ -197,8 +234,12 @@ describe('--seed, --set and --duration apply to every run', () => {
       expect(got.settings.durationSeconds).toBe(10);
       expect(got.settings.set).toEqual(sets);
       expect(got.results[0].actual).toBe(lossCount(seed, sets, 10e6));
-      expect(got.recheck).toBe(`bcsim check ${SWEEP} --mode fixed --seed ${seed} --duration 10s --set link.both.loss=0.3`);
-      expect(got.reproduce).toBe(`bcsim run ${SWEEP} --mode fixed --seed ${seed} --duration 10s --set link.both.loss=0.3 --json`);
+      expect(got.recheck).toBe(
+        `bcsim check ${SWEEP} --mode fixed --seed ${seed} --duration 10s --set link.both.loss=0.3`,
+      );
+      expect(got.reproduce).toBe(
+        `bcsim run ${SWEEP} --mode fixed --seed ${seed} --duration 10s --set link.both.loss=0.3 --json`,
+      );
     }
     expect(lossCount(1, sets, 10e6)).not.toBe(lossCount(1));
     expect(doc.passed).toBe([1, 2, 3].every((seed) => lossCount(seed, sets, 10e6) <= BOUND));
@@ -223,9 +264,18 @@ describe('the example scenario for the README', () => {
   });
 
   it('fails when a remedy is taken back, so it can catch a regression', async () => {
-    const r = await cli(['check', 'scenarios/examples/my-fix.json', '--seed', '1', '--set', 'mode={"preset":"fixed","ackOutbox":"two-pass-gated"}']);
+    const r = await cli([
+      'check',
+      'scenarios/examples/my-fix.json',
+      '--seed',
+      '1',
+      '--set',
+      'mode={"preset":"fixed","ackOutbox":"two-pass-gated"}',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/✗ peers\.(server|client)\.ackOutboxDeadZone\.max = [1-9]\d*  \(expected == 0\)/);
-    expect(r.stdout).toContain(`reproduce: bcsim run scenarios/examples/my-fix.json --mode fixed --seed 1 --set 'mode={"preset":"fixed","ackOutbox":"two-pass-gated"}' --json`);
+    expect(r.stdout).toContain(
+      `reproduce: bcsim run scenarios/examples/my-fix.json --mode fixed --seed 1 --set 'mode={"preset":"fixed","ackOutbox":"two-pass-gated"}' --json`,
+    );
   });
 });

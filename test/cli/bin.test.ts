@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: { bcsim: string }; scripts: { start: string } };
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  bin: { bcsim: string };
+  scripts: { start: string };
+};
 const BIN = join(ROOT, PACKAGE.bin.bcsim);
 
 /** The node flags of the bin's `#!/usr/bin/env -S node …` line, as a shell would pass them. */
@@ -40,7 +43,8 @@ describe('the bin', () => {
     expect(bcsim(['run', 'test/scenarios/malformed/loss-high.json'])).toEqual({
       status: 2,
       stdout: '',
-      stderr: 'bcsim: test/scenarios/malformed/loss-high.json: link.clientToServer.loss: expected a number between 0 and 1, got "high"\n',
+      stderr:
+        'bcsim: test/scenarios/malformed/loss-high.json: link.clientToServer.loss: expected a number between 0 and 1, got "high"\n',
     });
   });
 });

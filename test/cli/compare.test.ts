@@ -96,7 +96,9 @@ describe('compare --out', () => {
     const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out', dir]));
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`bcsim: --out ${dir}: holds files that are not a bcsim report (foo.txt, photos); choose an empty or new folder\n`);
+    expect(r.stderr).toBe(
+      `bcsim: --out ${dir}: holds files that are not a bcsim report (foo.txt, photos); choose an empty or new folder\n`,
+    );
     expect(readdirSync(dir).sort()).toEqual(['foo.txt', 'photos', 'summary.json']);
     expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe('mine too');
   });
@@ -126,7 +128,17 @@ describe('bcsim scenarios', () => {
   it('lists every built-in with its duration, its clients when more than one, and description', async () => {
     const r = await cli(['scenarios']);
     expect(r.code).toBe(0);
-    const names = ['fragment-ack-bug (120s)', 'long-session (4h)', 'lobby-idle (30m)', 'heavy-combat (30m)', 'live (60s)', 'valentines (34m, 3 clients)', 'server-8 (1h, 8 clients)', 'lossy-link (10m)', 'partition (10m)'];
+    const names = [
+      'fragment-ack-bug (120s)',
+      'long-session (4h)',
+      'lobby-idle (30m)',
+      'heavy-combat (30m)',
+      'live (60s)',
+      'valentines (34m, 3 clients)',
+      'server-8 (1h, 8 clients)',
+      'lossy-link (10m)',
+      'partition (10m)',
+    ];
     for (const name of names) expect(r.stdout).toContain(`${name}\n`);
     const json = JSON.parse((await cli(['scenarios', '--json'])).stdout);
     // The 9 BC built-ins; the scheme scenarios follow them, each with its `scheme`.

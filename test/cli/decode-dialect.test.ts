@@ -15,7 +15,9 @@ describe('bcsim decode: wire forms of real reimplementations', () => {
     const r = await cli(['decode', '01 01 00 02']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('@2    data (0x00) unreliable len=2 length_u8=2 flags=none payload=0B');
-    expect(r.stdout).toContain("@3 deviation: two-byte message (one-byte length 2, no flags byte); stock's smallest message is 3 bytes, [type][flags_len u16]");
+    expect(r.stdout).toContain(
+      "@3 deviation: two-byte message (one-byte length 2, no flags byte); stock's smallest message is 3 bytes, [type][flags_len u16]",
+    );
     expect(r.stdout).toContain('stock form: 01 01 00 03 00');
     expect(r.stdout).not.toContain('error');
   });
@@ -24,7 +26,9 @@ describe('bcsim decode: wire forms of real reimplementations', () => {
     const r = await cli(['decode', 'FF', '01', '03', '08', '01', '00', '00', '00', '7F', '00']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('connect (type 0x03 as captured) unreliable len=8 length_u8=8 flags=0x01 payload=5B');
-    expect(r.stdout).toContain('@4 deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264');
+    expect(r.stdout).toContain(
+      '@4 deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264',
+    );
     expect(r.stdout).toContain('@4 deviation: Connect without the reliable bit or a seq');
     expect(r.stdout).toContain('stock form: FF 01 03 0A C0 00 00 00 00 00 7F 00');
   });
@@ -45,18 +49,30 @@ describe('bcsim decode: wire forms of real reimplementations', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.ok).toBe(true);
-    expect(j.deviations).toEqual([{ offset: 3, code: 'two-byte-message', note: expect.stringMatching(/^deviation: two-byte message/) }]);
+    expect(j.deviations).toEqual([
+      { offset: 3, code: 'two-byte-message', note: expect.stringMatching(/^deviation: two-byte message/) },
+    ]);
     expect(j.stockHex).toBe('0101000300');
-    expect(j.messages[0]).toMatchObject({ type: 0, size: 2, wireForm: { typeByte: 0, lengthByte: 2, flagsByte: null } });
+    expect(j.messages[0]).toMatchObject({
+      type: 0,
+      size: 2,
+      wireForm: { typeByte: 0, lengthByte: 2, flagsByte: null },
+    });
     const stock = JSON.parse((await cli(['decode', '--json', '02 01 01 02 00 01 02'])).stdout);
     expect([stock.deviations, stock.stockHex]).toEqual([[], null]);
   });
 
   it('an encrypted deviating datagram is found by trying both readings', async () => {
-    const wire = Array.from(encrypt(Uint8Array.from([0x01, 0x01, 0x00, 0x02])), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    const wire = Array.from(encrypt(Uint8Array.from([0x01, 0x01, 0x00, 0x02])), (b) =>
+      b.toString(16).padStart(2, '0'),
+    ).join(' ');
     const r = await cli(['decode', '--json', wire]);
     const j = JSON.parse(r.stdout);
-    expect([r.code, j.reading, j.deviations.map((d: { code: string }) => d.code)]).toEqual([0, 'encrypted', ['two-byte-message']]);
+    expect([r.code, j.reading, j.deviations.map((d: { code: string }) => d.code)]).toEqual([
+      0,
+      'encrypted',
+      ['two-byte-message'],
+    ]);
   });
 
   it('truly malformed bytes keep their offset and reason, exit 1', async () => {
@@ -86,7 +102,9 @@ describe('the documented and --help examples of the wire forms', () => {
 
   it('decode --help lists the forms with examples that decode (exit 0)', async () => {
     const help = await cli(['decode', '--help']);
-    const examples = help.stdout.split('\n').filter((l) => /^ {2}bcsim decode [0-9A-F]{2} /.test(l) && l.includes('(a '));
+    const examples = help.stdout
+      .split('\n')
+      .filter((l) => /^ {2}bcsim decode [0-9A-F]{2} /.test(l) && l.includes('(a '));
     expect(examples.length).toBe(2);
     for (const line of examples) {
       const hex = line.replace(/\(.*$/, '').trim().split(/\s+/).slice(2);
@@ -99,7 +117,18 @@ describe('the documented and --help examples of the wire forms', () => {
 describe('bcsim decode --pcap: deviations under their datagram', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bcsim-dialect-decode-'));
   const file = join(dir, 'dialect.pcap');
-  writeFileSync(file, pcap(udpPackets(DIALECT_SESSION.map((p) => ({ timeUs: p.t * 1e6, from: p.fromServer ? 'server' : 'client', bytes: dialectBytes(p) })))));
+  writeFileSync(
+    file,
+    pcap(
+      udpPackets(
+        DIALECT_SESSION.map((p) => ({
+          timeUs: p.t * 1e6,
+          from: p.fromServer ? 'server' : 'client',
+          bytes: dialectBytes(p),
+        })),
+      ),
+    ),
+  );
 
   it('every datagram is shown; each deviation follows its trace line with its offset; the summary counts them', async () => {
     const r = await cli(['decode', '--pcap', file]);
@@ -108,8 +137,12 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
     const lines = r.stdout.split('\n');
     const connect = lines.findIndex((l) => l.includes('C>S') && l.includes('FF 01 03 08 01'));
     // The trace line shows the message's wire bytes, not a flags_len it never had.
-    expect(lines[connect]).toContain('connect (type 0x03 as captured) unreliable len=8 length_u8=8 flags=0x01 payload=5B');
-    expect(lines[connect + 1].trim()).toBe('@4 deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264');
+    expect(lines[connect]).toContain(
+      'connect (type 0x03 as captured) unreliable len=8 length_u8=8 flags=0x01 payload=5B',
+    );
+    expect(lines[connect + 1].trim()).toBe(
+      '@4 deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264',
+    );
     expect(lines[connect + 2].trim()).toMatch(/^@4 deviation: Connect without the reliable bit/);
     const keepalive = lines.findIndex((l) => l.includes('S>C') && l.endsWith('| 01 01 00 02'));
     expect(lines[keepalive + 1].trim()).toMatch(/^@3 deviation: two-byte message/);
@@ -119,8 +152,13 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
 
   it('--json: a deviations array (and the stock form) on exactly the datagrams that have them', async () => {
     const r = await cli(['decode', '--pcap', file, '--json']);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(rows.map((x) => (x.deviations ?? []).map((d: { code: string }) => d.code))).toEqual(DIALECT_SESSION.map((p) => p.codes));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((x) => (x.deviations ?? []).map((d: { code: string }) => d.code))).toEqual(
+      DIALECT_SESSION.map((p) => p.codes),
+    );
     expect(rows[0].stockHex).toBe('FF01030AC000000000007F00');
     expect(rows[0].messages[0].wireForm).toEqual({ typeByte: 3, lengthByte: 8, flagsByte: 1 });
     expect(rows[2].stockHex).toBeUndefined(); // an ACK with flags 0x80 is stock-readable as sent

@@ -48,13 +48,20 @@ describe('decode --pcap and the datagrams bcsim dropped', () => {
       expect(lines[i - 1]).toMatch(/ send /);
       expect(bytes(lines[i - 1])).toBe(bytes(line));
     });
-    expect(decoded.stdout).toMatch(new RegExp(`# \\d+ BC datagrams shown · ${drops(trace.stdout).length} dropped by bcsim \\(DROP lines, from the packet comments\\) · `));
+    expect(decoded.stdout).toMatch(
+      new RegExp(
+        `# \\d+ BC datagrams shown · ${drops(trace.stdout).length} dropped by bcsim \\(DROP lines, from the packet comments\\) · `,
+      ),
+    );
   });
 
   it('--json: a drop event with its cause and packet number after the send', async () => {
     const r = await cli(['decode', '--pcap', lossy, '--json']);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; packet: number; cause?: string });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; packet: number; cause?: string });
     const drops = events.filter((e) => e.event === 'drop');
     expect(drops.length).toBe(droppedComments(lossy));
     for (const d of drops) {
@@ -66,7 +73,9 @@ describe('decode --pcap and the datagrams bcsim dropped', () => {
 
   it('a capture with no drops has no DROP line', async () => {
     const clean = join(dir, 'clean.pcapng');
-    expect((await cli(['run', 'fragment-ack-bug', '--duration', '20s', '--set', 'link.both.loss=0', '--pcap', clean])).code).toBe(0);
+    expect(
+      (await cli(['run', 'fragment-ack-bug', '--duration', '20s', '--set', 'link.both.loss=0', '--pcap', clean])).code,
+    ).toBe(0);
     const r = await cli(['decode', '--pcap', clean]);
     expect(r.stdout).not.toMatch(/DROP|dropped by bcsim/);
   });
@@ -93,12 +102,23 @@ describe("the client's connect request has one name", () => {
 
   it('decode --pcap --json and trace --json: connect from the client, connectAck from the server', async () => {
     const r = await cli(['decode', '--pcap', lossy, '--json']);
-    const sends = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; from: string; messages: Array<{ type: number; name: string }> });
-    const type3 = (from: string) => new Set(sends.filter((s) => s.event === 'send' && s.from === from).flatMap((s) => s.messages.filter((m) => m.type === 3).map((m) => m.name)));
+    const sends = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; from: string; messages: Array<{ type: number; name: string }> });
+    const type3 = (from: string) =>
+      new Set(
+        sends
+          .filter((s) => s.event === 'send' && s.from === from)
+          .flatMap((s) => s.messages.filter((m) => m.type === 3).map((m) => m.name)),
+      );
     expect(type3('client')).toEqual(new Set(['connect']));
     expect(type3('server')).toEqual(new Set(['connectAck']));
     const trace = await cli(['trace', 'lossy-link', '--until', '2s', '--json']);
-    const first = JSON.parse(trace.stdout.split('\n')[0]) as { from: string; messages: Array<{ type: number; name: string }> };
+    const first = JSON.parse(trace.stdout.split('\n')[0]) as {
+      from: string;
+      messages: Array<{ type: number; name: string }>;
+    };
     expect(first).toMatchObject({ from: 'client', messages: [{ type: 3, name: 'connect' }] });
   });
 });

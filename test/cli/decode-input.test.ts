@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
 const CLIENT_CONNECT = 'FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE';
-const SERVER_PACKET = '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20';
+const SERVER_PACKET =
+  '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20';
 
 /** A 600-byte datagram: one unreliable game message of 598 bytes. */
 const OVERSIZED = (() => {
@@ -20,7 +21,8 @@ const OVERSIZED = (() => {
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-decode-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const withStdin = (args: string[], stdin: string | (() => string)) => cli(args, { cwd: dir, readStdin: typeof stdin === 'function' ? stdin : () => stdin });
+const withStdin = (args: string[], stdin: string | (() => string)) =>
+  cli(args, { cwd: dir, readStdin: typeof stdin === 'function' ? stdin : () => stdin });
 
 describe('decode input', () => {
   it('`decode -` reads the hex from stdin, and decodes it as the arguments would be', async () => {
@@ -41,7 +43,10 @@ describe('decode input', () => {
   });
 
   it('real stdin: `echo … | bcsim decode -`', () => {
-    const r = spawnSync(process.execPath, ['dist/cli/main.js', 'decode', '-'], { input: `${CLIENT_CONNECT}\n`, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['dist/cli/main.js', 'decode', '-'], {
+      input: `${CLIENT_CONNECT}\n`,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('datagram: 17 bytes, peer 0xFF (unassigned), 1 message');
@@ -76,8 +81,14 @@ describe('decode input', () => {
     writeFileSync(join(dir, 'one.hex'), '02 01 01 02 00 01 02');
     for (const [args, message] of [
       [['decode'], 'bcsim: decode: no input: give the hex as arguments, - to read stdin, or --file PATH\n'],
-      [['decode', '--file', 'one.hex', '00'], 'bcsim: decode: give the hex as arguments, as - (stdin) or with --file, not both\n'],
-      [['decode', '--file', 'one.hex', '-'], 'bcsim: decode: give the hex as arguments, as - (stdin) or with --file, not both\n'],
+      [
+        ['decode', '--file', 'one.hex', '00'],
+        'bcsim: decode: give the hex as arguments, as - (stdin) or with --file, not both\n',
+      ],
+      [
+        ['decode', '--file', 'one.hex', '-'],
+        'bcsim: decode: give the hex as arguments, as - (stdin) or with --file, not both\n',
+      ],
     ] as Array<[string[], string]>) {
       const r = await withStdin(args, '00');
       expect(r.code).toBe(2);
@@ -90,7 +101,9 @@ describe('decode warnings and labels', () => {
   it('warns on stderr, naming the length, when a datagram exceeds 512 bytes, and still decodes it', async () => {
     const r = await cli(['decode', OVERSIZED]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('bcsim: warning: datagram is 600 bytes, over the 512-byte limit the stock engine builds or accepts\n');
+    expect(r.stderr).toBe(
+      'bcsim: warning: datagram is 600 bytes, over the 512-byte limit the stock engine builds or accepts\n',
+    );
     expect(r.stdout).toContain('datagram: 600 bytes, peer 0x02 (client slot 2), 1 message');
     const json = await cli(['decode', '--json', OVERSIZED]);
     expect(json.stderr).toContain('datagram is 600 bytes');
@@ -108,7 +121,9 @@ describe('decode warnings and labels', () => {
 
   it('labels type 0x03 from peer 0xFF as the client connect, and from the server as connectAck', async () => {
     const client = await cli(['decode', CLIENT_CONNECT]);
-    expect(client.stdout).toMatch(/@2 +connect \(type 0x03 as captured\) reliable\+ordered seq=0 len=15 flags_len=0xC00F/);
+    expect(client.stdout).toMatch(
+      /@2 +connect \(type 0x03 as captured\) reliable\+ordered seq=0 len=15 flags_len=0xC00F/,
+    );
     expect(client.stdout).not.toContain('connectAck');
     const server = await cli(['decode', SERVER_PACKET]);
     expect(server.stdout).toMatch(/@2 +connectAck \(0x03\) reliable\+ordered seq=0 len=6/);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
-const SERVER_PACKET = '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20';
+const SERVER_PACKET =
+  '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20';
 
 describe('bcsim decode', () => {
   it('annotates every message: offset, type, flags, seq, payload', async () => {
@@ -24,10 +25,41 @@ describe('bcsim decode', () => {
     const r = await cli(['decode', '--json', '01 03 32 9C A1 02 00 00 03', '00'.repeat(405), '01 02 00 01 01']);
     expect(r.code).toBe(1); // 1 + 2 + 412 + 5 bytes but msg_count says 3: missing a message
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['ok', 'length', 'peerId', 'messageCount', 'messages', 'error', 'deviations', 'stockHex', 'reading', 'otherReadingParses']);
+    expect(Object.keys(j)).toEqual([
+      'ok',
+      'length',
+      'peerId',
+      'messageCount',
+      'messages',
+      'error',
+      'deviations',
+      'stockHex',
+      'reading',
+      'otherReadingParses',
+    ]);
     expect(j.ok).toBe(false);
-    expect(j.messages[0]).toMatchObject({ offset: 2, type: 0x32, name: 'game', size: 412, reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3 });
-    expect(j.messages[1]).toEqual({ offset: 414, type: 1, name: 'ack', size: 5, seq: 2, flags: 1, fragment: true, fragIndex: 1, lowType: false });
+    expect(j.messages[0]).toMatchObject({
+      offset: 2,
+      type: 0x32,
+      name: 'game',
+      size: 412,
+      reliable: true,
+      fragment: true,
+      seq: 2,
+      fragIndex: 0,
+      fragCount: 3,
+    });
+    expect(j.messages[1]).toEqual({
+      offset: 414,
+      type: 1,
+      name: 'ack',
+      size: 5,
+      seq: 2,
+      flags: 1,
+      fragment: true,
+      fragIndex: 1,
+      lowType: false,
+    });
     expect(j.error).toEqual({ offset: 419, reason: expect.stringContaining('msg_count is 3') });
   });
 
@@ -67,7 +99,12 @@ describe('bcsim decode: encrypted datagrams (DECISIONS.md 22)', () => {
     const plain = await cli(['decode', '01 01 01 02 00 02', '--json']);
     expect(JSON.parse(plain.stdout)).toMatchObject({ ok: true, reading: 'plaintext', otherReadingParses: false });
     const forced = await cli(['decode', '--encrypted', '02 D7 02 D4 22 78 8A B6 03', '--json']);
-    expect(JSON.parse(forced.stdout)).toMatchObject({ ok: true, reading: 'encrypted', otherReadingParses: null, decryptedHex: '02 01 32 07 80 05 00 2A 20' });
+    expect(JSON.parse(forced.stdout)).toMatchObject({
+      ok: true,
+      reading: 'encrypted',
+      otherReadingParses: null,
+      decryptedHex: '02 01 32 07 80 05 00 2A 20',
+    });
     expect(JSON.parse(forced.stdout).messages[0]).toMatchObject({ type: 0x32, seq: 5, payloadHex: '2A20' });
   });
 

@@ -20,7 +20,9 @@ describe('durations in days', () => {
   it('--duration 0.00002d runs (1.728 s)', async () => {
     const r = await cli(['run', 'lobby-idle', '--duration', '0.00002d', '--json']);
     // The run is shorter than lobby-idle's phase plan, so the one warning names the cut.
-    expect(r.stderr).toBe('bcsim: warning: the phase plan is cut: the run ends at 1.728s, and traffic.phases[1] (lobby) never runs\n');
+    expect(r.stderr).toBe(
+      'bcsim: warning: the phase plan is cut: the run ends at 1.728s, and traffic.phases[1] (lobby) never runs\n',
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).simulatedSeconds).toBeCloseTo(1.728, 6);
   });

@@ -13,11 +13,26 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'bcsim-exp-'));
 describe('compare --a/--b/--config', () => {
   it('runs one column per configuration and records each column’s settings in every output', async () => {
     const out = tmp();
-    const r = await cli(['compare', 'lossy-link', '--duration', '30s', '--a', 'A:stock', '--b', 'B:fixed,sendWindow=64,link.both.latencyMs=80', '--out', out]);
-    expect(r.stderr).toBe('bcsim: warning: the phase plan is cut: the run ends at 30s inside traffic.phases[1] (combat, 9m40s), and traffic.phases[2] (disconnect) never runs\n');
+    const r = await cli([
+      'compare',
+      'lossy-link',
+      '--duration',
+      '30s',
+      '--a',
+      'A:stock',
+      '--b',
+      'B:fixed,sendWindow=64,link.both.latencyMs=80',
+      '--out',
+      out,
+    ]);
+    expect(r.stderr).toBe(
+      'bcsim: warning: the phase plan is cut: the run ends at 30s inside traffic.phases[1] (combat, 9m40s), and traffic.phases[2] (disconnect) never runs\n',
+    );
     expect(r.code).toBe(0);
     // The terminal names each column's exact settings, then a verdict per metric group.
-    expect(r.stdout).toContain('settings: A = preset stock; B = preset fixed + sendWindow=64 + --set link.both.latencyMs=80; no --set');
+    expect(r.stdout).toContain(
+      'settings: A = preset stock; B = preset fixed + sendWindow=64 + --set link.both.latencyMs=80; no --set',
+    );
     expect(r.stdout).toMatch(/^outbox: B peaks [\d.]+× lower \(\d+ vs \d+\); /m);
     expect(r.stdout).toMatch(/^delivery: A lost \d+, B lost 0 reliable messages/m);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
@@ -28,7 +43,9 @@ describe('compare --a/--b/--config', () => {
     // The effective scenario of each column: B's link latency differs.
     expect(summary.scenarios.A.link.clientToServer.latency.baseMs).toBe(40);
     expect(summary.scenarios.B.link.clientToServer.latency.baseMs).toBe(80);
-    expect(summary.settings.rerun).toBe('bcsim compare lossy-link --seed 1 --duration 30s --config A:stock --config B:fixed,sendWindow=64,link.both.latencyMs=80');
+    expect(summary.settings.rerun).toBe(
+      'bcsim compare lossy-link --seed 1 --duration 30s --config A:stock --config B:fixed,sendWindow=64,link.both.latencyMs=80',
+    );
     for (const file of ['report.md', 'report.html']) {
       const text = readFileSync(join(out, file), 'utf8');
       expect(text).toContain('sendWindow');
@@ -38,11 +55,33 @@ describe('compare --a/--b/--config', () => {
 
   it('--fail-on makes compare exit 1 and names the column and the figure', async () => {
     const out = tmp();
-    const r = await cli(['compare', 'lobby-idle', '--duration', '20s', '--set', 'link.both.loss=0.1', '--fail-on', 'delivery.reliableSent>0', '--fail-on', 'fixed:leak', '--out', out]);
+    const r = await cli([
+      'compare',
+      'lobby-idle',
+      '--duration',
+      '20s',
+      '--set',
+      'link.both.loss=0.1',
+      '--fail-on',
+      'delivery.reliableSent>0',
+      '--fail-on',
+      'fixed:leak',
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^bcsim: --fail-on: stock: delivery\.reliableSent = \d+ \(> 0\)$/m);
     expect(r.stderr).toMatch(/^bcsim: --fail-on: fixed: delivery\.reliableSent = \d+ \(> 0\)$/m);
-    const ok = await cli(['compare', 'lossy-link', '--duration', '20s', '--fail-on', 'fixed:delivery.reliableLost>0', '--out', tmp()]);
+    const ok = await cli([
+      'compare',
+      'lossy-link',
+      '--duration',
+      '20s',
+      '--fail-on',
+      'fixed:delivery.reliableLost>0',
+      '--out',
+      tmp(),
+    ]);
     expect(ok.code).toBe(0);
   });
 
@@ -54,7 +93,10 @@ describe('compare --a/--b/--config', () => {
       [['--a', 'A:stock', '--b', 'B:fixed', '--causes'], /--causes: not with --config/],
       [['--fail-on', 'lost>'], /--fail-on "lost>": expected "leak" or/],
       [['--fail-on', 'delivery.nothing>0'], /no summary field "nothing"/],
-      [['--a', 'A:stock', '--b', 'B:fixed,link.both.loss=2'], /--config B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/],
+      [
+        ['--a', 'A:stock', '--b', 'B:fixed,link.both.loss=2'],
+        /--config B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/,
+      ],
     ] as const) {
       const r = await cli(['compare', 'lossy-link', '--duration', '5s', '--out', tmp(), ...args]);
       expect([args.join(' '), r.code]).toEqual([args.join(' '), 2]);
@@ -64,24 +106,42 @@ describe('compare --a/--b/--config', () => {
   });
 
   it('parses items: presets with +switches, switches, scenario edits with commas inside JSON', () => {
-    expect(parseConfig('--config', 'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]')).toEqual({
+    expect(
+      parseConfig(
+        '--config',
+        'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]',
+      ),
+    ).toEqual({
       label: 'X',
       preset: 'stock',
-      sets: ['mode.ackRefresh=reset-count', 'mode.keepalive.reliable=true', 'link.both.outages=[{"start":"5s","end":"6s"}]'],
+      sets: [
+        'mode.ackRefresh=reset-count',
+        'mode.keepalive.reliable=true',
+        'link.both.outages=[{"start":"5s","end":"6s"}]',
+      ],
       source: 'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]',
     });
-    expect(parseFailOn('B:peers.*.ackOutbox.max>=100')).toMatchObject({ label: 'B', path: 'peers.*.ackOutbox.max', op: '>=', value: 100 });
+    expect(parseFailOn('B:peers.*.ackOutbox.max>=100')).toMatchObject({
+      label: 'B',
+      path: 'peers.*.ackOutbox.max',
+      op: '>=',
+      value: 100,
+    });
   });
 });
 
 describe('switches are easy to set and never silently ignored', () => {
-  const switchOf = async (args: string[]) => JSON.parse((await cli(['run', 'lobby-idle', '--duration', '10s', '--json', ...args])).stdout).switches;
+  const switchOf = async (args: string[]) =>
+    JSON.parse((await cli(['run', 'lobby-idle', '--duration', '10s', '--json', ...args])).stdout).switches;
 
   it('--switch, --mode preset+switch and --set mode.switch all set it', async () => {
     expect((await switchOf(['--switch', 'ackRefresh=reset-count'])).ackRefresh).toBe('reset-count');
     expect((await switchOf(['--mode', 'fixed+ackSendLimit=5'])).ackSendLimit).toBe(5);
     expect((await switchOf(['--set', 'mode.ackSendLimit=7'])).ackSendLimit).toBe(7);
-    expect((await switchOf(['--switch', 'keepalive.reliable=true'])).keepalive).toMatchObject({ reliable: true, path: 'first-send-queue' }); // the path stays the preset's
+    expect((await switchOf(['--switch', 'keepalive.reliable=true'])).keepalive).toMatchObject({
+      reliable: true,
+      path: 'first-send-queue',
+    }); // the path stays the preset's
   });
 
   it('a switch without effect under the chosen design is named, with what governs it', async () => {
@@ -91,7 +151,19 @@ describe('switches are easy to set and never silently ignored', () => {
       'bcsim: warning: ackSendLimit has no effect: ackOutbox is two-pass-gated, which sends an entry ackPassOneLimit times in pass 1 and frees it at ackFreeAtCount (transport parameters)\n',
     );
     expect(JSON.parse(r.stdout).settings.warnings).toHaveLength(1);
-    const fixed = await cli(['run', 'lobby-idle', '--duration', '10s', '--json', '--mode', 'fixed', '--set', 'transport.ackFreeAtCount=12', '--switch', 'retransmit.stepMs=500']);
+    const fixed = await cli([
+      'run',
+      'lobby-idle',
+      '--duration',
+      '10s',
+      '--json',
+      '--mode',
+      'fixed',
+      '--set',
+      'transport.ackFreeAtCount=12',
+      '--switch',
+      'retransmit.stepMs=500',
+    ]);
     expect(fixed.stderr.split('\n').filter(Boolean)).toEqual([
       'bcsim: warning: transport.ackFreeAtCount has no effect: ackOutbox is single-pass-bounded, which frees an entry after ackSendLimit sends',
       'bcsim: warning: retransmit.stepMs has no effect: retransmit.backoff is fixed (only linear adds a step)',
@@ -105,7 +177,9 @@ describe('switches are easy to set and never silently ignored', () => {
   it('an unknown switch, or a parameter given as a switch, is refused with a pointer', async () => {
     const r = await cli(['run', 'lobby-idle', '--switch', 'ackFreeAtCount=12']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^bcsim: --switch ackFreeAtCount=12: unknown switch "ackFreeAtCount"; ackFreeAtCount is a transport parameter: --set transport\.ackFreeAtCount=…/);
+    expect(r.stderr).toMatch(
+      /^bcsim: --switch ackFreeAtCount=12: unknown switch "ackFreeAtCount"; ackFreeAtCount is a transport parameter: --set transport\.ackFreeAtCount=…/,
+    );
     const m = await cli(['run', 'lobby-idle', '--mode', 'fixed+nope=1']);
     expect(m.stderr).toMatch(/^bcsim: --mode fixed\+nope=1|^bcsim: --mode nope=1/);
     expect(m.code).toBe(2);

@@ -6,12 +6,15 @@ import type { CliIO } from '../../src/cli/io.js';
 import { cli } from '../support/cli.js';
 
 describe('--loss', () => {
-  it.each(['0x1', '1e0', '0b1', '0o1', 'Infinity', '-0', '+0.5', ' 0.5', '0.5 ', '', '.', '1.5', '0,5', '½'])('refuses %j in one line, exit 2', async (value) => {
-    const r = await cli(['run', 'lossy-link', '--loss', value, '--duration', '1s']);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`bcsim: --loss: expected a decimal number between 0 and 1, got ${JSON.stringify(value)}\n`);
-    expect(r.code).toBe(2);
-  });
+  it.each(['0x1', '1e0', '0b1', '0o1', 'Infinity', '-0', '+0.5', ' 0.5', '0.5 ', '', '.', '1.5', '0,5', '½'])(
+    'refuses %j in one line, exit 2',
+    async (value) => {
+      const r = await cli(['run', 'lossy-link', '--loss', value, '--duration', '1s']);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`bcsim: --loss: expected a decimal number between 0 and 1, got ${JSON.stringify(value)}\n`);
+      expect(r.code).toBe(2);
+    },
+  );
 
   it.each([
     ['0', 0],
@@ -41,7 +44,10 @@ describe('the other numeric flags', () => {
     [['run', 'lossy-link', '--seed', '1e3'], '--seed: expected a whole number 0..4294967295, got "1e3"'],
     [['run', 'lossy-link', '--duration', '0x10'], '--duration: expected a duration like 30s, 10m or 4h, got "0x10"'],
     [['run', 'lossy-link', '--duration', '1e3'], '--duration: expected a duration like 30s, 10m or 4h, got "1e3"'],
-    [['compare', 'lossy-link', '--duration', 'Infinity'], '--duration: expected a duration like 30s, 10m or 4h, got "Infinity"'],
+    [
+      ['compare', 'lossy-link', '--duration', 'Infinity'],
+      '--duration: expected a duration like 30s, 10m or 4h, got "Infinity"',
+    ],
     [['trace', 'lossy-link', '--until', '0x10'], '--until: expected a duration like 30s, 10m or 4h, got "0x10"'],
     [['trace', 'lossy-link', '--from', '-1'], '--from: expected a duration like 30s, 10m or 4h, got "-1"'],
   ])('%j is refused in one line', async (args, message) => {
@@ -54,7 +60,15 @@ describe('the other numeric flags', () => {
 describe('progress line', () => {
   function tty(): CliIO & { err: string[] } {
     const err: string[] = [];
-    return { stdout: () => {}, stderr: (t) => err.push(t), stdoutIsTTY: true, stderrIsTTY: true, env: {}, cwd: '.', err };
+    return {
+      stdout: () => {},
+      stderr: (t) => err.push(t),
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+      env: {},
+      cwd: '.',
+      err,
+    };
   }
 
   it('says when a run is slower than real time', () => {

@@ -18,7 +18,11 @@ interface Finished {
 }
 
 /** Runs a command, timing it from spawn to exit; kills it after `timeoutMs`. */
-function timed(command: string, args: string[], options: { closeStdout?: boolean; closeStderr?: boolean; timeoutMs?: number } = {}): Promise<Finished> {
+function timed(
+  command: string,
+  args: string[],
+  options: { closeStdout?: boolean; closeStderr?: boolean; timeoutMs?: number } = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,7 +69,10 @@ describe('a closed stdout pipe', () => {
   }, 70_000);
 
   it('bcsim itself exits 0 when its reader has gone before the first line', async () => {
-    const r = await timed(process.execPath, ['dist/cli/main.js', 'trace', 'long-session'], { closeStdout: true, timeoutMs: 60_000 });
+    const r = await timed(process.execPath, ['dist/cli/main.js', 'trace', 'long-session'], {
+      closeStdout: true,
+      timeoutMs: 60_000,
+    });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -83,7 +90,10 @@ describe('a closed stdout pipe', () => {
         ['decode', '02 01 01 02 00 01 02'],
         ['--help'],
       ]) {
-        const r = await timed(process.execPath, ['dist/cli/main.js', ...args], { closeStdout: true, timeoutMs: 60_000 });
+        const r = await timed(process.execPath, ['dist/cli/main.js', ...args], {
+          closeStdout: true,
+          timeoutMs: 60_000,
+        });
         expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
       }
     } finally {
@@ -95,12 +105,24 @@ describe('a closed stdout pipe', () => {
 describe('a closed stderr pipe', () => {
   it('drops what bcsim says there: a run still prints its summary, a bad file still exits 2', async () => {
     // A 1 s run of lobby-idle warns on stderr that its phase plan is cut.
-    const warned = await timed(process.execPath, ['dist/cli/main.js', 'run', 'lobby-idle', '--duration', '1s', '--json'], { closeStderr: true });
+    const warned = await timed(
+      process.execPath,
+      ['dist/cli/main.js', 'run', 'lobby-idle', '--duration', '1s', '--json'],
+      { closeStderr: true },
+    );
     expect(warned.signal).toBeNull();
     expect(warned.code).toBe(0);
     expect((JSON.parse(warned.stdout) as { scenario: string }).scenario).toBe('lobby-idle');
-    const refused = await timed(process.execPath, ['dist/cli/main.js', 'run', 'test/scenarios/malformed/loss-high.json'], { closeStderr: true });
-    expect({ code: refused.code, signal: refused.signal, stdout: refused.stdout }).toEqual({ code: 2, signal: null, stdout: '' });
+    const refused = await timed(
+      process.execPath,
+      ['dist/cli/main.js', 'run', 'test/scenarios/malformed/loss-high.json'],
+      { closeStderr: true },
+    );
+    expect({ code: refused.code, signal: refused.signal, stdout: refused.stdout }).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+    });
   }, 70_000);
 });
 

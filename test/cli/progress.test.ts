@@ -4,7 +4,16 @@ import type { CliIO } from '../../src/cli/io.js';
 
 function io(overrides: Partial<CliIO> = {}): CliIO & { err: string[] } {
   const err: string[] = [];
-  return { stdout: () => {}, stderr: (t) => err.push(t), stdoutIsTTY: true, stderrIsTTY: true, env: {}, cwd: '.', err, ...overrides };
+  return {
+    stdout: () => {},
+    stderr: (t) => err.push(t),
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    env: {},
+    cwd: '.',
+    err,
+    ...overrides,
+  };
 }
 
 describe('progress bar', () => {

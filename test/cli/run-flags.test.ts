@@ -19,7 +19,7 @@ const SIMULATING: ReadonlyArray<{ command: string; args: string[] }> = [
 ];
 
 describe('the run flags', () => {
-  it.each(SIMULATING)('$command lists them in --help (compare\'s columns are its modes)', async ({ command }) => {
+  it.each(SIMULATING)("$command lists them in --help (compare's columns are its modes)", async ({ command }) => {
     const r = await cli([command, '--help']);
     const listed = RUN_FLAGS.filter((flag) => new RegExp(`^\\s+${flag}\\b`, 'm').test(r.stdout));
     expect(listed).toEqual(command === 'compare' ? RUN_FLAGS.filter((f) => f !== '--mode') : RUN_FLAGS);
@@ -35,7 +35,9 @@ describe('the run flags', () => {
   it('compare --mode points to --config instead of "unknown option"', async () => {
     const r = await cli(['compare', 'lossy-link', '--mode', 'fixed']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^bcsim: --mode fixed: compare runs stock and fixed side by side; choose the columns with --config/);
+    expect(r.stderr).toMatch(
+      /^bcsim: --mode fixed: compare runs stock and fixed side by side; choose the columns with --config/,
+    );
   });
 
   it('compare --loss replaces the loss models in every column, and the rerun commands carry it', async () => {
@@ -43,7 +45,10 @@ describe('the run flags', () => {
     const r = await cli(['compare', 'lossy-link', '--duration', '20s', '--loss', '0.3', '--out', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    const runs = Object.values(doc.runs ?? doc.columns ?? {}) as Array<{ settings: { loss: number; rerun: string }; links: { clientToServer: { droppedBy: { loss: number }; sent: number } } }>;
+    const runs = Object.values(doc.runs ?? doc.columns ?? {}) as Array<{
+      settings: { loss: number; rerun: string };
+      links: { clientToServer: { droppedBy: { loss: number }; sent: number } };
+    }>;
     expect(runs.length).toBe(2);
     for (const run of runs) {
       expect(run.settings.loss).toBe(0.3);
@@ -53,7 +58,7 @@ describe('the run flags', () => {
     }
   });
 
-  it('trace --duration is the run\'s simulated time, as in run: past the scenario\'s end, and the same run as --until inside it', async () => {
+  it("trace --duration is the run's simulated time, as in run: past the scenario's end, and the same run as --until inside it", async () => {
     const hash = (text: string) => /trace ([0-9a-f]{16})\n$/.exec(text)?.[1];
     const until = await cli(['trace', 'fragment-ack-bug', '--until', '10s', '--bytes', 'none']);
     const duration = await cli(['trace', 'fragment-ack-bug', '--duration', '10s', '--bytes', 'none']);
@@ -80,11 +85,40 @@ describe('the run flags', () => {
   });
 
   it('sweep --seed N is --seeds N, and --loss reaches every run', async () => {
-    const r = await cli(['sweep', 'lossy-link', '--seed', '3', '--loss', '0.1', '--duration', '5s', '--jobs', '1', '--mode', 'fixed']);
+    const r = await cli([
+      'sweep',
+      'lossy-link',
+      '--seed',
+      '3',
+      '--loss',
+      '0.1',
+      '--duration',
+      '5s',
+      '--jobs',
+      '1',
+      '--mode',
+      'fixed',
+    ]);
     expect(r.code, r.stderr).not.toBe(2);
     const line = JSON.parse(r.stdout.split('\n')[0]);
     expect(line.seed).toBe(3);
-    const run = JSON.parse((await cli(['run', 'lossy-link', '--mode', 'fixed', '--seed', '3', '--loss', '0.1', '--duration', '5s', '--json'])).stdout);
+    const run = JSON.parse(
+      (
+        await cli([
+          'run',
+          'lossy-link',
+          '--mode',
+          'fixed',
+          '--seed',
+          '3',
+          '--loss',
+          '0.1',
+          '--duration',
+          '5s',
+          '--json',
+        ])
+      ).stdout,
+    );
     expect(line.traceHash).toBe(run.traceHash);
     const both = await cli(['sweep', 'lossy-link', '--seed', '3', '--seeds', '1..2']);
     expect(both.code).toBe(2);
@@ -93,9 +127,18 @@ describe('the run flags', () => {
 
 describe('an unknown key', () => {
   it('names the nearest valid path, and the --config the user wrote', async () => {
-    const r = await cli(['compare', 'lossy-link', '--config', 'r500:stock,ackResendIntervalMs=500', '--config', 'f:fixed']);
+    const r = await cli([
+      'compare',
+      'lossy-link',
+      '--config',
+      'r500:stock,ackResendIntervalMs=500',
+      '--config',
+      'f:fixed',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('bcsim: --config r500:stock,ackResendIntervalMs=500: ackResendIntervalMs: unknown key "ackResendIntervalMs" (did you mean transport.ackResendIntervalMs?)\n');
+    expect(r.stderr).toBe(
+      'bcsim: --config r500:stock,ackResendIntervalMs=500: ackResendIntervalMs: unknown key "ackResendIntervalMs" (did you mean transport.ackResendIntervalMs?)\n',
+    );
   });
 
   it.each([

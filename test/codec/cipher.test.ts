@@ -72,20 +72,27 @@ describe('AlbyRules cipher', () => {
       // Up to the 512-byte datagram limit and a little past it.
       fc.property(fc.uint8Array({ minLength: 0, maxLength: 520, size: 'small' }), (datagram) => {
         const wire = encrypt(datagram);
-        return wire.length === datagram.length && same(decrypt(wire), datagram) && same(encrypt(decrypt(datagram)), datagram);
+        return (
+          wire.length === datagram.length && same(decrypt(wire), datagram) && same(encrypt(decrypt(datagram)), datagram)
+        );
       }),
       { numRuns: 100_000, seed: 22 },
     );
   }, 30_000);
 
-  it('equals the step-by-step reference on 20,000 random datagrams, into a caller\'s buffer too', () => {
+  it("equals the step-by-step reference on 20,000 random datagrams, into a caller's buffer too", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 0, maxLength: 520 }), fc.nat(8), (datagram, offset) => {
         const into = new Uint8Array(offset + datagram.length);
         encryptInto(datagram, into, offset);
         const back = new Uint8Array(datagram.length);
         decryptInto(encrypt(datagram), back, 0);
-        return same(encrypt(datagram), reference(datagram, false)) && same(decrypt(datagram), reference(datagram, true)) && same(into.subarray(offset), encrypt(datagram)) && same(back, datagram);
+        return (
+          same(encrypt(datagram), reference(datagram, false)) &&
+          same(decrypt(datagram), reference(datagram, true)) &&
+          same(into.subarray(offset), encrypt(datagram)) &&
+          same(back, datagram)
+        );
       }),
       { numRuns: 20_000, seed: 2002 },
     );

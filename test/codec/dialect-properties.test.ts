@@ -26,16 +26,29 @@ const stockDataArb: fc.Arbitrary<DataMessage> = fc
     seq: u16,
     payload: fc.uint8Array({ maxLength: 24 }),
   })
-  .map(({ type, reliable, ordered, seq, payload }) => ({ type, reliable, ordered, fragment: false, seq: reliable ? seq : null, fragIndex: null, fragCount: null, payload }));
+  .map(({ type, reliable, ordered, seq, payload }) => ({
+    type,
+    reliable,
+    ordered,
+    fragment: false,
+    seq: reliable ? seq : null,
+    fragIndex: null,
+    fragCount: null,
+    payload,
+  }));
 
 describe('decodeDialect on any bytes', () => {
   it('never throws; a refusal is exactly the strict error; an acceptance normalizes to strict-readable bytes', () => {
     const bytesArb = fc.oneof(
       fc.uint8Array({ maxLength: 64 }),
       // Bytes that start like a datagram of the small generic types, where the forms live.
-      fc.tuple(fc.constantFrom(0x01, 0x02, 0xff), fc.integer({ min: 1, max: 4 }), fc.array(fc.oneof(fc.constantFrom(0x00, 0x01, 0x02, 0x03, 0x05, 0x06, 0x80, 0xc0), u8), { maxLength: 40 })).map(
-        ([peer, count, rest]) => Uint8Array.from([peer, count, ...rest]),
-      ),
+      fc
+        .tuple(
+          fc.constantFrom(0x01, 0x02, 0xff),
+          fc.integer({ min: 1, max: 4 }),
+          fc.array(fc.oneof(fc.constantFrom(0x00, 0x01, 0x02, 0x03, 0x05, 0x06, 0x80, 0xc0), u8), { maxLength: 40 }),
+        )
+        .map(([peer, count, rest]) => Uint8Array.from([peer, count, ...rest])),
     );
     fc.assert(
       fc.property(bytesArb, (bytes) => {
@@ -52,7 +65,8 @@ describe('decodeDialect on any bytes', () => {
         r.datagram.messages.forEach((m, i) => {
           const s = stock.messages[i];
           expect(s.type).toBe(m.type);
-          if (m.type === 0x01 || s.type === 0x01) return expect(s).toMatchObject({ seq: m.seq, flags: (m as AckMessage).flags });
+          if (m.type === 0x01 || s.type === 0x01)
+            return expect(s).toMatchObject({ seq: m.seq, flags: (m as AckMessage).flags });
           expect((s as DataMessage).payload).toEqual((m as DataMessage).payload);
           if (m.reliable) expect([s.reliable, s.seq]).toEqual([true, m.seq]);
         });
@@ -65,7 +79,10 @@ describe('decodeDialect on any bytes', () => {
 
 describe('decodeDialect on stock datagrams', () => {
   it('names no deviation and keeps the very bytes', () => {
-    const datagramArb = fc.record({ peerId: fc.constantFrom(0x01, 0x02, 0x05, 0xff), messages: fc.array(fc.oneof(stockAckArb, stockDataArb), { minLength: 0, maxLength: 12 }) });
+    const datagramArb = fc.record({
+      peerId: fc.constantFrom(0x01, 0x02, 0x05, 0xff),
+      messages: fc.array(fc.oneof(stockAckArb, stockDataArb), { minLength: 0, maxLength: 12 }),
+    });
     fc.assert(
       fc.property(datagramArb, (d) => {
         const bytes = okBytes(encodeDatagram(d));
@@ -94,12 +111,28 @@ interface Written {
 
 const formArb: fc.Arbitrary<Written> = fc.oneof(
   // [type][02]: the two-byte form.
-  fc.constantFrom(0x00, 0x02, 0x03, 0x04, 0x05, 0x06).map(
-    (t): Written => ({ bytes: [t, 2], type: t === 6 ? 5 : t, reliable: false, seq: null, payload: [], codes: t === 6 ? ['disconnect-type-06', 'two-byte-message'] : ['two-byte-message'], typeByte: t }),
-  ),
+  fc
+    .constantFrom(0x00, 0x02, 0x03, 0x04, 0x05, 0x06)
+    .map(
+      (t): Written => ({
+        bytes: [t, 2],
+        type: t === 6 ? 5 : t,
+        reliable: false,
+        seq: null,
+        payload: [],
+        codes: t === 6 ? ['disconnect-type-06', 'two-byte-message'] : ['two-byte-message'],
+        typeByte: t,
+      }),
+    ),
   // [type][len u8][flags u8][seq if bit 7][payload], with flags bits the stock form reads as length (or type 0x06).
   fc
-    .record({ t: fc.constantFrom(0x00, 0x02, 0x04, 0x05, 0x06), high: fc.constantFrom(0x00, 0x40, 0x80, 0xc0), low: fc.integer({ min: 0, max: 0x3f }), seq: u16, payload: fc.array(u8, { maxLength: 20 }) })
+    .record({
+      t: fc.constantFrom(0x00, 0x02, 0x04, 0x05, 0x06),
+      high: fc.constantFrom(0x00, 0x40, 0x80, 0xc0),
+      low: fc.integer({ min: 0, max: 0x3f }),
+      seq: u16,
+      payload: fc.array(u8, { maxLength: 20 }),
+    })
     .filter(({ t, low }) => low !== 0 || t === 6)
     .map(({ t, high, low, seq, payload }): Written => {
       const flags = high | low;
@@ -109,21 +142,52 @@ const formArb: fc.Arbitrary<Written> = fc.oneof(
       const codes: DeviationCode[] = [];
       if (t === 6) codes.push('disconnect-type-06');
       if (low !== 0) codes.push('one-byte-length');
-      return { bytes: [t, size, ...header, ...payload], type: t === 6 ? 5 : t, reliable, seq: reliable ? seq : null, payload, codes, typeByte: t };
+      return {
+        bytes: [t, size, ...header, ...payload],
+        type: t === 6 ? 5 : t,
+        reliable,
+        seq: reliable ? seq : null,
+        payload,
+        codes,
+        typeByte: t,
+      };
     }),
   // Stock messages between them.
   stockDataArb.map((m): Written => {
     const bytes = Array.from(okBytes(encodeDatagram({ peerId: 1, messages: [m] })).subarray(2));
-    return { bytes, type: m.type, reliable: m.reliable, seq: m.seq, payload: Array.from(m.payload), codes: [], typeByte: m.type };
+    return {
+      bytes,
+      type: m.type,
+      reliable: m.reliable,
+      seq: m.seq,
+      payload: Array.from(m.payload),
+      codes: [],
+      typeByte: m.type,
+    };
   }),
-  stockAckArb.map((m: Message): Written => ({ bytes: Array.from(okBytes(encodeDatagram({ peerId: 1, messages: [m] })).subarray(2)), type: 1, reliable: false, seq: m.seq, payload: [], codes: [], typeByte: 1 })),
+  stockAckArb.map(
+    (m: Message): Written => ({
+      bytes: Array.from(okBytes(encodeDatagram({ peerId: 1, messages: [m] })).subarray(2)),
+      type: 1,
+      reliable: false,
+      seq: m.seq,
+      payload: [],
+      codes: [],
+      typeByte: 1,
+    }),
+  ),
 );
 
 describe('decodeDialect on datagrams written in the forms of DECISIONS.md 30', () => {
   it('reads every message back as written, with its deviations in order (datagrams under 256 bytes)', () => {
     // Under 256 bytes, a flags byte's length bits always push the strict reading past the end,
     // so the reading is unique (longer datagrams may have two; then strict comes first).
-    const datagramArb = fc.record({ peerId: fc.constantFrom(0x01, 0x02, 0x07), messages: fc.array(formArb, { minLength: 1, maxLength: 8 }) }).filter((d) => d.messages.reduce((n, m) => n + m.bytes.length, 2) < 256);
+    const datagramArb = fc
+      .record({
+        peerId: fc.constantFrom(0x01, 0x02, 0x07),
+        messages: fc.array(formArb, { minLength: 1, maxLength: 8 }),
+      })
+      .filter((d) => d.messages.reduce((n, m) => n + m.bytes.length, 2) < 256);
     fc.assert(
       fc.property(datagramArb, ({ peerId, messages }) => {
         const bytes = Uint8Array.from([peerId, messages.length, ...messages.flatMap((m) => m.bytes)]);

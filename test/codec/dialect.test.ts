@@ -3,7 +3,16 @@
 // datagram the strict decoder and the model read; truly malformed bytes keep
 // the strict decoder's offset and reason.
 import { describe, expect, it } from 'vitest';
-import { MAX_DIALECT_STEPS, decodeDatagram, decodeDialect, describeMessage, dialectResultToJson, formOf, normalizeToStock, toHex } from '../../src/core/codec/index.js';
+import {
+  MAX_DIALECT_STEPS,
+  decodeDatagram,
+  decodeDialect,
+  describeMessage,
+  dialectResultToJson,
+  formOf,
+  normalizeToStock,
+  toHex,
+} from '../../src/core/codec/index.js';
 import type { DialectResult } from '../../src/core/codec/index.js';
 import { asAck, asData, hex, okDecode } from './helpers.js';
 
@@ -45,7 +54,10 @@ describe('decodeDialect: the forms of DECISIONS.md 30', () => {
   it("the test client's Connect FF 01 03 08 01 …: length 8, flags byte 0x01, normalized to the stock reliable Connect seq 0", () => {
     const bytes = hex('FF 01 03 08 01 00 00 00 7F 00');
     const strict = decodeDatagram(bytes);
-    expect(strict.ok ? null : [strict.error.offset, strict.error.reason]).toEqual([2, 'length 264 runs past the end (8 bytes remain)']);
+    expect(strict.ok ? null : [strict.error.offset, strict.error.reason]).toEqual([
+      2,
+      'length 264 runs past the end (8 bytes remain)',
+    ]);
     const r = okDialect(bytes);
     const m = asData(r.datagram.messages[0]);
     expect([m.type, m.reliable, m.size, toHex(m.payload)]).toEqual([0x03, false, 8, '00 00 00 7F 00']);
@@ -53,9 +65,17 @@ describe('decodeDialect: the forms of DECISIONS.md 30', () => {
       [4, 'one-byte-length'],
       [4, 'connect-without-seq'],
     ]);
-    expect(r.deviations[0].note).toBe('deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264');
+    expect(r.deviations[0].note).toBe(
+      'deviation: one-byte length 8 and flags byte 0x01; stock reads flags_len 0x0108 as length 264',
+    );
     const stock = asData(okDecode(decodeDatagram(r.stock)).messages[0]);
-    expect([stock.type, stock.reliable, stock.ordered, stock.seq, toHex(stock.payload)]).toEqual([0x03, true, true, 0, '00 00 00 7F 00']);
+    expect([stock.type, stock.reliable, stock.ordered, stock.seq, toHex(stock.payload)]).toEqual([
+      0x03,
+      true,
+      true,
+      0,
+      '00 00 00 7F 00',
+    ]);
   });
 
   it('a type-0x03 message from a client with a slot is not a Connect: no seq is made up', () => {
@@ -87,7 +107,9 @@ describe('decodeDialect: the forms of DECISIONS.md 30', () => {
     const r = okDialect(bytes);
     expect(asAck(r.datagram.messages[0]).flags).toBe(0x80);
     expect(codes(r)).toEqual([[5, 'ack-flag-bits']]);
-    expect(r.deviations[0].note).toBe('deviation: ACK flags 0x80 set bits outside 0-1; stock uses bit 0 (fragment) and bit 1 (low type) only');
+    expect(r.deviations[0].note).toBe(
+      'deviation: ACK flags 0x80 set bits outside 0-1; stock uses bit 0 (fragment) and bit 1 (low type) only',
+    );
     expect(r.stock).toBe(bytes);
   });
 
@@ -100,7 +122,9 @@ describe('decodeDialect: the forms of DECISIONS.md 30', () => {
   it('describes a tolerant message by its wire bytes, not a flags_len it never had', () => {
     const r = okDialect(hex('FF 01 03 08 01 00 00 00 7F 00'));
     const m = r.datagram.messages[0];
-    expect(describeMessage(m, m.size, { peerId: 0xff, form: formOf(r, 0) })).toBe('connect (type 0x03 as captured) unreliable len=8 length_u8=8 flags=0x01 payload=5B');
+    expect(describeMessage(m, m.size, { peerId: 0xff, form: formOf(r, 0) })).toBe(
+      'connect (type 0x03 as captured) unreliable len=8 length_u8=8 flags=0x01 payload=5B',
+    );
     const json = dialectResultToJson(hex('FF 01 03 08 01 00 00 00 7F 00'), r);
     expect(json.messages[0]).toMatchObject({ wireForm: { typeByte: 3, lengthByte: 8, flagsByte: 1 } });
     expect(json.stockHex).toBe('FF01030AC000000000007F00');

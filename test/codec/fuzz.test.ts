@@ -77,7 +77,9 @@ function messageStarts(bytes: Uint8Array): number[] {
   return r.ok ? r.datagram.messages.map((m) => m.offset) : [];
 }
 
-const EXTREME_WORDS = [0x0000, 0xffff, 0x1fff, 0x3fff, 0x2000, 0x8000, 0xa000, 0x8005, 0xa006, 0x0003, 0x0001, 0x01ff, 0x0200];
+const EXTREME_WORDS = [
+  0x0000, 0xffff, 0x1fff, 0x3fff, 0x2000, 0x8000, 0xa000, 0x8005, 0xa006, 0x0003, 0x0001, 0x01ff, 0x0200,
+];
 
 function mutate(rng: Rng, input: Uint8Array): Uint8Array {
   let bytes = Uint8Array.from(input);
@@ -162,7 +164,8 @@ function check(bytes: Uint8Array): 'ok' | DecodeErrorCode {
   let pos = 2;
   for (const m of messages) {
     if (m.offset !== pos) fail(`message offset ${m.offset} expected ${pos}`);
-    if (m.size <= 0 || m.offset + m.size > bytes.length) fail(`message [${m.offset}, +${m.size}) outside ${bytes.length} bytes`);
+    if (m.size <= 0 || m.offset + m.size > bytes.length)
+      fail(`message [${m.offset}, +${m.size}) outside ${bytes.length} bytes`);
     if (m.type !== 0x01) {
       const end = m.payload.byteOffset - bytes.byteOffset + m.payload.length;
       if (end !== m.offset + m.size) fail(`payload ends at ${end}, message at ${m.offset + m.size}`);
@@ -248,7 +251,8 @@ describe('decoder fuzz (seeded)', () => {
   it('is deterministic: the same seed gives the same inputs', () => {
     const a = new Rng(namedStream(SEED, 'codec.fuzz.generate'));
     const b = new Rng(namedStream(SEED, 'codec.fuzz.generate'));
-    for (let i = 0; i < 50; i++) expect(arr(mutate(a, randomValidDatagram(a)))).toEqual(arr(mutate(b, randomValidDatagram(b))));
+    for (let i = 0; i < 50; i++)
+      expect(arr(mutate(a, randomValidDatagram(a)))).toEqual(arr(mutate(b, randomValidDatagram(b))));
   });
 
   it('decodes inputs far over 512 bytes without trouble (up to 64 KiB of noise)', () => {

@@ -39,12 +39,16 @@ export function concat(...parts: ArrayLike<number>[]): Uint8Array {
 export const arr = (bytes: Uint8Array): number[] => Array.from(bytes);
 
 export function okDecode(result: DecodeResult): DecodedDatagram {
-  if (!result.ok) throw new Error(`expected ok decode, got ${result.error.code} at ${result.error.offset}: ${result.error.reason}`);
+  if (!result.ok)
+    throw new Error(`expected ok decode, got ${result.error.code} at ${result.error.offset}: ${result.error.reason}`);
   return result.datagram;
 }
 
 export function okBytes(result: EncodeResult): Uint8Array {
-  if (!result.ok) throw new Error(`expected ok encode, got ${result.error.code} (message ${result.error.messageIndex}): ${result.error.reason}`);
+  if (!result.ok)
+    throw new Error(
+      `expected ok encode, got ${result.error.code} (message ${result.error.messageIndex}): ${result.error.reason}`,
+    );
   return result.bytes;
 }
 

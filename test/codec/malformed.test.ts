@@ -12,7 +12,14 @@ import {
   encodeMessage,
   toHex,
 } from '../../src/core/codec/index.js';
-import type { AckMessage, DecodeErrorCode, DecodeResult, EncodeErrorCode, EncodeResult, Message } from '../../src/core/codec/index.js';
+import type {
+  AckMessage,
+  DecodeErrorCode,
+  DecodeResult,
+  EncodeErrorCode,
+  EncodeResult,
+  Message,
+} from '../../src/core/codec/index.js';
 import { ackMsg, arr, asData, concat, dataMsg, filler, hex, okBytes, okDecode } from './helpers.js';
 
 type Failure = Extract<DecodeResult, { ok: false }>;
@@ -204,8 +211,10 @@ function encodeFails(result: EncodeResult, code: EncodeErrorCode, messageIndex: 
   expect(result.error.reason.length).toBeGreaterThan(0);
 }
 
-const reliableGame = (totalLength: number) => dataMsg({ reliable: true, seq: 1, payload: new Uint8Array(totalLength - 5) });
-const reliableGeneric = (totalLength: number) => dataMsg({ type: 0x00, reliable: true, seq: 1, payload: new Uint8Array(totalLength - 5) });
+const reliableGame = (totalLength: number) =>
+  dataMsg({ reliable: true, seq: 1, payload: new Uint8Array(totalLength - 5) });
+const reliableGeneric = (totalLength: number) =>
+  dataMsg({ type: 0x00, reliable: true, seq: 1, payload: new Uint8Array(totalLength - 5) });
 
 describe('encode refusals: lengths', () => {
   it('0x32 total length 8192 is refused; 8191 is accepted as flags_len 0x9FFF and decodes back, unfragmented', () => {
@@ -216,12 +225,24 @@ describe('encode refusals: lengths', () => {
     expect(toHex(bytes.subarray(0, 3))).toBe('32 FF 9F');
     const r = decodeMessage(bytes);
     expect(r.ok).toBe(true);
-    if (r.ok) expect([r.message.size, asData(r.message).fragment, asData(r.message).payload.length]).toEqual([8191, false, 8186]);
+    if (r.ok)
+      expect([r.message.size, asData(r.message).fragment, asData(r.message).payload.length]).toEqual([
+        8191,
+        false,
+        8186,
+      ]);
   });
 
   it('0x32 fragment: 8192 refused, 8191 accepted (flags_len 0xBFFF)', () => {
     const frag = (total: number) =>
-      dataMsg({ reliable: true, fragment: true, seq: 1, fragIndex: 0, fragCount: 2, payload: new Uint8Array(total - 7) });
+      dataMsg({
+        reliable: true,
+        fragment: true,
+        seq: 1,
+        fragIndex: 0,
+        fragCount: 2,
+        payload: new Uint8Array(total - 7),
+      });
     encodeFails(encodeMessage(frag(8192)), 'length-overflow', null);
     expect(toHex(okBytes(encodeMessage(frag(8191))).subarray(0, 3))).toBe('32 FF BF');
   });
@@ -234,7 +255,8 @@ describe('encode refusals: lengths', () => {
     expect(toHex(bytes.subarray(0, 3))).toBe('00 FF BF');
     const r = decodeMessage(bytes);
     expect(r.ok).toBe(true);
-    if (r.ok) expect([r.message.size, asData(r.message).fragment, asData(r.message).reliable]).toEqual([16383, false, true]);
+    if (r.ok)
+      expect([r.message.size, asData(r.message).fragment, asData(r.message).reliable]).toEqual([16383, false, true]);
   });
 
   it('in a datagram the length overflow is reported for the offending message index', () => {
@@ -244,7 +266,11 @@ describe('encode refusals: lengths', () => {
 
 describe('encode refusals: field ranges and presence', () => {
   it('fragIndex 256 on a fragment', () => {
-    encodeFails(encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 1, fragIndex: 256, payload: hex('00') })), 'field-range', null);
+    encodeFails(
+      encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 1, fragIndex: 256, payload: hex('00') })),
+      'field-range',
+      null,
+    );
     okBytes(encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 1, fragIndex: 255, payload: hex('00') })));
   });
 
@@ -254,7 +280,11 @@ describe('encode refusals: field ranges and presence', () => {
   });
 
   it('fragCount 256 on fragment 0', () => {
-    encodeFails(encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 1, fragIndex: 0, fragCount: 256 })), 'field-range', null);
+    encodeFails(
+      encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 1, fragIndex: 0, fragCount: 256 })),
+      'field-range',
+      null,
+    );
   });
 
   it('seq 65536 (and -1, 1.5) on a data message and on an ACK; 65535 accepted', () => {
@@ -281,7 +311,11 @@ describe('encode refusals: field ranges and presence', () => {
   });
 
   it('ACK without a seq (a caller bypassing the types) is refused, not written as seq 0', () => {
-    encodeFails(encodeMessage({ type: 1, seq: null, flags: 0, fragIndex: null } as unknown as AckMessage), 'field-presence', null);
+    encodeFails(
+      encodeMessage({ type: 1, seq: null, flags: 0, fragIndex: null } as unknown as AckMessage),
+      'field-presence',
+      null,
+    );
   });
 
   it('ACK with flags bit 0 but fragIndex null; ACK with fragIndex but bit 0 clear', () => {
@@ -296,7 +330,11 @@ describe('encode refusals: field ranges and presence', () => {
   it('fragIndex/fragCount on a non-fragment, fragCount on fragment K', () => {
     encodeFails(encodeMessage(dataMsg({ fragIndex: 0 })), 'field-presence', null);
     encodeFails(encodeMessage(dataMsg({ fragCount: 3 })), 'field-presence', null);
-    encodeFails(encodeMessage(dataMsg({ reliable: true, seq: 1, fragment: true, fragIndex: 2, fragCount: 3 })), 'field-presence', null);
+    encodeFails(
+      encodeMessage(dataMsg({ reliable: true, seq: 1, fragment: true, fragIndex: 2, fragCount: 3 })),
+      'field-presence',
+      null,
+    );
   });
 
   it('unknown type byte', () => {
@@ -351,6 +389,10 @@ describe('encode refusals: datagram limits', () => {
   });
 
   it('a message error is reported before the datagram size, with its index', () => {
-    encodeFails(encodeDatagram({ peerId: 1, messages: [game(300), game(300), ackMsg(1, 0x01, null)] }), 'field-presence', 2);
+    encodeFails(
+      encodeDatagram({ peerId: 1, messages: [game(300), game(300), ackMsg(1, 0x01, null)] }),
+      'field-presence',
+      2,
+    );
   });
 });

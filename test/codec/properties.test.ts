@@ -2,7 +2,13 @@
 // agrees with an independent spec-derived reference, and messageSize is exact.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDatagram, decodeMessage, encodeDatagram, encodeMessage, messageSize } from '../../src/core/codec/index.js';
+import {
+  decodeDatagram,
+  decodeMessage,
+  encodeDatagram,
+  encodeMessage,
+  messageSize,
+} from '../../src/core/codec/index.js';
 import type { AckMessage, DataMessage, DataType, Datagram, Message } from '../../src/core/codec/index.js';
 import { arr, okBytes, okDecode } from './helpers.js';
 
@@ -54,7 +60,10 @@ const dataArbWith = (payloadArb: fc.Arbitrary<Uint8Array>): fc.Arbitrary<DataMes
       };
     });
 
-const messageArb: fc.Arbitrary<Message> = fc.oneof({ weight: 1, arbitrary: ackArb }, { weight: 2, arbitrary: dataArbWith(payloadArb) });
+const messageArb: fc.Arbitrary<Message> = fc.oneof(
+  { weight: 1, arbitrary: ackArb },
+  { weight: 2, arbitrary: dataArbWith(payloadArb) },
+);
 /** Small messages, so that some datagrams carry many of them (up to the 512-byte ceiling). */
 const smallMessageArb: fc.Arbitrary<Message> = fc.oneof(ackArb, dataArbWith(tinyPayloadArb));
 
@@ -189,7 +198,11 @@ describe('codec properties (fast-check)', () => {
     const bytesArb = fc.oneof(
       fc.uint8Array({ maxLength: 64 }),
       fc
-        .tuple(u8, fc.integer({ min: 0, max: 4 }), fc.array(fc.tuple(fc.constantFrom(0x00, 0x01, 0x05, 0x32), fc.uint8Array({ maxLength: 12 }))))
+        .tuple(
+          u8,
+          fc.integer({ min: 0, max: 4 }),
+          fc.array(fc.tuple(fc.constantFrom(0x00, 0x01, 0x05, 0x32), fc.uint8Array({ maxLength: 12 }))),
+        )
         .map(([peer, count, parts]) => Uint8Array.from([peer, count, ...parts.flatMap(([t, rest]) => [t, ...rest])])),
     );
     let decodedOk = 0;
@@ -198,7 +211,9 @@ describe('codec properties (fast-check)', () => {
         const r = decodeDatagram(bytes);
         if (!r.ok) return;
         decodedOk++;
-        expect(arr(okBytes(encodeDatagram({ peerId: r.datagram.peerId, messages: r.datagram.messages })))).toEqual(arr(bytes));
+        expect(arr(okBytes(encodeDatagram({ peerId: r.datagram.peerId, messages: r.datagram.messages })))).toEqual(
+          arr(bytes),
+        );
       }),
       { numRuns: NUM_RUNS, seed: 0xf00d },
     );

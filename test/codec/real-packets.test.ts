@@ -6,7 +6,8 @@ import { arr, asAck, asData, hex, okBytes, okDecode } from './helpers.js';
 const SERVER_CONNECT_AND_GAME =
   '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20';
 const CLIENT_GAME_SEQ0 = '02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00';
-const SERVER_GAME_SEQ2 = '01 01 32 1E 80 02 00 20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21';
+const SERVER_GAME_SEQ2 =
+  '01 01 32 1E 80 02 00 20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21';
 const CLIENT_DISCONNECT = '02 03 05 0A C0 02 00 02 0A 0A 0A EF 01 27 00 00 01 28 00 00';
 
 describe('real packet 1: server ConnectAck-type control message + reliable game message', () => {
@@ -82,7 +83,9 @@ describe('real packet 3: server reliable game message, seq 2', () => {
     expect([m.reliable, m.ordered, m.fragment]).toEqual([true, false, false]);
     expect([m.seq, m.fragIndex, m.fragCount]).toEqual([2, null, null]);
     expect(m.payload.length).toBe(25);
-    expect(arr(m.payload)).toEqual(arr(hex('20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21')));
+    expect(arr(m.payload)).toEqual(
+      arr(hex('20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21')),
+    );
     expect(Buffer.from(m.payload).toString('latin1')).toContain('scripts/ships');
   });
 });
@@ -118,7 +121,12 @@ describe('real packet 4: client Disconnect carrying two stale ACKs', () => {
 });
 
 describe('real packets re-encode byte for byte', () => {
-  for (const [name, text] of Object.entries({ SERVER_CONNECT_AND_GAME, CLIENT_GAME_SEQ0, SERVER_GAME_SEQ2, CLIENT_DISCONNECT })) {
+  for (const [name, text] of Object.entries({
+    SERVER_CONNECT_AND_GAME,
+    CLIENT_GAME_SEQ0,
+    SERVER_GAME_SEQ2,
+    CLIENT_DISCONNECT,
+  })) {
     it(name, () => {
       const bytes = hex(text);
       const d = okDecode(decodeDatagram(bytes));
@@ -148,7 +156,17 @@ describe('decodeResultToJson shape', () => {
       'fragCount',
       'payloadHex',
     ]);
-    expect(Object.keys(json.messages[1])).toEqual(['offset', 'type', 'name', 'size', 'seq', 'flags', 'fragment', 'fragIndex', 'lowType']);
+    expect(Object.keys(json.messages[1])).toEqual([
+      'offset',
+      'type',
+      'name',
+      'size',
+      'seq',
+      'flags',
+      'fragment',
+      'fragIndex',
+      'lowType',
+    ]);
     expect(json).toEqual({
       ok: true,
       length: 20,
@@ -169,8 +187,28 @@ describe('decodeResultToJson shape', () => {
           fragCount: null,
           payloadHex: '020A0A0AEF',
         },
-        { offset: 12, type: 1, name: 'ack', size: 4, seq: 39, flags: 0, fragment: false, fragIndex: null, lowType: false },
-        { offset: 16, type: 1, name: 'ack', size: 4, seq: 40, flags: 0, fragment: false, fragIndex: null, lowType: false },
+        {
+          offset: 12,
+          type: 1,
+          name: 'ack',
+          size: 4,
+          seq: 39,
+          flags: 0,
+          fragment: false,
+          fragIndex: null,
+          lowType: false,
+        },
+        {
+          offset: 16,
+          type: 1,
+          name: 'ack',
+          size: 4,
+          seq: 40,
+          flags: 0,
+          fragment: false,
+          fragIndex: null,
+          lowType: false,
+        },
       ],
     });
     // And it survives JSON serialisation unchanged (no Uint8Array or undefined inside).

@@ -47,7 +47,9 @@ describe('transport-layer.md §3: 32 1B 80 (reliable, 27 bytes)', () => {
     const bytes = okBytes(encodeMessage(dataMsg({ reliable: true, seq: 7, payload })));
     expect(toHex(bytes.subarray(0, 5))).toBe('32 1B 80 07 00');
     expect(arr(bytes)).toEqual(arr(wire));
-    expect(arr(okBytes(encodeDatagram({ peerId: 1, messages: [dataMsg({ reliable: true, seq: 7, payload })] })))).toEqual(arr(datagram));
+    expect(
+      arr(okBytes(encodeDatagram({ peerId: 1, messages: [dataMsg({ reliable: true, seq: 7, payload })] }))),
+    ).toEqual(arr(datagram));
   });
 });
 
@@ -103,7 +105,9 @@ describe('transport-layer.md §3: 32 9A A1 is a fragmented reliable message of 4
     expect(m.fragIndex).toBe(0);
     expect(m.fragCount).toBe(3);
     expect(arr(m.payload)).toEqual(arr(payload));
-    const re = okBytes(encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3, payload })));
+    const re = okBytes(
+      encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3, payload })),
+    );
     expect(arr(re)).toEqual(arr(wire));
   });
 
@@ -123,8 +127,18 @@ describe('transport-layer.md §3: 32 9A A1 is a fragmented reliable message of 4
 
 describe('transport-layer.md §3: the common flags_len high bytes', () => {
   const cases: Array<{ high: number; message: DataMessage; size: number; meaning: string }> = [
-    { high: 0x80, size: 27, meaning: 'reliable, < 256', message: dataMsg({ reliable: true, seq: 1, payload: filler(22) }) },
-    { high: 0x81, size: 273, meaning: 'reliable, length bit 8', message: dataMsg({ reliable: true, seq: 1, payload: filler(268) }) },
+    {
+      high: 0x80,
+      size: 27,
+      meaning: 'reliable, < 256',
+      message: dataMsg({ reliable: true, seq: 1, payload: filler(22) }),
+    },
+    {
+      high: 0x81,
+      size: 273,
+      meaning: 'reliable, length bit 8',
+      message: dataMsg({ reliable: true, seq: 1, payload: filler(268) }),
+    },
     {
       high: 0xa0,
       size: 200,
@@ -168,9 +182,15 @@ describe('transport-layer.md §3: the common flags_len high bytes', () => {
 
 describe('transport-layer.md §5: fragment wire formats', () => {
   it('fragment 0 carries frag_idx then total_frags; fragment K carries only frag_idx', () => {
-    const f0 = okBytes(encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 0x1234, fragIndex: 0, fragCount: 5, payload: hex('AA BB') })));
+    const f0 = okBytes(
+      encodeMessage(
+        dataMsg({ reliable: true, fragment: true, seq: 0x1234, fragIndex: 0, fragCount: 5, payload: hex('AA BB') }),
+      ),
+    );
     expect(toHex(f0)).toBe('32 09 A0 34 12 00 05 AA BB');
-    const f3 = okBytes(encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 0x1234, fragIndex: 3, payload: hex('AA BB') })));
+    const f3 = okBytes(
+      encodeMessage(dataMsg({ reliable: true, fragment: true, seq: 0x1234, fragIndex: 3, payload: hex('AA BB') })),
+    );
     expect(toHex(f3)).toBe('32 08 A0 34 12 03 AA BB');
 
     const d0 = asData(okDecode(decodeDatagram(datagramOf(2, f0))).messages[0]);
@@ -194,7 +214,9 @@ describe('transport-layer.md §5: fragment wire formats', () => {
     expect(toHex(encoded[2].subarray(0, 6))).toBe('32 C4 A0 02 00 02');
 
     // Each fits one datagram (412 + 2 ≤ 512); reassembling the decoded payloads gives the original.
-    const decoded = encoded.map((b) => asData(okDecode(decodeDatagram(okBytes(encodeDatagram({ peerId: 2, messages: [decodeOnly(b)] })))).messages[0]));
+    const decoded = encoded.map((b) =>
+      asData(okDecode(decodeDatagram(okBytes(encodeDatagram({ peerId: 2, messages: [decodeOnly(b)] })))).messages[0]),
+    );
     expect(decoded.map((m) => m.fragIndex)).toEqual([0, 1, 2]);
     expect(decoded.map((m) => m.fragCount)).toEqual([3, null, null]);
     expect(decoded.map((m) => m.payload.length)).toEqual([405, 405, 190]);
@@ -309,7 +331,9 @@ describe('DECISIONS.md 2: low-type ACKs are 4 bytes with flags bit 1', () => {
 describe('DECISIONS.md 3: generic types 0x00, 0x02–0x05 have a 14-bit length and no fragment bit', () => {
   for (const type of [0x00, 0x02, 0x03, 0x04, 0x05] as const) {
     it(`type 0x0${type}: high byte C0 = reliable+ordered, bit 13 is length, not fragment`, () => {
-      const small = okBytes(encodeMessage(dataMsg({ type, reliable: true, ordered: true, seq: 3, payload: hex('02') })));
+      const small = okBytes(
+        encodeMessage(dataMsg({ type, reliable: true, ordered: true, seq: 3, payload: hex('02') })),
+      );
       expect(toHex(small)).toBe(`0${type} 06 C0 03 00 02`);
       // 0x2000 in flags_len: fragment for 0x32, but length bit 13 here. Only the decoder can show it:
       // a 0x2003-byte message cannot fit a datagram, so decode a single message.

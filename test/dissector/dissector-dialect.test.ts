@@ -41,7 +41,8 @@ function randomDialectDatagram(random: () => number): Uint8Array {
     if (kind < 0.25) messages.push([pick([0x00, 0x02, 0x03, 0x04, 0x05, 0x06]), 2]);
     else if (kind < 0.55) {
       const type = pick([0x00, 0x02, 0x03, 0x04, 0x05, 0x06]);
-      const flags = pick([0x00, 0x40, 0x80, 0xc0]) | (type === 0x06 && random() < 0.5 ? 0 : 1 + Math.floor(random() * 0x3f));
+      const flags =
+        pick([0x00, 0x40, 0x80, 0xc0]) | (type === 0x06 && random() < 0.5 ? 0 : 1 + Math.floor(random() * 0x3f));
       const seq = flags & 0x80 ? [byte(), byte()] : [];
       messages.push([type, 3 + seq.length + payload.length, flags, ...seq, ...payload]);
     } else if (kind < 0.75) messages.push([0x01, byte(), byte(), pick([0x00, 0x02, 0x80, 0x82, 0x42])]);
@@ -52,15 +53,28 @@ function randomDialectDatagram(random: () => number): Uint8Array {
 
 describe('the dissector on the wire forms of DECISIONS.md 30', () => {
   it('a session in those forms: every datagram read (none malformed), deviations as bcsim decode names them', () => {
-    const packets: WirePacket[] = DIALECT_SESSION.map((p) => ({ t: p.t, fromServer: p.fromServer, client: 1, bytes: encrypt(dialectBytes(p)) }));
+    const packets: WirePacket[] = DIALECT_SESSION.map((p) => ({
+      t: p.t,
+      fromServer: p.fromServer,
+      client: 1,
+      bytes: encrypt(dialectBytes(p)),
+    }));
     const file = writeCapture(work, 'dialect-session', packets);
     const frames = matchFrames(dissect(file, options), packets);
-    frames.forEach((frame, i) => checkFrame(frame, packets[i].bytes, dialectBytes(DIALECT_SESSION[i]), 'encrypted', []));
-    expect(frames.map((f) => f.bc!.messages.flatMap((m) => m.fields['bc.deviation.code'] ?? []))).toEqual(DIALECT_SESSION.map((p) => p.codes));
+    frames.forEach((frame, i) =>
+      checkFrame(frame, packets[i].bytes, dialectBytes(DIALECT_SESSION[i]), 'encrypted', []),
+    );
+    expect(frames.map((f) => f.bc!.messages.flatMap((m) => m.fields['bc.deviation.code'] ?? []))).toEqual(
+      DIALECT_SESSION.map((p) => p.codes),
+    );
     // The Info column names them too.
     const info = tshark(file, ['-T', 'fields', '-e', '_ws.col.Info'], options).trim().split('\n');
-    expect(info[0]).toBe('C>S peer=0xFF: connect (type 0x03 as captured) unreliable len=8 [DEVIATION: one-byte-length, connect-without-seq]');
-    expect(info[5]).toBe('C>S peer=0x02: disconnect (type 0x06) unreliable len=2 [DEVIATION: disconnect-type-06, two-byte-message]');
+    expect(info[0]).toBe(
+      'C>S peer=0xFF: connect (type 0x03 as captured) unreliable len=8 [DEVIATION: one-byte-length, connect-without-seq]',
+    );
+    expect(info[5]).toBe(
+      'C>S peer=0x02: disconnect (type 0x06) unreliable len=2 [DEVIATION: disconnect-type-06, two-byte-message]',
+    );
   });
 
   it('200 random datagrams in those forms: tshark and bcsim agree on every message, deviation, offset and note', () => {
@@ -78,7 +92,15 @@ describe('the dissector on the wire forms of DECISIONS.md 30', () => {
     const frames = matchFrames(dissect(writeCapture(work, 'dialect-random', packets), options), packets);
     // Retransmission marks are not what this test is about: a seq seen again would carry one.
     frames.forEach((frame, i) => {
-      const marked = frame.bc!.messages.map((m) => (m.fields['bc.retransmission'] ? { kind: m.fields['bc.retransmission.kind'][0] as 'ack' | 'reliable', first: Number(m.fields['bc.retransmission.first_frame'][0]), count: Number(m.fields['bc.retransmission.count'][0]) } : undefined));
+      const marked = frame.bc!.messages.map((m) =>
+        m.fields['bc.retransmission']
+          ? {
+              kind: m.fields['bc.retransmission.kind'][0] as 'ack' | 'reliable',
+              first: Number(m.fields['bc.retransmission.first_frame'][0]),
+              count: Number(m.fields['bc.retransmission.count'][0]),
+            }
+          : undefined,
+      );
       checkFrame(frame, packets[i].bytes, plains[i], 'encrypted', marked);
     });
   });
@@ -90,8 +112,17 @@ describe('the dissector on the wire forms of DECISIONS.md 30', () => {
       { plain: '02 01 01 05 00 84', claimed: false }, // bit 2 is used by no sender
       { plain: 'FF 01 03 08 01 00 00 00 7F 00', claimed: false }, // one-byte length: the registered port only
     ];
-    const packets: WirePacket[] = ackWithBit7.map((c, i) => ({ t: i, fromServer: false, client: 1, bytes: encrypt(hex(c.plain)) }));
-    const frames = matchFrames(dissect(writeCapture(work, 'dialect-heuristic', packets, UNREGISTERED_ADDRESSING), options), packets, UNREGISTERED_ADDRESSING);
+    const packets: WirePacket[] = ackWithBit7.map((c, i) => ({
+      t: i,
+      fromServer: false,
+      client: 1,
+      bytes: encrypt(hex(c.plain)),
+    }));
+    const frames = matchFrames(
+      dissect(writeCapture(work, 'dialect-heuristic', packets, UNREGISTERED_ADDRESSING), options),
+      packets,
+      UNREGISTERED_ADDRESSING,
+    );
     expect(frames.map((f) => f.bc !== undefined)).toEqual(ackWithBit7.map((c) => c.claimed));
     checkFrame(frames[0], packets[0].bytes, hex(ackWithBit7[0].plain), 'encrypted', []);
   });

@@ -37,7 +37,24 @@ async function capture(name: string, args: string[]): Promise<string> {
 
 /** Per frame: its comment (or ''), its Info column, and the bc.dropped / bc.dropped.cause fields. */
 function rows(file: string): Array<{ comment: string; info: string; dropped: string; cause: string }> {
-  const text = tshark(file, ['-T', 'fields', '-E', 'separator=/t', '-e', 'frame.comment', '-e', '_ws.col.Info', '-e', 'bc.dropped', '-e', 'bc.dropped.cause'], options);
+  const text = tshark(
+    file,
+    [
+      '-T',
+      'fields',
+      '-E',
+      'separator=/t',
+      '-e',
+      'frame.comment',
+      '-e',
+      '_ws.col.Info',
+      '-e',
+      'bc.dropped',
+      '-e',
+      'bc.dropped.cause',
+    ],
+    options,
+  );
   return text
     .replace(/\n$/, '')
     .split('\n')
@@ -66,17 +83,19 @@ describe('datagrams bcsim dropped', () => {
       }
     }
     // Display filter for the packet list: exactly the commented ones.
-    const filtered = tshark(file, ['-Y', 'bc.dropped', '-T', 'fields', '-e', 'frame.number'], options).trim().split('\n');
+    const filtered = tshark(file, ['-Y', 'bc.dropped', '-T', 'fields', '-e', 'frame.number'], options)
+      .trim()
+      .split('\n');
     expect(filtered.length).toBe(dropped.length);
   });
 
-  it("one expert item per dropped datagram, grouped by cause", async () => {
+  it('one expert item per dropped datagram, grouped by cause', async () => {
     const file = await capture('lossy-experts', ['lossy-link', '--duration', '30s']);
     const frames = dissect(file, options);
     const experts = frames.flatMap((f) => f.bc!.experts.filter((e) => e.field === 'bc.dropped.expert'));
     const commented = rows(file).filter((r) => r.comment.startsWith('DROPPED')).length;
     expect(experts.length).toBe(commented);
-    expect(new Set(experts.map((e) => e.message))).toEqual(new Set(['Dropped by bcsim\'s link: loss']));
+    expect(new Set(experts.map((e) => e.message))).toEqual(new Set(["Dropped by bcsim's link: loss"]));
   });
 
   it('a run without drops has none marked', async () => {
@@ -101,10 +120,13 @@ describe('expert info grouped by kind', () => {
     expect(fragment[0].count).toBeGreaterThan(30);
     expect(summaries.filter((s) => s.summary.startsWith('ACK retransmission'))).toHaveLength(1);
     // Every row is one of the kinds the dissector documents.
-    for (const s of summaries) expect(['Fragment retransmission', 'Reliable message retransmission', 'ACK retransmission']).toContain(s.summary);
+    for (const s of summaries)
+      expect(['Fragment retransmission', 'Reliable message retransmission', 'ACK retransmission']).toContain(s.summary);
     // The details stay in the tree, on the retransmission item.
     const frames = dissect(file, options);
-    const marked = frames.flatMap((f) => f.bc!.messages).filter((m) => m.fields['bc.retransmission.kind']?.[0] === 'fragment');
+    const marked = frames
+      .flatMap((f) => f.bc!.messages)
+      .filter((m) => m.fields['bc.retransmission.kind']?.[0] === 'fragment');
     expect(marked.length).toBe(fragment[0].count);
   });
 });

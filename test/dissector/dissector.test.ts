@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeDatagram, decodeResultToJson, decrypt, encodeDatagram, encrypt, parseHex } from '../../src/core/codec/index.js';
+import {
+  decodeDatagram,
+  decodeResultToJson,
+  decrypt,
+  encodeDatagram,
+  encrypt,
+  parseHex,
+} from '../../src/core/codec/index.js';
 import type { AckJson, DataJson, Message } from '../../src/core/codec/index.js';
 import { cli } from '../support/cli.js';
 import { checkFrame } from './expect-frame.js';
@@ -39,7 +46,12 @@ function packetsOf(sends: readonly TraceSend[], encrypted: boolean): WirePacket[
   return sends.map((s) => {
     const parsed = parseHex(s.hex);
     if (!parsed.ok) throw new Error(`trace hex: ${parsed.reason}`);
-    return { t: s.t, fromServer: s.from === 'server', client: s.client, bytes: encrypted ? encrypt(parsed.bytes) : parsed.bytes };
+    return {
+      t: s.t,
+      fromServer: s.from === 'server',
+      client: s.client,
+      bytes: encrypted ? encrypt(parsed.bytes) : parsed.bytes,
+    };
   });
 }
 
@@ -89,7 +101,13 @@ function expectedMarks(sends: readonly TraceSend[], frames: readonly Frame[]): A
 }
 
 /** Every frame of a trace capture against bcsim's decode; returns the marks for further checks. */
-function checkCapture(sends: readonly TraceSend[], packets: readonly WirePacket[], frames: readonly Frame[], reading: 'encrypted' | 'plaintext', addressing: Addressing = BCSIM_ADDRESSING): Array<Array<Mark | undefined>> {
+function checkCapture(
+  sends: readonly TraceSend[],
+  packets: readonly WirePacket[],
+  frames: readonly Frame[],
+  reading: 'encrypted' | 'plaintext',
+  addressing: Addressing = BCSIM_ADDRESSING,
+): Array<Array<Mark | undefined>> {
   expect(frames.length).toBe(sends.length);
   const matched = matchFrames(frames, packets, addressing);
   const marks = expectedMarks(sends, matched);
@@ -103,7 +121,8 @@ function checkCapture(sends: readonly TraceSend[], packets: readonly WirePacket[
     // bcsim's own view of retransmissions agrees: every retransmit and every
     // dead-zone (pass 2) ACK, which re-sends an existing outbox entry, is marked.
     s.messages.forEach((m, k) => {
-      if (m.note === 'retransmit' || m.note === 'dead-zone-ack') expect(marks[i][k], `frame ${matched[i].number} message ${k + 1}`).toBeDefined();
+      if (m.note === 'retransmit' || m.note === 'dead-zone-ack')
+        expect(marks[i][k], `frame ${matched[i].number} message ${k + 1}`).toBeDefined();
     });
   });
   return marks;
@@ -114,14 +133,20 @@ function checkCapture(sends: readonly TraceSend[], packets: readonly WirePacket[
  * datagram decodes, no malformed packet, fields equal bcsim's decode, the 3
  * fragments carry 0xA1/0xA1/0xA0, and the retransmissions are flagged.
  */
-function checkStockCapture(sends: readonly TraceSend[], packets: readonly WirePacket[], frames: readonly Frame[]): void {
+function checkStockCapture(
+  sends: readonly TraceSend[],
+  packets: readonly WirePacket[],
+  frames: readonly Frame[],
+): void {
   const marks = checkCapture(sends, packets, frames, 'encrypted');
   const matched = matchFrames(frames, packets);
   for (const frame of frames) expect(frame.raw, `frame ${frame.number}`).not.toContain('_ws.malformed');
 
   // The 3 fragments of the round-2 checksum response: flags 0xA1, 0xA1, 0xA0.
   const firstFragments = sends.flatMap((s, i) =>
-    s.messages.flatMap((m, k) => (m.type === 0x32 && (m as DataJson).fragment && m.note === 'first-send' ? [matched[i].bc!.messages[k]] : [])),
+    s.messages.flatMap((m, k) =>
+      m.type === 0x32 && (m as DataJson).fragment && m.note === 'first-send' ? [matched[i].bc!.messages[k]] : [],
+    ),
   );
   expect(firstFragments.map((n) => n.fields['bc.flags_len'][0].slice(0, 4))).toEqual(['0xa1', '0xa1', '0xa0']);
   expect(firstFragments.map((n) => n.fields['bc.frag_index'][0])).toEqual(['0', '1', '2']);
@@ -205,7 +230,9 @@ describe('the Wireshark dissector in tshark', () => {
     const marks = checkCapture(sends, packets, frames, 'encrypted');
     // Every client re-sends its own 3 fragments of seq 2: the same seq on three connections.
     for (const client of [1, 2, 3]) {
-      const fragmentMarks = sends.flatMap((s, i) => (s.client === client ? marks[i].filter((m) => m?.kind === 'fragment') : []));
+      const fragmentMarks = sends.flatMap((s, i) =>
+        s.client === client ? marks[i].filter((m) => m?.kind === 'fragment') : [],
+      );
       expect(fragmentMarks.length, `client ${client}`).toBeGreaterThan(0);
     }
   });
@@ -221,8 +248,22 @@ describe('the Wireshark dissector in tshark', () => {
       fragCount: fragment ? fragment[1] : null,
       payload: Uint8Array.from(payload),
     });
-    const ack = (seq: number, flags: number, fragIndex: number | null = null): Message => ({ type: 0x01, seq, flags, fragIndex });
-    const keepalive: Message = { type: 0x00, reliable: true, ordered: true, fragment: false, seq: 5, fragIndex: null, fragCount: null, payload: Uint8Array.of(2) };
+    const ack = (seq: number, flags: number, fragIndex: number | null = null): Message => ({
+      type: 0x01,
+      seq,
+      flags,
+      fragIndex,
+    });
+    const keepalive: Message = {
+      type: 0x00,
+      reliable: true,
+      ordered: true,
+      fragment: false,
+      seq: 5,
+      fragIndex: null,
+      fragCount: null,
+      payload: Uint8Array.of(2),
+    };
     const script: Array<[fromServer: boolean, messages: Message[], marks: Array<Mark | undefined>]> = [
       [false, [game(5, [0x07, 1])], []], // 1
       [true, [ack(5, 0)], []], // 2
@@ -231,12 +272,33 @@ describe('the Wireshark dissector in tshark', () => {
       [true, [ack(5, 2)], []], // 5: so is its ACK
       [false, [game(5, [0x07, 2])], []], // 6: seq 5 again with another payload: a new message (after a u16 wrap)
       [true, [ack(5, 0)], []], // 7: a new ACK, not a re-send of frame 2's
-      [false, [game(5, [0x07, 2]), keepalive], [{ kind: 'reliable', first: 6, count: 1 }, { kind: 'reliable', first: 4, count: 1 }]], // 8
-      [true, [ack(5, 0), ack(5, 2)], [{ kind: 'ack', first: 7, count: 1 }, { kind: 'ack', first: 5, count: 1 }]], // 9
+      [
+        false,
+        [game(5, [0x07, 2]), keepalive],
+        [
+          { kind: 'reliable', first: 6, count: 1 },
+          { kind: 'reliable', first: 4, count: 1 },
+        ],
+      ], // 8
+      [
+        true,
+        [ack(5, 0), ack(5, 2)],
+        [
+          { kind: 'ack', first: 7, count: 1 },
+          { kind: 'ack', first: 5, count: 1 },
+        ],
+      ], // 9
       [false, [game(6, [0x21, 1], [0, 2]), game(6, [2], [1, null])], []], // 10: two fragments of seq 6
       [true, [ack(6, 1, 0), ack(6, 1, 1)], []], // 11
       [false, [game(6, [2], [1, null])], [{ kind: 'fragment', first: 10, count: 1 }]], // 12: fragment 1 again
-      [true, [ack(6, 1, 1), ack(6, 1, 0)], [{ kind: 'ack', first: 11, count: 1 }, { kind: 'ack', first: 11, count: 1 }]], // 13
+      [
+        true,
+        [ack(6, 1, 1), ack(6, 1, 0)],
+        [
+          { kind: 'ack', first: 11, count: 1 },
+          { kind: 'ack', first: 11, count: 1 },
+        ],
+      ], // 13
       [false, [game(6, [0x21, 1], [0, 2])], [{ kind: 'fragment', first: 10, count: 1 }]], // 14
       [false, [game(6, [2], [1, null])], [{ kind: 'fragment', first: 10, count: 2 }]], // 15
     ];
@@ -245,7 +307,12 @@ describe('the Wireshark dissector in tshark', () => {
       if (!encoded.ok) throw new Error(encoded.error.reason);
       return encoded.bytes;
     });
-    const packets = plains.map((plain, i) => ({ t: i / 10, fromServer: script[i][0], client: 1, bytes: encrypt(plain) }));
+    const packets = plains.map((plain, i) => ({
+      t: i / 10,
+      fromServer: script[i][0],
+      client: 1,
+      bytes: encrypt(plain),
+    }));
     const frames = dissect(writeCapture(work, 'marks', packets), options);
     expect(frames.length).toBe(script.length);
     script.forEach(([, , marks], i) => checkFrame(frames[i], packets[i].bytes, plains[i], 'encrypted', marks));
@@ -273,20 +340,30 @@ describe('the Wireshark dissector in tshark', () => {
     const libraries = [[], ['bitlib=bit32'], ['bitlib=bit'], ['bitlib=arith'], ...(lua53 ? [['bitlib=native']] : [])];
     for (const scriptArgs of libraries) {
       const sources = dataSources(file, { ...options, scriptArgs });
-      expect(sources.map((s) => [...s.keys()]), scriptArgs.join()).toEqual(vectors.map(() => ['Frame', 'Decrypted BC']));
-      expect(sources.map((s) => s.get('Decrypted BC')), scriptArgs.join()).toEqual(vectors.map((v) => v.plain));
+      expect(
+        sources.map((s) => [...s.keys()]),
+        scriptArgs.join(),
+      ).toEqual(vectors.map(() => ['Frame', 'Decrypted BC']));
+      expect(
+        sources.map((s) => s.get('Decrypted BC')),
+        scriptArgs.join(),
+      ).toEqual(vectors.map((v) => v.plain));
     }
     const frames = dissect(file, options);
     vectors.forEach((v, i) => checkFrame(frames[i], v.wire, v.plain, 'encrypted', []));
   });
 
   it('on Lua before 5.3, bitlib=native is refused with a clear error instead of a syntax error', () => {
-    const file = writeCapture(work, 'native', [{ t: 0, fromServer: true, client: 1, bytes: hexBytes('01 D7 31 78 DB 58') }]);
+    const file = writeCapture(work, 'native', [
+      { t: 0, fromServer: true, client: 1, bytes: hexBytes('01 D7 31 78 DB 58') },
+    ]);
     const lua53 = Number(wireshark.lua.split('.')[1]) >= 3;
     if (lua53) {
       expect(dissect(file, { ...options, scriptArgs: ['bitlib=native'] })[0].bc!.fields['bc.ok']).toEqual(['1']);
     } else {
-      expect(() => dissect(file, { ...options, scriptArgs: ['bitlib=native'] })).toThrow(`bitlib=native is not available in Lua ${wireshark.lua.split('.').slice(0, 2).join('.')}`);
+      expect(() => dissect(file, { ...options, scriptArgs: ['bitlib=native'] })).toThrow(
+        `bitlib=native is not available in Lua ${wireshark.lua.split('.').slice(0, 2).join('.')}`,
+      );
     }
   });
 
@@ -306,8 +383,23 @@ describe('the Wireshark dissector in tshark', () => {
       '01 02 01 05 00 00 32 30 80 05 00', // one ack, then a length past the end
     ].map(hexBytes);
     const codes = new Set(cases.map((plain) => (decodeDatagram(plain) as { error: { code: string } }).error.code));
-    expect(codes).toEqual(new Set(['truncated-header', 'missing-messages', 'unknown-type', 'truncated-message', 'length-past-end', 'length-below-header', 'trailing-bytes']));
-    const packets = cases.map((plain, i) => ({ t: i / 10, fromServer: plain[0] === 1, client: 1, bytes: encrypt(plain) }));
+    expect(codes).toEqual(
+      new Set([
+        'truncated-header',
+        'missing-messages',
+        'unknown-type',
+        'truncated-message',
+        'length-past-end',
+        'length-below-header',
+        'trailing-bytes',
+      ]),
+    );
+    const packets = cases.map((plain, i) => ({
+      t: i / 10,
+      fromServer: plain[0] === 1,
+      client: 1,
+      bytes: encrypt(plain),
+    }));
     // Precondition: the wire bytes do not parse as plaintext either, so the automatic reading decrypts.
     for (const p of packets) expect(decodeDatagram(p.bytes).ok).toBe(false);
     const frames = dissect(writeCapture(work, 'malformed', packets), options);
@@ -332,15 +424,33 @@ describe('the Wireshark dissector in tshark', () => {
     plain.set([0x02, 0x01, 0x32, size & 0xff, size >> 8, 0x1c]);
     expect(decodeDatagram(plain).ok).toBe(true);
     const wire = encrypt(plain);
-    const frames = dissect(writeCapture(work, 'oversize', [{ t: 0, fromServer: false, client: 1, bytes: wire }]), options);
+    const frames = dissect(
+      writeCapture(work, 'oversize', [{ t: 0, fromServer: false, client: 1, bytes: wire }]),
+      options,
+    );
     checkFrame(frames[0], wire, plain, 'encrypted', []);
-    const elsewhere = dissect(writeCapture(work, 'oversize-heuristic', [{ t: 0, fromServer: false, client: 1, bytes: wire }], UNREGISTERED_ADDRESSING), options);
+    const elsewhere = dissect(
+      writeCapture(
+        work,
+        'oversize-heuristic',
+        [{ t: 0, fromServer: false, client: 1, bytes: wire }],
+        UNREGISTERED_ADDRESSING,
+      ),
+      options,
+    );
     expect(elsewhere[0].bc).toBeUndefined();
   });
 
   it('GameSpy queries on port 22101 (they start with a backslash) are not claimed', () => {
-    const queries = ['\\status\\', '\\basic\\', '\\info\\xserverquery\\', '\\echo\\abc'].map((q) => new TextEncoder().encode(q));
-    const packets = [...queries, hexBytes('02 D7 02 D4 22 78 8A B6 03')].map((bytes, i) => ({ t: i, fromServer: false, client: 1, bytes }));
+    const queries = ['\\status\\', '\\basic\\', '\\info\\xserverquery\\', '\\echo\\abc'].map((q) =>
+      new TextEncoder().encode(q),
+    );
+    const packets = [...queries, hexBytes('02 D7 02 D4 22 78 8A B6 03')].map((bytes, i) => ({
+      t: i,
+      fromServer: false,
+      client: 1,
+      bytes,
+    }));
     const frames = dissect(writeCapture(work, 'gamespy', packets), options);
     for (const frame of frames.slice(0, queries.length)) {
       expect(frame.protocols).toBe('eth:ethertype:ip:udp:data');
@@ -376,7 +486,12 @@ describe('the Wireshark dissector in tshark', () => {
       if (decodeDatagram(last).ok || decodeDatagram(decrypt(last)).ok) noise.pop();
     }
     const queries = ['\\status\\', '\\basic\\\\secure\\ABCDEF'].map((q) => new TextEncoder().encode(q));
-    const packets = [...noise, ...queries].map((bytes, i) => ({ t: i / 100, fromServer: i % 2 === 0, client: 7, bytes }));
+    const packets = [...noise, ...queries].map((bytes, i) => ({
+      t: i / 100,
+      fromServer: i % 2 === 0,
+      client: 7,
+      bytes,
+    }));
     const frames = dissect(writeCapture(work, 'noise', packets, UNREGISTERED_ADDRESSING), options);
     expect(frames.length).toBe(packets.length);
     const claimed = frames.filter((f) => f.bc !== undefined || f.protocols.includes(':bc'));
@@ -388,9 +503,17 @@ describe('the Wireshark dissector in tshark', () => {
     const folder = join(pluginHome, '.local', 'lib', 'wireshark', 'plugins');
     mkdirSync(folder, { recursive: true });
     copyFileSync(DISSECTOR, join(folder, 'bcsim.lua'));
-    const file = writeCapture(work, 'plugin', [{ t: 0, fromServer: false, client: 1, bytes: hexBytes('02 D7 02 D4 22 78 8A B6 03') }]);
+    const file = writeCapture(work, 'plugin', [
+      { t: 0, fromServer: false, client: 1, bytes: hexBytes('02 D7 02 D4 22 78 8A B6 03') },
+    ]);
     const frames = dissect(file, { home: pluginHome, load: 'plugin' });
-    checkFrame(frames[0], hexBytes('02 D7 02 D4 22 78 8A B6 03'), hexBytes('02 01 32 07 80 05 00 2A 20'), 'encrypted', []);
+    checkFrame(
+      frames[0],
+      hexBytes('02 D7 02 D4 22 78 8A B6 03'),
+      hexBytes('02 01 32 07 80 05 00 2A 20'),
+      'encrypted',
+      [],
+    );
   });
 });
 

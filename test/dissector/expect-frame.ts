@@ -33,7 +33,11 @@ export interface Mark {
 }
 
 /** bc.* fields tshark must show for one message of bcsim's decode JSON (nothing more, nothing less). */
-function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefined, deviations: readonly Deviation[] = []): Record<string, string[]> {
+function expectedMessageFields(
+  m: AckJson | DataJson,
+  mark: Mark | undefined,
+  deviations: readonly Deviation[] = [],
+): Record<string, string[]> {
   const f: Record<string, string[]> = {
     'bc.offset': [String(m.offset)],
     'bc.type': [hexField(m.type, 2)],
@@ -50,7 +54,8 @@ function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefined, de
   } else {
     const data = m as DataJson;
     if (data.wireForm === undefined) {
-      const flagsLen = (data.reliable ? 0x8000 : 0) | (data.ordered ? 0x4000 : 0) | (data.fragment ? 0x2000 : 0) | data.size;
+      const flagsLen =
+        (data.reliable ? 0x8000 : 0) | (data.ordered ? 0x4000 : 0) | (data.fragment ? 0x2000 : 0) | data.size;
       f['bc.flags_len'] = [hexField(flagsLen, 4)];
     } else {
       // DECISIONS.md 30: the type byte as sent, the one-byte length and the flags byte (if any).
@@ -84,15 +89,29 @@ function expectedMessageFields(m: AckJson | DataJson, mark: Mark | undefined, de
   return f;
 }
 
-const EXPERT_OF_KIND = { fragment: 'bc.fragment_retransmission', reliable: 'bc.reliable_retransmission', ack: 'bc.ack_retransmission' } as const;
-const RETRANSMISSION_TEXT = { fragment: 'Fragment retransmission', reliable: 'Reliable message retransmission', ack: 'ACK retransmission' } as const;
+const EXPERT_OF_KIND = {
+  fragment: 'bc.fragment_retransmission',
+  reliable: 'bc.reliable_retransmission',
+  ack: 'bc.ack_retransmission',
+} as const;
+const RETRANSMISSION_TEXT = {
+  fragment: 'Fragment retransmission',
+  reliable: 'Reliable message retransmission',
+  ack: 'ACK retransmission',
+} as const;
 
 /**
  * Checks one frame against bcsim's decode of the datagram's `plain` bytes: the
  * datagram fields, then every message field by field, its retransmission mark,
  * its deviations and expert info.
  */
-export function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, reading: 'encrypted' | 'plaintext', marks: Array<Mark | undefined>): void {
+export function checkFrame(
+  frame: Frame,
+  wire: Uint8Array,
+  plain: Uint8Array,
+  reading: 'encrypted' | 'plaintext',
+  marks: Array<Mark | undefined>,
+): void {
   const where = `frame ${frame.number}`;
   const dialect = decodeDialect(plain);
   const decoded = dialectResultToJson(plain, dialect);
@@ -120,7 +139,8 @@ export function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, re
   expect(bc.fields, where).toEqual(datagram);
 
   const rootExperts: Array<Pick<Expert, 'field' | 'severity' | 'group'> & { message?: string }> = [];
-  if (reading === 'plaintext') rootExperts.push({ field: 'bc.plaintext', severity: SEVERITY.chat, group: GROUP.protocol });
+  if (reading === 'plaintext')
+    rootExperts.push({ field: 'bc.plaintext', severity: SEVERITY.chat, group: GROUP.protocol });
   if (plain.length > 512) rootExperts.push({ field: 'bc.oversize', severity: SEVERITY.warn, group: GROUP.protocol });
   if (!dialect.ok) {
     rootExperts.push({
@@ -131,7 +151,15 @@ export function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, re
       message: `Malformed BC datagram (${dialect.error.code})`,
     });
   }
-  expect(bc.experts.map((e) => ({ field: e.field, severity: e.severity, group: e.group, ...(e.field === 'bc.malformed' ? { message: e.message } : {}) })), where).toEqual(rootExperts);
+  expect(
+    bc.experts.map((e) => ({
+      field: e.field,
+      severity: e.severity,
+      group: e.group,
+      ...(e.field === 'bc.malformed' ? { message: e.message } : {}),
+    })),
+    where,
+  ).toEqual(rootExperts);
 
   expect(bc.messages.length, where).toBe(decoded.messages.length);
   decoded.messages.forEach((m, i) => {
@@ -143,9 +171,20 @@ export function checkFrame(frame: Frame, wire: Uint8Array, plain: Uint8Array, re
     const experts: Array<[string, number, number, string | null]> = [];
     if (mark) experts.push([EXPERT_OF_KIND[mark.kind], GROUP.sequence, -1, null]);
     // One note per deviation, summarised by its code so Wireshark groups them (the bc.deviation item has decode's words).
-    for (const d of deviations) experts.push(['bc.deviation.expert', GROUP.protocol, SEVERITY.note, `Wire form of a reimplementation (DECISIONS.md 30): ${d.code}`]);
+    for (const d of deviations)
+      experts.push([
+        'bc.deviation.expert',
+        GROUP.protocol,
+        SEVERITY.note,
+        `Wire form of a reimplementation (DECISIONS.md 30): ${d.code}`,
+      ]);
     expect(
-      node.experts.map((e): [string, number, number, string | null] => [e.field, e.group, e.field === 'bc.deviation.expert' ? e.severity : -1, e.field === 'bc.deviation.expert' ? e.message : null]),
+      node.experts.map((e): [string, number, number, string | null] => [
+        e.field,
+        e.group,
+        e.field === 'bc.deviation.expert' ? e.severity : -1,
+        e.field === 'bc.deviation.expert' ? e.message : null,
+      ]),
       at,
     ).toEqual(experts);
     // The summary names the kind only, so Wireshark groups them; the frame and count are fields.

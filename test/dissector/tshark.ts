@@ -18,11 +18,12 @@ export function requireWireshark(): { version: string; lua: string } {
   const tshark = spawnSync('tshark', ['-v'], { encoding: 'utf8' });
   if (tshark.error || tshark.status !== 0) {
     throw new Error(
-      'tshark is not installed or does not run: the dissector tests need Debian\'s tshark with Lua (apt-get install tshark; .ci/run installs it)',
+      "tshark is not installed or does not run: the dissector tests need Debian's tshark with Lua (apt-get install tshark; .ci/run installs it)",
     );
   }
   const text2pcap = spawnSync('text2pcap', ['-v'], { encoding: 'utf8' });
-  if (text2pcap.error) throw new Error('text2pcap is not installed: it comes with tshark (Debian package wireshark-common)');
+  if (text2pcap.error)
+    throw new Error('text2pcap is not installed: it comes with tshark (Debian package wireshark-common)');
   const lua = /with Lua\s+([0-9.]+)/.exec(tshark.stdout);
   if (!lua) throw new Error('this tshark was built without Lua, so it cannot load dissector/bcsim.lua');
   const version = /TShark \(Wireshark\) ([^\s]+)/.exec(tshark.stdout);
@@ -78,12 +79,19 @@ function timeOf(t: number): string {
  * `>` client to server), merged by time with mergecap when there are several.
  * Within one client the order given is kept; matchFrames pairs frames and packets.
  */
-export function writeCapture(dir: string, name: string, packets: readonly WirePacket[], addressing: Addressing = BCSIM_ADDRESSING): string {
+export function writeCapture(
+  dir: string,
+  name: string,
+  packets: readonly WirePacket[],
+  addressing: Addressing = BCSIM_ADDRESSING,
+): string {
   mkdirSync(dir, { recursive: true });
   const clients = [...new Set(packets.map((p) => p.client))].sort((a, b) => a - b);
   const parts: string[] = [];
   for (const client of clients) {
-    const lines = packets.filter((p) => p.client === client).map((p) => `${p.fromServer ? '<' : '>'} ${timeOf(p.t)} ${toHex(p.bytes, '')}`);
+    const lines = packets
+      .filter((p) => p.client === client)
+      .map((p) => `${p.fromServer ? '<' : '>'} ${timeOf(p.t)} ${toHex(p.bytes, '')}`);
     const input = join(dir, `${name}.client${client}.txt`);
     const output = clients.length === 1 ? join(dir, `${name}.pcapng`) : join(dir, `${name}.client${client}.pcapng`);
     writeFileSync(input, `${lines.join('\n')}\n`);
@@ -102,7 +110,11 @@ export function writeCapture(dir: string, name: string, packets: readonly WirePa
  * client's flow is the k-th packet of that client, whatever order the merge
  * chose between clients.
  */
-export function matchFrames<F extends { ports: [number, number] }>(frames: readonly F[], packets: readonly WirePacket[], addressing: Addressing = BCSIM_ADDRESSING): F[] {
+export function matchFrames<F extends { ports: [number, number] }>(
+  frames: readonly F[],
+  packets: readonly WirePacket[],
+  addressing: Addressing = BCSIM_ADDRESSING,
+): F[] {
   const byClient = new Map<number, F[]>();
   for (const frame of frames) {
     const port = frame.ports[0] === addressing.serverPort ? frame.ports[1] : frame.ports[0];
@@ -233,7 +245,9 @@ export function dissect(file: string, options: TsharkOptions): Frame[] {
       number: Number(frame['frame.number']),
       protocols: String(frame['frame.protocols']),
       ports: [Number(udp['udp.srcport']), Number(udp['udp.dstport'])],
-      payload: Uint8Array.from((String(udp['udp.payload'] ?? '').match(/[0-9a-f]{2}/g) ?? []).map((h) => parseInt(h, 16))),
+      payload: Uint8Array.from(
+        (String(udp['udp.payload'] ?? '').match(/[0-9a-f]{2}/g) ?? []).map((h) => parseInt(h, 16)),
+      ),
       raw: JSON.stringify(layers),
     };
     const bc = layers.bc as { [key: string]: Json } | undefined;

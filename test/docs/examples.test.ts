@@ -41,7 +41,15 @@ const EXAMPLE_TIMEOUT_MS = 150_000;
 /** Simulated examples are CPU-bound: one at a time per core (up to 4). */
 const CPU_LANES = Math.max(1, Math.min(4, availableParallelism()));
 
-const DOCS = ['README.md', 'CONTRIBUTING.md', 'bench/README.md', 'dissector/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'bench/README.md',
+  'dissector/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 async function collect(): Promise<DocExample[]> {
   const found = DOCS.flatMap((file) => markdownExamples(file, readFileSync(join(ROOT, file), 'utf8')));
@@ -106,9 +114,13 @@ async function runJob(job: Job, template: string, deadline: number): Promise<Map
   const timeLeft = () => Math.max(1000, Math.min(EXAMPLE_TIMEOUT_MS, deadline - performance.now()));
   try {
     // A server for the clients, unless the job starts its own.
-    const targets = commands.map((c) => /--(?:connect|server|upstream) 127\.0\.0\.1:(\d+)/.exec(c)?.[1]).filter((p): p is string => p !== undefined);
+    const targets = commands
+      .map((c) => /--(?:connect|server|upstream) 127\.0\.0\.1:(\d+)/.exec(c)?.[1])
+      .filter((p): p is string => p !== undefined);
     // A documented server or proxy of the job listens there itself.
-    const served = new Set(commands.map((c) => /--listen 127\.0\.0\.1:(\d+)/.exec(c)?.[1]).filter((p) => p !== undefined));
+    const served = new Set(
+      commands.map((c) => /--listen 127\.0\.0\.1:(\d+)/.exec(c)?.[1]).filter((p) => p !== undefined),
+    );
     for (const target of new Set(targets)) {
       if (served.has(target)) continue;
       const named = NAMED_COUNTERPARTS.find((n) => commands.some((c) => n.example.test(c)));
@@ -119,7 +131,10 @@ async function runJob(job: Job, template: string, deadline: number): Promise<Map
     for (const step of job.steps) {
       const notes: string[] = [];
       const target = /--(?:connect|server|upstream) 127\.0\.0\.1:(\d+)/.exec(step.example.command)?.[1];
-      const command = rewrite(step.example.command, dir, ports, notes, { background: step.example.background, ourServer: target !== undefined && !served.has(target) });
+      const command = rewrite(step.example.command, dir, ports, notes, {
+        background: step.example.background,
+        ourServer: target !== undefined && !served.has(target),
+      });
       const role = liveRole(step.example.command);
       const running = runShell(command, dir, timeLeft(), notes);
       if (step.example.background) {
@@ -179,13 +194,28 @@ describe('every documented example', () => {
     outcomes = await runAll(jobs, template);
   }, BUDGET_MS);
   afterAll(() => {
-    if (process.env.BCSIM_EXAMPLE_TIMES) for (const [k, o] of [...outcomes].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${(o.ms / 1000).toFixed(1).padStart(6)} s  exit ${o.code}  ${k}`);
+    if (process.env.BCSIM_EXAMPLE_TIMES)
+      for (const [k, o] of [...outcomes].sort((a, b) => b[1].ms - a[1].ms))
+        console.log(`${(o.ms / 1000).toFixed(1).padStart(6)} s  exit ${o.code}  ${k}`);
     if (template !== '') rmSync(template, { recursive: true, force: true });
   });
 
-  it('is found in every document and every command\'s --help', () => {
+  it("is found in every document and every command's --help", () => {
     const sources = new Set(examples.map((e) => e.where.replace(/:\d+$/, '')));
-    for (const doc of ['README.md', 'docs/captures.md', 'docs/compare-and-check.md', 'docs/conform.md', 'docs/live.md', 'docs/sweeps.md', 'docs/rtype.md', 'bcsim run --help', 'bcsim compare --help', 'bcsim peer --help', 'bcsim conform --help']) expect(sources).toContain(doc);
+    for (const doc of [
+      'README.md',
+      'docs/captures.md',
+      'docs/compare-and-check.md',
+      'docs/conform.md',
+      'docs/live.md',
+      'docs/sweeps.md',
+      'docs/rtype.md',
+      'bcsim run --help',
+      'bcsim compare --help',
+      'bcsim peer --help',
+      'bcsim conform --help',
+    ])
+      expect(sources).toContain(doc);
     expect(planned.length).toBeGreaterThan(60);
   });
 

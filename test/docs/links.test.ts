@@ -68,8 +68,11 @@ function brokenLink(page: string, target: string): string | null {
   const file = path === '' ? join(ROOT, page) : join(ROOT, dirname(page), decodeURIComponent(path));
   if (!existsSync(file)) return `${target}: no file ${relative(ROOT, file)}`;
   if (fragment === undefined) return null;
-  if (statSync(file).isDirectory() || !file.endsWith('.md')) return `${target}: a #fragment on something that is not a markdown file`;
-  return anchors(readFileSync(file, 'utf8')).has(fragment) ? null : `${target}: no heading "${fragment}" in ${relative(ROOT, file)}`;
+  if (statSync(file).isDirectory() || !file.endsWith('.md'))
+    return `${target}: a #fragment on something that is not a markdown file`;
+  return anchors(readFileSync(file, 'utf8')).has(fragment)
+    ? null
+    : `${target}: no heading "${fragment}" in ${relative(ROOT, file)}`;
 }
 
 describe('the documentation', () => {
@@ -93,19 +96,35 @@ describe('the documentation', () => {
 
   it.each(PAGES)('%s: states facts without ticket numbers or decision-file numbers', (page) => {
     const text = readFileSync(join(ROOT, page), 'utf8');
-    const hits = text.split('\n').flatMap((line, i) => (/\bissue \d+|DECISIONS\.md,? \d/i.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : []));
+    const hits = text
+      .split('\n')
+      .flatMap((line, i) => (/\bissue \d+|DECISIONS\.md,? \d/i.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : []));
     expect(hits).toEqual([]);
   });
 });
 
 describe('the link checker', () => {
   it('makes the anchors GitHub makes', () => {
-    const page = ['# Reading captures: decode --pcap and analyze', '## `bcsim compare rtype-deaths`', '## Notes', '## Notes', '```', '# not a heading', '```'].join('\n');
-    expect([...anchors(page)]).toEqual(['reading-captures-decode---pcap-and-analyze', 'bcsim-compare-rtype-deaths', 'notes', 'notes-1']);
+    const page = [
+      '# Reading captures: decode --pcap and analyze',
+      '## `bcsim compare rtype-deaths`',
+      '## Notes',
+      '## Notes',
+      '```',
+      '# not a heading',
+      '```',
+    ].join('\n');
+    expect([...anchors(page)]).toEqual([
+      'reading-captures-decode---pcap-and-analyze',
+      'bcsim-compare-rtype-deaths',
+      'notes',
+      'notes-1',
+    ]);
   });
 
   it('finds relative links in prose only, across line breaks', () => {
-    const page = 'See [the\ncaptures](docs/captures.md#trace), [a site](https://example.org) and `[code](x.md)`.\n```\n[fenced](y.md)\n```\n';
+    const page =
+      'See [the\ncaptures](docs/captures.md#trace), [a site](https://example.org) and `[code](x.md)`.\n```\n[fenced](y.md)\n```\n';
     expect(relativeLinks(page)).toEqual(['docs/captures.md#trace']);
   });
 

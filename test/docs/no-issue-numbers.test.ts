@@ -31,7 +31,8 @@ function offenders(files: readonly string[]): string[] {
   for (const file of files) {
     const lines = readFileSync(file, 'utf8').split('\n');
     lines.forEach((line, i) => {
-      if (TRACKER_NUMBER.test(line) || HASH_REFERENCE.test(line)) found.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim().slice(0, 160)}`);
+      if (TRACKER_NUMBER.test(line) || HASH_REFERENCE.test(line))
+        found.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim().slice(0, 160)}`);
     });
   }
   return found;
@@ -48,12 +49,20 @@ const SCANNED = [
 describe('no tracker numbers in names, comments, tests or docs', () => {
   it('the scan covers the source, the tests and the README', () => {
     const scanned = new Set(SCANNED.map((f) => relative(ROOT, f)));
-    for (const file of ['src/index.ts', 'test/docs/no-issue-numbers.test.ts', 'README.md']) expect(scanned.has(file), file).toBe(true);
+    for (const file of ['src/index.ts', 'test/docs/no-issue-numbers.test.ts', 'README.md'])
+      expect(scanned.has(file), file).toBe(true);
   });
 
   it('the patterns match the forms they are for, and not this file', () => {
     const n = (s: string) => s.replace('{n}', String(10));
-    for (const line of [`// ${WORD} {n}: x`, `(${WORD}s 9 and {n})`, `${WORD.toUpperCase()} #{n}`, `READINGS_BEFORE_${WORD.toUpperCase()}_{n}`, `before-${WORD}-{n}`, `see (#{n})`]) {
+    for (const line of [
+      `// ${WORD} {n}: x`,
+      `(${WORD}s 9 and {n})`,
+      `${WORD.toUpperCase()} #{n}`,
+      `READINGS_BEFORE_${WORD.toUpperCase()}_{n}`,
+      `before-${WORD}-{n}`,
+      `see (#{n})`,
+    ]) {
       expect(TRACKER_NUMBER.test(n(line)) || HASH_REFERENCE.test(n(line)), n(line)).toBe(true);
     }
     for (const line of ['[RETRANSMIT #1]', 'removed #2 ack seq=3', 'clientToServer.loss#5', `an ${WORD} of ordering`]) {

@@ -82,7 +82,12 @@ describe('distributions', () => {
 
 describe('namedStream steps alea itself', () => {
   it('draws exactly what seedrandom.alea draws for the same key', () => {
-    for (const [seed, name] of [[1, 'link.loss'], [42, 'traffic.stateUpdates.server'], ['abc', ''], [0, 'client7.serverToClient.delay']] as const) {
+    for (const [seed, name] of [
+      [1, 'link.loss'],
+      [42, 'traffic.stateUpdates.server'],
+      ['abc', ''],
+      [0, 'client7.serverToClient.delay'],
+    ] as const) {
       const reference = seedrandom.alea(`bcsim\u0000${String(seed)}\u0000${name}`);
       const stream = namedStream(seed, name);
       for (let i = 0; i < 20_000; i++) expect(stream.next()).toBe(reference());

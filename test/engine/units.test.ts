@@ -18,10 +18,15 @@ interface SourceText {
 }
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
-const SRC: SourceText[] = FOLDERS.flatMap((folder) => files(join(ROOT, folder))).map((file) => ({ path: relative(ROOT, file).split(sep).join('/'), text: readFileSync(file, 'utf8') }));
+const SRC: SourceText[] = FOLDERS.flatMap((folder) => files(join(ROOT, folder))).map((file) => ({
+  path: relative(ROOT, file).split(sep).join('/'),
+  text: readFileSync(file, 'utf8'),
+}));
 
 /**
  * A name that states a time unit: `us`, `ms`, `…Us`, `…Ms`, `…_US`, `…_MS`. A
@@ -42,7 +47,12 @@ function plainNumber(type: ts.TypeNode): boolean {
   if (ts.isArrayTypeNode(type)) return plainNumber(type.elementType);
   if (ts.isTypeOperatorNode(type)) return plainNumber(type.type);
   if (ts.isFunctionTypeNode(type)) return plainNumber(type.type);
-  if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && ['Array', 'ReadonlyArray'].includes(type.typeName.text)) return (type.typeArguments ?? []).some(plainNumber);
+  if (
+    ts.isTypeReferenceNode(type) &&
+    ts.isIdentifier(type.typeName) &&
+    ['Array', 'ReadonlyArray'].includes(type.typeName.text)
+  )
+    return (type.typeArguments ?? []).some(plainNumber);
   return false;
 }
 
@@ -67,7 +77,11 @@ function functionName(node: ts.SignatureDeclaration): string | null {
   const own = (node as Named).name;
   if (own !== undefined && ts.isIdentifier(own)) return own.text;
   const parent = node.parent;
-  if ((ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertyAssignment(parent)) && ts.isIdentifier(parent.name)) return parent.name.text;
+  if (
+    (ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertyAssignment(parent)) &&
+    ts.isIdentifier(parent.name)
+  )
+    return parent.name.text;
   return null;
 }
 
@@ -77,20 +91,39 @@ function untypedTimes(path: string, text: string): UnitFinding[] {
   const found: UnitFinding[] = [];
   const report = (node: ts.Node, name: string, what: string): void => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-    found.push({ file: path, line, name, message: `${path}:${line}: ${what} \`${name}\` is a plain number: type it Micros or Millis (src/core/engine/time.ts)` });
+    found.push({
+      file: path,
+      line,
+      name,
+      message: `${path}:${line}: ${what} \`${name}\` is a plain number: type it Micros or Millis (src/core/engine/time.ts)`,
+    });
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isParameter(node) || ts.isVariableDeclaration(node)) {
+    if (
+      ts.isPropertySignature(node) ||
+      ts.isPropertyDeclaration(node) ||
+      ts.isParameter(node) ||
+      ts.isVariableDeclaration(node)
+    ) {
       const name = node.name;
       if (ts.isIdentifier(name) && namesATime(name.text)) {
         const type = node.type;
         const initializer = ts.isPropertySignature(node) ? undefined : node.initializer;
-        if (type !== undefined ? plainNumber(type) : numericLiteral(initializer)) report(node, name.text, ts.isParameter(node) ? 'parameter' : 'declaration');
+        if (type !== undefined ? plainNumber(type) : numericLiteral(initializer))
+          report(node, name.text, ts.isParameter(node) ? 'parameter' : 'declaration');
       }
     }
-    if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node) || ts.isGetAccessorDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+    if (
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isMethodSignature(node) ||
+      ts.isGetAccessorDeclaration(node) ||
+      ts.isArrowFunction(node) ||
+      ts.isFunctionExpression(node)
+    ) {
       const name = functionName(node);
-      if (name !== null && namesATime(name) && node.type !== undefined && plainNumber(node.type)) report(node, name, 'the result of');
+      if (name !== null && namesATime(name) && node.type !== undefined && plainNumber(node.type))
+        report(node, name, 'the result of');
     }
     ts.forEachChild(node, visit);
   };
@@ -113,9 +146,11 @@ describe('the unit check can fail (planted in memory, never on disk)', () => {
   const plant = (text: string) => checkUnits([{ path: 'src/model/transport/planted.ts', text }]);
 
   it('reports a planted field, naming file and line', () => {
-    expect(plant('export interface Entry {\n  seq: number;\n  lastSendUs: number;\n}\n').map((f) => f.message)).toEqual([
-      'src/model/transport/planted.ts:3: declaration `lastSendUs` is a plain number: type it Micros or Millis (src/core/engine/time.ts)',
-    ]);
+    expect(plant('export interface Entry {\n  seq: number;\n  lastSendUs: number;\n}\n').map((f) => f.message)).toEqual(
+      [
+        'src/model/transport/planted.ts:3: declaration `lastSendUs` is a plain number: type it Micros or Millis (src/core/engine/time.ts)',
+      ],
+    );
   });
 
   it('reports fields, parameters, locals, results and callbacks in every spelling', () => {
@@ -131,7 +166,19 @@ describe('the unit check can fail (planted in memory, never on disk)', () => {
       'const timeoutMs = (x: number): number => x;', // 9
       'function g(us: number) {}', // 10
     ].join('\n');
-    expect(plant(text).map((f) => `${f.line} ${f.name}`)).toEqual(['1 resendUs', '2 nowUs', '3 periodMs', '4 deadlineUs', '5 ageMs', '6 lastUs', '7 RETRY_US', '8 jitterMs', '8 samplesUs', '9 timeoutMs', '10 us']);
+    expect(plant(text).map((f) => `${f.line} ${f.name}`)).toEqual([
+      '1 resendUs',
+      '2 nowUs',
+      '3 periodMs',
+      '4 deadlineUs',
+      '5 ageMs',
+      '6 lastUs',
+      '7 RETRY_US',
+      '8 jitterMs',
+      '8 samplesUs',
+      '9 timeoutMs',
+      '10 us',
+    ]);
   });
 
   it('accepts branded times, rates, factors, counts and comments', () => {

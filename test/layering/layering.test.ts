@@ -15,15 +15,22 @@ import type { Finding, SourceText } from './layers.js';
 const ROOT = join(import.meta.dirname, '../..');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The .ts files under `root`/src, with paths from `root` (the repository, or a fixture folder shaped like one). */
-const sources = (root: string): SourceText[] => files(join(root, 'src')).map((file) => ({ path: relative(root, file).split(sep).join('/'), text: readFileSync(file, 'utf8') }));
+const sources = (root: string): SourceText[] =>
+  files(join(root, 'src')).map((file) => ({
+    path: relative(root, file).split(sep).join('/'),
+    text: readFileSync(file, 'utf8'),
+  }));
 
 const SRC = sources(ROOT);
 const messages = (findings: readonly Finding[]) => findings.map((f) => `${f.kind}: ${f.message}`);
-const kindsFor = (findings: readonly Finding[], file: string) => findings.filter((f) => f.file === file).map((f) => f.kind);
+const kindsFor = (findings: readonly Finding[], file: string) =>
+  findings.filter((f) => f.file === file).map((f) => f.kind);
 
 /** The unit (folder) that holds `file`, found in src/: the planted cases do not spell out where a folder sits. */
 function unitHolding(file: string): string {
@@ -56,7 +63,13 @@ describe('the layers of src/', () => {
     const groups = new Set(placed.filter((unit) => unit.includes('/')).map(groupOf));
     const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
-      .flatMap((e) => (groups.has(e.name) ? readdirSync(join(ROOT, 'src', e.name), { withFileTypes: true }).filter((s) => s.isDirectory()).map((s) => `${e.name}/${s.name}`) : [e.name]));
+      .flatMap((e) =>
+        groups.has(e.name)
+          ? readdirSync(join(ROOT, 'src', e.name), { withFileTypes: true })
+              .filter((s) => s.isDirectory())
+              .map((s) => `${e.name}/${s.name}`)
+          : [e.name],
+      );
     expect(folders.filter((f) => !placed.includes(f))).toEqual([]);
     expect(placed.filter((unit) => unit.endsWith('.ts') || folders.includes(unit)).sort()).toEqual([...placed].sort());
   });
@@ -65,16 +78,21 @@ describe('the layers of src/', () => {
 describe('the layering check can fail (planted in memory, never on disk)', () => {
   // Only what the planted file adds is compared: the tree itself is checked above.
   const baseline = new Set(messages(checkLayers(SRC)));
-  const plant = (path: string, text: string) => checkLayers([...SRC, { path, text }]).filter((f) => !baseline.has(`${f.kind}: ${f.message}`));
+  const plant = (path: string, text: string) =>
+    checkLayers([...SRC, { path, text }]).filter((f) => !baseline.has(`${f.kind}: ${f.message}`));
 
   it('reports an upward import: the engine importing the transport', () => {
     const path = `src/${ENGINE}/planted.ts`;
     const target = spec(ENGINE, `${TRANSPORT}/index.js`);
     const findings = plant(path, `import { PeerTransport } from '${target}';\n`);
     expect(findings.map((f) => f.kind)).toEqual(['upward', 'cycle']);
-    expect(findings[0].message).toBe(`${path}:1 imports '${target}': ${ENGINE} (layer ${rankOf(ENGINE)}) may not import ${TRANSPORT} (layer ${rankOf(TRANSPORT)}, higher)`);
+    expect(findings[0].message).toBe(
+      `${path}:1 imports '${target}': ${ENGINE} (layer ${rankOf(ENGINE)}) may not import ${TRANSPORT} (layer ${rankOf(TRANSPORT)}, higher)`,
+    );
     // The transport's real imports of the engine close the loop.
-    expect(findings[1].message).toContain(`folders import each other in a cycle: ${ENGINE} → ${TRANSPORT} (${path}:1 '${target}'); ${TRANSPORT} → ${ENGINE} (src/${TRANSPORT}/`);
+    expect(findings[1].message).toContain(
+      `folders import each other in a cycle: ${ENGINE} → ${TRANSPORT} (${path}:1 '${target}'); ${TRANSPORT} → ${ENGINE} (src/${TRANSPORT}/`,
+    );
   });
 
   it('reports an import between peers of one layer, a type-only one included', () => {
@@ -97,7 +115,9 @@ describe('the layering check can fail (planted in memory, never on disk)', () =>
     const path = `src/${SESSION}/planted.ts`;
     const target = spec(SESSION, `${TRANSPORT}/retransmit-queue.js`);
     const findings = plant(path, `import { RetransmitQueue } from '${target}';\n`);
-    expect(messages(findings)).toEqual([`deep: ${path}:1 reaches into ${TRANSPORT}'s internals ('${target}'): import '${spec(SESSION, `${TRANSPORT}/index.js`)}' instead`]);
+    expect(messages(findings)).toEqual([
+      `deep: ${path}:1 reaches into ${TRANSPORT}'s internals ('${target}'): import '${spec(SESSION, `${TRANSPORT}/index.js`)}' instead`,
+    ]);
   });
 
   it('reports a deep import into a sub-folder index, and an export-from', () => {
@@ -133,12 +153,18 @@ describe('the layering check can fail (planted in memory, never on disk)', () =>
 
   it('reports a dynamic import upward, and a folder importing its own index.ts', () => {
     const path = `src/${TRACE}/planted.ts`;
-    const findings = plant(path, `import { TraceCollector } from './index.js';\nexport async function f() {\n  return import('${spec(TRACE, `${CLI}/index.js`)}');\n}\n`);
+    const findings = plant(
+      path,
+      `import { TraceCollector } from './index.js';\nexport async function f() {\n  return import('${spec(TRACE, `${CLI}/index.js`)}');\n}\n`,
+    );
     expect(kindsFor(findings, path)).toEqual(['own-index', 'upward']);
   });
 
   it('reports a folder that is in no layer, and one without an index.ts', () => {
-    const findings = plant('src/newfolder/thing.ts', `import { Simulator } from '${spec('newfolder', `${ENGINE}/index.js`)}';\n`);
+    const findings = plant(
+      'src/newfolder/thing.ts',
+      `import { Simulator } from '${spec('newfolder', `${ENGINE}/index.js`)}';\n`,
+    );
     expect(kindsFor(findings, 'src/newfolder')).toEqual(['unknown-folder', 'missing-index']);
   });
 
@@ -150,11 +176,18 @@ describe('the layering check can fail (planted in memory, never on disk)', () =>
 
   it('lets the library surface import any folder index.ts, and anything read the version', () => {
     expect(plant(`src/${ENGINE}/planted.ts`, `import { VERSION } from '${spec(ENGINE, 'version.js')}';\n`)).toEqual([]);
-    expect(plant('src/planted-surface.ts', `export * from './${CLI}/index.js';\n`).map((f) => f.kind)).toEqual(['unknown-folder']);
-    const surface = (text: string) => checkLayers([...SRC.filter((f) => f.path !== 'src/index.ts'), { path: 'src/index.ts', text }]).filter((f) => !baseline.has(`${f.kind}: ${f.message}`));
+    expect(plant('src/planted-surface.ts', `export * from './${CLI}/index.js';\n`).map((f) => f.kind)).toEqual([
+      'unknown-folder',
+    ]);
+    const surface = (text: string) =>
+      checkLayers([...SRC.filter((f) => f.path !== 'src/index.ts'), { path: 'src/index.ts', text }]).filter(
+        (f) => !baseline.has(`${f.kind}: ${f.message}`),
+      );
     expect(surface(`export * from './${CLI}/index.js';\nexport * from './${ENGINE}/index.js';\n`)).toEqual([]);
     expect(surface(`export { runCli } from './${CLI}/program.js';\n`).map((f) => f.kind)).toEqual(['deep']);
-    expect(plant(`src/${CLI}/planted.ts`, `import * as bcsim from '${spec(CLI, 'index.js')}';\n`).map((f) => f.kind)).toEqual(['upward', 'cycle']);
+    expect(
+      plant(`src/${CLI}/planted.ts`, `import * as bcsim from '${spec(CLI, 'index.js')}';\n`).map((f) => f.kind),
+    ).toEqual(['upward', 'cycle']);
   });
 });
 
@@ -170,7 +203,8 @@ describe('the file-cycle check can fail (a fixture folder on disk)', () => {
   });
 
   it('is silent once either import goes', () => {
-    const without = (path: string) => fixture.map((f) => (f.path === path ? { path, text: f.text.replace(/^import .*$/m, '') } : f));
+    const without = (path: string) =>
+      fixture.map((f) => (f.path === path ? { path, text: f.text.replace(/^import .*$/m, '') } : f));
     expect(checkLayers(without('src/one/b.ts'), [['one']], [])).toEqual([]);
     expect(checkLayers(without('src/one/a.ts'), [['one']], []).filter((f) => f.kind === 'file-cycle')).toEqual([]);
   });
@@ -205,7 +239,10 @@ describe('units in groups', () => {
     const files: SourceText[] = [
       { path: 'src/core/engine/index.ts', text: 'export const e = 1;\n' },
       { path: 'src/core/pcap/index.ts', text: "export { e } from '../engine/index.js';\n" },
-      { path: 'src/model/link/index.ts', text: "import { e } from '../../core/engine/time.js';\nexport const l = e;\n" },
+      {
+        path: 'src/model/link/index.ts',
+        text: "import { e } from '../../core/engine/time.js';\nexport const l = e;\n",
+      },
       { path: 'src/core/codec/index.ts', text: "export type { l } from '../../model/link/index.js';\n" },
     ];
     expect(messages(checkLayers(files, table, []))).toEqual([
@@ -216,10 +253,16 @@ describe('units in groups', () => {
 
   it('a table is refused when a band spans groups, a group is split, or a unit is placed twice', () => {
     expect(tableProblems(table)).toEqual([]);
-    expect(tableProblems([['core/engine', 'model/link']])).toEqual(['the band [core/engine, model/link] spans groups: a band orders folders inside one group']);
-    expect(tableProblems([['core/engine'], ['model/link'], ['core/pcap']])).toEqual(['group core is split: its bands must be next to each other']);
+    expect(tableProblems([['core/engine', 'model/link']])).toEqual([
+      'the band [core/engine, model/link] spans groups: a band orders folders inside one group',
+    ]);
+    expect(tableProblems([['core/engine'], ['model/link'], ['core/pcap']])).toEqual([
+      'group core is split: its bands must be next to each other',
+    ]);
     expect(tableProblems([['live'], ['live']])).toEqual(['live is placed more than once']);
     expect(tableProblems([['live', 'cli']])).toEqual([]);
-    expect(tableProblems([['live', 'core/engine']])).toEqual(['the band [live, core/engine] spans groups: a band orders folders inside one group']);
+    expect(tableProblems([['live', 'core/engine']])).toEqual([
+      'the band [live, core/engine] spans groups: a band orders folders inside one group',
+    ]);
   });
 });

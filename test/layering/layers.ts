@@ -14,7 +14,16 @@ export interface SourceText {
   readonly text: string;
 }
 
-type FindingKind = 'unknown-folder' | 'missing-index' | 'upward' | 'apart' | 'deep' | 'own-index' | 'outside-src' | 'cycle' | 'file-cycle';
+type FindingKind =
+  | 'unknown-folder'
+  | 'missing-index'
+  | 'upward'
+  | 'apart'
+  | 'deep'
+  | 'own-index'
+  | 'outside-src'
+  | 'cycle'
+  | 'file-cycle';
 
 export interface Finding {
   readonly kind: FindingKind;
@@ -38,15 +47,38 @@ function moduleReferences(path: string, text: string): ModuleReference[] {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const found: ModuleReference[] = [];
   const add = (literal: ts.StringLiteral, how: ModuleReference['how']) =>
-    found.push({ specifier: literal.text, line: source.getLineAndCharacterOfPosition(literal.getStart(source)).line + 1, how });
+    found.push({
+      specifier: literal.text,
+      line: source.getLineAndCharacterOfPosition(literal.getStart(source)).line + 1,
+      how,
+    });
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier, 'import');
-    else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier, 'export-from');
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression))
+    else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      add(node.moduleSpecifier, 'export-from');
+    else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    )
       add(node.moduleReference.expression, 'import');
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments.length > 0 && ts.isStringLiteralLike(node.arguments[0]))
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length > 0 &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
       add(node.arguments[0] as ts.StringLiteral, 'dynamic-import');
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal, 'import-type');
+    else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      add(node.argument.literal, 'import-type');
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -71,7 +103,8 @@ export function unitOf(path: string, units: readonly string[] = LAYERS.flat()): 
   const segments = rest.split('/');
   if (segments.length === 1) return rest.replace(/\.js$/, '.ts');
   let best: string | null = null;
-  for (const unit of units) if (isFolder(unit) && rest.startsWith(`${unit}/`) && (best === null || unit.length > best.length)) best = unit;
+  for (const unit of units)
+    if (isFolder(unit) && rest.startsWith(`${unit}/`) && (best === null || unit.length > best.length)) best = unit;
   if (best !== null) return best;
   const isGroup = units.some((unit) => unit.includes('/') && groupOf(unit) === segments[0]);
   return isGroup && segments.length > 2 ? `${segments[0]}/${segments[1]}` : segments[0];
@@ -85,11 +118,13 @@ export function unitOf(path: string, units: readonly string[] = LAYERS.flat()): 
 export function tableProblems(layers: ReadonlyArray<readonly string[]> = LAYERS): string[] {
   const problems: string[] = [];
   const placed = layers.flat();
-  for (const unit of new Set(placed.filter((u, i) => placed.indexOf(u) !== i))) problems.push(`${unit} is placed more than once`);
+  for (const unit of new Set(placed.filter((u, i) => placed.indexOf(u) !== i)))
+    problems.push(`${unit} is placed more than once`);
   const groups: string[] = [];
   layers.forEach((band, i) => {
     const inBand = [...new Set(band.map((unit) => (unit.includes('/') ? groupOf(unit) : `#${i}`)))];
-    if (inBand.length > 1) problems.push(`the band [${band.join(', ')}] spans groups: a band orders folders inside one group`);
+    if (inBand.length > 1)
+      problems.push(`the band [${band.join(', ')}] spans groups: a band orders folders inside one group`);
     const group = inBand[0];
     if (groups.at(-1) !== group) {
       if (groups.includes(group)) problems.push(`group ${group} is split: its bands must be next to each other`);
@@ -100,7 +135,11 @@ export function tableProblems(layers: ReadonlyArray<readonly string[]> = LAYERS)
 }
 
 /** Check every reference in src/ against the layer table, and the files for import cycles; an empty list means all holds. */
-export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<readonly string[]> = LAYERS, apart: ReadonlyArray<readonly [string, string]> = APART): Finding[] {
+export function checkLayers(
+  files: readonly SourceText[],
+  layers: ReadonlyArray<readonly string[]> = LAYERS,
+  apart: ReadonlyArray<readonly [string, string]> = APART,
+): Finding[] {
   const units = layers.flat();
   const rank = new Map<string, number>();
   layers.forEach((band, i) => band.forEach((unit) => rank.set(unit, i)));
@@ -127,22 +166,40 @@ export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<
       const where = `${path}:${ref.line}`;
       const target = posix.normalize(posix.join(posix.dirname(path), ref.specifier));
       const targetFile = target.replace(/\.js$/, '.ts');
-      if (paths.has(targetFile) && targetFile !== path) addEdge(fileEdges, path, targetFile, `${where} '${ref.specifier}'`);
+      if (paths.has(targetFile) && targetFile !== path)
+        addEdge(fileEdges, path, targetFile, `${where} '${ref.specifier}'`);
       const to = unitOf(target, units);
       if (to === null) {
-        findings.push({ kind: 'outside-src', file: path, message: `${where} imports '${ref.specifier}', outside src/` });
+        findings.push({
+          kind: 'outside-src',
+          file: path,
+          message: `${where} imports '${ref.specifier}', outside src/`,
+        });
         continue;
       }
       if (to === from) {
         const ownIndex = `src/${from}/index.js`;
         if (isFolder(from) && target === ownIndex && path !== `src/${from}/index.ts`)
-          findings.push({ kind: 'own-index', file: path, message: `${where} imports its own folder's index.ts ('${ref.specifier}'): inside a folder, import the file itself` });
+          findings.push({
+            kind: 'own-index',
+            file: path,
+            message: `${where} imports its own folder's index.ts ('${ref.specifier}'): inside a folder, import the file itself`,
+          });
         continue;
       }
       addEdge(edges, from, to, `${where} '${ref.specifier}'`);
       if (isFolder(to) && target !== `src/${to}/index.js`)
-        findings.push({ kind: 'deep', file: path, message: `${where} reaches into ${to}'s internals ('${ref.specifier}'): import '${posix.relative(posix.dirname(path), `src/${to}/index.js`)}' instead` });
-      if (isApart(from, to)) findings.push({ kind: 'apart', file: path, message: `${where} imports '${ref.specifier}': ${from} and ${to} are kept apart (layer-table.ts APART) and must not import each other` });
+        findings.push({
+          kind: 'deep',
+          file: path,
+          message: `${where} reaches into ${to}'s internals ('${ref.specifier}'): import '${posix.relative(posix.dirname(path), `src/${to}/index.js`)}' instead`,
+        });
+      if (isApart(from, to))
+        findings.push({
+          kind: 'apart',
+          file: path,
+          message: `${where} imports '${ref.specifier}': ${from} and ${to} are kept apart (layer-table.ts APART) and must not import each other`,
+        });
       const rf = rank.get(from);
       const rt = rank.get(to);
       if (rf === undefined || rt === undefined) continue; // reported once below, as an unknown folder
@@ -159,14 +216,36 @@ export function checkLayers(files: readonly SourceText[], layers: ReadonlyArray<
   }
 
   for (const unit of [...seen].sort()) {
-    if (!rank.has(unit)) findings.push({ kind: 'unknown-folder', file: `src/${unit}`, message: `src/${unit} is in no layer: place it in the LAYERS table (test/layering/layer-table.ts)` });
+    if (!rank.has(unit))
+      findings.push({
+        kind: 'unknown-folder',
+        file: `src/${unit}`,
+        message: `src/${unit} is in no layer: place it in the LAYERS table (test/layering/layer-table.ts)`,
+      });
     if (isFolder(unit) && !paths.has(`src/${unit}/index.ts`))
-      findings.push({ kind: 'missing-index', file: `src/${unit}`, message: `src/${unit} has no index.ts: a folder exports its public surface from one index.ts` });
+      findings.push({
+        kind: 'missing-index',
+        file: `src/${unit}`,
+        message: `src/${unit} has no index.ts: a folder exports its public surface from one index.ts`,
+      });
   }
 
-  const steps = (graph: Map<string, Map<string, string>>, loop: string[]) => loop.map((node, i) => `${node} → ${loop[(i + 1) % loop.length]} (${graph.get(node)?.get(loop[(i + 1) % loop.length])})`);
-  for (const loop of cycles(edges)) findings.push({ kind: 'cycle', file: `src/${loop[0]}`, message: `folders import each other in a cycle: ${steps(edges, loop).join('; ')}` });
-  for (const loop of cycles(fileEdges)) findings.push({ kind: 'file-cycle', file: loop[0], message: `files import each other in a cycle: ${steps(fileEdges, loop).join('; ')}` });
+  const steps = (graph: Map<string, Map<string, string>>, loop: string[]) =>
+    loop.map(
+      (node, i) => `${node} → ${loop[(i + 1) % loop.length]} (${graph.get(node)?.get(loop[(i + 1) % loop.length])})`,
+    );
+  for (const loop of cycles(edges))
+    findings.push({
+      kind: 'cycle',
+      file: `src/${loop[0]}`,
+      message: `folders import each other in a cycle: ${steps(edges, loop).join('; ')}`,
+    });
+  for (const loop of cycles(fileEdges))
+    findings.push({
+      kind: 'file-cycle',
+      file: loop[0],
+      message: `files import each other in a cycle: ${steps(fileEdges, loop).join('; ')}`,
+    });
   return findings;
 }
 

@@ -11,10 +11,15 @@ import { TIME_MODULE, TIME_UNIT_EXCEPTIONS, checkTimeUnits, timeConversions } fr
 const ROOT = join(import.meta.dirname, '../..');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
-const SRC: SourceText[] = files(join(ROOT, 'src')).map((file) => ({ path: relative(ROOT, file).split(sep).join('/'), text: readFileSync(file, 'utf8') }));
+const SRC: SourceText[] = files(join(ROOT, 'src')).map((file) => ({
+  path: relative(ROOT, file).split(sep).join('/'),
+  text: readFileSync(file, 'utf8'),
+}));
 
 describe('time units in src/', () => {
   it('no file but src/core/engine/time.ts multiplies or divides by 1000 or 1e6', () => {
@@ -37,7 +42,10 @@ describe('time units in src/', () => {
 });
 
 describe('the time-unit check can fail (planted in memory, never on disk)', () => {
-  const plant = (text: string) => checkTimeUnits([...SRC, { path: 'src/model/metrics/planted.ts', text }]).filter((f) => f.file === 'src/model/metrics/planted.ts');
+  const plant = (text: string) =>
+    checkTimeUnits([...SRC, { path: 'src/model/metrics/planted.ts', text }]).filter(
+      (f) => f.file === 'src/model/metrics/planted.ts',
+    );
 
   it('reports a planted `nowUs / 1e6`', () => {
     const findings = plant('export const seconds = (nowUs: number) => nowUs / 1e6;\n');
@@ -62,14 +70,22 @@ describe('the time-unit check can fail (planted in memory, never on disk)', () =
   });
 
   it('ignores comments, strings, other factors and time.ts itself', () => {
-    const text = ['// t / 1e6 in a comment', "const s = 'x * 1000';", 'const kb = bytes / 1024;', 'const m = s * 60;', 'const n = 1_000_000;'].join('\n');
+    const text = [
+      '// t / 1e6 in a comment',
+      "const s = 'x * 1000';",
+      'const kb = bytes / 1024;',
+      'const m = s * 60;',
+      'const n = 1_000_000;',
+    ].join('\n');
     expect(plant(text)).toEqual([]);
     expect(checkTimeUnits([{ path: TIME_MODULE, text: 'export const s = (us: number) => us / 1e6;' }])).toEqual([]);
   });
 
   it('an exception covers exactly its expression in its file', () => {
     const files = [{ path: 'src/model/metrics/planted.ts', text: 'const a = x * 1000;\nconst b = y * 1000;\n' }];
-    const exceptions = [{ file: 'src/model/metrics/planted.ts', expression: 'x * 1000', reason: 'planted: not a time' }];
+    const exceptions = [
+      { file: 'src/model/metrics/planted.ts', expression: 'x * 1000', reason: 'planted: not a time' },
+    ];
     expect(checkTimeUnits(files, exceptions).map((f) => f.expression)).toEqual(['y * 1000']);
   });
 });

@@ -16,7 +16,12 @@ const FACTORS = new Set([1e3, 1e6, 1e-3, 1e-6]);
 /** time.ts's named factors: using them elsewhere is a conversion by hand too. */
 const FACTOR_NAMES = new Set(['US_PER_MS', 'US_PER_SECOND', 'MS_PER_SECOND']);
 
-const OPERATORS = new Set([ts.SyntaxKind.AsteriskToken, ts.SyntaxKind.SlashToken, ts.SyntaxKind.AsteriskEqualsToken, ts.SyntaxKind.SlashEqualsToken]);
+const OPERATORS = new Set([
+  ts.SyntaxKind.AsteriskToken,
+  ts.SyntaxKind.SlashToken,
+  ts.SyntaxKind.AsteriskEqualsToken,
+  ts.SyntaxKind.SlashEqualsToken,
+]);
 
 /**
  * Products and quotients by 1000 or 1e6 that are not time, one line each with why.
@@ -24,7 +29,11 @@ const OPERATORS = new Set([ts.SyntaxKind.AsteriskToken, ts.SyntaxKind.SlashToken
  * (THOUSANDTHS for rounding to three decimals, SALT_STRIDE for payload salts),
  * which this check does not flag. Add an entry only with a reason.
  */
-export const TIME_UNIT_EXCEPTIONS: ReadonlyArray<{ readonly file: string; readonly expression: string; readonly reason: string }> = [];
+export const TIME_UNIT_EXCEPTIONS: ReadonlyArray<{
+  readonly file: string;
+  readonly expression: string;
+  readonly reason: string;
+}> = [];
 
 export interface TimeUnitFinding {
   readonly file: string;
@@ -38,7 +47,8 @@ function factorOf(node: ts.Expression): string | null {
   while (ts.isParenthesizedExpression(e)) e = e.expression;
   if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken) e = e.operand;
   if (ts.isNumericLiteral(e)) return FACTORS.has(Number(e.text.replace(/_/g, ''))) ? e.getText() : null;
-  if (ts.isBigIntLiteral(e)) return FACTORS.has(Number(e.text.replace(/_/g, '').replace(/n$/, ''))) ? e.getText() : null;
+  if (ts.isBigIntLiteral(e))
+    return FACTORS.has(Number(e.text.replace(/_/g, '').replace(/n$/, ''))) ? e.getText() : null;
   if (ts.isIdentifier(e) && FACTOR_NAMES.has(e.text)) return e.text;
   if (ts.isPropertyAccessExpression(e) && FACTOR_NAMES.has(e.name.text)) return e.name.text;
   return null;

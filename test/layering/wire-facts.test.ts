@@ -12,11 +12,17 @@ import { WIRE_PATTERNS, checkWireFacts, codeOnly } from './wire-facts.js';
 const ROOT = join(import.meta.dirname, '../..');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
-const SRC: SourceText[] = files(join(ROOT, 'src')).map((file) => ({ path: relative(ROOT, file).split(sep).join('/'), text: readFileSync(file, 'utf8') }));
-const show = (findings: ReturnType<typeof checkWireFacts>) => findings.map((f) => `${f.file}:${f.line} ${f.pattern}: ${f.text}`);
+const SRC: SourceText[] = files(join(ROOT, 'src')).map((file) => ({
+  path: relative(ROOT, file).split(sep).join('/'),
+  text: readFileSync(file, 'utf8'),
+}));
+const show = (findings: ReturnType<typeof checkWireFacts>) =>
+  findings.map((f) => `${f.file}:${f.line} ${f.pattern}: ${f.text}`);
 
 describe('wire facts outside the codec', () => {
   it('no bit arithmetic on wire fields and no hand-written wire sizes outside src/core/codec', () => {
@@ -54,7 +60,11 @@ describe('the wire-facts check can fail (planted in memory)', () => {
 
   it('reports the file and line of a planted line', () => {
     const [finding] = checkWireFacts(planted('// first\nconst ok = 1;\nconst low = (ack.flags & 0x02) !== 0;\n'));
-    expect(finding).toMatchObject({ file: 'src/model/transport/planted.ts', line: 3, text: 'const low = (ack.flags & 0x02) !== 0;' });
+    expect(finding).toMatchObject({
+      file: 'src/model/transport/planted.ts',
+      line: 3,
+      text: 'const low = (ack.flags & 0x02) !== 0;',
+    });
   });
 
   it('ignores comments, strings, templates and regular expressions', () => {
@@ -79,6 +89,8 @@ describe('the wire-facts check can fail (planted in memory)', () => {
   });
 
   it('a planted line in src/core/codec is not a finding', () => {
-    expect(checkWireFacts([{ path: 'src/core/codec/planted.ts', text: 'const low = (flags & 0x02) !== 0;' }])).toEqual([]);
+    expect(checkWireFacts([{ path: 'src/core/codec/planted.ts', text: 'const low = (flags & 0x02) !== 0;' }])).toEqual(
+      [],
+    );
   });
 });

@@ -14,15 +14,51 @@ export interface WirePattern {
 }
 
 export const WIRE_PATTERNS: readonly WirePattern[] = [
-  { name: 'a flags byte or flags_len word masked by hand', pattern: /\b\w*[fF]lags(Len)?\s*&(?!&)/g, instead: 'ackFlagsFragment/ackFlagsLowType/ackFlagsOther, flagsLenReliable/Ordered/Fragment/Size' },
-  { name: 'an ACK flag bit masked by hand', pattern: /&\s*~?\s*0x0*[123]\b/g, instead: 'ackFlagsFragment/ackFlagsLowType/ackFlagsOther' },
-  { name: 'a wire flag constant used as a mask', pattern: /&\s*~?\s*\(?\s*(ACK_FLAG_\w+|FLAG_\w+|GAME_LENGTH_MASK|GENERIC_LENGTH_MASK)\b/g, instead: 'the codec flag helpers' },
-  { name: 'a flags_len bit or length mask by hand', pattern: /&\s*0x(8000|4000|2000|1fff|3fff)\b/gi, instead: 'flagsLenReliable/Ordered/Fragment/Size' },
-  { name: 'the datagram room or a size derived from it as a number', pattern: /\b(510|503|505)\b/g, instead: 'DATAGRAM_ROOM_BYTES, MAX_FRAGMENT_CHUNK_BYTES, MAX_UNFRAGMENTED_PAYLOAD_BYTES' },
-  { name: 'an ACK size chosen by hand', pattern: /\?\s*[45]\s*:\s*[45]\b/g, instead: 'ackBytes(fragment), ackBytesOfFlags(flags)' },
-  { name: 'a header size summed by hand', pattern: /\b3\s*\+\s*\(\s*[\w.]+\s*\?\s*2\s*:\s*0\s*\)/g, instead: 'dataHeaderBytes, afterSeqOffset' },
-  { name: 'a message key packed by hand', pattern: /\?\s*(1\s*<<\s*1[678]|0x[12]000000)\b|<<\s*18\b/g, instead: 'packKeyOf, packKey, packAckKey, packDataKey' },
-  { name: 'a u16 field read by hand', pattern: /\]\s*\|\s*\(\s*[\w.]+\[[^\]]+\]\s*<<\s*8\s*\)/g, instead: 'u16At, ackSeqAt, dataSeqAt, flagsLenAt' },
+  {
+    name: 'a flags byte or flags_len word masked by hand',
+    pattern: /\b\w*[fF]lags(Len)?\s*&(?!&)/g,
+    instead: 'ackFlagsFragment/ackFlagsLowType/ackFlagsOther, flagsLenReliable/Ordered/Fragment/Size',
+  },
+  {
+    name: 'an ACK flag bit masked by hand',
+    pattern: /&\s*~?\s*0x0*[123]\b/g,
+    instead: 'ackFlagsFragment/ackFlagsLowType/ackFlagsOther',
+  },
+  {
+    name: 'a wire flag constant used as a mask',
+    pattern: /&\s*~?\s*\(?\s*(ACK_FLAG_\w+|FLAG_\w+|GAME_LENGTH_MASK|GENERIC_LENGTH_MASK)\b/g,
+    instead: 'the codec flag helpers',
+  },
+  {
+    name: 'a flags_len bit or length mask by hand',
+    pattern: /&\s*0x(8000|4000|2000|1fff|3fff)\b/gi,
+    instead: 'flagsLenReliable/Ordered/Fragment/Size',
+  },
+  {
+    name: 'the datagram room or a size derived from it as a number',
+    pattern: /\b(510|503|505)\b/g,
+    instead: 'DATAGRAM_ROOM_BYTES, MAX_FRAGMENT_CHUNK_BYTES, MAX_UNFRAGMENTED_PAYLOAD_BYTES',
+  },
+  {
+    name: 'an ACK size chosen by hand',
+    pattern: /\?\s*[45]\s*:\s*[45]\b/g,
+    instead: 'ackBytes(fragment), ackBytesOfFlags(flags)',
+  },
+  {
+    name: 'a header size summed by hand',
+    pattern: /\b3\s*\+\s*\(\s*[\w.]+\s*\?\s*2\s*:\s*0\s*\)/g,
+    instead: 'dataHeaderBytes, afterSeqOffset',
+  },
+  {
+    name: 'a message key packed by hand',
+    pattern: /\?\s*(1\s*<<\s*1[678]|0x[12]000000)\b|<<\s*18\b/g,
+    instead: 'packKeyOf, packKey, packAckKey, packDataKey',
+  },
+  {
+    name: 'a u16 field read by hand',
+    pattern: /\]\s*\|\s*\(\s*[\w.]+\[[^\]]+\]\s*<<\s*8\s*\)/g,
+    instead: 'u16At, ackSeqAt, dataSeqAt, flagsLenAt',
+  },
   { name: 'serial (seq) arithmetic by hand', pattern: /<\s*0x8000\b/g, instead: 'seqBefore, seqDistance, seqNext' },
 ];
 

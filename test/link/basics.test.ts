@@ -14,7 +14,14 @@ describe('perfect link', () => {
     const h = harness(PERFECT_LINK, { streams });
     const n = 500;
     sendEvery(h, n, 250, (i) => datagram([game(i)]));
-    expect(h.link.counters).toMatchObject({ sent: n, delivered: n, dropped: 0, duplicated: 0, reordered: 0, messagesDropped: 0 });
+    expect(h.link.counters).toMatchObject({
+      sent: n,
+      delivered: n,
+      dropped: 0,
+      duplicated: 0,
+      reordered: 0,
+      messagesDropped: 0,
+    });
     expect(h.link.counters.bytesDelivered).toBe(h.link.counters.bytesSent);
     expect(h.deliverCalls).toBe(n);
     h.arrivals.forEach((a, i) => {
@@ -49,28 +56,55 @@ describe('perfect link', () => {
 describe('config validation', () => {
   const bad: Array<[string, LinkConfig]> = [
     ['loss.probability', linkConfig({ loss: { model: 'bernoulli', probability: 1.5 } })],
-    ['loss.pBadToGood', linkConfig({ loss: { model: 'gilbert-elliott', pGoodToBad: 0.1, pBadToGood: -0.1, lossGood: 0, lossBad: 1 } })],
+    [
+      'loss.pBadToGood',
+      linkConfig({ loss: { model: 'gilbert-elliott', pGoodToBad: 0.1, pBadToGood: -0.1, lossGood: 0, lossBad: 1 } }),
+    ],
     ['latency.baseMs', linkConfig({ latency: { baseMs: -1, jitterMs: 0, distribution: 'uniform' } })],
     ['latency.jitterMs', linkConfig({ latency: { baseMs: 0, jitterMs: Number.NaN, distribution: 'uniform' } })],
     ['duplicate.probability', linkConfig({ duplicate: { probability: 2, extraDelayMs: 0 } })],
     ['duplicate.extraDelayMs', linkConfig({ duplicate: { probability: 0.1, extraDelayMs: -3 } })],
     ['reorder.gap', linkConfig({ reorder: { probability: 0.1, gap: 0 } })],
     ['reorder.probability', linkConfig({ reorder: { probability: -0.5, gap: 1 } })],
-    ['bandwidth.bytesPerSecond', linkConfig({ bandwidth: { bytesPerSecond: 0, burstBytes: 1500, queueLimitPackets: 10 } })],
-    ['bandwidth.queueLimitPackets', linkConfig({ bandwidth: { bytesPerSecond: 1000, burstBytes: 1500, queueLimitPackets: 1.5 } })],
+    [
+      'bandwidth.bytesPerSecond',
+      linkConfig({ bandwidth: { bytesPerSecond: 0, burstBytes: 1500, queueLimitPackets: 10 } }),
+    ],
+    [
+      'bandwidth.queueLimitPackets',
+      linkConfig({ bandwidth: { bytesPerSecond: 1000, burstBytes: 1500, queueLimitPackets: 1.5 } }),
+    ],
     ['slot.intervalMs', linkConfig({ slot: { intervalMs: 0 } })],
-    ['outages[1].endMs', linkConfig({ outages: [{ startMs: 0, endMs: 5 }, { startMs: 10, endMs: 10 }] })],
+    [
+      'outages[1].endMs',
+      linkConfig({
+        outages: [
+          { startMs: 0, endMs: 5 },
+          { startMs: 10, endMs: 10 },
+        ],
+      }),
+    ],
     [
       'dropRules[0].probability',
-      linkConfig({ dropRules: [{ scope: 'message', match: { type: 'ack' }, firstN: null, probability: 7, fromMs: null, untilMs: null }] }),
+      linkConfig({
+        dropRules: [
+          { scope: 'message', match: { type: 'ack' }, firstN: null, probability: 7, fromMs: null, untilMs: null },
+        ],
+      }),
     ],
     [
       'dropRules[0].match.type',
-      linkConfig({ dropRules: [{ scope: 'message', match: { type: 'acks' }, firstN: null, probability: 1, fromMs: null, untilMs: null }] }),
+      linkConfig({
+        dropRules: [
+          { scope: 'message', match: { type: 'acks' }, firstN: null, probability: 1, fromMs: null, untilMs: null },
+        ],
+      }),
     ],
     [
       'dropRules[0].firstN',
-      linkConfig({ dropRules: [{ scope: 'datagram', match: { seq: 5 }, firstN: -1, probability: 1, fromMs: null, untilMs: null }] }),
+      linkConfig({
+        dropRules: [{ scope: 'datagram', match: { seq: 5 }, firstN: -1, probability: 1, fromMs: null, untilMs: null }],
+      }),
     ],
   ];
   it.each(bad)('rejects a bad %s and names it', (field, config) => {

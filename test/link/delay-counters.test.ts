@@ -32,7 +32,9 @@ describe('bucketDelayed', () => {
 describe('slotDelayed', () => {
   it('counts the arrivals the slot grid moved later, not the ones already on it', () => {
     // Sent every 2.5 ms with a 1 ms delay onto a 5 ms grid: arrivals at 1, 3.5, 6, 8.5, … ms; none on the grid.
-    const h = harness(linkConfig({ latency: { baseMs: 1, jitterMs: 0, distribution: 'uniform' }, slot: { intervalMs: 5 } }));
+    const h = harness(
+      linkConfig({ latency: { baseMs: 1, jitterMs: 0, distribution: 'uniform' }, slot: { intervalMs: 5 } }),
+    );
     sendEvery(h, 40, 2_500, (i) => datagram([game(i)]));
     expect(h.link.counters.slotDelayed).toBe(40);
     // With no delay, datagrams sent on the grid (every other one) stay where they are.
@@ -42,16 +44,33 @@ describe('slotDelayed', () => {
     expect(g.link.counters.bucketDelayed).toBe(0);
   });
 
-  it('a duplicate copy counts only if the grid moves it: with no extra delay it lands on its original\'s slot', () => {
-    const h = harness(linkConfig({ latency: { baseMs: 1, jitterMs: 0, distribution: 'uniform' }, duplicate: { probability: 1, extraDelayMs: 0 }, slot: { intervalMs: 5 } }));
+  it("a duplicate copy counts only if the grid moves it: with no extra delay it lands on its original's slot", () => {
+    const h = harness(
+      linkConfig({
+        latency: { baseMs: 1, jitterMs: 0, distribution: 'uniform' },
+        duplicate: { probability: 1, extraDelayMs: 0 },
+        slot: { intervalMs: 5 },
+      }),
+    );
     sendEvery(h, 10, 10_000, (i) => datagram([game(i)]));
     expect(h.link.counters.duplicated).toBe(10);
     expect(h.arrivals).toHaveLength(20);
     expect(h.link.counters.slotDelayed).toBe(10);
     // With an extra delay off the grid (1 ms on a 5 ms grid, the copy at slot + U[0,1] ms), copies move too.
-    const d = harness(linkConfig({ latency: { baseMs: 1, jitterMs: 0, distribution: 'uniform' }, duplicate: { probability: 1, extraDelayMs: 1 }, slot: { intervalMs: 5 } }));
+    const d = harness(
+      linkConfig({
+        latency: { baseMs: 1, jitterMs: 0, distribution: 'uniform' },
+        duplicate: { probability: 1, extraDelayMs: 1 },
+        slot: { intervalMs: 5 },
+      }),
+    );
     sendEvery(d, 10, 10_000, (i) => datagram([game(i)]));
-    const copiesMoved = d.arrivals.filter((a) => a.duplicate && a.atUs % 5_000 === 0 && a.atUs > d.arrivals.find((o) => !o.duplicate && o.uids[0] === a.uids[0])!.atUs).length;
+    const copiesMoved = d.arrivals.filter(
+      (a) =>
+        a.duplicate &&
+        a.atUs % 5_000 === 0 &&
+        a.atUs > d.arrivals.find((o) => !o.duplicate && o.uids[0] === a.uids[0])!.atUs,
+    ).length;
     expect(d.link.counters.slotDelayed).toBe(10 + copiesMoved);
     expect(copiesMoved).toBeGreaterThan(0);
   });
@@ -68,12 +87,20 @@ describe('slotDelayed', () => {
         }),
         (c) => {
           // Zero latency: an arrival's unslotted time is its departure, so both counters can be recomputed.
-          const bucketOnly = harness(linkConfig({ bandwidth: { bytesPerSecond: c.rate, burstBytes: c.burst, queueLimitPackets: 50 } }), { seed: c.seed });
+          const bucketOnly = harness(
+            linkConfig({ bandwidth: { bytesPerSecond: c.rate, burstBytes: c.burst, queueLimitPackets: 50 } }),
+            { seed: c.seed },
+          );
           sendEvery(bucketOnly, 200, c.intervalUs, (i) => datagram([game(i, 10 + (i % 7) * 30)]));
-          expect(bucketOnly.link.counters.bucketDelayed).toBe(bucketOnly.arrivals.filter((a) => a.atUs > a.sentAtUs).length);
+          expect(bucketOnly.link.counters.bucketDelayed).toBe(
+            bucketOnly.arrivals.filter((a) => a.atUs > a.sentAtUs).length,
+          );
 
           const both = harness(
-            linkConfig({ bandwidth: { bytesPerSecond: c.rate, burstBytes: c.burst, queueLimitPackets: 50 }, slot: { intervalMs: c.slotMs } }),
+            linkConfig({
+              bandwidth: { bytesPerSecond: c.rate, burstBytes: c.burst, queueLimitPackets: 50 },
+              slot: { intervalMs: c.slotMs },
+            }),
             { seed: c.seed },
           );
           sendEvery(both, 200, c.intervalUs, (i) => datagram([game(i, 10 + (i % 7) * 30)]));

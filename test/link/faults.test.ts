@@ -20,7 +20,14 @@ const NOISY = [
 ];
 
 function doc(link: Record<string, unknown>): string {
-  return JSON.stringify({ name: 'faults', duration: '10s', seed: 3, mode: 'fixed', link, traffic: { phases: ['join', { kind: 'combat', reliablePerSecond: 10 }] } });
+  return JSON.stringify({
+    name: 'faults',
+    duration: '10s',
+    seed: 3,
+    mode: 'fixed',
+    link,
+    traffic: { phases: ['join', { kind: 'combat', reliablePerSecond: 10 }] },
+  });
 }
 
 describe('explicit link fault lists', () => {
@@ -46,7 +53,9 @@ describe('explicit link fault lists', () => {
     // Every entry was consulted at the very send time it was recorded at.
     expect(links.clientToServer.faultStats).toEqual({ applied: recorded.clientToServer.length, offSchedule: 0 });
     expect(links.serverToClient.faultStats).toEqual({ applied: recorded.serverToClient.length, offSchedule: 0 });
-    expect(links.clientToServer.counters.droppedBy.loss).toBe(first.session.connections[0].links.clientToServer.counters.droppedBy.loss);
+    expect(links.clientToServer.counters.droppedBy.loss).toBe(
+      first.session.connections[0].links.clientToServer.counters.droppedBy.loss,
+    );
   });
 
   it('drop, duplicate and delay fire on the datagram they name and are counted', () => {
@@ -78,7 +87,14 @@ describe('explicit link fault lists', () => {
     expect(bad([{ at: '1s', datagram: 1, action: 'explode' }])).toThrow(/faults\[0\]\.action/);
     expect(bad([{ at: '1s', datagram: 1, action: 'drop', extra: 1 }])).toThrow(/faults\[0\]/);
     expect(bad([{ at: '1s', datagram: 1, action: 'delay' }])).toThrow(/faults\[0\]\.delayMs.*needs delayMs/);
-    expect(bad([{ at: '1s', datagram: 1, action: 'drop' }, { at: '1s', datagram: 1, action: 'drop' }])).toThrow(/faults\[1\].*second "drop"/);
-    expect(bad(Array.from({ length: 100_001 }, (_, i) => ({ at: '1s', datagram: i, action: 'drop' })))).toThrow(/at most 100,000 faults/);
+    expect(
+      bad([
+        { at: '1s', datagram: 1, action: 'drop' },
+        { at: '1s', datagram: 1, action: 'drop' },
+      ]),
+    ).toThrow(/faults\[1\].*second "drop"/);
+    expect(bad(Array.from({ length: 100_001 }, (_, i) => ({ at: '1s', datagram: i, action: 'drop' })))).toThrow(
+      /at most 100,000 faults/,
+    );
   });
 });

@@ -10,7 +10,16 @@ import type { DropCause, LinkConfig } from '../../src/model/link/config.js';
 import { Link } from '../../src/model/link/link.js';
 
 export function game(seq: number, payloadBytes = 20): DataMessage {
-  return { type: 0x32, reliable: true, ordered: false, fragment: false, seq, fragIndex: null, fragCount: null, payload: new Uint8Array(payloadBytes) };
+  return {
+    type: 0x32,
+    reliable: true,
+    ordered: false,
+    fragment: false,
+    seq,
+    fragIndex: null,
+    fragCount: null,
+    payload: new Uint8Array(payloadBytes),
+  };
 }
 
 export function ack(seq: number, flags = 0, fragIndex: number | null = null): AckMessage {
@@ -79,7 +88,10 @@ export interface Harness {
   deliverCalls: number;
 }
 
-export function harness(config: LinkConfig, options: { seed?: number | string; streams?: RandomStreams; name?: string } = {}): Harness {
+export function harness(
+  config: LinkConfig,
+  options: { seed?: number | string; streams?: RandomStreams; name?: string } = {},
+): Harness {
   const sim = new Simulator();
   const streams = options.streams ?? new RandomStreams(options.seed ?? 1);
   const h: Harness = {
@@ -100,7 +112,8 @@ export function harness(config: LinkConfig, options: { seed?: number | string; s
       h.deliverCalls++;
     },
     {
-      delivered: (bytes, uids, duplicate, sentAtUs) => h.arrivals.push({ atUs: sim.now, bytes, uids, duplicate, sentAtUs }),
+      delivered: (bytes, uids, duplicate, sentAtUs) =>
+        h.arrivals.push({ atUs: sim.now, bytes, uids, duplicate, sentAtUs }),
       dropped: (_bytes, uids, cause) => h.drops.push({ atUs: sim.now, uids, cause }),
       messagesDropped: (before, after, removedIndexes) => h.rewrites.push({ before, after, removedIndexes }),
     },

@@ -35,7 +35,8 @@ describe('FlightPool', () => {
   it('keeps at most MAX_SPARE_FLIGHTS spares, however many were in flight', () => {
     const pool = new FlightPool(() => {});
     const flying: Flight[] = [];
-    for (let i = 0; i < MAX_SPARE_FLIGHTS + 10; i++) flying.push(pool.take(new Uint8Array([i & 255]), [], i, micros(i), false));
+    for (let i = 0; i < MAX_SPARE_FLIGHTS + 10; i++)
+      flying.push(pool.take(new Uint8Array([i & 255]), [], i, micros(i), false));
     for (const f of flying) pool.give(f);
     expect(pool.size).toBe(MAX_SPARE_FLIGHTS);
     // Every record out at once is a distinct one.

@@ -51,22 +51,25 @@ describe('latency jitter', () => {
   // Delays are rounded to whole microseconds: at most 0.0005 ms off each.
   const roundingMs = 0.0005;
 
-  it.each(['uniform', 'normal', 'exponential'] as const)('%s: mean, p50 and p90 match the exact distribution', (distribution) => {
-    const f = facts(distribution, jitterMs);
-    const samples = jitterSamplesMs(distribution, baseMs, jitterMs, n);
-    expect(Math.min(...samples)).toBeGreaterThanOrEqual(-roundingMs); // never earlier than the base delay
-    if (distribution === 'uniform') expect(Math.max(...samples)).toBeLessThanOrEqual(jitterMs + roundingMs);
-    const mean = samples.reduce((s, x) => s + x, 0) / n;
-    // Sample mean: 4 standard errors (CLT).
-    expect(Math.abs(mean - f.mean)).toBeLessThan((4 * f.sd) / Math.sqrt(n) + roundingMs);
-    const sorted = [...samples].sort((a, b) => a - b);
-    for (const q of [0.5, 0.9]) {
-      const xq = f.quantile(q);
-      // Sample quantile is asymptotically normal with sd sqrt(q(1-q)/n) / f(x_q); 4 of them.
-      const se = Math.sqrt((q * (1 - q)) / n) / f.density(xq);
-      expect(Math.abs(sorted[Math.floor(q * n)] - xq)).toBeLessThan(4 * se + roundingMs);
-    }
-  });
+  it.each(['uniform', 'normal', 'exponential'] as const)(
+    '%s: mean, p50 and p90 match the exact distribution',
+    (distribution) => {
+      const f = facts(distribution, jitterMs);
+      const samples = jitterSamplesMs(distribution, baseMs, jitterMs, n);
+      expect(Math.min(...samples)).toBeGreaterThanOrEqual(-roundingMs); // never earlier than the base delay
+      if (distribution === 'uniform') expect(Math.max(...samples)).toBeLessThanOrEqual(jitterMs + roundingMs);
+      const mean = samples.reduce((s, x) => s + x, 0) / n;
+      // Sample mean: 4 standard errors (CLT).
+      expect(Math.abs(mean - f.mean)).toBeLessThan((4 * f.sd) / Math.sqrt(n) + roundingMs);
+      const sorted = [...samples].sort((a, b) => a - b);
+      for (const q of [0.5, 0.9]) {
+        const xq = f.quantile(q);
+        // Sample quantile is asymptotically normal with sd sqrt(q(1-q)/n) / f(x_q); 4 of them.
+        const se = Math.sqrt((q * (1 - q)) / n) / f.density(xq);
+        expect(Math.abs(sorted[Math.floor(q * n)] - xq)).toBeLessThan(4 * se + roundingMs);
+      }
+    },
+  );
 });
 
 /** Reorder count recomputed from the arrival sequence: an original arriving below the highest index seen. */
@@ -101,7 +104,13 @@ describe('reordering', () => {
 
   it('netem reorder P=1 gap 5: exactly every 5th datagram skips the delay and overtakes', () => {
     const streams = new CountingStreams(1);
-    const h = harness(linkConfig({ latency: { baseMs: 50, jitterMs: 0, distribution: 'uniform' }, reorder: { probability: 1, gap: 5 } }), { streams });
+    const h = harness(
+      linkConfig({
+        latency: { baseMs: 50, jitterMs: 0, distribution: 'uniform' },
+        reorder: { probability: 1, gap: 5 },
+      }),
+      { streams },
+    );
     sendEvery(h, 100, 1_000, () => BYTES);
     for (const a of h.arrivals) {
       const i = a.uids[0];
@@ -113,7 +122,12 @@ describe('reordering', () => {
   });
 
   it('netem reorder P=0.5 gap 3: undelayed datagrams are at least 3 apart, and some exist', () => {
-    const h = harness(linkConfig({ latency: { baseMs: 50, jitterMs: 0, distribution: 'uniform' }, reorder: { probability: 0.5, gap: 3 } }));
+    const h = harness(
+      linkConfig({
+        latency: { baseMs: 50, jitterMs: 0, distribution: 'uniform' },
+        reorder: { probability: 0.5, gap: 3 },
+      }),
+    );
     sendEvery(h, 3_000, 1_000, () => BYTES);
     const fast = h.arrivals.filter((a) => a.atUs === a.sentAtUs).map((a) => a.uids[0]);
     expect(fast.length).toBeGreaterThan(0);
@@ -125,7 +139,9 @@ describe('reordering', () => {
 
 describe('slot batching', () => {
   it('arrivals only on the slot grid, several datagrams per slot, held less than one interval', () => {
-    const h = harness(linkConfig({ latency: { baseMs: 3, jitterMs: 5, distribution: 'uniform' }, slot: { intervalMs: 10 } }));
+    const h = harness(
+      linkConfig({ latency: { baseMs: 3, jitterMs: 5, distribution: 'uniform' }, slot: { intervalMs: 10 } }),
+    );
     sendEvery(h, 400, 1_000, () => BYTES);
     const perSlot = new Map<number, number>();
     for (const a of h.arrivals) {
@@ -140,7 +156,9 @@ describe('slot batching', () => {
   });
 
   it('without jitter the arrival is exactly the next grid point at or after sent + base', () => {
-    const h = harness(linkConfig({ latency: { baseMs: 2.5, jitterMs: 0, distribution: 'uniform' }, slot: { intervalMs: 4 } }));
+    const h = harness(
+      linkConfig({ latency: { baseMs: 2.5, jitterMs: 0, distribution: 'uniform' }, slot: { intervalMs: 4 } }),
+    );
     sendEvery(h, 50, 700, () => BYTES);
     for (const a of h.arrivals) expect(a.atUs).toBe(Math.ceil((a.sentAtUs + 2_500) / 4_000) * 4_000);
   });
@@ -148,9 +166,15 @@ describe('slot batching', () => {
 
 describe('duplication', () => {
   function run(extraDelayMs: number) {
-    const h = harness(linkConfig({ latency: { baseMs: 10, jitterMs: 0, distribution: 'uniform' }, duplicate: { probability: 0.2, extraDelayMs } }), {
-      seed: 8,
-    });
+    const h = harness(
+      linkConfig({
+        latency: { baseMs: 10, jitterMs: 0, distribution: 'uniform' },
+        duplicate: { probability: 0.2, extraDelayMs },
+      }),
+      {
+        seed: 8,
+      },
+    );
     sendEvery(h, 20_000, 100, () => BYTES);
     return h;
   }
@@ -176,7 +200,11 @@ describe('duplication', () => {
       const o = originalPos.get(uid);
       if (o === undefined) return void problems.push(`copy of ${uid} before its original`);
       const original = h.arrivals[o];
-      if (a.bytes === original.bytes || a.bytes.length !== original.bytes.length || a.bytes.some((b, i) => b !== original.bytes[i])) {
+      if (
+        a.bytes === original.bytes ||
+        a.bytes.length !== original.bytes.length ||
+        a.bytes.some((b, i) => b !== original.bytes[i])
+      ) {
         problems.push(`copy of ${uid} is not an independent equal buffer`);
       }
       const extraUs = a.atUs - original.atUs;
@@ -203,7 +231,11 @@ describe('duplication', () => {
   });
 
   it('extraDelayMs does not change which datagrams are copied (separate stream)', () => {
-    const copied = (h: ReturnType<typeof run>) => h.arrivals.filter((a) => a.duplicate).map((a) => a.uids[0]).sort((x, y) => x - y);
+    const copied = (h: ReturnType<typeof run>) =>
+      h.arrivals
+        .filter((a) => a.duplicate)
+        .map((a) => a.uids[0])
+        .sort((x, y) => x - y);
     expect(copied(run(0))).toEqual(copied(run(5)));
   });
 });

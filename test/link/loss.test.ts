@@ -44,7 +44,11 @@ describe('Bernoulli loss', () => {
 describe('Gilbert–Elliott loss', () => {
   it('steps the chain first, then draws the loss in the new state', () => {
     // Certain transitions, no draws: good→bad (lost), bad→good (kept), …
-    const { lost, streams } = lossPattern({ model: 'gilbert-elliott', pGoodToBad: 1, pBadToGood: 1, lossGood: 0, lossBad: 1 }, 6, 1);
+    const { lost, streams } = lossPattern(
+      { model: 'gilbert-elliott', pGoodToBad: 1, pBadToGood: 1, lossGood: 0, lossBad: 1 },
+      6,
+      1,
+    );
     expect(Array.from(lost)).toEqual([1, 0, 1, 0, 1, 0]);
     expect(streams.total).toBe(0);
   });
@@ -55,7 +59,11 @@ describe('Gilbert–Elliott loss', () => {
     const lossGood = 0.01;
     const lossBad = 0.6;
     const n = 100_000;
-    const { counters, streams } = lossPattern({ model: 'gilbert-elliott', pGoodToBad: pGB, pBadToGood: pBG, lossGood, lossBad }, n, 17);
+    const { counters, streams } = lossPattern(
+      { model: 'gilbert-elliott', pGoodToBad: pGB, pBadToGood: pBG, lossGood, lossBad },
+      n,
+      17,
+    );
     const mean = (pGB * lossBad + pBG * lossGood) / (pGB + pBG);
     // Loss indicator X_t = Bernoulli(loss(S_t)); Cov(X_t, X_t+k) = (lossBad-lossGood)^2·πB·πG·λ^k, λ = 1-pGB-pBG.
     // Asymptotic variance of the sample mean: [m(1-m) + 2(lossBad-lossGood)^2 πB πG λ/(1-λ)] / n.
@@ -75,7 +83,11 @@ describe('Gilbert–Elliott loss', () => {
     const pGB = 0.1;
     const pBG = 0.3;
     const n = 100_000;
-    const { lost } = lossPattern({ model: 'gilbert-elliott', pGoodToBad: pGB, pBadToGood: pBG, lossGood: 0, lossBad: 1 }, n, 23);
+    const { lost } = lossPattern(
+      { model: 'gilbert-elliott', pGoodToBad: pGB, pBadToGood: pBG, lossGood: 0, lossBad: 1 },
+      n,
+      23,
+    );
     const bursts: number[] = [];
     let run = 0;
     for (let i = 0; i < n; i++) {

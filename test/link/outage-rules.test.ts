@@ -25,7 +25,14 @@ function strip(m: Message): Message {
 
 describe('outage windows', () => {
   it('drops exactly what is sent within [startMs, endMs) and delivers the rest', () => {
-    const h = harness(linkConfig({ outages: [{ startMs: 100, endMs: 200 }, { startMs: 250, endMs: 250.5 }] }));
+    const h = harness(
+      linkConfig({
+        outages: [
+          { startMs: 100, endMs: 200 },
+          { startMs: 250, endMs: 250.5 },
+        ],
+      }),
+    );
     for (let i = 0; i < 300; i++) h.sim.at(micros(i * 1_000), () => h.link.send(datagram([game(i)]), [i]));
     h.sim.runUntilIdle();
     const dropped = h.drops.map((d) => d.uids[0]);
@@ -87,7 +94,11 @@ describe('drop rules', () => {
       [[game(5)], 6], // 3rd transmission: through
       [[game(5)], 7],
     ];
-    for (const [messages, uid] of sends) h.link.send(datagram(messages), messages.map(() => uid));
+    for (const [messages, uid] of sends)
+      h.link.send(
+        datagram(messages),
+        messages.map(() => uid),
+      );
     h.sim.runUntilIdle();
     expect(h.drops.map((d) => d.uids[0])).toEqual([2, 4]);
     expect(h.drops.every((d) => d.cause === 'rule')).toBe(true);
@@ -97,7 +108,8 @@ describe('drop rules', () => {
 
   it('applies only within [fromMs, untilMs)', () => {
     const h = harness(linkConfig({ dropRules: [rule('datagram', { type: 0x32 }, { fromMs: 10, untilMs: 20 })] }));
-    for (const tMs of [5, 10, 15, 19.999, 20, 25]) h.sim.at(micros(tMs * 1_000), () => h.link.send(datagram([game(1)]), [tMs]));
+    for (const tMs of [5, 10, 15, 19.999, 20, 25])
+      h.sim.at(micros(tMs * 1_000), () => h.link.send(datagram([game(1)]), [tMs]));
     h.sim.runUntilIdle();
     expect(h.drops.map((d) => d.uids[0])).toEqual([10, 15, 19.999]);
     expect(h.link.counters.droppedBy.rule).toBe(3);
@@ -107,7 +119,9 @@ describe('drop rules', () => {
     const p = 0.3;
     const n = 20_000;
     const streams = new CountingStreams(4);
-    const h = harness(linkConfig({ dropRules: [rule('message', { type: 'ack', seq: 1 }, { probability: p })] }), { streams });
+    const h = harness(linkConfig({ dropRules: [rule('message', { type: 'ack', seq: 1 }, { probability: p })] }), {
+      streams,
+    });
     const bytes = datagram([ack(1), ack(2)]);
     for (let i = 0; i < n; i++) h.link.send(bytes, [2 * i, 2 * i + 1]);
     h.sim.runUntilIdle();
@@ -142,9 +156,36 @@ describe('drop rules', () => {
 });
 
 describe('messageMatches', () => {
-  const fragGame: Message = { type: 0x32, reliable: true, ordered: true, fragment: true, seq: 3, fragIndex: 0, fragCount: 2, payload: new Uint8Array(1) };
-  const connect: Message = { type: 0x02, reliable: true, ordered: false, fragment: false, seq: 0, fragIndex: null, fragCount: null, payload: new Uint8Array(1) };
-  const unreliable: Message = { type: 0x32, reliable: false, ordered: false, fragment: false, seq: null, fragIndex: null, fragCount: null, payload: new Uint8Array(1) };
+  const fragGame: Message = {
+    type: 0x32,
+    reliable: true,
+    ordered: true,
+    fragment: true,
+    seq: 3,
+    fragIndex: 0,
+    fragCount: 2,
+    payload: new Uint8Array(1),
+  };
+  const connect: Message = {
+    type: 0x02,
+    reliable: true,
+    ordered: false,
+    fragment: false,
+    seq: 0,
+    fragIndex: null,
+    fragCount: null,
+    payload: new Uint8Array(1),
+  };
+  const unreliable: Message = {
+    type: 0x32,
+    reliable: false,
+    ordered: false,
+    fragment: false,
+    seq: null,
+    fragIndex: null,
+    fragCount: null,
+    payload: new Uint8Array(1),
+  };
 
   it.each<[string, MessageMatch, Message, boolean]>([
     ['type name', { type: 'ack' }, ack(1), true],

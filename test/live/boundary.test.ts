@@ -18,7 +18,9 @@ const FORBIDDEN: Array<[RegExp, string]> = [
 ];
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The folder of src/ that holds `folderAndFile` (`engine/scheduler.ts`), wherever its group puts it. */
@@ -29,7 +31,15 @@ function folderHolding(folderAndFile: string): string {
 }
 
 /** The simulation's folders, each named by a file it holds. */
-const SIMULATION_LAYERS = ['engine/scheduler.ts', 'codec/cipher.ts', 'link/latency.ts', 'transport/retransmit-queue.ts', 'traffic/driver.ts', 'session/fan-out.ts', 'scenario/schema.ts'].map(folderHolding);
+const SIMULATION_LAYERS = [
+  'engine/scheduler.ts',
+  'codec/cipher.ts',
+  'link/latency.ts',
+  'transport/retransmit-queue.ts',
+  'traffic/driver.ts',
+  'session/fan-out.ts',
+  'scenario/schema.ts',
+].map(folderHolding);
 
 describe('the live mode stays behind the engine interface', () => {
   for (const layer of SIMULATION_LAYERS) {
@@ -37,7 +47,8 @@ describe('the live mode stays behind the engine interface', () => {
       const found: string[] = [];
       for (const file of files(join(SRC, layer))) {
         const text = readFileSync(file, 'utf8');
-        for (const [pattern, what] of FORBIDDEN) if (pattern.test(text)) found.push(`${file.slice(SRC.length + 1)}: ${what}`);
+        for (const [pattern, what] of FORBIDDEN)
+          if (pattern.test(text)) found.push(`${file.slice(SRC.length + 1)}: ${what}`);
       }
       expect(found).toEqual([]);
     });
@@ -45,7 +56,10 @@ describe('the live mode stays behind the engine interface', () => {
 
   it('the check itself finds a clock read and a socket import (it can fail)', () => {
     const sample = "import { createSocket } from 'node:dgram';\nconst t = process.hrtime.bigint();";
-    expect(FORBIDDEN.filter(([p]) => p.test(sample)).map(([, what]) => what)).toEqual(['a socket module', 'a clock read']);
+    expect(FORBIDDEN.filter(([p]) => p.test(sample)).map(([, what]) => what)).toEqual([
+      'a socket module',
+      'a clock read',
+    ]);
   });
 
   it('Simulator and WallClock are both the engine Scheduler', () => {

@@ -19,12 +19,30 @@ describe('bcsim conform: input', () => {
   it.each([
     [['conform'], /^bcsim: conform: --server HOST:PORT is required/],
     [['conform', '--server', 'nowhere'], /^bcsim: --server: "nowhere" is not host:port/],
-    [['conform', '--server', '127.0.0.1:22101', '--cases', 'retransmit,bogus'], /^bcsim: --cases: unknown case "bogus" \(one of duplicate-processing, /],
-    [['conform', '--server', '127.0.0.1:22101', '--parallel', '0'], /^bcsim: --parallel: expected a whole number of sessions 1\.\.64, got "0"/],
-    [['conform', '--server', '127.0.0.1:22101', '--peer-timeout', 'soon'], /^bcsim: --peer-timeout: expected a duration/],
-    [['conform', '--server', '10.1.2.3:22101'], /^bcsim: conform: --server 10\.1\.2\.3:22101 is not loopback; say which local address to use with --bind HOST/],
-    [['conform', '--server', '127.0.0.1:9', '--parallel', '2'], /^bcsim: --parallel 2: a case opens up to 3 sessions at once; give at least 3/],
-    [['conform', '--server', '127.0.0.1:9', '--bind', '10.99.99.99'], /^bcsim: --bind: cannot bind 10\.99\.99\.99:0: not an address of this machine/],
+    [
+      ['conform', '--server', '127.0.0.1:22101', '--cases', 'retransmit,bogus'],
+      /^bcsim: --cases: unknown case "bogus" \(one of duplicate-processing, /,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:22101', '--parallel', '0'],
+      /^bcsim: --parallel: expected a whole number of sessions 1\.\.64, got "0"/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:22101', '--peer-timeout', 'soon'],
+      /^bcsim: --peer-timeout: expected a duration/,
+    ],
+    [
+      ['conform', '--server', '10.1.2.3:22101'],
+      /^bcsim: conform: --server 10\.1\.2\.3:22101 is not loopback; say which local address to use with --bind HOST/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:9', '--parallel', '2'],
+      /^bcsim: --parallel 2: a case opens up to 3 sessions at once; give at least 3/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:9', '--bind', '10.99.99.99'],
+      /^bcsim: --bind: cannot bind 10\.99\.99\.99:0: not an address of this machine/,
+    ],
   ])('%j exits 2 with one line', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
@@ -36,7 +54,10 @@ describe('bcsim conform: input', () => {
   it('--list names every case with its claim', async () => {
     const r = await cli(['conform', '--list']);
     expect(r.code).toBe(0);
-    const ids = r.stdout.trim().split('\n').map((line) => line.split(/\s+/)[0]);
+    const ids = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0]);
     expect(ids).toEqual([...CASE_IDS]);
   });
 });
@@ -49,7 +70,9 @@ describe('bcsim conform: a server that never answers', () => {
     const run = bcsim(['conform', '--server', `127.0.0.1:${port}`, '--junit', junit], 60_000);
     const out = await run.exited;
     expect(out.code).toBe(1);
-    expect(out.stdout.split('\n')[0]).toBe(`bcsim conform: no answer from 127.0.0.1:${port} — is the server running and listening there?`);
+    expect(out.stdout.split('\n')[0]).toBe(
+      `bcsim conform: no answer from 127.0.0.1:${port} — is the server running and listening there?`,
+    );
     expect(out.stdout).toMatch(/conform: 0 passed, 0 failed, 12 not exercised \(12 cases\)/);
     expect(out.stdout).not.toMatch(/^PASS/m);
     const xml = readFileSync(junit, 'utf8');
@@ -71,21 +94,44 @@ function captureComments(file: string): string[] {
 }
 
 function result(id: string, status: CaseResult['status'], extra: Partial<CaseResult> = {}): CaseResult {
-  return { id, title: `${id} claim`, status, summary: `${id} summary`, evidence: [], durationS: 1, repro: `npx bcsim conform --server 127.0.0.1:1 --cases ${id} --seed 1`, ...extra };
+  return {
+    id,
+    title: `${id} claim`,
+    status,
+    summary: `${id} summary`,
+    evidence: [],
+    durationS: 1,
+    repro: `npx bcsim conform --server 127.0.0.1:1 --cases ${id} --seed 1`,
+    ...extra,
+  };
 }
 
 function report(cases: CaseResult[], answered = true): ConformReport {
   const count = (s: CaseResult['status']) => cases.filter((c) => c.status === s).length;
-  return { schema: 'bcsim.conform/1', server: '127.0.0.1:1', seed: 1, answered, wallSeconds: 3, sessions: 2, counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') }, serverDeviations: { datagrams: 0, byCode: {} }, cases };
+  return {
+    schema: 'bcsim.conform/1',
+    server: '127.0.0.1:1',
+    seed: 1,
+    answered,
+    wallSeconds: 3,
+    sessions: 2,
+    counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
+    serverDeviations: { datagrams: 0, byCode: {} },
+    cases,
+  };
 }
 
 describe('bcsim conform: the report', () => {
-  const failing = result('retransmit', 'fail', { evidence: [{ session: 'retransmit', timeS: 1.5, detail: 'never re-sent', hex: '01 01 32 06 80 01 00 20' }] });
+  const failing = result('retransmit', 'fail', {
+    evidence: [{ session: 'retransmit', timeS: 1.5, detail: 'never re-sent', hex: '01 01 32 06 80 01 00 20' }],
+  });
   const r = report([result('garbage', 'pass'), failing, result('removal', 'not-exercised')]);
 
   it('text: a line per case, evidence and the re-run command under a FAIL, the reason under a NOT EXERCISED', () => {
     const text = renderConformText(r);
-    expect(text).toContain('FAIL          retransmit  retransmit summary\n      t=1.500 s [retransmit] never re-sent\n        hex: 01 01 32 06 80 01 00 20\n      re-run: npx bcsim conform');
+    expect(text).toContain(
+      'FAIL          retransmit  retransmit summary\n      t=1.500 s [retransmit] never re-sent\n        hex: 01 01 32 06 80 01 00 20\n      re-run: npx bcsim conform',
+    );
     expect(text).toMatch(/^NOT EXERCISED removal\s+removal summary$/m);
     expect(text.trim().split('\n').at(-1)).toBe('conform: 1 passed, 1 failed, 1 not exercised (3 cases)');
     expect(text).not.toContain('no answer');
@@ -95,7 +141,9 @@ describe('bcsim conform: the report', () => {
     const xml = conformJunitXml(r);
     expect(xml).toContain('tests="3" failures="1" skipped="1"');
     expect(xml).toMatch(/name="garbage: garbage claim"><\/testcase>/);
-    expect(xml).toMatch(/<failure message="retransmit summary">t=1\.500 s \[retransmit\] never re-sent\nhex: 01 01 32 06 80 01 00 20\nre-run: npx bcsim conform/);
+    expect(xml).toMatch(
+      /<failure message="retransmit summary">t=1\.500 s \[retransmit\] never re-sent\nhex: 01 01 32 06 80 01 00 20\nre-run: npx bcsim conform/,
+    );
     expect(xml).toContain('<skipped message="not exercised: removal summary"/>');
   });
 });
@@ -134,10 +182,15 @@ describe('bcsim conform: seeded choices', () => {
 
   it('the hostile datagrams are the same for a seed and differ for another, oversize ones included', () => {
     const sample = Uint8Array.of(3, 1, 0x00, 0x06, 0xc0, 0x01, 0x00, 0x02);
-    const bytes = (seed: number) => hostileGroups(3, sample, namedStream(seed, 'garbage')).flatMap((g) => g.datagrams.map((d) => Buffer.from(d.bytes).toString('hex')));
+    const bytes = (seed: number) =>
+      hostileGroups(3, sample, namedStream(seed, 'garbage')).flatMap((g) =>
+        g.datagrams.map((d) => Buffer.from(d.bytes).toString('hex')),
+      );
     expect(bytes(1)).toEqual(bytes(1));
     expect(bytes(1)).not.toEqual(bytes(2));
-    const sizes = hostileGroups(3, sample, namedStream(1, 'garbage')).flatMap((g) => g.datagrams.map((d) => d.bytes.length));
+    const sizes = hostileGroups(3, sample, namedStream(1, 'garbage')).flatMap((g) =>
+      g.datagrams.map((d) => d.bytes.length),
+    );
     expect(Math.max(...sizes)).toBeGreaterThan(512);
     expect(sizes).toContain(0);
   });
@@ -149,9 +202,28 @@ describe('bcsim conform --pcap', () => {
     const port = await freeUdpPort();
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-conform-pcap-'));
     const pcap = join(dir, 'conform.pcapng');
-    const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--mode', 'fixed', '--clients', '4', '--duration', '60s', '--set', 'transport.updatePeriodMs.server=5'], 70_000);
+    const server = bcsim(
+      [
+        'peer',
+        'server',
+        '--listen',
+        `127.0.0.1:${port}`,
+        '--mode',
+        'fixed',
+        '--clients',
+        '4',
+        '--duration',
+        '60s',
+        '--set',
+        'transport.updatePeriodMs.server=5',
+      ],
+      70_000,
+    );
     await server.stderrSays('waiting for clients');
-    const out = await bcsim(['conform', '--server', `127.0.0.1:${port}`, '--cases', 'keepalive-echo', '--pcap', pcap], 60_000).exited;
+    const out = await bcsim(
+      ['conform', '--server', `127.0.0.1:${port}`, '--cases', 'keepalive-echo', '--pcap', pcap],
+      60_000,
+    ).exited;
     server.child.kill('SIGINT');
     await server.exited;
     expect(out.code, out.stdout + out.stderr).toBe(0);
@@ -176,12 +248,15 @@ describe('files the documentation uses ship in the package', () => {
 });
 
 describe('conformPcap', () => {
-  it('keeps every packet of a capture larger than the writer\'s 1 MiB buffer', async () => {
+  it("keeps every packet of a capture larger than the writer's 1 MiB buffer", async () => {
     const { conformPcap } = await import('../../src/live/index.js');
     const big = new Uint8Array(60_000).fill(7);
     const departures = Array.from({ length: 40 }, (_, i) => ({ timeMs: i, bytes: big, note: `raw: oversize #${i}` }));
     const client = { local: '127.0.0.2:40000', openedAtMs: 0, label: 'garbage', departures, arrivals: [] };
-    const bytes = conformPcap([{ caseId: 'garbage', client: client as never }], 0, 1_800_000_000_000_000, { address: '127.0.0.1', port: 22101 });
+    const bytes = conformPcap([{ caseId: 'garbage', client: client as never }], 0, 1_800_000_000_000_000, {
+      address: '127.0.0.1',
+      port: 22101,
+    });
     expect(bytes.length).toBeGreaterThan(2_000_000);
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-conform-big-'));
     const file = join(dir, 'big.pcapng');

@@ -35,14 +35,38 @@ const INTENDED: Record<Exclude<PlantedBug, 'none'>, readonly string[]> = {
  * (its loop as fast as it can), with a short peer timeout so the removal
  * case's timeout probe takes seconds.
  */
-const SERVER_SETS = ['transport.updatePeriodMs.server=5', 'transport.datagramsPerUpdate=8', 'transport.peerTimeoutMs=12000'];
+const SERVER_SETS = [
+  'transport.updatePeriodMs.server=5',
+  'transport.datagramsPerUpdate=8',
+  'transport.peerTimeoutMs=12000',
+];
 
 async function campaign(planted: PlantedBug): Promise<ConformReport> {
   const port = await freeUdpPort();
   const sets = SERVER_SETS.flatMap((s) => ['--set', s]);
-  const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--mode', 'fixed', '--clients', '16', '--duration', '150s', '--switch', `plantedBug=${planted}`, ...sets], 170_000);
+  const server = bcsim(
+    [
+      'peer',
+      'server',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--mode',
+      'fixed',
+      '--clients',
+      '16',
+      '--duration',
+      '150s',
+      '--switch',
+      `plantedBug=${planted}`,
+      ...sets,
+    ],
+    170_000,
+  );
   await server.stderrSays('waiting for clients');
-  const run = bcsim(['conform', '--server', `127.0.0.1:${port}`, '--parallel', '16', '--peer-timeout', '12s', '--json'], 160_000);
+  const run = bcsim(
+    ['conform', '--server', `127.0.0.1:${port}`, '--parallel', '16', '--peer-timeout', '12s', '--json'],
+    160_000,
+  );
   const out = await run.exited;
   server.child.kill('SIGINT');
   await server.exited;
@@ -57,37 +81,42 @@ function statuses(report: ConformReport): Record<string, string> {
 describe('bcsim conform against bcsim peer server', () => {
   const bugs = PLANTED_BUGS.filter((b): b is Exclude<PlantedBug, 'none'> => b !== 'none');
 
-  it('has an intended set of failing cases for every planted bug, and each case is some bug\'s', () => {
+  it("has an intended set of failing cases for every planted bug, and each case is some bug's", () => {
     expect(Object.keys(INTENDED).sort()).toEqual([...bugs].sort());
     const covered = new Set(Object.values(INTENDED).flat());
     expect([...covered].sort()).toEqual([...CASE_IDS].sort());
   });
 
-  it(
-    'passes every case on the fixed server, and each planted bug fails exactly its cases',
-    async () => {
-      // Two waves keep the two cores from being swamped by every campaign at once.
-      const all: PlantedBug[] = ['none', ...bugs];
-      const reports = new Map<PlantedBug, ConformReport>();
-      for (const wave of [all.slice(0, 7), all.slice(7)]) {
-        const done = await Promise.all(wave.map(async (b) => [b, await campaign(b)] as const));
-        for (const [b, r] of done) reports.set(b, r);
+  it('passes every case on the fixed server, and each planted bug fails exactly its cases', async () => {
+    // Two waves keep the two cores from being swamped by every campaign at once.
+    const all: PlantedBug[] = ['none', ...bugs];
+    const reports = new Map<PlantedBug, ConformReport>();
+    for (const wave of [all.slice(0, 7), all.slice(7)]) {
+      const done = await Promise.all(wave.map(async (b) => [b, await campaign(b)] as const));
+      for (const [b, r] of done) reports.set(b, r);
+    }
+    const fixed = reports.get('none') as ConformReport;
+    expect(fixed.answered).toBe(true);
+    expect(
+      statuses(fixed),
+      JSON.stringify(
+        fixed.cases.filter((c) => c.status !== 'pass'),
+        null,
+        1,
+      ),
+    ).toEqual(Object.fromEntries(CASE_IDS.map((id) => [id, 'pass'])));
+    for (const bug of bugs) {
+      const report = reports.get(bug) as ConformReport;
+      const expected = Object.fromEntries(CASE_IDS.map((id) => [id, INTENDED[bug].includes(id) ? 'fail' : 'pass']));
+      const odd = report.cases.filter((c) => c.status !== expected[c.id]);
+      expect(statuses(report), `${bug}: ${JSON.stringify(odd, null, 1)}`).toEqual(expected);
+      // A FAIL carries evidence a maintainer can act on, and the command that re-runs it.
+      for (const c of report.cases.filter((x) => x.status === 'fail')) {
+        expect(c.evidence.length, `${bug} ${c.id}`).toBeGreaterThan(0);
+        expect(c.repro).toMatch(
+          new RegExp(`^npx bcsim conform --server 127\\.0\\.0\\.1:\\d+ --cases ${c.id} --seed 1`),
+        );
       }
-      const fixed = reports.get('none') as ConformReport;
-      expect(fixed.answered).toBe(true);
-      expect(statuses(fixed), JSON.stringify(fixed.cases.filter((c) => c.status !== 'pass'), null, 1)).toEqual(Object.fromEntries(CASE_IDS.map((id) => [id, 'pass'])));
-      for (const bug of bugs) {
-        const report = reports.get(bug) as ConformReport;
-        const expected = Object.fromEntries(CASE_IDS.map((id) => [id, INTENDED[bug].includes(id) ? 'fail' : 'pass']));
-        const odd = report.cases.filter((c) => c.status !== expected[c.id]);
-        expect(statuses(report), `${bug}: ${JSON.stringify(odd, null, 1)}`).toEqual(expected);
-        // A FAIL carries evidence a maintainer can act on, and the command that re-runs it.
-        for (const c of report.cases.filter((x) => x.status === 'fail')) {
-          expect(c.evidence.length, `${bug} ${c.id}`).toBeGreaterThan(0);
-          expect(c.repro).toMatch(new RegExp(`^npx bcsim conform --server 127\\.0\\.0\\.1:\\d+ --cases ${c.id} --seed 1`));
-        }
-      }
-    },
-    170_000,
-  );
+    }
+  }, 170_000);
 });

@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConformanceRulesError, DEFAULT_CONFORMANCE_RULES, evaluateConformance, evaluateConformanceLog, loadConformanceRules, parseConformanceRules } from '../../src/live/conformance/index.js';
+import {
+  ConformanceRulesError,
+  DEFAULT_CONFORMANCE_RULES,
+  evaluateConformance,
+  evaluateConformanceLog,
+  loadConformanceRules,
+  parseConformanceRules,
+} from '../../src/live/conformance/index.js';
 import type { ConformanceRule } from '../../src/live/conformance/index.js';
 import { Opcode, filledPayload } from '../../src/model/traffic/payloads.js';
 import type { WireRecord } from '../../src/live/wire-log.js';
@@ -14,7 +21,19 @@ import { runScenario } from '../../src/model/session/run.js';
 import type { PresetName } from '../../src/model/transport/switches.js';
 import type { Role } from '../../src/model/transport/roles.js';
 import { dataMsg, filler } from '../codec/helpers.js';
-import { CLIENT, SERVER, ack, frag, fragAck, heard, judge, local, rec, reliable, remote } from '../support/conformance-logs.js';
+import {
+  CLIENT,
+  SERVER,
+  ack,
+  frag,
+  fragAck,
+  heard,
+  judge,
+  local,
+  rec,
+  reliable,
+  remote,
+} from '../support/conformance-logs.js';
 
 // ---- fragment-acks --------------------------------------------------------
 
@@ -68,7 +87,10 @@ describe('ack-within', () => {
   });
 
   it('fails an unACKed message and skips one sent less than the window before the end', () => {
-    const result = judge([local(0, reliable(1)), heard(100), local(9_800, reliable(2))], { rule: 'ack-within', ms: 500 });
+    const result = judge([local(0, reliable(1)), heard(100), local(9_800, reliable(2))], {
+      rule: 'ack-within',
+      ms: 500,
+    });
     expect(result).toMatchObject({ status: 'fail', passed: false, checked: 1, violations: 1, skipped: 1 });
     expect(result.evidence[0].seq).toBe(1);
   });
@@ -82,12 +104,19 @@ describe('ack-within', () => {
   it("takes the server's connect reply as the answer to a client's Connect (the join capture has no ACK)", () => {
     const connect = dataMsg({ type: 0x03, reliable: true, ordered: true, seq: 0, payload: filler(10) });
     const connectAck = dataMsg({ type: 0x03, reliable: true, ordered: true, seq: 0, payload: Uint8Array.of(2) });
-    expect(judge([rec('local', 0, [connect], 0xff), remote(5, connectAck)], { rule: 'ack-within', ms: 500 })).toMatchObject({ passed: true, checked: 1 });
-    expect(judge([rec('local', 0, [connect], 0xff), remote(5, reliable(0))], { rule: 'ack-within', ms: 500 })).toMatchObject({ passed: false, violations: 1 });
+    expect(
+      judge([rec('local', 0, [connect], 0xff), remote(5, connectAck)], { rule: 'ack-within', ms: 500 }),
+    ).toMatchObject({ passed: true, checked: 1 });
+    expect(
+      judge([rec('local', 0, [connect], 0xff), remote(5, reliable(0))], { rule: 'ack-within', ms: 500 }),
+    ).toMatchObject({ passed: false, violations: 1 });
   });
 
   it('measures from the first transmission, not a retransmission', () => {
-    const result = judge([local(0, reliable(4)), local(2000, reliable(4)), remote(2010, ack(4))], { rule: 'ack-within', ms: 1000 });
+    const result = judge([local(0, reliable(4)), local(2000, reliable(4)), remote(2010, ack(4))], {
+      rule: 'ack-within',
+      ms: 1000,
+    });
     expect(result).toMatchObject({ passed: false, violations: 1 });
   });
 });
@@ -107,7 +136,11 @@ describe('ack-sends-max', () => {
 
   it('passes 9 sends, and a retransmission of ours restarts the count', () => {
     expect(judge([local(0, reliable(8)), ...acks(10, 9)], rule, 20_000)).toMatchObject({ passed: true, checked: 1 });
-    const twice = judge([local(0, reliable(8)), ...acks(10, 6), local(5000, reliable(8)), ...acks(5010, 6)], rule, 20_000);
+    const twice = judge(
+      [local(0, reliable(8)), ...acks(10, 6), local(5000, reliable(8)), ...acks(5010, 6)],
+      rule,
+      20_000,
+    );
     expect(twice).toMatchObject({ passed: true, checked: 2, violations: 0 });
   });
 });
@@ -120,7 +153,13 @@ describe('no-repeated-processing', () => {
   const request = (seq: number) => reliable(seq, Opcode.ChecksumRequest, seq);
 
   it('passes one reply (retransmitted under one seq) to a request we sent 3 times', () => {
-    const log = [local(0, response(3)), local(2000, response(3)), remote(2010, request(4)), local(4000, response(3)), remote(4010, request(4))];
+    const log = [
+      local(0, response(3)),
+      local(2000, response(3)),
+      remote(2010, request(4)),
+      local(4000, response(3)),
+      remote(4010, request(4)),
+    ];
     expect(judge(log, rule)).toMatchObject({ passed: true, checked: 1, violations: 0 });
   });
 
@@ -135,14 +174,28 @@ describe('no-repeated-processing', () => {
 
   it('does not take a late retransmission of an earlier reply for a second reply', () => {
     // A stock client re-sends its fragmented round-2 response all session (DECISIONS.md 14).
-    const fragmentedResponse = dataMsg({ reliable: true, fragment: true, seq: 2, fragIndex: 0, fragCount: 3, payload: filledPayload(Opcode.ChecksumResponse, 405, 8) });
-    const log = [local(0, request(2)), remote(10, fragmentedResponse), local(20, request(3)), remote(30, response(3)), remote(2010, fragmentedResponse)];
+    const fragmentedResponse = dataMsg({
+      reliable: true,
+      fragment: true,
+      seq: 2,
+      fragIndex: 0,
+      fragCount: 3,
+      payload: filledPayload(Opcode.ChecksumResponse, 405, 8),
+    });
+    const log = [
+      local(0, request(2)),
+      remote(10, fragmentedResponse),
+      local(20, request(3)),
+      remote(30, response(3)),
+      remote(2010, fragmentedResponse),
+    ];
     expect(judge(log, { rule: 'no-repeated-processing' })).toMatchObject({ passed: true, checked: 2 });
   });
 
   it('judges the Connect → ConnectAck pair from the datagram peer ids', () => {
     const connect = dataMsg({ type: 0x03, reliable: true, ordered: true, seq: 0, payload: filler(10) });
-    const connectAck = (seq: number) => dataMsg({ type: 0x03, reliable: true, ordered: true, seq, payload: Uint8Array.of(2) });
+    const connectAck = (seq: number) =>
+      dataMsg({ type: 0x03, reliable: true, ordered: true, seq, payload: Uint8Array.of(2) });
     const once = [rec('local', 0, [connect], 0xff), remote(5, connectAck(0))];
     expect(judge(once, rule)).toMatchObject({ passed: true, checked: 1 });
     const twice = [...once, rec('local', 2000, [connect], 0xff), remote(2005, connectAck(1))];
@@ -156,7 +209,10 @@ describe('retransmit-interval', () => {
   const rule: ConformanceRule = { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 };
 
   it('passes re-sends 2 s apart (the stock fixed interval, DECISIONS.md 11)', () => {
-    expect(judge([remote(0, reliable(7)), remote(2000, reliable(7)), remote(4000, reliable(7))], rule)).toMatchObject({ passed: true, checked: 2 });
+    expect(judge([remote(0, reliable(7)), remote(2000, reliable(7)), remote(4000, reliable(7))], rule)).toMatchObject({
+      passed: true,
+      checked: 2,
+    });
   });
 
   it('fails re-sends too soon and too late', () => {
@@ -168,7 +224,12 @@ describe('retransmit-interval', () => {
 
   it('takes other bytes under the same key for a new message, not a re-send', () => {
     const result = judge([remote(0, reliable(7, 0x06, 1)), remote(50, reliable(7, 0x06, 2))], rule);
-    expect(result).toMatchObject({ status: 'not-exercised', passed: false, checked: 0, reason: 'the counterpart re-sent none of its 2 reliable messages' });
+    expect(result).toMatchObject({
+      status: 'not-exercised',
+      passed: false,
+      checked: 0,
+      reason: 'the counterpart re-sent none of its 2 reliable messages',
+    });
   });
 });
 
@@ -178,20 +239,34 @@ describe('stops-after-ack', () => {
   const rule: ConformanceRule = { rule: 'stops-after-ack', graceMs: 1000 };
 
   it('fails when the counterpart re-sends after our ACK', () => {
-    const result = judge([remote(0, reliable(9)), local(10, ack(9)), remote(2000, reliable(9)), remote(4000, reliable(9))], rule);
+    const result = judge(
+      [remote(0, reliable(9)), local(10, ack(9)), remote(2000, reliable(9)), remote(4000, reliable(9))],
+      rule,
+    );
     expect(result).toMatchObject({ passed: false, checked: 1, violations: 1 });
     expect(result.evidence[0]).toMatchObject({ seq: 9, timeS: 2 });
     expect(result.evidence[0].detail).toContain('2 times');
   });
 
   it('passes a re-send within the grace and silence after it; skips an ACK too close to the end', () => {
-    const log = [remote(0, reliable(9)), local(10, ack(9)), remote(500, reliable(9)), remote(9_500, reliable(10)), local(9_510, ack(10))];
+    const log = [
+      remote(0, reliable(9)),
+      local(10, ack(9)),
+      remote(500, reliable(9)),
+      remote(9_500, reliable(10)),
+      local(9_510, ack(10)),
+    ];
     expect(judge(log, rule)).toMatchObject({ passed: true, checked: 1, skipped: 1 });
   });
 
   it('matches fragment ACKs on the index', () => {
     const log = [remote(0, frag(2, 0)), local(10, fragAck(2, 1)), remote(2000, frag(2, 0))];
-    expect(judge(log, rule)).toMatchObject({ status: 'not-exercised', passed: false, checked: 0, reason: 'we ACKed no reliable message of the counterpart' });
+    expect(judge(log, rule)).toMatchObject({
+      status: 'not-exercised',
+      passed: false,
+      checked: 0,
+      reason: 'we ACKed no reliable message of the counterpart',
+    });
   });
 });
 
@@ -207,7 +282,9 @@ describe('evaluation', () => {
       connection: 1 + (i % 3),
       bytes: Uint8Array.from({ length: next() % 40 }, next),
     }));
-    const evaluation = evaluateConformanceLog([...garbage, remote(3000, ack(1))], DEFAULT_CONFORMANCE_RULES, { endUs: 5_000_000 });
+    const evaluation = evaluateConformanceLog([...garbage, remote(3000, ack(1))], DEFAULT_CONFORMANCE_RULES, {
+      endUs: 5_000_000,
+    });
     expect(evaluation.records).toBe(2001);
     expect(evaluation.undecodable).toBeGreaterThan(1000);
     expect(evaluation.rules).toHaveLength(6);
@@ -222,7 +299,10 @@ describe('evaluation', () => {
 
   it('counts keys past the bound as untracked instead of growing', () => {
     const log = [...Array.from({ length: 50 }, (_, i) => local(i, reliable(i))), heard(100)];
-    const [result] = evaluateConformanceLog(log, [{ rule: 'ack-within', ms: 500 }], { endUs: 10_000_000, maxTrackedKeys: 10 }).rules;
+    const [result] = evaluateConformanceLog(log, [{ rule: 'ack-within', ms: 500 }], {
+      endUs: 10_000_000,
+      maxTrackedKeys: 10,
+    }).rules;
     expect(result).toMatchObject({ checked: 10, untracked: 40 });
   });
 
@@ -255,16 +335,26 @@ describe("the model's wire (simulated `live` scenario, 20 s)", () => {
     });
     return log;
   }
-  const withFixBound = [...DEFAULT_CONFORMANCE_RULES, { rule: 'ack-sends-max', max: 3, name: 'ack-sends-max 3' } as const];
-  const verdicts = (log: WireRecord[]) => Object.fromEntries(evaluateConformance(log, withFixBound, { endUs: 20e6 }).map((r) => [r.name, r.passed]));
+  const withFixBound = [
+    ...DEFAULT_CONFORMANCE_RULES,
+    { rule: 'ack-sends-max', max: 3, name: 'ack-sends-max 3' } as const,
+  ];
+  const verdicts = (log: WireRecord[]) =>
+    Object.fromEntries(evaluateConformance(log, withFixBound, { endUs: 20e6 }).map((r) => [r.name, r.passed]));
 
   it('a fixed counterpart fails no rule, from either side, with cases judged', () => {
     for (const side of ['client', 'server'] as const) {
       const results = evaluateConformance(simulatedLog('fixed', side), withFixBound, { endUs: 20e6 });
       expect(results.filter((r) => r.status === 'fail').map((r) => r.name)).toEqual([]);
       // On a clean link a fixed counterpart never re-sends: that rule checks nothing, and says so.
-      expect(results.find((r) => r.rule === 'retransmit-interval')).toMatchObject({ status: 'not-exercised', passed: false, checked: 0 });
-      expect(results.find((r) => r.rule === 'retransmit-interval')?.reason).toMatch(/^the counterpart re-sent none of its \d+ reliable messages$/);
+      expect(results.find((r) => r.rule === 'retransmit-interval')).toMatchObject({
+        status: 'not-exercised',
+        passed: false,
+        checked: 0,
+      });
+      expect(results.find((r) => r.rule === 'retransmit-interval')?.reason).toMatch(
+        /^the counterpart re-sent none of its \d+ reliable messages$/,
+      );
       expect(results.find((r) => r.rule === 'ack-within')?.checked).toBeGreaterThan(20);
       expect(results.find((r) => r.rule === 'no-repeated-processing')?.checked).toBeGreaterThan(4);
     }
@@ -272,11 +362,21 @@ describe("the model's wire (simulated `live` scenario, 20 s)", () => {
 
   it('a stock server passes the defaults but breaks the fix bound of 3 ACK sends (DECISIONS.md 8)', () => {
     const v = verdicts(simulatedLog('stock', 'client'));
-    expect(v).toMatchObject({ 'fragment-acks': true, 'ack-within': true, 'ack-sends-max': true, 'stops-after-ack': true, 'ack-sends-max 3': false });
+    expect(v).toMatchObject({
+      'fragment-acks': true,
+      'ack-within': true,
+      'ack-sends-max': true,
+      'stops-after-ack': true,
+      'ack-sends-max 3': false,
+    });
   });
 
   it('a stock client keeps re-sending its fragments after our ACK (the fragment-ACK bug, DECISIONS.md 14)', () => {
-    const [result] = evaluateConformance(simulatedLog('stock', 'server'), [{ rule: 'stops-after-ack', graceMs: 1000 }], { endUs: 20e6 });
+    const [result] = evaluateConformance(
+      simulatedLog('stock', 'server'),
+      [{ rule: 'stops-after-ack', graceMs: 1000 }],
+      { endUs: 20e6 },
+    );
     expect(result.passed).toBe(false);
     expect(result.evidence.map((e) => e.fragIndex)).toEqual([0, 1, 2]);
     expect(result.evidence[0].hex).toMatch(/32 9C A1 02 00 00 03/);
@@ -317,22 +417,44 @@ describe('rules files', () => {
   });
 
   it('names the file, the JSON path and the reason', () => {
-    expect(problem('{"rules":[{"rule":"ack-within","ms":500},{"rule":"acks-fast"}]}')).toMatch(/^rules\.json: rules\[1\]\.rule: unknown rule "acks-fast" \(expected one of: fragment-acks, /);
-    expect(problem('{"rules":[{"rule":"ack-within","ms":"fast"}]}')).toMatch(/^rules\.json: rules\[0\]\.ms: expected ms in ms, a number >= 0, got "fast"$/);
-    expect(problem('[{"rule":"ack-within"}]')).toBe('rules.json: [0].ms: expected ms in ms, a number >= 0, but it is missing');
-    expect(problem('[{"rule":"ack-sends-max","max":9,"maxx":3}]')).toBe('rules.json: [0].maxx: unknown key "maxx" for rule "ack-sends-max"');
-    expect(problem('[{"rule":"ack-sends-max","max":2.5}]')).toMatch(/^rules\.json: \[0\]\.max: expected max, a whole number/);
-    expect(problem('[{"rule":"retransmit-interval","minMs":500,"maxMs":100}]')).toBe('rules.json: [0].minMs: minMs 500 is above maxMs 100');
-    expect(problem('[{"rule":"stops-after-ack","graceMs":120000}]')).toMatch(/^rules\.json: \[0\]\.graceMs: expected at most 60,000 ms/);
-    expect(problem('[{"rule":"no-repeated-processing"},{"rule":"no-repeated-processing"}]')).toMatch(/^rules\.json: \[1\]\.name: duplicate rule name "no-repeated-processing"/);
+    expect(problem('{"rules":[{"rule":"ack-within","ms":500},{"rule":"acks-fast"}]}')).toMatch(
+      /^rules\.json: rules\[1\]\.rule: unknown rule "acks-fast" \(expected one of: fragment-acks, /,
+    );
+    expect(problem('{"rules":[{"rule":"ack-within","ms":"fast"}]}')).toMatch(
+      /^rules\.json: rules\[0\]\.ms: expected ms in ms, a number >= 0, got "fast"$/,
+    );
+    expect(problem('[{"rule":"ack-within"}]')).toBe(
+      'rules.json: [0].ms: expected ms in ms, a number >= 0, but it is missing',
+    );
+    expect(problem('[{"rule":"ack-sends-max","max":9,"maxx":3}]')).toBe(
+      'rules.json: [0].maxx: unknown key "maxx" for rule "ack-sends-max"',
+    );
+    expect(problem('[{"rule":"ack-sends-max","max":2.5}]')).toMatch(
+      /^rules\.json: \[0\]\.max: expected max, a whole number/,
+    );
+    expect(problem('[{"rule":"retransmit-interval","minMs":500,"maxMs":100}]')).toBe(
+      'rules.json: [0].minMs: minMs 500 is above maxMs 100',
+    );
+    expect(problem('[{"rule":"stops-after-ack","graceMs":120000}]')).toMatch(
+      /^rules\.json: \[0\]\.graceMs: expected at most 60,000 ms/,
+    );
+    expect(problem('[{"rule":"no-repeated-processing"},{"rule":"no-repeated-processing"}]')).toMatch(
+      /^rules\.json: \[1\]\.name: duplicate rule name "no-repeated-processing"/,
+    );
     expect(problem('{"rule":"ack-within"}')).toBe('rules.json: rule: unknown key "rule" (expected only "rules")');
     expect(problem('{"rules":{}}')).toBe('rules.json: rules: expected an array of rules, got an object');
-    expect(problem('{"rules":[]}')).toBe('rules.json: rules: expected at least one rule (leave out --expect for the default rules)');
-    expect(problem('[{"rule":"ack-within","ms":5,"name":""}]')).toBe('rules.json: [0].name: expected a non-empty rule name, got ""');
+    expect(problem('{"rules":[]}')).toBe(
+      'rules.json: rules: expected at least one rule (leave out --expect for the default rules)',
+    );
+    expect(problem('[{"rule":"ack-within","ms":5,"name":""}]')).toBe(
+      'rules.json: [0].name: expected a non-empty rule name, got ""',
+    );
     expect(problem('{"rules":[1]}')).toBe('rules.json: rules[0]: expected a rule object, got 1');
     expect(problem('{"rules":[], "rules":[]}')).toBe('rules.json: duplicate key "rules" at line 1, column 14');
     expect(problem('{"rules":[')).toMatch(/^rules\.json: invalid JSON: /);
-    expect(() => loadConformanceRules(join(dir, 'missing.json'))).toThrow(`${join(dir, 'missing.json')}: cannot read: ENOENT`);
+    expect(() => loadConformanceRules(join(dir, 'missing.json'))).toThrow(
+      `${join(dir, 'missing.json')}: cannot read: ENOENT`,
+    );
   });
 });
 

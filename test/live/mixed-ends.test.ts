@@ -37,10 +37,51 @@ let analyzed: CaptureAnalysis;
 
 beforeAll(async () => {
   const [serverPort, proxyPort] = [await freeUdpPort(), await freeUdpPort()];
-  const s = bcsim(['peer', 'server', '--listen', `127.0.0.1:${serverPort}`, '--mode', 'stock', '--duration', `${CLIENT_S + 6}s`, '--json'], 150_000);
-  const p = bcsim(['proxy', '--listen', `127.0.0.1:${proxyPort}`, '--upstream', `127.0.0.1:${serverPort}`, '--duration', `${CLIENT_S + 4}s`, '--pcap', pcap, '--out', join(dir, 'proxy.json')], 150_000);
+  const s = bcsim(
+    [
+      'peer',
+      'server',
+      '--listen',
+      `127.0.0.1:${serverPort}`,
+      '--mode',
+      'stock',
+      '--duration',
+      `${CLIENT_S + 6}s`,
+      '--json',
+    ],
+    150_000,
+  );
+  const p = bcsim(
+    [
+      'proxy',
+      '--listen',
+      `127.0.0.1:${proxyPort}`,
+      '--upstream',
+      `127.0.0.1:${serverPort}`,
+      '--duration',
+      `${CLIENT_S + 4}s`,
+      '--pcap',
+      pcap,
+      '--out',
+      join(dir, 'proxy.json'),
+    ],
+    150_000,
+  );
   await Promise.all([s.stderrSays('waiting for clients'), p.stderrSays('listening on')]);
-  const c = bcsim(['peer', 'client', '--connect', `127.0.0.1:${proxyPort}`, '--mode', 'fixed', '--duration', `${CLIENT_S}s`, '--json'], 150_000);
+  const c = bcsim(
+    [
+      'peer',
+      'client',
+      '--connect',
+      `127.0.0.1:${proxyPort}`,
+      '--mode',
+      'fixed',
+      '--duration',
+      `${CLIENT_S}s`,
+      '--json',
+    ],
+    150_000,
+  );
   const [cr, pr, sr] = await Promise.all([c.exited, p.exited, s.exited]);
   for (const run of [cr, pr, sr]) expect(run.signal, run.stderr).toBeNull();
   client = JSON.parse(cr.stdout) as LiveJson;
@@ -71,16 +112,27 @@ function near(estimate: number | null, truth: number): boolean {
 function expectEnds(analysis: WireAnalysis, where: string): void {
   expect(analysis.connections, where).toHaveLength(1);
   const ends = analysis.connections[0].ackOutbox;
-  const check = (o: OutboxEstimate, rule: string, truth: { ackOutbox: Gauge; ackOutboxDeadZone: Gauge }, who: string) => {
+  const check = (
+    o: OutboxEstimate,
+    rule: string,
+    truth: { ackOutbox: Gauge; ackOutboxDeadZone: Gauge },
+    who: string,
+  ) => {
     expect(o.behaviour.rule, `${where}: the ${who}'s behaviour (${o.behaviour.summary})`).toBe(rule);
-    expect(near(o.peak, truth.ackOutbox.max), `${where}: the ${who}'s ACK-outbox peak ${o.peak}, its own max ${truth.ackOutbox.max}`).toBe(true);
+    expect(
+      near(o.peak, truth.ackOutbox.max),
+      `${where}: the ${who}'s ACK-outbox peak ${o.peak}, its own max ${truth.ackOutbox.max}`,
+    ).toBe(true);
   };
   check(ends.client, 'single-pass', own(client), 'fixed client');
   check(ends.server, 'two-pass', own(server), 'stock server');
   // A dead zone only for the two-pass end, near the server's own.
   expect(ends.client.deadZone, where).toBeNull();
   expect(own(client).ackOutboxDeadZone.max).toBe(0);
-  expect(near(ends.server.deadZone?.peak ?? null, own(server).ackOutboxDeadZone.max), `${where}: dead zone ${ends.server.deadZone?.peak}, the server's own ${own(server).ackOutboxDeadZone.max}`).toBe(true);
+  expect(
+    near(ends.server.deadZone?.peak ?? null, own(server).ackOutboxDeadZone.max),
+    `${where}: dead zone ${ends.server.deadZone?.peak}, the server's own ${own(server).ackOutboxDeadZone.max}`,
+  ).toBe(true);
 }
 
 describe('a fixed client, a stock server, the proxy between: each end judged by its own wire', () => {
@@ -96,7 +148,9 @@ describe('a fixed client, a stock server, the proxy between: each end judged by 
 
   it("the proxy's own summary, JSON and text", () => {
     expectEnds(proxy.analysis, 'proxy summary');
-    expect(proxyText).toMatch(/ACK-outbox estimate: client peak \d+ \(single-pass\), server peak \d+, dead zone \d+ \(two-pass\)/);
+    expect(proxyText).toMatch(
+      /ACK-outbox estimate: client peak \d+ \(single-pass\), server peak \d+, dead zone \d+ \(two-pass\)/,
+    );
   });
 
   it("each peer's analysis of the wire it saw (the live summary's counterpart)", () => {

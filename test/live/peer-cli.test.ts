@@ -17,7 +17,10 @@ describe('bcsim peer: bad input', () => {
     [['peer', 'client', '--connect', '127.0.0.1:70000'], /--connect: port 70000 is not in 1\.\.65535/],
     [['peer', 'client', '--connect', 'example.org:22101'], /"example.org" is not an IP address/],
     [['peer', 'client', '--connect', '192.0.2.1:22101'], /not loopback; say where to bind with --bind/],
-    [['peer', 'server', '--listen', '127.0.0.1:22101', '--clients', '0'], /--clients: "0" is not a whole number in 1\.\.16/],
+    [
+      ['peer', 'server', '--listen', '127.0.0.1:22101', '--clients', '0'],
+      /--clients: "0" is not a whole number in 1\.\.16/,
+    ],
     [['peer', 'client', '--connect', '127.0.0.1:22101', '--clients', '2'], /--clients is for a server/],
     [['peer', 'client', '--connect', '127.0.0.1:22101', '--scenario', 'nope'], /no built-in scenario of that name/],
     [['peer', 'client', '--connect', '127.0.0.1:22101', '--duration', 'soon'], /--duration/],
@@ -60,7 +63,18 @@ describe('bcsim peer: signals', () => {
   it('SIGTERM stops a server with no client; the summary and JUnit file appear whole, and join-completes fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-peer-sig-'));
     const port = await freeUdpPort();
-    const run = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--duration', '60s', '--out', join(dir, 'summary.json'), '--junit', join(dir, 'junit.xml')]);
+    const run = bcsim([
+      'peer',
+      'server',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--duration',
+      '60s',
+      '--out',
+      join(dir, 'summary.json'),
+      '--junit',
+      join(dir, 'junit.xml'),
+    ]);
     await run.stderrSays('waiting for clients');
     await new Promise((r) => setTimeout(r, 300));
     run.child.kill('SIGTERM');
@@ -114,10 +128,15 @@ describe('bcsim peer: nobody there', () => {
     ]);
     expect(text.code).toBe(1);
     const lines = text.stdout.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^bcsim peer client: no answer from 127\\.0\\.0\\.1:${port} in 4\\.0 s — is a server listening there\\?$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^bcsim peer client: no answer from 127\\.0\\.0\\.1:${port} in 4\\.0 s — is a server listening there\\?$`,
+      ),
+    );
     expect(lines.filter((l) => l.startsWith('FAIL '))).toEqual([expect.stringMatching(/^FAIL join-completes: /)]);
     expect(lines.filter((l) => l.startsWith('NOT EXERCISED '))).toHaveLength(6);
-    for (const line of lines.filter((l) => l.startsWith('NOT EXERCISED '))) expect(line).toMatch(/\(checked 0 events: the counterpart sent no datagram\)$/);
+    for (const line of lines.filter((l) => l.startsWith('NOT EXERCISED ')))
+      expect(line).toMatch(/\(checked 0 events: the counterpart sent no datagram\)$/);
     expect(lines.filter((l) => l.startsWith('PASS '))).toEqual([]);
     expect(text.stdout).toContain('\nconformance: 0 passed, 1 failed, 6 not exercised (7 rules)\n');
     const xml = readFileSync(junit, 'utf8');
@@ -129,7 +148,10 @@ describe('bcsim peer: nobody there', () => {
     expect(summary.noAnswer).toMatch(/^bcsim peer client: no answer from /);
     expect(json.stderr).toContain(summary.noAnswer);
     expect(summary.conformanceCounts).toEqual({ rules: 7, passed: 0, failed: 1, notExercised: 6 });
-    expect(summary.conformance.map((r: { status: string; passed: boolean }) => [r.status, r.passed])).toEqual([['fail', false], ...Array.from({ length: 6 }, () => ['not-exercised', false])]);
+    expect(summary.conformance.map((r: { status: string; passed: boolean }) => [r.status, r.passed])).toEqual([
+      ['fail', false],
+      ...Array.from({ length: 6 }, () => ['not-exercised', false]),
+    ]);
     // --duration bounds the run, goodbye included: 1 s after it at the latest, by the run's clock (with 0.5 s
     // for a busy machine's late timers). The test's clock adds the exit, which a busy machine stretches more.
     for (const run of [text, json]) expect(run.elapsedS).toBeLessThanOrEqual(3 + 1 + 6);
@@ -142,7 +164,9 @@ describe('bcsim peer: nobody there', () => {
     const run = await timed(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--duration', '2s']);
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n');
-    expect(lines[0]).toBe(`bcsim peer server: no client connected to 127.0.0.1:${port} in 2.0 s — is a client pointed at this address?`);
+    expect(lines[0]).toBe(
+      `bcsim peer server: no client connected to 127.0.0.1:${port} in 2.0 s — is a client pointed at this address?`,
+    );
     expect(lines[1]).toMatch(/^bcsim peer server · live · mode \w+ · seed 1 · 2\.0 s · stopped: duration$/);
     expect(run.stdout).toMatch(/\nFAIL join-completes: .*\n {4}t=2\.000 s conn 0 seq 0: no client connected\n/);
     expect(run.stdout).toContain('\nconformance: 0 passed, 1 failed, 6 not exercised (7 rules)\n');

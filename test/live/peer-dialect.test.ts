@@ -25,7 +25,9 @@ async function udp(): Promise<Socket> {
 }
 
 function send(s: Socket, plain: Uint8Array, port: number): Promise<void> {
-  return new Promise((resolve, reject) => s.send(encrypt(plain), port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+  return new Promise((resolve, reject) =>
+    s.send(encrypt(plain), port, '127.0.0.1', (e) => (e ? reject(e) : resolve())),
+  );
 }
 
 /** The next datagram `s` receives, decrypted (rejects after `ms`). */
@@ -39,7 +41,7 @@ function next(s: Socket, ms = 20_000): Promise<Uint8Array> {
   });
 }
 
-describe('bcsim peer server and a test client in a reimplementation\'s forms', () => {
+describe("bcsim peer server and a test client in a reimplementation's forms", () => {
   it('answers the one-byte-length Connect with its ConnectAck, and counts every deviation of the client', async () => {
     const port = await freeUdpPort();
     const out = join(mkdtempSync(join(tmpdir(), 'bcsim-peer-dialect-')), 'live.json');
@@ -65,7 +67,16 @@ describe('bcsim peer server and a test client in a reimplementation\'s forms', (
     const summary = JSON.parse(readFileSync(out, 'utf8'));
     expect(summary.wire).toMatchObject({ received: 3, unopened: 0 });
     const c = summary.counterpart.analysis.connections[0];
-    expect(c.clientToServer.deviations).toEqual({ datagrams: 3, byCode: { 'one-byte-length': 1, 'connect-without-seq': 1, 'ack-flag-bits': 1, 'disconnect-type-06': 1, 'two-byte-message': 1 } });
+    expect(c.clientToServer.deviations).toEqual({
+      datagrams: 3,
+      byCode: {
+        'one-byte-length': 1,
+        'connect-without-seq': 1,
+        'ack-flag-bits': 1,
+        'disconnect-type-06': 1,
+        'two-byte-message': 1,
+      },
+    });
     expect(done.stdout).toContain('counterpart (connection 1): 3 datagrams in non-stock wire forms');
   }, 60_000);
 
@@ -87,7 +98,9 @@ describe('bcsim peer server and a test client in a reimplementation\'s forms', (
     const done = await server.exited;
     const lines = done.stderr.split('\n').filter((l) => l.includes('opens no connection'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^bcsim peer server: 127\.0\.0\.1:\d+ sent a datagram that opens no connection: bcsim cannot read it \(offset 2: unknown message type 0x07\); decrypted: FF 01 07 02 00; as sent: FF /);
+    expect(lines[0]).toMatch(
+      /^bcsim peer server: 127\.0\.0\.1:\d+ sent a datagram that opens no connection: bcsim cannot read it \(offset 2: unknown message type 0x07\); decrypted: FF 01 07 02 00; as sent: FF /,
+    );
     const summary = JSON.parse(done.stdout);
     expect(summary.wire).toMatchObject({ received: 0, unopened: 2 });
     expect(summary.peer.connections).toEqual({});
@@ -95,7 +108,17 @@ describe('bcsim peer server and a test client in a reimplementation\'s forms', (
 
   it('the first refusal of an address past --clients is one stderr line', async () => {
     const port = await freeUdpPort();
-    const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--clients', '1', '--duration', '60s', '--json']);
+    const server = bcsim([
+      'peer',
+      'server',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--clients',
+      '1',
+      '--duration',
+      '60s',
+      '--json',
+    ]);
     await server.stderrSays('waiting for clients');
     const first = await udp();
     const second = await udp();
@@ -113,7 +136,11 @@ describe('bcsim peer server and a test client in a reimplementation\'s forms', (
     }
     const done = await server.exited;
     const lines = done.stderr.split('\n').filter((l) => l.includes('refusing'));
-    expect(lines).toEqual([expect.stringMatching(/^bcsim peer server: refusing 127\.0\.0\.1:\d+: already serving 1 client \(--clients 1\); its datagrams are counted, not read$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^bcsim peer server: refusing 127\.0\.0\.1:\d+: already serving 1 client \(--clients 1\); its datagrams are counted, not read$/,
+      ),
+    ]);
     expect(JSON.parse(done.stdout).wire.refusedAddresses).toBe(2);
   }, 60_000);
 });
@@ -130,7 +157,9 @@ describe('bcsim peer client and a server that sends two-byte keepalives', () => 
       client = { port: rinfo.port };
       // The ConnectAck (slot 2) and ACK of the Connect, then three two-byte keepalives, one behind an ACK.
       const replies = ['01 02 03 06 C0 00 00 02 01 00 00 02', '01 01 00 02', '01 01 00 02', '01 02 01 00 00 02 00 02'];
-      replies.forEach((hex, i) => setTimeout(() => server.send(encrypt(bytes(hex)), rinfo.port, '127.0.0.1'), 100 * (i + 1)));
+      replies.forEach((hex, i) =>
+        setTimeout(() => server.send(encrypt(bytes(hex)), rinfo.port, '127.0.0.1'), 100 * (i + 1)),
+      );
     });
     const run = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--duration', '2s', '--out', out]);
     const done = await run.exited;
@@ -138,7 +167,10 @@ describe('bcsim peer client and a server that sends two-byte keepalives', () => 
     expect(client).not.toBeNull();
     const summary = JSON.parse(readFileSync(out, 'utf8'));
     expect(summary.delivery.unreliableReceived).toBe(3);
-    expect(summary.counterpart.analysis.connections[0].serverToClient.deviations).toEqual({ datagrams: 3, byCode: { 'two-byte-message': 3 } });
+    expect(summary.counterpart.analysis.connections[0].serverToClient.deviations).toEqual({
+      datagrams: 3,
+      byCode: { 'two-byte-message': 3 },
+    });
     expect(done.stdout).toContain('3 datagrams in non-stock wire forms (two-byte-message 3)');
   }, 60_000);
 });

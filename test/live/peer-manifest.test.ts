@@ -16,9 +16,30 @@ interface LiveJson {
 
 async function pair(clientScenario: string, clientSets: readonly string[] = []) {
   const port = await freeUdpPort();
-  const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--scenario', TWO_ROUNDS, '--duration', `${CLIENT_S + 3}s`, '--json']);
+  const server = bcsim([
+    'peer',
+    'server',
+    '--listen',
+    `127.0.0.1:${port}`,
+    '--scenario',
+    TWO_ROUNDS,
+    '--duration',
+    `${CLIENT_S + 3}s`,
+    '--json',
+  ]);
   await server.stderrSays('waiting for clients');
-  const client = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--scenario', clientScenario, ...clientSets.flatMap((x) => ['--set', x]), '--duration', `${CLIENT_S}s`, '--json']);
+  const client = bcsim([
+    'peer',
+    'client',
+    '--connect',
+    `127.0.0.1:${port}`,
+    '--scenario',
+    clientScenario,
+    ...clientSets.flatMap((x) => ['--set', x]),
+    '--duration',
+    `${CLIENT_S}s`,
+    '--json',
+  ]);
   const [c, s] = await Promise.all([client.exited, server.exited]);
   return { client: JSON.parse(c.stdout) as LiveJson, server: JSON.parse(s.stdout) as LiveJson };
 }

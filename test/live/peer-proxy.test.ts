@@ -6,24 +6,73 @@ import { describe, expect, it } from 'vitest';
 import { bcsim, freeUdpPort } from '../support/live.js';
 
 interface LiveJson {
-  peer: { retransmits: number; fragmentRetransmits: number; connections: Record<string, { joinedAtS: number | null; state: string }> };
-  delivery: { reliableSent: number; transportReliableSent: number; acknowledged: number; gaveUp: number; reliableDelivered: number };
+  peer: {
+    retransmits: number;
+    fragmentRetransmits: number;
+    connections: Record<string, { joinedAtS: number | null; state: string }>;
+  };
+  delivery: {
+    reliableSent: number;
+    transportReliableSent: number;
+    acknowledged: number;
+    gaveUp: number;
+    reliableDelivered: number;
+  };
 }
 
 interface ProxyJson {
-  clients: Array<{ links: Record<'clientToServer' | 'serverToClient', { sent: number; dropped: number; droppedBy: Record<string, number>; messagesDropped: number }> }>;
+  clients: Array<{
+    links: Record<
+      'clientToServer' | 'serverToClient',
+      { sent: number; dropped: number; droppedBy: Record<string, number>; messagesDropped: number }
+    >;
+  }>;
   analysis: { connections: Array<{ clientToServer: { fragments: { retransmissions: number; rounds: number } } }> };
 }
 
 async function chain(proxyArgs: string[], clientS: number) {
   const [serverPort, proxyPort] = [await freeUdpPort(), await freeUdpPort()];
-  const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${serverPort}`, '--mode', 'fixed', '--duration', `${clientS + 4}s`, '--json']);
-  const proxy = bcsim(['proxy', '--listen', `127.0.0.1:${proxyPort}`, '--upstream', `127.0.0.1:${serverPort}`, '--duration', `${clientS + 3}s`, '--json', ...proxyArgs]);
+  const server = bcsim([
+    'peer',
+    'server',
+    '--listen',
+    `127.0.0.1:${serverPort}`,
+    '--mode',
+    'fixed',
+    '--duration',
+    `${clientS + 4}s`,
+    '--json',
+  ]);
+  const proxy = bcsim([
+    'proxy',
+    '--listen',
+    `127.0.0.1:${proxyPort}`,
+    '--upstream',
+    `127.0.0.1:${serverPort}`,
+    '--duration',
+    `${clientS + 3}s`,
+    '--json',
+    ...proxyArgs,
+  ]);
   await Promise.all([server.stderrSays('waiting for clients'), proxy.stderrSays('listening on')]);
-  const client = bcsim(['peer', 'client', '--connect', `127.0.0.1:${proxyPort}`, '--mode', 'fixed', '--duration', `${clientS}s`, '--json']);
+  const client = bcsim([
+    'peer',
+    'client',
+    '--connect',
+    `127.0.0.1:${proxyPort}`,
+    '--mode',
+    'fixed',
+    '--duration',
+    `${clientS}s`,
+    '--json',
+  ]);
   const [c, p, s] = await Promise.all([client.exited, proxy.exited, server.exited]);
   for (const run of [c, p, s]) expect(run.signal, run.stderr).toBeNull();
-  return { client: JSON.parse(c.stdout) as LiveJson, proxy: JSON.parse(p.stdout) as ProxyJson, server: JSON.parse(s.stdout) as LiveJson };
+  return {
+    client: JSON.parse(c.stdout) as LiveJson,
+    proxy: JSON.parse(p.stdout) as ProxyJson,
+    server: JSON.parse(s.stdout) as LiveJson,
+  };
 }
 
 describe.concurrent('through bcsim proxy', () => {
@@ -44,7 +93,9 @@ describe.concurrent('through bcsim proxy', () => {
     // them all, plus at most the client transport's own (its Disconnect, which may still be in flight);
     // and every message of the server that the client ACKed was delivered.
     expect(server.delivery.reliableDelivered).toBeGreaterThanOrEqual(client.delivery.reliableSent);
-    expect(server.delivery.reliableDelivered).toBeLessThanOrEqual(client.delivery.reliableSent + client.delivery.transportReliableSent);
+    expect(server.delivery.reliableDelivered).toBeLessThanOrEqual(
+      client.delivery.reliableSent + client.delivery.transportReliableSent,
+    );
     expect(client.delivery.reliableDelivered).toBeGreaterThanOrEqual(server.delivery.acknowledged);
   }, 60_000);
 

@@ -15,24 +15,69 @@ interface LiveJson {
   role: string;
   wallSeconds: number;
   stopReason: string;
-  peer: { retransmits: number; connections: Record<string, { joinedAtS: number | null; state: string; slot: number | null }> };
-  delivery: { reliableSent: number; acknowledged: number; unacknowledged: number; gaveUp: number; unreliableSent: number; unreliableReceived: number; reliableReceived: number };
+  peer: {
+    retransmits: number;
+    connections: Record<string, { joinedAtS: number | null; state: string; slot: number | null }>;
+  };
+  delivery: {
+    reliableSent: number;
+    acknowledged: number;
+    unacknowledged: number;
+    gaveUp: number;
+    unreliableSent: number;
+    unreliableReceived: number;
+    reliableReceived: number;
+  };
   timers: { sendLatenessUs: { count: number; p50: number; p99: number } };
   noAnswer: string | null;
   conformanceCounts: { rules: number; passed: number; failed: number; notExercised: number };
-  conformance: Array<{ rule: string; status: string; passed: boolean; violations: number; reason?: string; evidence: Array<{ seq: number; hex: string; detail: string }> }>;
+  conformance: Array<{
+    rule: string;
+    status: string;
+    passed: boolean;
+    violations: number;
+    reason?: string;
+    evidence: Array<{ seq: number; hex: string; detail: string }>;
+  }>;
 }
 
 async function pair(serverMode: string, clientMode: string, clientExtra: string[] = []) {
   const port = await freeUdpPort();
-  const server = bcsim(['peer', 'server', '--listen', `127.0.0.1:${port}`, '--mode', serverMode, '--duration', `${CLIENT_S + 3}s`, '--json']);
+  const server = bcsim([
+    'peer',
+    'server',
+    '--listen',
+    `127.0.0.1:${port}`,
+    '--mode',
+    serverMode,
+    '--duration',
+    `${CLIENT_S + 3}s`,
+    '--json',
+  ]);
   await server.stderrSays('waiting for clients');
-  const client = bcsim(['peer', 'client', '--connect', `127.0.0.1:${port}`, '--mode', clientMode, '--duration', `${CLIENT_S}s`, '--json', ...clientExtra]);
+  const client = bcsim([
+    'peer',
+    'client',
+    '--connect',
+    `127.0.0.1:${port}`,
+    '--mode',
+    clientMode,
+    '--duration',
+    `${CLIENT_S}s`,
+    '--json',
+    ...clientExtra,
+  ]);
   await client.stderrSays('bcsim peer client: ');
   const t0 = performance.now();
   const [c, s] = await Promise.all([client.exited, server.exited]);
   const clientElapsedS = (performance.now() - t0) / 1000;
-  return { client: c, server: s, clientElapsedS, clientJson: JSON.parse(c.stdout) as LiveJson, serverJson: JSON.parse(s.stdout) as LiveJson };
+  return {
+    client: c,
+    server: s,
+    clientElapsedS,
+    clientJson: JSON.parse(c.stdout) as LiveJson,
+    serverJson: JSON.parse(s.stdout) as LiveJson,
+  };
 }
 
 describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => {
@@ -83,7 +128,10 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
         expect(server.code).toBe(0);
         for (const j of [clientJson, serverJson]) {
           expect(j.conformanceCounts.failed).toBe(0);
-          expect(j.conformance.find((r) => r.rule === 'retransmit-interval')).toMatchObject({ status: 'not-exercised', passed: false });
+          expect(j.conformance.find((r) => r.rule === 'retransmit-interval')).toMatchObject({
+            status: 'not-exercised',
+            passed: false,
+          });
         }
       }
     }, 60_000);
@@ -94,9 +142,24 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
     const rules = join(dir, 'rules.json');
     // DECISIONS.md 8: the stock two-pass outbox sends an ACK entry up to 9 times; a fixed one 3.
     // On clean loopback the server never re-sends, so retransmit-interval checks nothing.
-    writeFileSync(rules, JSON.stringify({ rules: [{ rule: 'ack-sends-max', max: 3 }, { rule: 'fragment-acks', withinMs: 2000 }, { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 }] }));
+    writeFileSync(
+      rules,
+      JSON.stringify({
+        rules: [
+          { rule: 'ack-sends-max', max: 3 },
+          { rule: 'fragment-acks', withinMs: 2000 },
+          { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 },
+        ],
+      }),
+    );
     const junit = join(dir, 'out.xml');
-    const { client, clientJson } = await pair('stock', 'fixed', ['--expect', rules, '--junit', junit, '--require-exercised']);
+    const { client, clientJson } = await pair('stock', 'fixed', [
+      '--expect',
+      rules,
+      '--junit',
+      junit,
+      '--require-exercised',
+    ]);
     expect(client.code).toBe(1);
     const failed = clientJson.conformance.find((r) => r.rule === 'ack-sends-max');
     expect(failed?.passed).toBe(false);
@@ -112,6 +175,8 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
     expect(clientJson.conformanceCounts).toEqual({ rules: 4, passed: 2, failed: 2, notExercised: 0 });
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/tests="4" failures="2">/);
-    expect(xml).toMatch(/<failure message="not exercised, and required to be: checked 0 events: the counterpart re-sent none of its \d+ reliable messages"\/>/);
+    expect(xml).toMatch(
+      /<failure message="not exercised, and required to be: checked 0 events: the counterpart re-sent none of its \d+ reliable messages"\/>/,
+    );
   }, 60_000);
 });

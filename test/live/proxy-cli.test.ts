@@ -26,7 +26,14 @@ afterEach(() => {
 async function cli(args: string[], stderrIsTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stdoutIsTTY: false, stderrIsTTY, env: {}, cwd: process.cwd() };
+  const io: CliIO = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stdoutIsTTY: false,
+    stderrIsTTY,
+    env: {},
+    cwd: process.cwd(),
+  };
   const code = await runCli(args, io);
   return { code, stdout, stderr };
 }
@@ -48,7 +55,21 @@ async function freePort(): Promise<number> {
 }
 
 function reliable(seq: number): Uint8Array {
-  const r = encodeDatagram({ peerId: 0xff, messages: [{ type: 0x32, reliable: true, ordered: true, fragment: false, seq, fragIndex: null, fragCount: null, payload: Uint8Array.of(1, 2, 3) }] });
+  const r = encodeDatagram({
+    peerId: 0xff,
+    messages: [
+      {
+        type: 0x32,
+        reliable: true,
+        ordered: true,
+        fragment: false,
+        seq,
+        fragIndex: null,
+        fragCount: null,
+        payload: Uint8Array.of(1, 2, 3),
+      },
+    ],
+  });
   if (!r.ok) throw new Error('encode');
   return encrypt(r.bytes);
 }
@@ -60,14 +81,29 @@ describe('bcsim proxy flags', () => {
     [['proxy', '--listen', `${LOCAL}:22102`], /^bcsim: --upstream is required/],
     [['proxy', '--listen', 'nohost', ...up], /^bcsim: --listen: "nohost" is not host:port/],
     [['proxy', '--listen', `${LOCAL}:70000`, ...up], /^bcsim: --listen: port 70000 is not in 1\.\.65535/],
-    [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--scenario', 'no-such-scenario'], /^bcsim: .*no built-in scenario of that name/],
+    [
+      ['proxy', '--listen', `${LOCAL}:22102`, ...up, '--scenario', 'no-such-scenario'],
+      /^bcsim: .*no built-in scenario of that name/,
+    ],
     [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--duration', 'soon'], /^bcsim: --duration: expected a duration/],
     [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--loss', '2'], /^bcsim: --loss: expected a decimal number/],
     [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--set', 'link.both.loss=7'], /^bcsim: /],
-    [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--pcap', '/no/such/dir/p.pcapng'], /^bcsim: --pcap .*does not exist/],
-    [['proxy', '--listen', '[::1]:22102', '--upstream', '[::1]:22101', '--pcap', join(tmpdir(), 'p6.pcapng')], /^bcsim: --pcap: IPv4 addresses only/],
-    [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--pcap', join(tmpdir(), 'same'), '--out', join(tmpdir(), 'same')], /^bcsim: --out and --pcap name the same file/],
-    [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--upstream-bind', '::1'], /^bcsim: --upstream-bind: ::1 cannot reach 127\.0\.0\.1/],
+    [
+      ['proxy', '--listen', `${LOCAL}:22102`, ...up, '--pcap', '/no/such/dir/p.pcapng'],
+      /^bcsim: --pcap .*does not exist/,
+    ],
+    [
+      ['proxy', '--listen', '[::1]:22102', '--upstream', '[::1]:22101', '--pcap', join(tmpdir(), 'p6.pcapng')],
+      /^bcsim: --pcap: IPv4 addresses only/,
+    ],
+    [
+      ['proxy', '--listen', `${LOCAL}:22102`, ...up, '--pcap', join(tmpdir(), 'same'), '--out', join(tmpdir(), 'same')],
+      /^bcsim: --out and --pcap name the same file/,
+    ],
+    [
+      ['proxy', '--listen', `${LOCAL}:22102`, ...up, '--upstream-bind', '::1'],
+      /^bcsim: --upstream-bind: ::1 cannot reach 127\.0\.0\.1/,
+    ],
   ])('%j exits 2 with one line', async (args, message) => {
     const r = await cli(args as string[]);
     expect(r.code).toBe(2);
@@ -92,7 +128,19 @@ describe('bcsim proxy run', () => {
     const sending = setInterval(() => client.send(reliable(1), listen, LOCAL), 50);
     try {
       const t0 = performance.now();
-      const tty = await cli(['proxy', '--listen', `${LOCAL}:${listen}`, '--upstream', `${LOCAL}:${server.address().port}`, '--duration', '1.2s', '--json'], true);
+      const tty = await cli(
+        [
+          'proxy',
+          '--listen',
+          `${LOCAL}:${listen}`,
+          '--upstream',
+          `${LOCAL}:${server.address().port}`,
+          '--duration',
+          '1.2s',
+          '--json',
+        ],
+        true,
+      );
       const elapsedS = (performance.now() - t0) / 1000;
       expect(tty.code).toBe(0);
       const summary = JSON.parse(tty.stdout);
@@ -102,16 +150,36 @@ describe('bcsim proxy run', () => {
       expect(summary.wallSeconds).toBeGreaterThanOrEqual(1.2);
       expect(summary.wallSeconds).toBeLessThanOrEqual(1.2 + 1 + 0.5);
       expect(elapsedS).toBeLessThanOrEqual(1.2 + 10);
-      expect(summary).toMatchObject({ schema: 'bcsim.proxy/1', stoppedBy: 'duration', settings: { linkConfig: 'perfect', scenario: null } });
+      expect(summary).toMatchObject({
+        schema: 'bcsim.proxy/1',
+        stoppedBy: 'duration',
+        settings: { linkConfig: 'perfect', scenario: null },
+      });
       expect(summary.clients[0].links.clientToServer.sent).toBeGreaterThan(5);
       expect(tty.stderr).toMatch(/\rproxy \d+s 1 cl fwd \d+ drop 0 \| C: unacked 1 resent \d+/);
       expect(tty.stderr.endsWith('\r\x1b[K')).toBe(true);
 
-      const plain = await cli(['proxy', '--listen', `${LOCAL}:${listen}`, '--upstream', `${LOCAL}:${server.address().port}`, '--duration', '0.6s', '--scenario', 'lossy-link', '--seed', '4']);
+      const plain = await cli([
+        'proxy',
+        '--listen',
+        `${LOCAL}:${listen}`,
+        '--upstream',
+        `${LOCAL}:${server.address().port}`,
+        '--duration',
+        '0.6s',
+        '--scenario',
+        'lossy-link',
+        '--seed',
+        '4',
+      ]);
       expect(plain.code).toBe(0);
       // Not a terminal: no status line, only the one line saying where it listens.
-      expect(plain.stderr).toMatch(/^bcsim proxy: listening on 127\.0\.0\.1:\d+, upstream 127\.0\.0\.1:\d+, seed 4, for 0\.6 s\n$/);
-      expect(plain.stdout).toMatch(/^bcsim proxy 127\.0\.0\.1:\d+ -> 127\.0\.0\.1:\d+: [\d.]+ s, stopped by duration, seed 4, links: scenario lossy-link/);
+      expect(plain.stderr).toMatch(
+        /^bcsim proxy: listening on 127\.0\.0\.1:\d+, upstream 127\.0\.0\.1:\d+, seed 4, for 0\.6 s\n$/,
+      );
+      expect(plain.stdout).toMatch(
+        /^bcsim proxy 127\.0\.0\.1:\d+ -> 127\.0\.0\.1:\d+: [\d.]+ s, stopped by duration, seed 4, links: scenario lossy-link/,
+      );
       expect(plain.stdout).toMatch(/client 1 127\.0\.0\.1:\d+/);
     } finally {
       clearInterval(sending);
@@ -121,10 +189,22 @@ describe('bcsim proxy run', () => {
   it('warns (one line) when --listen is not loopback', async () => {
     // A non-loopback address of this machine, if it has one; otherwise nothing to test.
     const { networkInterfaces } = await import('node:os');
-    const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    const address = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
     if (address === undefined) return;
     const server = await udp();
-    const r = await cli(['proxy', '--listen', `${address}:0`.replace(':0', `:${await freePort()}`), '--upstream', `${LOCAL}:${server.address().port}`, '--upstream-bind', LOCAL, '--duration', '0.2s']);
+    const r = await cli([
+      'proxy',
+      '--listen',
+      `${address}:0`.replace(':0', `:${await freePort()}`),
+      '--upstream',
+      `${LOCAL}:${server.address().port}`,
+      '--upstream-bind',
+      LOCAL,
+      '--duration',
+      '0.2s',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^bcsim: warning: --listen .* is not a loopback address.*\nbcsim proxy: listening on /);
   });
@@ -145,7 +225,21 @@ describe('bcsim proxy process', () => {
     const listen = await freePort();
     const child = spawn(
       process.execPath,
-      [main, 'proxy', '--listen', `${LOCAL}:${listen}`, '--upstream', `${LOCAL}:${server.address().port}`, '--pcap', join(dir, 'p.pcapng'), '--out', join(dir, 's.json'), '--json', '--loss', '0.2'],
+      [
+        main,
+        'proxy',
+        '--listen',
+        `${LOCAL}:${listen}`,
+        '--upstream',
+        `${LOCAL}:${server.address().port}`,
+        '--pcap',
+        join(dir, 'p.pcapng'),
+        '--out',
+        join(dir, 's.json'),
+        '--json',
+        '--loss',
+        '0.2',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';

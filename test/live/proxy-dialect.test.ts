@@ -56,9 +56,13 @@ async function peer(onMessage?: (p: Peer, plain: Uint8Array, port: number) => vo
   return p;
 }
 
-const send = (p: Peer, hex: string, port: number) => new Promise<void>((resolve) => p.socket.send(encrypt(bytes(hex)), port, LOCAL, () => resolve()));
+const send = (p: Peer, hex: string, port: number) =>
+  new Promise<void>((resolve) => p.socket.send(encrypt(bytes(hex)), port, LOCAL, () => resolve()));
 
-async function startProxy(upstreamPort: number, sets: string[] = []): Promise<{ port: number; stop: () => Promise<ProxySummary> }> {
+async function startProxy(
+  upstreamPort: number,
+  sets: string[] = [],
+): Promise<{ port: number; stop: () => Promise<ProxySummary> }> {
   let stopNow: (reason: string) => void = () => {};
   const stop = new Promise<string>((resolve) => (stopNow = resolve));
   let relay: ProxyRelay | null = null;
@@ -114,12 +118,29 @@ describe('bcsim proxy and the wire forms of DECISIONS.md 30', () => {
     expect(s.received).toEqual([CONNECT, '02 01 01 00 00 80', '02 01 06 02']);
     expect(client.received).toEqual([CONNECT_REPLY, ACK_AND_KEEPALIVE]);
     const c = summary.clients[0];
-    expect([c.undecodable, c.links.clientToServer.sent, c.links.serverToClient.sent]).toEqual([{ clientToServer: 0, serverToClient: 0 }, 3, 2]);
-    expect(c.deviations.clientToServer).toEqual({ datagrams: 3, byCode: { 'one-byte-length': 1, 'connect-without-seq': 1, 'ack-flag-bits': 1, 'disconnect-type-06': 1, 'two-byte-message': 1 } });
+    expect([c.undecodable, c.links.clientToServer.sent, c.links.serverToClient.sent]).toEqual([
+      { clientToServer: 0, serverToClient: 0 },
+      3,
+      2,
+    ]);
+    expect(c.deviations.clientToServer).toEqual({
+      datagrams: 3,
+      byCode: {
+        'one-byte-length': 1,
+        'connect-without-seq': 1,
+        'ack-flag-bits': 1,
+        'disconnect-type-06': 1,
+        'two-byte-message': 1,
+      },
+    });
     expect(c.deviations.serverToClient).toEqual({ datagrams: 1, byCode: { 'two-byte-message': 1 } });
     // The analysis read the Connect as the stock reliable seq 0 and the server's ACK of it.
     const a = summary.analysis.connections[0];
-    expect([a.clientToServer.reliable.low.messages, a.clientToServer.disconnects, a.serverToClient.keepalives.type00]).toEqual([1, 1, 1]);
+    expect([
+      a.clientToServer.reliable.low.messages,
+      a.clientToServer.disconnects,
+      a.serverToClient.keepalives.type00,
+    ]).toEqual([1, 1, 1]);
     expect(c.outstandingAtExit.client).toBe(0);
   });
 

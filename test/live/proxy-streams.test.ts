@@ -75,7 +75,14 @@ describe('OutstandingTracker', () => {
     const t = new OutstandingTracker();
     t.add('client', bytes([game(1), game(2, 0), game(2, 1)]), 3);
     expect(t.count('client')).toBe(3);
-    t.add('server', bytes([{ type: 0x01, seq: 1, flags: 0, fragIndex: null }, { type: 0x01, seq: 2, flags: 1, fragIndex: 1 }]), 2);
+    t.add(
+      'server',
+      bytes([
+        { type: 0x01, seq: 1, flags: 0, fragIndex: null },
+        { type: 0x01, seq: 2, flags: 1, fragIndex: 1 },
+      ]),
+      2,
+    );
     expect(t.count('client')).toBe(1);
     // An ACK from the same end does not clear its own messages.
     t.add('client', bytes([{ type: 0x01, seq: 2, flags: 1, fragIndex: 0 }]), 1);
@@ -101,10 +108,23 @@ describe('WireAnalyzer.live', () => {
       if (!r.ok) throw new Error('encode');
       return r.bytes;
     };
-    const msg = (seq: number): Message => ({ type: 0x32, reliable: true, ordered: true, fragment: false, seq, fragIndex: null, fragCount: null, payload: Uint8Array.of(9) });
+    const msg = (seq: number): Message => ({
+      type: 0x32,
+      reliable: true,
+      ordered: true,
+      fragment: false,
+      seq,
+      fragIndex: null,
+      fragCount: null,
+      payload: Uint8Array.of(9),
+    });
     for (let i = 0; i < 30; i++) {
       datagrams.push([i * 100_000, 'client', enc(0xff, [msg(i % 10)])]); // seqs 0..9 sent three times: re-sends
-      datagrams.push([i * 100_000 + 50_000, 'server', enc(2, [{ type: 0x01, seq: i % 10, flags: 0, fragIndex: null }])]);
+      datagrams.push([
+        i * 100_000 + 50_000,
+        'server',
+        enc(2, [{ type: 0x01, seq: i % 10, flags: 0, fragIndex: null }]),
+      ]);
     }
     const a = new WireAnalyzer();
     const b = new WireAnalyzer();

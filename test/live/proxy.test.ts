@@ -41,7 +41,9 @@ interface Peer {
   waitFor(n: number, ms?: number): Promise<void>;
 }
 
-async function peer(onMessage?: (p: Peer, msg: Buffer, rinfo: { port: number; address: string }) => void): Promise<Peer> {
+async function peer(
+  onMessage?: (p: Peer, msg: Buffer, rinfo: { port: number; address: string }) => void,
+): Promise<Peer> {
   const socket = createSocket('udp4');
   sockets.push(socket);
   await new Promise<void>((resolve) => socket.bind(0, LOCAL, resolve));
@@ -63,7 +65,8 @@ async function peer(onMessage?: (p: Peer, msg: Buffer, rinfo: { port: number; ad
   return p;
 }
 
-const send = (p: Peer, bytes: Uint8Array, port: number) => new Promise<void>((resolve) => p.socket.send(bytes, port, LOCAL, () => resolve()));
+const send = (p: Peer, bytes: Uint8Array, port: number) =>
+  new Promise<void>((resolve) => p.socket.send(bytes, port, LOCAL, () => resolve()));
 
 function wire(peerId: number, messages: Message[]): Uint8Array {
   const r = encodeDatagram({ peerId, messages });
@@ -71,9 +74,32 @@ function wire(peerId: number, messages: Message[]): Uint8Array {
   return encrypt(r.bytes);
 }
 
-const reliable = (seq: number, payload = [1, 2, 3]): Message => ({ type: 0x32, reliable: true, ordered: true, fragment: false, seq, fragIndex: null, fragCount: null, payload: Uint8Array.from(payload) });
-const fragment = (seq: number, index: number, count: number): Message => ({ type: 0x32, reliable: true, ordered: true, fragment: true, seq, fragIndex: index, fragCount: index === 0 ? count : null, payload: new Uint8Array(20).fill(index) });
-const ack = (seq: number, fragIndex: number | null = null): Message => ({ type: 0x01, seq, flags: fragIndex === null ? 0 : 1, fragIndex });
+const reliable = (seq: number, payload = [1, 2, 3]): Message => ({
+  type: 0x32,
+  reliable: true,
+  ordered: true,
+  fragment: false,
+  seq,
+  fragIndex: null,
+  fragCount: null,
+  payload: Uint8Array.from(payload),
+});
+const fragment = (seq: number, index: number, count: number): Message => ({
+  type: 0x32,
+  reliable: true,
+  ordered: true,
+  fragment: true,
+  seq,
+  fragIndex: index,
+  fragCount: index === 0 ? count : null,
+  payload: new Uint8Array(20).fill(index),
+});
+const ack = (seq: number, fragIndex: number | null = null): Message => ({
+  type: 0x01,
+  seq,
+  flags: fragIndex === null ? 0 : 1,
+  fragIndex,
+});
 
 interface Started {
   relay: ProxyRelay;
@@ -81,7 +107,10 @@ interface Started {
   stop: () => Promise<ProxySummary>;
 }
 
-async function startProxy(upstreamPort: number, options: { sets?: string[]; loss?: number; seed?: number; pcap?: string; out?: string } = {}): Promise<Started> {
+async function startProxy(
+  upstreamPort: number,
+  options: { sets?: string[]; loss?: number; seed?: number; pcap?: string; out?: string } = {},
+): Promise<Started> {
   const config: ProxyConfig = {
     listen: { host: LOCAL, port: 0, family: 4 },
     upstream: { host: LOCAL, port: upstreamPort, family: 4 },
@@ -141,7 +170,9 @@ describe('bcsim proxy relay', () => {
     const summary = await proxy.stop();
 
     // The server saw exactly the client bytes, from three proxy ports (one per client), none of them the listen port.
-    expect(server.received.map((r) => Buffer.from(r.bytes).toString('hex')).sort()).toEqual(sent.map((s) => Buffer.from(s).toString('hex')).sort());
+    expect(server.received.map((r) => Buffer.from(r.bytes).toString('hex')).sort()).toEqual(
+      sent.map((s) => Buffer.from(s).toString('hex')).sort(),
+    );
     const ports = new Set(server.received.map((r) => r.port));
     expect(ports.size).toBe(3);
     expect(ports.has(proxy.port)).toBe(false);
@@ -151,7 +182,9 @@ describe('bcsim proxy relay', () => {
       for (const r of c.received) {
         expect(r.port).toBe(proxy.port);
         const d = decodeDatagram(decrypt(r.bytes));
-        expect(d.ok && d.datagram.messages[1].type === 0x32 && Math.floor(((d.datagram.messages[1].seq ?? 0) - 100) / 10)).toBe(i);
+        expect(
+          d.ok && d.datagram.messages[1].type === 0x32 && Math.floor(((d.datagram.messages[1].seq ?? 0) - 100) / 10),
+        ).toBe(i);
       }
     });
     expect(summary.schema).toBe('bcsim.proxy/1');
@@ -176,7 +209,12 @@ describe('bcsim proxy relay', () => {
     await server.waitFor(1, 300);
     const summary = await proxy.stop();
     expect(server.received).toHaveLength(0);
-    expect(summary.clients[0].links.clientToServer).toMatchObject({ sent: 20, delivered: 0, dropped: 20, droppedBy: { loss: 20, outage: 0, queue: 0, rule: 0 } });
+    expect(summary.clients[0].links.clientToServer).toMatchObject({
+      sent: 20,
+      delivered: 0,
+      dropped: 20,
+      droppedBy: { loss: 20, outage: 0, queue: 0, rule: 0 },
+    });
     expect(summary.settings.loss).toBe(1);
     // The analysis still sees what the client sent (before the link).
     expect(summary.analysis.connections[0].clientToServer.datagrams).toBe(20);
@@ -218,7 +256,8 @@ describe('bcsim proxy relay', () => {
         p.socket.send(wire(2, [ack(m.seq ?? 0, m.fragIndex), ack(77)]), rinfo.port, LOCAL);
       }
     });
-    const rule = 'link.serverToClient.drop=[{"match":{"type":"ack","fragment":true},"first":2},{"scope":"message","match":{"type":"ack","fragment":true}}]';
+    const rule =
+      'link.serverToClient.drop=[{"match":{"type":"ack","fragment":true},"first":2},{"scope":"message","match":{"type":"ack","fragment":true}}]';
     const proxy = await startProxy(server.port, { sets: [rule] });
     const client = await peer();
     // Round 1, then the client re-sends both fragments (no ACK came), as the stock client would.
@@ -284,7 +323,10 @@ describe('bcsim proxy relay', () => {
 
     let tshark: string;
     // tshark is installed by .ci/run: this check never skips.
-    tshark = execFileSync('tshark', ['-r', pcap, '-T', 'fields', '-e', 'udp.srcport', '-e', 'udp.dstport'], { encoding: 'utf8', timeout: 20_000 });
+    tshark = execFileSync('tshark', ['-r', pcap, '-T', 'fields', '-e', 'udp.srcport', '-e', 'udp.dstport'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     const lines = tshark.trim().split('\n');
     expect(lines).toHaveLength(packets);
     // End to end, the proxy transparent: one conversation, client <-> server.
@@ -350,7 +392,8 @@ describe('bcsim proxy relay', () => {
     const opened = openCapture(pcap, { comments: true });
     if (!opened.ok) throw new Error(opened.error.reason);
     const comments: string[] = [];
-    for (let step = opened.reader.next(); step.kind === 'packet'; step = opened.reader.next()) comments.push(step.packet.comment ?? '');
+    for (let step = opened.reader.next(); step.kind === 'packet'; step = opened.reader.next())
+      comments.push(step.packet.comment ?? '');
     expect(comments).toEqual(['', 'LINK-DUP']);
   });
 

@@ -19,9 +19,19 @@ describe('the status line', () => {
   it('per side: "?" while the behaviour is unknown, then the estimate and the behaviour', () => {
     const analyzer = new WireAnalyzer();
     const endpoint = (port: number) => ({ key: port, ip: 0, port, label: `127.0.0.1:${port}` });
-    const connection: CaptureConnection = { index: 1, server: endpoint(22101), client: endpoint(22102), slot: 2, startSeen: true, firstUs: 0, lastUs: 0 };
+    const connection: CaptureConnection = {
+      index: 1,
+      server: endpoint(22101),
+      client: endpoint(22102),
+      slot: 2,
+      startSeen: true,
+      firstUs: 0,
+      lastUs: 0,
+    };
     analyzer.add(connection, 'client', 0, 0, bc(0xff, [reliable(0, [0xff, 1], 0x03)]));
-    expect(statusLine(relayWith(analyzer), 1)).toMatch(/\| C: .* outbox \? \(unknown\) \| S: .* outbox \? \(unknown\)$/);
+    expect(statusLine(relayWith(analyzer), 1)).toMatch(
+      /\| C: .* outbox \? \(unknown\) \| S: .* outbox \? \(unknown\)$/,
+    );
     // The server ACKs each of the client's messages once; the client keeps sending, so keys are passed over.
     for (let k = 1; k <= 10; k++) {
       analyzer.add(connection, 'client', k * S, 0, bc(0x02, [reliable(k), unreliable()]));

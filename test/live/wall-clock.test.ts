@@ -89,13 +89,25 @@ describe('WallClock', () => {
 });
 
 describe('RemoteBridge: the join script against real replies', () => {
-  const game = (opcode: number): Delivery => ({ type: TYPE_GAME, low: false, reliable: true, seq: 1, payload: Uint8Array.of(opcode, 1, 2), uid: -1 });
+  const game = (opcode: number): Delivery => ({
+    type: TYPE_GAME,
+    low: false,
+    reliable: true,
+    seq: 1,
+    payload: Uint8Array.of(opcode, 1, 2),
+    uid: -1,
+  });
 
   function setup() {
     const wall = fakeWall();
     const clock = new WallClock(wall.source);
     const reported: Array<[string, number, number]> = [];
-    const bridge = new RemoteBridge(clock, 'client', () => ({ onDelivered: (to, client, uid, d) => reported.push([to, uid, d.payload[0]]) }), joinSteps());
+    const bridge = new RemoteBridge(
+      clock,
+      'client',
+      () => ({ onDelivered: (to, client, uid, d) => reported.push([to, uid, d.payload[0]]) }),
+      joinSteps(),
+    );
     return { wall, clock, reported, bridge };
   }
 
@@ -120,7 +132,7 @@ describe('RemoteBridge: the join script against real replies', () => {
     clock.stop();
   });
 
-  it('messages outside the join are delivered as they are, and the script\'s copies of them are not expected', () => {
+  it("messages outside the join are delivered as they are, and the script's copies of them are not expected", () => {
     const { bridge, reported, clock } = setup();
     expect(bridge.expect(1, TYPE_GAME, Uint8Array.of(0x99), true)).toBe(-1);
     bridge.delivered(1, game(0x99));
@@ -138,6 +150,14 @@ describe('OwnMessages', () => {
     own.refused(uids[2]);
     own.acknowledged(-1); // no uid: ignored
     own.register(true); // a keepalive of the transport: counted apart
-    expect(own.stats()).toEqual({ reliableSent: 2999, transportReliableSent: 1, acknowledged: 1, unacknowledged: 2997, gaveUp: 1, refused: 1, unreliableSent: 0 });
+    expect(own.stats()).toEqual({
+      reliableSent: 2999,
+      transportReliableSent: 1,
+      acknowledged: 1,
+      unacknowledged: 2997,
+      gaveUp: 1,
+      refused: 1,
+      unreliableSent: 0,
+    });
   });
 });

@@ -17,7 +17,8 @@ import { cpuMs } from '../support/cpu.js';
 const STEPS: readonly SwapStep[] = ['file-written', 'all-written', 'old-aside', 'new-placed', 'old-removed'];
 
 /** The report files, each holding `version`. */
-const set = (version: string): Record<string, string> => Object.fromEntries(REPORT_FILES.map((f) => [f, `${version} ${f}\n`]));
+const set = (version: string): Record<string, string> =>
+  Object.fromEntries(REPORT_FILES.map((f) => [f, `${version} ${f}\n`]));
 
 /** What a reader of `dir` sees: one whole version, "absent", or "mixed". */
 function view(dir: string): string {
@@ -105,17 +106,24 @@ describe('the report files appear together or not at all', () => {
     expect(child.stderr).toBe('');
     expect(child.signal).toBe('SIGKILL'); // the fault fired at that step
     const killedBetweenRenames = at === 'old-aside';
-    expect(view(dir)).toBe(killedBetweenRenames ? 'absent' : at === 'file-written' || at === 'all-written' ? 'v1' : 'v2');
+    expect(view(dir)).toBe(
+      killedBetweenRenames ? 'absent' : at === 'file-written' || at === 'all-written' ? 'v1' : 'v2',
+    );
     const leftovers = readdirSync(parent).filter((n) => n !== 'report');
     if (at !== 'old-removed') expect(leftovers.length).toBeGreaterThan(0);
-    for (const n of leftovers) expect(n.startsWith(`${NEW_PREFIX}${child.pid}-`) || n.startsWith(`${OLD_PREFIX}${child.pid}-`)).toBe(true);
+    for (const n of leftovers)
+      expect(n.startsWith(`${NEW_PREFIX}${child.pid}-`) || n.startsWith(`${OLD_PREFIX}${child.pid}-`)).toBe(true);
 
     const firstView: string[] = [];
     setSwapStepHook(() => {
-      if (firstView.length === 0) firstView.push(view(dir), ...readdirSync(parent).filter((n) => !n.startsWith(`${NEW_PREFIX}${process.pid}-`)));
+      if (firstView.length === 0)
+        firstView.push(view(dir), ...readdirSync(parent).filter((n) => !n.startsWith(`${NEW_PREFIX}${process.pid}-`)));
     });
     writeFolderAtomic(dir, set('v3'));
-    expect(firstView).toEqual([killedBetweenRenames || at === 'file-written' || at === 'all-written' ? 'v1' : 'v2', 'report']);
+    expect(firstView).toEqual([
+      killedBetweenRenames || at === 'file-written' || at === 'all-written' ? 'v1' : 'v2',
+      'report',
+    ]);
     expect(view(dir)).toBe('v3');
     expect(readdirSync(parent)).toEqual(['report']);
   });
@@ -148,7 +156,7 @@ describe('writeReport', () => {
 });
 
 describe('sweeping leftovers of killed runs', () => {
-  it('isAlive: ESRCH means dead, EPERM (another user\'s process) means alive', () => {
+  it("isAlive: ESRCH means dead, EPERM (another user's process) means alive", () => {
     expect(isAlive(process.pid)).toBe(true);
     expect(isAlive(deadPid())).toBe(false);
     const kill = vi.spyOn(process, 'kill').mockImplementation(() => {

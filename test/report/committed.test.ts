@@ -27,7 +27,10 @@ describe('the committed reports', () => {
       for (const file of REPORT_FILES) {
         const fresh = readFileSync(join(out, file));
         const committed = readFileSync(join('reports', name, file));
-        expect(fresh.equals(committed), `reports/${name}/${file} differs: regenerate with \`bcsim compare ${name} --out reports/${name}\``).toBe(true);
+        expect(
+          fresh.equals(committed),
+          `reports/${name}/${file} differs: regenerate with \`bcsim compare ${name} --out reports/${name}\``,
+        ).toBe(true);
       }
     });
   }

@@ -37,7 +37,9 @@ describe('junitDocument', () => {
   it('writes the forms check has always written: empty passing cases, failures inline', () => {
     expect(xml).toContain('    <testcase classname="c" name="passes"></testcase>\n');
     expect(xml).toContain('<testcase classname="c" name="fails bare"><failure message="no detail"/></testcase>');
-    expect(xml).toContain('<testcase classname="c" name="skipped"><skipped message="checked 0 events: nothing? sent"/></testcase>');
+    expect(xml).toContain(
+      '<testcase classname="c" name="skipped"><skipped message="checked 0 events: nothing? sent"/></testcase>',
+    );
   });
 });
 
@@ -53,7 +55,10 @@ describe("bcsim check's JUnit, through the shared writer", () => {
         { path: 'delivery.reliableLost', op: 'eq', expected: 0, actual: pass ? 0 : 3, pass },
         { path: 'peers.*.ackOutbox.max', op: 'lte', expected: 20, actual: 9, pass: true },
       ],
-      determinism: identical === null ? null : { identical, datagrams: 12, message: identical ? '' : 'datagram 4 differs: "a" & "b"' },
+      determinism:
+        identical === null
+          ? null
+          : { identical, datagrams: 12, message: identical ? '' : 'datagram 4 differs: "a" & "b"' },
       reproduce: `bcsim run x.json --mode ${mode} --seed ${seed} --json`,
       recheck: '',
       settings: {},

@@ -20,7 +20,12 @@ const num = (tag: string, name: string): number => {
   if (!m) throw new Error(`no ${name} in ${tag}`);
   return Number(m[1]);
 };
-const boxOf = (tag: string): Box => ({ x: num(tag, 'x'), y: num(tag, 'y'), width: num(tag, 'width'), height: num(tag, 'height') });
+const boxOf = (tag: string): Box => ({
+  x: num(tag, 'x'),
+  y: num(tag, 'y'),
+  width: num(tag, 'width'),
+  height: num(tag, 'height'),
+});
 
 /** The geometry of one rendered chart, read back from its SVG text. */
 function parseChart(svg: string) {
@@ -32,10 +37,23 @@ function parseChart(svg: string) {
   const items = [...svg.matchAll(/<g class="legend-item">(.*?)<\/g>/g)].map((m) => {
     const inner = m[1];
     const box = boxOf(inner.match(/<rect class="legend-box"[^>]*>/)?.[0] ?? '');
-    const lines = [...inner.matchAll(/<line [^>]*>/g)].map((l) => ({ x1: num(l[0], 'x1'), x2: num(l[0], 'x2'), y: num(l[0], 'y1') }));
+    const lines = [...inner.matchAll(/<line [^>]*>/g)].map((l) => ({
+      x1: num(l[0], 'x1'),
+      x2: num(l[0], 'x2'),
+      y: num(l[0], 'y1'),
+    }));
     const textTag = inner.match(/<text [^>]*>/)?.[0] ?? '';
-    const label = (inner.match(/<text [^>]*>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/)?.[1] ?? '').replace(/&amp;/g, '&').replace(/&lt;/g, '<');
-    return { box, lines, textX: num(textTag, 'x'), textY: num(textTag, 'y'), label, title: inner.match(/<title>([^<]*)<\/title>/)?.[1] };
+    const label = (inner.match(/<text [^>]*>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/)?.[1] ?? '')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<');
+    return {
+      box,
+      lines,
+      textX: num(textTag, 'x'),
+      textY: num(textTag, 'y'),
+      label,
+      title: inner.match(/<title>([^<]*)<\/title>/)?.[1],
+    };
   });
   // The plot frame is the last full rect with a stroke; the unit label sits just above it.
   const frame = boxOf([...svg.matchAll(/<rect [^>]*fill="none" stroke="#555"\/>/g)].at(-1)?.[0] ?? '');
@@ -44,7 +62,8 @@ function parseChart(svg: string) {
   return { width, height, items, frame, unitY };
 }
 
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** Every legend item inside [0, width], none overlapping another, all above the plot. */
 function expectLegendInside(chart: ReturnType<typeof parseChart>) {
@@ -67,7 +86,10 @@ function expectLegendInside(chart: ReturnType<typeof parseChart>) {
   }
   for (let i = 0; i < chart.items.length; i++)
     for (let j = i + 1; j < chart.items.length; j++)
-      expect(overlaps(chart.items[i].box, chart.items[j].box), `${chart.items[i].label} overlaps ${chart.items[j].label}`).toBe(false);
+      expect(
+        overlaps(chart.items[i].box, chart.items[j].box),
+        `${chart.items[i].label} overlaps ${chart.items[j].label}`,
+      ).toBe(false);
   expect(chart.frame.y + chart.frame.height).toBeLessThan(chart.height);
 }
 
@@ -98,7 +120,9 @@ describe('chart legend, 7 columns (compare --causes)', () => {
     const chart = parseChart(svgs[0] ?? '');
     const rows = new Set(chart.items.map((i) => i.box.y)).size;
     expect(rows).toBeGreaterThan(1);
-    const two = parseChart(svgsOf(reportHtml(runComparison(scenario, { durationUs: 5_000_000, modes: STOCK_AND_FIXED })))[0] ?? '');
+    const two = parseChart(
+      svgsOf(reportHtml(runComparison(scenario, { durationUs: 5_000_000, modes: STOCK_AND_FIXED })))[0] ?? '',
+    );
     expect(new Set(two.items.map((i) => i.box.y)).size).toBe(1);
     expect(chart.height - two.height).toBe((rows - 1) * 16);
     expect(chart.frame.height).toBe(two.frame.height);
@@ -142,14 +166,25 @@ describe('layoutLegend', () => {
     expect(items[1].text.endsWith('…')).toBe(true);
     expect(items[1].text.length).toBeLessThan(label.length);
     const chart = parseChart(
-      renderChart({ id: 'c', title: 't', unit: 'u', endS: 1, phases: [], series: [{ label, color: '#000', dashed: false, points: [] }] }),
+      renderChart({
+        id: 'c',
+        title: 't',
+        unit: 'u',
+        endS: 1,
+        phases: [],
+        series: [{ label, color: '#000', dashed: false, points: [] }],
+      }),
     );
     expectLegendInside(chart);
     expect(chart.items[0].title).toBe(label);
   });
 
   it('is deterministic and starts a new row only when an item would cross the right edge', () => {
-    const entries = Array.from({ length: 30 }, (_, i) => ({ label: `mode-${'m'.repeat(i % 9)}`, color: '#000', strokes: ['solid', 'dashed'] as const }));
+    const entries = Array.from({ length: 30 }, (_, i) => ({
+      label: `mode-${'m'.repeat(i % 9)}`,
+      color: '#000',
+      strokes: ['solid', 'dashed'] as const,
+    }));
     const a = layoutLegend(entries);
     expect(layoutLegend(entries)).toEqual(a);
     for (let i = 1; i < a.items.length; i++) {

@@ -29,9 +29,15 @@ describe('compare long-session, 4 h', () => {
 
   it('the report states the differences in numbers', () => {
     const text = findings(comparison).join(' ');
-    expect(text).toContain(`stock ACK-outbox peaked at ${stock.peers.server.ackOutbox.max} entries on the server and ${stock.peers.client.ackOutbox.max} on the client`);
-    expect(text).toContain(`fixed peaked at ${fixed.peers.server.ackOutbox.max} and ${fixed.peers.client.ackOutbox.max} with none stranded`);
-    expect(text).toContain(`up to ${Math.max(stock.peers.server.dedupComparisons.maxPerMessage, stock.peers.client.dedupComparisons.maxPerMessage)} comparisons`);
+    expect(text).toContain(
+      `stock ACK-outbox peaked at ${stock.peers.server.ackOutbox.max} entries on the server and ${stock.peers.client.ackOutbox.max} on the client`,
+    );
+    expect(text).toContain(
+      `fixed peaked at ${fixed.peers.server.ackOutbox.max} and ${fixed.peers.client.ackOutbox.max} with none stranded`,
+    );
+    expect(text).toContain(
+      `up to ${Math.max(stock.peers.server.dedupComparisons.maxPerMessage, stock.peers.client.dedupComparisons.maxPerMessage)} comparisons`,
+    );
   });
 });
 

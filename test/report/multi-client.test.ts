@@ -18,7 +18,11 @@ const SCENARIO = {
   seed: 7,
   clients: 3,
   traffic: {
-    phases: ['join', { kind: 'combat', duration: '2m', stateUpdatesPerSecond: 16.33, reliablePerSecond: 1.015, clientShare: 0.305 }, { kind: 'quiet', duration: '3s' }],
+    phases: [
+      'join',
+      { kind: 'combat', duration: '2m', stateUpdatesPerSecond: 16.33, reliablePerSecond: 1.015, clientShare: 0.305 },
+      { kind: 'quiet', duration: '3s' },
+    ],
   },
 };
 
@@ -38,7 +42,10 @@ function tableRow(stdout: string, label: string): string[] | undefined {
 /** The cells of report.md's row whose label is exactly `label`. */
 function markdownRow(md: string, label: string): string[] | undefined {
   const line = md.split('\n').find((l) => l.startsWith(`| ${label} |`));
-  return line?.split('|').slice(2, -1).map((c) => c.trim());
+  return line
+    ?.split('|')
+    .slice(2, -1)
+    .map((c) => c.trim());
 }
 
 describe('compare, three clients', async () => {
@@ -61,8 +68,14 @@ describe('compare, three clients', async () => {
     const expected: Array<[string, (s: Summary) => number]> = [
       ['ACK-outbox peak (server total)', (s) => s.peers.server.ackOutbox.max],
       ['ACK-outbox peak (client total)', (s) => s.peers.client.ackOutbox.max],
-      ...slots.map((slot): [string, (s: Summary) => number] => [`ACK-outbox peak, server connection slot ${slot}`, (s) => s.peers.server.connections[slot].ackOutbox.max]),
-      ...slots.map((slot): [string, (s: Summary) => number] => [`ACK-outbox peak, client slot ${slot}`, (s) => s.peers.clients[slot].ackOutbox.max]),
+      ...slots.map((slot): [string, (s: Summary) => number] => [
+        `ACK-outbox peak, server connection slot ${slot}`,
+        (s) => s.peers.server.connections[slot].ackOutbox.max,
+      ]),
+      ...slots.map((slot): [string, (s: Summary) => number] => [
+        `ACK-outbox peak, client slot ${slot}`,
+        (s) => s.peers.clients[slot].ackOutbox.max,
+      ]),
     ];
     for (const [label, get] of expected) {
       const want = [String(get(runs.stock)), String(get(runs.fixed))];
@@ -76,16 +89,27 @@ describe('compare, three clients', async () => {
   });
 
   it('the verdicts and the findings name the server total and the per-connection peak', () => {
-    const perConnection = (s: Summary) => Math.max(...[...Object.values(s.peers.server.connections), ...Object.values(s.peers.clients)].map((c) => c.ackOutbox.max));
+    const perConnection = (s: Summary) =>
+      Math.max(
+        ...[...Object.values(s.peers.server.connections), ...Object.values(s.peers.clients)].map(
+          (c) => c.ackOutbox.max,
+        ),
+      );
     expect(r.stdout).toMatch(/^outbox, server total: fixed /m);
     expect(r.stdout).toContain(`vs ${perConnection(runs.stock)}) at most on any one connection`);
     const findings = doc.findings as string[];
-    expect(findings[0]).toContain(`peaked at ${runs.stock.peers.server.ackOutbox.max} entries in the server's total over its connections`);
+    expect(findings[0]).toContain(
+      `peaked at ${runs.stock.peers.server.ackOutbox.max} entries in the server's total over its connections`,
+    );
     const per = findings.find((f) => f.startsWith('Per connection'));
     expect(per).toBeDefined();
     const serverPeaks = slots.map((slot) => runs.stock.peers.server.connections[slot].ackOutbox.max);
-    expect(per).toContain(`the stock ACK-outbox peaked at ${serverPeaks.slice(0, -1).join(', ')} and ${serverPeaks.at(-1)} entries on the server's side`);
-    expect(per).toContain(`The server's total (${runs.stock.peers.server.ackOutbox.max} in stock, ${runs.fixed.peers.server.ackOutbox.max} in fixed)`);
+    expect(per).toContain(
+      `the stock ACK-outbox peaked at ${serverPeaks.slice(0, -1).join(', ')} and ${serverPeaks.at(-1)} entries on the server's side`,
+    );
+    expect(per).toContain(
+      `The server's total (${runs.stock.peers.server.ackOutbox.max} in stock, ${runs.fixed.peers.server.ackOutbox.max} in fixed)`,
+    );
     expect(md).toContain(`- ${per}`);
   });
 
@@ -106,10 +130,16 @@ describe('compare, three clients', async () => {
         expect(chart).toContain(`${mode} (worst: slot ${worst.slot})`);
       }
       // timeseries.csv: the worst connection's two ends beside the totals; its outbox series stays within its exact peak.
-      const rows = csv.trimEnd().split('\n').slice(1).map((l) => l.split(','));
+      const rows = csv
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(','));
       const peers = new Set(rows.filter((x) => x[1] === mode).map((x) => x[2]));
       expect([...peers]).toEqual(['server', 'client', `server:slot${worst.slot}`, `client:slot${worst.slot}`]);
-      const outbox = rows.filter((x) => x[1] === mode && x[2] === `server:slot${worst.slot}` && x[3] === 'ackOutbox').map((x) => Number(x[4]));
+      const outbox = rows
+        .filter((x) => x[1] === mode && x[2] === `server:slot${worst.slot}` && x[3] === 'ackOutbox')
+        .map((x) => Number(x[4]));
       expect(outbox.length).toBe(130);
       expect(Math.max(...outbox)).toBeGreaterThan(0);
       expect(Math.max(...outbox)).toBeLessThanOrEqual(worst.serverAckOutboxMax);
@@ -128,7 +158,9 @@ describe('the recorder with several clients', () => {
     const worst = run.worst!;
     const entry = Object.values(summary.peers.server.connections).find((c) => c.client === worst.client)!;
     expect(worst.ackOutboxMax).toBe(entry.ackOutbox.max);
-    expect(worst.ackOutboxMax).toBe(Math.max(...Object.values(summary.peers.server.connections).map((c) => c.ackOutbox.max)));
+    expect(worst.ackOutboxMax).toBe(
+      Math.max(...Object.values(summary.peers.server.connections).map((c) => c.ackOutbox.max)),
+    );
     // A connection's band reaches its exact peak (peaks between samples included), and the final sample is the final value.
     const points = worst.series.server.ackOutbox.points();
     expect(Math.max(...points.map((p) => p.max))).toBe(entry.ackOutbox.max);
@@ -158,7 +190,12 @@ describe('run, three clients', async () => {
     expect(table.stdout).toContain('session: 3 clients, 3 connected');
     for (const [slot, server] of Object.entries(summary.peers.server.connections)) {
       const client = summary.peers.clients[slot];
-      expect(tableRow(table.stdout, `slot ${slot} server`)).toEqual([`${server.ackOutbox.final} / ${server.ackOutbox.max}`, String(server.ackOutboxDeadZone.max), String(server.retransmitQueue.max), server.state]);
+      expect(tableRow(table.stdout, `slot ${slot} server`)).toEqual([
+        `${server.ackOutbox.final} / ${server.ackOutbox.max}`,
+        String(server.ackOutboxDeadZone.max),
+        String(server.retransmitQueue.max),
+        server.state,
+      ]);
       expect(tableRow(table.stdout, `slot ${slot} client ${client.client}`)).toEqual([
         `${client.ackOutbox.final} / ${client.ackOutbox.max}`,
         String(client.ackOutboxDeadZone.max),
@@ -186,7 +223,15 @@ describe('one client', async () => {
     expect(tableRow(compare.stdout, 'ACK-outbox peak (server)')).toBeDefined();
     expect(compare.stdout).toMatch(/^outbox: fixed /m);
     expect(doc).not.toHaveProperty('worstConnections');
-    expect(new Set(csv.trimEnd().split('\n').slice(1).map((l) => l.split(',')[2]))).toEqual(new Set(['server', 'client']));
+    expect(
+      new Set(
+        csv
+          .trimEnd()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',')[2]),
+      ),
+    ).toEqual(new Set(['server', 'client']));
     expect(html).toContain('solid = server, dashed = client.');
     expect(run.stdout).toMatch(/│ *│ server *│ client *│/);
     expect(run.stdout).not.toMatch(/session:|slot \d|all clients/);

@@ -1,6 +1,15 @@
 // Report files: shapes, determinism, self-containment and atomic writes.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, readdirSync, closeSync, readSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  closeSync,
+  readSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,10 +87,27 @@ describe('report.html', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-html-'));
     const file = join(dir, 'page.html');
     writeFileSync(file, page);
-    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update'];
+    const flags = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ];
     const r = spawnSync(
       chromium as string,
-      [...flags, '--disable-sync', `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${width},1200`, '--enable-logging=stderr', '--v=0', '--dump-dom', `file://${file}`],
+      [
+        ...flags,
+        '--disable-sync',
+        `--user-data-dir=${join(dir, 'profile')}`,
+        `--window-size=${width},1200`,
+        '--enable-logging=stderr',
+        '--v=0',
+        '--dump-dom',
+        `file://${file}`,
+      ],
       { encoding: 'utf8', timeout: 60_000 },
     );
     return { dom: r.stdout, console: r.stderr.split('\n').filter((l) => l.includes(':CONSOLE')) };
@@ -89,9 +115,11 @@ describe('report.html', () => {
 
   // Never skipped: .ci/run installs Debian's chromium when it is missing.
   it('renders in headless Chromium without console errors', () => {
-    expect(chromium, 'no /usr/bin/chromium: install Debian\'s chromium (.ci/run does)').toBeDefined();
+    expect(chromium, "no /usr/bin/chromium: install Debian's chromium (.ci/run does)").toBeDefined();
     // The check itself can fail: a page that logs is caught.
-    expect(render('<html><body><script>console.error("boom")</script></body></html>').console.join('\n')).toContain('boom');
+    expect(render('<html><body><script>console.error("boom")</script></body></html>').console.join('\n')).toContain(
+      'boom',
+    );
     const { dom, console } = render(html);
     expect(console).toEqual([]);
     expect((dom.match(/<figure class="chart"/g) ?? []).length).toBe(METRICS.length);
@@ -138,20 +166,34 @@ document.body.append(pre);
     [2, 800],
     [7, 800],
   ] as const)('with %i columns at %i px, every legend lies inside its chart in headless Chromium', (columns, width) => {
-    expect(chromium, 'no /usr/bin/chromium: install Debian\'s chromium (.ci/run does)').toBeDefined();
+    expect(chromium, "no /usr/bin/chromium: install Debian's chromium (.ci/run does)").toBeDefined();
     const page = reports[columns];
     const { dom, console } = render(page.replace('</body>', `${PROBE}</body>`), width);
     expect(console).toEqual([]);
     const json = dom.match(/<pre id="legend-probe">([^<]*)<\/pre>/)?.[1];
     expect(json, 'the probe did not run').toBeDefined();
-    const probe = JSON.parse((json as string).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Probe;
+    const probe = JSON.parse(
+      (json as string)
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    ) as Probe;
     expect(probe.innerWidth).toBe(width);
     expect(probe.charts).toHaveLength(METRICS.length);
-    const labels = ['server', 'client', ...(columns === 2 ? ['stock', 'fixed'] : causes.runs.map((run) => run.spec.label))];
+    const labels = [
+      'server',
+      'client',
+      ...(columns === 2 ? ['stock', 'fixed'] : causes.runs.map((run) => run.spec.label)),
+    ];
     expect(labels).toHaveLength(columns + 2);
     const inside = (inner: Rect, outer: Rect) =>
-      inner.left >= outer.left - EPS && inner.right <= outer.right + EPS && inner.top >= outer.top - EPS && inner.bottom <= outer.bottom + EPS;
-    const overlap = (a: Rect, b: Rect) => a.left < b.right - EPS && b.left < a.right - EPS && a.top < b.bottom - EPS && b.top < a.bottom - EPS;
+      inner.left >= outer.left - EPS &&
+      inner.right <= outer.right + EPS &&
+      inner.top >= outer.top - EPS &&
+      inner.bottom <= outer.bottom + EPS;
+    const overlap = (a: Rect, b: Rect) =>
+      a.left < b.right - EPS && b.left < a.right - EPS && a.top < b.bottom - EPS && b.top < a.bottom - EPS;
     for (const chart of probe.charts) {
       // The chart fits the window, and nothing of its legend is clipped or hidden.
       expect(chart.svg.left).toBeGreaterThanOrEqual(0);
@@ -159,7 +201,12 @@ document.body.append(pre);
       expect(chart.items.map((i) => i.label)).toEqual(labels);
       const drawn = chart.items.map((item) => {
         const all = [item.text, ...item.lines];
-        const extent = { left: Math.min(...all.map((b) => b.left)), right: Math.max(...all.map((b) => b.right)), top: Math.min(...all.map((b) => b.top)), bottom: Math.max(...all.map((b) => b.bottom)) };
+        const extent = {
+          left: Math.min(...all.map((b) => b.left)),
+          right: Math.max(...all.map((b) => b.right)),
+          top: Math.min(...all.map((b) => b.top)),
+          bottom: Math.max(...all.map((b) => b.bottom)),
+        };
         expect(inside(extent, chart.svg), `${item.label} outside its SVG at ${width} px`).toBe(true);
         // The text drawn in the real font stays within the width estimated from its characters.
         expect(item.text.right, `${item.label} overruns its estimated box`).toBeLessThanOrEqual(item.box.right + EPS);
@@ -167,7 +214,8 @@ document.body.append(pre);
         return extent;
       });
       for (let i = 0; i < drawn.length; i++)
-        for (let j = i + 1; j < drawn.length; j++) expect(overlap(drawn[i], drawn[j]), `${labels[i]} overlaps ${labels[j]} at ${width} px`).toBe(false);
+        for (let j = i + 1; j < drawn.length; j++)
+          expect(overlap(drawn[i], drawn[j]), `${labels[i]} overlaps ${labels[j]} at ${width} px`).toBe(false);
     }
   });
 });

@@ -32,13 +32,26 @@ function markdownJson(md: string, marker: string): unknown {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 describe('runScenario records the effective settings', () => {
-  const sets = ['link.both.latencyMs=40', 'transport.updatePeriodMs.client=60', 'mode={"preset":"stock","retransmit":{"baseMs":1500}}'];
+  const sets = [
+    'link.both.latencyMs=40',
+    'transport.updatePeriodMs.client=60',
+    'mode={"preset":"stock","retransmit":{"baseMs":1500}}',
+  ];
   const scenario = loadScenario('fragment-ack-bug', { sets });
-  const { summary } = runScenario(scenario, { preset: 'stock', switches: { fragmentAckCause: 'partial-ack' }, seed: 7, durationUs: 20_000_000 });
+  const { summary } = runScenario(scenario, {
+    preset: 'stock',
+    switches: { fragmentAckCause: 'partial-ack' },
+    seed: 7,
+    durationUs: 20_000_000,
+  });
   const s = summary.settings;
 
   it('preset, every switch after overrides, and the switches that differ from the preset', () => {
@@ -48,11 +61,16 @@ describe('runScenario records the effective settings', () => {
     expect(s.switches.fragmentAckCause).toBe('partial-ack');
     expect(s.switches.retransmit).toEqual({ ...PRESETS.stock.retransmit, baseMs: 1500 });
     expect(s.changedSwitches).toEqual({ fragmentAckCause: 'partial-ack', retransmit: { baseMs: 1500 } });
-    expect(s.switchOverrides).toEqual({ scenario: { retransmit: { baseMs: 1500 } }, run: { fragmentAckCause: 'partial-ack' } });
+    expect(s.switchOverrides).toEqual({
+      scenario: { retransmit: { baseMs: 1500 } },
+      run: { fragmentAckCause: 'partial-ack' },
+    });
   });
 
   it('every parameter, update periods per role included; the --set list, seed and duration', () => {
-    expect(Object.keys(s.params).sort()).toEqual([...Object.keys(DEFAULT_PARAMS), 'clientTickOffsetMs', 'updatePeriodMs'].sort());
+    expect(Object.keys(s.params).sort()).toEqual(
+      [...Object.keys(DEFAULT_PARAMS), 'clientTickOffsetMs', 'updatePeriodMs'].sort(),
+    );
     expect(s.params).toEqual(JSON.parse(JSON.stringify(scenario.params)));
     expect(s.params.updatePeriodMs.client).toBe(60);
     expect(s.params.updatePeriodMs.server).toBe(scenario.params.updatePeriodMs.server);
@@ -70,7 +88,9 @@ describe('runScenario records the effective settings', () => {
   });
 
   it('its rerun command, run in a shell, reproduces the same traceHash', () => {
-    expect(s.rerun).toContain("--set 'mode={\"preset\":\"stock\",\"fragmentAckCause\":\"partial-ack\",\"retransmit\":{\"baseMs\":1500}}'");
+    expect(s.rerun).toContain(
+      '--set \'mode={"preset":"stock","fragmentAckCause":"partial-ack","retransmit":{"baseMs":1500}}\'',
+    );
     const again = rerun(s.rerun);
     expect(again.traceHash).toBe(summary.traceHash);
     expect(again.settings.switches).toEqual(s.switches);
@@ -80,21 +100,41 @@ describe('runScenario records the effective settings', () => {
 
 describe('bcsim run', () => {
   it('--json carries settings (--loss included) and its rerun reproduces the traceHash', async () => {
-    const r = await cli(['run', 'lossy-link', '--mode', 'fixed', '--loss', '0.1', '--seed', '3', '--duration', '20s', '--set', 'link.both.latencyMs=25', '--json']);
+    const r = await cli([
+      'run',
+      'lossy-link',
+      '--mode',
+      'fixed',
+      '--loss',
+      '0.1',
+      '--seed',
+      '3',
+      '--duration',
+      '20s',
+      '--set',
+      'link.both.latencyMs=25',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary.settings.preset).toBe('fixed');
     expect(summary.settings.loss).toBe(0.1);
     expect(summary.settings.set).toEqual(['link.both.latencyMs=25']);
-    expect(summary.settings.rerun).toBe('bcsim run lossy-link --mode fixed --seed 3 --duration 20s --loss 0.1 --set link.both.latencyMs=25 --json');
+    expect(summary.settings.rerun).toBe(
+      'bcsim run lossy-link --mode fixed --seed 3 --duration 20s --loss 0.1 --set link.both.latencyMs=25 --json',
+    );
     expect(rerun(summary.settings.rerun).traceHash).toBe(summary.traceHash);
   });
 
   it('prints the settings and the rerun command under the table', async () => {
     const r = await cli(['run', 'fragment-ack-bug', '--duration', '20s', '--set', 'link.both.latencyMs=40']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^settings: preset stock · update periods \d+ \/ \d+ ms \(server \/ client\) · --set link\.both\.latencyMs=40$/m);
-    expect(r.stdout).toContain('\nrerun: bcsim run fragment-ack-bug --mode stock --seed 1 --duration 20s --set link.both.latencyMs=40 --json\n');
+    expect(r.stdout).toMatch(
+      /^settings: preset stock · update periods \d+ \/ \d+ ms \(server \/ client\) · --set link\.both\.latencyMs=40$/m,
+    );
+    expect(r.stdout).toContain(
+      '\nrerun: bcsim run fragment-ack-bug --mode stock --seed 1 --duration 20s --set link.both.latencyMs=40 --json\n',
+    );
   });
 
   it('a scenario file is rerun by its path', async () => {
@@ -112,12 +152,25 @@ describe('bcsim run', () => {
 describe('compare writes the effective settings', () => {
   it('of both runs into summary.json, report.md, report.html and the terminal', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bcsim-settings-compare-'));
-    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--set', 'link.both.latencyMs=30', '--out', out]);
+    const r = await cli([
+      'compare',
+      'fragment-ack-bug',
+      '--duration',
+      '30s',
+      '--set',
+      'link.both.latencyMs=30',
+      '--out',
+      out,
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('\nsettings: stock = preset stock; fixed = preset fixed; --set link.both.latencyMs=30\n');
+    expect(r.stdout).toContain(
+      '\nsettings: stock = preset stock; fixed = preset fixed; --set link.both.latencyMs=30\n',
+    );
 
     const doc = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    expect(doc.settings.rerun).toBe('bcsim compare fragment-ack-bug --seed 1 --duration 30s --set link.both.latencyMs=30');
+    expect(doc.settings.rerun).toBe(
+      'bcsim compare fragment-ack-bug --seed 1 --duration 30s --set link.both.latencyMs=30',
+    );
     expect(doc.settings.set).toEqual(['link.both.latencyMs=30']);
     const all: Record<string, EffectiveSettings> = {};
     for (const mode of ['stock', 'fixed'] as const) {
@@ -130,7 +183,9 @@ describe('compare writes the effective settings', () => {
       expect(s.set).toEqual(['link.both.latencyMs=30']);
       expect(s.params.updatePeriodMs).toEqual({ server: expect.any(Number), client: expect.any(Number) });
       expect(s.durationSeconds).toBe(30);
-      expect(s.rerun).toBe(`bcsim run fragment-ack-bug --mode ${mode} --seed 1 --duration 30s --set link.both.latencyMs=30 --json`);
+      expect(s.rerun).toBe(
+        `bcsim run fragment-ack-bug --mode ${mode} --seed 1 --duration 30s --set link.both.latencyMs=30 --json`,
+      );
     }
 
     const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -145,7 +200,9 @@ describe('compare writes the effective settings', () => {
     const section = html.slice(html.indexOf('<section class="settings">'));
     expect(section).toContain('<h2>Settings</h2>');
     expect(section).toContain('<tr><td>preset</td><td>stock</td><td>fixed</td></tr>');
-    const details = /<details>\s*<summary>[^<]*<\/summary>\s*<pre><code>([\s\S]*?)<\/code><\/pre>\s*<\/details>/.exec(section);
+    const details = /<details>\s*<summary>[^<]*<\/summary>\s*<pre><code>([\s\S]*?)<\/code><\/pre>\s*<\/details>/.exec(
+      section,
+    );
     expect(details).not.toBeNull();
     expect(JSON.parse(unescapeXml((details as RegExpExecArray)[1]))).toEqual(all);
     expect(html).not.toMatch(/<script/i);
@@ -165,7 +222,7 @@ describe('compare writes the effective settings', () => {
 });
 
 describe('bcsim check --json', () => {
-  it('carries each run\'s settings', async () => {
+  it("carries each run's settings", async () => {
     const r = await cli(['check', 'fragment-ack-bug', '--mode', 'stock', '--json']);
     const doc = JSON.parse(r.stdout);
     expect(doc.runs.length).toBeGreaterThan(0);
@@ -179,8 +236,15 @@ describe('bcsim check --json', () => {
 
 describe('switch merging', () => {
   it('a run-level keepalive override is merged field by field with the scenario’s', () => {
-    const s = parseScenario(JSON.stringify({ name: 'k', mode: { preset: 'stock', keepalive: { reliable: true } } }), 'k.json');
+    const s = parseScenario(
+      JSON.stringify({ name: 'k', mode: { preset: 'stock', keepalive: { reliable: true } } }),
+      'k.json',
+    );
     const merged = switchesFor(s, 'stock', { keepalive: { path: 'first-send-queue' } });
-    expect([merged.keepalive.reliable, merged.keepalive.path, merged.keepalive.message]).toEqual([true, 'first-send-queue', 'type-0x00']);
+    expect([merged.keepalive.reliable, merged.keepalive.path, merged.keepalive.message]).toEqual([
+      true,
+      'first-send-queue',
+      'type-0x00',
+    ]);
   });
 });

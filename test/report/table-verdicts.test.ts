@@ -32,11 +32,17 @@ describe('cell colours', () => {
     expect(cell(maxRow, fixed)).toBe('6,490');
     expect(cellVerdict(maxRow, fixed, stock, false)).toBeNull();
     // Figures that differ are still judged.
-    expect(cellVerdict({ ...maxRow, value: (run: typeof stock) => (run === stock ? 6494.678 : 5000) }, fixed, stock, false)).toBe('better');
+    expect(
+      cellVerdict({ ...maxRow, value: (run: typeof stock) => (run === stock ? 6494.678 : 5000) }, fixed, stock, false),
+    ).toBe('better');
   });
 
   it('report.html: no coloured cell shows what the first column shows; differing cells are still coloured', () => {
-    const rows = [...reportHtml(comparison).matchAll(/<tr><td>([^<]*)<\/td>(<td[^>]*>[^<]*<\/td>)+<\/tr>/g)].map((m) => [...m[0].matchAll(/<td( class="(better|worse)")?>([^<]*)<\/td>/g)].slice(1).map((c) => ({ colour: c[2], text: c[3] })));
+    const rows = [...reportHtml(comparison).matchAll(/<tr><td>([^<]*)<\/td>(<td[^>]*>[^<]*<\/td>)+<\/tr>/g)].map((m) =>
+      [...m[0].matchAll(/<td( class="(better|worse)")?>([^<]*)<\/td>/g)]
+        .slice(1)
+        .map((c) => ({ colour: c[2], text: c[3] })),
+    );
     let coloured = 0;
     for (const [first, ...rest] of rows) {
       for (const c of rest) {
@@ -58,20 +64,35 @@ describe('cell colours', () => {
 describe('verdict lines', () => {
   it('name latency when a column waits longer than the first', async () => {
     const full = runComparison(loadScenario('lossy-link'), { modes: FIXED_FIRST });
-    expect(full.runs[1].summary.delivery.latencyMs.low.p99).toBeGreaterThan(full.runs[0].summary.delivery.latencyMs.low.p99);
+    expect(full.runs[1].summary.delivery.latencyMs.low.p99).toBeGreaterThan(
+      full.runs[0].summary.delivery.latencyMs.low.p99,
+    );
     const line = verdicts(full).find((l) => l.startsWith('latency'));
-    expect(line).toMatch(/^latency p99 \(ms\), low types: stock is [\d.]+× higher \(4,398 vs 328\); high types: stock is /);
+    expect(line).toMatch(
+      /^latency p99 \(ms\), low types: stock is [\d.]+× higher \(4,398 vs 328\); high types: stock is /,
+    );
   });
 
   it('leave it out when no column waits longer', () => {
     const quiet = runComparison(loadScenario('fragment-ack-bug'), { durationUs: 60_000_000 });
-    const worse = (['low', 'high'] as const).some((c) => quiet.runs[1].summary.delivery.latencyMs[c].p99 > quiet.runs[0].summary.delivery.latencyMs[c].p99);
+    const worse = (['low', 'high'] as const).some(
+      (c) => quiet.runs[1].summary.delivery.latencyMs[c].p99 > quiet.runs[0].summary.delivery.latencyMs[c].p99,
+    );
     expect(worse).toBe(false);
     expect(verdicts(quiet).some((l) => l.startsWith('latency'))).toBe(false);
   });
 
   it('bcsim compare prints it', async () => {
-    const r = await cli(['compare', 'lossy-link', '--config', 'A:fixed', '--config', 'B:stock', '--out', `${process.env.TMPDIR ?? '/tmp'}/bcsim-verdict-${process.pid}`]);
+    const r = await cli([
+      'compare',
+      'lossy-link',
+      '--config',
+      'A:fixed',
+      '--config',
+      'B:stock',
+      '--out',
+      `${process.env.TMPDIR ?? '/tmp'}/bcsim-verdict-${process.pid}`,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\nlatency p99 \(ms\), low types: B is 13\.4× higher \(4,398 vs 328\)/);
   });

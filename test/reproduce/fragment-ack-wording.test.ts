@@ -21,7 +21,10 @@ describe('reproduce fragment-ack: the lines after the tables', () => {
 
   it('list the causes that cannot be told apart, when there are any', async () => {
     const json = JSON.parse((await cli(['reproduce', 'fragment-ack', '--json'])).stdout) as FragmentAckReproduction;
-    const confused = { ...json, lossy: { ...json.lossy, distinguishable: [], indistinguishable: ['none', 'partial-ack'] } } as FragmentAckReproduction;
+    const confused = {
+      ...json,
+      lossy: { ...json.lossy, distinguishable: [], indistinguishable: ['none', 'partial-ack'] },
+    } as FragmentAckReproduction;
     const tail = renderFragmentAckReproduction(confused, plain).trimEnd().split('\n').slice(-2);
     expect(tail[0]).toMatch(/no other cause can be told apart from matcher-rejects-fragments/);
     expect(tail[1]).toMatch(/cannot be told apart from matcher-rejects-fragments: none \(no re-send\), partial-ack\.$/);

@@ -46,7 +46,8 @@ describe('bcsim reproduce fragment-ack', async () => {
 
   it('"no fragment is ever re-sent" fails the stated re-sends, fits the counts and the stale ACKs, and is of similar rank', () => {
     const none = byCause.none;
-    const holds = (h: { evidence: Array<{ key: string; holds: boolean }> }, key: string) => h.evidence.find((w) => w.key === key)?.holds;
+    const holds = (h: { evidence: Array<{ key: string; holds: boolean }> }, key: string) =>
+      h.evidence.find((w) => w.key === key)?.holds;
     expect(none.matches).toBe(false);
     expect(holds(none, 'statedResends')).toBe(false);
     expect(holds(none, 'noChecksumCounted')).toBe(true);
@@ -67,7 +68,9 @@ describe('bcsim reproduce fragment-ack', async () => {
     expect([...result.lossy.distinguishable, ...result.lossy.indistinguishable].sort()).toEqual(
       ['ack-format-mismatch', 'none', 'partial-ack', 'retransmit-all', 'retransmit-reentry'].sort(),
     );
-    expect(result.lossy.hypotheses.find((h: { cause: string }) => h.cause === 'matcher-rejects-fragments').matches).toBe(true);
+    expect(
+      result.lossy.hypotheses.find((h: { cause: string }) => h.cause === 'matcher-rejects-fragments').matches,
+    ).toBe(true);
   });
 
   it('the table names the failing criterion of each cause', async () => {
@@ -103,14 +106,26 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('has a hypotheses array (reading, switch values, one cell per criterion, its score) and a best field', () => {
     expect(r.code).toBe(0);
     expect(rows.length).toBeGreaterThanOrEqual(15);
-    for (const name of ['read-on-arrival', 'queued-reliable', 'unreliable-keepalive', 'calibrated', 'no-pass-one+outside', 'no-fragment-resend']) expect(row(name)).toBeDefined();
+    for (const name of [
+      'read-on-arrival',
+      'queued-reliable',
+      'unreliable-keepalive',
+      'calibrated',
+      'no-pass-one+outside',
+      'no-fragment-resend',
+    ])
+      expect(row(name)).toBeDefined();
     for (const h of rows) {
       expect(Object.keys(h.criteria)).toEqual(result.criteria.map((c: { key: string }) => c.key));
       for (const c of Object.values(h.criteria)) expect(Object.keys(c)).toEqual(['value', 'expected', 'matches']);
       expect(h.matched).toBe(Object.values(h.criteria).filter((c) => c.matches).length);
       // The score counts the matched criteria per kind of evidence.
       for (const kind of ['bytes', 'measured', 'inferred'] as const) {
-        expect([h.name, kind, h.score[kind]]).toEqual([h.name, kind, Object.entries(h.criteria).filter(([key, c]) => c.matches && kinds[key] === kind).length]);
+        expect([h.name, kind, h.score[kind]]).toEqual([
+          h.name,
+          kind,
+          Object.entries(h.criteria).filter(([key, c]) => c.matches && kinds[key] === kind).length,
+        ]);
       }
       expect(h.switches).toHaveProperty('keepalive');
       expect(h.switches).toHaveProperty('messageLifetime');
@@ -123,7 +138,9 @@ describe('bcsim reproduce ack-outbox', async () => {
 
   it('ranks captured bytes above measured figures above inferences, and the stock preset runs the reading ranked first', () => {
     const rank = (s: Score) => [s.bytes, s.measured, s.inferred];
-    const sorted = [...eligible].sort((a, b) => rank(b.score).join(',').localeCompare(rank(a.score).join(','), undefined, { numeric: true }));
+    const sorted = [...eligible].sort((a, b) =>
+      rank(b.score).join(',').localeCompare(rank(a.score).join(','), undefined, { numeric: true }),
+    );
     expect(result.best.score).toEqual(sorted[0].score);
     expect(result.best.readings[0]).toBe(STOCK_READING);
     // every-datagram fits one more measured figure, but loses a captured datagram: it ranks lower.
@@ -136,15 +153,19 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('the stock preset is the reading ranked first: its switches, its linger, its loopback client period and round-2 think time', () => {
     const stock = resolveSwitches('stock');
     const chosen = row(STOCK_READING).switches;
-    for (const key of Object.keys(QUEUED_RELIABLE_READINGS)) expect([key, stock[key as keyof typeof stock]]).toEqual([key, chosen[key]]);
+    for (const key of Object.keys(QUEUED_RELIABLE_READINGS))
+      expect([key, stock[key as keyof typeof stock]]).toEqual([key, chosen[key]]);
     expect(row(STOCK_READING).transport.disconnectedPeerLingerMs).toBe(DEFAULT_PARAMS.disconnectedPeerLingerMs);
     expect(loadScenario('fragment-ack-bug').params.updatePeriodMs.client).toBe(row(STOCK_READING).loopbackClientMs);
-    expect(loadScenario('fragment-ack-bug').traffic.round2ThinkMs).toBe((row(STOCK_READING) as Row & { traffic: Record<string, unknown> }).traffic.round2ThinkMs);
+    expect(loadScenario('fragment-ack-bug').traffic.round2ThinkMs).toBe(
+      (row(STOCK_READING) as Row & { traffic: Record<string, unknown> }).traffic.round2ThinkMs,
+    );
   });
 
   it('the calibrated reading reproduces the captured keepalive, the join datagrams, the Connect ACK, the 418-byte round-2 datagram and the Disconnect datagram', () => {
     const calibrated = row('calibrated').criteria;
-    for (const key of ['keepaliveForm', 'joinCaptured', 'connectAck', 'round2Datagram', 'disconnectDatagram']) expect([key, calibrated[key].matches]).toEqual([key, true]);
+    for (const key of ['keepaliveForm', 'joinCaptured', 'connectAck', 'round2Datagram', 'disconnectDatagram'])
+      expect([key, calibrated[key].matches]).toEqual([key, true]);
     expect(calibrated.round2Datagram.value).toBe('418 B: ACK H2 + frag 0');
     expect(calibrated.disconnectDatagram.value).toBe('low seq 2, 2 stale ACKs, 20 B, the captured bytes');
     // The stock keepalive before DECISIONS.md 26: unreliable, 20 bytes.
@@ -155,19 +176,31 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(row('hashing-in-update').criteria.round2Datagram.value).toMatch(/^434 B/);
     expect(row('round2-700ms').criteria.round2Datagram.value).toBe('414 B: frag 0');
     expect(row('loopback-client-33ms').criteria.round2Datagram.matches).toBe(true);
-    expect(row('loopback-client-33ms').criteria.joinCaptured).toMatchObject({ value: 'response r0 58 B in 4 messages', matches: false });
+    expect(row('loopback-client-33ms').criteria.joinCaptured).toMatchObject({
+      value: 'response r0 58 B in 4 messages',
+      matches: false,
+    });
   });
 
   it('the measured Disconnect flow: 7 ACK sends over ~4.0 s and removal at ~4.16 s, or 8 sends with a 5 s linger', () => {
-    expect(row('calibrated').criteria.disconnectAckTimestamps).toMatchObject({ value: '7 sends over 4.02 s', matches: true });
+    expect(row('calibrated').criteria.disconnectAckTimestamps).toMatchObject({
+      value: '7 sends over 4.02 s',
+      matches: true,
+    });
     expect(row('calibrated').criteria.peerRemoved.matches).toBe(true);
-    expect(row('linger-5s').criteria.disconnectAckSends).toMatchObject({ value: '8 sends, 0.67 s apart', matches: true });
+    expect(row('linger-5s').criteria.disconnectAckSends).toMatchObject({
+      value: '8 sends, 0.67 s apart',
+      matches: true,
+    });
     expect(row('linger-5s').criteria.disconnectAckTimestamps.matches).toBe(false);
   });
 
   it('messages kept all session fill the quiet before a Disconnect with fragment re-sends; the peer-timeout lifetime does not', () => {
     expect(row('session-lifetime').criteria.threeThenSilence.matches).toBe(false);
-    expect(row('calibrated').criteria.threeThenSilence).toMatchObject({ value: '3 sends, then 0 datagrams', matches: true });
+    expect(row('calibrated').criteria.threeThenSilence).toMatchObject({
+      value: '3 sends, then 0 datagrams',
+      matches: true,
+    });
     expect(row('session-lifetime').criteria.fragmentsWholeSession.matches).toBe(true);
     expect(row('calibrated').criteria.fragmentsWholeSession.matches).toBe(false);
   });
@@ -208,22 +241,29 @@ describe('bcsim reproduce ack-outbox', async () => {
     expect(keys).not.toContain('outboxPeakClient');
   });
 
-  it('counts the 34-minute keepalives on the wire: the join\'s three and their echoes, and the server\'s two while the last player joins', () => {
-    expect(row('calibrated').criteria.keepalives34).toMatchObject({ value: '8 on the wire (S 5, C 3)', matches: false });
+  it("counts the 34-minute keepalives on the wire: the join's three and their echoes, and the server's two while the last player joins", () => {
+    expect(row('calibrated').criteria.keepalives34).toMatchObject({
+      value: '8 on the wire (S 5, C 3)',
+      matches: false,
+    });
     // Only reliable sends resetting the clock: every 5 s gap of a client's ~0.3 reliable/s idles it.
     expect(Number.parseInt(row('idle-reliable').criteria.keepalives34.value, 10)).toBeGreaterThan(1000);
   });
 
-  it('ship deaths on DECISIONS.md alone add no keepalive: the join\'s ship selection (4.65 s) is under the 5 s idle time', () => {
+  it("ship deaths on DECISIONS.md alone add no keepalive: the join's ship selection (4.65 s) is under the 5 s idle time", () => {
     // The deaths happen (the session's fullest datagram grows), yet each clock keeps its count.
     expect(row('deaths').criteria.keepalives34.value).toBe(row('calibrated').criteria.keepalives34.value);
-    expect(row('deaths+first-sends').criteria.keepalives34.value).toBe(row('idle-first-sends').criteria.keepalives34.value);
-    expect(row('deaths').criteria.messagesPerDatagram34.value).not.toBe(row('calibrated').criteria.messagesPerDatagram34.value);
+    expect(row('deaths+first-sends').criteria.keepalives34.value).toBe(
+      row('idle-first-sends').criteria.keepalives34.value,
+    );
+    expect(row('deaths').criteria.messagesPerDatagram34.value).not.toBe(
+      row('calibrated').criteria.messagesPerDatagram34.value,
+    );
     const keepalives = result.unmatched.find((u: { key: string }) => u.key === 'keepalives34');
     expect(keepalives.note).toMatch(/4\.65 s without StateUpdates, under the 5 s idle time/);
   });
 
-  it('readings beyond DECISIONS.md reach 47–188 keepalives with the write-up\'s 9.5 s explosion, are ranked, and never become the preset', () => {
+  it("readings beyond DECISIONS.md reach 47–188 keepalives with the write-up's 9.5 s explosion, are ranked, and never become the preset", () => {
     const fit = row('deaths-9.5s+first-sends');
     expect(fit.beyondDecisions).toMatch(/9\.5 s of explosion/);
     const count = Number.parseInt(fit.criteria.keepalives34.value, 10);
@@ -247,7 +287,8 @@ describe('bcsim reproduce ack-outbox', async () => {
   it('no reading, beyond DECISIONS.md included, puts 100 B of ACKs in a datagram of the 34-minute session', () => {
     const ackBytes = result.unmatched.find((u: { key: string }) => u.key === 'ackBytes34');
     expect(ackBytes.beyond).toEqual([]);
-    for (const h of rows) expect([h.name, Number.parseInt(h.criteria.ackBytes34.value, 10) < 100]).toEqual([h.name, true]);
+    for (const h of rows)
+      expect([h.name, Number.parseInt(h.criteria.ackBytes34.value, 10) < 100]).toEqual([h.name, true]);
   });
 
   it('measures the 34-minute figures on the 3-player valentines, per connection, with no multiplying', () => {
@@ -263,12 +304,22 @@ describe('bcsim reproduce ack-outbox', async () => {
   });
 
   it('sweeps both peers at two update periods and finds the runaway where the load passes capacity', () => {
-    const points = result.sweep.points as Array<{ updatePeriodMs: number; reliablePerSecond: number; capacityBytesPerSecond: number; peers: Record<string, { leak: boolean; load: number }> }>;
+    const points = result.sweep.points as Array<{
+      updatePeriodMs: number;
+      reliablePerSecond: number;
+      capacityBytesPerSecond: number;
+      peers: Record<string, { leak: boolean; load: number }>;
+    }>;
     expect(new Set(points.map((p) => p.updatePeriodMs))).toEqual(new Set([95, 33]));
     for (const p of points) {
       for (const role of ['server', 'client']) {
         // The relation the sweep reports: an outbox runs away exactly when its load is above capacity.
-        expect([p.updatePeriodMs, p.reliablePerSecond, role, p.peers[role].leak]).toEqual([p.updatePeriodMs, p.reliablePerSecond, role, p.peers[role].load > 1]);
+        expect([p.updatePeriodMs, p.reliablePerSecond, role, p.peers[role].leak]).toEqual([
+          p.updatePeriodMs,
+          p.reliablePerSecond,
+          role,
+          p.peers[role].load > 1,
+        ]);
       }
     }
     const at = (ms: number) => result.sweep.capacity.find((c: { updatePeriodMs: number }) => c.updatePeriodMs === ms);
@@ -277,28 +328,50 @@ describe('bcsim reproduce ack-outbox', async () => {
     // The threshold moves with the update period.
     expect(at(33).runawayFrom.server).toBeGreaterThan(at(95).runawayFrom.server);
     expect(result.explanation.join(' ')).toContain('510 B × 1 datagram per update = 5,368 B/s');
-    for (const line of result.explanation.filter((l: string) => l.includes('datagram per update'))) expect(line).toMatch(/^Prediction/);
+    for (const line of result.explanation.filter((l: string) => l.includes('datagram per update')))
+      expect(line).toMatch(/^Prediction/);
   });
 
   it('runs every rate with every seed (built on the sweep grid) and sums each rate up over the seeds, per peer', () => {
     const seeds: number[] = result.sweep.seeds;
     expect(seeds).toEqual([1, 2, 3]);
-    const points = result.sweep.points as Array<{ index: number; updatePeriodMs: number; reliablePerSecond: number; seed: number; peers: Record<string, { outboxMax: number; leak: boolean }> }>;
-    const ranges = result.sweep.ranges as Array<{ updatePeriodMs: number; reliablePerSecond: number; peers: Record<string, { outboxMax: { min: number; median: number; max: number }; leakingSeeds: number; seeds: number }> }>;
+    const points = result.sweep.points as Array<{
+      index: number;
+      updatePeriodMs: number;
+      reliablePerSecond: number;
+      seed: number;
+      peers: Record<string, { outboxMax: number; leak: boolean }>;
+    }>;
+    const ranges = result.sweep.ranges as Array<{
+      updatePeriodMs: number;
+      reliablePerSecond: number;
+      peers: Record<
+        string,
+        { outboxMax: { min: number; median: number; max: number }; leakingSeeds: number; seeds: number }
+      >;
+    }>;
     expect(ranges).toHaveLength(11);
     expect(points).toHaveLength(11 * seeds.length);
     for (const range of ranges) {
-      const mine = points.filter((p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond);
+      const mine = points.filter(
+        (p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond,
+      );
       // The sweep grid's order: seeds innermost.
       expect(mine.map((p) => p.seed)).toEqual(seeds);
       for (const role of ['server', 'client']) {
         const peaks = mine.map((p) => p.peers[role].outboxMax).sort((a, b) => a - b);
-        expect([range.reliablePerSecond, role, range.peers[role].outboxMax]).toEqual([range.reliablePerSecond, role, { min: peaks[0], median: peaks[1], max: peaks[2], n: 3 }]);
+        expect([range.reliablePerSecond, role, range.peers[role].outboxMax]).toEqual([
+          range.reliablePerSecond,
+          role,
+          { min: peaks[0], median: peaks[1], max: peaks[2], n: 3 },
+        ]);
         expect(range.peers[role].leakingSeeds).toBe(mine.filter((p) => p.peers[role].leak).length);
       }
     }
     // Seeds differ: the sweep is not one run shown three times.
-    expect(new Set(points.filter((p) => p.reliablePerSecond === 30).map((p) => p.peers.server.outboxMax)).size).toBeGreaterThan(1);
+    expect(
+      new Set(points.filter((p) => p.reliablePerSecond === 30).map((p) => p.peers.server.outboxMax)).size,
+    ).toBeGreaterThan(1);
   });
 
   it('prints the table with the best reading marked', () => {
@@ -311,17 +384,24 @@ describe('bcsim reproduce ack-outbox', async () => {
     // Both peers and every seed of each rate: "outbox max, seed 1 · 2 · 3" holds the three peaks.
     expect(table).toContain('outbox max, seed 1 · 2 · 3');
     const row = table.split('\n').find((l) => /│ 95\s+│ 30\s+│ client/.test(l)) as string;
-    const peaks = result.sweep.points.filter((p: { updatePeriodMs: number; reliablePerSecond: number }) => p.updatePeriodMs === 95 && p.reliablePerSecond === 30).map((p: { peers: { client: { outboxMax: number } } }) => p.peers.client.outboxMax);
+    const peaks = result.sweep.points
+      .filter(
+        (p: { updatePeriodMs: number; reliablePerSecond: number }) =>
+          p.updatePeriodMs === 95 && p.reliablePerSecond === 30,
+      )
+      .map((p: { peers: { client: { outboxMax: number } } }) => p.peers.client.outboxMax);
     expect(row).toContain(peaks.join(' · '));
   });
 
-  it('fits 120 columns: every reading against every observation as marks, the stock reading\'s values, --json for the rest', () => {
+  it("fits 120 columns: every reading against every observation as marks, the stock reading's values, --json for the rest", () => {
     const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
     const widest = Math.max(...table.split('\n').map((l) => [...l].length));
     expect(widest).toBeLessThanOrEqual(120);
     // One row of marks per reading, one mark per observation.
     for (const [i, h] of rows.entries()) {
-      const line = table.split('\n').find((l) => l.startsWith(`  ${String(i + 1).padStart(2)}. ${h.name} `) && /[✓✗]/.test(l)) as string;
+      const line = table
+        .split('\n')
+        .find((l) => l.startsWith(`  ${String(i + 1).padStart(2)}. ${h.name} `) && /[✓✗]/.test(l)) as string;
       expect(line.match(/[✓✗]/g)).toHaveLength(result.criteria.length);
     }
     expect(table).toContain(`measured: ${STOCK_READING}`);

@@ -10,14 +10,25 @@ import { rtypeSymptoms, runRtype } from '../../src/rtype/session/index.js';
 import type { RtypeConfigInput, RtypeSymptom } from '../../src/rtype/session/index.js';
 
 const SEED = 7;
-const LOSSY: LinkConfig = { ...PERFECT_LINK, latency: { baseMs: 30, jitterMs: 5, distribution: 'uniform' }, loss: { model: 'bernoulli', probability: 0.2 } };
+const LOSSY: LinkConfig = {
+  ...PERFECT_LINK,
+  latency: { baseMs: 30, jitterMs: 5, distribution: 'uniform' },
+  loss: { model: 'bernoulli', probability: 0.2 },
+};
 
 /** 4 clients, 60 s, 20 % loss both ways; two early bursts so every late joiner registers after ack ids went round. */
 const BASE: RtypeConfigInput = {
   preset: 'repaired',
   durationMs: 60_000,
   links: { serverToClient: LOSSY, clientToServer: LOSSY },
-  workload: { deathsPerSecond: 2, burstsPerMinute: 4, scriptedBursts: [{ atMs: 1_200, size: 8 }, { atMs: 2_200, size: 8 }] },
+  workload: {
+    deathsPerSecond: 2,
+    burstsPerMinute: 4,
+    scriptedBursts: [
+      { atMs: 1_200, size: 8 },
+      { atMs: 2_200, size: 8 },
+    ],
+  },
 };
 
 function symptoms(config: RtypeConfigInput, switches: Partial<RtypeSwitches> = {}): RtypeSymptom[] {
@@ -58,13 +69,22 @@ describe('rtype: each defect switch produces its symptom, and only that', () => 
   it.each(Object.entries(EXPECTED) as Array<[DefectSwitch, RtypeSymptom[]]>)('%s alone shows %j', (name, expected) => {
     const shown = symptoms(BASE, { [name]: true });
     const allowed = new Set([...expected, ...(INCIDENTAL[name] ?? [])]);
-    expect(shown.filter((s) => !allowed.has(s)), 'unexpected symptoms').toEqual([]);
-    expect(expected.filter((s) => !shown.includes(s)), 'missing symptoms').toEqual([]);
+    expect(
+      shown.filter((s) => !allowed.has(s)),
+      'unexpected symptoms',
+    ).toEqual([]);
+    expect(
+      expected.filter((s) => !shown.includes(s)),
+      'missing symptoms',
+    ).toEqual([]);
   });
 
   it('silentDropAtExpiry: a downlink outage expires deaths; silently, they go unreported and strand list entries', () => {
     // Client 2's downlink is down 20-25 s: longer than the 1.5 s expiry, so repaired loses deaths too, but says so.
-    const outage: RtypeConfigInput = { ...BASE, clientLinks: [null, { serverToClient: { ...LOSSY, outages: [{ startMs: 20_000, endMs: 25_000 }] } }] };
+    const outage: RtypeConfigInput = {
+      ...BASE,
+      clientLinks: [null, { serverToClient: { ...LOSSY, outages: [{ startMs: 20_000, endMs: 25_000 }] } }],
+    };
     expect(symptoms(BASE, { silentDropAtExpiry: true }), 'no expiry without the outage').toEqual([]);
     const repaired = symptoms(outage);
     const silent = symptoms(outage, { silentDropAtExpiry: true });

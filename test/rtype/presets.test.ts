@@ -16,7 +16,12 @@ const link = (lossProbability: number, jitterMs = 5): LinkConfig => ({
 
 describe('rtype presets', () => {
   it('documented delivers every death under 20 % loss when the TCP confirmation channel is up', () => {
-    const config: RtypeConfigInput = { preset: 'documented', durationMs: 120_000, links: { serverToClient: link(0.2), clientToServer: link(0.2) }, workload: { deathsPerSecond: 2, burstsPerMinute: 4 } };
+    const config: RtypeConfigInput = {
+      preset: 'documented',
+      durationMs: 120_000,
+      links: { serverToClient: link(0.2), clientToServer: link(0.2) },
+      workload: { deathsPerSecond: 2, burstsPerMinute: 4 },
+    };
     const s = runRtype(config, 16);
     expect(s.wire.criticalDropped).toBeGreaterThan(100);
     expect(s.deaths.pairs).toBeGreaterThan(800);
@@ -28,7 +33,14 @@ describe('rtype presets', () => {
 
   it('implemented never resends, at rtype-deaths loss and at 20 %', () => {
     for (const loss of [0.05, 0.2]) {
-      const s = runRtype({ preset: 'implemented', durationMs: 120_000, links: { serverToClient: link(loss), clientToServer: link(loss) } }, 3);
+      const s = runRtype(
+        {
+          preset: 'implemented',
+          durationMs: 120_000,
+          links: { serverToClient: link(loss), clientToServer: link(loss) },
+        },
+        3,
+      );
       expect(s.wire.criticalDropped, `loss ${loss}`).toBeGreaterThan(0);
       expect([s.resends.datagrams, s.resends.calls, s.wire.serverDatagrams.resend], `loss ${loss}`).toEqual([0, 0, 0]);
       expect(s.deaths.lost, `loss ${loss}`).toBe(s.wire.criticalDropped);
@@ -41,13 +53,21 @@ describe('rtype presets', () => {
     const burst = (k: number): RtypeConfigInput => ({
       clients: CLIENTS,
       durationMs: 6_000,
-      workload: { deathsPerSecond: 0, burstsPerMinute: 0, positionsPerFrame: 0, scriptedBursts: [{ atMs: 3_000, size: k }] },
+      workload: {
+        deathsPerSecond: 0,
+        burstsPerMinute: 0,
+        positionsPerFrame: 0,
+        scriptedBursts: [{ atMs: 3_000, size: k }],
+      },
     });
 
     it('repaired re-sends O(k) per tick: one per (client, packet) still waiting, never more', () => {
       for (const k of [2, 4, 8, 16]) {
         // A dead downlink: nothing is confirmed, so every pair is re-sent until it expires.
-        const s = runRtype({ ...burst(k), preset: 'repaired', links: { serverToClient: link(1, 0), clientToServer: link(0, 0) } }, 1);
+        const s = runRtype(
+          { ...burst(k), preset: 'repaired', links: { serverToClient: link(1, 0), clientToServer: link(0, 0) } },
+          1,
+        );
         expect(s.resends.maxCallsPerUserPerFrame, `k=${k}`).toBe(k);
         expect(s.resends.maxPerFrame, `k=${k}`).toBe(k * CLIENTS);
         expect(s.resends.excess, `k=${k}`).toBe(0);
@@ -58,7 +78,15 @@ describe('rtype presets', () => {
       // DECISIONS.md 24: "If the copy bugs were fixed, k deaths in one tick would cause k² resends per user per tick."
       const switches = { pendingListsOnCopies: false, loopHoldsStaleCopies: false, thresholdsInTicks: false };
       for (const k of [2, 4, 8]) {
-        const s = runRtype({ ...burst(k), preset: 'implemented', switches, links: { serverToClient: link(0, 0), clientToServer: link(0, 0) } }, 1);
+        const s = runRtype(
+          {
+            ...burst(k),
+            preset: 'implemented',
+            switches,
+            links: { serverToClient: link(0, 0), clientToServer: link(0, 0) },
+          },
+          1,
+        );
         expect(s.resends.maxCallsPerUserPerFrame, `k=${k}`).toBe(k * k);
         // Each call goes to every client: 2 users × k² calls × 2 clients.
         expect(s.resends.maxPerFrame, `k=${k}`).toBe(CLIENTS * k * k * CLIENTS);
@@ -68,10 +96,21 @@ describe('rtype presets', () => {
 
     it('a big enough storm overruns frames, and the tick counter stalls (DECISIONS.md 24)', () => {
       const switches = { pendingListsOnCopies: false, loopHoldsStaleCopies: false, thresholdsInTicks: false };
-      const s = runRtype({ ...burst(32), preset: 'implemented', switches, links: { serverToClient: link(0, 0), clientToServer: link(0, 0) } }, 1);
+      const s = runRtype(
+        {
+          ...burst(32),
+          preset: 'implemented',
+          switches,
+          links: { serverToClient: link(0, 0), clientToServer: link(0, 0) },
+        },
+        1,
+      );
       expect(s.clock.overrunFrames).toBeGreaterThan(0);
       expect(s.clock.ticks).toBe(s.clock.frames - s.clock.overrunFrames);
-      const calm = runRtype({ ...burst(32), preset: 'repaired', links: { serverToClient: link(1, 0), clientToServer: link(0, 0) } }, 1);
+      const calm = runRtype(
+        { ...burst(32), preset: 'repaired', links: { serverToClient: link(1, 0), clientToServer: link(0, 0) } },
+        1,
+      );
       expect(calm.clock.overrunFrames).toBe(0);
     });
   });

@@ -14,14 +14,21 @@ beforeAll(() => {
   r = reproduceRtype(OPTIONS);
 }, 60_000);
 
-const onAlone = (defect: string) => r.rows.find((x) => x.kind === 'on-alone' && x.defect === defect) as RtypeReproductionRow;
+const onAlone = (defect: string) =>
+  r.rows.find((x) => x.kind === 'on-alone' && x.defect === defect) as RtypeReproductionRow;
 
 describe('reproduce rtype: the table', () => {
   it('has a baseline and a row per defect for each direction, and a cell per symptom', () => {
     expect(r.rows).toHaveLength(2 * (1 + DEFECT_SWITCHES.length));
     expect(r.rows.filter((x) => x.kind === 'on-alone').map((x) => x.defect)).toEqual([...DEFECT_SWITCHES]);
     expect(r.rows.filter((x) => x.kind === 'off-alone').map((x) => x.defect)).toEqual([...DEFECT_SWITCHES]);
-    expect(r.columns.map((c) => c.symptom)).toEqual(['noResend', 'resendStorm', 'deathsLost', 'growingLists', 'crossClientClear']);
+    expect(r.columns.map((c) => c.symptom)).toEqual([
+      'noResend',
+      'resendStorm',
+      'deathsLost',
+      'growingLists',
+      'crossClientClear',
+    ]);
     for (const row of r.rows) expect(Object.keys(row.cells)).toEqual([...TABLE_SYMPTOMS]);
   });
 
@@ -41,8 +48,14 @@ describe('reproduce rtype: the table', () => {
     const row = onAlone(defect);
     const claim = DEFECT_CLAIMS[defect];
     const allowed = [...claim.adds, ...(claim.incidental ?? [])];
-    expect(row.added.filter((s) => !allowed.includes(s)), 'unexpected').toEqual([]);
-    expect(claim.adds.filter((s) => !row.added.includes(s)), 'missing').toEqual([]);
+    expect(
+      row.added.filter((s) => !allowed.includes(s)),
+      'unexpected',
+    ).toEqual([]);
+    expect(
+      claim.adds.filter((s) => !row.added.includes(s)),
+      'missing',
+    ).toEqual([]);
     expect(row.removed).toEqual([]);
     expect([...row.also].sort()).toEqual([...claim.also].sort());
     expect(row.asClaimed).toBe(true);
@@ -53,7 +66,9 @@ describe('reproduce rtype: the table', () => {
     expect(onAlone('silentDropAtExpiry').cells.growingLists.value).toBeGreaterThan(0);
     expect(onAlone('clearWithoutBreak').cells.crossClientClear.value).toBeGreaterThan(0);
     expect(onAlone('pendingListsOnCopies').cells.noResend.value).toBe(0);
-    for (const row of r.rows) for (const s of TABLE_SYMPTOMS) if (s !== 'noResend') expect(row.cells[s].shows, `${row.defect} ${s}`).toBe(row.cells[s].value > 0);
+    for (const row of r.rows)
+      for (const s of TABLE_SYMPTOMS)
+        if (s !== 'noResend') expect(row.cells[s].shows, `${row.defect} ${s}`).toBe(row.cells[s].value > 0);
   });
 
   it('off alone, no single fix repairs the public code: every row still loses deaths without a resend', () => {
@@ -80,10 +95,16 @@ describe('bcsim reproduce rtype', () => {
 
   it('bad flags: one line, exit 2', async () => {
     const short = await cli(['reproduce', 'rtype', '--duration', '5s']);
-    expect(short).toMatchObject({ code: 2, stderr: 'bcsim: --duration: expected at least 10s for reproduce rtype, got "5s"\n' });
+    expect(short).toMatchObject({
+      code: 2,
+      stderr: 'bcsim: --duration: expected at least 10s for reproduce rtype, got "5s"\n',
+    });
     const other = await cli(['reproduce', 'ack-outbox', '--duration', '30s']);
     expect(other).toMatchObject({ code: 2, stderr: 'bcsim: --duration: only with reproduce rtype\n' });
     const target = await cli(['reproduce', 'rtypes']);
-    expect(target).toMatchObject({ code: 2, stderr: 'bcsim: reproduce: unknown target "rtypes" (expected fragment-ack, ack-outbox or rtype)\n' });
+    expect(target).toMatchObject({
+      code: 2,
+      stderr: 'bcsim: reproduce: unknown target "rtypes" (expected fragment-ack, ack-outbox or rtype)\n',
+    });
   });
 });

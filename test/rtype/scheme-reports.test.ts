@@ -17,7 +17,10 @@ describe('the committed scheme reports', () => {
       expect(r.code).toBe(0);
       for (const file of SCHEME_REPORT_FILES) {
         const same = readFileSync(join(out, file)).equals(readFileSync(join('reports', name, file)));
-        expect(same, `reports/${name}/${file} differs: regenerate with \`bcsim compare ${name} --out reports/${name}\``).toBe(true);
+        expect(
+          same,
+          `reports/${name}/${file} differs: regenerate with \`bcsim compare ${name} --out reports/${name}\``,
+        ).toBe(true);
       }
     });
   }
@@ -27,10 +30,17 @@ describe('--help of the new and changed commands', () => {
   it('compare, reproduce and scenarios name the scheme scenarios, with examples and exit codes', async () => {
     const compare = await cli(['compare', '--help']);
     expect(compare.code).toBe(0);
-    for (const text of ['rtype-deaths', 'schemes-side-by-side', 'bcsim compare rtype-deaths', 'Exit codes: 0 written']) expect(compare.stdout).toContain(text);
+    for (const text of ['rtype-deaths', 'schemes-side-by-side', 'bcsim compare rtype-deaths', 'Exit codes: 0 written'])
+      expect(compare.stdout).toContain(text);
     const reproduce = await cli(['reproduce', '--help']);
-    for (const text of ['fragment-ack, ack-outbox or rtype', 'bcsim reproduce rtype --loss 0.1', 'Exit 1 if implemented']) expect(reproduce.stdout).toContain(text);
+    for (const text of [
+      'fragment-ack, ack-outbox or rtype',
+      'bcsim reproduce rtype --loss 0.1',
+      'Exit 1 if implemented',
+    ])
+      expect(reproduce.stdout).toContain(text);
     const scenarios = await cli(['scenarios', '--help']);
-    for (const text of ['rtype-deaths', 'Exit code 0', 'bcsim scenarios --json']) expect(scenarios.stdout).toContain(text);
+    for (const text of ['rtype-deaths', 'Exit code 0', 'bcsim scenarios --json'])
+      expect(scenarios.stdout).toContain(text);
   });
 });

@@ -25,7 +25,11 @@ interface Sent {
 }
 
 /** A server with `clients` registered users and a record of what it sent. */
-function harness(switches: Partial<RtypeSwitches>, clients = 2, preset: 'documented' | 'repaired' | 'implemented' = 'documented') {
+function harness(
+  switches: Partial<RtypeSwitches>,
+  clients = 2,
+  preset: 'documented' | 'repaired' | 'implemented' = 'documented',
+) {
   const sent: Sent[] = [];
   const gaveUp: Array<[number, number]> = [];
   const server = new RtypeServer(rtypeSwitches(preset, switches), SPEC_TIMING, DEFAULT_RTYPE_LIMITS, {
@@ -139,8 +143,12 @@ describe('rtype server mechanisms', () => {
     expect(server.counters.confirmations.udp).toBe(1);
   });
 
-  it('registrationReadsStaleHeader: a registration confirms the previous datagram\'s ack', () => {
-    const { server, frame } = harness({ confirmViaNextUdp: true, registrationReadsStaleHeader: true, clearWithoutBreak: true });
+  it("registrationReadsStaleHeader: a registration confirms the previous datagram's ack", () => {
+    const { server, frame } = harness({
+      confirmViaNextUdp: true,
+      registrationReadsStaleHeader: true,
+      clearWithoutBreak: true,
+    });
     frame(0, [500]);
     server.receiveUdp(1, encodePacket({ id: 1, ack: 7 }, { kind: 'position', entityId: 1, x: 0, y: 0 }));
     server.receiveUdp(3, encodeRegistration());
@@ -171,7 +179,11 @@ describe('rtype client', () => {
 
   it('confirms each critical packet over TCP (documented)', () => {
     const tcp: Uint8Array[] = [];
-    const client = new RtypeClient(1, rtypeSwitches('documented'), { sendUdp: () => {}, sendTcp: (b) => tcp.push(b), deathArrived: () => {} });
+    const client = new RtypeClient(1, rtypeSwitches('documented'), {
+      sendUdp: () => {},
+      sendTcp: (b) => tcp.push(b),
+      deathArrived: () => {},
+    });
     client.receiveUdp(death(4, 9));
     client.receiveUdp(death(0, 10));
     expect(tcp.map((b) => Buffer.from(b).toString('hex'))).toEqual(['4100000004']);
@@ -179,7 +191,11 @@ describe('rtype client', () => {
 
   it('under confirmViaNextUdp keeps only the last non-zero id, repeated in every datagram', () => {
     const udp: Uint8Array[] = [];
-    const client = new RtypeClient(2, rtypeSwitches('implemented'), { sendUdp: (b) => udp.push(b), sendTcp: () => {}, deathArrived: () => {} });
+    const client = new RtypeClient(2, rtypeSwitches('implemented'), {
+      sendUdp: (b) => udp.push(b),
+      sendTcp: () => {},
+      deathArrived: () => {},
+    });
     client.receiveUdp(death(4, 9));
     client.receiveUdp(death(5, 10));
     client.receiveUdp(death(0, 11));
@@ -210,7 +226,9 @@ describe('rtype TCP channel', () => {
   it('is in order and lossless; an outage holds messages until it ends', () => {
     const sim = new Simulator();
     const arrivals: Array<[number, number]> = [];
-    const tcp = new TcpChannel(sim, { latencyMs: 40, outages: [{ startMs: 100, endMs: 300 }], maxInFlight: 10 }, (b) => arrivals.push([sim.now / 1000, b[0]]));
+    const tcp = new TcpChannel(sim, { latencyMs: 40, outages: [{ startMs: 100, endMs: 300 }], maxInFlight: 10 }, (b) =>
+      arrivals.push([sim.now / 1000, b[0]]),
+    );
     sim.at(micros(0), () => tcp.send(Uint8Array.of(1)));
     sim.at(micros(80), () => tcp.send(Uint8Array.of(2)));
     sim.at(micros(150_000), () => tcp.send(Uint8Array.of(3)));

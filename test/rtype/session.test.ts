@@ -2,26 +2,38 @@
 // validation, and the ledger's bookkeeping.
 import { describe, expect, it } from 'vitest';
 import { PERFECT_LINK } from '../../src/model/link/index.js';
-import { RTYPE_DEATHS, RTYPE_SUMMARY_SCHEMA, RtypeConfigError, resolveRtypeConfig, runRtype, validateRtypeConfig } from '../../src/rtype/session/index.js';
+import {
+  RTYPE_DEATHS,
+  RTYPE_SUMMARY_SCHEMA,
+  RtypeConfigError,
+  resolveRtypeConfig,
+  runRtype,
+  validateRtypeConfig,
+} from '../../src/rtype/session/index.js';
 import type { RtypeConfigInput } from '../../src/rtype/session/index.js';
 
 const SHORT: RtypeConfigInput = { durationMs: 30_000 };
 
 describe('rtype session: determinism', () => {
-  it.each(['documented', 'implemented', 'repaired'] as const)('%s: the same seed gives the same trace hash and summary', (preset) => {
-    const a = runRtype({ ...SHORT, preset }, 42);
-    const b = runRtype({ ...SHORT, preset }, 42);
-    expect(a.traceHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(b.traceHash).toBe(a.traceHash);
-    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
-  });
+  it.each(['documented', 'implemented', 'repaired'] as const)(
+    '%s: the same seed gives the same trace hash and summary',
+    (preset) => {
+      const a = runRtype({ ...SHORT, preset }, 42);
+      const b = runRtype({ ...SHORT, preset }, 42);
+      expect(a.traceHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(b.traceHash).toBe(a.traceHash);
+      expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    },
+  );
 
   it('a different seed gives a different trace hash', () => {
     expect(runRtype(SHORT, 1).traceHash).not.toBe(runRtype(SHORT, 2).traceHash);
   });
 
   it('a different preset on the same seed gives a different trace hash', () => {
-    expect(runRtype({ ...SHORT, preset: 'documented' }, 1).traceHash).not.toBe(runRtype({ ...SHORT, preset: 'implemented' }, 1).traceHash);
+    expect(runRtype({ ...SHORT, preset: 'documented' }, 1).traceHash).not.toBe(
+      runRtype({ ...SHORT, preset: 'implemented' }, 1).traceHash,
+    );
   });
 });
 
@@ -36,7 +48,15 @@ describe('rtype session: summary', () => {
 
   it('samples the store and pending lists once per simulated second', () => {
     expect(s.series.tMs).toEqual(Array.from({ length: 20 }, (_, i) => (i + 1) * 1000));
-    for (const key of ['storeSize', 'pendingTotal', 'pendingMaxPerUser', 'danglingEntries', 'resendDatagrams', 'maxResendsPerFrame'] as const) expect(s.series[key]).toHaveLength(20);
+    for (const key of [
+      'storeSize',
+      'pendingTotal',
+      'pendingMaxPerUser',
+      'danglingEntries',
+      'resendDatagrams',
+      'maxResendsPerFrame',
+    ] as const)
+      expect(s.series[key]).toHaveLength(20);
     expect(s.store.peak).toBe(Math.max(...s.series.storeSize, s.store.final));
     expect(s.series.resendDatagrams.reduce((n, v) => n + v, 0)).toBeLessThanOrEqual(s.resends.datagrams);
   });
@@ -48,7 +68,9 @@ describe('rtype session: summary', () => {
     const server = s.wire.serverDatagrams;
     expect(server.critical + server.resend + server.position).toBe(s.wire.udpServerToClient.datagrams);
     expect(s.wire.perClient.reduce((n, c) => n + c.udpServerToClient.bytes, 0)).toBe(s.wire.udpServerToClient.bytes);
-    expect(s.wire.udpServerToClient.datagrams + s.wire.udpClientToServer.datagrams + s.wire.tcpClientToServer.datagrams).toBe(s.wireRecords);
+    expect(
+      s.wire.udpServerToClient.datagrams + s.wire.udpClientToServer.datagrams + s.wire.tcpClientToServer.datagrams,
+    ).toBe(s.wireRecords);
     // One TCP confirmation per death copy received with a non-zero ack (documented: TCP, 5 bytes each).
     expect(s.wire.tcpClientToServer.bytes).toBe(5 * s.confirmations.received.tcp);
     expect(s.resends.histogram.reduce((n, b) => n + b.frames, 0)).toBe(s.clock.frames);
@@ -65,8 +87,16 @@ describe('rtype session: summary', () => {
 describe('rtype session: config', () => {
   it('rtype-deaths validates, and fields merge over it', () => {
     expect(validateRtypeConfig(RTYPE_DEATHS)).toBe(RTYPE_DEATHS);
-    const c = resolveRtypeConfig({ clients: 2, workload: { burstSize: 3 }, links: { serverToClient: { loss: { model: 'none' } } } });
-    expect([c.clients, c.workload.burstSize, c.workload.burstsPerMinute]).toEqual([2, 3, RTYPE_DEATHS.workload.burstsPerMinute]);
+    const c = resolveRtypeConfig({
+      clients: 2,
+      workload: { burstSize: 3 },
+      links: { serverToClient: { loss: { model: 'none' } } },
+    });
+    expect([c.clients, c.workload.burstSize, c.workload.burstsPerMinute]).toEqual([
+      2,
+      3,
+      RTYPE_DEATHS.workload.burstsPerMinute,
+    ]);
     expect(c.links.serverToClient.loss).toEqual({ model: 'none' });
     expect(c.links.serverToClient.latency).toEqual(RTYPE_DEATHS.links.serverToClient.latency);
   });
@@ -79,8 +109,20 @@ describe('rtype session: config', () => {
     [{ switches: { ackZeroedOnSend: 'yes' } as never }, /ackZeroedOnSend/],
     [{ timing: { tickHz: 0 } }, /timing\.tickHz/],
     [{ workload: { burstSize: 0 } }, /workload\.burstSize/],
-    [{ links: { serverToClient: { loss: { model: 'bernoulli', probability: 2 } } } }, /serverToClient.*loss\.probability/],
-    [{ links: { clientToServer: { dropRules: [{ scope: 'datagram', match: {}, firstN: null, probability: 1, fromMs: null, untilMs: null }] } } }, /dropRules/],
+    [
+      { links: { serverToClient: { loss: { model: 'bernoulli', probability: 2 } } } },
+      /serverToClient.*loss\.probability/,
+    ],
+    [
+      {
+        links: {
+          clientToServer: {
+            dropRules: [{ scope: 'datagram', match: {}, firstN: null, probability: 1, fromMs: null, untilMs: null }],
+          },
+        },
+      },
+      /dropRules/,
+    ],
     [{ tcp: { outages: [{ startMs: 5, endMs: 5 }] } }, /tcp\.outages\[0\]\.endMs/],
     [{ clients: 2, clientLinks: [null, null, null] }, /clientLinks/],
   ])('rejects %j', (input, message) => {
@@ -89,7 +131,17 @@ describe('rtype session: config', () => {
   });
 
   it('counts, not crashes, when a limit is hit', () => {
-    const s = runRtype({ durationMs: 5_000, clients: 2, preset: 'implemented', limits: { maxStoreEntries: 3 }, workload: { scriptedBursts: [{ atMs: 2_000, size: 10 }] }, links: { serverToClient: PERFECT_LINK, clientToServer: PERFECT_LINK } }, 1);
+    const s = runRtype(
+      {
+        durationMs: 5_000,
+        clients: 2,
+        preset: 'implemented',
+        limits: { maxStoreEntries: 3 },
+        workload: { scriptedBursts: [{ atMs: 2_000, size: 10 }] },
+        links: { serverToClient: PERFECT_LINK, clientToServer: PERFECT_LINK },
+      },
+      1,
+    );
     expect(s.limits.storeLimitHits).toBeGreaterThan(0);
     expect(s.store.peak).toBeLessThanOrEqual(3);
   });

@@ -47,7 +47,12 @@ describe('rtype wire: hand-built bytes', () => {
     const bytes = encodePacket({ id: 7, ack: 0 }, { kind: 'position', entityId: 0x102, x: 1.5, y: -2 });
     expect(hex(bytes)).toBe(expected.replace(/\s+/g, ''));
     const decoded = decodeDatagram(bytes);
-    expect(decoded.ok && decoded.datagram.kind === 'packet' && decoded.datagram.message).toEqual({ kind: 'position', entityId: 0x102, x: 1.5, y: -2 });
+    expect(decoded.ok && decoded.datagram.kind === 'packet' && decoded.datagram.message).toEqual({
+      kind: 'position',
+      entityId: 0x102,
+      x: 1.5,
+      y: -2,
+    });
   });
 
   it('the registration is a zero-length datagram, and decodes as one', () => {
@@ -95,7 +100,12 @@ describe('rtype wire: fuzzed', () => {
   const u32 = fc.integer({ min: 0, max: 0xffff_ffff });
   const messageArb: fc.Arbitrary<RtypeMessage> = fc.oneof(
     fc.record({ kind: fc.constant('death' as const), entityId: u32 }),
-    fc.record({ kind: fc.constant('position' as const), entityId: u32, x: fc.float({ noNaN: true }), y: fc.float({ noNaN: true }) }),
+    fc.record({
+      kind: fc.constant('position' as const),
+      entityId: u32,
+      x: fc.float({ noNaN: true }),
+      y: fc.float({ noNaN: true }),
+    }),
   );
 
   it('decodeDatagram, decodeHeader and decodeTcpAck never throw; error offsets lie in the input', () => {
@@ -114,26 +124,45 @@ describe('rtype wire: fuzzed', () => {
 
   it('mutated valid packets (flipped, cut, extended) never throw', () => {
     fc.assert(
-      fc.property(u32, u32, messageArb, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.integer({ min: -3, max: 3 }), (id, ack, message, at, value, resize) => {
-        const bytes = encodePacket({ id, ack }, message);
-        const mutated = new Uint8Array(Math.max(0, bytes.length + resize));
-        mutated.set(bytes.subarray(0, mutated.length));
-        if (mutated.length > 0) mutated[at % mutated.length] = value;
-        expect(() => decodeDatagram(mutated)).not.toThrow();
-      }),
+      fc.property(
+        u32,
+        u32,
+        messageArb,
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: -3, max: 3 }),
+        (id, ack, message, at, value, resize) => {
+          const bytes = encodePacket({ id, ack }, message);
+          const mutated = new Uint8Array(Math.max(0, bytes.length + resize));
+          mutated.set(bytes.subarray(0, mutated.length));
+          if (mutated.length > 0) mutated[at % mutated.length] = value;
+          expect(() => decodeDatagram(mutated)).not.toThrow();
+        },
+      ),
       { numRuns: 5_000, seed: 0x27e2 },
     );
   });
 
   it('decode(encode(x)) gives x back', () => {
     fc.assert(
-      fc.property(u32, u32, fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), messageArb, (id, ack, packetNbr, totalPacketNbr, message) => {
-        const decoded = decodeDatagram(encodePacket({ id, ack, packetNbr, totalPacketNbr }, message));
-        expect(decoded.ok).toBe(true);
-        if (!decoded.ok || decoded.datagram.kind !== 'packet') return;
-        expect(decoded.datagram.header).toMatchObject({ id, ack, packetNbr, totalPacketNbr });
-        expect(decoded.datagram.message).toEqual(message.kind === 'position' ? { ...message, x: Math.fround(message.x), y: Math.fround(message.y) } : message);
-      }),
+      fc.property(
+        u32,
+        u32,
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 255 }),
+        messageArb,
+        (id, ack, packetNbr, totalPacketNbr, message) => {
+          const decoded = decodeDatagram(encodePacket({ id, ack, packetNbr, totalPacketNbr }, message));
+          expect(decoded.ok).toBe(true);
+          if (!decoded.ok || decoded.datagram.kind !== 'packet') return;
+          expect(decoded.datagram.header).toMatchObject({ id, ack, packetNbr, totalPacketNbr });
+          expect(decoded.datagram.message).toEqual(
+            message.kind === 'position'
+              ? { ...message, x: Math.fround(message.x), y: Math.fround(message.y) }
+              : message,
+          );
+        },
+      ),
       { numRuns: 2_000, seed: 0x27e3 },
     );
   });

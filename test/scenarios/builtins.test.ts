@@ -8,7 +8,17 @@ const SHORT_US = 90_000_000;
 
 describe('built-in scenarios', () => {
   it('are the documented set, each with a description of what it is for', () => {
-    expect(builtinNames()).toEqual(['fragment-ack-bug', 'heavy-combat', 'live', 'lobby-idle', 'long-session', 'lossy-link', 'partition', 'server-8', 'valentines']);
+    expect(builtinNames()).toEqual([
+      'fragment-ack-bug',
+      'heavy-combat',
+      'live',
+      'lobby-idle',
+      'long-session',
+      'lossy-link',
+      'partition',
+      'server-8',
+      'valentines',
+    ]);
     for (const b of listBuiltins()) expect(b.description.length).toBeGreaterThan(80);
   });
 

@@ -45,7 +45,9 @@ describe('a scenario file that starts with a UTF-8 byte-order mark', () => {
   it('a scheme scenario parses as if the mark were not there', async () => {
     const { parseSchemeScenario } = await import('../../src/rtype/schemes/index.js');
     const text = readFileSync('scenarios/schemes/rtype-deaths.json', 'utf8');
-    expect(parseSchemeScenario(BOM + text, 'rtype-deaths.json')).toEqual(parseSchemeScenario(text, 'rtype-deaths.json'));
+    expect(parseSchemeScenario(BOM + text, 'rtype-deaths.json')).toEqual(
+      parseSchemeScenario(text, 'rtype-deaths.json'),
+    );
   });
 
   it('shrink reads it as its base scenario', async () => {

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_DIR, builtinNames, loadScenario, parseScenario, storedBuiltins } from '../../src/model/scenario/load.js';
+import {
+  BUILTIN_DIR,
+  builtinNames,
+  loadScenario,
+  parseScenario,
+  storedBuiltins,
+} from '../../src/model/scenario/load.js';
 import { STORED_BUILTINS_FILE, storedBuiltin } from '../../src/model/scenario/stored.js';
 import { DEFAULT_MANIFEST } from '../../src/model/traffic/manifest.js';
 
@@ -51,18 +57,23 @@ describe('stored built-ins', () => {
     expect(storedBuiltin('lossy-link', edited, file)).toBeUndefined();
     expect(storedBuiltin('lossy-link', `${textOf('lossy-link')} `, file)).toBeUndefined();
     expect(storedBuiltin('no-such-builtin', textOf('lossy-link'), file)).toBeUndefined();
-    expect(storedBuiltin('lossy-link', textOf('lossy-link'), join(tmpdir(), 'bcsim-no-such-dir', STORED_BUILTINS_FILE))).toBeUndefined();
+    expect(
+      storedBuiltin('lossy-link', textOf('lossy-link'), join(tmpdir(), 'bcsim-no-such-dir', STORED_BUILTINS_FILE)),
+    ).toBeUndefined();
     // An edit the schema rejects still gets the schema's message.
     const broken = textOf('lossy-link').replace('"reorder": 0.1', '"reorder": "high"');
     expect(broken).not.toBe(textOf('lossy-link'));
     expect(storedBuiltin('lossy-link', broken, file)).toBeUndefined();
-    expect(() => parseScenario(broken, 'scenarios/lossy-link.json')).toThrow('scenarios/lossy-link.json: link.both.reorder: expected a number between 0 and 1, got "high"');
+    expect(() => parseScenario(broken, 'scenarios/lossy-link.json')).toThrow(
+      'scenarios/lossy-link.json: link.both.reorder: expected a number between 0 and 1, got "high"',
+    );
   });
 
   it('the build stored the current built-ins beside both compiled loaders (npm test builds first)', () => {
     for (const dir of ['../../dist/model/scenario/', '../../dist/cli/']) {
       const built = fileURLToPath(new URL(`${dir}${STORED_BUILTINS_FILE}`, import.meta.url));
-      for (const name of builtinNames()) expect(storedBuiltin(name, textOf(name), built)).toStrictEqual(loadScenario(name));
+      for (const name of builtinNames())
+        expect(storedBuiltin(name, textOf(name), built)).toStrictEqual(loadScenario(name));
     }
   });
 });

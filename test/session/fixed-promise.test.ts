@@ -14,14 +14,29 @@ type Delivery = Record<string, number>;
 const balanced = (d: Delivery) => d.reliableDelivered + d.reliableInFlight + d.reliableLost === d.reliableSent;
 
 const DISCONNECT = [
-  'fragment-ack-bug', '--seed', '1', '--loss', '0.05', '--duration', '2m',
-  '--set', 'traffic.phases=["join",{"kind":"combat","duration":"60s","reliablePerSecond":"measured"},"disconnect"]',
+  'fragment-ack-bug',
+  '--seed',
+  '1',
+  '--loss',
+  '0.05',
+  '--duration',
+  '2m',
+  '--set',
+  'traffic.phases=["join",{"kind":"combat","duration":"60s","reliablePerSecond":"measured"},"disconnect"]',
   // The 34-minute session's 95 ms updates: a Disconnect then often overtakes data still held behind a hole.
-  '--set', 'transport.updatePeriodMs={"server":95,"client":95}',
+  '--set',
+  'transport.updatePeriodMs={"server":95,"client":95}',
 ];
 const OVERLOAD = [
-  'heavy-combat', '--duration', '75s', '--set', 'transport.datagramsPerUpdate=64', '--set', 'traffic.phases[1].reliablePerSecond=2500',
-  '--set', 'link.both.outages=[{"start":"30s","end":"60s"}]',
+  'heavy-combat',
+  '--duration',
+  '75s',
+  '--set',
+  'transport.datagramsPerUpdate=64',
+  '--set',
+  'traffic.phases[1].reliablePerSecond=2500',
+  '--set',
+  'link.both.outages=[{"start":"30s","end":"60s"}]',
 ];
 
 describe('a graceful disconnect', () => {
@@ -45,7 +60,13 @@ describe('2,500 reliable/s through a 30 s outage', () => {
   it('fixed with 10 % loss: the window holds, nothing is swallowed, duplicated or reordered', async () => {
     const s = await runJson([...OVERLOAD, '--mode', 'fixed', '--set', 'link.both.loss=0.1']);
     const d = s.delivery;
-    expect([d.reliableSwallowed, d.reliableLost, d.duplicateDeliveries, d.outOfOrderDeliveries, d.corruptDeliveries]).toEqual([0, 0, 0, 0, 0]);
+    expect([
+      d.reliableSwallowed,
+      d.reliableLost,
+      d.duplicateDeliveries,
+      d.outOfOrderDeliveries,
+      d.corruptDeliveries,
+    ]).toEqual([0, 0, 0, 0, 0]);
     expect(balanced(d)).toBe(true);
     expect(s.peers.client.windowStalls + s.peers.server.windowStalls).toBeGreaterThan(0); // the window fired
     expect(s.links.clientToServer.droppedBy.outage).toBeGreaterThan(0);
@@ -53,8 +74,16 @@ describe('2,500 reliable/s through a 30 s outage', () => {
   });
 
   it('the same run without the window aliases: the test can fail', async () => {
-    const s = await runJson([...OVERLOAD, '--set', 'mode={"preset":"fixed","sendWindow":null}', '--set', 'link.both.loss=0.1']);
-    expect(s.delivery.reliableSwallowed + s.delivery.duplicateDeliveries + s.delivery.outOfOrderDeliveries).toBeGreaterThan(0);
+    const s = await runJson([
+      ...OVERLOAD,
+      '--set',
+      'mode={"preset":"fixed","sendWindow":null}',
+      '--set',
+      'link.both.loss=0.1',
+    ]);
+    expect(
+      s.delivery.reliableSwallowed + s.delivery.duplicateDeliveries + s.delivery.outOfOrderDeliveries,
+    ).toBeGreaterThan(0);
   });
 
   it('fixed with a 2,000-entry ACK-outbox limit: no duplicate deliveries', async () => {
@@ -91,7 +120,15 @@ describe('accounting', () => {
   });
 
   it('unreliable StateUpdates larger than a fragment go out as counted reliable fragments', async () => {
-    const s = await runJson(['heavy-combat', '--mode', 'fixed', '--duration', '20s', '--set', 'traffic.phases[1].stateUpdateBytes=[600,600]']);
+    const s = await runJson([
+      'heavy-combat',
+      '--mode',
+      'fixed',
+      '--duration',
+      '20s',
+      '--set',
+      'traffic.phases[1].stateUpdateBytes=[600,600]',
+    ]);
     expect(s.peers.client.forcedReliable + s.peers.server.forcedReliable).toBeGreaterThan(0);
     expect(s.delivery.reliableLost).toBe(0);
     expect(balanced(s.delivery)).toBe(true);

@@ -14,7 +14,8 @@ function fragmentSends(sent: Sent[]): Array<[number, number, number]> {
   for (const d of sent) {
     if (d.from !== 'client') continue;
     for (const m of d.messages) {
-      if (m.type === TYPE_GAME && m.fragment && m.seq === 2) out.push([d.timeUs / 1000, m.fragIndex as number, d.bytes[m.offset + 2]]);
+      if (m.type === TYPE_GAME && m.fragment && m.seq === 2)
+        out.push([d.timeUs / 1000, m.fragIndex as number, d.bytes[m.offset + 2]]);
     }
   }
   return out;
@@ -31,7 +32,9 @@ describe('fragment-ack-bug, stock, lossless', () => {
       [1, 0xa1],
       [2, 0xa0],
     ]);
-    const first = sent.find((d) => d.from === 'client' && d.messages.some((m) => m.type === TYPE_GAME && m.fragIndex === 0));
+    const first = sent.find(
+      (d) => d.from === 'client' && d.messages.some((m) => m.type === TYPE_GAME && m.fragIndex === 0),
+    );
     const frag0 = first?.messages.find((m) => m.type === TYPE_GAME && m.fragIndex === 0);
     expect(frag0?.size).toBe(412); // DECISIONS.md 6: fragment 0 is 0x019C bytes
     expect(frag0 && frag0.type === TYPE_GAME ? frag0.fragCount : null).toBe(3);
@@ -58,7 +61,10 @@ describe('fragment-ack-bug, stock, lossless', () => {
   });
 
   it('with messageLifetime session (the bug documents) the re-sends go on until the end of the run', () => {
-    const { summary: whole, session } = runScenario(scenario, { preset: 'stock', switches: { messageLifetime: 'session' } });
+    const { summary: whole, session } = runScenario(scenario, {
+      preset: 'stock',
+      switches: { messageLifetime: 'session' },
+    });
     expect(whole.peers.client.fragmentRetransmits).toBe(177);
     expect(session.peers.client.retransmitQueue.size).toBe(3);
   });

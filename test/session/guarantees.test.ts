@@ -42,16 +42,42 @@ describe('fixed mode under 20% loss', () => {
 describe('summary shape', () => {
   it('has every documented field', async () => {
     const s = await runJson(['fragment-ack-bug', '--duration', '20s']);
-    for (const key of ['schema', 'scenario', 'mode', 'seed', 'simulatedSeconds', 'traceHash', 'peers', 'delivery', 'links']) expect(s).toHaveProperty(key);
+    for (const key of [
+      'schema',
+      'scenario',
+      'mode',
+      'seed',
+      'simulatedSeconds',
+      'traceHash',
+      'peers',
+      'delivery',
+      'links',
+    ])
+      expect(s).toHaveProperty(key);
     for (const role of ['server', 'client']) {
       const p = s.peers[role];
       for (const g of ['ackOutbox', 'ackOutboxDeadZone', 'retransmitQueue', 'memoryBytes']) {
         expect(Object.keys(p[g]).sort()).toEqual(['final', 'max']);
       }
       for (const k of ['total', 'maxPerMessage', 'maxPerSecond']) expect(typeof p.dedupComparisons[k]).toBe('number');
-      for (const k of ['retransmits', 'fragmentRetransmits', 'packetsSent', 'bytesSent', 'ackBytesSent', 'deferredMessages']) expect(typeof p[k]).toBe('number');
+      for (const k of [
+        'retransmits',
+        'fragmentRetransmits',
+        'packetsSent',
+        'bytesSent',
+        'ackBytesSent',
+        'deferredMessages',
+      ])
+        expect(typeof p[k]).toBe('number');
     }
-    for (const k of ['reliableSent', 'reliableDelivered', 'reliableInFlight', 'reliableLost', 'duplicateDeliveries', 'outOfOrderDeliveries']) {
+    for (const k of [
+      'reliableSent',
+      'reliableDelivered',
+      'reliableInFlight',
+      'reliableLost',
+      'duplicateDeliveries',
+      'outOfOrderDeliveries',
+    ]) {
       expect(typeof s.delivery[k]).toBe('number');
     }
     for (const dir of ['clientToServer', 'serverToClient']) {

@@ -99,7 +99,24 @@ describe('latency percentiles on a hand-built ledger', () => {
   });
 
   it('buckets tile the integers: each value lies in its own bucket, at most 1/256 of its value wide', () => {
-    const values = [0, 1, 511, 512, 513, 1023, 1024, 65_535, 65_536, 94_975, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 12_345, 2 ** 42 + 7];
+    const values = [
+      0,
+      1,
+      511,
+      512,
+      513,
+      1023,
+      1024,
+      65_535,
+      65_536,
+      94_975,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 12_345,
+      2 ** 42 + 7,
+    ];
     for (const v of values) {
       const [low, width] = LatencyHistogram.bounds(LatencyHistogram.index(v));
       expect(v, `value ${v}`).toBeGreaterThanOrEqual(low);
@@ -156,11 +173,22 @@ describe('anomalies on a hand-built ledger', () => {
     at(12_000);
     ledger.delivered(late);
     const d = ledger.stats(new Set([held]));
-    expect([d.reliableSent, d.reliableDelivered, d.reliableLost, d.reliableSwallowed, d.reliableInFlight]).toEqual([6, 3, 2, 1, 1]);
+    expect([d.reliableSent, d.reliableDelivered, d.reliableLost, d.reliableSwallowed, d.reliableInFlight]).toEqual([
+      6, 3, 2, 1, 1,
+    ]);
     expect(d.anomalies.counts).toEqual({ lost: 1, swallowed: 1, duplicate: 1, outOfOrder: 1 });
     expect(d.anomalies.truncated).toBe(false);
     expect(d.anomalies.list).toEqual([
-      { kind: 'out-of-order', uid: early, from: 'client', client: 1, category: 'high', seq: 42, sentAtMs: 2, atMs: 3.5 },
+      {
+        kind: 'out-of-order',
+        uid: early,
+        from: 'client',
+        client: 1,
+        category: 'high',
+        seq: 42,
+        sentAtMs: 2,
+        atMs: 3.5,
+      },
       { kind: 'duplicate', uid: later, from: 'client', client: 1, category: 'high', seq: 43, sentAtMs: 2, atMs: 4 },
       { kind: 'lost', uid: lost, from: 'client', client: 1, category: 'high', seq: 40, sentAtMs: 1, atMs: 9 },
       { kind: 'swallowed', uid: swallowed, from: 'server', client: 1, category: 'low', seq: 7, sentAtMs: 2, atMs: 9.5 },
@@ -183,13 +211,20 @@ describe('anomalies on a hand-built ledger', () => {
     expect(anomalies.counts.lost).toBe(40);
     expect(anomalies.truncated).toBe(true);
     expect(anomalies.list).toHaveLength(ANOMALIES_LISTED_PER_KIND);
-    expect(anomalies.list.map((a) => a.seq)).toEqual(Array.from({ length: ANOMALIES_LISTED_PER_KIND }, (_, k) => 39 - k));
-    expect(anomalies.list.map((a) => a.atMs)).toEqual(Array.from({ length: ANOMALIES_LISTED_PER_KIND }, (_, k) => 100 + k));
+    expect(anomalies.list.map((a) => a.seq)).toEqual(
+      Array.from({ length: ANOMALIES_LISTED_PER_KIND }, (_, k) => 39 - k),
+    );
+    expect(anomalies.list.map((a) => a.atMs)).toEqual(
+      Array.from({ length: ANOMALIES_LISTED_PER_KIND }, (_, k) => 100 + k),
+    );
   });
 });
 
 // The DISCONNECT reproduction of test/session/fixed-promise.test.ts: stock (immediate close) swallows ACKed data.
-const DISCONNECT_SETS = ['traffic.phases=["join",{"kind":"combat","duration":"60s","reliablePerSecond":"measured"},"disconnect"]', 'transport.updatePeriodMs={"server":95,"client":95}'];
+const DISCONNECT_SETS = [
+  'traffic.phases=["join",{"kind":"combat","duration":"60s","reliablePerSecond":"measured"},"disconnect"]',
+  'transport.updatePeriodMs={"server":95,"client":95}',
+];
 
 describe('a real run', () => {
   const scenario = loadScenario('fragment-ack-bug', { loss: 0.05, sets: DISCONNECT_SETS });
@@ -224,7 +259,7 @@ describe('a real run', () => {
     expect(d.latencyMs.high.p99).toBeLessThanOrEqual(d.latencyMs.high.max);
   });
 
-  it('findings and both documents mention the lost messages, with the first one\'s seq and times', () => {
+  it("findings and both documents mention the lost messages, with the first one's seq and times", () => {
     const comparison = runComparison(scenario, { durationUs: 120e6, seed: 1 });
     const [stock, fixed] = comparison.runs.map((r) => r.summary.delivery);
     expect(stock.reliableLost).toBeGreaterThan(0);

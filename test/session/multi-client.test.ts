@@ -71,7 +71,10 @@ interface WireRecord {
 
 interface Recorded {
   session: Session;
-  summary: ReturnType<typeof summarizeConnections> & { delivery: ReturnType<Session['deliveryStats']>; traceHash: string };
+  summary: ReturnType<typeof summarizeConnections> & {
+    delivery: ReturnType<Session['deliveryStats']>;
+    traceHash: string;
+  };
   sends: SendRecord[];
   deliveries: DeliveryRecord[];
   wire: WireRecord[];
@@ -87,7 +90,10 @@ function scenario(json: object) {
  * sends and its deliveries can be wrapped and recorded. Wrapping only reads:
  * the wrapped functions are called with the same arguments, in the same order.
  */
-function runRecorded(json: object, options: { preset: PresetName; switches?: SwitchOverrides; wire?: boolean; seed?: number }): Recorded {
+function runRecorded(
+  json: object,
+  options: { preset: PresetName; switches?: SwitchOverrides; wire?: boolean; seed?: number },
+): Recorded {
   const sc = scenario(json);
   const sends: SendRecord[] = [];
   const deliveries: DeliveryRecord[] = [];
@@ -100,20 +106,46 @@ function runRecorded(json: object, options: { preset: PresetName; switches?: Swi
     wire.push({ timeUs, from, client, bytes, messages: decoded.datagram.messages });
   };
   const observer: SessionObserver = {
-    datagramSent: options.wire ? (timeUs, from, bytes, _uids, _notes, client) => record(timeUs, from, client, bytes) : undefined,
+    datagramSent: options.wire
+      ? (timeUs, from, bytes, _uids, _notes, client) => record(timeUs, from, client, bytes)
+      : undefined,
     stateChanged: (timeUs, role, state, client) => states.push({ timeUs, role, state, client }),
   };
   const session = new Session(sc, switchesFor(sc, options.preset, options.switches), options.seed ?? sc.seed, observer);
   let relayContext: number | null = null;
   const sendApp = session.sendApp.bind(session);
-  session.sendApp = (from: Role, client: number, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number => {
+  session.sendApp = (
+    from: Role,
+    client: number,
+    type: DataType,
+    payload: Uint8Array,
+    reliable: boolean,
+    ordered: boolean,
+  ): number => {
     const uid = sendApp(from, client, type, payload, reliable, ordered);
-    sends.push({ uid, from, client, type, payload: payload.slice(), reliable, atUs: session.sim.now, relayOf: from === 'server' ? relayContext : null });
+    sends.push({
+      uid,
+      from,
+      client,
+      type,
+      payload: payload.slice(),
+      reliable,
+      atUs: session.sim.now,
+      relayOf: from === 'server' ? relayContext : null,
+    });
     return uid;
   };
   const onDelivered = session.traffic.onDelivered.bind(session.traffic);
   session.traffic.onDelivered = (to: Role, client: number, uid: number, delivery: Delivery): void => {
-    deliveries.push({ to, client, uid, type: delivery.type, low: delivery.low, payload: delivery.payload.slice(), atUs: session.sim.now });
+    deliveries.push({
+      to,
+      client,
+      uid,
+      type: delivery.type,
+      low: delivery.low,
+      payload: delivery.payload.slice(),
+      atUs: session.sim.now,
+    });
     const outer = relayContext;
     relayContext = to === 'server' ? uid : null;
     try {
@@ -123,14 +155,19 @@ function runRecorded(json: object, options: { preset: PresetName; switches?: Swi
     }
   };
   session.run(sc.durationUs);
-  const summary = { ...summarizeConnections(session), delivery: session.deliveryStats(), traceHash: session.hasher.digest() };
+  const summary = {
+    ...summarizeConnections(session),
+    delivery: session.deliveryStats(),
+    traceHash: session.hasher.digest(),
+  };
   return { session, summary, sends, deliveries, wire, states };
 }
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const EVENT_OPCODES = new Set(MEASURED_MIX.map((kind) => kind.opcode));
 /** A reliable game event (not a join message, not a StateUpdate). */
-const isEvent = (m: { type: number; payload: Uint8Array }) => m.type === TYPE_GAME && m.payload.length > 0 && EVENT_OPCODES.has(m.payload[0]);
+const isEvent = (m: { type: number; payload: Uint8Array }) =>
+  m.type === TYPE_GAME && m.payload.length > 0 && EVENT_OPCODES.has(m.payload[0]);
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
   const counts = new Map<string, number>();
@@ -156,7 +193,11 @@ const LOSSY_THREE = {
   link: { both: { loss: 0.2 } },
   traffic: {
     // Three minutes of combat, then quiet long enough for every retransmit to land.
-    phases: ['join', { kind: 'combat', duration: '180s', reliablePerSecond: 'heavy', stateUpdatesPerSecond: 10 }, { kind: 'quiet' }],
+    phases: [
+      'join',
+      { kind: 'combat', duration: '180s', reliablePerSecond: 'heavy', stateUpdatesPerSecond: 10 },
+      { kind: 'quiet' },
+    ],
   },
 };
 
@@ -177,7 +218,14 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
     }
     const d = s.delivery;
     expect(d.reliableSent).toBeGreaterThan(30_000);
-    expect([d.reliableLost, d.reliableSwallowed, d.duplicateDeliveries, d.outOfOrderDeliveries, d.corruptDeliveries, d.reliableRefused]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([
+      d.reliableLost,
+      d.reliableSwallowed,
+      d.duplicateDeliveries,
+      d.outOfOrderDeliveries,
+      d.corruptDeliveries,
+      d.reliableRefused,
+    ]).toEqual([0, 0, 0, 0, 0, 0]);
     // The quiet tail drained every game message; only an idle keepalive (reliable since
     // DECISIONS.md 26) sent in its last seconds may still be on its way.
     expect(d.reliableInFlight).toBeLessThanOrEqual(6);
@@ -198,7 +246,10 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
       const mine = sent.filter((m) => m.client === k);
       expect(mine.length, `client ${k} sent`).toBeGreaterThan(1_000);
       const missing = mine.filter((m) => times.get(String(m.uid)) !== 1);
-      expect(missing.map((m) => m.uid), `client ${k}: not delivered exactly once`).toEqual([]);
+      expect(
+        missing.map((m) => m.uid),
+        `client ${k}: not delivered exactly once`,
+      ).toEqual([]);
     }
     // In order: on each lane (connection, direction, seq category) uids were
     // registered in send order, so deliveries must see them strictly increasing.
@@ -232,7 +283,8 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
       const copies = relaysOf.get(e.uid) ?? [];
       const targets = copies.map((r) => r.client).sort();
       const others = [1, 2, 3].filter((k) => k !== e.client);
-      if (JSON.stringify(targets) !== JSON.stringify(others)) problems.push(`uid ${e.uid} from ${e.client} relayed to [${targets}]`);
+      if (JSON.stringify(targets) !== JSON.stringify(others))
+        problems.push(`uid ${e.uid} from ${e.client} relayed to [${targets}]`);
       for (const r of copies) {
         if (hex(r.payload) !== hex(e.payload)) problems.push(`relay ${r.uid} of ${e.uid} carries other bytes`);
         if (!r.reliable || r.type !== TYPE_GAME) problems.push(`relay ${r.uid} is not a reliable 0x32`);
@@ -269,7 +321,11 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
       );
       expect(sortedEntries(got), `client ${k}`).toEqual(sortedEntries(expected));
       // Per origin too: the copies from each other player, by the origin of the relayed message.
-      const relayOrigin = new Map(run.sends.filter((m) => m.relayOf !== null && m.client === k).map((m) => [m.uid, clientOf.get(m.relayOf as number)]));
+      const relayOrigin = new Map(
+        run.sends
+          .filter((m) => m.relayOf !== null && m.client === k)
+          .map((m) => [m.uid, clientOf.get(m.relayOf as number)]),
+      );
       for (const origin of [1, 2, 3].filter((o) => o !== k)) {
         const sentByOrigin = countBy(
           atServer.filter((d) => d.client === origin),
@@ -279,7 +335,9 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
           eventsDelivered.filter((d) => d.to === 'client' && d.client === k && relayOrigin.get(d.uid) === origin),
           (d) => hex(d.payload),
         );
-        expect(sortedEntries(receivedFromOrigin), `client ${k} from player ${origin}`).toEqual(sortedEntries(sentByOrigin));
+        expect(sortedEntries(receivedFromOrigin), `client ${k} from player ${origin}`).toEqual(
+          sortedEntries(sentByOrigin),
+        );
         expect(sentByOrigin.size).toBeGreaterThan(0);
       }
     }
@@ -373,7 +431,10 @@ function checkSums(total: PeerSummary, parts: readonly ConnectionSummary[], labe
   expect(total.dedupComparisons.total, `${label}.dedupComparisons.total`).toBe(sum((p) => p.dedupComparisons.total));
   for (const key of MAXED) expect(total[key], `${label}.${key}`).toBe(Math.max(...parts.map((p) => p[key] as number)));
   expect(total.dedupComparisons.maxPerMessage).toBe(Math.max(...parts.map((p) => p.dedupComparisons.maxPerMessage)));
-  for (const p of parts) expect(total.dedupComparisons.maxPerSecond, `${label}.dedupComparisons.maxPerSecond`).toBeGreaterThanOrEqual(p.dedupComparisons.maxPerSecond);
+  for (const p of parts)
+    expect(total.dedupComparisons.maxPerSecond, `${label}.dedupComparisons.maxPerSecond`).toBeGreaterThanOrEqual(
+      p.dedupComparisons.maxPerSecond,
+    );
   for (const g of GAUGES) {
     expect(total[g].final, `${label}.${g}.final`).toBe(sum((p) => p[g].final));
     for (const p of parts) expect(total[g].max, `${label}.${g}.max >= slot ${p.slot}`).toBeGreaterThanOrEqual(p[g].max);
@@ -388,7 +449,13 @@ describe('one client', () => {
         name: 'one',
         duration: '60s',
         link: { both: { loss: 0.1 } },
-        traffic: { phases: ['join', { kind: 'combat', duration: '40s', reliablePerSecond: 'heavy', stateUpdatesPerSecond: 10 }, { kind: 'quiet' }] },
+        traffic: {
+          phases: [
+            'join',
+            { kind: 'combat', duration: '40s', reliablePerSecond: 'heavy', stateUpdatesPerSecond: 10 },
+            { kind: 'quiet' },
+          ],
+        },
       }),
       { preset: 'stock' },
     );
@@ -402,7 +469,9 @@ describe('one client', () => {
     expect(summary.peers.client).toEqual(clientConnection);
     const { client: c3, ...links } = summary.links.clients['2'];
     expect(c3).toBe(1);
-    expect({ clientToServer: summary.links.clientToServer, serverToClient: summary.links.serverToClient }).toEqual(links);
+    expect({ clientToServer: summary.links.clientToServer, serverToClient: summary.links.serverToClient }).toEqual(
+      links,
+    );
     // Not vacuous: the run did something on every counter family compared.
     expect(server.retransmits).toBeGreaterThan(0);
     expect(server.ackOutbox.max).toBeGreaterThan(0);
@@ -417,7 +486,14 @@ const TIMEOUT_FOUR = {
   name: 'four-timeout',
   clients: 4,
   duration: '100s',
-  traffic: { phases: ['join', { kind: 'lobby', duration: '10s', chatPerMinute: 6 }, { kind: 'timeout', client: 2 }, { kind: 'lobby', chatPerMinute: 6 }] },
+  traffic: {
+    phases: [
+      'join',
+      { kind: 'lobby', duration: '10s', chatPerMinute: 6 },
+      { kind: 'timeout', client: 2 },
+      { kind: 'lobby', chatPerMinute: 6 },
+    ],
+  },
 };
 
 function checkTimeout(run: Recorded, expectedPayload: number[]): void {
@@ -443,7 +519,10 @@ function checkTimeout(run: Recorded, expectedPayload: number[]): void {
   expect(session.server.bootsSent).toBe(3);
   for (const k of [1, 3, 4]) {
     const boots = deliveries.filter((d) => d.to === 'client' && d.client === k && d.type === TYPE_BOOT);
-    expect(boots.map((b) => [...b.payload]), `client ${k} Boots delivered`).toEqual([expectedPayload]);
+    expect(
+      boots.map((b) => [...b.payload]),
+      `client ${k} Boots delivered`,
+    ).toEqual([expectedPayload]);
     expect(boots[0].atUs).toBeGreaterThanOrEqual(timedOut[0].timeUs);
     // On the wire: one Boot message (lossless, so never re-sent), reliable + ordered, low category.
     const onWire = wire.filter((w) => w.from === 'server' && w.client === k).flatMap((w) => dataMessages(w, TYPE_BOOT));
@@ -528,7 +607,9 @@ describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequen
         name: 'slots',
         clients: 3,
         duration: '40s',
-        traffic: { phases: ['join', { kind: 'lobby', duration: '5s' }, { kind: 'disconnect', client: 3 }, { kind: 'lobby' }] },
+        traffic: {
+          phases: ['join', { kind: 'lobby', duration: '5s' }, { kind: 'disconnect', client: 3 }, { kind: 'lobby' }],
+        },
       },
       { preset: 'stock', wire: true },
     );
@@ -549,10 +630,16 @@ describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequen
       expect(first.bytes[0]).toBe(PEER_ID_UNASSIGNED);
       expect(dataMessages(first, TYPE_CONNECT_ACK)).toHaveLength(1);
       // The server's reply on this connection: header 0x01, a reliable type-0x03 with payload [slot].
-      const acks = wire.filter((w) => w.from === 'server' && w.client === k).flatMap((w) => dataMessages(w, TYPE_CONNECT_ACK));
+      const acks = wire
+        .filter((w) => w.from === 'server' && w.client === k)
+        .flatMap((w) => dataMessages(w, TYPE_CONNECT_ACK));
       expect(acks.map((m) => [m.reliable, [...m.payload]])).toEqual([[true, [slot]]]);
-      expect(wire.filter((w) => w.from === 'server' && w.client === k).every((w) => w.bytes[0] === PEER_ID_SERVER)).toBe(true);
-      const delivered = run.deliveries.filter((d) => d.to === 'client' && d.client === k && d.type === TYPE_CONNECT_ACK);
+      expect(
+        wire.filter((w) => w.from === 'server' && w.client === k).every((w) => w.bytes[0] === PEER_ID_SERVER),
+      ).toBe(true);
+      const delivered = run.deliveries.filter(
+        (d) => d.to === 'client' && d.client === k && d.type === TYPE_CONNECT_ACK,
+      );
       expect(delivered.map((d) => [...d.payload])).toEqual([[slot]]);
       expect(session.connection(k).clientPeer.peerId).toBe(slot);
     }
@@ -562,7 +649,9 @@ describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequen
 
   it("puts 0xFF in a client's header until its ConnectAck, then its slot", () => {
     for (const k of [1, 2, 3]) {
-      const ackAt = run.deliveries.find((d) => d.to === 'client' && d.client === k && d.type === TYPE_CONNECT_ACK)!.atUs;
+      const ackAt = run.deliveries.find(
+        (d) => d.to === 'client' && d.client === k && d.type === TYPE_CONNECT_ACK,
+      )!.atUs;
       const mine = run.wire.filter((w) => w.from === 'client' && w.client === k);
       const before = mine.filter((w) => w.timeUs <= ackAt);
       const after = mine.filter((w) => w.timeUs > ackAt);
@@ -598,11 +687,20 @@ describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequen
     // The server ACKs that seq, low-type flag set, not a fragment ACK: 01 <seq LE> 02.
     const serverAcks = wire
       .filter((w) => w.from === 'server' && w.client === 3 && w.timeUs > first.timeUs)
-      .flatMap((w) => w.messages.filter((x): x is Located<AckMessage> => isAck(x) && x.seq === m.seq && (x.flags & ACK_FLAG_LOW_TYPE) !== 0).map((x) => ({ w, x })));
+      .flatMap((w) =>
+        w.messages
+          .filter((x): x is Located<AckMessage> => isAck(x) && x.seq === m.seq && (x.flags & ACK_FLAG_LOW_TYPE) !== 0)
+          .map((x) => ({ w, x })),
+      );
     expect(serverAcks.length).toBeGreaterThan(0);
     const { w: ackDatagram, x: ack } = serverAcks[0];
     expect(ack.fragIndex).toBeNull();
-    expect([...ackDatagram.bytes.subarray(ack.offset, ack.offset + ack.size)]).toEqual([TYPE_ACK, m.seq! & 0xff, m.seq! >> 8, ACK_FLAG_LOW_TYPE]);
+    expect([...ackDatagram.bytes.subarray(ack.offset, ack.offset + ack.size)]).toEqual([
+      TYPE_ACK,
+      m.seq! & 0xff,
+      m.seq! >> 8,
+      ACK_FLAG_LOW_TYPE,
+    ]);
     expect(ackDatagram.bytes[0]).toBe(PEER_ID_SERVER);
     // Both ends of client 3 closed; the other clients stay open, and nobody was Booted.
     const s = run.summary;
@@ -614,8 +712,11 @@ describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequen
     }
     expect(s.session.bootsSent).toBe(0);
     // The others keep talking after the leave (keepalives, at least).
-    for (const k of [1, 2]) expect(wire.some((w) => w.from === 'client' && w.client === k && w.timeUs > leaveAt + 10_000_000)).toBe(true);
-    expect(wire.some((w) => w.from === 'client' && w.client === 1 && dataMessages(w, TYPE_DISCONNECT).length > 0)).toBe(false);
+    for (const k of [1, 2])
+      expect(wire.some((w) => w.from === 'client' && w.client === k && w.timeUs > leaveAt + 10_000_000)).toBe(true);
+    expect(wire.some((w) => w.from === 'client' && w.client === 1 && dataMessages(w, TYPE_DISCONNECT).length > 0)).toBe(
+      false,
+    );
   });
 });
 
@@ -653,7 +754,9 @@ describe('a late join', () => {
     expect(relaysBefore.length).toBeGreaterThan(50);
     expect(relaysBefore.some((m) => m.client === 3)).toBe(false);
     expect([1, 2, 3].map((k) => session.server.slotOf(k - 1))).toEqual([2, 3, 4]);
-    expect(deliveries.find((d) => d.client === 3 && d.to === 'client' && d.type === TYPE_CONNECT_ACK)!.payload[0]).toBe(4);
+    expect(deliveries.find((d) => d.client === 3 && d.to === 'client' && d.type === TYPE_CONNECT_ACK)!.payload[0]).toBe(
+      4,
+    );
     // Once in game, client 3 receives the others' events, each exactly once.
     const toThree = sends.filter((m) => m.relayOf !== null && m.client === 3);
     expect(toThree.length).toBeGreaterThan(100);
@@ -705,7 +808,12 @@ describe('determinism with three clients', () => {
 
 const INVALID: Array<[string, object, string, string]> = [
   ['17 clients', { name: 'x', clients: 17 }, 'clients', 'expected a number of clients 1..16'],
-  ['a link block for client 4 of 3', { name: 'x', clients: 3, link: { clients: { '4': { both: { loss: 0.1 } } } } }, 'link.clients["4"]', 'no such client'],
+  [
+    'a link block for client 4 of 3',
+    { name: 'x', clients: 3, link: { clients: { '4': { both: { loss: 0.1 } } } } },
+    'link.clients["4"]',
+    'no such client',
+  ],
   [
     'a timeout of client 5 of 3',
     { name: 'x', clients: 3, traffic: { phases: ['join', { kind: 'timeout', client: 5 }, 'lobby'] } },
@@ -729,21 +837,24 @@ describe('scenario validation', () => {
     expect(e.message).toBe(`test: ${path}: ${e.reason}`);
   });
 
-  it.each(INVALID)('%s: the CLI exits 2 with one line naming the file and the path', async (_label, json, path, reason) => {
-    const dir = mkdtempSync(join(tmpdir(), 'bcsim-mc-'));
-    const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify(json, null, 2));
-    const r = await cli(['run', file]);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    const prefix = `bcsim: ${file}: `;
-    expect(r.stderr.startsWith(prefix)).toBe(true);
-    const [where, ...rest] = r.stderr.slice(prefix.length).split(': ');
-    expect(where).toBe(path);
-    expect(rest.join(': ')).toContain(reason);
-    expect(r.stderr.endsWith('\n')).toBe(true);
-    expect(r.stderr.split('\n')).toHaveLength(2);
-  });
+  it.each(INVALID)(
+    '%s: the CLI exits 2 with one line naming the file and the path',
+    async (_label, json, path, reason) => {
+      const dir = mkdtempSync(join(tmpdir(), 'bcsim-mc-'));
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify(json, null, 2));
+      const r = await cli(['run', file]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const prefix = `bcsim: ${file}: `;
+      expect(r.stderr.startsWith(prefix)).toBe(true);
+      const [where, ...rest] = r.stderr.slice(prefix.length).split(': ');
+      expect(where).toBe(path);
+      expect(rest.join(': ')).toContain(reason);
+      expect(r.stderr.endsWith('\n')).toBe(true);
+      expect(r.stderr.split('\n')).toHaveLength(2);
+    },
+  );
 
   it('the limits themselves are accepted: 16 clients, link.clients["3"] and a timeout of client 3 with 3 clients', () => {
     expect(scenario({ name: 'x', clients: 16 }).clients).toBe(16);

@@ -58,7 +58,11 @@ describe('TraceHasher', () => {
 
   it('hashes a trace that exactly fills one chunk, and one a datagram over, as node:crypto does', () => {
     // 128 datagrams of 501 bytes (512 with the header) fill the 65,536-byte chunk exactly.
-    const full: Datagram[] = Array.from({ length: 128 }, (_, i) => ({ timeUs: i * 1000, direction: i & 1, bytes: new Uint8Array(501).fill(i) }));
+    const full: Datagram[] = Array.from({ length: 128 }, (_, i) => ({
+      timeUs: i * 1000,
+      direction: i & 1,
+      bytes: new Uint8Array(501).fill(i),
+    }));
     expect(traceHash(full)).toBe(canonical(full));
     const over = [...full, { timeUs: 200_000, direction: 1, bytes: new Uint8Array([7]) }];
     expect(traceHash(over)).toBe(canonical(over));

@@ -15,7 +15,11 @@ describe('u16 wrap with endless fragment retransmits', () => {
   // Every receive policy for the held slot loses the message: the stale sender keeps coming back.
   for (const wrapReceive of ['first-wins', 'last-wins', 'reject'] as const) {
     it(`stock, messageLifetime session, wrapReceive ${wrapReceive}: one message is swallowed and the stale one delivered twice`, () => {
-      const { summary, session } = runScenario(scenario, { preset: 'stock', durationUs, switches: { messageLifetime: 'session', wrapReceive } });
+      const { summary, session } = runScenario(scenario, {
+        preset: 'stock',
+        durationUs,
+        switches: { messageLifetime: 'session', wrapReceive },
+      });
       const d = summary.delivery;
       expect(session.peers.server.expectedSeq(false)).toBeLessThan(summary.delivery.reliableSent); // wrapped
       expect(summary.peers.client.fragmentRetransmits).toBeGreaterThan(5000);

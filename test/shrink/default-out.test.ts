@@ -11,7 +11,17 @@ import { parseShrinkLine } from '../../src/tools/shrink/input.js';
 
 describe('bcsim shrink without --out', () => {
   it('the shrink line of a swarm failure runs as printed and names its files after the run', async () => {
-    const swarm = await cli(['swarm', '--seed', '9062024', '--index', '208', '--mode', 'fixed', '--switch', 'plantedBug=no-duplicate-ack']);
+    const swarm = await cli([
+      'swarm',
+      '--seed',
+      '9062024',
+      '--index',
+      '208',
+      '--mode',
+      'fixed',
+      '--switch',
+      'plantedBug=no-duplicate-ack',
+    ]);
     expect(swarm.code, swarm.stdout + swarm.stderr).toBe(1);
     const printed = /^ {2}shrink: (bcsim shrink .*)$/m.exec(swarm.stdout)?.[1] as string;
     expect(printed).toBeDefined();
@@ -21,7 +31,8 @@ describe('bcsim shrink without --out', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-shrink-out-'));
     const r = await cli(words.slice(1), { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    for (const ext of ['json', 'trace', 'pcapng']) expect(existsSync(join(dir, `shrunk-swarm-9062024-208.${ext}`)), ext).toBe(true);
+    for (const ext of ['json', 'trace', 'pcapng'])
+      expect(existsSync(join(dir, `shrunk-swarm-9062024-208.${ext}`)), ext).toBe(true);
     expect(r.stdout).toContain(`wrote ${join(dir, 'shrunk-swarm-9062024-208.json')}`);
     expect(JSON.parse(readFileSync(join(dir, 'shrunk-swarm-9062024-208.json'), 'utf8')).link).toBeDefined();
   }, 120_000);

@@ -32,12 +32,14 @@ describe('shrink on a multi-client run', () => {
     expect(shrunk.stdout).toContain('replay: the recorded fault list alone gives the same run');
     const target = /^fails: (.*)$/m.exec(shrunk.stdout)?.[1] as string;
     // The target names its client when it is not client 1.
-    const [, invariant, kind, from, category, seq, onClient] = /^(.*)\/([\w-]+) (\w+) (\w+) seq (\d+)(?: on client (\d+))?$/.exec(target) ?? [];
+    const [, invariant, kind, from, category, seq, onClient] =
+      /^(.*)\/([\w-]+) (\w+) (\w+) seq (\d+)(?: on client (\d+))?$/.exec(target) ?? [];
     const client = onClient ?? '1';
     expect(invariant, shrunk.stdout).toBe('2 end the link did not force');
     expect(kind).toBe('given-up');
     expect(client).toBe('1');
-    const [, before, configuredBefore, after, configuredAfter] = /faults: (\d+) recorded events \+ (\d+) configured → (\d+) events \+ (\d+) configured/.exec(shrunk.stdout) ?? [];
+    const [, before, configuredBefore, after, configuredAfter] =
+      /faults: (\d+) recorded events \+ (\d+) configured → (\d+) events \+ (\d+) configured/.exec(shrunk.stdout) ?? [];
     // Three clients' recorded jitter delays and duplicates and the shared outage: a handful is enough.
     expect(Number(before)).toBeGreaterThan(1000);
     expect(Number(after) + Number(configuredAfter)).toBeLessThanOrEqual(5);
@@ -48,7 +50,10 @@ describe('shrink on a multi-client run', () => {
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     expect(doc.clients).toBe(3);
     expect(doc.link.clientToServer.faults).toBeUndefined();
-    const lists = [1, 2, 3].flatMap((k) => [doc.link.clients[k].clientToServer.faults, doc.link.clients[k].serverToClient.faults]);
+    const lists = [1, 2, 3].flatMap((k) => [
+      doc.link.clients[k].clientToServer.faults,
+      doc.link.clients[k].serverToClient.faults,
+    ]);
     for (const list of lists) expect(Array.isArray(list)).toBe(true);
     expect(lists.flat()).toHaveLength(Number(after));
 

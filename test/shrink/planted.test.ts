@@ -24,13 +24,26 @@ describe('swarm and shrink on the planted bug', () => {
     expect(result.outcomes.length).toBe(result.failures[0].spec.index + 1);
     expect(result.failures[0].violations.map((v) => v.invariant)).toContain('2 end the link did not force');
     // The same run without the bug keeps the promise.
-    const clean = runSwarm({ generatorSeed: DEFAULT_GENERATOR_SEED, from: result.failures[0].spec.index, runs: 1, preset: 'fixed' });
+    const clean = runSwarm({
+      generatorSeed: DEFAULT_GENERATOR_SEED,
+      from: result.failures[0].spec.index,
+      runs: 1,
+      preset: 'fixed',
+    });
     expect(clean.failures).toEqual([]);
   }, 120_000);
 
   it('shrinks the failure to at most 6 faults, and `bcsim run` of the shrunk file fails the same way', async () => {
     const line = `bcsim swarm --seed ${DEFAULT_GENERATOR_SEED} --index ${INDEX} --mode fixed --switch '${PLANTED}'`;
-    const swarm = await cli(['swarm', '--seed', String(DEFAULT_GENERATOR_SEED), '--index', String(INDEX), '--switch', PLANTED]);
+    const swarm = await cli([
+      'swarm',
+      '--seed',
+      String(DEFAULT_GENERATOR_SEED),
+      '--index',
+      String(INDEX),
+      '--switch',
+      PLANTED,
+    ]);
     expect(swarm.code, swarm.stdout + swarm.stderr).toBe(1);
     expect(swarm.stdout).toContain(`swarm:  ${line}`);
     expect(swarm.stdout).toContain('shrink: bcsim shrink ');
@@ -39,9 +52,12 @@ describe('swarm and shrink on the planted bug', () => {
     const out = join(dir, 'shrunk.json');
     const shrunk = await cli(['shrink', line, '--out', out, '--budget', '300']);
     expect(shrunk.code, shrunk.stderr).toBe(0);
-    expect(shrunk.stdout).toMatch(/^fails: 2 end the link did not force\/given-up (client|server) (low|high) seq \d+$/m);
+    expect(shrunk.stdout).toMatch(
+      /^fails: 2 end the link did not force\/given-up (client|server) (low|high) seq \d+$/m,
+    );
     expect(shrunk.stdout).toContain('replay: the recorded fault list alone gives the same run');
-    const [, beforeEvents, beforeConfigured, afterEvents, afterConfigured] = /faults: (\d+) recorded events \+ (\d+) configured → (\d+) events \+ (\d+) configured/.exec(shrunk.stdout) ?? [];
+    const [, beforeEvents, beforeConfigured, afterEvents, afterConfigured] =
+      /faults: (\d+) recorded events \+ (\d+) configured → (\d+) events \+ (\d+) configured/.exec(shrunk.stdout) ?? [];
     expect(Number(beforeEvents) + Number(beforeConfigured)).toBeGreaterThan(100);
     expect(Number(afterEvents) + Number(afterConfigured)).toBeLessThanOrEqual(6); // 5 drops and one slot grid
     expect(Number(afterEvents) + Number(afterConfigured)).toBeGreaterThan(0);
@@ -65,7 +81,11 @@ describe('swarm and shrink on the planted bug', () => {
     // …and by the swarm's own check, with the run's spec: the same invariant on the same message.
     const spec = { ...specFor(DEFAULT_GENERATOR_SEED, INDEX, 'fixed', [PLANTED]), checks: [] };
     const again = executeScenario(spec, () => loadScenario(out), doc.seed);
-    const goal = { invariant: '2 end the link did not force', detail: '', message: { kind, from, category, seq: Number(seq) } as never };
+    const goal = {
+      invariant: '2 end the link did not force',
+      detail: '',
+      message: { kind, from, category, seq: Number(seq) } as never,
+    };
     expect(failsSameWay(again.violations, goal)).toBe(true);
     // Its expect block makes `bcsim check` fail too.
     expect((await cli(['check', out])).code).toBe(1);

@@ -12,7 +12,13 @@ export const CLIENT = 0x02;
 export const SERVER = 0x01;
 
 /** A datagram `from` sent at `ms`, on connection 1 unless told. */
-export function rec(from: 'local' | 'remote', ms: number, messages: Message[], peerId = from === 'local' ? CLIENT : SERVER, connection = 1): WireRecord {
+export function rec(
+  from: 'local' | 'remote',
+  ms: number,
+  messages: Message[],
+  peerId = from === 'local' ? CLIENT : SERVER,
+  connection = 1,
+): WireRecord {
   return { timeUs: ms * 1000, from, connection, bytes: okBytes(encodeDatagram({ peerId, messages })) };
 }
 export const local = (ms: number, ...messages: Message[]) => rec('local', ms, messages);
@@ -22,7 +28,14 @@ export const heard = (ms: number) => remote(ms, dataMsg({ payload: filledPayload
 
 /** Fragment `index` of a 3-fragment reliable 0x32 message. */
 export function frag(seq: number, index: number, count = 3): Message {
-  return dataMsg({ reliable: true, fragment: true, seq, fragIndex: index, fragCount: index === 0 ? count : null, payload: filler(100, index) });
+  return dataMsg({
+    reliable: true,
+    fragment: true,
+    seq,
+    fragIndex: index,
+    fragCount: index === 0 ? count : null,
+    payload: filler(100, index),
+  });
 }
 /** A reliable 0x32 message; `opcode` leads its payload. */
 export function reliable(seq: number, opcode = 0x06, salt = seq): Message {
@@ -52,7 +65,12 @@ export function parseXml(xml: string): XmlElement {
   const decode = (raw: string): string => {
     if (/[<]|&(?!(amp|lt|gt|quot|apos);)/.test(raw)) fail(`bad character data ${JSON.stringify(raw.slice(0, 40))}`);
     if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(raw)) fail('a control character');
-    return raw.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    return raw
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
   };
   const skipSpace = () => {
     while (/\s/.test(xml[pos] ?? '')) pos++;
@@ -95,4 +113,3 @@ export function parseXml(xml: string): XmlElement {
   if (pos !== xml.length) fail('content after the root element');
   return root;
 }
-

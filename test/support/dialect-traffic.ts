@@ -16,7 +16,12 @@ export interface DialectPacket {
 }
 
 export const DIALECT_SESSION: readonly DialectPacket[] = [
-  { t: 0.1, fromServer: false, hex: 'FF 01 03 08 01 00 00 00 7F 00', codes: ['one-byte-length', 'connect-without-seq'] },
+  {
+    t: 0.1,
+    fromServer: false,
+    hex: 'FF 01 03 08 01 00 00 00 7F 00',
+    codes: ['one-byte-length', 'connect-without-seq'],
+  },
   { t: 0.11, fromServer: true, hex: '01 02 03 06 C0 00 00 02 32 07 80 00 00 20 00', codes: [] },
   { t: 0.2, fromServer: false, hex: '02 01 01 00 00 80', codes: ['ack-flag-bits'] },
   { t: 1.1, fromServer: true, hex: '01 01 00 02', codes: ['two-byte-message'] },

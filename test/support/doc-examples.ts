@@ -70,12 +70,18 @@ export function markdownExamples(file: string, text: string): DocExample[] {
     // Continuations.
     let command = candidate;
     let j = i;
-    while (command.endsWith('\\') && j + 1 < lines.length) command = `${command.slice(0, -1).trimEnd()} ${lines[++j].trim()}`;
+    while (command.endsWith('\\') && j + 1 < lines.length)
+      command = `${command.slice(0, -1).trimEnd()} ${lines[++j].trim()}`;
     const { text: cleaned, comment } = splitShellComment(command);
     const above = (lines[i - 1] ?? '').trim();
     const own = exitIn(comment) ?? (above.startsWith('#') ? exitIn(above) : undefined);
     const exit = own ?? fence.intro;
-    const from = own !== undefined ? `the comment: "${(exitIn(comment) !== undefined ? comment : above).trim()}"` : exit !== undefined ? `the sentence before the block` : 'no exit code in the text: 0';
+    const from =
+      own !== undefined
+        ? `the comment: "${(exitIn(comment) !== undefined ? comment : above).trim()}"`
+        : exit !== undefined
+          ? `the sentence before the block`
+          : 'no exit code in the text: 0';
     i = j;
     const example = build(`${file}:${i + 1}`, cleaned, exit, block, from);
     if (example !== null) out.push(example);
@@ -91,7 +97,13 @@ export function helpExamples(command: string, help: string): DocExample[] {
     const comment = /\s+\(([^()]* [^()]*)\)\s*$/.exec(line);
     const text = (comment === null ? line : line.slice(0, comment.index)).trim();
     const exit = comment === null ? undefined : exitIn(comment[1]);
-    const example = build(`bcsim ${command} --help`, text, exit, `bcsim ${command} --help`, exit === undefined ? 'no exit code in the text: 0' : `the comment: "(${comment?.[1]})"`);
+    const example = build(
+      `bcsim ${command} --help`,
+      text,
+      exit,
+      `bcsim ${command} --help`,
+      exit === undefined ? 'no exit code in the text: 0' : `the comment: "(${comment?.[1]})"`,
+    );
     if (example !== null) out.push(example);
   }
   return out;
@@ -104,13 +116,27 @@ function inlineExamples(file: string, lineNumber: number, line: string, next: st
     const rest = `${line.slice((m.index ?? 0) + m[0].length)} ${next}`;
     const sentence = rest.split(/(?<=\.)\s|`/)[0];
     const exit = exitIn(sentence);
-    const example = build(`${file}:${lineNumber}`, m[1], exit, `${file}:${lineNumber}`, exit === undefined ? 'no exit code in the text: 0' : `the sentence: "${sentence.trim()}"`, true);
+    const example = build(
+      `${file}:${lineNumber}`,
+      m[1],
+      exit,
+      `${file}:${lineNumber}`,
+      exit === undefined ? 'no exit code in the text: 0' : `the sentence: "${sentence.trim()}"`,
+      true,
+    );
     if (example !== null) out.push(example);
   }
   return out;
 }
 
-function build(where: string, text: string, exit: number | undefined, block: string, exitFrom: string, inline = false): DocExample | null {
+function build(
+  where: string,
+  text: string,
+  exit: number | undefined,
+  block: string,
+  exitFrom: string,
+  inline = false,
+): DocExample | null {
   let command = text.trim();
   const background = /\s&$/.test(command);
   if (background) command = command.slice(0, -1).trim();
@@ -169,7 +195,8 @@ function splitShellComment(line: string): { text: string; comment: string } {
     if (quote !== null) {
       if (c === quote) quote = null;
     } else if (c === "'" || c === '"') quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) return { text: line.slice(0, i).trimEnd(), comment: line.slice(i + 1) };
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1])))
+      return { text: line.slice(0, i).trimEnd(), comment: line.slice(i + 1) };
   }
   return { text: line, comment: '' };
 }

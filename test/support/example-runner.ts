@@ -33,13 +33,18 @@ const SCHEME_WITH_TYPO = { name: 'my', scheme: 'rtype', duration: '1m', workload
  * The files examples name as the user's own, and how each is made. Keep it small: an
  * example that needs something else should make it itself (or name a shipped file).
  */
-const PLACEHOLDERS: ReadonlyArray<{ readonly files: readonly string[]; readonly what: string; make(dir: string): void }> = [
+const PLACEHOLDERS: ReadonlyArray<{
+  readonly files: readonly string[];
+  readonly what: string;
+  make(dir: string): void;
+}> = [
   {
     files: ['capture.pcap', 'capture.pcapng', 'proxy.pcapng', 'tmp/fa.pcapng', 'tmp/fragment-ack.pcapng'],
     what: "a capture (the user's, or the one an earlier example writes): bcsim run fragment-ack-bug --pcap",
     make: (dir) => {
       bcsimSync(dir, ['run', 'fragment-ack-bug', '--duration', '30s', '--pcap', 'capture.pcapng']);
-      for (const copy of ['capture.pcap', 'proxy.pcapng', 'tmp/fa.pcapng', 'tmp/fragment-ack.pcapng']) cpSync(join(dir, 'capture.pcapng'), join(dir, copy));
+      for (const copy of ['capture.pcap', 'proxy.pcapng', 'tmp/fa.pcapng', 'tmp/fragment-ack.pcapng'])
+        cpSync(join(dir, 'capture.pcapng'), join(dir, copy));
     },
   },
   {
@@ -51,14 +56,16 @@ const PLACEHOLDERS: ReadonlyArray<{ readonly files: readonly string[]; readonly 
     files: ['rules.json', 'lossy-rules.json'],
     what: 'the rules files of scenarios/examples/ (docs/live.md copies them: cp node_modules/bcsim/scenarios/examples/rules.json .)',
     make: (dir) => {
-      for (const file of ['rules.json', 'lossy-rules.json']) cpSync(join(ROOT, 'scenarios/examples', file), join(dir, file));
+      for (const file of ['rules.json', 'lossy-rules.json'])
+        cpSync(join(ROOT, 'scenarios/examples', file), join(dir, file));
     },
   },
   {
     files: ['my-fix.json', 'test/my-fix.json', 'scenarios/my.json'],
     what: 'copies of scenarios/examples/my-fix.json (docs/compare-and-check.md: "Copy it")',
     make: (dir) => {
-      for (const copy of ['my-fix.json', 'test/my-fix.json', 'scenarios/my.json']) cpSync(join(ROOT, 'scenarios/examples/my-fix.json'), join(dir, copy));
+      for (const copy of ['my-fix.json', 'test/my-fix.json', 'scenarios/my.json'])
+        cpSync(join(ROOT, 'scenarios/examples/my-fix.json'), join(dir, copy));
     },
   },
   {
@@ -67,29 +74,60 @@ const PLACEHOLDERS: ReadonlyArray<{ readonly files: readonly string[]; readonly 
     make: (dir) => writeFileSync(join(dir, 'my.json'), `${JSON.stringify(SCHEME_WITH_TYPO)}\n`),
   },
   {
-    files: ['shard-1.jsonl', 'shard-2.jsonl', 'shards/shard-1.jsonl', 'shards/shard-2.jsonl', 'results/shard-1.jsonl', 'results/shard-2.jsonl'],
+    files: [
+      'shard-1.jsonl',
+      'shard-2.jsonl',
+      'shards/shard-1.jsonl',
+      'shards/shard-2.jsonl',
+      'results/shard-1.jsonl',
+      'results/shard-2.jsonl',
+    ],
     what: 'the two shards of one small sweep (bcsim sweep lossy-link --seeds 1..2 --duration 5s --shard i/2)',
     make: (dir) => {
       for (const i of [1, 2]) {
-        bcsimSync(dir, ['sweep', 'lossy-link', '--seeds', '1..2', '--duration', '5s', '--jobs', '1', '--shard', `${i}/2`, '--out', `shard-${i}.jsonl`], [0, 1]);
-        for (const folder of ['shards', 'results']) cpSync(join(dir, `shard-${i}.jsonl`), join(dir, folder, `shard-${i}.jsonl`));
+        bcsimSync(
+          dir,
+          [
+            'sweep',
+            'lossy-link',
+            '--seeds',
+            '1..2',
+            '--duration',
+            '5s',
+            '--jobs',
+            '1',
+            '--shard',
+            `${i}/2`,
+            '--out',
+            `shard-${i}.jsonl`,
+          ],
+          [0, 1],
+        );
+        for (const folder of ['shards', 'results'])
+          cpSync(join(dir, `shard-${i}.jsonl`), join(dir, folder, `shard-${i}.jsonl`));
       }
     },
   },
   {
     files: ['repro.txt'],
     what: 'the repro line of shrink --help',
-    make: (dir) => writeFileSync(join(dir, 'repro.txt'), 'bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack\n'),
+    make: (dir) =>
+      writeFileSync(
+        join(dir, 'repro.txt'),
+        'bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack\n',
+      ),
   },
 ];
 
 /** The template every sandbox copies: placeholders, tmp/ and results/ (absolute /tmp/… and /results/… paths land there), scenarios/. */
 export function makeTemplate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bcsim-examples-'));
-  for (const folder of ['tmp', 'results', 'shards', 'test', 'scenarios', 'bin']) mkdirSync(join(dir, folder), { recursive: true });
+  for (const folder of ['tmp', 'results', 'shards', 'test', 'scenarios', 'bin'])
+    mkdirSync(join(dir, folder), { recursive: true });
   // The package's scenario files, as in a clone (scenarios/examples/my-fix.json); a real folder, so
   // an example's scenarios/my.json never lands in the repository.
-  for (const entry of readdirSync(join(ROOT, 'scenarios'))) symlinkSync(join(ROOT, 'scenarios', entry), join(dir, 'scenarios', entry));
+  for (const entry of readdirSync(join(ROOT, 'scenarios')))
+    symlinkSync(join(ROOT, 'scenarios', entry), join(dir, 'scenarios', entry));
   const wrapper = join(dir, 'bin', 'bcsim');
   writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(wrapper, 0o755);
@@ -100,7 +138,8 @@ export function makeTemplate(): string {
 /** `okCodes`: a sweep writes its lines whatever its verdicts (exit 1 is a failed expect block). */
 function bcsimSync(cwd: string, args: string[], okCodes: readonly number[] = [0]): void {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  if (!okCodes.includes(r.status ?? -1)) throw new Error(`placeholder: bcsim ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (!okCodes.includes(r.status ?? -1))
+    throw new Error(`placeholder: bcsim ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
 }
 
 /** A fresh copy of the template for one job. */
@@ -130,7 +169,11 @@ export function liveRole(command: string): LiveRole | null {
  * `bcsim peer server` (docs/live.md: "Against a stock server"), a live server gets a
  * `bcsim peer client`.
  */
-export const NAMED_COUNTERPARTS: ReadonlyArray<{ readonly example: RegExp; readonly server: readonly string[]; readonly why: string }> = [
+export const NAMED_COUNTERPARTS: ReadonlyArray<{
+  readonly example: RegExp;
+  readonly server: readonly string[];
+  readonly why: string;
+}> = [
   {
     example: /--cases retransmit,ack-category,keepalive-echo,disconnect$/,
     server: ['--mode', 'fixed', '--clients', '16', '--switch', 'plantedBug=ack-ignores-category'],
@@ -155,9 +198,18 @@ const COUNTERPART_PEER_TIMEOUT_MS = 5000;
  * /tmp/… and /results/… paths are inside the sandbox, documented ports are free ports,
  * and live durations are capped.
  */
-export function rewrite(command: string, dir: string, ports: ReadonlyMap<string, number>, notes: string[], context: { background: boolean; ourServer: boolean }): string {
+export function rewrite(
+  command: string,
+  dir: string,
+  ports: ReadonlyMap<string, number>,
+  notes: string[],
+  context: { background: boolean; ourServer: boolean },
+): string {
   let out = command.replace(/(^|[;&|]\s*)npx bcsim\b/g, '$1bcsim');
-  out = out.replace(/(^|[\s='"])\/(tmp|results)\//g, (_m, before: string, folder: string) => `${before}${dir}/${folder}/`);
+  out = out.replace(
+    /(^|[\s='"])\/(tmp|results)\//g,
+    (_m, before: string, folder: string) => `${before}${dir}/${folder}/`,
+  );
   out = out.replace(/127\.0\.0\.1:(\d+)/g, (m, port: string) => {
     const free = ports.get(port);
     return free === undefined ? m : `127.0.0.1:${free}`;
@@ -169,7 +221,8 @@ export function rewrite(command: string, dir: string, ports: ReadonlyMap<string,
   }
   const role = liveRole(command);
   if (role !== null && !context.background) {
-    const cap = role === 'proxy' ? LIVE_SECONDS.proxy : command.includes('peer server') ? LIVE_SECONDS.server : LIVE_SECONDS.peer;
+    const cap =
+      role === 'proxy' ? LIVE_SECONDS.proxy : command.includes('peer server') ? LIVE_SECONDS.server : LIVE_SECONDS.peer;
     out = out.replace(/--duration (\d+)(s|m)\b/, (m, n: string, unit: string) => {
       const seconds = Number(n) * (unit === 'm' ? 60 : 1);
       if (seconds <= cap) return m;
@@ -177,7 +230,9 @@ export function rewrite(command: string, dir: string, ports: ReadonlyMap<string,
       return `--duration ${cap}s`;
     });
     if (context.ourServer && /\bbcsim conform\b/.test(out) && !out.includes('--peer-timeout')) {
-      notes.push(`conform gets ${CONFORM_FLAGS.join(' ')}: the test's server times peers out after ${COUNTERPART_PEER_TIMEOUT_MS / 1000} s`);
+      notes.push(
+        `conform gets ${CONFORM_FLAGS.join(' ')}: the test's server times peers out after ${COUNTERPART_PEER_TIMEOUT_MS / 1000} s`,
+      );
       out = `${out} ${CONFORM_FLAGS.join(' ')}`;
     }
   }
@@ -230,25 +285,43 @@ export function runShell(command: string, dir: string, timeoutMs: number, notes:
   return {
     done,
     stop: (signal = 'SIGINT') => signalGroup(signal),
-    says: (text) => (stderr.includes(text) ? Promise.resolve() : new Promise((r) => waiters.push({ text, resolve: r }))),
+    says: (text) =>
+      stderr.includes(text) ? Promise.resolve() : new Promise((r) => waiters.push({ text, resolve: r })),
   };
 }
 
 /** The test's own counterpart server, on a free port. */
-export function counterpartServer(dir: string, port: number, extra: readonly string[] = ['--mode', 'stock', '--clients', '16']): Running {
-  const args = ['--listen', `127.0.0.1:${port}`, '--duration', `${COUNTERPART_SECONDS}s`, '--set', `transport.peerTimeoutMs=${COUNTERPART_PEER_TIMEOUT_MS}`, ...extra];
+export function counterpartServer(
+  dir: string,
+  port: number,
+  extra: readonly string[] = ['--mode', 'stock', '--clients', '16'],
+): Running {
+  const args = [
+    '--listen',
+    `127.0.0.1:${port}`,
+    '--duration',
+    `${COUNTERPART_SECONDS}s`,
+    '--set',
+    `transport.peerTimeoutMs=${COUNTERPART_PEER_TIMEOUT_MS}`,
+    ...extra,
+  ];
   return runShell(`bcsim peer server ${args.join(' ')}`, dir, (COUNTERPART_SECONDS + 30) * 1000);
 }
 
 /** The test's own counterpart client for a documented server. */
 export function counterpartClient(dir: string, port: number): Running {
-  return runShell(`bcsim peer client --connect 127.0.0.1:${port} --mode fixed --duration ${LIVE_SECONDS.peer}s`, dir, (LIVE_SECONDS.peer + 30) * 1000);
+  return runShell(
+    `bcsim peer client --connect 127.0.0.1:${port} --mode fixed --duration ${LIVE_SECONDS.peer}s`,
+    dir,
+    (LIVE_SECONDS.peer + 30) * 1000,
+  );
 }
 
 /** Free ports for the documented ones a job uses (22101, 22102, …), one each, none used twice in a test run. */
 export async function portsFor(commands: readonly string[]): Promise<Map<string, number>> {
   const ports = new Map<string, number>();
-  for (const c of commands) for (const m of c.matchAll(/127\.0\.0\.1:(\d+)/g)) if (!ports.has(m[1])) ports.set(m[1], await freePort());
+  for (const c of commands)
+    for (const m of c.matchAll(/127\.0\.0\.1:(\d+)/g)) if (!ports.has(m[1])) ports.set(m[1], await freePort());
   return ports;
 }
 
@@ -283,5 +356,9 @@ function bindable(port: number): Promise<boolean> {
  * shorter --duration, which keeps the command and its flags; the figures are the benchmark's.
  */
 const SHORTENED: ReadonlyArray<{ readonly example: RegExp; readonly duration: string; readonly why: string }> = [
-  { example: /^bcsim sweep lossy-link --seeds 1\.\.200 --duration 10m$/, duration: '30s', why: "the grid of bench/sweep-speedup.mjs; 200 ten-minute runs are the benchmark's job" },
+  {
+    example: /^bcsim sweep lossy-link --seeds 1\.\.200 --duration 10m$/,
+    duration: '30s',
+    why: "the grid of bench/sweep-speedup.mjs; 200 ten-minute runs are the benchmark's job",
+  },
 ];

@@ -46,7 +46,8 @@ export function bcsim(args: readonly string[], timeoutMs = 90_000): Running {
   return {
     child,
     exited,
-    stderrSays: (text) => (stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+    stderrSays: (text) =>
+      stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve })),
   };
 }
 

@@ -62,11 +62,22 @@ export function pcap(packets: readonly Packet[], options: PcapOptions = {}): Uin
   const b = new Bytes(order);
   b.u32(options.nanosecond ? 0xa1b23c4d : 0xa1b2c3d4);
   const [major, minor] = options.version ?? [2, 4];
-  b.u16(major).u16(minor).u32(0).u32(0).u32(options.snapLength ?? 65535).u32(options.linkType ?? 1);
+  b.u16(major)
+    .u16(minor)
+    .u32(0)
+    .u32(0)
+    .u32(options.snapLength ?? 65535)
+    .u32(options.linkType ?? 1);
   for (const p of packets) {
     const seconds = Math.floor(p.timeUs / 1e6);
-    const fraction = options.nanosecond ? Math.round((p.timeUs - seconds * 1e6) * 1000) : Math.round(p.timeUs - seconds * 1e6);
-    b.u32(seconds).u32(fraction).u32(p.data.length).u32(p.originalLength ?? p.data.length).bytes(p.data);
+    const fraction = options.nanosecond
+      ? Math.round((p.timeUs - seconds * 1e6) * 1000)
+      : Math.round(p.timeUs - seconds * 1e6);
+    b.u32(seconds)
+      .u32(fraction)
+      .u32(p.data.length)
+      .u32(p.originalLength ?? p.data.length)
+      .bytes(p.data);
   }
   return b.done();
 }
@@ -81,7 +92,13 @@ interface Interface {
 }
 
 type Block =
-  | { readonly kind: 'epb'; readonly interfaceId?: number; readonly packet: Packet; readonly comment?: string; readonly captured?: number }
+  | {
+      readonly kind: 'epb';
+      readonly interfaceId?: number;
+      readonly packet: Packet;
+      readonly comment?: string;
+      readonly captured?: number;
+    }
   | { readonly kind: 'spb'; readonly data: Uint8Array; readonly originalLength?: number }
   | { readonly kind: 'opb'; readonly interfaceId?: number; readonly packet: Packet }
   | { readonly kind: 'raw'; readonly type: number; readonly body: Uint8Array };
@@ -112,9 +129,14 @@ export function pcapng(sections: readonly Section[]): Uint8Array {
   for (const section of sections) {
     const order = section.order ?? 'le';
     // SHB: byte-order magic, version 1.0, section length -1.
-    out.push(block(order, 0x0a0d0d0a, new Bytes(order).u32(0x1a2b3c4d).u16(1).u16(0).u32(0xffffffff).u32(0xffffffff).done()));
+    out.push(
+      block(order, 0x0a0d0d0a, new Bytes(order).u32(0x1a2b3c4d).u16(1).u16(0).u32(0xffffffff).u32(0xffffffff).done()),
+    );
     for (const iface of section.interfaces) {
-      const b = new Bytes(order).u16(iface.linkType).u16(0).u32(iface.snapLength ?? 65535);
+      const b = new Bytes(order)
+        .u16(iface.linkType)
+        .u16(0)
+        .u32(iface.snapLength ?? 65535);
       if (iface.tsresol !== undefined) {
         option(b, 9, Uint8Array.of(iface.tsresol));
         b.u16(0).u16(0);
@@ -125,7 +147,17 @@ export function pcapng(sections: readonly Section[]): Uint8Array {
       if (blk.kind === 'raw') {
         out.push(block(order, blk.type, blk.body));
       } else if (blk.kind === 'spb') {
-        out.push(block(order, 3, new Bytes(order).u32(blk.originalLength ?? blk.data.length).bytes(blk.data).pad4().done()));
+        out.push(
+          block(
+            order,
+            3,
+            new Bytes(order)
+              .u32(blk.originalLength ?? blk.data.length)
+              .bytes(blk.data)
+              .pad4()
+              .done(),
+          ),
+        );
       } else {
         const id = blk.interfaceId ?? 0;
         const ts = units(blk.packet.timeUs, section.interfaces[id]?.tsresol);
@@ -134,8 +166,12 @@ export function pcapng(sections: readonly Section[]): Uint8Array {
         const b = new Bytes(order);
         if (blk.kind === 'epb') b.u32(id);
         else b.u16(id).u16(0);
-        b.u32(high).u32(low).u32(blk.kind === 'epb' ? (blk.captured ?? blk.packet.data.length) : blk.packet.data.length);
-        b.u32(blk.packet.originalLength ?? blk.packet.data.length).bytes(blk.packet.data).pad4();
+        b.u32(high)
+          .u32(low)
+          .u32(blk.kind === 'epb' ? (blk.captured ?? blk.packet.data.length) : blk.packet.data.length);
+        b.u32(blk.packet.originalLength ?? blk.packet.data.length)
+          .bytes(blk.packet.data)
+          .pad4();
         if (blk.kind === 'epb' && blk.comment !== undefined) {
           option(b, 1, new TextEncoder().encode(blk.comment));
           b.u16(0).u16(0);
@@ -177,13 +213,29 @@ const be16 = (v: number) => [(v >>> 8) & 0xff, v & 0xff];
 export function ipv4(spec: UdpSpec): Uint8Array {
   const udpLength = 8 + spec.payload.length;
   const total = 20 + udpLength;
-  const header = [0x45, 0, ...be16(total), 0, 1, ...be16(spec.fragment ?? 0), 64, spec.protocol ?? 17, 0, 0, ...spec.src, ...spec.dst];
+  const header = [
+    0x45,
+    0,
+    ...be16(total),
+    0,
+    1,
+    ...be16(spec.fragment ?? 0),
+    64,
+    spec.protocol ?? 17,
+    0,
+    0,
+    ...spec.src,
+    ...spec.dst,
+  ];
   const udp = [...be16(spec.sport), ...be16(spec.dport), ...be16(udpLength), 0, 0];
   return Uint8Array.from([...header, ...udp, ...spec.payload]);
 }
 
 /** Ethernet II with optional VLAN tags (each [TPID, VID]) around an IPv4 packet (or any ethertype). */
-export function ethernet(payload: Uint8Array, options: { vlans?: ReadonlyArray<readonly [number, number]>; ethertype?: number; padTo?: number } = {}): Uint8Array {
+export function ethernet(
+  payload: Uint8Array,
+  options: { vlans?: ReadonlyArray<readonly [number, number]>; ethertype?: number; padTo?: number } = {},
+): Uint8Array {
   const head = [2, 0, 10, 10, 10, 1, 2, 0, 10, 10, 10, 239];
   for (const [tpid, vid] of options.vlans ?? []) head.push(...be16(tpid), ...be16(vid));
   head.push(...be16(options.ethertype ?? 0x0800));
@@ -242,9 +294,18 @@ export function bc(peerId: number, messages: readonly Message[]): Uint8Array {
   return r.bytes;
 }
 
-export const ack = (seq: number, flags = 0, fragIndex: number | null = null): Message => ({ type: 0x01, seq, flags: fragIndex === null ? flags : flags | 1, fragIndex });
+export const ack = (seq: number, flags = 0, fragIndex: number | null = null): Message => ({
+  type: 0x01,
+  seq,
+  flags: fragIndex === null ? flags : flags | 1,
+  fragIndex,
+});
 
-export const reliable = (seq: number, payload: number[] = [0x20, 1, 2], type: 0x32 | 0x00 | 0x02 | 0x03 | 0x05 | 0x04 = 0x32): DataMessage => ({
+export const reliable = (
+  seq: number,
+  payload: number[] = [0x20, 1, 2],
+  type: 0x32 | 0x00 | 0x02 | 0x03 | 0x05 | 0x04 = 0x32,
+): DataMessage => ({
   type,
   reliable: true,
   ordered: type !== 0x32,
@@ -289,14 +350,28 @@ export const EPOCH_US = Date.UTC(2002, 1, 28) * 1000;
  * UDP packets between the server (10.10.10.1:22101) and one client
  * (10.10.10.239:22102), encrypted unless `plaintext`, at EPOCH_US + timeUs.
  */
-export function udpPackets(traffic: readonly WirePacket[], options: { plaintext?: boolean; linkType?: number; clientPort?: number; clientIp?: readonly [number, number, number, number] } = {}): Packet[] {
+export function udpPackets(
+  traffic: readonly WirePacket[],
+  options: {
+    plaintext?: boolean;
+    linkType?: number;
+    clientPort?: number;
+    clientIp?: readonly [number, number, number, number];
+  } = {},
+): Packet[] {
   const linkType = options.linkType ?? 1;
   const clientIp = options.clientIp ?? CLIENT_IP;
   const clientPort = options.clientPort ?? 22102;
   return traffic.map((w) => {
     const payload = options.plaintext ? w.bytes : encrypt(w.bytes);
     const server = w.from === 'server';
-    const ip = ipv4({ src: server ? SERVER_IP : clientIp, dst: server ? clientIp : SERVER_IP, sport: server ? 22101 : clientPort, dport: server ? clientPort : 22101, payload });
+    const ip = ipv4({
+      src: server ? SERVER_IP : clientIp,
+      dst: server ? clientIp : SERVER_IP,
+      sport: server ? 22101 : clientPort,
+      dport: server ? clientPort : 22101,
+      payload,
+    });
     return { timeUs: EPOCH_US + w.timeUs, data: frameFor(linkType, ip) };
   });
 }

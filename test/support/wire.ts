@@ -70,7 +70,14 @@ export function makePair(options: {
       pair.onDelivered(role, d);
     },
     deliverUnreliable: (type, datagram, start, end) =>
-      pair.delivered[role].push({ type: type as DataType, low: type < 0x32, reliable: false, seq: null, payload: datagram.subarray(start, end), uid: -1 }),
+      pair.delivered[role].push({
+        type: type as DataType,
+        low: type < 0x32,
+        reliable: false,
+        seq: null,
+        payload: datagram.subarray(start, end),
+        uid: -1,
+      }),
     gaveUp: (uid) => pair.gaveUp.push(uid),
     acknowledged: () => {},
     refused: () => {},
@@ -80,7 +87,10 @@ export function makePair(options: {
   pair.client = new PeerTransport('client', sim, switches, params, hooks('client'));
   pair.peer = (role) => (role === 'server' ? pair.server : pair.client);
   // Each peer on its own host's update loop, as a one-client session runs them.
-  for (const [peer, phaseUs] of [[pair.server, 0], [pair.client, options.clientPhaseUs ?? 47_000]] as const) {
+  for (const [peer, phaseUs] of [
+    [pair.server, 0],
+    [pair.client, options.clientPhaseUs ?? 47_000],
+  ] as const) {
     const loop = new UpdateLoop(sim, peer.params.tickMs, false);
     peer.activate();
     loop.add(peer);

@@ -13,10 +13,10 @@ export function generatorSeedFromEnv(): number {
   const raw = process.env.BCSIM_SWARM_SEED;
   if (raw === undefined || raw === '') return DEFAULT_GENERATOR_SEED;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`BCSIM_SWARM_SEED: expected a whole number 0..4294967295, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+    throw new Error(`BCSIM_SWARM_SEED: expected a whole number 0..4294967295, got "${raw}"`);
   return n;
 }
-
 
 /** Generous: a chunk takes a few seconds; the machine may be shared. */
 const CHUNK_TIMEOUT_MS = 180_000;
@@ -29,13 +29,17 @@ export function swarmChunks(from: number, to: number, chunk = 50, generatorSeed 
   describe(`fixed-mode swarm, generator seed ${generatorSeed}`, () => {
     for (let start = from; start < to; start += chunk) {
       const end = Math.min(to, start + chunk);
-      it(`runs ${start}..${end - 1} keep the promise (exactly once, in order, or the connection ends and losses are counted)`, () => {
-        const outcomes = executeRuns(generateRuns(generatorSeed, start, end));
-        const failures = outcomes.filter((o) => o.violations.length > 0);
-        if (failures.length > 0) expect.fail(`\n${formatReport(outcomes)}`);
-        expect(outcomes).toHaveLength(end - start);
-        passed.push(...outcomes);
-      }, CHUNK_TIMEOUT_MS);
+      it(
+        `runs ${start}..${end - 1} keep the promise (exactly once, in order, or the connection ends and losses are counted)`,
+        () => {
+          const outcomes = executeRuns(generateRuns(generatorSeed, start, end));
+          const failures = outcomes.filter((o) => o.violations.length > 0);
+          if (failures.length > 0) expect.fail(`\n${formatReport(outcomes)}`);
+          expect(outcomes).toHaveLength(end - start);
+          passed.push(...outcomes);
+        },
+        CHUNK_TIMEOUT_MS,
+      );
     }
     // Every passing run kept invariant 4, so each of its per-client faults fired on that client's links.
     it(`runs ${from}..${to - 1} include multi-client runs, and per-client link faults that fired`, () => {

@@ -25,7 +25,9 @@ describe('bcsim swarm', () => {
     expect(out.failures.length).toBeGreaterThan(1);
     for (const f of out.failures) {
       expect(f.repro).toMatch(/^bcsim run fragment-ack-bug --mode fixed --seed \d+ /);
-      expect(f.swarm).toBe(`bcsim swarm --seed 9062024 --index ${f.index} --mode fixed --switch 'plantedBug=no-duplicate-ack'`);
+      expect(f.swarm).toBe(
+        `bcsim swarm --seed 9062024 --index ${f.index} --mode fixed --switch 'plantedBug=no-duplicate-ack'`,
+      );
       expect(f.violations.length).toBeGreaterThan(0);
     }
   }, 120_000);
@@ -43,7 +45,9 @@ describe('bcsim swarm', () => {
     // The same run in fixed mode with the drain remedy off breaks invariant 2: exit 1.
     const fixed = await cli(['swarm', '--index', '17', '--switch', 'closePolicy=immediate', '--json']);
     expect(fixed.code).toBe(1);
-    expect(JSON.parse(fixed.stdout).failures[0].violations.map((v: { invariant: string }) => v.invariant)).toContain('2 graceful close lost messages');
+    expect(JSON.parse(fixed.stdout).failures[0].violations.map((v: { invariant: string }) => v.invariant)).toContain(
+      '2 graceful close lost messages',
+    );
   }, 60_000);
 
   it('bad flags: one line, exit 2', async () => {
@@ -86,7 +90,10 @@ describe('bcsim shrink: bad input', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-shrink-file-'));
     const file = join(dir, 'repro.txt');
     // (Run 208, as the README's example: run 29, which did this with two outages, is a 4-client run now.)
-    writeFileSync(file, "# printed by bcsim swarm\nbcsim swarm --seed 9062024 --index 208 --mode fixed --switch 'plantedBug=no-duplicate-ack'\n");
+    writeFileSync(
+      file,
+      "# printed by bcsim swarm\nbcsim swarm --seed 9062024 --index 208 --mode fixed --switch 'plantedBug=no-duplicate-ack'\n",
+    );
     const r = await cli(['shrink', '--file', file, '--out', join(dir, 'out.json'), '--budget', '300']);
     expect(r.code, r.stderr).toBe(0);
     // Its configured faults are a slot grid on each direction: only the client's is needed.

@@ -10,19 +10,38 @@ import { formatFailure } from '../../src/tools/swarm/report.js';
 import { parseReproCommand } from '../../src/tools/swarm/repro.js';
 import { specFor } from '../../src/tools/swarm/swarm.js';
 
-const COMBAT = (seconds: number, rate: number) => `traffic.phases=${JSON.stringify(['join', { kind: 'combat', duration: `${seconds}s`, reliablePerSecond: rate }, { kind: 'lull', stateUpdatesPerSecond: 10 }])}`;
+const COMBAT = (seconds: number, rate: number) =>
+  `traffic.phases=${JSON.stringify(['join', { kind: 'combat', duration: `${seconds}s`, reliablePerSecond: rate }, { kind: 'lull', stateUpdatesPerSecond: 10 }])}`;
 
 /** Runs the swarm's base scenario with `sets` and the swarm's checks (no harness timing, no configured faults to fire). */
 function judged(mode: Record<string, unknown>, sets: string[], seed = 5): RunOutcome {
   const all = [`mode=${JSON.stringify({ preset: 'fixed', ...mode })}`, ...sets];
-  const spec = { ...specFor(1, 0, 'fixed'), sets: all, seed, checks: [], joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER), durationUs: micros(Number.MAX_SAFE_INTEGER), tailUs: ZERO_US, disconnectTail: false };
+  const spec = {
+    ...specFor(1, 0, 'fixed'),
+    sets: all,
+    seed,
+    checks: [],
+    joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER),
+    durationUs: micros(Number.MAX_SAFE_INTEGER),
+    tailUs: ZERO_US,
+    disconnectTail: false,
+  };
   return executeScenario(spec, () => loadScenario('fragment-ack-bug', { sets: all }), seed);
 }
 
 /** A printed `bcsim run …` line, with the swarm's checks as `judged` applies them. */
 function judgedLine(line: string): RunOutcome {
   const c = parseReproCommand(line);
-  const spec = { ...specFor(1, 0, 'fixed'), sets: c.sets, seed: c.seed, checks: [], joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER), durationUs: micros(Number.MAX_SAFE_INTEGER), tailUs: ZERO_US, disconnectTail: false };
+  const spec = {
+    ...specFor(1, 0, 'fixed'),
+    sets: c.sets,
+    seed: c.seed,
+    checks: [],
+    joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER),
+    durationUs: micros(Number.MAX_SAFE_INTEGER),
+    tailUs: ZERO_US,
+    disconnectTail: false,
+  };
   return executeScenario(spec, () => loadScenario(c.base, { sets: c.sets }), c.seed);
 }
 
@@ -38,7 +57,12 @@ const BURSTS = `bcsim run fragment-ack-bug --mode fixed --seed 896020 --set 'mod
 
 describe('ends the link forced', () => {
   it('an outage longer than the peer timeout: each end is forced, with what the wire shows', () => {
-    const o = judged({}, ['duration=70s', 'transport.peerTimeoutMs=10000', 'link.both.outages=[{"start":"20s","end":"40s"}]', COMBAT(60, 20)]);
+    const o = judged({}, [
+      'duration=70s',
+      'transport.peerTimeoutMs=10000',
+      'link.both.outages=[{"start":"20s","end":"40s"}]',
+      COMBAT(60, 20),
+    ]);
     expect(o.violations, formatFailure(o)).toEqual([]);
     expect(o.ends).toHaveLength(2);
     // Both hear nothing for the 10 s peer timeout; the first to time out is forced by the link, the other by its end.
@@ -46,7 +70,11 @@ describe('ends the link forced', () => {
     expect(sides).toHaveLength(2);
     expect(sides[0]).toMatch(/^client timed-out at 29\.\d{3} s: peer timeout \(last heard at 19\.\d{3} s\) \(forced: /);
     expect(sides[1]).toMatch(/^server timed-out at 29\.\d{3} s: peer timeout \(last heard at 19\.\d{3} s\) \(forced: /);
-    const byLink = sides.filter((e) => /\(forced: the link delivered nothing (server|client) sent after 19\.\d{3} s \(its last datagram left at 29\.\d{3} s\)\)$/.test(e));
+    const byLink = sides.filter((e) =>
+      /\(forced: the link delivered nothing (server|client) sent after 19\.\d{3} s \(its last datagram left at 29\.\d{3} s\)\)$/.test(
+        e,
+      ),
+    );
     const byEnd = sides.filter((e) => /\(forced: (server|client) had ended at 29\.\d{3} s\)$/.test(e));
     expect([byLink.length, byEnd.length]).toEqual([1, 1]);
   });
@@ -55,9 +83,17 @@ describe('ends the link forced', () => {
     const drop = 'link.clientToServer.drop=[{"scope":"datagram","match":{"type":"disconnect"},"first":1000}]';
     const phases = `traffic.phases=${JSON.stringify(['join', { kind: 'combat', duration: '10s', reliablePerSecond: 10 }, 'disconnect'])}`;
     // An outage over the disconnect keeps the client's last messages unACKed a while: its Disconnect leaves after the drain began.
-    const o = judged({}, ['duration=60s', 'transport.peerTimeoutMs=15000', 'link.clientToServer.outages=[{"start":"14s","end":"18s"}]', drop, phases]);
+    const o = judged({}, [
+      'duration=60s',
+      'transport.peerTimeoutMs=15000',
+      'link.clientToServer.outages=[{"start":"14s","end":"18s"}]',
+      drop,
+      phases,
+    ]);
     expect(o.violations, formatFailure(o)).toEqual([]);
-    expect(o.ends.join('\n')).toMatch(/client gave-up at [\d.]+ s: drain deadline \(drain began at [\d.]+ s; waiting for low seq \d+ \(type 0x05\) unACKed\) \(forced: the link lost every copy of client's low seq \d+ \(type 0x05\) or every ACK of it .* \(\d+ copies sent, 0 arrived; 0 ACKs sent back, 0 arrived\)\)/);
+    expect(o.ends.join('\n')).toMatch(
+      /client gave-up at [\d.]+ s: drain deadline \(drain began at [\d.]+ s; waiting for low seq \d+ \(type 0x05\) unACKed\) \(forced: the link lost every copy of client's low seq \d+ \(type 0x05\) or every ACK of it .* \(\d+ copies sent, 0 arrived; 0 ACKs sent back, 0 arrived\)\)/,
+    );
   });
 });
 
@@ -67,8 +103,12 @@ describe('a graceful disconnect the link does not let drain', () => {
     expect(o.violations, formatFailure(o)).toEqual([]);
     expect(o.ledger).toBe('sent 9938, delivered 3017, in flight 0, lost 6921 (swallowed 3877), refused 0');
     expect(o.ends).toEqual([
-      expect.stringMatching(/^server gave-up at 67\.305 s: gave up high seq \d+ at its message-age after 23 sends \(forced: the link lost every copy of .* \(23 copies sent, 2 arrived; 6 ACKs sent back, 0 arrived\)\)$/),
-      expect.stringMatching(/^client gave-up at 66\.787 s: gave up high seq \d+ at its message-age after 23 sends \(forced: /),
+      expect.stringMatching(
+        /^server gave-up at 67\.305 s: gave up high seq \d+ at its message-age after 23 sends \(forced: the link lost every copy of .* \(23 copies sent, 2 arrived; 6 ACKs sent back, 0 arrived\)\)$/,
+      ),
+      expect.stringMatching(
+        /^client gave-up at 66\.787 s: gave up high seq \d+ at its message-age after 23 sends \(forced: /,
+      ),
     ]);
   });
 
@@ -88,15 +128,23 @@ describe('ends the transport caused', () => {
     const o = judged({ plantedBug: 'no-duplicate-ack' }, ['duration=90s', 'link.both.loss=0.3', COMBAT(30, 20)]);
     expect(invariants(o)).toContain('2 end the link did not force');
     const v = o.violations.find((x) => x.invariant === '2 end the link did not force');
-    expect(v?.detail).toMatch(/: a copy reached the (server|client) at [\d.]+ s and it sent no ACK of it \(\d+ copies sent, \d+ arrived; 3 ACKs sent back, 0 arrived\)\)$/);
+    expect(v?.detail).toMatch(
+      /: a copy reached the (server|client) at [\d.]+ s and it sent no ACK of it \(\d+ copies sent, \d+ arrived; 3 ACKs sent back, 0 arrived\)\)$/,
+    );
     expect(v?.message).toMatchObject({ kind: 'given-up' });
     // Without the bug the same run keeps the promise.
     expect(judged({}, ['duration=90s', 'link.both.loss=0.3', COMBAT(30, 20)]).violations).toEqual([]);
   });
 
   it('a sender that ignores the ACKs of fragments (cause e in fixed mode): "although an ACK of it arrived"', () => {
-    const o = judged({ fragmentAckCause: 'matcher-rejects-fragments' }, ['duration=90s', 'transport.fragmentChunkBytes=24', COMBAT(20, 5)]);
+    const o = judged({ fragmentAckCause: 'matcher-rejects-fragments' }, [
+      'duration=90s',
+      'transport.fragmentChunkBytes=24',
+      COMBAT(20, 5),
+    ]);
     const v = o.violations.find((x) => x.invariant === '2 end the link did not force');
-    expect(v?.detail, formatFailure(o)).toMatch(/\(fragment \d+\) was given up although an ACK of it arrived at [\d.]+ s/);
+    expect(v?.detail, formatFailure(o)).toMatch(
+      /\(fragment \d+\) was given up although an ACK of it arrived at [\d.]+ s/,
+    );
   });
 });

@@ -116,12 +116,16 @@ describe('swarm generator', () => {
       // A join message lives one peer timeout: the join's allowance fits in it.
       expect(timeoutUs, where).toBeGreaterThanOrEqual(spec.joinAllowanceUs);
       // The outages of a run that is not meant to end span (gaps included) what a message outlives.
-      const ends = spec.classes.some((c) => c === 'outage > peer timeout' || c.startsWith('give-up') || c.startsWith('aliasing probe'));
+      const ends = spec.classes.some(
+        (c) => c === 'outage > peer timeout' || c.startsWith('give-up') || c.startsWith('aliasing probe'),
+      );
       const outages = [...scenario.link.clientToServer.outages, ...scenario.link.serverToClient.outages];
       if (!ends && outages.length > 0) {
         spans++;
         const spanMs = Math.max(...outages.map((o) => o.endMs)) - Math.min(...outages.map((o) => o.startMs));
-        expect(spanMs, where).toBeLessThanOrEqual(Math.min(0.6 * scenario.params.peerTimeoutMs, scenario.params.peerTimeoutMs - 6_000));
+        expect(spanMs, where).toBeLessThanOrEqual(
+          Math.min(0.6 * scenario.params.peerTimeoutMs, scenario.params.peerTimeoutMs - 6_000),
+        );
       }
       // A drain the link starves ends at its deadline (the peer timeout), inside the run.
       if (spec.disconnectTail) expect(spec.tailUs, where).toBeGreaterThan(timeoutUs);
@@ -145,7 +149,12 @@ describe('swarm generator', () => {
       const parsed = parseReproCommand(reproCommand(spec));
       expect(parsed).toEqual({ base: spec.base, preset: 'fixed', seed: spec.seed, sets: [...spec.sets] });
     }
-    const tricky = { base: 'fragment-ack-bug', preset: 'fixed' as const, seed: 7, sets: [`description=it's "quoted"`, 'link.both.loss=0.1'] };
+    const tricky = {
+      base: 'fragment-ack-bug',
+      preset: 'fixed' as const,
+      seed: 7,
+      sets: [`description=it's "quoted"`, 'link.both.loss=0.1'],
+    };
     expect(shellQuote(`it's`)).toBe(`'it'\\''s'`);
     expect(parseReproCommand(reproCommand(tricky)).sets).toEqual(tricky.sets);
     expect(shellWords(`a 'b c' d\\ e`)).toEqual(['a', 'b c', 'd e']);

@@ -13,7 +13,8 @@ import type { FaultCheck, RunSpec } from '../../src/tools/swarm/spec.js';
 const SPECS = generateRuns(DEFAULT_GENERATOR_SEED, 0, SWARM_RUNS);
 const MULTI = SPECS.filter((s) => s.clients > 1);
 type LinkCheck = Extract<FaultCheck, { direction: unknown }>;
-const ownChecks = (s: RunSpec) => s.checks.filter((c): c is LinkCheck => c.fault !== 'giveUp' && c.client !== undefined);
+const ownChecks = (s: RunSpec) =>
+  s.checks.filter((c): c is LinkCheck => c.fault !== 'giveUp' && c.client !== undefined);
 
 describe('multi-client swarm runs', () => {
   it('are at least 20 % of the swarm, with 2 to 4 clients, at combat rates up to 60/s', () => {
@@ -29,7 +30,10 @@ describe('multi-client swarm runs', () => {
       expect(spec.joinAllowanceUs, where).toBeGreaterThanOrEqual((6 + 2 * (spec.clients - 1)) * 1e6);
     }
     for (const spec of SPECS.filter((s) => s.clients === 1)) {
-      expect(spec.sets.some((x) => x.startsWith('clients=') || x.startsWith('link.clients')), reproCommand(spec)).toBe(false);
+      expect(
+        spec.sets.some((x) => x.startsWith('clients=') || x.startsWith('link.clients')),
+        reproCommand(spec),
+      ).toBe(false);
     }
   });
 
@@ -39,7 +43,10 @@ describe('multi-client swarm runs', () => {
     for (const spec of own) {
       const scenario = loadRun(spec);
       const k = ownChecks(spec)[0].client as number;
-      expect(spec.sets.some((x) => x.startsWith(`link.clients.${k}.`)), reproCommand(spec)).toBe(true);
+      expect(
+        spec.sets.some((x) => x.startsWith(`link.clients.${k}.`)),
+        reproCommand(spec),
+      ).toBe(true);
       const other = k === 1 ? 2 : 1;
       expect(scenario.clientLinks[k - 1], reproCommand(spec)).not.toEqual(scenario.clientLinks[other - 1]);
     }
@@ -51,12 +58,22 @@ describe('multi-client swarm runs', () => {
       duplicate: (l) => l.duplicated,
       reorder: (l) => l.reordered,
     };
-    const sharedKinds: Record<string, RegExp> = { loss: /^loss: /, duplicate: /^duplicate$/, reorder: /^(jitter|reorder: netem)$/ };
+    const sharedKinds: Record<string, RegExp> = {
+      loss: /^loss: /,
+      duplicate: /^duplicate$/,
+      reorder: /^(jitter|reorder: netem)$/,
+    };
     // Cheap ones: short runs, and one of each kind of own fault.
     const picked = new Map<string, RunSpec>();
     for (const spec of MULTI) {
       const kind = ownChecks(spec)[0]?.fault;
-      if (kind !== undefined && !picked.has(kind) && spec.durationUs <= 140e6 && !spec.classes.some((c) => sharedKinds[kind].test(c))) picked.set(kind, spec);
+      if (
+        kind !== undefined &&
+        !picked.has(kind) &&
+        spec.durationUs <= 140e6 &&
+        !spec.classes.some((c) => sharedKinds[kind].test(c))
+      )
+        picked.set(kind, spec);
     }
     expect([...picked.keys()].sort()).toEqual(['duplicate', 'loss', 'reorder']);
     for (const spec of picked.values()) {
@@ -67,7 +84,8 @@ describe('multi-client swarm runs', () => {
       for (const check of ownChecks(spec)) {
         const count = counter[check.fault];
         for (const l of links) {
-          if (l.client === check.client) expect(count(l[check.direction]), `${where}\n${check.fault} on client ${l.client}`).toBeGreaterThan(0);
+          if (l.client === check.client)
+            expect(count(l[check.direction]), `${where}\n${check.fault} on client ${l.client}`).toBeGreaterThan(0);
           else expect(count(l[check.direction]), `${where}\n${check.fault} on client ${l.client}`).toBe(0);
         }
       }

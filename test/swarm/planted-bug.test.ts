@@ -21,7 +21,10 @@ describe(`planted bug "${PLANTED}"`, () => {
     const specs = generateRuns(generatorSeed, 0, SUBSET, { plantedBug: PLANTED }).filter((s) => !isHighRate(s));
     const outcomes = executeRuns(specs);
     const failures = outcomes.filter((o) => o.violations.length > 0);
-    expect(failures.length, `the swarm did not catch plantedBug ${PLANTED} in ${specs.length} runs (is it implemented?)`).toBeGreaterThan(0);
+    expect(
+      failures.length,
+      `the swarm did not catch plantedBug ${PLANTED} in ${specs.length} runs (is it implemented?)`,
+    ).toBeGreaterThan(0);
 
     // Every failing run's command carries the bug, in the mode --set.
     for (const f of failures) expect(reproCommand(f.spec)).toContain(`--set 'mode={"preset":"fixed",`);

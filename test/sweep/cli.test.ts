@@ -11,7 +11,11 @@ import { cli } from '../support/cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-sweep-'));
 const at = (name: string) => join(dir, name);
 const read = (name: string) => readFileSync(at(name), 'utf8');
-const lines = (name: string) => read(name).trimEnd().split('\n').map((l) => JSON.parse(l));
+const lines = (name: string) =>
+  read(name)
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 // A scenario whose stock expectation holds only on a lossless link: --vary loss breaks it.
 writeFileSync(
@@ -22,13 +26,28 @@ writeFileSync(
     seed: 1,
     mode: 'stock',
     traffic: { phases: ['join', { kind: 'combat', reliablePerSecond: 5 }] },
-    expect: { stock: { 'links.clientToServer.droppedBy.loss': { eq: 0 } }, fixed: { 'delivery.reliableLost': { eq: 0 } } },
+    expect: {
+      stock: { 'links.clientToServer.droppedBy.loss': { eq: 0 } },
+      fixed: { 'delivery.reliableLost': { eq: 0 } },
+    },
   }),
 );
 
 /** 5 s of lossy-link's 10-minute plan, said once per sweep. */
-const CUT = 'bcsim: warning: the phase plan is cut: the run ends at 5s, and traffic.phases[1] (combat, 9m40s), traffic.phases[2] (disconnect) never run\n';
-const GRID = ['sweep', 'lossy-link', '--mode', 'stock,fixed', '--vary', 'link.both.latencyMs=20,80', '--seeds', '1..3', '--duration', '5s'];
+const CUT =
+  'bcsim: warning: the phase plan is cut: the run ends at 5s, and traffic.phases[1] (combat, 9m40s), traffic.phases[2] (disconnect) never run\n';
+const GRID = [
+  'sweep',
+  'lossy-link',
+  '--mode',
+  'stock,fixed',
+  '--vary',
+  'link.both.latencyMs=20,80',
+  '--seeds',
+  '1..3',
+  '--duration',
+  '5s',
+];
 
 describe('bcsim sweep: the file', async () => {
   const one = await cli([...GRID, '--jobs', '1', '--out', at('one.jsonl')]);
@@ -40,8 +59,28 @@ describe('bcsim sweep: the file', async () => {
     const rows = lines('one.jsonl');
     expect(rows).toHaveLength(12);
     expect(rows.map((r) => r.index)).toEqual([...Array(12).keys()]);
-    expect(Object.keys(rows[0])).toEqual(['index', 'grid', 'runs', 'scenario', 'mode', 'seed', 'vary', 'traceHash', 'simulatedSeconds', 'figures', 'verdict']);
-    expect(rows.map((r) => `${r.mode}/${r.vary['link.both.latencyMs']}/${r.seed}`).slice(0, 7)).toEqual(['stock/20/1', 'stock/20/2', 'stock/20/3', 'stock/80/1', 'stock/80/2', 'stock/80/3', 'fixed/20/1']);
+    expect(Object.keys(rows[0])).toEqual([
+      'index',
+      'grid',
+      'runs',
+      'scenario',
+      'mode',
+      'seed',
+      'vary',
+      'traceHash',
+      'simulatedSeconds',
+      'figures',
+      'verdict',
+    ]);
+    expect(rows.map((r) => `${r.mode}/${r.vary['link.both.latencyMs']}/${r.seed}`).slice(0, 7)).toEqual([
+      'stock/20/1',
+      'stock/20/2',
+      'stock/20/3',
+      'stock/80/1',
+      'stock/80/2',
+      'stock/80/3',
+      'fixed/20/1',
+    ]);
     expect(new Set(rows.map((r) => r.traceHash)).size).toBe(12);
     expect(rows[0].simulatedSeconds).toBe(5);
     expect(typeof rows[0].figures.peers.server.ackOutbox.max).toBe('number');
@@ -59,7 +98,19 @@ describe('bcsim sweep: the file', async () => {
 
   it('a line reruns exactly: its traceHash is that of bcsim run with the same settings', async () => {
     const row = lines('one.jsonl')[4];
-    const run = await cli(['run', 'lossy-link', '--mode', row.mode, '--seed', String(row.seed), '--duration', '5s', '--set', `link.both.latencyMs=${row.vary['link.both.latencyMs']}`, '--json']);
+    const run = await cli([
+      'run',
+      'lossy-link',
+      '--mode',
+      row.mode,
+      '--seed',
+      String(row.seed),
+      '--duration',
+      '5s',
+      '--set',
+      `link.both.latencyMs=${row.vary['link.both.latencyMs']}`,
+      '--json',
+    ]);
     expect(JSON.parse(run.stdout).traceHash).toBe(row.traceHash);
   });
 
@@ -84,13 +135,30 @@ describe('bcsim sweep: the file', async () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^bcsim: sweep-merge: run 1 of 12 is in none of the files/);
     expect(missing.stdout).toBe(''); // checked before anything is written
-    await cli(['sweep', 'lossy-link', '--seeds', '1..2', '--duration', '5s', '--jobs', '1', '--out', at('other.jsonl')]);
+    await cli([
+      'sweep',
+      'lossy-link',
+      '--seeds',
+      '1..2',
+      '--duration',
+      '5s',
+      '--jobs',
+      '1',
+      '--out',
+      at('other.jsonl'),
+    ]);
     const mixed = await cli(['sweep-merge', at('one.jsonl'), at('other.jsonl')]);
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/^bcsim: .*other\.jsonl:1: a different sweep \(grid [0-9a-f]{16}, 2 runs\) than .*one\.jsonl:1/);
+    expect(mixed.stderr).toMatch(
+      /^bcsim: .*other\.jsonl:1: a different sweep \(grid [0-9a-f]{16}, 2 runs\) than .*one\.jsonl:1/,
+    );
     writeFileSync(at('junk.jsonl'), '{"index":0}\n');
-    expect((await cli(['sweep-merge', at('junk.jsonl')])).stderr).toMatch(/junk\.jsonl:1: not a bcsim sweep result line/);
-    expect((await cli(['sweep-merge', at('nope.jsonl')])).stderr).toMatch(/^bcsim: .*nope\.jsonl: cannot read \(ENOENT\)\n$/);
+    expect((await cli(['sweep-merge', at('junk.jsonl')])).stderr).toMatch(
+      /junk\.jsonl:1: not a bcsim sweep result line/,
+    );
+    expect((await cli(['sweep-merge', at('nope.jsonl')])).stderr).toMatch(
+      /^bcsim: .*nope\.jsonl: cannot read \(ENOENT\)\n$/,
+    );
     expect(existsSync(at('bad.jsonl'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.startsWith('.bcsim-tmp-'))).toEqual([]);
   });
@@ -104,7 +172,18 @@ describe('bcsim sweep: the file', async () => {
 
 describe('bcsim sweep: verdicts, exit codes, bad input', () => {
   it('a --vary that breaks an expectation fails those runs: verdict, exit 1', async () => {
-    const r = await cli(['sweep', at('probe.json'), '--vary', 'link.both.loss=0,0.3', '--seeds', '1..2', '--jobs', '1', '--out', at('probe.jsonl')]);
+    const r = await cli([
+      'sweep',
+      at('probe.json'),
+      '--vary',
+      'link.both.loss=0,0.3',
+      '--seeds',
+      '1..2',
+      '--jobs',
+      '1',
+      '--out',
+      at('probe.jsonl'),
+    ]);
     expect(r.code).toBe(1);
     const rows = lines('probe.jsonl');
     expect(rows.map((x) => [x.vary['link.both.loss'], x.verdict.passed])).toEqual([
@@ -115,7 +194,18 @@ describe('bcsim sweep: verdicts, exit codes, bad input', () => {
     ]);
     expect(rows[2].verdict.failed).toEqual(['links.clientToServer.droppedBy.loss']);
     expect(r.stdout).toContain('2 of 4 runs failed their expect block');
-    const ok = await cli(['sweep', at('probe.json'), '--vary', 'link.both.loss=0', '--mode', 'stock,fixed', '--jobs', '1', '--out', at('probe-ok.jsonl')]);
+    const ok = await cli([
+      'sweep',
+      at('probe.json'),
+      '--vary',
+      'link.both.loss=0',
+      '--mode',
+      'stock,fixed',
+      '--jobs',
+      '1',
+      '--out',
+      at('probe-ok.jsonl'),
+    ]);
     expect(ok.code).toBe(0);
   });
 
@@ -123,24 +213,54 @@ describe('bcsim sweep: verdicts, exit codes, bad input', () => {
     const only = JSON.parse(read('probe.json'));
     delete only.expect.fixed;
     writeFileSync(at('stock-only.json'), JSON.stringify(only));
-    const r = await cli(['sweep', at('stock-only.json'), '--mode', 'stock,fixed', '--vary', 'link.both.loss=0.3', '--jobs', '1']);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const r = await cli([
+      'sweep',
+      at('stock-only.json'),
+      '--mode',
+      'stock,fixed',
+      '--vary',
+      'link.both.loss=0.3',
+      '--jobs',
+      '1',
+    ]);
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((x) => [x.mode, x.verdict])).toEqual([
       ['stock', { passed: false, failed: ['links.clientToServer.droppedBy.loss'] }],
       ['fixed', null],
     ]);
     expect(r.code).toBe(1);
-    const fixedOnly = await cli(['sweep', at('stock-only.json'), '--mode', 'fixed', '--vary', 'link.both.loss=0.3', '--jobs', '1']);
+    const fixedOnly = await cli([
+      'sweep',
+      at('stock-only.json'),
+      '--mode',
+      'fixed',
+      '--vary',
+      'link.both.loss=0.3',
+      '--jobs',
+      '1',
+    ]);
     expect(fixedOnly.code).toBe(0);
   });
 
   const bad: Array<[string[], RegExp]> = [
     [['--vary', 'link.both.loss'], /^bcsim: --vary link\.both\.loss: expected path=v1,v2/],
-    [['--vary', 'link.both.lossy=0.1,0.2'], /^bcsim: --vary link\.both\.lossy=0\.1: link\.both\.lossy: unknown key "lossy"/],
+    [
+      ['--vary', 'link.both.lossy=0.1,0.2'],
+      /^bcsim: --vary link\.both\.lossy=0\.1: link\.both\.lossy: unknown key "lossy"/,
+    ],
     [['--vary', 'link.both.latencyMs=20,-5'], /^bcsim: --vary link\.both\.latencyMs=-5: link\.both\.latencyMs: /],
     // lossy-link has Gilbert-Elliott loss: the value clashes with another field, and the flag is still named.
-    [['--vary', 'link.both.loss=0.1'], /^bcsim: --vary link\.both\.loss=0\.1: scenarios\/lossy-link\.json: link\.both\.gilbertElliott: give either loss/],
-    [['--vary', 'link.both.loss=0.3..0.1:0.1'], /^bcsim: --vary link\.both\.loss=0\.3\.\.0\.1:0\.1: the range runs backwards/],
+    [
+      ['--vary', 'link.both.loss=0.1'],
+      /^bcsim: --vary link\.both\.loss=0\.1: scenarios\/lossy-link\.json: link\.both\.gilbertElliott: give either loss/,
+    ],
+    [
+      ['--vary', 'link.both.loss=0.3..0.1:0.1'],
+      /^bcsim: --vary link\.both\.loss=0\.3\.\.0\.1:0\.1: the range runs backwards/,
+    ],
     [['--shard', '3/2'], /^bcsim: --shard: i must be 1\.\.n/],
     [['--shard', 'half'], /^bcsim: --shard: expected i\/n/],
     [['--seeds', '9..1'], /^bcsim: --seeds: the range 9\.\.1 runs backwards/],
@@ -162,7 +282,26 @@ describe('bcsim sweep: verdicts, exit codes, bad input', () => {
 });
 
 describe('bcsim sweep: the summary', async () => {
-  const r = await cli(['sweep', 'lossy-link', '--mode', 'fixed', '--vary', 'link.both.latencyMs=20,80', '--seeds', '1..3', '--duration', '5s', '--jobs', '1', '--metrics', 'peers.server.packetsSent,peers.client.ackOutbox.max', '--out', at('sum.jsonl'), '--html', at('sum.html')]);
+  const r = await cli([
+    'sweep',
+    'lossy-link',
+    '--mode',
+    'fixed',
+    '--vary',
+    'link.both.latencyMs=20,80',
+    '--seeds',
+    '1..3',
+    '--duration',
+    '5s',
+    '--jobs',
+    '1',
+    '--metrics',
+    'peers.server.packetsSent,peers.client.ackOutbox.max',
+    '--out',
+    at('sum.jsonl'),
+    '--html',
+    at('sum.html'),
+  ]);
 
   it("the table's min / median / max are those of the lines, per value", () => {
     const rows = lines('sum.jsonl');
@@ -170,10 +309,17 @@ describe('bcsim sweep: the summary', async () => {
     for (const latency of [20, 80]) {
       const mine = rows.filter((x) => x.vary['link.both.latencyMs'] === latency);
       const row = table.find((l) => l.includes(`│ fixed │ ${latency} `)) as string;
-      const cells = row.split('│').map((c) => c.trim()).filter((c) => c !== '');
+      const cells = row
+        .split('│')
+        .map((c) => c.trim())
+        .filter((c) => c !== '');
       for (const [i, get] of [
         [4, (x: { figures: { peers: { server: { packetsSent: number } } } }) => x.figures.peers.server.packetsSent],
-        [5, (x: { figures: { peers: { client: { ackOutbox: { max: number } } } } }) => x.figures.peers.client.ackOutbox.max],
+        [
+          5,
+          (x: { figures: { peers: { client: { ackOutbox: { max: number } } } } }) =>
+            x.figures.peers.client.ackOutbox.max,
+        ],
       ] as const) {
         const values = mine.map(get as (x: unknown) => number).sort((a, b) => a - b);
         const fmt = (n: number) => n.toLocaleString('en-US');
@@ -195,12 +341,41 @@ describe('bcsim sweep: the summary', async () => {
   it('the HTML renders in headless Chromium without console errors', () => {
     const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
     expect(chromium, 'no /usr/bin/chromium').toBeDefined();
-    const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+    const flags = [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ];
     const shot = at('sum.png');
-    const probe = spawnSync(chromium as string, [...flags, `--user-data-dir=${at('profile')}`, '--enable-logging=stderr', '--v=0', '--dump-dom', `file://${at('sum.html')}`], { encoding: 'utf8', timeout: 60_000 });
+    const probe = spawnSync(
+      chromium as string,
+      [
+        ...flags,
+        `--user-data-dir=${at('profile')}`,
+        '--enable-logging=stderr',
+        '--v=0',
+        '--dump-dom',
+        `file://${at('sum.html')}`,
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     expect(probe.stderr.split('\n').filter((l) => l.includes(':CONSOLE'))).toEqual([]);
     expect((probe.stdout.match(/<polyline /g) ?? []).length).toBe(2);
-    spawnSync(chromium as string, [...flags, `--user-data-dir=${at('profile')}`, '--window-size=1000,1400', `--screenshot=${shot}`, `file://${at('sum.html')}`], { timeout: 60_000 });
+    spawnSync(
+      chromium as string,
+      [
+        ...flags,
+        `--user-data-dir=${at('profile')}`,
+        '--window-size=1000,1400',
+        `--screenshot=${shot}`,
+        `file://${at('sum.html')}`,
+      ],
+      { timeout: 60_000 },
+    );
     expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
   });
 });

@@ -37,11 +37,22 @@ describe("compare's columns on worker threads", () => {
   });
 
   it('throws a failed column again, a limit as a LimitError (the CLI answers it in one line)', () => {
-    const job = { scenario: loadScenario('lossy-link'), spec: { label: 'stock', preset: 'stock' as const }, settings: { durationUs: 1, seed: 1 } };
-    expect(() => columnOf(job, { ok: false, name: 'LimitError', message: 'too many events', stack: '' })).toThrow(LimitError);
+    const job = {
+      scenario: loadScenario('lossy-link'),
+      spec: { label: 'stock', preset: 'stock' as const },
+      settings: { durationUs: 1, seed: 1 },
+    };
+    expect(() => columnOf(job, { ok: false, name: 'LimitError', message: 'too many events', stack: '' })).toThrow(
+      LimitError,
+    );
     const bug = (() => {
       try {
-        columnOf(job, { ok: false, name: 'TypeError', message: 'x is undefined', stack: 'TypeError: x is undefined\n    at worker' });
+        columnOf(job, {
+          ok: false,
+          name: 'TypeError',
+          message: 'x is undefined',
+          stack: 'TypeError: x is undefined\n    at worker',
+        });
       } catch (error) {
         return error as Error;
       }

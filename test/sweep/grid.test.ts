@@ -1,6 +1,14 @@
 // The sweep grid, --vary syntaxes, shards, min/median/max.
 import { describe, expect, it } from 'vitest';
-import { cellAt, comboSets, comboVary, gridSize, parseModes, parseSeeds, parseVary } from '../../src/tools/sweep/grid.js';
+import {
+  cellAt,
+  comboSets,
+  comboVary,
+  gridSize,
+  parseModes,
+  parseSeeds,
+  parseVary,
+} from '../../src/tools/sweep/grid.js';
 import type { GridSpec } from '../../src/tools/sweep/grid.js';
 import { SweepInputError } from '../../src/tools/sweep/errors.js';
 import { parseShard, shardIndexes, shardSize } from '../../src/tools/sweep/shard.js';
@@ -18,10 +26,13 @@ describe('--vary', () => {
 
   it('keeps commas inside JSON values', () => {
     const v = parseVary('transport.updatePeriodMs={"server":5,"client":10},{"server":33,"client":33}');
-    expect(v.values.map((x) => x.value)).toEqual([{ server: 5, client: 10 }, { server: 33, client: 33 }]);
+    expect(v.values.map((x) => x.value)).toEqual([
+      { server: 5, client: 10 },
+      { server: 33, client: 33 },
+    ]);
   });
 
-  it('takes lo..hi:step with the inputs\' decimals, hi included when on a step', () => {
+  it("takes lo..hi:step with the inputs' decimals, hi included when on a step", () => {
     expect(parseVary('x=0..0.3:0.1').values.map((x) => x.text)).toEqual(['0', '0.1', '0.2', '0.3']);
     expect(parseVary('x=30..180:30').values.map((x) => x.value)).toEqual([30, 60, 90, 120, 150, 180]);
     expect(parseVary('x=1..10:4').values.map((x) => x.value)).toEqual([1, 5, 9]);
@@ -55,7 +66,15 @@ describe('grid order and indexes', () => {
       const c = cellAt(spec, i);
       return `${c.index}:${c.mode}:${comboSets(spec, c.combo).join('&')}:${c.seed}`;
     });
-    expect(rows.slice(0, 7)).toEqual(['0:stock:a=1&b=x:7', '1:stock:a=1&b=x:8', '2:stock:a=1&b=y:7', '3:stock:a=1&b=y:8', '4:stock:a=1&b=z:7', '5:stock:a=1&b=z:8', '6:stock:a=2&b=x:7']);
+    expect(rows.slice(0, 7)).toEqual([
+      '0:stock:a=1&b=x:7',
+      '1:stock:a=1&b=x:8',
+      '2:stock:a=1&b=y:7',
+      '3:stock:a=1&b=y:8',
+      '4:stock:a=1&b=z:7',
+      '5:stock:a=1&b=z:8',
+      '6:stock:a=2&b=x:7',
+    ]);
     expect(rows[12]).toBe('12:fixed:a=1&b=x:7');
     expect(rows[23]).toBe('23:fixed:a=2&b=z:8');
     expect(new Set(rows).size).toBe(24);
@@ -64,7 +83,8 @@ describe('grid order and indexes', () => {
 
   it('--shard i/n takes index % n == i-1; the shards partition the grid', () => {
     expect(parseShard('2/3')).toEqual({ i: 2, n: 3 });
-    for (const bad of ['0/2', '3/2', '1/0', '1', 'a/b', '1/2/3']) expect(() => parseShard(bad), bad).toThrow(/^--shard: /);
+    for (const bad of ['0/2', '3/2', '1/0', '1', 'a/b', '1/2/3'])
+      expect(() => parseShard(bad), bad).toThrow(/^--shard: /);
     const all: number[] = [];
     for (let i = 1; i <= 3; i++) {
       const part = [...shardIndexes(10, { i, n: 3 })];
@@ -85,7 +105,13 @@ describe('summary statistics', () => {
   });
 
   it('groups lines by mode and values, in first-seen order, counting failed verdicts', () => {
-    const line = (mode: 'stock' | 'fixed', a: number, seed: number, value: number, passed: boolean | null): SweepLine => ({
+    const line = (
+      mode: 'stock' | 'fixed',
+      a: number,
+      seed: number,
+      value: number,
+      passed: boolean | null,
+    ): SweepLine => ({
       index: 0,
       grid: 'g',
       runs: 0,
@@ -99,7 +125,12 @@ describe('summary statistics', () => {
       verdict: passed === null ? null : { passed, failed: passed ? [] : ['delivery.reliableLost'] },
     });
     const agg = new SweepAggregator(['delivery.reliableLost'], ['a']);
-    [line('stock', 1, 1, 4, true), line('stock', 1, 2, 2, false), line('stock', 2, 1, 9, null), line('fixed', 1, 1, 0, true)].forEach((l) => agg.add(l));
+    [
+      line('stock', 1, 1, 4, true),
+      line('stock', 1, 2, 2, false),
+      line('stock', 2, 1, 9, null),
+      line('fixed', 1, 1, 0, true),
+    ].forEach((l) => agg.add(l));
     const s = agg.summary();
     expect(s.rows.map((r) => [r.mode, r.vary.a, r.runs, r.failed])).toEqual([
       ['stock', 1, 2, 1],

@@ -26,7 +26,8 @@ function io(options: { stderrIsTTY?: boolean; interruptAfterMs?: number } = {}) 
       return () => handlers.splice(handlers.indexOf(handler), 1);
     },
   };
-  if (options.interruptAfterMs !== undefined) setTimeout(() => handlers.forEach((h) => h('SIGINT')), options.interruptAfterMs);
+  if (options.interruptAfterMs !== undefined)
+    setTimeout(() => handlers.forEach((h) => h('SIGINT')), options.interruptAfterMs);
   return { io: value, out, handlers };
 }
 
@@ -35,7 +36,21 @@ describe('bcsim sweep: interrupted', () => {
     it(`--jobs ${jobs}: SIGINT stops it, exit 130, no --out file and no temporary`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'bcsim-sweep-int-'));
       const { io: cliIO, out, handlers } = io({ interruptAfterMs: 1500 });
-      const code = await runCli(['sweep', 'lossy-link', '--seeds', '1..2000', '--duration', '1m', '--jobs', jobs, '--out', join(dir, 'r.jsonl')], cliIO);
+      const code = await runCli(
+        [
+          'sweep',
+          'lossy-link',
+          '--seeds',
+          '1..2000',
+          '--duration',
+          '1m',
+          '--jobs',
+          jobs,
+          '--out',
+          join(dir, 'r.jsonl'),
+        ],
+        cliIO,
+      );
       expect(code).toBe(130);
       expect(out.stderr).toMatch(/^bcsim: sweep interrupted after \d+ of 2000 runs; nothing written\n$/);
       expect(existsSync(join(dir, 'r.jsonl'))).toBe(false);
@@ -49,7 +64,21 @@ describe('bcsim sweep: progress', () => {
   it('on a terminal: runs done/total, failures so far and an ETA on stderr, cleared at the end', async () => {
     const { io: cliIO, out } = io({ stderrIsTTY: true });
     // An upper bound every run breaks, so each run fails.
-    const code = await runCli(['sweep', 'lossy-link', '--seeds', '1..3', '--duration', '5s', '--jobs', '1', '--set', 'expect.stock={"delivery.reliableSent":{"lt":1}}'], cliIO);
+    const code = await runCli(
+      [
+        'sweep',
+        'lossy-link',
+        '--seeds',
+        '1..3',
+        '--duration',
+        '5s',
+        '--jobs',
+        '1',
+        '--set',
+        'expect.stock={"delivery.reliableSent":{"lt":1}}',
+      ],
+      cliIO,
+    );
     expect(code).toBe(1);
     expect(out.stderr).toContain('\r[########################] sweep lossy-link 3/3 runs, 3 failed, ETA 0s');
     expect(out.stderr).toMatch(/sweep lossy-link 1\/3 runs, 1 failed, ETA \d+s/);

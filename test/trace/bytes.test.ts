@@ -53,12 +53,17 @@ describe('trace --bytes', () => {
     expect(none.stdout).not.toContain(' | ');
     expect(none.stdout.split('\n')[1]).toBe('    time  dir   event        messages');
     // The same events, each line the full one less its bytes.
-    const strip = (text: string) => text.split('\n').map((l) => l.replace(/ \| [0-9A-F ]+$/, '').replace(/ \| bytes$/, ''));
+    const strip = (text: string) =>
+      text.split('\n').map((l) => l.replace(/ \| [0-9A-F ]+$/, '').replace(/ \| bytes$/, ''));
     expect(none.stdout.split('\n')).toEqual(strip(full.stdout));
   });
 
   it('with --json, none omits "hex" and short cuts it to 16 bytes with hexTruncated', async () => {
-    const parse = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as { event: string; hex?: string; hexTruncated?: boolean });
+    const parse = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { event: string; hex?: string; hexTruncated?: boolean });
     const full = parse((await cli([...ARGS, '--json'])).stdout);
     const none = parse((await cli([...ARGS, '--json', '--bytes', 'none'])).stdout);
     const short = parse((await cli([...ARGS, '--json', '--bytes', 'short'])).stdout);
@@ -87,7 +92,9 @@ describe("the client's connect request in a trace", () => {
     const r = await cli([...ARGS, '--until', '0.1s']);
     const lines = r.stdout.split('\n');
     const connect = lines.find((l) => l.includes('C>S') && l.includes('| FF '));
-    expect(connect).toMatch(/C>S {3}send {9}connect \(type 0x03 as captured\) reliable\+ordered seq=0 len=15 flags_len=0xC00F payload=10B \| FF 01 03/);
+    expect(connect).toMatch(
+      /C>S {3}send {9}connect \(type 0x03 as captured\) reliable\+ordered seq=0 len=15 flags_len=0xC00F payload=10B \| FF 01 03/,
+    );
     const ack = lines.find((l) => l.includes('S>C') && l.includes('| 01 02 03 '));
     expect(ack).toMatch(/S>C {3}send {9}connectAck \(0x03\) reliable\+ordered seq=0 len=6/);
     expect(lines.filter((l) => l.includes('C>S') && l.includes('connectAck'))).toEqual([]);

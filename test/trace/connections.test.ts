@@ -16,7 +16,19 @@ const jsonLines = (text: string) =>
   text
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { t: number; event: string; client: number; slot: number | null; from?: string; at?: string; to?: string; role?: string });
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          t: number;
+          event: string;
+          client: number;
+          slot: number | null;
+          from?: string;
+          at?: string;
+          to?: string;
+          role?: string;
+        },
+    );
 
 describe('trace of a 3-client session', () => {
   it('names each connection: the slot once the server gave one, cK before', async () => {
@@ -28,7 +40,9 @@ describe('trace of a 3-client session', () => {
     expect(lines[1]).toBe('    time  dir      event        messages');
     const events = eventLines(r.stdout);
     // The first connect of each client goes out before it has a slot.
-    expect(events.filter((l) => /^ +[\d.]+  c\d>S +send +connect /.test(l)).map((l) => l.match(/c(\d)>S/)?.[1])).toEqual(['1', '2', '3']);
+    expect(
+      events.filter((l) => /^ +[\d.]+  c\d>S +send +connect /.test(l)).map((l) => l.match(/c(\d)>S/)?.[1]),
+    ).toEqual(['1', '2', '3']);
     for (const label of ['S>C2', 'C2>S', 'at S2', 'at C2', 'S>C3', 'C4>S', 'at S4']) {
       expect(events.some((l) => l.slice(10, 19).trimEnd() === label)).toBe(true);
     }
@@ -73,7 +87,9 @@ describe('trace of a 3-client session', () => {
     expect(bySlot).toEqual(eventLines(full.stdout).filter((l) => /  (c1>S|C4>S|S>C4|at C4|at S4|at c1) /.test(l)));
     // Slot 2 went to client 2.
     const two = await cli([...ARGS, ...LATE_CLIENT_1, '--slot', '2']);
-    expect(eventLines(two.stdout)).toEqual(eventLines((await cli([...ARGS, ...LATE_CLIENT_1, '--client', '2'])).stdout));
+    expect(eventLines(two.stdout)).toEqual(
+      eventLines((await cli([...ARGS, ...LATE_CLIENT_1, '--client', '2'])).stdout),
+    );
   });
 
   it('rejects bad --client and --slot values with one line and exit 2', async () => {
@@ -81,10 +97,22 @@ describe('trace of a 3-client session', () => {
       [['--client', 'two'], '--client: expected a whole number 1..3 (valentines has 3 clients), got "two"'],
       [['--client', '0'], '--client: expected a whole number 1..3 (valentines has 3 clients), got "0"'],
       [['--client', '4'], '--client: expected a whole number 1..3 (valentines has 3 clients), got "4"'],
-      [['--slot', '1'], '--slot: expected a whole number 2..4 (the server gives 3 clients slots from 2 in connect order), got "1"'],
-      [['--slot', '5'], '--slot: expected a whole number 2..4 (the server gives 3 clients slots from 2 in connect order), got "5"'],
-      [['--slot', '-3'], '--slot: expected a whole number 2..4 (the server gives 3 clients slots from 2 in connect order), got "-3"'],
-      [['--slot', '4', '--until', '3s'], '--slot: no client got slot 4 in this run (fewer clients connected before it ended)'],
+      [
+        ['--slot', '1'],
+        '--slot: expected a whole number 2..4 (the server gives 3 clients slots from 2 in connect order), got "1"',
+      ],
+      [
+        ['--slot', '5'],
+        '--slot: expected a whole number 2..4 (the server gives 3 clients slots from 2 in connect order), got "5"',
+      ],
+      [
+        ['--slot', '-3'],
+        '--slot: expected a whole number 2..4 (the server gives 3 clients slots from 2 in connect order), got "-3"',
+      ],
+      [
+        ['--slot', '4', '--until', '3s'],
+        '--slot: no client got slot 4 in this run (fewer clients connected before it ended)',
+      ],
       [['--client', '1', '--slot', '2'], '--slot: cannot be combined with --client (each names one connection)'],
     ] as Array<[string[], string]>) {
       const r = await cli([...ARGS, ...flags]);
@@ -109,7 +137,9 @@ describe('one-client traces are unchanged', () => {
     const golden = readFileSync('test/golden/fragment-ack-bug.stock.20s.trace', 'utf8');
     expect((await cli(args)).stdout).toBe(golden);
     expect((await cli([...args, '--client', '1'])).stdout).toBe(golden);
-    expect((await cli([...args, '--slot', '2'])).stdout).toBe(golden.replace('seed 1\n', 'seed 1 · slot 2 is client 1\n'));
+    expect((await cli([...args, '--slot', '2'])).stdout).toBe(
+      golden.replace('seed 1\n', 'seed 1 · slot 2 is client 1\n'),
+    );
     const r = await cli([...args, '--client', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('bcsim: --client: expected a whole number 1..1 (fragment-ack-bug has 1 client), got "2"\n');
@@ -120,7 +150,9 @@ describe('one-client traces are unchanged', () => {
     expect(formatEvent(event)).toBe('   1.500  at S  state        connection open');
     expect(formatEvent(event, { clients: 1 })).toBe(formatEvent(event));
     expect(formatEvent(event, { clients: 2 })).toBe('   1.500  at S2    state        connection open');
-    expect(formatEvent({ ...event, slot: null }, { clients: 2 })).toBe('   1.500  at S:c1  state        connection open');
+    expect(formatEvent({ ...event, slot: null }, { clients: 2 })).toBe(
+      '   1.500  at S:c1  state        connection open',
+    );
     expect(traceHeader('full', 1)).toBe(traceHeader());
   });
 });

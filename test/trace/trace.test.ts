@@ -12,12 +12,30 @@ describe('trace of fragment-ack-bug (stock, first 20 s)', () => {
   });
 
   it('shows the bug-report shape: 3 fragments A1/A1/A0, three 5-byte fragment ACKs, all 3 re-sent every ~2 s', async () => {
-    const r = await cli(['trace', 'fragment-ack-bug', '--until', '20s', '--json', '--peer', 'client', '--filter', 'event=send,seq=2,fragment,type=game']);
-    const sends = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const r = await cli([
+      'trace',
+      'fragment-ack-bug',
+      '--until',
+      '20s',
+      '--json',
+      '--peer',
+      'client',
+      '--filter',
+      'event=send,seq=2,fragment,type=game',
+    ]);
+    const sends = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const frags = sends.flatMap((e: { t: number; hex: string; messages: Array<Record<string, unknown>> }) =>
       e.messages
         .filter((m) => m.type === 0x32 && m.fragment)
-        .map((m) => ({ t: e.t, index: m.fragIndex as number, high: parseInt(e.hex.slice(((m.offset as number) + 2) * 2, ((m.offset as number) + 3) * 2), 16), note: m.note })),
+        .map((m) => ({
+          t: e.t,
+          index: m.fragIndex as number,
+          high: parseInt(e.hex.slice(((m.offset as number) + 2) * 2, ((m.offset as number) + 3) * 2), 16),
+          note: m.note,
+        })),
     );
     expect(frags.slice(0, 3).map((f) => [f.index, f.high, f.note])).toEqual([
       [0, 0xa1, 'first-send'],
@@ -33,18 +51,34 @@ describe('trace of fragment-ack-bug (stock, first 20 s)', () => {
     for (const round of rounds) expect(round).toEqual([0, 1, 2]);
     expect(frags.slice(3).every((f) => f.note === 'retransmit')).toBe(true);
 
-    const server = await cli(['trace', 'fragment-ack-bug', '--until', '3s', '--json', '--peer', 'server', '--filter', 'event=send,type=ack,seq=2,fragment']);
+    const server = await cli([
+      'trace',
+      'fragment-ack-bug',
+      '--until',
+      '3s',
+      '--json',
+      '--peer',
+      'server',
+      '--filter',
+      'event=send,type=ack,seq=2,fragment',
+    ]);
     const acks = server.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
-      .flatMap((e) => e.messages.filter((m: { type: number; seq: number; fragment: boolean }) => m.type === 1 && m.seq === 2 && m.fragment))
+      .flatMap((e) =>
+        e.messages.filter(
+          (m: { type: number; seq: number; fragment: boolean }) => m.type === 1 && m.seq === 2 && m.fragment,
+        ),
+      )
       .slice(0, 3);
-    expect(acks.map((a: { size: number; fragIndex: number; flags: number }) => [a.size, a.fragIndex, a.flags])).toEqual([
-      [5, 0, 1],
-      [5, 1, 1],
-      [5, 2, 1],
-    ]);
+    expect(acks.map((a: { size: number; fragIndex: number; flags: number }) => [a.size, a.fragIndex, a.flags])).toEqual(
+      [
+        [5, 0, 1],
+        [5, 1, 1],
+        [5, 2, 1],
+      ],
+    );
   });
 
   it('marks ACK misses, duplicates and dead-zone ACKs', async () => {
@@ -56,14 +90,26 @@ describe('trace of fragment-ack-bug (stock, first 20 s)', () => {
   });
 
   it('marks link drops', async () => {
-    const r = await cli(['trace', 'fragment-ack-bug', '--until', '30s', '--set', 'link.both.loss=0.3', '--filter', 'event=drop']);
+    const r = await cli([
+      'trace',
+      'fragment-ack-bug',
+      '--until',
+      '30s',
+      '--set',
+      'link.both.loss=0.3',
+      '--filter',
+      'event=drop',
+    ]);
     expect(r.stdout).toMatch(/DROP\(loss\)/);
     expect(r.stdout.split('\n').filter((l) => l.includes('DROP(')).length).toBeGreaterThan(3);
   });
 
   it('--from/--until bound the window and --peer keeps one side', async () => {
     const r = await cli(['trace', 'fragment-ack-bug', '--from', '4s', '--until', '6s', '--json', '--peer', 'server']);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) {
       expect(e.t).toBeGreaterThanOrEqual(4);
@@ -89,8 +135,28 @@ describe('trace of fragment-ack-bug (stock, first 20 s)', () => {
 });
 
 describe('filter expressions', () => {
-  const send = (messages: object[], notes: number[]) => ({ kind: 'send', timeUs: 0, from: 'client', bytes: new Uint8Array(), messages, notes, transmission: notes.map(() => 0) }) as never;
-  const frag = { type: 0x32, reliable: true, ordered: false, fragment: true, seq: 2, fragIndex: 1, fragCount: null, payload: new Uint8Array(), offset: 2, size: 6 };
+  const send = (messages: object[], notes: number[]) =>
+    ({
+      kind: 'send',
+      timeUs: 0,
+      from: 'client',
+      bytes: new Uint8Array(),
+      messages,
+      notes,
+      transmission: notes.map(() => 0),
+    }) as never;
+  const frag = {
+    type: 0x32,
+    reliable: true,
+    ordered: false,
+    fragment: true,
+    seq: 2,
+    fragIndex: 1,
+    fragCount: null,
+    payload: new Uint8Array(),
+    offset: 2,
+    size: 6,
+  };
   const ack = { type: 1, seq: 2, flags: 1, fragIndex: 1, offset: 8, size: 5 };
 
   it('needs every term to hold for one message', () => {

@@ -4,11 +4,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHex } from '../../src/core/codec/index.js';
-import { checksumRequestPayload, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch } from '../../src/model/traffic/checksum.js';
+import {
+  checksumRequestPayload,
+  checksumResponsePayload,
+  manifestOutline,
+  parseChecksumRequest,
+  parseChecksumResponse,
+  responseMismatch,
+} from '../../src/model/traffic/checksum.js';
 import type { WireTree } from '../../src/model/traffic/checksum.js';
 import { joinSteps } from '../../src/model/traffic/join.js';
-import { DEFAULT_MANIFEST, FINAL_ROUND, MAX_MANIFEST_DEPTH, MAX_MANIFEST_FILES, REFERENCE_HASH, isDefaultManifest, manifestProblem, numberedFiles } from '../../src/model/traffic/manifest.js';
-import type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from '../../src/model/traffic/manifest.js';
+import {
+  DEFAULT_MANIFEST,
+  FINAL_ROUND,
+  MAX_MANIFEST_DEPTH,
+  MAX_MANIFEST_FILES,
+  REFERENCE_HASH,
+  isDefaultManifest,
+  manifestProblem,
+  numberedFiles,
+} from '../../src/model/traffic/manifest.js';
+import type {
+  ChecksumManifest,
+  ManifestFile,
+  ManifestRound,
+  ManifestSubdir,
+  ManifestTree,
+} from '../../src/model/traffic/manifest.js';
 
 const bytes = (text: string): Uint8Array => {
   const parsed = parseHex(text);
@@ -41,13 +63,18 @@ describe('the default manifest', () => {
 
   it('gives the measured sizes: requests 27/32/30/33/36, responses 26/22/1005/46/273 bytes (whole messages)', () => {
     expect(rounds.map((r) => messageBytes(checksumRequestPayload(r)))).toEqual([27, 32, 30, 33, 36]);
-    expect(rounds.map((r) => messageBytes(checksumResponsePayload(DEFAULT_MANIFEST, r)))).toEqual([26, 22, 1005, 46, 273]);
+    expect(rounds.map((r) => messageBytes(checksumResponsePayload(DEFAULT_MANIFEST, r)))).toEqual([
+      26, 22, 1005, 46, 273,
+    ]);
   });
 
   it('every request parses back to its round, every response parses and matches its round', () => {
     for (const round of rounds) {
       const request = parseChecksumRequest(checksumRequestPayload(round));
-      expect(request).toEqual({ ok: true, value: { round: round.round, dir: round.dir, filter: round.filter, recursive: round.recursive } });
+      expect(request).toEqual({
+        ok: true,
+        value: { round: round.round, dir: round.dir, filter: round.filter, recursive: round.recursive },
+      });
       const response = parseChecksumResponse(checksumResponsePayload(DEFAULT_MANIFEST, round));
       if (!response.ok) throw new Error(`round ${round.round}: ${response.error.reason} at ${response.error.offset}`);
       expect(response.value.refHash).toBe(round.round === 0 ? REFERENCE_HASH : null);
@@ -76,7 +103,9 @@ describe('the default manifest', () => {
     const outline = manifestOutline(DEFAULT_MANIFEST);
     expect(outline.default).toBe(true);
     expect(outline.refHash).toBe('0x7E0CE243');
-    expect(outline.rounds.map((r) => [r.round, r.files, r.subdirs, r.requestPayloadBytes, r.responsePayloadBytes])).toEqual([
+    expect(
+      outline.rounds.map((r) => [r.round, r.files, r.subdirs, r.requestPayloadBytes, r.responsePayloadBytes]),
+    ).toEqual([
       ['0', 1, 0, 22, 21],
       ['1', 1, 0, 27, 17],
       ['2', 123, 1, 25, 1000],
@@ -88,16 +117,44 @@ describe('the default manifest', () => {
 
 describe('manifestProblem: what the wire format and the bounds refuse', () => {
   const withRounds = (list: ManifestRound[]): ChecksumManifest => ({ refHash: REFERENCE_HASH, rounds: list });
-  const round = (n: number, tree: ManifestTree = { files: [], subdirs: [] }, recursive = true): ManifestRound => ({ round: n, dir: 'd', filter: '*', recursive, dirHash: 1, tree });
-  const nest = (depth: number): ManifestSubdir => ({ name: 'x', nameHash: 1, files: [], subdirs: depth > 1 ? [nest(depth - 1)] : [] });
+  const round = (n: number, tree: ManifestTree = { files: [], subdirs: [] }, recursive = true): ManifestRound => ({
+    round: n,
+    dir: 'd',
+    filter: '*',
+    recursive,
+    dirHash: 1,
+    tree,
+  });
+  const nest = (depth: number): ManifestSubdir => ({
+    name: 'x',
+    nameHash: 1,
+    files: [],
+    subdirs: depth > 1 ? [nest(depth - 1)] : [],
+  });
 
   it.each<[string, ChecksumManifest, string]>([
     ['no rounds', withRounds([]), 'rounds: expected 1 to 8 rounds, got 0'],
-    ['the last round is not 0xFF', withRounds([round(0), round(2)]), 'rounds[1].round: the last round must be 0xFF (255), the one after which the server sends the settings; got 2'],
-    ['a round asked twice', withRounds([round(1), round(1), round(FINAL_ROUND)]), 'rounds[1].round: round 1 is asked twice'],
-    ['a round past u8', withRounds([round(256), round(FINAL_ROUND)]), 'rounds[0].round: 256 is not a round number 0..255'],
+    [
+      'the last round is not 0xFF',
+      withRounds([round(0), round(2)]),
+      'rounds[1].round: the last round must be 0xFF (255), the one after which the server sends the settings; got 2',
+    ],
+    [
+      'a round asked twice',
+      withRounds([round(1), round(1), round(FINAL_ROUND)]),
+      'rounds[1].round: round 1 is asked twice',
+    ],
+    [
+      'a round past u8',
+      withRounds([round(256), round(FINAL_ROUND)]),
+      'rounds[0].round: 256 is not a round number 0..255',
+    ],
     ['a hash past u32', { refHash: 2 ** 32, rounds: [round(FINAL_ROUND)] }, 'refHash: 4294967296 is not a u32'],
-    ['subdirectories in a non-recursive round', withRounds([round(FINAL_ROUND, { files: [], subdirs: [nest(1)] }, false)]), 'rounds[0].tree.subdirs: a non-recursive round answers without subdirectories: set recursive to true, or leave them out'],
+    [
+      'subdirectories in a non-recursive round',
+      withRounds([round(FINAL_ROUND, { files: [], subdirs: [nest(1)] }, false)]),
+      'rounds[0].tree.subdirs: a non-recursive round answers without subdirectories: set recursive to true, or leave them out',
+    ],
     [
       'nesting past the bound',
       withRounds([round(FINAL_ROUND, { files: [], subdirs: [nest(MAX_MANIFEST_DEPTH + 1)] })]),
@@ -105,7 +162,10 @@ describe('manifestProblem: what the wire format and the bounds refuse', () => {
     ],
     [
       'more files than the bound',
-      withRounds([round(1, { files: numberedFiles('a', MAX_MANIFEST_FILES), subdirs: [] }), round(FINAL_ROUND, { files: numberedFiles('b', 1), subdirs: [] })]),
+      withRounds([
+        round(1, { files: numberedFiles('a', MAX_MANIFEST_FILES), subdirs: [] }),
+        round(FINAL_ROUND, { files: numberedFiles('b', 1), subdirs: [] }),
+      ]),
       `rounds[1].tree.files: more than ${MAX_MANIFEST_FILES} files in the manifest`,
     ],
   ])('%s', (_name, manifest, problem) => {
@@ -115,14 +175,19 @@ describe('manifestProblem: what the wire format and the bounds refuse', () => {
   });
 
   it('nesting at the bound is fine', () => {
-    expect(manifestProblem(withRounds([round(FINAL_ROUND, { files: [], subdirs: [nest(MAX_MANIFEST_DEPTH)] })]))).toBeNull();
+    expect(
+      manifestProblem(withRounds([round(FINAL_ROUND, { files: [], subdirs: [nest(MAX_MANIFEST_DEPTH)] })])),
+    ).toBeNull();
   });
 });
 
 describe('the join of a manifest', () => {
   it('is built once per manifest, two steps per round after the first (request, response) around the fixed ones', () => {
     expect(joinSteps()).toBe(joinSteps(DEFAULT_MANIFEST));
-    const small: ChecksumManifest = { refHash: REFERENCE_HASH, rounds: [DEFAULT_MANIFEST.rounds[0], DEFAULT_MANIFEST.rounds[4]] };
+    const small: ChecksumManifest = {
+      refHash: REFERENCE_HASH,
+      rounds: [DEFAULT_MANIFEST.rounds[0], DEFAULT_MANIFEST.rounds[4]],
+    };
     const steps = joinSteps(small);
     expect(joinSteps(small)).toBe(steps);
     // Connect; ConnectAck + request r0; keepalive; response r0; request 0xFF; response 0xFF; settings; NewPlayerInGame; MissionInit.
@@ -144,7 +209,11 @@ describe('the join of a manifest', () => {
 
 // Random well-formed manifests: unique u8 rounds ending in 0xFF, small trees, any u32 hashes.
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
-const fileArb: fc.Arbitrary<ManifestFile> = fc.record({ name: fc.string({ minLength: 1, maxLength: 12 }), nameHash: u32, contentHash: u32 });
+const fileArb: fc.Arbitrary<ManifestFile> = fc.record({
+  name: fc.string({ minLength: 1, maxLength: 12 }),
+  nameHash: u32,
+  contentHash: u32,
+});
 const treeArb = (depth: number): fc.Arbitrary<ManifestTree> =>
   fc.record({
     files: fc.array(fileArb, { maxLength: 6 }),
@@ -152,7 +221,9 @@ const treeArb = (depth: number): fc.Arbitrary<ManifestTree> =>
       depth >= 3
         ? fc.constant([])
         : fc.array(
-            fc.record({ name: fc.string({ minLength: 1, maxLength: 8 }), nameHash: u32, tree: treeArb(depth + 1) }).map(({ name, nameHash, tree }): ManifestSubdir => ({ name, nameHash, ...tree })),
+            fc
+              .record({ name: fc.string({ minLength: 1, maxLength: 8 }), nameHash: u32, tree: treeArb(depth + 1) })
+              .map(({ name, nameHash, tree }): ManifestSubdir => ({ name, nameHash, ...tree })),
             { maxLength: 3 },
           ),
   });
@@ -160,10 +231,19 @@ const manifestArb: fc.Arbitrary<ChecksumManifest> = fc
   .record({
     refHash: u32,
     numbers: fc.uniqueArray(fc.integer({ min: 0, max: 0xfe }), { maxLength: 4 }),
-    rounds: fc.array(fc.record({ dir: fc.string({ minLength: 1, maxLength: 20 }), filter: fc.string({ minLength: 1, maxLength: 8 }), recursive: fc.boolean(), dirHash: u32, tree: treeArb(0) }), {
-      minLength: 5,
-      maxLength: 5,
-    }),
+    rounds: fc.array(
+      fc.record({
+        dir: fc.string({ minLength: 1, maxLength: 20 }),
+        filter: fc.string({ minLength: 1, maxLength: 8 }),
+        recursive: fc.boolean(),
+        dirHash: u32,
+        tree: treeArb(0),
+      }),
+      {
+        minLength: 5,
+        maxLength: 5,
+      },
+    ),
   })
   .map(({ refHash, numbers, rounds: drawn }) => ({
     refHash,
@@ -175,7 +255,10 @@ const manifestArb: fc.Arbitrary<ChecksumManifest> = fc
 
 /** The wire's view of a manifest tree: hashes only. */
 function wireOf(tree: ManifestTree): WireTree {
-  return { files: tree.files.map((f) => ({ nameHash: f.nameHash, contentHash: f.contentHash })), subdirs: tree.subdirs.map((d) => ({ nameHash: d.nameHash, tree: wireOf(d) })) };
+  return {
+    files: tree.files.map((f) => ({ nameHash: f.nameHash, contentHash: f.contentHash })),
+    subdirs: tree.subdirs.map((d) => ({ nameHash: d.nameHash, tree: wireOf(d) })),
+  };
 }
 
 describe('properties', () => {
@@ -183,7 +266,9 @@ describe('properties', () => {
     const hostile = fc.oneof(
       fc.uint8Array({ maxLength: 64 }),
       // Valid headers with arbitrary bodies reach the tree reader.
-      fc.tuple(fc.constantFrom(0x20, 0x21), fc.integer({ min: 0, max: 0xff }), fc.uint8Array({ maxLength: 300 })).map(([op, round, rest]) => Uint8Array.of(op, round, ...rest)),
+      fc
+        .tuple(fc.constantFrom(0x20, 0x21), fc.integer({ min: 0, max: 0xff }), fc.uint8Array({ maxLength: 300 }))
+        .map(([op, round, rest]) => Uint8Array.of(op, round, ...rest)),
     );
     fc.assert(
       fc.property(hostile, (payload) => {
@@ -205,10 +290,18 @@ describe('properties', () => {
         expect(manifestProblem(manifest)).toBeNull();
         for (const round of manifest.rounds) {
           const request = parseChecksumRequest(checksumRequestPayload(round));
-          expect(request).toEqual({ ok: true, value: { round: round.round, dir: round.dir, filter: round.filter, recursive: round.recursive } });
+          expect(request).toEqual({
+            ok: true,
+            value: { round: round.round, dir: round.dir, filter: round.filter, recursive: round.recursive },
+          });
           const response = parseChecksumResponse(checksumResponsePayload(manifest, round));
           if (!response.ok) throw new Error(response.error.reason);
-          expect(response.value).toEqual({ round: round.round, refHash: round.round === 0 ? manifest.refHash : null, dirHash: round.dirHash, tree: wireOf(round.tree) });
+          expect(response.value).toEqual({
+            round: round.round,
+            refHash: round.round === 0 ? manifest.refHash : null,
+            dirHash: round.dirHash,
+            tree: wireOf(round.tree),
+          });
           expect(responseMismatch(manifest, round, response.value)).toBeNull();
         }
         expect(joinSteps(manifest).length).toBe(2 * manifest.rounds.length + 5);

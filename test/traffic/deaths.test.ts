@@ -27,7 +27,17 @@ function run(whileDead: 'game' | 'nothing') {
       duration: '130s',
       clients: 3,
       traffic: {
-        phases: [{ kind: 'combat', duration: '120s', stateUpdatesPerSecond: 10, arrival: 'periodic', reliablePerSecond: 2, clientShare: 0.3, eventKinds: ['StopFiring'] }],
+        phases: [
+          {
+            kind: 'combat',
+            duration: '120s',
+            stateUpdatesPerSecond: 10,
+            arrival: 'periodic',
+            reliablePerSecond: 2,
+            clientShare: 0.3,
+            eventKinds: ['StopFiring'],
+          },
+        ],
         deaths: { perMinute: 4, explosionMs: 2000, whileDead, burst: { PythonEvent: 1, Explosion: 1 } },
       },
     }),
@@ -54,7 +64,9 @@ function run(whileDead: 'game' | 'nothing') {
 
 /** Gaps longer than `s` between successive StateUpdates on one connection and direction. */
 function gaps(sends: readonly Send[], from: 'server' | 'client', client: number, s: number): Array<[number, number]> {
-  const times = sends.filter((x) => x.from === from && x.client === client && x.opcode === Opcode.StateUpdate && !x.reliable).map((x) => x.t);
+  const times = sends
+    .filter((x) => x.from === from && x.client === client && x.opcode === Opcode.StateUpdate && !x.reliable)
+    .map((x) => x.t);
   const out: Array<[number, number]> = [];
   for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] > s) out.push([times[i - 1], times[i]]);
   return out;
@@ -64,7 +76,13 @@ describe('ship deaths (traffic.deaths)', () => {
   const game = run('game');
 
   it('resolves the pause from the join: the ship selection and the first StateUpdate 150 ms after it, plus the explosion', () => {
-    expect(game.scenario.traffic.deaths).toEqual({ perMinute: 4, explosionMs: 2000, selectionMs: 4650, whileDead: 'game', burst: { PythonEvent: 1, Explosion: 1 } });
+    expect(game.scenario.traffic.deaths).toEqual({
+      perMinute: 4,
+      explosionMs: 2000,
+      selectionMs: 4650,
+      whileDead: 'game',
+      burst: { PythonEvent: 1, Explosion: 1 },
+    });
     expect(parseScenario(JSON.stringify({ name: 'none' }), 'test').traffic.deaths).toBeNull();
   });
 
@@ -74,7 +92,8 @@ describe('ship deaths (traffic.deaths)', () => {
     // ~8 deaths in 2 min at 4/min: the burst reached every player, each time with its PythonEvent in the same datagram.
     expect(deaths).toBeGreaterThanOrEqual(3);
     for (const k of [2, 3]) expect(explosions.filter((x) => x.client === k)).toHaveLength(deaths);
-    for (const e of explosions) expect(game.sends.some((x) => x.datagram === e.datagram && x.opcode === Opcode.PythonEvent)).toBe(true);
+    for (const e of explosions)
+      expect(game.sends.some((x) => x.datagram === e.datagram && x.opcode === Opcode.PythonEvent)).toBe(true);
     // Each death stops one player's StateUpdates for the pause (10/s periodic otherwise: no other gap over 1 s).
     const pauses = [1, 2, 3].flatMap((k) => gaps(game.sends, 'client', k, 1).map(([a, b]) => ({ k, a, b })));
     expect(pauses.length).toBeGreaterThan(0);
@@ -84,7 +103,11 @@ describe('ship deaths (traffic.deaths)', () => {
       expect(p.b - p.a).toBeLessThan(PAUSE_S + 0.3);
       // The death's messages came as the pause began, and the dead player started no game message in it.
       expect(explosions.some((e) => e.client === p.k && e.t >= p.a - 0.2 && e.t <= p.a + 0.3)).toBe(true);
-      expect(game.sends.some((x) => x.from === 'client' && x.client === p.k && x.reliable && x.t > p.a + 0.2 && x.t < p.b - 0.2)).toBe(false);
+      expect(
+        game.sends.some(
+          (x) => x.from === 'client' && x.client === p.k && x.reliable && x.t > p.a + 0.2 && x.t < p.b - 0.2,
+        ),
+      ).toBe(false);
     }
   });
 
@@ -94,7 +117,9 @@ describe('ship deaths (traffic.deaths)', () => {
     const dead = [1, 2, 3].flatMap((k) => gaps(quiet.sends, 'client', k, 1).map(([a, b]) => ({ k, a, b })));
     expect(dead.length).toBeGreaterThan(0);
     for (const p of dead) {
-      const fed = quiet.sends.filter((x) => x.from === 'server' && x.client === p.k && x.t > p.a + 0.3 && x.t < p.b - 0.3);
+      const fed = quiet.sends.filter(
+        (x) => x.from === 'server' && x.client === p.k && x.t > p.a + 0.3 && x.t < p.b - 0.3,
+      );
       expect([p.k, fed]).toEqual([p.k, []]);
     }
   });

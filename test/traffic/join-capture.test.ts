@@ -15,7 +15,8 @@ const hex = (text: string): string => {
 };
 
 const CAPTURED = {
-  connectReply: '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20',
+  connectReply:
+    '01 02 03 06 C0 00 00 02 32 1B 80 00 00 20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20',
   checksumResponseR0: '02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00',
   checksumRequestR2: '01 01 32 1E 80 02 00 20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21',
 };
@@ -27,7 +28,16 @@ function join(): Sent[] {
 }
 
 /** "A0" for an ACK of high seq 0, "G3" for a game message with seq 3, "C0" for a connect-type message. */
-const shape = (d: Sent) => d.messages.map((m) => (m.type === TYPE_ACK ? `A${m.seq}` : m.type === TYPE_GAME ? `G${m.seq}` : m.type === TYPE_CONNECT_ACK ? `C${m.seq}` : `T${m.type}:${m.seq}`));
+const shape = (d: Sent) =>
+  d.messages.map((m) =>
+    m.type === TYPE_ACK
+      ? `A${m.seq}`
+      : m.type === TYPE_GAME
+        ? `G${m.seq}`
+        : m.type === TYPE_CONNECT_ACK
+          ? `C${m.seq}`
+          : `T${m.type}:${m.seq}`,
+  );
 
 describe('the captured loopback join (stock)', () => {
   const sent = join();
@@ -60,7 +70,9 @@ describe('the captured loopback join (stock)', () => {
 
   it('the round-2 response goes out as 3 fragments of seq 2, 412 bytes first (flags 0xA1, 0xA1, 0xA0)', () => {
     // First sends only (note 0), in datagrams that may also carry ACKs.
-    const fragments = client.flatMap((d) => d.messages.filter((m, i) => m.type === TYPE_GAME && m.fragment && d.notes[i] === 0));
+    const fragments = client.flatMap((d) =>
+      d.messages.filter((m, i) => m.type === TYPE_GAME && m.fragment && d.notes[i] === 0),
+    );
     expect(fragments.map((m) => [m.seq, m.fragIndex, m.size])).toEqual([
       [2, 0, 412],
       [2, 1, 411],
@@ -69,7 +81,9 @@ describe('the captured loopback join (stock)', () => {
   });
 
   it('the first fragment leaves in one 418-byte datagram with the ACK of request r2 (the join table, DECISIONS.md 16)', () => {
-    const first = client.find((d) => d.messages.some((m) => m.type === TYPE_GAME && m.fragment && m.fragIndex === 0)) as Sent;
+    const first = client.find((d) =>
+      d.messages.some((m) => m.type === TYPE_GAME && m.fragment && m.fragIndex === 0),
+    ) as Sent;
     expect(first.bytes.length).toBe(418);
     expect(shape(first)).toEqual(['A2', 'G2']);
     // It is the second send of that ACK: the reply was ready 675 ms after the request, just after the first.
@@ -77,7 +91,9 @@ describe('the captured loopback join (stock)', () => {
   });
 
   it('the server ACKs the Connect (01 00 00 02) in a datagram after its connect reply (DECISIONS.md 26)', () => {
-    const at = server.findIndex((d) => d.messages.some((m) => m.type === TYPE_ACK && m.seq === 0 && (m.flags & 2) !== 0));
+    const at = server.findIndex((d) =>
+      d.messages.some((m) => m.type === TYPE_ACK && m.seq === 0 && (m.flags & 2) !== 0),
+    );
     expect(at).toBeGreaterThan(0);
     expect(Buffer.from(server[at].bytes).toString('hex')).toContain('01000002');
   });
@@ -85,7 +101,9 @@ describe('the captured loopback join (stock)', () => {
   it('the join keepalive is the captured 22-byte reliable message, ACKed with 01 01 00 02 and echoed in the same form', () => {
     const keepalive = client.find((d) => d.messages.some((m) => m.type === 0x00)) as Sent;
     const message = keepalive.messages.find((m) => m.type === 0x00);
-    expect([message?.size, keepalive.bytes[(message?.offset ?? 0) + 2], message?.type === 0x00 && message.seq]).toEqual([22, 0xc0, 1]);
+    expect([message?.size, keepalive.bytes[(message?.offset ?? 0) + 2], message?.type === 0x00 && message.seq]).toEqual(
+      [22, 0xc0, 1],
+    );
     expect(server.some((d) => Buffer.from(d.bytes).toString('hex').includes('01010002'))).toBe(true);
     const echo = server.find((d) => d.messages.some((m) => m.type === 0x00)) as Sent;
     const echoed = echo.messages.find((m) => m.type === 0x00);

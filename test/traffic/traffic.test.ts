@@ -16,11 +16,29 @@ function scenario(json: object, sets: string[] = []) {
 
 /** First transmissions only: [time ms, from, type, size, opcode]. */
 function firstSends(sent: Sent[]) {
-  const out: Array<{ t: number; from: string; type: number; size: number; opcode: number; reliable: boolean; frag: number | null; datagram: number }> = [];
+  const out: Array<{
+    t: number;
+    from: string;
+    type: number;
+    size: number;
+    opcode: number;
+    reliable: boolean;
+    frag: number | null;
+    datagram: number;
+  }> = [];
   sent.forEach((d, datagram) =>
     d.messages.forEach((m, i) => {
       if (d.notes[i] !== SendNote.FirstSend || m.type === 1) return;
-      out.push({ t: d.timeUs / 1000, from: d.from, type: m.type, size: m.size, opcode: m.payload[0], reliable: m.reliable, frag: m.fragIndex, datagram });
+      out.push({
+        t: d.timeUs / 1000,
+        from: d.from,
+        type: m.type,
+        size: m.size,
+        opcode: m.payload[0],
+        reliable: m.reliable,
+        frag: m.fragIndex,
+        datagram,
+      });
     }),
   );
   return out;
@@ -78,12 +96,20 @@ describe('combat traffic', () => {
   const seconds = 600;
   const { observer, sent } = recordSent();
   const { session } = runScenario(
-    scenario({ name: 'c', duration: '1h', traffic: { phases: ['join', { kind: 'combat', duration: `${seconds}s`, reliablePerSecond: 'measured' }, { kind: 'lobby' }] } }),
+    scenario({
+      name: 'c',
+      duration: '1h',
+      traffic: {
+        phases: ['join', { kind: 'combat', duration: `${seconds}s`, reliablePerSecond: 'measured' }, { kind: 'lobby' }],
+      },
+    }),
     { preset: 'fixed', observer },
   );
   const combat = session.traffic.phaseLog.find((p) => p.kind === 'combat')!;
   const startMs = combat.startUs / 1000;
-  const inCombat = firstSends(sent).filter((s) => s.t >= startMs && s.t < startMs + seconds * 1000 + 100 && s.type === TYPE_GAME);
+  const inCombat = firstSends(sent).filter(
+    (s) => s.t >= startMs && s.t < startMs + seconds * 1000 + 100 && s.type === TYPE_GAME,
+  );
 
   it('sends ~49 StateUpdates/s each way, 15-25 bytes, unreliable (Poisson, 4-sigma)', () => {
     for (const from of ['client', 'server']) {
@@ -120,7 +146,9 @@ describe('combat traffic', () => {
   });
 
   it('stops at the end of the phase: the lobby after it has no StateUpdates', () => {
-    const after = firstSends(sent).filter((s) => s.t > startMs + seconds * 1000 + 200 && s.opcode === Opcode.StateUpdate);
+    const after = firstSends(sent).filter(
+      (s) => s.t > startMs + seconds * 1000 + 200 && s.opcode === Opcode.StateUpdate,
+    );
     expect(after).toHaveLength(0);
   });
 });
@@ -129,7 +157,17 @@ describe('arrival processes and phase cycling', () => {
   it('periodic StateUpdates arrive exactly at the rate', () => {
     const { observer, sent } = recordSent();
     const { session } = runScenario(
-      scenario({ name: 'p', duration: '2m', traffic: { phases: ['join', { kind: 'lull', duration: '60s', stateUpdatesPerSecond: 10, arrival: 'periodic' }, { kind: 'lobby' }] } }),
+      scenario({
+        name: 'p',
+        duration: '2m',
+        traffic: {
+          phases: [
+            'join',
+            { kind: 'lull', duration: '60s', stateUpdatesPerSecond: 10, arrival: 'periodic' },
+            { kind: 'lobby' },
+          ],
+        },
+      }),
       { preset: 'fixed', observer },
     );
     const lull = session.traffic.phaseLog.find((p) => p.kind === 'lull')!;
@@ -143,19 +181,39 @@ describe('arrival processes and phase cycling', () => {
       scenario({
         name: 'cycle',
         duration: '10m',
-        traffic: { phases: ['join', { kind: 'combat', duration: '1m' }, { kind: 'lull', duration: '30s' }, { kind: 'lobby', duration: '1m' }], repeatFrom: 1 },
+        traffic: {
+          phases: [
+            'join',
+            { kind: 'combat', duration: '1m' },
+            { kind: 'lull', duration: '30s' },
+            { kind: 'lobby', duration: '1m' },
+          ],
+          repeatFrom: 1,
+        },
       }),
       { preset: 'fixed' },
     );
     const log = session.traffic.phaseLog;
-    expect(log.map((p) => p.kind).slice(0, 8)).toEqual(['join', 'combat', 'lull', 'lobby', 'combat', 'lull', 'lobby', 'combat']);
+    expect(log.map((p) => p.kind).slice(0, 8)).toEqual([
+      'join',
+      'combat',
+      'lull',
+      'lobby',
+      'combat',
+      'lull',
+      'lobby',
+      'combat',
+    ]);
     const gaps = log.slice(1).map((p, i) => (p.startUs - log[i].startUs) / 1e6);
     expect(gaps.slice(1, 6)).toEqual([60, 30, 60, 60, 30]);
   });
 
   it('lobby chat follows its rate', () => {
     const { observer, sent } = recordSent();
-    runScenario(scenario({ name: 'chat', duration: '31m', traffic: { phases: ['join', { kind: 'lobby', chatPerMinute: 6 }] } }), { preset: 'fixed', observer });
+    runScenario(
+      scenario({ name: 'chat', duration: '31m', traffic: { phases: ['join', { kind: 'lobby', chatPerMinute: 6 }] } }),
+      { preset: 'fixed', observer },
+    );
     const chats = firstSends(sent).filter((s) => s.opcode === Opcode.Chat && s.reliable);
     expect(Math.abs(chats.length - 180)).toBeLessThan(4 * Math.sqrt(180));
   });
@@ -163,11 +221,18 @@ describe('arrival processes and phase cycling', () => {
   it('a disconnect phase closes both peers, and the stock Disconnect datagram carries stale ACKs', () => {
     const { observer, sent } = recordSent();
     // Without the fragment bug's retransmits the client's pass-2 gate stays shut in the lobby.
-    const { summary } = runScenario(scenario({ name: 'bye', duration: '60s', traffic: { phases: ['join', { kind: 'lobby', duration: '5s' }, 'disconnect'] } }), {
-      preset: 'stock',
-      switches: { fragmentAckCause: 'none' },
-      observer,
-    });
+    const { summary } = runScenario(
+      scenario({
+        name: 'bye',
+        duration: '60s',
+        traffic: { phases: ['join', { kind: 'lobby', duration: '5s' }, 'disconnect'] },
+      }),
+      {
+        preset: 'stock',
+        switches: { fragmentAckCause: 'none' },
+        observer,
+      },
+    );
     expect(summary.peers.client.state).toBe('closed');
     expect(summary.peers.server.state).toBe('closed');
     const bye = sent.find((d) => d.from === 'client' && d.messages.some((m) => m.type === 0x05))!;
@@ -186,7 +251,13 @@ describe('quiet phases and per-phase update periods', () => {
   it('a quiet phase sends nothing from the game: no StateUpdates, events or chat', () => {
     const { observer, sent } = recordSent();
     const { session } = runScenario(
-      scenario({ name: 'q', duration: '3m', traffic: { phases: ['join', { kind: 'combat', duration: '30s' }, { kind: 'quiet', duration: '60s' }, { kind: 'combat' }] } }),
+      scenario({
+        name: 'q',
+        duration: '3m',
+        traffic: {
+          phases: ['join', { kind: 'combat', duration: '30s' }, { kind: 'quiet', duration: '60s' }, { kind: 'combat' }],
+        },
+      }),
       { preset: 'stock', observer },
     );
     const log = session.traffic.phaseLog;
@@ -198,7 +269,9 @@ describe('quiet phases and per-phase update periods', () => {
     expect(inQuiet.filter((s) => s.type === TYPE_GAME)).toEqual([]);
     expect(inQuiet.filter((s) => s.type === 0).length).toBeGreaterThan(0);
     // The combat around it does send game messages.
-    expect(firstSends(sent).filter((s) => s.type === TYPE_GAME && s.t >= after.startUs / 1000).length).toBeGreaterThan(1000);
+    expect(firstSends(sent).filter((s) => s.type === TYPE_GAME && s.t >= after.startUs / 1000).length).toBeGreaterThan(
+      1000,
+    );
   });
 
   it('a phase sets the update periods while it runs; a role it leaves out keeps the scenario’s', () => {
@@ -211,7 +284,13 @@ describe('quiet phases and per-phase update periods', () => {
         traffic: {
           phases: [
             'join',
-            { kind: 'combat', duration: '20s', stateUpdatesPerSecond: 400, arrival: 'periodic', updatePeriodMs: { server: 40 } },
+            {
+              kind: 'combat',
+              duration: '20s',
+              stateUpdatesPerSecond: 400,
+              arrival: 'periodic',
+              updatePeriodMs: { server: 40 },
+            },
             { kind: 'combat', stateUpdatesPerSecond: 400, arrival: 'periodic' },
           ],
         },
@@ -220,7 +299,9 @@ describe('quiet phases and per-phase update periods', () => {
     );
     const log = session.traffic.phaseLog;
     const gaps = (from: 'server' | 'client', startUs: number, endUs: number) => {
-      const t = sent.filter((d) => d.from === from && d.timeUs > startUs + 1e6 && d.timeUs < endUs).map((d) => d.timeUs);
+      const t = sent
+        .filter((d) => d.from === from && d.timeUs > startUs + 1e6 && d.timeUs < endUs)
+        .map((d) => d.timeUs);
       return new Set(t.slice(1).map((x, i) => (x - t[i]) / 1000));
     };
     // Busy both ways (a StateUpdate every 2.5 ms): every update sends, so the gaps are the periods.

@@ -87,7 +87,9 @@ describe('queue removals assert presence', () => {
   });
 
   it('retransmit: a match key naming an entry that is not queued', () => {
-    const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), { gaveUp: () => {} });
+    const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), {
+      gaveUp: () => {},
+    });
     queue.add(newOutgoing(TYPE_GAME, true, false, 7, new Uint8Array(4), 1), ZERO_US);
     queue.add(newOutgoing(TYPE_GAME, true, false, 8, new Uint8Array(4), 2), ZERO_US);
     const queued = internal<{ next: unknown }>(queue, 'head');
@@ -96,8 +98,12 @@ describe('queue removals assert presence', () => {
   });
 
   it('retransmit: an unreliable message cannot be queued', () => {
-    const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), { gaveUp: () => {} });
-    expect(() => queue.add(newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(4), 1), ZERO_US)).toThrow('retransmit: an unreliable message cannot wait for an ACK');
+    const queue = new RetransmitQueue(resolveSwitches('fixed'), DEFAULT_PARAMS, newPeerCounters(), {
+      gaveUp: () => {},
+    });
+    expect(() => queue.add(newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(4), 1), ZERO_US)).toThrow(
+      'retransmit: an unreliable message cannot wait for an ACK',
+    );
   });
 
   it('ack-outbox: freeing an entry missing from its key index', () => {
@@ -149,7 +155,9 @@ describe('index structures assert bounds', () => {
   it('lifecycle: ending a connection twice; server-host: a timeout of a connection without a slot', () => {
     const lifecycle = new ConnectionLifecycle(resolveSwitches('stock'), DEFAULT_PARAMS, () => {});
     lifecycle.ended('closed');
-    expect(() => lifecycle.ended('timed-out')).toThrow('lifecycle: timed-out after the connection already ended (closed)');
+    expect(() => lifecycle.ended('timed-out')).toThrow(
+      'lifecycle: timed-out after the connection already ended (closed)',
+    );
     expect(() => lifecycle.startDrain(0 as never)).toThrow('lifecycle: drain started in state closed');
     const host = new ServerHost(new Simulator(), 95, []);
     expect(() => host.connectionChanged(0, 'timed-out')).toThrow('server-host: connection 0 ended without a slot');
@@ -158,8 +166,15 @@ describe('index structures assert bounds', () => {
 
 describe('every limit that is hit is counted', () => {
   it('the limit counters are schema rows outside the summary', () => {
-    const names = ['firstSendQueueFull', 'retransmitQueueFull', 'unsendableRefused', 'keepaliveSlotBusy', 'receiveBufferLimitHits'];
-    for (const name of names) expect(COUNTER_SCHEMA.find((row) => row.name === name)).toMatchObject({ kind: 'count', summary: false });
+    const names = [
+      'firstSendQueueFull',
+      'retransmitQueueFull',
+      'unsendableRefused',
+      'keepaliveSlotBusy',
+      'receiveBufferLimitHits',
+    ];
+    for (const name of names)
+      expect(COUNTER_SCHEMA.find((row) => row.name === name)).toMatchObject({ kind: 'count', summary: false });
   });
 
   it('the first-send queue limit', () => {
@@ -172,7 +187,12 @@ describe('every limit that is hit is counted', () => {
 
   it('the retransmit queue limit', () => {
     const counters = newPeerCounters();
-    const queue = new RetransmitQueue(resolveSwitches('fixed'), { ...DEFAULT_PARAMS, retransmitQueueLimit: 1 }, counters, { gaveUp: () => {} });
+    const queue = new RetransmitQueue(
+      resolveSwitches('fixed'),
+      { ...DEFAULT_PARAMS, retransmitQueueLimit: 1 },
+      counters,
+      { gaveUp: () => {} },
+    );
     expect(queue.add(newOutgoing(TYPE_GAME, true, false, 0, new Uint8Array(4), 1), ZERO_US)).toBe(true);
     expect(queue.add(newOutgoing(TYPE_GAME, true, false, 1, new Uint8Array(4), 2), ZERO_US)).toBe(false);
     expect([counters.retransmitQueueFull, counters.sendRejected]).toEqual([1, 1]);
@@ -181,15 +201,35 @@ describe('every limit that is hit is counted', () => {
   it('the wire limits: a message too large for a datagram, or more than 255 fragments', () => {
     const pair = makePair({});
     const c = pair.client.counters;
-    expect(pair.client.send({ type: TYPE_DATA, payload: payload(MAX_UNFRAGMENTED_PAYLOAD_BYTES), reliable: true, uid: 1 })).toBe(true);
-    expect(pair.client.send({ type: TYPE_DATA, payload: payload(MAX_UNFRAGMENTED_PAYLOAD_BYTES + 1), reliable: true, uid: 2 })).toBe(false);
-    expect(pair.client.send({ type: TYPE_GAME, payload: payload(256 * DEFAULT_PARAMS.fragmentChunkBytes), reliable: true, uid: 3 })).toBe(false);
+    expect(
+      pair.client.send({ type: TYPE_DATA, payload: payload(MAX_UNFRAGMENTED_PAYLOAD_BYTES), reliable: true, uid: 1 }),
+    ).toBe(true);
+    expect(
+      pair.client.send({
+        type: TYPE_DATA,
+        payload: payload(MAX_UNFRAGMENTED_PAYLOAD_BYTES + 1),
+        reliable: true,
+        uid: 2,
+      }),
+    ).toBe(false);
+    expect(
+      pair.client.send({
+        type: TYPE_GAME,
+        payload: payload(256 * DEFAULT_PARAMS.fragmentChunkBytes),
+        reliable: true,
+        uid: 3,
+      }),
+    ).toBe(false);
     expect([c.unsendableRefused, c.sendRejected]).toEqual([2, 2]);
   });
 
   it('the receive buffer limit: counted, then the run ends with a limit error', () => {
     let hits = 0;
-    const channel = new ReceiveChannel(false, () => {}, () => hits++);
+    const channel = new ReceiveChannel(
+      false,
+      () => {},
+      () => hits++,
+    );
     let error: unknown = null;
     try {
       for (let seq = 1; seq < 0x8000 && error === null; seq++) {

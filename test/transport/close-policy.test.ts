@@ -11,7 +11,9 @@ const params = { keepaliveIdleMs: 1e9 };
 
 /** First send time (ms) of each Disconnect from `from`. */
 function disconnectTimes(pair: Pair, from: Role): number[] {
-  return pair.sent.filter((r) => r.from === from && r.messages.some((m) => m.type === TYPE_DISCONNECT)).map((r) => r.timeUs / 1000);
+  return pair.sent
+    .filter((r) => r.from === from && r.messages.some((m) => m.type === TYPE_DISCONNECT))
+    .map((r) => r.timeUs / 1000);
 }
 
 /** The client sends one game message at 10 ms; its first two datagrams are lost. */
@@ -50,7 +52,9 @@ describe('closePolicy: drain (fixed)', () => {
     expect(states).toEqual(['draining']);
     // The lost first send (47 ms) is retransmitted after 2.0 s (2.09 s in updates), lost again, then at 4.227 s;
     // the server reads it in its update at 4.275 s and ACKs it in the next (DECISIONS.md 16).
-    const acked = pair.sent.find((r) => r.from === 'server' && r.messages.some((m) => m.type === 1 && m.seq === 0 && (m.flags & 2) === 0));
+    const acked = pair.sent.find(
+      (r) => r.from === 'server' && r.messages.some((m) => m.type === 1 && m.seq === 0 && (m.flags & 2) === 0),
+    );
     expect(acked?.timeUs).toBe(ms(4370));
     // The Disconnect waits for that ACK (read at 4.417 s), then leaves at the next client update.
     expect(disconnectTimes(pair, 'client')[0]).toBe(4512);

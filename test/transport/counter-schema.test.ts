@@ -11,7 +11,16 @@ import { PEER_ROWS } from '../../src/analysis/report/summary-table.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { figureOf } from '../../src/model/session/summary.js';
 import type { PeerSummary } from '../../src/model/session/summary.js';
-import { COUNTER_NAMES, COUNTER_SCHEMA, GAUGE_NAMES, counterRow, newPeerCounters, peakCounter, schemaMismatches, zeroGauges } from '../../src/model/transport/counter-schema.js';
+import {
+  COUNTER_NAMES,
+  COUNTER_SCHEMA,
+  GAUGE_NAMES,
+  counterRow,
+  newPeerCounters,
+  peakCounter,
+  schemaMismatches,
+  zeroGauges,
+} from '../../src/model/transport/counter-schema.js';
 import type { CounterRow, GaugeName } from '../../src/model/transport/counter-schema.js';
 import { sumCounters } from '../../src/model/transport/totals.js';
 
@@ -23,12 +32,20 @@ const summaries = comparison.runs.map((r) => r.summary);
 
 /** The summary paths a peer object holds, in its key order (a gauge's two fields, a group's members). */
 function pathsOf(peer: object): string[] {
-  return Object.entries(peer).flatMap(([key, value]) => (value !== null && typeof value === 'object' ? Object.keys(value).map((f) => `${key}.${f}`) : [key]));
+  return Object.entries(peer).flatMap(([key, value]) =>
+    value !== null && typeof value === 'object' ? Object.keys(value).map((f) => `${key}.${f}`) : [key],
+  );
 }
 
 /** The paths the schema says a peer object holds, in order. */
 function schemaPaths(rows: readonly CounterRow[]): string[] {
-  const out = rows.flatMap((row) => (row.summary === false ? [] : row.kind === 'gauge' ? [`${row.name}.final`, `${row.name}.max`] : [row.summary === true ? row.name : row.summary]));
+  const out = rows.flatMap((row) =>
+    row.summary === false
+      ? []
+      : row.kind === 'gauge'
+        ? [`${row.name}.final`, `${row.name}.max`]
+        : [row.summary === true ? row.name : row.summary],
+  );
   // The summary nests a group where its first member stands.
   const order: string[] = [];
   for (const path of out) {
@@ -50,7 +67,8 @@ function summaryMismatches(peer: object, rows: readonly CounterRow[] = ROWS_OF):
   const out: string[] = [];
   for (const p of actual) if (!expected.includes(p)) out.push(`summary field ${p} is not in the counter schema`);
   for (const p of expected) if (!actual.includes(p)) out.push(`schema figure ${p} is missing from the summary`);
-  if (out.length === 0 && actual.join() !== expected.join()) out.push(`summary order ${actual.join(',')} is not the schema's`);
+  if (out.length === 0 && actual.join() !== expected.join())
+    out.push(`summary order ${actual.join(',')} is not the schema's`);
   return out;
 }
 
@@ -83,9 +101,12 @@ function rowMismatches(rows: readonly Row[], sample: PeerSummary): string[] {
       out.push(`table row "${row.label}" shows ${name}, which is not in the counter schema`);
       continue;
     }
-    if (row.lowerIsBetter !== schema.lowerIsBetter) out.push(`table row "${row.label}" colours ${name} against the schema's direction`);
-    if (row.figure.peers === 'sum' && schema.kind !== 'count') out.push(`table row "${row.label}" adds up ${name}, a ${schema.kind}`);
-    if (!Number.isFinite(figureOf(sample, row.figure.ref))) out.push(`table row "${row.label}": ${row.figure.ref} is not a number`);
+    if (row.lowerIsBetter !== schema.lowerIsBetter)
+      out.push(`table row "${row.label}" colours ${name} against the schema's direction`);
+    if (row.figure.peers === 'sum' && schema.kind !== 'count')
+      out.push(`table row "${row.label}" adds up ${name}, a ${schema.kind}`);
+    if (!Number.isFinite(figureOf(sample, row.figure.ref)))
+      out.push(`table row "${row.label}": ${row.figure.ref} is not a number`);
   }
   return out;
 }
@@ -100,7 +121,9 @@ describe('the counter schema', () => {
       expect(row.unit.length, row.name).toBeGreaterThan(0);
       const of = row.kind === 'ratio' ? row.of : row.kind === 'peakRate' ? [row.of] : [];
       for (const n of of) expect(counterRow(n)?.kind, `${row.name} of ${n}`).toBe('count');
-      expect({ count: 'sum', max: 'max', gauge: 'sum', peakRate: 'sampled', ratio: 'ratio' }[row.kind], row.name).toBe(row.aggregation);
+      expect({ count: 'sum', max: 'max', gauge: 'sum', peakRate: 'sampled', ratio: 'ratio' }[row.kind], row.name).toBe(
+        row.aggregation,
+      );
     }
   });
 
@@ -123,9 +146,15 @@ describe('the counter schema', () => {
     // Planted: an extra counter, a missing one, a gauge the schema lacks.
     const missing: Record<string, number> = { ...counters };
     delete missing.retransmits;
-    expect(schemaMismatches({ ...counters, ackResends: 0 }, zeroGauges())).toEqual(['counters field "ackResends" is not in the counter schema']);
-    expect(schemaMismatches(missing, zeroGauges())).toEqual(['counters field "retransmits" of the counter schema is missing']);
-    expect(schemaMismatches(counters, { ...zeroGauges(), deadZone: 0 })).toEqual(['gauges field "deadZone" is not in the counter schema']);
+    expect(schemaMismatches({ ...counters, ackResends: 0 }, zeroGauges())).toEqual([
+      'counters field "ackResends" is not in the counter schema',
+    ]);
+    expect(schemaMismatches(missing, zeroGauges())).toEqual([
+      'counters field "retransmits" of the counter schema is missing',
+    ]);
+    expect(schemaMismatches(counters, { ...zeroGauges(), deadZone: 0 })).toEqual([
+      'gauges field "deadZone" is not in the counter schema',
+    ]);
   });
 
   it("is the shape of a simulated peer's counters and gauges", async () => {
@@ -159,10 +188,17 @@ describe('the counter schema', () => {
 
   it("is the summary's peer objects, field for field and in order, and reports a difference", () => {
     for (const summary of summaries) {
-      const peers = [summary.peers.server, summary.peers.client, ...Object.values(summary.peers.server.connections), ...Object.values(summary.peers.clients)];
+      const peers = [
+        summary.peers.server,
+        summary.peers.client,
+        ...Object.values(summary.peers.server.connections),
+        ...Object.values(summary.peers.clients),
+      ];
       for (const peer of peers) {
         // A connection's own client and slot, and the server's connections, are not peer figures.
-        const figures = Object.fromEntries(Object.entries(peer).filter(([key]) => !['connections', 'client', 'slot'].includes(key)));
+        const figures = Object.fromEntries(
+          Object.entries(peer).filter(([key]) => !['connections', 'client', 'slot'].includes(key)),
+        );
         expect(summaryMismatches(figures)).toEqual([]);
       }
     }
@@ -173,8 +209,18 @@ describe('the counter schema', () => {
       'summary field ackBytesMaxPerPacket is not in the counter schema',
       'schema figure ackBytesPerPacketMax is missing from the summary',
     ]);
-    const extraRow: CounterRow = { name: 'nacksSent', kind: 'count', aggregation: 'sum', unit: 'messages', lowerIsBetter: true, summary: true, description: 'planted' };
-    expect(summaryMismatches(p, [...ROWS_OF, extraRow])).toEqual(['schema figure nacksSent is missing from the summary']);
+    const extraRow: CounterRow = {
+      name: 'nacksSent',
+      kind: 'count',
+      aggregation: 'sum',
+      unit: 'messages',
+      lowerIsBetter: true,
+      summary: true,
+      description: 'planted',
+    };
+    expect(summaryMismatches(p, [...ROWS_OF, extraRow])).toEqual([
+      'schema figure nacksSent is missing from the summary',
+    ]);
   });
 
   it("is the CSV's metrics and the charts, in order, and reports a difference", () => {
@@ -187,7 +233,9 @@ describe('the counter schema', () => {
       expect(row && 'chart' in row ? row.chart : undefined).toBe(m.title);
       expect(m.queue).toBe(row?.kind === 'gauge');
     }
-    expect(csvMismatches([...csvMetrics(csv), 'nacksSent'])).toEqual(['CSV metric nacksSent is not a charted schema row']);
+    expect(csvMismatches([...csvMetrics(csv), 'nacksSent'])).toEqual([
+      'CSV metric nacksSent is not a charted schema row',
+    ]);
     expect(csvMismatches(csvMetrics(csv).slice(1))).toEqual(['charted schema row ackOutbox is not in the CSV']);
   });
 
@@ -197,7 +245,8 @@ describe('the counter schema', () => {
     expect(rowMismatches(ROWS, sample)).toEqual([]);
     // Every row is lower-is-better today (the reports' caption says so).
     expect(ROWS.every((r) => r.lowerIsBetter === true)).toBe(true);
-    for (const row of PEER_ROWS) for (const ref of row.figures) expect(Number.isFinite(figureOf(sample, ref)), `${row.label}: ${ref}`).toBe(true);
+    for (const row of PEER_ROWS)
+      for (const ref of row.figures) expect(Number.isFinite(figureOf(sample, ref)), `${row.label}: ${ref}`).toBe(true);
     // Planted: an unknown figure, a flipped direction, a sum of a maximum.
     const base = ROWS[0];
     const planted: Row[] = [

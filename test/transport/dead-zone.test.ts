@@ -13,7 +13,9 @@ const QUIET = { keepaliveIdleMs: 1e9, peerTimeoutMs: 1e9 };
 /** Times (ms) at which the server put an ACK for high-category seq `seq` on the wire. */
 function ackTimes(pair: Pair, seq: number): number[] {
   return pair.sent
-    .filter((r) => r.from === 'server' && r.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && (m.flags & 2) === 0))
+    .filter(
+      (r) => r.from === 'server' && r.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && (m.flags & 2) === 0),
+    )
     .map((r) => r.timeUs / 1000);
 }
 
@@ -63,7 +65,9 @@ describe('stock two-pass ACK-outbox: the dead zone', () => {
     // The client ACKs the Disconnect with its gate open and keeps re-sending that ACK
     // until it removes the peer 4.16 s later (disconnectedPeerLingerMs, DECISIONS.md 28).
     pair.sim.runUntil(ms(20_000));
-    const clientAcks = pair.sent.filter((r) => r.from === 'client' && r.messages.some((m) => m.type === TYPE_ACK && (m.flags & 2) !== 0));
+    const clientAcks = pair.sent.filter(
+      (r) => r.from === 'client' && r.messages.some((m) => m.type === TYPE_ACK && (m.flags & 2) !== 0),
+    );
     expect(clientAcks.map((r) => r.timeUs / 1000)).toEqual([10_212, 10_972, 11_732, 12_492, 13_252, 14_012]);
     expect(pair.server.state).toBe('closed');
     expect(pair.client.state).toBe('closed');

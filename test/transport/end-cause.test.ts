@@ -36,7 +36,11 @@ describe('a peer says why its connection ended', () => {
   });
 
   it('the message given up, at its retry limit, with its first send and how often it went out', () => {
-    const pair = makePair({ preset: 'fixed', switches: { retransmit: { ...STOCK_RETRANSMIT, retryLimit: 2 } }, params });
+    const pair = makePair({
+      preset: 'fixed',
+      switches: { retransmit: { ...STOCK_RETRANSMIT, retryLimit: 2 } },
+      params,
+    });
     pair.dropFrom.client = (_i, bytes) => bytes.includes(0x32);
     pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 7 }));
     pair.sim.runUntil(ms(12_000));
@@ -54,7 +58,8 @@ describe('a peer says why its connection ended', () => {
     // The client's game messages never arrive; everything else does, so nobody times out.
     pair.dropFrom.client = (_i, bytes) => bytes.includes(0x32);
     pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 7 }));
-    for (let t = 500; t < 12_000; t += 500) pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false, uid: -1 }));
+    for (let t = 500; t < 12_000; t += 500)
+      pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false, uid: -1 }));
     pair.sim.runUntil(ms(12_000));
     const cause = pair.client.endCause;
     expect(cause?.kind).toBe('message-given-up');
@@ -67,7 +72,8 @@ describe('a peer says why its connection ended', () => {
     const pair = makePair({ preset: 'fixed', params: { ...params, peerTimeoutMs: 8_000 } });
     // Every Disconnect the client sends is lost; the server keeps talking, so nobody times out.
     pair.dropFrom.client = (_i, bytes) => pair.sent.at(-1)?.messages.some((m) => m.type === TYPE_DISCONNECT) === true;
-    for (let t = 500; t < 14_000; t += 500) pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false, uid: -1 }));
+    for (let t = 500; t < 14_000; t += 500)
+      pair.sim.at(ms(t), () => pair.server.send({ type: 0x00, payload: payload(4, 0), reliable: false, uid: -1 }));
     pair.sim.at(ms(100), () => pair.client.disconnect());
     pair.sim.runUntil(ms(14_000));
     const cause = pair.client.endCause;
@@ -77,6 +83,8 @@ describe('a peer says why its connection ended', () => {
     expect(cause.drainStartUs).toBe(ms(100));
     expect(cause.oldestUnacked?.type).toBe(TYPE_DISCONNECT);
     expect(cause.remoteDisconnected).toBe(false);
-    expect(endCauseText(cause)).toMatch(/^drain deadline \(drain began at 0\.100 s; waiting for low seq \d+ \(type 0x05\) unACKed\)$/);
+    expect(endCauseText(cause)).toMatch(
+      /^drain deadline \(drain began at 0\.100 s; waiting for low seq \d+ \(type 0x05\) unACKed\)$/,
+    );
   });
 });

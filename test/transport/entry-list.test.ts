@@ -32,7 +32,8 @@ describe('EntryList', () => {
         const expected = [...members].sort((a, b) => a - b);
         expect(walked).toEqual(expected);
         expect(list.length).toBe(expected.length);
-        for (const order of [0, 17, 128, 255]) expect(list.countUpTo(order)).toBe(expected.filter((o) => o <= order).length);
+        for (const order of [0, 17, 128, 255])
+          expect(list.countUpTo(order)).toBe(expected.filter((o) => o <= order).length);
       }),
       { numRuns: 300, seed: 11 },
     );

@@ -8,7 +8,11 @@ import type { OnGiveUp } from '../../src/model/transport/switches.js';
 import { makePair, ms, payload } from '../support/wire.js';
 
 function giveUpAfterTwoRetries(onGiveUp: OnGiveUp) {
-  const pair = makePair({ preset: 'fixed', switches: { onGiveUp, retransmit: { ...STOCK_RETRANSMIT, retryLimit: 2 } }, params: { keepaliveIdleMs: 1e9 } });
+  const pair = makePair({
+    preset: 'fixed',
+    switches: { onGiveUp, retransmit: { ...STOCK_RETRANSMIT, retryLimit: 2 } },
+    params: { keepaliveIdleMs: 1e9 },
+  });
   // Only the first message's datagrams are lost; the second goes through.
   pair.dropFrom.client = (_i, bytes) => bytes.includes(0x32) && pair.sim.now < ms(7000);
   pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 1 }));

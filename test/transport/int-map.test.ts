@@ -8,7 +8,10 @@ type Op = { kind: 'set' | 'delete' | 'get'; key: number };
 describe('IntMap', () => {
   it('agrees with Map under any sequence of set, delete and get', () => {
     // Keys from a small range force collisions, long probe runs and backward shifts.
-    const op = fc.record({ kind: fc.constantFrom<Op['kind']>('set', 'delete', 'get'), key: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 0x7fffffff })) });
+    const op = fc.record({
+      kind: fc.constantFrom<Op['kind']>('set', 'delete', 'get'),
+      key: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 0x7fffffff })),
+    });
     fc.assert(
       fc.property(fc.array(op, { minLength: 50, maxLength: 400, size: 'max' }), (ops) => {
         const map = new IntMap<number>();

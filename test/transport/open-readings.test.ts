@@ -14,7 +14,11 @@ const QUIET: Partial<TransportParams> = { keepaliveIdleMs: 1e9, peerTimeoutMs: 1
 
 /** Stock with the "queued-reliable" readings, then `patch`: each test states every reading it relies on. */
 function readings(patch: SwitchPatch = {}): SwitchPatch {
-  return { ...QUEUED_RELIABLE_READINGS, ...patch, keepalive: { ...QUEUED_RELIABLE_READINGS.keepalive, ...patch.keepalive } };
+  return {
+    ...QUEUED_RELIABLE_READINGS,
+    ...patch,
+    keepalive: { ...QUEUED_RELIABLE_READINGS.keepalive, ...patch.keepalive },
+  };
 }
 
 /** Times (ms) of `from`'s datagrams that carry a message matching `pick`. */
@@ -22,7 +26,8 @@ function times(pair: Pair, from: Role, pick: (m: Pair['sent'][number]['messages'
   return pair.sent.filter((r) => r.from === from && r.messages.some(pick)).map((r) => r.timeUs / 1000);
 }
 
-const highAck = (seq: number) => (m: Pair['sent'][number]['messages'][number]) => m.type === TYPE_ACK && m.seq === seq && (m.flags & 2) === 0;
+const highAck = (seq: number) => (m: Pair['sent'][number]['messages'][number]) =>
+  m.type === TYPE_ACK && m.seq === seq && (m.flags & 2) === 0;
 
 /** The client sends one reliable game message at 10 ms: the server ACKs it at 190, 950, 1710 ms, then it is stranded. */
 function strandOne(switches: SwitchPatch, params: Partial<TransportParams> = QUIET): Pair {
@@ -35,7 +40,8 @@ describe('the update loop: send, then receive, then dispatch (DECISIONS.md 16)',
   it('a reply queued while a message is dispatched leaves in the next update, in one datagram with its ACK', () => {
     const pair = makePair({ preset: 'stock', params: QUIET });
     pair.onDelivered = (role, d) => {
-      if (role === 'server' && d.type === TYPE_GAME) pair.server.send({ type: TYPE_GAME, payload: payload(12, 0x09), reliable: true, uid: 2 });
+      if (role === 'server' && d.type === TYPE_GAME)
+        pair.server.send({ type: TYPE_GAME, payload: payload(12, 0x09), reliable: true, uid: 2 });
     };
     pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 1 }));
     pair.sim.runUntil(ms(1_000));
@@ -71,14 +77,20 @@ describe('keepalive switches (DECISIONS.md 12, 18)', () => {
   });
 
   it('unreliable and outside the queues: keepalives never open the gate, the dead zone persists', () => {
-    const pair = strandOne({ keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' } }, { peerTimeoutMs: 1e9 });
+    const pair = strandOne(
+      { keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' } },
+      { peerTimeoutMs: 1e9 },
+    );
     pair.sim.runUntil(ms(60_000));
     expect(times(pair, 'server', highAck(0))).toEqual([190, 950, 1710]);
     expect(pair.server.ackOutbox.deadZone).toBe(1);
     const keepalives = pair.sent.filter((r) => r.messages.some((m) => m.type === TYPE_DATA));
     expect(keepalives.length).toBeGreaterThan(10);
     // Each carries only the keepalive: unreliable type 0x00, 20 bytes.
-    for (const r of keepalives) expect(r.messages.map((m) => [m.type, m.type !== TYPE_ACK && m.reliable, m.size])).toEqual([[TYPE_DATA, false, 20]]);
+    for (const r of keepalives)
+      expect(r.messages.map((m) => [m.type, m.type !== TYPE_ACK && m.reliable, m.size])).toEqual([
+        [TYPE_DATA, false, 20],
+      ]);
   });
 
   it('unreliable but queued: it is still a first send, so the echo opens the gate', () => {
@@ -94,7 +106,11 @@ describe('keepalive switches (DECISIONS.md 12, 18)', () => {
     const sent = pair.sent.filter((r) => r.messages.some((m) => m.type === TYPE_CONNECT));
     expect(sent.map((r) => [r.from, r.timeUs / 1000])).toEqual([['client', 5_082]]); // no echo
     const message = sent[0].messages.find((m) => m.type === TYPE_CONNECT);
-    expect(message?.type === TYPE_CONNECT ? [message.size, message.reliable, message.ordered] : null).toEqual([5, true, true]);
+    expect(message?.type === TYPE_CONNECT ? [message.size, message.reliable, message.ordered] : null).toEqual([
+      5,
+      true,
+      true,
+    ]);
   });
 
   it('senders client: the server never sends an idle keepalive', () => {
@@ -113,7 +129,11 @@ describe('keepalive switches (DECISIONS.md 12, 18)', () => {
 
   it('idleCounts first-sends: retransmits do not count as sending, so a keepalive still goes out', () => {
     const run = (idleCounts: 'any-datagram' | 'first-sends') => {
-      const pair = makePair({ preset: 'stock', switches: readings({ keepalive: { idleCounts } }), params: { peerTimeoutMs: 1e9 } });
+      const pair = makePair({
+        preset: 'stock',
+        switches: readings({ keepalive: { idleCounts } }),
+        params: { peerTimeoutMs: 1e9 },
+      });
       pair.dropFrom.client = (_i, bytes) => bytes.includes(TYPE_GAME); // never ACKed: re-sent every 2.09 s
       pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 1 }));
       pair.sim.runUntil(ms(12_000));
@@ -146,7 +166,9 @@ describe('gateOpeners and gateScope (ack-outbox-deadlock.md §2)', () => {
         for (const uid of [2, 3]) pair.server.send({ type: TYPE_GAME, payload: payload(251), reliable: false, uid });
       });
       pair.sim.runUntil(ms(4_000));
-      return pair.sent.filter((r) => r.from === 'server' && r.timeUs === ms(3_040)).map((r) => r.messages.map((m) => m.type));
+      return pair.sent
+        .filter((r) => r.from === 'server' && r.timeUs === ms(3_040))
+        .map((r) => r.messages.map((m) => m.type));
     };
     expect(run('datagram')).toEqual([[TYPE_GAME, TYPE_GAME]]);
     expect(run('update')).toEqual([[TYPE_GAME, TYPE_GAME], [TYPE_ACK]]);
@@ -157,7 +179,11 @@ describe('messageLifetime (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md
   it('peer-timeout drops an unACKed message once its age passes the peer timeout; session keeps it', () => {
     const run = (messageLifetime: 'session' | 'peer-timeout') => {
       // Keepalives every 2 s keep the connection alive; every game datagram from the client is lost.
-      const pair = makePair({ preset: 'stock', switches: readings({ messageLifetime }), params: { keepaliveIdleMs: 2_000, peerTimeoutMs: 10_000 } });
+      const pair = makePair({
+        preset: 'stock',
+        switches: readings({ messageLifetime }),
+        params: { keepaliveIdleMs: 2_000, peerTimeoutMs: 10_000 },
+      });
       pair.dropFrom.client = (_i, bytes) => bytes.includes(TYPE_GAME);
       pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 1 }));
       const gaveUpAt: number[] = [];
@@ -175,7 +201,11 @@ describe('messageLifetime (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md
 describe('duplicateAckTimer (DECISIONS.md 10)', () => {
   it('a duplicate makes the existing entry due now, or restarts its 667 ms timer', () => {
     const run = (duplicateAckTimer: 'due-now' | 'restart') => {
-      const pair = makePair({ preset: 'stock', switches: { duplicateAckTimer, retransmit: { baseMs: 300 } }, params: QUIET });
+      const pair = makePair({
+        preset: 'stock',
+        switches: { duplicateAckTimer, retransmit: { baseMs: 300 } },
+        params: QUIET,
+      });
       pair.dropFrom.server = (i) => i === 0; // the first ACK is lost: the client re-sends at 427 ms
       pair.sim.at(ms(10), () => pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 1 }));
       pair.sim.runUntil(ms(1_500));
@@ -191,7 +221,16 @@ describe('duplicateAckTimer (DECISIONS.md 10)', () => {
 
 describe('wrapReceive: a seq whose receive slot is held by a different message', () => {
   const datagram = (seq: number, fill: number): Uint8Array => {
-    const message: DataMessage = { type: TYPE_GAME, reliable: true, ordered: false, fragment: false, seq, fragIndex: null, fragCount: null, payload: payload(10, fill) };
+    const message: DataMessage = {
+      type: TYPE_GAME,
+      reliable: true,
+      ordered: false,
+      fragment: false,
+      seq,
+      fragIndex: null,
+      fragCount: null,
+      payload: payload(10, fill),
+    };
     const encoded = encodeDatagram({ peerId: 0x02, messages: [message] });
     if (!encoded.ok) throw new Error(encoded.error.reason);
     return encoded.bytes;
@@ -205,7 +244,11 @@ describe('wrapReceive: a seq whose receive slot is held by a different message',
     });
     pair.sim.runUntil(ms(1_000));
     const fifth = pair.delivered.server.find((d) => d.seq === 5);
-    return { opcode: fifth?.payload[0], conflicts: pair.server.counters.wrapConflicts, refreshed: pair.server.counters.ackEntriesRefreshed };
+    return {
+      opcode: fifth?.payload[0],
+      conflicts: pair.server.counters.wrapConflicts,
+      refreshed: pair.server.counters.ackEntriesRefreshed,
+    };
   };
 
   it('first-wins keeps the held message; the newcomer is ACKed and dropped', () => {
@@ -219,7 +262,16 @@ describe('wrapReceive: a seq whose receive slot is held by a different message',
   });
 
   it('a whole message where fragments are being reassembled is a conflict too', () => {
-    const fragment: DataMessage = { type: TYPE_GAME, reliable: true, ordered: false, fragment: true, seq: 5, fragIndex: 0, fragCount: 2, payload: payload(10, 0xcc) };
+    const fragment: DataMessage = {
+      type: TYPE_GAME,
+      reliable: true,
+      ordered: false,
+      fragment: true,
+      seq: 5,
+      fragIndex: 0,
+      fragCount: 2,
+      payload: payload(10, 0xcc),
+    };
     const encoded = encodeDatagram({ peerId: 0x02, messages: [fragment] });
     if (!encoded.ok) throw new Error(encoded.error.reason);
     // first-wins keeps the fragment (uid 1); last-wins holds the whole message (uid 2) instead.
@@ -231,7 +283,11 @@ describe('wrapReceive: a seq whose receive slot is held by a different message',
       pair.sim.at(ms(20), () => pair.server.arrive(encoded.bytes, [1]));
       pair.sim.at(ms(30), () => pair.server.arrive(datagram(5, 0xbb), [2]));
       pair.sim.runUntil(ms(200));
-      expect([wrapReceive, pair.server.counters.wrapConflicts, pair.server.heldUids()]).toEqual([wrapReceive, 1, [heldUid]]);
+      expect([wrapReceive, pair.server.counters.wrapConflicts, pair.server.heldUids()]).toEqual([
+        wrapReceive,
+        1,
+        [heldUid],
+      ]);
     }
   });
 });

@@ -6,7 +6,16 @@ import type { DataMessage } from '../../src/core/codec/index.js';
 import { LimitError } from '../../src/core/engine/index.js';
 import { MAX_HELD_PIECES, ReceiveChannel } from '../../src/model/transport/receive-channel.js';
 
-const message = (seq: number, payload: Uint8Array): DataMessage => ({ type: TYPE_GAME, reliable: true, ordered: false, fragment: false, seq, fragIndex: null, fragCount: null, payload });
+const message = (seq: number, payload: Uint8Array): DataMessage => ({
+  type: TYPE_GAME,
+  reliable: true,
+  ordered: false,
+  fragment: false,
+  seq,
+  fragIndex: null,
+  fragCount: null,
+  payload,
+});
 
 describe('receive buffer bound', () => {
   it('holds a copy of an out-of-order payload, not a view of the datagram', () => {

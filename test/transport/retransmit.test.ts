@@ -12,17 +12,25 @@ describe('backoff intervals', () => {
   });
   it('linear adds a step per retransmit up to the cap', () => {
     const linear = { backoff: 'linear', baseMs: 1000, stepMs: 1000, capMs: 5000, retryLimit: null } as const;
-    expect([0, 1, 2, 3, 4, 10].map((n) => retransmitIntervalUs(linear, n) / 1000)).toEqual([1000, 2000, 3000, 4000, 5000, 5000]);
+    expect([0, 1, 2, 3, 4, 10].map((n) => retransmitIntervalUs(linear, n) / 1000)).toEqual([
+      1000, 2000, 3000, 4000, 5000, 5000,
+    ]);
   });
   it('exponential doubles up to the cap, without overflow for huge counts', () => {
     const exp = { backoff: 'exponential', baseMs: 500, stepMs: 0, capMs: 8000, retryLimit: null } as const;
-    expect([0, 1, 2, 3, 4, 5, 1e6].map((n) => retransmitIntervalUs(exp, n) / 1000)).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+    expect([0, 1, 2, 3, 4, 5, 1e6].map((n) => retransmitIntervalUs(exp, n) / 1000)).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000, 8000,
+    ]);
   });
 });
 
 /** Sends one reliable message from the client at 10 ms and drops everything it sends. */
 function blackHole(retransmit: object) {
-  const pair = makePair({ preset: 'fixed', switches: { retransmit: { ...STOCK_RETRANSMIT, ...retransmit } }, params: { keepaliveIdleMs: 1e9, peerTimeoutMs: 1e9 } });
+  const pair = makePair({
+    preset: 'fixed',
+    switches: { retransmit: { ...STOCK_RETRANSMIT, ...retransmit } },
+    params: { keepaliveIdleMs: 1e9, peerTimeoutMs: 1e9 },
+  });
   let dropped = 0;
   pair.dropFrom.client = () => {
     dropped++;
@@ -32,7 +40,10 @@ function blackHole(retransmit: object) {
   return { pair, dropped: () => dropped };
 }
 
-const sendTimesMs = (pair: ReturnType<typeof makePair>) => pair.sent.filter((r) => r.from === 'client' && r.messages.some((m) => m.type === TYPE_GAME)).map((r) => r.timeUs / 1000);
+const sendTimesMs = (pair: ReturnType<typeof makePair>) =>
+  pair.sent
+    .filter((r) => r.from === 'client' && r.messages.some((m) => m.type === TYPE_GAME))
+    .map((r) => r.timeUs / 1000);
 
 describe('retransmission on the wire', () => {
   it('linear backoff spaces retransmits 1, 2, 3 s (rounded up to 95 ms updates)', () => {
@@ -67,7 +78,8 @@ describe('datagramsPerUpdate', () => {
     for (const perUpdate of [1, 3]) {
       const pair = makePair({ preset: 'fixed', params: { datagramsPerUpdate: perUpdate, keepaliveIdleMs: 1e9 } });
       pair.sim.at(ms(10), () => {
-        for (let i = 0; i < 60; i++) pair.client.send({ type: TYPE_GAME, payload: payload(40), reliable: false, uid: -1 });
+        for (let i = 0; i < 60; i++)
+          pair.client.send({ type: TYPE_GAME, payload: payload(40), reliable: false, uid: -1 });
       });
       pair.sim.runUntil(ms(48));
       const first = pair.sent.filter((r) => r.from === 'client' && r.timeUs === ms(47));

@@ -24,12 +24,15 @@ describe('OutgoingPool', () => {
   it('refuses reliable and fragment messages, which the retransmit queue may still hold', () => {
     const pool = new OutgoingPool();
     expect(() => pool.give(newOutgoing(TYPE_GAME, true, false, 5, Uint8Array.of(1), 1))).toThrow(/only unreliable/);
-    expect(() => pool.give(newOutgoing(TYPE_GAME, false, false, null, Uint8Array.of(1), 1, 0, 2))).toThrow(/only unreliable/);
+    expect(() => pool.give(newOutgoing(TYPE_GAME, false, false, null, Uint8Array.of(1), 1, 0, 2))).toThrow(
+      /only unreliable/,
+    );
   });
 
   it(`keeps at most ${MAX_SPARE_OUTGOING} spares`, () => {
     const pool = new OutgoingPool();
-    for (let i = 0; i < MAX_SPARE_OUTGOING + 10; i++) pool.give(newOutgoing(TYPE_GAME, false, false, null, Uint8Array.of(1), -1));
+    for (let i = 0; i < MAX_SPARE_OUTGOING + 10; i++)
+      pool.give(newOutgoing(TYPE_GAME, false, false, null, Uint8Array.of(1), -1));
     expect(pool.size).toBe(MAX_SPARE_OUTGOING);
   });
 });
@@ -86,7 +89,9 @@ describe('Inbox reuse', () => {
     expect(inbox.push(Uint8Array.of(0), [])).toBe(false);
     inbox.clear();
     inbox.push(Uint8Array.of(1), []);
-    expect(() => inbox.drain(() => inbox.push(Uint8Array.of(2), []))).toThrow(/1 datagrams arrived while the inbox was read/);
+    expect(() => inbox.drain(() => inbox.push(Uint8Array.of(2), []))).toThrow(
+      /1 datagrams arrived while the inbox was read/,
+    );
   });
 });
 
@@ -94,33 +99,40 @@ describe('Fifo ring', () => {
   it('behaves as a list under any mix of push, shift, deferral marks and clear', () => {
     type Op = 'push' | 'shift' | 'mark' | 'clear';
     fc.assert(
-      fc.property(fc.array(fc.constantFrom<Op>('push', 'push', 'push', 'shift', 'mark', 'clear'), { minLength: 20, maxLength: 300, size: 'max' }), (ops) => {
-        const fifo = new Fifo<number>();
-        let model: number[] = [];
-        let shifted = 0;
-        let deferredUpTo = 0;
-        ops.forEach((op, i) => {
-          if (op === 'push') {
-            fifo.push(i);
-            model.push(i);
-          } else if (op === 'shift' && model.length > 0) {
-            expect(fifo.shift()).toBe(model.shift());
-            shifted++;
-          } else if (op === 'mark') {
-            const end = shifted + model.length;
-            const newly = Math.max(0, end - Math.max(shifted, deferredUpTo));
-            if (newly > 0) deferredUpTo = end;
-            expect(fifo.markRemainingDeferred()).toBe(newly);
-          } else if (op === 'clear') {
-            expect(fifo.clear()).toEqual(model);
-            shifted += model.length;
-            model = [];
-          }
-          expect(fifo.length).toBe(model.length);
-          expect(fifo.peek()).toBe(model[0]);
-        });
-        expect([...fifo.values()]).toEqual(model);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom<Op>('push', 'push', 'push', 'shift', 'mark', 'clear'), {
+          minLength: 20,
+          maxLength: 300,
+          size: 'max',
+        }),
+        (ops) => {
+          const fifo = new Fifo<number>();
+          let model: number[] = [];
+          let shifted = 0;
+          let deferredUpTo = 0;
+          ops.forEach((op, i) => {
+            if (op === 'push') {
+              fifo.push(i);
+              model.push(i);
+            } else if (op === 'shift' && model.length > 0) {
+              expect(fifo.shift()).toBe(model.shift());
+              shifted++;
+            } else if (op === 'mark') {
+              const end = shifted + model.length;
+              const newly = Math.max(0, end - Math.max(shifted, deferredUpTo));
+              if (newly > 0) deferredUpTo = end;
+              expect(fifo.markRemainingDeferred()).toBe(newly);
+            } else if (op === 'clear') {
+              expect(fifo.clear()).toEqual(model);
+              shifted += model.length;
+              model = [];
+            }
+            expect(fifo.length).toBe(model.length);
+            expect(fifo.peek()).toBe(model[0]);
+          });
+          expect([...fifo.values()]).toEqual(model);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -13,11 +13,14 @@ describe('send window', () => {
     // The client's datagrams are lost for the first second.
     pair.dropFrom.client = () => pair.sim.now < ms(1000);
     pair.sim.at(ms(10), () => {
-      for (let i = 0; i < 10; i++) pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 100 + i });
+      for (let i = 0; i < 10; i++)
+        pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 100 + i });
     });
     const firstSeqsSent: number[] = [];
     pair.sim.at(ms(1500), () => {
-      for (const r of pair.sent) for (const m of r.messages) if (r.from === 'client' && m.type === TYPE_GAME) firstSeqsSent.push(m.seq as number);
+      for (const r of pair.sent)
+        for (const m of r.messages)
+          if (r.from === 'client' && m.type === TYPE_GAME) firstSeqsSent.push(m.seq as number);
     });
     pair.sim.runUntil(ms(10_000));
     // Before the first retransmit (2.09 s) only seqs 0..3 ever left.
@@ -31,17 +34,34 @@ describe('send window', () => {
   it('without a window the same burst goes out at once', () => {
     const pair = makePair({ preset: 'fixed', switches: { sendWindow: null }, params });
     pair.sim.at(ms(10), () => {
-      for (let i = 0; i < 10; i++) pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 100 + i });
+      for (let i = 0; i < 10; i++)
+        pair.client.send({ type: TYPE_GAME, payload: payload(20), reliable: true, uid: 100 + i });
     });
     pair.sim.runUntil(ms(100));
-    expect(pair.sent.filter((r) => r.from === 'client').flatMap((r) => r.messages.map((m) => m.seq))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(pair.sent.filter((r) => r.from === 'client').flatMap((r) => r.messages.map((m) => m.seq))).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
     expect(pair.client.counters.windowStalls).toBe(0);
   });
 
   it('the receiver drops a message past the window without ACKing it, and counts it', () => {
     const pair = makePair({ preset: 'fixed', switches: { sendWindow: 8 }, params });
     const datagram = (seq: number) => {
-      const encoded = encodeDatagram({ peerId: 0x02, messages: [{ type: TYPE_GAME, reliable: true, ordered: false, fragment: false, seq, fragIndex: null, fragCount: null, payload: payload(10) }] });
+      const encoded = encodeDatagram({
+        peerId: 0x02,
+        messages: [
+          {
+            type: TYPE_GAME,
+            reliable: true,
+            ordered: false,
+            fragment: false,
+            seq,
+            fragIndex: null,
+            fragCount: null,
+            payload: payload(10),
+          },
+        ],
+      });
       if (!encoded.ok) throw new Error(encoded.error.reason);
       return encoded.bytes;
     };
@@ -53,7 +73,9 @@ describe('send window', () => {
     });
     pair.sim.runUntil(ms(500));
     expect(pair.server.counters.outOfWindow).toBe(1);
-    const acked = pair.sent.filter((r) => r.from === 'server').flatMap((r) => r.messages.filter((m) => m.type === TYPE_ACK).map((m) => m.seq));
+    const acked = pair.sent
+      .filter((r) => r.from === 'server')
+      .flatMap((r) => r.messages.filter((m) => m.type === TYPE_ACK).map((m) => m.seq));
     expect(acked).toEqual([7]); // seq 7 is buffered (waiting for 0..6); seq 8 is never ACKed
   });
 });

@@ -63,7 +63,11 @@ export const SKIPPED_AT_MOST = { 'two-pass': 4, 'single-pass': 1 } as const;
 /** A pass-2 send this long after the key's previous send, with no gate-opening datagram between: the gate was shut. */
 export const GATE_WAIT_US = 1_500_000;
 /** The send count at which each behaviour frees an entry (DECISIONS.md 8; the fix's N = 3). */
-const FREE_AT: Readonly<Record<Exclude<AckBehaviourName, 'unknown'>, number>> = { 'two-pass': 9, 'single-pass': 3, immediate: 1 };
+const FREE_AT: Readonly<Record<Exclude<AckBehaviourName, 'unknown'>, number>> = {
+  'two-pass': 9,
+  'single-pass': 3,
+  immediate: 1,
+};
 
 /** Counters of one end, updated by analyze.ts as ACKs go by. */
 export class AckEvidenceTally {
@@ -113,14 +117,32 @@ function skippedOf(e: AckEvidence, key: keyof AckEvidence['violations']): number
 /** The behaviour the evidence shows, or the forced one. */
 export function inferBehaviour(e: AckEvidence, forced?: Exclude<AckBehaviourName, 'unknown'>): AckBehaviour {
   const text = evidenceText(e);
-  if (forced !== undefined) return { rule: forced, freeAt: FREE_AT[forced], basis: 'forced', summary: `forced by --ack-rule; the wire: ${text}`, evidence: e };
-  const unknown = (why: string): AckBehaviour => ({ rule: 'unknown', freeAt: null, basis: 'thin', summary: `${why}; ${text}`, evidence: e });
-  if (e.judgedKeys < MIN_JUDGED_KEYS) return unknown(`only ${e.judgedKeys} ACK key${e.judgedKeys === 1 ? '' : 's'} of messages the capture shows (${MIN_JUDGED_KEYS} needed)`);
+  if (forced !== undefined)
+    return {
+      rule: forced,
+      freeAt: FREE_AT[forced],
+      basis: 'forced',
+      summary: `forced by --ack-rule; the wire: ${text}`,
+      evidence: e,
+    };
+  const unknown = (why: string): AckBehaviour => ({
+    rule: 'unknown',
+    freeAt: null,
+    basis: 'thin',
+    summary: `${why}; ${text}`,
+    evidence: e,
+  });
+  if (e.judgedKeys < MIN_JUDGED_KEYS)
+    return unknown(
+      `only ${e.judgedKeys} ACK key${e.judgedKeys === 1 ? '' : 's'} of messages the capture shows (${MIN_JUDGED_KEYS} needed)`,
+    );
   const tolerated = Math.floor(e.judgedKeys * FIT_SHARE);
   const skippedTolerated = Math.floor(e.judgedKeys * SKIPPED_FIT_SHARE);
   const skippedRefuting = Math.max(REFUTE_MIN, Math.ceil(e.judgedKeys * SKIPPED_REFUTE_SHARE));
   const fits = NAMES.filter((h) => e.violations[h.key] <= tolerated && skippedOf(e, h.key) <= skippedTolerated);
-  const refuted = NAMES.filter((h) => e.violations[h.key] >= Math.max(REFUTE_MIN, tolerated + 1) || skippedOf(e, h.key) >= skippedRefuting);
+  const refuted = NAMES.filter(
+    (h) => e.violations[h.key] >= Math.max(REFUTE_MIN, tolerated + 1) || skippedOf(e, h.key) >= skippedRefuting,
+  );
   if (fits.length === 1 && refuted.length === NAMES.length - 1) {
     const rule = fits[0].rule;
     return { rule, freeAt: FREE_AT[rule], basis: 'inferred', summary: text, evidence: e };
@@ -136,11 +158,14 @@ function evidenceText(e: AckEvidence): string {
   if (e.keysToPass2 > 0) parts.push(`keys sent 4–9 times: ${e.keysToPass2}`);
   const over = Object.entries(e.passedOver).map(([n, k]) => `${k} after ${n}`);
   if (over.length > 0) parts.push(`stopped though a later datagram had room: ${over.join(', ')}`);
-  if (e.pass2Datagrams.gated + e.pass2Datagrams.ungated > 0) parts.push(`pass-2 datagrams gated ${e.pass2Datagrams.gated}, ungated ${e.pass2Datagrams.ungated}`);
+  if (e.pass2Datagrams.gated + e.pass2Datagrams.ungated > 0)
+    parts.push(`pass-2 datagrams gated ${e.pass2Datagrams.gated}, ungated ${e.pass2Datagrams.ungated}`);
   if (e.gateShut > 0) parts.push(`gate seen shut ${e.gateShut} time${e.gateShut === 1 ? '' : 's'}`);
   const v = e.violations;
   const k = e.skipped;
-  parts.push(`against two-pass ${v.twoPass} (+${k.twoPass} skipped), single-pass ${v.singlePass} (+${k.singlePass} skipped), immediate ${v.immediate}`);
+  parts.push(
+    `against two-pass ${v.twoPass} (+${k.twoPass} skipped), single-pass ${v.singlePass} (+${k.singlePass} skipped), immediate ${v.immediate}`,
+  );
   return parts.join('; ');
 }
 

@@ -12,7 +12,11 @@ import type { Endpoint } from '../../core/pcap/index.js';
 /** The game's default UDP port (DECISIONS.md 19): the server's. */
 export const SERVER_PORT = 22101;
 
-export const SERVER_ENDPOINT: Endpoint = { mac: macFor(SERVER_IDENTITY.address), ip: [...SERVER_IDENTITY.address], port: SERVER_PORT };
+export const SERVER_ENDPOINT: Endpoint = {
+  mac: macFor(SERVER_IDENTITY.address),
+  ip: [...SERVER_IDENTITY.address],
+  port: SERVER_PORT,
+};
 
 /** Client k (1-based): its identity address and port 22101 + k. */
 export function clientEndpoint(client: number): Endpoint {
@@ -23,5 +27,7 @@ export function clientEndpoint(client: number): Endpoint {
 /** The sending and receiving ends of a datagram that `from` sent on client `client`'s connection. */
 export function endpointsOf(from: Role, client: number): { readonly source: Endpoint; readonly destination: Endpoint } {
   const peer = clientEndpoint(client);
-  return from === 'server' ? { source: SERVER_ENDPOINT, destination: peer } : { source: peer, destination: SERVER_ENDPOINT };
+  return from === 'server'
+    ? { source: SERVER_ENDPOINT, destination: peer }
+    : { source: peer, destination: SERVER_ENDPOINT };
 }

@@ -18,7 +18,15 @@ const CAP_SWEEP_EVERY_US = 1_000_000;
 export const MAX_ACK_KEYS = 262_144;
 
 /** An ACK at bytes[pos] with its flags byte. */
-export function ackSent(c: ConnectionState, x: Direction, y: Direction, bytes: Uint8Array, pos: number, flags: number, t: number): void {
+export function ackSent(
+  c: ConnectionState,
+  x: Direction,
+  y: Direction,
+  bytes: Uint8Array,
+  pos: number,
+  flags: number,
+  t: number,
+): void {
   const seq = ackSeqAt(bytes, pos);
   const low = ackFlagsLowType(flags);
   const fragment = ackFlagsFragment(flags);
@@ -38,7 +46,21 @@ export function ackSent(c: ConnectionState, x: Direction, y: Direction, bytes: U
     }
   }
   if (st === undefined) {
-    st = { sends: 0, firstSendUs: t, lastSendUs: Number.NEGATIVE_INFINITY, run: 0, n3: 0, n9: 0, refreshUs: Number.NEGATIVE_INFINITY, judged: false, gone3: false, gone9: false, answeredUs: Number.NEGATIVE_INFINITY, pending: 0, awaitUs: -1 };
+    st = {
+      sends: 0,
+      firstSendUs: t,
+      lastSendUs: Number.NEGATIVE_INFINITY,
+      run: 0,
+      n3: 0,
+      n9: 0,
+      refreshUs: Number.NEGATIVE_INFINITY,
+      judged: false,
+      gone3: false,
+      gone9: false,
+      answeredUs: Number.NEGATIVE_INFINITY,
+      pending: 0,
+      awaitUs: -1,
+    };
     x.acks.set(key, st);
     x.ackKeys++;
   }

@@ -72,7 +72,9 @@ function clientEnd(client: number): CaptureEndpoint {
   return endpoint(((10 << 24) | (10 << 16) | (10 << 8) | (238 + client)) >>> 0, BC_PORT + client);
 }
 
-export interface AgainstOptions extends AnalyzerOptions, Pick<RunOptions, 'preset' | 'switches' | 'seed' | 'durationUs' | 'onProgress'> {}
+export interface AgainstOptions
+  extends AnalyzerOptions,
+    Pick<RunOptions, 'preset' | 'switches' | 'seed' | 'durationUs' | 'onProgress'> {}
 
 /** Runs `scenario` and analyses its datagrams as if they had been captured. */
 export function analyzeScenario(scenario: Scenario, options: AgainstOptions = {}): SimulatedAnalysis {
@@ -84,7 +86,15 @@ export function analyzeScenario(scenario: Scenario, options: AgainstOptions = {}
   const connectionOf = (client: number, timeUs: number): CaptureConnection => {
     let c = connections.get(client);
     if (c === undefined) {
-      c = { index: client, server: SERVER, client: clientEnd(client), slot: null, startSeen: true, firstUs: timeUs, lastUs: timeUs };
+      c = {
+        index: client,
+        server: SERVER,
+        client: clientEnd(client),
+        slot: null,
+        startSeen: true,
+        firstUs: timeUs,
+        lastUs: timeUs,
+      };
       connections.set(client, c);
     }
     return c;
@@ -106,7 +116,11 @@ export function analyzeScenario(scenario: Scenario, options: AgainstOptions = {}
       sampled.add(k);
       for (const view of views) {
         let g = gauges.get(view.client);
-        if (g === undefined) gauges.set(view.client, (g = { server: { ackOutbox: [], deadZone: [] }, client: { ackOutbox: [], deadZone: [] } }));
+        if (g === undefined)
+          gauges.set(
+            view.client,
+            (g = { server: { ackOutbox: [], deadZone: [] }, client: { ackOutbox: [], deadZone: [] } }),
+          );
         const server = view.serverPeer.gauges();
         const client = view.clientPeer.gauges();
         g.server.ackOutbox[k] = server.ackOutbox;
@@ -121,8 +135,16 @@ export function analyzeScenario(scenario: Scenario, options: AgainstOptions = {}
   const wire = analyzer.finish(durationUs);
   const truth: SimulatedConnectionTruth[] = [];
   for (const connection of wire.connections) {
-    const g = gauges.get(connection.index) ?? { server: { ackOutbox: [], deadZone: [] }, client: { ackOutbox: [], deadZone: [] } };
-    const series = (role: Role): GaugeSeries => ({ startS: 1, stepS: 1, ackOutbox: dense(g[role].ackOutbox), deadZone: dense(g[role].deadZone) });
+    const g = gauges.get(connection.index) ?? {
+      server: { ackOutbox: [], deadZone: [] },
+      client: { ackOutbox: [], deadZone: [] },
+    };
+    const series = (role: Role): GaugeSeries => ({
+      startS: 1,
+      stepS: 1,
+      ackOutbox: dense(g[role].ackOutbox),
+      deadZone: dense(g[role].deadZone),
+    });
     truth.push({
       index: connection.index,
       slot: connection.slot,

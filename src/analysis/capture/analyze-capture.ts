@@ -44,14 +44,25 @@ export interface CaptureAnalysis extends WireAnalysis {
   packets: PacketCensus;
 }
 
-export type CaptureAnalysisResult = { readonly ok: true; readonly analysis: CaptureAnalysis } | { readonly ok: false; readonly error: CaptureError };
+export type CaptureAnalysisResult =
+  | { readonly ok: true; readonly analysis: CaptureAnalysis }
+  | { readonly ok: false; readonly error: CaptureError };
 
 /** Reads and analyses a capture. Fails only when the file is not a capture at all. */
 export function analyzeCapture(path: string, options: AnalyzerOptions = {}): CaptureAnalysisResult {
   const analyzer = new WireAnalyzer(options);
   const scanned = scanCapture(path, {
     // A datagram read only in a reimplementation's form (DECISIONS.md 30) is measured in its stock form.
-    onDatagram: (d) => analyzer.add(d.connection, d.from, d.timeUs, d.wire.length, d.stock, d.stock.length, d.stock === d.plain ? undefined : d.dialect().deviations),
+    onDatagram: (d) =>
+      analyzer.add(
+        d.connection,
+        d.from,
+        d.timeUs,
+        d.wire.length,
+        d.stock,
+        d.stock.length,
+        d.stock === d.plain ? undefined : d.dialect().deviations,
+      ),
   });
   if (!scanned.ok) return scanned;
   const stats = scanned.stats;
@@ -93,7 +104,10 @@ export function census(stats: ScanStats): PacketCensus {
     skipped: { ...stats.skipped },
     roleConflicts: stats.roleConflicts,
     outOfOrder: stats.outOfOrder,
-    clockJumps: { count: stats.timeline.jumps.count, listed: stats.timeline.jumps.listed.map((j) => ({ packet: j.packet, gapS: usToSeconds(j.gapUs) })) },
+    clockJumps: {
+      count: stats.timeline.jumps.count,
+      listed: stats.timeline.jumps.listed.map((j) => ({ packet: j.packet, gapS: usToSeconds(j.gapUs) })),
+    },
   };
 }
 
@@ -107,7 +121,9 @@ function isoTime(us: number): string {
 /** "12 packets: 10 BC datagrams (10 encrypted), 1 GameSpy, 1 skipped (not IPv4)": the one-line census. */
 export function censusLine(p: PacketCensus): string {
   const parts = [`${p.read} packets`, `${p.bc} BC datagrams (${p.encrypted} encrypted, ${p.plaintext} plaintext)`];
-  parts.push(`${p.gamespy.queries + p.gamespy.responses} GameSpy (${p.gamespy.queries} queries, ${p.gamespy.responses} responses)`);
+  parts.push(
+    `${p.gamespy.queries + p.gamespy.responses} GameSpy (${p.gamespy.queries} queries, ${p.gamespy.responses} responses)`,
+  );
   parts.push(`${p.tooShort} too short (< 2 bytes)`);
   const other = Object.entries(p.other);
   parts.push(`${sum(other)} other UDP${other.length ? ` (${other.map(([k, n]) => `${n} ${k}`).join(', ')})` : ''}`);
@@ -121,7 +137,9 @@ export function censusLine(p: PacketCensus): string {
 
 /** "clock jumps 2 times (+1,000,000,000 s at packet 3; -1,000,000,000 s at packet 4)". */
 function clockJumpText({ count, listed }: PacketCensus['clockJumps']): string {
-  const jumps = listed.map((j) => `${j.gapS > 0 ? '+' : '-'}${Math.round(Math.abs(j.gapS)).toLocaleString('en-US')} s at packet ${j.packet}`);
+  const jumps = listed.map(
+    (j) => `${j.gapS > 0 ? '+' : '-'}${Math.round(Math.abs(j.gapS)).toLocaleString('en-US')} s at packet ${j.packet}`,
+  );
   const more = count > listed.length ? `; ${count - listed.length} more` : '';
   return `clock jumps ${count === 1 ? 'once' : `${count} times`} (${jumps.join('; ')}${more})`;
 }

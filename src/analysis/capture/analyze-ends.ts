@@ -49,7 +49,11 @@ export function judge(x: Direction, st: AckState, yLast: number): void {
  * for live()). A key that comes back was held all along; a datagram lost before the capture point
  * only delayed it.
  */
-function passedOver(x: Direction, st: AckState, tally: Pick<AckEvidenceTally, 'skipped' | 'passedOverAt'> = x.tally): void {
+function passedOver(
+  x: Direction,
+  st: AckState,
+  tally: Pick<AckEvidenceTally, 'skipped' | 'passedOverAt'> = x.tally,
+): void {
   const due = Math.max(st.lastSendUs, st.refreshUs) + PASSED_OVER_US;
   // Against a hypothesis only with at most half its sends seen (ack-behaviour.ts SKIPPED_AT_MOST).
   if (st.n3 > 0 && st.n3 <= SKIPPED_AT_MOST['single-pass'] && x.lastRoomyUs >= due) tally.skipped.singlePass++;
@@ -74,7 +78,15 @@ export function evidenceNow(x: Direction): AckEvidence {
  * send with nothing else in the datagram is against it; with only a keepalive it says nothing (the
  * keepalive may be written after pass 2, DECISIONS.md 18). Immediate entries leave with the datagram.
  */
-export function datagramRead(c: ConnectionState, d: Direction, end: number, n: number, others: number, openers: number, t: number): void {
+export function datagramRead(
+  c: ConnectionState,
+  d: Direction,
+  end: number,
+  n: number,
+  others: number,
+  openers: number,
+  t: number,
+): void {
   const opened = openers > 0 || d.pass1Sends > 0 || c.disconnecting;
   if (d.pass2Sends > 0) {
     if (opened) d.tally.gatedDatagrams++;

@@ -6,7 +6,13 @@ import { measureSignature, median } from '../reproduce/index.js';
 import type { Signature } from '../reproduce/index.js';
 import type { Role } from '../../model/transport/index.js';
 import { inferBehaviour } from './ack-behaviour.js';
-import type { AckBehaviour, AckRuleName, ConnectionAnalysis, DirectionFigures, OutboxEstimate } from './analysis-types.js';
+import type {
+  AckBehaviour,
+  AckRuleName,
+  ConnectionAnalysis,
+  DirectionFigures,
+  OutboxEstimate,
+} from './analysis-types.js';
 import { seriesOf } from './analyze-state.js';
 import type { ConnectionState, Direction } from './analyze-state.js';
 
@@ -35,7 +41,11 @@ function directionFigures(d: Direction): DirectionFigures {
     bytes: d.bytes,
     messages: d.messages,
     messagesPerDatagram: { mean: d.datagrams === 0 ? null : d.messages / d.datagrams, max: d.messagesMax },
-    ackBytesPerDatagram: { mean: d.datagrams === 0 ? null : d.ackBytes / d.datagrams, max: d.ackBytesMax, total: d.ackBytes },
+    ackBytesPerDatagram: {
+      mean: d.datagrams === 0 ? null : d.ackBytes / d.datagrams,
+      max: d.ackBytesMax,
+      total: d.ackBytes,
+    },
     unreliable: d.unreliable,
     reliable: { low: { ...d.low }, high: { ...d.high } },
     fragments: {
@@ -79,7 +89,17 @@ function outboxEstimate(c: ConnectionState, d: Direction, behaviour: AckBehaviou
   };
   const base = { side: d.from, behaviour, byRule };
   // No behaviour, no estimate: not a stock guess.
-  if (behaviour.rule === 'unknown') return { ...base, peak: null, peakS: null, final: null, deadZone: null, defined: null, samples: null, deadZoneSamples: null };
+  if (behaviour.rule === 'unknown')
+    return {
+      ...base,
+      peak: null,
+      peakS: null,
+      final: null,
+      deadZone: null,
+      defined: null,
+      samples: null,
+      deadZoneSamples: null,
+    };
   const chosen = seriesOf(d, behaviour.rule);
   const twoPass = behaviour.rule === 'two-pass';
   const ref = c.ref;
@@ -95,13 +115,21 @@ function outboxEstimate(c: ConnectionState, d: Direction, behaviour: AckBehaviou
     peakS: chosen.peak === 0 ? null : seconds(chosen.peakUs),
     final: chosen.current,
     deadZone: twoPass ? { peak: d.dead9.peak, final: d.dead9.current } : null,
-    defined: ref.startSeen && d.untrackedAckSends === 0 ? { fromS: usToSeconds(ref.firstUs), untilS: usToSeconds(until) } : null,
+    defined:
+      ref.startSeen && d.untrackedAckSends === 0
+        ? { fromS: usToSeconds(ref.firstUs), untilS: usToSeconds(until) }
+        : null,
     samples: chosen.series(),
     deadZoneSamples: twoPass ? d.dead9.series() : null,
   };
 }
 
-export function connectionFigures(c: ConnectionState, end: number, lifetimeS: number, forced: AckRuleName | undefined): ConnectionAnalysis {
+export function connectionFigures(
+  c: ConnectionState,
+  end: number,
+  lifetimeS: number,
+  forced: AckRuleName | undefined,
+): ConnectionAnalysis {
   const ref = c.ref;
   const criteria = measureSignature(c.signatureEvents, usToSeconds(end), lifetimeS);
   // Criterion 4 from the whole stream: the reduced events hold only the fragmented message and its ACKs.
@@ -136,7 +164,11 @@ export function connectionFigures(c: ConnectionState, end: number, lifetimeS: nu
 }
 
 /** The direction label of a connection: `C>S` / `S>C` with one, `C2>S` (by slot) with more. */
-export function directionLabel(connection: Pick<ConnectionAnalysis, 'index' | 'slot'>, from: Role, many: boolean): string {
+export function directionLabel(
+  connection: Pick<ConnectionAnalysis, 'index' | 'slot'>,
+  from: Role,
+  many: boolean,
+): string {
   const client = !many ? 'C' : connection.slot === null ? `c${connection.index}` : `C${connection.slot}`;
   return from === 'client' ? `${client}>S` : `S>${client}`;
 }

@@ -2,7 +2,15 @@
 // new messages, transmissions and re-sends (the same seq and fragment index again),
 // fragment re-send rounds, keepalive echoes apart; and what a transmission does to
 // the other end's ACK entry for it (refreshed, its repeats stale or not).
-import { dataFragCountAt, dataFragIndexAt, dataSeqAt, flagsLenFragment, isLowType, packKeyOf, seqBefore } from '../../core/codec/index.js';
+import {
+  dataFragCountAt,
+  dataFragIndexAt,
+  dataSeqAt,
+  flagsLenFragment,
+  isLowType,
+  packKeyOf,
+  seqBefore,
+} from '../../core/codec/index.js';
 import { ANSWER_WINDOW_US, closeFragmented, forgetFragmented, resendRound } from './analyze-state.js';
 import type { ConnectionState, Direction } from './analyze-state.js';
 import { signatureFragment } from './analyze-signature.js';
@@ -11,7 +19,14 @@ import { signatureFragment } from './analyze-signature.js';
 const MAX_FRAGMENTED = 16_384;
 
 /** A type-0x00 echo of the client's keepalive: not a message of the server's, so no re-send; the client's ACK entry is refreshed. */
-export function echoSent(c: ConnectionState, d: Direction, ackSender: Direction, bytes: Uint8Array, pos: number, t: number): void {
+export function echoSent(
+  c: ConnectionState,
+  d: Direction,
+  ackSender: Direction,
+  bytes: Uint8Array,
+  pos: number,
+  t: number,
+): void {
   const seq = dataSeqAt(bytes, pos);
   if (c.keepalives.echoSeq(seq, t) || d.seqs[0].count(seq) > 0) d.echoSeqReused++;
   const st = ackSender.acks.get(packKeyOf(true, seq, false, 0));
@@ -19,7 +34,16 @@ export function echoSent(c: ConnectionState, d: Direction, ackSender: Direction,
 }
 
 /** A reliable message at bytes[pos] (type and flags_len already read). */
-export function reliableSent(c: ConnectionState, d: Direction, ackSender: Direction, bytes: Uint8Array, pos: number, type: number, flagsLen: number, t: number): void {
+export function reliableSent(
+  c: ConnectionState,
+  d: Direction,
+  ackSender: Direction,
+  bytes: Uint8Array,
+  pos: number,
+  type: number,
+  flagsLen: number,
+  t: number,
+): void {
   const low = isLowType(type);
   const seq = dataSeqAt(bytes, pos);
   const fragment = flagsLenFragment(type, flagsLen);
@@ -45,7 +69,16 @@ export function reliableSent(c: ConnectionState, d: Direction, ackSender: Direct
     let fm = table.fragmented.get(seq);
     if (fm === undefined) {
       if (table.fragmented.size >= MAX_FRAGMENTED) forgetFragmented(d, table, t, 0);
-      fm = { fragCount: null, frags: new Map(), rounds: 0, completeRounds: 0, roundStartUs: Number.NaN, lastResendUs: Number.NEGATIVE_INFINITY, roundIndices: new Set(), lastUs: t };
+      fm = {
+        fragCount: null,
+        frags: new Map(),
+        rounds: 0,
+        completeRounds: 0,
+        roundStartUs: Number.NaN,
+        lastResendUs: Number.NEGATIVE_INFINITY,
+        roundIndices: new Set(),
+        lastUs: t,
+      };
       table.fragmented.set(seq, fm);
       d.fragMessages++;
     }

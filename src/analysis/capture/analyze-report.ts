@@ -27,27 +27,53 @@ const ROWS: readonly Row[] = [
   ['messages per datagram mean / max', (d) => `${num(d.messagesPerDatagram.mean)} / ${d.messagesPerDatagram.max}`],
   ['ACK bytes per datagram mean / max', (d) => `${num(d.ackBytesPerDatagram.mean)} / ${d.ackBytesPerDatagram.max}`],
   ['unreliable messages', (d) => String(d.unreliable)],
-  ['reliable low: messages / sent / re-sent', (d) => `${d.reliable.low.messages} / ${d.reliable.low.transmissions} / ${d.reliable.low.retransmissions}`],
-  ['reliable high: messages / sent / re-sent', (d) => `${d.reliable.high.messages} / ${d.reliable.high.transmissions} / ${d.reliable.high.retransmissions}`],
-  ['fragmented messages / fragments sent / re-sent', (d) => `${d.fragments.messages} / ${d.fragments.transmissions} / ${d.fragments.retransmissions}`],
-  ['fragment re-send rounds (complete) / period', (d) => `${d.fragments.rounds} (${d.fragments.completeRounds}) / ${d.fragments.periodS === null ? '–' : `${d.fragments.periodS.toFixed(2)} s`}`],
+  [
+    'reliable low: messages / sent / re-sent',
+    (d) => `${d.reliable.low.messages} / ${d.reliable.low.transmissions} / ${d.reliable.low.retransmissions}`,
+  ],
+  [
+    'reliable high: messages / sent / re-sent',
+    (d) => `${d.reliable.high.messages} / ${d.reliable.high.transmissions} / ${d.reliable.high.retransmissions}`,
+  ],
+  [
+    'fragmented messages / fragments sent / re-sent',
+    (d) => `${d.fragments.messages} / ${d.fragments.transmissions} / ${d.fragments.retransmissions}`,
+  ],
+  [
+    'fragment re-send rounds (complete) / period',
+    (d) =>
+      `${d.fragments.rounds} (${d.fragments.completeRounds}) / ${d.fragments.periodS === null ? '–' : `${d.fragments.periodS.toFixed(2)} s`}`,
+  ],
   ['keepalives type 0x00 / type 0x02', (d) => `${d.keepalives.type00} / ${d.keepalives.type02}`],
   ['keepalive echoes (seq re-used)', (d) => `${d.keepalives.echoes} (${d.keepalives.echoSeqReused})`],
   ['ACKs sent / keys / mean sends per key', (d) => `${d.acks.sent} / ${d.acks.keys} / ${num(d.acks.meanSendsPerKey)}`],
   ['ACK keys by sends (sends×keys)', (d) => sendsPerKey(d.acks.sendsPerKey)],
   ['ACK keys sent 3 times, then silence', (d, o) => threeThenSilence(d, o)],
   ['stale ACKs / repeats while outstanding', (d) => `${d.acks.stale} / ${d.acks.repeatsWhileOutstanding}`],
-  ['late ACKs (> 2.5 s) / max ACK age', (d) => `${d.acks.late} / ${d.acks.maxAgeS === null ? '–' : `${d.acks.maxAgeS.toFixed(2)} s`}`],
+  [
+    'late ACKs (> 2.5 s) / max ACK age',
+    (d) => `${d.acks.late} / ${d.acks.maxAgeS === null ? '–' : `${d.acks.maxAgeS.toFixed(2)} s`}`,
+  ],
   ['ACKs of messages not captured', (d) => String(d.acks.forUnseenMessages)],
   ["sender's ACK behaviour", (_d, o) => `${o.behaviour.rule}${o.behaviour.basis === 'forced' ? ' (forced)' : ''}`],
-  ["sender's ACK-outbox estimate peak / final", (_d, o) => (o.peak === null ? 'none: behaviour unknown' : `${o.peak} / ${o.final}${o.defined === null ? ' (lower bound)' : ''}`)],
-  ["sender's dead-zone estimate peak / final", (_d, o) => (o.deadZone === null ? `none (${o.behaviour.rule})` : `${o.deadZone.peak} / ${o.deadZone.final}`)],
+  [
+    "sender's ACK-outbox estimate peak / final",
+    (_d, o) =>
+      o.peak === null
+        ? 'none: behaviour unknown'
+        : `${o.peak} / ${o.final}${o.defined === null ? ' (lower bound)' : ''}`,
+  ],
+  [
+    "sender's dead-zone estimate peak / final",
+    (_d, o) => (o.deadZone === null ? `none (${o.behaviour.rule})` : `${o.deadZone.peak} / ${o.deadZone.final}`),
+  ],
 ];
 
 /** Only a two-pass end's "3 then silence" is the dead zone's signature; a removal's silence is counted apart. */
 function threeThenSilence(d: DirectionFigures, o: OutboxEstimate): string {
   const removal = d.acks.silencedByRemoval > 0 ? ` (+${d.acks.silencedByRemoval} silenced by the removal)` : '';
-  const kind = d.acks.threeThenSilence > 0 && o.behaviour.rule !== 'two-pass' ? ` (${o.behaviour.rule}: not a dead zone)` : '';
+  const kind =
+    d.acks.threeThenSilence > 0 && o.behaviour.rule !== 'two-pass' ? ` (${o.behaviour.rule}: not a dead zone)` : '';
   return `${d.acks.threeThenSilence}${kind}${removal}`;
 }
 
@@ -66,7 +92,9 @@ function sendsPerKey(counts: Record<string, number>): string {
 }
 
 function forcedLine(forced: AckRuleName | null): string {
-  return forced === null ? "ACK behaviour: read from each end's own wire" : `ACK behaviour: ${forced} for every end, forced by --ack-rule`;
+  return forced === null
+    ? "ACK behaviour: read from each end's own wire"
+    : `ACK behaviour: ${forced} for every end, forced by --ack-rule`;
 }
 
 function connectionTitle(c: ConnectionAnalysis): string {
@@ -87,7 +115,9 @@ function outboxLines(c: ConnectionAnalysis, many: boolean): string[] {
         : o.defined === null
           ? 'ACK-outbox estimate not defined (the capture starts after the connection did): a lower bound'
           : `ACK-outbox estimate defined from ${o.defined.fromS.toFixed(3)} s to ${o.defined.untilS.toFixed(3)} s`;
-    lines.push(`${directionLabel(c, from, many)} ACK behaviour: ${behaviourName(b)}${b.basis === 'forced' ? '' : ` (${b.summary})`}; ${estimate}`);
+    lines.push(
+      `${directionLabel(c, from, many)} ACK behaviour: ${behaviourName(b)}${b.basis === 'forced' ? '' : ` (${b.summary})`}; ${estimate}`,
+    );
   }
   if (c.removal !== null) lines.push(removalText(c.removal));
   return lines;
@@ -102,7 +132,8 @@ function signatureLines(c: ConnectionAnalysis, chalk: ChalkInstance): string[] {
     const cr = v.criteria[key];
     lines.push(`  ${title.padEnd(24)} ${cr.pass ? 'pass' : chalk.yellow('FAIL')}  ${cr.measured}`);
   }
-  if (v.eventsCapped) lines.push('  (more than 200,000 re-sends and ACKs of that message: the verdict rests on the first 200,000)');
+  if (v.eventsCapped)
+    lines.push('  (more than 200,000 re-sends and ACKs of that message: the verdict rests on the first 200,000)');
   return lines;
 }
 
@@ -110,10 +141,15 @@ function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInsta
   const up = directionLabel(c, 'client', many);
   const down = directionLabel(c, 'server', many);
   const table = new Table({ head: ['', up, down], style: STYLE, chars: COMPACT });
-  for (const [label, get] of ROWS) table.push([label, get(c.clientToServer, c.ackOutbox.client), get(c.serverToClient, c.ackOutbox.server)]);
+  for (const [label, get] of ROWS)
+    table.push([label, get(c.clientToServer, c.ackOutbox.client), get(c.serverToClient, c.ackOutbox.server)]);
   // Shown only when some end sent a reimplementation's wire form (DECISIONS.md 30).
   if (c.clientToServer.deviations.datagrams + c.serverToClient.deviations.datagrams > 0) {
-    table.push(['datagrams with deviations (DECISIONS.md 30)', deviationsCell(c.clientToServer.deviations), deviationsCell(c.serverToClient.deviations)]);
+    table.push([
+      'datagrams with deviations (DECISIONS.md 30)',
+      deviationsCell(c.clientToServer.deviations),
+      deviationsCell(c.serverToClient.deviations),
+    ]);
   }
   return [connectionTitle(c), table.toString(), ...outboxLines(c, many), ...signatureLines(c, chalk)].join('\n');
 }
@@ -133,10 +169,14 @@ export function renderCaptureAnalysis(a: CaptureAnalysis, chalk: ChalkInstance):
 }
 
 /** Capture connections paired with simulated ones: by slot where both have it, else in order. */
-export function pairConnections(capture: WireAnalysis, simulated: WireAnalysis): Array<{ capture: number; simulated: number | null }> {
+export function pairConnections(
+  capture: WireAnalysis,
+  simulated: WireAnalysis,
+): Array<{ capture: number; simulated: number | null }> {
   const used = new Set<number>();
   const pairs = capture.connections.map((c) => {
-    const bySlot = c.slot === null ? undefined : simulated.connections.find((s) => s.slot === c.slot && !used.has(s.index));
+    const bySlot =
+      c.slot === null ? undefined : simulated.connections.find((s) => s.slot === c.slot && !used.has(s.index));
     if (bySlot !== undefined) used.add(bySlot.index);
     return { capture: c.index, simulated: bySlot?.index ?? null };
   });
@@ -173,19 +213,30 @@ export function renderAgainst(capture: CaptureAnalysis, simulated: SimulatedAnal
     const c = capture.connections.find((x) => x.index === pair.capture) as ConnectionAnalysis;
     const m = pair.simulated === null ? null : (simulated.connections.find((x) => x.index === pair.simulated) ?? null);
     const truth = pair.simulated === null ? null : (simulated.truth.find((t) => t.index === pair.simulated) ?? null);
-    lines.push('', `${connectionTitle(c)}${m === null ? ' · no simulated connection to pair with' : ` · simulated client ${m.index}${m.slot === null ? '' : ` (slot ${m.slot})`}`}`);
+    lines.push(
+      '',
+      `${connectionTitle(c)}${m === null ? ' · no simulated connection to pair with' : ` · simulated client ${m.index}${m.slot === null ? '' : ` (slot ${m.slot})`}`}`,
+    );
     const table = new Table({ head: ['', 'capture', 'simulated'], style: STYLE, chars: COMPACT });
     for (const { from, key } of DIRECTIONS) {
       const dir = directionLabel(c, from, many);
       for (const [label, get] of ROWS) {
-        table.push([`${dir} ${label}`, get(c[key], c.ackOutbox[from]), m === null ? '–' : get(m[key], m.ackOutbox[from])]);
+        table.push([
+          `${dir} ${label}`,
+          get(c[key], c.ackOutbox[from]),
+          m === null ? '–' : get(m[key], m.ackOutbox[from]),
+        ]);
       }
       if (truth !== null) table.push(...truthRows(dir, from, truth));
     }
-    const verdict = (x: ConnectionAnalysis | null) => (x === null ? '–' : x.fragmentAck.matches ? 'matches' : 'does not match');
+    const verdict = (x: ConnectionAnalysis | null) =>
+      x === null ? '–' : x.fragmentAck.matches ? 'matches' : 'does not match';
     table.push(['fragment-ACK signature', verdict(c), verdict(m)]);
     for (const { key, title } of CRITERIA) {
-      const show = (x: ConnectionAnalysis | null) => (x === null ? '–' : `${x.fragmentAck.criteria[key].pass ? 'pass' : 'FAIL'} ${x.fragmentAck.criteria[key].measured}`);
+      const show = (x: ConnectionAnalysis | null) =>
+        x === null
+          ? '–'
+          : `${x.fragmentAck.criteria[key].pass ? 'pass' : 'FAIL'} ${x.fragmentAck.criteria[key].measured}`;
       table.push([`  ${title}`, show(c), show(m)]);
     }
     lines.push(table.toString(), ...outboxLines(c, many));
@@ -200,6 +251,12 @@ function truthRows(dir: string, from: Role, truth: SimulatedConnectionTruth): st
   const a = truth.agreement[from];
   return [
     [`${dir} sender's ACK-outbox in the model peak / final`, '', `${peak} / ${final} (sampled each second)`],
-    [`${dir} estimate against the model`, '', a.samples === 0 ? 'no defined samples' : `max |diff| ${a.maxAbsDiff} over ${a.samples} samples (${a.beyondOne} beyond ±1)`],
+    [
+      `${dir} estimate against the model`,
+      '',
+      a.samples === 0
+        ? 'no defined samples'
+        : `max |diff| ${a.maxAbsDiff} over ${a.samples} samples (${a.beyondOne} beyond ±1)`,
+    ],
   ];
 }

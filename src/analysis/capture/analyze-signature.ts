@@ -19,14 +19,32 @@ function located(bytes: Uint8Array, pos: number): Located {
 }
 
 /** A fragment the client sent: the reduced events of the signature follow its first fragmented message. */
-export function signatureFragment(c: ConnectionState, bytes: Uint8Array, pos: number, seq: number, fragCount: number, previous: number, t: number): void {
+export function signatureFragment(
+  c: ConnectionState,
+  bytes: Uint8Array,
+  pos: number,
+  seq: number,
+  fragCount: number,
+  previous: number,
+  t: number,
+): void {
   if (c.signatureSeq === null) {
     if (fragCount < 0) return;
     c.signatureSeq = seq;
   }
   if (seq !== c.signatureSeq) return;
   const note = previous > 0 ? SendNote.Retransmit : SendNote.FirstSend;
-  signatureEvent(c, { kind: 'send', timeUs: t, client: c.ref.index, slot: c.ref.slot, from: 'client', bytes: EMPTY, messages: [located(bytes, pos)], notes: [note], transmission: [previous] });
+  signatureEvent(c, {
+    kind: 'send',
+    timeUs: t,
+    client: c.ref.index,
+    slot: c.ref.slot,
+    from: 'client',
+    bytes: EMPTY,
+    messages: [located(bytes, pos)],
+    notes: [note],
+    transmission: [previous],
+  });
 }
 
 function signatureEvent(c: ConnectionState, event: SendEvent): void {
@@ -39,5 +57,15 @@ function signatureEvent(c: ConnectionState, event: SendEvent): void {
 
 /** The server's ACK at bytes[pos] of the signature's seq. */
 export function signatureAck(c: ConnectionState, bytes: Uint8Array, pos: number, t: number): void {
-  signatureEvent(c, { kind: 'send', timeUs: t, client: c.ref.index, slot: c.ref.slot, from: 'server', bytes: EMPTY, messages: [located(bytes, pos)], notes: [SendNote.Ack], transmission: [0] });
+  signatureEvent(c, {
+    kind: 'send',
+    timeUs: t,
+    client: c.ref.index,
+    slot: c.ref.slot,
+    from: 'server',
+    bytes: EMPTY,
+    messages: [located(bytes, pos)],
+    notes: [SendNote.Ack],
+    transmission: [0],
+  });
 }

@@ -115,7 +115,11 @@ export class StepSeries {
   }
 
   series(): OutboxSeries {
-    return { startS: usToSeconds(this.startIndex * SAMPLE_STEP_US), stepS: usToSeconds(this.stride * SAMPLE_STEP_US), values: this.values };
+    return {
+      startS: usToSeconds(this.startIndex * SAMPLE_STEP_US),
+      stepS: usToSeconds(this.stride * SAMPLE_STEP_US),
+      values: this.values,
+    };
   }
 
   /**

@@ -99,7 +99,6 @@ const SWEEP_EVERY_US = 120_000_000;
 /** Stock message lifetime for the signature's criterion 3 (messageLifetime peer-timeout). */
 const DEFAULT_LIFETIME_S = 45;
 
-
 export class WireAnalyzer {
   private readonly states = new Map<CaptureConnection, ConnectionState>();
   private readonly order: ConnectionState[] = [];
@@ -116,7 +115,15 @@ export class WireAnalyzer {
    * `deviations`: what a dialect reading (DECISIONS.md 30) named before `bytes`
    * were put in the stock form; ACK flag bits stay in the bytes and are counted from them.
    */
-  add(connection: CaptureConnection, from: Role, timeUs: number, length: number, bytes: Uint8Array, end: number = bytes.length, deviations: readonly Deviation[] = NO_DEVIATIONS): boolean {
+  add(
+    connection: CaptureConnection,
+    from: Role,
+    timeUs: number,
+    length: number,
+    bytes: Uint8Array,
+    end: number = bytes.length,
+    deviations: readonly Deviation[] = NO_DEVIATIONS,
+  ): boolean {
     const n = datagramMessages(bytes, end);
     if (n < 0) {
       this.rejected++;
@@ -175,16 +182,33 @@ export class WireAnalyzer {
         d.disconnects++;
         c.disconnecting = true;
         if (Number.isNaN(c.endedUs)) c.endedUs = timeUs;
-        if (from === 'server') removed(c, { atS: usToSeconds(timeUs), by: 'disconnect', inferred: false, detail: 'a server Disconnect, type 0x05' });
+        if (from === 'server')
+          removed(c, {
+            atS: usToSeconds(timeUs),
+            by: 'disconnect',
+            inferred: false,
+            detail: 'a server Disconnect, type 0x05',
+          });
       } else if (type === TYPE_BOOT) {
         d.boots++;
         c.disconnecting = true;
         if (payloadAt < pos + size) this.booted(connection, bytes[payloadAt], timeUs);
-      } else if (type === TYPE_GAME && from === 'server' && !flagsLenFragment(type, flagsLen) && payloadAt < pos + size && bytes[payloadAt] === Opcode.BootPlayer) {
+      } else if (
+        type === TYPE_GAME &&
+        from === 'server' &&
+        !flagsLenFragment(type, flagsLen) &&
+        payloadAt < pos + size &&
+        bytes[payloadAt] === Opcode.BootPlayer
+      ) {
         // A game BootPlayer: the server tells the client it is removed.
         if (Number.isNaN(c.endedUs)) c.endedUs = timeUs;
         const reason = payloadAt + 1 < pos + size ? `, reason ${bytes[payloadAt + 1]}` : '';
-        removed(c, { atS: usToSeconds(timeUs), by: 'boot-player', inferred: false, detail: `a game BootPlayer, type 0x32 opcode 0x04${reason}` });
+        removed(c, {
+          atS: usToSeconds(timeUs),
+          by: 'boot-player',
+          inferred: false,
+          detail: `a game BootPlayer, type 0x32 opcode 0x04${reason}`,
+        });
       }
       if (reliable) {
         reliables++;
@@ -211,7 +235,12 @@ export class WireAnalyzer {
     for (const s of this.order) {
       if (s.ref.server !== connection.server || s.ref.slot !== slot) continue;
       if (Number.isNaN(s.endedUs)) s.endedUs = timeUs;
-      removed(s, { atS: usToSeconds(timeUs), by: 'boot', inferred: false, detail: `a transport Boot, type 0x04, naming slot ${slot}` });
+      removed(s, {
+        atS: usToSeconds(timeUs),
+        by: 'boot',
+        inferred: false,
+        detail: `a transport Boot, type 0x04, naming slot ${slot}`,
+      });
     }
   }
 
@@ -233,7 +262,11 @@ export class WireAnalyzer {
         ackOutbox: rule === 'unknown' ? null : seriesOf(d, rule).current,
       };
     };
-    return this.order.map((c) => ({ index: c.ref.index, client: figures(c.dirs.client), server: figures(c.dirs.server) }));
+    return this.order.map((c) => ({
+      index: c.ref.index,
+      client: figures(c.dirs.client),
+      server: figures(c.dirs.server),
+    }));
   }
 
   /** The figures, once every datagram is in; `endUs` is the end of the input (relative). */
@@ -259,7 +292,10 @@ const NO_DEVIATIONS: readonly Deviation[] = [];
 
 /** One datagram's deviations (DECISIONS.md 30): those named by its reader, and its ACK flag bits outside 0-1. */
 function countEndDeviations(d: Direction, deviations: readonly Deviation[], ackFlagBits: number): void {
-  countDeviations(d.deviations, deviations.filter((x) => x.code !== 'ack-flag-bits'));
+  countDeviations(
+    d.deviations,
+    deviations.filter((x) => x.code !== 'ack-flag-bits'),
+  );
   if (ackFlagBits === 0) return;
   if (!deviations.some((x) => x.code !== 'ack-flag-bits')) d.deviations.datagrams++;
   d.deviations.byCode['ack-flag-bits'] = (d.deviations.byCode['ack-flag-bits'] ?? 0) + ackFlagBits;

@@ -18,7 +18,15 @@ import { decodeDatagram, decodeDialect, decryptInto } from '../../core/codec/ind
 import type { DecodedDatagram, DialectResult } from '../../core/codec/index.js';
 import { connectAckSlot, datagramMessages } from './wire-walk.js';
 import type { Role } from '../../model/transport/index.js';
-import { FRAME_SKIP_TEXT, PacketTimeline, endpointKey, formatEndpoint, newMutableUdp, openCapture, udpInto } from '../../core/pcap/index.js';
+import {
+  FRAME_SKIP_TEXT,
+  PacketTimeline,
+  endpointKey,
+  formatEndpoint,
+  newMutableUdp,
+  openCapture,
+  udpInto,
+} from '../../core/pcap/index.js';
 import type { CaptureError, CaptureFormat, MutableUdp, ReaderOptions } from '../../core/pcap/index.js';
 
 /** The game's default port (DECISIONS.md 19); LAN discovery scans up to 22201. */
@@ -99,13 +107,20 @@ export class PayloadClassifier {
     // The rare path (DECISIONS.md 30): a reimplementation's wire forms, in the same order.
     const decrypted = plain.subarray(0, n);
     const dialectEncrypted = decodeDialect(decrypted);
-    if (this.plausibleDialect(dialectEncrypted, bcPort)) return this.bc('encrypted', decrypted, dialectEncrypted.datagram.messageCount, dialectEncrypted.stock);
+    if (this.plausibleDialect(dialectEncrypted, bcPort))
+      return this.bc('encrypted', decrypted, dialectEncrypted.datagram.messageCount, dialectEncrypted.stock);
     const dialectPlain = decodeDialect(payload);
-    if (this.plausibleDialect(dialectPlain, bcPort)) return this.bc('plaintext', payload, dialectPlain.datagram.messageCount, dialectPlain.stock);
+    if (this.plausibleDialect(dialectPlain, bcPort))
+      return this.bc('plaintext', payload, dialectPlain.datagram.messageCount, dialectPlain.stock);
     if (!bcPort) return this.other('not-bc', 'not a BC datagram and not on a BC port');
     // The rare path: let the codec say what is wrong with the decrypted reading.
     const decoded = decodeDatagram(plain.subarray(0, n));
-    return this.other('undecodable', decoded.ok ? 'decodes with no messages or peer id 0' : `decrypted, offset ${decoded.error.offset}: ${decoded.error.reason}`);
+    return this.other(
+      'undecodable',
+      decoded.ok
+        ? 'decodes with no messages or peer id 0'
+        : `decrypted, offset ${decoded.error.offset}: ${decoded.error.reason}`,
+    );
   }
 
   /** The same, as an object. */
@@ -113,7 +128,14 @@ export class PayloadClassifier {
     const kind = this.kind(payload, bcPort);
     switch (kind) {
       case 'bc':
-        return { kind, reading: this.reading, plain: this.plain, stock: this.stock, peerId: this.peerId, messageCount: this.messageCount };
+        return {
+          kind,
+          reading: this.reading,
+          plain: this.plain,
+          stock: this.stock,
+          peerId: this.peerId,
+          messageCount: this.messageCount,
+        };
       case 'other':
         return { kind, reason: this.otherReason, detail: this.otherDetail };
       default:
@@ -236,7 +258,9 @@ export interface ScanOptions extends ReaderOptions {
   readonly shouldStop?: () => boolean;
 }
 
-export type ScanResult = { readonly ok: true; readonly stats: ScanStats } | { readonly ok: false; readonly error: CaptureError };
+export type ScanResult =
+  | { readonly ok: true; readonly stats: ScanStats }
+  | { readonly ok: false; readonly error: CaptureError };
 
 /**
  * Reads a capture from end to end: every packet to its UDP datagram, every
@@ -285,7 +309,14 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
       }
       stats.packets++;
       if (step.kind === 'skip') {
-        bump(stats.skipped, step.reason === 'unsupported-link-type' ? FRAME_SKIP_TEXT['unsupported-link-type'] : step.reason === 'unknown-interface' ? 'undescribed interface' : 'bad packet block');
+        bump(
+          stats.skipped,
+          step.reason === 'unsupported-link-type'
+            ? FRAME_SKIP_TEXT['unsupported-link-type']
+            : step.reason === 'unknown-interface'
+              ? 'undescribed interface'
+              : 'bad packet block',
+        );
         continue;
       }
       const packet = step.packet;
@@ -317,7 +348,10 @@ export function scanCapture(path: string, options: ScanOptions = {}): ScanResult
         continue;
       }
       if (kind === 'other') {
-        bump(stats.other, classifier.otherReason === 'undecodable' ? 'undecodable on a BC port' : 'not BC (other ports)');
+        bump(
+          stats.other,
+          classifier.otherReason === 'undecodable' ? 'undecodable on a BC port' : 'not BC (other ports)',
+        );
         continue;
       }
       const placed = peers.place(udp.srcIp, udp.srcPort, udp.dstIp, udp.dstPort, classifier.peerId, timeUs);
@@ -406,7 +440,14 @@ class PeerRegistry {
   constructor(private readonly connections: CaptureConnection[]) {}
 
   /** The datagram's connection and sender; null for a new flow past MAX_CONNECTIONS. */
-  place(srcIp: number, srcPort: number, dstIp: number, dstPort: number, peerId: number, timeUs: number): { connection: CaptureConnection; from: Role; conflict: boolean } | null {
+  place(
+    srcIp: number,
+    srcPort: number,
+    dstIp: number,
+    dstPort: number,
+    peerId: number,
+    timeUs: number,
+  ): { connection: CaptureConnection; from: Role; conflict: boolean } | null {
     const src = endpointKey(srcIp, srcPort);
     const dst = endpointKey(dstIp, dstPort);
     let flow = this.flows.get(src)?.get(dst);

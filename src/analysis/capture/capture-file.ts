@@ -17,7 +17,8 @@ export function captureTargetProblem(file: string, cwd: string): string | undefi
   if (!existsSync(dir)) return `the folder ${dir} does not exist`;
   if (!statSync(dir).isDirectory()) return `${dir} is not a folder`;
   // The capture is renamed over the target: a device, pipe or socket there would be replaced, never written.
-  if (existsSync(path) && !statSync(path).isFile() && !statSync(path).isDirectory()) return 'is not a regular file (a device, pipe or socket); name a file';
+  if (existsSync(path) && !statSync(path).isFile() && !statSync(path).isDirectory())
+    return 'is not a regular file (a device, pipe or socket); name a file';
   return outFileProblem(path, cwd);
 }
 

@@ -82,7 +82,10 @@ export class CaptureRecorder implements SessionObserver {
     this.writer = new PcapngWriter(sink);
     // Formats the fixed epoch (never the clock): the file stays byte-deterministic.
     const epoch = `simulated time 0 is ${new Date(usToMs(this.epochUs)).toISOString()}`;
-    this.writer.sectionHeader({ application: `bcsim ${VERSION}`, comment: options.comment === undefined ? epoch : `${options.comment}; ${epoch}` });
+    this.writer.sectionHeader({
+      application: `bcsim ${VERSION}`,
+      comment: options.comment === undefined ? epoch : `${options.comment}; ${epoch}`,
+    });
     this.writer.interfaceDescription({
       linkType: LINKTYPE_ETHERNET,
       name: 'bcsim',
@@ -96,7 +99,14 @@ export class CaptureRecorder implements SessionObserver {
     return this.writer.packets;
   }
 
-  datagramSent(timeUs: number, from: Role, bytes: Uint8Array, _uids: readonly number[], notes: readonly SendNote[], client: number): void {
+  datagramSent(
+    timeUs: number,
+    from: Role,
+    bytes: Uint8Array,
+    _uids: readonly number[],
+    notes: readonly SendNote[],
+    client: number,
+  ): void {
     if (this.finished) throw new Error('capture: datagram after finish');
     if (this.size === PENDING_LIMIT) this.emitOldest();
     const p = this.ring[(this.head + this.size++) % PENDING_LIMIT];
@@ -185,7 +195,10 @@ export class CaptureRecorder implements SessionObserver {
     if (pair === undefined) {
       const up = endpointsOf('client', client);
       const down = endpointsOf('server', client);
-      this.templates[client] = pair = [new FrameTemplate(up.source, up.destination), new FrameTemplate(down.source, down.destination)];
+      this.templates[client] = pair = [
+        new FrameTemplate(up.source, up.destination),
+        new FrameTemplate(down.source, down.destination),
+      ];
     }
     return pair[from === 'client' ? 0 : 1];
   }

@@ -66,7 +66,9 @@ const PROXY_DROPPED = /^DROPPED \(([a-z]+)\)/;
  */
 export function droppedCauseOf(comment: string | null): DropCause | null {
   if (comment === null) return null;
-  const cause = comment.startsWith(DROPPED_PREFIX) ? /^[a-z]+/.exec(comment.slice(DROPPED_PREFIX.length))?.[0] : PROXY_DROPPED.exec(comment)?.[1];
+  const cause = comment.startsWith(DROPPED_PREFIX)
+    ? /^[a-z]+/.exec(comment.slice(DROPPED_PREFIX.length))?.[0]
+    : PROXY_DROPPED.exec(comment)?.[1];
   return cause !== undefined && (DROP_CAUSES as readonly string[]).includes(cause) ? (cause as DropCause) : null;
 }
 const REWRITTEN_PREFIX = 'REWRITTEN by link rule: removed ';
@@ -155,9 +157,16 @@ export class CommentWriter {
    * The comment of a datagram `from` sent: each message's words and mark,
    * numbering re-sends with `counter` (call once per datagram, in send order).
    */
-  datagram(bytes: Uint8Array, notes: readonly SendNote[], from: Role, client: number, counter: TransmissionCounter): void {
+  datagram(
+    bytes: Uint8Array,
+    notes: readonly SendNote[],
+    from: Role,
+    client: number,
+    counter: TransmissionCounter,
+  ): void {
     const count = bytes.length >= DATAGRAM_HEADER_BYTES ? bytes[1] : 0;
-    if (bytes.length < DATAGRAM_HEADER_BYTES) this.text(`malformed: datagram header needs 2 bytes, got ${bytes.length}`);
+    if (bytes.length < DATAGRAM_HEADER_BYTES)
+      this.text(`malformed: datagram header needs 2 bytes, got ${bytes.length}`);
     let offset = DATAGRAM_HEADER_BYTES;
     for (let i = 0; i < count; i++) {
       if (i > 0) this.text(MESSAGE_SEPARATOR);
@@ -182,7 +191,12 @@ export class CommentWriter {
           i += same;
         }
       }
-      this.mark(note, this.type !== TYPE_ACK && this.reliable ? counter.count(client, from, isLowType(this.type), this.seq, this.fragIndex, note) : 0);
+      this.mark(
+        note,
+        this.type !== TYPE_ACK && this.reliable
+          ? counter.count(client, from, isLowType(this.type), this.seq, this.fragIndex, note)
+          : 0,
+      );
     }
   }
 
@@ -205,7 +219,14 @@ export class CommentWriter {
    * same type and flags as the one just written, with the same note: they are
    * written once, `game unreliable (x4)`. The offset after them goes to `runOffset`.
    */
-  private sameUnreliable(bytes: Uint8Array, offset: number, next: number, count: number, notes: readonly SendNote[], note: SendNote): number {
+  private sameUnreliable(
+    bytes: Uint8Array,
+    offset: number,
+    next: number,
+    count: number,
+    notes: readonly SendNote[],
+    note: SendNote,
+  ): number {
     const type = this.type;
     const ordered = this.ordered;
     const fragment = this.fragment;
@@ -214,7 +235,15 @@ export class CommentWriter {
     for (let i = next; i < count; i++) {
       if (notes[i] !== note) break;
       const size = this.readHeader(bytes, at);
-      if (size < 0 || this.type !== type || this.reliable || this.ordered !== ordered || this.fragment !== fragment || this.fragIndex >= 0) break;
+      if (
+        size < 0 ||
+        this.type !== type ||
+        this.reliable ||
+        this.ordered !== ordered ||
+        this.fragment !== fragment ||
+        this.fragIndex >= 0
+      )
+        break;
       same++;
       at += size;
     }
@@ -245,7 +274,14 @@ export class CommentWriter {
     let at = offset + ACK_BYTES;
     let i = first + 1;
     for (; i < count; i++) {
-      if (notes[i] !== note || this.readHeader(bytes, at) !== ACK_BYTES || this.type !== TYPE_ACK || this.ackFlags !== flags || this.seq !== seqNext(last)) break;
+      if (
+        notes[i] !== note ||
+        this.readHeader(bytes, at) !== ACK_BYTES ||
+        this.type !== TYPE_ACK ||
+        this.ackFlags !== flags ||
+        this.seq !== seqNext(last)
+      )
+        break;
       last = this.seq;
       at += ACK_BYTES;
     }
@@ -301,7 +337,11 @@ export class CommentWriter {
     const size = this.readHeader(bytes, offset);
     if (size < 0) {
       const read = readMessage(bytes, offset, bytes.length);
-      this.text(isDecodeError(read) ? `malformed at offset ${read.offset}: ${read.reason}` : `unreadable message at offset ${offset}`);
+      this.text(
+        isDecodeError(read)
+          ? `malformed at offset ${read.offset}: ${read.reason}`
+          : `unreadable message at offset ${offset}`,
+      );
       return -1;
     }
     const type = this.type;
@@ -323,7 +363,16 @@ export class CommentWriter {
       this.text(hex2(type));
       this.text(')');
     }
-    if (this.reliable) this.text(this.ordered ? (this.fragment ? ' reliable+ordered+fragment' : ' reliable+ordered') : this.fragment ? ' reliable+fragment' : ' reliable');
+    if (this.reliable)
+      this.text(
+        this.ordered
+          ? this.fragment
+            ? ' reliable+ordered+fragment'
+            : ' reliable+ordered'
+          : this.fragment
+            ? ' reliable+fragment'
+            : ' reliable',
+      );
     else if (this.ordered) this.text(this.fragment ? ' ordered+fragment' : ' ordered');
     else this.text(this.fragment ? ' fragment' : ' unreliable');
     if (this.seq >= 0) {

@@ -44,7 +44,8 @@ export class KeepaliveEchoes {
   /** An echo went out with `seq` at `timeUs`; true when that seq was already used by an echo. */
   echoSeq(seq: number, timeUs: number): boolean {
     const seen = this.seqLastUs.delete(seq);
-    if (!seen && this.seqLastUs.size >= MAX_ECHO_SEQS) this.seqLastUs.delete(this.seqLastUs.keys().next().value as number);
+    if (!seen && this.seqLastUs.size >= MAX_ECHO_SEQS)
+      this.seqLastUs.delete(this.seqLastUs.keys().next().value as number);
     this.seqLastUs.set(seq, timeUs);
     return seen;
   }
@@ -81,7 +82,12 @@ export class SinceServer {
  * left by then (`endedUs`: the connection's first Disconnect or Boot, NaN for none). Null when the wire
  * does not show that.
  */
-export function silentRemoval(serverLastUs: number, clientLastUs: number, since: SinceServer, endedUs: number): Removal | null {
+export function silentRemoval(
+  serverLastUs: number,
+  clientLastUs: number,
+  since: SinceServer,
+  endedUs: number,
+): Removal | null {
   if (Number.isNaN(serverLastUs) || Number.isNaN(clientLastUs)) return null;
   if (endedUs < serverLastUs + REMOVAL_SILENCE_US) return null;
   if (since.reliables === 0 || since.datagrams < REMOVAL_CLIENT_DATAGRAMS) return null;

@@ -7,12 +7,28 @@ export { CaptureSet } from './capture-set.js';
 export type { Capture } from './capture-set.js';
 export { SERVER_PORT, SERVER_ENDPOINT, clientEndpoint, endpointsOf } from './addresses.js';
 export { BC_PORT, PayloadClassifier, classifyPayload, scanCapture, countConnections } from './bc-packets.js';
-export type { BcDatagram, CaptureConnection, CaptureEndpoint, Classification, ScanResult, ScanStats } from './bc-packets.js';
+export type {
+  BcDatagram,
+  CaptureConnection,
+  CaptureEndpoint,
+  Classification,
+  ScanResult,
+  ScanStats,
+} from './bc-packets.js';
 export { datagramMessages, connectAckSlot, messageSizeAt } from './wire-walk.js';
 export { droppedCauseOf } from './comments.js';
 export type { DirectionFigures } from './analysis-types.js';
 export { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
-export type { AckRuleName, AckBehaviour, AckBehaviourName, AnalyzerOptions, WireAnalysis, ConnectionAnalysis, OutboxEstimate, Removal } from './analyze.js';
+export type {
+  AckRuleName,
+  AckBehaviour,
+  AckBehaviourName,
+  AnalyzerOptions,
+  WireAnalysis,
+  ConnectionAnalysis,
+  OutboxEstimate,
+  Removal,
+} from './analyze.js';
 export { behaviourName, inferBehaviour } from './ack-behaviour.js';
 export { removalText } from './connection-end.js';
 export { analyzeCapture, census, censusLine } from './analyze-capture.js';

@@ -62,7 +62,8 @@ export function messageSizeAt(bytes: Uint8Array, offset: number, end: number): n
   if (size > remaining) return -1;
   // The fixed header, before frag_idx says whether total_frags follows.
   if (size < dataHeaderBytes(reliable, fragment, 1)) return -1;
-  if (fragment && bytes[offset + afterSeqOffset(reliable)] === 0 && size < dataHeaderBytes(reliable, fragment, 0)) return -1;
+  if (fragment && bytes[offset + afterSeqOffset(reliable)] === 0 && size < dataHeaderBytes(reliable, fragment, 0))
+    return -1;
   return size;
 }
 

@@ -55,12 +55,18 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
   for (const part of parts) {
     const next: typeof frontier = [];
     for (const { path: at, node } of frontier) {
-      if (node === null || typeof node !== 'object') throw new PathError(path, `"${at.join('.')}" is not an object`, node === null);
+      if (node === null || typeof node !== 'object')
+        throw new PathError(path, `"${at.join('.')}" is not an object`, node === null);
       if (part === '*') {
         const where = at.join('.');
         // peers.* is the two hosts (server and client totals); the keyed maps hold each connection.
-        const keys = where === 'peers' ? ['server', 'client'] : STAR_MAPS.includes(where) ? Object.keys(node as object) : null;
-        if (keys === null) throw new PathError(path, `"*" is allowed only as ${['peers', ...STAR_MAPS].map((m) => `${m}.*`).join(', ')}`);
+        const keys =
+          where === 'peers' ? ['server', 'client'] : STAR_MAPS.includes(where) ? Object.keys(node as object) : null;
+        if (keys === null)
+          throw new PathError(
+            path,
+            `"*" is allowed only as ${['peers', ...STAR_MAPS].map((m) => `${m}.*`).join(', ')}`,
+          );
         // An empty map would make the assertion check nothing.
         if (keys.length === 0) throw new PathError(path, `${where} is empty in this run (no client connected)`, true);
         for (const key of keys) next.push({ path: [...at, key], node: (node as Record<string, unknown>)[key] });
@@ -68,14 +74,22 @@ export function resolvePath(summary: Summary, path: string): Array<{ path: strin
       }
       if (!Object.prototype.hasOwnProperty.call(node, part)) {
         const known = Object.keys(node as object).join(', ');
-        throw new PathError(path, `no summary field "${part}"${at.length ? ` under ${at.join('.')}` : ''} (known: ${known})`);
+        throw new PathError(
+          path,
+          `no summary field "${part}"${at.length ? ` under ${at.join('.')}` : ''} (known: ${known})`,
+        );
       }
       next.push({ path: [...at, part], node: (node as Record<string, unknown>)[part] });
     }
     frontier = next;
   }
   return frontier.map(({ path: at, node }) => {
-    if (typeof node !== 'number') throw new PathError(path, `${at.join('.')} is ${node === null ? 'null' : typeof node}, not a number`, node === null);
+    if (typeof node !== 'number')
+      throw new PathError(
+        path,
+        `${at.join('.')} is ${node === null ? 'null' : typeof node}, not a number`,
+        node === null,
+      );
     return { path: at.join('.'), value: node };
   });
 }
@@ -107,6 +121,7 @@ export function evaluate(summary: Summary, expectations: Record<string, Assertio
  */
 function cutMakesItUnjudgeable(r: Omit<AssertionResult, 'notApplicable'>): string | undefined {
   if (r.path.endsWith('.final')) return 'an end-of-run value, and the run ended before its phase plan';
-  if (!r.pass && (r.op === 'gt' || r.op === 'gte' || (r.op === 'eq' && r.actual < r.expected))) return 'a lower bound not reached before the run ended, inside its phase plan';
+  if (!r.pass && (r.op === 'gt' || r.op === 'gte' || (r.op === 'eq' && r.actual < r.expected)))
+    return 'a lower bound not reached before the run ended, inside its phase plan';
   return undefined;
 }

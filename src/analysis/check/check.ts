@@ -45,8 +45,13 @@ export interface CheckOptions {
 }
 
 /** The modes checkScenario runs for this scenario and options. */
-export function modesToCheck(scenario: Scenario, options: Pick<CheckOptions, 'mode' | 'checkDeterminism'> = {}): PresetName[] {
-  const modes = PRESET_NAMES.filter((m) => scenario.expect[m] !== undefined && (options.mode === undefined || options.mode === m));
+export function modesToCheck(
+  scenario: Scenario,
+  options: Pick<CheckOptions, 'mode' | 'checkDeterminism'> = {},
+): PresetName[] {
+  const modes = PRESET_NAMES.filter(
+    (m) => scenario.expect[m] !== undefined && (options.mode === undefined || options.mode === m),
+  );
   // Determinism is checked even for a mode without expectations when it is asked for.
   return modes.length === 0 && options.checkDeterminism ? [options.mode ?? scenario.preset] : modes;
 }
@@ -99,7 +104,12 @@ function reproduceCommand(ref: string, mode: PresetName, scenario: Scenario, opt
 }
 
 /** `bcsim check … --mode M --seed N`: re-evaluates the run's expectations, and fails again the way it failed. */
-function recheckCommand(ref: string, mode: PresetName, scenario: Scenario, options: ReproduceOptions & { checkDeterminism?: boolean } = {}): string {
+function recheckCommand(
+  ref: string,
+  mode: PresetName,
+  scenario: Scenario,
+  options: ReproduceOptions & { checkDeterminism?: boolean } = {},
+): string {
   const words = ['bcsim', 'check', ref, ...runWords(mode, scenario, options)];
   if (options.checkDeterminism) words.push('--check-determinism');
   return words.map(shellQuote).join(' ');

@@ -33,7 +33,8 @@ export function compareRuns(a: RunResult, b: RunResult): DeterminismVerdict {
   }
   if (first < 0 && digestsA.length !== digestsB.length) first = n;
   const sameSummary = JSON.stringify(a.summary) === JSON.stringify(b.summary);
-  if (first < 0 && a.summary.traceHash === b.summary.traceHash && sameSummary) return { identical: true, datagrams: digestsA.length, message: '' };
+  if (first < 0 && a.summary.traceHash === b.summary.traceHash && sameSummary)
+    return { identical: true, datagrams: digestsA.length, message: '' };
   const where =
     first >= 0
       ? describe(da.recordAt(first), db.recordAt(first), first)
@@ -43,7 +44,14 @@ export function compareRuns(a: RunResult, b: RunResult): DeterminismVerdict {
   return { identical: false, datagrams: digestsA.length, message: `runs differ: ${where}` };
 }
 
-function describe(a: { timeUs: number; direction: number } | null, b: { timeUs: number; direction: number } | null, index: number): string {
-  const side = (r: { timeUs: number; direction: number } | null) => (r === null ? 'missing' : `t=${(usToSeconds(r.timeUs)).toFixed(6)} s from ${r.direction === 0 ? 'client' : 'server'}`);
+function describe(
+  a: { timeUs: number; direction: number } | null,
+  b: { timeUs: number; direction: number } | null,
+  index: number,
+): string {
+  const side = (r: { timeUs: number; direction: number } | null) =>
+    r === null
+      ? 'missing'
+      : `t=${(usToSeconds(r.timeUs)).toFixed(6)} s from ${r.direction === 0 ? 'client' : 'server'}`;
   return `first diverging datagram is #${index} (run 1: ${side(a)}; run 2: ${side(b)})`;
 }

@@ -39,7 +39,10 @@ export function parseFailOn(text: string): FailOn {
   const leak = /^(?:([A-Za-z0-9][A-Za-z0-9_.-]*):)?leak$/.exec(trimmed);
   if (leak) return { text, label: leak[1] ?? null, kind: 'leak', path: '', op: '', value: 0 };
   const m = EXPR.exec(trimmed);
-  if (!m) throw new FailOnError(`--fail-on ${JSON.stringify(text)}: expected "leak" or "[LABEL:]PATH OP NUMBER", e.g. delivery.reliableLost>0 (OP: > >= < <= == !=)`);
+  if (!m)
+    throw new FailOnError(
+      `--fail-on ${JSON.stringify(text)}: expected "leak" or "[LABEL:]PATH OP NUMBER", e.g. delivery.reliableLost>0 (OP: > >= < <= == !=)`,
+    );
   return { text, label: m[1] ?? null, kind: 'compare', path: m[2], op: m[3], value: Number(m[4]) };
 }
 
@@ -48,7 +51,9 @@ export function failures(conditions: readonly FailOn[], runs: readonly FailOnRun
   const out: string[] = [];
   for (const c of conditions) {
     if (c.label !== null && !runs.some((r) => r.label === c.label)) {
-      throw new FailOnError(`--fail-on ${JSON.stringify(c.text)}: no column "${c.label}" (columns: ${runs.map((r) => r.label).join(', ')})`);
+      throw new FailOnError(
+        `--fail-on ${JSON.stringify(c.text)}: no column "${c.label}" (columns: ${runs.map((r) => r.label).join(', ')})`,
+      );
     }
     for (const run of runs) {
       if (c.label !== null && run.label !== c.label) continue;
@@ -62,7 +67,8 @@ export function failures(conditions: readonly FailOn[], runs: readonly FailOnRun
       } catch (error) {
         throw new FailOnError(`--fail-on ${JSON.stringify(c.text)}: ${(error as Error).message}`);
       }
-      for (const { path, value } of resolved) if (OPS[c.op](value, c.value)) out.push(`${run.label}: ${path} = ${value} (${c.op} ${c.value})`);
+      for (const { path, value } of resolved)
+        if (OPS[c.op](value, c.value)) out.push(`${run.label}: ${path} = ${value} (${c.op} ${c.value})`);
     }
   }
   return out;

@@ -14,7 +14,9 @@ export interface JunitOptions {
 
 export function junitXml(runs: readonly CheckRun[], options: JunitOptions = {}): string {
   const suites = runs.map((run): JunitSuite => {
-    const name = options.seedInNames ? `${run.scenario} [${run.mode}] seed ${run.seed}` : `${run.scenario} [${run.mode}]`;
+    const name = options.seedInNames
+      ? `${run.scenario} [${run.mode}] seed ${run.seed}`
+      : `${run.scenario} [${run.mode}]`;
     const cases = run.results.map(
       (a): JunitCase => ({
         classname: name,
@@ -26,7 +28,12 @@ export function junitXml(runs: readonly CheckRun[], options: JunitOptions = {}):
     );
     if (run.determinism) {
       const d = run.determinism;
-      cases.push({ classname: name, name: 'determinism: two runs give identical traces', status: d.identical ? 'pass' : 'fail', message: d.message });
+      cases.push({
+        classname: name,
+        name: 'determinism: two runs give identical traces',
+        status: d.identical ? 'pass' : 'fail',
+        message: d.message,
+      });
     }
     return { name, cases };
   });

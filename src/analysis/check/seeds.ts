@@ -15,14 +15,20 @@ export function parseSeedList(text: string): { seeds: number[] } | { problem: st
   let count = 0;
   for (const item of items) {
     const m = /^(\d+)(?:\.\.(\d+))?$/.exec(item);
-    if (m === null) return { problem: `${EXAMPLE}, got ${JSON.stringify(text)} (${JSON.stringify(item)} is neither a seed nor a range a..b)` };
+    if (m === null)
+      return {
+        problem: `${EXAMPLE}, got ${JSON.stringify(text)} (${JSON.stringify(item)} is neither a seed nor a range a..b)`,
+      };
     const from = Number(m[1]);
     const to = m[2] === undefined ? from : Number(m[2]);
-    for (const n of [from, to]) if (n > MAX_SEED) return { problem: `a seed is a whole number 0..${MAX_SEED}, got ${JSON.stringify(text)}` };
-    if (to < from) return { problem: `the range ${item} runs backwards (write ${m[2]}..${m[1]}), got ${JSON.stringify(text)}` };
+    for (const n of [from, to])
+      if (n > MAX_SEED) return { problem: `a seed is a whole number 0..${MAX_SEED}, got ${JSON.stringify(text)}` };
+    if (to < from)
+      return { problem: `the range ${item} runs backwards (write ${m[2]}..${m[1]}), got ${JSON.stringify(text)}` };
     count += to - from + 1;
     // Counted before any list is built: "1..4294967295" is refused without allocating it.
-    if (count > MAX_SEEDS) return { problem: `at most ${MAX_SEEDS.toLocaleString('en-US')} seeds per check, got ${JSON.stringify(text)}` };
+    if (count > MAX_SEEDS)
+      return { problem: `at most ${MAX_SEEDS.toLocaleString('en-US')} seeds per check, got ${JSON.stringify(text)}` };
     ranges.push([from, to]);
   }
   const seeds: number[] = [];
@@ -39,7 +45,8 @@ export function parseSeedList(text: string): { seeds: number[] } | { problem: st
 
 /** "1..20" for a run of consecutive seeds, else "1, 4, 9", cut after `max` seeds with a count of the rest. */
 export function describeSeeds(seeds: readonly number[], max = 20): string {
-  if (seeds.length > 2 && seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1)) return `${seeds[0]}..${seeds[seeds.length - 1]}`;
+  if (seeds.length > 2 && seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1))
+    return `${seeds[0]}..${seeds[seeds.length - 1]}`;
   const shown = seeds.slice(0, max).join(', ');
   return seeds.length > max ? `${shown} … and ${(seeds.length - max).toLocaleString('en-US')} more` : shown;
 }

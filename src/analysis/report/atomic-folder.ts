@@ -15,7 +15,18 @@
 // folder is missing, then deletes the rest. Leftovers are recognised by a dead
 // owner pid and deleted only if they hold nothing but report files. No signal
 // handler is installed (the simulation is synchronous: it would delay Ctrl-C).
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isAlive, makeDirs, temporaryName, temporaryOwner } from './atomic-write.js';
 import { OutPathError, foreignEntries, foreignMessage } from './out-dir.js';
@@ -108,7 +119,9 @@ function recoverLeftovers(parent: string, name: string, reportFiles: readonly st
     readdirSync(parent)
       .filter((entry) => {
         const pid = temporaryOwner(prefix, entry, name);
-        return pid !== undefined && pid !== process.pid && !isAlive(pid) && onlyReportFiles(join(parent, entry), reportFiles);
+        return (
+          pid !== undefined && pid !== process.pid && !isAlive(pid) && onlyReportFiles(join(parent, entry), reportFiles)
+        );
       })
       .map((entry) => join(parent, entry));
   for (const old of stale(OLD_PREFIX)) {

@@ -67,7 +67,9 @@ export function writeFileAtomic(dir: string, name: string, content: string | Uin
  * failure (or a kill) before the renames leaves none of them; a failed write
  * removes every temporary. Paths are absolute.
  */
-export function writeFilesTogether(files: ReadonlyArray<{ readonly path: string; readonly content: string | Uint8Array }>): void {
+export function writeFilesTogether(
+  files: ReadonlyArray<{ readonly path: string; readonly content: string | Uint8Array }>,
+): void {
   const temps: string[] = [];
   try {
     for (const f of files) {

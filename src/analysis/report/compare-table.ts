@@ -9,7 +9,11 @@ import { compareSettingsLine } from './settings.js';
 import { COMPACT } from './summary-table.js';
 
 export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance): string {
-  const table = new Table({ head: ['metric', ...comparison.runs.map((r) => r.spec.label)], style: { head: [], border: [] }, chars: COMPACT });
+  const table = new Table({
+    head: ['metric', ...comparison.runs.map((r) => r.spec.label)],
+    style: { head: [], border: [] },
+    chars: COMPACT,
+  });
   for (const row of rowsFor(comparison)) {
     table.push([
       row.label,

@@ -45,7 +45,11 @@ export function modesWithCauses(): ModeSpec[] {
   const stockCause = 'matcher-rejects-fragments';
   return [
     ...STOCK_AND_FIXED,
-    ...FRAGMENT_ACK_CAUSES.filter((c) => c !== stockCause).map((cause) => ({ label: `cause:${cause}`, preset: 'stock' as const, switches: { fragmentAckCause: cause } })),
+    ...FRAGMENT_ACK_CAUSES.filter((c) => c !== stockCause).map((cause) => ({
+      label: `cause:${cause}`,
+      preset: 'stock' as const,
+      switches: { fragmentAckCause: cause },
+    })),
   ];
 }
 
@@ -68,7 +72,13 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
   const seed = options.seed ?? scenario.seed;
   let phases: readonly PhaseStart[] = [];
   const runs = modes.map((spec, index): ComparedRun => {
-    const column = runColumn(scenario, spec, { durationUs, seed, loss: options.loss, maxPoints: options.maxPoints }, options.observerFor?.(spec, index), options.onProgress);
+    const column = runColumn(
+      scenario,
+      spec,
+      { durationUs, seed, loss: options.loss, maxPoints: options.maxPoints },
+      options.observerFor?.(spec, index),
+      options.onProgress,
+    );
     if (phases.length === 0) phases = column.phases;
     return column.run;
   });

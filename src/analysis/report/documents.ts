@@ -42,7 +42,9 @@ export function summaryJson(comparison: Comparison): string {
     // What the comparison ran with; each run's full effective settings are in runs.<mode>.settings.
     settings: comparisonSettings(comparison),
     // Each column's resolved scenario (link models, traffic plan, parameters): --config may change any of it.
-    scenarios: Object.fromEntries(comparison.runs.map((r) => [r.spec.label, effectiveScenario(r.spec.scenario ?? comparison.scenario)])),
+    scenarios: Object.fromEntries(
+      comparison.runs.map((r) => [r.spec.label, effectiveScenario(r.spec.scenario ?? comparison.scenario)]),
+    ),
     trends,
     // Multi-client runs only: the connection each run charts beside the server total.
     ...(isMultiClient(comparison) ? { worstConnections: worstConnectionsJson(comparison) } : {}),
@@ -52,7 +54,12 @@ export function summaryJson(comparison: Comparison): string {
 }
 
 /** Per run: the worst connection's slot, client and server-side ACK-outbox peak, or null. */
-function worstConnectionsJson(comparison: Comparison): Record<string, { slot: number | null; client: number; serverAckOutboxMax: number; clientAckOutboxMax: number } | null> {
+function worstConnectionsJson(
+  comparison: Comparison,
+): Record<
+  string,
+  { slot: number | null; client: number; serverAckOutboxMax: number; clientAckOutboxMax: number } | null
+> {
   return Object.fromEntries(
     comparison.runs.map((r) => {
       const worst = worstConnection(r);
@@ -71,11 +78,36 @@ function csvPeer(peer: 'server' | 'client', key: string): string {
 }
 
 function effectiveScenario(scenario: Comparison['scenario']): object {
-  const { name, source, durationUs, seed, preset, switchOverrides, params, link, traffic, overrides, clients, clientLinks } = scenario;
+  const {
+    name,
+    source,
+    durationUs,
+    seed,
+    preset,
+    switchOverrides,
+    params,
+    link,
+    traffic,
+    overrides,
+    clients,
+    clientLinks,
+  } = scenario;
   // With several clients, each one's links; `link` stays client 1's.
   const perClient = clients > 1 ? { clients, clientLinks } : {};
   // The checksum manifest as an outline: its rounds, counts and sizes, not every file hash.
-  return { name, source, durationSeconds: usToSeconds(durationUs), seed, preset, switchOverrides, params, link, ...perClient, traffic: { ...traffic, manifest: manifestOutline(traffic.manifest) }, set: overrides };
+  return {
+    name,
+    source,
+    durationSeconds: usToSeconds(durationUs),
+    seed,
+    preset,
+    switchOverrides,
+    params,
+    link,
+    ...perClient,
+    traffic: { ...traffic, manifest: manifestOutline(traffic.manifest) },
+    set: overrides,
+  };
 }
 
 /**
@@ -89,7 +121,12 @@ export function timeseriesCsv(comparison: Comparison): string {
     const worst = worstConnection(run);
     const sources = [
       ...(['server', 'client'] as const).map((peer) => ({ name: peer, series: run.recorded.series[peer] })),
-      ...(worst === null ? [] : (['server', 'client'] as const).map((peer) => ({ name: csvPeer(peer, worst.key), series: worst.series[peer] }))),
+      ...(worst === null
+        ? []
+        : (['server', 'client'] as const).map((peer) => ({
+            name: csvPeer(peer, worst.key),
+            series: worst.series[peer],
+          }))),
     ];
     for (const { name, series } of sources) {
       for (const metric of METRICS) {
@@ -123,13 +160,23 @@ export function reportMarkdown(comparison: Comparison): string {
   out.push('', '## Side by side', '');
   out.push(`| metric | ${labels.join(' | ')} |`);
   out.push(`|---|${labels.map(() => '---:').join('|')}|`);
-  for (const row of rowsFor(comparison)) out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
+  for (const row of rowsFor(comparison))
+    out.push(`| ${row.label} | ${comparison.runs.map((r) => cell(row, r)).join(' | ')} |`);
   out.push('', ...anomaliesMarkdown(comparison));
-  out.push('', '## Growth over the last half of the run', '', 'Queues only; summary.json has the slope of every series.', '');
+  out.push(
+    '',
+    '## Growth over the last half of the run',
+    '',
+    'Queues only; summary.json has the slope of every series.',
+    '',
+  );
   out.push(`| mode | peer | queue | slope per hour | leak |`);
   out.push('|---|---|---|---:|---|');
   for (const run of comparison.runs) {
-    for (const t of run.trends.filter((x) => x.queue)) out.push(`| ${run.spec.label} | ${t.peer} | ${t.metric} | ${round4(t.trend.slopePerHour)} | ${t.trend.leak ? '**yes**' : 'no'} |`);
+    for (const t of run.trends.filter((x) => x.queue))
+      out.push(
+        `| ${run.spec.label} | ${t.peer} | ${t.metric} | ${round4(t.trend.slopePerHour)} | ${t.trend.leak ? '**yes**' : 'no'} |`,
+      );
   }
   out.push('', '## Traffic phases', '');
   out.push(phaseLine(comparison));
@@ -184,7 +231,15 @@ function anomalyTables(comparison: Comparison): { counts: string[][]; list: stri
     const { counts: c, list: all } = r.summary.delivery.anomalies;
     counts.push([r.spec.label, fmt(c.lost), fmt(c.swallowed), fmt(c.duplicate), fmt(c.outOfOrder)]);
     for (const a of all.slice(0, ANOMALIES_IN_REPORT)) {
-      list.push([r.spec.label, a.kind, a.from, a.category, String(a.seq), formatSeconds(msToUsUnrounded(a.sentAtMs)), a.atMs === null ? 'not recorded' : formatSeconds(msToUsUnrounded(a.atMs))]);
+      list.push([
+        r.spec.label,
+        a.kind,
+        a.from,
+        a.category,
+        String(a.seq),
+        formatSeconds(msToUsUnrounded(a.sentAtMs)),
+        a.atMs === null ? 'not recorded' : formatSeconds(msToUsUnrounded(a.atMs)),
+      ]);
     }
     const hidden = c.lost + c.swallowed + c.duplicate + c.outOfOrder - Math.min(all.length, ANOMALIES_IN_REPORT);
     if (hidden > 0) more.push(`${fmt(hidden)} more in ${r.spec.label}`);
@@ -195,24 +250,51 @@ function anomalyTables(comparison: Comparison): { counts: string[][]; list: stri
 function anomaliesMarkdown(comparison: Comparison): string[] {
   const out = ['## Anomalies', ''];
   const tables = anomalyTables(comparison);
-  if (tables === null) return [...out, 'None: in every run each reliable message was delivered once and in order, or was still in flight at the end.'];
+  if (tables === null)
+    return [
+      ...out,
+      'None: in every run each reliable message was delivered once and in order, or was still in flight at the end.',
+    ];
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  out.push(ANOMALY_INTRO, '', row(COUNT_HEAD), `|---|${COUNT_HEAD.slice(1).map(() => '---:').join('|')}|`, ...tables.counts.map(row));
-  if (tables.list.length > 0) out.push('', 'Listed, by the time they went wrong:', '', row(LIST_HEAD), '|---|---|---|---|---:|---:|---:|', ...tables.list.map(row));
+  out.push(
+    ANOMALY_INTRO,
+    '',
+    row(COUNT_HEAD),
+    `|---|${COUNT_HEAD.slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
+    ...tables.counts.map(row),
+  );
+  if (tables.list.length > 0)
+    out.push(
+      '',
+      'Listed, by the time they went wrong:',
+      '',
+      row(LIST_HEAD),
+      '|---|---|---|---|---:|---:|---:|',
+      ...tables.list.map(row),
+    );
   if (tables.more.length > 0) out.push('', `_Not listed here: ${tables.more.join(', ')}._`);
   return out;
 }
 
 export function anomaliesHtml(comparison: Comparison): string {
   const tables = anomalyTables(comparison);
-  if (tables === null) return '<section>\n<h2>Anomalies</h2>\n<p>None: in every run each reliable message was delivered once and in order, or was still in flight at the end.</p>\n</section>';
+  if (tables === null)
+    return '<section>\n<h2>Anomalies</h2>\n<p>None: in every run each reliable message was delivered once and in order, or was still in flight at the end.</p>\n</section>';
   const table = (head: string[], rows: string[][]) =>
     `<table>\n<thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>\n<tbody>\n${rows
       .map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c)}</td>`).join('')}</tr>`)
       .join('\n')}\n</tbody>\n</table>`;
-  const parts = ['<section>', '<h2>Anomalies</h2>', `<p>${escapeXml(ANOMALY_INTRO)}</p>`, table(COUNT_HEAD, tables.counts)];
+  const parts = [
+    '<section>',
+    '<h2>Anomalies</h2>',
+    `<p>${escapeXml(ANOMALY_INTRO)}</p>`,
+    table(COUNT_HEAD, tables.counts),
+  ];
   if (tables.list.length > 0) parts.push('<p>Listed, by the time they went wrong:</p>', table(LIST_HEAD, tables.list));
-  if (tables.more.length > 0) parts.push(`<p class="caption">${escapeXml(`Not listed here: ${tables.more.join(', ')}.`)}</p>`);
+  if (tables.more.length > 0)
+    parts.push(`<p class="caption">${escapeXml(`Not listed here: ${tables.more.join(', ')}.`)}</p>`);
   parts.push('</section>');
   return parts.join('\n');
 }

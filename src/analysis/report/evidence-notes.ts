@@ -23,11 +23,20 @@ export function predictionReasons(comparison: Comparison): string[] {
   const seconds = usToSeconds(comparison.durationUs);
   const stock = comparison.runs.find((r) => r.spec.label === 'stock') ?? comparison.runs[0];
   const reasons: string[] = [];
-  if (seconds > MEASURED_SESSION_S) reasons.push(`it runs ${durationLabel(seconds)}, past the 34 measured minutes (DECISIONS.md 25: sessions of 2 hours or more were never measured)`);
+  if (seconds > MEASURED_SESSION_S)
+    reasons.push(
+      `it runs ${durationLabel(seconds)}, past the 34 measured minutes (DECISIONS.md 25: sessions of 2 hours or more were never measured)`,
+    );
   const rate = stock === undefined ? 0 : stock.summary.delivery.reliableSent / Math.max(1, seconds);
-  if (rate > 2 * MEASURED_RELIABLE_PER_S) reasons.push(`its ${fmt(rate)} reliable messages/s are more than twice the measured ~4.9/s (ack-outbox-deadlock.md assumes ~60/s; never measured)`);
+  if (rate > 2 * MEASURED_RELIABLE_PER_S)
+    reasons.push(
+      `its ${fmt(rate)} reliable messages/s are more than twice the measured ~4.9/s (ack-outbox-deadlock.md assumes ~60/s; never measured)`,
+    );
   const quiet = longestQuietS(comparison);
-  if (quiet > MEASURED_QUIET_S) reasons.push(`its ${durationLabel(quiet)} of lobby or quiet are longer than any measured quiet stretch (DECISIONS.md 25 warns of accumulation in them, unmeasured)`);
+  if (quiet > MEASURED_QUIET_S)
+    reasons.push(
+      `its ${durationLabel(quiet)} of lobby or quiet are longer than any measured quiet stretch (DECISIONS.md 25 warns of accumulation in them, unmeasured)`,
+    );
   return reasons;
 }
 
@@ -66,8 +75,19 @@ function alternativesOf(comparison: Comparison, stock: ComparedRun): Alternative
   const out = VERDICT_ALTERNATIVES.map((name): AlternativeFigures => {
     const alt = alternativeRun(scenario, stock.spec.switches ?? {}, name);
     const recorder = new MetricsRecorder();
-    const { summary } = runScenario(alt.scenario, { preset: 'stock', switches: alt.switches, seed: comparison.seed, durationUs: comparison.durationUs, observer: recorder });
-    return { name, change: alt.description.replace(/^calibrated, but /, ''), summary, trends: seriesTrends(recorder.recorded()) };
+    const { summary } = runScenario(alt.scenario, {
+      preset: 'stock',
+      switches: alt.switches,
+      seed: comparison.seed,
+      durationUs: comparison.durationUs,
+      observer: recorder,
+    });
+    return {
+      name,
+      change: alt.description.replace(/^calibrated, but /, ''),
+      summary,
+      trends: seriesTrends(recorder.recorded()),
+    };
   });
   alternativesCache.set(comparison, out);
   return out;
@@ -76,7 +96,10 @@ function alternativesOf(comparison: Comparison, stock: ComparedRun): Alternative
 const deadZoneEnd = (s: Summary) => [s.peers.server.ackOutboxDeadZone.final, s.peers.client.ackOutboxDeadZone.final];
 const outboxPeak = (s: Summary) => Math.max(s.peers.server.ackOutbox.max, s.peers.client.ackOutbox.max);
 const fragmentResends = (s: Summary) => s.peers.server.fragmentRetransmits + s.peers.client.fragmentRetransmits;
-const leaking = (trends: readonly SeriesTrend[]) => trends.filter((t) => t.metric === 'ackOutbox' && t.trend.leak).map((t) => `${t.peer} (+${fmt(t.trend.slopePerHour)}/h)`);
+const leaking = (trends: readonly SeriesTrend[]) =>
+  trends
+    .filter((t) => t.metric === 'ackOutbox' && t.trend.leak)
+    .map((t) => `${t.peer} (+${fmt(t.trend.slopePerHour)}/h)`);
 
 /** A verdict that differs by this much, or turns from zero to some, has flipped. */
 function differs(a: number, b: number): boolean {
@@ -112,7 +135,11 @@ export function flipsOf(comparison: Comparison): Flip[] {
     const stockLeaks = leaking(stock.trends);
     const altLeaks = leaking(alt.trends);
     if ((stockLeaks.length === 0) !== (altLeaks.length === 0)) {
-      parts.push(altLeaks.length > 0 ? `the ACK-outbox keeps growing: ${altLeaks.join(', ')} (stock: bounded)` : `no ACK-outbox grows (stock: ${stockLeaks.join(', ')})`);
+      parts.push(
+        altLeaks.length > 0
+          ? `the ACK-outbox keeps growing: ${altLeaks.join(', ')} (stock: bounded)`
+          : `no ACK-outbox grows (stock: ${stockLeaks.join(', ')})`,
+      );
       topics.push('growth');
     }
     if (differs(outboxPeak(s), outboxPeak(a))) {
@@ -140,7 +167,12 @@ export function flipSentences(comparison: Comparison): string[] {
   const flips = flipsOf(comparison);
   const flipping = flips.filter((f) => f.parts.length > 0);
   const quiet = flips.filter((f) => f.parts.length === 0).map((f) => `"${f.name}"`);
-  const lead = flipping.length === 0 ? [] : ['Stock verdicts that flip under a reading of similar rank (`bcsim reproduce ack-outbox`, `bcsim reproduce fragment-ack`):'];
+  const lead =
+    flipping.length === 0
+      ? []
+      : [
+          'Stock verdicts that flip under a reading of similar rank (`bcsim reproduce ack-outbox`, `bcsim reproduce fragment-ack`):',
+        ];
   return [
     ...lead,
     ...flipping.map((f) => `Under "${f.name}" (${f.change}), ${f.parts.join('; ')}.`),

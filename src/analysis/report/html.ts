@@ -35,25 +35,41 @@ export function reportHtml(comparison: Comparison): string {
     ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (the highest server-side ACK-outbox peak), dotted = that connection’s client'
     : 'solid = server, dashed = client';
   const charts = METRICS.map((metric) => {
-    const series = comparison.runs.flatMap((run, i) => (multi ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name) : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name)));
-    const svg = renderChart({ id: `chart-${metric.name}`, title: metric.title, unit: metric.unit, endS, series, phases, legend });
+    const series = comparison.runs.flatMap((run, i) =>
+      multi
+        ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name)
+        : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name),
+    );
+    const svg = renderChart({
+      id: `chart-${metric.name}`,
+      title: metric.title,
+      unit: metric.unit,
+      endS,
+      series,
+      phases,
+      legend,
+    });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
       `${metric.name}: ${lineAndBand(metric)}; ${strokes}.`,
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
   const tableRows = rowsFor(comparison);
-  const direction = allLowerIsBetter(tableRows) ? 'Lower is better on every row' : 'Each row is judged in its better direction (the counter schema’s)';
-  const rows = tableRows.map((row) => {
-    const cells = comparison.runs
-      .map((run, i) => {
-        const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
-        const cls = verdict === null ? '' : ` class="${verdict}"`;
-        return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
-      })
-      .join('');
-    return `<tr><td>${escapeXml(row.label)}</td>${cells}</tr>`;
-  }).join('\n');
+  const direction = allLowerIsBetter(tableRows)
+    ? 'Lower is better on every row'
+    : 'Each row is judged in its better direction (the counter schema’s)';
+  const rows = tableRows
+    .map((row) => {
+      const cells = comparison.runs
+        .map((run, i) => {
+          const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
+          const cls = verdict === null ? '' : ` class="${verdict}"`;
+          return `<td${cls}>${escapeXml(cell(row, run))}</td>`;
+        })
+        .join('');
+      return `<tr><td>${escapeXml(row.label)}</td>${cells}</tr>`;
+    })
+    .join('\n');
   const key = Object.entries(PHASE_FILL)
     .map(([kind, color]) => `<span style="background:${color}"></span>${kind}`)
     .join('');
@@ -112,9 +128,16 @@ ${settingsHtml(comparison)}
  * their band reaches the peak the table shows.
  */
 function lineAndBand(metric: Metric): string {
-  if (metric.kind === 'gauge') return 'sampled once a simulated second, the line the mean of each bucket’s samples, the band from the lowest sample to the highest value reached (between samples too)';
-  const most = metric.name === 'ackBytesPerPacket' ? ' in one datagram' : metric.name === 'dedupPerMessage' ? ' in one lookup' : null;
-  if (most !== null) return `each second’s ratio, the line its mean over the bucket, the band from the lowest second to the highest value${most}`;
+  if (metric.kind === 'gauge')
+    return 'sampled once a simulated second, the line the mean of each bucket’s samples, the band from the lowest sample to the highest value reached (between samples too)';
+  const most =
+    metric.name === 'ackBytesPerPacket'
+      ? ' in one datagram'
+      : metric.name === 'dedupPerMessage'
+        ? ' in one lookup'
+        : null;
+  if (most !== null)
+    return `each second’s ratio, the line its mean over the bucket, the band from the lowest second to the highest value${most}`;
   return 'each second’s count, the line its mean over the bucket, the band from the lowest second to the highest';
 }
 
@@ -131,14 +154,24 @@ function chartLegend(comparison: Comparison): LegendEntry[] {
       { label: 'client, worst connection', color: '#333', strokes: ['dotted'] },
       ...comparison.runs.map((run, i): LegendEntry => {
         const worst = worstConnection(run);
-        return { label: worst === null ? `${run.spec.label} (one client)` : `${run.spec.label} (worst: ${worst.label})`, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed', 'dotted'] };
+        return {
+          label: worst === null ? `${run.spec.label} (one client)` : `${run.spec.label} (worst: ${worst.label})`,
+          color: PALETTE[i % PALETTE.length],
+          strokes: ['solid', 'dashed', 'dotted'],
+        };
       }),
     ];
   }
   return [
     { label: 'server', color: '#333', strokes: ['solid'] },
     { label: 'client', color: '#333', strokes: ['dashed'] },
-    ...comparison.runs.map((run, i): LegendEntry => ({ label: run.spec.label, color: PALETTE[i % PALETTE.length], strokes: ['solid', 'dashed'] })),
+    ...comparison.runs.map(
+      (run, i): LegendEntry => ({
+        label: run.spec.label,
+        color: PALETTE[i % PALETTE.length],
+        strokes: ['solid', 'dashed'],
+      }),
+    ),
   ];
 }
 
@@ -163,13 +196,30 @@ function multiClientSeries(run: ComparedRun, color: string, metric: MetricName):
   if (worst === null) {
     return [
       { label: `${label} server`, color, dashed: false, points: run.recorded.series.server[metric].points() },
-      { label: `${label} client`, color, dashed: false, dotted: true, points: run.recorded.series.client[metric].points() },
+      {
+        label: `${label} client`,
+        color,
+        dashed: false,
+        dotted: true,
+        points: run.recorded.series.client[metric].points(),
+      },
     ];
   }
   return [
     { label: `${label} server total`, color, dashed: false, points: run.recorded.series.server[metric].points() },
-    { label: `${label} server, ${worst.label} (worst)`, color, dashed: true, points: worst.series.server[metric].points() },
-    { label: `${label} client, ${worst.label} (worst)`, color, dashed: false, dotted: true, points: worst.series.client[metric].points() },
+    {
+      label: `${label} server, ${worst.label} (worst)`,
+      color,
+      dashed: true,
+      points: worst.series.server[metric].points(),
+    },
+    {
+      label: `${label} client, ${worst.label} (worst)`,
+      color,
+      dashed: false,
+      dotted: true,
+      points: worst.series.client[metric].points(),
+    },
   ];
 }
 

@@ -1,7 +1,14 @@
 // Reports' public surface: atomic writes and output paths, formatting, the tables,
 // the comparison and the report files; the scheme reports (rtype-deaths,
 // schemes-side-by-side) and the R-Type defect table.
-export { TEMP_PREFIX, makeDirs, sweepTemporaries, temporaryName, writeFileAtomic, writeFilesTogether } from './atomic-write.js';
+export {
+  TEMP_PREFIX,
+  makeDirs,
+  sweepTemporaries,
+  temporaryName,
+  writeFileAtomic,
+  writeFilesTogether,
+} from './atomic-write.js';
 export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
 export { escapeXml, fmt } from './format.js';
 export { junitDocument, writeJunitDocument } from './junit.js';
@@ -19,4 +26,10 @@ export { summaryJson } from './documents.js';
 export { REPORT_FILES, writeReport } from './write.js';
 export { renderRtypeReproduction } from './rtype-reproduce-table.js';
 export { SCHEME_REPORT_FILES, renderRtypeCompare, rtypeSummaryJson, writeRtypeReport } from './rtype-files.js';
-export { renderSchemesCompare, schemesReportHtml, schemesSummaryJson, schemesTimeseriesCsv, writeSchemesReport } from './schemes-files.js';
+export {
+  renderSchemesCompare,
+  schemesReportHtml,
+  schemesSummaryJson,
+  schemesTimeseriesCsv,
+  writeSchemesReport,
+} from './schemes-files.js';

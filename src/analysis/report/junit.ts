@@ -53,7 +53,8 @@ function caseXml(c: JunitCase): string {
   const open = `<testcase classname="${xmlText(c.classname)}" name="${xmlText(c.name)}">`;
   const message = `message="${xmlText(c.message ?? '')}"`;
   let inner = '';
-  if (c.status === 'fail') inner = c.detail === undefined ? `<failure ${message}/>` : `<failure ${message}>${xmlText(c.detail)}</failure>`;
+  if (c.status === 'fail')
+    inner = c.detail === undefined ? `<failure ${message}/>` : `<failure ${message}>${xmlText(c.detail)}</failure>`;
   else if (c.status === 'skipped') inner = `<skipped ${message}/>`;
   return `    ${open}${inner}</testcase>`;
 }

@@ -76,7 +76,11 @@ export const ROWS: readonly Row[] = [
   { label: 'duplicate deliveries', value: (r) => r.summary.delivery.duplicateDeliveries, lowerIsBetter: true },
   { label: 'out-of-order deliveries', value: (r) => r.summary.delivery.outOfOrderDeliveries, lowerIsBetter: true },
   ...latency(),
-  { label: 'queues flagged as leaking', value: (r) => r.trends.filter((t) => t.trend.leak).length, lowerIsBetter: true },
+  {
+    label: 'queues flagged as leaking',
+    value: (r) => r.trends.filter((t) => t.trend.leak).length,
+    lowerIsBetter: true,
+  },
 ];
 
 /**
@@ -86,7 +90,12 @@ export const ROWS: readonly Row[] = [
  */
 export function rowsFor(comparison: Comparison): readonly Row[] {
   if (!isMultiClient(comparison)) return ROWS;
-  const totals = ROWS.map((row): Row => ({ ...row, label: row.label.replace(/ \(server\)$/, ' (server total)').replace(/ \(client\)$/, ' (client total)') }));
+  const totals = ROWS.map(
+    (row): Row => ({
+      ...row,
+      label: row.label.replace(/ \(server\)$/, ' (server total)').replace(/ \(client\)$/, ' (client total)'),
+    }),
+  );
   const at = ROWS.findIndex((r) => r.label === 'ACK-outbox peak (client)') + 1;
   const perConnection = (['server', 'client'] as const).flatMap((side) =>
     connectionKeys(comparison, side).map(
@@ -107,7 +116,12 @@ export function cell(row: Row, run: ComparedRun): string {
 }
 
 /** 'better', 'worse' or null against the first column, in the row's direction (a missing value, or a row without one, is neither). */
-function judge(value: number, base: number, first: boolean, lowerIsBetter: boolean | null = true): 'better' | 'worse' | null {
+function judge(
+  value: number,
+  base: number,
+  first: boolean,
+  lowerIsBetter: boolean | null = true,
+): 'better' | 'worse' | null {
   if (first || lowerIsBetter === null || value === base || Number.isNaN(value) || Number.isNaN(base)) return null;
   return value < base === lowerIsBetter ? 'better' : 'worse';
 }

@@ -2,12 +2,20 @@
 // the report states its differences in figures rather than adjectives.
 import { formatSeconds, msToSeconds, usToSeconds, msToUsUnrounded } from '../../core/engine/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
-import { connectionKeys, connectionsOf, isMultiClient, keyLabel, perConnectionOutboxMax, worstConnection } from './connections.js';
+import {
+  connectionKeys,
+  connectionsOf,
+  isMultiClient,
+  keyLabel,
+  perConnectionOutboxMax,
+  worstConnection,
+} from './connections.js';
 import { bytesLabel, durationLabel, fmt } from './format.js';
 import { flipSentences, predictionSentence } from './evidence-notes.js';
 
 /** ack-outbox-deadlock.md §5 projections, for the calibration sentence. */
-const DOC_CLAIMS = '~600 stuck entries at 30 min, ~2,400 at 2 h, ~6,000 at 4 h and 144,000 comparisons/s at ~60 reliable/s';
+const DOC_CLAIMS =
+  '~600 stuck entries at 30 min, ~2,400 at 2 h, ~6,000 at 4 h and 144,000 comparisons/s at ~60 reliable/s';
 
 export function findings(comparison: Comparison): string[] {
   const lost = lossSentence(comparison);
@@ -51,19 +59,25 @@ export function findings(comparison: Comparison): string[] {
   );
   const memStock = Math.max(s.server.memoryBytes.max, s.client.memoryBytes.max);
   const memFixed = Math.max(f.server.memoryBytes.max, f.client.memoryBytes.max);
-  out.push(`Modelled transport memory peaked at ${bytesLabel(memStock)} in stock and ${bytesLabel(memFixed)} in fixed.`);
+  out.push(
+    `Modelled transport memory peaked at ${bytesLabel(memStock)} in stock and ${bytesLabel(memFixed)} in fixed.`,
+  );
   const ackStock = Math.max(s.server.ackBytesPerPacketMax, s.client.ackBytesPerPacketMax);
   const ackFixed = Math.max(f.server.ackBytesPerPacketMax, f.client.ackBytesPerPacketMax);
   const deferredStock = s.server.deferredMessages + s.client.deferredMessages;
   const deferredFixed = f.server.deferredMessages + f.client.deferredMessages;
-  const meanAck = (p: typeof s) => (p.server.ackBytesSent + p.client.ackBytesSent) / Math.max(1, p.server.packetsSent + p.client.packetsSent);
+  const meanAck = (p: typeof s) =>
+    (p.server.ackBytesSent + p.client.ackBytesSent) / Math.max(1, p.server.packetsSent + p.client.packetsSent);
   out.push(
     `ACKs took up to ${ackStock} bytes of a 512-byte datagram in stock and ${ackFixed} in fixed ` +
       `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; the write-ups report ~132–190 B with 33–38 entries, DECISIONS.md 25, which no reading reaches at the measured rates: \`bcsim reproduce ack-outbox\`); ` +
       `${fmt(deferredStock)} game messages waited for a later update because a stock datagram was full (fixed: ${fmt(deferredFixed)}).`,
   );
   const fragStock = s.client.fragmentRetransmits + s.server.fragmentRetransmits;
-  const lifetime = stock.summary.switches.messageLifetime === 'peer-timeout' ? ' until the stuck message was older than the 45 s peer timeout' : ' for as long as the session lasted';
+  const lifetime =
+    stock.summary.switches.messageLifetime === 'peer-timeout'
+      ? ' until the stuck message was older than the 45 s peer timeout'
+      : ' for as long as the session lasted';
   if (fragStock > 0) {
     out.push(
       `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly ` +
@@ -103,7 +117,10 @@ function lossSentence(comparison: Comparison): string | null {
   const counts = runs.map((r) => {
     const d = r.summary.delivery;
     if (d.reliableLost === 0) return `${r.spec.label} none`;
-    const swallowed = d.reliableSwallowed > 0 ? ` (${fmt(d.reliableSwallowed)} of them swallowed: ACKed by the receiver, never delivered)` : '';
+    const swallowed =
+      d.reliableSwallowed > 0
+        ? ` (${fmt(d.reliableSwallowed)} of them swallowed: ACKed by the receiver, never delivered)`
+        : '';
     return `${r.spec.label} ${fmt(d.reliableLost)}${swallowed}`;
   });
   const firsts: string[] = [];
@@ -111,7 +128,12 @@ function lossSentence(comparison: Comparison): string | null {
     const a = r.summary.delivery.anomalies.list.find((x) => x.kind === 'lost' || x.kind === 'swallowed');
     if (a === undefined) continue;
     const sent = `sent at ${seconds(a.sentAtMs)}`;
-    const fate = a.atMs === null ? sent : a.kind === 'lost' ? `${sent} and given up at ${seconds(a.atMs)}` : `${sent}, ACKed at ${seconds(a.atMs)} and never delivered`;
+    const fate =
+      a.atMs === null
+        ? sent
+        : a.kind === 'lost'
+          ? `${sent} and given up at ${seconds(a.atMs)}`
+          : `${sent}, ACKed at ${seconds(a.atMs)} and never delivered`;
     firsts.push(`in ${r.spec.label}, the ${a.from}'s ${a.category}-category seq ${a.seq}, ${fate}`);
   }
   const first = firsts.length === 0 ? '' : ` The first lost: ${firsts.join('; ')}.`;
@@ -178,6 +200,7 @@ function growthSentence(stock: ComparedRun, fixed: ComparedRun, multi: boolean):
   if (stockLeaks.length === 0 && fixedLeaks.length === 0) {
     return `No queue kept growing over the last half of the run in either mode (stock server${multi ? '-total' : ''} ACK-outbox slope ${slope}): here the degradation is bounded, not a leak.`;
   }
-  const list = (xs: typeof stockLeaks) => xs.map((t) => `${t.peer} ${t.metric} (+${fmt(t.trend.slopePerHour)}/h)`).join(', ');
+  const list = (xs: typeof stockLeaks) =>
+    xs.map((t) => `${t.peer} ${t.metric} (+${fmt(t.trend.slopePerHour)}/h)`).join(', ');
   return `Over the last half of the run these queues kept growing, flagged as leaks: stock ${stockLeaks.length ? list(stockLeaks) : 'none'}; fixed ${fixedLeaks.length ? list(fixedLeaks) : 'none'}.`;
 }

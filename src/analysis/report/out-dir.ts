@@ -25,7 +25,9 @@ export function foreignEntries(dir: string, reportFiles: readonly string[]): str
 
 /** A per-file temporary of an older bcsim inside the folder counts as a report file. */
 function leftoverOf(entry: string): string {
-  return temporaryOwner(TEMP_PREFIX, entry) === undefined ? '' : entry.slice(entry.indexOf('-', TEMP_PREFIX.length) + 1);
+  return temporaryOwner(TEMP_PREFIX, entry) === undefined
+    ? ''
+    : entry.slice(entry.indexOf('-', TEMP_PREFIX.length) + 1);
 }
 
 /** Why `dir` cannot become (or be replaced by) a report folder of `reportFiles`; undefined if it can. */
@@ -33,7 +35,8 @@ export function outDirProblem(dir: string, reportFiles: readonly string[], cwd: 
   if (dir === '') return 'an empty path names no folder; choose an empty or new folder';
   const path = resolve(cwd, dir);
   const stats = statOf(path);
-  if (typeof stats === 'string') return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
+  if (typeof stats === 'string')
+    return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
   if (!stats.isDirectory()) return 'is a file, not a folder';
   const real = realpathSync(path);
   if (dirname(real) === real) return 'is the root folder; choose an empty or new folder';
@@ -41,7 +44,8 @@ export function outDirProblem(dir: string, reportFiles: readonly string[], cwd: 
   if (foreign.length > 0) return foreignMessage(foreign);
   if (real === realpathSync(cwd)) return 'is the current folder, which would be replaced whole; name a sub-folder';
   // The folder is replaced by renames in its parent: a mount point cannot move.
-  if (statSync(dirname(real)).dev !== stats.dev) return 'is a mount point, which cannot be replaced whole; name a folder inside it';
+  if (statSync(dirname(real)).dev !== stats.dev)
+    return 'is a mount point, which cannot be replaced whole; name a folder inside it';
   return folderProblem(dirname(real));
 }
 
@@ -55,7 +59,8 @@ export function outFileProblem(file: string, cwd: string): string | undefined {
   if (file === '') return 'an empty path names no file';
   const path = resolve(cwd, file);
   const stats = statOf(path);
-  if (typeof stats === 'string') return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
+  if (typeof stats === 'string')
+    return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
   if (stats.isDirectory()) return 'is a folder, not a file';
   return folderProblem(dirname(realpathSync(path)));
 }

@@ -9,7 +9,11 @@ import { statOf } from '../../model/metrics/index.js';
 const causeLabel = (cause: string) => (cause === 'none' ? 'none (no re-send)' : cause);
 
 function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance): string {
-  const table = new Table({ head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'], style: { head: [], border: [] }, chars: COMPACT });
+  const table = new Table({
+    head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'],
+    style: { head: [], border: [] },
+    chars: COMPACT,
+  });
   for (const h of hypotheses) {
     table.push([
       causeLabel(h.cause),
@@ -37,13 +41,21 @@ function underLoss(distinguishable: readonly string[], indistinguishable: readon
 
 /** The evidence for (✓) and against (✗) each reading, and its rank. */
 function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance): string {
-  const table = new Table({ head: ['reading', ...r.evidence.map((e) => `[${e.kind}] ${e.title}`), 'bytes · measured · inferred'], style: { head: [], border: [] }, chars: COMPACT });
+  const table = new Table({
+    head: ['reading', ...r.evidence.map((e) => `[${e.kind}] ${e.title}`), 'bytes · measured · inferred'],
+    style: { head: [], border: [] },
+    chars: COMPACT,
+  });
   for (const h of r.hypotheses) {
     const rank = `${h.score.bytes} · ${h.score.measured} · ${h.score.inferred}`;
     table.push([
       causeLabel(h.cause),
       ...h.evidence.map((w) => (w.holds ? chalk.green(`✓ ${w.measured}`) : chalk.red(`✗ ${w.measured}`))),
-      r.best.includes(h.cause) ? chalk.green.bold(`${rank} BEST`) : r.similar.includes(h.cause) ? `${rank} similar` : rank,
+      r.best.includes(h.cause)
+        ? chalk.green.bold(`${rank} BEST`)
+        : r.similar.includes(h.cause)
+          ? `${rank} similar`
+          : rank,
     ]);
   }
   return table.toString();
@@ -51,7 +63,9 @@ function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance): string
 
 export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk: ChalkInstance): string {
   const lines = [
-    chalk.bold(`${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`),
+    chalk.bold(
+      `${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`,
+    ),
     'Lossless link:',
     hypothesisTable(r.hypotheses, chalk),
     '',
@@ -99,19 +113,47 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     `  ${'reading'.padEnd(nameWidth)}${numbers}  rank`,
     ...readings.map((h, i) => {
       const marks = r.criteria.map((c) => `  ${mark(h.criteria[c.key].matches)}`).join('');
-      const tag = h.name === r.best.readings[0] ? chalk.green.bold(`${rank(h)} BEST`) : r.best.readings.includes(h.name) ? `${rank(h)} tied` : h.beyondDecisions !== null ? `${rank(h)} †` : rank(h);
+      const tag =
+        h.name === r.best.readings[0]
+          ? chalk.green.bold(`${rank(h)} BEST`)
+          : r.best.readings.includes(h.name)
+            ? `${rank(h)} tied`
+            : h.beyondDecisions !== null
+              ? `${rank(h)} †`
+              : rank(h);
       return `  ${name(h, i).padEnd(nameWidth)}${marks}  ${tag}`;
     }),
   ];
   const stock = readings.find((h) => h.name === STOCK_READING);
-  const detail = new Table({ head: ['observation', 'expected', `measured: ${STOCK_READING}`], colWidths: [28, 28, 60], wordWrap: true, style: { head: [], border: [] }, chars: COMPACT });
+  const detail = new Table({
+    head: ['observation', 'expected', `measured: ${STOCK_READING}`],
+    colWidths: [28, 28, 60],
+    wordWrap: true,
+    style: { head: [], border: [] },
+    chars: COMPACT,
+  });
   if (stock !== undefined) {
-    r.criteria.forEach((c, i) => detail.push([`${i + 1} ${c.title}`, stock.criteria[c.key].expected, `${mark(stock.criteria[c.key].matches)} ${stock.criteria[c.key].value}`]));
+    r.criteria.forEach((c, i) =>
+      detail.push([
+        `${i + 1} ${c.title}`,
+        stock.criteria[c.key].expected,
+        `${mark(stock.criteria[c.key].matches)} ${stock.criteria[c.key].value}`,
+      ]),
+    );
   }
   // Every seed of every rate, both peers; then min / median / max of the outbox peak over the seeds.
   const seeds = r.sweep.seeds;
   const sweep = new Table({
-    head: ['update ms', 'rel./s', 'peer', `outbox max, seed ${seeds.join(' · ')}`, 'min / median / max', 'dead zone*', 'leak', 'load*'],
+    head: [
+      'update ms',
+      'rel./s',
+      'peer',
+      `outbox max, seed ${seeds.join(' · ')}`,
+      'min / median / max',
+      'dead zone*',
+      'leak',
+      'load*',
+    ],
     style: { head: [], border: [] },
     chars: COMPACT,
   });
@@ -119,7 +161,9 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   // The other columns: the median over the seeds, to keep the table within 120 columns.
   const median = (values: number[]) => String(statOf(values)?.median ?? '–');
   for (const range of r.sweep.ranges) {
-    const points = r.sweep.points.filter((p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond);
+    const points = r.sweep.points.filter(
+      (p) => p.updatePeriodMs === range.updatePeriodMs && p.reliablePerSecond === range.reliablePerSecond,
+    );
     for (const role of ['server', 'client'] as const) {
       const q = points.map((p) => p.peers[role]);
       const stat = range.peers[role].outboxMax;
@@ -140,11 +184,29 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   const lines = [
     chalk.bold(`Stock ACK-outbox: each reading against the measured facts (DECISIONS.md) · seed ${r.seed}`),
     'Readings:',
-    ...readings.flatMap((h, i) => wrapLine(`  ${name(h, i)}: ${h.description}${h.beyondDecisions === null ? '' : ` († ${h.beyondDecisions})`}`, REPRODUCE_WIDTH, '        ')),
-    ...wrapLine(chalk.dim('  † takes a fact from outside DECISIONS.md: ranked like the others, but the stock preset cannot follow it until DECISIONS.md records the fact.'), REPRODUCE_WIDTH, '    '),
+    ...readings.flatMap((h, i) =>
+      wrapLine(
+        `  ${name(h, i)}: ${h.description}${h.beyondDecisions === null ? '' : ` († ${h.beyondDecisions})`}`,
+        REPRODUCE_WIDTH,
+        '        ',
+      ),
+    ),
+    ...wrapLine(
+      chalk.dim(
+        '  † takes a fact from outside DECISIONS.md: ranked like the others, but the stock preset cannot follow it until DECISIONS.md records the fact.',
+      ),
+      REPRODUCE_WIDTH,
+      '    ',
+    ),
     'Observations (expected; where it was measured):',
     `Observation kinds rank in this order: bytes (captured bytes), measured (a measured figure), inferred.`,
-    ...r.criteria.flatMap((c, i) => wrapLine(`  ${String(i + 1).padStart(2)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`, REPRODUCE_WIDTH, '      ')),
+    ...r.criteria.flatMap((c, i) =>
+      wrapLine(
+        `  ${String(i + 1).padStart(2)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`,
+        REPRODUCE_WIDTH,
+        '      ',
+      ),
+    ),
     '',
     `Each reading against each observation (${chalk.green('✓')} matches, ${chalk.red('✗')} does not; --json has every measured value):`,
     ...matrix,
@@ -152,19 +214,48 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     chalk.bold('Observations that contradict each other:'),
     ...r.contradictions.flatMap((c) => wrapLine(`- ${c.sentence}`, REPRODUCE_WIDTH, '  ')),
     '',
-    ...wrapLine(chalk.bold(`Readings of similar rank to "${r.best.readings[0]}" (the same captured bytes, at most one measured figure fewer), where they differ:`)),
-    ...r.alternatives.flatMap((a) => wrapLine(`- ${a.name}: ${a.differs.map((d) => `${d.title} ${d.matches ? '✓' : '✗'} ${d.value} (stock ${d.stock})`).join('; ') || 'no observation'}`, REPRODUCE_WIDTH, '  ')),
+    ...wrapLine(
+      chalk.bold(
+        `Readings of similar rank to "${r.best.readings[0]}" (the same captured bytes, at most one measured figure fewer), where they differ:`,
+      ),
+    ),
+    ...r.alternatives.flatMap((a) =>
+      wrapLine(
+        `- ${a.name}: ${a.differs.map((d) => `${d.title} ${d.matches ? '✓' : '✗'} ${d.value} (stock ${d.stock})`).join('; ') || 'no observation'}`,
+        REPRODUCE_WIDTH,
+        '  ',
+      ),
+    ),
     '',
   ];
   if (stock !== undefined) lines.push(`The reading the stock preset runs, as measured:`, detail.toString(), '');
-  lines.push(...r.unmatched.flatMap((u) => wrapLine(`${chalk.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on DECISIONS.md alone matches')} "${u.title}": ${u.note}.`, REPRODUCE_WIDTH, '  ')), '');
+  lines.push(
+    ...r.unmatched.flatMap((u) =>
+      wrapLine(
+        `${chalk.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on DECISIONS.md alone matches')} "${u.title}": ${u.note}.`,
+        REPRODUCE_WIDTH,
+        '  ',
+      ),
+    ),
+    '',
+  );
   if (r.sweep.points.length > 0) {
     lines.push(
       sweep.toString(),
-      ...wrapLine(chalk.dim(`  * median over the seeds ${seeds.join(', ')}; --json has every seed's outbox at 10 min, slope per hour, ACK bytes per datagram and dedup comparisons`), REPRODUCE_WIDTH, '    '),
+      ...wrapLine(
+        chalk.dim(
+          `  * median over the seeds ${seeds.join(', ')}; --json has every seed's outbox at 10 min, slope per hour, ACK bytes per datagram and dedup comparisons`,
+        ),
+        REPRODUCE_WIDTH,
+        '    ',
+      ),
       '',
     );
   }
-  lines.push(chalk.bold('What the table and the sweep show:'), ...r.explanation.flatMap((line) => wrapLine(`- ${line}`, REPRODUCE_WIDTH, '  ')), '');
+  lines.push(
+    chalk.bold('What the table and the sweep show:'),
+    ...r.explanation.flatMap((line) => wrapLine(`- ${line}`, REPRODUCE_WIDTH, '  ')),
+    '',
+  );
   return lines.join('\n');
 }

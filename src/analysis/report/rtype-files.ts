@@ -19,14 +19,49 @@ const RTYPE_COMPARE_SCHEMA = 'bcsim.rtype-compare/1';
 export const SCHEME_REPORT_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
 
 /** The series charted and written to timeseries.csv, from the runs' once-a-second samples. */
-const SERIES: ReadonlyArray<{ metric: string; title: string; unit: string; values: (s: RtypeSummary) => readonly number[] }> = [
+const SERIES: ReadonlyArray<{
+  metric: string;
+  title: string;
+  unit: string;
+  values: (s: RtypeSummary) => readonly number[];
+}> = [
   { metric: 'storeSize', title: 'Critical-packet store', unit: 'packets', values: (s) => s.series.storeSize },
-  { metric: 'pendingTotal', title: 'Pending-list entries, all users', unit: 'entries', values: (s) => s.series.pendingTotal },
-  { metric: 'pendingMaxPerUser', title: 'Pending-list entries, longest list', unit: 'entries', values: (s) => s.series.pendingMaxPerUser },
-  { metric: 'danglingEntries', title: 'Pending entries pointing at expired packets', unit: 'entries', values: (s) => s.series.danglingEntries },
-  { metric: 'resendsPerSecond', title: 'Resend datagrams per second', unit: 'per second', values: (s) => s.series.resendDatagrams.map((n) => perSecondOverMs(n, s.series.everyMs)) },
-  { metric: 'maxResendsPerFrame', title: 'Most resend datagrams in one frame', unit: 'datagrams', values: (s) => s.series.maxResendsPerFrame },
-  { metric: 'serverMemoryBytes', title: 'Server memory, modelled', unit: 'bytes', values: (s) => rtypeMemorySeries(s.series, s.switches) },
+  {
+    metric: 'pendingTotal',
+    title: 'Pending-list entries, all users',
+    unit: 'entries',
+    values: (s) => s.series.pendingTotal,
+  },
+  {
+    metric: 'pendingMaxPerUser',
+    title: 'Pending-list entries, longest list',
+    unit: 'entries',
+    values: (s) => s.series.pendingMaxPerUser,
+  },
+  {
+    metric: 'danglingEntries',
+    title: 'Pending entries pointing at expired packets',
+    unit: 'entries',
+    values: (s) => s.series.danglingEntries,
+  },
+  {
+    metric: 'resendsPerSecond',
+    title: 'Resend datagrams per second',
+    unit: 'per second',
+    values: (s) => s.series.resendDatagrams.map((n) => perSecondOverMs(n, s.series.everyMs)),
+  },
+  {
+    metric: 'maxResendsPerFrame',
+    title: 'Most resend datagrams in one frame',
+    unit: 'datagrams',
+    values: (s) => s.series.maxResendsPerFrame,
+  },
+  {
+    metric: 'serverMemoryBytes',
+    title: 'Server memory, modelled',
+    unit: 'bytes',
+    values: (s) => rtypeMemorySeries(s.series, s.switches),
+  },
 ];
 
 /** A sample at t covers the interval before it: stamped at the interval's start, as BC's recorder does. */
@@ -37,7 +72,13 @@ function buckets(summary: RtypeSummary, values: readonly number[]): readonly Buc
 }
 
 function caption(c: RtypeComparison): string {
-  return [`scenario ${c.scenario.name}`, `seed ${c.seed}`, `${durationLabel(msToSeconds(c.durationMs))} simulated`, `bcsim ${VERSION}`, ...c.runs.map((r) => `${r.preset} trace ${r.summary.traceHash.slice(0, 16)}`)].join(' · ');
+  return [
+    `scenario ${c.scenario.name}`,
+    `seed ${c.seed}`,
+    `${durationLabel(msToSeconds(c.durationMs))} simulated`,
+    `bcsim ${VERSION}`,
+    ...c.runs.map((r) => `${r.preset} trace ${r.summary.traceHash.slice(0, 16)}`),
+  ].join(' · ');
 }
 
 const heads = (c: RtypeComparison) => c.runs.map((r) => r.preset);
@@ -54,7 +95,13 @@ export function rtypeSummaryJson(c: RtypeComparison): string {
     findings: rtypeFindings(c),
     // What every column ran with; the columns differ in `preset` (and so in switches) only.
     config: { ...c.config, preset: undefined },
-    memoryModel: { storeEntryBytes: STORE_ENTRY_BYTES, pendingEntryBytes: { scan: pendingEntryBytes({ resendTimer: 'scan' }), perPacket: pendingEntryBytes({ resendTimer: 'per-packet' }) } },
+    memoryModel: {
+      storeEntryBytes: STORE_ENTRY_BYTES,
+      pendingEntryBytes: {
+        scan: pendingEntryBytes({ resendTimer: 'scan' }),
+        perPacket: pendingEntryBytes({ resendTimer: 'per-packet' }),
+      },
+    },
     // bcsim.rtype/1 summaries; their sample series are in timeseries.csv.
     runs: Object.fromEntries(c.runs.map((r) => [r.preset, { ...r.summary, series: undefined }])),
   };
@@ -65,7 +112,9 @@ export function rtypeSummaryJson(c: RtypeComparison): string {
 function rtypeTimeseriesCsv(c: RtypeComparison): string {
   const lines = ['time,preset,metric,value'];
   for (const run of c.runs) {
-    for (const s of SERIES) for (const b of buckets(run.summary, s.values(run.summary))) lines.push(`${b.t},${run.preset},${s.metric},${round4(b.mean)}`);
+    for (const s of SERIES)
+      for (const b of buckets(run.summary, s.values(run.summary)))
+        lines.push(`${b.t},${run.preset},${s.metric},${round4(b.mean)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -75,15 +124,38 @@ function rtypeReportMarkdown(c: RtypeComparison): string {
   if (c.scenario.description) out.push(`> ${c.scenario.description}`, '');
   out.push('## What this shows', '', ...rtypeFindings(c).map((f) => `- ${f}`), '', '## Side by side', '');
   out.push(...markdownTable(heads(c), RTYPE_ROW_GROUPS, c.runs), '');
-  out.push('## Time series', '', `Sampled every ${c.config.sampleEveryMs} ms of simulated time; \`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(', ')} and \`report.html\` draws them.`, '');
-  out.push('## Settings', '', `Scenario file: \`${c.scenario.source}\`. Every column ran this config with its own preset:`, '', '```json', JSON.stringify({ ...c.config, preset: undefined }, null, 2), '```', '');
+  out.push(
+    '## Time series',
+    '',
+    `Sampled every ${c.config.sampleEveryMs} ms of simulated time; \`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(', ')} and \`report.html\` draws them.`,
+    '',
+  );
+  out.push(
+    '## Settings',
+    '',
+    `Scenario file: \`${c.scenario.source}\`. Every column ran this config with its own preset:`,
+    '',
+    '```json',
+    JSON.stringify({ ...c.config, preset: undefined }, null, 2),
+    '```',
+    '',
+  );
   return out.join('\n');
 }
 
 function rtypeReportHtml(c: RtypeComparison): string {
   const endS = msToSeconds(c.durationMs);
   const charts = SERIES.map((s) =>
-    chartFigure({ id: s.metric, title: s.title, unit: s.unit, lines: c.runs.map((r) => ({ label: r.preset, points: buckets(r.summary, s.values(r.summary)) })), caption: `${s.metric}: bucket mean as a line, min–max as a band; one colour per preset.` }, endS),
+    chartFigure(
+      {
+        id: s.metric,
+        title: s.title,
+        unit: s.unit,
+        lines: c.runs.map((r) => ({ label: r.preset, points: buckets(r.summary, s.values(r.summary)) })),
+        caption: `${s.metric}: bucket mean as a line, min–max as a band; one colour per preset.`,
+      },
+      endS,
+    ),
   );
   return schemePage({
     title: `bcsim report: ${c.scenario.name}`,
@@ -92,17 +164,34 @@ function rtypeReportHtml(c: RtypeComparison): string {
     sections: [
       section('What this shows', bulletList(rtypeFindings(c))),
       section('Side by side', htmlTable(heads(c), RTYPE_ROW_GROUPS, c.runs)),
-      section('Time series', paragraph(`Sampled every ${c.config.sampleEveryMs} ms of simulated time.`), `<div class="charts">\n${charts.join('\n')}\n</div>`),
-      section('Settings', paragraph(`Scenario file: ${c.scenario.source}. Every column ran this config with its own preset.`), jsonBlock('config', { ...c.config, preset: undefined })),
+      section(
+        'Time series',
+        paragraph(`Sampled every ${c.config.sampleEveryMs} ms of simulated time.`),
+        `<div class="charts">\n${charts.join('\n')}\n</div>`,
+      ),
+      section(
+        'Settings',
+        paragraph(`Scenario file: ${c.scenario.source}. Every column ran this config with its own preset.`),
+        jsonBlock('config', { ...c.config, preset: undefined }),
+      ),
     ],
   });
 }
 
 /** Renders all four files, then replaces `dir` with them as one set; returns their paths. */
 export function writeRtypeReport(dir: string, c: RtypeComparison): string[] {
-  return writeFolderAtomic(dir, { 'summary.json': rtypeSummaryJson(c), 'timeseries.csv': rtypeTimeseriesCsv(c), 'report.md': rtypeReportMarkdown(c), 'report.html': rtypeReportHtml(c) });
+  return writeFolderAtomic(dir, {
+    'summary.json': rtypeSummaryJson(c),
+    'timeseries.csv': rtypeTimeseriesCsv(c),
+    'report.md': rtypeReportMarkdown(c),
+    'report.html': rtypeReportHtml(c),
+  });
 }
 
 export function renderRtypeCompare(c: RtypeComparison, chalk: ChalkInstance): string {
-  return `${chalk.bold(caption(c))}\n${terminalTable(heads(c), RTYPE_ROW_GROUPS, c.runs, chalk.bold)}\n${rtypeFindings(c).map((f) => `- ${f}`).join('\n')}\n`;
+  return `${chalk.bold(caption(c))}\n${terminalTable(heads(c), RTYPE_ROW_GROUPS, c.runs, chalk.bold)}\n${rtypeFindings(
+    c,
+  )
+    .map((f) => `- ${f}`)
+    .join('\n')}\n`;
 }

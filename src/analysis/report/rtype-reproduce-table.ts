@@ -32,9 +32,16 @@ function rowHead(row: RtypeReproductionRow): string {
 export function renderRtypeReproduction(r: RtypeReproduction, chalk: ChalkInstance): string {
   // Two-line heads keep the table within a wide terminal.
   const title = (symptom: TableSymptom) => TABLE_SYMPTOM_TITLES[symptom].replace(/ (under|clears) /, '\n$1 ');
-  const head = ['defect', ...r.columns.map((c) => `${title(c.symptom)}${c.workload === 'outage' ? '*' : ''}`), 'other symptoms', 'as\nclaimed'];
+  const head = [
+    'defect',
+    ...r.columns.map((c) => `${title(c.symptom)}${c.workload === 'outage' ? '*' : ''}`),
+    'other symptoms',
+    'as\nclaimed',
+  ];
   const lines = [
-    chalk.bold(`R-Type defects, each on alone over repaired and off alone from implemented · seed ${r.seed} · ${fmt(msToSeconds(r.durationMs))} s per run`),
+    chalk.bold(
+      `R-Type defects, each on alone over repaired and off alone from implemented · seed ${r.seed} · ${fmt(msToSeconds(r.durationMs))} s per run`,
+    ),
     `4 clients, ${fmt(100 * r.loss)} % loss both ways, 2 deaths/s, 4 bursts of 8 a minute. ✓ the symptom shows, · it does not; the figure is what its test read.`,
     `* measured with a 5 s downlink outage for client ${r.outage.client} (${fmt(msToSeconds(r.outage.startMs))}–${fmt(msToSeconds(r.outage.endMs))} s), so packets expire.`,
   ];
@@ -55,11 +62,23 @@ export function renderRtypeReproduction(r: RtypeReproduction, chalk: ChalkInstan
         row.defect === null ? '' : row.asClaimed ? chalk.green('yes') : chalk.red.bold('NO'),
       ]);
     }
-    lines.push('', chalk.bold(base === 'repaired' ? 'On alone over repaired (what each defect does by itself):' : 'Off alone from implemented (what fixing only that defect changes):'), table.toString());
+    lines.push(
+      '',
+      chalk.bold(
+        base === 'repaired'
+          ? 'On alone over repaired (what each defect does by itself):'
+          : 'Off alone from implemented (what fixing only that defect changes):',
+      ),
+      table.toString(),
+    );
   }
   const verdict = r.reproduces
-    ? chalk.green('Reproduced: implemented never re-sends and loses deaths, repaired shows none of the five symptoms, and every defect does what the model claims (DEFECT_CLAIMS).')
-    : chalk.red.bold('NOT reproduced: a baseline or a defect no longer behaves as the model claims (see "as claimed").');
+    ? chalk.green(
+        'Reproduced: implemented never re-sends and loses deaths, repaired shows none of the five symptoms, and every defect does what the model claims (DEFECT_CLAIMS).',
+      )
+    : chalk.red.bold(
+        'NOT reproduced: a baseline or a defect no longer behaves as the model claims (see "as claimed").',
+      );
   lines.push('', verdict, '');
   return lines.join('\n');
 }

@@ -16,7 +16,12 @@ export interface SchemeChart {
 }
 
 export function chartFigure(chart: SchemeChart, endS: number): string {
-  const series = chart.lines.map((line, i) => ({ label: line.label, color: PALETTE[i % PALETTE.length], dashed: false, points: line.points }));
+  const series = chart.lines.map((line, i) => ({
+    label: line.label,
+    color: PALETTE[i % PALETTE.length],
+    dashed: false,
+    points: line.points,
+  }));
   const svg = renderChart({ id: `chart-${chart.id}`, title: chart.title, unit: chart.unit, endS, series, phases: [] });
   return `<figure class="chart" data-metric="${escapeXml(chart.id)}"><h3>${escapeXml(chart.title)}</h3>${svg}<figcaption>${escapeXml(chart.caption)}</figcaption></figure>`;
 }

@@ -16,7 +16,12 @@ export interface RowGroup<T> {
   readonly rows: readonly TextRow<T>[];
 }
 
-export function terminalTable<T>(heads: readonly string[], groups: readonly RowGroup<T>[], runs: readonly T[], bold: (text: string) => string = (t) => t): string {
+export function terminalTable<T>(
+  heads: readonly string[],
+  groups: readonly RowGroup<T>[],
+  runs: readonly T[],
+  bold: (text: string) => string = (t) => t,
+): string {
   const table = new Table({ head: ['', ...heads], style: { head: [], border: [] }, chars: COMPACT });
   for (const group of groups) {
     table.push([bold(group.title), ...runs.map(() => '')]);
@@ -25,7 +30,11 @@ export function terminalTable<T>(heads: readonly string[], groups: readonly RowG
   return table.toString();
 }
 
-export function markdownTable<T>(heads: readonly string[], groups: readonly RowGroup<T>[], runs: readonly T[]): string[] {
+export function markdownTable<T>(
+  heads: readonly string[],
+  groups: readonly RowGroup<T>[],
+  runs: readonly T[],
+): string[] {
   const out = [`| | ${heads.join(' | ')} |`, `|---|${heads.map(() => '---:').join('|')}|`];
   for (const group of groups) {
     out.push(`| **${group.title}** |${heads.map(() => ' |').join('')}`);
@@ -35,10 +44,18 @@ export function markdownTable<T>(heads: readonly string[], groups: readonly RowG
 }
 
 export function htmlTable<T>(heads: readonly string[], groups: readonly RowGroup<T>[], runs: readonly T[]): string {
-  const lines = ['<div class="wide">', '<table>', `<thead><tr><th></th>${heads.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>`, '<tbody>'];
+  const lines = [
+    '<div class="wide">',
+    '<table>',
+    `<thead><tr><th></th>${heads.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>`,
+    '<tbody>',
+  ];
   for (const group of groups) {
     lines.push(`<tr><th colspan="${heads.length + 1}" style="text-align:left">${escapeXml(group.title)}</th></tr>`);
-    for (const row of group.rows) lines.push(`<tr><td>${escapeXml(row.label)}</td>${runs.map((run) => `<td>${escapeXml(row.cell(run))}</td>`).join('')}</tr>`);
+    for (const row of group.rows)
+      lines.push(
+        `<tr><td>${escapeXml(row.label)}</td>${runs.map((run) => `<td>${escapeXml(row.cell(run))}</td>`).join('')}</tr>`,
+      );
   }
   lines.push('</tbody>', '</table>', '</div>');
   return lines.join('\n');

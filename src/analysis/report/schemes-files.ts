@@ -23,16 +23,28 @@ const SCHEME_ROW_GROUPS: readonly RowGroup<SchemeColumn>[] = [
     title: 'Critical events (BC: reliable messages, join included; R-Type: deaths × clients)',
     rows: [
       { label: 'due', cell: (c) => fmt(f(c).critical.due) },
-      { label: 'delivered', cell: (c) => `${fmt(f(c).critical.delivered)} (${pct(f(c).critical.delivered, f(c).critical.due)})` },
+      {
+        label: 'delivered',
+        cell: (c) => `${fmt(f(c).critical.delivered)} (${pct(f(c).critical.delivered, f(c).critical.due)})`,
+      },
       { label: 'lost', cell: (c) => fmt(f(c).critical.lost) },
       { label: 'in flight at the end', cell: (c) => fmt(f(c).critical.inFlight) },
       { label: 'duplicate copies delivered', cell: (c) => fmt(f(c).critical.duplicates) },
-      { label: 'latency p50 / p99 / max (ms)', cell: (c) => slash(f(c).latencyMs.p50, f(c).latencyMs.p99, f(c).latencyMs.max) },
+      {
+        label: 'latency p50 / p99 / max (ms)',
+        cell: (c) => slash(f(c).latencyMs.p50, f(c).latencyMs.p99, f(c).latencyMs.max),
+      },
     ],
   },
   {
     title: 'Unreliable updates (BC StateUpdates, R-Type positions; both ways)',
-    rows: [{ label: 'sent / delivered', cell: (c) => `${slash(f(c).unreliable.sent, f(c).unreliable.delivered)} (${pct(f(c).unreliable.delivered, f(c).unreliable.sent)})` }],
+    rows: [
+      {
+        label: 'sent / delivered',
+        cell: (c) =>
+          `${slash(f(c).unreliable.sent, f(c).unreliable.delivered)} (${pct(f(c).unreliable.delivered, f(c).unreliable.sent)})`,
+      },
+    ],
   },
   {
     title: 'Bandwidth (codec bytes, no IP/UDP/TCP headers)',
@@ -57,7 +69,8 @@ const SCHEME_ROW_GROUPS: readonly RowGroup<SchemeColumn>[] = [
 ];
 
 function schemesFindings(c: SchemesComparison): string[] {
-  const each = (value: (col: SchemeColumn) => string) => c.columns.map((col) => `${col.label} ${value(col)}`).join(', ');
+  const each = (value: (col: SchemeColumn) => string) =>
+    c.columns.map((col) => `${col.label} ${value(col)}`).join(', ');
   return [
     `Critical events delivered: ${each((col) => `${fmt(f(col).critical.delivered)} of ${fmt(f(col).critical.due)} (${pct(f(col).critical.delivered, f(col).critical.due)})`)}.`,
     `Lost: ${each((col) => fmt(f(col).critical.lost))}; in flight at the end: ${each((col) => fmt(f(col).critical.inFlight))}; duplicate copies: ${each((col) => fmt(f(col).critical.duplicates))}.`,
@@ -70,11 +83,21 @@ function schemesFindings(c: SchemesComparison): string[] {
 
 const SERIES = [
   { metric: 'serverMemoryBytes', title: 'Server memory, modelled', unit: 'bytes' },
-  { metric: 'resendsPerSecond', title: 'Resends per second (BC server retransmits, R-Type resend datagrams)', unit: 'per second' },
+  {
+    metric: 'resendsPerSecond',
+    title: 'Resends per second (BC server retransmits, R-Type resend datagrams)',
+    unit: 'per second',
+  },
 ] as const;
 
 function caption(c: SchemesComparison): string {
-  return [`scenario ${c.scenario.name}`, `seed ${c.seed}`, `${durationLabel(msToSeconds(c.durationMs))} simulated`, `bcsim ${VERSION}`, ...c.columns.map((col) => `${col.label} trace ${col.traceHash.slice(0, 16)}`)].join(' · ');
+  return [
+    `scenario ${c.scenario.name}`,
+    `seed ${c.seed}`,
+    `${durationLabel(msToSeconds(c.durationMs))} simulated`,
+    `bcsim ${VERSION}`,
+    ...c.columns.map((col) => `${col.label} trace ${col.traceHash.slice(0, 16)}`),
+  ].join(' · ');
 }
 
 const heads = (c: SchemesComparison) => c.columns.map((col) => col.label);
@@ -82,7 +105,11 @@ const heads = (c: SchemesComparison) => c.columns.map((col) => col.label);
 /** What each side ran: the shared parameters, the BC scenario built from them, the R-Type config. */
 function settings(c: SchemesComparison): object {
   const { name, description, source, ...shared } = c.scenario;
-  return { shared: { ...shared, durationMs: c.durationMs, seed: c.seed }, bcScenario: { ...bcScenarioDocument(c.scenario), duration: msToSeconds(c.durationMs), seed: c.seed }, rtypeConfig: { ...c.rtypeConfig, preset: undefined } };
+  return {
+    shared: { ...shared, durationMs: c.durationMs, seed: c.seed },
+    bcScenario: { ...bcScenarioDocument(c.scenario), duration: msToSeconds(c.durationMs), seed: c.seed },
+    rtypeConfig: { ...c.rtypeConfig, preset: undefined },
+  };
 }
 
 export function schemesSummaryJson(c: SchemesComparison): string {
@@ -106,21 +133,57 @@ export function schemesSummaryJson(c: SchemesComparison): string {
 /** Long format: time,scheme,metric,value (value = the mean of a bucket of at most 300, as BC's). */
 export function schemesTimeseriesCsv(c: SchemesComparison): string {
   const lines = ['time,scheme,metric,value'];
-  for (const col of c.columns) for (const s of SERIES) for (const b of col.series[s.metric]) lines.push(`${b.t},${col.id},${s.metric},${round4(b.mean)}`);
+  for (const col of c.columns)
+    for (const s of SERIES)
+      for (const b of col.series[s.metric]) lines.push(`${b.t},${col.id},${s.metric},${round4(b.mean)}`);
   return `${lines.join('\n')}\n`;
 }
 
 function schemesReportMarkdown(c: SchemesComparison): string {
   const out = [`# bcsim report: ${c.scenario.name}`, '', `_${caption(c)}_`, ''];
   if (c.scenario.description) out.push(`> ${c.scenario.description}`, '');
-  out.push('## What this shows', '', ...schemesFindings(c).map((x) => `- ${x}`), '', '## Side by side', '', ...markdownTable(heads(c), SCHEME_ROW_GROUPS, c.columns), '');
-  out.push('## Time series', '', `\`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(' and ')} per second, and \`report.html\` draws them.`, '');
-  out.push('## Settings', '', `Scenario file: \`${c.scenario.source}\`. How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.`, '', '```json', JSON.stringify(settings(c), null, 2), '```', '');
+  out.push(
+    '## What this shows',
+    '',
+    ...schemesFindings(c).map((x) => `- ${x}`),
+    '',
+    '## Side by side',
+    '',
+    ...markdownTable(heads(c), SCHEME_ROW_GROUPS, c.columns),
+    '',
+  );
+  out.push(
+    '## Time series',
+    '',
+    `\`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(' and ')} per second, and \`report.html\` draws them.`,
+    '',
+  );
+  out.push(
+    '## Settings',
+    '',
+    `Scenario file: \`${c.scenario.source}\`. How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.`,
+    '',
+    '```json',
+    JSON.stringify(settings(c), null, 2),
+    '```',
+    '',
+  );
   return out.join('\n');
 }
 
 export function schemesReportHtml(c: SchemesComparison): string {
-  const charts = SERIES.map((s) => chartFigure({ id: s.metric, title: s.title, unit: s.unit, lines: c.columns.map((col) => ({ label: col.label, points: col.series[s.metric] })), caption: `${s.metric}: bucket mean as a line, min–max as a band.` }, msToSeconds(c.durationMs)));
+  const charts = SERIES.map((s) =>
+    chartFigure(
+      {
+        id: s.metric,
+        title: s.title,
+        unit: s.unit,
+        lines: c.columns.map((col) => ({ label: col.label, points: col.series[s.metric] })),
+        caption: `${s.metric}: bucket mean as a line, min–max as a band.`,
+      },
+      msToSeconds(c.durationMs),
+    ),
+  );
   return schemePage({
     title: `bcsim report: ${c.scenario.name}`,
     caption: caption(c),
@@ -129,15 +192,30 @@ export function schemesReportHtml(c: SchemesComparison): string {
       section('What this shows', bulletList(schemesFindings(c))),
       section('Side by side', htmlTable(heads(c), SCHEME_ROW_GROUPS, c.columns)),
       section('Time series', `<div class="charts">\n${charts.join('\n')}\n</div>`),
-      section('Settings', paragraph(`Scenario file: ${c.scenario.source}. How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.`), jsonBlock('settings', settings(c))),
+      section(
+        'Settings',
+        paragraph(
+          `Scenario file: ${c.scenario.source}. How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.`,
+        ),
+        jsonBlock('settings', settings(c)),
+      ),
     ],
   });
 }
 
 export function writeSchemesReport(dir: string, c: SchemesComparison): string[] {
-  return writeFolderAtomic(dir, { 'summary.json': schemesSummaryJson(c), 'timeseries.csv': schemesTimeseriesCsv(c), 'report.md': schemesReportMarkdown(c), 'report.html': schemesReportHtml(c) });
+  return writeFolderAtomic(dir, {
+    'summary.json': schemesSummaryJson(c),
+    'timeseries.csv': schemesTimeseriesCsv(c),
+    'report.md': schemesReportMarkdown(c),
+    'report.html': schemesReportHtml(c),
+  });
 }
 
 export function renderSchemesCompare(c: SchemesComparison, chalk: ChalkInstance): string {
-  return `${chalk.bold(caption(c))}\n${terminalTable(heads(c), SCHEME_ROW_GROUPS, c.columns, chalk.bold)}\n${schemesFindings(c).map((x) => `- ${x}`).join('\n')}\n`;
+  return `${chalk.bold(caption(c))}\n${terminalTable(heads(c), SCHEME_ROW_GROUPS, c.columns, chalk.bold)}\n${schemesFindings(
+    c,
+  )
+    .map((x) => `- ${x}`)
+    .join('\n')}\n`;
 }

@@ -29,7 +29,11 @@ export function comparisonSettings(comparison: Comparison): ComparisonSettings {
     seed: comparison.seed,
     durationSeconds: usToSeconds(comparison.durationUs),
     set: [...scenario.overrides],
-    modes: comparison.runs.map((r) => ({ label: r.spec.label, preset: r.spec.preset, switches: JSON.parse(JSON.stringify(r.spec.switches ?? {})) })),
+    modes: comparison.runs.map((r) => ({
+      label: r.spec.label,
+      preset: r.spec.preset,
+      switches: JSON.parse(JSON.stringify(r.spec.switches ?? {})),
+    })),
     rerun: compareRerun(comparison),
   };
 }
@@ -37,14 +41,30 @@ export function comparisonSettings(comparison: Comparison): ComparisonSettings {
 function compareRerun(comparison: Comparison): string | null {
   const specs = comparison.runs.map((r) => r.spec);
   if (specs.every((m) => m.source !== undefined)) {
-    const words = ['bcsim', 'compare', scenarioRef(comparison.scenario), '--seed', String(comparison.seed), '--duration', formatDuration(comparison.durationUs)];
+    const words = [
+      'bcsim',
+      'compare',
+      scenarioRef(comparison.scenario),
+      '--seed',
+      String(comparison.seed),
+      '--duration',
+      formatDuration(comparison.durationUs),
+    ];
     for (const s of comparison.scenario.overrides) words.push('--set', s);
     for (const m of specs) words.push('--config', m.source as string);
     return words.map(shellQuote).join(' ');
   }
   const causes = sameModes(specs, modesWithCauses());
   if (!causes && !sameModes(specs, STOCK_AND_FIXED)) return null;
-  const words = ['bcsim', 'compare', scenarioRef(comparison.scenario), '--seed', String(comparison.seed), '--duration', formatDuration(comparison.durationUs)];
+  const words = [
+    'bcsim',
+    'compare',
+    scenarioRef(comparison.scenario),
+    '--seed',
+    String(comparison.seed),
+    '--duration',
+    formatDuration(comparison.durationUs),
+  ];
   for (const s of comparison.scenario.overrides) words.push('--set', s);
   if (causes) words.push('--causes');
   return words.map(shellQuote).join(' ');
@@ -133,7 +153,10 @@ export function settingsMarkdown(comparison: Comparison): string[] {
 export function settingsHtml(comparison: Comparison): string {
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
   const body = rows(comparison)
-    .map(([label, values]) => `<tr><td>${escapeXml(label)}</td>${values.map((v) => `<td>${escapeXml(v)}</td>`).join('')}</tr>`)
+    .map(
+      ([label, values]) =>
+        `<tr><td>${escapeXml(label)}</td>${values.map((v) => `<td>${escapeXml(v)}</td>`).join('')}</tr>`,
+    )
     .join('\n');
   const rerun = compareRerun(comparison);
   const commands = [

@@ -8,13 +8,21 @@ const slash = (v: readonly number[]) => v.join(' / ');
 const paren = ([a, b]: readonly number[]) => `${a} (${b})`;
 
 /** Per-peer rows: the figures each shows (counter schema names), and how they are written. */
-export const PEER_ROWS: ReadonlyArray<{ readonly label: string; readonly figures: readonly FigureRef[]; readonly text: (values: readonly number[]) => string }> = [
+export const PEER_ROWS: ReadonlyArray<{
+  readonly label: string;
+  readonly figures: readonly FigureRef[];
+  readonly text: (values: readonly number[]) => string;
+}> = [
   { label: 'ACK-outbox final / max', figures: ['ackOutbox.final', 'ackOutbox.max'], text: slash },
   { label: 'dead zone final / max', figures: ['ackOutboxDeadZone.final', 'ackOutboxDeadZone.max'], text: slash },
   { label: 'retransmit queue final / max', figures: ['retransmitQueue.final', 'retransmitQueue.max'], text: slash },
   { label: 'modelled memory final / max (B)', figures: ['memoryBytes.final', 'memoryBytes.max'], text: slash },
   { label: 'dedup comparisons total', figures: ['dedupComparisons'], text: slash },
-  { label: 'dedup max per message / per second', figures: ['dedupComparisonsMaxPerMessage', 'dedupComparisonsMaxPerSecond'], text: slash },
+  {
+    label: 'dedup max per message / per second',
+    figures: ['dedupComparisonsMaxPerMessage', 'dedupComparisonsMaxPerSecond'],
+    text: slash,
+  },
   { label: 'retransmits (fragment)', figures: ['retransmits', 'fragmentRetransmits'], text: paren },
   { label: 'packets / bytes sent', figures: ['packetsSent', 'bytesSent'], text: slash },
   { label: 'ACK bytes sent (max per packet)', figures: ['ackBytesSent', 'ackBytesPerPacketMax'], text: paren },
@@ -33,8 +41,13 @@ export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): stri
   const head = `${chalk.bold(summary.scenario)}  mode ${chalk.bold(summary.mode)}  seed ${summary.seed}  ${summary.simulatedSeconds} s simulated  trace ${summary.traceHash.slice(0, 16)}`;
   const multi = summary.session.clients > 1;
   // With several clients the two columns are totals, and a per-connection block follows.
-  const peers = new Table({ head: multi ? ['', 'server total', 'clients total'] : ['', 'server', 'client'], style: { head: [], border: [] }, chars: COMPACT });
-  for (const row of PEER_ROWS) peers.push([row.label, peerCell(row, summary.peers.server), peerCell(row, summary.peers.client)]);
+  const peers = new Table({
+    head: multi ? ['', 'server total', 'clients total'] : ['', 'server', 'client'],
+    style: { head: [], border: [] },
+    chars: COMPACT,
+  });
+  for (const row of PEER_ROWS)
+    peers.push([row.label, peerCell(row, summary.peers.server), peerCell(row, summary.peers.client)]);
   peers.push(['connection state', summary.peers.server.state, summary.peers.client.state]);
   const d = summary.delivery;
   const lost = d.reliableLost > 0 ? chalk.red(String(d.reliableLost)) : String(d.reliableLost);
@@ -64,7 +77,13 @@ function connectionTable(summary: Summary, chalk: ChalkInstance): string {
   const table = new Table({ head: CONNECTION_HEAD, style: { head: [], border: [] }, chars: COMPACT });
   const row = (label: string, p: ConnectionSummary) => {
     const state = p.state === 'open' ? p.state : chalk.yellow(p.state);
-    table.push([label, `${p.ackOutbox.final} / ${p.ackOutbox.max}`, String(p.ackOutboxDeadZone.max), String(p.retransmitQueue.max), state]);
+    table.push([
+      label,
+      `${p.ackOutbox.final} / ${p.ackOutbox.max}`,
+      String(p.ackOutboxDeadZone.max),
+      String(p.retransmitQueue.max),
+      state,
+    ]);
   };
   for (const [key, client] of Object.entries(summary.peers.clients)) {
     const where = /^\d+$/.test(key) ? `slot ${key}` : 'not connected';

@@ -107,7 +107,9 @@ export const PHASE_FILL: Record<string, string> = {
 };
 
 export function renderChart(spec: ChartSpec): string {
-  const legend = layoutLegend(spec.legend ?? spec.series.map((s) => ({ label: s.label, color: s.color, strokes: [strokeOf(s)] })));
+  const legend = layoutLegend(
+    spec.legend ?? spec.series.map((s) => ({ label: s.label, color: s.color, strokes: [strokeOf(s)] })),
+  );
   // Legend rows on top, then the unit label's row, then the plot, then the x axis.
   const legendBottom = LEGEND.top + legend.rows * LEGEND.rowH;
   const top = legendBottom + 20;
@@ -118,18 +120,28 @@ export function renderChart(spec: ChartSpec): string {
   for (const s of spec.series) for (const p of s.points) yMax = Math.max(yMax, p.max);
   const yTicks = niceTicks(yMax);
   const yTop = yTicks[yTicks.length - 1] || 1;
-  const xUnit = spec.endS <= 180 ? { div: 1, name: 's' } : spec.endS <= 3 * 3600 ? { div: 60, name: 'min' } : { div: 3600, name: 'h' };
+  const xUnit =
+    spec.endS <= 180
+      ? { div: 1, name: 's' }
+      : spec.endS <= 3 * 3600
+        ? { div: 60, name: 'min' }
+        : { div: 3600, name: 'h' };
   const xTicks = niceTicks(spec.endS / xUnit.div);
   const x = (s: number) => M.left + (spec.endS === 0 ? 0 : (s / spec.endS) * plotW);
   const y = (v: number) => top + plotH - (v / yTop) * plotH;
   const r1 = (v: number) => Math.round(v * 10) / 10;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${spec.id}-title">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${spec.id}-title">`,
+  );
   parts.push(`<title id="${spec.id}-title">${escapeXml(spec.title)}</title>`);
   for (const band of spec.phases) {
     const x0 = r1(x(band.startS));
     const x1 = r1(x(Math.min(band.endS, spec.endS)));
-    if (x1 > x0) parts.push(`<rect x="${x0}" y="${top}" width="${r1(x1 - x0)}" height="${plotH}" fill="${PHASE_FILL[band.kind] ?? '#f4f4f4'}"><title>${band.kind}</title></rect>`);
+    if (x1 > x0)
+      parts.push(
+        `<rect x="${x0}" y="${top}" width="${r1(x1 - x0)}" height="${plotH}" fill="${PHASE_FILL[band.kind] ?? '#f4f4f4'}"><title>${band.kind}</title></rect>`,
+      );
   }
   for (const t of yTicks) {
     const yy = r1(y(t));
@@ -142,7 +154,9 @@ export function renderChart(spec: ChartSpec): string {
     parts.push(`<line x1="${xx}" x2="${xx}" y1="${top + plotH}" y2="${top + plotH + 4}" stroke="#555"/>`);
     parts.push(`<text x="${xx}" y="${top + plotH + 16}" text-anchor="middle" class="tick">${fmt(t)}</text>`);
   }
-  parts.push(`<text x="${M.left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">simulated time (${xUnit.name})</text>`);
+  parts.push(
+    `<text x="${M.left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">simulated time (${xUnit.name})</text>`,
+  );
   parts.push(`<text x="${M.left}" y="${top - 7}" class="axis">${escapeXml(spec.unit)}</text>`);
   for (const s of spec.series) {
     if (s.points.length === 0) continue;
@@ -151,7 +165,9 @@ export function renderChart(spec: ChartSpec): string {
     if (hasBand) {
       const upper = s.points.map((p) => `${r1(x(mid(p)))},${r1(y(p.max))}`);
       const lower = [...s.points].reverse().map((p) => `${r1(x(mid(p)))},${r1(y(p.min))}`);
-      parts.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${s.color}" fill-opacity="0.12" stroke="none"/>`);
+      parts.push(
+        `<polygon points="${[...upper, ...lower].join(' ')}" fill="${s.color}" fill-opacity="0.12" stroke="none"/>`,
+      );
     }
     const line = s.points.map((p) => `${r1(x(mid(p)))},${r1(y(p.mean))}`).join(' ');
     parts.push(
@@ -164,7 +180,9 @@ export function renderChart(spec: ChartSpec): string {
   for (const item of legend.items) {
     const by = LEGEND.top + item.row * LEGEND.rowH;
     const mid = by + LEGEND.boxH / 2;
-    const g = [`<g class="legend-item"><rect class="legend-box" x="${r1(item.x)}" y="${by}" width="${r1(item.width)}" height="${LEGEND.boxH}" fill="none"/>`];
+    const g = [
+      `<g class="legend-item"><rect class="legend-box" x="${r1(item.x)}" y="${by}" width="${r1(item.width)}" height="${LEGEND.boxH}" fill="none"/>`,
+    ];
     let sx = item.x;
     for (const stroke of item.entry.strokes) {
       g.push(

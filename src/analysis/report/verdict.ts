@@ -8,8 +8,14 @@ import { flipsOf, predictionReasons } from './evidence-notes.js';
 
 type Pick = (run: ComparedRun) => number;
 
-const both = (f: (p: PeerSummary) => number): Pick => (r) => Math.max(f(r.summary.peers.server), f(r.summary.peers.client));
-const sum = (f: (p: PeerSummary) => number): Pick => (r) => f(r.summary.peers.server) + f(r.summary.peers.client);
+const both =
+  (f: (p: PeerSummary) => number): Pick =>
+  (r) =>
+    Math.max(f(r.summary.peers.server), f(r.summary.peers.client));
+const sum =
+  (f: (p: PeerSummary) => number): Pick =>
+  (r) =>
+    f(r.summary.peers.server) + f(r.summary.peers.client);
 
 /** "B peaks 2.0× lower (18 vs 36)", "the same (12)", "B peaks 5, A 0". */
 function relation(verb: string, base: ComparedRun, other: ComparedRun, pick: Pick): string {
@@ -20,7 +26,7 @@ function relation(verb: string, base: ComparedRun, other: ComparedRun, pick: Pic
   if (a === 0 || b === 0) return `${name} ${verb} ${fmt(b)}, ${base.spec.label} ${fmt(a)}`;
   const ratio = a > b ? a / b : b / a;
   // Small differences read better as a percentage than as "1×".
-  const size = ratio < 1.1 ? `${fmt(Math.abs(b - a) / a * 100)}%` : `${fmt(ratio)}×`;
+  const size = ratio < 1.1 ? `${fmt((Math.abs(b - a) / a) * 100)}%` : `${fmt(ratio)}×`;
   return `${name} ${verb} ${size} ${a > b ? 'lower' : 'higher'} (${fmt(b)} vs ${fmt(a)})`;
 }
 
@@ -39,29 +45,56 @@ export function verdicts(comparison: Comparison): string[] {
   if (!base || others.length === 0) return [];
   const against = (verb: string, pick: Pick) => others.map((o) => relation(verb, base, o, pick)).join('; ');
   const lost = comparison.runs.map((r) => `${r.spec.label} lost ${fmt(r.summary.delivery.reliableLost)}`).join(', ');
-  const dup = comparison.runs.map((r) => `${r.spec.label} ${fmt(r.summary.delivery.duplicateDeliveries)}/${fmt(r.summary.delivery.outOfOrderDeliveries)}`).join(', ');
+  const dup = comparison.runs
+    .map(
+      (r) =>
+        `${r.spec.label} ${fmt(r.summary.delivery.duplicateDeliveries)}/${fmt(r.summary.delivery.outOfOrderDeliveries)}`,
+    )
+    .join(', ');
   // With several clients the peers are totals; name them, and add the worst single connection.
   const outbox = isMultiClient(comparison)
     ? [
         `outbox, server total: ${against('peaks', (r) => r.summary.peers.server.ackOutbox.max)}; ${leakPhrase(comparison.runs)}`,
         `outbox, per connection: ${against('peaks', (r) => perConnectionOutboxMax(r.summary))} at most on any one connection (either end)`,
       ]
-    : [`outbox: ${against('peaks', both((p) => p.ackOutbox.max))}; ${leakPhrase(comparison.runs)}`];
+    : [
+        `outbox: ${against(
+          'peaks',
+          both((p) => p.ackOutbox.max),
+        )}; ${leakPhrase(comparison.runs)}`,
+      ];
   // DECISIONS.md 25: what the lines rest on, and where they are predictions.
   const reasons = predictionReasons(comparison);
   const flips = base.spec.label === 'stock' ? flipsOf(comparison).filter((f) => f.parts.length > 0) : [];
   const restsOn = [
     `rests on: the readings \`bcsim reproduce ack-outbox\` ranks first` +
-      (flips.length === 0 ? '; none of similar rank changes a stock figure here' : `; under one of similar rank: ${flips.map((f) => `"${f.name}" (${f.topics.join(', ')})`).join(', ')}: see the report`),
+      (flips.length === 0
+        ? '; none of similar rank changes a stock figure here'
+        : `; under one of similar rank: ${flips.map((f) => `"${f.name}" (${f.topics.join(', ')})`).join(', ')}: see the report`),
   ];
   return [
     ...(reasons.length > 0 ? [`prediction: ${reasons.join('; ')}`] : []),
     ...outbox,
-    `dead zone: ${against('peaks', both((p) => p.ackOutboxDeadZone.max))}`,
-    `dedup: ${against('peaks', both((p) => p.dedupComparisons.maxPerMessage))} comparisons per message`,
-    `memory: ${against('peaks', both((p) => p.memoryBytes.max))} bytes`,
-    `ACK bytes: ${against('sends', sum((p) => p.ackBytesSent))}`,
-    `retransmits: ${against('sends', sum((p) => p.retransmits))}`,
+    `dead zone: ${against(
+      'peaks',
+      both((p) => p.ackOutboxDeadZone.max),
+    )}`,
+    `dedup: ${against(
+      'peaks',
+      both((p) => p.dedupComparisons.maxPerMessage),
+    )} comparisons per message`,
+    `memory: ${against(
+      'peaks',
+      both((p) => p.memoryBytes.max),
+    )} bytes`,
+    `ACK bytes: ${against(
+      'sends',
+      sum((p) => p.ackBytesSent),
+    )}`,
+    `retransmits: ${against(
+      'sends',
+      sum((p) => p.retransmits),
+    )}`,
     ...latencyLine(base, others),
     `delivery: ${lost} reliable messages; duplicates/out of order: ${dup}`,
     ...restsOn,
@@ -76,8 +109,12 @@ const CATEGORIES = ['low', 'high'] as const;
  * other figures says so. A category a run delivered nothing in is left out.
  */
 function latencyLine(base: ComparedRun, others: readonly ComparedRun[]): string[] {
-  const p99 = (category: (typeof CATEGORIES)[number]): Pick => (r) => r.summary.delivery.latencyMs[category].p99;
-  const measured = (category: (typeof CATEGORIES)[number]) => [base, ...others].every((r) => r.summary.delivery.latencyMs[category].count > 0);
+  const p99 =
+    (category: (typeof CATEGORIES)[number]): Pick =>
+    (r) =>
+      r.summary.delivery.latencyMs[category].p99;
+  const measured = (category: (typeof CATEGORIES)[number]) =>
+    [base, ...others].every((r) => r.summary.delivery.latencyMs[category].count > 0);
   const categories = CATEGORIES.filter(measured);
   if (!categories.some((c) => others.some((o) => p99(c)(o) > p99(c)(base)))) return [];
   const parts = categories.map((c) => `${c} types: ${others.map((o) => relation('is', base, o, p99(c))).join('; ')}`);

@@ -34,7 +34,14 @@ export interface ReadingResult {
 
 export interface AckOutboxReproduction {
   readonly seed: number;
-  readonly criteria: ReadonlyArray<{ key: CriterionKey; title: string; expected: string; kind: EvidenceKind; source: string; against: string | null }>;
+  readonly criteria: ReadonlyArray<{
+    key: CriterionKey;
+    title: string;
+    expected: string;
+    kind: EvidenceKind;
+    source: string;
+    against: string | null;
+  }>;
   readonly hypotheses: ReadingResult[];
   /** How readings are ranked: captured bytes, then measured figures, then inferences. */
   readonly rankingRule: string;
@@ -105,8 +112,11 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
   const top = [...eligible].sort((a, b) => compareScores(a.score, b.score))[0];
   // Ties: the fewest changes from the baseline first (a change must be earned by the table).
   const baseline = readingNamed(BASELINE_READING);
-  const changes = (name: string) => (baseline === undefined ? 0 : changesBetween(readingNamed(name) as Reading, baseline).length);
-  const tied = eligible.filter((h) => compareScores(h.score, top.score) === 0).sort((a, b) => changes(a.name) - changes(b.name));
+  const changes = (name: string) =>
+    baseline === undefined ? 0 : changesBetween(readingNamed(name) as Reading, baseline).length;
+  const tied = eligible
+    .filter((h) => compareScores(h.score, top.score) === 0)
+    .sort((a, b) => changes(a.name) - changes(b.name));
   const best = { readings: tied.map((h) => h.name), matched: top.matched, of: CRITERIA.length, score: top.score };
   const unmatched = CRITERIA.filter((c) => eligible.every((h) => !h.criteria[c.key].matches)).map((c) => ({
     key: c.key,
@@ -114,13 +124,25 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
     note: unmatchedNote(c.key, hypotheses),
     beyond: hypotheses.filter((h) => h.beyondDecisions !== null && h.criteria[c.key].matches).map((h) => h.name),
   }));
-  const onPoint = options.onProgress ? (step: string, done: number) => options.onProgress?.(step, chosen.length + done, total) : undefined;
+  const onPoint = options.onProgress
+    ? (step: string, done: number) => options.onProgress?.(step, chosen.length + done, total)
+    : undefined;
   const contradictions = contradictionsOf(hypotheses);
   const alternatives = alternativesTo(hypotheses, best.readings[0]);
-  const sweep = options.sweep === false ? { seeds: [], points: [], ranges: [], capacity: [] } : sweepAckOutbox(source, seed, undefined, onPoint);
+  const sweep =
+    options.sweep === false
+      ? { seeds: [], points: [], ranges: [], capacity: [] }
+      : sweepAckOutbox(source, seed, undefined, onPoint);
   return {
     seed,
-    criteria: CRITERIA.map((c) => ({ key: c.key, title: c.title, expected: c.expected, kind: c.kind, source: c.source, against: 'against' in c ? c.against : null })),
+    criteria: CRITERIA.map((c) => ({
+      key: c.key,
+      title: c.title,
+      expected: c.expected,
+      kind: c.kind,
+      source: c.source,
+      against: 'against' in c ? c.against : null,
+    })),
     hypotheses,
     rankingRule: RANKING_RULE,
     best,
@@ -135,7 +157,8 @@ export function reproduceAckOutbox(source: ScenarioSource, options: AckOutboxOpt
 /** Why a criterion can fail for every reading; shown only when it does. */
 const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   joinPlateau: 'the join content, not a reading, sets the plateau',
-  joinWireCost: 'the same moment the per-side tables count 12–13 entries (join plateau); the join content gives every reading 12, so 38 entries and 170–190 B cannot both hold with it',
+  joinWireCost:
+    'the same moment the per-side tables count 12–13 entries (join plateau); the join content gives every reading 12, so 38 entries and 170–190 B cannot both hold with it',
   emptyQueueShare: 'the instrumented session is not described in enough detail to replay',
   keepaliveForm: 'every reading sends another idle keepalive than the captured one',
   joinCaptured: 'no reading sends the captured join datagrams',
@@ -144,22 +167,25 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   fragmentRounds: 'the fragment bug itself',
   fragmentsWholeSession: 'contradicts the analysis document: a message older than the peer timeout is dropped',
   ackSpacing: 'needs update periods of a few ms on loopback',
-  everyDatagram: 'contradicts the ~0.667 s spacing of the same entry on the wire (DECISIONS.md 9), unless entries ride along only in datagrams that go out anyway',
+  everyDatagram:
+    'contradicts the ~0.667 s spacing of the same entry on the wire (DECISIONS.md 9), unless entries ride along only in datagrams that go out anyway',
   threeThenSilence: 'contradicts messages that live all session (fragment re-sends fill the quiet)',
-  disconnectDatagram: 'the Disconnect carries every ACK still owed: the ACKs of the server\'s last reliable messages',
+  disconnectDatagram: "the Disconnect carries every ACK still owed: the ACKs of the server's last reliable messages",
   disconnectAckSends: 'set by disconnectedPeerLingerMs, not by a reading',
   disconnectAckTimestamps: 'set by disconnectedPeerLingerMs, not by a reading',
   peerRemoved: 'set by disconnectedPeerLingerMs, not by a reading',
   outboxPeakClient: 'set by the per-connection traffic of the 3-player valentines, not by a reading',
   outboxPeakServer:
-    'the server receives at most ~0.5 reliable messages/s per connection at the measured aggregate (4.9/s, of which the relay triples every player message), and an entry lives ~5–6 s in combat (9 sends ~0.67 s apart), so its side of a connection holds ~3 entries beside the join\'s 9; 20–33 would need ~4 reliable/s from each client, more than the whole session carried',
+    "the server receives at most ~0.5 reliable messages/s per connection at the measured aggregate (4.9/s, of which the relay triples every player message), and an entry lives ~5–6 s in combat (9 sends ~0.67 s apart), so its side of a connection holds ~3 entries beside the join's 9; 20–33 would need ~4 reliable/s from each client, more than the whole session carried",
   selfLimiting: 'every reading grows at this traffic',
-  messagesPerDatagram34: 'at 95 ms updates the model puts at most ~18 messages in a datagram; 33 needs burstier traffic than Poisson events and StateUpdates give',
+  messagesPerDatagram34:
+    'at 95 ms updates the model puts at most ~18 messages in a datagram; 33 needs burstier traffic than Poisson events and StateUpdates give',
   ackBytes34:
-    'a datagram carries the ACKs due in its update, and at 95 ms updates with 0.667 s timers the entries made in different updates stay 8 updates apart, so 25 ACKs (100 B) need ~25 reliable messages to one peer within one update; valentines\' busiest client receives ~1.3 reliable/s (its outbox peaks at ~22), and a ship death adds only the messages it sends each player (1 on DECISIONS.md, 2 in the write-up of the deaths)',
+    "a datagram carries the ACKs due in its update, and at 95 ms updates with 0.667 s timers the entries made in different updates stay 8 updates apart, so 25 ACKs (100 B) need ~25 reliable messages to one peer within one update; valentines' busiest client receives ~1.3 reliable/s (its outbox peaks at ~22), and a ship death adds only the messages it sends each player (1 on DECISIONS.md, 2 in the write-up of the deaths)",
   keepalives34:
     'the capture counts messages on the wire, so the join\'s keepalive and its echo count (6 of the 8 most readings send); in combat StateUpdates keep every 5 s clock reset, and counting only reliable sends goes idle on most 5 s gaps of ~0.3–1.3 reliable/s (over 1,000). Ship deaths are the only quiet stretches DECISIONS.md allows, and they are too short: the join\'s ship selection leaves a dead player 4.65 s without StateUpdates, under the 5 s idle time, whatever resets the clock ("deaths", "deaths+first-sends"). The 91-s session\'s Disconnect at low seq 2 shows its client sent no idle keepalive in ~75 s of play',
-  stateUpdateRate: 'valentines splits the measured ~98 StateUpdates/s evenly over the six directions (16.3/s each); 10 Hz per ship would be 10/s from each client and ~23/s from the server to each',
+  stateUpdateRate:
+    'valentines splits the measured ~98 StateUpdates/s evenly over the six directions (16.3/s each); 10 Hz per ship would be 10/s from each client and ~23/s from the server to each',
   checksumResends34:
     'the fragment bug re-sends the checksum response every ~2 s for 45 s even with the bounded lifetime (22 messages per player); the counts may start after the join, or no fragment is re-sent: the evidence disagrees with "10+ rounds"',
   passOneOpensGate: 'no reading lets pass-1 writes open the gate',
@@ -227,27 +253,40 @@ function alternativesTo(hypotheses: readonly ReadingResult[], stockName: string)
 function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'], sweep: SweepResult): string[] {
   const out: string[] = [RANKING_RULE];
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const score = (x: Score) => `${plural(x.bytes, 'captured datagram or message', 'captured datagrams or messages')}, ${plural(x.measured, 'measured figure', 'measured figures')}, ${plural(x.inferred, 'inference', 'inferences')}`;
-  out.push(`Best reading${best.readings.length > 1 ? 's' : ''}: ${quoted(best.readings)}: ${score(best.score)} (${best.matched} of ${best.of} observations).`);
+  const score = (x: Score) =>
+    `${plural(x.bytes, 'captured datagram or message', 'captured datagrams or messages')}, ${plural(x.measured, 'measured figure', 'measured figures')}, ${plural(x.inferred, 'inference', 'inferences')}`;
+  out.push(
+    `Best reading${best.readings.length > 1 ? 's' : ''}: ${quoted(best.readings)}: ${score(best.score)} (${best.matched} of ${best.of} observations).`,
+  );
   const baseline = readingNamed(BASELINE_READING);
   if (best.readings.length > 1 && baseline !== undefined) {
-    const changes = best.readings.map((n) => `${n} ${changesBetween(readingNamed(n) as Reading, baseline).length}`).join(', ');
-    out.push(`Tied readings differ on no ranked observation, so the table gives no reason for their changes: the first changes the fewest settings from the baseline ("${BASELINE_READING}"), then the table's order decides (${changes}).`);
+    const changes = best.readings
+      .map((n) => `${n} ${changesBetween(readingNamed(n) as Reading, baseline).length}`)
+      .join(', ');
+    out.push(
+      `Tied readings differ on no ranked observation, so the table gives no reason for their changes: the first changes the fewest settings from the baseline ("${BASELINE_READING}"), then the table's order decides (${changes}).`,
+    );
   }
   for (const h of hypotheses) {
     if (h.beyondDecisions === null || compareScores(h.score, best.score) >= 0) continue;
-    out.push(`"${h.name}" ranks above the best (${score(h.score)}) but rests on a fact DECISIONS.md does not state (${h.beyondDecisions}): the stock preset cannot follow it until DECISIONS.md records that.`);
+    out.push(
+      `"${h.name}" ranks above the best (${score(h.score)}) but rests on a fact DECISIONS.md does not state (${h.beyondDecisions}): the stock preset cannot follow it until DECISIONS.md records that.`,
+    );
   }
   if (best.readings[0] === STOCK_READING) out.push(`The stock preset runs "${STOCK_READING}".`);
   else out.push(`The stock preset runs "${STOCK_READING}", which is not the best here: re-check the calibration.`);
   const baselineResult = hypotheses.find((h) => h.name === BASELINE_READING);
   if (baselineResult) out.push(`The baseline ("${BASELINE_READING}") reproduces ${score(baselineResult.score)}.`);
   // Model predictions past what was measured (DECISIONS.md 25): labelled as such.
-  for (const c of sweep.capacity) out.push(`Prediction (sweep, 10 min per point, past the measured rates): ${c.sentence}`);
+  for (const c of sweep.capacity)
+    out.push(`Prediction (sweep, 10 min per point, past the measured rates): ${c.sentence}`);
   return out;
 }
 
 /** Adapts the CLI's or a test's loader: built-ins by name, inline scenarios from JSON. */
-export function scenarioSource(builtin: (name: string, sets: readonly string[]) => Scenario, inline: (json: object, sets: readonly string[]) => Scenario): ScenarioSource {
+export function scenarioSource(
+  builtin: (name: string, sets: readonly string[]) => Scenario,
+  inline: (json: object, sets: readonly string[]) => Scenario,
+): ScenarioSource {
   return { builtin, inline };
 }

@@ -10,7 +10,13 @@ import type { Reading } from './readings.js';
  * measured figure fewer (the ack-outbox table; "no-fragment-resend" by the
  * fragment-ACK table's weighing), or tied with it.
  */
-export const VERDICT_ALTERNATIVES = ['no-pass-one+outside', 'no-fragment-resend', 'session-lifetime', 'clients-30hz', '2-datagrams'] as const;
+export const VERDICT_ALTERNATIVES = [
+  'no-pass-one+outside',
+  'no-fragment-resend',
+  'session-lifetime',
+  'clients-30hz',
+  '2-datagrams',
+] as const;
 export type VerdictAlternative = (typeof VERDICT_ALTERNATIVES)[number];
 
 /** One loopback scenario runs its server this fast (DECISIONS.md 17): the loopback readings apply to it. */
@@ -26,7 +32,11 @@ export interface AlternativeRun {
 }
 
 /** The stock column's run under `name`: the scenario and switches with only what that reading changes. */
-export function alternativeRun(scenario: Scenario, stockSwitches: SwitchOverrides, name: VerdictAlternative): AlternativeRun {
+export function alternativeRun(
+  scenario: Scenario,
+  stockSwitches: SwitchOverrides,
+  name: VerdictAlternative,
+): AlternativeRun {
   const stock = readingNamed(STOCK_READING) as Reading;
   const alt = readingNamed(name) as Reading;
   const changes = changesBetween(stock, alt);
@@ -37,10 +47,16 @@ export function alternativeRun(scenario: Scenario, stockSwitches: SwitchOverride
   for (const path of changes) {
     const [head, field] = path.split('.');
     // Ship deaths of the session experiments are traffic the scenario would have to resolve: not a verdict alternative yet.
-    if (head === 'sessionTraffic') throw new Error(`alternativeRun: "${name}" changes the session's traffic (${path}), which a verdict rerun does not apply`);
+    if (head === 'sessionTraffic')
+      throw new Error(
+        `alternativeRun: "${name}" changes the session's traffic (${path}), which a verdict rerun does not apply`,
+      );
     if (head === 'transport') params = { ...params, [field]: alt.transport[field] };
     else if (head === 'traffic') traffic = { ...traffic, [field]: alt.traffic[field] };
-    else if ((head === 'sessionClientMs' && !loopback && alt.sessionClientMs !== null) || (head === 'loopbackClientMs' && loopback)) {
+    else if (
+      (head === 'sessionClientMs' && !loopback && alt.sessionClientMs !== null) ||
+      (head === 'loopbackClientMs' && loopback)
+    ) {
       const client = head === 'sessionClientMs' ? (alt.sessionClientMs as number) : alt.loopbackClientMs;
       params = { ...params, updatePeriodMs: { ...params.updatePeriodMs, client } };
     } else if (head === 'keepalive' || head === 'retransmit') {
@@ -50,5 +66,11 @@ export function alternativeRun(scenario: Scenario, stockSwitches: SwitchOverride
       switches[head] = (alt.switches as Record<string, unknown>)[head];
     }
   }
-  return { name, description: alt.description, changes, scenario: { ...scenario, params, traffic }, switches: switches as SwitchOverrides };
+  return {
+    name,
+    description: alt.description,
+    changes,
+    scenario: { ...scenario, params, traffic },
+    switches: switches as SwitchOverrides,
+  };
 }

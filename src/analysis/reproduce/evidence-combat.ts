@@ -23,7 +23,15 @@ export function checksumResponseFragments(scenario: Scenario): number {
   return Math.max(1, Math.ceil(largest / scenario.params.fragmentChunkBytes));
 }
 
-type CombatKeys = 'outboxPeakClient' | 'outboxPeakServer' | 'selfLimiting' | 'messagesPerDatagram34' | 'ackBytes34' | 'keepalives34' | 'stateUpdateRate' | 'checksumResends34';
+type CombatKeys =
+  | 'outboxPeakClient'
+  | 'outboxPeakServer'
+  | 'selfLimiting'
+  | 'messagesPerDatagram34'
+  | 'ackBytes34'
+  | 'keepalives34'
+  | 'stateUpdateRate'
+  | 'checksumResends34';
 
 export function combatRun(scenario: Scenario, options: RunWith): Pick<Cells, CombatKeys> {
   const recorder = new MetricsRecorder();
@@ -63,15 +71,26 @@ export function combatRun(scenario: Scenario, options: RunWith): Pick<Cells, Com
   const log = session.traffic.phaseLog;
   const combat = log.find((p) => p.kind === 'combat');
   const after = combat === undefined ? undefined : log.find((p) => p.startUs > combat.startUs);
-  const combatS = combat === undefined ? 0 : usToSeconds((after?.startUs ?? secondsToUsUnrounded(summary.simulatedSeconds)) - combat.startUs);
+  const combatS =
+    combat === undefined
+      ? 0
+      : usToSeconds((after?.startUs ?? secondsToUsUnrounded(summary.simulatedSeconds)) - combat.startUs);
   const perShip = combatS > 0 ? stateUpdates / clients.length / combatS : 0;
   return {
     outboxPeakClient: cell('outboxPeakClient', `${clientPeak} (worst of ${clients.length})`, inRange(clientPeak)),
     outboxPeakServer: cell('outboxPeakServer', `${serverPeak} (worst of ${servers.length})`, inRange(serverPeak)),
-    selfLimiting: cell('selfLimiting', leaks.length === 0 ? 'bounded' : `grows: ${leaks.map((t) => t.peer).join(', ')}`, leaks.length === 0),
+    selfLimiting: cell(
+      'selfLimiting',
+      leaks.length === 0 ? 'bounded' : `grows: ${leaks.map((t) => t.peer).join(', ')}`,
+      leaks.length === 0,
+    ),
     messagesPerDatagram34: cell('messagesPerDatagram34', `${perDatagram}`, perDatagram >= 25 && perDatagram <= 40),
     ackBytes34: cell('ackBytes34', `${ackBytes} B`, ackBytes >= 100 && ackBytes <= 190),
-    keepalives34: cell('keepalives34', `${keepaliveTotal} on the wire (S ${keepalives.server}, C ${keepalives.client})`, keepaliveTotal >= 47 && keepaliveTotal <= 188),
+    keepalives34: cell(
+      'keepalives34',
+      `${keepaliveTotal} on the wire (S ${keepalives.server}, C ${keepalives.client})`,
+      keepaliveTotal >= 47 && keepaliveTotal <= 188,
+    ),
     stateUpdateRate: cell('stateUpdateRate', `${perShip.toFixed(1)}/s from each client`, perShip >= 8 && perShip <= 12),
     checksumResends34: cell('checksumResends34', `${checksum} re-sent messages`, checksum < 42),
   };

@@ -29,16 +29,31 @@ export const MEASURED_FLOW = {
       'join',
       { kind: 'combat', duration: '60s', reliablePerSecond: 'measured' },
       { kind: 'lull', duration: '6s' },
-      { kind: 'combat', duration: '1ms', reliablePerSecond: 20, clientShare: 0, arrival: 'periodic', eventKinds: ['StartFiring'] },
+      {
+        kind: 'combat',
+        duration: '1ms',
+        reliablePerSecond: 20,
+        clientShare: 0,
+        arrival: 'periodic',
+        eventKinds: ['StartFiring'],
+      },
       { kind: 'quiet', duration: '3.4s' },
       'disconnect',
     ],
   },
 };
 
-type FlowKeys = 'ackSpacing' | 'everyDatagram' | 'threeThenSilence' | 'disconnectDatagram' | 'disconnectAckSends' | 'disconnectAckTimestamps' | 'peerRemoved';
+type FlowKeys =
+  | 'ackSpacing'
+  | 'everyDatagram'
+  | 'threeThenSilence'
+  | 'disconnectDatagram'
+  | 'disconnectAckSends'
+  | 'disconnectAckTimestamps'
+  | 'peerRemoved';
 
-const acks = (d: Wire, low: boolean, seq: number) => d.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && ackFlagsLowType(m.flags) === low);
+const acks = (d: Wire, low: boolean, seq: number) =>
+  d.messages.some((m) => m.type === TYPE_ACK && m.seq === seq && ackFlagsLowType(m.flags) === low);
 
 export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowKeys> {
   const wire = wireRecorder();
@@ -51,7 +66,8 @@ export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowK
         if (to === 'server' && client === 1) arrivedAtServer.push(usToSeconds(timeUs));
       },
       stateChanged(timeUs, role, state, client) {
-        if (role === 'server' && client === 1 && state === 'closed' && removedAt === null) removedAt = usToSeconds(timeUs);
+        if (role === 'server' && client === 1 && state === 'closed' && removedAt === null)
+          removedAt = usToSeconds(timeUs);
       },
     }),
   });
@@ -66,9 +82,13 @@ export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowK
   let target: { low: boolean; seq: number } | null = null;
   for (const d of sent) {
     if (d.from !== 'server' || d.t >= byeT) continue;
-    for (const m of d.messages) if (m.type !== TYPE_ACK && m.reliable) target = { low: isLowType(m.type), seq: m.seq as number };
+    for (const m of d.messages)
+      if (m.type !== TYPE_ACK && m.reliable) target = { low: isLowType(m.type), seq: m.seq as number };
   }
-  const carrying = target === null ? [] : client.filter((d) => d.t < byeT && acks(d, (target as { low: boolean }).low, (target as { seq: number }).seq));
+  const carrying =
+    target === null
+      ? []
+      : client.filter((d) => d.t < byeT && acks(d, (target as { low: boolean }).low, (target as { seq: number }).seq));
   // The median gap: the resend timer's spacing, not a pass-2 send whenever the gate happened to open.
   const gaps = carrying.slice(1).map((d, i) => d.t - carrying[i].t);
   const spacing = gaps.length ? median(gaps) : null;
@@ -77,7 +97,10 @@ export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowK
   // The server's ACK of the client's Disconnect (the low seq of that Disconnect).
   const disconnect = bye?.messages.find((m) => m.type === TYPE_DISCONNECT);
   const byeSeq = disconnect !== undefined && disconnect.type === TYPE_DISCONNECT ? disconnect.seq : null;
-  const serverAcks = byeSeq === null ? [] : sent.filter((d) => d.from === 'server' && d.t >= byeT && acks(d, true, byeSeq as number)).map((d) => d.t);
+  const serverAcks =
+    byeSeq === null
+      ? []
+      : sent.filter((d) => d.from === 'server' && d.t >= byeT && acks(d, true, byeSeq as number)).map((d) => d.t);
   const serverGaps = serverAcks.slice(1).map((t, i) => t - serverAcks[i]);
   const serverSpacing = serverGaps.length ? median(serverGaps) : null;
   const span = serverAcks.length > 1 ? serverAcks[serverAcks.length - 1] - serverAcks[0] : 0;
@@ -87,7 +110,11 @@ export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowK
   const sends = `${serverAcks.length} send${serverAcks.length === 1 ? '' : 's'}`;
   const every = ridingShare(sent, combatS + 5, quietS - 6);
   return {
-    ackSpacing: cell('ackSpacing', spacing === null ? 'n/a' : `${spacing.toFixed(3)} s`, spacing !== null && Math.abs(spacing - 0.667) <= 0.03),
+    ackSpacing: cell(
+      'ackSpacing',
+      spacing === null ? 'n/a' : `${spacing.toFixed(3)} s`,
+      spacing !== null && Math.abs(spacing - 0.667) <= 0.03,
+    ),
     everyDatagram: cell('everyDatagram', `${Math.round(every * 100)}% of datagrams`, every >= 0.9),
     threeThenSilence: cell(
       'threeThenSilence',
@@ -100,7 +127,11 @@ export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowK
       `${sends}${serverSpacing === null ? '' : `, ${serverSpacing.toFixed(2)} s apart`}`,
       serverAcks.length === 8 && serverSpacing !== null && Math.abs(serverSpacing - 0.67) <= 0.05,
     ),
-    disconnectAckTimestamps: cell('disconnectAckTimestamps', `${sends} over ${span.toFixed(2)} s`, serverAcks.length === 7 && Math.abs(span - 4.0) <= 0.3),
+    disconnectAckTimestamps: cell(
+      'disconnectAckTimestamps',
+      `${sends} over ${span.toFixed(2)} s`,
+      serverAcks.length === 7 && Math.abs(span - 4.0) <= 0.3,
+    ),
     peerRemoved: cell(
       'peerRemoved',
       removal === null ? 'not removed' : `${removal.toFixed(2)} s after`,

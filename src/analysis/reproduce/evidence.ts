@@ -30,7 +30,9 @@ function readingSets(reading: Reading, experiment: 'loopback' | 'session'): stri
   ];
   const clientMs = experiment === 'loopback' ? reading.loopbackClientMs : reading.sessionClientMs;
   if (clientMs !== null) sets.push(`transport.updatePeriodMs.client=${clientMs}`);
-  if (experiment === 'session') for (const [key, value] of Object.entries(reading.sessionTraffic)) sets.push(`traffic.${key}=${JSON.stringify(value)}`);
+  if (experiment === 'session')
+    for (const [key, value] of Object.entries(reading.sessionTraffic))
+      sets.push(`traffic.${key}=${JSON.stringify(value)}`);
   return sets;
 }
 
@@ -49,7 +51,16 @@ export function measureReading(reading: Reading, source: ScenarioSource, seed: n
   return Object.fromEntries(CRITERIA.map((c) => [c.key, cells[c.key]])) as Cells;
 }
 
-type JoinKeys = 'joinPlateau' | 'joinWireCost' | 'emptyQueueShare' | 'keepaliveForm' | 'joinCaptured' | 'connectAck' | 'round2Datagram' | 'fragmentRounds' | 'fragmentsWholeSession';
+type JoinKeys =
+  | 'joinPlateau'
+  | 'joinWireCost'
+  | 'emptyQueueShare'
+  | 'keepaliveForm'
+  | 'joinCaptured'
+  | 'connectAck'
+  | 'round2Datagram'
+  | 'fragmentRounds'
+  | 'fragmentsWholeSession';
 
 /** The loopback join and its idle lobby (the built-in fragment-ack-bug), 120 s. */
 function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
@@ -75,24 +86,46 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
   const pct = ([empty, all]: [number, number]) => (all === 0 ? 0 : Math.round((100 * empty) / all));
   const total = pct([at91.server[0] + at91.client[0], at91.server[1] + at91.client[1]]);
   const signature = measureSignature(trace.events, endS, Number.POSITIVE_INFINITY);
-  const rounds = signature.allFragmentsTogether.pass && signature.periodAbout2s.pass && roundCount(signature.continuesWholeRun.measured) >= 10;
+  const rounds =
+    signature.allFragmentsTogether.pass &&
+    signature.periodAbout2s.pass &&
+    roundCount(signature.continuesWholeRun.measured) >= 10;
   // The other write-up's wire cost at t+5 s (DECISIONS.md 25): the client's fullest datagram of the first 10 s.
   const early = wire.sent.filter((d) => d.from === 'client' && d.t <= 10);
-  const ackBytes = Math.max(0, ...early.map((d) => d.messages.filter((m) => m.type === 0x01).reduce((sum, m) => sum + m.size, 0)));
+  const ackBytes = Math.max(
+    0,
+    ...early.map((d) => d.messages.filter((m) => m.type === 0x01).reduce((sum, m) => sum + m.size, 0)),
+  );
   const keepalive = keepaliveFact(wire.sent);
   const connect = connectAckFact(wire.sent);
   const captured = joinCapturedFact(wire.sent);
   const round2 = round2Fact(wire.sent);
   return {
     joinPlateau: cell('joinPlateau', `S ${server.join('→')} · C ${client.join('→')}`, plateauOk),
-    joinWireCost: cell('joinWireCost', `C ${client[1]} at t+5 s, ${ackBytes} B of ACKs at most`, Math.abs(client[1] - 38) <= 5 && ackBytes >= 150),
-    emptyQueueShare: cell('emptyQueueShare', `${total}% (S ${pct(at91.server)}%, C ${pct(at91.client)}%)`, Math.abs(total - 64) <= 10),
+    joinWireCost: cell(
+      'joinWireCost',
+      `C ${client[1]} at t+5 s, ${ackBytes} B of ACKs at most`,
+      Math.abs(client[1] - 38) <= 5 && ackBytes >= 150,
+    ),
+    emptyQueueShare: cell(
+      'emptyQueueShare',
+      `${total}% (S ${pct(at91.server)}%, C ${pct(at91.client)}%)`,
+      Math.abs(total - 64) <= 10,
+    ),
     keepaliveForm: cell('keepaliveForm', keepalive.value, keepalive.matches),
     joinCaptured: cell('joinCaptured', captured.value, captured.matches),
     connectAck: cell('connectAck', connect.value, connect.matches),
     round2Datagram: cell('round2Datagram', round2.value, round2.matches),
-    fragmentRounds: cell('fragmentRounds', `${signature.continuesWholeRun.measured.split(',')[0]}, ${signature.periodAbout2s.measured}`, rounds),
-    fragmentsWholeSession: cell('fragmentsWholeSession', `${signature.continuesWholeRun.measured} (run ${endS} s)`, signature.continuesWholeRun.pass),
+    fragmentRounds: cell(
+      'fragmentRounds',
+      `${signature.continuesWholeRun.measured.split(',')[0]}, ${signature.periodAbout2s.measured}`,
+      rounds,
+    ),
+    fragmentsWholeSession: cell(
+      'fragmentsWholeSession',
+      `${signature.continuesWholeRun.measured} (run ${endS} s)`,
+      signature.continuesWholeRun.pass,
+    ),
   };
 }
 
@@ -115,10 +148,19 @@ function quietLobbyRun(scenario: Scenario, options: RunWith): Pick<Cells, 'passO
     ...options,
     observer: {
       sample(timeUs, peers) {
-        deadZone.set(Math.round(usToSeconds(timeUs)), [peers.server.gauges().ackOutboxDeadZone, peers.client.gauges().ackOutboxDeadZone]);
+        deadZone.set(Math.round(usToSeconds(timeUs)), [
+          peers.server.gauges().ackOutboxDeadZone,
+          peers.client.gauges().ackOutboxDeadZone,
+        ]);
       },
       datagramSent(_timeUs, _from, _bytes, _uids, notes) {
-        if (notes.length > 1 && notes.every((n) => n === SendNote.Ack || n === SendNote.StaleAck) && notes.includes(SendNote.Ack) && notes.includes(SendNote.StaleAck)) ackOnly++;
+        if (
+          notes.length > 1 &&
+          notes.every((n) => n === SendNote.Ack || n === SendNote.StaleAck) &&
+          notes.includes(SendNote.Ack) &&
+          notes.includes(SendNote.StaleAck)
+        )
+          ackOnly++;
       },
     },
   });

@@ -48,29 +48,56 @@ export interface FragmentAckReproduction {
 export const STOCK_CAUSE: FragmentAckCause = 'matcher-rejects-fragments';
 
 /** The stock cause first, the reading with no re-sends last (it weighs against the others). */
-const ORDER: readonly FragmentAckCause[] = [STOCK_CAUSE, ...FRAGMENT_ACK_CAUSES.filter((c) => c !== STOCK_CAUSE && c !== 'none'), 'none'];
+const ORDER: readonly FragmentAckCause[] = [
+  STOCK_CAUSE,
+  ...FRAGMENT_ACK_CAUSES.filter((c) => c !== STOCK_CAUSE && c !== 'none'),
+  'none',
+];
 
 function runHypotheses(scenario: Scenario, seed: number): Hypothesis[] {
   const fragments = checksumResponseFragments(scenario);
   return ORDER.map((cause) => {
-    const { events, result } = traceScenario(scenario, { preset: 'stock', switches: { fragmentAckCause: cause }, seed });
+    const { events, result } = traceScenario(scenario, {
+      preset: 'stock',
+      switches: { fragmentAckCause: cause },
+      seed,
+    });
     // Re-sends are expected until the run ends or the stock message lifetime does.
     const lifetimeS = usToSeconds(maxMessageAgeUs(result.summary.switches, scenario.params));
     const criteria = measureSignature(events, usToSeconds(scenario.durationUs), lifetimeS);
     const evidence = weighFragmentEvidence(events, criteria, fragments);
-    return { cause, criteria, matches: Object.values(criteria).every((c) => c.pass), evidence, score: scoreEvidence(evidence) };
+    return {
+      cause,
+      criteria,
+      matches: Object.values(criteria).every((c) => c.pass),
+      evidence,
+      score: scoreEvidence(evidence),
+    };
   });
 }
 
-export function reproduceFragmentAck(clean: Scenario, lossy: Scenario, loss: number, seed = clean.seed): FragmentAckReproduction {
+export function reproduceFragmentAck(
+  clean: Scenario,
+  lossy: Scenario,
+  loss: number,
+  seed = clean.seed,
+): FragmentAckReproduction {
   const hypotheses = runHypotheses(clean, seed);
   const lossyHypotheses = runHypotheses(lossy, seed);
-  const pattern = (h: Hypothesis) => Object.values(h.criteria).map((c) => (c.pass ? '1' : '0')).join('');
+  const pattern = (h: Hypothesis) =>
+    Object.values(h.criteria)
+      .map((c) => (c.pass ? '1' : '0'))
+      .join('');
   const stock = lossyHypotheses.find((h) => h.cause === STOCK_CAUSE) as Hypothesis;
   const others = lossyHypotheses.filter((h) => h.cause !== STOCK_CAUSE);
   const best = rankFirst(hypotheses);
   const top = best[0]?.score;
-  const similar = top === undefined ? [] : hypotheses.filter((h) => !best.includes(h) && h.score.bytes === top.bytes && top.measured - h.score.measured <= 1).map((h) => h.cause);
+  const similar =
+    top === undefined
+      ? []
+      : hypotheses
+          .filter((h) => !best.includes(h) && h.score.bytes === top.bytes && top.measured - h.score.measured <= 1)
+          .map((h) => h.cause);
   return {
     scenario: clean.name,
     seed,

@@ -17,9 +17,24 @@ export const FRAGMENT_EVIDENCE = [
     kind: 'measured',
     source: 'DECISIONS.md 14, 27: all N fragments re-sent together ~every 2 s, 10+ rounds (criteria 1-3)',
   },
-  { key: 'othersStop', title: 'non-fragments stop after their ACK', kind: 'measured', source: 'DECISIONS.md 14 (criterion 4)' },
-  { key: 'wellFormedAcks', title: 'well-formed 5-byte fragment ACKs', kind: 'bytes', source: 'DECISIONS.md 14: the captured 01 02 00 01 01 and 01 02 00 01 02 (criterion 5)' },
-  { key: 'noChecksumCounted', title: 'no checksum message in the 34-min counts', kind: 'inferred', source: 'DECISIONS.md 27: the per-type counts list none (smallest listed count 42, three joins)' },
+  {
+    key: 'othersStop',
+    title: 'non-fragments stop after their ACK',
+    kind: 'measured',
+    source: 'DECISIONS.md 14 (criterion 4)',
+  },
+  {
+    key: 'wellFormedAcks',
+    title: 'well-formed 5-byte fragment ACKs',
+    kind: 'bytes',
+    source: 'DECISIONS.md 14: the captured 01 02 00 01 01 and 01 02 00 01 02 (criterion 5)',
+  },
+  {
+    key: 'noChecksumCounted',
+    title: 'no checksum message in the 34-min counts',
+    kind: 'inferred',
+    source: 'DECISIONS.md 27: the per-type counts list none (smallest listed count 42, three joins)',
+  },
   {
     key: 'errantWereAcks',
     title: 'after the checksum phase: stale ACKs, no checksum data',
@@ -44,8 +59,13 @@ const SMALLEST_LISTED_COUNT = 42;
 const AFTER_PHASE_S = 2;
 
 /** Weighs one run: the signature it produced, and its client's checksum messages after the checksum phase. */
-export function weighFragmentEvidence(events: readonly TraceEvent[], signature: Signature, fragmentsPerMessage: number): Weighed[] {
-  const stated = signature.allFragmentsTogether.pass && signature.periodAbout2s.pass && signature.continuesWholeRun.pass;
+export function weighFragmentEvidence(
+  events: readonly TraceEvent[],
+  signature: Signature,
+  fragmentsPerMessage: number,
+): Weighed[] {
+  const stated =
+    signature.allFragmentsTogether.pass && signature.periodAbout2s.pass && signature.continuesWholeRun.pass;
   // Checksum messages: requests [0x20 round ...] from the server, responses [0x21 round ...] from the client.
   const requestSeqs = new Set<number>();
   const responseSeqs = new Set<number>();
@@ -57,7 +77,11 @@ export function weighFragmentEvidence(events: readonly TraceEvent[], signature: 
     e.messages.forEach((m, i) => {
       if (m.type !== TYPE_GAME || !m.reliable) return;
       if (e.from === 'server' && !m.fragment && m.payload[0] === 0x20) requestSeqs.add(m.seq as number);
-      const response = e.from === 'client' && (m.fragment ? responseSeqs.has(m.seq as number) || (m.fragIndex === 0 && m.payload[0] === 0x21) : m.payload[0] === 0x21);
+      const response =
+        e.from === 'client' &&
+        (m.fragment
+          ? responseSeqs.has(m.seq as number) || (m.fragIndex === 0 && m.payload[0] === 0x21)
+          : m.payload[0] === 0x21);
       if (!response) return;
       if (e.notes[i] === SendNote.FirstSend) {
         responseSeqs.add(m.seq as number);
@@ -82,10 +106,26 @@ export function weighFragmentEvidence(events: readonly TraceEvent[], signature: 
   }
   return [
     { key: 'statedResends', holds: stated, measured: stated ? 'all three hold' : 'not all of 1-3 hold' },
-    { key: 'othersStop', holds: signature.nonFragmentsNotResentAfterAck.pass, measured: signature.nonFragmentsNotResentAfterAck.measured },
-    { key: 'wellFormedAcks', holds: signature.fragmentAcksWellFormed.pass, measured: signature.fragmentAcksWellFormed.measured },
-    { key: 'noChecksumCounted', holds: counted < SMALLEST_LISTED_COUNT, measured: `${perJoin} re-sent per join, ${counted} in ${JOINS_34_MIN} joins` },
-    { key: 'errantWereAcks', holds: data === 0 && staleAcks > 0, measured: `${staleAcks} stale ACKs of requests, ${data} checksum data` },
+    {
+      key: 'othersStop',
+      holds: signature.nonFragmentsNotResentAfterAck.pass,
+      measured: signature.nonFragmentsNotResentAfterAck.measured,
+    },
+    {
+      key: 'wellFormedAcks',
+      holds: signature.fragmentAcksWellFormed.pass,
+      measured: signature.fragmentAcksWellFormed.measured,
+    },
+    {
+      key: 'noChecksumCounted',
+      holds: counted < SMALLEST_LISTED_COUNT,
+      measured: `${perJoin} re-sent per join, ${counted} in ${JOINS_34_MIN} joins`,
+    },
+    {
+      key: 'errantWereAcks',
+      holds: data === 0 && staleAcks > 0,
+      measured: `${staleAcks} stale ACKs of requests, ${data} checksum data`,
+    },
   ];
 }
 

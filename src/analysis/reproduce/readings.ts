@@ -33,13 +33,22 @@ type Patch = SwitchPatch & { keepalive?: Partial<KeepalivePolicy> };
 type Timing = Omit<Reading, 'name' | 'description' | 'switches' | 'sessionTraffic' | 'beyondDecisions'>;
 
 /** The "queued-reliable" readings (QUEUED_RELIABLE_READINGS), with the stock fragment cause. */
-const QUEUED_RELIABLE: OpenReadings = { ...QUEUED_RELIABLE_READINGS, retransmit: STOCK_RETRANSMIT, fragmentAckCause: 'matcher-rejects-fragments' };
+const QUEUED_RELIABLE: OpenReadings = {
+  ...QUEUED_RELIABLE_READINGS,
+  retransmit: STOCK_RETRANSMIT,
+  fragmentAckCause: 'matcher-rejects-fragments',
+};
 /**
  * The documents' own timing, before calibration: the peer removed 5 s after a
  * Disconnect (the 8 sends of DECISIONS.md 21), the round-2 response ~700 ms after
  * its request (the join table).
  */
-const DOCUMENTED_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 5000 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 }, loopbackClientMs: 10, sessionClientMs: null };
+const DOCUMENTED_TIMING: Timing = {
+  transport: { disconnectedPeerLingerMs: 5000 },
+  traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 },
+  loopbackClientMs: 10,
+  sessionClientMs: null,
+};
 
 function merge(base: OpenReadings, patch: Patch): OpenReadings {
   return {
@@ -62,7 +71,10 @@ const LIFETIME = { messageLifetime: 'peer-timeout' } as const;
  * readings without the measurements of DECISIONS.md 25–29, so a reading must earn
  * each change from them.
  */
-const UNRELIABLE_KEEPALIVE = merge(QUEUED_RELIABLE, { ...LIFETIME, keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' } });
+const UNRELIABLE_KEEPALIVE = merge(QUEUED_RELIABLE, {
+  ...LIFETIME,
+  keepalive: { reliable: false, path: 'outside-queues', echoPath: 'outside-queues' },
+});
 
 /**
  * The best reading of the table (README "Calibration"): the captured keepalive
@@ -78,7 +90,12 @@ const CALIBRATED = merge(QUEUED_RELIABLE, {
   keepalive: { reliable: true, path: 'first-send-queue', echoPath: 'outside-queues' },
   connectAck: 'after-reply',
 });
-const CALIBRATED_TIMING: Timing = { transport: { disconnectedPeerLingerMs: 4160 }, traffic: { treeHashing: 'concurrent', round2ThinkMs: 675 }, loopbackClientMs: 10, sessionClientMs: null };
+const CALIBRATED_TIMING: Timing = {
+  transport: { disconnectedPeerLingerMs: 4160 },
+  traffic: { treeHashing: 'concurrent', round2ThinkMs: 675 },
+  loopbackClientMs: 10,
+  sessionClientMs: null,
+};
 const OUTSIDE = { keepalive: { path: 'outside-queues', echoPath: 'outside-queues' } } as const;
 const NO_PASS_ONE = { gateOpeners: ['retransmits', 'first-sends'] } as const;
 
@@ -102,50 +119,145 @@ const COMBAT_MINUTES_34 = 33.75;
 const DEATHS = { perMinute: 20 / COMBAT_MINUTES_34, burst: { Explosion: 1 } };
 /** A public write-up of the same trace (not in DECISIONS.md): 9.5 s of explosion before the ship selection; a kill sends every player an ObjectExplodingEvent (a PythonEvent) and an Explosion. */
 const EXPLOSION = { explosionMs: 9500, burst: { PythonEvent: 1, Explosion: 1 } };
-const EXPLOSION_FACT = 'a public write-up of the 34-minute trace: 9.5 s of explosion animation before the ship selection, and a kill sends every player a PythonEvent and an Explosion';
+const EXPLOSION_FACT =
+  'a public write-up of the 34-minute trace: 9.5 s of explosion animation before the ship selection, and a kill sends every player a PythonEvent and an Explosion';
 /** The same write-up counts 55 weapon kills in its 33.5 minutes. */
 const KILLS_55 = { ...EXPLOSION, perMinute: 55 / 33.5 };
 const KILLS_FACT = `${EXPLOSION_FACT}; it counts 55 kills in 33.5 min`;
 const FIRST_SENDS = { keepalive: { idleCounts: 'first-sends' } } as const;
 
 /** A variant of the calibrated reading with ship deaths in the session experiments. */
-function deaths(name: string, change: string, deathsField: Record<string, unknown>, patch: Patch, beyondDecisions: string | null): Reading {
+function deaths(
+  name: string,
+  change: string,
+  deathsField: Record<string, unknown>,
+  patch: Patch,
+  beyondDecisions: string | null,
+): Reading {
   return { ...variant(name, change, patch), sessionTraffic: { deaths: deathsField }, beyondDecisions };
 }
 
 export const READINGS: readonly Reading[] = [
-  row('read-on-arrival', 'datagrams read on arrival, 95 ms updates everywhere, the remote removed right after its Disconnect', merge(QUEUED_RELIABLE, { receiveTiming: 'on-arrival' }), {
-    ...DOCUMENTED_TIMING,
-    transport: { updatePeriodMs: { server: 95, client: 95 }, disconnectedPeerLingerMs: 0 },
-    loopbackClientMs: 95,
-  }),
-  row('queued-reliable', 'the real update loop with the keepalive reliable, queued and echoed; messages live all session', QUEUED_RELIABLE, DOCUMENTED_TIMING),
-  row('unreliable-keepalive', 'the baseline: unACKed messages dropped at 45 s; keepalive unreliable, outside the queues', UNRELIABLE_KEEPALIVE, DOCUMENTED_TIMING),
-  row('calibrated', 'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 675 ms', CALIBRATED, CALIBRATED_TIMING),
+  row(
+    'read-on-arrival',
+    'datagrams read on arrival, 95 ms updates everywhere, the remote removed right after its Disconnect',
+    merge(QUEUED_RELIABLE, { receiveTiming: 'on-arrival' }),
+    {
+      ...DOCUMENTED_TIMING,
+      transport: { updatePeriodMs: { server: 95, client: 95 }, disconnectedPeerLingerMs: 0 },
+      loopbackClientMs: 95,
+    },
+  ),
+  row(
+    'queued-reliable',
+    'the real update loop with the keepalive reliable, queued and echoed; messages live all session',
+    QUEUED_RELIABLE,
+    DOCUMENTED_TIMING,
+  ),
+  row(
+    'unreliable-keepalive',
+    'the baseline: unACKed messages dropped at 45 s; keepalive unreliable, outside the queues',
+    UNRELIABLE_KEEPALIVE,
+    DOCUMENTED_TIMING,
+  ),
+  row(
+    'calibrated',
+    'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 675 ms',
+    CALIBRATED,
+    CALIBRATED_TIMING,
+  ),
   variant('outside-queues', 'the keepalive and its echo are written after pass 2, never opening the gate', OUTSIDE),
   variant('echo-queued', 'the echo goes through the first-send queue', { keepalive: { echoPath: 'first-send-queue' } }),
   variant('no-pass-one', 'pass 2 is opened only by retransmits and first sends', NO_PASS_ONE),
-  variant('no-pass-one+outside', 'pass 2 is opened only by retransmits and first sends, and the keepalive and its echo never open it', { ...NO_PASS_ONE, ...OUTSIDE }),
+  variant(
+    'no-pass-one+outside',
+    'pass 2 is opened only by retransmits and first sends, and the keepalive and its echo never open it',
+    { ...NO_PASS_ONE, ...OUTSIDE },
+  ),
   variant('every-datagram', 'every datagram carries each entry below 3 sends', { ackCarriage: 'every-datagram' }),
-  variant('every-datagram-all', 'every datagram carries every entry, dead-zone ones whenever pass 2 runs', { ackCarriage: 'every-datagram-all' }),
+  variant('every-datagram-all', 'every datagram carries every entry, dead-zone ones whenever pass 2 runs', {
+    ackCarriage: 'every-datagram-all',
+  }),
   variant('no-connect-ack', 'the Connect is never ACKed (the connect reply answers it)', { connectAck: 'none' }),
-  variant('round2-700ms', 'the round-2 response is ready 700 ms after its request', {}, { traffic: { round2ThinkMs: 700 } }),
-  variant('loopback-client-33ms', 'the loopback client updates every 33 ms (30 Hz), the round-2 response after 700 ms', {}, { loopbackClientMs: 33, traffic: { round2ThinkMs: 700 } }),
-  variant('hashing-in-update', 'the client hashes recursive checksum rounds inside its update (700 ms for round 2)', {}, { traffic: { treeHashing: 'in-update', round2ThinkMs: 700 } }),
-  variant('linger-5s', 'the peer is removed 5 s after a Disconnect (the 8 sends of DECISIONS.md 21)', {}, { transport: { disconnectedPeerLingerMs: 5000 } }),
-  variant('idle-first-sends', 'only datagrams with a first send reset the keepalive clock', { keepalive: { idleCounts: 'first-sends' } }),
-  variant('idle-reliable', 'only reliable sends reset the keepalive clock', { keepalive: { idleCounts: 'reliable-messages' } }),
+  variant(
+    'round2-700ms',
+    'the round-2 response is ready 700 ms after its request',
+    {},
+    { traffic: { round2ThinkMs: 700 } },
+  ),
+  variant(
+    'loopback-client-33ms',
+    'the loopback client updates every 33 ms (30 Hz), the round-2 response after 700 ms',
+    {},
+    { loopbackClientMs: 33, traffic: { round2ThinkMs: 700 } },
+  ),
+  variant(
+    'hashing-in-update',
+    'the client hashes recursive checksum rounds inside its update (700 ms for round 2)',
+    {},
+    { traffic: { treeHashing: 'in-update', round2ThinkMs: 700 } },
+  ),
+  variant(
+    'linger-5s',
+    'the peer is removed 5 s after a Disconnect (the 8 sends of DECISIONS.md 21)',
+    {},
+    { transport: { disconnectedPeerLingerMs: 5000 } },
+  ),
+  variant('idle-first-sends', 'only datagrams with a first send reset the keepalive clock', {
+    keepalive: { idleCounts: 'first-sends' },
+  }),
+  variant('idle-reliable', 'only reliable sends reset the keepalive clock', {
+    keepalive: { idleCounts: 'reliable-messages' },
+  }),
   variant('clients-30hz', 'the clients of the 34-minute session update every 33 ms', {}, { sessionClientMs: 33 }),
   variant('2-datagrams', 'two datagrams per update', {}, { transport: { datagramsPerUpdate: 2 } }),
   variant('no-fragment-resend', 'no fragment is ever re-sent: the fragment ACKs match', { fragmentAckCause: 'none' }),
   variant('session-lifetime', 'unACKed messages live all session', { messageLifetime: 'session' }),
-  variant('type-0x02', 'the idle keepalive is the decompiled type-0x02 message, not echoed, and only reliable sends reset its clock', { keepalive: { message: 'type-0x02', idleCounts: 'reliable-messages' } }),
-  variant('timing-notes', 'the DECISIONS.md 20 timing notes: 1.0 s retransmit base, dropped after 9 tries, otherwise all session', { messageLifetime: 'session', retransmit: { baseMs: 1000, retryLimit: 9 } }),
-  deaths('deaths', 'the session has 20 ship deaths (its 60 Explosions, one to each of 3 players), each player without a ship for the join\'s ship selection (4.65 s)', DEATHS, {}, null),
-  deaths('deaths+first-sends', 'the 20 deaths, and only datagrams with a first send reset the keepalive clock', DEATHS, FIRST_SENDS, null),
-  deaths('deaths-9.5s+first-sends', 'the 20 deaths with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock', { ...DEATHS, ...EXPLOSION }, FIRST_SENDS, EXPLOSION_FACT),
-  deaths('kills-55+first-sends', '55 kills with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock', KILLS_55, FIRST_SENDS, KILLS_FACT),
-  deaths('kills-55-unfed', '55 kills with 9.5 s of explosion first, and the server sends a player without a ship nothing, as in the join\'s ship selection', { ...KILLS_55, whileDead: 'nothing' }, {}, KILLS_FACT),
+  variant(
+    'type-0x02',
+    'the idle keepalive is the decompiled type-0x02 message, not echoed, and only reliable sends reset its clock',
+    { keepalive: { message: 'type-0x02', idleCounts: 'reliable-messages' } },
+  ),
+  variant(
+    'timing-notes',
+    'the DECISIONS.md 20 timing notes: 1.0 s retransmit base, dropped after 9 tries, otherwise all session',
+    { messageLifetime: 'session', retransmit: { baseMs: 1000, retryLimit: 9 } },
+  ),
+  deaths(
+    'deaths',
+    "the session has 20 ship deaths (its 60 Explosions, one to each of 3 players), each player without a ship for the join's ship selection (4.65 s)",
+    DEATHS,
+    {},
+    null,
+  ),
+  deaths(
+    'deaths+first-sends',
+    'the 20 deaths, and only datagrams with a first send reset the keepalive clock',
+    DEATHS,
+    FIRST_SENDS,
+    null,
+  ),
+  deaths(
+    'deaths-9.5s+first-sends',
+    'the 20 deaths with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock',
+    { ...DEATHS, ...EXPLOSION },
+    FIRST_SENDS,
+    EXPLOSION_FACT,
+  ),
+  deaths(
+    'kills-55+first-sends',
+    '55 kills with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock',
+    KILLS_55,
+    FIRST_SENDS,
+    KILLS_FACT,
+  ),
+  deaths(
+    'kills-55-unfed',
+    "55 kills with 9.5 s of explosion first, and the server sends a player without a ship nothing, as in the join's ship selection",
+    { ...KILLS_55, whileDead: 'nothing' },
+    {},
+    KILLS_FACT,
+  ),
 ];
 
 /** The reading the stock preset adopts (transport/switches.ts CALIBRATED_READINGS). */
@@ -159,10 +271,18 @@ export function changesBetween(a: Reading, b: Reading): string[] {
   const flat = (r: Reading): Record<string, string> => {
     const out: Record<string, string> = {};
     const walk = (prefix: string, value: unknown): void => {
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) walk(prefix ? `${prefix}.${k}` : k, v);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value))
+        for (const [k, v] of Object.entries(value)) walk(prefix ? `${prefix}.${k}` : k, v);
       else out[prefix] = JSON.stringify(value);
     };
-    walk('', { ...r.switches, transport: r.transport, traffic: r.traffic, loopbackClientMs: r.loopbackClientMs, sessionClientMs: r.sessionClientMs, sessionTraffic: r.sessionTraffic });
+    walk('', {
+      ...r.switches,
+      transport: r.transport,
+      traffic: r.traffic,
+      loopbackClientMs: r.loopbackClientMs,
+      sessionClientMs: r.sessionClientMs,
+      sessionTraffic: r.sessionTraffic,
+    });
     return out;
   };
   const fa = flat(a);

@@ -6,7 +6,13 @@ import type { DefectSwitch } from '../../rtype/transport/index.js';
 import type { RtypeSymptom } from '../../rtype/session/index.js';
 
 /** The table's symptom columns, in order. */
-export const TABLE_SYMPTOMS = ['noResend', 'resendStorm', 'deathsLost', 'growingLists', 'crossClientClear'] as const satisfies readonly RtypeSymptom[];
+export const TABLE_SYMPTOMS = [
+  'noResend',
+  'resendStorm',
+  'deathsLost',
+  'growingLists',
+  'crossClientClear',
+] as const satisfies readonly RtypeSymptom[];
 export type TableSymptom = (typeof TABLE_SYMPTOMS)[number];
 
 export const TABLE_SYMPTOM_TITLES: Readonly<Record<TableSymptom, string>> = {
@@ -45,7 +51,11 @@ export const DEFECT_CLAIMS: Readonly<Record<DefectSwitch, DefectClaim>> = {
   confirmViaNextUdp: { adds: [], also: ['acksUnmatched', 'duplicateDeaths'] },
   // The first client to confirm clears everyone's entry. A death is then re-sent only when
   // every client lost it, so on some seeds nothing is ever re-sent.
-  clearWithoutBreak: { adds: ['deathsLost', 'crossClientClear'], incidental: ['noResend'], also: ['unreportedLoss', 'acksUnmatched'] },
+  clearWithoutBreak: {
+    adds: ['deathsLost', 'crossClientClear'],
+    incidental: ['noResend'],
+    also: ['unreportedLoss', 'acksUnmatched'],
+  },
   // Inert over TCP confirmations (with confirmViaNextUdp, a registration confirms a stale id).
   registrationReadsStaleHeader: { adds: [], also: [] },
 };

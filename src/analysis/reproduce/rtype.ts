@@ -65,19 +65,36 @@ const OUTAGE_MS = 5_000;
 
 /** The workloads: 4 clients, 2 deaths/s, 4 bursts of 8 a minute, and two bursts before the last client joins. */
 function workloads(durationMs: number, loss: number): Record<'loss' | 'outage', RtypeConfigInput> {
-  const link: LinkConfig = { ...PERFECT_LINK, latency: { baseMs: 30, jitterMs: 5, distribution: 'uniform' }, loss: loss > 0 ? { model: 'bernoulli', probability: loss } : { model: 'none' } };
+  const link: LinkConfig = {
+    ...PERFECT_LINK,
+    latency: { baseMs: 30, jitterMs: 5, distribution: 'uniform' },
+    loss: loss > 0 ? { model: 'bernoulli', probability: loss } : { model: 'none' },
+  };
   const base: RtypeConfigInput = {
     clients: 4,
     durationMs,
     links: { serverToClient: link, clientToServer: link },
-    workload: { deathsPerSecond: 2, burstsPerMinute: 4, scriptedBursts: [{ atMs: 1_200, size: 8 }, { atMs: 2_200, size: 8 }] },
+    workload: {
+      deathsPerSecond: 2,
+      burstsPerMinute: 4,
+      scriptedBursts: [
+        { atMs: 1_200, size: 8 },
+        { atMs: 2_200, size: 8 },
+      ],
+    },
   };
   const start = Math.round(durationMs / 3);
   const down: LinkConfig = { ...link, outages: [{ startMs: start, endMs: start + OUTAGE_MS }] };
   return { loss: base, outage: { ...base, clientLinks: [null, { serverToClient: down }] } };
 }
 
-const COLUMN_WORKLOAD: Record<TableSymptom, 'loss' | 'outage'> = { noResend: 'loss', resendStorm: 'loss', deathsLost: 'loss', growingLists: 'outage', crossClientClear: 'loss' };
+const COLUMN_WORKLOAD: Record<TableSymptom, 'loss' | 'outage'> = {
+  noResend: 'loss',
+  resendStorm: 'loss',
+  deathsLost: 'loss',
+  growingLists: 'outage',
+  crossClientClear: 'loss',
+};
 
 function cell(symptom: TableSymptom, s: RtypeSummary): SymptomCell {
   const shows = rtypeSymptoms(s).includes(symptom);
@@ -105,13 +122,17 @@ export function reproduceRtype(options: RtypeReproduceOptions = {}): RtypeReprod
   const seed = options.seed ?? RTYPE_REPRODUCE_DEFAULTS.seed;
   const durationMs = options.durationMs ?? RTYPE_REPRODUCE_DEFAULTS.durationMs;
   const loss = options.loss ?? RTYPE_REPRODUCE_DEFAULTS.loss;
-  if (!(Number.isFinite(durationMs) && durationMs >= 10_000)) throw new Error(`reproduce rtype: durationMs ${durationMs} is below 10 s`);
+  if (!(Number.isFinite(durationMs) && durationMs >= 10_000))
+    throw new Error(`reproduce rtype: durationMs ${durationMs} is below 10 s`);
   const w = workloads(durationMs, loss);
   const measure = (preset: RtypePresetName, switches: Partial<RtypeSwitches>): Measured => {
     const lossRun = runRtype({ ...w.loss, preset, switches }, seed);
     const outageRun = runRtype({ ...w.outage, preset, switches }, seed);
     const runs = { loss: lossRun, outage: outageRun };
-    const cells = Object.fromEntries(TABLE_SYMPTOMS.map((s) => [s, cell(s, runs[COLUMN_WORKLOAD[s]])])) as Record<TableSymptom, SymptomCell>;
+    const cells = Object.fromEntries(TABLE_SYMPTOMS.map((s) => [s, cell(s, runs[COLUMN_WORKLOAD[s]])])) as Record<
+      TableSymptom,
+      SymptomCell
+    >;
     const finer = rtypeSymptoms(lossRun).filter((s) => !(TABLE_SYMPTOMS as readonly string[]).includes(s));
     return { cells, finer, traceHashes: { loss: lossRun.traceHash, outage: outageRun.traceHash } };
   };
@@ -119,20 +140,46 @@ export function reproduceRtype(options: RtypeReproduceOptions = {}): RtypeReprod
   for (const base of ['repaired', 'implemented'] as const) {
     const baseline = measure(base, {});
     const showing = (m: Measured) => TABLE_SYMPTOMS.filter((s) => m.cells[s].shows);
-    const row = (kind: RtypeReproductionRow['kind'], defect: DefectSwitch | null, m: Measured): RtypeReproductionRow => {
+    const row = (
+      kind: RtypeReproductionRow['kind'],
+      defect: DefectSwitch | null,
+      m: Measured,
+    ): RtypeReproductionRow => {
       const added = showing(m).filter((s) => !baseline.cells[s].shows);
       const removed = showing(baseline).filter((s) => !m.cells[s].shows);
       const also = m.finer.filter((s) => !baseline.finer.includes(s));
-      const description = defect === null ? (base === 'repaired' ? 'every defect off, per-packet resend timer' : 'every defect on (the public code)') : DEFECT_DESCRIPTIONS[defect];
-      return { kind, base, defect, description, cells: m.cells, added, removed, also, traceHashes: m.traceHashes, asClaimed: asClaimed(kind, defect, added, removed, also) };
+      const description =
+        defect === null
+          ? base === 'repaired'
+            ? 'every defect off, per-packet resend timer'
+            : 'every defect on (the public code)'
+          : DEFECT_DESCRIPTIONS[defect];
+      return {
+        kind,
+        base,
+        defect,
+        description,
+        cells: m.cells,
+        added,
+        removed,
+        also,
+        traceHashes: m.traceHashes,
+        asClaimed: asClaimed(kind, defect, added, removed, also),
+      };
     };
     rows.push(row('baseline', null, baseline));
-    for (const defect of DEFECT_SWITCHES) rows.push(row(base === 'repaired' ? 'on-alone' : 'off-alone', defect, measure(base, { [defect]: base === 'repaired' })));
+    for (const defect of DEFECT_SWITCHES)
+      rows.push(
+        row(base === 'repaired' ? 'on-alone' : 'off-alone', defect, measure(base, { [defect]: base === 'repaired' })),
+      );
   }
   const repaired = rows[0];
   const implemented = rows.find((r) => r.kind === 'baseline' && r.base === 'implemented') as RtypeReproductionRow;
   const reproduces =
-    TABLE_SYMPTOMS.every((s) => !repaired.cells[s].shows) && implemented.cells.noResend.shows && implemented.cells.deathsLost.shows && rows.every((r) => r.asClaimed);
+    TABLE_SYMPTOMS.every((s) => !repaired.cells[s].shows) &&
+    implemented.cells.noResend.shows &&
+    implemented.cells.deathsLost.shows &&
+    rows.every((r) => r.asClaimed);
   const start = Math.round(durationMs / 3);
   return {
     seed,
@@ -145,12 +192,24 @@ export function reproduceRtype(options: RtypeReproduceOptions = {}): RtypeReprod
   };
 }
 
-function asClaimed(kind: RtypeReproductionRow['kind'], defect: DefectSwitch | null, added: readonly TableSymptom[], removed: readonly TableSymptom[], also: readonly RtypeSymptom[]): boolean {
+function asClaimed(
+  kind: RtypeReproductionRow['kind'],
+  defect: DefectSwitch | null,
+  added: readonly TableSymptom[],
+  removed: readonly TableSymptom[],
+  also: readonly RtypeSymptom[],
+): boolean {
   if (kind === 'baseline' || defect === null) return true;
   // Off alone: no single fix repairs the public code (the other copy bug still empties the lists).
   if (kind === 'off-alone') return removed.length === 0;
   const claim = DEFECT_CLAIMS[defect];
   const allowed = new Set<TableSymptom>([...claim.adds, ...(claim.incidental ?? [])]);
-  const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
-  return claim.adds.every((s) => added.includes(s)) && added.every((s) => allowed.has(s)) && removed.length === 0 && sameSet(also, claim.also);
+  const sameSet = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((x) => b.includes(x));
+  return (
+    claim.adds.every((s) => added.includes(s)) &&
+    added.every((s) => allowed.has(s)) &&
+    removed.length === 0 &&
+    sameSet(also, claim.also)
+  );
 }

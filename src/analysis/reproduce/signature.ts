@@ -2,7 +2,14 @@
 // measured on a run's trace. Each criterion carries the measured value,
 // so a table can say exactly which part of the signature a hypothesis misses.
 import { usToSeconds } from '../../core/engine/index.js';
-import { FRAGMENT_ACK_BYTES, TYPE_ACK, TYPE_GAME, ackFlagsFragment, ackFlagsLowType, isLowType } from '../../core/codec/index.js';
+import {
+  FRAGMENT_ACK_BYTES,
+  TYPE_ACK,
+  TYPE_GAME,
+  ackFlagsFragment,
+  ackFlagsLowType,
+  isLowType,
+} from '../../core/codec/index.js';
 import type { AckMessage, Located } from '../../core/codec/index.js';
 import { SendNote } from '../../model/transport/index.js';
 import type { TraceEvent } from '../../model/trace/index.js';
@@ -38,8 +45,13 @@ const ROUND_GAP_S = 1;
  * message's lifetime does, whichever is first: "for the entire session" in the
  * bug documents, "dropped after the peer timeout" in the analysis.
  */
-export function measureSignature(events: readonly TraceEvent[], endS: number, lifetimeS = Number.POSITIVE_INFINITY): Signature {
-  const clientFragments: Array<{ t: number; seq: number; index: number; count: number | null; retransmit: boolean }> = [];
+export function measureSignature(
+  events: readonly TraceEvent[],
+  endS: number,
+  lifetimeS = Number.POSITIVE_INFINITY,
+): Signature {
+  const clientFragments: Array<{ t: number; seq: number; index: number; count: number | null; retransmit: boolean }> =
+    [];
   const serverAcks: Array<Located<AckMessage>> = [];
   const ackedAt = new Map<string, number>();
   let resentAfterAck = 0;
@@ -74,7 +86,8 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
   for (const f of clientFragments) {
     if (!f.retransmit || f.seq !== seq) continue;
     // A new round: a pause, or an index this round already sent (1 s re-sends of 10 ms-apart fragments leave no pause).
-    if (f.t - last > ROUND_GAP_S || rounds[rounds.length - 1]?.indices.has(f.index)) rounds.push({ start: f.t, indices: new Set() });
+    if (f.t - last > ROUND_GAP_S || rounds[rounds.length - 1]?.indices.has(f.index))
+      rounds.push({ start: f.t, indices: new Set() });
     rounds[rounds.length - 1].indices.add(f.index);
     last = f.t;
   }
@@ -87,7 +100,9 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
   const lifeEnd = Math.min(endS, firstSend + lifetimeS);
 
   const fragmentAcks = serverAcks.filter((a) => a.seq === seq && !ackFlagsLowType(a.flags));
-  const wellFormed = fragmentAcks.filter((a) => ackFlagsFragment(a.flags) && a.size === FRAGMENT_ACK_BYTES && a.fragIndex !== null && a.fragIndex < n);
+  const wellFormed = fragmentAcks.filter(
+    (a) => ackFlagsFragment(a.flags) && a.size === FRAGMENT_ACK_BYTES && a.fragIndex !== null && a.fragIndex < n,
+  );
   const indices = new Set(wellFormed.map((a) => a.fragIndex));
   const malformed = fragmentAcks.length - wellFormed.length;
 
@@ -102,7 +117,10 @@ export function measureSignature(events: readonly TraceEvent[], endS: number, li
     },
     continuesWholeRun: {
       pass: rounds.length >= 10 && lastStart !== null && period !== null && lastStart >= lifeEnd - (period + 0.5),
-      measured: lastStart === null ? '0 rounds' : `${rounds.length} rounds, last ${lastStart.toFixed(0)}/${lifeEnd.toFixed(0)} s`,
+      measured:
+        lastStart === null
+          ? '0 rounds'
+          : `${rounds.length} rounds, last ${lastStart.toFixed(0)}/${lifeEnd.toFixed(0)} s`,
     },
     nonFragmentsNotResentAfterAck: {
       pass: resentAfterAck === 0,

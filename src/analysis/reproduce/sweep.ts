@@ -42,7 +42,10 @@ interface SweepPoint {
 interface SweepRange {
   readonly updatePeriodMs: number;
   readonly reliablePerSecond: number;
-  readonly peers: Record<Role, { readonly outboxMax: Stat; readonly load: Stat; readonly leakingSeeds: number; readonly seeds: number }>;
+  readonly peers: Record<
+    Role,
+    { readonly outboxMax: Stat; readonly load: Stat; readonly leakingSeeds: number; readonly seeds: number }
+  >;
 }
 
 interface CapacityFinding {
@@ -84,18 +87,33 @@ export function sweepSize(seedCount = SWEEP_SEEDS): number {
   return SWEEP_GRID.reduce((sum, g) => sum + g.rates.length * seedCount, 0);
 }
 
-export function sweepAckOutbox(source: ScenarioSource, seed: number, seedCount = SWEEP_SEEDS, onPoint?: (step: string, done: number) => void): SweepResult {
+export function sweepAckOutbox(
+  source: ScenarioSource,
+  seed: number,
+  seedCount = SWEEP_SEEDS,
+  onPoint?: (step: string, done: number) => void,
+): SweepResult {
   const seeds = Array.from({ length: seedCount }, (_, i) => seed + i);
   const points: SweepPoint[] = [];
   for (const { updatePeriodMs, rates } of SWEEP_GRID) {
     // The sweep grid: one mode, the rate varied, the seeds innermost (as `bcsim sweep` orders them).
-    const spec: GridSpec = { modes: ['stock'], varies: [{ path: RATE_PATH, values: rates.map((r) => ({ text: String(r), value: r })) }], seeds };
+    const spec: GridSpec = {
+      modes: ['stock'],
+      varies: [{ path: RATE_PATH, values: rates.map((r) => ({ text: String(r), value: r })) }],
+      seeds,
+    };
     for (const cell of cells(spec)) {
-      points.push(sweepPoint(source, cell.index, cell.seed, comboSets(spec, cell.combo), updatePeriodMs, rates[cell.combo[0]]));
+      points.push(
+        sweepPoint(source, cell.index, cell.seed, comboSets(spec, cell.combo), updatePeriodMs, rates[cell.combo[0]]),
+      );
       onPoint?.(`sweep ${updatePeriodMs} ms, ${rates[cell.combo[0]]}/s, seed ${cell.seed}`, points.length);
     }
   }
-  const ranges = SWEEP_GRID.flatMap(({ updatePeriodMs, rates }) => rates.map((rate) => rangeOf(points.filter((p) => p.updatePeriodMs === updatePeriodMs && p.reliablePerSecond === rate))));
+  const ranges = SWEEP_GRID.flatMap(({ updatePeriodMs, rates }) =>
+    rates.map((rate) =>
+      rangeOf(points.filter((p) => p.updatePeriodMs === updatePeriodMs && p.reliablePerSecond === rate)),
+    ),
+  );
   const capacity = SWEEP_GRID.map(({ updatePeriodMs }) =>
     finding(
       ranges.filter((r) => r.updatePeriodMs === updatePeriodMs),
@@ -106,7 +124,14 @@ export function sweepAckOutbox(source: ScenarioSource, seed: number, seedCount =
   return { seeds, points, ranges, capacity };
 }
 
-function sweepPoint(source: ScenarioSource, index: number, seed: number, sets: string[], updatePeriodMs: number, rate: number): SweepPoint {
+function sweepPoint(
+  source: ScenarioSource,
+  index: number,
+  seed: number,
+  sets: string[],
+  updatePeriodMs: number,
+  rate: number,
+): SweepPoint {
   const scenario = source.inline(
     {
       name: `combat-${rate}-at-${updatePeriodMs}ms`,
@@ -139,7 +164,14 @@ function sweepPoint(source: ScenarioSource, index: number, seed: number, sets: s
       load: Math.round((offered / capacity) * 100) / 100,
     };
   };
-  return { index, updatePeriodMs, reliablePerSecond: rate, seed, capacityBytesPerSecond: Math.round(capacity), peers: { server: peer('server'), client: peer('client') } };
+  return {
+    index,
+    updatePeriodMs,
+    reliablePerSecond: rate,
+    seed,
+    capacityBytesPerSecond: Math.round(capacity),
+    peers: { server: peer('server'), client: peer('client') },
+  };
 }
 
 function rangeOf(points: SweepPoint[]): SweepRange {
@@ -159,16 +191,31 @@ function finding(ranges: SweepRange[], capacity: number, updatePeriodMs: number)
   const leaks = (r: SweepRange, role: Role) => r.peers[role].leakingSeeds === r.peers[role].seeds;
   const bounded = (r: SweepRange, role: Role) => r.peers[role].leakingSeeds === 0;
   const first = (role: Role) => ranges.find((r) => leaks(r, role)) ?? null;
-  const runawayFrom = { server: first('server')?.reliablePerSecond ?? null, client: first('client')?.reliablePerSecond ?? null };
-  const loadAtRunaway = { server: first('server')?.peers.server.load.median ?? null, client: first('client')?.peers.client.load.median ?? null };
+  const runawayFrom = {
+    server: first('server')?.reliablePerSecond ?? null,
+    client: first('client')?.reliablePerSecond ?? null,
+  };
+  const loadAtRunaway = {
+    server: first('server')?.peers.server.load.median ?? null,
+    client: first('client')?.peers.client.load.median ?? null,
+  };
   // The highest swept rate still bounded (for every seed) below the first runaway.
-  const lastBounded = (role: Role) => [...ranges].reverse().find((r) => bounded(r, role) && (runawayFrom[role] === null || r.reliablePerSecond < (runawayFrom[role] as number))) ?? null;
+  const lastBounded = (role: Role) =>
+    [...ranges]
+      .reverse()
+      .find(
+        (r) => bounded(r, role) && (runawayFrom[role] === null || r.reliablePerSecond < (runawayFrom[role] as number)),
+      ) ?? null;
   const seeds = ranges[0]?.peers.server.seeds ?? 0;
   const say = (role: Role) => {
     const from = runawayFrom[role];
     const last = lastBounded(role);
-    const lastText = last ? `bounded up to ${last.reliablePerSecond}/s (load ${last.peers[role].load.median.toFixed(2)})` : 'never bounded';
-    return from === null ? `the ${role}'s stays bounded at every swept rate` : `the ${role}'s is ${lastText} and grows without bound from ${from}/s (load ${loadAtRunaway[role]?.toFixed(2)})`;
+    const lastText = last
+      ? `bounded up to ${last.reliablePerSecond}/s (load ${last.peers[role].load.median.toFixed(2)})`
+      : 'never bounded';
+    return from === null
+      ? `the ${role}'s stays bounded at every swept rate`
+      : `the ${role}'s is ${lastText} and grows without bound from ${from}/s (load ${loadAtRunaway[role]?.toFixed(2)})`;
   };
   const sentence =
     `At ${updatePeriodMs} ms updates a peer can send ${DATAGRAM_ROOM_BYTES} B × 1 datagram per update = ${capacity.toLocaleString('en-US')} B/s. ` +

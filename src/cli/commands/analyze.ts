@@ -2,7 +2,13 @@
 // the figures bcsim's model reports, measured from a capture's wire alone, and
 // optionally beside the same figures of a simulated run.
 import { resolve } from 'node:path';
-import { analyzeScenario, analyzeCapture, pairConnections, renderAgainst, renderCaptureAnalysis } from '../../analysis/capture/index.js';
+import {
+  analyzeScenario,
+  analyzeCapture,
+  pairConnections,
+  renderAgainst,
+  renderCaptureAnalysis,
+} from '../../analysis/capture/index.js';
 import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName } from '../../analysis/capture/index.js';
 import type { CaptureError } from '../../core/pcap/index.js';
 import { makeChalk } from '../../analysis/report/index.js';
@@ -36,7 +42,14 @@ export function captureErrorLine(file: string, error: CaptureError): string {
 
 export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): number {
   if (flags.against === undefined) {
-    for (const [flag, value] of [['--mode', flags.mode], ['--seed', flags.seed], ['--duration', flags.duration], ['--loss', flags.loss], ['--set', flags.set], ['--switch', flags.switch]] as const) {
+    for (const [flag, value] of [
+      ['--mode', flags.mode],
+      ['--seed', flags.seed],
+      ['--duration', flags.duration],
+      ['--loss', flags.loss],
+      ['--set', flags.set],
+      ['--switch', flags.switch],
+    ] as const) {
       if (value !== undefined) throw new UsageError(`analyze: ${flag} needs --against <scenario>`);
     }
   }
@@ -49,7 +62,10 @@ export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): nu
   const seed = seedFlag(flags.seed);
   const durationUs = durationFlag('--duration', flags.duration);
   const loss = probabilityFlag('--loss', flags.loss);
-  const scenario = flags.against === undefined ? null : loadForCli(flags.against, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
+  const scenario =
+    flags.against === undefined
+      ? null
+      : loadForCli(flags.against, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
 
   const result = analyzeCapture(resolve(io.cwd, file), { ackRule });
   if (!result.ok) throw new UsageError(captureErrorLine(file, result.error));
@@ -71,7 +87,10 @@ export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): nu
 
   const chalk = makeChalk(io.stdoutIsTTY, io.env);
   if (flags.json) {
-    const document = simulated === null ? capture : { schema: AGAINST_SCHEMA, capture, simulated, pairs: pairConnections(capture, simulated) };
+    const document =
+      simulated === null
+        ? capture
+        : { schema: AGAINST_SCHEMA, capture, simulated, pairs: pairConnections(capture, simulated) };
     io.stdout(`${JSON.stringify(document)}\n`);
   } else {
     io.stdout(simulated === null ? renderCaptureAnalysis(capture, chalk) : renderAgainst(capture, simulated, chalk));

@@ -4,7 +4,16 @@
 // `--seeds 1..N` sweeps seeds in order and names the first failing one with a
 // command that reproduces it.
 import { resolve } from 'node:path';
-import { OP_SYMBOL, PathError, checkScenario, failedAssertion, expectPathProblem, modesToCheck, writeJunitFile, parseSeedList } from '../../analysis/check/index.js';
+import {
+  OP_SYMBOL,
+  PathError,
+  checkScenario,
+  failedAssertion,
+  expectPathProblem,
+  modesToCheck,
+  writeJunitFile,
+  parseSeedList,
+} from '../../analysis/check/index.js';
 import type { CheckRun } from '../../analysis/check/index.js';
 import { outFileProblem, makeChalk } from '../../analysis/report/index.js';
 import { checkWorkBudget } from '../../model/scenario/index.js';
@@ -45,17 +54,24 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io, loss) }));
   for (const { scenario } of scenarios) {
     if (Object.keys(scenario.expect).length === 0 && !flags.checkDeterminism) {
-      throw new UsageError(`${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`);
+      throw new UsageError(
+        `${scenario.source}: expect: no expectations to check (add an expect block, or use --check-determinism)`,
+      );
     }
     checkWorkBudget(scenario, durationUs ?? scenario.durationUs);
-    const problem = expectPathProblem(scenario, modesToCheck(scenario, { mode, checkDeterminism: flags.checkDeterminism }));
+    const problem = expectPathProblem(
+      scenario,
+      modesToCheck(scenario, { mode, checkDeterminism: flags.checkDeterminism }),
+    );
     if (problem !== undefined) throw new UsageError(`${scenario.source}: expect: ${problem.message}`);
   }
 
   const sweep = flags.seeds !== undefined;
   const chalk = makeChalk(io.stdoutIsTTY, io.env);
   const progress = progressFor(io, flags.json === true);
-  const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
+  const onProgress = progress
+    ? (label: string, us: number, total: number) => progress.update(label, us, total)
+    : undefined;
   const runs: CheckRun[] = [];
   const tally = { ok: 0, bad: 0, notApplicable: 0 };
   const sayCut = phasePlanWarner(io);
@@ -64,7 +80,14 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     for (const { ref, scenario } of scenarios) {
       let checked: CheckRun[];
       try {
-        checked = checkScenario(ref, scenario, { mode, seed, durationUs, loss, checkDeterminism: flags.checkDeterminism, onProgress });
+        checked = checkScenario(ref, scenario, {
+          mode,
+          seed,
+          durationUs,
+          loss,
+          checkDeterminism: flags.checkDeterminism,
+          onProgress,
+        });
       } catch (error) {
         if (error instanceof PathError) throw new UsageError(`${scenario.source}: expect: ${error.message}`);
         throw error;
@@ -72,7 +95,9 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
       runs.push(...checked);
       for (const run of checked) sayCut(run.settings.phasePlanCut);
       // Each run's lines as soon as it is done: a long sweep in CI shows where it is.
-      const text = checked.map((run) => (sweep ? renderSweepRun(run, chalk, tally) : renderRun(run, chalk, tally))).join('');
+      const text = checked
+        .map((run) => (sweep ? renderSweepRun(run, chalk, tally) : renderRun(run, chalk, tally)))
+        .join('');
       if (!flags.json) {
         progress?.done();
         io.stdout(text);
@@ -80,24 +105,42 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     }
   }
   progress?.done();
-  if (junit !== undefined) writingTo(`--junit ${flags.junit}`, () => writeJunitFile(junit, runs, { seedInNames: sweep }));
+  if (junit !== undefined)
+    writingTo(`--junit ${flags.junit}`, () => writeJunitFile(junit, runs, { seedInNames: sweep }));
   const passed = runs.every((r) => r.pass);
   const failed = runs.filter((r) => !r.pass);
   const failingSeeds = [...new Set(failed.map((r) => r.seed))];
   const first = failed[0];
   if (flags.json) {
-    const firstFailure = first === undefined ? null : { seed: first.seed, scenario: first.scenario, ref: first.ref, mode: first.mode, recheck: first.recheck, reproduce: first.reproduce };
+    const firstFailure =
+      first === undefined
+        ? null
+        : {
+            seed: first.seed,
+            scenario: first.scenario,
+            ref: first.ref,
+            mode: first.mode,
+            recheck: first.recheck,
+            reproduce: first.reproduce,
+          };
     io.stdout(`${JSON.stringify({ passed, failingSeeds, firstFailure, runs }, null, 2)}\n`);
   } else {
-    const notApplicable = tally.notApplicable > 0 ? `, ${tally.notApplicable} not applicable (the run ended inside its phase plan)` : '';
-    const lines = [`${runs.length} run${runs.length === 1 ? '' : 's'}: ${tally.ok} passed, ${tally.bad} failed${notApplicable}`];
+    const notApplicable =
+      tally.notApplicable > 0 ? `, ${tally.notApplicable} not applicable (the run ended inside its phase plan)` : '';
+    const lines = [
+      `${runs.length} run${runs.length === 1 ? '' : 's'}: ${tally.ok} passed, ${tally.bad} failed${notApplicable}`,
+    ];
     if (sweep) {
       const total = seeds?.length ?? 0;
       if (first === undefined) lines.push(chalk.green(`seeds ${flags.seeds}: all ${total} passed`));
       else {
-        const shown = failingSeeds.slice(0, 20).join(', ') + (failingSeeds.length > 20 ? `, … (${failingSeeds.length - 20} more)` : '');
+        const shown =
+          failingSeeds.slice(0, 20).join(', ') +
+          (failingSeeds.length > 20 ? `, … (${failingSeeds.length - 20} more)` : '');
         lines.push(chalk.red(`seeds ${flags.seeds}: ${failingSeeds.length} of ${total} failed: ${shown}`));
-        lines.push(chalk.bold(`first failing seed: ${first.seed} (${first.scenario} [${first.mode}]); reproduce it with:`));
+        lines.push(
+          chalk.bold(`first failing seed: ${first.seed} (${first.scenario} [${first.mode}]); reproduce it with:`),
+        );
         lines.push(`  ${first.recheck}`);
       }
     }
@@ -131,7 +174,11 @@ function renderRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
   for (const a of run.results) {
     if (a.notApplicable !== undefined) {
       tally.notApplicable++;
-      lines.push(chalk.dim(`  – ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected}): not applicable, ${a.notApplicable}`));
+      lines.push(
+        chalk.dim(
+          `  – ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected}): not applicable, ${a.notApplicable}`,
+        ),
+      );
       continue;
     }
     a.pass ? tally.ok++ : tally.bad++;
@@ -141,7 +188,11 @@ function renderRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
   if (run.determinism) {
     const d = run.determinism;
     d.identical ? tally.ok++ : tally.bad++;
-    lines.push(d.identical ? `  ${chalk.green('✓')} determinism: two runs, ${d.datagrams} identical datagrams` : `  ${chalk.red('✗')} determinism: ${d.message}`);
+    lines.push(
+      d.identical
+        ? `  ${chalk.green('✓')} determinism: two runs, ${d.datagrams} identical datagrams`
+        : `  ${chalk.red('✗')} determinism: ${d.message}`,
+    );
   }
   if (!run.pass) lines.push(`  reproduce: ${run.reproduce}`);
   return `${lines.join('\n')}\n`;
@@ -161,8 +212,10 @@ function renderSweepRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
   const rest = unjudged > 0 ? `, ${unjudged} not applicable` : '';
   if (run.pass) return `${chalk.green('✓')} ${title}: ${held} passed${rest}\n`;
   const lines = [`${chalk.red('✗')} ${chalk.bold(title)}: ${bad} of ${held} failed${rest}`];
-  for (const a of failedResults) lines.push(`  ${chalk.red('✗')} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
-  if (run.determinism && !run.determinism.identical) lines.push(`  ${chalk.red('✗')} determinism: ${run.determinism.message}`);
+  for (const a of failedResults)
+    lines.push(`  ${chalk.red('✗')} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
+  if (run.determinism && !run.determinism.identical)
+    lines.push(`  ${chalk.red('✗')} determinism: ${run.determinism.message}`);
   lines.push(`  reproduce: ${run.recheck}`);
   lines.push(`  summary:   ${run.reproduce}`);
   return `${lines.join('\n')}\n`;

@@ -2,7 +2,19 @@
 // fragment-ACK cause), a table on the terminal and four report files.
 import { relative, resolve, sep } from 'node:path';
 import { FailOnError, failures, parseFailOn } from '../../analysis/check/index.js';
-import { runComparison, modesWithCauses, STOCK_AND_FIXED, verdicts, renderCompareTable, summaryJson, makeChalk, OutPathError, outDirProblem, REPORT_FILES, writeReport } from '../../analysis/report/index.js';
+import {
+  runComparison,
+  modesWithCauses,
+  STOCK_AND_FIXED,
+  verdicts,
+  renderCompareTable,
+  summaryJson,
+  makeChalk,
+  OutPathError,
+  outDirProblem,
+  REPORT_FILES,
+  writeReport,
+} from '../../analysis/report/index.js';
 import type { ModeSpec } from '../../analysis/report/index.js';
 import { isSchemeScenarioRef } from '../../model/scenario/index.js';
 import { effectiveSettings, sha256Hex } from '../../model/session/index.js';
@@ -24,9 +36,13 @@ import type { CompareFlags } from './compare-flags.js';
 
 export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO): Promise<number> {
   // A scheme scenario (rtype-deaths, schemes-side-by-side) has its own columns and reports.
-  if (isSchemeScenarioRef(ref, io.cwd)) return (await import('./scheme-compare.js')).schemeCompareCommand(ref, flags, io);
+  if (isSchemeScenarioRef(ref, io.cwd))
+    return (await import('./scheme-compare.js')).schemeCompareCommand(ref, flags, io);
   // compare's columns are its modes: --mode, which every other simulating command takes, points to them.
-  if (flags.mode !== undefined) throw new UsageError(`--mode ${flags.mode}: compare runs stock and fixed side by side; choose the columns with --config 'LABEL:${flags.mode}' (2 to 8), or set a switch in every column with --switch`);
+  if (flags.mode !== undefined)
+    throw new UsageError(
+      `--mode ${flags.mode}: compare runs stock and fixed side by side; choose the columns with --config 'LABEL:${flags.mode}' (2 to 8), or set a switch in every column with --switch`,
+    );
   const loss = probabilityFlag('--loss', flags.loss);
   const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
   const scenario = loadForCli(ref, common, io, loss);
@@ -38,17 +54,32 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
     ...(flags.b === undefined ? [] : [{ flag: '--b', text: flags.b }]),
     ...(flags.config ?? []).map((text) => ({ flag: '--config', text })),
   ]);
-  if (configs.length > 0 && flags.causes) throw new UsageError('--causes: not with --config/--a/--b (add a column per cause with --config instead)');
-  if (configs.length === 1) throw new UsageError(`--config ${configs[0].source}: a comparison needs at least two configurations`);
+  if (configs.length > 0 && flags.causes)
+    throw new UsageError('--causes: not with --config/--a/--b (add a column per cause with --config instead)');
+  if (configs.length === 1)
+    throw new UsageError(`--config ${configs[0].source}: a comparison needs at least two configurations`);
   const modes: ModeSpec[] =
     configs.length > 0
-      ? configs.map((c) => ({ label: c.label, preset: c.preset, scenario: configScenario(ref, common, c, io, loss), source: c.source }))
+      ? configs.map((c) => ({
+          label: c.label,
+          preset: c.preset,
+          scenario: configScenario(ref, common, c, io, loss),
+          source: c.source,
+        }))
       : flags.causes
         ? modesWithCauses()
         : [...STOCK_AND_FIXED];
   // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/.
-  const experiment = common.length > 0 || configs.length > 0 || flags.causes === true || durationUs !== undefined || seed !== undefined || loss !== undefined;
-  const defaultOut = experiment ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}` : `reports/${scenario.name}`;
+  const experiment =
+    common.length > 0 ||
+    configs.length > 0 ||
+    flags.causes === true ||
+    durationUs !== undefined ||
+    seed !== undefined ||
+    loss !== undefined;
+  const defaultOut = experiment
+    ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}`
+    : `reports/${scenario.name}`;
   // Checked before running: a bad --out fails now, not after the runs.
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
@@ -56,21 +87,40 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
   const pcaps = capturePaths(flags, modes, io.cwd, dir);
   const progress = progressFor(io, flags.json === true);
-  for (const spec of modes) warn(io, effectiveSettings(spec.scenario ?? scenario, { preset: spec.preset, switches: spec.switches }).warnings, spec.label);
+  for (const spec of modes)
+    warn(
+      io,
+      effectiveSettings(spec.scenario ?? scenario, { preset: spec.preset, switches: spec.switches }).warnings,
+      spec.label,
+    );
   // With --pcap each column's capture records the compared run itself, and all files appear together.
   const captures = pcaps.length === 0 ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
   const recorders = modes.map((spec, i) => {
     if (captures === null) return undefined;
-    const comment = captureComment('compare', scenario.name, `column ${spec.source ?? spec.label}`, seed ?? scenario.seed, durationUs ?? scenario.durationUs);
+    const comment = captureComment(
+      'compare',
+      scenario.name,
+      `column ${spec.source ?? spec.label}`,
+      seed ?? scenario.seed,
+      durationUs ?? scenario.durationUs,
+    );
     return writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcaps[i], comment)).recorder;
   });
-  const onProgress = progress ? (label: string, us: number, total: number) => progress.update(label, us, total) : undefined;
+  const onProgress = progress
+    ? (label: string, us: number, total: number) => progress.update(label, us, total)
+    : undefined;
   // Columns are independent seeded runs: on worker threads the output is the same. A capture
   // records inside the run, so --pcap keeps the columns in this thread.
-  const jobs = captures !== null ? 1 : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, modes.length, durationUs ?? scenario.durationUs));
-  const parallel = jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, loss, onProgress, jobs }) : null;
+  const jobs =
+    captures !== null
+      ? 1
+      : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, modes.length, durationUs ?? scenario.durationUs));
+  const parallel =
+    jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, loss, onProgress, jobs }) : null;
   const work = () => {
-    const comparison = parallel ?? runComparison(scenario, { modes, durationUs, seed, loss, onProgress, observerFor: (_spec, i) => recorders[i] });
+    const comparison =
+      parallel ??
+      runComparison(scenario, { modes, durationUs, seed, loss, onProgress, observerFor: (_spec, i) => recorders[i] });
     progress?.done();
     const written = writingTo(label, () => {
       try {
@@ -94,7 +144,11 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
     const show = (path: string) => (relative(io.cwd, path).startsWith('..') ? path : relative(io.cwd, path) || '.');
     io.stdout(`report written to ${show(dir)}/ (open ${show(html)})\n`);
   }
-  const runs = comparison.runs.map((r) => ({ label: r.spec.label, summary: r.summary, leaks: r.trends.filter((t) => t.trend.leak).map((t) => `${t.peer} ${t.metric}`) }));
+  const runs = comparison.runs.map((r) => ({
+    label: r.spec.label,
+    summary: r.summary,
+    leaks: r.trends.filter((t) => t.trend.leak).map((t) => `${t.peer} ${t.metric}`),
+  }));
   const failed = usage(() => failures(conditions, runs));
   const sayCut = phasePlanWarner(io);
   for (const r of comparison.runs) sayCut(r.summary.settings.phasePlanCut);
@@ -106,7 +160,9 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
 function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: string, outDir: string): string[] {
   // The report folder is replaced whole: a capture inside it would go with the old one.
   if (flags.pcap !== undefined && flags.pcap !== '' && resolve(cwd, flags.pcap).startsWith(`${outDir}${sep}`)) {
-    throw new UsageError(`--pcap ${flags.pcap}: is inside the report folder ${outDir}, which is replaced whole; write the capture elsewhere`);
+    throw new UsageError(
+      `--pcap ${flags.pcap}: is inside the report folder ${outDir}, which is replaced whole; write the capture elsewhere`,
+    );
   }
   const base = pcapFlag(flags, cwd);
   if (base === undefined) return [];
@@ -115,7 +171,10 @@ function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: stri
   modes.forEach((m, i) => {
     const key = paths[i].toLowerCase();
     const other = seen.get(key);
-    if (other !== undefined) throw new UsageError(`--pcap ${flags.pcap}: columns "${other}" and "${m.label}" would write the same file ${paths[i]}`);
+    if (other !== undefined)
+      throw new UsageError(
+        `--pcap ${flags.pcap}: columns "${other}" and "${m.label}" would write the same file ${paths[i]}`,
+      );
     seen.set(key, m.label);
     const problem = writingTo(`--pcap ${flags.pcap}`, () => captureTargetProblem(paths[i], cwd));
     if (problem !== undefined) throw new UsageError(`--pcap ${flags.pcap}: ${paths[i]}: ${problem}`);
@@ -126,18 +185,37 @@ function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: stri
 /** A short stable id of what the experiment changed, so different experiments get different folders. */
 function experimentId(flags: CompareFlags): string {
   // --loss joins the list only when given, so the folders of earlier experiments keep their names.
-  const what = JSON.stringify([flags.set, flags.switch, flags.a, flags.b, flags.config, flags.causes, flags.duration, flags.seed, ...(flags.loss === undefined ? [] : [flags.loss])]);
+  const what = JSON.stringify([
+    flags.set,
+    flags.switch,
+    flags.a,
+    flags.b,
+    flags.config,
+    flags.causes,
+    flags.duration,
+    flags.seed,
+    ...(flags.loss === undefined ? [] : [flags.loss]),
+  ]);
   return sha256Hex(what).slice(0, 8);
 }
 
 /** A column's scenario; a bad item is blamed on the --config the user wrote, not on the --set it became. */
-function configScenario(ref: string, common: readonly string[], config: ConfigSpec, io: CliIO, loss: number | undefined) {
+function configScenario(
+  ref: string,
+  common: readonly string[],
+  config: ConfigSpec,
+  io: CliIO,
+  loss: number | undefined,
+) {
   try {
     return loadForCli(ref, [...common, ...config.sets], io, loss);
   } catch (error) {
-    const culprit = error instanceof UsageError ? config.sets.find((set) => error.message.startsWith(`--set ${set}: `)) : undefined;
+    const culprit =
+      error instanceof UsageError ? config.sets.find((set) => error.message.startsWith(`--set ${set}: `)) : undefined;
     if (culprit === undefined) throw error;
-    throw new UsageError(`--config ${config.source}: ${(error as UsageError).message.slice(`--set ${culprit}: `.length)}`);
+    throw new UsageError(
+      `--config ${config.source}: ${(error as UsageError).message.slice(`--set ${culprit}: `.length)}`,
+    );
   }
 }
 

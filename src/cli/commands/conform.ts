@@ -2,7 +2,20 @@
 // server (src/live/conform), its table, JSON and JUnit.
 import { resolve } from 'node:path';
 import { usToMs } from '../../core/engine/index.js';
-import { CASE_IDS, CONFORM_CASES, ConformSetupError, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, prepareConform, conformTimings, conformJunitXml, isLoopback, parseHostPort, renderConformText, runConform } from '../../live/index.js';
+import {
+  CASE_IDS,
+  CONFORM_CASES,
+  ConformSetupError,
+  DEFAULT_PARALLEL_SESSIONS,
+  MAX_SESSIONS,
+  prepareConform,
+  conformTimings,
+  conformJunitXml,
+  isLoopback,
+  parseHostPort,
+  renderConformText,
+  runConform,
+} from '../../live/index.js';
 import { writeFilesTogether } from '../../analysis/report/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
@@ -31,11 +44,15 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
     io.stdout(`${CONFORM_CASES.map((c) => `${c.id.padEnd(width)}  ${c.title}`).join('\n')}\n`);
     return EXIT_OK;
   }
-  if (flags.server === undefined) throw new UsageError('conform: --server HOST:PORT is required (e.g. --server 127.0.0.1:22101)');
+  if (flags.server === undefined)
+    throw new UsageError('conform: --server HOST:PORT is required (e.g. --server 127.0.0.1:22101)');
   const server = parseHostPort(flags.server, '--server');
   if (typeof server === 'string') throw new UsageError(server);
   const bindHost = flags.bind ?? (isLoopback(server.host) ? (server.family === 6 ? '::1' : '127.0.0.1') : null);
-  if (bindHost === null) throw new UsageError(`conform: --server ${flags.server} is not loopback; say which local address to use with --bind HOST`);
+  if (bindHost === null)
+    throw new UsageError(
+      `conform: --server ${flags.server} is not loopback; say which local address to use with --bind HOST`,
+    );
   const caseIds = casesFlag(flags.cases);
   const seed = seedFlag(flags.seed) ?? 1;
   const parallel = parallelFlag(flags.parallel);
@@ -46,19 +63,37 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   if (flags.wrapBudget !== undefined) extraFlags.push('--wrap-budget', flags.wrapBudget);
   if (flags.scenario !== undefined) extraFlags.push('--scenario', flags.scenario);
   if (flags.bind !== undefined) extraFlags.push('--bind', flags.bind);
-  const timings = conformTimings(peerTimeout === undefined ? undefined : usToMs(peerTimeout), wrapBudget === undefined ? undefined : usToMs(wrapBudget));
+  const timings = conformTimings(
+    peerTimeout === undefined ? undefined : usToMs(peerTimeout),
+    wrapBudget === undefined ? undefined : usToMs(wrapBudget),
+  );
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
   const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
-  if (pcapFile !== undefined && server.family === 6) throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
-  const options = await prepareConform(
-    { capture: pcapFile !== undefined, server, bindHost, distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host), caseIds, seed, parallelSessions: parallel, manifest: scenario.traffic.manifest, timings, extraFlags },
-  ).catch(setupError);
-  io.stderr(`bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once${options.distinctHosts ? ', each from its own 127.0.0.x' : ''}\n`);
+  if (pcapFile !== undefined && server.family === 6)
+    throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
+  const options = await prepareConform({
+    capture: pcapFile !== undefined,
+    server,
+    bindHost,
+    distinctHosts: flags.bind === undefined && server.family === 4 && isLoopback(server.host),
+    caseIds,
+    seed,
+    parallelSessions: parallel,
+    manifest: scenario.traffic.manifest,
+    timings,
+    extraFlags,
+  }).catch(setupError);
+  io.stderr(
+    `bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once${options.distinctHosts ? ', each from its own 127.0.0.x' : ''}\n`,
+  );
   const run = await runConform(options, {
     caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`),
-    caseError: (id, error) => io.stderr(`bcsim conform: case ${id} stopped on an error of bcsim's (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    caseError: (id, error) =>
+      io.stderr(
+        `bcsim conform: case ${id} stopped on an error of bcsim's (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      ),
   }).catch(setupError);
   const { report, pcap } = run;
   const json = `${JSON.stringify(report, null, 2)}\n`;
@@ -67,7 +102,12 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   if (junitFile !== undefined) files.push({ path: junitFile, content: conformJunitXml(report) });
   const written: Array<{ path: string; content: string | Uint8Array }> = [...files];
   if (pcapFile !== undefined && pcap !== null) written.push({ path: pcapFile, content: pcap });
-  writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`, flags.pcap && `--pcap ${flags.pcap}`].filter(Boolean).join(', '), () => writeFilesTogether(written));
+  writingTo(
+    [flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`, flags.pcap && `--pcap ${flags.pcap}`]
+      .filter(Boolean)
+      .join(', '),
+    () => writeFilesTogether(written),
+  );
   io.stdout(flags.json ? json : renderConformText(report));
   return report.answered && report.counts.fail === 0 ? EXIT_OK : EXIT_FAILED;
 }
@@ -79,16 +119,21 @@ function setupError(error: unknown): never {
 
 function casesFlag(value: string | undefined): string[] {
   if (value === undefined || value === 'all') return [...CASE_IDS];
-  const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.length === 0) throw new UsageError('--cases: expected case names separated by commas (bcsim conform --list shows them)');
-  for (const id of ids) if (!CASE_IDS.includes(id)) throw new UsageError(`--cases: unknown case "${id}" (one of ${CASE_IDS.join(', ')})`);
+  const ids = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (ids.length === 0)
+    throw new UsageError('--cases: expected case names separated by commas (bcsim conform --list shows them)');
+  for (const id of ids)
+    if (!CASE_IDS.includes(id)) throw new UsageError(`--cases: unknown case "${id}" (one of ${CASE_IDS.join(', ')})`);
   return ids;
 }
 
 function parallelFlag(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PARALLEL_SESSIONS;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > MAX_SESSIONS) throw new UsageError(`--parallel: expected a whole number of sessions 1..${MAX_SESSIONS}, got "${value}"`);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_SESSIONS)
+    throw new UsageError(`--parallel: expected a whole number of sessions 1..${MAX_SESSIONS}, got "${value}"`);
   return n;
 }
-

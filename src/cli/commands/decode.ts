@@ -3,7 +3,21 @@
 import { usToMs } from '../../core/engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MAX_DATAGRAM_BYTES, TYPE_ACK, decodeDialect, dialectResultToJson, decrypt, describeMessage, formOf, isLowType, packDataKey, parseHex, peerLabel, seqBefore, toHex } from '../../core/codec/index.js';
+import {
+  MAX_DATAGRAM_BYTES,
+  TYPE_ACK,
+  decodeDialect,
+  dialectResultToJson,
+  decrypt,
+  describeMessage,
+  formOf,
+  isLowType,
+  packDataKey,
+  parseHex,
+  peerLabel,
+  seqBefore,
+  toHex,
+} from '../../core/codec/index.js';
 import type { Deviation, DialectResult, Located, MessageForm } from '../../core/codec/index.js';
 import { countConnections, droppedCauseOf, scanCapture, census, censusLine } from '../../analysis/capture/index.js';
 import type { BcDatagram } from '../../analysis/capture/index.js';
@@ -40,35 +54,73 @@ function parseScore(bytes: Uint8Array): number {
  * otherwise both are tried and the one that parses better wins (the stock form
  * before the forms of DECISIONS.md 30), plaintext on a tie.
  */
-function chooseReading(wire: Uint8Array, options: DecodeOptions): { reading: Reading; bytes: Uint8Array; note: string; otherParses: boolean | null } {
+function chooseReading(
+  wire: Uint8Array,
+  options: DecodeOptions,
+): { reading: Reading; bytes: Uint8Array; note: string; otherParses: boolean | null } {
   if (options.encrypted && options.plain) throw new UsageError('decode: give --encrypted or --plain, not both');
-  if (options.encrypted) return { reading: 'encrypted', bytes: decrypt(wire), note: 'encrypted (--encrypted): decrypted with AlbyRules', otherParses: null };
+  if (options.encrypted)
+    return {
+      reading: 'encrypted',
+      bytes: decrypt(wire),
+      note: 'encrypted (--encrypted): decrypted with AlbyRules',
+      otherParses: null,
+    };
   if (options.plain) return { reading: 'plaintext', bytes: wire, note: 'plaintext (--plain)', otherParses: null };
   const plain = parseScore(wire);
   const decrypted = decrypt(wire);
   const encrypted = parseScore(decrypted);
-  if (encrypted > plain) return { reading: 'encrypted', bytes: decrypted, note: `encrypted: decrypted with AlbyRules (as plaintext it ${plain > 0 ? 'parses only with deviations' : 'does not parse'})`, otherParses: plain > 0 };
-  if (plain > 0 && encrypted > 0) return { reading: 'plaintext', bytes: wire, note: 'plaintext (it also parses decrypted; --encrypted shows that reading)', otherParses: true };
-  if (plain > 0) return { reading: 'plaintext', bytes: wire, note: 'plaintext (decrypted it does not parse)', otherParses: false };
-  return { reading: 'plaintext', bytes: wire, note: 'neither plaintext nor decrypted parses; shown as plaintext', otherParses: false };
+  if (encrypted > plain)
+    return {
+      reading: 'encrypted',
+      bytes: decrypted,
+      note: `encrypted: decrypted with AlbyRules (as plaintext it ${plain > 0 ? 'parses only with deviations' : 'does not parse'})`,
+      otherParses: plain > 0,
+    };
+  if (plain > 0 && encrypted > 0)
+    return {
+      reading: 'plaintext',
+      bytes: wire,
+      note: 'plaintext (it also parses decrypted; --encrypted shows that reading)',
+      otherParses: true,
+    };
+  if (plain > 0)
+    return { reading: 'plaintext', bytes: wire, note: 'plaintext (decrypted it does not parse)', otherParses: false };
+  return {
+    reading: 'plaintext',
+    bytes: wire,
+    note: 'neither plaintext nor decrypted parses; shown as plaintext',
+    otherParses: false,
+  };
 }
 
 export function decodeCommand(hexParts: string[], options: DecodeOptions, io: CliIO): number {
   if (options.pcap !== undefined) {
-    if (hexParts.length > 0 || options.file !== undefined) throw new UsageError('decode: give hex, --file or --pcap, not more than one');
-    if (options.encrypted || options.plain) throw new UsageError('decode: --pcap reads each datagram encrypted or, failing that, plaintext; --encrypted and --plain do not apply');
+    if (hexParts.length > 0 || options.file !== undefined)
+      throw new UsageError('decode: give hex, --file or --pcap, not more than one');
+    if (options.encrypted || options.plain)
+      throw new UsageError(
+        'decode: --pcap reads each datagram encrypted or, failing that, plaintext; --encrypted and --plain do not apply',
+      );
     return decodePcap(options.pcap, options.json === true, io);
   }
   const text = inputText(hexParts, options, io);
   const parsed = parseHex(text);
   if (!parsed.ok) throw new UsageError(`decode: input is not hex at character ${parsed.offset}: ${parsed.reason}`);
   if (parsed.bytes.length > MAX_DATAGRAM_BYTES) {
-    io.stderr(`bcsim: warning: datagram is ${parsed.bytes.length} bytes, over the ${MAX_DATAGRAM_BYTES}-byte limit the stock engine builds or accepts\n`);
+    io.stderr(
+      `bcsim: warning: datagram is ${parsed.bytes.length} bytes, over the ${MAX_DATAGRAM_BYTES}-byte limit the stock engine builds or accepts\n`,
+    );
   }
   const { reading, bytes, note, otherParses } = chooseReading(parsed.bytes, options);
   const result = decodeDialect(bytes);
   if (options.json) {
-    const json = { ...dialectResultToJson(bytes, result), reading, otherReadingParses: otherParses, ...(reading === 'encrypted' ? { decryptedHex: toHex(bytes) } : {}) };
+    const json = {
+      ...dialectResultToJson(bytes, result),
+      reading,
+      otherReadingParses: otherParses,
+      ...(reading === 'encrypted' ? { decryptedHex: toHex(bytes) } : {}),
+    };
     io.stdout(`${JSON.stringify(json)}\n`);
   } else {
     io.stdout(formatListing(bytes, result, note));
@@ -83,8 +135,10 @@ export function decodeCommand(hexParts: string[], options: DecodeOptions, io: Cl
  */
 function inputText(hexParts: string[], options: DecodeOptions, io: CliIO): string {
   const stdin = hexParts.length === 1 && hexParts[0] === '-';
-  if (options.file !== undefined && hexParts.length > 0) throw new UsageError('decode: give the hex as arguments, as - (stdin) or with --file, not both');
-  if (options.file === undefined && hexParts.length === 0) throw new UsageError('decode: no input: give the hex as arguments, - to read stdin, or --file PATH');
+  if (options.file !== undefined && hexParts.length > 0)
+    throw new UsageError('decode: give the hex as arguments, as - (stdin) or with --file, not both');
+  if (options.file === undefined && hexParts.length === 0)
+    throw new UsageError('decode: no input: give the hex as arguments, - to read stdin, or --file PATH');
   if (options.file !== undefined) {
     const path = options.file;
     return blankComments(readInput(`--file ${path}`, () => readFileSync(resolve(io.cwd, path), 'utf8')));
@@ -115,12 +169,17 @@ function formatListing(bytes: Uint8Array, result: DialectResult, reading: string
   const source = result.ok ? result.datagram : result.partial;
   const lines: string[] = [];
   const peer = source.peerId === null ? 'peer ?' : `peer 0x${hexByte(source.peerId)} (${peerLabel(source.peerId)})`;
-  const count = source.messageCount === null ? '? messages' : `${source.messageCount} message${source.messageCount === 1 ? '' : 's'}`;
+  const count =
+    source.messageCount === null
+      ? '? messages'
+      : `${source.messageCount} message${source.messageCount === 1 ? '' : 's'}`;
   lines.push(`datagram: ${bytes.length} bytes, ${peer}, ${count}`);
   lines.push(`reading: ${reading}`);
   source.messages.forEach((message, i) => {
     lines.push(formatMessage(bytes, message, source.peerId, result.ok ? formOf(result, i) : null));
-    for (const d of result.deviations) if (d.offset >= message.offset && d.offset < message.offset + message.size) lines.push(`         ${deviationText(d)}`);
+    for (const d of result.deviations)
+      if (d.offset >= message.offset && d.offset < message.offset + message.size)
+        lines.push(`         ${deviationText(d)}`);
   });
   if (!result.ok) lines.push(`error at offset ${result.error.offset}: ${result.error.reason}`);
   else if (result.stock !== bytes) lines.push(`stock form: ${toHex(result.stock)} (what bcsim's model reads)`);
@@ -205,16 +264,34 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
     const deviations = read.deviations;
     if (deviations.length > 0) deviating++;
     const transmission = messages.map((m) => numbering.count(d.connection.index, d.from, m));
-    const notes = messages.map((m, i) => (m.type === TYPE_ACK ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend));
+    const notes = messages.map((m, i) =>
+      m.type === TYPE_ACK ? SendNote.Ack : transmission[i] > 0 ? SendNote.Retransmit : SendNote.FirstSend,
+    );
     const forms = read.forms.length === 0 ? {} : { forms: read.forms };
-    const event: SendEvent = { kind: 'send', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, notes, transmission, ...forms };
+    const event: SendEvent = {
+      kind: 'send',
+      timeUs: d.timeUs,
+      client: d.connection.index,
+      slot: d.connection.slot,
+      from: d.from,
+      bytes: d.plain,
+      messages,
+      notes,
+      transmission,
+      ...forms,
+    };
     shown++;
     if (json) {
       const src = d.from === 'server' ? d.connection.server : d.connection.client;
       const dst = d.from === 'server' ? d.connection.client : d.connection.server;
       // DECISIONS.md 30: deviations (and the stock form) only on datagrams that have them.
-      const dialect = deviations.length === 0 ? {} : { deviations, ...(read.stock === d.plain ? {} : { stockHex: toHex(read.stock, '') }) };
-      write(`${JSON.stringify({ ...eventToJson(event, { bytes }), packet: d.number, src: src.label, dst: dst.label, reading: d.reading, ...dialect })}\n`);
+      const dialect =
+        deviations.length === 0
+          ? {}
+          : { deviations, ...(read.stock === d.plain ? {} : { stockHex: toHex(read.stock, '') }) };
+      write(
+        `${JSON.stringify({ ...eventToJson(event, { bytes }), packet: d.number, src: src.label, dst: dst.label, reading: d.reading, ...dialect })}\n`,
+      );
     } else {
       write(`${formatEvent(event, { bytes, clients })}\n`);
       for (const x of deviations) write(`${DEVIATION_INDENT}${deviationText(x)}\n`);
@@ -223,15 +300,30 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
     const cause = droppedCauseOf(d.comment);
     if (cause === null) return;
     dropped++;
-    const drop: DropEvent = { kind: 'drop', timeUs: d.timeUs, client: d.connection.index, slot: d.connection.slot, from: d.from, bytes: d.plain, messages, cause };
-    write(json ? `${JSON.stringify({ ...eventToJson(drop, { bytes }), packet: d.number })}\n` : `${formatEvent(drop, { bytes, clients })}\n`);
+    const drop: DropEvent = {
+      kind: 'drop',
+      timeUs: d.timeUs,
+      client: d.connection.index,
+      slot: d.connection.slot,
+      from: d.from,
+      bytes: d.plain,
+      messages,
+      cause,
+    };
+    write(
+      json
+        ? `${JSON.stringify({ ...eventToJson(drop, { bytes }), packet: d.number })}\n`
+        : `${formatEvent(drop, { bytes, clients })}\n`,
+    );
   };
   let headed = false;
   const scanned = scanCapture(path, {
     onDatagram: (d) => {
       if (!headed && !json) {
         headed = true;
-        write(`# ${file} · times in s from the whole second of the first packet · BC datagrams decrypted (AlbyRules) and decoded\n${traceHeader(bytes, clients)}\n`);
+        write(
+          `# ${file} · times in s from the whole second of the first packet · BC datagrams decrypted (AlbyRules) and decoded\n${traceHeader(bytes, clients)}\n`,
+        );
       }
       onDatagram(d);
     },

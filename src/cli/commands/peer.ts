@@ -7,7 +7,26 @@
 import { usToSeconds } from '../../core/engine/index.js';
 import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
-import { bindUdp, formatHostPort, isLoopback, parseHostPort, LivePeer, summarizeLive, renderLiveSummary, joinResult, noAnswerSentence, ConformanceRulesError, loadRulesFile, evaluateConformance, DEFAULT_RULES, renderConformance, conformanceJunitXml, countVerdicts, requireExercised, CHECKSUM_CHECKS } from '../../live/index.js';
+import {
+  bindUdp,
+  formatHostPort,
+  isLoopback,
+  parseHostPort,
+  LivePeer,
+  summarizeLive,
+  renderLiveSummary,
+  joinResult,
+  noAnswerSentence,
+  ConformanceRulesError,
+  loadRulesFile,
+  evaluateConformance,
+  DEFAULT_RULES,
+  renderConformance,
+  conformanceJunitXml,
+  countVerdicts,
+  requireExercised,
+  CHECKSUM_CHECKS,
+} from '../../live/index.js';
 import type { ChecksumChecks } from '../../live/index.js';
 import type { HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
 import { writeFilesTogether } from '../../analysis/report/index.js';
@@ -42,12 +61,17 @@ export interface PeerFlags {
 export const MAX_LIVE_CLIENTS = 16;
 
 export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Promise<number> {
-  if (side !== 'client' && side !== 'server') throw new UsageError(`peer: the side is "client" or "server", not "${side}"`);
+  if (side !== 'client' && side !== 'server')
+    throw new UsageError(`peer: the side is "client" or "server", not "${side}"`);
   const role: Role = side;
   const addresses = peerAddresses(role, flags);
   const clients = clientsFlag(role, flags.clients);
   const mode = modeSpec(flags.mode);
-  const scenario = loadForCli(flags.scenario ?? 'live', [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch), `clients=${clients}`], io);
+  const scenario = loadForCli(
+    flags.scenario ?? 'live',
+    [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch), `clients=${clients}`],
+    io,
+  );
   const durationUs = durationFlag('--duration', flags.duration) ?? scenario.durationUs;
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
@@ -55,7 +79,10 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
   for (const a of [addresses.bind, addresses.remote]) {
-    if (a !== null && !isLoopback(a.host)) io.stderr(`bcsim: warning: ${formatHostPort({ address: a.host, port: a.port })} is not loopback; bcsim's live mode is meant for a test machine\n`);
+    if (a !== null && !isLoopback(a.host))
+      io.stderr(
+        `bcsim: warning: ${formatHostPort({ address: a.host, port: a.port })} is not loopback; bcsim's live mode is meant for a test machine\n`,
+      );
   }
 
   const socket = await bindOrUsage(addresses.bind, role === 'server' ? '--listen' : '--bind');
@@ -63,11 +90,24 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   // At once, one line (over the status line on a terminal).
   const warn = (line: string) => io.stderr(`${statusShown ? '\r\x1b[K' : ''}bcsim peer ${role}: ${line}\n`);
   const checksums = checksumsFlag(role, flags.checksums);
-  const live = new LivePeer({ role, scenario, switches: switchesFor(scenario, preset), seed, socket, remote: addresses.remote, clients, durationUs, warn, checksums });
+  const live = new LivePeer({
+    role,
+    scenario,
+    switches: switchesFor(scenario, preset),
+    seed,
+    socket,
+    remote: addresses.remote,
+    clients,
+    durationUs,
+    warn,
+    checksums,
+  });
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
   const status = statusShown ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
   const local = formatHostPort(socket.address());
-  io.stderr(`bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`);
+  io.stderr(
+    `bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`,
+  );
   try {
     live.start();
     await live.done;
@@ -87,26 +127,42 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     switches: switchesFor(scenario, preset),
     seed,
     local,
-    remote: addresses.remote === null ? null : formatHostPort({ address: addresses.remote.host, port: addresses.remote.port }),
+    remote:
+      addresses.remote === null
+        ? null
+        : formatHostPort({ address: addresses.remote.host, port: addresses.remote.port }),
   });
   const join = joinResult(live);
-  const judged: ConformanceResult[] = [join, ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now })];
+  const judged: ConformanceResult[] = [
+    join,
+    ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now }),
+  ];
   const results = flags.requireExercised ? requireExercised(judged) : judged;
   const counts = countVerdicts(results);
   const noAnswer = noAnswerSentence(summary);
-  const report: LiveSummary & { noAnswer: string | null; conformanceCounts: ConformanceCounts; conformance: ConformanceResult[] } = { ...summary, noAnswer, conformanceCounts: counts, conformance: results };
+  const report: LiveSummary & {
+    noAnswer: string | null;
+    conformanceCounts: ConformanceCounts;
+    conformance: ConformanceResult[];
+  } = { ...summary, noAnswer, conformanceCounts: counts, conformance: results };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The summary and the JUnit file appear together or not at all.
   const files: Array<{ path: string; content: string }> = [];
   if (outFile !== undefined) files.push({ path: outFile, content: json });
-  if (junitFile !== undefined) files.push({ path: junitFile, content: conformanceJunitXml(results, `bcsim peer ${role} ${scenario.name}`) });
-  writingTo([flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '), () => writeFilesTogether(files));
+  if (junitFile !== undefined)
+    files.push({ path: junitFile, content: conformanceJunitXml(results, `bcsim peer ${role} ${scenario.name}`) });
+  writingTo(
+    [flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '),
+    () => writeFilesTogether(files),
+  );
   // With nothing from the counterpart, that comes first: no rule could judge it.
   if (flags.json) {
     if (noAnswer !== null) io.stderr(`${noAnswer}\n`);
     io.stdout(json);
   } else {
-    io.stdout(`${noAnswer === null ? '' : `${noAnswer}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n`);
+    io.stdout(
+      `${noAnswer === null ? '' : `${noAnswer}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n`,
+    );
   }
   return counts.failed === 0 && join.status === 'pass' ? EXIT_OK : EXIT_FAILED;
 }
@@ -118,24 +174,33 @@ function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: 
     return parsed;
   };
   if (role === 'server') {
-    if (flags.connect !== undefined) throw new UsageError('peer server: --connect is for a client; a server takes --listen HOST:PORT');
-    if (flags.listen === undefined) throw new UsageError('peer server: --listen HOST:PORT is required (e.g. --listen 127.0.0.1:22101)');
+    if (flags.connect !== undefined)
+      throw new UsageError('peer server: --connect is for a client; a server takes --listen HOST:PORT');
+    if (flags.listen === undefined)
+      throw new UsageError('peer server: --listen HOST:PORT is required (e.g. --listen 127.0.0.1:22101)');
     return { bind: parse(flags.listen, '--listen'), remote: null };
   }
-  if (flags.listen !== undefined) throw new UsageError('peer client: --listen is for a server; a client takes --connect HOST:PORT');
-  if (flags.connect === undefined) throw new UsageError('peer client: --connect HOST:PORT is required (e.g. --connect 127.0.0.1:22101)');
+  if (flags.listen !== undefined)
+    throw new UsageError('peer client: --listen is for a server; a client takes --connect HOST:PORT');
+  if (flags.connect === undefined)
+    throw new UsageError('peer client: --connect HOST:PORT is required (e.g. --connect 127.0.0.1:22101)');
   const remote = parse(flags.connect, '--connect');
   if (flags.bind !== undefined) return { bind: parse(flags.bind, '--bind', true), remote };
   // Without --bind, a client binds to loopback, and only when its server is there.
-  if (!isLoopback(remote.host)) throw new UsageError(`peer client: --connect ${flags.connect} is not loopback; say where to bind with --bind HOST:PORT`);
+  if (!isLoopback(remote.host))
+    throw new UsageError(
+      `peer client: --connect ${flags.connect} is not loopback; say where to bind with --bind HOST:PORT`,
+    );
   return { bind: { host: remote.family === 6 ? '::1' : '127.0.0.1', port: 0, family: remote.family }, remote };
 }
 
 /** `--checksums form|hashes` (a server's check of checksum answers, checksum-check.ts). */
 function checksumsFlag(role: Role, value: string | undefined): ChecksumChecks {
   if (value === undefined) return 'form';
-  if (role === 'client') throw new UsageError('peer client: --checksums is for a server (it checks the answers a client sends)');
-  if (!(CHECKSUM_CHECKS as readonly string[]).includes(value)) throw new UsageError(`--checksums: "${value}" is not one of ${CHECKSUM_CHECKS.join(', ')}`);
+  if (role === 'client')
+    throw new UsageError('peer client: --checksums is for a server (it checks the answers a client sends)');
+  if (!(CHECKSUM_CHECKS as readonly string[]).includes(value))
+    throw new UsageError(`--checksums: "${value}" is not one of ${CHECKSUM_CHECKS.join(', ')}`);
   return value as ChecksumChecks;
 }
 
@@ -143,7 +208,8 @@ function clientsFlag(role: Role, value: string | undefined): number {
   if (value === undefined) return 1;
   if (role === 'client') throw new UsageError('peer client: --clients is for a server (a client is one client)');
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS) throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS)
+    throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
   return n;
 }
 

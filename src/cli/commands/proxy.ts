@@ -32,7 +32,11 @@ export interface ProxyFlags {
  * perfect (resolve.ts fills every link field with PERFECT_LINK's values), so
  * --loss and --set link.… work exactly as with `bcsim run`.
  */
-export const PERFECT_SCENARIO_JSON = JSON.stringify({ name: 'proxy', description: 'bcsim proxy without --scenario: perfect links', duration: '1h' });
+export const PERFECT_SCENARIO_JSON = JSON.stringify({
+  name: 'proxy',
+  description: 'bcsim proxy without --scenario: perfect links',
+  duration: '1h',
+});
 
 function address(flag: string, value: string | undefined): HostPort {
   if (value === undefined) throw new UsageError(`${flag} is required (host:port, e.g. 127.0.0.1:22101)`);
@@ -57,17 +61,26 @@ export function proxyConfig(flags: ProxyFlags, io: CliIO): ProxyConfig {
   if (flags.upstreamBind !== undefined) {
     // A bare address, or host:port whose port is ignored (each client gets its own port).
     const bare = isIP(flags.upstreamBind);
-    const parsed = parseHostPort(bare === 6 ? `[${flags.upstreamBind}]:0` : bare === 4 ? `${flags.upstreamBind}:0` : flags.upstreamBind, '--upstream-bind', true);
+    const parsed = parseHostPort(
+      bare === 6 ? `[${flags.upstreamBind}]:0` : bare === 4 ? `${flags.upstreamBind}:0` : flags.upstreamBind,
+      '--upstream-bind',
+      true,
+    );
     if (typeof parsed === 'string') throw new UsageError(parsed);
     upstreamBind = { ...parsed, port: 0 };
   }
-  if (upstreamBind.family !== upstream.family) throw new UsageError(`--upstream-bind: ${upstreamBind.host} cannot reach ${upstream.host} (IPv4 and IPv6 mixed); give --upstream-bind`);
+  if (upstreamBind.family !== upstream.family)
+    throw new UsageError(
+      `--upstream-bind: ${upstreamBind.host} cannot reach ${upstream.host} (IPv4 and IPv6 mixed); give --upstream-bind`,
+    );
   const loss = probabilityFlag('--loss', flags.loss);
   const sets = flags.set ?? [];
-  const scenario = flags.scenario === undefined ? perfectScenario(sets, loss) : loadForCli(flags.scenario, sets, io, loss);
+  const scenario =
+    flags.scenario === undefined ? perfectScenario(sets, loss) : loadForCli(flags.scenario, sets, io, loss);
   const durationUs = durationFlag('--duration', flags.duration) ?? null;
   const pcap = fileFlag('--pcap', flags.pcap, io.cwd);
-  if (pcap !== null && (listen.family === 6 || upstream.family === 6)) throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
+  if (pcap !== null && (listen.family === 6 || upstream.family === 6))
+    throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
   const out = fileFlag('--out', flags.out, io.cwd);
   if (out !== null && out === pcap) throw new UsageError('--out and --pcap name the same file');
   return {
@@ -102,7 +115,9 @@ export function summaryJson(summary: ProxySummary): string {
 export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<string>): Promise<number> {
   const config = proxyConfig(flags, io);
   if (!isLoopback(config.listen.host)) {
-    io.stderr(`bcsim: warning: --listen ${flags.listen} is not a loopback address: anyone who can reach it can send through the proxy (see docs/live.md, "Live proxy")\n`);
+    io.stderr(
+      `bcsim: warning: --listen ${flags.listen} is not a loopback address: anyone who can reach it can send through the proxy (see docs/live.md, "Live proxy")\n`,
+    );
   }
   let onSignal: (signal: string) => void = () => {};
   const signalled = new Promise<string>((resolveStop) => {
@@ -117,12 +132,16 @@ export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<
       serialize: summaryJson,
       // One line once bound, so a script (or a test) knows when to start its client.
       onListening: (address) =>
-        io.stderr(`bcsim proxy: listening on ${formatHostPort(address)}, upstream ${flags.upstream}, seed ${config.seed}${config.durationUs === null ? ', until SIGINT/SIGTERM' : `, for ${usToSeconds(config.durationUs)} s`}\n`),
+        io.stderr(
+          `bcsim proxy: listening on ${formatHostPort(address)}, upstream ${flags.upstream}, seed ${config.seed}${config.durationUs === null ? ', until SIGINT/SIGTERM' : `, for ${usToSeconds(config.durationUs)} s`}\n`,
+        ),
     }).catch((error: unknown) => {
       // Bind refusals (address in use, not local) and unwritable files: one line.
-      if (error instanceof Error && /^--(listen|upstream-bind): /.test(error.message)) throw new UsageError(error.message);
+      if (error instanceof Error && /^--(listen|upstream-bind): /.test(error.message))
+        throw new UsageError(error.message);
       const code = (error as NodeJS.ErrnoException).code;
-      if (typeof code === 'string' && (config.pcap !== null || config.out !== null)) throw new UsageError(`--pcap/--out: cannot write (${code})`);
+      if (typeof code === 'string' && (config.pcap !== null || config.out !== null))
+        throw new UsageError(`--pcap/--out: cannot write (${code})`);
       throw error;
     });
   } finally {

@@ -1,8 +1,20 @@
 // `bcsim reproduce fragment-ack | ack-outbox | rtype`: the model against what was observed.
 import { usToMs } from '../../core/engine/index.js';
-import { reproduceFragmentAck, STOCK_CAUSE, reproduceAckOutbox, reproduceRtype, scenarioSource, STOCK_READING } from '../../analysis/reproduce/index.js';
+import {
+  reproduceFragmentAck,
+  STOCK_CAUSE,
+  reproduceAckOutbox,
+  reproduceRtype,
+  scenarioSource,
+  STOCK_READING,
+} from '../../analysis/reproduce/index.js';
 import { parseScenario } from '../../model/scenario/index.js';
-import { renderAckOutboxReproduction, renderFragmentAckReproduction, renderRtypeReproduction, makeChalk } from '../../analysis/report/index.js';
+import {
+  renderAckOutboxReproduction,
+  renderFragmentAckReproduction,
+  renderRtypeReproduction,
+  makeChalk,
+} from '../../analysis/report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
@@ -30,10 +42,16 @@ export const MIN_RTYPE_REPRODUCE_US = 10_000_000;
 
 function rtype(flags: ReproduceFlags, io: CliIO): number {
   const durationUs = durationFlag('--duration', flags.duration);
-  if (durationUs !== undefined && durationUs < MIN_RTYPE_REPRODUCE_US) throw new UsageError(`--duration: expected at least 10s for reproduce rtype, got "${flags.duration}"`);
+  if (durationUs !== undefined && durationUs < MIN_RTYPE_REPRODUCE_US)
+    throw new UsageError(`--duration: expected at least 10s for reproduce rtype, got "${flags.duration}"`);
   const loss = probabilityFlag('--loss', flags.loss) ?? DEFAULT_REPRODUCE_LOSS;
-  if (loss > 0.9) throw new UsageError(`--loss: expected at most 0.9 for reproduce rtype, got ${JSON.stringify(flags.loss)}`);
-  const result = reproduceRtype({ seed: seedFlag(flags.seed), durationMs: durationUs === undefined ? undefined : usToMs(durationUs), loss });
+  if (loss > 0.9)
+    throw new UsageError(`--loss: expected at most 0.9 for reproduce rtype, got ${JSON.stringify(flags.loss)}`);
+  const result = reproduceRtype({
+    seed: seedFlag(flags.seed),
+    durationMs: durationUs === undefined ? undefined : usToMs(durationUs),
+    loss,
+  });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else io.stdout(renderRtypeReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
   // A regression guard: the baselines and every defect must keep doing what the model claims.
@@ -56,7 +74,10 @@ function ackOutbox(flags: ReproduceFlags, io: CliIO): number {
     (name, sets) => loadForCli(name, sets, io),
     (json, sets) => parseScenario(JSON.stringify(json), 'reproduce:ack-outbox', sets),
   );
-  const result = reproduceAckOutbox(source, { seed: seedFlag(flags.seed), onProgress: stepProgress(io, 'reproduce ack-outbox') });
+  const result = reproduceAckOutbox(source, {
+    seed: seedFlag(flags.seed),
+    onProgress: stepProgress(io, 'reproduce ack-outbox'),
+  });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else io.stdout(renderAckOutboxReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
   // A regression guard: the reading the stock preset runs must stay the one ranked first.

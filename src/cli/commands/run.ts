@@ -26,12 +26,21 @@ export interface RunFlags {
 }
 
 /** "bcsim run fragment-ack-bug, mode stock, seed 1, 120 s simulated": the section comment of a capture. */
-export function captureComment(command: string, scenario: string, what: string, seed: number, durationUs: number): string {
+export function captureComment(
+  command: string,
+  scenario: string,
+  what: string,
+  seed: number,
+  durationUs: number,
+): string {
   return `bcsim ${command} ${scenario}, ${what}, seed ${seed}, ${usToSeconds(durationUs)} s simulated`;
 }
 
 export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promise<number> {
-  const pcap = flags.pcap === undefined && flags.pcapPlaintext !== true ? undefined : (await import('../pcap-flag.js')).pcapFlag(flags, io.cwd);
+  const pcap =
+    flags.pcap === undefined && flags.pcapPlaintext !== true
+      ? undefined
+      : (await import('../pcap-flag.js')).pcapFlag(flags, io.cwd);
   const loss = probabilityFlag('--loss', flags.loss);
   const mode = modeSpec(flags.mode);
   const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
@@ -49,15 +58,25 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   const capture = pcap === undefined ? undefined : await import('../../analysis/capture/index.js');
   const captures = capture === undefined ? null : new capture.CaptureSet({ plaintext: flags.pcapPlaintext === true });
   let outcome;
-  if (captures === null) outcome = check ? check.runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
+  if (captures === null)
+    outcome = check ? check.runTwice(scenario, options) : { result: runScenario(scenario, options), verdict: null };
   else {
-    const comment = captureComment('run', scenario.name, `mode ${flags.mode ?? scenario.preset}`, options.seed ?? scenario.seed, totalUs);
+    const comment = captureComment(
+      'run',
+      scenario.name,
+      `mode ${flags.mode ?? scenario.preset}`,
+      options.seed ?? scenario.seed,
+      totalUs,
+    );
     const file = captures.guard(() => writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcap as string, comment)));
     const runs = interruptibleRuns(io);
     try {
       // As runTwice, with the capture watching the first run (an observer cannot change a run).
       const first = await runs.run(scenario, { ...options, observer: file.recorder, keepDigests: check !== undefined });
-      outcome = { result: first, verdict: check ? check.compareRuns(first, await runs.run(scenario, { ...options, keepDigests: true })) : null };
+      outcome = {
+        result: first,
+        verdict: check ? check.compareRuns(first, await runs.run(scenario, { ...options, keepDigests: true })) : null,
+      };
     } catch (error) {
       progress?.done();
       return capturedRunFailed(error, captures, `--pcap ${flags.pcap}`, io);

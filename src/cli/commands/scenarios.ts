@@ -19,7 +19,9 @@ export function scenariosCommand(flags: { json?: boolean }, io: CliIO): number {
   }
   for (const b of schemes) {
     const what = b.scheme === 'rtype' ? 'R-Type scheme' : 'BC and R-Type side by side';
-    io.stdout(`${b.name} (${b.duration}, ${b.clients} clients, ${what}: bcsim compare ${b.name})\n${wrap(b.description, 76, '    ')}\n\n`);
+    io.stdout(
+      `${b.name} (${b.duration}, ${b.clients} clients, ${what}: bcsim compare ${b.name})\n${wrap(b.description, 76, '    ')}\n\n`,
+    );
   }
   return EXIT_OK;
 }

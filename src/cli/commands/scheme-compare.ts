@@ -3,8 +3,24 @@
 // R-Type documented and R-Type repaired on one workload. A table on the terminal
 // and the four report files, as the BC compare writes them.
 import { relative, resolve } from 'node:path';
-import { OutPathError, SCHEME_REPORT_FILES, makeChalk, outDirProblem, renderRtypeCompare, renderSchemesCompare, rtypeSummaryJson, schemesSummaryJson, writeRtypeReport, writeSchemesReport } from '../../analysis/report/index.js';
-import { SchemeScenarioError, loadSchemeScenario, runRtypePresets, runSchemesSideBySide } from '../../rtype/schemes/index.js';
+import {
+  OutPathError,
+  SCHEME_REPORT_FILES,
+  makeChalk,
+  outDirProblem,
+  renderRtypeCompare,
+  renderSchemesCompare,
+  rtypeSummaryJson,
+  schemesSummaryJson,
+  writeRtypeReport,
+  writeSchemesReport,
+} from '../../analysis/report/index.js';
+import {
+  SchemeScenarioError,
+  loadSchemeScenario,
+  runRtypePresets,
+  runSchemesSideBySide,
+} from '../../rtype/schemes/index.js';
 import type { SchemeScenario } from '../../rtype/schemes/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
@@ -33,11 +49,16 @@ const BC_ONLY: ReadonlyArray<{ key: keyof CompareFlags; flag: string }> = [
 export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO): number {
   const scenario = load(ref, io);
   const refused = BC_ONLY.find(({ key }) => flags[key] !== undefined && flags[key] !== false);
-  if (refused !== undefined) throw new UsageError(`${refused.flag}: not available for ${scenario.name}, a scheme scenario (${columnsOf(scenario)}); it takes --duration, --seed, --out and --json`);
+  if (refused !== undefined)
+    throw new UsageError(
+      `${refused.flag}: not available for ${scenario.name}, a scheme scenario (${columnsOf(scenario)}); it takes --duration, --seed, --out and --json`,
+    );
   const durationUs = durationFlag('--duration', flags.duration);
   const seed = seedFlag(flags.seed);
   const experiment = durationUs !== undefined || seed !== undefined;
-  const defaultOut = experiment ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}` : `reports/${scenario.name}`;
+  const defaultOut = experiment
+    ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}`
+    : `reports/${scenario.name}`;
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
   // Checked before running: a bad --out fails now, not after the runs.
@@ -48,10 +69,18 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
   const outcome = schemeError(() => {
     if (scenario.scheme === 'rtype') {
       const comparison = runRtypePresets(scenario, options);
-      return { json: rtypeSummaryJson(comparison), table: renderRtypeCompare(comparison, chalk), write: () => writeRtypeReport(dir, comparison) };
+      return {
+        json: rtypeSummaryJson(comparison),
+        table: renderRtypeCompare(comparison, chalk),
+        write: () => writeRtypeReport(dir, comparison),
+      };
     }
     const comparison = runSchemesSideBySide(scenario, options);
-    return { json: schemesSummaryJson(comparison), table: renderSchemesCompare(comparison, chalk), write: () => writeSchemesReport(dir, comparison) };
+    return {
+      json: schemesSummaryJson(comparison),
+      table: renderSchemesCompare(comparison, chalk),
+      write: () => writeSchemesReport(dir, comparison),
+    };
   });
   const written = writingTo(label, () => {
     try {
@@ -68,12 +97,16 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
   }
   const show = (path: string) => (relative(io.cwd, path).startsWith('..') ? path : relative(io.cwd, path) || '.');
   io.stdout(outcome.table);
-  io.stdout(`report written to ${show(dir)}/ (open ${show(written.find((f) => f.endsWith('report.html')) as string)})\n`);
+  io.stdout(
+    `report written to ${show(dir)}/ (open ${show(written.find((f) => f.endsWith('report.html')) as string)})\n`,
+  );
   return EXIT_OK;
 }
 
 function columnsOf(scenario: SchemeScenario): string {
-  return scenario.scheme === 'rtype' ? 'it runs documented, implemented and repaired' : 'it runs BC stock, BC fixed, R-Type documented and R-Type repaired';
+  return scenario.scheme === 'rtype'
+    ? 'it runs documented, implemented and repaired'
+    : 'it runs BC stock, BC fixed, R-Type documented and R-Type repaired';
 }
 
 function load(ref: string, io: CliIO): SchemeScenario {

@@ -4,7 +4,15 @@
 import { msToSeconds } from '../../core/engine/index.js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { DEFAULT_BUDGET, ShrinkError, shrink, parseShrinkLine, filesFor, finishDocument, writeShrunk } from '../../tools/shrink/index.js';
+import {
+  DEFAULT_BUDGET,
+  ShrinkError,
+  shrink,
+  parseShrinkLine,
+  filesFor,
+  finishDocument,
+  writeShrunk,
+} from '../../tools/shrink/index.js';
 import { captureTargetProblem } from '../../analysis/capture/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
@@ -19,11 +27,14 @@ export interface ShrinkFlags {
 const MAX_REPRO_BYTES = 1024 * 1024;
 
 export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io: CliIO): number {
-  if ((repro === undefined) === (flags.file === undefined)) throw new UsageError('give the repro line as one argument or --file FILE, not both or neither');
+  if ((repro === undefined) === (flags.file === undefined))
+    throw new UsageError('give the repro line as one argument or --file FILE, not both or neither');
   const line = repro ?? readRepro(flags.file as string, io.cwd);
   const budget = flags.budget === undefined ? DEFAULT_BUDGET : Number(flags.budget);
-  if (flags.budget !== undefined && !(/^\d+$/.test(flags.budget) && budget >= 1 && budget <= 1_000_000)) throw new UsageError(`--budget: expected a whole number of runs 1..1,000,000, got "${flags.budget}"`);
-  if (flags.out === '') throw new UsageError('--out FILE: where to write the shrunk scenario (FILE.trace and FILE.pcapng go beside it)');
+  if (flags.budget !== undefined && !(/^\d+$/.test(flags.budget) && budget >= 1 && budget <= 1_000_000))
+    throw new UsageError(`--budget: expected a whole number of runs 1..1,000,000, got "${flags.budget}"`);
+  if (flags.out === '')
+    throw new UsageError('--out FILE: where to write the shrunk scenario (FILE.trace and FILE.pcapng go beside it)');
   let input;
   try {
     input = parseShrinkLine(line, io.cwd);
@@ -40,7 +51,13 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
   const t0 = performance.now(); // wall clock: CLI only
   let result;
   try {
-    result = shrink({ ...input, budget, onProgress: live ? (used, max, faults) => io.stderr(`\rshrink: ${used}/${max} runs, ${faults} faults left   `) : undefined });
+    result = shrink({
+      ...input,
+      budget,
+      onProgress: live
+        ? (used, max, faults) => io.stderr(`\rshrink: ${used}/${max} runs, ${faults} faults left   `)
+        : undefined,
+    });
   } catch (error) {
     if (error instanceof ShrinkError) {
       io.stderr(`bcsim: shrink: ${error.message}\n`);
@@ -56,7 +73,10 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
   writingTo(`--out ${out}`, () => writeShrunk(doc, files));
 
   const { before, after } = result;
-  const kinds = (k: Record<string, number>) => Object.entries(k).map(([name, n]) => `${n} ${name}`).join(', ') || 'none';
+  const kinds = (k: Record<string, number>) =>
+    Object.entries(k)
+      .map(([name, n]) => `${n} ${name}`)
+      .join(', ') || 'none';
   io.stdout(
     [
       `fails: ${result.target}`,
@@ -75,17 +95,25 @@ export function shrinkCommand(repro: string | undefined, flags: ShrinkFlags, io:
 
 /** shrunk-swarm-<G>-<I>.json for a swarm line, shrunk-<scenario>-seed-<N>.json for a run line. */
 export function defaultOut(line: string, input: ReturnType<typeof parseShrinkLine>): string {
-  if (/^(swarm:\s*)?bcsim\s+swarm\b/.test(line.trim())) return `shrunk-swarm-${input.spec.generatorSeed}-${input.spec.index}.json`;
-  const name = basename(input.base).replace(/\.json$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
+  if (/^(swarm:\s*)?bcsim\s+swarm\b/.test(line.trim()))
+    return `shrunk-swarm-${input.spec.generatorSeed}-${input.spec.index}.json`;
+  const name = basename(input.base)
+    .replace(/\.json$/, '')
+    .replace(/[^A-Za-z0-9_.-]/g, '_');
   return `shrunk-${name}-seed-${input.seed}.json`;
 }
 
 function readRepro(file: string, cwd: string): string {
   try {
     const text = readFileSync(file.startsWith('/') ? file : `${cwd}/${file}`, 'utf8');
-    if (text.length > MAX_REPRO_BYTES) throw new UsageError(`--file ${file}: more than ${MAX_REPRO_BYTES} bytes; expected one repro line`);
-    const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-    if (lines.length !== 1) throw new UsageError(`--file ${file}: expected exactly one repro line, found ${lines.length}`);
+    if (text.length > MAX_REPRO_BYTES)
+      throw new UsageError(`--file ${file}: more than ${MAX_REPRO_BYTES} bytes; expected one repro line`);
+    const lines = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    if (lines.length !== 1)
+      throw new UsageError(`--file ${file}: expected exactly one repro line, found ${lines.length}`);
     return lines[0];
   } catch (error) {
     if (error instanceof UsageError) throw error;

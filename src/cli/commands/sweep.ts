@@ -4,7 +4,23 @@ import { basename, dirname, resolve } from 'node:path';
 import { outFileProblem, writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
 import { formatDuration, msToSeconds } from '../../core/engine/index.js';
 import type { Tinypool } from 'tinypool';
-import { MAX_JOBS, RunFailure, startPool, SweepInputError, callbackSink, fileSink, mergeShards, parseModes, parseSeeds, parseShard, parseVary, planSweep, renderSweepTable, runSweep, sweepHtml } from '../../tools/sweep/index.js';
+import {
+  MAX_JOBS,
+  RunFailure,
+  startPool,
+  SweepInputError,
+  callbackSink,
+  fileSink,
+  mergeShards,
+  parseModes,
+  parseSeeds,
+  parseShard,
+  parseVary,
+  planSweep,
+  renderSweepTable,
+  runSweep,
+  sweepHtml,
+} from '../../tools/sweep/index.js';
 import type { SweepPlan } from '../../tools/sweep/index.js';
 import { describeSeeds } from '../../analysis/check/index.js';
 import type { CliIO } from '../io.js';
@@ -37,7 +53,8 @@ export interface SweepMergeFlags {
 
 /** --seeds LIST, or --seed N as the one seed (as check takes them); undefined: the scenario's seed. */
 function seedsOf(flags: SweepFlags): number[] | undefined {
-  if (flags.seed !== undefined && flags.seeds !== undefined) throw new SweepInputError('--seeds: give either --seed or --seeds, not both');
+  if (flags.seed !== undefined && flags.seeds !== undefined)
+    throw new SweepInputError('--seeds: give either --seed or --seeds, not both');
   if (flags.seed !== undefined) return [seedFlag(flags.seed) as number];
   return flags.seeds === undefined ? undefined : parseSeeds(flags.seeds);
 }
@@ -53,7 +70,13 @@ export async function sweepCommand(ref: string, flags: SweepFlags, io: CliIO): P
   }
 }
 
-async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number, pool: Tinypool | undefined): Promise<number> {
+async function sweepWith(
+  ref: string,
+  flags: SweepFlags,
+  io: CliIO,
+  jobs: number,
+  pool: Tinypool | undefined,
+): Promise<number> {
   const plan = usage(() =>
     planSweep({
       ref,
@@ -72,7 +95,8 @@ async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number
   const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
   const html = flags.html === undefined ? undefined : fileTarget('--html', flags.html, io.cwd);
 
-  const sink = out === undefined ? callbackSink((text) => io.stdout(text)) : writingTo(`--out ${flags.out}`, () => fileSink(out));
+  const sink =
+    out === undefined ? callbackSink((text) => io.stdout(text)) : writingTo(`--out ${flags.out}`, () => fileSink(out));
   const controller = new AbortController();
   const stopListening = io.onInterrupt?.(() => controller.abort());
   const progress = progressLine(io, plan);
@@ -95,7 +119,10 @@ async function sweepWith(ref: string, flags: SweepFlags, io: CliIO, jobs: number
   const text = renderSweepTable(outcome.summary, title(plan), chalk);
   if (toFile) io.stdout(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);
   else io.stderr(text);
-  if (html !== undefined) writingTo(`--html ${flags.html}`, () => writeFileAtomic(dirname(html), basename(html), sweepHtml(outcome.summary, pageInfo(plan))));
+  if (html !== undefined)
+    writingTo(`--html ${flags.html}`, () =>
+      writeFileAtomic(dirname(html), basename(html), sweepHtml(outcome.summary, pageInfo(plan))),
+    );
   return outcome.summary.failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -142,7 +169,9 @@ function runFailureUsage(plan: SweepPlan, error: RunFailure): Error {
 }
 
 function title(plan: SweepPlan): string {
-  const shard = plan.shard ? ` · shard ${plan.shard.i}/${plan.shard.n} (${plan.shardRuns} of ${plan.runs} runs)` : ` · ${plan.runs} runs`;
+  const shard = plan.shard
+    ? ` · shard ${plan.shard.i}/${plan.shard.n} (${plan.shardRuns} of ${plan.runs} runs)`
+    : ` · ${plan.runs} runs`;
   return `sweep ${plan.scenario.name} · ${plan.spec.modes.join(', ')} · seeds ${describeSeeds(plan.spec.seeds)} · ${formatDuration(plan.durationUs ?? plan.scenario.durationUs)}${shard}`;
 }
 
@@ -157,7 +186,10 @@ function pageInfo(plan: SweepPlan): { title: string; notes: string[] } {
 }
 
 /** runs done/total, failures so far, ETA: on a terminal's stderr only, never under CI. The wall clock is read here, in the CLI. */
-function progressLine(io: CliIO, plan: SweepPlan): { update: (done: number, total: number, failed: number) => void; done: () => void } | null {
+function progressLine(
+  io: CliIO,
+  plan: SweepPlan,
+): { update: (done: number, total: number, failed: number) => void; done: () => void } | null {
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
   if (ci || !io.stderrIsTTY) return null;
   const start = performance.now();
@@ -170,11 +202,12 @@ function progressLine(io: CliIO, plan: SweepPlan): { update: (done: number, tota
       const eta = done > 0 ? (elapsedS * (total - done)) / done : 0;
       const filled = Math.round(fraction * width);
       shown = true;
-      io.stderr(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] sweep ${plan.scenario.name} ${done}/${total} runs, ${failed} failed, ETA ${eta.toFixed(0)}s   `);
+      io.stderr(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] sweep ${plan.scenario.name} ${done}/${total} runs, ${failed} failed, ETA ${eta.toFixed(0)}s   `,
+      );
     },
     done: () => {
       if (shown) io.stderr('\r\x1b[2K');
     },
   };
 }
-

@@ -1,7 +1,19 @@
 // `bcsim trace <scenario>`: the annotated wire trace of one run, streamed as the
 // run goes, so a long window never sits in memory. `--client K` and `--slot S`
 // keep one connection of a multi-client session.
-import { FilterError, matches, parseFilter, eventPeer, BYTES_MODES, eventToJson, formatEvent, traceHeader, clientWithSlot, traceScenario, TraceCollector } from '../../model/trace/index.js';
+import {
+  FilterError,
+  matches,
+  parseFilter,
+  eventPeer,
+  BYTES_MODES,
+  eventToJson,
+  formatEvent,
+  traceHeader,
+  clientWithSlot,
+  traceScenario,
+  TraceCollector,
+} from '../../model/trace/index.js';
 import type { TraceFilter, TraceEvent, BytesMode, TraceOptions } from '../../model/trace/index.js';
 import { CaptureSet } from '../../analysis/capture/index.js';
 import { fanOut } from '../../model/session/index.js';
@@ -101,11 +113,15 @@ export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): P
   if (!flags.json) {
     const clients = scenario.clients > 1 ? ` · ${scenario.clients} clients` : '';
     const slotNote = flags.slot !== undefined ? ` · slot ${Number(flags.slot)} is client ${only}` : '';
-    write(`# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}${clients}${slotNote}\n`);
+    write(
+      `# ${scenario.name} · mode ${preset ?? scenario.preset} · seed ${seed ?? scenario.seed}${clients}${slotNote}\n`,
+    );
     write(`${traceHeader(bytes, scenario.clients)}\n`);
   }
   const keep = (e: TraceEvent) =>
-    (only === null || e.client === only) && (flags.peer === undefined || eventPeer(e) === flags.peer) && (filter === null || matches(filter, e));
+    (only === null || e.client === only) &&
+    (flags.peer === undefined || eventPeer(e) === flags.peer) &&
+    (filter === null || matches(filter, e));
   const captures = pcap === undefined ? null : new CaptureSet({ plaintext: flags.pcapPlaintext === true });
   try {
     const options: TraceOptions = {
@@ -118,15 +134,27 @@ export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): P
         total++;
         if (silent || !keep(e)) return;
         shown++;
-        write(flags.json ? `${JSON.stringify(eventToJson(e, { bytes }))}\n` : `${formatEvent(e, { bytes, clients: scenario.clients })}\n`);
+        write(
+          flags.json
+            ? `${JSON.stringify(eventToJson(e, { bytes }))}\n`
+            : `${formatEvent(e, { bytes, clients: scenario.clients })}\n`,
+        );
       },
       onProgress: progress ? (us) => progress.update('trace', us, totalUs) : undefined,
     };
     let result: RunResult;
     if (captures === null) result = traceScenario(scenario, options).result;
     else {
-      const comment = captureComment('trace', scenario.name, `mode ${flags.mode ?? scenario.preset}`, seed ?? scenario.seed, totalUs);
-      const capture = captures.guard(() => writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcap as string, comment)));
+      const comment = captureComment(
+        'trace',
+        scenario.name,
+        `mode ${flags.mode ?? scenario.preset}`,
+        seed ?? scenario.seed,
+        totalUs,
+      );
+      const capture = captures.guard(() =>
+        writingTo(`--pcap ${flags.pcap}`, () => captures.open(pcap as string, comment)),
+      );
       const runs = interruptibleRuns(io);
       try {
         result = await traceWith(scenario, options, totalUs, capture.recorder, runs);
@@ -154,9 +182,21 @@ export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): P
  * traceScenario with a second observer (the capture) beside the trace's
  * collector: the same run, to the same end (`untilUs`, already clamped).
  */
-function traceWith(scenario: Scenario, options: TraceOptions, untilUs: number, capture: SessionObserver, runs: InterruptibleRuns): Promise<RunResult> {
+function traceWith(
+  scenario: Scenario,
+  options: TraceOptions,
+  untilUs: number,
+  capture: SessionObserver,
+  runs: InterruptibleRuns,
+): Promise<RunResult> {
   const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: false });
-  return runs.run(scenario, { preset: options.preset, seed: options.seed, onProgress: options.onProgress, durationUs: untilUs, observer: fanOut(collector, capture) });
+  return runs.run(scenario, {
+    preset: options.preset,
+    seed: options.seed,
+    onProgress: options.onProgress,
+    durationUs: untilUs,
+    observer: fanOut(collector, capture),
+  });
 }
 
 /**
@@ -166,7 +206,8 @@ function traceWith(scenario: Scenario, options: TraceOptions, untilUs: number, c
  */
 function bytesFlag(value: string | undefined, json: boolean, io: CliIO): BytesMode {
   if (value === undefined) return io.stdoutIsTTY && !json ? 'short' : 'full';
-  if (!(BYTES_MODES as readonly string[]).includes(value)) throw new UsageError(`--bytes: expected ${BYTES_MODES.join(', ')}, got "${value}"`);
+  if (!(BYTES_MODES as readonly string[]).includes(value))
+    throw new UsageError(`--bytes: expected ${BYTES_MODES.join(', ')}, got "${value}"`);
   return value as BytesMode;
 }
 
@@ -176,14 +217,33 @@ function bytesFlag(value: string | undefined, json: boolean, io: CliIO): BytesMo
  * at once; otherwise `findClient` (a silent run) says which client got it, and
  * the trace then keeps that client's events, those from before it had its slot too.
  */
-function connectionFlags(flags: TraceFlags, scenario: Scenario, findClient: (slot: number) => number | null): number | null {
+function connectionFlags(
+  flags: TraceFlags,
+  scenario: Scenario,
+  findClient: (slot: number) => number | null,
+): number | null {
   const clients = scenario.clients;
-  if (flags.client !== undefined && flags.slot !== undefined) throw new UsageError(`--slot: cannot be combined with --client (each names one connection)`);
-  if (flags.client !== undefined) return wholeFlag('--client', flags.client, 1, clients, `${scenario.name} has ${clients} client${clients === 1 ? '' : 's'}`);
+  if (flags.client !== undefined && flags.slot !== undefined)
+    throw new UsageError(`--slot: cannot be combined with --client (each names one connection)`);
+  if (flags.client !== undefined)
+    return wholeFlag(
+      '--client',
+      flags.client,
+      1,
+      clients,
+      `${scenario.name} has ${clients} client${clients === 1 ? '' : 's'}`,
+    );
   if (flags.slot === undefined) return null;
-  const slot = wholeFlag('--slot', flags.slot, 2, clients + 1, `the server gives ${clients} client${clients === 1 ? '' : 's'} slots from 2 in connect order`);
+  const slot = wholeFlag(
+    '--slot',
+    flags.slot,
+    2,
+    clients + 1,
+    `the server gives ${clients} client${clients === 1 ? '' : 's'} slots from 2 in connect order`,
+  );
   const client = findClient(slot);
-  if (client === null) throw new UsageError(`--slot: no client got slot ${slot} in this run (fewer clients connected before it ended)`);
+  if (client === null)
+    throw new UsageError(`--slot: no client got slot ${slot} in this run (fewer clients connected before it ended)`);
   return client;
 }
 

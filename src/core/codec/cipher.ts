@@ -90,8 +90,15 @@ function crypt(input: Uint8Array, out: Uint8Array, offset: number, decrypting: b
   if (n === 0) return;
   out[offset] = input[0];
   const t = TABLE;
-  const p0 = P[0], p1 = P[1], p2 = P[2], p3 = P[3], p4 = P[4];
-  const q1 = Q[1], q2 = Q[2], q3 = Q[3], q4 = Q[4];
+  const p0 = P[0],
+    p1 = P[1],
+    p2 = P[2],
+    p3 = P[3],
+    p4 = P[4];
+  const q1 = Q[1],
+    q2 = Q[2],
+    q3 = Q[3],
+    q4 = Q[4];
   let fed = 0;
   let x = 0;
   let s = 0;

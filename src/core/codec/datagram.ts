@@ -1,7 +1,16 @@
 // Whole-datagram encoding and decoding: [peer_id][msg_count][messages…]
 // (transport-layer.md §1, DECISIONS.md 5).
 import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from './constants.js';
-import { isDecodeError, messageOf, messageSize, newMessageHeader, readHeader, readMessage, validateMessage, writeMessage } from './message.js';
+import {
+  isDecodeError,
+  messageOf,
+  messageSize,
+  newMessageHeader,
+  readHeader,
+  readMessage,
+  validateMessage,
+  writeMessage,
+} from './message.js';
 import type { MessageHeader } from './message.js';
 import type { Datagram, DecodeError, DecodeResult, EncodeResult, Located, Message } from './types.js';
 
@@ -14,7 +23,11 @@ export function encodeDatagram(datagram: Datagram): EncodeResult {
   if (messages.length > MAX_MESSAGES_PER_DATAGRAM) {
     return {
       ok: false,
-      error: { code: 'too-many-messages', messageIndex: null, reason: `${messages.length} messages exceed ${MAX_MESSAGES_PER_DATAGRAM}` },
+      error: {
+        code: 'too-many-messages',
+        messageIndex: null,
+        reason: `${messages.length} messages exceed ${MAX_MESSAGES_PER_DATAGRAM}`,
+      },
     };
   }
   let total = DATAGRAM_HEADER_BYTES;
@@ -24,7 +37,10 @@ export function encodeDatagram(datagram: Datagram): EncodeResult {
     total += messageSize(messages[i]);
   }
   if (total > MAX_DATAGRAM_BYTES) {
-    return { ok: false, error: { code: 'datagram-too-large', messageIndex: null, reason: `${total} bytes exceed ${MAX_DATAGRAM_BYTES}` } };
+    return {
+      ok: false,
+      error: { code: 'datagram-too-large', messageIndex: null, reason: `${total} bytes exceed ${MAX_DATAGRAM_BYTES}` },
+    };
   }
   const bytes = new Uint8Array(total);
   bytes[0] = peerId;
@@ -41,8 +57,16 @@ export function encodeDatagram(datagram: Datagram): EncodeResult {
  * The transport's hot path uses it to pack many datagrams into one slab, from
  * the first `count` items of a reused list.
  */
-export function writeDatagram(buf: Uint8Array, offset: number, peerId: number, messages: readonly Message[], totalBytes: number, count = messages.length): number {
-  if (!(count >= 0 && count <= messages.length)) throw new Error(`codec: ${count} messages asked of a list of ${messages.length}`);
+export function writeDatagram(
+  buf: Uint8Array,
+  offset: number,
+  peerId: number,
+  messages: readonly Message[],
+  totalBytes: number,
+  count = messages.length,
+): number {
+  if (!(count >= 0 && count <= messages.length))
+    throw new Error(`codec: ${count} messages asked of a list of ${messages.length}`);
   buf[offset] = peerId;
   buf[offset + 1] = count;
   let pos = offset + DATAGRAM_HEADER_BYTES;
@@ -67,7 +91,14 @@ export function decodeMessage(bytes: Uint8Array): { ok: true; message: Located }
   const read = readMessage(bytes, 0, bytes.length);
   if (isDecodeError(read)) return { ok: false, error: read };
   if (read.size !== bytes.length) {
-    return { ok: false, error: { code: 'trailing-bytes', offset: read.size, reason: `${bytes.length - read.size} bytes after the message` } };
+    return {
+      ok: false,
+      error: {
+        code: 'trailing-bytes',
+        offset: read.size,
+        reason: `${bytes.length - read.size} bytes after the message`,
+      },
+    };
   }
   return { ok: true, message: read };
 }
@@ -77,20 +108,38 @@ export function decodeMessage(bytes: Uint8Array): { ok: true; message: Located }
  * one (null: only check). Returns the first problem, or null when every message
  * reads and the bytes end with the last. Allocates nothing on a good datagram.
  */
-export function walkDatagram(bytes: Uint8Array, header: MessageHeader, each: ((header: MessageHeader) => void) | null): DecodeError | null {
+export function walkDatagram(
+  bytes: Uint8Array,
+  header: MessageHeader,
+  each: ((header: MessageHeader) => void) | null,
+): DecodeError | null {
   if (bytes.length < DATAGRAM_HEADER_BYTES) {
-    return { code: 'truncated-header', offset: bytes.length, reason: `datagram header needs 2 bytes, got ${bytes.length}` };
+    return {
+      code: 'truncated-header',
+      offset: bytes.length,
+      reason: `datagram header needs 2 bytes, got ${bytes.length}`,
+    };
   }
   const messageCount = bytes[1];
   let pos = DATAGRAM_HEADER_BYTES;
   for (let i = 0; i < messageCount; i++) {
-    if (pos >= bytes.length) return { code: 'missing-messages', offset: pos, reason: `msg_count is ${messageCount} but the bytes hold only ${i} messages` };
+    if (pos >= bytes.length)
+      return {
+        code: 'missing-messages',
+        offset: pos,
+        reason: `msg_count is ${messageCount} but the bytes hold only ${i} messages`,
+      };
     const error = readHeader(bytes, pos, bytes.length, header);
     if (error !== null) return error;
     if (each !== null) each(header);
     pos += header.size;
   }
-  if (pos !== bytes.length) return { code: 'trailing-bytes', offset: pos, reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages` };
+  if (pos !== bytes.length)
+    return {
+      code: 'trailing-bytes',
+      offset: pos,
+      reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages`,
+    };
   return null;
 }
 
@@ -103,7 +152,11 @@ export function decodeDatagram(bytes: Uint8Array): DecodeResult {
   const messages: Located[] = [];
   const error = walkDatagram(bytes, newMessageHeader(), (header) => messages.push(messageOf(bytes, header)));
   if (error !== null) {
-    const partial = { peerId: bytes.length > 0 ? bytes[0] : null, messageCount: bytes.length >= DATAGRAM_HEADER_BYTES ? bytes[1] : null, messages };
+    const partial = {
+      peerId: bytes.length > 0 ? bytes[0] : null,
+      messageCount: bytes.length >= DATAGRAM_HEADER_BYTES ? bytes[1] : null,
+      messages,
+    };
     return { ok: false, error, partial };
   }
   return { ok: true, datagram: { peerId: bytes[0], messageCount: bytes[1], messages } };

@@ -14,7 +14,17 @@
 // ACK flags with bits outside 0-1 (0x80) are stock-readable and only named.
 // Some sources read the two seq bytes big-endian ("seqHi"); the bytes are the
 // stock ones (DECISIONS.md 1), so nothing here changes for them.
-import { DATAGRAM_HEADER_BYTES, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_DISCONNECT } from './constants.js';
+import {
+  DATAGRAM_HEADER_BYTES,
+  FLAG_ORDERED,
+  FLAG_RELIABLE,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_CONNECT,
+  TYPE_CONNECT_ACK,
+  TYPE_DATA,
+  TYPE_DISCONNECT,
+} from './constants.js';
 import { decodeDatagram } from './datagram.js';
 import { hex2, messageOf, messageSize, newMessageHeader, readHeader, writeMessage } from './message.js';
 import type { DataMessage, DecodeError, DecodedDatagram, Located } from './types.js';
@@ -23,10 +33,21 @@ import { RELIABLE_HEADER_BYTES, DATA_HEADER_BYTES, ackFlagsOther } from './wire.
 /** Type 0x06: a client's Disconnect in some reimplementations; read as the stock Disconnect 0x05. */
 export const TYPE_DISCONNECT_ALT = 0x06;
 
-export type DeviationCode = 'two-byte-message' | 'one-byte-length' | 'disconnect-type-06' | 'ack-flag-bits' | 'connect-without-seq';
+export type DeviationCode =
+  | 'two-byte-message'
+  | 'one-byte-length'
+  | 'disconnect-type-06'
+  | 'ack-flag-bits'
+  | 'connect-without-seq';
 
 /** Every code, in the order the docs list them. */
-export const DEVIATION_CODES: readonly DeviationCode[] = ['two-byte-message', 'one-byte-length', 'disconnect-type-06', 'ack-flag-bits', 'connect-without-seq'];
+export const DEVIATION_CODES: readonly DeviationCode[] = [
+  'two-byte-message',
+  'one-byte-length',
+  'disconnect-type-06',
+  'ack-flag-bits',
+  'connect-without-seq',
+];
 
 /**
  * One departure from the stock wire form. `offset` is the byte that deviates:
@@ -65,7 +86,11 @@ export type DialectResult =
       readonly ok: false;
       /** Exactly the strict decoder's error and partial reading. */
       readonly error: DecodeError;
-      readonly partial: { readonly peerId: number | null; readonly messageCount: number | null; readonly messages: readonly Located[] };
+      readonly partial: {
+        readonly peerId: number | null;
+        readonly messageCount: number | null;
+        readonly messages: readonly Located[];
+      };
       readonly deviations: readonly Deviation[];
     };
 
@@ -91,11 +116,24 @@ export function formOf(result: { readonly forms: readonly (MessageForm | null)[]
  */
 export function decodeDialect(bytes: Uint8Array): DialectResult {
   const strict = decodeDatagram(bytes);
-  if (strict.ok) return { ok: true, datagram: strict.datagram, forms: NO_FORMS, deviations: ackDeviations(strict.datagram.messages), stock: bytes };
+  if (strict.ok)
+    return {
+      ok: true,
+      datagram: strict.datagram,
+      forms: NO_FORMS,
+      deviations: ackDeviations(strict.datagram.messages),
+      stock: bytes,
+    };
   const read = readTolerant(bytes);
   if (read === null) return { ok: false, error: strict.error, partial: strict.partial, deviations: NO_DEVIATIONS };
   const datagram: DecodedDatagram = { peerId: bytes[0], messageCount: bytes[1], messages: read.messages };
-  return { ok: true, datagram, forms: read.forms, deviations: deviationsOf(datagram, read.forms), stock: encodeStock(datagram, read.forms) };
+  return {
+    ok: true,
+    datagram,
+    forms: read.forms,
+    deviations: deviationsOf(datagram, read.forms),
+    stock: encodeStock(datagram, read.forms),
+  };
 }
 
 /** The stock form of a datagram `decodeDialect` reads, or null when it reads neither way. */
@@ -131,7 +169,11 @@ function deviationsOf(datagram: DecodedDatagram, forms: readonly (MessageForm | 
     }
     if (form === null) return;
     if (form.typeByte === TYPE_DISCONNECT_ALT) {
-      out.push({ offset: m.offset, code: 'disconnect-type-06', note: "deviation: type 0x06 Disconnect; stock's Disconnect is type 0x05" });
+      out.push({
+        offset: m.offset,
+        code: 'disconnect-type-06',
+        note: "deviation: type 0x06 Disconnect; stock's Disconnect is type 0x05",
+      });
     }
     if (form.flagsByte === null) {
       out.push({
@@ -220,14 +262,22 @@ function isOneByteType(type: number): boolean {
  * from the stock reading of the same bytes (else null: the strict reading
  * already covers it, or the bytes do not fit).
  */
-function readOneByteForm(bytes: Uint8Array, offset: number, end: number): { message: Located<DataMessage>; form: MessageForm } | null {
+function readOneByteForm(
+  bytes: Uint8Array,
+  offset: number,
+  end: number,
+): { message: Located<DataMessage>; form: MessageForm } | null {
   const typeByte = bytes[offset];
   if (!isOneByteType(typeByte) || end - offset < TWO_BYTE_LENGTH) return null;
   const size = bytes[offset + 1];
   if (size < TWO_BYTE_LENGTH || size > end - offset) return null;
   const type = (typeByte === TYPE_DISCONNECT_ALT ? TYPE_DISCONNECT : typeByte) as DataMessage['type'];
   if (size === TWO_BYTE_LENGTH) {
-    const message: Located<DataMessage> = { ...unreliable(type, bytes.subarray(offset + size, offset + size)), offset, size };
+    const message: Located<DataMessage> = {
+      ...unreliable(type, bytes.subarray(offset + size, offset + size)),
+      offset,
+      size,
+    };
     return { message, form: { typeByte, lengthByte: size, flagsByte: null } };
   }
   const flagsByte = bytes[offset + 2];
@@ -253,7 +303,16 @@ function readOneByteForm(bytes: Uint8Array, offset: number, end: number): { mess
 }
 
 function unreliable(type: DataMessage['type'], payload: Uint8Array): DataMessage {
-  return { type, reliable: false, ordered: false, fragment: false, seq: null, fragIndex: null, fragCount: null, payload };
+  return {
+    type,
+    reliable: false,
+    ordered: false,
+    fragment: false,
+    seq: null,
+    fragIndex: null,
+    fragCount: null,
+    payload,
+  };
 }
 
 /**

@@ -15,7 +15,12 @@ export function parseHex(text: string): HexResult {
       i++;
       continue;
     }
-    if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && isHexDigit(text[i + 2]) && (digits.length & 1) === 0) {
+    if (
+      c === '0' &&
+      (text[i + 1] === 'x' || text[i + 1] === 'X') &&
+      isHexDigit(text[i + 2]) &&
+      (digits.length & 1) === 0
+    ) {
       i += 2;
       continue;
     }
@@ -24,7 +29,8 @@ export function parseHex(text: string): HexResult {
     i++;
   }
   if (digits.length === 0) return { ok: false, offset: 0, reason: 'no hex digits' };
-  if (digits.length % 2 !== 0) return { ok: false, offset: text.length, reason: `odd number of hex digits (${digits.length})` };
+  if (digits.length % 2 !== 0)
+    return { ok: false, offset: text.length, reason: `odd number of hex digits (${digits.length})` };
   const bytes = new Uint8Array(digits.length / 2);
   for (let b = 0; b < bytes.length; b++) bytes[b] = (digits[2 * b] << 4) | digits[2 * b + 1];
   return { ok: true, bytes };

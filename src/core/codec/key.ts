@@ -10,7 +10,17 @@
 // (the retransmit queue, the ACK-outbox, the capture and proxy walkers).
 import { isLowType } from './constants.js';
 import type { AckMessage, DataMessage } from './types.js';
-import { ackFlagsAt, ackFlagsFragment, ackFlagsLowType, ackFragIndexAt, ackSeqAt, dataFragIndexAt, dataSeqAt, flagsLenAt, flagsLenFragment } from './wire.js';
+import {
+  ackFlagsAt,
+  ackFlagsFragment,
+  ackFlagsLowType,
+  ackFragIndexAt,
+  ackSeqAt,
+  dataFragIndexAt,
+  dataSeqAt,
+  flagsLenAt,
+  flagsLenFragment,
+} from './wire.js';
 
 export interface MessageKey {
   /** The message's type is below 0x32 (the "low" sequence counters); an ACK's flags bit 1. */
@@ -49,7 +59,8 @@ export function sameKey(a: MessageKey, b: MessageKey): boolean {
 
 /** The four fields packed into one integer below 2^26 (see the top of this file). */
 export function packKeyOf(lowType: boolean, seq: number, fragment: boolean, fragIndex: number): number {
-  if (seq >>> 16 !== 0 || (fragment && fragIndex >>> 8 !== 0)) throw new Error(`codec: key seq ${seq} fragment ${fragIndex} is not a u16 and a u8`);
+  if (seq >>> 16 !== 0 || (fragment && fragIndex >>> 8 !== 0))
+    throw new Error(`codec: key seq ${seq} fragment ${fragIndex} is not a u16 and a u8`);
   return seq | (lowType ? LOW_BIT : 0) | (fragment ? FRAGMENT_BIT | (fragIndex << INDEX_SHIFT) : 0);
 }
 
@@ -70,7 +81,12 @@ export function packDataKey(message: DataMessage): number {
 }
 
 export function unpackKey(packed: number): MessageKey {
-  return messageKeyOf(packedKeyLowType(packed), packedKeySeq(packed), packedKeyFragment(packed), packedKeyFragIndex(packed));
+  return messageKeyOf(
+    packedKeyLowType(packed),
+    packedKeySeq(packed),
+    packedKeyFragment(packed),
+    packedKeyFragIndex(packed),
+  );
 }
 
 export function packedKeySeq(packed: number): number {

@@ -30,7 +30,8 @@ export function messageSize(message: Message): number {
 /** Checks that a message can be represented on the wire. Returns null when it can. */
 export function validateMessage(message: Message, messageIndex: number | null = null): EncodeError | null {
   const fail = (code: EncodeError['code'], reason: string): EncodeError => ({ code, messageIndex, reason });
-  if (!isKnownType(message.type)) return fail('unknown-type', `type 0x${hex2(message.type)} is not a transport message type`);
+  if (!isKnownType(message.type))
+    return fail('unknown-type', `type 0x${hex2(message.type)} is not a transport message type`);
   if (!isU16(message.seq)) return fail('field-range', `seq ${String(message.seq)} is not a u16`);
   if (message.type === TYPE_ACK) {
     if (message.seq === null) return fail('field-presence', 'an ack needs a seq');
@@ -41,9 +42,13 @@ export function validateMessage(message: Message, messageIndex: number | null = 
     if (fragment && !isU8(message.fragIndex)) return fail('field-range', `fragIndex ${message.fragIndex} is over 255`);
     return null;
   }
-  if (message.reliable !== (message.seq !== null)) return fail('field-presence', 'seq must be present exactly when reliable');
+  if (message.reliable !== (message.seq !== null))
+    return fail('field-presence', 'seq must be present exactly when reliable');
   if (message.fragment && message.type !== TYPE_GAME) {
-    return fail('fragment-not-supported', `type ${TYPE_NAMES[message.type]} (0x${hex2(message.type)}) has no fragment support`);
+    return fail(
+      'fragment-not-supported',
+      `type ${TYPE_NAMES[message.type]} (0x${hex2(message.type)}) has no fragment support`,
+    );
   }
   if (message.fragment) {
     if (message.fragIndex === null || !isU8(message.fragIndex)) {
@@ -52,13 +57,15 @@ export function validateMessage(message: Message, messageIndex: number | null = 
     if (message.fragIndex === 0 && (message.fragCount === null || !isU8(message.fragCount))) {
       return fail('field-range', `fragCount ${String(message.fragCount)} is not in 0..255`);
     }
-    if (message.fragIndex !== 0 && message.fragCount !== null) return fail('field-presence', 'fragCount is carried only by fragment 0');
+    if (message.fragIndex !== 0 && message.fragCount !== null)
+      return fail('field-presence', 'fragCount is carried only by fragment 0');
   } else if (message.fragIndex !== null || message.fragCount !== null) {
     return fail('field-presence', 'fragIndex/fragCount given on a non-fragment message');
   }
   const size = messageSize(message);
   const limit = message.type === TYPE_GAME ? MAX_GAME_MESSAGE_BYTES : MAX_GENERIC_MESSAGE_BYTES;
-  if (size > limit) return fail('length-overflow', `total length ${size} exceeds ${limit} for type 0x${hex2(message.type)}`);
+  if (size > limit)
+    return fail('length-overflow', `total length ${size} exceeds ${limit} for type 0x${hex2(message.type)}`);
   return null;
 }
 
@@ -77,7 +84,11 @@ export function writeMessage(buf: Uint8Array, offset: number, message: Message):
     return pos;
   }
   const size = dataHeaderBytes(message.reliable, message.fragment, message.fragIndex) + message.payload.length;
-  const flagsLen = (message.reliable ? FLAG_RELIABLE : 0) | (message.ordered ? FLAG_ORDERED : 0) | (message.fragment ? FLAG_FRAGMENT : 0) | size;
+  const flagsLen =
+    (message.reliable ? FLAG_RELIABLE : 0) |
+    (message.ordered ? FLAG_ORDERED : 0) |
+    (message.fragment ? FLAG_FRAGMENT : 0) |
+    size;
   buf[pos++] = flagsLen & 0xff;
   buf[pos++] = flagsLen >>> 8;
   if (message.reliable) {
@@ -125,7 +136,19 @@ export interface MessageHeader {
 }
 
 export function newMessageHeader(): MessageHeader {
-  return { type: 0, reliable: false, ordered: false, fragment: false, seq: null, flags: 0, fragIndex: null, fragCount: null, offset: 0, size: 0, payloadStart: 0 };
+  return {
+    type: 0,
+    reliable: false,
+    ordered: false,
+    fragment: false,
+    seq: null,
+    flags: 0,
+    fragIndex: null,
+    fragCount: null,
+    offset: 0,
+    size: 0,
+    payloadStart: 0,
+  };
 }
 
 /**
@@ -145,7 +168,8 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
     if (remaining < ACK_BYTES) return fail('truncated-message', offset, `ack needs 4 bytes, ${remaining} remain`);
     const flags = bytes[offset + 3];
     const fragment = ackFlagsFragment(flags);
-    if (fragment && remaining < FRAGMENT_ACK_BYTES) return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
+    if (fragment && remaining < FRAGMENT_ACK_BYTES)
+      return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
     into.seq = bytes[offset + 1] | (bytes[offset + 2] << 8);
     into.flags = flags;
     into.fragIndex = fragment ? bytes[offset + 4] : null;
@@ -160,12 +184,14 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
   const reliable = (flagsLen & FLAG_RELIABLE) !== 0;
   const fragment = isGame && (flagsLen & FLAG_FRAGMENT) !== 0;
   const size = flagsLen & (isGame ? GAME_LENGTH_MASK : GENERIC_LENGTH_MASK);
-  if (size > remaining) return fail('length-past-end', offset, `length ${size} runs past the end (${remaining} bytes remain)`);
+  if (size > remaining)
+    return fail('length-past-end', offset, `length ${size} runs past the end (${remaining} bytes remain)`);
 
   let pos = offset + 3;
   // Fixed header part, before we may read frag_idx.
   const fixedHeader = dataHeaderBytes(reliable, fragment, fragment ? 1 : null);
-  if (size < fixedHeader) return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader}-byte header`);
+  if (size < fixedHeader)
+    return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader}-byte header`);
   let seq: number | null = null;
   if (reliable) {
     seq = bytes[pos] | (bytes[pos + 1] << 8);
@@ -176,7 +202,8 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
   if (fragment) {
     fragIndex = bytes[pos++];
     if (fragIndex === 0) {
-      if (size < fixedHeader + 1) return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader + 1}-byte header`);
+      if (size < fixedHeader + 1)
+        return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader + 1}-byte header`);
       fragCount = bytes[pos++];
     }
   }
@@ -195,7 +222,14 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
 /** The message `header` describes, as its own object; a data payload is a view into `bytes`. */
 export function messageOf(bytes: Uint8Array, header: MessageHeader): Located {
   if (header.type === TYPE_ACK) {
-    const ack: Located<AckMessage> = { type: TYPE_ACK, seq: header.seq as number, flags: header.flags, fragIndex: header.fragIndex, offset: header.offset, size: header.size };
+    const ack: Located<AckMessage> = {
+      type: TYPE_ACK,
+      seq: header.seq as number,
+      flags: header.flags,
+      fragIndex: header.fragIndex,
+      offset: header.offset,
+      size: header.size,
+    };
     return ack;
   }
   const message: Located<DataMessage> = {

@@ -1,6 +1,18 @@
 // Read-only views of decoded messages: the JSON shape of `bcsim decode --json`
 // and a one-line human description used by decode and trace.
-import { CLIENT_CONNECT_LABEL, FLAG_FRAGMENT, FLAG_ORDERED, FLAG_RELIABLE, PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT, TYPE_CONNECT_ACK, TYPE_GAME, TYPE_NAMES } from './constants.js';
+import {
+  CLIENT_CONNECT_LABEL,
+  FLAG_FRAGMENT,
+  FLAG_ORDERED,
+  FLAG_RELIABLE,
+  PEER_ID_SERVER,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_CONNECT,
+  TYPE_CONNECT_ACK,
+  TYPE_GAME,
+  TYPE_NAMES,
+} from './constants.js';
 import { hex2 } from './message.js';
 import { toHex } from './hex.js';
 import { ackBytesOfFlags, ackFlagsFragment, ackFlagsLowType, ackFlagsOther } from './wire.js';
@@ -91,7 +103,11 @@ export function messageToJson(message: Located, context: SenderContext = {}): Ac
 }
 
 /** messageToJson, with the wire form of a message read in a form of DECISIONS.md 30. */
-export function formMessageToJson(message: Located, form: MessageForm | null, context: SenderContext = {}): AckJson | DataJson {
+export function formMessageToJson(
+  message: Located,
+  form: MessageForm | null,
+  context: SenderContext = {},
+): AckJson | DataJson {
   const json = messageToJson(message, context);
   return form === null || json.type === 1 ? json : { ...json, wireForm: form };
 }
@@ -132,7 +148,12 @@ export function peerLabel(peerId: number): string {
 
 /** The flags_len word of a data message as it appears on the wire. */
 export function flagsLenOf(message: DataMessage, size: number): number {
-  return (message.reliable ? FLAG_RELIABLE : 0) | (message.ordered ? FLAG_ORDERED : 0) | (message.fragment ? FLAG_FRAGMENT : 0) | size;
+  return (
+    (message.reliable ? FLAG_RELIABLE : 0) |
+    (message.ordered ? FLAG_ORDERED : 0) |
+    (message.fragment ? FLAG_FRAGMENT : 0) |
+    size
+  );
 }
 
 /** Who sent a message, when known: it decides the label of type 0x03. */
@@ -175,7 +196,9 @@ function describeData(message: DataMessage, size: number, context: SenderContext
   const flagsLen = flagsLenOf(message, size);
   const seq = message.seq === null ? '' : ` seq=${message.seq}`;
   let frag = '';
-  if (message.fragIndex !== null) frag = message.fragCount !== null ? ` frag=${message.fragIndex}/${message.fragCount}` : ` frag=${message.fragIndex}`;
+  if (message.fragIndex !== null)
+    frag =
+      message.fragCount !== null ? ` frag=${message.fragIndex}/${message.fragCount}` : ` frag=${message.fragIndex}`;
   const form = context.form ?? null;
   const wireType = form === null ? message.type : form.typeByte;
   const typeByte = (message.type === TYPE_GAME || connect) && wireType === message.type ? '' : ` (0x${hex2(wireType)})`;

@@ -61,7 +61,9 @@ export class Simulator implements Scheduler {
   at(atUs: Micros, fn: () => void): Timer {
     assertTime(atUs, this.nowUs);
     if (this.heap.length >= MAX_PENDING_EVENTS) {
-      throw new LimitError(`simulator: more than ${MAX_PENDING_EVENTS.toLocaleString('en-US')} pending events (datagrams in flight and timers); lower the latency, rates or duplication`);
+      throw new LimitError(
+        `simulator: more than ${MAX_PENDING_EVENTS.toLocaleString('en-US')} pending events (datagrams in flight and timers); lower the latency, rates or duplication`,
+      );
     }
     const slot = newSlot(atUs, this.nextSeq++, this.heap.length, fn);
     this.heap.push(slot);

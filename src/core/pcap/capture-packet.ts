@@ -53,7 +53,13 @@ export interface CapturePacket {
 
 export type ReadStep =
   | { readonly kind: 'packet'; readonly packet: CapturePacket }
-  | { readonly kind: 'skip'; readonly number: number; readonly offset: number; readonly reason: ReaderSkipReason; readonly detail: string }
+  | {
+      readonly kind: 'skip';
+      readonly number: number;
+      readonly offset: number;
+      readonly reason: ReaderSkipReason;
+      readonly detail: string;
+    }
   | { readonly kind: 'end' }
   | { readonly kind: 'error'; readonly error: CaptureError };
 

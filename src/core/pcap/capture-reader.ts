@@ -15,8 +15,27 @@
 // `skip` the caller counts, and reading goes on.
 import { secondsToUsUnrounded, usPerEvent } from '../engine/index.js';
 import { closeSync, readSync } from 'node:fs';
-import type { CaptureError, CaptureErrorCode, CaptureFormat, ReadStep, ReaderOptions, ReaderSkipReason } from './capture-packet.js';
-import { BYTE_ORDER_MAGIC, CLASSIC_MAGICS, PCAPNG_EPB, PCAPNG_IDB, PCAPNG_OPB, PCAPNG_SHB, PCAPNG_SPB, SUPPORTED_LINK_TYPES, hexBytes, linkTypeName, supportedList } from './formats.js';
+import type {
+  CaptureError,
+  CaptureErrorCode,
+  CaptureFormat,
+  ReadStep,
+  ReaderOptions,
+  ReaderSkipReason,
+} from './capture-packet.js';
+import {
+  BYTE_ORDER_MAGIC,
+  CLASSIC_MAGICS,
+  PCAPNG_EPB,
+  PCAPNG_IDB,
+  PCAPNG_OPB,
+  PCAPNG_SHB,
+  PCAPNG_SPB,
+  SUPPORTED_LINK_TYPES,
+  hexBytes,
+  linkTypeName,
+  supportedList,
+} from './formats.js';
 
 /** The default read buffer. */
 export const BUFFER_BYTES = 1 << 20;
@@ -92,7 +111,12 @@ export class CaptureReader {
     if (this.size === 0) return { code: 'truncated', offset: 0, reason: 'the file is empty' };
     const have = this.ensure(0, Math.min(4, this.size));
     if (have === null) return this.failed;
-    if (this.size < 4) return { code: 'truncated', offset: 0, reason: `the file is only ${this.size} bytes, too short for a capture header` };
+    if (this.size < 4)
+      return {
+        code: 'truncated',
+        offset: 0,
+        reason: `the file is only ${this.size} bytes, too short for a capture header`,
+      };
     const b = this.buf;
     const magicLE = b.readUInt32LE(0);
     if (magicLE === PCAPNG_SHB) {
@@ -101,7 +125,11 @@ export class CaptureReader {
     }
     const classic = CLASSIC_MAGICS.get(magicLE);
     if (classic === undefined) {
-      return { code: 'bad-magic', offset: 0, reason: `not a pcap or pcapng file (starts with ${hexBytes(b.subarray(0, 4))})` };
+      return {
+        code: 'bad-magic',
+        offset: 0,
+        reason: `not a pcap or pcapng file (starts with ${hexBytes(b.subarray(0, 4))})`,
+      };
     }
     this.format = 'pcap';
     this.littleEndian = classic.littleEndian;
@@ -109,15 +137,26 @@ export class CaptureReader {
     this.recordHeaderBytes = classic.modified ? 24 : 16;
     this.pcapUsPerFrac = classic.nanosecond ? 1e-3 : 1;
     if (this.ensure(0, 24) === null) {
-      return this.failed ?? { code: 'truncated', offset: this.size, reason: `the pcap header needs 24 bytes, the file has ${this.size}` };
+      return (
+        this.failed ?? {
+          code: 'truncated',
+          offset: this.size,
+          reason: `the pcap header needs 24 bytes, the file has ${this.size}`,
+        }
+      );
     }
     const major = this.u16(4);
-    if (major !== 2) return { code: 'bad-header', offset: 4, reason: `pcap version ${major}.${this.u16(6)} (only 2.x exists)` };
+    if (major !== 2)
+      return { code: 'bad-header', offset: 4, reason: `pcap version ${major}.${this.u16(6)} (only 2.x exists)` };
     this.snapLength = this.u32(16);
     const network = this.u32(20);
     this.linkType = network & 0xffff; // the upper bits carry FCS information
     if (!SUPPORTED_LINK_TYPES.has(this.linkType)) {
-      return { code: 'unsupported-link-type', offset: 20, reason: `${linkTypeName(this.linkType)} is not supported (supported: ${supportedList()})` };
+      return {
+        code: 'unsupported-link-type',
+        offset: 20,
+        reason: `${linkTypeName(this.linkType)} is not supported (supported: ${supportedList()})`,
+      };
     }
     this.pos = 24;
     return null;
@@ -152,7 +191,12 @@ export class CaptureReader {
     const at = this.pos;
     if (at >= this.size) return this.finish();
     const hb = this.recordHeaderBytes;
-    if (at + hb > this.size) return this.fail('truncated', at, `record header needs ${hb} bytes, only ${this.size - at} remain (the file is cut short)`);
+    if (at + hb > this.size)
+      return this.fail(
+        'truncated',
+        at,
+        `record header needs ${hb} bytes, only ${this.size - at} remain (the file is cut short)`,
+      );
     if (this.ensure(at, hb) === null) return this.failStep();
     const o = at - this.bufStart;
     const seconds = this.u32(o);
@@ -161,11 +205,19 @@ export class CaptureReader {
     const original = this.u32(o + 12);
     const limit = Math.max(this.snapLength, 262144);
     if (captured > limit || captured > MAX_RECORD_BYTES) {
-      return this.fail('bad-length', at + 8, `record claims ${captured} captured bytes, more than the ${Math.min(limit, MAX_RECORD_BYTES)} a packet can have (corrupt record)`);
+      return this.fail(
+        'bad-length',
+        at + 8,
+        `record claims ${captured} captured bytes, more than the ${Math.min(limit, MAX_RECORD_BYTES)} a packet can have (corrupt record)`,
+      );
     }
     const end = at + hb + captured;
     if (end > this.size) {
-      return this.fail('truncated', at, `record of ${captured} bytes runs past the end of the file (${this.size - at - hb} remain; the file is cut short)`);
+      return this.fail(
+        'truncated',
+        at,
+        `record of ${captured} bytes runs past the end of the file (${this.size - at - hb} remain; the file is cut short)`,
+      );
     }
     if (this.ensure(at, hb + captured) === null) return this.failStep();
     this.pos = end;
@@ -188,19 +240,34 @@ export class CaptureReader {
   // ---- pcapng ---------------------------------------------------------
 
   private readSectionHeader(at: number): CaptureError | null {
-    if (at + 12 > this.size) return { code: 'truncated', offset: at, reason: `section header block needs at least 28 bytes, only ${this.size - at} remain` };
+    if (at + 12 > this.size)
+      return {
+        code: 'truncated',
+        offset: at,
+        reason: `section header block needs at least 28 bytes, only ${this.size - at} remain`,
+      };
     if (this.ensure(at, 12) === null) return this.failed;
     const o = at - this.bufStart;
     const bom = this.buf.readUInt32LE(o + 8);
     if (bom === BYTE_ORDER_MAGIC) this.littleEndian = true;
     else if (bom === 0x4d3c2b1a) this.littleEndian = false;
-    else return { code: 'bad-header', offset: at + 8, reason: `section header's byte-order magic is ${hexBytes(this.buf.subarray(o + 8, o + 12))}, not 1A 2B 3C 4D in either order` };
+    else
+      return {
+        code: 'bad-header',
+        offset: at + 8,
+        reason: `section header's byte-order magic is ${hexBytes(this.buf.subarray(o + 8, o + 12))}, not 1A 2B 3C 4D in either order`,
+      };
     const length = this.u32(o + 4);
     const lengthError = this.checkBlockLength(at, length, 28);
     if (lengthError !== null) return lengthError;
     if (this.ensure(at, 16) === null) return this.failed;
     const major = this.u16(at - this.bufStart + 12);
-    if (major !== 1) return { code: 'bad-header', offset: at + 12, reason: `pcapng version ${major}.${this.u16(at - this.bufStart + 14)} (only 1.x is defined)` };
+    if (major !== 1)
+      return {
+        code: 'bad-header',
+        offset: at + 12,
+        reason: `pcapng version ${major}.${this.u16(at - this.bufStart + 14)} (only 1.x is defined)`,
+      };
     const trailerError = this.checkTrailer(at, length);
     if (trailerError !== null) return trailerError;
     this.sections++;
@@ -213,7 +280,12 @@ export class CaptureReader {
     for (;;) {
       const at = this.pos;
       if (at >= this.size) return this.finish();
-      if (at + 12 > this.size) return this.fail('truncated', at, `block header needs 12 bytes, only ${this.size - at} remain (the file is cut short)`);
+      if (at + 12 > this.size)
+        return this.fail(
+          'truncated',
+          at,
+          `block header needs 12 bytes, only ${this.size - at} remain (the file is cut short)`,
+        );
       if (this.ensure(at, 8) === null) return this.failStep();
       const o = at - this.bufStart;
       // A section header's type reads the same in both byte orders.
@@ -232,8 +304,13 @@ export class CaptureReader {
           const trailer = this.checkTrailer(at, length);
           if (trailer !== null) return this.fail(trailer.code, trailer.offset, trailer.reason);
           this.pos = at + length;
-          if (type === PCAPNG_IDB) return this.fail('bad-length', at + 4, `interface description block of ${length} bytes (corrupt)`);
-          return this.skip(at, 'bad-packet-block', `packet block of ${length} bytes is larger than the ${MAX_RECORD_BYTES}-byte limit`);
+          if (type === PCAPNG_IDB)
+            return this.fail('bad-length', at + 4, `interface description block of ${length} bytes (corrupt)`);
+          return this.skip(
+            at,
+            'bad-packet-block',
+            `packet block of ${length} bytes is larger than the ${MAX_RECORD_BYTES}-byte limit`,
+          );
         }
         if (this.ensure(at, length) === null) return this.failStep();
         const trailer = this.checkTrailer(at, length);
@@ -255,10 +332,18 @@ export class CaptureReader {
 
   private checkBlockLength(at: number, length: number, minimum: number): CaptureError | null {
     if (length < minimum || length % 4 !== 0) {
-      return { code: 'bad-length', offset: at + 4, reason: `block length ${length} is impossible (at least ${minimum} and a multiple of 4)` };
+      return {
+        code: 'bad-length',
+        offset: at + 4,
+        reason: `block length ${length} is impossible (at least ${minimum} and a multiple of 4)`,
+      };
     }
     if (at + length > this.size) {
-      return { code: 'truncated', offset: at + 4, reason: `block claims ${length} bytes but only ${this.size - at} remain (the file is cut short, or the length lies)` };
+      return {
+        code: 'truncated',
+        offset: at + 4,
+        reason: `block claims ${length} bytes but only ${this.size - at} remain (the file is cut short, or the length lies)`,
+      };
     }
     return null;
   }
@@ -268,13 +353,22 @@ export class CaptureReader {
     if (this.ensure(at + length - 4, 4) === null) return this.failed;
     const trailing = this.u32(at + length - 4 - this.bufStart);
     if (trailing !== length) {
-      return { code: 'bad-length', offset: at + 4, reason: `block length ${length} does not match its trailing copy ${trailing} (the length lies)` };
+      return {
+        code: 'bad-length',
+        offset: at + 4,
+        reason: `block length ${length} does not match its trailing copy ${trailing} (the length lies)`,
+      };
     }
     return null;
   }
 
   private readInterface(at: number, length: number): CaptureError | null {
-    if (length < 20) return { code: 'bad-length', offset: at + 4, reason: `interface description block of ${length} bytes is too short (20 at least)` };
+    if (length < 20)
+      return {
+        code: 'bad-length',
+        offset: at + 4,
+        reason: `interface description block of ${length} bytes is too short (20 at least)`,
+      };
     const o = at - this.bufStart;
     const linkType = this.u16(o + 8);
     const snapLength = this.u32(o + 12);
@@ -320,7 +414,8 @@ export class CaptureReader {
     let optionsFrom = -1;
     if (type === PCAPNG_SPB) {
       interfaceId = 0;
-      if (length < 16) return this.skip(at, 'bad-packet-block', `simple packet block of ${length} bytes is too short`, number);
+      if (length < 16)
+        return this.skip(at, 'bad-packet-block', `simple packet block of ${length} bytes is too short`, number);
       original = this.u32(o + 8);
       dataStart = o + 12;
       const room = length - 16;
@@ -328,7 +423,8 @@ export class CaptureReader {
       captured = Math.min(original, room, iface !== undefined && iface.snapLength > 0 ? iface.snapLength : room);
     } else {
       // EPB and the obsolete Packet Block both have 20 bytes of fields before the data.
-      if (length < 32) return this.skip(at, 'bad-packet-block', `packet block of ${length} bytes is too short (32 at least)`, number);
+      if (length < 32)
+        return this.skip(at, 'bad-packet-block', `packet block of ${length} bytes is too short (32 at least)`, number);
       if (type === PCAPNG_EPB) interfaceId = this.u32(o + 8);
       else interfaceId = this.u16(o + 8);
       const high = this.u32(o + 12);
@@ -339,16 +435,31 @@ export class CaptureReader {
       dataStart = o + 28;
       const room = length - 32;
       if (captured > room) {
-        return this.skip(at, 'bad-packet-block', `captured length ${captured} overruns the block (${room} bytes of room)`, number);
+        return this.skip(
+          at,
+          'bad-packet-block',
+          `captured length ${captured} overruns the block (${room} bytes of room)`,
+          number,
+        );
       }
       optionsFrom = dataStart + ((captured + 3) & ~3);
     }
     const iface = this.interfaces[interfaceId];
     if (iface === undefined) {
-      return this.skip(at, 'unknown-interface', `interface ${interfaceId} was not described in this section (${this.interfaces.length} interfaces)`, number);
+      return this.skip(
+        at,
+        'unknown-interface',
+        `interface ${interfaceId} was not described in this section (${this.interfaces.length} interfaces)`,
+        number,
+      );
     }
     if (!SUPPORTED_LINK_TYPES.has(iface.linkType)) {
-      return this.skip(at, 'unsupported-link-type', `interface ${interfaceId}: ${linkTypeName(iface.linkType)} is not supported`, number);
+      return this.skip(
+        at,
+        'unsupported-link-type',
+        `interface ${interfaceId}: ${linkTypeName(iface.linkType)} is not supported`,
+        number,
+      );
     }
     let comment: string | null = null;
     if (this.comments && optionsFrom >= 0) {
@@ -402,7 +513,11 @@ export class CaptureReader {
   private ensure(offset: number, n: number): true | null {
     if (offset >= this.bufStart && offset + n <= this.bufStart + this.bufEnd) return true;
     if (offset + n > this.size) {
-      this.failed = { code: 'truncated', offset, reason: `needs ${n} bytes at offset ${offset}, the file has ${this.size}` };
+      this.failed = {
+        code: 'truncated',
+        offset,
+        reason: `needs ${n} bytes at offset ${offset}, the file has ${this.size}`,
+      };
       return null;
     }
     if (n > this.buf.length) {
@@ -442,7 +557,11 @@ export class CaptureReader {
       this.bufEnd += got;
     }
     if (this.bufEnd < n) {
-      this.failed = { code: 'truncated', offset: offset + this.bufEnd, reason: `the file ended while reading ${n} bytes at offset ${offset}` };
+      this.failed = {
+        code: 'truncated',
+        offset: offset + this.bufEnd,
+        reason: `the file ended while reading ${n} bytes at offset ${offset}`,
+      };
       return null;
     }
     return true;

@@ -40,14 +40,15 @@ export const PCAPNG_EPB = 0x00000006;
 export const BYTE_ORDER_MAGIC = 0x1a2b3c4d;
 
 /** Classic pcap magics as read little-endian from the first four bytes. */
-export const CLASSIC_MAGICS: ReadonlyMap<number, { littleEndian: boolean; nanosecond: boolean; modified: boolean }> = new Map([
-  [0xa1b2c3d4, { littleEndian: true, nanosecond: false, modified: false }],
-  [0xd4c3b2a1, { littleEndian: false, nanosecond: false, modified: false }],
-  [0xa1b23c4d, { littleEndian: true, nanosecond: true, modified: false }],
-  [0x4d3cb2a1, { littleEndian: false, nanosecond: true, modified: false }],
-  [0xa1b2cd34, { littleEndian: true, nanosecond: false, modified: true }],
-  [0x34cdb2a1, { littleEndian: false, nanosecond: false, modified: true }],
-]);
+export const CLASSIC_MAGICS: ReadonlyMap<number, { littleEndian: boolean; nanosecond: boolean; modified: boolean }> =
+  new Map([
+    [0xa1b2c3d4, { littleEndian: true, nanosecond: false, modified: false }],
+    [0xd4c3b2a1, { littleEndian: false, nanosecond: false, modified: false }],
+    [0xa1b23c4d, { littleEndian: true, nanosecond: true, modified: false }],
+    [0x4d3cb2a1, { littleEndian: false, nanosecond: true, modified: false }],
+    [0xa1b2cd34, { littleEndian: true, nanosecond: false, modified: true }],
+    [0x34cdb2a1, { littleEndian: false, nanosecond: false, modified: true }],
+  ]);
 
 /** "A1 B2 C3 D4", for messages. */
 export function hexBytes(bytes: Uint8Array): string {

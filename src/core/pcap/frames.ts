@@ -95,7 +95,12 @@ export class FrameTemplate {
 }
 
 /** One whole frame in a new array (tests and one-off use; the recorder writes in place). */
-export function buildFrame(source: Endpoint, destination: Endpoint, identification: number, payload: Uint8Array): Uint8Array {
+export function buildFrame(
+  source: Endpoint,
+  destination: Endpoint,
+  identification: number,
+  payload: Uint8Array,
+): Uint8Array {
   const frame = new Uint8Array(FRAME_HEADER_BYTES + payload.length);
   new FrameTemplate(source, destination).write(frame, 0, identification, payload.length);
   frame.set(payload, FRAME_HEADER_BYTES);

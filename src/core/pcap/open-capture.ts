@@ -7,7 +7,9 @@ import { CaptureReader, closeQuietly, errorCode } from './capture-reader.js';
 /** A FIFO's open waits for a writer; non-blocking, it returns at once and fstat refuses it (a file ignores the flag). */
 const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
-export type OpenResult = { readonly ok: true; readonly reader: CaptureReader } | { readonly ok: false; readonly error: CaptureError };
+export type OpenResult =
+  | { readonly ok: true; readonly reader: CaptureReader }
+  | { readonly ok: false; readonly error: CaptureError };
 
 /** Opens a capture file and reads its header. Never throws. */
 export function openCapture(path: string, options: ReaderOptions = {}): OpenResult {
@@ -22,7 +24,10 @@ export function openCapture(path: string, options: ReaderOptions = {}): OpenResu
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       closeSync(fd);
-      return { ok: false, error: { code: 'not-a-file', offset: 0, reason: stat.isDirectory() ? 'is a directory' : 'not a regular file' } };
+      return {
+        ok: false,
+        error: { code: 'not-a-file', offset: 0, reason: stat.isDirectory() ? 'is a directory' : 'not a regular file' },
+      };
     }
     size = stat.size;
   } catch (error) {

@@ -26,7 +26,8 @@ export class PacketTimeline {
   see(packet: number, timeUs: number): boolean {
     if (this.previousUs !== null && Math.abs(timeUs - this.previousUs) > CLOCK_JUMP_US) {
       this.jumps.count++;
-      if (this.jumps.listed.length < CLOCK_JUMPS_LISTED) this.jumps.listed.push({ packet, gapUs: timeUs - this.previousUs });
+      if (this.jumps.listed.length < CLOCK_JUMPS_LISTED)
+        this.jumps.listed.push({ packet, gapUs: timeUs - this.previousUs });
     }
     this.previousUs = timeUs;
     if (timeUs < this.latestUs) return true;

@@ -69,7 +69,10 @@ export class PcapngWriter {
   sectionHeader(options: SectionOptions = {}): void {
     if (this.sectionStarted) throw new Error('pcapng: one section per writer');
     this.sectionStarted = true;
-    const opts = [...stringOption(OPT_COMMENT, options.comment), ...stringOption(SHB_USER_APPLICATION, options.application)];
+    const opts = [
+      ...stringOption(OPT_COMMENT, options.comment),
+      ...stringOption(SHB_USER_APPLICATION, options.application),
+    ];
     const body = 4 + 2 + 2 + 8; // magic, major, minor, section length
     this.block(BLOCK_SECTION_HEADER, body, opts, (b, at) => {
       b.writeUInt32LE(BYTE_ORDER_MAGIC, at);
@@ -85,7 +88,8 @@ export class PcapngWriter {
   interfaceDescription(options: InterfaceOptions = {}): number {
     if (!this.sectionStarted) throw new Error('pcapng: an interface needs a section header first');
     const decimals = options.tsresolDecimals ?? 6;
-    if (!(Number.isInteger(decimals) && decimals >= 0 && decimals <= 127)) throw new Error(`pcapng: bad if_tsresol ${decimals}`);
+    if (!(Number.isInteger(decimals) && decimals >= 0 && decimals <= 127))
+      throw new Error(`pcapng: bad if_tsresol ${decimals}`);
     const opts = [
       ...stringOption(IF_NAME, options.name),
       ...stringOption(IF_DESCRIPTION, options.description),
@@ -108,7 +112,8 @@ export class PcapngWriter {
   beginPacket(timestamp: number, length: number, comment: string, interfaceId = 0): number {
     if (comment.length * 3 > MAX_OPTION_BYTES) comment = fitOption(comment);
     const data = this.openPacket(timestamp, length, comment.length * 3, interfaceId);
-    const n = comment.length === 0 ? 0 : this.buffer.write(comment, this.commentAt, this.commentLimit - this.commentAt, 'utf8');
+    const n =
+      comment.length === 0 ? 0 : this.buffer.write(comment, this.commentAt, this.commentLimit - this.commentAt, 'utf8');
     this.closePacket(n);
     return data;
   }
@@ -202,7 +207,12 @@ export class PcapngWriter {
     }
   }
 
-  private block(type: number, bodyBytes: number, options: readonly Option[], body: (b: Buffer, at: number) => void): void {
+  private block(
+    type: number,
+    bodyBytes: number,
+    options: readonly Option[],
+    body: (b: Buffer, at: number) => void,
+  ): void {
     let optionBytes = 0;
     for (const o of options) optionBytes += 4 + pad4(o.value.length);
     if (options.length > 0) optionBytes += 4;

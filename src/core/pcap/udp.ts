@@ -43,7 +43,9 @@ export interface UdpDatagram {
   readonly payload: Uint8Array;
 }
 
-export type UdpResult = { readonly ok: true; readonly udp: UdpDatagram } | { readonly ok: false; readonly reason: FrameSkipReason };
+export type UdpResult =
+  | { readonly ok: true; readonly udp: UdpDatagram }
+  | { readonly ok: false; readonly reason: FrameSkipReason };
 
 const ETHERTYPE_IPV4 = 0x0800;
 const VLAN_TAGS = new Set([0x8100, 0x88a8, 0x9100]);
@@ -72,7 +74,13 @@ export function udpFromFrame(linkType: number, frame: Uint8Array): UdpResult {
   if (reason !== null) return { ok: false, reason };
   return {
     ok: true,
-    udp: { srcIp: out.srcIp, srcPort: out.srcPort, dstIp: out.dstIp, dstPort: out.dstPort, payload: frame.subarray(out.payloadStart, out.payloadEnd) },
+    udp: {
+      srcIp: out.srcIp,
+      srcPort: out.srcPort,
+      dstIp: out.dstIp,
+      dstPort: out.dstPort,
+      payload: frame.subarray(out.payloadStart, out.payloadEnd),
+    },
   };
 }
 

@@ -109,7 +109,10 @@ export class ConformSetupError extends Error {}
  */
 export async function prepareConform(options: ConformOptions): Promise<ConformOptions> {
   const widest = Math.max(0, ...selectCases(options.caseIds).map((c) => c.sessions));
-  if (options.parallelSessions < widest) throw new ConformSetupError(`--parallel ${options.parallelSessions}: a case opens up to ${widest} sessions at once; give at least ${widest}`);
+  if (options.parallelSessions < widest)
+    throw new ConformSetupError(
+      `--parallel ${options.parallelSessions}: a case opens up to ${widest} sessions at once; give at least ${widest}`,
+    );
   const tryBind = async (host: string) => {
     try {
       (await bindUdp({ host, port: 0, family: options.server.family }, '--bind')).close();
@@ -124,7 +127,11 @@ export async function prepareConform(options: ConformOptions): Promise<ConformOp
   return { ...options, distinctHosts: false };
 }
 
-export async function runConform(given: ConformOptions, hooks: ConformHooks = {}, nowMs: () => number = monotonicMs()): Promise<ConformRun> {
+export async function runConform(
+  given: ConformOptions,
+  hooks: ConformHooks = {},
+  nowMs: () => number = monotonicMs(),
+): Promise<ConformRun> {
   const options = await prepareConform(given);
   const startMs = nowMs();
   const epochUs = msToUsUnrounded(Date.now()); // wall clock, once: the capture's absolute timestamps, as the proxy's
@@ -175,7 +182,13 @@ export async function runConform(given: ConformOptions, hooks: ConformHooks = {}
       for (const client of clients) for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
       if (options.capture) for (const client of clients) captured.push({ caseId: c.id, client });
     }
-    const result: CaseResult = { id: c.id, title: c.title, ...verdict, durationS: round3(msToSeconds(nowMs() - began)), repro: reproCommand(options, c.id) };
+    const result: CaseResult = {
+      id: c.id,
+      title: c.title,
+      ...verdict,
+      durationS: round3(msToSeconds(nowMs() - began)),
+      repro: reproCommand(options, c.id),
+    };
     results.set(c.id, result);
     hooks.caseDone?.(result, results.size, cases.length);
   };
@@ -209,7 +222,12 @@ export async function runConform(given: ConformOptions, hooks: ConformHooks = {}
  * Runs `items` with at most `budget` sessions open at once (each item declares
  * its sessions). After starting the first, `gate` decides whether the rest run.
  */
-async function pool(items: readonly ConformCase[], budget: number, run: (c: ConformCase) => Promise<void>, gate: (first: Promise<void>) => Promise<boolean>): Promise<void> {
+async function pool(
+  items: readonly ConformCase[],
+  budget: number,
+  run: (c: ConformCase) => Promise<void>,
+  gate: (first: Promise<void>) => Promise<boolean>,
+): Promise<void> {
   let free = budget;
   const running = new Set<Promise<void>>();
   const pending = [...items];
@@ -248,7 +266,10 @@ async function goodbye(client: ConformClient): Promise<void> {
   if (client.slot !== null && !client.saidGoodbye) {
     client.withhold = () => false;
     const at = client.now;
-    client.send([client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot), true)], 'Disconnect (end of session)');
+    client.send(
+      [client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot), true)],
+      'Disconnect (end of session)',
+    );
     // A draining server answers with its own Disconnect; ACKing it lets it free the place at once.
     await client.waitFor((m) => m.message.type === TYPE_DISCONNECT, GOODBYE_WAIT_MS, at);
   }
@@ -259,12 +280,21 @@ async function goodbye(client: ConformClient): Promise<void> {
 const GOODBYE_WAIT_MS = 1500;
 
 function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
-  const verdict = notExercised(`the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`);
+  const verdict = notExercised(
+    `the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`,
+  );
   return { id: c.id, title: c.title, ...verdict, durationS: 0, repro: reproCommand(options, c.id) };
 }
 
 export function reproCommand(options: ConformOptions, id: string): string {
   const server = formatHostPort({ address: options.server.host, port: options.server.port });
-  return ['npx bcsim conform --server', server, '--cases', id, '--seed', String(options.seed), ...options.extraFlags].join(' ');
+  return [
+    'npx bcsim conform --server',
+    server,
+    '--cases',
+    id,
+    '--seed',
+    String(options.seed),
+    ...options.extraFlags,
+  ].join(' ');
 }
-

@@ -19,11 +19,19 @@ export interface CapturedSession {
  * The pcapng bytes: packets in time order across sessions. `epochUs` is the
  * wall-clock time (µs since 1970) of `originMs` on the campaign's clock.
  */
-export function conformPcap(sessions: readonly CapturedSession[], originMs: number, epochUs: number, server: { address: string; port: number }): Uint8Array {
+export function conformPcap(
+  sessions: readonly CapturedSession[],
+  originMs: number,
+  epochUs: number,
+  server: { address: string; port: number },
+): Uint8Array {
   const chunks: Uint8Array[] = [];
   // The writer hands out views of its reused buffer: each chunk is copied.
   const writer = new PcapngWriter((chunk) => chunks.push(Uint8Array.from(chunk)));
-  writer.sectionHeader({ application: `bcsim ${VERSION}`, comment: `bcsim conform against ${server.address}:${server.port}` });
+  writer.sectionHeader({
+    application: `bcsim ${VERSION}`,
+    comment: `bcsim conform against ${server.address}:${server.port}`,
+  });
   writer.interfaceDescription({ name: 'bcsim-conform', description: 'datagrams of every conform session' });
   const serverEnd = endpointOf(server);
   const packets: Array<{ atUs: number; frame: Uint8Array; comment: string }> = [];
@@ -35,9 +43,18 @@ export function conformPcap(sessions: readonly CapturedSession[], originMs: numb
     const at = (ms: number) => epochUs + msToUs(client.openedAtMs - originMs + ms);
     for (const d of client.departures) {
       const raw = d.note.startsWith('raw: ');
-      packets.push({ atUs: at(d.timeMs), frame: buildFrame(local, serverEnd, identification++ & 0xffff, raw ? d.bytes : encrypt(d.bytes)), comment: `${caseId} [${client.label}] ${d.note}` });
+      packets.push({
+        atUs: at(d.timeMs),
+        frame: buildFrame(local, serverEnd, identification++ & 0xffff, raw ? d.bytes : encrypt(d.bytes)),
+        comment: `${caseId} [${client.label}] ${d.note}`,
+      });
     }
-    for (const a of client.arrivals) packets.push({ atUs: at(a.timeMs), frame: buildFrame(serverEnd, local, identification++ & 0xffff, encrypt(a.bytes)), comment: `${caseId} [${client.label}]` });
+    for (const a of client.arrivals)
+      packets.push({
+        atUs: at(a.timeMs),
+        frame: buildFrame(serverEnd, local, identification++ & 0xffff, encrypt(a.bytes)),
+        comment: `${caseId} [${client.label}]`,
+      });
   }
   packets.sort((x, y) => x.atUs - y.atUs);
   for (const p of packets) writer.packet(p.atUs, p.frame, p.comment);

@@ -65,8 +65,16 @@ export const DEFAULT_TIMINGS: ConformTimings = {
  * re-send longer than the server keeps an unACKed message (its lifetime is the
  * peer timeout, DECISIONS.md 20), less a second.
  */
-export function conformTimings(peerTimeoutMs = DEFAULT_TIMINGS.peerTimeoutMs, wrapBudgetMs = DEFAULT_TIMINGS.wrapBudgetMs): ConformTimings {
-  return { ...DEFAULT_TIMINGS, peerTimeoutMs, wrapBudgetMs, resendWaitMs: Math.min(DEFAULT_TIMINGS.resendWaitMs, Math.max(DEFAULT_TIMINGS.resendMaxMs, peerTimeoutMs - 1000)) };
+export function conformTimings(
+  peerTimeoutMs = DEFAULT_TIMINGS.peerTimeoutMs,
+  wrapBudgetMs = DEFAULT_TIMINGS.wrapBudgetMs,
+): ConformTimings {
+  return {
+    ...DEFAULT_TIMINGS,
+    peerTimeoutMs,
+    wrapBudgetMs,
+    resendWaitMs: Math.min(DEFAULT_TIMINGS.resendWaitMs, Math.max(DEFAULT_TIMINGS.resendMaxMs, peerTimeoutMs - 1000)),
+  };
 }
 
 export interface CaseContext {
@@ -89,15 +97,32 @@ export interface ConformCase {
   run(ctx: CaseContext): Promise<Verdict>;
 }
 
-export function evidence(client: ConformClient, detail: string, at?: ServerMessage | { timeMs: number; bytes: Uint8Array } | null): CaseEvidence {
-  if (at === undefined || at === null) return { session: client.label, timeS: msToSeconds(client.now), detail, hex: '' };
+export function evidence(
+  client: ConformClient,
+  detail: string,
+  at?: ServerMessage | { timeMs: number; bytes: Uint8Array } | null,
+): CaseEvidence {
+  if (at === undefined || at === null)
+    return { session: client.label, timeS: msToSeconds(client.now), detail, hex: '' };
   const bytes = 'arrival' in at ? at.arrival.bytes : at.bytes;
   return { session: client.label, timeS: msToSeconds(at.timeMs), detail, hex: hexOf(bytes) };
 }
 
-export const pass = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({ status: 'pass', summary, evidence: notes });
-export const fail = (summary: string, found: readonly CaseEvidence[]): Verdict => ({ status: 'fail', summary, evidence: found });
-export const notExercised = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({ status: 'not-exercised', summary, evidence: notes });
+export const pass = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({
+  status: 'pass',
+  summary,
+  evidence: notes,
+});
+export const fail = (summary: string, found: readonly CaseEvidence[]): Verdict => ({
+  status: 'fail',
+  summary,
+  evidence: found,
+});
+export const notExercised = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({
+  status: 'not-exercised',
+  summary,
+  evidence: notes,
+});
 
 /**
  * Several probes of one case. Any FAIL fails it. It passes only when every
@@ -110,7 +135,11 @@ export function combine(required: readonly Verdict[], optional: readonly Verdict
   const summary = all.map((p) => p.summary).join('; ');
   const evidenceOf = (list: readonly Verdict[]) => list.flatMap((p) => p.evidence);
   const failed = all.filter((p) => p.status === 'fail');
-  if (failed.length > 0) return fail(failed.map((p) => p.summary).join('; '), [...evidenceOf(failed), ...evidenceOf(all.filter((p) => p.status !== 'fail'))]);
+  if (failed.length > 0)
+    return fail(failed.map((p) => p.summary).join('; '), [
+      ...evidenceOf(failed),
+      ...evidenceOf(all.filter((p) => p.status !== 'fail')),
+    ]);
   if (required.every((p) => p.status === 'pass')) return pass(summary, evidenceOf(all));
   return notExercised(summary, evidenceOf(all));
 }

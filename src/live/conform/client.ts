@@ -54,7 +54,11 @@ export interface Departure {
 /** Explicit bounds: a session keeps at most this many datagrams each way (counted past it). */
 const MAX_SESSION_DATAGRAMS = 200_000;
 
-type Waiter = { readonly match: (m: ServerMessage) => boolean; readonly done: (m: ServerMessage | null) => void; readonly timer: NodeJS.Timeout };
+type Waiter = {
+  readonly match: (m: ServerMessage) => boolean;
+  readonly done: (m: ServerMessage | null) => void;
+  readonly timer: NodeJS.Timeout;
+};
 
 export class ConformClient {
   readonly arrivals: Arrival[] = [];
@@ -114,11 +118,14 @@ export class ConformClient {
    */
   keepAlive(build: () => Message, idleMs: number): void {
     this.quiet();
-    this.idleTimer = setInterval(() => {
-      if (this.slot === null) return;
-      const last = this.departures.at(-1)?.timeMs ?? 0;
-      if (this.now - last >= idleMs) this.send([build()], 'Keepalive (idle)');
-    }, Math.max(50, idleMs / 4));
+    this.idleTimer = setInterval(
+      () => {
+        if (this.slot === null) return;
+        const last = this.departures.at(-1)?.timeMs ?? 0;
+        if (this.now - last >= idleMs) this.send([build()], 'Keepalive (idle)');
+      },
+      Math.max(50, idleMs / 4),
+    );
   }
 
   /** No more idle keepalives. */
@@ -153,7 +160,16 @@ export class ConformClient {
 
   /** A reliable message of ours with the category's next seq. */
   reliable(type: DataType, payload: Uint8Array, ordered = type !== TYPE_GAME): DataMessage {
-    return { type, reliable: true, ordered, fragment: false, seq: this.takeSeq(isLowType(type)), fragIndex: null, fragCount: null, payload };
+    return {
+      type,
+      reliable: true,
+      ordered,
+      fragment: false,
+      seq: this.takeSeq(isLowType(type)),
+      fragIndex: null,
+      fragCount: null,
+      payload,
+    };
   }
 
   /** A game message split into fragments of `chunkBytes` that share one seq (transport-layer.md §5). */
@@ -163,7 +179,16 @@ export class ConformClient {
     const out: DataMessage[] = [];
     for (let i = 0; i < count; i++) {
       const chunk = payload.subarray(i * chunkBytes, Math.min(payload.length, (i + 1) * chunkBytes));
-      out.push({ type: TYPE_GAME, reliable: true, ordered: false, fragment: true, seq, fragIndex: i, fragCount: i === 0 ? count : null, payload: chunk });
+      out.push({
+        type: TYPE_GAME,
+        reliable: true,
+        ordered: false,
+        fragment: true,
+        seq,
+        fragIndex: i,
+        fragCount: i === 0 ? count : null,
+        payload: chunk,
+      });
     }
     return out;
   }
@@ -196,7 +221,8 @@ export class ConformClient {
   /** Every message the server sent so far, in arrival order. */
   serverMessages(): ServerMessage[] {
     const out: ServerMessage[] = [];
-    for (const arrival of this.arrivals) for (const message of arrival.messages ?? []) out.push({ timeMs: arrival.timeMs, message, arrival });
+    for (const arrival of this.arrivals)
+      for (const message of arrival.messages ?? []) out.push({ timeMs: arrival.timeMs, message, arrival });
     return out;
   }
 
@@ -209,10 +235,13 @@ export class ConformClient {
       const waiter: Waiter = {
         match,
         done: resolve,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          resolve(null);
-        }, Math.max(0, timeoutMs)),
+        timer: setTimeout(
+          () => {
+            this.waiters.delete(waiter);
+            resolve(null);
+          },
+          Math.max(0, timeoutMs),
+        ),
       };
       this.waiters.add(waiter);
     });
@@ -231,7 +260,13 @@ export class ConformClient {
     const decoded = decodeDialect(bytes);
     const arrival: Arrival = decoded.ok
       ? { timeMs: this.now, bytes, messages: decoded.datagram.messages, error: null, deviations: decoded.deviations }
-      : { timeMs: this.now, bytes, messages: null, error: `offset ${decoded.error.offset}: ${decoded.error.reason}`, deviations: [] };
+      : {
+          timeMs: this.now,
+          bytes,
+          messages: null,
+          error: `offset ${decoded.error.offset}: ${decoded.error.reason}`,
+          deviations: [],
+        };
     this.log(this.arrivals, arrival);
     if (arrival.messages === null) return;
     const acks: Message[] = [];
@@ -256,7 +291,12 @@ export class ConformClient {
 
 /** The ACK a correct receiver sends for a reliable message (DECISIONS.md 2). */
 function ackFor(message: DataMessage): AckMessage {
-  return { type: TYPE_ACK, seq: message.seq as number, flags: ackFlagsOf(isLowType(message.type), message.fragment), fragIndex: message.fragment ? (message.fragIndex as number) : null };
+  return {
+    type: TYPE_ACK,
+    seq: message.seq as number,
+    flags: ackFlagsOf(isLowType(message.type), message.fragment),
+    fragIndex: message.fragment ? (message.fragIndex as number) : null,
+  };
 }
 
 /** An ACK for `seq` in a category, forged or late: [01][seq][flags][idx]. */
@@ -284,7 +324,8 @@ function hex2(v: number): string {
 
 /** "game 0x20 seq 3 (high)", "type 0x00 seq 1 (low)", "ACK 4 (high, fragment 1)": one message in brief. */
 export function describeMessage(m: Located): string {
-  if (m.type === TYPE_ACK) return `ACK ${m.seq} (${ackFlagsLowType(m.flags) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
+  if (m.type === TYPE_ACK)
+    return `ACK ${m.seq} (${ackFlagsLowType(m.flags) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
   const what = m.type === TYPE_GAME ? `game 0x${hex2(m.payload[0] ?? 0)}` : `type 0x${hex2(m.type)}`;
   return `${what}${m.seq === null ? '' : ` seq ${m.seq} (${isLowType(m.type) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`}`;
 }

@@ -1,6 +1,15 @@
 // `bcsim conform`: live sessions against a real server, one targeted wire
 // fault each, judged PASS, FAIL (with evidence) or NOT EXERCISED.
-export { CONFORM_SCHEMA, ConformSetupError, DEFAULT_PARALLEL_SESSIONS, MAX_SESSIONS, prepareConform, reproCommand, runConform, selectCases } from './campaign.js';
+export {
+  CONFORM_SCHEMA,
+  ConformSetupError,
+  DEFAULT_PARALLEL_SESSIONS,
+  MAX_SESSIONS,
+  prepareConform,
+  reproCommand,
+  runConform,
+  selectCases,
+} from './campaign.js';
 export type { CaseResult, ConformHooks, ConformOptions, ConformReport, ConformRun } from './campaign.js';
 export { DEFAULT_TIMINGS, conformTimings } from './case-types.js';
 export type { CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';

@@ -7,7 +7,14 @@
 import { TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../core/codec/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
 import type { Message } from '../../core/codec/index.js';
-import { FINAL_ROUND, Opcode, checksumAnswer, joinSteps, parseChecksumRequest, roundLabel } from '../../model/traffic/index.js';
+import {
+  FINAL_ROUND,
+  Opcode,
+  checksumAnswer,
+  joinSteps,
+  parseChecksumRequest,
+  roundLabel,
+} from '../../model/traffic/index.js';
 import type { ChecksumManifest } from '../../model/traffic/index.js';
 import { keepalivePayload } from '../../model/transport/index.js';
 import type { ConformClient, ServerMessage } from './client.js';
@@ -46,7 +53,10 @@ export function newProgress(): JoinProgress {
 
 /** A transport Boot (type 0x04, DECISIONS.md 19) or a game BootPlayer (opcode 0x04 in type 0x32). */
 export function isBoot(m: ServerMessage): boolean {
-  return isData(m.message) && (m.message.type === TYPE_BOOT || (m.message.type === TYPE_GAME && opcodeOf(m.message) === Opcode.BootPlayer));
+  return (
+    isData(m.message) &&
+    (m.message.type === TYPE_BOOT || (m.message.type === TYPE_GAME && opcodeOf(m.message) === Opcode.BootPlayer))
+  );
 }
 
 /**
@@ -72,19 +82,31 @@ const CONNECT_STEPS = 2;
  * Sends the Connect (a reliable low-type 0x03 message, as captured), re-sent
  * every 2 s as a stock client does, and waits for the connect reply.
  */
-export async function connect(client: ConformClient, progress: JoinProgress, timings = DEFAULT_JOIN_TIMINGS): Promise<boolean> {
+export async function connect(
+  client: ConformClient,
+  progress: JoinProgress,
+  timings = DEFAULT_JOIN_TIMINGS,
+): Promise<boolean> {
   const connectMessage = client.reliable(TYPE_CONNECT_ACK, joinSteps()[0].messages[0].payload, true);
   const since = client.now;
-  const isReply = (m: ServerMessage) => isData(m.message) && m.message.type === TYPE_CONNECT_ACK && m.message.payload.length > 0;
+  const isReply = (m: ServerMessage) =>
+    isData(m.message) && m.message.type === TYPE_CONNECT_ACK && m.message.payload.length > 0;
   let reply: ServerMessage | null = null;
   const windowMs = CONNECT_STEPS * timings.stepMs;
   let sends = 0;
   for (; reply === null && sends * CONNECT_RESEND_MS < windowMs; sends++) {
     client.send([connectMessage], sends === 0 ? 'Connect' : 'Connect re-sent');
-    reply = await client.waitFor((m) => isReply(m) || bootsUs(client, m), Math.min(CONNECT_RESEND_MS, windowMs - sends * CONNECT_RESEND_MS), since);
+    reply = await client.waitFor(
+      (m) => isReply(m) || bootsUs(client, m),
+      Math.min(CONNECT_RESEND_MS, windowMs - sends * CONNECT_RESEND_MS),
+      since,
+    );
   }
   if (reply === null || bootsUs(client, reply)) {
-    progress.stopped = reply === null ? `no connect reply within ${windowMs} ms (Connect sent ${sends} times)` : `the server refused our Connect with a Boot (${[...(reply.message as { payload: Uint8Array }).payload].join(' ')})`;
+    progress.stopped =
+      reply === null
+        ? `no connect reply within ${windowMs} ms (Connect sent ${sends} times)`
+        : `the server refused our Connect with a Boot (${[...(reply.message as { payload: Uint8Array }).payload].join(' ')})`;
     return false;
   }
   progress.connectReply = reply;
@@ -95,7 +117,12 @@ export async function connect(client: ConformClient, progress: JoinProgress, tim
 /** The stock keepalive: type 0x00, reliable and ordered, [slot][IPv4][UTF-16LE name] (DECISIONS.md 12, 26). */
 export function keepaliveMessage(client: ConformClient): Message {
   const octets = client.local.split(':')[0].split('.').map(Number);
-  const address = (octets.length === 4 && octets.every((o) => o >= 0 && o <= 255) ? octets : [127, 0, 0, 1]) as [number, number, number, number];
+  const address = (octets.length === 4 && octets.every((o) => o >= 0 && o <= 255) ? octets : [127, 0, 0, 1]) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   return client.reliable(TYPE_DATA, keepalivePayload({ address, name: CONFORM_PLAYER }, client.slot ?? 0xff), true);
 }
 
@@ -125,10 +152,15 @@ export async function answerRounds(
   const untilRound = options.untilRound ?? FINAL_ROUND;
   for (;;) {
     const answered = new Set(progress.requests.map((r) => (isData(r.message) ? r.message.seq : -1)));
-    const request = await client.waitFor((m) => isChecksumRequest(m) && !answered.has((m.message as { seq: number | null }).seq), timings.stepMs);
+    const request = await client.waitFor(
+      (m) => isChecksumRequest(m) && !answered.has((m.message as { seq: number | null }).seq),
+      timings.stepMs,
+    );
     if (request === null) {
       const boot = client.serverMessages().find((m) => bootsUs(client, m));
-      progress.stopped = boot ? `the server sent a Boot at t=${msToSeconds(boot.timeMs).toFixed(3)} s` : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)}`;
+      progress.stopped = boot
+        ? `the server sent a Boot at t=${msToSeconds(boot.timeMs).toFixed(3)} s`
+        : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)}`;
       return false;
     }
     progress.requests.push(request);
@@ -156,19 +188,35 @@ function lastRound(progress: JoinProgress): string {
 }
 
 /** After round 0xFF: waits for the settings, says NewPlayerInGame, waits for MissionInit. */
-export async function enterGame(client: ConformClient, progress: JoinProgress, timings = DEFAULT_JOIN_TIMINGS): Promise<boolean> {
+export async function enterGame(
+  client: ConformClient,
+  progress: JoinProgress,
+  timings = DEFAULT_JOIN_TIMINGS,
+): Promise<boolean> {
   const since = progress.requests.at(-1)?.timeMs ?? 0;
-  const settings = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.GameInit || opcodeOf(m.message) === Opcode.Settings, timings.stepMs, since);
+  const settings = await client.waitFor(
+    (m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.GameInit || opcodeOf(m.message) === Opcode.Settings,
+    timings.stepMs,
+    since,
+  );
   if (settings === null || bootsUs(client, settings)) {
-    progress.stopped = settings ? `the server sent a Boot at t=${msToSeconds(settings.timeMs).toFixed(3)} s instead of its settings` : `no Settings or GameInit within ${timings.stepMs} ms of round 0xFF`;
+    progress.stopped = settings
+      ? `the server sent a Boot at t=${msToSeconds(settings.timeMs).toFixed(3)} s instead of its settings`
+      : `no Settings or GameInit within ${timings.stepMs} ms of round 0xFF`;
     return false;
   }
   progress.settings = settings;
   const sent = client.now;
   client.send([client.reliable(TYPE_GAME, NEW_PLAYER_IN_GAME)], 'NewPlayerInGame');
-  const mission = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.MissionInit, timings.stepMs, sent);
+  const mission = await client.waitFor(
+    (m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.MissionInit,
+    timings.stepMs,
+    sent,
+  );
   if (mission === null || bootsUs(client, mission)) {
-    progress.stopped = mission ? `the server sent a Boot after NewPlayerInGame` : `no MissionInit within ${timings.stepMs} ms of NewPlayerInGame`;
+    progress.stopped = mission
+      ? `the server sent a Boot after NewPlayerInGame`
+      : `no MissionInit within ${timings.stepMs} ms of NewPlayerInGame`;
     return false;
   }
   progress.missionInit = mission;
@@ -176,7 +224,12 @@ export async function enterGame(client: ConformClient, progress: JoinProgress, t
 }
 
 /** The whole join, plain: connect, keepalive, every round, then into the game. */
-export async function join(client: ConformClient, manifest: ChecksumManifest, progress = newProgress(), timings = DEFAULT_JOIN_TIMINGS): Promise<JoinProgress> {
+export async function join(
+  client: ConformClient,
+  manifest: ChecksumManifest,
+  progress = newProgress(),
+  timings = DEFAULT_JOIN_TIMINGS,
+): Promise<JoinProgress> {
   if (!(await connect(client, progress, timings))) return progress;
   client.send([keepaliveMessage(client)], 'Keepalive');
   if (!(await answerRounds(client, manifest, progress, { timings }))) return progress;

@@ -16,8 +16,11 @@ const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', 'not-exe
 
 export function renderConformText(report: ConformReport): string {
   const lines: string[] = [];
-  if (!report.answered) lines.push(`bcsim conform: no answer from ${report.server} — is the server running and listening there?`);
-  lines.push(`bcsim conform ${report.server} · seed ${report.seed} · ${report.cases.length} cases · ${report.sessions} sessions · ${report.wallSeconds.toFixed(1)} s`);
+  if (!report.answered)
+    lines.push(`bcsim conform: no answer from ${report.server} — is the server running and listening there?`);
+  lines.push(
+    `bcsim conform ${report.server} · seed ${report.seed} · ${report.cases.length} cases · ${report.sessions} sessions · ${report.wallSeconds.toFixed(1)} s`,
+  );
   const width = Math.max(...report.cases.map((c) => c.id.length));
   for (const c of report.cases) {
     lines.push(`${LABEL[c.status].padEnd(13)} ${c.id.padEnd(width)}  ${c.summary}`);
@@ -27,13 +30,18 @@ export function renderConformText(report: ConformReport): string {
       lines.push(`      ${at}[${e.session}] ${e.detail}`);
       if (e.hex !== '') lines.push(`        hex: ${clip(e.hex)}`);
     }
-    if (c.evidence.length > TEXT_EVIDENCE) lines.push(`      … and ${c.evidence.length - TEXT_EVIDENCE} more (--json has them all)`);
+    if (c.evidence.length > TEXT_EVIDENCE)
+      lines.push(`      … and ${c.evidence.length - TEXT_EVIDENCE} more (--json has them all)`);
     lines.push(`      re-run: ${c.repro}`);
   }
   if (report.serverDeviations.datagrams > 0) {
-    lines.push(`the server's wire: ${report.serverDeviations.datagrams} datagrams depart from the stock form (${deviationCountsText(report.serverDeviations)}); bcsim decode names each`);
+    lines.push(
+      `the server's wire: ${report.serverDeviations.datagrams} datagrams depart from the stock form (${deviationCountsText(report.serverDeviations)}); bcsim decode names each`,
+    );
   }
-  lines.push(`conform: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.notExercised} not exercised (${report.cases.length} cases)`);
+  lines.push(
+    `conform: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.notExercised} not exercised (${report.cases.length} cases)`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -51,7 +59,17 @@ export function conformJunitXml(report: ConformReport): string {
     name: `${c.id}: ${c.title}`,
     status: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : 'skipped',
     ...(c.status === 'pass' ? {} : { message: c.status === 'fail' ? c.summary : `not exercised: ${c.summary}` }),
-    ...(c.status === 'fail' ? { detail: [...c.evidence.map((e) => `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\nhex: ${e.hex}` : ''}`), `re-run: ${c.repro}`].join('\n') } : {}),
+    ...(c.status === 'fail'
+      ? {
+          detail: [
+            ...c.evidence.map(
+              (e) =>
+                `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\nhex: ${e.hex}` : ''}`,
+            ),
+            `re-run: ${c.repro}`,
+          ].join('\n'),
+        }
+      : {}),
   }));
   return junitDocument(CONFORM_SUITE, [{ name: CONFORM_SUITE, cases }]);
 }

@@ -13,7 +13,16 @@ import type { AckMessage } from '../../core/codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
 import type { Judge, JudgeContext } from './judge.js';
 import { KeyTable } from './judge.js';
-import { ackKey, describeKey, isConnectReply, isConnectRequest, isReliableData, messageFingerprint, messageKey, ms } from './wire-keys.js';
+import {
+  ackKey,
+  describeKey,
+  isConnectReply,
+  isConnectRequest,
+  isReliableData,
+  messageFingerprint,
+  messageKey,
+  ms,
+} from './wire-keys.js';
 import type { WireMessageEvent } from './wire-keys.js';
 
 export interface AckDeadlineOptions {
@@ -73,7 +82,18 @@ export class AckDeadlineJudge implements Judge {
       // A new message under a used key: the old one is over (the entry below replaces it, at no new charge).
       if (known !== undefined) this.close(known);
       this.context.tally.seen++;
-      const entry: Sent = { key, seq: message.seq, fragIndex: message.fragIndex, firstUs: event.timeUs, fingerprint, recordIndex: event.recordIndex, lastUs: event.timeUs, transmissions: 1, judged: false, nearMiss: null };
+      const entry: Sent = {
+        key,
+        seq: message.seq,
+        fragIndex: message.fragIndex,
+        firstUs: event.timeUs,
+        fingerprint,
+        recordIndex: event.recordIndex,
+        lastUs: event.timeUs,
+        transmissions: 1,
+        judged: false,
+        nearMiss: null,
+      };
       if (!this.sent.set(key, entry)) {
         this.context.tally.untracked++;
         return;
@@ -146,7 +166,9 @@ export class AckDeadlineJudge implements Judge {
   }
 
   private what(entry: Sent): string {
-    return entry.fragIndex === null ? `Our reliable message ${describeKey(entry.key)}` : `Our fragment ${entry.fragIndex} of seq ${entry.seq}`;
+    return entry.fragIndex === null
+      ? `Our reliable message ${describeKey(entry.key)}`
+      : `Our fragment ${entry.fragIndex} of seq ${entry.seq}`;
   }
 
   sweep(beforeUs: number): void {

@@ -47,7 +47,13 @@ export class AckSendsJudge implements Judge {
       const key = ackKey(message);
       let entry = this.entries.get(key);
       if (entry === undefined) {
-        entry = { key, sends: 0, lastUs: event.timeUs, afterOurSend: this.sentByUs.get(key) !== undefined, evidence: null };
+        entry = {
+          key,
+          sends: 0,
+          lastUs: event.timeUs,
+          afterOurSend: this.sentByUs.get(key) !== undefined,
+          evidence: null,
+        };
         if (!this.entries.set(key, entry)) {
           this.context.tally.untracked++;
           return;
@@ -56,7 +62,13 @@ export class AckSendsJudge implements Judge {
       entry.sends++;
       entry.lastUs = event.timeUs;
       if (entry.sends === this.max + 1) {
-        entry.evidence = this.context.violate(event.timeUs, keySeq(key), keyFragIndex(key), this.detail(entry), event.recordIndex);
+        entry.evidence = this.context.violate(
+          event.timeUs,
+          keySeq(key),
+          keyFragIndex(key),
+          this.detail(entry),
+          event.recordIndex,
+        );
       }
     }
   }
@@ -68,7 +80,9 @@ export class AckSendsJudge implements Judge {
   }
 
   private detail(entry: AckEntry): string {
-    const since = entry.afterOurSend ? 'since our latest transmission of that message' : 'with no transmission of ours in between';
+    const since = entry.afterOurSend
+      ? 'since our latest transmission of that message'
+      : 'with no transmission of ours in between';
     return `The counterpart sent its ACK of ${describeKey(entry.key)} ${entry.sends} times ${since}, more than ${this.max}.`;
   }
 

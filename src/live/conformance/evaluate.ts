@@ -69,12 +69,20 @@ const SWEEP_EVERY_US = 10_000_000;
 const REUSE_GAP_US = msToUsUnrounded(KEY_REUSE_GAP_MS);
 
 /** One result per rule, in the rules' order. */
-export function evaluateConformance(log: readonly WireRecord[], rules: readonly ConformanceRule[], options: ConformanceOptions): ConformanceResult[] {
+export function evaluateConformance(
+  log: readonly WireRecord[],
+  rules: readonly ConformanceRule[],
+  options: ConformanceOptions,
+): ConformanceResult[] {
   return [...evaluateConformanceLog(log, rules, options).rules];
 }
 
 /** evaluateConformance, with the log's counts (records, undecodable ones, connections). */
-export function evaluateConformanceLog(log: readonly WireRecord[], rules: readonly ConformanceRule[], options: ConformanceOptions): ConformanceEvaluation {
+export function evaluateConformanceLog(
+  log: readonly WireRecord[],
+  rules: readonly ConformanceRule[],
+  options: ConformanceOptions,
+): ConformanceEvaluation {
   const order = timeOrder(log);
   const lastUs = order.length > 0 ? log[order[order.length - 1]].timeUs : 0;
   const endUs = Math.max(options.endUs, lastUs);
@@ -96,10 +104,13 @@ export function evaluateConformanceLog(log: readonly WireRecord[], rules: readon
         untrackedRecords++;
         continue;
       }
-      const made = rules.map((rule, i) => makeJudge(rule, new JudgeContext(record.connection, endUs, tallies[i], budget, datagramOf)));
+      const made = rules.map((rule, i) =>
+        makeJudge(rule, new JudgeContext(record.connection, endUs, tallies[i], budget, datagramOf)),
+      );
       judgesOf.set(record.connection, (judges = made));
     }
-    const decoded = Number.isFinite(record.timeUs) && record.bytes instanceof Uint8Array ? decodeDatagram(record.bytes) : null;
+    const decoded =
+      Number.isFinite(record.timeUs) && record.bytes instanceof Uint8Array ? decodeDatagram(record.bytes) : null;
     if (decoded === null || !decoded.ok) {
       undecodable++;
       continue;
@@ -131,9 +142,21 @@ export function evaluateConformanceLog(log: readonly WireRecord[], rules: readon
 function makeJudge(rule: ConformanceRule, context: JudgeContext): Judge {
   switch (rule.rule) {
     case 'fragment-acks':
-      return new AckDeadlineJudge(context, { windowUs: msToUsUnrounded(rule.withinMs), fragmentsOnly: true, wellFormed: isWellFormedFragmentAck, wanted: 'a well-formed 5-byte fragment ACK', connectReplyAnswers: false });
+      return new AckDeadlineJudge(context, {
+        windowUs: msToUsUnrounded(rule.withinMs),
+        fragmentsOnly: true,
+        wellFormed: isWellFormedFragmentAck,
+        wanted: 'a well-formed 5-byte fragment ACK',
+        connectReplyAnswers: false,
+      });
     case 'ack-within':
-      return new AckDeadlineJudge(context, { windowUs: msToUsUnrounded(rule.ms), fragmentsOnly: false, wellFormed: () => true, wanted: 'an ACK', connectReplyAnswers: true });
+      return new AckDeadlineJudge(context, {
+        windowUs: msToUsUnrounded(rule.ms),
+        fragmentsOnly: false,
+        wellFormed: () => true,
+        wanted: 'an ACK',
+        connectReplyAnswers: true,
+      });
     case 'ack-sends-max':
       return new AckSendsJudge(context, rule.max);
     case 'no-repeated-processing':
@@ -148,14 +171,19 @@ function makeJudge(rule: ConformanceRule, context: JudgeContext): Judge {
 function toResult(rule: ConformanceRule, tally: Tally, counterpartSilent: boolean): ConformanceResult {
   // Earliest first; ties by connection, then seq, so the order never depends on Map order.
   const evidence = [...tally.evidence]
-    .sort((a, b) => a.timeS - b.timeS || a.connection - b.connection || a.seq - b.seq || (a.fragIndex ?? -1) - (b.fragIndex ?? -1))
+    .sort(
+      (a, b) =>
+        a.timeS - b.timeS || a.connection - b.connection || a.seq - b.seq || (a.fragIndex ?? -1) - (b.fragIndex ?? -1),
+    )
     .slice(0, MAX_EVIDENCE)
     .map((e) => ({ ...e }));
   return {
     rule: rule.rule,
     name: ruleName(rule),
     title: ruleTitle(rule),
-    ...(counterpartSilent ? { status: 'not-exercised', passed: false, reason: SILENT_COUNTERPART_REASON } : verdictOf(rule, tally)),
+    ...(counterpartSilent
+      ? { status: 'not-exercised', passed: false, reason: SILENT_COUNTERPART_REASON }
+      : verdictOf(rule, tally)),
     checked: tally.checked,
     violations: tally.violations,
     skipped: tally.skipped,

@@ -18,7 +18,13 @@ export type {
   RuleKind,
   StopsAfterAckRule,
 } from './rules.js';
-export { ConformanceRulesError, MAX_RULES_FILE_BYTES, loadConformanceRules, parseConformanceRules, validateConformanceRules } from './load-rules.js';
+export {
+  ConformanceRulesError,
+  MAX_RULES_FILE_BYTES,
+  loadConformanceRules,
+  parseConformanceRules,
+  validateConformanceRules,
+} from './load-rules.js';
 export { MAX_CONNECTIONS, evaluateConformance, evaluateConformanceLog } from './evaluate.js';
 export type { ConformanceEvaluation, ConformanceOptions, ConformanceResult, RuleResult } from './evaluate.js';
 export { MAX_EVIDENCE, MAX_HEX_BYTES, MAX_TRACKED_KEYS } from './judge.js';
@@ -27,7 +33,15 @@ export { REQUEST_PAIRS } from './replies.js';
 export type { RequestPair } from './replies.js';
 export { STATUS_WORD, TEXT_EVIDENCE_LINES, evidenceLines, renderConformanceText, ruleLine } from './report.js';
 export { JUNIT_SUITE_NAME, conformanceJunitCase, conformanceJunitXml, writeConformanceJunit } from './junit.js';
-export { SILENT_COUNTERPART_REASON, countVerdicts, countsText, notExercisedMessage, notExercisedReason, requireExercised, ruleStatus } from './verdict.js';
+export {
+  SILENT_COUNTERPART_REASON,
+  countVerdicts,
+  countsText,
+  notExercisedMessage,
+  notExercisedReason,
+  requireExercised,
+  ruleStatus,
+} from './verdict.js';
 export type { ConformanceCounts, RuleStatus } from './verdict.js';
 
 // Names the peer command uses.

@@ -103,12 +103,19 @@ export class JudgeContext {
   ) {}
 
   /** Counts a violation; returns its evidence while this connection has kept fewer than MAX_EVIDENCE. */
-  violate(timeUs: number, seq: number, fragIndex: number | null, detail: string, recordIndex: number): OpenEvidence | null {
+  violate(
+    timeUs: number,
+    seq: number,
+    fragIndex: number | null,
+    detail: string,
+    recordIndex: number,
+  ): OpenEvidence | null {
     this.tally.violations++;
     if (this.kept >= MAX_EVIDENCE) return null;
     this.kept++;
     const bytes = this.datagramOf(recordIndex);
-    const hex = toHex(bytes.subarray(0, MAX_HEX_BYTES)) + (bytes.length > MAX_HEX_BYTES ? ` … (${bytes.length} bytes)` : '');
+    const hex =
+      toHex(bytes.subarray(0, MAX_HEX_BYTES)) + (bytes.length > MAX_HEX_BYTES ? ` … (${bytes.length} bytes)` : '');
     const evidence: OpenEvidence = { connection: this.connection, timeS: usToSeconds(timeUs), seq, detail, hex };
     if (fragIndex !== null) evidence.fragIndex = fragIndex;
     this.tally.evidence.push(evidence);

@@ -20,21 +20,37 @@ export function conformanceJunitCase(rule: ConformanceResult, classname: string)
     case 'not-exercised':
       return { classname, name, status: 'skipped', message: notExercisedMessage(rule.reason ?? '') };
     case 'fail': {
-      if (failedUnexercised(rule)) return { classname, name, status: 'fail', message: `not exercised, and required to be: ${notExercisedMessage(rule.reason ?? '')}` };
+      if (failedUnexercised(rule))
+        return {
+          classname,
+          name,
+          status: 'fail',
+          message: `not exercised, and required to be: ${notExercisedMessage(rule.reason ?? '')}`,
+        };
       const message = `${rule.violations} violation${rule.violations === 1 ? '' : 's'} in ${rule.checked} checked`;
       const body = rule.evidence.flatMap((e) => evidenceLines(e, '')).join('\n');
-      const more = rule.violations > rule.evidence.length ? `\n… and ${rule.violations - rule.evidence.length} more` : '';
+      const more =
+        rule.violations > rule.evidence.length ? `\n… and ${rule.violations - rule.evidence.length} more` : '';
       return { classname, name, status: 'fail', message, detail: body + more };
     }
   }
 }
 
 /** `classname` labels the run (e.g. "bcsim peer client live"); the suite is always JUNIT_SUITE_NAME. */
-export function conformanceJunitXml(results: readonly ConformanceResult[], classname: string = JUNIT_SUITE_NAME): string {
-  return junitDocument(JUNIT_SUITE_NAME, [{ name: JUNIT_SUITE_NAME, cases: results.map((r) => conformanceJunitCase(r, classname)) }]);
+export function conformanceJunitXml(
+  results: readonly ConformanceResult[],
+  classname: string = JUNIT_SUITE_NAME,
+): string {
+  return junitDocument(JUNIT_SUITE_NAME, [
+    { name: JUNIT_SUITE_NAME, cases: results.map((r) => conformanceJunitCase(r, classname)) },
+  ]);
 }
 
 /** Writes the XML atomically (temporary and rename in the file's folder). */
-export function writeConformanceJunit(file: string, results: readonly ConformanceResult[], classname: string = JUNIT_SUITE_NAME): string {
+export function writeConformanceJunit(
+  file: string,
+  results: readonly ConformanceResult[],
+  classname: string = JUNIT_SUITE_NAME,
+): string {
   return writeJunitDocument(file, conformanceJunitXml(results, classname));
 }

@@ -29,7 +29,11 @@ export function loadConformanceRules(file: string): ConformanceRule[] {
   try {
     const size = statSync(file).size;
     if (size > MAX_RULES_FILE_BYTES) {
-      throw new ConformanceRulesError(file, '', `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_RULES_FILE_BYTES.toLocaleString('en-US')} a rules file may have`);
+      throw new ConformanceRulesError(
+        file,
+        '',
+        `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_RULES_FILE_BYTES.toLocaleString('en-US')} a rules file may have`,
+      );
     }
     text = readFileSync(file, 'utf8');
   } catch (error) {
@@ -82,29 +86,39 @@ export function validateConformanceRules(document: unknown, source: string): Con
   rules.forEach((rule, i) => {
     const name = ruleName(rule);
     const first = seen.get(name);
-    if (first !== undefined) fail([...base, i, 'name'], `duplicate rule name "${name}" (also rule ${first}); give each a distinct "name"`);
+    if (first !== undefined)
+      fail([...base, i, 'name'], `duplicate rule name "${name}" (also rule ${first}); give each a distinct "name"`);
     seen.set(name, i);
   });
   return rules;
 }
 
-function validateRule(entry: unknown, path: PropertyKey[], fail: (path: PropertyKey[], reason: string) => never): ConformanceRule {
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return fail(path, `expected a rule object, got ${describeValue(entry)}`);
+function validateRule(
+  entry: unknown,
+  path: PropertyKey[],
+  fail: (path: PropertyKey[], reason: string) => never,
+): ConformanceRule {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+    return fail(path, `expected a rule object, got ${describeValue(entry)}`);
   const kind = (entry as { rule?: unknown }).rule;
-  if (kind === undefined) return fail([...path, 'rule'], `expected a rule kind (${RULE_KINDS.join(', ')}), but it is missing`);
+  if (kind === undefined)
+    return fail([...path, 'rule'], `expected a rule kind (${RULE_KINDS.join(', ')}), but it is missing`);
   if (typeof kind !== 'string' || !(RULE_KINDS as readonly string[]).includes(kind)) {
     return fail([...path, 'rule'], `unknown rule ${describeValue(kind)} (expected one of: ${RULE_KINDS.join(', ')})`);
   }
   const parsed = RULE_SCHEMAS[kind as RuleKind].safeParse(entry);
   if (parsed.success) {
     const rule = parsed.data as ConformanceRule;
-    if (rule.rule === 'retransmit-interval' && rule.minMs > rule.maxMs) fail([...path, 'minMs'], `minMs ${rule.minMs} is above maxMs ${rule.maxMs}`);
+    if (rule.rule === 'retransmit-interval' && rule.minMs > rule.maxMs)
+      fail([...path, 'minMs'], `minMs ${rule.minMs} is above maxMs ${rule.maxMs}`);
     return rule;
   }
   // Code-unit order, as the scenario loader: the error shown must not depend on LANG.
   const issue = [...parsed.error.issues].sort((a, b) => (formatPath(a.path) < formatPath(b.path) ? -1 : 1))[0];
-  if (issue.code === 'unrecognized_keys') return fail([...path, issue.keys[0]], `unknown key "${issue.keys[0]}" for rule "${kind}"`);
+  if (issue.code === 'unrecognized_keys')
+    return fail([...path, issue.keys[0]], `unknown key "${issue.keys[0]}" for rule "${kind}"`);
   const value = (entry as Record<PropertyKey, unknown>)[issue.path[0] as string];
-  const reason = value === undefined ? `${issue.message}, but it is missing` : `${issue.message}, got ${describeValue(value)}`;
+  const reason =
+    value === undefined ? `${issue.message}, but it is missing` : `${issue.message}, got ${describeValue(value)}`;
   return fail([...path, ...issue.path], reason);
 }

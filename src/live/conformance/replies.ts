@@ -33,11 +33,31 @@ const game =
 /** Requests the counterpart answers once, whichever side we play (only the pairs our side sends apply). */
 export const REQUEST_PAIRS: readonly RequestPair[] = [
   { request: 'Connect', reply: 'ConnectAck', isRequest: isConnectRequest, isReply: isConnectReply },
-  { request: 'ChecksumRequest', reply: 'ChecksumResponse', isRequest: game(Opcode.ChecksumRequest), isReply: game(Opcode.ChecksumResponse) },
+  {
+    request: 'ChecksumRequest',
+    reply: 'ChecksumResponse',
+    isRequest: game(Opcode.ChecksumRequest),
+    isReply: game(Opcode.ChecksumResponse),
+  },
   // Each checksum response but the last (round 0xFF) draws the next round's request; the last draws none.
-  { request: 'ChecksumResponse', reply: 'ChecksumRequest', isRequest: game(Opcode.ChecksumResponse), isReply: game(Opcode.ChecksumRequest) },
-  { request: 'GameInit', reply: 'NewPlayerInGame', isRequest: game(Opcode.GameInit), isReply: game(Opcode.NewPlayerInGame) },
-  { request: 'NewPlayerInGame', reply: 'MissionInit', isRequest: game(Opcode.NewPlayerInGame), isReply: game(Opcode.MissionInit) },
+  {
+    request: 'ChecksumResponse',
+    reply: 'ChecksumRequest',
+    isRequest: game(Opcode.ChecksumResponse),
+    isReply: game(Opcode.ChecksumRequest),
+  },
+  {
+    request: 'GameInit',
+    reply: 'NewPlayerInGame',
+    isRequest: game(Opcode.GameInit),
+    isReply: game(Opcode.NewPlayerInGame),
+  },
+  {
+    request: 'NewPlayerInGame',
+    reply: 'MissionInit',
+    isRequest: game(Opcode.NewPlayerInGame),
+    isReply: game(Opcode.MissionInit),
+  },
 ];
 
 /** Distinct reply seqs remembered per request: 2 make the violation, more only the count. */
@@ -85,7 +105,13 @@ export class RepliesJudge implements Judge {
         if (current.replySeqs.length < MAX_REPLY_SEQS) current.replySeqs.push(message.seq);
         else current.moreReplies++;
         if (current.replySeqs.length === 2 && current.moreReplies === 0) {
-          current.evidence = this.context.violate(event.timeUs, current.seq, null, this.detail(pair, current), event.recordIndex);
+          current.evidence = this.context.violate(
+            event.timeUs,
+            current.seq,
+            null,
+            this.detail(pair, current),
+            event.recordIndex,
+          );
         }
       }
     });

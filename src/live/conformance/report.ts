@@ -16,8 +16,12 @@ export const STATUS_WORD = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT E
 
 /** "PASS ack-within: Every … (checked 12, violations 0)"; "NOT EXERCISED fragment-acks: Every … (checked 0 events: we sent no fragments)". */
 export function ruleLine(result: ConformanceResult): string {
-  if (result.status === 'not-exercised') return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${notExercisedMessage(result.reason ?? '')})`;
-  const extra = [result.skipped ? `skipped ${result.skipped}` : '', result.untracked ? `untracked ${result.untracked}` : ''].filter(Boolean);
+  if (result.status === 'not-exercised')
+    return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${notExercisedMessage(result.reason ?? '')})`;
+  const extra = [
+    result.skipped ? `skipped ${result.skipped}` : '',
+    result.untracked ? `untracked ${result.untracked}` : '',
+  ].filter(Boolean);
   const counts = [`checked ${result.checked}`, `violations ${result.violations}`, ...extra].join(', ');
   return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${counts})`;
 }
@@ -28,7 +32,10 @@ export function evidenceLines(evidence: Evidence, indent = '    '): string[] {
   const line = `${indent}t=${evidence.timeS.toFixed(3)} s conn ${evidence.connection} seq ${evidence.seq}${frag}: ${evidence.detail}`;
   if (evidence.hex === '') return [line];
   const bytes = evidence.hex.split(' ');
-  const shown = bytes.length > TEXT_HEX_BYTES ? `${bytes.slice(0, TEXT_HEX_BYTES).join(' ')} … (${bytes.length} bytes; --json has them all)` : evidence.hex;
+  const shown =
+    bytes.length > TEXT_HEX_BYTES
+      ? `${bytes.slice(0, TEXT_HEX_BYTES).join(' ')} … (${bytes.length} bytes; --json has them all)`
+      : evidence.hex;
   return [line, `${indent}  hex: ${shown}`];
 }
 
@@ -36,11 +43,16 @@ export function evidenceLines(evidence: Evidence, indent = '    '): string[] {
  * One line per rule, evidence under each failure, and a closing count line;
  * given the evaluation's log counts, that line names the datagrams and the skipped ones.
  */
-export function renderConformanceText(results: readonly ConformanceResult[], log?: Omit<ConformanceEvaluation, 'rules' | 'counts' | 'counterpartSilent'>, maxEvidence = TEXT_EVIDENCE_LINES): string {
+export function renderConformanceText(
+  results: readonly ConformanceResult[],
+  log?: Omit<ConformanceEvaluation, 'rules' | 'counts' | 'counterpartSilent'>,
+  maxEvidence = TEXT_EVIDENCE_LINES,
+): string {
   const lines: string[] = [];
   for (const rule of results) {
     lines.push(ruleLine(rule));
-    if (failedUnexercised(rule)) lines.push(`    not exercised, and required to be: ${notExercisedMessage(rule.reason ?? '')}`);
+    if (failedUnexercised(rule))
+      lines.push(`    not exercised, and required to be: ${notExercisedMessage(rule.reason ?? '')}`);
     if (rule.status !== 'fail') continue;
     for (const evidence of rule.evidence.slice(0, maxEvidence)) lines.push(...evidenceLines(evidence));
     const hidden = rule.violations - Math.min(rule.evidence.length, maxEvidence);
@@ -48,7 +60,10 @@ export function renderConformanceText(results: readonly ConformanceResult[], log
   }
   let counts = '';
   if (log !== undefined) {
-    const skipped = [log.undecodable > 0 ? `, ${log.undecodable} undecodable skipped` : '', log.untrackedRecords > 0 ? `, ${log.untrackedRecords} of untracked connections skipped` : ''].join('');
+    const skipped = [
+      log.undecodable > 0 ? `, ${log.undecodable} undecodable skipped` : '',
+      log.untrackedRecords > 0 ? `, ${log.untrackedRecords} of untracked connections skipped` : '',
+    ].join('');
     counts = `; ${log.records} datagrams on ${log.connections} connection${log.connections === 1 ? '' : 's'}${skipped}`;
   }
   lines.push(`conformance: ${countsText(countVerdicts(results), counts)}`);

@@ -13,7 +13,16 @@ import { TYPE_ACK } from '../../core/codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
 import { KeyTable } from './judge.js';
-import { ackKey, describeKey, isReliableData, keyFragIndex, keySeq, messageFingerprint, messageKey, ms } from './wire-keys.js';
+import {
+  ackKey,
+  describeKey,
+  isReliableData,
+  keyFragIndex,
+  keySeq,
+  messageFingerprint,
+  messageKey,
+  ms,
+} from './wire-keys.js';
 import type { WireMessageEvent } from './wire-keys.js';
 
 const REUSE_GAP_US = msToUsUnrounded(KEY_REUSE_GAP_MS);
@@ -51,7 +60,15 @@ abstract class TheirMessages implements Judge {
       }
       if (known !== undefined) this.close(known);
       this.appeared();
-      const entry: Theirs = { key, fingerprint, lastUs: event.timeUs, ackUs: Number.NaN, lateResends: 0, lastLateUs: 0, evidence: null };
+      const entry: Theirs = {
+        key,
+        fingerprint,
+        lastUs: event.timeUs,
+        ackUs: Number.NaN,
+        lateResends: 0,
+        lastLateUs: 0,
+        evidence: null,
+      };
       if (!this.messages.set(key, entry)) this.context.tally.untracked++;
     } else if (event.from === 'local' && message.type === TYPE_ACK) {
       const entry = this.messages.get(ackKey(message));
@@ -124,7 +141,13 @@ export class StopsAfterAckJudge extends TheirMessages {
     entry.lateResends++;
     entry.lastLateUs = event.timeUs;
     if (entry.lateResends === 1) {
-      entry.evidence = this.context.violate(event.timeUs, keySeq(entry.key), keyFragIndex(entry.key), this.detail(entry), event.recordIndex);
+      entry.evidence = this.context.violate(
+        event.timeUs,
+        keySeq(entry.key),
+        keyFragIndex(entry.key),
+        this.detail(entry),
+        event.recordIndex,
+      );
     }
   }
 

@@ -30,7 +30,10 @@ const windowMs = (what: string) =>
   z
     .number({ error: `expected ${what} in ms, a number >= 0` })
     .min(0, `expected ${what} in ms, a number >= 0`)
-    .max(KEY_REUSE_GAP_MS, `expected at most ${KEY_REUSE_GAP_MS.toLocaleString('en-US')} ms (a key sent again after that is a new message)`);
+    .max(
+      KEY_REUSE_GAP_MS,
+      `expected at most ${KEY_REUSE_GAP_MS.toLocaleString('en-US')} ms (a key sent again after that is a new message)`,
+    );
 const name = z
   .string({ error: 'expected a rule name (a string)' })
   .min(1, 'expected a non-empty rule name')
@@ -50,7 +53,12 @@ export const RULE_SCHEMAS = {
       .max(MAX_ACK_SENDS_LIMIT, `expected at most ${MAX_ACK_SENDS_LIMIT.toLocaleString('en-US')} sends`),
   }),
   'no-repeated-processing': z.strictObject({ rule: z.literal('no-repeated-processing'), name }),
-  'retransmit-interval': z.strictObject({ rule: z.literal('retransmit-interval'), name, minMs: windowMs('minMs'), maxMs: windowMs('maxMs') }),
+  'retransmit-interval': z.strictObject({
+    rule: z.literal('retransmit-interval'),
+    name,
+    minMs: windowMs('minMs'),
+    maxMs: windowMs('maxMs'),
+  }),
   'stops-after-ack': z.strictObject({ rule: z.literal('stops-after-ack'), name, graceMs: windowMs('graceMs') }),
 } as const;
 
@@ -113,13 +121,15 @@ export function ruleTitle(rule: ConformanceRule): string {
 /** What each rule can and cannot see, for help texts and the README. */
 export const RULE_NOTES: Readonly<Record<RuleKind, string>> = {
   'fragment-acks':
-    'Each fragment of ours needs [01][seq][01][index] from the counterpart (transport-layer.md §3). The stock server sends exactly this (DECISIONS.md 14: the stock bug is on the sender\'s side), so a counterpart ACKing fragments with 4-byte ACKs or wrong indices fails.',
-  'ack-within': 'ACKs are matched on seq, low/high bit, fragment flag and index (DECISIONS.md 10). Messages first sent less than the window before the end are skipped.',
+    "Each fragment of ours needs [01][seq][01][index] from the counterpart (transport-layer.md §3). The stock server sends exactly this (DECISIONS.md 14: the stock bug is on the sender's side), so a counterpart ACKing fragments with 4-byte ACKs or wrong indices fails.",
+  'ack-within':
+    'ACKs are matched on seq, low/high bit, fragment flag and index (DECISIONS.md 10). Messages first sent less than the window before the end are skipped.',
   'ack-sends-max':
     'An entry counts the ACKs of one key since our latest transmission of that message. The stock two-pass outbox sends an entry up to 9 times (DECISIONS.md 8); the fix frees it after 3, so max 3 tells the two apart.',
   'no-repeated-processing':
     'Only requests answered once are visible: the join pairs (Connect, checksum rounds, GameInit, NewPlayerInGame). A second distinct reliable reply to one request of ours means it was processed twice. Repeated delivery of messages nobody answers leaves no trace on the wire.',
-  'retransmit-interval': 'Gaps between consecutive transmissions of one reliable key of the counterpart; the same key with another payload is a new message.',
+  'retransmit-interval':
+    'Gaps between consecutive transmissions of one reliable key of the counterpart; the same key with another payload is a new message.',
   'stops-after-ack':
     'Judged from our first ACK of each message. On a lossy link (behind `bcsim proxy --loss`) our ACK can be lost and a re-send is then correct: use this rule on clean loopback.',
 };

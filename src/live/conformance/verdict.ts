@@ -78,7 +78,10 @@ export function notExercisedReason(rule: ConformanceRule, tally: Tally): string 
 }
 
 /** A rule's verdict fields: not exercised carries its reason. */
-export function verdictOf(rule: ConformanceRule, tally: Tally): { status: RuleStatus; passed: boolean; reason?: string } {
+export function verdictOf(
+  rule: ConformanceRule,
+  tally: Tally,
+): { status: RuleStatus; passed: boolean; reason?: string } {
   const status = ruleStatus(tally.checked, tally.violations);
   if (status !== 'not-exercised') return { status, passed: status === 'pass' };
   return { status, passed: false, reason: notExercisedReason(rule, tally) };
@@ -94,11 +97,17 @@ export function notExercisedMessage(reason: string): string {
  * (`bcsim peer --require-exercised`): its reason stays, and the reports say it
  * failed because it checked nothing.
  */
-export function requireExercised<R extends { readonly status: RuleStatus; readonly passed: boolean }>(results: readonly R[]): R[] {
+export function requireExercised<R extends { readonly status: RuleStatus; readonly passed: boolean }>(
+  results: readonly R[],
+): R[] {
   return results.map((r) => (r.status === 'not-exercised' ? { ...r, status: 'fail', passed: false } : r));
 }
 
 /** A failure that is a required rule not exercised: no violation, and a reason. */
-export function failedUnexercised(result: { readonly status: RuleStatus; readonly violations: number; readonly reason?: string }): boolean {
+export function failedUnexercised(result: {
+  readonly status: RuleStatus;
+  readonly violations: number;
+  readonly reason?: string;
+}): boolean {
   return result.status === 'fail' && result.violations === 0 && result.reason !== undefined;
 }

@@ -84,7 +84,8 @@ export function messageFingerprint(event: WireMessageEvent): number {
 
 /** The game opcode of a 0x32 message: the first payload byte of an unfragmented message or of fragment 0. */
 export function gameOpcode(message: Located): number {
-  if (message.type !== TYPE_GAME || (message.fragment && message.fragIndex !== 0) || message.payload.length === 0) return -1;
+  if (message.type !== TYPE_GAME || (message.fragment && message.fragIndex !== 0) || message.payload.length === 0)
+    return -1;
   return message.payload[0];
 }
 

@@ -5,7 +5,14 @@
 // hashes, which bcsim's stand-ins cannot match, so that is opt-in. `bcsim peer
 // server` removes a client whose answer fails (a Boot first, PeerTransport.kick).
 import { TYPE_GAME } from '../../core/codec/index.js';
-import { Opcode, findRound, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from '../../model/traffic/index.js';
+import {
+  Opcode,
+  findRound,
+  parseChecksumRequest,
+  parseChecksumResponse,
+  responseMismatch,
+  roundLabel,
+} from '../../model/traffic/index.js';
 import type { ChecksumManifest } from '../../model/traffic/index.js';
 
 /** Rounds asked and not yet answered, kept per client (a join asks five). */
@@ -45,8 +52,10 @@ export class ChecksumCheck {
     const round = this.asked.get(client)?.shift();
     if (round === undefined) return 'a checksum answer that no request asked for';
     const parsed = parseChecksumResponse(payload);
-    if (!parsed.ok) return `round ${roundLabel(round)}: the answer does not parse at offset ${parsed.error.offset}: ${parsed.error.reason}`;
-    if (parsed.value.round !== round) return `round ${roundLabel(round)} was asked, the answer is for round ${roundLabel(parsed.value.round)}`;
+    if (!parsed.ok)
+      return `round ${roundLabel(round)}: the answer does not parse at offset ${parsed.error.offset}: ${parsed.error.reason}`;
+    if (parsed.value.round !== round)
+      return `round ${roundLabel(round)} was asked, the answer is for round ${roundLabel(parsed.value.round)}`;
     const expected = findRound(this.manifest, round);
     if (expected === null || this.checks === 'form') return null;
     const mismatch = responseMismatch(this.manifest, expected, parsed.value);

@@ -29,7 +29,10 @@ export interface GoodbyePlan {
 
 export function goodbyePlan(role: Role, switches: TransportSwitches, durationUs: Micros): GoodbyePlan {
   if (role === 'server') return { goodbyeAtUs: durationUs, endByUs: durationUs };
-  const twoResendsUs = addUs(retransmitIntervalUs(switches.retransmit, 0), retransmitIntervalUs(switches.retransmit, 1));
+  const twoResendsUs = addUs(
+    retransmitIntervalUs(switches.retransmit, 0),
+    retransmitIntervalUs(switches.retransmit, 1),
+  );
   const leadUs = switches.closePolicy === 'drain' ? minUs(twoResendsUs, scaleUs(durationUs, 0.5)) : ZERO_US;
   return { goodbyeAtUs: diffUs(durationUs, leadUs), endByUs: addUs(durationUs, DISCONNECT_GRACE_US) };
 }

@@ -26,7 +26,8 @@ export function cannotOpen(read: Intake): string | null {
   if (read.problem !== null) return `bcsim cannot read it (${read.problem})`;
   const peerId = read.bytes[0];
   // ServerHost opens a connection for a client without a slot, as the stock server does (DECISIONS.md 5).
-  if (peerId !== PEER_ID_UNASSIGNED) return `its peer id is 0x${peerId.toString(16).padStart(2, '0').toUpperCase()}, not 0xFF (a client without a slot, which a Connect carries)`;
+  if (peerId !== PEER_ID_UNASSIGNED)
+    return `its peer id is 0x${peerId.toString(16).padStart(2, '0').toUpperCase()}, not 0xFF (a client without a slot, which a Connect carries)`;
   return null;
 }
 
@@ -44,12 +45,18 @@ export class IntakeWarnings {
 
   /** A new address's datagram opens no connection. */
   unopened(address: string, wire: Uint8Array, plain: Uint8Array, why: string): void {
-    this.once(`open|${address}`, `${address} sent a datagram that opens no connection: ${why}; decrypted: ${shownHex(plain)}; as sent: ${shownHex(wire)}`);
+    this.once(
+      `open|${address}`,
+      `${address} sent a datagram that opens no connection: ${why}; decrypted: ${shownHex(plain)}; as sent: ${shownHex(wire)}`,
+    );
   }
 
   /** A new address past the clients the server serves. */
   refused(address: string, clients: number): void {
-    this.once(`refuse|${address}`, `refusing ${address}: already serving ${clients} client${clients === 1 ? '' : 's'} (--clients ${clients}); its datagrams are counted, not read`);
+    this.once(
+      `refuse|${address}`,
+      `refusing ${address}: already serving ${clients} client${clients === 1 ? '' : 's'} (--clients ${clients}); its datagrams are counted, not read`,
+    );
   }
 
   private once(key: string, line: string): void {
@@ -65,5 +72,7 @@ export class IntakeWarnings {
 }
 
 function shownHex(bytes: Uint8Array): string {
-  return bytes.length <= SHOWN_BYTES ? toHex(bytes) : `${toHex(bytes.subarray(0, SHOWN_BYTES))} … (${bytes.length} bytes)`;
+  return bytes.length <= SHOWN_BYTES
+    ? toHex(bytes)
+    : `${toHex(bytes.subarray(0, SHOWN_BYTES))} … (${bytes.length} bytes)`;
 }

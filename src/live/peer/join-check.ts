@@ -23,7 +23,13 @@ export function joinResult(live: LivePeer): ConformanceResult {
     });
   }
   if (live.role === 'server' && checked === 0) {
-    evidence.push({ connection: 0, timeS: usToSeconds(live.clock.now), seq: 0, detail: 'no client connected', hex: '' });
+    evidence.push({
+      connection: 0,
+      timeS: usToSeconds(live.clock.now),
+      seq: 0,
+      detail: 'no client connected',
+      hex: '',
+    });
     checked = 1;
   }
   return {

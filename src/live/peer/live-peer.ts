@@ -13,7 +13,14 @@ import type { Scenario } from '../../model/scenario/index.js';
 import { Opcode, TrafficDriver, checksumAnswer, joinSteps, parseChecksumRequest } from '../../model/traffic/index.js';
 import type { ChecksumRequest } from '../../model/traffic/index.js';
 import type { TrafficPort } from '../../model/traffic/index.js';
-import { SERVER_IDENTITY, clientIdentity, PeerTransport, connectionEnded, ServerHost, UpdateLoop } from '../../model/transport/index.js';
+import {
+  SERVER_IDENTITY,
+  clientIdentity,
+  PeerTransport,
+  connectionEnded,
+  ServerHost,
+  UpdateLoop,
+} from '../../model/transport/index.js';
 import type { TransportHooks, Role, TransportSwitches } from '../../model/transport/index.js';
 import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
@@ -77,7 +84,15 @@ export class LivePeer {
    * Datagrams from addresses past the server's client count, from new addresses that opened no
    * connection (unreadable, or not from a client without a slot), GameSpy queries, and socket send errors; places of departed clients given to new ones.
    */
-  readonly wire = { sent: 0, received: 0, refusedAddresses: 0, unopened: 0, placesReused: 0, gamespy: 0, sendErrors: 0 };
+  readonly wire = {
+    sent: 0,
+    received: 0,
+    refusedAddresses: 0,
+    unopened: 0,
+    placesReused: 0,
+    gamespy: 0,
+    sendErrors: 0,
+  };
   private readonly warnings: IntakeWarnings;
   /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
   reliableDelivered = 0;
@@ -106,11 +121,17 @@ export class LivePeer {
     const count = role === 'client' ? 1 : options.clients;
     for (let k = 1; k <= count; k++) this.connections.push(this.makeConnection(k));
     if (role === 'server') {
-      this.host = new ServerHost(this.clock, scenario.params.updatePeriodMs.server, this.connections.map((c) => c.peer), {});
+      this.host = new ServerHost(
+        this.clock,
+        scenario.params.updatePeriodMs.server,
+        this.connections.map((c) => c.peer),
+        {},
+      );
     } else {
       this.clientLoop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
       this.clientLoop.add(this.connections[0].peer);
-      this.connections[0].address = options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
+      this.connections[0].address =
+        options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
     }
     this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
     // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
@@ -153,7 +174,10 @@ export class LivePeer {
     if (client !== null && reason !== 'error' && !connectionEnded(client.state)) {
       client.disconnect();
       // The end is its own timer, so the run ends exactly then, not at the next poll.
-      this.clock.at(reason === 'duration' && this.endByUs !== null ? this.endByUs : addUs(this.clock.now, DISCONNECT_GRACE_US), () => this.finish());
+      this.clock.at(
+        reason === 'duration' && this.endByUs !== null ? this.endByUs : addUs(this.clock.now, DISCONNECT_GRACE_US),
+        () => this.finish(),
+      );
       const poll = this.clock.after(DISCONNECT_POLL_US, () => {
         if (connectionEnded(client.state)) this.finish();
         else this.clock.reschedule(poll, addUs(this.clock.now, DISCONNECT_POLL_US));
@@ -194,7 +218,14 @@ export class LivePeer {
     }
     this.wire.received++;
     const bytes = read.bytes;
-    this.log.add({ timeUs: this.clock.now, from: 'remote', connection: connection.client, bytes, ...(bytes === plain ? {} : { wire: plain }), ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}) });
+    this.log.add({
+      timeUs: this.clock.now,
+      from: 'remote',
+      connection: connection.client,
+      bytes,
+      ...(bytes === plain ? {} : { wire: plain }),
+      ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}),
+    });
     if (this.host !== null) this.host.arrive(connection.client - 1, bytes, []);
     else connection.peer.arrive(bytes, []);
     this.clock.catchUp();
@@ -312,7 +343,9 @@ export class LivePeer {
     return {
       sim: this.clock,
       send: (from, client, type, payload, reliable, ordered) =>
-        from === local ? this.sendApp(client, type as DataType, payload, reliable, ordered) : this.bridge.expect(client, type, payload, reliable),
+        from === local
+          ? this.sendApp(client, type as DataType, payload, reliable, ordered)
+          : this.bridge.expect(client, type, payload, reliable),
       // The counterpart's hosts start, leave and die on their own.
       startClient: () => {
         if (this.clientLoop !== null) this.clientLoop.start(msToUs(this.options.scenario.params.clientTickOffsetMs));
@@ -340,7 +373,13 @@ export class LivePeer {
 
   private makeConnection(client: number): LiveConnection {
     const role = this.role;
-    const conn = { client, address: null, dedupLast: 0, dedupMaxPerSecond: 0, joinedAtUs: null } as unknown as LiveConnection;
+    const conn = {
+      client,
+      address: null,
+      dedupLast: 0,
+      dedupMaxPerSecond: 0,
+      joinedAtUs: null,
+    } as unknown as LiveConnection;
     const hooks: TransportHooks = {
       emit: (bytes) => this.emit(conn, bytes),
       deliver: (delivery) => {
@@ -363,7 +402,14 @@ export class LivePeer {
     };
     const params = { ...this.options.scenario.params, tickMs: this.options.scenario.params.updatePeriodMs[role] };
     const identity = role === 'server' ? SERVER_IDENTITY : clientIdentity(client);
-    (conn as { peer: PeerTransport }).peer = new PeerTransport(role, this.clock, this.options.switches, params, hooks, identity);
+    (conn as { peer: PeerTransport }).peer = new PeerTransport(
+      role,
+      this.clock,
+      this.options.switches,
+      params,
+      hooks,
+      identity,
+    );
     return conn;
   }
 
@@ -395,4 +441,3 @@ export class LivePeer {
     }
   }
 }
-

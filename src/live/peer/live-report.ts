@@ -15,10 +15,13 @@ export function renderLiveSummary(s: LiveSummary): string {
     `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
     `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} places of departed clients reused` : ''}`,
   ];
-  for (const r of s.removals) lines.push(`  removed client ${r.client} at ${r.atS.toFixed(3)} s, with a Boot: ${r.reason}`);
+  for (const r of s.removals)
+    lines.push(`  removed client ${r.client} at ${r.atS.toFixed(3)} s, with a Boot: ${r.reason}`);
   for (const c of Object.values(p.connections)) {
     const who = s.role === 'server' ? `slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
-    lines.push(`  connection ${who}: ${c.joinedAtS === null ? 'join NOT completed' : `in game at ${c.joinedAtS.toFixed(1)} s`}, state ${c.state}`);
+    lines.push(
+      `  connection ${who}: ${c.joinedAtS === null ? 'join NOT completed' : `in game at ${c.joinedAtS.toFixed(1)} s`}, state ${c.state}`,
+    );
   }
   lines.push(
     `  our reliable messages: ${d.reliableSent} sent, ${d.acknowledged} ACKed, ${d.unacknowledged} not ACKed, ${d.gaveUp} given up (and ${d.transportReliableSent} of the transport's own)`,
@@ -38,11 +41,16 @@ export function renderLiveSummary(s: LiveSummary): string {
         `ACK behaviour ${outbox.behaviour.rule}, ACK-outbox estimate ${outbox.peak === null ? 'none' : `peak ${outbox.peak}`}`,
     );
     // DECISIONS.md 30: read, not refused; named here.
-    if (them.deviations.datagrams > 0) lines.push(`  counterpart (connection ${c.index}): ${them.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(them.deviations)})`);
+    if (them.deviations.datagrams > 0)
+      lines.push(
+        `  counterpart (connection ${c.index}): ${them.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(them.deviations)})`,
+      );
   }
   return lines.join('\n');
 }
 
 function lateness(f: LatenessFigures): string {
-  return f.count === 0 ? 'none' : `p50 ${(usToMs(f.p50)).toFixed(2)} ms, p99 ${(usToMs(f.p99)).toFixed(2)} ms, max ${(usToMs(f.max)).toFixed(2)} ms (${f.count})`;
+  return f.count === 0
+    ? 'none'
+    : `p50 ${(usToMs(f.p50)).toFixed(2)} ms, p99 ${(usToMs(f.p99)).toFixed(2)} ms, max ${(usToMs(f.max)).toFixed(2)} ms (${f.count})`;
 }

@@ -30,15 +30,32 @@ export interface LiveSummary {
   remote: string | null;
   wallSeconds: number;
   stopReason: StopReason;
-  wire: { sent: number; received: number; refusedAddresses: number; unopened: number; placesReused: number; gamespy: number; sendErrors: number; logged: number; notLogged: number };
+  wire: {
+    sent: number;
+    received: number;
+    refusedAddresses: number;
+    unopened: number;
+    placesReused: number;
+    gamespy: number;
+    sendErrors: number;
+    logged: number;
+    notLogged: number;
+  };
   /** Clients a server removed for a protocol error (a checksum answer it refused), each Booted first. */
   removals: Array<{ client: number; atS: number; reason: string }>;
   /** Scheduled time against actual time, µs: every timer dispatch, and every datagram send. */
   timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures };
   /** Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt one, is not tracked). */
-  peer: PeerSummary & { connections: Record<string, ConnectionSummary & { address: string | null; joinedAtS: number | null }> };
+  peer: PeerSummary & {
+    connections: Record<string, ConnectionSummary & { address: string | null; joinedAtS: number | null }>;
+  };
   /** Our reliable messages (ACKed by the counterpart or not), and what the counterpart delivered to us. */
-  delivery: OwnMessageStats & { reliableDelivered: number; reliableReceived: number; duplicatesReceived: number; unreliableReceived: number };
+  delivery: OwnMessageStats & {
+    reliableDelivered: number;
+    reliableReceived: number;
+    duplicatesReceived: number;
+    unreliableReceived: number;
+  };
   /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/2) of what both ends sent. */
   counterpart: { analysis: WireAnalysis };
 }
@@ -61,7 +78,13 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     if (live.role === 'server' && slot === null) continue;
     const address = c.address === null ? null : `${c.address.address}:${c.address.port}`;
     const joinedAtS = c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs);
-    connections[connectionKey(c.client, slot)] = { client: c.client, slot, address, joinedAtS, ...summarizePeer(c.peer, c.dedupMaxPerSecond) };
+    connections[connectionKey(c.client, slot)] = {
+      client: c.client,
+      slot,
+      address,
+      joinedAtS,
+      ...summarizePeer(c.peer, c.dedupMaxPerSecond),
+    };
     reliableReceived += c.peer.counters.reliableReceived;
     duplicatesReceived += c.peer.counters.duplicatesReceived;
   }
@@ -78,7 +101,13 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     removals: live.removals.map((r) => ({ client: r.client, atS: round3(usToSeconds(r.timeUs)), reason: r.reason })),
     timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
     peer: { ...total, connections },
-    delivery: { ...live.own.stats(), reliableDelivered: live.reliableDelivered, reliableReceived, duplicatesReceived, unreliableReceived: live.unreliableDelivered },
+    delivery: {
+      ...live.own.stats(),
+      reliableDelivered: live.reliableDelivered,
+      reliableReceived,
+      duplicatesReceived,
+      unreliableReceived: live.unreliableDelivered,
+    },
     counterpart: { analysis: analyzeWire(live.log.records, live.role, live.clock.now) },
   };
 }
@@ -110,7 +139,15 @@ export function analyzeWire(records: readonly WireRecord[], localRole: Role, end
       connections.set(r.connection, c);
     }
     c.lastUs = r.timeUs;
-    analyzer.add(c, r.from === 'local' ? localRole : remoteRole, r.timeUs, (r.wire ?? r.bytes).length, r.bytes, r.bytes.length, r.deviations);
+    analyzer.add(
+      c,
+      r.from === 'local' ? localRole : remoteRole,
+      r.timeUs,
+      (r.wire ?? r.bytes).length,
+      r.bytes,
+      r.bytes.length,
+      r.deviations,
+    );
   }
   return analyzer.finish(endUs);
 }

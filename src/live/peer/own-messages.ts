@@ -31,7 +31,8 @@ export class OwnMessages {
   unreliableSent = 0;
 
   register(transport = false): number {
-    if (this.count >= MAX_OWN_MESSAGES) throw new LimitError(`live: more than ${MAX_OWN_MESSAGES.toLocaleString('en-US')} reliable messages in one run`);
+    if (this.count >= MAX_OWN_MESSAGES)
+      throw new LimitError(`live: more than ${MAX_OWN_MESSAGES.toLocaleString('en-US')} reliable messages in one run`);
     if (this.count === this.flags.length) {
       const grown = new Uint8Array(this.flags.length * 2);
       grown.set(this.flags);

@@ -41,7 +41,8 @@ function messageKind(type: number, payload: Uint8Array): number {
 /** The kinds of message the join script has `from` send: only these are matched. */
 function joinKinds(join: readonly JoinStep[], from: Role): ReadonlySet<number> {
   const kinds = new Set<number>();
-  for (const step of join) if (step.from === from) for (const m of step.messages) kinds.add(messageKind(m.type, m.payload));
+  for (const step of join)
+    if (step.from === from) for (const m of step.messages) kinds.add(messageKind(m.type, m.payload));
   return kinds;
 }
 
@@ -114,7 +115,13 @@ export class RemoteBridge {
       return;
     }
     // The payload view is the receiver's; keep a copy while it waits.
-    push(this.unmatched, client, { kind, delivery: { ...delivery, payload: delivery.payload.slice() } }, MAX_UNMATCHED, () => this.forgotten++);
+    push(
+      this.unmatched,
+      client,
+      { kind, delivery: { ...delivery, payload: delivery.payload.slice() } },
+      MAX_UNMATCHED,
+      () => this.forgotten++,
+    );
   }
 
   /** A new client took `client`'s place: the old one's expectations and waiting deliveries go. */

@@ -52,7 +52,11 @@ export class ProxyCapture {
     const s = endpointOf(source);
     const d = endpointOf(destination);
     if (s === null || d === null) return;
-    this.writer.packet(this.epochUs + Math.max(0, Math.round(timeUs)), buildFrame(s, d, this.identification++, payload), comment);
+    this.writer.packet(
+      this.epochUs + Math.max(0, Math.round(timeUs)),
+      buildFrame(s, d, this.identification++, payload),
+      comment,
+    );
     this.packets++;
   }
 

@@ -63,7 +63,15 @@ export interface LinkWiring {
  * is the k-th distinct client address seen), each Link on the wall clock with its
  * own indexed streams, named as session.ts names a simulated client's.
  */
-export function newClientEntry(k: number, address: Address, scenario: Scenario, seed: number, clock: WallClock, server: CaptureEndpoint, wiring: (d: Direction) => LinkWiring): ClientEntry {
+export function newClientEntry(
+  k: number,
+  address: Address,
+  scenario: Scenario,
+  seed: number,
+  clock: WallClock,
+  server: CaptureEndpoint,
+  wiring: (d: Direction) => LinkWiring,
+): ClientEntry {
   const linkClient = Math.min(k, scenario.clients);
   const configs = scenario.clientLinks[linkClient - 1];
   const streams = { clientToServer: new IndexedStreams(seed), serverToClient: new IndexedStreams(seed) };
@@ -100,7 +108,15 @@ export function captureEndpoint(a: Address): CaptureEndpoint {
 }
 
 function newConnection(k: number, server: CaptureEndpoint, client: Address, nowUs: number): CaptureConnection {
-  return { index: k, server, client: captureEndpoint(client), slot: null, startSeen: false, firstUs: nowUs, lastUs: nowUs };
+  return {
+    index: k,
+    server,
+    client: captureEndpoint(client),
+    slot: null,
+    startSeen: false,
+    firstUs: nowUs,
+    lastUs: nowUs,
+  };
 }
 
 function newBypass(): Record<Direction, Bypass> {
@@ -112,7 +128,11 @@ function newBypass(): Record<Direction, Bypass> {
  * unless told) and connected to `upstream`, so the kernel passes only the
  * server's datagrams and a send needs no address lookup.
  */
-export async function connectUpstream(at: HostPort, upstream: Address, onError: (error: Error) => void): Promise<Socket> {
+export async function connectUpstream(
+  at: HostPort,
+  upstream: Address,
+  onError: (error: Error) => void,
+): Promise<Socket> {
   const socket = await bindUdp({ ...at, port: 0 }, '--upstream-bind');
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);

@@ -4,7 +4,14 @@
 // keys (category, seq, fragment flag and index), read in place as
 // capture/analyze.ts reads them (transport-layer.md §2-3). The WireAnalyzer does
 // not keep this figure.
-import { DATAGRAM_HEADER_BYTES, TYPE_ACK, flagsLenAt, flagsLenReliable, packedAckKeyAt, packedDataKeyAt } from '../../core/codec/index.js';
+import {
+  DATAGRAM_HEADER_BYTES,
+  TYPE_ACK,
+  flagsLenAt,
+  flagsLenReliable,
+  packedAckKeyAt,
+  packedDataKeyAt,
+} from '../../core/codec/index.js';
 import { messageSizeAt } from '../../analysis/capture/index.js';
 
 /** Keys followed per end: far above any real window, a bound on hostile input. */

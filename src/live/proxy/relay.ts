@@ -161,14 +161,32 @@ export class ProxyRelay {
 
   private addClient(address: Address): ClientEntry {
     const k = this.clients.length + 1;
-    const entry = newClientEntry(k, address, this.options.scenario, this.options.seed, this.clock, this.server, (d) => ({
-      deliver: (bytes) => this.forward(entry, d, bytes),
-      observer: {
-        dropped: (bytes, _uids, cause) => this.record(entry, d, this.inFlight?.plain === bytes ? this.inFlight.wire : encrypt(bytes), `DROPPED (${cause})`),
-        messagesDropped: (_before, after, removed) => this.rewrites.set(after, `REWRITTEN by link rule: removed message${removed.length === 1 ? '' : 's'} ${removed.join(',')}`),
-        delivered: (_bytes, _uids, duplicate) => (this.duplicate = duplicate),
-      },
-    }));
+    const entry = newClientEntry(
+      k,
+      address,
+      this.options.scenario,
+      this.options.seed,
+      this.clock,
+      this.server,
+      (d) => ({
+        deliver: (bytes) => this.forward(entry, d, bytes),
+        observer: {
+          dropped: (bytes, _uids, cause) =>
+            this.record(
+              entry,
+              d,
+              this.inFlight?.plain === bytes ? this.inFlight.wire : encrypt(bytes),
+              `DROPPED (${cause})`,
+            ),
+          messagesDropped: (_before, after, removed) =>
+            this.rewrites.set(
+              after,
+              `REWRITTEN by link rule: removed message${removed.length === 1 ? '' : 's'} ${removed.join(',')}`,
+            ),
+          delivered: (_bytes, _uids, duplicate) => (this.duplicate = duplicate),
+        },
+      }),
+    );
     this.clients.push(entry);
     this.byAddress.set(`${address.address}|${address.port}`, entry);
     connectUpstream(this.options.upstreamBind, this.upstreamAddress, () => this.socketError()).then(
@@ -262,6 +280,12 @@ export class ProxyRelay {
     // Recorded end to end (client <-> server), as if the proxy were a wire: `bcsim analyze`
     // and Wireshark then see one conversation per client, not two half-conversations.
     const up = d === 'clientToServer';
-    capture.packet(this.clock.wallUs(), up ? entry.address : this.upstreamAddress, up ? this.upstreamAddress : entry.address, wire, comment);
+    capture.packet(
+      this.clock.wallUs(),
+      up ? entry.address : this.upstreamAddress,
+      up ? this.upstreamAddress : entry.address,
+      wire,
+      comment,
+    );
   }
 }

@@ -59,7 +59,14 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
     pcap: config.pcap,
     out: config.out,
   };
-  const capture = config.pcap === null ? null : new ProxyCapture(config.pcap, epochUs, `bcsim proxy ${settings.listen} -> ${settings.upstream}, seed ${config.seed}`);
+  const capture =
+    config.pcap === null
+      ? null
+      : new ProxyCapture(
+          config.pcap,
+          epochUs,
+          `bcsim proxy ${settings.listen} -> ${settings.upstream}, seed ${config.seed}`,
+        );
   let relay: ProxyRelay;
   let failed: (error: unknown) => void = () => {};
   const failure = new Promise<never>((_resolve, reject) => (failed = reject));
@@ -71,7 +78,8 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
   }
   const wall = relay.clock;
   hooks.onListening?.(relay.listening, relay);
-  const stopStatus = hooks.status === undefined ? null : startStatus(hooks.status, relay, () => usToSeconds(wall.wallUs()));
+  const stopStatus =
+    hooks.status === undefined ? null : startStatus(hooks.status, relay, () => usToSeconds(wall.wallUs()));
   let durationTimer: NodeJS.Timeout | null = null;
   let stoppedBy: string;
   try {
@@ -79,7 +87,8 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
       hooks.stop,
       failure,
       new Promise<string>((resolve) => {
-        if (config.durationUs !== null) durationTimer = setTimeout(() => resolve('duration'), usToMs(config.durationUs));
+        if (config.durationUs !== null)
+          durationTimer = setTimeout(() => resolve('duration'), usToMs(config.durationUs));
       }),
     ]);
   } catch (error) {

@@ -20,7 +20,15 @@ interface Side {
 
 /** The line for the relay's state `elapsedS` seconds in (totals over clients). */
 export function statusLine(relay: ProxyRelay, elapsedS: number): string {
-  const side = (): Side => ({ outstanding: 0, retransmissions: 0, rounds: 0, stale: 0, outbox: 0, unknown: 0, behaviours: new Set() });
+  const side = (): Side => ({
+    outstanding: 0,
+    retransmissions: 0,
+    rounds: 0,
+    stale: 0,
+    outbox: 0,
+    unknown: 0,
+    behaviours: new Set(),
+  });
   const sides = { client: side(), server: side() };
   let forwarded = 0;
   let dropped = 0;
@@ -46,8 +54,12 @@ export function statusLine(relay: ProxyRelay, elapsedS: number): string {
       }
     }
   }
-  const outbox = (s: Side) => (s.behaviours.size === 0 ? '? (unknown)' : `${s.outbox}${s.unknown > 0 ? '+?' : ''} (${[...s.behaviours].join('/')})`);
-  const fmt = (name: string, s: Side) => `${name}: unacked ${s.outstanding} resent ${s.retransmissions} frag-rounds ${s.rounds} stale ${s.stale} outbox ${outbox(s)}`;
+  const outbox = (s: Side) =>
+    s.behaviours.size === 0
+      ? '? (unknown)'
+      : `${s.outbox}${s.unknown > 0 ? '+?' : ''} (${[...s.behaviours].join('/')})`;
+  const fmt = (name: string, s: Side) =>
+    `${name}: unacked ${s.outstanding} resent ${s.retransmissions} frag-rounds ${s.rounds} stale ${s.stale} outbox ${outbox(s)}`;
   return `proxy ${elapsedS.toFixed(0)}s ${relay.clients.length} cl fwd ${forwarded} drop ${dropped} | ${fmt('C', sides.client)} | ${fmt('S', sides.server)}`;
 }
 

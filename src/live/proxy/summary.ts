@@ -65,7 +65,10 @@ export interface ProxySummary {
   readonly analysis: WireAnalysis;
 }
 
-const pick = (b: Record<Direction, Bypass>, key: keyof Bypass): Record<Direction, number> => ({ clientToServer: b.clientToServer[key], serverToClient: b.serverToClient[key] });
+const pick = (b: Record<Direction, Bypass>, key: keyof Bypass): Record<Direction, number> => ({
+  clientToServer: b.clientToServer[key],
+  serverToClient: b.serverToClient[key],
+});
 
 export function buildSummary(input: {
   settings: ProxySettings;
@@ -82,14 +85,18 @@ export function buildSummary(input: {
       address: formatHostPort(c.address),
       upstreamSocket: c.socketAddress === null ? null : formatHostPort(c.socketAddress),
       linkClient: c.linkClient,
-      links: { clientToServer: summarizeLink(c.links.clientToServer.counters), serverToClient: summarizeLink(c.links.serverToClient.counters) },
+      links: {
+        clientToServer: summarizeLink(c.links.clientToServer.counters),
+        serverToClient: summarizeLink(c.links.serverToClient.counters),
+      },
       gamespy: pick(c.bypass, 'gamespy'),
       undecodable: pick(c.bypass, 'undecodable'),
       outstandingAtExit: { client: c.outstanding.count('client'), server: c.outstanding.count('server') },
       deviations: deviationsOf(input.analysis, c.k),
     }),
   );
-  const sum = (f: (c: ProxyClientSummary) => Record<Direction, number>) => clients.reduce((n, c) => n + f(c).clientToServer + f(c).serverToClient, 0);
+  const sum = (f: (c: ProxyClientSummary) => Record<Direction, number>) =>
+    clients.reduce((n, c) => n + f(c).clientToServer + f(c).serverToClient, 0);
   return {
     schema: PROXY_SCHEMA,
     version: VERSION,
@@ -100,7 +107,10 @@ export function buildSummary(input: {
     totals: {
       clients: clients.length,
       ...input.totals,
-      links: { clientToServer: sumLinks(clients.map((c) => c.links.clientToServer)), serverToClient: sumLinks(clients.map((c) => c.links.serverToClient)) },
+      links: {
+        clientToServer: sumLinks(clients.map((c) => c.links.clientToServer)),
+        serverToClient: sumLinks(clients.map((c) => c.links.serverToClient)),
+      },
       gamespy: sum((c) => c.gamespy),
       undecodable: sum((c) => c.undecodable),
       capturedPackets: input.capturedPackets,
@@ -111,7 +121,10 @@ export function buildSummary(input: {
 
 function deviationsOf(analysis: WireAnalysis, client: number): Record<Direction, DeviationCounts> {
   const a = analysis.connections.find((x) => x.index === client);
-  return { clientToServer: a?.clientToServer.deviations ?? newDeviationCounts(), serverToClient: a?.serverToClient.deviations ?? newDeviationCounts() };
+  return {
+    clientToServer: a?.clientToServer.deviations ?? newDeviationCounts(),
+    serverToClient: a?.serverToClient.deviations ?? newDeviationCounts(),
+  };
 }
 
 /** "peak 15 (single-pass)", "peak 20, dead zone 18 (two-pass)", or why there is none. */
@@ -128,9 +141,14 @@ export function renderSummary(s: ProxySummary): string {
       `links: ${s.settings.scenario === null ? 'perfect' : `scenario ${s.settings.scenario}`}${s.settings.loss === null ? '' : `, loss ${s.settings.loss}`}`,
   ];
   const link = (name: string, l: LinkSummary) => {
-    const causes = Object.entries(l.droppedBy).filter(([, n]) => n > 0).map(([cause, n]) => `${cause} ${n}`).join(', ');
-    return `  ${name}  sent ${l.sent}  delivered ${l.delivered}  dropped ${l.dropped}${causes ? ` (${causes})` : ''}` +
-      `${l.messagesDropped ? `  messages cut ${l.messagesDropped}` : ''}${l.duplicated ? `  duplicated ${l.duplicated}` : ''}${l.reordered ? `  reordered ${l.reordered}` : ''}`;
+    const causes = Object.entries(l.droppedBy)
+      .filter(([, n]) => n > 0)
+      .map(([cause, n]) => `${cause} ${n}`)
+      .join(', ');
+    return (
+      `  ${name}  sent ${l.sent}  delivered ${l.delivered}  dropped ${l.dropped}${causes ? ` (${causes})` : ''}` +
+      `${l.messagesDropped ? `  messages cut ${l.messagesDropped}` : ''}${l.duplicated ? `  duplicated ${l.duplicated}` : ''}${l.reordered ? `  reordered ${l.reordered}` : ''}`
+    );
   };
   for (const c of s.clients) {
     lines.push(`client ${c.client} ${c.address} (links of scenario client ${c.linkClient})`);
@@ -142,11 +160,18 @@ export function renderSummary(s: ProxySummary): string {
     if (a !== undefined) {
       for (const d of [a.clientToServer, a.serverToClient]) {
         const retx = d.reliable.low.retransmissions + d.reliable.high.retransmissions;
-        lines.push(`  ${d.from} sent ${d.datagrams} datagrams, ${retx} re-sends, ${d.fragments.rounds} fragment rounds, ${d.acks.sent} ACKs (${d.acks.stale} stale)`);
+        lines.push(
+          `  ${d.from} sent ${d.datagrams} datagrams, ${retx} re-sends, ${d.fragments.rounds} fragment rounds, ${d.acks.sent} ACKs (${d.acks.stale} stale)`,
+        );
         // DECISIONS.md 30: relayed and measured, and named here.
-        if (d.deviations.datagrams > 0) lines.push(`  ${d.from} sent ${d.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(d.deviations)})`);
+        if (d.deviations.datagrams > 0)
+          lines.push(
+            `  ${d.from} sent ${d.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(d.deviations)})`,
+          );
       }
-      lines.push(`  ACK-outbox estimate: client ${outboxText(a.ackOutbox.client)}, server ${outboxText(a.ackOutbox.server)}`);
+      lines.push(
+        `  ACK-outbox estimate: client ${outboxText(a.ackOutbox.client)}, server ${outboxText(a.ackOutbox.server)}`,
+      );
       if (a.removal !== null) lines.push(`  ${removalText(a.removal)}`);
     }
   }

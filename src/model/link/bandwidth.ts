@@ -42,11 +42,18 @@ export class TokenBucket {
     // FIFO: service starts when the previous datagram has left.
     const startUs = maxUs(nowUs, this.levelAtUs);
     const capBytes = Math.max(this.burstBytes, sizeBytes);
-    const levelBytes = Math.min(capBytes, this.tokensBytes + countOverUs(this.bytesPerSecond, startUs - this.levelAtUs));
+    const levelBytes = Math.min(
+      capBytes,
+      this.tokensBytes + countOverUs(this.bytesPerSecond, startUs - this.levelAtUs),
+    );
     let departUs = startUs;
-    if (levelBytes < sizeBytes) departUs = addUs(departUs, micros(Math.ceil(usForAmount(sizeBytes - levelBytes, this.bytesPerSecond))));
+    if (levelBytes < sizeBytes)
+      departUs = addUs(departUs, micros(Math.ceil(usForAmount(sizeBytes - levelBytes, this.bytesPerSecond))));
     if (departUs > nowUs && queued >= this.queueLimitPackets) return null;
-    const atDepartureBytes = Math.min(capBytes, levelBytes + countOverUs(this.bytesPerSecond, diffUs(departUs, startUs)));
+    const atDepartureBytes = Math.min(
+      capBytes,
+      levelBytes + countOverUs(this.bytesPerSecond, diffUs(departUs, startUs)),
+    );
     // The ceil makes the level reach the size; clamp float dust below zero.
     this.tokensBytes = Math.max(0, atDepartureBytes - sizeBytes);
     this.levelAtUs = departUs;

@@ -42,14 +42,22 @@ export interface DropRule {
 }
 
 export interface LinkConfig {
-  readonly latency: { readonly baseMs: MillisIn; readonly jitterMs: MillisIn; readonly distribution: JitterDistribution };
+  readonly latency: {
+    readonly baseMs: MillisIn;
+    readonly jitterMs: MillisIn;
+    readonly distribution: JitterDistribution;
+  };
   readonly loss: LossModel;
   /** A duplicate copy arrives after the original's delay plus uniform [0, extraDelayMs]. */
   readonly duplicate: { readonly probability: number; readonly extraDelayMs: MillisIn };
   /** netem-style: every `gap`-th datagram is sent without the base delay with this probability. */
   readonly reorder: { readonly probability: number; readonly gap: number };
   /** Token bucket; null rate = unlimited. The queue tail-drops past queueLimitPackets. */
-  readonly bandwidth: { readonly bytesPerSecond: number | null; readonly burstBytes: number; readonly queueLimitPackets: number };
+  readonly bandwidth: {
+    readonly bytesPerSecond: number | null;
+    readonly burstBytes: number;
+    readonly queueLimitPackets: number;
+  };
   /** netem slot: hold datagrams and release them together every intervalMs; null = off. */
   readonly slot: { readonly intervalMs: MillisIn | null };
   /** Windows in which the direction drops everything (partitions). */

@@ -1,6 +1,15 @@
 // Targeted drop rules: drop a whole datagram, or cut single messages out of it
 // and re-encode, when decoded fields match.
-import { DATAGRAM_HEADER_BYTES, TYPE_ACK, TYPE_NAMES, ackIsFragment, ackIsLowType, decodeDialect, encodeDatagram, isLowType } from '../../core/codec/index.js';
+import {
+  DATAGRAM_HEADER_BYTES,
+  TYPE_ACK,
+  TYPE_NAMES,
+  ackIsFragment,
+  ackIsLowType,
+  decodeDialect,
+  encodeDatagram,
+  isLowType,
+} from '../../core/codec/index.js';
 import type { Located, Message } from '../../core/codec/index.js';
 import { micros, msToUs } from '../../core/engine/index.js';
 import type { Micros, RandomStream } from '../../core/engine/index.js';
@@ -10,7 +19,8 @@ import { chance } from './draw.js';
 /** True when every field given in `match` equals the message's. */
 export function messageMatches(match: MessageMatch, message: Message): boolean {
   if (match.type !== undefined) {
-    if (typeof match.type === 'number' ? message.type !== match.type : TYPE_NAMES[message.type] !== match.type) return false;
+    if (typeof match.type === 'number' ? message.type !== match.type : TYPE_NAMES[message.type] !== match.type)
+      return false;
   }
   if (match.seq !== undefined && message.seq !== match.seq) return false;
   if (match.fragIndex !== undefined && message.fragIndex !== match.fragIndex) return false;
@@ -30,7 +40,12 @@ export function messageMatches(match: MessageMatch, message: Message): boolean {
 export type RuleOutcome =
   | { readonly kind: 'pass' }
   | { readonly kind: 'drop' }
-  | { readonly kind: 'rewrite'; readonly bytes: Uint8Array; readonly uids: readonly number[]; readonly removedIndexes: readonly number[] };
+  | {
+      readonly kind: 'rewrite';
+      readonly bytes: Uint8Array;
+      readonly uids: readonly number[];
+      readonly removedIndexes: readonly number[];
+    };
 
 const PASS: RuleOutcome = { kind: 'pass' };
 const DROP: RuleOutcome = { kind: 'drop' };
@@ -105,7 +120,14 @@ export class DropRules {
     }
     for (let i = 0; i < uids.length; i++) if (!removed[i]) keptUids.push(uids[i]);
     const sendersForm = decoded.stock !== bytes;
-    return { kind: 'rewrite', bytes: sendersForm ? splice(bytes, decoded.datagram.peerId, kept) : reencode(bytes, decoded.datagram.peerId, kept), uids: keptUids, removedIndexes };
+    return {
+      kind: 'rewrite',
+      bytes: sendersForm
+        ? splice(bytes, decoded.datagram.peerId, kept)
+        : reencode(bytes, decoded.datagram.peerId, kept),
+      uids: keptUids,
+      removedIndexes,
+    };
   }
 
   private live(r: ActiveRule, nowUs: Micros): boolean {

@@ -26,7 +26,11 @@ export interface FaultListStats {
 }
 
 /** The decisions for `config`: its fault list if it has one, else its random processes; recorded if asked. */
-export function createDecisions(config: LinkConfig, name: string, streams: StreamSource): { decisions: LinkDecisions; stats: FaultListStats | null } {
+export function createDecisions(
+  config: LinkConfig,
+  name: string,
+  streams: StreamSource,
+): { decisions: LinkDecisions; stats: FaultListStats | null } {
   const baseUs = msToUs(config.latency.baseMs);
   const scheduled = config.faults === undefined ? null : new ScheduledDecisions(config.faults, baseUs);
   const inner = scheduled ?? new RandomDecisions(config, name, streams, baseUs);
@@ -43,12 +47,21 @@ class RandomDecisions implements LinkDecisions {
   private readonly duplicateStream: RandomStream | null;
   private readonly duplicateDelay: (() => Millis) | null;
 
-  constructor(config: LinkConfig, name: string, streams: StreamSource, private readonly baseUs: Micros) {
+  constructor(
+    config: LinkConfig,
+    name: string,
+    streams: StreamSource,
+    private readonly baseUs: Micros,
+  ) {
     this.loss = createLoss(config.loss, () => streams.stream(`${name}.loss`));
     const lat = config.latency;
-    this.jitterMs = lat.jitterMs > 0 ? createJitter(lat.distribution, lat.jitterMs, streams.stream(`${name}.jitter`)) : null;
+    this.jitterMs =
+      lat.jitterMs > 0 ? createJitter(lat.distribution, lat.jitterMs, streams.stream(`${name}.jitter`)) : null;
     const ro = config.reorder;
-    this.reorder = ro.probability > 0 ? new NetemReorder(ro.probability, ro.gap, needsDraw(ro.probability) ? streams.stream(`${name}.reorder`) : null) : null;
+    this.reorder =
+      ro.probability > 0
+        ? new NetemReorder(ro.probability, ro.gap, needsDraw(ro.probability) ? streams.stream(`${name}.reorder`) : null)
+        : null;
     const dup = config.duplicate;
     this.duplicateProbability = dup.probability;
     this.duplicateStream = needsDraw(dup.probability) ? streams.stream(`${name}.duplicate`) : null;
@@ -85,10 +98,14 @@ class ScheduledDecisions implements LinkDecisions {
   readonly stats: FaultListStats = { applied: 0, offSchedule: 0 };
   private readonly plan = new Map<number, Planned>();
 
-  constructor(faults: readonly LinkFault[], private readonly baseUs: Micros) {
+  constructor(
+    faults: readonly LinkFault[],
+    private readonly baseUs: Micros,
+  ) {
     for (const f of faults) {
       let p = this.plan.get(f.datagram);
-      if (p === undefined) this.plan.set(f.datagram, (p = { atUs: micros(f.atUs), drop: false, delayUs: null, duplicateUs: null }));
+      if (p === undefined)
+        this.plan.set(f.datagram, (p = { atUs: micros(f.atUs), drop: false, delayUs: null, duplicateUs: null }));
       const us = msToUs(f.delayMs ?? 0);
       if (f.action === 'drop') p.drop = true;
       else if (f.action === 'delay') p.delayUs = us;
@@ -133,7 +150,8 @@ class RecordingDecisions implements LinkDecisions {
 
   delayUs(index: number, nowUs: Micros): Micros {
     const us = this.inner.delayUs(index, nowUs);
-    if (us !== this.baseUs) this.recorder.record({ atUs: nowUs, datagram: index, action: 'delay', delayMs: usToMs(us) });
+    if (us !== this.baseUs)
+      this.recorder.record({ atUs: nowUs, datagram: index, action: 'delay', delayMs: usToMs(us) });
     return us;
   }
 

@@ -74,10 +74,14 @@ export class Link {
     this.rules =
       config.dropRules.length === 0
         ? null
-        : new DropRules(config.dropRules, config.dropRules.some((r) => needsDraw(r.probability)) ? streams.stream(`${name}.rules`) : null);
+        : new DropRules(
+            config.dropRules,
+            config.dropRules.some((r) => needsDraw(r.probability)) ? streams.stream(`${name}.rules`) : null,
+          );
     ({ decisions: this.decisions, stats: this.faultStats } = createDecisions(config, name, streams));
     const bw = config.bandwidth;
-    this.bucket = bw.bytesPerSecond === null ? null : new TokenBucket(bw.bytesPerSecond, bw.burstBytes, bw.queueLimitPackets);
+    this.bucket =
+      bw.bytesPerSecond === null ? null : new TokenBucket(bw.bytesPerSecond, bw.burstBytes, bw.queueLimitPackets);
     this.slotUs = config.slot.intervalMs === null ? null : msToUs(config.slot.intervalMs);
   }
 
@@ -155,7 +159,13 @@ export class Link {
     this.observer?.dropped?.(bytes, uids, cause);
   }
 
-  private arrive(bytes: Uint8Array, uids: readonly number[], index: number, sentAtUs: Micros, duplicate: boolean): void {
+  private arrive(
+    bytes: Uint8Array,
+    uids: readonly number[],
+    index: number,
+    sentAtUs: Micros,
+    duplicate: boolean,
+  ): void {
     const c = this.counters;
     c.delivered++;
     c.bytesDelivered += bytes.length;

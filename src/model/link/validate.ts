@@ -59,10 +59,18 @@ export function validateLinkConfig(config: LinkConfig): void {
   nonNegative('duplicate.extraDelayMs', duplicate.extraDelayMs);
   probability('reorder.probability', reorder.probability);
   if (!(Number.isInteger(reorder.gap) && reorder.gap >= 1)) fail('reorder.gap', reorder.gap, 'an integer >= 1');
-  if (bandwidth.bytesPerSecond !== null && !(Number.isFinite(bandwidth.bytesPerSecond) && bandwidth.bytesPerSecond >= MIN_BANDWIDTH_BYTES_PER_SECOND)) {
-    fail('bandwidth.bytesPerSecond', bandwidth.bytesPerSecond, `null or a finite number >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}`);
+  if (
+    bandwidth.bytesPerSecond !== null &&
+    !(Number.isFinite(bandwidth.bytesPerSecond) && bandwidth.bytesPerSecond >= MIN_BANDWIDTH_BYTES_PER_SECOND)
+  ) {
+    fail(
+      'bandwidth.bytesPerSecond',
+      bandwidth.bytesPerSecond,
+      `null or a finite number >= ${MIN_BANDWIDTH_BYTES_PER_SECOND}`,
+    );
   }
-  if (!(Number.isFinite(bandwidth.burstBytes) && bandwidth.burstBytes > 0)) fail('bandwidth.burstBytes', bandwidth.burstBytes, 'a finite number > 0');
+  if (!(Number.isFinite(bandwidth.burstBytes) && bandwidth.burstBytes > 0))
+    fail('bandwidth.burstBytes', bandwidth.burstBytes, 'a finite number > 0');
   if (!(Number.isInteger(bandwidth.queueLimitPackets) && bandwidth.queueLimitPackets >= 0)) {
     fail('bandwidth.queueLimitPackets', bandwidth.queueLimitPackets, 'an integer >= 0');
   }
@@ -77,8 +85,10 @@ export function validateLinkConfig(config: LinkConfig): void {
   config.dropRules.forEach((rule, i) => validateRule(`dropRules[${i}]`, rule));
   (config.faults ?? []).forEach((f, i) => {
     nonNegative(`faults[${i}].atUs`, f.atUs);
-    if (!(Number.isInteger(f.datagram) && f.datagram >= 0)) fail(`faults[${i}].datagram`, f.datagram, 'an integer >= 0');
-    if (!['drop', 'duplicate', 'delay'].includes(f.action)) fail(`faults[${i}].action`, f.action, "'drop' | 'duplicate' | 'delay'");
+    if (!(Number.isInteger(f.datagram) && f.datagram >= 0))
+      fail(`faults[${i}].datagram`, f.datagram, 'an integer >= 0');
+    if (!['drop', 'duplicate', 'delay'].includes(f.action))
+      fail(`faults[${i}].action`, f.action, "'drop' | 'duplicate' | 'delay'");
     if (f.delayMs !== undefined) nonNegative(`faults[${i}].delayMs`, f.delayMs);
   });
 }
@@ -86,13 +96,16 @@ export function validateLinkConfig(config: LinkConfig): void {
 function validateRule(at: string, rule: DropRule): void {
   if (rule.scope !== 'datagram' && rule.scope !== 'message') fail(`${at}.scope`, rule.scope, "'datagram' | 'message'");
   probability(`${at}.probability`, rule.probability);
-  if (rule.firstN !== null && !(Number.isInteger(rule.firstN) && rule.firstN >= 0)) fail(`${at}.firstN`, rule.firstN, 'null or an integer >= 0');
+  if (rule.firstN !== null && !(Number.isInteger(rule.firstN) && rule.firstN >= 0))
+    fail(`${at}.firstN`, rule.firstN, 'null or an integer >= 0');
   if (rule.fromMs !== null) finite(`${at}.fromMs`, rule.fromMs);
   if (rule.untilMs !== null) finite(`${at}.untilMs`, rule.untilMs);
   if (rule.fromMs !== null && rule.untilMs !== null && rule.untilMs < rule.fromMs) {
     fail(`${at}.untilMs`, rule.untilMs, `>= fromMs (${rule.fromMs})`);
   }
   const type = rule.match.type;
-  if (typeof type === 'string' && !TYPE_NAME_SET.has(type)) fail(`${at}.match.type`, type, `one of ${[...TYPE_NAME_SET].join(', ')}`);
-  if (typeof type === 'number' && !(Number.isInteger(type) && type >= 0 && type <= 0xff)) fail(`${at}.match.type`, type, 'a type byte');
+  if (typeof type === 'string' && !TYPE_NAME_SET.has(type))
+    fail(`${at}.match.type`, type, `one of ${[...TYPE_NAME_SET].join(', ')}`);
+  if (typeof type === 'number' && !(Number.isInteger(type) && type >= 0 && type <= 0xff))
+    fail(`${at}.match.type`, type, 'a type byte');
 }

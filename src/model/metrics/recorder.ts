@@ -75,23 +75,38 @@ interface Track {
 }
 
 /** The charted figures whose peak between two samples the transport tracks (interval-peaks.ts): their band reaches it. */
-const INTERVAL_PEAKED: ReadonlySet<string> = new Set<IntervalPeakName>(['ackOutbox', 'ackOutboxDeadZone', 'retransmitQueue', 'memoryBytes', 'ackBytesPerPacket', 'dedupPerMessage']);
+const INTERVAL_PEAKED: ReadonlySet<string> = new Set<IntervalPeakName>([
+  'ackOutbox',
+  'ackOutboxDeadZone',
+  'retransmitQueue',
+  'memoryBytes',
+  'ackBytesPerPacket',
+  'dedupPerMessage',
+]);
 
 /** The counts whose increases the metrics chart (rates and both sides of ratios), each once. */
 const COUNTED: readonly CountName[] = Object.freeze([
-  ...new Set(METRICS.flatMap((m): CountName[] => (m.of !== null ? [...m.of] : m.kind === 'rate' ? [m.name as CountName] : []))),
+  ...new Set(
+    METRICS.flatMap((m): CountName[] => (m.of !== null ? [...m.of] : m.kind === 'rate' ? [m.name as CountName] : [])),
+  ),
 ]);
 
 /** What one sample reads for a metric, in METRICS order: a gauge as read, a count's increase, a ratio of two counts' increases. */
 type SampledMetric =
   | { readonly kind: 'gauge'; readonly gauge: GaugeName; readonly peak: IntervalPeakName | null }
   | { readonly kind: 'rate'; readonly count: number }
-  | { readonly kind: 'ratio'; readonly numerator: number; readonly denominator: number; readonly peak: IntervalPeakName | null };
+  | {
+      readonly kind: 'ratio';
+      readonly numerator: number;
+      readonly denominator: number;
+      readonly peak: IntervalPeakName | null;
+    };
 
 const SAMPLED: readonly SampledMetric[] = Object.freeze(
   METRICS.map((m): SampledMetric => {
     const peak = INTERVAL_PEAKED.has(m.name) ? (m.name as IntervalPeakName) : null;
-    if (m.of !== null) return { kind: 'ratio', numerator: COUNTED.indexOf(m.of[0]), denominator: COUNTED.indexOf(m.of[1]), peak };
+    if (m.of !== null)
+      return { kind: 'ratio', numerator: COUNTED.indexOf(m.of[0]), denominator: COUNTED.indexOf(m.of[1]), peak };
     if (m.kind === 'gauge') return { kind: 'gauge', gauge: m.name as GaugeName, peak };
     return { kind: 'rate', count: COUNTED.indexOf(m.name as CountName) };
   }),
@@ -151,7 +166,11 @@ export class MetricsRecorder implements SessionObserver {
     this.series = { server: this.totals.server.series, client: this.totals.client.series };
   }
 
-  sample(timeUs: Micros, totals: Readonly<Record<Role, PeerReadout>>, connections: readonly ConnectionView[] = []): void {
+  sample(
+    timeUs: Micros,
+    totals: Readonly<Record<Role, PeerReadout>>,
+    connections: readonly ConnectionView[] = [],
+  ): void {
     const elapsedS = usToSeconds(timeUs - this.lastSampleUs);
     if (elapsedS <= 0) return;
     // The sample at t covers (t - elapsed, t]; stamp it at the interval's start.
@@ -188,7 +207,11 @@ export class MetricsRecorder implements SessionObserver {
       }
     }
     if (worst === null) return null;
-    return { client: worst.client, ackOutboxMax: best[0], series: { server: worst.tracks.server.series, client: worst.tracks.client.series } };
+    return {
+      client: worst.client,
+      ackOutboxMax: best[0],
+      series: { server: worst.tracks.server.series, client: worst.tracks.client.series },
+    };
   }
 
   recorded(): RecordedRun {

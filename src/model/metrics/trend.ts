@@ -32,7 +32,13 @@ const SEGMENTS = 4;
 export function trendOf(points: readonly Bucket[], endS: number, rule: LeakRule = DEFAULT_LEAK_RULE): Trend {
   const halfS = endS / 2;
   const half = points.filter((p) => mid(p) >= halfS);
-  if (half.length < SEGMENTS) return { slopePerHour: 0, lastHalfMean: half.length ? half[half.length - 1].mean : 0, growthOverLastHalf: 0, leak: false };
+  if (half.length < SEGMENTS)
+    return {
+      slopePerHour: 0,
+      lastHalfMean: half.length ? half[half.length - 1].mean : 0,
+      growthOverLastHalf: 0,
+      leak: false,
+    };
   let sw = 0;
   let sx = 0;
   let sy = 0;
@@ -53,7 +59,8 @@ export function trendOf(points: readonly Bucket[], endS: number, rule: LeakRule 
   const slopePerSecond = sxx === 0 ? 0 : sxy / sxx;
   const segmentS = (endS - halfS) / SEGMENTS;
   const means: number[] = [];
-  for (let i = 0; i < SEGMENTS; i++) means.push(meanOver(half, halfS + i * segmentS, i === SEGMENTS - 1 ? Infinity : halfS + (i + 1) * segmentS));
+  for (let i = 0; i < SEGMENTS; i++)
+    means.push(meanOver(half, halfS + i * segmentS, i === SEGMENTS - 1 ? Infinity : halfS + (i + 1) * segmentS));
   const growth = means[SEGMENTS - 1] - means[0];
   const neverFalls = means.every((m, i) => i === 0 || m >= means[i - 1]);
   const leak = neverFalls && growth >= rule.minGrowth && growth >= rule.minRelativeGrowth * Math.abs(my);

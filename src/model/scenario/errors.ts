@@ -50,7 +50,10 @@ const STOP = Symbol('stop');
  * tolerates: a duplicate key (the last one wins) and absurd nesting.
  * Returns the JSON path (prefixed by `basePath`) and a one-line reason.
  */
-export function jsonTextProblem(text: string, basePath: ReadonlyArray<PropertyKey> = []): { path: string; reason: string } | null {
+export function jsonTextProblem(
+  text: string,
+  basePath: ReadonlyArray<PropertyKey> = [],
+): { path: string; reason: string } | null {
   const keys: Array<Set<string>> = [];
   let depth = 0;
   let problem: { path: string; reason: string } | null = null;
@@ -60,7 +63,11 @@ export function jsonTextProblem(text: string, basePath: ReadonlyArray<PropertyKe
   };
   const enter = (line: number, character: number, path: () => ReadonlyArray<PropertyKey>): void => {
     // Only the outermost key: the full path would be as long as the nesting.
-    if (++depth > MAX_JSON_DEPTH) stop(path().slice(0, 1), `nested deeper than ${MAX_JSON_DEPTH} levels at line ${line + 1}, column ${character + 1}`);
+    if (++depth > MAX_JSON_DEPTH)
+      stop(
+        path().slice(0, 1),
+        `nested deeper than ${MAX_JSON_DEPTH} levels at line ${line + 1}, column ${character + 1}`,
+      );
   };
   try {
     visit(text, {
@@ -78,7 +85,8 @@ export function jsonTextProblem(text: string, basePath: ReadonlyArray<PropertyKe
       },
       onObjectProperty: (key, _offset, _length, line, character, path) => {
         const seen = keys[keys.length - 1];
-        if (seen.has(key)) stop(path(), `duplicate key ${JSON.stringify(key)} at line ${line + 1}, column ${character + 1}`);
+        if (seen.has(key))
+          stop(path(), `duplicate key ${JSON.stringify(key)} at line ${line + 1}, column ${character + 1}`);
         seen.add(key);
       },
     });

@@ -6,7 +6,15 @@ export { MAX_FAULTS } from './schema.js';
 export type { ExpectOp } from './schema.js';
 export { checkWorkBudget } from './resolve.js';
 export { applySet, parseSet } from './overrides.js';
-export { BUILTIN_DIR, builtinNames, listBuiltins, loadScenario, looksLikePath, parseScenario, storedBuiltins } from './load.js';
+export {
+  BUILTIN_DIR,
+  builtinNames,
+  listBuiltins,
+  loadScenario,
+  looksLikePath,
+  parseScenario,
+  storedBuiltins,
+} from './load.js';
 export { MAX_SCHEME_FILE_BYTES, SCHEME_BUILTIN_DIR, isSchemeScenarioRef } from './scheme-ref.js';
 export { STORED_BUILTINS_FILE } from './stored.js';
 export { cellAt, cells, comboCount, comboSets, comboVary, gridSize } from './grid.js';

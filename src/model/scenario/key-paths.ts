@@ -80,7 +80,12 @@ export function nearestKeyPath(parent: ReadonlyArray<PropertyKey>, key: string):
     const distance = editDistance(wanted, last.toLowerCase(), limit);
     if (distance > limit) continue;
     const shared = sharedPrefix(pattern, parent);
-    if (best === undefined || distance < best.distance || (distance === best.distance && (shared > best.shared || (shared === best.shared && pattern.length < best.pattern.length)))) {
+    if (
+      best === undefined ||
+      distance < best.distance ||
+      (distance === best.distance &&
+        (shared > best.shared || (shared === best.shared && pattern.length < best.pattern.length)))
+    ) {
       best = { pattern, distance, shared };
     }
   }

@@ -22,7 +22,8 @@ export const BUILTIN_DIR = findUp(fileURLToPath(new URL('.', import.meta.url)), 
 
 /** The nearest `name` at or above `dir`; `dir`/`name` if there is none. */
 function findUp(dir: string, name: string): string {
-  for (let at = dir, up = 0; up < MAX_FIND_UP; at = dirname(at), up++) if (existsSync(join(at, name))) return join(at, name);
+  for (let at = dir, up = 0; up < MAX_FIND_UP; at = dirname(at), up++)
+    if (existsSync(join(at, name))) return join(at, name);
   return join(dir, name);
 }
 
@@ -48,14 +49,22 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
   let text: string;
   try {
     const size = statSync(file).size;
-    if (size > MAX_SCENARIO_FILE_BYTES) throw new ScenarioError(label, '', `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_SCENARIO_FILE_BYTES.toLocaleString('en-US')} a scenario may have`);
+    if (size > MAX_SCENARIO_FILE_BYTES)
+      throw new ScenarioError(
+        label,
+        '',
+        `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_SCENARIO_FILE_BYTES.toLocaleString('en-US')} a scenario may have`,
+      );
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof ScenarioError) throw error;
     throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const unchanged = builtin !== undefined && (options.sets ?? []).length === 0 && options.loss === undefined;
-  return (unchanged ? storedBuiltin(builtin, text) : undefined) ?? parseScenario(text, label, options.sets ?? [], options.loss);
+  return (
+    (unchanged ? storedBuiltin(builtin, text) : undefined) ??
+    parseScenario(text, label, options.sets ?? [], options.loss)
+  );
 }
 
 /** What the build stores for the built-ins (stored.ts), by file name: each file's text and the schema's result for it. */
@@ -108,7 +117,8 @@ export function parseScenario(fileText: string, label: string, sets: readonly st
 
 /** A cross-field error at a path a --set wrote is blamed on that flag, like a schema error. */
 function blameOverride(error: ScenarioError, overrides: SetOverride[]): ScenarioError {
-  const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
+  const under = (path: string, prefix: string) =>
+    path === prefix || path.startsWith(`${prefix}.`) || path.startsWith(`${prefix}[`);
   const culprit = overrides.find((o) => under(error.path, formatPath(o.path)) || under(formatPath(o.path), error.path));
   return culprit ? new ScenarioError(`--set ${culprit.raw}`, error.path, error.reason) : error;
 }
@@ -138,8 +148,18 @@ export function listBuiltins(): Array<{ name: string; description: string; durat
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => {
-      const raw = JSON.parse(readFileSync(resolvePath(BUILTIN_DIR, f), 'utf8')) as { name: string; description?: string; duration?: string; clients?: number };
-      return { name: raw.name, description: raw.description ?? '', duration: String(raw.duration ?? ''), clients: raw.clients ?? 1 };
+      const raw = JSON.parse(readFileSync(resolvePath(BUILTIN_DIR, f), 'utf8')) as {
+        name: string;
+        description?: string;
+        duration?: string;
+        clients?: number;
+      };
+      return {
+        name: raw.name,
+        description: raw.description ?? '',
+        duration: String(raw.duration ?? ''),
+        clients: raw.clients ?? 1,
+      };
     });
 }
 
@@ -152,15 +172,26 @@ function locate(ref: string, cwd: string): { file: string; label: string; builti
   if (!looksLikePath(ref)) {
     const builtin = resolvePath(BUILTIN_DIR, `${ref}.json`);
     if (existsSync(builtin)) return { file: builtin, label: builtinLabel(ref), builtin: ref };
-    throw new ScenarioError(ref, '', `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`);
+    throw new ScenarioError(
+      ref,
+      '',
+      `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`,
+    );
   }
   return { file: resolvePath(cwd, ref), label: ref };
 }
 
 /** The first issue, as "<source>: <path>: <reason>, got <value>". */
-function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: string, overrides: SetOverride[]): ScenarioError {
+function issueToError(
+  issues: z.core.$ZodIssue[],
+  document: unknown,
+  label: string,
+  overrides: SetOverride[],
+): ScenarioError {
   // Code-unit order, not localeCompare: the chosen error must not depend on LANG.
-  const issue = [...issues].map((i) => ({ i, key: formatPath(i.path) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0].i;
+  const issue = [...issues]
+    .map((i) => ({ i, key: formatPath(i.path) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))[0].i;
   let path: PropertyKey[] = [...issue.path];
   let reason: string;
   if (issue.code === 'unrecognized_keys') {
@@ -171,8 +202,13 @@ function issueToError(issues: z.core.$ZodIssue[], document: unknown, label: stri
     reason = `${issue.message.startsWith('Invalid') ? 'expected a phase kind: join, lobby, combat, lull, quiet or disconnect' : issue.message}, got ${describeValue(valueAt(document, path))}`;
   } else {
     const value = valueAt(document, path);
-    const base = issue.message.startsWith('Invalid input') ? `expected ${'expected' in issue ? String(issue.expected) : 'a different value'}` : issue.message;
-    reason = value === undefined && issue.code === 'invalid_type' ? `${base}, but it is missing` : `${base}, got ${(tooBig(issue) ? describeSize(value) : undefined) ?? describeValue(value)}`;
+    const base = issue.message.startsWith('Invalid input')
+      ? `expected ${'expected' in issue ? String(issue.expected) : 'a different value'}`
+      : issue.message;
+    reason =
+      value === undefined && issue.code === 'invalid_type'
+        ? `${base}, but it is missing`
+        : `${base}, got ${(tooBig(issue) ? describeSize(value) : undefined) ?? describeValue(value)}`;
   }
   const culprit = overrides.find((o) => pathsOverlap(o.path, path));
   return new ScenarioError(culprit ? `--set ${culprit.raw}` : label, formatPath(path), reason);
@@ -206,7 +242,8 @@ function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
 
 function jsonErrorWhere(text: string, error: Error): string {
   const invisible = /^Unexpected token '([\p{Cc}\p{Cf}\p{Z}])'/u.exec(error.message);
-  if (invisible) return `unexpected invisible character U+${invisible[1].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${whereIn(text, text.indexOf(invisible[1]))}`;
+  if (invisible)
+    return `unexpected invisible character U+${invisible[1].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${whereIn(text, text.indexOf(invisible[1]))}`;
   const match = /position (\d+)/.exec(error.message);
   if (!match) return error.message;
   return `${error.message.replace(/ in JSON at position \d+.*$/, '')}${whereIn(text, Number(match[1]))}`;

@@ -13,7 +13,8 @@ function wireInt(max: number, digits: number, message: string) {
   const hex = new RegExp(`^0[xX][0-9a-fA-F]{1,${digits}}$`);
   return z.unknown().transform((value, ctx): number => {
     if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max) return value;
-    if (typeof value === 'string' && hex.test(value) && Number.parseInt(value.slice(2), 16) <= max) return Number.parseInt(value.slice(2), 16);
+    if (typeof value === 'string' && hex.test(value) && Number.parseInt(value.slice(2), 16) <= max)
+      return Number.parseInt(value.slice(2), 16);
     ctx.addIssue({ code: 'custom', message, input: value });
     return z.NEVER;
   });
@@ -33,9 +34,14 @@ export function buildManifestSchema() {
   /** "App.pyc" is { "name": "App.pyc" }: both hashes are the stand-in. */
   const file = z.preprocess(
     (value) => (typeof value === 'string' ? { name: value } : value),
-    z.strictObject({ name, nameHash: hash.optional(), contentHash: hash.optional() }, { error: 'expected a file name, or { "name", "nameHash", "contentHash" }' }),
+    z.strictObject(
+      { name, nameHash: hash.optional(), contentHash: hash.optional() },
+      { error: 'expected a file name, or { "name", "nameHash", "contentHash" }' },
+    ),
   );
-  const fileList = z.array(file, { error: FILES_MESSAGE }).max(MAX_MANIFEST_FILES, `expected at most ${MAX_MANIFEST_FILES} files`);
+  const fileList = z
+    .array(file, { error: FILES_MESSAGE })
+    .max(MAX_MANIFEST_FILES, `expected at most ${MAX_MANIFEST_FILES} files`);
 
   // A count, or a list: a union would report a bad entry as "Invalid input" at the list,
   // so the list is checked here and its issues keep their own paths (files[3].nameHash).
@@ -51,7 +57,10 @@ export function buildManifestSchema() {
     return z.NEVER;
   });
 
-  const subdirs = () => z.array(subdir, { error: 'expected a list of subdirectories, each { "name", "files", "subdirs" }' }).max(MAX_SUBDIRS, `expected at most ${MAX_SUBDIRS} subdirectories (a u8 count)`);
+  const subdirs = () =>
+    z
+      .array(subdir, { error: 'expected a list of subdirectories, each { "name", "files", "subdirs" }' })
+      .max(MAX_SUBDIRS, `expected at most ${MAX_SUBDIRS} subdirectories (a u8 count)`);
   const subdir = z.strictObject({
     name,
     nameHash: hash.optional(),

@@ -57,7 +57,11 @@ export function applySet(document: Record<string, unknown>, override: SetOverrid
     const key = path[i];
     if (Array.isArray(node) && typeof key === 'number' && key > node.length) {
       const where = formatSetPath(path.slice(0, i));
-      throw new ScenarioError(`--set ${override.raw}`, where, `index ${key} is past the end (${node.length} items; use [${node.length}] to append)`);
+      throw new ScenarioError(
+        `--set ${override.raw}`,
+        where,
+        `index ${key} is past the end (${node.length} items; use [${node.length}] to append)`,
+      );
     }
     if (i === path.length - 1) break;
     // A map keyed by number (link.clients) is an object, not an array.
@@ -65,7 +69,11 @@ export function applySet(document: Record<string, unknown>, override: SetOverrid
     const child = node[key];
     if (child === undefined || child === null || typeof child !== 'object') {
       if (child !== undefined && child !== null) {
-        throw new ScenarioError(`--set ${override.raw}`, formatSetPath(path.slice(0, i + 1)), 'is not an object or array, so it has no fields');
+        throw new ScenarioError(
+          `--set ${override.raw}`,
+          formatSetPath(path.slice(0, i + 1)),
+          'is not an object or array, so it has no fields',
+        );
       }
       node[key] = nextIsIndex ? [] : {};
     }

@@ -2,7 +2,17 @@
 // expanded into named files, and the rules the schema cannot express (DECISIONS.md 31).
 // The totals are checked while walking, before a count is expanded: a file of a few
 // bytes cannot ask for millions of entries.
-import { DEFAULT_MANIFEST, MAX_MANIFEST_DEPTH, MAX_MANIFEST_DIRS, MAX_MANIFEST_FILES, REFERENCE_HASH, manifestProblem, numberedFiles, standInFile, standInHash } from '../traffic/index.js';
+import {
+  DEFAULT_MANIFEST,
+  MAX_MANIFEST_DEPTH,
+  MAX_MANIFEST_DIRS,
+  MAX_MANIFEST_FILES,
+  REFERENCE_HASH,
+  manifestProblem,
+  numberedFiles,
+  standInFile,
+  standInHash,
+} from '../traffic/index.js';
 import type { ChecksumManifest, ManifestFile, ManifestSubdir, ManifestTree } from '../traffic/index.js';
 import type { ManifestInput, TreeInput } from './manifest-schema.js';
 
@@ -34,26 +44,46 @@ export function resolveManifest(input: ManifestInput | undefined, fail: Fail): C
 
 interface TreeIn {
   readonly files?: FilesInput;
-  readonly subdirs?: ReadonlyArray<{ readonly name: string; readonly nameHash?: number; readonly files?: FilesInput; readonly subdirs?: TreeIn['subdirs'] }>;
+  readonly subdirs?: ReadonlyArray<{
+    readonly name: string;
+    readonly nameHash?: number;
+    readonly files?: FilesInput;
+    readonly subdirs?: TreeIn['subdirs'];
+  }>;
 }
 
-function resolveTree(input: TreeIn, path: string, depth: number, totals: { files: number; dirs: number }, fail: Fail): ManifestTree {
+function resolveTree(
+  input: TreeIn,
+  path: string,
+  depth: number,
+  totals: { files: number; dirs: number },
+  fail: Fail,
+): ManifestTree {
   const given = input.files ?? [];
   const count = typeof given === 'number' ? given : given.length;
-  if (totals.files + count > MAX_MANIFEST_FILES) fail(`${path}.files`, `more than ${MAX_MANIFEST_FILES} files in the manifest (${totals.files + count} so far)`);
+  if (totals.files + count > MAX_MANIFEST_FILES)
+    fail(`${path}.files`, `more than ${MAX_MANIFEST_FILES} files in the manifest (${totals.files + count} so far)`);
   totals.files += count;
   const files: ManifestFile[] =
     typeof given === 'number'
       ? numberedFiles(COUNTED_FILE_STEM, given)
       : given.map((f) => {
           const standIn = standInFile(f.name);
-          return { name: f.name, nameHash: f.nameHash ?? standIn.nameHash, contentHash: f.contentHash ?? standIn.contentHash };
+          return {
+            name: f.name,
+            nameHash: f.nameHash ?? standIn.nameHash,
+            contentHash: f.contentHash ?? standIn.contentHash,
+          };
         });
   const subdirs: ManifestSubdir[] = (input.subdirs ?? []).map((d, i) => {
     const at = `${path}.subdirs[${i}]`;
     if (depth + 1 > MAX_MANIFEST_DEPTH) fail(at, `nested deeper than ${MAX_MANIFEST_DEPTH} directories`);
     if (++totals.dirs > MAX_MANIFEST_DIRS) fail(at, `more than ${MAX_MANIFEST_DIRS} subdirectories in the manifest`);
-    return { name: d.name, nameHash: d.nameHash ?? standInHash(d.name), ...resolveTree(d, at, depth + 1, totals, fail) };
+    return {
+      name: d.name,
+      nameHash: d.nameHash ?? standInHash(d.name),
+      ...resolveTree(d, at, depth + 1, totals, fail),
+    };
   });
   return { files, subdirs };
 }

@@ -1,10 +1,26 @@
 // Validated input -> resolved Scenario: defaults, unit conversion and the
 // cross-field rules a schema cannot express. Errors carry the JSON path.
-import { LimitError, countOverUs, formatDuration, micros, perSecondOverMs, usToMs, usToSeconds } from '../../core/engine/index.js';
+import {
+  LimitError,
+  countOverUs,
+  formatDuration,
+  micros,
+  perSecondOverMs,
+  usToMs,
+  usToSeconds,
+} from '../../core/engine/index.js';
 import type { Micros, MicrosIn } from '../../core/engine/index.js';
 import { PERFECT_LINK } from '../link/index.js';
 import type { DropRule, LinkConfig, LossModel } from '../link/index.js';
-import { DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, isEventPhase } from '../traffic/index.js';
+import {
+  DEFAULT_JOIN_STAGGER_US,
+  DEFAULT_PLAN,
+  MEASURED_STATE_UPDATES_PER_DIRECTION,
+  RELIABLE_RATE_PRESETS,
+  SHIP_SELECTION_MS,
+  STATE_UPDATES_START_AFTER_SELECTION_MS,
+  isEventPhase,
+} from '../traffic/index.js';
 import type { Deaths, Phase, TrafficPlan } from '../traffic/index.js';
 import { DEFAULT_PARAMS } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
@@ -36,7 +52,8 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
     tickMs: periods.server,
     updatePeriodMs: periods,
   };
-  if (params.ackFreeAtCount <= params.ackPassOneLimit) fail('transport.ackFreeAtCount', `must be greater than ackPassOneLimit (${params.ackPassOneLimit})`);
+  if (params.ackFreeAtCount <= params.ackPassOneLimit)
+    fail('transport.ackFreeAtCount', `must be greater than ackPassOneLimit (${params.ackPassOneLimit})`);
   const durationUs = input.duration ?? DEFAULT_DURATION_US;
   if (durationUs <= 0) fail('duration', 'expected a duration > 0');
   const clients = input.clients ?? 1;
@@ -59,7 +76,11 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
   };
 }
 
-type LinkBlock = { both?: LinkDirectionInput; clientToServer?: LinkDirectionInput; serverToClient?: LinkDirectionInput };
+type LinkBlock = {
+  both?: LinkDirectionInput;
+  clientToServer?: LinkDirectionInput;
+  serverToClient?: LinkDirectionInput;
+};
 
 /**
  * Each client's two links: the shared block, then the client's own block in
@@ -71,14 +92,17 @@ function resolveLinks(input: ScenarioInput['link'], clients: number, fail: Fail)
   for (const key of Object.keys(input?.clients ?? {})) {
     const path = `link.clients[${JSON.stringify(key)}]`;
     if (!/^(?:[1-9]|1[0-6])$/.test(key)) fail(path, `expected a client number 1..${MAX_CLIENTS} as the key`);
-    if (Number(key) > clients) fail(path, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
+    if (Number(key) > clients)
+      fail(path, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
     checkBlock((input?.clients ?? {})[key], path, fail);
   }
   const result: Array<Scenario['link']> = [];
   for (let k = 1; k <= clients; k++) {
     const own: LinkBlock = input?.clients?.[String(k)] ?? {};
     const direction = (name: 'clientToServer' | 'serverToClient') =>
-      resolveLink(mergeLink(mergeLink(shared.both ?? {}, shared[name] ?? {}), mergeLink(own.both ?? {}, own[name] ?? {})));
+      resolveLink(
+        mergeLink(mergeLink(shared.both ?? {}, shared[name] ?? {}), mergeLink(own.both ?? {}, own[name] ?? {})),
+      );
     result.push({ clientToServer: direction('clientToServer'), serverToClient: direction('serverToClient') });
   }
   return result;
@@ -93,14 +117,17 @@ function checkBlock(block: LinkBlock, path: string, fail: Fail): void {
 }
 
 function checkLinkBlock(d: LinkDirectionInput, path: string, fail: Fail): void {
-  if (d.loss !== undefined && d.gilbertElliott !== undefined) fail(`${path}.gilbertElliott`, 'give either loss (Bernoulli) or gilbertElliott, not both');
+  if (d.loss !== undefined && d.gilbertElliott !== undefined)
+    fail(`${path}.gilbertElliott`, 'give either loss (Bernoulli) or gilbertElliott, not both');
   const ge = d.gilbertElliott;
-  if (ge && ge.pGoodToBad + ge.pBadToGood === 0) fail(`${path}.gilbertElliott`, 'pGoodToBad and pBadToGood cannot both be 0');
+  if (ge && ge.pGoodToBad + ge.pBadToGood === 0)
+    fail(`${path}.gilbertElliott`, 'pGoodToBad and pBadToGood cannot both be 0');
   (d.outages ?? []).forEach((o, i) => {
     if (o.end <= o.start) fail(`${path}.outages[${i}].end`, `must be after start (${formatDuration(o.start)})`);
   });
   (d.drop ?? []).forEach((rule, i) => {
-    if (rule.from !== undefined && rule.until !== undefined && rule.until <= rule.from) fail(`${path}.drop[${i}].until`, 'must be after from');
+    if (rule.from !== undefined && rule.until !== undefined && rule.until <= rule.from)
+      fail(`${path}.drop[${i}].until`, 'must be after from');
   });
   // One decision of each action per datagram; a delay without its delayMs means nothing.
   const seen = new Set<string>();
@@ -125,7 +152,13 @@ function resolveLink(d: LinkDirectionInput): LinkConfig {
   let loss: LossModel = { model: 'none' };
   if (d.gilbertElliott) {
     const ge = d.gilbertElliott;
-    loss = { model: 'gilbert-elliott', pGoodToBad: ge.pGoodToBad, pBadToGood: ge.pBadToGood, lossGood: ge.lossGood ?? 0, lossBad: ge.lossBad ?? 1 };
+    loss = {
+      model: 'gilbert-elliott',
+      pGoodToBad: ge.pGoodToBad,
+      pBadToGood: ge.pBadToGood,
+      lossGood: ge.lossGood ?? 0,
+      lossBad: ge.lossBad ?? 1,
+    };
   } else if (d.loss !== undefined && d.loss > 0) {
     loss = { model: 'bernoulli', probability: d.loss };
   }
@@ -154,18 +187,34 @@ function resolveLink(d: LinkDirectionInput): LinkConfig {
     outages,
     dropRules,
     // Only when given: a link without a list keeps its random processes (and its trace hash).
-    ...(d.faults === undefined ? {} : { faults: d.faults.map((f) => ({ atUs: f.at, datagram: f.datagram, action: f.action, ...(f.delayMs === undefined ? {} : { delayMs: f.delayMs }) })) }),
+    ...(d.faults === undefined
+      ? {}
+      : {
+          faults: d.faults.map((f) => ({
+            atUs: f.at,
+            datagram: f.datagram,
+            action: f.action,
+            ...(f.delayMs === undefined ? {} : { delayMs: f.delayMs }),
+          })),
+        }),
   };
 }
 
 const STATE_UPDATE_BYTES = { min: 15, max: 25 };
 
 /** What combat and lull share: StateUpdates flow (in game), at a rate and size. */
-function inGame(p: { duration?: Micros; stateUpdatesPerSecond?: number; stateUpdateBytes?: [number, number]; arrival?: 'poisson' | 'periodic' }) {
+function inGame(p: {
+  duration?: Micros;
+  stateUpdatesPerSecond?: number;
+  stateUpdateBytes?: [number, number];
+  arrival?: 'poisson' | 'periodic';
+}) {
   return {
     durationUs: p.duration ?? null,
     stateUpdatesPerSecond: p.stateUpdatesPerSecond ?? MEASURED_STATE_UPDATES_PER_DIRECTION,
-    stateUpdateBytes: p.stateUpdateBytes ? { min: p.stateUpdateBytes[0], max: p.stateUpdateBytes[1] } : STATE_UPDATE_BYTES,
+    stateUpdateBytes: p.stateUpdateBytes
+      ? { min: p.stateUpdateBytes[0], max: p.stateUpdateBytes[1] }
+      : STATE_UPDATE_BYTES,
     arrival: p.arrival ?? 'poisson',
   };
 }
@@ -177,19 +226,25 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
   const round2ThinkMs = input?.round2ThinkMs ?? DEFAULT_PLAN.round2ThinkMs;
   const deaths = resolveDeaths(input?.deaths);
   if (!input?.phases) {
-    if (input?.repeatFrom !== undefined && input.repeatFrom !== null) fail('traffic.repeatFrom', 'needs traffic.phases');
+    if (input?.repeatFrom !== undefined && input.repeatFrom !== null)
+      fail('traffic.repeatFrom', 'needs traffic.phases');
     return { ...DEFAULT_PLAN, joinStaggerUs, manifest, treeHashing, round2ThinkMs, deaths };
   }
   const lateJoiners = new Set<number>();
   const phases: Phase[] = input.phases.map((p, i): Phase => {
-    const periods = 'updatePeriodMs' in p && p.updatePeriodMs ? { updatePeriodMs: stripUndefined(p.updatePeriodMs) } : {};
+    const periods =
+      'updatePeriodMs' in p && p.updatePeriodMs ? { updatePeriodMs: stripUndefined(p.updatePeriodMs) } : {};
     if ('client' in p && p.client !== undefined && p.client > clients) {
-      fail(`traffic.phases[${i}].client`, `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`);
+      fail(
+        `traffic.phases[${i}].client`,
+        `no such client: the scenario has ${clients} client${clients === 1 ? '' : 's'}`,
+      );
     }
     switch (p.kind) {
       case 'join':
         if (p.client !== undefined) {
-          if (lateJoiners.has(p.client)) fail(`traffic.phases[${i}].client`, `client ${p.client} already joins in an earlier phase`);
+          if (lateJoiners.has(p.client))
+            fail(`traffic.phases[${i}].client`, `client ${p.client} already joins in an earlier phase`);
           lateJoiners.add(p.client);
           return { kind: p.kind, client: p.client, ...periods };
         }
@@ -217,7 +272,8 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
   });
   const repeatFrom = input.repeatFrom ?? null;
   if (repeatFrom !== null) {
-    if (repeatFrom >= phases.length) fail('traffic.repeatFrom', `expected a phase index below ${phases.length}, got ${repeatFrom}`);
+    if (repeatFrom >= phases.length)
+      fail('traffic.repeatFrom', `expected a phase index below ${phases.length}, got ${repeatFrom}`);
     const cycle = phases.slice(repeatFrom);
     const bad = cycle.findIndex(isEventPhase);
     if (bad >= 0) fail(`traffic.phases[${repeatFrom + bad}]`, `a ${cycle[bad].kind} phase cannot be repeated`);
@@ -260,17 +316,32 @@ export function estimateEvents(scenario: Scenario, durationUs: MicrosIn = scenar
   const p = scenario.params;
   // Every update of both roles at the fastest period any phase asks for: an upper bound.
   const fastest = (role: 'server' | 'client') =>
-    Math.min(p.updatePeriodMs[role], ...scenario.traffic.phases.map((phase) => ('updatePeriodMs' in phase ? (phase.updatePeriodMs?.[role] ?? Infinity) : Infinity)));
+    Math.min(
+      p.updatePeriodMs[role],
+      ...scenario.traffic.phases.map((phase) =>
+        'updatePeriodMs' in phase ? (phase.updatePeriodMs?.[role] ?? Infinity) : Infinity,
+      ),
+    );
   const n = scenario.clients;
   // One server loop (sending to n peers) and n client loops.
   const updatesPerSecond = perSecondOverMs(1, fastest('server')) + perSecondOverMs(n, fastest('client'));
-  const maxDatagramsPerSecond = n * (perSecondOverMs(1, fastest('server')) + perSecondOverMs(1, fastest('client'))) * p.datagramsPerUpdate;
-  const dup = 1 + Math.max(...scenario.clientLinks.map((l) => Math.max(l.clientToServer.duplicate.probability, l.serverToClient.duplicate.probability)));
+  const maxDatagramsPerSecond =
+    n * (perSecondOverMs(1, fastest('server')) + perSecondOverMs(1, fastest('client'))) * p.datagramsPerUpdate;
+  const dup =
+    1 +
+    Math.max(
+      ...scenario.clientLinks.map((l) =>
+        Math.max(l.clientToServer.duplicate.probability, l.serverToClient.duplicate.probability),
+      ),
+    );
   // Each datagram arrival is an event; a busy peer sends at most datagramsPerUpdate per update.
   // A ship death is a timer and its respawn another; its burst reaches every player, each message ACKed.
   const deaths = scenario.traffic.deaths;
   const burst = deaths === null ? 0 : Object.values(deaths.burst).reduce((a, b) => a + b, 0);
-  const deathRates = (phase: Phase) => (phase.kind === 'combat' && deaths !== null ? { timers: (2 * deaths.perMinute) / 60, datagrams: (2 * n * burst * deaths.perMinute) / 60 } : { timers: 0, datagrams: 0 });
+  const deathRates = (phase: Phase) =>
+    phase.kind === 'combat' && deaths !== null
+      ? { timers: (2 * deaths.perMinute) / 60, datagrams: (2 * n * burst * deaths.perMinute) / 60 }
+      : { timers: 0, datagrams: 0 };
   const perSecond = (phase: Phase): number => {
     const t = phaseRates(phase, p.fragmentChunkBytes, n);
     const d = deathRates(phase);
@@ -326,7 +397,11 @@ function planWork(plan: TrafficPlan, durationUs: number, perSecond: (phase: Phas
   const cycle = plan.phases.slice(plan.repeatFrom);
   // resolveScenario guarantees the cycle has a phase with a duration > 0 and none open-ended.
   const cycleUs = cycle.reduce((sum, phase) => sum + ('durationUs' in phase ? (phase.durationUs ?? 0) : 0), 0);
-  const cycleWork = cycle.reduce((sum, phase) => sum + countOverUs(perSecond(phase), 'durationUs' in phase ? (phase.durationUs ?? 0) : 0) + PHASE_ENTRY_EVENTS, 0);
+  const cycleWork = cycle.reduce(
+    (sum, phase) =>
+      sum + countOverUs(perSecond(phase), 'durationUs' in phase ? (phase.durationUs ?? 0) : 0) + PHASE_ENTRY_EVENTS,
+    0,
+  );
   const full = Math.floor((durationUs - t) / cycleUs);
   work += full * cycleWork;
   t += full * cycleUs;

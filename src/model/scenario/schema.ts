@@ -63,7 +63,8 @@ const HOUR_MS = 3_600_000;
  * 1234567 -> "1,234,567", as toLocaleString('en-US') writes it; that call's first
  * use loads ICU (~30 ms), which every run would pay while the schema is built.
  */
-const grouped = (n: number): string => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US'));
+const grouped = (n: number): string =>
+  Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
 const DAY_MS = 86_400_000;
 const count = grouped;
 
@@ -101,11 +102,17 @@ function buildScenarioSchema() {
       .int(`expected a whole number of ${what} >= 1`)
       .min(1, `expected a whole number of ${what} >= 1`)
       .max(max, `expected at most ${grouped(max)} ${what}`);
-  const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `expected one of ${values.join(', ')}` });
+  const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+    z.enum(values, { error: `expected one of ${values.join(', ')}` });
 
   /** "30s", "10m", "4h", "1h30m", "250ms", or a number of seconds; at most 7 days. */
   const durationSchema = z.unknown().transform((value, ctx): Micros => {
-    const us = typeof value === 'number' && value >= 0 ? secondsToUs(value) : typeof value === 'string' ? parseDuration(value) : null;
+    const us =
+      typeof value === 'number' && value >= 0
+        ? secondsToUs(value)
+        : typeof value === 'string'
+          ? parseDuration(value)
+          : null;
     if (us === null) {
       ctx.addIssue({ code: 'custom', message: 'expected a duration like "30s", "10m", "4h" or "1h30m"', input: value });
       return z.NEVER;
@@ -122,7 +129,11 @@ function buildScenarioSchema() {
     baseMs: positive('milliseconds', HOUR_MS).optional(),
     stepMs: nonNegative('milliseconds', HOUR_MS).optional(),
     capMs: positive('milliseconds', HOUR_MS).optional(),
-    retryLimit: z.union([positiveInt('retries', 1_000_000), z.null()], { error: 'expected a whole number of retries >= 1, or null for no limit' }).optional(),
+    retryLimit: z
+      .union([positiveInt('retries', 1_000_000), z.null()], {
+        error: 'expected a whole number of retries >= 1, or null for no limit',
+      })
+      .optional(),
   });
 
   const values = (list: readonly string[]) => oneOf(list as unknown as [string, ...string[]]);
@@ -153,7 +164,9 @@ function buildScenarioSchema() {
     retransmit: retransmitSchema.optional(),
     closePolicy: oneOf(CLOSE_POLICIES as unknown as [string, ...string[]]).optional(),
     sendWindow: z
-      .union([positiveInt('seqs', MAX_SEND_WINDOW), z.null()], { error: `expected a whole number of seqs 1..${MAX_SEND_WINDOW}, or null for no window` })
+      .union([positiveInt('seqs', MAX_SEND_WINDOW), z.null()], {
+        error: `expected a whole number of seqs 1..${MAX_SEND_WINDOW}, or null for no window`,
+      })
       .optional(),
     onGiveUp: oneOf(ON_GIVE_UP as unknown as [string, ...string[]]).optional(),
     plantedBug: oneOf(PLANTED_BUGS as unknown as [string, ...string[]]).optional(),
@@ -189,7 +202,9 @@ function buildScenarioSchema() {
     fragmentChunkBytes: positiveInt('bytes', MAX_FRAGMENT_CHUNK_BYTES).optional(),
     keepaliveIdleMs: positive('milliseconds', DAY_MS).optional(),
     peerTimeoutMs: positive('milliseconds', DAY_MS).optional(),
-    maxMessageAgeMs: z.union([positive('milliseconds', DAY_MS), z.null()], { error: 'expected milliseconds > 0, or null for no limit' }).optional(),
+    maxMessageAgeMs: z
+      .union([positive('milliseconds', DAY_MS), z.null()], { error: 'expected milliseconds > 0, or null for no limit' })
+      .optional(),
     clientTickOffsetMs: nonNegative('milliseconds', 10_000).optional(),
     firstSendQueueLimit: positiveInt('messages', MAX_QUEUE_LIMIT).optional(),
     retransmitQueueLimit: positiveInt('messages', MAX_QUEUE_LIMIT).optional(),
@@ -198,13 +213,24 @@ function buildScenarioSchema() {
 
   const matchSchema = z.strictObject({
     type: z
-      .union([oneOf(['ack', 'game', 'data', 'connect', 'connectAck', 'boot', 'disconnect']), z.number().int().min(0).max(255)], {
-        error: 'expected a message type name (ack, game, data, connect, connectAck, boot, disconnect) or a type byte',
-      })
+      .union(
+        [
+          oneOf(['ack', 'game', 'data', 'connect', 'connectAck', 'boot', 'disconnect']),
+          z.number().int().min(0).max(255),
+        ],
+        {
+          error: 'expected a message type name (ack, game, data, connect, connectAck, boot, disconnect) or a type byte',
+        },
+      )
       .optional(),
     seq: z.number({ error: 'expected a seq 0..65535' }).int().min(0).max(65535, 'expected a seq 0..65535').optional(),
     fragment: z.boolean({ error: 'expected true or false' }).optional(),
-    fragIndex: z.number({ error: 'expected a fragment index 0..255' }).int().min(0).max(255, 'expected a fragment index 0..255').optional(),
+    fragIndex: z
+      .number({ error: 'expected a fragment index 0..255' })
+      .int()
+      .min(0)
+      .max(255, 'expected a fragment index 0..255')
+      .optional(),
     lowType: z.boolean({ error: 'expected true or false' }).optional(),
     reliable: z.boolean({ error: 'expected true or false' }).optional(),
   });
@@ -236,7 +262,12 @@ function buildScenarioSchema() {
     jitter: oneOf(['uniform', 'normal', 'exponential']).optional(),
     loss: probability.optional(),
     gilbertElliott: z
-      .strictObject({ pGoodToBad: probability, pBadToGood: probability, lossGood: probability.optional(), lossBad: probability.optional() })
+      .strictObject({
+        pGoodToBad: probability,
+        pBadToGood: probability,
+        lossGood: probability.optional(),
+        lossBad: probability.optional(),
+      })
       .optional(),
     duplicate: probability.optional(),
     duplicateDelayMs: nonNegative('milliseconds', HOUR_MS).optional(),
@@ -258,8 +289,14 @@ function buildScenarioSchema() {
       .array(z.strictObject({ start: durationSchema, end: durationSchema }))
       .max(MAX_OUTAGES, `expected at most ${count(MAX_OUTAGES)} outages`)
       .optional(),
-    drop: z.array(dropRuleSchema).max(MAX_DROP_RULES, `expected at most ${count(MAX_DROP_RULES)} drop rules`).optional(),
-    faults: z.array(faultSchema).max(MAX_FAULTS, `expected at most ${count(MAX_FAULTS)} faults`).optional(),
+    drop: z
+      .array(dropRuleSchema)
+      .max(MAX_DROP_RULES, `expected at most ${count(MAX_DROP_RULES)} drop rules`)
+      .optional(),
+    faults: z
+      .array(faultSchema)
+      .max(MAX_FAULTS, `expected at most ${count(MAX_FAULTS)} faults`)
+      .optional(),
   });
 
   const linkBlockSchema = z.strictObject({
@@ -283,7 +320,9 @@ function buildScenarioSchema() {
   });
 
   const sizeRange = z
-    .tuple([positiveInt('bytes', MAX_MESSAGE_BYTES), positiveInt('bytes', MAX_MESSAGE_BYTES)], { error: 'expected [min, max] whole-message bytes' })
+    .tuple([positiveInt('bytes', MAX_MESSAGE_BYTES), positiveInt('bytes', MAX_MESSAGE_BYTES)], {
+      error: 'expected [min, max] whole-message bytes',
+    })
     .refine(([min, max]) => min <= max && min >= 3, 'expected [min, max] with 3 <= min <= max');
 
   const tinyRate = `expected 0 or a rate of at least ${MIN_RATE}`;
@@ -309,13 +348,26 @@ function buildScenarioSchema() {
       'kind',
       [
         // With `client`: that client joins now, late, while the game goes on.
-        z.strictObject({ kind: z.literal('join'), client: clientNumber.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+        z.strictObject({
+          kind: z.literal('join'),
+          client: clientNumber.optional(),
+          updatePeriodMs: updatePeriodsSchema.optional(),
+        }),
         // Without `client`: every client leaves.
         z.strictObject({ kind: z.literal('disconnect'), client: clientNumber.optional() }),
         // The client's host goes away without a word; the server times it out (DECISIONS.md 19).
         z.strictObject({ kind: z.literal('timeout'), client: clientNumber }),
-        z.strictObject({ kind: z.literal('lobby'), duration: durationSchema.optional(), chatPerMinute: rate.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
-        z.strictObject({ kind: z.literal('quiet'), duration: durationSchema.optional(), updatePeriodMs: updatePeriodsSchema.optional() }),
+        z.strictObject({
+          kind: z.literal('lobby'),
+          duration: durationSchema.optional(),
+          chatPerMinute: rate.optional(),
+          updatePeriodMs: updatePeriodsSchema.optional(),
+        }),
+        z.strictObject({
+          kind: z.literal('quiet'),
+          duration: durationSchema.optional(),
+          updatePeriodMs: updatePeriodsSchema.optional(),
+        }),
         z.strictObject({
           kind: z.literal('combat'),
           updatePeriodMs: updatePeriodsSchema.optional(),
@@ -348,7 +400,11 @@ function buildScenarioSchema() {
   const trafficSchema = z.strictObject({
     /** Client k starts its join (k - 1) x joinStagger after the join phase starts. */
     joinStagger: durationSchema.optional(),
-    phases: z.array(phaseSchema).min(1, 'expected at least one phase').max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`).optional(),
+    phases: z
+      .array(phaseSchema)
+      .min(1, 'expected at least one phase')
+      .max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`)
+      .optional(),
     repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
     /** The checksum rounds of every join (DECISIONS.md 31); default: the measured join's. */
     manifest: buildManifestSchema().optional(),
@@ -366,9 +422,15 @@ function buildScenarioSchema() {
         burst: z
           .partialRecord(
             oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]),
-            z.number({ error: 'expected a whole number of messages' }).int('expected a whole number of messages').min(0, 'expected a whole number of messages >= 0'),
+            z
+              .number({ error: 'expected a whole number of messages' })
+              .int('expected a whole number of messages')
+              .min(0, 'expected a whole number of messages >= 0'),
           )
-          .refine((b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES, `expected at most ${MAX_BURST_MESSAGES} messages in all`)
+          .refine(
+            (b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES,
+            `expected at most ${MAX_BURST_MESSAGES} messages in all`,
+          )
           .optional(),
       })
       .optional(),
@@ -387,9 +449,20 @@ function buildScenarioSchema() {
   const expectSchema = z.partialRecord(
     oneOf(PRESET_NAMES as [string, ...string[]]),
     z
-      .record(z.string().max(MAX_ASSERTION_PATH_CHARS, `expected a summary path of at most ${MAX_ASSERTION_PATH_CHARS} characters`), assertionSchema)
-      .refine((block) => Object.keys(block).length > 0, 'expected at least one assertion (an empty block checks nothing)')
-      .refine((block) => Object.keys(block).length <= MAX_ASSERTIONS, `expected at most ${count(MAX_ASSERTIONS)} assertions`),
+      .record(
+        z
+          .string()
+          .max(MAX_ASSERTION_PATH_CHARS, `expected a summary path of at most ${MAX_ASSERTION_PATH_CHARS} characters`),
+        assertionSchema,
+      )
+      .refine(
+        (block) => Object.keys(block).length > 0,
+        'expected at least one assertion (an empty block checks nothing)',
+      )
+      .refine(
+        (block) => Object.keys(block).length <= MAX_ASSERTIONS,
+        `expected at most ${count(MAX_ASSERTIONS)} assertions`,
+      ),
   );
 
   return z.strictObject({

@@ -18,12 +18,17 @@ export const MAX_SCHEME_FILE_BYTES = 1024 * 1024;
  * Anything else (a BC scenario, a missing or broken file) is left to the BC loader.
  */
 export function isSchemeScenarioRef(ref: string, cwd: string): boolean {
-  if (!looksLikePath(ref)) return existsSync(resolvePath(SCHEME_BUILTIN_DIR, `${ref}.json`)) && !existsSync(resolvePath(BUILTIN_DIR, `${ref}.json`));
+  if (!looksLikePath(ref))
+    return (
+      existsSync(resolvePath(SCHEME_BUILTIN_DIR, `${ref}.json`)) && !existsSync(resolvePath(BUILTIN_DIR, `${ref}.json`))
+    );
   try {
     const file = resolvePath(cwd, ref);
     if (!statSync(file).isFile() || statSync(file).size > MAX_SCHEME_FILE_BYTES) return false;
     const document: unknown = JSON.parse(withoutByteOrderMark(readFileSync(file, 'utf8')));
-    return document !== null && typeof document === 'object' && !Array.isArray(document) && Object.hasOwn(document, 'scheme');
+    return (
+      document !== null && typeof document === 'object' && !Array.isArray(document) && Object.hasOwn(document, 'scheme')
+    );
   } catch {
     return false;
   }

@@ -6,7 +6,15 @@ export { TraceHasher, sha256Hex } from './trace-hash.js';
 export type { AnomalyKind, DeliveryAnomalies, DeliveryAnomaly, LatencySummary } from './ledger.js';
 export { connectionKey, figureOf, round3, sumLinks, summarizeLink, summarizePeer } from './summary.js';
 export type { FigureRef } from './summary.js';
-export type { Summary, PeerSummary, ServerSummary, ConnectionSummary, ClientLinksSummary, SessionSummary, LinkSummary } from './summary.js';
+export type {
+  Summary,
+  PeerSummary,
+  ServerSummary,
+  ConnectionSummary,
+  ClientLinksSummary,
+  SessionSummary,
+  LinkSummary,
+} from './summary.js';
 export { changedSwitchList, effectiveSettings, scenarioRef, shellQuote } from './settings.js';
 export type { EffectiveSettings } from './settings.js';
 export type { Connection } from './session.js';

@@ -126,7 +126,8 @@ export class LatencyHistogram {
   static readonly SUB_BITS = 8;
   private static readonly SUB = 1 << LatencyHistogram.SUB_BITS;
   private static readonly TOP_EXPONENT = 42;
-  static readonly BUCKETS = LatencyHistogram.SUB + (LatencyHistogram.TOP_EXPONENT - LatencyHistogram.SUB_BITS + 1) * LatencyHistogram.SUB;
+  static readonly BUCKETS =
+    LatencyHistogram.SUB + (LatencyHistogram.TOP_EXPONENT - LatencyHistogram.SUB_BITS + 1) * LatencyHistogram.SUB;
   private readonly counts = new Uint32Array(LatencyHistogram.BUCKETS);
   private readonly sums = new Float64Array(LatencyHistogram.BUCKETS);
   private n = 0;
@@ -172,7 +173,12 @@ export class LatencyHistogram {
   }
 
   summary(): LatencySummary {
-    return { count: this.n, p50: usToMs(this.percentile(0.5)), p99: usToMs(this.percentile(0.99)), max: usToMs(this.hi) };
+    return {
+      count: this.n,
+      p50: usToMs(this.percentile(0.5)),
+      p99: usToMs(this.percentile(0.99)),
+      max: usToMs(this.hi),
+    };
   }
 
   /** Bucket of a non-negative integer value. */
@@ -261,7 +267,10 @@ export class DeliveryLedger {
    */
   register(from: Role, reliable: boolean, low: boolean, seq: number, client = 1): number {
     if (!(client >= 1 && client <= 255)) throw new Error(`ledger: client ${client} out of range`);
-    if (this.count >= MAX_LEDGER_MESSAGES) throw new LimitError(`more than ${MAX_LEDGER_MESSAGES.toLocaleString('en-US')} reliable messages in one run; shorten the run or lower the rates`);
+    if (this.count >= MAX_LEDGER_MESSAGES)
+      throw new LimitError(
+        `more than ${MAX_LEDGER_MESSAGES.toLocaleString('en-US')} reliable messages in one run; shorten the run or lower the rates`,
+      );
     if (this.count === this.flags.length) this.grow();
     const uid = this.count++;
     this.flags[uid] = (reliable ? RELIABLE : 0) | (low ? LOW : 0) | (from === 'client' ? FROM_CLIENT : 0);
@@ -342,7 +351,10 @@ export class DeliveryLedger {
   }
 
   /** One connection's reliable messages, counted as stats() counts them (the swarm checks each connection). */
-  connectionCounts(client: number, held: ReadonlySet<number> = new Set()): { sent: number; delivered: number; inFlight: number; lost: number; swallowed: number } {
+  connectionCounts(
+    client: number,
+    held: ReadonlySet<number> = new Set(),
+  ): { sent: number; delivered: number; inFlight: number; lost: number; swallowed: number } {
     const out = { sent: 0, delivered: 0, inFlight: 0, lost: 0, swallowed: 0 };
     for (let uid = 0; uid < this.count; uid++) {
       const f = this.flags[uid];
@@ -395,7 +407,9 @@ export class DeliveryLedger {
     add('swallowed', swallowedLog);
     add('duplicate', this.duplicateLog);
     add('out-of-order', this.outOfOrderLog);
-    list.sort((a, b) => (a.atMs ?? Infinity) - (b.atMs ?? Infinity) || a.uid - b.uid || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+    list.sort(
+      (a, b) => (a.atMs ?? Infinity) - (b.atMs ?? Infinity) || a.uid - b.uid || KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
+    );
     const counts = { lost: lost - swallowed, swallowed, duplicate: this.duplicates, outOfOrder: this.outOfOrder };
     return {
       reliableSent: sent,
@@ -410,7 +424,11 @@ export class DeliveryLedger {
       unreliableSent: this.unreliableSent,
       unreliableDelivered: this.unreliableDelivered,
       latencyMs: { low: this.latencyLow.summary(), high: this.latencyHigh.summary() },
-      anomalies: { counts, list, truncated: list.length < counts.lost + counts.swallowed + counts.duplicate + counts.outOfOrder },
+      anomalies: {
+        counts,
+        list,
+        truncated: list.length < counts.lost + counts.swallowed + counts.duplicate + counts.outOfOrder,
+      },
     };
   }
 

@@ -6,7 +6,16 @@
 import type { AckMessage, DataMessage, Located } from '../../core/codec/index.js';
 import type { Micros } from '../../core/engine/index.js';
 import type { DropCause } from '../link/index.js';
-import type { SendNote, OutgoingMessage, AckOutcome, ConnectionState, Role, PeerReadout, PeerCounters, PeerGauges } from '../transport/index.js';
+import type {
+  SendNote,
+  OutgoingMessage,
+  AckOutcome,
+  ConnectionState,
+  Role,
+  PeerReadout,
+  PeerCounters,
+  PeerGauges,
+} from '../transport/index.js';
 
 /** A peer, or a host's total over its peers, as observers see it: read-only, and live (read at the call, or later for the end values). */
 export interface PeerView extends PeerReadout {
@@ -39,7 +48,14 @@ export function peerView(peer: PeerReadout): PeerView {
 
 export interface SessionObserver {
   /** A datagram left `from`'s transport on client `client`'s connection; `notes` is lent for the call (copy to keep). */
-  datagramSent?(timeUs: Micros, from: Role, bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[], client: number): void;
+  datagramSent?(
+    timeUs: Micros,
+    from: Role,
+    bytes: Uint8Array,
+    uids: readonly number[],
+    notes: readonly SendNote[],
+    client: number,
+  ): void;
   /** A datagram (or duplicate copy) reached `to`. */
   datagramArrived?(timeUs: Micros, to: Role, bytes: Uint8Array, duplicate: boolean, client: number): void;
   /** The link dropped a datagram travelling from `from`. */
@@ -47,7 +63,14 @@ export interface SessionObserver {
   /** A message-scope drop rule rewrote a datagram from `from`. */
   datagramRewritten?(timeUs: Micros, from: Role, before: Uint8Array, after: Uint8Array, client: number): void;
   /** `at` processed an ACK; `cleared` is the retransmit entry it removed, if any (read-only, lent for the call), and `outcome` why. */
-  ackProcessed?(timeUs: Micros, at: Role, ack: AckMessage, cleared: Readonly<OutgoingMessage> | null, outcome: AckOutcome, client: number): void;
+  ackProcessed?(
+    timeUs: Micros,
+    at: Role,
+    ack: AckMessage,
+    cleared: Readonly<OutgoingMessage> | null,
+    outcome: AckOutcome,
+    client: number,
+  ): void;
   duplicateReceived?(timeUs: Micros, at: Role, message: Located<DataMessage>, client: number): void;
   stateChanged?(timeUs: Micros, role: Role, state: ConnectionState, client: number): void;
   /** The server accepted client `client`'s connection and gave it `slot`. */

@@ -67,7 +67,12 @@ export class RunAborted extends Error {
  * run: this layer sets no timer); once `signal` is aborted it throws
  * RunAborted. The run itself is the same: same events, same result.
  */
-export async function runScenarioYielding(scenario: Scenario, options: RunOptions, turn: () => Promise<void>, signal: AbortSignal): Promise<RunResult> {
+export async function runScenarioYielding(
+  scenario: Scenario,
+  options: RunOptions,
+  turn: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<RunResult> {
   const run = prepare(scenario, options);
   for (const t of run.session.steps(micros(run.durationUs), YIELD_CHUNK_US)) {
     if (options.onProgress && (t % PROGRESS_CHUNK_US === 0 || t === run.durationUs)) options.onProgress(t);
@@ -95,7 +100,11 @@ function prepare(scenario: Scenario, options: RunOptions): PreparedRun {
   return { session, preset, switches, seed, durationUs };
 }
 
-function finished(scenario: Scenario, options: RunOptions, { session, preset, switches, seed, durationUs }: PreparedRun): RunResult {
+function finished(
+  scenario: Scenario,
+  options: RunOptions,
+  { session, preset, switches, seed, durationUs }: PreparedRun,
+): RunResult {
   const summary: Summary = {
     schema: SUMMARY_SCHEMA,
     version: VERSION,
@@ -109,7 +118,15 @@ function finished(scenario: Scenario, options: RunOptions, { session, preset, sw
     events: session.sim.eventCount,
     ...summarizeConnections(session),
     delivery: session.deliveryStats(),
-    settings: effectiveSettings(scenario, { preset, resolved: switches, switches: options.switches, seed, durationUs, loss: options.loss, cut: phasePlanCut(scenario.traffic, session.traffic.phaseLog, durationUs) }),
+    settings: effectiveSettings(scenario, {
+      preset,
+      resolved: switches,
+      switches: options.switches,
+      seed,
+      durationUs,
+      loss: options.loss,
+      cut: phasePlanCut(scenario.traffic, session.traffic.phaseLog, durationUs),
+    }),
   };
   return { summary, session };
 }

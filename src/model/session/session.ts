@@ -3,13 +3,30 @@
 // ledger and the trace hash.
 import { isLowType } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
-import { ONE_SECOND_US, RandomStreams, Simulator, ZERO_US, addUs, micros, minUs, msToUs } from '../../core/engine/index.js';
+import {
+  ONE_SECOND_US,
+  RandomStreams,
+  Simulator,
+  ZERO_US,
+  addUs,
+  micros,
+  minUs,
+  msToUs,
+} from '../../core/engine/index.js';
 import type { Micros, MicrosIn } from '../../core/engine/index.js';
 import { Link } from '../link/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { TrafficDriver } from '../traffic/index.js';
 import type { TrafficPort } from '../traffic/index.js';
-import { PeerTransport, connectionEnded, SERVER_IDENTITY, clientIdentity, ServerHost, PeerTotal, UpdateLoop } from '../transport/index.js';
+import {
+  PeerTransport,
+  connectionEnded,
+  SERVER_IDENTITY,
+  clientIdentity,
+  ServerHost,
+  PeerTotal,
+  UpdateLoop,
+} from '../transport/index.js';
 import type { TransportHooks, Role, PeerReadout, TransportSwitches } from '../transport/index.js';
 import { DeliveryLedger } from './ledger.js';
 import { peerView } from './observer.js';
@@ -48,7 +65,10 @@ export class Session {
   /** Per-second peaks: dedup comparisons per peer and per total, queue gauges of the totals. */
   readonly peaks = new PeakTally();
   /** What the observer's `sample` is shown: read-only views of the totals and of each connection's two ends, made once. */
-  private readonly observed: { readonly totals: Readonly<Record<Role, PeerView>>; readonly connections: readonly ConnectionView[] } | null;
+  private readonly observed: {
+    readonly totals: Readonly<Record<Role, PeerView>>;
+    readonly connections: readonly ConnectionView[];
+  } | null;
 
   constructor(
     readonly scenario: Scenario,
@@ -75,12 +95,17 @@ export class Session {
     this.observed = observer.sample
       ? {
           totals: { server: peerView(this.totals.server), client: peerView(this.totals.client) },
-          connections: connections.map((c) => ({ client: c.client, clientPeer: peerView(c.clientPeer), serverPeer: peerView(c.serverPeer) })),
+          connections: connections.map((c) => ({
+            client: c.client,
+            clientPeer: peerView(c.clientPeer),
+            serverPeer: peerView(c.serverPeer),
+          })),
         }
       : null;
     const port: TrafficPort = {
       sim: this.sim,
-      send: (from, client, type, payload, reliable, ordered) => this.sendApp(from, client, type as DataType, payload, reliable, ordered),
+      send: (from, client, type, payload, reliable, ordered) =>
+        this.sendApp(from, client, type as DataType, payload, reliable, ordered),
       startClient: (client) => this.connection(client).clientLoop.start(msToUs(scenario.params.clientTickOffsetMs)),
       disconnect: (client) => this.connection(client).clientPeer.disconnect(),
       halt: (client) => {
@@ -163,7 +188,14 @@ export class Session {
   }
 
   /** An application message on client `client`'s connection, from its `from` end; returns its uid. */
-  sendApp(from: Role, client: number, type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean): number {
+  sendApp(
+    from: Role,
+    client: number,
+    type: DataType,
+    payload: Uint8Array,
+    reliable: boolean,
+    ordered: boolean,
+  ): number {
     const c = this.connection(client);
     const peer = from === 'client' ? c.clientPeer : c.serverPeer;
     // An unreliable payload too big for one fragment goes out as reliable fragments
@@ -202,14 +234,25 @@ export class Session {
     const makeLink = (name: 'clientToServer' | 'serverToClient', from: Role) => {
       const to: Role = from === 'client' ? 'server' : 'client';
       const deliver =
-        to === 'server' ? (bytes: Uint8Array, uids: readonly number[]) => this.server.arrive(client - 1, bytes, uids) : (bytes: Uint8Array, uids: readonly number[]) => conn.clientPeer.arrive(bytes, uids);
+        to === 'server'
+          ? (bytes: Uint8Array, uids: readonly number[]) => this.server.arrive(client - 1, bytes, uids)
+          : (bytes: Uint8Array, uids: readonly number[]) => conn.clientPeer.arrive(bytes, uids);
       return new Link(sim, `${prefix}${name}`, linkConfig[name], this.streams, deliver, {
-        dropped: obs.datagramDropped ? (bytes, _uids, cause) => obs.datagramDropped?.(sim.now, from, bytes, cause, client) : undefined,
-        messagesDropped: obs.datagramRewritten ? (before, after) => obs.datagramRewritten?.(sim.now, from, before, after, client) : undefined,
-        delivered: obs.datagramArrived ? (bytes, _uids, duplicate) => obs.datagramArrived?.(sim.now, to, bytes, duplicate, client) : undefined,
+        dropped: obs.datagramDropped
+          ? (bytes, _uids, cause) => obs.datagramDropped?.(sim.now, from, bytes, cause, client)
+          : undefined,
+        messagesDropped: obs.datagramRewritten
+          ? (before, after) => obs.datagramRewritten?.(sim.now, from, before, after, client)
+          : undefined,
+        delivered: obs.datagramArrived
+          ? (bytes, _uids, duplicate) => obs.datagramArrived?.(sim.now, to, bytes, duplicate, client)
+          : undefined,
       });
     };
-    conn.links = { clientToServer: makeLink('clientToServer', 'client'), serverToClient: makeLink('serverToClient', 'server') };
+    conn.links = {
+      clientToServer: makeLink('clientToServer', 'client'),
+      serverToClient: makeLink('serverToClient', 'server'),
+    };
     conn.clientPeer = this.makePeer('client', conn);
     conn.serverPeer = this.makePeer('server', conn);
     conn.clientLoop = new UpdateLoop(sim, scenario.params.updatePeriodMs.client, false);
@@ -223,7 +266,8 @@ export class Session {
     const client = conn.client;
     const link = role === 'server' ? conn.links.serverToClient : conn.links.clientToServer;
     const direction = DIRECTION_CODE[role] + 2 * (client - 1);
-    const self = (): PeerTransport => (role === 'server' ? (conn as Connection).serverPeer : (conn as Connection).clientPeer);
+    const self = (): PeerTransport =>
+      role === 'server' ? (conn as Connection).serverPeer : (conn as Connection).clientPeer;
     const hooks: TransportHooks = {
       emit: (bytes, uids, notes) => {
         this.hasher.record(sim.now, direction, bytes);
@@ -244,10 +288,21 @@ export class Session {
         if (role === 'server') this.server.connectionChanged(client - 1, state);
         obs.stateChanged?.(sim.now, role, state, client);
       },
-      ackProcessed: obs.ackProcessed ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome, client) : undefined,
-      duplicateReceived: obs.duplicateReceived ? (message) => obs.duplicateReceived?.(sim.now, role, message, client) : undefined,
+      ackProcessed: obs.ackProcessed
+        ? (ack, cleared, outcome) => obs.ackProcessed?.(sim.now, role, ack, cleared, outcome, client)
+        : undefined,
+      duplicateReceived: obs.duplicateReceived
+        ? (message) => obs.duplicateReceived?.(sim.now, role, message, client)
+        : undefined,
     };
     const params = { ...this.scenario.params, tickMs: this.scenario.params.updatePeriodMs[role] };
-    return new PeerTransport(role, sim, this.switches, params, hooks, role === 'server' ? SERVER_IDENTITY : clientIdentity(client));
+    return new PeerTransport(
+      role,
+      sim,
+      this.switches,
+      params,
+      hooks,
+      role === 'server' ? SERVER_IDENTITY : clientIdentity(client),
+    );
   }
 }

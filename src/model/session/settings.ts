@@ -71,7 +71,17 @@ export function effectiveSettings(scenario: Scenario, options: SettingsOptions):
   // scenario's switches; when the run changed them, one more --set replaces the
   // whole mode block with the preset and exactly the switches that differ from it.
   const needsModeSet = !sameJson(switches, mergeSwitches(scenario, preset));
-  const words = ['bcsim', 'run', scenarioRef(scenario), '--mode', preset, '--seed', String(seed), '--duration', formatDuration(durationUs)];
+  const words = [
+    'bcsim',
+    'run',
+    scenarioRef(scenario),
+    '--mode',
+    preset,
+    '--seed',
+    String(seed),
+    '--duration',
+    formatDuration(durationUs),
+  ];
   if (loss !== null) words.push('--loss', String(loss));
   for (const s of scenario.overrides) words.push('--set', s);
   if (needsModeSet) words.push('--set', `mode=${JSON.stringify({ preset, ...changed })}`);

@@ -3,7 +3,15 @@
 import { newLinkCounters } from '../link/index.js';
 import type { DropCause, LinkCounters } from '../link/index.js';
 import { COUNTER_SCHEMA, counterRow, peakCounter } from '../transport/index.js';
-import type { CounterRow, FigureName, GaugeName, PeakRateName, PeerGauges, PeerReadout, TransportSwitches } from '../transport/index.js';
+import type {
+  CounterRow,
+  FigureName,
+  GaugeName,
+  PeakRateName,
+  PeerGauges,
+  PeerReadout,
+  TransportSwitches,
+} from '../transport/index.js';
 import type { DeliveryStats } from './ledger.js';
 
 import type { EffectiveSettings } from './settings.js';
@@ -16,7 +24,13 @@ interface Gauge {
 }
 
 type SchemaRow = (typeof COUNTER_SCHEMA)[number];
-type SummaryPath = SchemaRow extends infer R ? (R extends { summary: infer P extends string } ? P : R extends { summary: true; name: infer N extends string } ? N : never) : never;
+type SummaryPath = SchemaRow extends infer R
+  ? R extends { summary: infer P extends string }
+    ? P
+    : R extends { summary: true; name: infer N extends string }
+      ? N
+      : never
+  : never;
 type TopKey<P> = P extends `${infer G}.${string}` ? G : P;
 type FieldsOf<G extends string> = SummaryPath extends infer P ? (P extends `${G}.${infer F}` ? F : never) : never;
 
@@ -27,7 +41,11 @@ type FieldsOf<G extends string> = SummaryPath extends infer P ? (P extends `${G}
  * `dedupComparisons` group an object of its rows' fields.
  */
 type PeerFigures = {
-  [K in TopKey<SummaryPath>]: K extends GaugeName ? Gauge : [FieldsOf<K>] extends [never] ? number : { [F in FieldsOf<K>]: number };
+  [K in TopKey<SummaryPath>]: K extends GaugeName
+    ? Gauge
+    : [FieldsOf<K>] extends [never]
+      ? number
+      : { [F in FieldsOf<K>]: number };
 };
 
 export type PeerSummary = PeerFigures & { state: string };
@@ -131,7 +149,11 @@ export interface Summary {
  * once a second; the maxima are never below any single peer's exact peak.
  * The figures and their order come from the counter schema.
  */
-export function summarizePeer(peer: PeerReadout, maxDedupPerSecond: number, sampledPeaks?: Readonly<PeerGauges>): PeerSummary {
+export function summarizePeer(
+  peer: PeerReadout,
+  maxDedupPerSecond: number,
+  sampledPeaks?: Readonly<PeerGauges>,
+): PeerSummary {
   const c = peer.counters;
   const g = peer.gauges();
   // The per-second peaks the session measures (PeakTally): one so far; another peakRate row fails to compile here.

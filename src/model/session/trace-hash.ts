@@ -76,7 +76,9 @@ export class TraceHasher {
   private pushDigest(value: number, timeUs: number, direction: number): void {
     const index = this.datagrams - 1;
     if (index >= MAX_KEPT_DIGESTS) {
-      throw new LimitError(`a determinism check keeps 13 bytes per datagram, for at most ${MAX_KEPT_DIGESTS.toLocaleString('en-US')} datagrams per run; shorten the run`);
+      throw new LimitError(
+        `a determinism check keeps 13 bytes per datagram, for at most ${MAX_KEPT_DIGESTS.toLocaleString('en-US')} datagrams per run; shorten the run`,
+      );
     }
     if (index === this.digests.length) {
       const size = this.digests.length * 2;

@@ -36,7 +36,14 @@ export class TraceCollector implements SessionObserver {
     this.untilUs = options.untilUs ?? Number.POSITIVE_INFINITY;
   }
 
-  datagramSent(timeUs: number, from: Role, bytes: Uint8Array, _uids: readonly number[], notes: readonly SendNote[], client: number): void {
+  datagramSent(
+    timeUs: number,
+    from: Role,
+    bytes: Uint8Array,
+    _uids: readonly number[],
+    notes: readonly SendNote[],
+    client: number,
+  ): void {
     const messages = decode(bytes);
     // Count every transmission, inside the window or not, so numbering stays right.
     const transmission = messages.map((m, i) => {
@@ -68,8 +75,22 @@ export class TraceCollector implements SessionObserver {
     if (duplicate) this.emit({ kind: 'dup-arrival', timeUs, client, to, bytes, messages: decode(bytes) });
   }
 
-  ackProcessed(timeUs: number, at: Role, ack: AckMessage, _cleared: unknown, outcome: AckOutcome, client: number): void {
-    this.emit({ kind: 'ack', timeUs, client, at, message: { ...ack, offset: -1, size: ackBytes(ack.fragIndex !== null) }, outcome });
+  ackProcessed(
+    timeUs: number,
+    at: Role,
+    ack: AckMessage,
+    _cleared: unknown,
+    outcome: AckOutcome,
+    client: number,
+  ): void {
+    this.emit({
+      kind: 'ack',
+      timeUs,
+      client,
+      at,
+      message: { ...ack, offset: -1, size: ackBytes(ack.fragIndex !== null) },
+      outcome,
+    });
   }
 
   duplicateReceived(timeUs: number, at: Role, message: Located<DataMessage>, client: number): void {

@@ -38,7 +38,8 @@ export function parseFilter(expression: string): TraceFilter {
       const negate = term.startsWith('!');
       const key = negate ? term.slice(1) : term;
       const test = BOOLEAN_KEYS[key];
-      if (!test) throw new FilterError(`"${term}": ${KEYS.includes(key) ? `${key} needs a value (${key}=…)` : unknownKey(key)}`);
+      if (!test)
+        throw new FilterError(`"${term}": ${KEYS.includes(key) ? `${key} needs a value (${key}=…)` : unknownKey(key)}`);
       filter.messages.push(negate ? (m, n) => !test(m, n) : test);
       continue;
     }
@@ -51,7 +52,8 @@ export function parseFilter(expression: string): TraceFilter {
         break;
       case 'type': {
         const byte = TYPE_BY_NAME.get(value) ?? (/^(0x[0-9a-f]+|\d+)$/i.test(value) ? Number(value) : undefined);
-        if (byte === undefined || !(byte in TYPE_NAMES)) throw new FilterError(`"${term}": type is one of ${[...TYPE_BY_NAME.keys()].join(', ')} or a type byte`);
+        if (byte === undefined || !(byte in TYPE_NAMES))
+          throw new FilterError(`"${term}": type is one of ${[...TYPE_BY_NAME.keys()].join(', ')} or a type byte`);
         filter.messages.push((m) => m.type === byte);
         break;
       }
@@ -87,7 +89,8 @@ export function matches(filter: TraceFilter, event: TraceEvent): boolean {
 }
 
 function wholeNumber(term: string, value: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) > max) throw new FilterError(`"${term}": expected a whole number 0..${max}`);
+  if (!/^\d+$/.test(value) || Number(value) > max)
+    throw new FilterError(`"${term}": expected a whole number 0..${max}`);
   return Number(value);
 }
 

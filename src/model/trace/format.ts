@@ -10,7 +10,6 @@ import type { AckOutcome, Role } from '../transport/index.js';
 import { eventPeer } from './events.js';
 import type { TraceEvent } from './events.js';
 
-
 const OUTCOME_TEXT: Record<AckOutcome, string> = {
   matched: 'MATCHED, retransmit entry cleared',
   'queue-empty': 'no match: retransmit queue empty (stale ACK)',
@@ -53,11 +52,16 @@ export function formatEvent(event: TraceEvent, options: FormatOptions = {}): str
   const dir = direction(event, many).padEnd(width);
   switch (event.kind) {
     case 'send': {
-      const parts = event.messages.map((m, i) => describe(m, event.from, event.forms?.[i] ?? null) + annotation(event.notes[i], event.transmission[i]));
+      const parts = event.messages.map(
+        (m, i) => describe(m, event.from, event.forms?.[i] ?? null) + annotation(event.notes[i], event.transmission[i]),
+      );
       return `${t}  ${dir}send         ${parts.join(' ; ')}${rawBytes(event.bytes, bytes)}`;
     }
     case 'drop':
-      return `${t}  ${dir}DROP(${event.cause})`.padEnd(27 + width) + `${event.messages.map((m) => describe(m, event.from)).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
+      return (
+        `${t}  ${dir}DROP(${event.cause})`.padEnd(27 + width) +
+        `${event.messages.map((m) => describe(m, event.from)).join(' ; ')}${rawBytes(event.bytes, bytes)}`
+      );
     case 'dup-arrival':
       return `${t}  ${dir}LINK-DUP     ${event.messages.map((m) => describe(m, other(event.to))).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
     case 'ack':
@@ -105,12 +109,27 @@ export function eventToJson(event: TraceEvent, options: FormatOptions = {}): obj
         ...base,
         from: event.from,
         ...jsonHex(event.bytes, bytes),
-        messages: event.messages.map((m, i) => ({ ...formMessageToJson(m, event.forms?.[i] ?? null, sentBy(event.from)), note: NOTE_NAMES[event.notes[i]], transmission: event.transmission[i] })),
+        messages: event.messages.map((m, i) => ({
+          ...formMessageToJson(m, event.forms?.[i] ?? null, sentBy(event.from)),
+          note: NOTE_NAMES[event.notes[i]],
+          transmission: event.transmission[i],
+        })),
       };
     case 'drop':
-      return { ...base, from: event.from, cause: event.cause, ...jsonHex(event.bytes, bytes), messages: event.messages.map((m) => messageToJson(m, sentBy(event.from))) };
+      return {
+        ...base,
+        from: event.from,
+        cause: event.cause,
+        ...jsonHex(event.bytes, bytes),
+        messages: event.messages.map((m) => messageToJson(m, sentBy(event.from))),
+      };
     case 'dup-arrival':
-      return { ...base, to: event.to, ...jsonHex(event.bytes, bytes), messages: event.messages.map((m) => messageToJson(m, sentBy(other(event.to)))) };
+      return {
+        ...base,
+        to: event.to,
+        ...jsonHex(event.bytes, bytes),
+        messages: event.messages.map((m) => messageToJson(m, sentBy(other(event.to)))),
+      };
     case 'ack':
       return { ...base, at: event.at, outcome: event.outcome, ack: messageToJson(event.message) };
     case 'duplicate':
@@ -145,7 +164,8 @@ function rawBytes(bytes: Uint8Array, mode: BytesMode): string {
 
 function jsonHex(bytes: Uint8Array, mode: BytesMode): { hex?: string; hexTruncated?: true } {
   if (mode === 'none') return {};
-  if (mode === 'short' && bytes.length > SHORT_BYTES) return { hex: toHex(bytes.subarray(0, SHORT_BYTES), ''), hexTruncated: true };
+  if (mode === 'short' && bytes.length > SHORT_BYTES)
+    return { hex: toHex(bytes.subarray(0, SHORT_BYTES), ''), hexTruncated: true };
   return { hex: toHex(bytes, '') };
 }
 

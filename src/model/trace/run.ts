@@ -14,9 +14,17 @@ export interface TraceOptions extends Omit<RunOptions, 'observer' | 'durationUs'
   readonly keep?: boolean;
 }
 
-export function traceScenario(scenario: Scenario, options: TraceOptions = {}): { events: TraceEvent[]; result: RunResult } {
+export function traceScenario(
+  scenario: Scenario,
+  options: TraceOptions = {},
+): { events: TraceEvent[]; result: RunResult } {
   const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
-  const collector = new TraceCollector({ fromUs: options.fromUs, untilUs, onEvent: options.onEvent, keep: options.keep });
+  const collector = new TraceCollector({
+    fromUs: options.fromUs,
+    untilUs,
+    onEvent: options.onEvent,
+    keep: options.keep,
+  });
   const result = runScenario(scenario, { ...options, durationUs: untilUs, observer: collector });
   return { events: collector.events, result };
 }
@@ -32,7 +40,11 @@ class SlotFound extends Error {
  * answers it for the traced run; it stops as soon as the slot is given, which
  * in a join is within the first seconds, and holds nothing in memory.
  */
-export function clientWithSlot(scenario: Scenario, slot: number, options: Omit<TraceOptions, 'fromUs' | 'onEvent' | 'keep'> = {}): number | null {
+export function clientWithSlot(
+  scenario: Scenario,
+  slot: number,
+  options: Omit<TraceOptions, 'fromUs' | 'onEvent' | 'keep'> = {},
+): number | null {
   const untilUs = Math.min(options.untilUs ?? scenario.durationUs, scenario.durationUs);
   let found: number | null = null;
   const observer: SessionObserver = {

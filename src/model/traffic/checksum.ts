@@ -102,7 +102,9 @@ class Reader {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   need(n: number, what: string): PayloadError | null {
-    return this.pos + n <= this.bytes.length ? null : { offset: this.pos, reason: `${what} needs ${n} bytes, ${this.bytes.length - this.pos} remain` };
+    return this.pos + n <= this.bytes.length
+      ? null
+      : { offset: this.pos, reason: `${what} needs ${n} bytes, ${this.bytes.length - this.pos} remain` };
   }
   u8(): number {
     return this.bytes[this.pos++];
@@ -150,7 +152,8 @@ export function parseChecksumRequest(payload: Uint8Array): Parsed<ChecksumReques
   if (flagShort) return { ok: false, error: flagShort };
   const at = r.pos;
   const flag = r.u8();
-  if (flag !== RECURSIVE_TRUE && flag !== RECURSIVE_FALSE) return fail(at, `recursive flag 0x${hex(flag)} is neither 0x20 nor 0x21`);
+  if (flag !== RECURSIVE_TRUE && flag !== RECURSIVE_FALSE)
+    return fail(at, `recursive flag 0x${hex(flag)} is neither 0x20 nor 0x21`);
   if (r.left !== 0) return fail(r.pos, `${r.left} bytes after the recursive flag`);
   return { ok: true, value: { round, dir: texts[0], filter: texts[1], recursive: flag === RECURSIVE_TRUE } };
 }
@@ -162,7 +165,8 @@ function readTree(r: Reader, depth: number, budget: { entries: number }): Parsed
   if (countShort) return { ok: false, error: countShort };
   const countAt = r.pos;
   const fileCount = r.u16();
-  if (fileCount * 8 > r.left) return fail(countAt, `file count ${fileCount} needs ${fileCount * 8} bytes, ${r.left} remain`);
+  if (fileCount * 8 > r.left)
+    return fail(countAt, `file count ${fileCount} needs ${fileCount * 8} bytes, ${r.left} remain`);
   budget.entries -= fileCount;
   if (budget.entries < 0) return fail(countAt, 'more files than any manifest holds');
   const files: Array<{ nameHash: number; contentHash: number }> = [];
@@ -171,7 +175,8 @@ function readTree(r: Reader, depth: number, budget: { entries: number }): Parsed
   if (subShort) return { ok: false, error: subShort };
   const subAt = r.pos;
   const subdirCount = r.u8();
-  if (subdirCount * 4 > r.left) return fail(subAt, `subdirectory count ${subdirCount} needs ${subdirCount * 4} bytes, ${r.left} remain`);
+  if (subdirCount * 4 > r.left)
+    return fail(subAt, `subdirectory count ${subdirCount} needs ${subdirCount * 4} bytes, ${r.left} remain`);
   const names: number[] = [];
   for (let i = 0; i < subdirCount; i++) names.push(r.u32());
   const subdirs: Array<{ nameHash: number; tree: WireTree }> = [];
@@ -187,7 +192,8 @@ export function parseChecksumResponse(payload: Uint8Array): Parsed<ChecksumRespo
   const r = new Reader(payload);
   const short = r.need(2, 'a checksum response header');
   if (short) return { ok: false, error: short };
-  if (r.u8() !== Opcode.ChecksumResponse) return fail(0, `opcode 0x${hex(payload[0])} is not a checksum response (0x21)`);
+  if (r.u8() !== Opcode.ChecksumResponse)
+    return fail(0, `opcode 0x${hex(payload[0])} is not a checksum response (0x21)`);
   const round = r.u8();
   let refHash: number | null = null;
   if (carriesRefHash(round)) {
@@ -225,25 +231,40 @@ export function checksumAnswer(manifest: ChecksumManifest, request: ChecksumRequ
  * Does a response answer `round` of the manifest exactly? Returns null when it
  * does, or the first difference (what a validating server would refuse).
  */
-export function responseMismatch(manifest: ChecksumManifest, round: ManifestRound, response: ChecksumResponse): string | null {
-  if (response.round !== round.round) return `round ${roundLabel(response.round)} where round ${roundLabel(round.round)} was asked`;
-  if (carriesRefHash(round.round) && response.refHash !== manifest.refHash) return `reference hash 0x${hex32(response.refHash ?? 0)}, expected 0x${hex32(manifest.refHash)}`;
-  if (response.dirHash !== round.dirHash) return `directory hash 0x${hex32(response.dirHash)}, expected 0x${hex32(round.dirHash)}`;
-  return treeMismatch(round.recursive ? round.tree : { files: round.tree.files, subdirs: [] }, response.tree, round.dir);
+export function responseMismatch(
+  manifest: ChecksumManifest,
+  round: ManifestRound,
+  response: ChecksumResponse,
+): string | null {
+  if (response.round !== round.round)
+    return `round ${roundLabel(response.round)} where round ${roundLabel(round.round)} was asked`;
+  if (carriesRefHash(round.round) && response.refHash !== manifest.refHash)
+    return `reference hash 0x${hex32(response.refHash ?? 0)}, expected 0x${hex32(manifest.refHash)}`;
+  if (response.dirHash !== round.dirHash)
+    return `directory hash 0x${hex32(response.dirHash)}, expected 0x${hex32(round.dirHash)}`;
+  return treeMismatch(
+    round.recursive ? round.tree : { files: round.tree.files, subdirs: [] },
+    response.tree,
+    round.dir,
+  );
 }
 
 function treeMismatch(want: ManifestTree, got: WireTree, path: string): string | null {
-  if (got.files.length !== want.files.length) return `${path}: ${got.files.length} files, expected ${want.files.length}`;
+  if (got.files.length !== want.files.length)
+    return `${path}: ${got.files.length} files, expected ${want.files.length}`;
   for (let i = 0; i < want.files.length; i++) {
     const w = want.files[i];
     const g = got.files[i];
-    if (g.nameHash !== w.nameHash || g.contentHash !== w.contentHash) return `${path}: file ${i} (${w.name}) hashes 0x${hex32(g.nameHash)}/0x${hex32(g.contentHash)}, expected 0x${hex32(w.nameHash)}/0x${hex32(w.contentHash)}`;
+    if (g.nameHash !== w.nameHash || g.contentHash !== w.contentHash)
+      return `${path}: file ${i} (${w.name}) hashes 0x${hex32(g.nameHash)}/0x${hex32(g.contentHash)}, expected 0x${hex32(w.nameHash)}/0x${hex32(w.contentHash)}`;
   }
-  if (got.subdirs.length !== want.subdirs.length) return `${path}: ${got.subdirs.length} subdirectories, expected ${want.subdirs.length}`;
+  if (got.subdirs.length !== want.subdirs.length)
+    return `${path}: ${got.subdirs.length} subdirectories, expected ${want.subdirs.length}`;
   for (let i = 0; i < want.subdirs.length; i++) {
     const w = want.subdirs[i];
     const g = got.subdirs[i];
-    if (g.nameHash !== w.nameHash) return `${path}: subdirectory ${i} (${w.name}) hash 0x${hex32(g.nameHash)}, expected 0x${hex32(w.nameHash)}`;
+    if (g.nameHash !== w.nameHash)
+      return `${path}: subdirectory ${i} (${w.name}) hash 0x${hex32(g.nameHash)}, expected 0x${hex32(w.nameHash)}`;
     const inner = treeMismatch(w, g.tree, `${path}/${w.name}`);
     if (inner !== null) return inner;
   }
@@ -273,7 +294,12 @@ export interface ManifestOutline {
 /** A manifest in a few lines: a report's settings name it without listing every file hash. */
 export function manifestOutline(manifest: ChecksumManifest): ManifestOutline {
   const count = (tree: ManifestTree): { files: number; subdirs: number } =>
-    tree.subdirs.map(count).reduce((sum, inner) => ({ files: sum.files + inner.files, subdirs: sum.subdirs + inner.subdirs }), { files: tree.files.length, subdirs: tree.subdirs.length });
+    tree.subdirs
+      .map(count)
+      .reduce((sum, inner) => ({ files: sum.files + inner.files, subdirs: sum.subdirs + inner.subdirs }), {
+        files: tree.files.length,
+        subdirs: tree.subdirs.length,
+      });
   return {
     default: isDefaultManifest(manifest),
     refHash: `0x${hex32(manifest.refHash)}`,

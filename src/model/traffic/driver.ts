@@ -12,7 +12,16 @@ import { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload,
 import type { JoinStep } from './join.js';
 import type { Deaths, Phase, TrafficPlan } from './plan.js';
 import { deathBurst, eventMix } from './mix.js';
-import { CHAT_CLIENT_SHARE, Origins, PayloadSalt, chatSender, eventsPerSecond, reliableEventSender, startArrivals, stateUpdateSender } from './sources.js';
+import {
+  CHAT_CLIENT_SHARE,
+  Origins,
+  PayloadSalt,
+  chatSender,
+  eventsPerSecond,
+  reliableEventSender,
+  startArrivals,
+  stateUpdateSender,
+} from './sources.js';
 import type { TrafficPort } from './sources.js';
 
 export interface PhaseStart {
@@ -146,7 +155,8 @@ export class TrafficDriver {
         return;
       }
     }
-    if (to === 'server' && delivery.type === TYPE_GAME && this.status[client] === 'in-game' && this.clients > 1) this.relay(client, delivery.payload);
+    if (to === 'server' && delivery.type === TYPE_GAME && this.status[client] === 'in-game' && this.clients > 1)
+      this.relay(client, delivery.payload);
   }
 
   private relay(from: number, payload: Uint8Array): void {
@@ -163,10 +173,13 @@ export class TrafficDriver {
     this.cancelTimers();
     this.current = index;
     const phase = this.plan.phases[index];
-    if (this.phaseLog.length < MAX_PHASE_LOG) this.phaseLog.push({ kind: phase.kind, index, startUs: this.port.sim.now });
+    if (this.phaseLog.length < MAX_PHASE_LOG)
+      this.phaseLog.push({ kind: phase.kind, index, startUs: this.port.sim.now });
     // A phase's update periods; an instant (leave, late join) keeps the ones in force.
-    const instant = phase.kind === 'disconnect' || phase.kind === 'timeout' || (phase.kind === 'join' && phase.client !== undefined);
-    if (!instant || ('updatePeriodMs' in phase && phase.updatePeriodMs)) this.port.setUpdatePeriods(('updatePeriodMs' in phase ? phase.updatePeriodMs : undefined) ?? null);
+    const instant =
+      phase.kind === 'disconnect' || phase.kind === 'timeout' || (phase.kind === 'join' && phase.client !== undefined);
+    if (!instant || ('updatePeriodMs' in phase && phase.updatePeriodMs))
+      this.port.setUpdatePeriods(('updatePeriodMs' in phase ? phase.updatePeriodMs : undefined) ?? null);
     switch (phase.kind) {
       case 'join':
         if (phase.client !== undefined) {
@@ -196,7 +209,9 @@ export class TrafficDriver {
   /** Ship deaths at traffic.deaths.perMinute, for as long as the phase lasts. */
   private startDeaths(deaths: Deaths): void {
     const stream = this.streams.deaths as RandomStream;
-    const timer = startArrivals(this.port.sim, deaths.perMinute / 60, 'poisson', stream, () => this.die(deaths, stream));
+    const timer = startArrivals(this.port.sim, deaths.perMinute / 60, 'poisson', stream, () =>
+      this.die(deaths, stream),
+    );
     if (timer !== null) this.timers.push(timer);
   }
 
@@ -211,9 +226,13 @@ export class TrafficDriver {
     const victim = candidates[uniformInt(stream, 0, candidates.length - 1)];
     const burst = deathBurst(deaths.burst, this.salt);
     // Before the victim loses its ship: it gets its own death's messages, whatever whileDead says.
-    for (const k of this.fed()) for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
+    for (const k of this.fed())
+      for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
     this.cancelClientTimers(victim);
-    this.shipless.set(victim, this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)));
+    this.shipless.set(
+      victim,
+      this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)),
+    );
     this.startClientSources(victim);
     this.startEventSource();
   }
@@ -265,7 +284,11 @@ export class TrafficDriver {
     }
     if (dependents.length === 0 && step === this.join[this.join.length - 1]) {
       // Ship selection, then StateUpdates start ~150 ms later.
-      this.schedule(msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS), () => this.enterGame(client), client);
+      this.schedule(
+        msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS),
+        () => this.enterGame(client),
+        client,
+      );
     }
   }
 
@@ -273,7 +296,11 @@ export class TrafficDriver {
     if (this.status[client] !== 'joining') return;
     this.status[client] = 'in-game';
     this.clientTimers.delete(client); // its join timers have all fired
-    if (this.joiningInPhase.delete(client) && this.joiningInPhase.size === 0 && this.plan.phases[this.current].kind === 'join') {
+    if (
+      this.joiningInPhase.delete(client) &&
+      this.joiningInPhase.size === 0 &&
+      this.plan.phases[this.current].kind === 'join'
+    ) {
       this.next();
       return;
     }
@@ -296,7 +323,8 @@ export class TrafficDriver {
   /** Clients that started and have not left, in client order. */
   private connected(): number[] {
     const list: number[] = [];
-    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'joining' || this.status[k] === 'in-game') list.push(k);
+    for (let k = 1; k <= this.clients; k++)
+      if (this.status[k] === 'joining' || this.status[k] === 'in-game') list.push(k);
     return list;
   }
 
@@ -335,7 +363,13 @@ export class TrafficDriver {
       const origins = new Origins(phase.reliablePerSecond, phase.clientShare);
       const mix = eventMix(phase.eventKinds);
       const fire = reliableEventSender(this.port, origins, senders, receivers, this.streams.reliable, this.salt, mix);
-      this.eventTimer = startArrivals(this.port.sim, eventsPerSecond(origins.total(n), mix), phase.arrival, this.streams.reliable, fire);
+      this.eventTimer = startArrivals(
+        this.port.sim,
+        eventsPerSecond(origins.total(n), mix),
+        phase.arrival,
+        this.streams.reliable,
+        fire,
+      );
     } else if (phase.kind === 'lobby') {
       const origins = new Origins(phase.chatPerMinute / 60, CHAT_CLIENT_SHARE);
       const fire = chatSender(this.port, origins, senders, receivers, this.streams.chat, this.salt);
@@ -347,7 +381,15 @@ export class TrafficDriver {
     if (this.status[client] !== 'joining') return;
     let lastUid = -1;
     const slot = this.port.slotOf(client);
-    for (const message of step.messages) lastUid = this.port.send(step.from, client, message.type, joinPayload(message, slot, client), message.reliable, message.ordered);
+    for (const message of step.messages)
+      lastUid = this.port.send(
+        step.from,
+        client,
+        message.type,
+        joinPayload(message, slot, client),
+        message.reliable,
+        message.ordered,
+      );
     this.joinAwaiting.set(lastUid, { client, step });
   }
 

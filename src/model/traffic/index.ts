@@ -1,6 +1,15 @@
 // Traffic's public surface: the plan a scenario describes, the driver the session
 // runs, and the join script and opcodes the live peer and the proxy reuse.
-export { DEAD_PLAYER_FEEDS, DEFAULT_JOIN_STAGGER_US, DEFAULT_PLAN, MAX_BURST_MESSAGES, MEASURED_STATE_UPDATES_PER_DIRECTION, RELIABLE_RATE_PRESETS, TREE_HASHINGS, isEventPhase } from './plan.js';
+export {
+  DEAD_PLAYER_FEEDS,
+  DEFAULT_JOIN_STAGGER_US,
+  DEFAULT_PLAN,
+  MAX_BURST_MESSAGES,
+  MEASURED_STATE_UPDATES_PER_DIRECTION,
+  RELIABLE_RATE_PRESETS,
+  TREE_HASHINGS,
+  isEventPhase,
+} from './plan.js';
 export type { Deaths, Phase, TrafficPlan } from './plan.js';
 export { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
 export { Opcode } from './payloads.js';
@@ -27,5 +36,13 @@ export {
   standInHash,
 } from './manifest.js';
 export type { ChecksumManifest, ManifestFile, ManifestSubdir, ManifestTree } from './manifest.js';
-export { checksumAnswer, checksumResponsePayload, manifestOutline, parseChecksumRequest, parseChecksumResponse, responseMismatch, roundLabel } from './checksum.js';
+export {
+  checksumAnswer,
+  checksumResponsePayload,
+  manifestOutline,
+  parseChecksumRequest,
+  parseChecksumResponse,
+  responseMismatch,
+  roundLabel,
+} from './checksum.js';
 export type { ChecksumRequest } from './checksum.js';

@@ -49,7 +49,13 @@ export interface JoinStep {
  * captured join messages carry flags high byte 0x80/0x81, not ordered.
  */
 function game(label: string, opcode: number, wireBytes: number, salt: number): JoinMessage {
-  return { label, type: TYPE_GAME, reliable: true, ordered: false, payload: filledPayload(opcode, wireBytes - 5, salt) };
+  return {
+    label,
+    type: TYPE_GAME,
+    reliable: true,
+    ordered: false,
+    payload: filledPayload(opcode, wireBytes - 5, salt),
+  };
 }
 
 function captured(label: string, payload: Uint8Array): JoinMessage {
@@ -88,7 +94,15 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
       delayMs: 0,
       after: null,
       // Captures show the stock client's connect request with type byte 0x03 (DECISIONS.md 3).
-      messages: [{ label: 'Connect', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: filledPayload(0xff, 10, 1) }],
+      messages: [
+        {
+          label: 'Connect',
+          type: TYPE_CONNECT_ACK,
+          reliable: true,
+          ordered: true,
+          payload: filledPayload(0xff, 10, 1),
+        },
+      ],
     },
     {
       step: 2,
@@ -96,24 +110,59 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
       delayMs: 0,
       after: 1,
       messages: [
-        { label: 'ConnectAck', type: TYPE_CONNECT_ACK, reliable: true, ordered: true, payload: CAPTURED.connectAckSlot2, slotAssignment: true },
+        {
+          label: 'ConnectAck',
+          type: TYPE_CONNECT_ACK,
+          reliable: true,
+          ordered: true,
+          payload: CAPTURED.connectAckSlot2,
+          slotAssignment: true,
+        },
         checksum('request', manifest, manifest.rounds[0]),
       ],
     },
     // A 22-byte keepalive with the client's identity; the server's transport echoes it.
-    { step: 3, from: 'client', delayMs: 5, after: 2, messages: [{ label: 'Keepalive', type: TYPE_DATA, reliable: true, ordered: true, payload: keepalivePayload(clientIdentity(1), PEER_ID_UNASSIGNED), identity: true }] },
+    {
+      step: 3,
+      from: 'client',
+      delayMs: 5,
+      after: 2,
+      messages: [
+        {
+          label: 'Keepalive',
+          type: TYPE_DATA,
+          reliable: true,
+          ordered: true,
+          payload: keepalivePayload(clientIdentity(1), PEER_ID_UNASSIGNED),
+          identity: true,
+        },
+      ],
+    },
   ];
   let after = 2;
   manifest.rounds.forEach((round, i) => {
     if (i > 0) {
       // The server asks the next round as soon as the answer is dispatched, except request r2,
       // which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
-      steps.push({ step: steps.length + 1, from: 'server', delayMs: round.round === 2 ? 10 : 0, after, messages: [checksum('request', manifest, round)] });
+      steps.push({
+        step: steps.length + 1,
+        from: 'server',
+        delayMs: round.round === 2 ? 10 : 0,
+        after,
+        messages: [checksum('request', manifest, round)],
+      });
       after = steps.length;
     }
     // The client answers in ~20 ms; round 2 (~700 ms, it hashes a directory tree) and 0xFF (50 ms) as measured.
     const think = round.round === 2 ? ROUND_2_THINK_MS : round.round === FINAL_ROUND ? 50 : 20;
-    const response: JoinStep = { step: steps.length + 1, from: 'client', delayMs: think, after, round: round.round, messages: [checksum('response', manifest, round)] };
+    const response: JoinStep = {
+      step: steps.length + 1,
+      from: 'client',
+      delayMs: think,
+      after,
+      round: round.round,
+      messages: [checksum('response', manifest, round)],
+    };
     steps.push(round.recursive ? { ...response, hashesTree: true } : response);
     after = steps.length;
   });
@@ -122,9 +171,19 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
     from: 'server',
     delayMs: 0,
     after,
-    messages: [game('0x28', Opcode.JoinMarker, 6, 13), game('Settings', Opcode.Settings, 51, 14), game('GameInit', Opcode.GameInit, 6, 15)],
+    messages: [
+      game('0x28', Opcode.JoinMarker, 6, 13),
+      game('Settings', Opcode.Settings, 51, 14),
+      game('GameInit', Opcode.GameInit, 6, 15),
+    ],
   });
-  steps.push({ step: steps.length + 1, from: 'client', delayMs: 30, after: steps.length, messages: [game('NewPlayerInGame', Opcode.NewPlayerInGame, 7, 16)] });
+  steps.push({
+    step: steps.length + 1,
+    from: 'client',
+    delayMs: 30,
+    after: steps.length,
+    messages: [game('NewPlayerInGame', Opcode.NewPlayerInGame, 7, 16)],
+  });
   steps.push({
     step: steps.length + 1,
     from: 'server',

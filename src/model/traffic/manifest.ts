@@ -88,7 +88,14 @@ export function numberedFiles(stem: string, count: number): ManifestFile[] {
   return Array.from({ length: count }, (_, i) => standInFile(`${stem}${String(i + 1).padStart(2, '0')}.pyc`));
 }
 
-function round(round: number, dir: string, filter: string, recursive: boolean, tree: ManifestTree, dirHash = standInHash(dir)): ManifestRound {
+function round(
+  round: number,
+  dir: string,
+  filter: string,
+  recursive: boolean,
+  tree: ManifestTree,
+  dirHash = standInHash(dir),
+): ManifestRound {
   return { round, dir, filter, recursive, dirHash, tree };
 }
 
@@ -103,17 +110,33 @@ export const DEFAULT_MANIFEST: ChecksumManifest = {
   refHash: REFERENCE_HASH,
   rounds: [
     // Captured: 21 00 | 43 E2 0C 7E | 2F CB AF 4D | 01 00 | 77 B6 3E 37 68 A7 A0 F8 | 00.
-    round(0, 'scripts/', 'App.pyc', false, { files: [{ name: 'App.pyc', nameHash: 0x373eb677, contentHash: 0xf8a0a768 }], subdirs: [] }, 0x4dafcb2f),
+    round(
+      0,
+      'scripts/',
+      'App.pyc',
+      false,
+      { files: [{ name: 'App.pyc', nameHash: 0x373eb677, contentHash: 0xf8a0a768 }], subdirs: [] },
+      0x4dafcb2f,
+    ),
     // 22 bytes on the wire: one file.
     round(1, 'scripts/', 'Autoexec.pyc', false, { files: [standInFile('Autoexec.pyc')], subdirs: [] }),
     // 1,000 payload bytes: 16 + 8 x 123 entries, so 405 + 405 + 190 in three fragments.
-    round(2, 'scripts/ships', '*.pyc', true, { files: numberedFiles('ship', 63), subdirs: [subdir('Hardpoints', numberedFiles('hardpoint', 60))] }),
+    round(2, 'scripts/ships', '*.pyc', true, {
+      files: numberedFiles('ship', 63),
+      subdirs: [subdir('Hardpoints', numberedFiles('hardpoint', 60))],
+    }),
     // 46 bytes on the wire: four files.
     round(3, 'scripts/mainmenu', '*.pyc', false, { files: numberedFiles('menu', 4), subdirs: [] }),
     // 273 bytes on the wire (268 payload): five directories and 28 files.
     round(FINAL_ROUND, 'Scripts/Multiplayer', '*.pyc', true, {
       files: numberedFiles('multiplayer', 4),
-      subdirs: [subdir('Episode', numberedFiles('episode', 4), ['Mission1', 'Mission2', 'Mission3', 'Mission4'].map((m) => subdir(m, numberedFiles(m.toLowerCase(), 5))))],
+      subdirs: [
+        subdir(
+          'Episode',
+          numberedFiles('episode', 4),
+          ['Mission1', 'Mission2', 'Mission3', 'Mission4'].map((m) => subdir(m, numberedFiles(m.toLowerCase(), 5))),
+        ),
+      ],
     }),
   ],
 };
@@ -139,45 +162,75 @@ const isU32 = (v: number) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
 export function manifestProblem(manifest: ChecksumManifest): ManifestProblem | null {
   if (!isU32(manifest.refHash)) return { path: 'refHash', reason: `${manifest.refHash} is not a u32` };
   const rounds = manifest.rounds;
-  if (rounds.length === 0 || rounds.length > MAX_MANIFEST_ROUNDS) return { path: 'rounds', reason: `expected 1 to ${MAX_MANIFEST_ROUNDS} rounds, got ${rounds.length}` };
+  if (rounds.length === 0 || rounds.length > MAX_MANIFEST_ROUNDS)
+    return { path: 'rounds', reason: `expected 1 to ${MAX_MANIFEST_ROUNDS} rounds, got ${rounds.length}` };
   const seen = new Set<number>();
   const totals = { files: 0, dirs: 0 };
   for (let i = 0; i < rounds.length; i++) {
     const r = rounds[i];
     const at = `rounds[${i}]`;
-    if (!(Number.isInteger(r.round) && r.round >= 0 && r.round <= 0xff)) return { path: `${at}.round`, reason: `${r.round} is not a round number 0..255` };
+    if (!(Number.isInteger(r.round) && r.round >= 0 && r.round <= 0xff))
+      return { path: `${at}.round`, reason: `${r.round} is not a round number 0..255` };
     if (seen.has(r.round)) return { path: `${at}.round`, reason: `round ${r.round} is asked twice` };
     seen.add(r.round);
     for (const key of ['dir', 'filter'] as const) {
-      if (r[key].length > MAX_MANIFEST_TEXT_CHARS) return { path: `${at}.${key}`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
+      if (r[key].length > MAX_MANIFEST_TEXT_CHARS)
+        return { path: `${at}.${key}`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
     }
     if (!isU32(r.dirHash)) return { path: `${at}.dirHash`, reason: `${r.dirHash} is not a u32` };
     // DECISIONS.md 31: a non-recursive round's tree ends with subdirCount 0; declared subdirectories would be dropped unsaid.
-    if (!r.recursive && r.tree.subdirs.length > 0) return { path: `${at}.tree.subdirs`, reason: 'a non-recursive round answers without subdirectories: set recursive to true, or leave them out' };
+    if (!r.recursive && r.tree.subdirs.length > 0)
+      return {
+        path: `${at}.tree.subdirs`,
+        reason: 'a non-recursive round answers without subdirectories: set recursive to true, or leave them out',
+      };
     const problem = treeProblem(r.tree, `${at}.tree`, 0, totals);
     if (problem) return problem;
   }
   const last = rounds[rounds.length - 1].round;
-  if (last !== FINAL_ROUND) return { path: `rounds[${rounds.length - 1}].round`, reason: `the last round must be 0xFF (255), the one after which the server sends the settings; got ${last}` };
+  if (last !== FINAL_ROUND)
+    return {
+      path: `rounds[${rounds.length - 1}].round`,
+      reason: `the last round must be 0xFF (255), the one after which the server sends the settings; got ${last}`,
+    };
   return null;
 }
 
-function treeProblem(tree: ManifestTree, path: string, depth: number, totals: { files: number; dirs: number }): ManifestProblem | null {
-  if (tree.files.length > MAX_FILES_PER_DIR) return { path: `${path}.files`, reason: `${tree.files.length} files, a directory holds at most ${MAX_FILES_PER_DIR} (u16 count)` };
-  if (tree.subdirs.length > MAX_SUBDIRS) return { path: `${path}.subdirs`, reason: `${tree.subdirs.length} subdirectories, a directory holds at most ${MAX_SUBDIRS} (u8 count)` };
+function treeProblem(
+  tree: ManifestTree,
+  path: string,
+  depth: number,
+  totals: { files: number; dirs: number },
+): ManifestProblem | null {
+  if (tree.files.length > MAX_FILES_PER_DIR)
+    return {
+      path: `${path}.files`,
+      reason: `${tree.files.length} files, a directory holds at most ${MAX_FILES_PER_DIR} (u16 count)`,
+    };
+  if (tree.subdirs.length > MAX_SUBDIRS)
+    return {
+      path: `${path}.subdirs`,
+      reason: `${tree.subdirs.length} subdirectories, a directory holds at most ${MAX_SUBDIRS} (u8 count)`,
+    };
   totals.files += tree.files.length;
-  if (totals.files > MAX_MANIFEST_FILES) return { path: `${path}.files`, reason: `more than ${MAX_MANIFEST_FILES} files in the manifest` };
+  if (totals.files > MAX_MANIFEST_FILES)
+    return { path: `${path}.files`, reason: `more than ${MAX_MANIFEST_FILES} files in the manifest` };
   for (let i = 0; i < tree.files.length; i++) {
     const f = tree.files[i];
-    if (f.name.length > MAX_MANIFEST_TEXT_CHARS) return { path: `${path}.files[${i}].name`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
-    if (!isU32(f.nameHash) || !isU32(f.contentHash)) return { path: `${path}.files[${i}]`, reason: 'its hashes must be u32' };
+    if (f.name.length > MAX_MANIFEST_TEXT_CHARS)
+      return { path: `${path}.files[${i}].name`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
+    if (!isU32(f.nameHash) || !isU32(f.contentHash))
+      return { path: `${path}.files[${i}]`, reason: 'its hashes must be u32' };
   }
   for (let i = 0; i < tree.subdirs.length; i++) {
     const d = tree.subdirs[i];
     const at = `${path}.subdirs[${i}]`;
-    if (depth + 1 > MAX_MANIFEST_DEPTH) return { path: at, reason: `nested deeper than ${MAX_MANIFEST_DEPTH} directories` };
-    if (++totals.dirs > MAX_MANIFEST_DIRS) return { path: at, reason: `more than ${MAX_MANIFEST_DIRS} subdirectories in the manifest` };
-    if (d.name.length > MAX_MANIFEST_TEXT_CHARS) return { path: `${at}.name`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
+    if (depth + 1 > MAX_MANIFEST_DEPTH)
+      return { path: at, reason: `nested deeper than ${MAX_MANIFEST_DEPTH} directories` };
+    if (++totals.dirs > MAX_MANIFEST_DIRS)
+      return { path: at, reason: `more than ${MAX_MANIFEST_DIRS} subdirectories in the manifest` };
+    if (d.name.length > MAX_MANIFEST_TEXT_CHARS)
+      return { path: `${at}.name`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
     if (!isU32(d.nameHash)) return { path: `${at}.nameHash`, reason: `${d.nameHash} is not a u32` };
     const inner = treeProblem(d, at, depth + 1, totals);
     if (inner) return inner;

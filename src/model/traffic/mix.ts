@@ -43,7 +43,12 @@ export interface EventMix {
 function mixOf(kinds: readonly EventKind[]): EventMix {
   const weights = kinds.map((kind) => kind.count);
   const totalWeight = weights.reduce((a, b) => a + b, 0);
-  return { kinds, weights, totalWeight, messagesPerEvent: kinds.reduce((sum, kind) => sum + kind.count * kind.copies, 0) / totalWeight };
+  return {
+    kinds,
+    weights,
+    totalWeight,
+    messagesPerEvent: kinds.reduce((sum, kind) => sum + kind.count * kind.copies, 0) / totalWeight,
+  };
 }
 
 export const FULL_MIX: EventMix = mixOf(MEASURED_MIX);
@@ -63,7 +68,10 @@ export function eventMix(names: readonly string[] | null): EventMix {
 
 export function drawEvent(stream: RandomStream, mix: EventMix = FULL_MIX): { kind: EventKind; payloadBytes: number } {
   const kind = mix.kinds[weightedIndex(stream, mix.weights, mix.totalWeight)];
-  const payloadBytes = kind.payloadBytes.length === 1 ? kind.payloadBytes[0] : kind.payloadBytes[uniformInt(stream, 0, kind.payloadBytes.length - 1)];
+  const payloadBytes =
+    kind.payloadBytes.length === 1
+      ? kind.payloadBytes[0]
+      : kind.payloadBytes[uniformInt(stream, 0, kind.payloadBytes.length - 1)];
   return { kind, payloadBytes };
 }
 

@@ -87,7 +87,9 @@ export function templatePayload(opcode: number, bytes: number, salt: number): Ui
 function templatesOf(opcode: number): Uint8Array[] {
   let set = templates[opcode];
   if (set === undefined) {
-    set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) => filledPayload(opcode, TEMPLATE_BYTES, opcode * SALT_STRIDE + i));
+    set = Array.from({ length: TEMPLATES_PER_OPCODE }, (_, i) =>
+      filledPayload(opcode, TEMPLATE_BYTES, opcode * SALT_STRIDE + i),
+    );
     templates[opcode] = set;
   }
   return set;

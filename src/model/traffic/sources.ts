@@ -37,7 +37,13 @@ export interface TrafficPort {
 }
 
 /** Calls `fire` at the arrivals of a Poisson or periodic process of `perSecond`. */
-export function startArrivals(sim: Scheduler, perSecond: number, arrival: Arrival, stream: RandomStream, fire: () => void): Timer | null {
+export function startArrivals(
+  sim: Scheduler,
+  perSecond: number,
+  arrival: Arrival,
+  stream: RandomStream,
+  fire: () => void,
+): Timer | null {
   if (!(perSecond > 0)) return null;
   const meanUs = usPerEvent(perSecond);
   const startUs = sim.now;
@@ -45,7 +51,11 @@ export function startArrivals(sim: Scheduler, perSecond: number, arrival: Arriva
   // Periodic arrivals sit at start + round(k * period), k = 0, 1, …, so no rounding
   // drift accumulates and a phase [start, end) holds exactly rate * length of them.
   const nextDelay = (): Micros =>
-    micros(arrival === 'periodic' ? startUs + Math.round(++k * meanUs) - sim.now : Math.max(1, Math.round(exponential(stream, meanUs))));
+    micros(
+      arrival === 'periodic'
+        ? startUs + Math.round(++k * meanUs) - sim.now
+        : Math.max(1, Math.round(exponential(stream, meanUs))),
+    );
   const timer = sim.after(arrival === 'periodic' ? ZERO_US : nextDelay(), () => {
     fire();
     sim.reschedule(timer, addUs(sim.now, nextDelay()));
@@ -61,7 +71,14 @@ export class PayloadSalt {
 }
 
 /** Unreliable StateUpdates (`32 LL 00`) on one connection, whole-message size uniform in [min, max]. */
-export function stateUpdateSender(port: TrafficPort, from: Role, client: number, sizes: { min: number; max: number }, stream: RandomStream, salt: PayloadSalt): () => void {
+export function stateUpdateSender(
+  port: TrafficPort,
+  from: Role,
+  client: number,
+  sizes: { min: number; max: number },
+  stream: RandomStream,
+  salt: PayloadSalt,
+): () => void {
   return () => {
     const wireBytes = sizes.min === sizes.max ? sizes.min : uniformInt(stream, sizes.min, sizes.max);
     port.send(from, client, TYPE_GAME, templatePayload(Opcode.StateUpdate, wireBytes - 3, salt.next()), false, false);
@@ -99,13 +116,20 @@ export class Origins {
 }
 
 /** Sends one game message from its origin: a player to the server, or the server to every player. */
-function sendFromOrigin(port: TrafficPort, origin: number | null, inGame: readonly number[], payload: Uint8Array, copies: number): void {
+function sendFromOrigin(
+  port: TrafficPort,
+  origin: number | null,
+  inGame: readonly number[],
+  payload: Uint8Array,
+  copies: number,
+): void {
   if (origin !== null) {
     // Both copies are queued at the same instant, so they share a datagram.
     for (let i = 0; i < copies; i++) port.send('client', origin, TYPE_GAME, payload, true, false);
     return;
   }
-  for (const client of inGame) for (let i = 0; i < copies; i++) port.send('server', client, TYPE_GAME, payload, true, false);
+  for (const client of inGame)
+    for (let i = 0; i < copies; i++) port.send('server', client, TYPE_GAME, payload, true, false);
 }
 
 /**
@@ -140,7 +164,14 @@ const CHAT = MEASURED_MIX.find((kind) => kind.name === 'Chat') as (typeof MEASUR
 /** Lobby chat: half from the players, half from the server (one player's view). */
 export const CHAT_CLIENT_SHARE = 0.5;
 
-export function chatSender(port: TrafficPort, origins: Origins, senders: () => readonly number[], receivers: () => readonly number[], stream: RandomStream, salt: PayloadSalt): () => void {
+export function chatSender(
+  port: TrafficPort,
+  origins: Origins,
+  senders: () => readonly number[],
+  receivers: () => readonly number[],
+  stream: RandomStream,
+  salt: PayloadSalt,
+): () => void {
   return () => {
     const players = senders();
     if (players.length === 0) return;

@@ -128,7 +128,11 @@ export class AckOutbox {
     const existing = this.byKey.get(key);
     const size = this.size;
     // A linear scan stops at the match, or examines every entry on a miss.
-    const comparisons = this.hashed ? 1 : existing ? this.fresh.countUpTo(existing.order) + this.stale.countUpTo(existing.order) : size;
+    const comparisons = this.hashed
+      ? 1
+      : existing
+        ? this.fresh.countUpTo(existing.order) + this.stale.countUpTo(existing.order)
+        : size;
     const c = this.counters;
     c.dedupLookups++;
     // A new or refreshed entry is due now: both passes must look again.
@@ -182,7 +186,8 @@ export class AckOutbox {
       prev: null,
       next: null,
     };
-    if (entry.order >= this.capacity) throw new Error(`ack-outbox: order ${entry.order} past the capacity ${this.capacity}`);
+    if (entry.order >= this.capacity)
+      throw new Error(`ack-outbox: order ${entry.order} past the capacity ${this.capacity}`);
     this.byOrder[entry.order] = entry;
     this.byKey.set(key, entry);
     this.fresh.append(entry);
@@ -247,7 +252,15 @@ export class AckOutbox {
   };
 
   /** Sends due entries of `list` in queue order; stops at the first that does not fit (§4). */
-  private sendDue(list: EntryList<AckEntry>, scan: ListScan, limit: number, note: SendNote, nowUs: Micros, out: DatagramBuilder, atLimit: (entry: AckEntry, nowUs: Micros) => void): void {
+  private sendDue(
+    list: EntryList<AckEntry>,
+    scan: ListScan,
+    limit: number,
+    note: SendNote,
+    nowUs: Micros,
+    out: DatagramBuilder,
+    atLimit: (entry: AckEntry, nowUs: Micros) => void,
+  ): void {
     if (nowUs - scan.smallestLastSendUs <= this.resendIntervalUs) return; // nothing is due yet
     const resumed = scan.resumeAtUs === nowUs && scan.resume !== null;
     let entry = resumed ? scan.resume : list.head;
@@ -299,9 +312,11 @@ export class AckOutbox {
 
   /** Called once the entry is out of both lists. */
   private free(entry: AckEntry): void {
-    if (this.byOrder[entry.order] !== entry) throw new Error(`ack-outbox: free of seq ${entry.seq}, which is not at its order ${entry.order}`);
+    if (this.byOrder[entry.order] !== entry)
+      throw new Error(`ack-outbox: free of seq ${entry.seq}, which is not at its order ${entry.order}`);
     this.byOrder[entry.order] = undefined;
-    if (!this.byKey.delete(this.keyOf(entry.seq, entry.low, entry.fragment, entry.fragIndex))) throw new Error(`ack-outbox: free of seq ${entry.seq}, which is not in the key index`);
+    if (!this.byKey.delete(this.keyOf(entry.seq, entry.low, entry.fragment, entry.fragIndex)))
+      throw new Error(`ack-outbox: free of seq ${entry.seq}, which is not in the key index`);
     this.counters.ackEntriesFreed++;
   }
 
@@ -313,7 +328,8 @@ export class AckOutbox {
   /** Renumbers live entries 0..n-1 in queue order once insertion ids run out. Amortised O(1). */
   private compact(): void {
     const live = this.entriesInQueueOrder();
-    if (live.length !== this.byKey.size) throw new Error(`ack-outbox: ${live.length} entries listed, ${this.byKey.size} indexed`);
+    if (live.length !== this.byKey.size)
+      throw new Error(`ack-outbox: ${live.length} entries listed, ${this.byKey.size} indexed`);
     while (live.length * 2 > this.capacity) this.capacity *= 2;
     this.byOrder = [];
     live.forEach((entry, i) => {

@@ -1,7 +1,12 @@
 // Packs one datagram within the 512-byte and 255-message limits
 // (DECISIONS.md 5, 8). The send-cycle steps ask it for room message by message;
 // a message that does not fit waits for a later update.
-import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM, TYPE_ACK } from '../../core/codec/index.js';
+import {
+  DATAGRAM_HEADER_BYTES,
+  MAX_DATAGRAM_BYTES,
+  MAX_MESSAGES_PER_DATAGRAM,
+  TYPE_ACK,
+} from '../../core/codec/index.js';
 import type { Message } from '../../core/codec/index.js';
 
 /** Why a message is in the datagram; traces mark retransmissions and dead-zone ACKs with it. */

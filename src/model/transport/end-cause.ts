@@ -31,7 +31,12 @@ export type EndCause =
   /** onGiveUp: disconnect; the first message given up in the ending update. */
   | { readonly kind: 'message-given-up'; readonly limit: GiveUpLimit; readonly message: MessageRef }
   /** A drain that had not finished one peer timeout after it began. */
-  | { readonly kind: 'drain-deadline'; readonly drainStartUs: Micros; readonly oldestUnacked: MessageRef | null; readonly remoteDisconnected: boolean }
+  | {
+      readonly kind: 'drain-deadline';
+      readonly drainStartUs: Micros;
+      readonly oldestUnacked: MessageRef | null;
+      readonly remoteDisconnected: boolean;
+    }
   /** The host itself went away. */
   | { readonly kind: 'halted' };
 
@@ -48,14 +53,24 @@ interface DrainView {
 }
 
 /** The cause of an ending verdict: `given` is the update's first give-up, `oldest` the oldest unACKed message. */
-export function verdictCause(verdict: Exclude<UpdateVerdict, 'continue'>, given: GivenUp | null, oldest: OutgoingMessage | null, drain: DrainView): EndCause {
+export function verdictCause(
+  verdict: Exclude<UpdateVerdict, 'continue'>,
+  given: GivenUp | null,
+  oldest: OutgoingMessage | null,
+  drain: DrainView,
+): EndCause {
   if (verdict === 'closed') return { kind: 'closed' };
   if (verdict === 'gave-up') {
     if (given === null) throw new Error('transport: gave up with no message given up');
     return { kind: 'message-given-up', limit: given.limit, message: messageRef(given.message) };
   }
   if (drain.drainStartUs === null) throw new Error('transport: a drain deadline without a drain');
-  return { kind: 'drain-deadline', drainStartUs: drain.drainStartUs, oldestUnacked: oldest === null ? null : messageRef(oldest), remoteDisconnected: drain.remoteHasLeft };
+  return {
+    kind: 'drain-deadline',
+    drainStartUs: drain.drainStartUs,
+    oldestUnacked: oldest === null ? null : messageRef(oldest),
+    remoteDisconnected: drain.remoteHasLeft,
+  };
 }
 
 function messageRef(message: OutgoingMessage): MessageRef {
@@ -72,7 +87,11 @@ function messageRef(message: OutgoingMessage): MessageRef {
 
 /** "high seq 12 (fragment 2)", "low seq 3 (type 0x05)". */
 export function messageRefText(m: MessageRef): string {
-  const what = m.fragment ? ` (fragment ${m.fragIndex})` : m.type === 0x32 ? '' : ` (type 0x${m.type.toString(16).padStart(2, '0')})`;
+  const what = m.fragment
+    ? ` (fragment ${m.fragIndex})`
+    : m.type === 0x32
+      ? ''
+      : ` (type 0x${m.type.toString(16).padStart(2, '0')})`;
   return `${m.low ? 'low' : 'high'} seq ${m.seq}${what}`;
 }
 
@@ -86,7 +105,12 @@ export function endCauseText(cause: EndCause): string {
     case 'message-given-up':
       return `gave up ${messageRefText(cause.message)} at its ${cause.limit} after ${cause.message.sends} sends`;
     case 'drain-deadline': {
-      const waiting = cause.oldestUnacked !== null ? `${messageRefText(cause.oldestUnacked)} unACKed` : cause.remoteDisconnected ? 'the linger' : "the remote's Disconnect";
+      const waiting =
+        cause.oldestUnacked !== null
+          ? `${messageRefText(cause.oldestUnacked)} unACKed`
+          : cause.remoteDisconnected
+            ? 'the linger'
+            : "the remote's Disconnect";
       return `drain deadline (drain began at ${usToSeconds(cause.drainStartUs).toFixed(3)} s; waiting for ${waiting})`;
     }
     case 'halted':

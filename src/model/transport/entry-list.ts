@@ -31,7 +31,8 @@ export class EntryList<T extends Linked<T>> {
   /** Appends an entry newer than every member. */
   append(entry: T): void {
     this.assertUnlinked(entry);
-    if (this.tail !== null && this.tail.order >= entry.order) throw new Error(`entry-list: append of order ${entry.order} after ${this.tail.order}`);
+    if (this.tail !== null && this.tail.order >= entry.order)
+      throw new Error(`entry-list: append of order ${entry.order} after ${this.tail.order}`);
     entry.prev = this.tail;
     entry.next = null;
     if (this.tail) this.tail.next = entry;
@@ -46,7 +47,8 @@ export class EntryList<T extends Linked<T>> {
     this.assertUnlinked(entry);
     const before = this.members.countUpTo(entry.order - 1);
     const after = before === 0 ? null : this.entryAt(this.members.kth(before));
-    if (after !== null && !(after !== undefined && after.order < entry.order)) throw new Error(`entry-list: no member precedes order ${entry.order}`);
+    if (after !== null && !(after !== undefined && after.order < entry.order))
+      throw new Error(`entry-list: no member precedes order ${entry.order}`);
     entry.prev = after;
     entry.next = after ? after.next : this.head;
     if (entry.next) entry.next.prev = entry;
@@ -59,7 +61,10 @@ export class EntryList<T extends Linked<T>> {
 
   /** Removes a member. O(1) check: its neighbours (or head and tail) point back at it. */
   remove(entry: T): void {
-    if ((entry.prev === null ? this.head !== entry : entry.prev.next !== entry) || (entry.next === null ? this.tail !== entry : entry.next.prev !== entry)) {
+    if (
+      (entry.prev === null ? this.head !== entry : entry.prev.next !== entry) ||
+      (entry.next === null ? this.tail !== entry : entry.next.prev !== entry)
+    ) {
       throw new Error(`entry-list: remove of order ${entry.order}, which is not a member`);
     }
     if (entry.prev) entry.prev.next = entry.next;
@@ -73,7 +78,8 @@ export class EntryList<T extends Linked<T>> {
 
   /** A member has neighbours or is the head; an entry being added must be neither. */
   private assertUnlinked(entry: T): void {
-    if (entry.prev !== null || entry.next !== null || this.head === entry) throw new Error(`entry-list: order ${entry.order} is already linked`);
+    if (entry.prev !== null || entry.next !== null || this.head === entry)
+      throw new Error(`entry-list: order ${entry.order} is already linked`);
   }
 
   /** After the owner renumbered orders: rebuild the index from the (still ordered) links. */

@@ -11,11 +11,29 @@ export interface HostIdentity {
 export const SERVER_IDENTITY: HostIdentity = { address: [10, 10, 10, 1], name: 'Dukat' };
 
 /** Player names for clients 1..16; client 1 is the captured one (10.10.10.239). */
-const PLAYER_NAMES = ['Sisko', 'Kira', 'Dax', 'Worf', 'Odo', 'Bashir', 'Quark', 'Nog', 'Rom', 'Garak', 'Keiko', 'Ezri', 'Jake', 'Leeta', 'Vic', 'Martok'];
+const PLAYER_NAMES = [
+  'Sisko',
+  'Kira',
+  'Dax',
+  'Worf',
+  'Odo',
+  'Bashir',
+  'Quark',
+  'Nog',
+  'Rom',
+  'Garak',
+  'Keiko',
+  'Ezri',
+  'Jake',
+  'Leeta',
+  'Vic',
+  'Martok',
+];
 
 /** Client k (1-based): 10.10.10.(238 + k), so client 1 is the captured 10.10.10.239. */
 export function clientIdentity(client: number): HostIdentity {
-  if (!(Number.isInteger(client) && client >= 1 && client <= PLAYER_NAMES.length)) throw new Error(`identity: no client ${client}`);
+  if (!(Number.isInteger(client) && client >= 1 && client <= PLAYER_NAMES.length))
+    throw new Error(`identity: no client ${client}`);
   return { address: [10, 10, 10, 238 + client], name: PLAYER_NAMES[client - 1] };
 }
 

@@ -35,7 +35,8 @@ export class IntMap<V> {
 
   /** Sets a value (never undefined: get's "absent"). */
   set(key: number, value: V): void {
-    if (!(key >= 0 && key <= 0x7fffffff && Number.isInteger(key))) throw new Error(`int map: key ${key} is not a non-negative int32`);
+    if (!(key >= 0 && key <= 0x7fffffff && Number.isInteger(key)))
+      throw new Error(`int map: key ${key} is not a non-negative int32`);
     if (value === undefined) throw new Error('int map: undefined is not a value');
     for (let i = this.home(key); ; i = (i + 1) & this.mask) {
       const k = this.keys[i];

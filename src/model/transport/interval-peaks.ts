@@ -45,7 +45,10 @@ export class IntervalPeaks implements IntervalPeakValues {
  * samples is not known (the sample is the figure, as the table's total peak
  * is); the per-event figures are the largest of any peer's.
  */
-export function totalIntervalPeaks(gauges: Readonly<PeerGauges>, peers: ReadonlyArray<Readonly<IntervalPeakValues> | undefined>): IntervalPeakValues {
+export function totalIntervalPeaks(
+  gauges: Readonly<PeerGauges>,
+  peers: ReadonlyArray<Readonly<IntervalPeakValues> | undefined>,
+): IntervalPeakValues {
   let ackBytesPerPacket = 0;
   let dedupPerMessage = 0;
   for (const p of peers) {
@@ -53,5 +56,12 @@ export function totalIntervalPeaks(gauges: Readonly<PeerGauges>, peers: Readonly
     if (p.ackBytesPerPacket > ackBytesPerPacket) ackBytesPerPacket = p.ackBytesPerPacket;
     if (p.dedupPerMessage > dedupPerMessage) dedupPerMessage = p.dedupPerMessage;
   }
-  return { ackOutbox: gauges.ackOutbox, ackOutboxDeadZone: gauges.ackOutboxDeadZone, retransmitQueue: gauges.retransmitQueue, memoryBytes: gauges.memoryBytes, ackBytesPerPacket, dedupPerMessage };
+  return {
+    ackOutbox: gauges.ackOutbox,
+    ackOutboxDeadZone: gauges.ackOutboxDeadZone,
+    retransmitQueue: gauges.retransmitQueue,
+    memoryBytes: gauges.memoryBytes,
+    ackBytesPerPacket,
+    dedupPerMessage,
+  };
 }

@@ -27,7 +27,8 @@ export function sendsKeepalives(policy: KeepalivePolicy, role: Role): boolean {
  * decompiled constructor, whose payload the listing does not show: empty.
  */
 export function idleKeepalive(policy: KeepalivePolicy, identity: HostIdentity, slot: number): KeepaliveShape {
-  if (policy.message === 'type-0x02') return { type: TYPE_CONNECT, payload: EMPTY, reliable: policy.reliable, ordered: policy.reliable };
+  if (policy.message === 'type-0x02')
+    return { type: TYPE_CONNECT, payload: EMPTY, reliable: policy.reliable, ordered: policy.reliable };
   return identityMessage(identity, slot, policy.reliable);
 }
 
@@ -37,7 +38,10 @@ export function identityMessage(identity: HostIdentity, slot: number, reliable: 
 }
 
 /** Does a sent datagram reset the "nothing sent for 5 s" clock? */
-export function resetsIdleClock(counts: IdleCounts, out: { firstSends: number; retransmits: number; reliables: number }): boolean {
+export function resetsIdleClock(
+  counts: IdleCounts,
+  out: { firstSends: number; retransmits: number; reliables: number },
+): boolean {
   switch (counts) {
     case 'any-datagram':
       return true;

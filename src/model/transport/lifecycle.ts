@@ -93,7 +93,8 @@ export class ConnectionLifecycle {
 
   /** Our Disconnect is queued with this seq. */
   disconnectQueued(seq: number): void {
-    if (this.current !== 'open' && this.current !== 'draining') throw new Error(`lifecycle: Disconnect queued in state ${this.current}`);
+    if (this.current !== 'open' && this.current !== 'draining')
+      throw new Error(`lifecycle: Disconnect queued in state ${this.current}`);
     this.disconnectSeq = seq;
     this.disconnecting = true;
     this.set('disconnecting');
@@ -124,9 +125,15 @@ export class ConnectionLifecycle {
   verdict(nowUs: Micros, gaveUpInUpdate: boolean, queues: QueuesView): UpdateVerdict {
     // transport-layer.md §4: giving up on a message ends the connection (fixed).
     if (gaveUpInUpdate && this.switches.onGiveUp === 'disconnect') return 'gave-up';
-    if (this.remoteLeftAtUs !== null && nowUs > this.remoteLeftAtUs && nowUs >= this.remoteLeftAtUs + this.removeAfterUs) return 'closed';
+    if (
+      this.remoteLeftAtUs !== null &&
+      nowUs > this.remoteLeftAtUs &&
+      nowUs >= this.remoteLeftAtUs + this.removeAfterUs
+    )
+      return 'closed';
     const ownAcked = this.disconnectSeq !== null && queues.ownDisconnectAcked(this.disconnectSeq);
-    if (this.kickedAtUs !== null) return ownAcked || nowUs >= this.kickedAtUs + this.removeAfterUs ? 'closed' : 'continue';
+    if (this.kickedAtUs !== null)
+      return ownAcked || nowUs >= this.kickedAtUs + this.removeAfterUs ? 'closed' : 'continue';
     if (!this.drain) return ownAcked ? 'closed' : 'continue';
     if (ownAcked && this.remoteDisconnected) {
       this.lingerUntilUs ??= addUs(nowUs, this.lingerUs);
@@ -138,7 +145,8 @@ export class ConnectionLifecycle {
 
   /** The connection ended: nothing keeps the gate open any more. */
   ended(state: 'closed' | 'timed-out' | 'gave-up' | 'halted'): void {
-    if (connectionEnded(this.current)) throw new Error(`lifecycle: ${state} after the connection already ended (${this.current})`);
+    if (connectionEnded(this.current))
+      throw new Error(`lifecycle: ${state} after the connection already ended (${this.current})`);
     this.disconnecting = false;
     this.set(state);
   }

@@ -86,7 +86,8 @@ export class OutgoingPool {
 
   /** Takes back a sent unreliable message; the other fields are as newOutgoing left them. */
   give(message: OutgoingMessage): void {
-    if (message.reliable || message.fragment || message.seq !== null) throw new Error('outgoing pool: only unreliable, unfragmented messages are reused');
+    if (message.reliable || message.fragment || message.seq !== null)
+      throw new Error('outgoing pool: only unreliable, unfragmented messages are reused');
     if (this.spare.length < MAX_SPARE_OUTGOING) this.spare.push(message);
   }
 }
@@ -98,6 +99,8 @@ export function cloneOutgoing(message: OutgoingMessage): OutgoingMessage {
 
 /** Our own Disconnect (or Boot) with this low seq still waits in `queued` for its first send. */
 export function goodbyeQueued(queued: Iterable<OutgoingMessage>, seq: number): boolean {
-  for (const message of queued) if (message.low && message.seq === seq && (message.type === TYPE_DISCONNECT || message.type === TYPE_BOOT)) return true;
+  for (const message of queued)
+    if (message.low && message.seq === seq && (message.type === TYPE_DISCONNECT || message.type === TYPE_BOOT))
+      return true;
   return false;
 }

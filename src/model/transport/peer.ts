@@ -2,8 +2,22 @@
 // sequence-counter pairs, liveness, and the network update: send, then receive
 // every datagram that arrived since the last update, then dispatch
 // (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13, 16).
-import { DATAGRAM_HEADER_BYTES, MAX_FRAGMENTS_PER_MESSAGE, MAX_FRAGMENT_CHUNK_BYTES, MAX_UNFRAGMENTED_PAYLOAD_BYTES } from '../../core/codec/index.js';
-import { PEER_ID_SERVER, PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_DISCONNECT, TYPE_GAME } from '../../core/codec/index.js';
+import {
+  DATAGRAM_HEADER_BYTES,
+  MAX_FRAGMENTS_PER_MESSAGE,
+  MAX_FRAGMENT_CHUNK_BYTES,
+  MAX_UNFRAGMENTED_PAYLOAD_BYTES,
+} from '../../core/codec/index.js';
+import {
+  PEER_ID_SERVER,
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_BOOT,
+  TYPE_CONNECT_ACK,
+  TYPE_DATA,
+  TYPE_DISCONNECT,
+  TYPE_GAME,
+} from '../../core/codec/index.js';
 import { isLowType, isKnownType, writeDatagram } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ZERO_US, msToUsUnrounded } from '../../core/engine/index.js';
@@ -101,10 +115,13 @@ export class PeerTransport implements UpdateSteps {
         hooks.deliverUnreliable(type, datagram, payloadStart, payloadEnd);
       },
     });
-    if (!(params.tickMs > 0 && params.datagramsPerUpdate >= 1)) throw new Error('transport: tick and datagramsPerUpdate must be positive');
+    if (!(params.tickMs > 0 && params.datagramsPerUpdate >= 1))
+      throw new Error('transport: tick and datagramsPerUpdate must be positive');
     // Fragment 0 carries 7 header bytes; it must fit the 510 bytes after the datagram header.
     if (!(params.fragmentChunkBytes >= 1 && params.fragmentChunkBytes <= MAX_FRAGMENT_CHUNK_BYTES)) {
-      throw new Error(`transport: fragmentChunkBytes ${params.fragmentChunkBytes} does not fit a datagram (1..${MAX_FRAGMENT_CHUNK_BYTES})`);
+      throw new Error(
+        `transport: fragmentChunkBytes ${params.fragmentChunkBytes} does not fit a datagram (1..${MAX_FRAGMENT_CHUNK_BYTES})`,
+      );
     }
     this.parts = {
       ackOutbox: this.ackOutbox,
@@ -115,7 +132,10 @@ export class PeerTransport implements UpdateSteps {
       outOfBand: this.outOfBand,
       ridingAcks: switches.ackCarriage !== 'when-due',
       ridingStaleAcks: switches.ackCarriage === 'every-datagram-all',
-      inWindow: switches.sendWindow === null ? null : (message) => this.retransmitQueue.inWindow(message.low, message.seq as number),
+      inWindow:
+        switches.sendWindow === null
+          ? null
+          : (message) => this.retransmitQueue.inWindow(message.low, message.seq as number),
       onWindowStall: () => this.counters.windowStalls++,
       onFirstSent: (message, nowUs) => {
         this.firstSendBytes -= dataMessageBytes(message.payload.length);
@@ -173,12 +193,19 @@ export class PeerTransport implements UpdateSteps {
     return type === TYPE_GAME && payloadBytes > this.params.fragmentChunkBytes;
   }
 
-  private queueMessage(type: DataType, payload: Uint8Array, requestedReliable: boolean, ordered: boolean, uid: number): boolean {
+  private queueMessage(
+    type: DataType,
+    payload: Uint8Array,
+    requestedReliable: boolean,
+    ordered: boolean,
+    uid: number,
+  ): boolean {
     const chunk = this.params.fragmentChunkBytes;
     const fragmentIt = this.fragments(type, payload.length);
     const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
     if (pieces > MAX_FRAGMENTS_PER_MESSAGE) return this.refuseAtLimit('unsendableRefused');
-    if (this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit) return this.refuseAtLimit('firstSendQueueFull');
+    if (this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit)
+      return this.refuseAtLimit('firstSendQueueFull');
     const reliable = requestedReliable || fragmentIt;
     if (reliable && !requestedReliable) this.counters.forcedReliable++;
     const low = isLowType(type);
@@ -188,7 +215,11 @@ export class PeerTransport implements UpdateSteps {
       // Refuse what can never be encoded or fit a datagram, before a seq is spent.
       if (!isKnownType(type) || (type as number) === TYPE_ACK) return this.refuse();
       if (payload.length > MAX_UNFRAGMENTED_PAYLOAD_BYTES) return this.refuseAtLimit('unsendableRefused');
-      this.enqueue(reliable ? newOutgoing(type, reliable, ordered, seq, payload, uid) : this.outgoingPool.unreliable(type, ordered, payload, uid));
+      this.enqueue(
+        reliable
+          ? newOutgoing(type, reliable, ordered, seq, payload, uid)
+          : this.outgoingPool.unreliable(type, ordered, payload, uid),
+      );
     } else {
       for (let i = 0; i < pieces; i++) {
         const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
@@ -196,7 +227,8 @@ export class PeerTransport implements UpdateSteps {
       }
     }
     // The client's Connect (type 0x03 before a slot is assigned) is answered by the connect reply.
-    if (reliable && this.role === 'client' && type === TYPE_CONNECT_ACK && this.ownPeerId === PEER_ID_UNASSIGNED) this.connectSeq = seq;
+    if (reliable && this.role === 'client' && type === TYPE_CONNECT_ACK && this.ownPeerId === PEER_ID_UNASSIGNED)
+      this.connectSeq = seq;
     if (reliable) this.sendSeq[category] = seqNext(this.sendSeq[category]);
     return true;
   }
@@ -219,7 +251,8 @@ export class PeerTransport implements UpdateSteps {
   sendBoot(slot: number): boolean {
     if (this.lifecycle.state !== 'open') return false;
     const uid = this.hooks.newUid(true, true);
-    const payload = this.switches.bootPayload === 'slot' ? Uint8Array.of(slot) : Uint8Array.of(slot, BOOT_REASON_TIMEOUT);
+    const payload =
+      this.switches.bootPayload === 'slot' ? Uint8Array.of(slot) : Uint8Array.of(slot, BOOT_REASON_TIMEOUT);
     if (this.queueMessage(TYPE_BOOT, payload, true, true, uid)) return true;
     this.hooks.refused(uid);
     return false;
@@ -279,7 +312,12 @@ export class PeerTransport implements UpdateSteps {
   }
 
   memoryBytes(): number {
-    return this.ackOutbox.modelledBytes + this.retransmitQueue.modelledBytes + this.firstSendBytes + this.receiver.modelledBytes;
+    return (
+      this.ackOutbox.modelledBytes +
+      this.retransmitQueue.modelledBytes +
+      this.firstSendBytes +
+      this.receiver.modelledBytes
+    );
   }
 
   /**
@@ -328,12 +366,18 @@ export class PeerTransport implements UpdateSteps {
       return false;
     }
     const keepalive = this.switches.keepalive;
-    if (this.lifecycle.state === 'open' && sendsKeepalives(keepalive, this.role) && now - this.lastSentUs >= msToUsUnrounded(this.params.keepaliveIdleMs)) {
+    if (
+      this.lifecycle.state === 'open' &&
+      sendsKeepalives(keepalive, this.role) &&
+      now - this.lastSentUs >= msToUsUnrounded(this.params.keepaliveIdleMs)
+    ) {
       // The keepalive is itself a send: whatever idleCounts counts, it restarts the 5 s clock.
-      if (this.sendKeepalive(idleKeepalive(keepalive, this.identity, this.ownPeerId), keepalive.path)) this.lastSentUs = now;
+      if (this.sendKeepalive(idleKeepalive(keepalive, this.identity, this.ownPeerId), keepalive.path))
+        this.lastSentUs = now;
     }
     // Drain: everything we sent was ACKed, so the Disconnect can leave in this update.
-    if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0)) this.queueDisconnect();
+    if (this.lifecycle.readyToSendDisconnect(this.firstSendQueue.length === 0 && this.retransmitQueue.size === 0))
+      this.queueDisconnect();
     this.gaveUpInUpdate = null;
     this.update.gateOpened = false;
     for (let d = 0; d < this.params.datagramsPerUpdate; d++) {
@@ -381,12 +425,16 @@ export class PeerTransport implements UpdateSteps {
     if (connectionEnded(this.lifecycle.state)) return false;
     const next = this.lifecycle.verdict(now, this.gaveUpInUpdate !== null, this.queuesView);
     if (next === 'continue') return true;
-    this.shutDown(next === 'closed' ? 'closed' : 'gave-up', verdictCause(next, this.gaveUpInUpdate, this.retransmitQueue.oldest(), this.lifecycle));
+    this.shutDown(
+      next === 'closed' ? 'closed' : 'gave-up',
+      verdictCause(next, this.gaveUpInUpdate, this.retransmitQueue.oldest(), this.lifecycle),
+    );
     return false;
   }
 
   private readonly queuesView: QueuesView = {
-    ownDisconnectAcked: (seq) => !this.retransmitQueue.hasSeq(true, seq, false, 0) && !goodbyeQueued(this.firstSendQueue.values(), seq),
+    ownDisconnectAcked: (seq) =>
+      !this.retransmitQueue.hasSeq(true, seq, false, 0) && !goodbyeQueued(this.firstSendQueue.values(), seq),
     ackOutboxEmpty: () => this.ackOutbox.size === 0,
   };
 
@@ -408,9 +456,16 @@ export class PeerTransport implements UpdateSteps {
 
   /** DECISIONS.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
   private answerIdentity(reliable: boolean): void {
-    if (this.role !== 'server' || this.lifecycle.state !== 'open' || !this.switches.keepalive.serverEcho || this.switches.plantedBug === 'no-keepalive-echo') return;
+    if (
+      this.role !== 'server' ||
+      this.lifecycle.state !== 'open' ||
+      !this.switches.keepalive.serverEcho ||
+      this.switches.plantedBug === 'no-keepalive-echo'
+    )
+      return;
     const keepalive = this.switches.keepalive;
-    if (this.sendKeepalive(identityMessage(this.identity, this.ownPeerId, reliable), keepalive.echoPath)) this.counters.keepalivesEchoed++;
+    if (this.sendKeepalive(identityMessage(this.identity, this.ownPeerId, reliable), keepalive.echoPath))
+      this.counters.keepalivesEchoed++;
   }
 
   /** Queues a keepalive, or holds it for the end of the next datagram (path outside-queues). */
@@ -443,14 +498,16 @@ export class PeerTransport implements UpdateSteps {
     const { messages, notes } = out;
     for (let i = 0; i < out.count; i++) {
       const message = messages[i];
-      if (notes[i] === SendNote.FirstSend && message.type !== TYPE_ACK && !message.reliable && !message.fragment) this.outgoingPool.give(message as OutgoingMessage);
+      if (notes[i] === SendNote.FirstSend && message.type !== TYPE_ACK && !message.reliable && !message.fragment)
+        this.outgoingPool.give(message as OutgoingMessage);
     }
   }
 
   private enqueue(message: OutgoingMessage): void {
     this.firstSendQueue.push(message);
     this.firstSendBytes += dataMessageBytes(message.payload.length);
-    if (this.firstSendQueue.length > this.counters.firstSendQueueMax) this.counters.firstSendQueueMax = this.firstSendQueue.length;
+    if (this.firstSendQueue.length > this.counters.firstSendQueueMax)
+      this.counters.firstSendQueueMax = this.firstSendQueue.length;
   }
 
   private refuse(): false {

@@ -7,7 +7,8 @@ export class PositionIndex {
   private tree: Int32Array;
 
   constructor(private capacityIds: number) {
-    if (!(Number.isInteger(capacityIds) && capacityIds >= 1)) throw new Error(`position-index: capacity ${capacityIds} is not a positive integer`);
+    if (!(Number.isInteger(capacityIds) && capacityIds >= 1))
+      throw new Error(`position-index: capacity ${capacityIds} is not a positive integer`);
     this.tree = new Int32Array(capacityIds + 1);
   }
 
@@ -18,7 +19,8 @@ export class PositionIndex {
   /** Marks id live (+1) or dead (-1). */
   add(id: number, delta: 1 | -1): void {
     // Out of range, the loop below would do nothing: a silently lost entry.
-    if (!(id >= 0 && id < this.capacityIds)) throw new Error(`position-index: id ${id} outside 0..${this.capacityIds - 1}`);
+    if (!(id >= 0 && id < this.capacityIds))
+      throw new Error(`position-index: id ${id} outside 0..${this.capacityIds - 1}`);
     for (let i = id + 1; i <= this.capacityIds; i += i & -i) this.tree[i] += delta;
   }
 

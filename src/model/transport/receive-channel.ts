@@ -79,7 +79,11 @@ export class ReceiveChannel {
     const seq = message.seq as number;
     // Serial arithmetic: anything "behind" expected by up to half the space was seen already.
     if (seqDistance(this.expected, seq) >= SEQ_HALF || this.waiting.has(seq)) return true;
-    return message.fragment && !this.arrivalOrder && this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined;
+    return (
+      message.fragment &&
+      !this.arrivalOrder &&
+      this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined
+    );
   }
 
   /**
@@ -157,7 +161,8 @@ export class ReceiveChannel {
   auditBytes(): number {
     let bytes = 0;
     for (const waiting of this.waiting.values()) bytes += dataMessageBytes(waiting.payload.length);
-    for (const set of this.fragments.values()) for (const piece of set.pieces) if (piece !== undefined) bytes += dataMessageBytes(piece.length);
+    for (const set of this.fragments.values())
+      for (const piece of set.pieces) if (piece !== undefined) bytes += dataMessageBytes(piece.length);
     return bytes;
   }
 
@@ -173,7 +178,9 @@ export class ReceiveChannel {
     this.heldPieces += pieces;
     if (this.heldPieces > MAX_HELD_PIECES) {
       this.onLimitHit();
-      throw new LimitError(`a receive buffer holds more than ${MAX_HELD_PIECES.toLocaleString('en-US')} messages and fragments (incomplete or out of order); lower the loss or the rates`);
+      throw new LimitError(
+        `a receive buffer holds more than ${MAX_HELD_PIECES.toLocaleString('en-US')} messages and fragments (incomplete or out of order); lower the loss or the rates`,
+      );
     }
   }
 

@@ -2,7 +2,18 @@
 // reads every datagram waiting on the socket, makes or refreshes an ACK entry for
 // each reliable message and routes ACKs to the retransmit queue; then
 // DispatchReceivedMessages hands what was taken to its handlers, in order.
-import { PEER_ID_UNASSIGNED, TYPE_ACK, TYPE_CONNECT_ACK, TYPE_DISCONNECT, ackFlagsFragment, ackFlagsLowType, isLowType, messageOf, newMessageHeader, walkDatagram } from '../../core/codec/index.js';
+import {
+  PEER_ID_UNASSIGNED,
+  TYPE_ACK,
+  TYPE_CONNECT_ACK,
+  TYPE_DISCONNECT,
+  ackFlagsFragment,
+  ackFlagsLowType,
+  isLowType,
+  messageOf,
+  newMessageHeader,
+  walkDatagram,
+} from '../../core/codec/index.js';
 import type { AckMessage, DataMessage, Located, MessageHeader } from '../../core/codec/index.js';
 import { ZERO_US } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
@@ -53,11 +64,17 @@ export class Receiver {
   /** Reused for every message read: ACKs and unreliable messages cost no object. */
   private readonly header = newMessageHeader();
   /** The datagram being read, for `onMessage` (set around each walk). */
-  private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: Micros } = { bytes: new Uint8Array(0), uids: [], index: 0, nowUs: ZERO_US };
+  private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: Micros } = {
+    bytes: new Uint8Array(0),
+    uids: [],
+    index: 0,
+    nowUs: ZERO_US,
+  };
   private readonly onMessage = (header: MessageHeader) => this.receiveMessage(header);
   /** The update time readAll reads at, for receiveWaiting (made once, not per update). */
   private readingUs: Micros = ZERO_US;
-  private readonly receiveWaiting = (bytes: Uint8Array, uids: readonly number[]) => this.receive(bytes, uids, this.readingUs);
+  private readonly receiveWaiting = (bytes: Uint8Array, uids: readonly number[]) =>
+    this.receive(bytes, uids, this.readingUs);
   /** connectAck after-reply: the low seq of a Connect read without an ACK entry, ACKed one update later. */
   private connectToAck: number | null = null;
   private connectToAckUs: Micros = ZERO_US;
@@ -66,7 +83,10 @@ export class Receiver {
     const take = (delivery: Delivery) => this.taken.push(delivery);
     const limitHit = () => parts.counters.receiveBufferLimitHits++;
     const arrivalOrder = parts.switches.plantedBug === 'reassembly-by-arrival-order';
-    this.channels = [new ReceiveChannel(false, take, limitHit, arrivalOrder), new ReceiveChannel(true, take, limitHit, arrivalOrder)];
+    this.channels = [
+      new ReceiveChannel(false, take, limitHit, arrivalOrder),
+      new ReceiveChannel(true, take, limitHit, arrivalOrder),
+    ];
     this.window = parts.switches.sendWindow;
     const planted = parts.switches.plantedBug;
     this.skipDuplicateAck = planted === 'no-duplicate-ack';
@@ -142,11 +162,23 @@ export class Receiver {
     if (header.type === TYPE_ACK) {
       const queue = this.parts.retransmitQueue;
       const flags = header.flags;
-      let cleared = queue.onAck(ackFlagsLowType(flags), header.seq as number, ackFlagsFragment(flags), header.fragIndex ?? 0);
-      if (cleared === null && this.ackAnyCategory) cleared = queue.onAck(!ackFlagsLowType(flags), header.seq as number, ackFlagsFragment(flags), header.fragIndex ?? 0);
+      let cleared = queue.onAck(
+        ackFlagsLowType(flags),
+        header.seq as number,
+        ackFlagsFragment(flags),
+        header.fragIndex ?? 0,
+      );
+      if (cleared === null && this.ackAnyCategory)
+        cleared = queue.onAck(
+          !ackFlagsLowType(flags),
+          header.seq as number,
+          ackFlagsFragment(flags),
+          header.fragIndex ?? 0,
+        );
       if (cleared === null && this.staleAckClearsOldest) cleared = queue.clearOldest();
       if (cleared) this.parts.hooks.acknowledged(cleared.uid);
-      if (this.parts.hooks.ackProcessed) this.parts.hooks.ackProcessed(messageOf(bytes, header) as Located<AckMessage>, cleared, queue.lastAckOutcome);
+      if (this.parts.hooks.ackProcessed)
+        this.parts.hooks.ackProcessed(messageOf(bytes, header) as Located<AckMessage>, cleared, queue.lastAckOutcome);
       return;
     }
     if (!header.reliable) {
@@ -155,7 +187,12 @@ export class Receiver {
       this.parts.unreliable(header.type, bytes, header.payloadStart, header.offset + header.size);
       return;
     }
-    this.receiveReliable(messageOf(bytes, header) as Located<DataMessage>, i < uids.length ? uids[i] : -1, bytes[0], nowUs);
+    this.receiveReliable(
+      messageOf(bytes, header) as Located<DataMessage>,
+      i < uids.length ? uids[i] : -1,
+      bytes[0],
+      nowUs,
+    );
   }
 
   private receiveReliable(message: Located<DataMessage>, uid: number, fromPeerId: number, nowUs: Micros): void {
@@ -175,7 +212,8 @@ export class Receiver {
     }
     // The Connect comes from an address with no peer yet: the peer is made when it is
     // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
-    const connect = this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
+    const connect =
+      this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
     const unanswered = connect || (this.ignoreDisconnect && message.type === TYPE_DISCONNECT);
     if (connect && switches.connectAck === 'after-reply' && this.connectToAck === null) {
       this.connectToAck = message.seq as number;
@@ -184,16 +222,31 @@ export class Receiver {
     // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
     if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
       const seq = this.ackSeqLowByte ? (message.seq as number) & 0xff : (message.seq as number);
-      this.parts.ackOutbox.onReliableReceived(seq, low, message.fragment, this.ackFragmentsAsZero ? 0 : (message.fragIndex ?? 0), nowUs);
+      this.parts.ackOutbox.onReliableReceived(
+        seq,
+        low,
+        message.fragment,
+        this.ackFragmentsAsZero ? 0 : (message.fragIndex ?? 0),
+        nowUs,
+      );
     }
     if (this.ignoreDisconnect && message.type === TYPE_DISCONNECT) return;
     // first-wins: the held message stays; the newcomer was ACKed and is dropped.
     const outcome = conflict && switches.wrapReceive === 'first-wins' ? 'duplicate' : channel.accept(message, uid);
-    if (this.window !== null && channel.bufferedMessages > this.window) throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
+    if (this.window !== null && channel.bufferedMessages > this.window)
+      throw new Error(`transport: ${channel.bufferedMessages} messages buffered past the send window ${this.window}`);
     if (outcome === 'invalid') c.invalidFragments++;
     if (outcome === 'duplicate') {
       c.duplicatesReceived++;
-      if (this.redeliverDuplicates && !message.fragment) this.taken.push({ type: message.type, low, reliable: true, seq: message.seq, payload: message.payload.slice(), uid });
+      if (this.redeliverDuplicates && !message.fragment)
+        this.taken.push({
+          type: message.type,
+          low,
+          reliable: true,
+          seq: message.seq,
+          payload: message.payload.slice(),
+          uid,
+        });
       if (this.parts.hooks.duplicateReceived) this.parts.hooks.duplicateReceived(message);
     }
   }

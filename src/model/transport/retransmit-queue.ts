@@ -86,7 +86,10 @@ export class RetransmitQueue {
     private readonly peaks: IntervalPeaks = new IntervalPeaks(),
   ) {
     // Planted slow-retransmit (test-only): the same policy at SLOW_RETRANSMIT_FACTOR times the interval.
-    this.policy = switches.plantedBug === 'slow-retransmit' ? { ...switches.retransmit, baseMs: switches.retransmit.baseMs * SLOW_RETRANSMIT_FACTOR } : switches.retransmit;
+    this.policy =
+      switches.plantedBug === 'slow-retransmit'
+        ? { ...switches.retransmit, baseMs: switches.retransmit.baseMs * SLOW_RETRANSMIT_FACTOR }
+        : switches.retransmit;
     this.reentry = switches.fragmentAckCause === 'retransmit-reentry';
     this.sendAllWhenAnyDue = switches.fragmentAckCause === 'retransmit-all';
     this.rejectFragmentAcks = switches.fragmentAckCause === 'matcher-rejects-fragments';
@@ -117,7 +120,8 @@ export class RetransmitQueue {
 
   /** After a first send (DECISIONS.md 8.3): reliable messages move here. */
   add(message: OutgoingMessage, nowUs: Micros): boolean {
-    if (!this.inWindow(message.low, message.seq as number)) throw new Error(`retransmit: seq ${message.seq} sent outside the send window`);
+    if (!this.inWindow(message.low, message.seq as number))
+      throw new Error(`retransmit: seq ${message.seq} sent outside the send window`);
     message.firstSendUs = nowUs;
     message.lastSendUs = nowUs;
     message.retransmitCount = 0;
@@ -134,7 +138,18 @@ export class RetransmitQueue {
     }
     const id = this.nextId++;
     const hasAgeLimit = this.maxAgeUs !== Number.POSITIVE_INFINITY;
-    const slot = { key: 0, tie: 0, pos: -1, id, message, inDue: false, expiry: null, prev: this.tail, next: null, sameKeyNext: null } as { -readonly [K in keyof Slot]: Slot[K] };
+    const slot = {
+      key: 0,
+      tie: 0,
+      pos: -1,
+      id,
+      message,
+      inDue: false,
+      expiry: null,
+      prev: this.tail,
+      next: null,
+      sameKeyNext: null,
+    } as { -readonly [K in keyof Slot]: Slot[K] };
     slot.item = slot;
     if (hasAgeLimit) slot.expiry = heapNode<Slot>(slot);
     if (this.tail === null) this.head = slot;
@@ -254,7 +269,8 @@ export class RetransmitQueue {
       return this.miss('queue-empty');
     }
     // Cause (e): the matcher never accepts a fragmented entry, whatever the ACK says.
-    if (fragment && this.rejectFragmentAcks) return this.miss(this.byMatchKey.has(key) ? 'rejected-fragment' : 'no-entry');
+    if (fragment && this.rejectFragmentAcks)
+      return this.miss(this.byMatchKey.has(key) ? 'rejected-fragment' : 'no-entry');
     const slot = this.byMatchKey.get(key);
     if (slot === undefined) return this.miss('no-entry');
     this.removeSlot(slot);
@@ -329,7 +345,8 @@ export class RetransmitQueue {
 
   private removeSlot(slot: Slot): void {
     const { id, message } = slot;
-    if (slot.prev === null ? this.head !== slot : slot.prev.next !== slot) throw new Error(`retransmit: entry ${id} is not queued`);
+    if (slot.prev === null ? this.head !== slot : slot.prev.next !== slot)
+      throw new Error(`retransmit: entry ${id} is not queued`);
     if (slot.prev === null) this.head = slot.next;
     else slot.prev.next = slot.next;
     if (slot.next === null) this.tail = slot.prev;

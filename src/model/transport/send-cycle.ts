@@ -39,7 +39,12 @@ export interface GateRule {
 }
 
 export function gateRule(openers: readonly GateOpener[], scope: GateScope): GateRule {
-  return { passOne: openers.includes('pass-one'), retransmits: openers.includes('retransmits'), firstSends: openers.includes('first-sends'), scope };
+  return {
+    passOne: openers.includes('pass-one'),
+    retransmits: openers.includes('retransmits'),
+    firstSends: openers.includes('first-sends'),
+    scope,
+  };
 }
 
 /** State of one update across its datagrams: gateScope "update" remembers an opening. */
@@ -49,11 +54,21 @@ export interface UpdateState {
 
 /** Did steps 1–3 of this datagram write something that counts for the gate? */
 function opensGate(rule: GateRule, out: DatagramBuilder): boolean {
-  return (rule.passOne && out.passOneAcks > 0) || (rule.retransmits && out.retransmits > 0) || (rule.firstSends && out.firstSends > 0);
+  return (
+    (rule.passOne && out.passOneAcks > 0) ||
+    (rule.retransmits && out.retransmits > 0) ||
+    (rule.firstSends && out.firstSends > 0)
+  );
 }
 
 /** Builds one datagram into `out` (reset first); false when there was nothing to send. */
-export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs: Micros, disconnecting: boolean, update: UpdateState): boolean {
+export function buildDatagram(
+  parts: SendCycleParts,
+  out: DatagramBuilder,
+  nowUs: Micros,
+  disconnecting: boolean,
+  update: UpdateState,
+): boolean {
   out.reset();
   // 1. Pass 1: entries below the pass-one limit whose ACK timer expired.
   parts.ackOutbox.passOne(nowUs, out);
@@ -83,7 +98,11 @@ export function buildDatagram(parts: SendCycleParts, out: DatagramBuilder, nowUs
   const keepalive = parts.outOfBand.message;
   const windowed = keepalive !== null && keepalive.reliable && parts.inWindow !== null && !parts.inWindow(keepalive);
   if (windowed) parts.onWindowStall();
-  if (keepalive !== null && !windowed && out.tryAdd(keepalive, messageSize(keepalive), keepalive.uid, SendNote.FirstSend)) {
+  if (
+    keepalive !== null &&
+    !windowed &&
+    out.tryAdd(keepalive, messageSize(keepalive), keepalive.uid, SendNote.FirstSend)
+  ) {
     parts.outOfBand.message = null;
     parts.onFirstSent(keepalive, nowUs);
   }

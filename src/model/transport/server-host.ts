@@ -58,7 +58,11 @@ export class ServerHost {
   arrive(connection: number, bytes: Uint8Array, uids: readonly number[]): void {
     if (this.slots[connection] === null) {
       // Only a client still without a slot (header peer id 0xFF) opens a connection.
-      if (bytes.length === 0 || bytes[0] !== PEER_ID_UNASSIGNED || (this.nextSlot > MAX_SLOT && this.freeSlots.length === 0)) {
+      if (
+        bytes.length === 0 ||
+        bytes[0] !== PEER_ID_UNASSIGNED ||
+        (this.nextSlot > MAX_SLOT && this.freeSlots.length === 0)
+      ) {
         this.strayDatagrams++;
         return;
       }
@@ -80,7 +84,8 @@ export class ServerHost {
   connectionChanged(connection: number, state: ConnectionState): void {
     if (state !== 'timed-out' && state !== 'gave-up') return;
     const slot = this.slots[connection];
-    if (slot === null || slot === undefined) throw new Error(`server-host: connection ${connection} ended without a slot`);
+    if (slot === null || slot === undefined)
+      throw new Error(`server-host: connection ${connection} ended without a slot`);
     let boots = 0;
     // Planted remove-without-boot (test-only): nobody is told.
     if (this.peers[connection].switches.plantedBug === 'remove-without-boot') return;
@@ -97,7 +102,8 @@ export class ServerHost {
    * (with a new slot). The old peer already left the update loop when it ended.
    */
   replace(connection: number, peer: PeerTransport): void {
-    if (!connectionEnded(this.peers[connection].state)) throw new Error(`server-host: connection ${connection} replaced while ${this.peers[connection].state}`);
+    if (!connectionEnded(this.peers[connection].state))
+      throw new Error(`server-host: connection ${connection} replaced while ${this.peers[connection].state}`);
     this.peers[connection] = peer;
     const slot = this.slots[connection];
     if (slot !== null) {

@@ -9,19 +9,29 @@ import { DEFAULT_PARAMS } from './switches.js';
  * wrote; `params`: the run's parameters, compared with the defaults) but has no
  * effect under `switches`.
  */
-export function ineffectiveSettings(switches: TransportSwitches, explicit: SwitchPatch, params: TransportParams): string[] {
+export function ineffectiveSettings(
+  switches: TransportSwitches,
+  explicit: SwitchPatch,
+  params: TransportParams,
+): string[] {
   const out: string[] = [];
   const paramSet = (name: keyof TransportParams) => params[name] !== DEFAULT_PARAMS[name];
   const twoPass = switches.ackOutbox === 'two-pass-gated';
   if (explicit.ackSendLimit !== undefined && twoPass) {
-    out.push('ackSendLimit has no effect: ackOutbox is two-pass-gated, which sends an entry ackPassOneLimit times in pass 1 and frees it at ackFreeAtCount (transport parameters)');
+    out.push(
+      'ackSendLimit has no effect: ackOutbox is two-pass-gated, which sends an entry ackPassOneLimit times in pass 1 and frees it at ackFreeAtCount (transport parameters)',
+    );
   }
   if (!twoPass) {
     for (const name of ['ackPassOneLimit', 'ackFreeAtCount'] as const) {
-      if (paramSet(name)) out.push(`transport.${name} has no effect: ackOutbox is single-pass-bounded, which frees an entry after ackSendLimit sends`);
+      if (paramSet(name))
+        out.push(
+          `transport.${name} has no effect: ackOutbox is single-pass-bounded, which frees an entry after ackSendLimit sends`,
+        );
     }
     for (const name of ['gateOpeners', 'gateScope'] as const) {
-      if (explicit[name] !== undefined) out.push(`${name} has no effect: ackOutbox is single-pass-bounded, which has no gated pass 2`);
+      if (explicit[name] !== undefined)
+        out.push(`${name} has no effect: ackOutbox is single-pass-bounded, which has no gated pass 2`);
     }
   }
   if (twoPass && explicit.gateScope === 'update' && params.datagramsPerUpdate === 1) {
@@ -29,7 +39,9 @@ export function ineffectiveSettings(switches: TransportSwitches, explicit: Switc
   }
   const retransmit = explicit.retransmit ?? {};
   if (retransmit.stepMs !== undefined && switches.retransmit.backoff !== 'linear') {
-    out.push(`retransmit.stepMs has no effect: retransmit.backoff is ${switches.retransmit.backoff} (only linear adds a step)`);
+    out.push(
+      `retransmit.stepMs has no effect: retransmit.backoff is ${switches.retransmit.backoff} (only linear adds a step)`,
+    );
   }
   if (retransmit.capMs !== undefined && switches.retransmit.backoff === 'fixed') {
     out.push('retransmit.capMs has no effect: retransmit.backoff is fixed (the interval never grows)');
@@ -37,11 +49,14 @@ export function ineffectiveSettings(switches: TransportSwitches, explicit: Switc
   const keepalive = explicit.keepalive ?? {};
   if (switches.keepalive.senders === 'none') {
     for (const name of ['message', 'idleCounts'] as const) {
-      if (keepalive[name] !== undefined) out.push(`keepalive.${name} has no effect: keepalive.senders is none (no idle keepalive is sent)`);
+      if (keepalive[name] !== undefined)
+        out.push(`keepalive.${name} has no effect: keepalive.senders is none (no idle keepalive is sent)`);
     }
   }
   if (paramSet('disconnectedPeerLingerMs') && switches.closePolicy === 'drain') {
-    out.push('transport.disconnectedPeerLingerMs has no effect: closePolicy is drain (it applies to the immediate close)');
+    out.push(
+      'transport.disconnectedPeerLingerMs has no effect: closePolicy is drain (it applies to the immediate close)',
+    );
   }
   return out;
 }

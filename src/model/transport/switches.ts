@@ -295,7 +295,13 @@ export const CALIBRATED_READINGS = {
   connectAck: 'after-reply',
 } as const satisfies Partial<TransportSwitches>;
 
-export const STOCK_RETRANSMIT: RetransmitPolicy = { backoff: 'fixed', baseMs: 2000, stepMs: 1000, capMs: 5000, retryLimit: null };
+export const STOCK_RETRANSMIT: RetransmitPolicy = {
+  backoff: 'fixed',
+  baseMs: 2000,
+  stepMs: 1000,
+  capMs: 5000,
+  retryLimit: null,
+};
 
 export const PRESETS = {
   stock: {

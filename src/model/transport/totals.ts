@@ -64,7 +64,13 @@ export class PeerTotal implements PeerReadout {
   get intervalPeaks(): Readonly<IntervalPeakValues> {
     const peers = this.peers();
     const one = peers.length === 1 ? peers[0].intervalPeaks : undefined;
-    return one ?? totalIntervalPeaks(this.gauges(), peers.map((p) => p.intervalPeaks));
+    return (
+      one ??
+      totalIntervalPeaks(
+        this.gauges(),
+        peers.map((p) => p.intervalPeaks),
+      )
+    );
   }
 
   get state(): string {

@@ -34,12 +34,25 @@ export function bcScenarioDocument(scenario: SideBySideScenario): Record<string,
     stateUpdatesPerSecond: w.updatesPerFrame * RTYPE_FRAMES_PER_SECOND,
     stateUpdateBytes: [STATE_UPDATE_BYTES, STATE_UPDATE_BYTES],
   };
-  const steady = { kind: 'combat', ...updates, reliablePerSecond: w.criticalPerSecond, clientShare: 0, arrival: 'poisson' };
+  const steady = {
+    kind: 'combat',
+    ...updates,
+    reliablePerSecond: w.criticalPerSecond,
+    clientShare: 0,
+    arrival: 'poisson',
+  };
   const phases: object[] =
     w.burstsPerMinute > 0
       ? [
           { ...steady, duration: round6(60 / w.burstsPerMinute - BURST_WINDOW_S) },
-          { kind: 'combat', ...updates, duration: BURST_WINDOW_S, reliablePerSecond: w.burstSize / BURST_WINDOW_S, clientShare: 0, arrival: 'periodic' },
+          {
+            kind: 'combat',
+            ...updates,
+            duration: BURST_WINDOW_S,
+            reliablePerSecond: w.burstSize / BURST_WINDOW_S,
+            clientShare: 0,
+            arrival: 'periodic',
+          },
         ]
       : [steady];
   return {
@@ -54,7 +67,11 @@ export function bcScenarioDocument(scenario: SideBySideScenario): Record<string,
         jitterMs: scenario.link.jitterMs,
         jitter: 'uniform',
         loss: scenario.link.loss,
-        ...(scenario.link.outages.length > 0 ? { outages: scenario.link.outages.map((o) => ({ start: msToSeconds(o.startMs), end: msToSeconds(o.endMs) })) } : {}),
+        ...(scenario.link.outages.length > 0
+          ? {
+              outages: scenario.link.outages.map((o) => ({ start: msToSeconds(o.startMs), end: msToSeconds(o.endMs) })),
+            }
+          : {}),
       },
     },
     traffic: { joinStagger: 0.5, phases: ['join', ...phases], ...(phases.length > 1 ? { repeatFrom: 1 } : {}) },

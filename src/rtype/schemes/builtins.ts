@@ -4,7 +4,12 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { formatDuration, msToUs } from '../../core/engine/index.js';
-import { MAX_SCHEME_FILE_BYTES, SCHEME_BUILTIN_DIR, isSchemeScenarioRef, looksLikePath } from '../../model/scenario/index.js';
+import {
+  MAX_SCHEME_FILE_BYTES,
+  SCHEME_BUILTIN_DIR,
+  isSchemeScenarioRef,
+  looksLikePath,
+} from '../../model/scenario/index.js';
 import { SchemeScenarioError } from './checks.js';
 import { bcScenarioOf } from './bc-side.js';
 import { rtypeConfigOf } from './rtype-side.js';
@@ -32,7 +37,13 @@ export function listSchemeBuiltins(): SchemeBuiltin[] {
     .sort()
     .map((f) => {
       const s = parseSchemeScenario(readFileSync(resolvePath(SCHEME_BUILTIN_DIR, f), 'utf8'), `scenarios/schemes/${f}`);
-      return { name: s.name, description: s.description, duration: formatDuration(msToUs(s.durationMs)), clients: s.clients, scheme: s.scheme };
+      return {
+        name: s.name,
+        description: s.description,
+        duration: formatDuration(msToUs(s.durationMs)),
+        clients: s.clients,
+        scheme: s.scheme,
+      };
     });
 }
 
@@ -44,11 +55,23 @@ export function loadSchemeScenario(ref: string, cwd: string = process.cwd()): Sc
   let text: string;
   try {
     const size = statSync(file).size;
-    if (size > MAX_SCHEME_FILE_BYTES) throw new SchemeScenarioError(label, '', `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_SCHEME_FILE_BYTES.toLocaleString('en-US')} a scheme scenario may have`);
+    if (size > MAX_SCHEME_FILE_BYTES)
+      throw new SchemeScenarioError(
+        label,
+        '',
+        `the file is ${size.toLocaleString('en-US')} bytes, more than the ${MAX_SCHEME_FILE_BYTES.toLocaleString('en-US')} a scheme scenario may have`,
+      );
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof SchemeScenarioError) throw error;
-    if (builtin) throw new SchemeScenarioError(ref, '', `no scheme built-in of that name (try one of: ${listSchemeBuiltins().map((b) => b.name).join(', ')})`);
+    if (builtin)
+      throw new SchemeScenarioError(
+        ref,
+        '',
+        `no scheme built-in of that name (try one of: ${listSchemeBuiltins()
+          .map((b) => b.name)
+          .join(', ')})`,
+      );
     throw new SchemeScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   return checked(parseSchemeScenario(text, label));

@@ -19,13 +19,24 @@ function got(value: unknown): string {
 }
 
 export function objectAt(label: string, path: string, value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SchemeScenarioError(label, path, `expected a JSON object, got ${got(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new SchemeScenarioError(label, path, `expected a JSON object, got ${got(value)}`);
   return value as Record<string, unknown>;
 }
 
-export function unknownKeys(label: string, path: string, value: Record<string, unknown>, known: readonly string[]): void {
+export function unknownKeys(
+  label: string,
+  path: string,
+  value: Record<string, unknown>,
+  known: readonly string[],
+): void {
   const extra = Object.keys(value).find((key) => !known.includes(key));
-  if (extra !== undefined) throw new SchemeScenarioError(label, path === '' ? extra : `${path}.${extra}`, `unknown key "${extra}" (known: ${known.join(', ')})`);
+  if (extra !== undefined)
+    throw new SchemeScenarioError(
+      label,
+      path === '' ? extra : `${path}.${extra}`,
+      `unknown key "${extra}" (known: ${known.join(', ')})`,
+    );
 }
 
 export function numberIn(label: string, path: string, value: unknown, min: number, max: number): number {

@@ -7,7 +7,14 @@ import { rtypeMemory } from './memory.js';
 
 export interface SchemeFigures {
   /** Critical events: BC reliable messages (the join sequence's included), R-Type deaths × clients. */
-  critical: { due: number; delivered: number; lost: number; inFlight: number; duplicates: number; deliveredShare: number };
+  critical: {
+    due: number;
+    delivered: number;
+    lost: number;
+    inFlight: number;
+    duplicates: number;
+    deliveredShare: number;
+  };
   /** Send (queue) to first delivery, ms: BC's high category (game messages), R-Type's deaths. */
   latencyMs: { p50: number; p99: number; max: number };
   /** Unreliable updates: BC StateUpdates, R-Type position datagrams; both directions. */
@@ -38,9 +45,20 @@ export function bcFigures(summary: Summary): SchemeFigures {
   const total = s2c.bytesSent + c2s.bytesSent;
   const { server, client } = summary.peers;
   return {
-    critical: { due: d.reliableSent, delivered: d.reliableDelivered, lost: d.reliableLost, inFlight: d.reliableInFlight, duplicates: d.duplicateDeliveries, deliveredShare: share(d.reliableDelivered, d.reliableSent) },
+    critical: {
+      due: d.reliableSent,
+      delivered: d.reliableDelivered,
+      lost: d.reliableLost,
+      inFlight: d.reliableInFlight,
+      duplicates: d.duplicateDeliveries,
+      deliveredShare: share(d.reliableDelivered, d.reliableSent),
+    },
     latencyMs: { p50: d.latencyMs.high.p50, p99: d.latencyMs.high.p99, max: d.latencyMs.high.max },
-    unreliable: { sent: d.unreliableSent, delivered: d.unreliableDelivered, deliveredShare: share(d.unreliableDelivered, d.unreliableSent) },
+    unreliable: {
+      sent: d.unreliableSent,
+      delivered: d.unreliableDelivered,
+      deliveredShare: share(d.unreliableDelivered, d.unreliableSent),
+    },
     wire: {
       serverToClientBytes: s2c.bytesSent,
       clientToServerBytes: c2s.bytesSent,
@@ -50,7 +68,11 @@ export function bcFigures(summary: Summary): SchemeFigures {
       datagrams: s2c.sent + c2s.sent,
       resends: server.retransmits + client.retransmits,
     },
-    memory: { serverPeakBytes: server.memoryBytes.max, serverFinalBytes: server.memoryBytes.final, clientPeakBytes: client.memoryBytes.max },
+    memory: {
+      serverPeakBytes: server.memoryBytes.max,
+      serverFinalBytes: server.memoryBytes.final,
+      clientPeakBytes: client.memoryBytes.max,
+    },
   };
 }
 
@@ -71,7 +93,14 @@ export function rtypeFigures(session: RtypeSession, summary: RtypeSummary): Sche
   const sent = c.datagramsSent.position + ordinarySent;
   const delivered = positionsReceived + ordinaryReceived;
   return {
-    critical: { due: deaths.pairs, delivered: deaths.delivered, lost: deaths.lost, inFlight: deaths.inFlight, duplicates: deaths.duplicates + deaths.extraneous, deliveredShare: share(deaths.delivered, deaths.pairs) },
+    critical: {
+      due: deaths.pairs,
+      delivered: deaths.delivered,
+      lost: deaths.lost,
+      inFlight: deaths.inFlight,
+      duplicates: deaths.duplicates + deaths.extraneous,
+      deliveredShare: share(deaths.delivered, deaths.pairs),
+    },
     latencyMs: { p50: deaths.latencyMs.p50, p99: deaths.latencyMs.p99, max: deaths.latencyMs.max },
     unreliable: { sent, delivered, deliveredShare: share(delivered, sent) },
     wire: {
@@ -79,7 +108,7 @@ export function rtypeFigures(session: RtypeSession, summary: RtypeSummary): Sche
       clientToServerBytes: w.udpClientToServer.bytes,
       sideChannelBytes: w.tcpClientToServer.bytes,
       totalBytes: total,
-      bytesPerClientSecond: total / summary.clients / (msToSeconds(summary.durationMs)),
+      bytesPerClientSecond: total / summary.clients / msToSeconds(summary.durationMs),
       datagrams: w.udpServerToClient.datagrams + w.udpClientToServer.datagrams,
       resends: summary.resends.datagrams,
     },

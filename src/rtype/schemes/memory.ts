@@ -29,6 +29,7 @@ export function rtypeMemorySeries(series: RtypeSeries, switches: Pick<RtypeSwitc
 
 /** The server's modelled bytes at the end and at their peak (the samples and the final state). */
 export function rtypeMemory(summary: RtypeSummary): { peak: number; final: number } {
-  const final = summary.store.final * STORE_ENTRY_BYTES + summary.pending.finalTotal * pendingEntryBytes(summary.switches);
+  const final =
+    summary.store.final * STORE_ENTRY_BYTES + summary.pending.finalTotal * pendingEntryBytes(summary.switches);
   return { final, peak: rtypeMemorySeries(summary.series, summary.switches).reduce((a, b) => Math.max(a, b), final) };
 }

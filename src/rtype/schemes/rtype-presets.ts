@@ -21,9 +21,15 @@ export interface RtypeComparison {
   readonly runs: readonly RtypePresetRun[];
 }
 
-export function runRtypePresets(scenario: RtypeSchemeScenario, options: { durationMs?: number; seed?: number } = {}): RtypeComparison {
+export function runRtypePresets(
+  scenario: RtypeSchemeScenario,
+  options: { durationMs?: number; seed?: number } = {},
+): RtypeComparison {
   const durationMs = options.durationMs ?? scenario.durationMs;
   const seed = options.seed ?? scenario.seed;
-  const runs = RTYPE_PRESET_NAMES.map((preset) => ({ preset, summary: runRtype(rtypeConfigOf(scenario, preset, durationMs), seed) }));
+  const runs = RTYPE_PRESET_NAMES.map((preset) => ({
+    preset,
+    summary: runRtype(rtypeConfigOf(scenario, preset, durationMs), seed),
+  }));
   return { scenario, seed, durationMs, config: rtypeConfigOf(scenario, 'documented', durationMs), runs };
 }

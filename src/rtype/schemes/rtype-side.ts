@@ -32,7 +32,8 @@ export function sharedAsRtypeWorkload(scenario: SideBySideScenario): RtypeWorklo
     burstsPerMinute: w.burstsPerMinute,
     burstSize: w.burstSize,
     positionsPerFrame: w.updatesPerFrame,
-    clientSendIntervalMs: w.updatesPerFrame === 0 ? null : secondsToMs(1 / (RTYPE_FRAMES_PER_SECOND * w.updatesPerFrame)),
+    clientSendIntervalMs:
+      w.updatesPerFrame === 0 ? null : secondsToMs(1 / (RTYPE_FRAMES_PER_SECOND * w.updatesPerFrame)),
   };
 }
 
@@ -40,7 +41,11 @@ export function sharedAsRtypeWorkload(scenario: SideBySideScenario): RtypeWorklo
  * The validated config of one R-Type run of `scenario` with `preset`; a bad field
  * becomes a SchemeScenarioError naming the scenario's file.
  */
-export function rtypeConfigOf(scenario: SchemeScenario, preset: RtypePresetName, durationMs = scenario.durationMs): RtypeConfig {
+export function rtypeConfigOf(
+  scenario: SchemeScenario,
+  preset: RtypePresetName,
+  durationMs = scenario.durationMs,
+): RtypeConfig {
   const link = rtypeLink(scenario.link);
   const config = resolveRtypeConfig({
     preset,

@@ -66,7 +66,12 @@ export type SchemeScenario = RtypeSchemeScenario | SideBySideScenario;
 /** rtype-deaths' figures (RTYPE_DEATHS): every key a file leaves out. */
 const DEFAULTS = { duration: '10m', seed: 1, clients: 4, tcpLatencyMs: 40 };
 export const DEFAULT_SCHEME_LINK: SchemeLink = { latencyMs: 30, jitterMs: 5, loss: 0.05, outages: [] };
-export const DEFAULT_SHARED_WORKLOAD: SharedWorkload = { criticalPerSecond: 1, burstsPerMinute: 2, burstSize: 8, updatesPerFrame: 1 };
+export const DEFAULT_SHARED_WORKLOAD: SharedWorkload = {
+  criticalPerSecond: 1,
+  burstsPerMinute: 2,
+  burstSize: 8,
+  updatesPerFrame: 1,
+};
 
 /** Bounds: clients as BC's (1..16); a scheme run is at most a day (the R-Type loop runs every 33 ms). */
 export const MAX_SCHEME_CLIENTS = 16;
@@ -90,10 +95,21 @@ export function parseSchemeScenario(fileText: string, label: string): SchemeScen
   if (problem) throw new SchemeScenarioError(label, problem.path, problem.reason);
   const top = objectAt(label, '', document);
   unknownKeys(label, '', top, TOP_KEYS);
-  if (typeof top.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(top.name)) throw new SchemeScenarioError(label, 'name', `expected a name of lowercase letters, digits and dashes (at most 64), got ${JSON.stringify(top.name)}`);
+  if (typeof top.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(top.name))
+    throw new SchemeScenarioError(
+      label,
+      'name',
+      `expected a name of lowercase letters, digits and dashes (at most 64), got ${JSON.stringify(top.name)}`,
+    );
   const description = top.description ?? '';
-  if (typeof description !== 'string' || description.length > 2_000) throw new SchemeScenarioError(label, 'description', 'expected a string of at most 2,000 characters');
-  if (!SCHEME_KINDS.includes(top.scheme as SchemeKind)) throw new SchemeScenarioError(label, 'scheme', `expected ${SCHEME_KINDS.map((k) => `"${k}"`).join(' or ')}, got ${JSON.stringify(top.scheme)}`);
+  if (typeof description !== 'string' || description.length > 2_000)
+    throw new SchemeScenarioError(label, 'description', 'expected a string of at most 2,000 characters');
+  if (!SCHEME_KINDS.includes(top.scheme as SchemeKind))
+    throw new SchemeScenarioError(
+      label,
+      'scheme',
+      `expected ${SCHEME_KINDS.map((k) => `"${k}"`).join(' or ')}, got ${JSON.stringify(top.scheme)}`,
+    );
   const common: ScenarioCommon = {
     name: top.name,
     description,
@@ -124,19 +140,34 @@ export function parseSchemeScenario(fileText: string, label: string): SchemeScen
 function durationMs(label: string, value: unknown, path = 'duration', minMs = MS_PER_SECOND): number {
   const us = typeof value === 'string' ? parseDuration(value) : null;
   const ms = us === null ? null : usToMs(us);
-  if (ms === null || ms < minMs || ms > MAX_SCHEME_DURATION_MS) throw new SchemeScenarioError(label, path, `expected a duration ${minMs === 0 ? 'from 0s' : 'from 1s'} to 24h like "30s", "10m" or "1h30m", got ${JSON.stringify(value)}`);
+  if (ms === null || ms < minMs || ms > MAX_SCHEME_DURATION_MS)
+    throw new SchemeScenarioError(
+      label,
+      path,
+      `expected a duration ${minMs === 0 ? 'from 0s' : 'from 1s'} to 24h like "30s", "10m" or "1h30m", got ${JSON.stringify(value)}`,
+    );
   return ms;
 }
 
 function outages(label: string, value: unknown): SchemeLink['outages'] {
-  if (!Array.isArray(value) || value.length > MAX_SCHEME_OUTAGES) throw new SchemeScenarioError(label, 'link.outages', `expected a list of at most ${MAX_SCHEME_OUTAGES} windows like {"start":"5m","end":"5m10s"}`);
+  if (!Array.isArray(value) || value.length > MAX_SCHEME_OUTAGES)
+    throw new SchemeScenarioError(
+      label,
+      'link.outages',
+      `expected a list of at most ${MAX_SCHEME_OUTAGES} windows like {"start":"5m","end":"5m10s"}`,
+    );
   return value.map((item, i) => {
     const path = `link.outages[${i}]`;
     const window = objectAt(label, path, item);
     unknownKeys(label, path, window, ['start', 'end']);
     const startMs = durationMs(label, window.start, `${path}.start`, 0);
     const endMs = durationMs(label, window.end, `${path}.end`, 0);
-    if (!(endMs > startMs)) throw new SchemeScenarioError(label, `${path}.end`, `expected a time after start (${String(window.start)}), got ${JSON.stringify(window.end)}`);
+    if (!(endMs > startMs))
+      throw new SchemeScenarioError(
+        label,
+        `${path}.end`,
+        `expected a time after start (${String(window.start)}), got ${JSON.stringify(window.end)}`,
+      );
     return { startMs, endMs };
   });
 }

@@ -65,17 +65,39 @@ export function runSchemesSideBySide(scenario: SideBySideScenario, options: Sche
   const columns: SchemeColumn[] = [];
   for (const c of BC_COLUMNS) {
     const recorder = new MetricsRecorder();
-    const { summary } = runScenario(bcScenario, { preset: c.preset, durationUs: msToUs(durationMs), seed, observer: recorder });
+    const { summary } = runScenario(bcScenario, {
+      preset: c.preset,
+      durationUs: msToUs(durationMs),
+      seed,
+      observer: recorder,
+    });
     const { server } = recorder.recorded().series;
     // The BC scenario exists only in memory: the rerun command is the comparison's own.
-    const bc = { ...summary, settings: { ...summary.settings, rerun: `${rerunCommand(scenario, seed, durationMs)}  (column ${c.id})` } };
-    columns.push({ id: c.id, label: c.label, figures: bcFigures(summary), traceHash: summary.traceHash, series: { serverMemoryBytes: server.memoryBytes.points(), resendsPerSecond: server.retransmits.points() }, bc });
+    const bc = {
+      ...summary,
+      settings: { ...summary.settings, rerun: `${rerunCommand(scenario, seed, durationMs)}  (column ${c.id})` },
+    };
+    columns.push({
+      id: c.id,
+      label: c.label,
+      figures: bcFigures(summary),
+      traceHash: summary.traceHash,
+      series: { serverMemoryBytes: server.memoryBytes.points(), resendsPerSecond: server.retransmits.points() },
+      bc,
+    });
   }
   for (const c of RTYPE_COLUMNS) {
     const session = new RtypeSession(rtypeConfigOf(scenario, c.preset, durationMs), seed);
     session.run();
     const summary = summarizeRtype(session);
-    columns.push({ id: c.id, label: c.label, figures: rtypeFigures(session, summary), traceHash: summary.traceHash, series: rtypeSeries(summary), rtype: summary });
+    columns.push({
+      id: c.id,
+      label: c.label,
+      figures: rtypeFigures(session, summary),
+      traceHash: summary.traceHash,
+      series: rtypeSeries(summary),
+      rtype: summary,
+    });
   }
   return { scenario, seed, durationMs, bcScenario, rtypeConfig, columns };
 }

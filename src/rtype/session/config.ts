@@ -89,7 +89,8 @@ export const RTYPE_DEATHS: RtypeConfig = {
   maxDeaths: 1_000_000,
 };
 
-type DeepPartial<T> = T extends ReadonlyArray<unknown> ? T : T extends object ? { readonly [K in keyof T]?: DeepPartial<T[K]> } : T;
+type DeepPartial<T> =
+  T extends ReadonlyArray<unknown> ? T : T extends object ? { readonly [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** A config where any field may be left out; arrays and loss models are replaced whole. */
 export type RtypeConfigInput = DeepPartial<RtypeConfig>;

@@ -66,7 +66,13 @@ export class DeathLedger {
       this.untracked++;
       return;
     }
-    this.deaths.set(entityId, { entityId, queuedAtUs: atUs, recipients: new Set(recipients), arrivedAtUs: new Map(), reported: new Set() });
+    this.deaths.set(entityId, {
+      entityId,
+      queuedAtUs: atUs,
+      recipients: new Set(recipients),
+      arrivedAtUs: new Map(),
+      reported: new Set(),
+    });
   }
 
   arrived(client: number, entityId: number, atUs: Micros): void {
@@ -92,7 +98,8 @@ export class DeathLedger {
   /** The verdict at the end of the run; `resendable` says whether the server still holds a pair. */
   stats(resendable: (client: number, entityId: number) => boolean): DeathStats {
     const per: ClientDeathStats[] = [];
-    for (let k = 1; k <= this.clients; k++) per.push({ client: k, due: 0, delivered: 0, lost: 0, inFlight: 0, duplicates: this.duplicates.get(k) ?? 0 });
+    for (let k = 1; k <= this.clients; k++)
+      per.push({ client: k, due: 0, delivered: 0, lost: 0, inFlight: 0, duplicates: this.duplicates.get(k) ?? 0 });
     let reportedLost = 0;
     for (const death of this.deaths.values()) {
       for (const client of death.recipients) {

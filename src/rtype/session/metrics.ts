@@ -54,7 +54,16 @@ export class RtypeMetrics {
     everyMs: number,
     private readonly maxSamples: number,
   ) {
-    this.series = { everyMs, tMs: [], storeSize: [], pendingTotal: [], pendingMaxPerUser: [], danglingEntries: [], resendDatagrams: [], maxResendsPerFrame: [] };
+    this.series = {
+      everyMs,
+      tMs: [],
+      storeSize: [],
+      pendingTotal: [],
+      pendingMaxPerUser: [],
+      danglingEntries: [],
+      resendDatagrams: [],
+      maxResendsPerFrame: [],
+    };
   }
 
   frame(stats: FrameStats): void {
@@ -107,7 +116,11 @@ export class RtypeMetrics {
       maxPerFrame: this.maxPerFrame,
       maxCallsPerUserPerFrame: this.maxCallsPerUser,
       maxExcessPerFrame: this.maxExcess,
-      histogram: this.buckets.map((frames, b) => ({ from: b === 0 ? 0 : 2 ** (b - 1), to: b === 0 ? 0 : 2 ** b - 1, frames })),
+      histogram: this.buckets.map((frames, b) => ({
+        from: b === 0 ? 0 : 2 ** (b - 1),
+        to: b === 0 ? 0 : 2 ** b - 1,
+        frames,
+      })),
     };
   }
 

@@ -26,7 +26,11 @@ export interface DirectionCount {
 export type WireCounts = Record<RtypeDirection, DirectionCount>;
 
 function newWireCounts(): WireCounts {
-  return { udpClientToServer: { datagrams: 0, bytes: 0 }, udpServerToClient: { datagrams: 0, bytes: 0 }, tcpClientToServer: { datagrams: 0, bytes: 0 } };
+  return {
+    udpClientToServer: { datagrams: 0, bytes: 0 },
+    udpServerToClient: { datagrams: 0, bytes: 0 },
+    tcpClientToServer: { datagrams: 0, bytes: 0 },
+  };
 }
 
 /** One client's end and its paths to the server. */
@@ -96,7 +100,8 @@ export class RtypeSession {
     this.sim.at(ZERO_US, () => this.frame());
     for (const c of this.connections) this.startClient(c);
     const everyUs = msToUs(this.config.sampleEveryMs);
-    for (let t = everyUs; t <= endUs; t = addUs(t, everyUs)) this.sim.at(t, () => this.metrics.sample(Math.round(usToMs(this.sim.now)), this.server));
+    for (let t = everyUs; t <= endUs; t = addUs(t, everyUs))
+      this.sim.at(t, () => this.metrics.sample(Math.round(usToMs(this.sim.now)), this.server));
     this.sim.runUntil(endUs);
   }
 
@@ -140,7 +145,9 @@ export class RtypeSession {
 
   private makeConnection(client: number): RtypeConnection {
     const links = linksOf(this.config, client);
-    const c = { client, wire: newWireCounts(), criticalDropped: 0 } as { -readonly [K in keyof RtypeConnection]: RtypeConnection[K] };
+    const c = { client, wire: newWireCounts(), criticalDropped: 0 } as {
+      -readonly [K in keyof RtypeConnection]: RtypeConnection[K];
+    };
     c.peer = new RtypeClient(client, this.switches, {
       sendUdp: (bytes) => {
         this.record('udpClientToServer', c, bytes);
@@ -151,12 +158,25 @@ export class RtypeSession {
       },
       deathArrived: (entityId) => this.ledger.arrived(client, entityId, this.sim.now),
     });
-    c.serverToClient = new Link(this.sim, `client${client}.serverToClient`, links.serverToClient, this.streams, (bytes) => c.peer.receiveUdp(bytes), {
-      dropped: (bytes) => {
-        if (bytes.length > HEADER_BYTES && bytes[HEADER_BYTES] === OPCODE_DEAD) c.criticalDropped++;
+    c.serverToClient = new Link(
+      this.sim,
+      `client${client}.serverToClient`,
+      links.serverToClient,
+      this.streams,
+      (bytes) => c.peer.receiveUdp(bytes),
+      {
+        dropped: (bytes) => {
+          if (bytes.length > HEADER_BYTES && bytes[HEADER_BYTES] === OPCODE_DEAD) c.criticalDropped++;
+        },
       },
-    });
-    c.clientToServer = new Link(this.sim, `client${client}.clientToServer`, links.clientToServer, this.streams, (bytes) => this.server.receiveUdp(client, bytes));
+    );
+    c.clientToServer = new Link(
+      this.sim,
+      `client${client}.clientToServer`,
+      links.clientToServer,
+      this.streams,
+      (bytes) => this.server.receiveUdp(client, bytes),
+    );
     c.tcp = new TcpChannel(this.sim, this.config.tcp, (bytes) => this.server.receiveTcp(client, bytes));
     return c;
   }

@@ -57,10 +57,29 @@ export interface RtypeSummary {
     serverDatagrams: { critical: number; resend: number; position: number };
     /** Death notifications the downlinks lost. */
     criticalDropped: number;
-    perClient: Array<{ client: number; udpServerToClient: DirectionCount; udpClientToServer: DirectionCount; tcpClientToServer: DirectionCount; criticalDropped: number }>;
+    perClient: Array<{
+      client: number;
+      udpServerToClient: DirectionCount;
+      udpClientToServer: DirectionCount;
+      tcpClientToServer: DirectionCount;
+      criticalDropped: number;
+    }>;
   };
-  server: { registrations: number; repeatedRegistrations: number; fromUnregistered: number; malformed: number; scanComparisons: number };
-  limits: { sendLimitHits: number; storeLimitHits: number; pendingLimitHits: number; tcpLimitHits: number; untrackedDeaths: number; samplesDropped: number };
+  server: {
+    registrations: number;
+    repeatedRegistrations: number;
+    fromUnregistered: number;
+    malformed: number;
+    scanComparisons: number;
+  };
+  limits: {
+    sendLimitHits: number;
+    storeLimitHits: number;
+    pendingLimitHits: number;
+    tcpLimitHits: number;
+    untrackedDeaths: number;
+    samplesDropped: number;
+  };
   series: RtypeSeries;
 }
 
@@ -69,8 +88,14 @@ export function summarizeRtype(session: RtypeSession): RtypeSummary {
   const c = server.counters;
   const peaks = metrics.sizePeaks();
   const deaths = session.ledger.stats((client, entityId) => server.isResendable(client, entityId));
-  const received = { ...c.confirmations, total: c.confirmations.tcp + c.confirmations.udp + c.confirmations.registration };
-  const unattributed = { ...c.unattributed, total: c.unattributed.tcp + c.unattributed.udp + c.unattributed.registration };
+  const received = {
+    ...c.confirmations,
+    total: c.confirmations.tcp + c.confirmations.udp + c.confirmations.registration,
+  };
+  const unattributed = {
+    ...c.unattributed,
+    total: c.unattributed.tcp + c.unattributed.udp + c.unattributed.registration,
+  };
   const copy = (d: DirectionCount): DirectionCount => ({ datagrams: d.datagrams, bytes: d.bytes });
   return {
     schema: RTYPE_SUMMARY_SCHEMA,
@@ -82,11 +107,28 @@ export function summarizeRtype(session: RtypeSession): RtypeSummary {
     durationMs: config.durationMs,
     traceHash: session.traceHash.digest(),
     wireRecords: session.traceHash.count,
-    clock: { periodUs: clock.periodUs, frames: clock.frames, ticks: clock.tick, overrunFrames: clock.overrunFrames, maxFrameWorkUs: clock.maxFrameWorkUs },
+    clock: {
+      periodUs: clock.periodUs,
+      frames: clock.frames,
+      ticks: clock.tick,
+      overrunFrames: clock.overrunFrames,
+      maxFrameWorkUs: clock.maxFrameWorkUs,
+    },
     deaths,
     resends: metrics.resends(),
-    confirmations: { received, matched: c.matched, clearedForOthers: c.clearedForOthers, unattributed, staleHeaderReads: c.staleHeaderReads },
-    store: { final: server.store.size, peak: Math.max(peaks.storePeak, server.store.size), expiredPackets: c.expiredPackets, limitHits: server.store.limitHits },
+    confirmations: {
+      received,
+      matched: c.matched,
+      clearedForOthers: c.clearedForOthers,
+      unattributed,
+      staleHeaderReads: c.staleHeaderReads,
+    },
+    store: {
+      final: server.store.size,
+      peak: Math.max(peaks.storePeak, server.store.size),
+      expiredPackets: c.expiredPackets,
+      limitHits: server.store.limitHits,
+    },
     pending: {
       finalTotal: server.pendingTotal(),
       finalMaxPerUser: server.pendingMaxPerUser(),
@@ -113,7 +155,13 @@ export function summarizeRtype(session: RtypeSession): RtypeSummary {
         criticalDropped: k.criticalDropped,
       })),
     },
-    server: { registrations: c.registrations, repeatedRegistrations: c.repeatedRegistrations, fromUnregistered: c.fromUnregistered, malformed: c.malformed, scanComparisons: c.scanComparisons },
+    server: {
+      registrations: c.registrations,
+      repeatedRegistrations: c.repeatedRegistrations,
+      fromUnregistered: c.fromUnregistered,
+      malformed: c.malformed,
+      scanComparisons: c.scanComparisons,
+    },
     limits: {
       sendLimitHits: c.sendLimitHits,
       storeLimitHits: server.store.limitHits,

@@ -29,7 +29,9 @@ export class TcpChannel {
     private readonly deliver: (bytes: Uint8Array) => void,
   ) {
     this.latencyUs = msToUs(config.latencyMs);
-    this.outagesUs = config.outages.map((o) => ({ startUs: msToUs(o.startMs), endUs: msToUs(o.endMs) })).sort((a, b) => a.startUs - b.startUs);
+    this.outagesUs = config.outages
+      .map((o) => ({ startUs: msToUs(o.startMs), endUs: msToUs(o.endMs) }))
+      .sort((a, b) => a.startUs - b.startUs);
     this.maxInFlight = config.maxInFlight;
   }
 

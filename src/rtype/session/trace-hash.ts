@@ -23,7 +23,8 @@ export class RtypeTraceHash {
   }
 
   record(timeUs: number, direction: RtypeDirection, client: number, bytes: Uint8Array): void {
-    if (!(Number.isInteger(client) && client >= 0 && client < CLIENTS_PER_DIRECTION)) throw new Error(`rtype trace hash: client ${client} is not in 0..${CLIENTS_PER_DIRECTION - 1}`);
+    if (!(Number.isInteger(client) && client >= 0 && client < CLIENTS_PER_DIRECTION))
+      throw new Error(`rtype trace hash: client ${client} is not in 0..${CLIENTS_PER_DIRECTION - 1}`);
     if (bytes.length > MAX_RECORD_BYTES) throw new Error(`rtype trace hash: a ${bytes.length}-byte record is too long`);
     this.hasher.record(timeUs, RTYPE_DIRECTION[direction] * CLIENTS_PER_DIRECTION + client, bytes);
   }

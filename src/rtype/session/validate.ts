@@ -21,11 +21,13 @@ function fail(field: string, value: unknown, expected: string): never {
 }
 
 function number(field: string, value: unknown, min: number, max: number): void {
-  if (!(typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max)) fail(field, value, `a number in [${min}, ${max}]`);
+  if (!(typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max))
+    fail(field, value, `a number in [${min}, ${max}]`);
 }
 
 function integer(field: string, value: unknown, min: number, max: number): void {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)) fail(field, value, `an integer in [${min}, ${max}]`);
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max))
+    fail(field, value, `an integer in [${min}, ${max}]`);
 }
 
 function windows(field: string, list: unknown, startName: string): void {
@@ -33,7 +35,8 @@ function windows(field: string, list: unknown, startName: string): void {
   list.forEach((w: { startMs: unknown; endMs: unknown }, i: number) => {
     number(`${field}[${i}].${startName}`, w.startMs, 0, MAX_DURATION_MS);
     number(`${field}[${i}].endMs`, w.endMs, 0, MAX_DURATION_MS);
-    if (!((w.endMs as number) > (w.startMs as number))) fail(`${field}[${i}].endMs`, w.endMs, `> startMs (${String(w.startMs)})`);
+    if (!((w.endMs as number) > (w.startMs as number)))
+      fail(`${field}[${i}].endMs`, w.endMs, `> startMs (${String(w.startMs)})`);
   });
 }
 
@@ -44,7 +47,8 @@ function link(field: string, config: LinkConfig): void {
     throw new RtypeConfigError(`rtype config: ${field}: ${(error as Error).message}`);
   }
   // Drop rules match BC messages; the R-Type wire has none.
-  if (config.dropRules.length > 0) fail(`${field}.dropRules`, config.dropRules.length, 'an empty list (drop rules match BC messages)');
+  if (config.dropRules.length > 0)
+    fail(`${field}.dropRules`, config.dropRules.length, 'an empty list (drop rules match BC messages)');
 }
 
 /** Throws an RtypeConfigError naming the first invalid field; returns the config. */
@@ -71,17 +75,20 @@ export function validateRtypeConfig(config: RtypeConfig): RtypeConfig {
   number('workload.deathsPerSecond', w.deathsPerSecond, 0, 10_000);
   number('workload.burstsPerMinute', w.burstsPerMinute, 0, 60 * t.tickHz);
   integer('workload.burstSize', w.burstSize, 1, 10_000);
-  if (!Array.isArray(w.scriptedBursts) || w.scriptedBursts.length > MAX_SCRIPTED_BURSTS) fail('workload.scriptedBursts', w.scriptedBursts, `a list of at most ${MAX_SCRIPTED_BURSTS}`);
+  if (!Array.isArray(w.scriptedBursts) || w.scriptedBursts.length > MAX_SCRIPTED_BURSTS)
+    fail('workload.scriptedBursts', w.scriptedBursts, `a list of at most ${MAX_SCRIPTED_BURSTS}`);
   w.scriptedBursts.forEach((b, i) => {
     number(`workload.scriptedBursts[${i}].atMs`, b.atMs, 0, MAX_DURATION_MS);
     integer(`workload.scriptedBursts[${i}].size`, b.size, 1, 10_000);
   });
   integer('workload.positionsPerFrame', w.positionsPerFrame, 0, 1_000);
-  if (w.clientSendIntervalMs !== null) number('workload.clientSendIntervalMs', w.clientSendIntervalMs, 1, MAX_DURATION_MS);
+  if (w.clientSendIntervalMs !== null)
+    number('workload.clientSendIntervalMs', w.clientSendIntervalMs, 1, MAX_DURATION_MS);
   number('workload.firstJoinMs', w.firstJoinMs, 0, MAX_DURATION_MS);
   number('workload.joinSpacingMs', w.joinSpacingMs, 0, MAX_DURATION_MS);
   number('workload.registerRetryMs', w.registerRetryMs, 1, MAX_DURATION_MS);
-  if (!Array.isArray(config.clientLinks) || config.clientLinks.length > config.clients) fail('clientLinks', config.clientLinks, `a list of at most ${config.clients} (one per client)`);
+  if (!Array.isArray(config.clientLinks) || config.clientLinks.length > config.clients)
+    fail('clientLinks', config.clientLinks, `a list of at most ${config.clients} (one per client)`);
   for (let k = 1; k <= config.clients; k++) {
     const links = linksOf(config, k);
     link(`links of client ${k}.serverToClient`, links.serverToClient);

@@ -32,14 +32,17 @@ export class DeathWorkload {
     // A stream is taken only when its feature is on, so turning one off shifts no other draw.
     this.singles = this.lambda > 0 ? streams.stream('rtype.deaths') : null;
     this.bursts = this.burstChance > 0 ? streams.stream('rtype.bursts') : null;
-    this.scripted = [...workload.scriptedBursts].map((b) => ({ atUs: msToUs(b.atMs), size: b.size })).sort((a, b) => a.atUs - b.atUs);
+    this.scripted = [...workload.scriptedBursts]
+      .map((b) => ({ atUs: msToUs(b.atMs), size: b.size }))
+      .sort((a, b) => a.atUs - b.atUs);
   }
 
   /** Entity ids that die in the frame starting at `nowUs`. */
   deathsAt(nowUs: Micros): number[] {
     let count = this.singles === null ? 0 : poisson(this.singles, this.lambda);
     if (this.bursts !== null && bernoulli(this.bursts, this.burstChance)) count += this.workload.burstSize;
-    while (this.nextScripted < this.scripted.length && this.scripted[this.nextScripted].atUs <= nowUs) count += this.scripted[this.nextScripted++].size;
+    while (this.nextScripted < this.scripted.length && this.scripted[this.nextScripted].atUs <= nowUs)
+      count += this.scripted[this.nextScripted++].size;
     const ids: number[] = [];
     for (let i = 0; i < count; i++) ids.push(this.nextEntity++);
     return ids;
@@ -47,7 +50,11 @@ export class DeathWorkload {
 
   /** The i-th position update of frame `frame`: deterministic, no draws. */
   static position(frame: number, i: number): { entityId: number; x: number; y: number } {
-    return { entityId: ENEMY_ENTITY_BASE + ((frame * 7 + i) % ENEMY_COUNT), x: (frame * 3 + i * 97) % 1920, y: (i * 131) % 1080 };
+    return {
+      entityId: ENEMY_ENTITY_BASE + ((frame * 7 + i) % ENEMY_COUNT),
+      x: (frame * 3 + i * 97) % 1920,
+      y: (i * 131) % 1080,
+    };
   }
 }
 

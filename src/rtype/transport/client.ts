@@ -25,7 +25,13 @@ export class RtypeClient {
   lastAckId = 0;
   /** Set by the first datagram from the server; registration retries stop then. */
   heardFromServer = false;
-  readonly counters: ClientCounters = { received: 0, malformed: 0, tcpConfirmations: 0, ordinarySent: 0, registrationsSent: 0 };
+  readonly counters: ClientCounters = {
+    received: 0,
+    malformed: 0,
+    tcpConfirmations: 0,
+    ordinarySent: 0,
+    registrationsSent: 0,
+  };
 
   constructor(
     /** 1-based client number; also its player's entity id and its header id. */
@@ -33,7 +39,8 @@ export class RtypeClient {
     private readonly switches: RtypeSwitches,
     private readonly hooks: RtypeClientHooks,
   ) {
-    if (!(Number.isInteger(client) && client >= 1)) throw new Error(`rtype client: number ${client} is not an integer >= 1`);
+    if (!(Number.isInteger(client) && client >= 1))
+      throw new Error(`rtype client: number ${client} is not an integer >= 1`);
   }
 
   register(): void {

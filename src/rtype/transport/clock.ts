@@ -15,7 +15,8 @@ export class TickClock {
   readonly periodUs: Micros;
 
   constructor(private readonly timing: RtypeTiming) {
-    if (!(timing.tickHz > 0 && timing.tickHz <= 1000)) throw new Error(`rtype clock: tickHz ${timing.tickHz} is not in (0, 1000]`);
+    if (!(timing.tickHz > 0 && timing.tickHz <= 1000))
+      throw new Error(`rtype clock: tickHz ${timing.tickHz} is not in (0, 1000]`);
     this.periodUs = periodUs(timing.tickHz);
   }
 
@@ -26,7 +27,8 @@ export class TickClock {
 
   /** Ends the frame that started at `startUs` after `workUs` of work; returns when the next one starts. */
   finishFrame(startUs: Micros, workUs: Micros): Micros {
-    if (!(Number.isInteger(workUs) && workUs >= 0)) throw new Error(`rtype clock: frame work ${workUs} us is not a non-negative integer`);
+    if (!(Number.isInteger(workUs) && workUs >= 0))
+      throw new Error(`rtype clock: frame work ${workUs} us is not a non-negative integer`);
     this.frames++;
     if (workUs > this.maxFrameWorkUs) this.maxFrameWorkUs = workUs;
     if (workUs < this.periodUs) {

@@ -20,7 +20,8 @@ export class PendingList {
   limitHits = 0;
 
   constructor(private readonly maxEntries: number) {
-    if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new Error(`rtype pending list: maxEntries ${maxEntries} is not an integer >= 1`);
+    if (!(Number.isInteger(maxEntries) && maxEntries >= 1))
+      throw new Error(`rtype pending list: maxEntries ${maxEntries} is not an integer >= 1`);
   }
 
   get size(): number {

@@ -68,7 +68,13 @@ export class RtypeServer {
     this.store = new CriticalStore(limits.maxStoreEntries);
     this.registry = new UserRegistry(limits.maxPendingPerUser);
     this.users = this.registry.users;
-    this.inbox = new ServerInbox(switches, this.registry, this.counters, (removed) => this.forget(removed), (client) => hooks.registered?.(client));
+    this.inbox = new ServerInbox(
+      switches,
+      this.registry,
+      this.counters,
+      (removed) => this.forget(removed),
+      (client) => hooks.registered?.(client),
+    );
     // The game object copies the user list at construction, before anyone connected.
     this.loopUsers = switches.loopHoldsStaleCopies ? [...this.users] : this.users;
     const ticks = switches.thresholdsInTicks;
@@ -111,7 +117,17 @@ export class RtypeServer {
 
   beginFrame(nowUs: Micros, tick: number): void {
     if (this.frame !== null) throw new Error('rtype server: a frame is already open');
-    this.frame = { nowUs, tick, datagrams: 0, criticalSends: 0, resendDatagrams: 0, resendCalls: 0, excessResends: 0, maxCallsPerUser: 0, resentPairs: new Set() };
+    this.frame = {
+      nowUs,
+      tick,
+      datagrams: 0,
+      criticalSends: 0,
+      resendDatagrams: 0,
+      resendCalls: 0,
+      excessResends: 0,
+      maxCallsPerUser: 0,
+      resentPairs: new Set(),
+    };
   }
 
   /** A death: ACK id, store, every user's pending list, send to all (rtype-ack-system.md "Usage"). */

@@ -27,7 +27,8 @@ export class CriticalStore {
   limitHits = 0;
 
   constructor(private readonly maxEntries: number) {
-    if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new Error(`rtype store: maxEntries ${maxEntries} is not an integer >= 1`);
+    if (!(Number.isInteger(maxEntries) && maxEntries >= 1))
+      throw new Error(`rtype store: maxEntries ${maxEntries} is not an integer >= 1`);
   }
 
   get size(): number {
@@ -41,7 +42,8 @@ export class CriticalStore {
       return false;
     }
     const last = this.packets[this.packets.length - 1];
-    if (this.size > 0 && last.queuedAtUs > packet.queuedAtUs) throw new Error('rtype store: packets must be queued in time order');
+    if (this.size > 0 && last.queuedAtUs > packet.queuedAtUs)
+      throw new Error('rtype store: packets must be queued in time order');
     this.packets.push(packet);
     const same = this.byKey.get(packet.key);
     if (same === undefined) this.byKey.set(packet.key, [packet]);
@@ -61,7 +63,8 @@ export class CriticalStore {
       const packet = this.packets[this.head++];
       packet.live = false;
       const same = this.byKey.get(packet.key);
-      if (same === undefined || same[0] !== packet) throw new Error(`rtype store: key index out of step at ack id ${packet.ackId}`);
+      if (same === undefined || same[0] !== packet)
+        throw new Error(`rtype store: key index out of step at ack id ${packet.ackId}`);
       if (same.length === 1) this.byKey.delete(packet.key);
       else same.shift();
       removed.push(packet);

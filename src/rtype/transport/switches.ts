@@ -67,8 +67,13 @@ export const DEFECT_DESCRIPTIONS: Readonly<Record<DefectSwitch, string>> = {
 export type RtypePresetName = 'documented' | 'implemented' | 'repaired';
 export const RTYPE_PRESET_NAMES: readonly RtypePresetName[] = ['documented', 'implemented', 'repaired'];
 
-const ALL_OFF: Omit<RtypeSwitches, 'resendTimer'> = Object.fromEntries(DEFECT_SWITCHES.map((s) => [s, false])) as Record<DefectSwitch, boolean>;
-const ALL_ON: Omit<RtypeSwitches, 'resendTimer'> = Object.fromEntries(DEFECT_SWITCHES.map((s) => [s, true])) as Record<DefectSwitch, boolean>;
+const ALL_OFF: Omit<RtypeSwitches, 'resendTimer'> = Object.fromEntries(
+  DEFECT_SWITCHES.map((s) => [s, false]),
+) as Record<DefectSwitch, boolean>;
+const ALL_ON: Omit<RtypeSwitches, 'resendTimer'> = Object.fromEntries(DEFECT_SWITCHES.map((s) => [s, true])) as Record<
+  DefectSwitch,
+  boolean
+>;
 
 export const RTYPE_PRESETS: Readonly<Record<RtypePresetName, RtypeSwitches>> = {
   /** The scheme as rtype-ack-system.md describes it: the scan every tick, TCP confirmations. */
@@ -82,10 +87,12 @@ export const RTYPE_PRESETS: Readonly<Record<RtypePresetName, RtypeSwitches>> = {
 /** A preset with some switches changed; throws on an unknown name or a value of the wrong type. */
 export function rtypeSwitches(preset: RtypePresetName, overrides: Partial<RtypeSwitches> = {}): RtypeSwitches {
   const base = RTYPE_PRESETS[preset];
-  if (base === undefined) throw new Error(`rtype: unknown preset "${String(preset)}", expected ${RTYPE_PRESET_NAMES.join(', ')}`);
+  if (base === undefined)
+    throw new Error(`rtype: unknown preset "${String(preset)}", expected ${RTYPE_PRESET_NAMES.join(', ')}`);
   for (const [name, value] of Object.entries(overrides)) {
     if (name === 'resendTimer') {
-      if (value !== 'scan' && value !== 'per-packet') throw new Error(`rtype: switch resendTimer is ${JSON.stringify(value)}, expected 'scan' or 'per-packet'`);
+      if (value !== 'scan' && value !== 'per-packet')
+        throw new Error(`rtype: switch resendTimer is ${JSON.stringify(value)}, expected 'scan' or 'per-packet'`);
     } else if (!(DEFECT_SWITCHES as readonly string[]).includes(name)) {
       throw new Error(`rtype: unknown switch "${name}"`);
     } else if (typeof value !== 'boolean') {

@@ -42,7 +42,15 @@ export type RtypeDatagram =
   | { readonly kind: 'registration' }
   | { readonly kind: 'packet'; readonly header: RtypeHeader; readonly message: RtypeMessage };
 
-export type WireErrorCode = 'truncated-header' | 'data-size-mismatch' | 'empty-payload' | 'unknown-opcode' | 'truncated-payload' | 'trailing-bytes' | 'bad-marker' | 'bad-length';
+export type WireErrorCode =
+  | 'truncated-header'
+  | 'data-size-mismatch'
+  | 'empty-payload'
+  | 'unknown-opcode'
+  | 'truncated-payload'
+  | 'trailing-bytes'
+  | 'bad-marker'
+  | 'bad-length';
 
 export interface WireError {
   readonly ok: false;
@@ -68,7 +76,8 @@ function fail(code: WireErrorCode, offset: number, reason: string): WireError {
 }
 
 function checkUint(name: string, value: number, max: number): void {
-  if (!(Number.isInteger(value) && value >= 0 && value <= max)) throw new Error(`rtype wire: ${name} ${value} is not an integer in [0, ${max}]`);
+  if (!(Number.isInteger(value) && value >= 0 && value <= max))
+    throw new Error(`rtype wire: ${name} ${value} is not an integer in [0, ${max}]`);
 }
 
 /** Encodes one packet: header (LE) then the message (BE). */
@@ -125,7 +134,8 @@ function writeHeader(view: DataView, h: HeaderFields & { readonly dataSize: numb
 
 /** Reads the 12-byte header alone (the server's network thread does this first). */
 export function decodeHeader(bytes: Uint8Array): DecodeResult<{ readonly header: RtypeHeader }> {
-  if (bytes.length < HEADER_BYTES) return fail('truncated-header', bytes.length, `header needs ${HEADER_BYTES} bytes, datagram has ${bytes.length}`);
+  if (bytes.length < HEADER_BYTES)
+    return fail('truncated-header', bytes.length, `header needs ${HEADER_BYTES} bytes, datagram has ${bytes.length}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const header: RtypeHeader = {
     id: view.getUint32(0, true),
@@ -144,22 +154,37 @@ export function decodeDatagram(bytes: Uint8Array): DecodeResult<{ readonly datag
   if (!head.ok) return head;
   const header = head.header;
   const payloadBytes = bytes.length - HEADER_BYTES;
-  if (header.dataSize !== payloadBytes) return fail('data-size-mismatch', 10, `dataSize says ${header.dataSize} bytes, ${payloadBytes} follow the header`);
+  if (header.dataSize !== payloadBytes)
+    return fail('data-size-mismatch', 10, `dataSize says ${header.dataSize} bytes, ${payloadBytes} follow the header`);
   if (payloadBytes === 0) return fail('empty-payload', HEADER_BYTES, 'no opcode after the header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const opcode = bytes[HEADER_BYTES];
   const need = opcode === OPCODE_DEAD ? DEATH_PAYLOAD_BYTES : opcode === OPCODE_POSITION ? POSITION_PAYLOAD_BYTES : -1;
   if (need < 0) return fail('unknown-opcode', HEADER_BYTES, `unknown opcode 0x${opcode.toString(16).padStart(2, '0')}`);
-  if (payloadBytes < need) return fail('truncated-payload', bytes.length, `opcode 0x${opcode.toString(16)} needs ${need} payload bytes, has ${payloadBytes}`);
-  if (payloadBytes > need) return fail('trailing-bytes', HEADER_BYTES + need, `${payloadBytes - need} bytes after the message`);
+  if (payloadBytes < need)
+    return fail(
+      'truncated-payload',
+      bytes.length,
+      `opcode 0x${opcode.toString(16)} needs ${need} payload bytes, has ${payloadBytes}`,
+    );
+  if (payloadBytes > need)
+    return fail('trailing-bytes', HEADER_BYTES + need, `${payloadBytes - need} bytes after the message`);
   const entityId = view.getUint32(13, false);
   const message: RtypeMessage =
-    opcode === OPCODE_DEAD ? { kind: 'death', entityId } : { kind: 'position', entityId, x: view.getFloat32(17, false), y: view.getFloat32(21, false) };
+    opcode === OPCODE_DEAD
+      ? { kind: 'death', entityId }
+      : { kind: 'position', entityId, x: view.getFloat32(17, false), y: view.getFloat32(21, false) };
   return { ok: true, datagram: { kind: 'packet', header, message } };
 }
 
 export function decodeTcpAck(bytes: Uint8Array): DecodeResult<{ readonly ackId: number }> {
-  if (bytes.length !== TCP_ACK_BYTES) return fail('bad-length', Math.min(bytes.length, TCP_ACK_BYTES), `a TCP confirmation is ${TCP_ACK_BYTES} bytes, got ${bytes.length}`);
-  if (bytes[0] !== TCP_ACK_MARKER) return fail('bad-marker', 0, `marker 0x${bytes[0].toString(16)} is not 0x${TCP_ACK_MARKER.toString(16)}`);
+  if (bytes.length !== TCP_ACK_BYTES)
+    return fail(
+      'bad-length',
+      Math.min(bytes.length, TCP_ACK_BYTES),
+      `a TCP confirmation is ${TCP_ACK_BYTES} bytes, got ${bytes.length}`,
+    );
+  if (bytes[0] !== TCP_ACK_MARKER)
+    return fail('bad-marker', 0, `marker 0x${bytes[0].toString(16)} is not 0x${TCP_ACK_MARKER.toString(16)}`);
   return { ok: true, ackId: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, false) };
 }

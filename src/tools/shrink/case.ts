@@ -4,7 +4,14 @@
 import { usToSeconds } from '../../core/engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { BUILTIN_DIR, looksLikePath, parseScenario, applySet, parseSet, withoutByteOrderMark } from '../../model/scenario/index.js';
+import {
+  BUILTIN_DIR,
+  looksLikePath,
+  parseScenario,
+  applySet,
+  parseSet,
+  withoutByteOrderMark,
+} from '../../model/scenario/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
 import type { LinkFault } from '../../model/link/index.js';
 import type { Direction } from '../swarm/index.js';
@@ -21,7 +28,16 @@ export interface FaultEntry {
 }
 
 /** The random processes a fault list replaces: stripped from a candidate, whose list decides instead. */
-const RANDOM_KEYS = ['loss', 'gilbertElliott', 'duplicate', 'duplicateDelayMs', 'jitter', 'jitterMs', 'reorder', 'reorderGap'];
+const RANDOM_KEYS = [
+  'loss',
+  'gilbertElliott',
+  'duplicate',
+  'duplicateDelayMs',
+  'jitter',
+  'jitterMs',
+  'reorder',
+  'reorderGap',
+];
 
 export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClient'];
 
@@ -31,7 +47,8 @@ export function documentOf(base: string, preset: string, seed: number, sets: rea
   const doc = JSON.parse(withoutByteOrderMark(readFileSync(file, 'utf8'))) as Doc;
   for (const raw of sets) {
     const override = parseSet(raw);
-    if (override.path[0] === 'mode' && override.path.length > 1 && typeof doc.mode !== 'object') doc.mode = { preset: doc.mode ?? 'stock' };
+    if (override.path[0] === 'mode' && override.path.length > 1 && typeof doc.mode !== 'object')
+      doc.mode = { preset: doc.mode ?? 'stock' };
     applySet(doc, override);
   }
   const mode = typeof doc.mode === 'object' && doc.mode !== null ? (doc.mode as Doc) : {};
@@ -91,7 +108,8 @@ export function normalizeLink(doc: Doc): void {
 export function placesOf(doc: Doc): Place[] {
   const places: Place[] = DIRECTIONS.map((dir) => ({ client: null, dir }));
   const clients = (doc.link as Record<string, unknown>).clients as Record<string, unknown> | undefined;
-  for (const key of Object.keys(clients ?? {}).sort((a, b) => Number(a) - Number(b))) for (const dir of DIRECTIONS) places.push({ client: Number(key), dir });
+  for (const key of Object.keys(clients ?? {}).sort((a, b) => Number(a) - Number(b)))
+    for (const dir of DIRECTIONS) places.push({ client: Number(key), dir });
   return places;
 }
 
@@ -112,7 +130,8 @@ export function setFaults(doc: Doc, recorded: ReadonlyArray<Record<Direction, re
     const block = blockAt(doc, place);
     for (const key of RANDOM_KEYS) delete block[key];
     delete block.faults;
-    const list = place.client === null ? (perClient ? undefined : recorded[0][place.dir]) : recorded[place.client - 1][place.dir];
+    const list =
+      place.client === null ? (perClient ? undefined : recorded[0][place.dir]) : recorded[place.client - 1][place.dir];
     if (list !== undefined) block.faults = list.map((f) => ({ ...f }));
   }
 }
@@ -123,7 +142,9 @@ function formatAt(us: number): string {
 }
 
 export function toEntry(f: LinkFault): FaultEntry {
-  return f.delayMs === undefined ? { at: formatAt(f.atUs), datagram: f.datagram, action: f.action } : { at: formatAt(f.atUs), datagram: f.datagram, action: f.action, delayMs: f.delayMs };
+  return f.delayMs === undefined
+    ? { at: formatAt(f.atUs), datagram: f.datagram, action: f.action }
+    : { at: formatAt(f.atUs), datagram: f.datagram, action: f.action, delayMs: f.delayMs };
 }
 
 export function loadDoc(doc: Doc, label: string): Scenario {

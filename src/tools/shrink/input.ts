@@ -9,13 +9,19 @@ import type { RunSpec } from '../swarm/index.js';
 import type { ShrinkInput } from './shrink.js';
 
 export function parseShrinkLine(line: string, cwd: string): Omit<ShrinkInput, 'budget' | 'onProgress'> {
-  const trimmed = line.trim().replace(/^repro:\s*/, '').replace(/^swarm:\s*/, '');
+  const trimmed = line
+    .trim()
+    .replace(/^repro:\s*/, '')
+    .replace(/^swarm:\s*/, '');
   if (/^bcsim\s+swarm\b/.test(trimmed)) {
     const c = parseSwarmCommand(trimmed);
     const spec = specFor(c.generatorSeed, c.index, c.preset, c.switches);
     return { base: spec.base, preset: spec.preset, seed: spec.seed, sets: spec.sets, spec, cwd };
   }
-  if (!/^bcsim\s+run\b/.test(trimmed)) throw new Error('expected the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"');
+  if (!/^bcsim\s+run\b/.test(trimmed))
+    throw new Error(
+      'expected the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"',
+    );
   const c = parseReproCommand(trimmed);
   if (c.preset !== 'fixed' && c.preset !== 'stock') throw new Error(`--mode: expected fixed or stock, got ${c.preset}`);
   if (!Number.isSafeInteger(c.seed)) throw new Error('the run line needs --seed N');

@@ -24,10 +24,13 @@ export function itemsOf(doc: Doc): Item[] {
   const items: Item[] = [];
   for (const { client, dir } of placesOf(doc)) {
     const block = blockAt(doc, { client, dir });
-    for (const f of (block.faults as FaultEntry[] | undefined) ?? []) items.push({ client, dir, kind: f.action, value: f });
-    for (const o of (block.outages as unknown[] | undefined) ?? []) items.push({ client, dir, kind: 'outage', value: o });
+    for (const f of (block.faults as FaultEntry[] | undefined) ?? [])
+      items.push({ client, dir, kind: f.action, value: f });
+    for (const o of (block.outages as unknown[] | undefined) ?? [])
+      items.push({ client, dir, kind: 'outage', value: o });
     for (const r of (block.drop as unknown[] | undefined) ?? []) items.push({ client, dir, kind: 'rule', value: r });
-    if (block.bandwidthBytesPerSecond !== undefined) items.push({ client, dir, kind: 'bandwidth', value: pick(block, BANDWIDTH_KEYS) });
+    if (block.bandwidthBytesPerSecond !== undefined)
+      items.push({ client, dir, kind: 'bandwidth', value: pick(block, BANDWIDTH_KEYS) });
     if (block.slotMs !== undefined) items.push({ client, dir, kind: 'slot', value: { slotMs: block.slotMs } });
   }
   return items;
@@ -42,7 +45,8 @@ export function withItems(doc: Doc, items: readonly Item[]): Doc {
     const of = (kind: ItemKind) => mine.filter((i) => i.kind === kind).map((i) => structuredClone(i.value));
     // Keep the list sorted by datagram, as recorded: easier to read. A place without a list keeps none.
     const events = mine.filter((i) => i.kind === 'drop' || i.kind === 'duplicate' || i.kind === 'delay');
-    if (block.faults !== undefined || events.length > 0) block.faults = events.map((i) => structuredClone(i.value) as FaultEntry).sort((a, b) => a.datagram - b.datagram);
+    if (block.faults !== undefined || events.length > 0)
+      block.faults = events.map((i) => structuredClone(i.value) as FaultEntry).sort((a, b) => a.datagram - b.datagram);
     setOrDelete(block, 'outages', of('outage'));
     setOrDelete(block, 'drop', of('rule'));
     for (const key of [...BANDWIDTH_KEYS, 'slotMs']) delete block[key];
@@ -52,7 +56,11 @@ export function withItems(doc: Doc, items: readonly Item[]): Doc {
 }
 
 /** Explicit-list events and configured faults, for the before/after report. */
-export function countItems(items: readonly Item[]): { events: number; configured: number; byKind: Record<string, number> } {
+export function countItems(items: readonly Item[]): {
+  events: number;
+  configured: number;
+  byKind: Record<string, number>;
+} {
   const byKind: Record<string, number> = {};
   for (const i of items) {
     const key = `${i.kind} ${i.dir === 'clientToServer' ? 'C>S' : 'S>C'}${i.client === null ? '' : ` client ${i.client}`}`;

@@ -53,7 +53,10 @@ export function writeShrunk(doc: Doc, files: ShrinkFiles): void {
   const text = `${JSON.stringify(doc, null, 2)}\n`;
   const scenario = loadDoc(doc, files.scenario);
   // The trace, as `bcsim trace <file> --bytes full` prints it.
-  const lines = [`# ${scenario.name} · mode ${scenario.preset} · seed ${scenario.seed}`, traceHeader('full', scenario.clients)];
+  const lines = [
+    `# ${scenario.name} · mode ${scenario.preset} · seed ${scenario.seed}`,
+    traceHeader('full', scenario.clients),
+  ];
   let cut = 0;
   traceScenario(scenario, {
     keep: false,
@@ -65,7 +68,10 @@ export function writeShrunk(doc: Doc, files: ShrinkFiles): void {
   if (cut > 0) lines.push(`# … ${cut} more events cut (bcsim trace ${basename(files.scenario)} prints them all)`);
   const captures = new CaptureSet();
   captures.guard(() => {
-    const capture = captures.open(files.pcap, `bcsim shrink ${basename(files.scenario)}, mode ${scenario.preset}, seed ${scenario.seed}, ${usToSeconds(scenario.durationUs)} s simulated`);
+    const capture = captures.open(
+      files.pcap,
+      `bcsim shrink ${basename(files.scenario)}, mode ${scenario.preset}, seed ${scenario.seed}, ${usToSeconds(scenario.durationUs)} s simulated`,
+    );
     runScenario(scenario, { observer: capture.recorder });
   });
   writeFileAtomic(dirname(files.scenario), basename(files.scenario), text);

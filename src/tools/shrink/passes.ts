@@ -51,7 +51,9 @@ export function dropClasses(doc: Doc, judge: Judge): Doc {
   const groups: Array<(i: Item) => boolean> = [
     // With several clients: one client's whole list (and its own configured faults), then one direction of it.
     ...(clients.length > 1 ? clients.map((k) => (i: Item) => i.client === k) : []),
-    ...(clients.length > 1 ? clients.flatMap((k) => DIRECTIONS.map((dir) => (i: Item) => i.client === k && i.dir === dir)) : []),
+    ...(clients.length > 1
+      ? clients.flatMap((k) => DIRECTIONS.map((dir) => (i: Item) => i.client === k && i.dir === dir))
+      : []),
     ...DIRECTIONS.map((dir) => (i: Item) => i.dir === dir),
     ...DIRECTIONS.flatMap((dir) => ITEM_KINDS.map((kind) => (i: Item) => i.dir === dir && i.kind === kind)),
   ];
@@ -59,7 +61,10 @@ export function dropClasses(doc: Doc, judge: Judge): Doc {
     if (judge.budget.exhausted) break;
     const items = itemsOf(current);
     if (!items.some(inGroup)) continue;
-    const candidate = withItems(current, items.filter((i) => !inGroup(i)));
+    const candidate = withItems(
+      current,
+      items.filter((i) => !inGroup(i)),
+    );
     if (judge.fails(candidate)) current = candidate;
   }
   return current;
@@ -76,7 +81,8 @@ export function minimizeFaults(doc: Doc, judge: Judge): Doc {
 /** 4. Traffic, per phase: remove a middle phase, halve a phase's duration, halve its reliable rate. */
 export function shrinkTraffic(doc: Doc, judge: Judge): Doc {
   let current = doc;
-  const phasesOf = (d: Doc) => ((d.traffic as Record<string, unknown> | undefined)?.phases as Phase[] | undefined) ?? [];
+  const phasesOf = (d: Doc) =>
+    ((d.traffic as Record<string, unknown> | undefined)?.phases as Phase[] | undefined) ?? [];
   const withPhases = (d: Doc, phases: Phase[]) => {
     const out = structuredClone(d);
     (out.traffic as Record<string, unknown>).phases = phases;
@@ -85,7 +91,10 @@ export function shrinkTraffic(doc: Doc, judge: Judge): Doc {
   // The first (the join) and the last (the tail or the disconnect) phase stay.
   for (let i = phasesOf(current).length - 2; i >= 1 && !judge.budget.exhausted; i--) {
     const phases = phasesOf(current);
-    const candidate = withPhases(current, phases.filter((_, j) => j !== i));
+    const candidate = withPhases(
+      current,
+      phases.filter((_, j) => j !== i),
+    );
     if (judge.fails(candidate)) current = candidate;
   }
   for (let i = 0; i < phasesOf(current).length; i++) {
@@ -94,7 +103,12 @@ export function shrinkTraffic(doc: Doc, judge: Judge): Doc {
         const phase = phasesOf(current)[i];
         if (typeof phase !== 'object' || phase[key] === undefined) break;
         // ("measured" and "heavy" are named rates: left as they are.)
-        const halved = key === 'duration' ? halveDuration(phase.duration) : typeof phase[key] === 'number' ? Math.floor((phase[key] as number) / 2) : null;
+        const halved =
+          key === 'duration'
+            ? halveDuration(phase.duration)
+            : typeof phase[key] === 'number'
+              ? Math.floor((phase[key] as number) / 2)
+              : null;
         if (halved === null) break;
         const phases = [...phasesOf(current)];
         phases[i] = { ...phase, [key]: halved };
@@ -129,7 +143,8 @@ export function simplifyValues(doc: Doc, judge: Judge): Doc {
       attempt(edit((f) => Math.round(f.delayMs as number)));
     }
     // (A client's block without its own latency has nothing to remove; the shared one is always tried.)
-    if (place.client === null || blockAt(current, place).latencyMs !== undefined) attempt((d) => delete blockAt(d, place).latencyMs);
+    if (place.client === null || blockAt(current, place).latencyMs !== undefined)
+      attempt((d) => delete blockAt(d, place).latencyMs);
   }
   for (const key of Object.keys((current.transport as Record<string, unknown> | undefined) ?? {})) {
     attempt((d) => delete (d.transport as Record<string, unknown>)[key]);
@@ -153,7 +168,8 @@ function atSeconds(at: string): number {
 /** Half a phase duration ("58s", "2m", or seconds as a number), in whole seconds; null below 2 s. */
 function halveDuration(value: unknown): string | null {
   const m = typeof value === 'string' ? /^(\d+(?:\.\d+)?)(s|m|h)$/.exec(value) : null;
-  const seconds = typeof value === 'number' ? value : m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] as 's' | 'm' | 'h'] : null;
+  const seconds =
+    typeof value === 'number' ? value : m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] as 's' | 'm' | 'h'] : null;
   if (seconds === null || seconds < 2) return null;
   return `${Math.floor(seconds / 2)}s`;
 }

@@ -19,7 +19,10 @@ class BoundedRecorder implements LinkFaultRecorder {
   constructor(private readonly where: string) {}
 
   record(fault: LinkFault): void {
-    if (this.faults.length >= MAX_FAULTS) throw new RecordingLimit(`the run made more than ${MAX_FAULTS.toLocaleString('en-US')} random decisions on ${this.where} (the most a fault list may hold); shorten it first`);
+    if (this.faults.length >= MAX_FAULTS)
+      throw new RecordingLimit(
+        `the run made more than ${MAX_FAULTS.toLocaleString('en-US')} random decisions on ${this.where} (the most a fault list may hold); shorten it first`,
+      );
     this.faults.push(fault);
   }
 }

@@ -56,7 +56,13 @@ export class ShrinkError extends Error {
 
 /** The spec a candidate is judged by: no harness expectations, any duration. */
 function judgeSpec(spec: RunSpec): RunSpec {
-  return { ...spec, checks: [], joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER), durationUs: micros(Number.MAX_SAFE_INTEGER), tailUs: ZERO_US };
+  return {
+    ...spec,
+    checks: [],
+    joinAllowanceUs: micros(Number.MAX_SAFE_INTEGER),
+    durationUs: micros(Number.MAX_SAFE_INTEGER),
+    tailUs: ZERO_US,
+  };
 }
 
 function target(outcome: RunOutcome): Violation | null {
@@ -81,11 +87,20 @@ export function shrink(input: ShrinkInput): ShrinkResult {
   const replayDoc = cloneDoc(original);
   setFaults(
     replayDoc,
-    byClient.map((r) => ({ clientToServer: r.clientToServer.map(toEntry), serverToClient: r.serverToClient.map(toEntry) })),
+    byClient.map((r) => ({
+      clientToServer: r.clientToServer.map(toEntry),
+      serverToClient: r.serverToClient.map(toEntry),
+    })),
   );
   const replay = run(replayDoc);
-  if (replay.traceHash !== first.traceHash) throw new ShrinkError(`the recorded fault list does not replay the run (trace hash ${replay.traceHash.slice(0, 12)} != ${first.traceHash.slice(0, 12)})`);
-  if (!failsSameWay(replay.violations, goal)) throw new ShrinkError(`the replay fails differently: ${replay.violations.map(violationKey).join('; ') || 'not at all'} instead of ${violationKey(goal)}`);
+  if (replay.traceHash !== first.traceHash)
+    throw new ShrinkError(
+      `the recorded fault list does not replay the run (trace hash ${replay.traceHash.slice(0, 12)} != ${first.traceHash.slice(0, 12)})`,
+    );
+  if (!failsSameWay(replay.violations, goal))
+    throw new ShrinkError(
+      `the replay fails differently: ${replay.violations.map(violationKey).join('; ') || 'not at all'} instead of ${violationKey(goal)}`,
+    );
 
   // 3. Shrink.
   const budget = new Budget(input.budget ?? DEFAULT_BUDGET);

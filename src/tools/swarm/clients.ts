@@ -55,7 +55,11 @@ export function drawOwnFaults(d: Draft, c: Rng, o: OwnInputs): OwnFaults | null 
   if (o.clients < 2 || !c.chance(0.6)) return null;
   const client = c.int(1, o.clients);
   const block = pickBlock(c);
-  const kind = c.weighted([['loss', o.lossAllowed ? 2 : 0], ['duplicate', 1], ['jitter', 1]] as const);
+  const kind = c.weighted([
+    ['loss', o.lossAllowed ? 2 : 0],
+    ['duplicate', 1],
+    ['jitter', 1],
+  ] as const);
   const values: LinkBlock = {};
   let joinLoss = 0;
   let jitterMs = 0;
@@ -79,6 +83,8 @@ export function drawOwnFaults(d: Draft, c: Rng, o: OwnInputs): OwnFaults | null 
 export function clientSets(clients: number, own: OwnFaults | null): string[] {
   if (clients === 1) return [];
   const sets = [`clients=${clients}`];
-  if (own !== null) for (const [key, value] of Object.entries(own.values)) sets.push(`link.clients.${own.client}.${own.block}.${key}=${JSON.stringify(value)}`);
+  if (own !== null)
+    for (const [key, value] of Object.entries(own.values))
+      sets.push(`link.clients.${own.client}.${own.block}.${key}=${JSON.stringify(value)}`);
   return sets;
 }

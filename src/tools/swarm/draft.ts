@@ -35,12 +35,22 @@ export function directionsOf(block: Block): Direction[] {
 
 /** Where a link fault goes: both directions half the time. */
 export function pickBlock(r: Rng): Block {
-  return r.weighted<Block>([['both', 2], ['clientToServer', 1], ['serverToClient', 1]]);
+  return r.weighted<Block>([
+    ['both', 2],
+    ['clientToServer', 1],
+    ['serverToClient', 1],
+  ]);
 }
 
 /** Records that a fault configured on `block` (of one client's own links, with `own`) must fire in each of its directions. */
-export function expectFault(d: Draft, fault: Exclude<FaultCheck['fault'], 'giveUp'>, block: Block, own?: { client: number }): void {
-  for (const direction of directionsOf(block)) d.checks.push(own === undefined ? { fault, direction } : { fault, direction, client: own.client });
+export function expectFault(
+  d: Draft,
+  fault: Exclude<FaultCheck['fault'], 'giveUp'>,
+  block: Block,
+  own?: { client: number },
+): void {
+  for (const direction of directionsOf(block))
+    d.checks.push(own === undefined ? { fault, direction } : { fault, direction, client: own.client });
 }
 
 export function dedupeChecks(checks: readonly FaultCheck[]): FaultCheck[] {

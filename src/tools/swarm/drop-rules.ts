@@ -38,7 +38,13 @@ export function drawDropRules(d: Draft, o: DropRuleInputs): DropRules {
   const rules: Record<Direction, Rule[]> = { clientToServer: [], serverToClient: [] };
   let joinRuleRetries = 0;
   const windowed: WindowedRule[] = [];
-  const ruleCount = o.none ? 0 : r.weighted([['0', 65], ['1', 25], ['2', 10]] as const);
+  const ruleCount = o.none
+    ? 0
+    : r.weighted([
+        ['0', 65],
+        ['1', 25],
+        ['2', 10],
+      ] as const);
   for (let k = 0; k < Number(ruleCount); k++) {
     const kind = r.weighted([
       ['fragment-ack', 3],
@@ -108,8 +114,15 @@ export function drawDropRules(d: Draft, o: DropRuleInputs): DropRules {
         const direction = r.pick(DIRECTIONS);
         const senderShare = direction === 'clientToServer' ? clientShare : 1 - clientShare;
         const probability = r.float(0.1, 0.5, 2);
-        const lengthMs = Math.min(20_000, Math.max(3_000, Math.ceil(secondsToMs(12 / (perSecond * senderShare * probability)))));
-        windowed.push({ direction, rule: { scope: 'message', match: { type: 'game', reliable: true }, probability }, lengthMs });
+        const lengthMs = Math.min(
+          20_000,
+          Math.max(3_000, Math.ceil(secondsToMs(12 / (perSecond * senderShare * probability)))),
+        );
+        windowed.push({
+          direction,
+          rule: { scope: 'message', match: { type: 'game', reliable: true }, probability },
+          lengthMs,
+        });
         classes.add('drop rule: game messages in a window');
         break;
       }

@@ -4,7 +4,14 @@
 // and the ACKs of it the other side sent and that arrived back. A first send starts a new record,
 // so a record covers exactly one message's life: within it the key names that message alone (a
 // fixed sender never reuses a seq while it is unACKed, README: sendWindow).
-import { TYPE_ACK, TYPE_CONNECT_ACK, newMessageHeader, packedAckKeyAt, packedDataKeyAt, walkDatagram } from '../../core/codec/index.js';
+import {
+  TYPE_ACK,
+  TYPE_CONNECT_ACK,
+  newMessageHeader,
+  packedAckKeyAt,
+  packedDataKeyAt,
+  walkDatagram,
+} from '../../core/codec/index.js';
 import type { MessageHeader } from '../../core/codec/index.js';
 import { LimitError } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
@@ -47,7 +54,16 @@ function newSide(): SideRecords {
 }
 
 function newRecord(firstSentUs: number): KeyRecord {
-  return { firstSentUs, copiesSent: 1, copiesArrived: 0, lastCopyArrivedUs: -1, unansweredSinceUs: Number.NaN, acksSent: 0, acksArrived: 0, firstAckArrivedUs: Number.NaN };
+  return {
+    firstSentUs,
+    copiesSent: 1,
+    copiesArrived: 0,
+    lastCopyArrivedUs: -1,
+    unansweredSinceUs: Number.NaN,
+    acksSent: 0,
+    acksArrived: 0,
+    firstAckArrivedUs: Number.NaN,
+  };
 }
 
 export class EndEvidence {
@@ -108,7 +124,8 @@ export class EndEvidence {
       if (!h.reliable) return;
       const key = packedDataKeyAt(bytes, h.offset);
       if (note === SendNote.FirstSend) {
-        if (!own.byKey.has(key) && own.byKey.size >= MAX_KEY_RECORDS) throw new LimitError(`swarm evidence: more than ${MAX_KEY_RECORDS} message keys on one side of a connection`);
+        if (!own.byKey.has(key) && own.byKey.size >= MAX_KEY_RECORDS)
+          throw new LimitError(`swarm evidence: more than ${MAX_KEY_RECORDS} message keys on one side of a connection`);
         own.byKey.set(key, newRecord(timeUs));
         if (h.type === TYPE_CONNECT_ACK && from === 'client' && bytes[0] === 0xff) own.connectKey = key;
       } else {

@@ -29,7 +29,13 @@ const other = (role: Role): Role => (role === 'server' ? 'client' : 'server');
  * Judges `role`'s end on client `client`'s connection. `peers` are that connection's two
  * transports; `cause` is the ended peer's own account, checked against the wire.
  */
-export function judgeEnd(evidence: EndEvidence, client: number, role: Role, peers: Readonly<Record<Role, PeerTransport>>, slack: Slack): EndVerdict {
+export function judgeEnd(
+  evidence: EndEvidence,
+  client: number,
+  role: Role,
+  peers: Readonly<Record<Role, PeerTransport>>,
+  slack: Slack,
+): EndVerdict {
   const peer = peers[role];
   const cause = peer.endCause as EndCause;
   const endUs = evidence.endOf(client, role);
@@ -42,25 +48,59 @@ export function judgeEnd(evidence: EndEvidence, client: number, role: Role, peer
       return { forced: true, evidence: endCauseText(cause) };
     case 'peer-timeout': {
       const timeoutUs = msToUs(peer.params.peerTimeoutMs);
-      if (endUs - cause.lastHeardUs <= timeoutUs) return { forced: false, evidence: `${role} timed out at ${s(endUs)}, having heard from ${remote} at ${s(cause.lastHeardUs)}, within the peer timeout` };
+      if (endUs - cause.lastHeardUs <= timeoutUs)
+        return {
+          forced: false,
+          evidence: `${role} timed out at ${s(endUs)}, having heard from ${remote} at ${s(cause.lastHeardUs)}, within the peer timeout`,
+        };
       const sent = sides[remote];
       if (remoteEndUs <= endUs) return { forced: true, evidence: `${remote} had ended at ${s(remoteEndUs)}` };
       // A live remote sends at least a keepalive every few seconds: the link must have lost them.
-      if (sent.lastSentUs > cause.lastHeardUs) return { forced: true, evidence: `the link delivered nothing ${remote} sent after ${s(cause.lastHeardUs)} (its last datagram left at ${s(sent.lastSentUs)})` };
-      return { forced: false, evidence: `${remote} was live and sent nothing from ${s(cause.lastHeardUs)} until ${role} timed out at ${s(endUs)}` };
+      if (sent.lastSentUs > cause.lastHeardUs)
+        return {
+          forced: true,
+          evidence: `the link delivered nothing ${remote} sent after ${s(cause.lastHeardUs)} (its last datagram left at ${s(sent.lastSentUs)})`,
+        };
+      return {
+        forced: false,
+        evidence: `${remote} was live and sent nothing from ${s(cause.lastHeardUs)} until ${role} timed out at ${s(endUs)}`,
+      };
     }
     case 'message-given-up':
-      if (cause.limit !== 'message-age' && cause.limit !== 'retry-limit') return { forced: false, evidence: endCauseText(cause) };
-      return judgeMessage(cause.message, sides[role].byKey.get(keyOf(cause.message)), sides[role].connectKey, role, endUs, remoteEndUs, peer, slack);
+      if (cause.limit !== 'message-age' && cause.limit !== 'retry-limit')
+        return { forced: false, evidence: endCauseText(cause) };
+      return judgeMessage(
+        cause.message,
+        sides[role].byKey.get(keyOf(cause.message)),
+        sides[role].connectKey,
+        role,
+        endUs,
+        remoteEndUs,
+        peer,
+        slack,
+      );
     case 'drain-deadline': {
       if (cause.oldestUnacked !== null) {
         const m = cause.oldestUnacked;
-        return judgeMessage(m, sides[role].byKey.get(keyOf(m)), sides[role].connectKey, role, endUs, remoteEndUs, peer, slack);
+        return judgeMessage(
+          m,
+          sides[role].byKey.get(keyOf(m)),
+          sides[role].connectKey,
+          role,
+          endUs,
+          remoteEndUs,
+          peer,
+          slack,
+        );
       }
       // Waiting for the remote's Disconnect (or lingering to ACK it again): the remote's drain is the one the link starved, or it had gone.
-      if (remoteEndUs <= endUs && peers[remote].state !== 'closed') return { forced: true, evidence: `${remote} had ended (${peers[remote].state}) at ${s(remoteEndUs)}` };
+      if (remoteEndUs <= endUs && peers[remote].state !== 'closed')
+        return { forced: true, evidence: `${remote} had ended (${peers[remote].state}) at ${s(remoteEndUs)}` };
       if (remoteEndUs > endUs) return { forced: true, evidence: `${remote} was still draining at ${s(endUs)}` };
-      return { forced: false, evidence: `${remote} closed at ${s(remoteEndUs)}, yet ${role} never had its Disconnect (${endCauseText(cause)})` };
+      return {
+        forced: false,
+        evidence: `${remote} closed at ${s(remoteEndUs)}, yet ${role} never had its Disconnect (${endCauseText(cause)})`,
+      };
     }
   }
 }
@@ -84,22 +124,46 @@ function keyOf(m: MessageRef): number {
  * its retransmit policy says, no ACK of it reached the sender in time, and the receiver answered
  * every copy it got while it lived.
  */
-function judgeMessage(m: MessageRef, record: KeyRecord | undefined, connectKey: number | null, role: Role, endUs: number, remoteEndUs: number, peer: PeerTransport, slack: Slack): EndVerdict {
+function judgeMessage(
+  m: MessageRef,
+  record: KeyRecord | undefined,
+  connectKey: number | null,
+  role: Role,
+  endUs: number,
+  remoteEndUs: number,
+  peer: PeerTransport,
+  slack: Slack,
+): EndVerdict {
   const what = `${role}'s ${messageRefText(m)}`;
-  if (record === undefined || record.firstSentUs !== m.firstSendUs) return { forced: false, evidence: `${what}: the wire shows no first send at ${s(m.firstSendUs)}` };
+  if (record === undefined || record.firstSentUs !== m.firstSendUs)
+    return { forced: false, evidence: `${what}: the wire shows no first send at ${s(m.firstSendUs)}` };
   const counts = `${record.copiesSent} copies sent, ${record.copiesArrived} arrived; ${record.acksSent} ACKs sent back, ${record.acksArrived} arrived`;
   // The sender's duty: a copy each time its timer runs out (an update or two late, and the oldest goes first).
   const due = sendsDue(peer, endUs - m.firstSendUs, slack);
-  if (record.copiesSent < due / 2) return { forced: false, evidence: `${what} went out ${record.copiesSent} times in ${s(endUs - m.firstSendUs)}; its retransmit policy sends ${due} (${counts})` };
+  if (record.copiesSent < due / 2)
+    return {
+      forced: false,
+      evidence: `${what} went out ${record.copiesSent} times in ${s(endUs - m.firstSendUs)}; its retransmit policy sends ${due} (${counts})`,
+    };
   // An ACK read before the ending update would have cleared it (arrivals are read at the next update).
   const lastUsefulUs = endUs - 2 * slack.updateUs;
-  if (record.firstAckArrivedUs <= lastUsefulUs) return { forced: false, evidence: `${what} was given up although an ACK of it arrived at ${s(record.firstAckArrivedUs)} (${counts})` };
+  if (record.firstAckArrivedUs <= lastUsefulUs)
+    return {
+      forced: false,
+      evidence: `${what} was given up although an ACK of it arrived at ${s(record.firstAckArrivedUs)} (${counts})`,
+    };
   // The receiver ACKs every reliable copy, duplicates too, within an update or two (or on its ACK timer).
   const answerUs = msToUs(peer.params.ackResendIntervalMs) + 3 * slack.updateUs;
   const isConnect = connectKey === keyOf(m);
   const unanswered = record.unansweredSinceUs;
   if (!isConnect && !Number.isNaN(unanswered) && unanswered + answerUs < Math.min(endUs, remoteEndUs)) {
-    return { forced: false, evidence: `${what}: a copy reached the ${other(role)} at ${s(unanswered)} and it sent no ACK of it (${counts})` };
+    return {
+      forced: false,
+      evidence: `${what}: a copy reached the ${other(role)} at ${s(unanswered)} and it sent no ACK of it (${counts})`,
+    };
   }
-  return { forced: true, evidence: `the link lost every copy of ${what} or every ACK of it from ${s(m.firstSendUs)} to ${s(endUs)} (${counts})` };
+  return {
+    forced: true,
+    evidence: `the link lost every copy of ${what} or every ACK of it from ${s(m.firstSendUs)} to ${s(endUs)} (${counts})`,
+  };
 }

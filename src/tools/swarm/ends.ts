@@ -37,13 +37,18 @@ function updateSlack(result: RunResult): Slack {
   const scenario = result.session.scenario;
   let ms = Math.max(scenario.params.updatePeriodMs.server, scenario.params.updatePeriodMs.client);
   for (const phase of scenario.traffic.phases) {
-    if ('updatePeriodMs' in phase && phase.updatePeriodMs) ms = Math.max(ms, phase.updatePeriodMs.server ?? 0, phase.updatePeriodMs.client ?? 0);
+    if ('updatePeriodMs' in phase && phase.updatePeriodMs)
+      ms = Math.max(ms, phase.updatePeriodMs.server ?? 0, phase.updatePeriodMs.client ?? 0);
   }
   return { updateUs: msToUs(ms) };
 }
 
 /** Every connection's ends; `evidence` null judges nothing (stock mode promises nothing about ends). */
-export function connectionEnds(result: RunResult, evidence: EndEvidence | null, isEnded: (state: string) => boolean): ConnectionEnds[] {
+export function connectionEnds(
+  result: RunResult,
+  evidence: EndEvidence | null,
+  isEnded: (state: string) => boolean,
+): ConnectionEnds[] {
   const slack = updateSlack(result);
   return result.session.connections.map((c) => {
     const peers = { server: c.serverPeer, client: c.clientPeer };
@@ -54,12 +59,29 @@ export function connectionEnds(result: RunResult, evidence: EndEvidence | null, 
       const graceful = peer.endCause.kind === 'closed' || peer.endCause.kind === 'halted';
       const verdict = evidence === null || graceful ? null : judgeEnd(evidence, c.client, role, peers, slack);
       const cause = peer.endCause;
-      const message = cause.kind === 'message-given-up' ? cause.message : cause.kind === 'drain-deadline' ? cause.oldestUnacked : null;
-      ends.push({ role, state: peer.state, atUs: evidence?.endOf(c.client, role) ?? Number.NaN, cause: endCauseText(cause), verdict, message });
+      const message =
+        cause.kind === 'message-given-up'
+          ? cause.message
+          : cause.kind === 'drain-deadline'
+            ? cause.oldestUnacked
+            : null;
+      ends.push({
+        role,
+        state: peer.state,
+        atUs: evidence?.endOf(c.client, role) ?? Number.NaN,
+        cause: endCauseText(cause),
+        verdict,
+        message,
+      });
     }
     const closedBoth = ends.length === 2 && ends.every((e) => e.state === 'closed');
     const judged = ends.filter((e) => e.verdict !== null);
-    return { client: c.client, ends, closedBoth, endedByLink: judged.length > 0 && judged.every((e) => e.verdict?.forced === true) };
+    return {
+      client: c.client,
+      ends,
+      closedBoth,
+      endedByLink: judged.length > 0 && judged.every((e) => e.verdict?.forced === true),
+    };
   });
 }
 

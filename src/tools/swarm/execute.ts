@@ -45,7 +45,12 @@ export interface ExecuteOptions {
 }
 
 /** Runs a loaded scenario with the spec's preset and `seed`, and checks it against the spec. */
-export function executeScenario(spec: RunSpec, load: () => Scenario, seed: number, options: ExecuteOptions = {}): RunOutcome {
+export function executeScenario(
+  spec: RunSpec,
+  load: () => Scenario,
+  seed: number,
+  options: ExecuteOptions = {},
+): RunOutcome {
   const timeline: RunTimeline = { firstEndUs: null, firstEndBy: null };
   const extra = options.observer;
   // Fixed mode judges every end that was not graceful by what the wire shows (ends.ts).
@@ -80,7 +85,15 @@ export function executeScenario(spec: RunSpec, load: () => Scenario, seed: numbe
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const violations: Violation[] = [{ invariant: '5 the run threw', detail, message: null, messages: [] }];
-    return { spec, violations, notExercised: [], ends: [], states: { server: 'error', client: 'error' }, ledger: 'none (the run threw)', traceHash: '' };
+    return {
+      spec,
+      violations,
+      notExercised: [],
+      ends: [],
+      states: { server: 'error', client: 'error' },
+      ledger: 'none (the run threw)',
+      traceHash: '',
+    };
   }
   const { violations, notExercised, ends } = checkRun(spec, result, timeline, evidence);
   const d = result.summary.delivery;

@@ -38,9 +38,13 @@ function missedOn(check: FaultCheck, c: Connection): string | null {
     case 'outage':
       return counters.droppedBy.outage > 0 ? null : `outage configured on ${where} but droppedBy.outage = 0`;
     case 'rule':
-      return counters.droppedBy.rule + counters.messagesDropped > 0 ? null : `drop rule configured on ${where} but droppedBy.rule + messagesDropped = 0`;
+      return counters.droppedBy.rule + counters.messagesDropped > 0
+        ? null
+        : `drop rule configured on ${where} but droppedBy.rule + messagesDropped = 0`;
     case 'reorder':
-      return counters.reordered > 0 ? null : `reordering (netem reorder or jitter) configured on ${where} but reordered = 0`;
+      return counters.reordered > 0
+        ? null
+        : `reordering (netem reorder or jitter) configured on ${where} but reordered = 0`;
     case 'bandwidth':
       return counters.bucketDelayed > 0 ? null : `bandwidth cap configured on ${where} but bucketDelayed = 0`;
     case 'slot':

@@ -33,7 +33,12 @@ export const DEFAULT_GENERATOR_SEED = 9_062_024;
 export const SWARM_RUNS = 300;
 export const BASE_SCENARIO = 'fragment-ack-bug';
 
-export function generateRuns(generatorSeed: number, from: number, to: number, options: GenerateOptions = {}): RunSpec[] {
+export function generateRuns(
+  generatorSeed: number,
+  from: number,
+  to: number,
+  options: GenerateOptions = {},
+): RunSpec[] {
   const runs: RunSpec[] = [];
   for (let i = from; i < to; i++) runs.push(generateRun(generatorSeed, i, options));
   return runs;
@@ -83,14 +88,29 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
     timeoutMs = d.transport.peerTimeoutMs = joinMs;
   }
   const outages = drawOutages(d, { terminal, policy, timeoutMs, aliasingProbe, high });
-  const region = drawRegion(d, { rate, joinAllowanceMs: joinMs, windowsMs: windowsSpanMs(outages, drops.windowed), joinMinMs: joinMinMs(staggerMs(clients)) });
-  placeWindows(d, drops.rules, drops.windowed, outages, { startLatestMs: region.startLatestMs, endEarliestMs: region.endEarliestMs, index });
+  const region = drawRegion(d, {
+    rate,
+    joinAllowanceMs: joinMs,
+    windowsMs: windowsSpanMs(outages, drops.windowed),
+    joinMinMs: joinMinMs(staggerMs(clients)),
+  });
+  placeWindows(d, drops.rules, drops.windowed, outages, {
+    startLatestMs: region.startLatestMs,
+    endEarliestMs: region.endEarliestMs,
+    index,
+  });
   if (giveUp) expectGiveUp(d);
   applyDropRules(d, drops.rules);
 
   const windowless = outages.length === 0 && drops.windowed.length === 0;
   const { phases, tailStartLatestMs } = drawPhases(d, { rate, region, windowless, disconnectTail });
-  const tailMs = quietTailMs({ maxIntervalMs: policy.maxIntervalMs, high, bandwidth, jitterMs, drainDeadlineMs: disconnectTail ? timeoutMs : 0 });
+  const tailMs = quietTailMs({
+    maxIntervalMs: policy.maxIntervalMs,
+    high,
+    bandwidth,
+    jitterMs,
+    drainDeadlineMs: disconnectTail ? timeoutMs : 0,
+  });
   const durationMs = ceilToSecondMs(tailStartLatestMs + tailMs);
 
   if (options.preset !== undefined) d.mode.preset = options.preset;
@@ -120,10 +140,15 @@ export function generateRun(generatorSeed: number, index: number, options: Gener
 
 /** The draft as `--set` overrides: mode, duration, transport, link blocks, then the phases. */
 function renderSets(d: Draft, durationMs: number, phases: unknown[], clients: number, own: OwnFaults | null): string[] {
-  const sets: string[] = [`mode=${JSON.stringify(d.mode)}`, `duration=${msToSeconds(durationMs)}s`, ...clientSets(clients, own)];
+  const sets: string[] = [
+    `mode=${JSON.stringify(d.mode)}`,
+    `duration=${msToSeconds(durationMs)}s`,
+    ...clientSets(clients, own),
+  ];
   for (const [key, value] of Object.entries(d.transport)) sets.push(`transport.${key}=${value}`);
   for (const block of ['both', 'clientToServer', 'serverToClient'] as const) {
-    for (const [key, value] of Object.entries(d.link[block])) sets.push(`link.${block}.${key}=${JSON.stringify(value)}`);
+    for (const [key, value] of Object.entries(d.link[block]))
+      sets.push(`link.${block}.${key}=${JSON.stringify(value)}`);
   }
   sets.push(`traffic.phases=${JSON.stringify(phases)}`);
   return sets;

@@ -9,7 +9,14 @@ import { TICK_MS } from './timing.js';
 export type Terminal = 'none' | 'long-outage' | 'give-up-retry' | 'give-up-age';
 
 export function drawTerminal(r: Rng, high: boolean): Terminal {
-  return high ? 'none' : r.weighted([['none', 70], ['long-outage', 12], ['give-up-retry', 10], ['give-up-age', 8]] as const);
+  return high
+    ? 'none'
+    : r.weighted([
+        ['none', 70],
+        ['long-outage', 12],
+        ['give-up-retry', 10],
+        ['give-up-age', 8],
+      ] as const);
 }
 
 export function givesUp(terminal: Terminal): boolean {
@@ -26,7 +33,12 @@ export interface RetransmitPolicy {
 }
 
 /** Retransmit policy: fixed 2 s unless varied; give-up runs keep it for clean timing. */
-export function drawRetransmitPolicy(d: Draft, terminal: Terminal, high: boolean, aliasingProbe: boolean): RetransmitPolicy {
+export function drawRetransmitPolicy(
+  d: Draft,
+  terminal: Terminal,
+  high: boolean,
+  aliasingProbe: boolean,
+): RetransmitPolicy {
   const { r, classes, transport } = d;
   let maxIntervalMs = 2_000;
   const retransmit: Record<string, unknown> = {};
@@ -64,7 +76,10 @@ export function drawRetransmitPolicy(d: Draft, terminal: Terminal, high: boolean
 
 /** A give-up limit loose enough that a little random loss will not exhaust it before the outage. */
 export function isPatient(terminal: Terminal, policy: RetransmitPolicy): boolean {
-  return (terminal === 'give-up-retry' && (policy.retryLimit as number) >= 3) || (terminal === 'give-up-age' && (policy.maxMessageAgeMs as number) >= 7_000);
+  return (
+    (terminal === 'give-up-retry' && (policy.retryLimit as number) >= 3) ||
+    (terminal === 'give-up-age' && (policy.maxMessageAgeMs as number) >= 7_000)
+  );
 }
 
 /**
@@ -76,7 +91,8 @@ export function drawPeerTimeout(d: Draft, terminal: Terminal, lossy: boolean, al
   let timeoutMs = 45_000;
   const minTimeoutS = lossy ? 15 : 8;
   if (terminal === 'long-outage') timeoutMs = secondsToMs(r.int(minTimeoutS, minTimeoutS + 7));
-  else if (terminal === 'none' && !aliasingProbe && r.chance(0.2)) timeoutMs = secondsToMs(r.int(Math.max(12, minTimeoutS), 25));
+  else if (terminal === 'none' && !aliasingProbe && r.chance(0.2))
+    timeoutMs = secondsToMs(r.int(Math.max(12, minTimeoutS), 25));
   if (timeoutMs !== 45_000) {
     d.transport.peerTimeoutMs = timeoutMs;
     d.classes.add('peerTimeoutMs lowered');

@@ -133,10 +133,16 @@ export interface RunCheck {
 }
 
 /** `evidence`: the wire record the fixed-mode end checks judge by (null in stock mode). */
-export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline, evidence: EndEvidence | null): RunCheck {
+export function checkRun(
+  spec: RunSpec,
+  result: RunResult,
+  timeline: RunTimeline,
+  evidence: EndEvidence | null,
+): RunCheck {
   const out: Violation[] = [];
   const notExercised: string[] = [];
-  const add = (invariant: string, detail: string, messages: MessageKey[] = []) => out.push({ invariant, detail, message: messages[0] ?? null, messages });
+  const add = (invariant: string, detail: string, messages: MessageKey[] = []) =>
+    out.push({ invariant, detail, message: messages[0] ?? null, messages });
   const { session, summary } = result;
   const d = summary.delivery;
   const connections = connectionChecks(result);
@@ -146,10 +152,19 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
 
   // 1. The ledger balances; nothing is delivered twice, out of order or corrupt (over every connection).
   if (d.reliableSent !== d.reliableDelivered + d.reliableInFlight + d.reliableLost) {
-    add('1 ledger', `reliableSent ${d.reliableSent} != delivered ${d.reliableDelivered} + inFlight ${d.reliableInFlight} + lost ${d.reliableLost}`);
+    add(
+      '1 ledger',
+      `reliableSent ${d.reliableSent} != delivered ${d.reliableDelivered} + inFlight ${d.reliableInFlight} + lost ${d.reliableLost}`,
+    );
   }
-  if (d.duplicateDeliveries !== 0) add('1 ledger: duplicate', `duplicateDeliveries ${d.duplicateDeliveries}`, anomalies(result, ['duplicate']));
-  if (d.outOfOrderDeliveries !== 0) add('1 ledger: out of order', `outOfOrderDeliveries ${d.outOfOrderDeliveries}`, anomalies(result, ['out-of-order']));
+  if (d.duplicateDeliveries !== 0)
+    add('1 ledger: duplicate', `duplicateDeliveries ${d.duplicateDeliveries}`, anomalies(result, ['duplicate']));
+  if (d.outOfOrderDeliveries !== 0)
+    add(
+      '1 ledger: out of order',
+      `outOfOrderDeliveries ${d.outOfOrderDeliveries}`,
+      anomalies(result, ['out-of-order']),
+    );
   if (d.corruptDeliveries !== 0) add('1 ledger: corrupt', `corruptDeliveries ${d.corruptDeliveries}`);
 
   // 2 and 3 are the fixed-mode promise: stock is known to break them (docs/transport.md).
@@ -172,9 +187,11 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
       for (const p of ['server', 'client'] as const) {
         const who = many ? `client ${x.c.client}'s ${p === 'server' ? 'server side' : 'client'}` : p;
         const deadZoneMax = figures[p]?.ackOutboxDeadZone.max ?? x.peers[p].counters.ackOutboxDeadZoneMax;
-        if (deadZoneMax !== 0) add('6 bounded queues', `${who} ackOutboxDeadZone.max ${deadZoneMax} (fixed mode keeps no dead-zone entry)`);
+        if (deadZoneMax !== 0)
+          add('6 bounded queues', `${who} ackOutboxDeadZone.max ${deadZoneMax} (fixed mode keeps no dead-zone entry)`);
         const outbox = x.peers[p].gauges().ackOutbox;
-        if (!x.ended && outbox !== 0) add('6 bounded queues', `${who} ackOutbox ${outbox} after the quiet tail (${x.stateText})`);
+        if (!x.ended && outbox !== 0)
+          add('6 bounded queues', `${who} ackOutbox ${outbox} after the quiet tail (${x.stateText})`);
       }
     }
   }
@@ -184,13 +201,19 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
   const log = session.traffic.phaseLog;
   const afterJoin = log.find((p) => p.index === 1);
   if ((afterJoin === undefined || afterJoin.startUs > spec.joinAllowanceUs) && endedEarlyUs > spec.joinAllowanceUs) {
-    add('0 harness timing', `the join ended at ${afterJoin ? (usToSeconds(afterJoin.startUs)).toFixed(3) : 'never'} s, after its ${usToSeconds(spec.joinAllowanceUs)} s allowance`);
+    add(
+      '0 harness timing',
+      `the join ended at ${afterJoin ? usToSeconds(afterJoin.startUs).toFixed(3) : 'never'} s, after its ${usToSeconds(spec.joinAllowanceUs)} s allowance`,
+    );
   }
   const lastIndex = session.scenario.traffic.phases.length - 1;
   const tail = log.find((p) => p.index === lastIndex);
   const tailLatestUs = spec.durationUs - spec.tailUs;
   if ((tail === undefined || tail.startUs > tailLatestUs) && endedEarlyUs > tailLatestUs) {
-    add('0 harness timing', `the quiet tail started at ${tail ? (usToSeconds(tail.startUs)).toFixed(3) : 'never'} s, after ${usToSeconds(tailLatestUs)} s`);
+    add(
+      '0 harness timing',
+      `the quiet tail started at ${tail ? usToSeconds(tail.startUs).toFixed(3) : 'never'} s, after ${usToSeconds(tailLatestUs)} s`,
+    );
   }
   const endLines = ends.flatMap((e) => e.ends.map((x) => peerEndText(x, many, e.client)));
   return { violations: out, notExercised, ends: endLines };
@@ -198,7 +221,13 @@ export function checkRun(spec: RunSpec, result: RunResult, timeline: RunTimeline
 
 type Add = (invariant: string, detail: string, messages?: MessageKey[]) => void;
 
-function checkPromise(spec: RunSpec, result: RunResult, add: Add, connections: readonly ConnectionCheck[], ends: readonly ConnectionEnds[]): void {
+function checkPromise(
+  spec: RunSpec,
+  result: RunResult,
+  add: Add,
+  connections: readonly ConnectionCheck[],
+  ends: readonly ConnectionEnds[],
+): void {
   const many = connections.length > 1;
   // 2. Losses only on a connection that ended; a graceful close loses nothing; an end that was not
   // graceful is one the link forced (or a configured give-up policy, judged the same way).
@@ -206,19 +235,33 @@ function checkPromise(spec: RunSpec, result: RunResult, add: Add, connections: r
     const n = x.counts;
     const on = many ? ` on client ${x.c.client}` : '';
     if (!x.ended && n.lost > 0) {
-      add('2 loss without an ended connection', `reliableLost ${n.lost}${on} (swallowed ${n.swallowed}) while its connection did not end (${x.stateText})`, anomalies(result, ['swallowed', 'lost'], x.c.client));
+      add(
+        '2 loss without an ended connection',
+        `reliableLost ${n.lost}${on} (swallowed ${n.swallowed}) while its connection did not end (${x.stateText})`,
+        anomalies(result, ['swallowed', 'lost'], x.c.client),
+      );
     }
     if (x.bothEnded && n.inFlight > 0) {
-      add('2 ended but not counted as lost', `both peers ended (${x.stateText}) yet reliableInFlight ${n.inFlight}${on}: undelivered messages must be counted as lost`);
+      add(
+        '2 ended but not counted as lost',
+        `both peers ended (${x.stateText}) yet reliableInFlight ${n.inFlight}${on}: undelivered messages must be counted as lost`,
+      );
     }
     const e = ends[i];
     if (e.closedBoth && n.lost > 0) {
-      add('2 graceful close lost messages', `reliableLost ${n.lost}${on} (swallowed ${n.swallowed}) although both ends closed gracefully (${x.stateText})`, anomalies(result, ['swallowed', 'lost'], x.c.client));
+      add(
+        '2 graceful close lost messages',
+        `reliableLost ${n.lost}${on} (swallowed ${n.swallowed}) although both ends closed gracefully (${x.stateText})`,
+        anomalies(result, ['swallowed', 'lost'], x.c.client),
+      );
     }
     for (const end of e.ends) {
       if (end.verdict === null || end.verdict.forced) continue;
       const m = end.message;
-      const key: MessageKey[] = m === null ? [] : [{ kind: 'given-up', from: end.role, category: m.low ? 'low' : 'high', seq: m.seq, client: e.client }];
+      const key: MessageKey[] =
+        m === null
+          ? []
+          : [{ kind: 'given-up', from: end.role, category: m.low ? 'low' : 'high', seq: m.seq, client: e.client }];
       add('2 end the link did not force', peerEndText(end, many, e.client), key);
     }
   }
@@ -234,8 +277,13 @@ function checkPromise(spec: RunSpec, result: RunResult, add: Add, connections: r
       // The first-send queue may hold unreliable StateUpdates of the lull, waiting for the next update.
       if (reliableQueued !== 0) stuck.push(`${p} firstSendQueue ${g.firstSendQueue} (${reliableQueued} reliable)`);
     }
-    if (stuck.length > 0) add('3 liveness', `${stuck.join(', ')} after a ${(usToSeconds(spec.tailUs)).toFixed(0)} s quiet tail, the connection did not end (${x.stateText})`);
-    if (spec.disconnectTail) add('3 liveness', `the disconnect phase never completed: ${x.stateText} after the quiet tail`);
+    if (stuck.length > 0)
+      add(
+        '3 liveness',
+        `${stuck.join(', ')} after a ${(usToSeconds(spec.tailUs)).toFixed(0)} s quiet tail, the connection did not end (${x.stateText})`,
+      );
+    if (spec.disconnectTail)
+      add('3 liveness', `the disconnect phase never completed: ${x.stateText} after the quiet tail`);
   }
 }
 

@@ -29,7 +29,17 @@ export interface Loss {
 export function drawLoss(d: Draft, o: LossInputs): Loss {
   const { r, link, classes } = d;
   let joinLoss = 0;
-  const kind = o.cleanJoin ? 'none' : o.giveUp ? (o.patient && r.chance(0.5) ? 'bernoulli' : 'none') : r.weighted([['none', 35], ['bernoulli', 35], ['gilbert-elliott', 30]] as const);
+  const kind = o.cleanJoin
+    ? 'none'
+    : o.giveUp
+      ? o.patient && r.chance(0.5)
+        ? 'bernoulli'
+        : 'none'
+      : r.weighted([
+          ['none', 35],
+          ['bernoulli', 35],
+          ['gilbert-elliott', 30],
+        ] as const);
   // (give-up runs: 2-4 %, their outage comes 25 s into combat, after ~300 datagrams per direction)
   if (kind === 'bernoulli') {
     const block = pickBlock(r);
@@ -126,12 +136,18 @@ export function drawBandwidth(d: Draft, rate: Rate, allowed: boolean): boolean {
     let offered = 1_000 + rate.perSecond * share * eventBytes + rate.perSecond * (1 - share) * 6;
     if (rate.clients > 1) {
       // One connection of several: its own events, relayed ones included, and ACKs of the other side's.
-      const [own, other] = direction === 'clientToServer' ? [rate.c2sPerSecond, rate.s2cPerSecond] : [rate.s2cPerSecond, rate.c2sPerSecond];
+      const [own, other] =
+        direction === 'clientToServer'
+          ? [rate.c2sPerSecond, rate.s2cPerSecond]
+          : [rate.s2cPerSecond, rate.c2sPerSecond];
       offered = 1_000 + own * eventBytes + other * 6;
     }
     let bytesPerSecond = Math.round(offered * ratio);
     if ((transport.datagramsPerUpdate ?? 1) === 1) bytesPerSecond = Math.min(4_000, bytesPerSecond);
-    const queueLimitPackets = Math.max(4, Math.round((bytesPerSecond * queueSeconds) / ((transport.datagramsPerUpdate ?? 1) > 1 ? 400 : 110)));
+    const queueLimitPackets = Math.max(
+      4,
+      Math.round((bytesPerSecond * queueSeconds) / ((transport.datagramsPerUpdate ?? 1) > 1 ? 400 : 110)),
+    );
     Object.assign(link[direction], { bandwidthBytesPerSecond: bytesPerSecond, burstBytes, queueLimitPackets });
   }
   expectFault(d, 'bandwidth', block);

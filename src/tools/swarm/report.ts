@@ -6,12 +6,15 @@ import { reproCommand } from './repro.js';
 export function likelyCause(o: RunOutcome): string {
   const names = new Set(o.violations.map((v) => v.invariant));
   const classes = new Set(o.spec.classes);
-  if (names.has('0 harness timing') || names.has('4 fault did not fire')) return 'harness: the generator promised something the run did not show';
+  if (names.has('0 harness timing') || names.has('4 fault did not fire'))
+    return 'harness: the generator promised something the run did not show';
   if (names.has('5 the run threw')) return 'the run threw (a transport assertion or an engine limit)';
   if (o.spec.plantedBug !== null) return `planted bug ${o.spec.plantedBug}`;
   if (names.has('6 bounded queues')) return 'a queue that fixed mode keeps bounded grew';
-  if ([...classes].some((c) => c.startsWith('aliasing probe'))) return 'aliasing at high rates (seqs more than half the u16 space apart)';
-  if (classes.has('give-up: retryLimit') || classes.has('give-up: maxMessageAgeMs')) return 'give-up does not end the connection (lost while open, or stalls)';
+  if ([...classes].some((c) => c.startsWith('aliasing probe')))
+    return 'aliasing at high rates (seqs more than half the u16 space apart)';
+  if (classes.has('give-up: retryLimit') || classes.has('give-up: maxMessageAgeMs'))
+    return 'give-up does not end the connection (lost while open, or stalls)';
   if (names.has('2 graceful close lost messages')) return 'a graceful close loses data';
   if (names.has('2 end the link did not force')) return 'the transport ended a connection the link did not starve';
   if (o.spec.disconnectTail && names.has('3 liveness')) return 'disconnect stalls';
@@ -44,4 +47,3 @@ export function formatReport(outcomes: readonly RunOutcome[]): string {
   ];
   return [...head, ...failures.map(formatFailure)].join('\n');
 }
-

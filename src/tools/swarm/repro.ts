@@ -11,7 +11,14 @@ export function shellQuote(word: string): string {
 
 /** The one-line command that reproduces a run exactly. */
 export function reproCommand(spec: Pick<RunSpec, 'base' | 'seed' | 'sets' | 'preset'>): string {
-  return ['bcsim run', spec.base, `--mode ${spec.preset}`, `--seed ${spec.seed}`, ...spec.sets.map((s) => `--set ${shellQuote(s)}`), '--json'].join(' ');
+  return [
+    'bcsim run',
+    spec.base,
+    `--mode ${spec.preset}`,
+    `--seed ${spec.seed}`,
+    ...spec.sets.map((s) => `--set ${shellQuote(s)}`),
+    '--json',
+  ].join(' ');
 }
 
 /** Splits a command line the way a POSIX shell does for the quoting reproCommand uses. */

@@ -11,7 +11,11 @@ export const DIRECTIONS: readonly Direction[] = ['clientToServer', 'serverToClie
  * `client` is set (link.clients["k"]), else on every client's (the shared link blocks).
  */
 export type FaultCheck =
-  | { readonly fault: 'loss' | 'duplicate' | 'outage' | 'rule' | 'reorder' | 'bandwidth' | 'slot'; readonly direction: Direction; readonly client?: number }
+  | {
+      readonly fault: 'loss' | 'duplicate' | 'outage' | 'rule' | 'reorder' | 'bandwidth' | 'slot';
+      readonly direction: Direction;
+      readonly client?: number;
+    }
   | { readonly fault: 'giveUp'; readonly peer: Peer };
 
 export type SwarmPreset = 'fixed' | 'stock';

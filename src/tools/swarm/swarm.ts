@@ -48,10 +48,19 @@ export function switchOptions(preset: SwarmPreset, switches: readonly string[] =
     if (name === 'plantedBug') plantedBug = String(value);
     else overrides[name] = value;
   }
-  return { preset, ...(Object.keys(overrides).length > 0 ? { modeOverrides: overrides } : {}), ...(plantedBug === undefined ? {} : { plantedBug }) };
+  return {
+    preset,
+    ...(Object.keys(overrides).length > 0 ? { modeOverrides: overrides } : {}),
+    ...(plantedBug === undefined ? {} : { plantedBug }),
+  };
 }
 
-export function specFor(generatorSeed: number, index: number, preset: SwarmPreset, switches: readonly string[] = []): RunSpec {
+export function specFor(
+  generatorSeed: number,
+  index: number,
+  preset: SwarmPreset,
+  switches: readonly string[] = [],
+): RunSpec {
   return generateRun(generatorSeed, index, switchOptions(preset, switches));
 }
 
@@ -70,8 +79,19 @@ export function runSwarm(o: SwarmOptions): SwarmResult {
 }
 
 /** The command that re-runs one swarm run and checks it: what `bcsim shrink` takes too. */
-export function swarmCommand(generatorSeed: number, index: number, preset: SwarmPreset, switches: readonly string[] = []): string {
-  return ['bcsim swarm', `--seed ${generatorSeed}`, `--index ${index}`, `--mode ${preset}`, ...switches.map((s) => `--switch ${shellQuote(s)}`)].join(' ');
+export function swarmCommand(
+  generatorSeed: number,
+  index: number,
+  preset: SwarmPreset,
+  switches: readonly string[] = [],
+): string {
+  return [
+    'bcsim swarm',
+    `--seed ${generatorSeed}`,
+    `--index ${index}`,
+    `--mode ${preset}`,
+    ...switches.map((s) => `--switch ${shellQuote(s)}`),
+  ].join(' ');
 }
 
 export interface ParsedSwarmCommand {
@@ -91,7 +111,8 @@ export function parseSwarmCommand(line: string): ParsedSwarmCommand {
   const switches: string[] = [];
   const whole = (flag: string, w: string | undefined) => {
     const n = Number(w);
-    if (w === undefined || !/^\d+$/.test(w) || !Number.isSafeInteger(n)) throw new Error(`${flag}: expected a whole number, got ${w ?? 'nothing'}`);
+    if (w === undefined || !/^\d+$/.test(w) || !Number.isSafeInteger(n))
+      throw new Error(`${flag}: expected a whole number, got ${w ?? 'nothing'}`);
     return n;
   };
   for (let i = 2; i < words.length; i++) {
@@ -105,6 +126,7 @@ export function parseSwarmCommand(line: string): ParsedSwarmCommand {
     } else if (w === '--switch') switches.push(words[++i] ?? '');
     else if (w !== '--json') throw new Error(`unexpected word "${w}" in ${line}`);
   }
-  if (generatorSeed === undefined || index === undefined) throw new Error(`a swarm run needs --seed and --index: ${line}`);
+  if (generatorSeed === undefined || index === undefined)
+    throw new Error(`a swarm run needs --seed and --index: ${line}`);
   return { generatorSeed, index, preset, switches };
 }

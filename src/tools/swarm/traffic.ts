@@ -62,7 +62,15 @@ export function drawRate(d: Draft, wantedClients = 1): Rate {
   // send window holds them back).
   const aliasingProbe = high && r.chance(0.22);
   if (aliasingProbe) perSecond = phaseRate = 2_500;
-  classes.add(high ? (perSecond === 2_500 ? 'rate 2500/s' : 'rate 500-2499/s') : perSecond >= 100 ? 'rate 100-400/s' : 'rate <= 60/s');
+  classes.add(
+    high
+      ? perSecond === 2_500
+        ? 'rate 2500/s'
+        : 'rate 500-2499/s'
+      : perSecond >= 100
+        ? 'rate 100-400/s'
+        : 'rate <= 60/s',
+  );
   const clientShare = aliasingProbe ? 0.95 : high ? r.float(0.1, 0.9, 2) : r.float(0.25, 0.75, 2);
   const arrival = r.chance(0.2) ? 'periodic' : 'poisson';
   const clients = perSecond <= MULTI_MAX_RATE ? wantedClients : 1;
@@ -75,12 +83,16 @@ export function drawRate(d: Draft, wantedClients = 1): Rate {
   if (clients > 1) {
     // Per connection, with the relay, plus ~36 ACK bytes per event received: one 505-byte
     // datagram per update (~5,300 B/s) must stay well below that load, or the outboxes run away.
-    offeredBytesPerSecond = 1_500 + Math.max(c2sPerSecond * 32 + s2cPerSecond * 36, s2cPerSecond * 32 + c2sPerSecond * 36);
+    offeredBytesPerSecond =
+      1_500 + Math.max(c2sPerSecond * 32 + s2cPerSecond * 36, s2cPerSecond * 32 + c2sPerSecond * 36);
     raise = offeredBytesPerSecond > 2_500;
   }
   if (raise) {
     // Enough datagrams per update for the rate to flow (each ~505 bytes, ~10.5 updates/s), 3x headroom.
-    d.transport.datagramsPerUpdate = Math.min(64, Math.ceil((3 * offeredBytesPerSecond) / (MAX_UNFRAGMENTED_PAYLOAD_BYTES * (perSecondOverMs(1, TICK_MS)))));
+    d.transport.datagramsPerUpdate = Math.min(
+      64,
+      Math.ceil((3 * offeredBytesPerSecond) / (MAX_UNFRAGMENTED_PAYLOAD_BYTES * perSecondOverMs(1, TICK_MS))),
+    );
     if (d.transport.datagramsPerUpdate > 1) classes.add('datagramsPerUpdate raised');
   }
   return { phaseRate, perSecond, high, aliasingProbe, clientShare, arrival, clients, c2sPerSecond, s2cPerSecond };
@@ -152,7 +164,8 @@ export function drawPhases(d: Draft, o: PhaseInputs): Phases {
   const { r, classes } = d;
   const { regionMs, lobbyMs } = o.region;
   const phases: unknown[] = ['join'];
-  if (lobbyMs > 0) phases.push({ kind: 'lobby', duration: `${msToSeconds(lobbyMs)}s`, chatPerMinute: o.region.lobbyChat });
+  if (lobbyMs > 0)
+    phases.push({ kind: 'lobby', duration: `${msToSeconds(lobbyMs)}s`, chatPerMinute: o.region.lobbyChat });
   const combat = (ms: number) => ({
     kind: 'combat',
     duration: `${msToSeconds(ms)}s`,
@@ -165,7 +178,11 @@ export function drawPhases(d: Draft, o: PhaseInputs): Phases {
   if (splitRegion) {
     const lullMs = secondsToMs(r.int(2, 8));
     const firstMs = roundToSecondMs((regionMs - lullMs) / 2);
-    phases.push(combat(firstMs), { kind: 'lull', duration: `${msToSeconds(lullMs)}s` }, combat(regionMs - lullMs - firstMs));
+    phases.push(
+      combat(firstMs),
+      { kind: 'lull', duration: `${msToSeconds(lullMs)}s` },
+      combat(regionMs - lullMs - firstMs),
+    );
     classes.add('combat split by a lull');
   } else {
     phases.push(combat(regionMs));

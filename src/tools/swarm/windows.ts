@@ -44,9 +44,17 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
     classes.add('outage > peer timeout');
   } else if (o.terminal === 'give-up-retry') {
     const limit = o.policy.retryLimit as number;
-    outages.push({ block: pickBlock(r), lengthMs: ceilToSecondMs((limit + 1) * retryGapMs) + secondsToMs(r.int(2, 4)), offsetMs: 25_000 });
+    outages.push({
+      block: pickBlock(r),
+      lengthMs: ceilToSecondMs((limit + 1) * retryGapMs) + secondsToMs(r.int(2, 4)),
+      offsetMs: 25_000,
+    });
   } else if (o.terminal === 'give-up-age') {
-    outages.push({ block: pickBlock(r), lengthMs: (o.policy.maxMessageAgeMs as number) + retryGapMs + secondsToMs(r.int(2, 3)), offsetMs: 25_000 });
+    outages.push({
+      block: pickBlock(r),
+      lengthMs: (o.policy.maxMessageAgeMs as number) + retryGapMs + secondsToMs(r.int(2, 3)),
+      offsetMs: 25_000,
+    });
   } else if (o.aliasingProbe) {
     // 2,375/s from the client for 15 s: ~35,600 seqs outstanding, more than half the u16 space.
     outages.push({ block: 'both', lengthMs: 15_000, offsetMs: 0 });
@@ -58,7 +66,11 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
     // (it lives one peer timeout) with 6 s and 40 % of that timeout left to get through.
     let spanLeftMs = Math.min(o.high ? 6_000 : 20_000, Math.floor(0.6 * o.timeoutMs), o.timeoutMs - 6_000);
     for (let k = 0; k < count && spanLeftMs >= secondsToMs(1); k++) {
-      const outage = { block: pickBlock(r), lengthMs: secondsToMs(r.int(1, Math.floor(msToSeconds(spanLeftMs)))), offsetMs: secondsToMs(r.int(0, msToSeconds(MAX_OUTAGE_OFFSET_MS))) };
+      const outage = {
+        block: pickBlock(r),
+        lengthMs: secondsToMs(r.int(1, Math.floor(msToSeconds(spanLeftMs)))),
+        offsetMs: secondsToMs(r.int(0, msToSeconds(MAX_OUTAGE_OFFSET_MS))),
+      };
       outages.push(outage);
       // placeWindows leaves 1 s plus the next outage's offset (at most 3 s) between two outages.
       spanLeftMs -= outage.lengthMs + WINDOW_GAP_MS + MAX_OUTAGE_OFFSET_MS;
@@ -70,7 +82,10 @@ export function drawOutages(d: Draft, o: OutageInputs): Outage[] {
 
 /** The combat time all windows need, each followed by a second's gap. */
 export function windowsSpanMs(outages: readonly Outage[], windowed: readonly WindowedRule[]): number {
-  return outages.reduce((s, o) => s + o.offsetMs + o.lengthMs + WINDOW_GAP_MS, 0) + windowed.reduce((s, w) => s + w.lengthMs + WINDOW_GAP_MS, 0);
+  return (
+    outages.reduce((s, o) => s + o.offsetMs + o.lengthMs + WINDOW_GAP_MS, 0) +
+    windowed.reduce((s, w) => s + w.lengthMs + WINDOW_GAP_MS, 0)
+  );
 }
 
 export interface Placement {
@@ -86,11 +101,21 @@ export interface Placement {
  * Places the windows one after another from the latest region start: windowed rules first (into
  * `rules`), so they fire before an outage that may end the connection (long outage, give-up).
  */
-export function placeWindows(d: Draft, rules: Record<Direction, Rule[]>, windowed: readonly WindowedRule[], outages: readonly Outage[], at: Placement): void {
+export function placeWindows(
+  d: Draft,
+  rules: Record<Direction, Rule[]>,
+  windowed: readonly WindowedRule[],
+  outages: readonly Outage[],
+  at: Placement,
+): void {
   const { link } = d;
   let cursorMs = at.startLatestMs + WINDOW_GAP_MS;
   for (const w of windowed) {
-    rules[w.direction].push({ ...w.rule, from: `${msToSeconds(cursorMs)}s`, until: `${msToSeconds(cursorMs + w.lengthMs)}s` });
+    rules[w.direction].push({
+      ...w.rule,
+      from: `${msToSeconds(cursorMs)}s`,
+      until: `${msToSeconds(cursorMs + w.lengthMs)}s`,
+    });
     cursorMs += w.lengthMs + WINDOW_GAP_MS;
   }
   const outageWindows: Record<Block, Window[]> = { both: [], clientToServer: [], serverToClient: [] };
@@ -100,12 +125,17 @@ export function placeWindows(d: Draft, rules: Record<Direction, Rule[]>, windowe
     outageWindows[o.block].push(w);
     cursorMs = w.endMs + WINDOW_GAP_MS;
   }
-  if (cursorMs > at.endEarliestMs) throw new Error(`generator: windows end at ${cursorMs} ms, after the earliest traffic stop ${at.endEarliestMs} ms (run ${at.index})`);
+  if (cursorMs > at.endEarliestMs)
+    throw new Error(
+      `generator: windows end at ${cursorMs} ms, after the earliest traffic stop ${at.endEarliestMs} ms (run ${at.index})`,
+    );
   // A direction's `outages` replaces both's: a direction with its own windows lists both's too.
   const both = outageWindows.both;
   for (const direction of DIRECTIONS) {
     if (outageWindows[direction].length > 0) {
-      link[direction].outages = [...both, ...outageWindows[direction]].sort((a, b) => a.startMs - b.startMs).map(outageJson);
+      link[direction].outages = [...both, ...outageWindows[direction]]
+        .sort((a, b) => a.startMs - b.startMs)
+        .map(outageJson);
       expectFault(d, 'outage', direction);
     } else if (both.length > 0) {
       expectFault(d, 'outage', direction);

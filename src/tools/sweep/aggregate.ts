@@ -80,6 +80,13 @@ export class SweepAggregator {
       });
       return { mode: g.mode, vary: g.vary, runs: g.runs, failed: g.failed, stats };
     });
-    return { metrics: this.metrics, paths: this.paths, rows, runs: this.runs, failed: this.failed, unjudged: this.unjudged };
+    return {
+      metrics: this.metrics,
+      paths: this.paths,
+      rows,
+      runs: this.runs,
+      failed: this.failed,
+      unjudged: this.unjudged,
+    };
   }
 }

@@ -25,14 +25,24 @@ export function defaultCompareJobs(scenario: Scenario, columns: number, duration
 }
 
 /** runComparison on `jobs` worker threads; the result is the same, column for column. */
-export async function runComparisonInWorkers(scenario: Scenario, options: CompareOptions & { readonly jobs: number }): Promise<Comparison> {
+export async function runComparisonInWorkers(
+  scenario: Scenario,
+  options: CompareOptions & { readonly jobs: number },
+): Promise<Comparison> {
   const modes = options.modes ?? STOCK_AND_FIXED;
-  const settings: ColumnSettings = { durationUs: options.durationUs ?? scenario.durationUs, seed: options.seed ?? scenario.seed, loss: options.loss, maxPoints: options.maxPoints };
+  const settings: ColumnSettings = {
+    durationUs: options.durationUs ?? scenario.durationUs,
+    seed: options.seed ?? scenario.seed,
+    loss: options.loss,
+    maxPoints: options.maxPoints,
+  };
   // Refused here, as runComparison would, before any thread starts.
   for (const spec of modes) checkWorkBudget(spec.scenario ?? scenario, settings.durationUs);
   const pool = startWorkerPool('compare-worker', Math.max(1, Math.min(options.jobs, modes.length)));
   try {
-    const results = await Promise.all(modes.map((spec) => runColumnOnPool(pool, { scenario, spec, settings }, options.onProgress)));
+    const results = await Promise.all(
+      modes.map((spec) => runColumnOnPool(pool, { scenario, spec, settings }, options.onProgress)),
+    );
     const phases = results.find((r) => r.phases.length > 0)?.phases ?? [];
     return { scenario, seed: settings.seed, durationUs: settings.durationUs, runs: results.map((r) => r.run), phases };
   } finally {
@@ -40,11 +50,17 @@ export async function runComparisonInWorkers(scenario: Scenario, options: Compar
   }
 }
 
-async function runColumnOnPool(pool: Tinypool, job: ColumnJob, onProgress: CompareOptions['onProgress']): Promise<{ run: ComparedRun; phases: readonly PhaseStart[] }> {
+async function runColumnOnPool(
+  pool: Tinypool,
+  job: ColumnJob,
+  onProgress: CompareOptions['onProgress'],
+): Promise<{ run: ComparedRun; phases: readonly PhaseStart[] }> {
   const { port1, port2 } = new MessageChannel();
   // The worker's last message on the port is null: then every progress message is in.
   const drained = new Promise<void>((resolve) =>
-    port1.on('message', (us: number | null) => (us === null ? resolve() : onProgress?.(job.spec.label, us, job.settings.durationUs))),
+    port1.on('message', (us: number | null) =>
+      us === null ? resolve() : onProgress?.(job.spec.label, us, job.settings.durationUs),
+    ),
   );
   try {
     const task: ColumnTask = { job, progress: port2 };

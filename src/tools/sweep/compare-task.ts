@@ -32,12 +32,19 @@ interface PackedRecorded {
 }
 
 export type ColumnResult =
-  | { readonly ok: true; readonly summary: Summary; readonly recorded: PackedRecorded; readonly phases: readonly PhaseStart[] }
+  | {
+      readonly ok: true;
+      readonly summary: Summary;
+      readonly recorded: PackedRecorded;
+      readonly phases: readonly PhaseStart[];
+    }
   | { readonly ok: false; readonly name: string; readonly message: string; readonly stack: string };
 
 export function runColumnTask({ job, progress }: ColumnTask): ColumnResult {
   try {
-    const { run, phases } = runColumn(job.scenario, job.spec, job.settings, undefined, (_label, us) => progress.postMessage(us));
+    const { run, phases } = runColumn(job.scenario, job.spec, job.settings, undefined, (_label, us) =>
+      progress.postMessage(us),
+    );
     return { ok: true, summary: run.summary, recorded: packRecorded(run.recorded), phases };
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
@@ -53,7 +60,10 @@ export function runColumnTask({ job, progress }: ColumnTask): ColumnResult {
 export function columnOf(job: ColumnJob, result: ColumnResult): { run: ComparedRun; phases: readonly PhaseStart[] } {
   if (!result.ok) throw rebuildError(result);
   const recorded = unpackRecorded(result.recorded);
-  return { run: { spec: job.spec, summary: result.summary, recorded, trends: seriesTrends(recorded) }, phases: result.phases };
+  return {
+    run: { spec: job.spec, summary: result.summary, recorded, trends: seriesTrends(recorded) },
+    phases: result.phases,
+  };
 }
 
 /** A limit keeps its class (the CLI answers it in one line, exit 2); anything else is a bug with its stack. */
@@ -63,17 +73,39 @@ function rebuildError(failed: Extract<ColumnResult, { ok: false }>): Error {
   return error;
 }
 
-const packSeries = (series: PeerSeries): PackedSeries => Object.fromEntries(Object.entries(series).map(([name, s]) => [name, (s as Series).snapshot()]));
-const unpackSeries = (packed: PackedSeries): PeerSeries => Object.fromEntries(Object.entries(packed).map(([name, s]) => [name, Series.fromSnapshot(s)])) as PeerSeries;
-const packBoth = (both: Record<string, PeerSeries>) => ({ server: packSeries(both.server), client: packSeries(both.client) });
-const unpackBoth = (both: Record<string, PackedSeries>): RecordedRun['series'] => ({ server: unpackSeries(both.server), client: unpackSeries(both.client) });
+const packSeries = (series: PeerSeries): PackedSeries =>
+  Object.fromEntries(Object.entries(series).map(([name, s]) => [name, (s as Series).snapshot()]));
+const unpackSeries = (packed: PackedSeries): PeerSeries =>
+  Object.fromEntries(Object.entries(packed).map(([name, s]) => [name, Series.fromSnapshot(s)])) as PeerSeries;
+const packBoth = (both: Record<string, PeerSeries>) => ({
+  server: packSeries(both.server),
+  client: packSeries(both.client),
+});
+const unpackBoth = (both: Record<string, PackedSeries>): RecordedRun['series'] => ({
+  server: unpackSeries(both.server),
+  client: unpackSeries(both.client),
+});
 
 function packRecorded(recorded: RecordedRun): PackedRecorded {
-  const worst = recorded.worst === null ? null : { client: recorded.worst.client, ackOutboxMax: recorded.worst.ackOutboxMax, series: packBoth(recorded.worst.series) };
+  const worst =
+    recorded.worst === null
+      ? null
+      : {
+          client: recorded.worst.client,
+          ackOutboxMax: recorded.worst.ackOutboxMax,
+          series: packBoth(recorded.worst.series),
+        };
   return { endS: recorded.endS, series: packBoth(recorded.series), worst };
 }
 
 function unpackRecorded(packed: PackedRecorded): RecordedRun {
-  const worst = packed.worst === null ? null : { client: packed.worst.client, ackOutboxMax: packed.worst.ackOutboxMax, series: unpackBoth(packed.worst.series) };
+  const worst =
+    packed.worst === null
+      ? null
+      : {
+          client: packed.worst.client,
+          ackOutboxMax: packed.worst.ackOutboxMax,
+          series: unpackBoth(packed.worst.series),
+        };
   return { endS: packed.endS, series: unpackBoth(packed.series), worst };
 }

@@ -22,12 +22,18 @@ export const MAX_GRID_RUNS = 1_000_000;
 export function parseVary(raw: string): Vary {
   const flag = `--vary ${raw}`;
   const eq = raw.indexOf('=');
-  if (eq <= 0 || eq === raw.length - 1) throw new SweepInputError(`${flag}: expected path=v1,v2,… or path=lo..hi:step, for example link.both.loss=0.05,0.1`);
+  if (eq <= 0 || eq === raw.length - 1)
+    throw new SweepInputError(
+      `${flag}: expected path=v1,v2,… or path=lo..hi:step, for example link.both.loss=0.05,0.1`,
+    );
   const path = raw.slice(0, eq);
   const body = raw.slice(eq + 1);
   const range = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?):(\d+(?:\.\d+)?)$/.exec(body);
   const texts = range ? rangeValues(flag, range[1], range[2], range[3]) : splitTopLevel(flag, body);
-  if (texts.length > MAX_VARY_VALUES) throw new SweepInputError(`${flag}: at most ${MAX_VARY_VALUES.toLocaleString('en-US')} values per --vary, got ${texts.length.toLocaleString('en-US')}`);
+  if (texts.length > MAX_VARY_VALUES)
+    throw new SweepInputError(
+      `${flag}: at most ${MAX_VARY_VALUES.toLocaleString('en-US')} values per --vary, got ${texts.length.toLocaleString('en-US')}`,
+    );
   const seen = new Set<string>();
   for (const t of texts) {
     if (seen.has(t)) throw new SweepInputError(`${flag}: the value ${t} is given twice`);
@@ -42,7 +48,10 @@ function rangeValues(flag: string, loText: string, hiText: string, stepText: str
   if (!(step > 0)) throw new SweepInputError(`${flag}: the step must be above 0`);
   if (hi < lo) throw new SweepInputError(`${flag}: the range runs backwards (write ${hiText}..${loText}:${stepText})`);
   const count = Math.floor((hi - lo) / step + 1e-9) + 1;
-  if (count > MAX_VARY_VALUES) throw new SweepInputError(`${flag}: at most ${MAX_VARY_VALUES.toLocaleString('en-US')} values per --vary, the range has ${count.toLocaleString('en-US')}`);
+  if (count > MAX_VARY_VALUES)
+    throw new SweepInputError(
+      `${flag}: at most ${MAX_VARY_VALUES.toLocaleString('en-US')} values per --vary, the range has ${count.toLocaleString('en-US')}`,
+    );
   const decimals = Math.max(...[loText, stepText].map((t) => (t.split('.')[1] ?? '').length));
   const out: string[] = [];
   for (let i = 0; i < count; i++) out.push(String(Number((lo + i * step).toFixed(decimals))));
@@ -68,7 +77,8 @@ function splitTopLevel(flag: string, body: string): string[] {
     }
   }
   out.push(body.slice(start));
-  if (out.some((t) => t.trim() === '')) throw new SweepInputError(`${flag}: an empty value (expected v1,v2,… or lo..hi:step)`);
+  if (out.some((t) => t.trim() === ''))
+    throw new SweepInputError(`${flag}: an empty value (expected v1,v2,… or lo..hi:step)`);
   return out;
 }
 
@@ -91,15 +101,22 @@ export function parseSeeds(text: string): number[] {
 export function parseModes(text: string): PresetName[] {
   const modes = text.split(',').map((m) => m.trim());
   for (const m of modes) {
-    if (!(PRESET_NAMES as string[]).includes(m)) throw new SweepInputError(`--mode: expected ${PRESET_NAMES.join(', ')} or a comma-separated list of them, got ${JSON.stringify(text)}`);
+    if (!(PRESET_NAMES as string[]).includes(m))
+      throw new SweepInputError(
+        `--mode: expected ${PRESET_NAMES.join(', ')} or a comma-separated list of them, got ${JSON.stringify(text)}`,
+      );
   }
-  if (new Set(modes).size !== modes.length) throw new SweepInputError(`--mode: a mode is given twice in ${JSON.stringify(text)}`);
+  if (new Set(modes).size !== modes.length)
+    throw new SweepInputError(`--mode: a mode is given twice in ${JSON.stringify(text)}`);
   return modes as PresetName[];
 }
 
 export function checkGridSize(spec: GridSpec): void {
   const size = gridSize(spec);
-  if (size > MAX_GRID_RUNS) throw new SweepInputError(`the grid has ${size.toLocaleString('en-US')} runs (modes × values × seeds), more than the ${MAX_GRID_RUNS.toLocaleString('en-US')} one sweep may have`);
+  if (size > MAX_GRID_RUNS)
+    throw new SweepInputError(
+      `the grid has ${size.toLocaleString('en-US')} runs (modes × values × seeds), more than the ${MAX_GRID_RUNS.toLocaleString('en-US')} one sweep may have`,
+    );
   if (spec.varies.length > MAX_VARIES) throw new SweepInputError(`--vary: at most ${MAX_VARIES} varied paths`);
   const paths = new Set<string>();
   for (const v of spec.varies) {

@@ -40,10 +40,18 @@ ${sections.join('\n')}
 }
 
 function metricTable(summary: SweepSummary, metric: string): string {
-  const head = ['mode', ...summary.paths, 'runs', 'failed', 'min', 'median', 'max'].map((h) => `<th>${escapeXml(h)}</th>`).join('');
+  const head = ['mode', ...summary.paths, 'runs', 'failed', 'min', 'median', 'max']
+    .map((h) => `<th>${escapeXml(h)}</th>`)
+    .join('');
   const rows = summary.rows.map((row) => {
     const s = row.stats[metric];
-    const cells = [row.mode, ...summary.paths.map((p) => valueText(row.vary[p])), String(row.runs), String(row.failed), ...(s === null ? ['–', '–', '–'] : [fmt(s.min), fmt(s.median), fmt(s.max)])];
+    const cells = [
+      row.mode,
+      ...summary.paths.map((p) => valueText(row.vary[p])),
+      String(row.runs),
+      String(row.failed),
+      ...(s === null ? ['–', '–', '–'] : [fmt(s.min), fmt(s.median), fmt(s.max)]),
+    ];
     return `<tr>${cells.map((c) => `<td>${escapeXml(c)}</td>`).join('')}</tr>`;
   });
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
@@ -51,7 +59,11 @@ function metricTable(summary: SweepSummary, metric: string): string {
 
 /** A chart needs exactly one varied path whose values are all numbers. */
 function numericAxis(summary: SweepSummary): boolean {
-  return summary.paths.length === 1 && summary.rows.length > 0 && summary.rows.every((r) => typeof r.vary[summary.paths[0]] === 'number');
+  return (
+    summary.paths.length === 1 &&
+    summary.rows.length > 0 &&
+    summary.rows.every((r) => typeof r.vary[summary.paths[0]] === 'number')
+  );
 }
 
 const W = 720;
@@ -73,26 +85,46 @@ function chartSvg(summary: SweepSummary, metric: string, id: string): string {
   const r1 = (v: number) => Math.round(v * 10) / 10;
   const x = (v: number) => r1(M.left + (x1 === x0 ? plotW / 2 : ((v - x0) / (x1 - x0)) * plotW));
   const y = (v: number) => r1(M.top + plotH - (v / yTop) * plotH);
-  const parts = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${id}-title">`, `<title id="${id}-title">${escapeXml(`${metric} against ${path}`)}</title>`];
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${id}-title">`,
+    `<title id="${id}-title">${escapeXml(`${metric} against ${path}`)}</title>`,
+  ];
   for (const t of yTicks) {
-    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/><text x="${M.left - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${fmt(t)}</text>`);
+    parts.push(
+      `<line x1="${M.left}" x2="${W - M.right}" y1="${y(t)}" y2="${y(t)}" stroke="#ddd"/><text x="${M.left - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${fmt(t)}</text>`,
+    );
   }
   for (const v of [...new Set(xs)].sort((a, b) => a - b)) {
-    parts.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${M.top + plotH}" y2="${M.top + plotH + 4}" stroke="#555"/><text x="${x(v)}" y="${M.top + plotH + 16}" text-anchor="middle" class="tick">${fmt(v)}</text>`);
+    parts.push(
+      `<line x1="${x(v)}" x2="${x(v)}" y1="${M.top + plotH}" y2="${M.top + plotH + 4}" stroke="#555"/><text x="${x(v)}" y="${M.top + plotH + 16}" text-anchor="middle" class="tick">${fmt(v)}</text>`,
+    );
   }
-  parts.push(`<text x="${M.left + plotW / 2}" y="${H - 6}" text-anchor="middle" class="axis">${escapeXml(path)}</text>`);
+  parts.push(
+    `<text x="${M.left + plotW / 2}" y="${H - 6}" text-anchor="middle" class="axis">${escapeXml(path)}</text>`,
+  );
   modes.forEach((mode, i) => {
     const color = PALETTE[i % PALETTE.length];
-    const points = summary.rows.filter((r) => r.mode === mode && r.stats[metric] !== null).sort((a, b) => xOf(a) - xOf(b));
+    const points = summary.rows
+      .filter((r) => r.mode === mode && r.stats[metric] !== null)
+      .sort((a, b) => xOf(a) - xOf(b));
     if (points.length === 0) return;
     const stat = (r: SummaryRow) => r.stats[metric] as NonNullable<SummaryRow['stats'][string]>;
     const upper = points.map((r) => `${x(xOf(r))},${y(stat(r).max)}`);
     const lower = [...points].reverse().map((r) => `${x(xOf(r))},${y(stat(r).min)}`);
-    parts.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${color}" fill-opacity="0.12" stroke="${color}" stroke-opacity="0.3"/>`);
-    parts.push(`<polyline points="${points.map((r) => `${x(xOf(r))},${y(stat(r).median)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="1.8"><title>${escapeXml(`${mode} median`)}</title></polyline>`);
+    parts.push(
+      `<polygon points="${[...upper, ...lower].join(' ')}" fill="${color}" fill-opacity="0.12" stroke="${color}" stroke-opacity="0.3"/>`,
+    );
+    parts.push(
+      `<polyline points="${points.map((r) => `${x(xOf(r))},${y(stat(r).median)}`).join(' ')}" fill="none" stroke="${color}" stroke-width="1.8"><title>${escapeXml(`${mode} median`)}</title></polyline>`,
+    );
     for (const r of points) parts.push(`<circle cx="${x(xOf(r))}" cy="${y(stat(r).median)}" r="2.5" fill="${color}"/>`);
-    parts.push(`<line x1="${M.left + 8 + i * 150}" x2="${M.left + 26 + i * 150}" y1="12" y2="12" stroke="${color}" stroke-width="2"/><text x="${M.left + 30 + i * 150}" y="16" class="legend">${escapeXml(`${mode}: median, min–max`)}</text>`);
+    parts.push(
+      `<line x1="${M.left + 8 + i * 150}" x2="${M.left + 26 + i * 150}" y1="12" y2="12" stroke="${color}" stroke-width="2"/><text x="${M.left + 30 + i * 150}" y="16" class="legend">${escapeXml(`${mode}: median, min–max`)}</text>`,
+    );
   });
-  parts.push(`<rect x="${M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#555"/>`, '</svg>');
+  parts.push(
+    `<rect x="${M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#555"/>`,
+    '</svg>',
+  );
   return `<figure class="chart">${parts.join('')}<figcaption>${escapeXml(`${metric}: the median over the seeds as a line, min to max as a band, against ${path}.`)}</figcaption></figure>`;
 }

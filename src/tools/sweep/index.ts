@@ -1,7 +1,19 @@
 // Sweeps: a grid of seeded runs over modes and parameter values, run
 // on worker threads, one deterministic JSON line per run, shardable across machines.
 export { SweepInputError } from './errors.js';
-export { parseVary, parseSeeds, parseModes, cellAt, cells, comboSets, comboVary, comboCount, gridSize, MAX_GRID_RUNS, MAX_VARY_VALUES } from './grid.js';
+export {
+  parseVary,
+  parseSeeds,
+  parseModes,
+  cellAt,
+  cells,
+  comboSets,
+  comboVary,
+  comboCount,
+  gridSize,
+  MAX_GRID_RUNS,
+  MAX_VARY_VALUES,
+} from './grid.js';
 export type { GridCell, GridSpec, Vary } from './grid.js';
 export { parseShard, inShard, shardSize, shardIndexes } from './shard.js';
 export type { Shard } from './shard.js';

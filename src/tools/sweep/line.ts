@@ -12,12 +12,24 @@ export const DEFAULT_FIGURES: readonly string[] = [
   'delivery.duplicateDeliveries',
   'delivery.outOfOrderDeliveries',
   ...['server', 'client'].flatMap((peer) =>
-    ['ackOutbox.max', 'ackOutboxDeadZone.max', 'memoryBytes.max', 'dedupComparisons.maxPerSecond', 'retransmits', 'packetsSent', 'bytesSent'].map((f) => `peers.${peer}.${f}`),
+    [
+      'ackOutbox.max',
+      'ackOutboxDeadZone.max',
+      'memoryBytes.max',
+      'dedupComparisons.maxPerSecond',
+      'retransmits',
+      'packetsSent',
+      'bytesSent',
+    ].map((f) => `peers.${peer}.${f}`),
   ),
 ];
 
 /** What the summary table shows when `--metrics` is not given. */
-export const DEFAULT_METRICS: readonly string[] = ['peers.server.ackOutbox.max', 'peers.client.ackOutbox.max', 'delivery.reliableLost'];
+export const DEFAULT_METRICS: readonly string[] = [
+  'peers.server.ackOutbox.max',
+  'peers.client.ackOutbox.max',
+  'delivery.reliableLost',
+];
 
 export interface Verdict {
   readonly passed: boolean;
@@ -68,7 +80,8 @@ function setPath(node: Record<string, unknown>, parts: readonly string[], value:
 export function figureAt(line: Pick<SweepLine, 'figures'>, path: string): number | null | undefined {
   let node: unknown = line.figures;
   for (const part of path.split('.')) {
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, part))
+      return undefined;
     node = (node as Record<string, unknown>)[part];
   }
   return typeof node === 'number' ? node : node === null ? null : undefined;

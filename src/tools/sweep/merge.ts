@@ -25,7 +25,10 @@ class LineReader {
   private eof = false;
   lineNumber = 0;
 
-  constructor(readonly label: string, path: string) {
+  constructor(
+    readonly label: string,
+    path: string,
+  ) {
     try {
       this.fd = openSync(path, 'r');
     } catch (error) {
@@ -42,7 +45,10 @@ class LineReader {
         this.lineNumber++;
         return text;
       }
-      if (this.buffer.length > MAX_LINE_BYTES) throw new SweepInputError(`${this.label}:${this.lineNumber + 1}: a line of more than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes is not a sweep result`);
+      if (this.buffer.length > MAX_LINE_BYTES)
+        throw new SweepInputError(
+          `${this.label}:${this.lineNumber + 1}: a line of more than ${MAX_LINE_BYTES.toLocaleString('en-US')} bytes is not a sweep result`,
+        );
       if (this.eof) {
         if (this.buffer.length === 0) return undefined;
         const text = this.buffer.toString('utf8');
@@ -55,7 +61,9 @@ class LineReader {
       try {
         n = readSync(this.fd, chunk, 0, chunk.length, null);
       } catch (error) {
-        throw new SweepInputError(`${this.label}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+        throw new SweepInputError(
+          `${this.label}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        );
       }
       if (n === 0) this.eof = true;
       else this.buffer = Buffer.concat([this.buffer, chunk.subarray(0, n)]);
@@ -78,16 +86,27 @@ function parseHead(reader: LineReader): Head | undefined {
     throw new SweepInputError(`${where}: not a JSON line`);
   }
   const v = value as { index?: unknown; grid?: unknown; runs?: unknown };
-  if (value === null || typeof value !== 'object' || !Number.isSafeInteger(v.index) || typeof v.grid !== 'string' || !Number.isSafeInteger(v.runs)) {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    !Number.isSafeInteger(v.index) ||
+    typeof v.grid !== 'string' ||
+    !Number.isSafeInteger(v.runs)
+  ) {
     throw new SweepInputError(`${where}: not a bcsim sweep result line (expected index, grid and runs)`);
   }
   return { index: v.index as number, grid: v.grid, runs: v.runs as number, text, line: reader.lineNumber };
 }
 
 /** One pass over the files in index order; `emit` gets each line's text (without newline). */
-function mergePass(files: readonly string[], cwd: string, emit: (text: string) => void): { runs: number; grid: string } {
+function mergePass(
+  files: readonly string[],
+  cwd: string,
+  emit: (text: string) => void,
+): { runs: number; grid: string } {
   if (files.length === 0) throw new SweepInputError('sweep-merge: name at least one result file');
-  if (files.length > MAX_MERGE_FILES) throw new SweepInputError(`sweep-merge: at most ${MAX_MERGE_FILES.toLocaleString('en-US')} files`);
+  if (files.length > MAX_MERGE_FILES)
+    throw new SweepInputError(`sweep-merge: at most ${MAX_MERGE_FILES.toLocaleString('en-US')} files`);
   const readers = files.map((f) => new LineReader(f, resolve(cwd, f)));
   try {
     const heads = readers.map(parseHead);
@@ -104,22 +123,37 @@ function mergePass(files: readonly string[], cwd: string, emit: (text: string) =
         const h = heads[i];
         if (h === undefined) continue;
         if (h.grid !== grid || h.runs !== runs) {
-          throw new SweepInputError(`${files[i]}:${h.line}: a different sweep (grid ${h.grid}, ${h.runs} runs) than ${from.file}:${from.line} (grid ${grid}, ${runs} runs)`);
+          throw new SweepInputError(
+            `${files[i]}:${h.line}: a different sweep (grid ${h.grid}, ${h.runs} runs) than ${from.file}:${from.line} (grid ${grid}, ${runs} runs)`,
+          );
         }
         if (k < 0 || h.index < (heads[k] as Head).index) k = i;
       }
       if (k < 0) break;
       const h = heads[k] as Head;
-      if (h.index === last.index) throw new SweepInputError(`${files[k]}:${h.line}: run ${h.index} is also at ${last.where} (a duplicate; merge each shard once)`);
-      if (h.index < expected) throw new SweepInputError(`${files[k]}:${h.line}: run ${h.index} comes after a later run (the file is out of index order)`);
-      if (h.index >= runs) throw new SweepInputError(`${files[k]}:${h.line}: index ${h.index} is outside the grid of ${runs} runs`);
-      if (h.index > expected) throw new SweepInputError(`sweep-merge: run ${expected} of ${runs} is in none of the files (first missing index; merge every shard)`);
+      if (h.index === last.index)
+        throw new SweepInputError(
+          `${files[k]}:${h.line}: run ${h.index} is also at ${last.where} (a duplicate; merge each shard once)`,
+        );
+      if (h.index < expected)
+        throw new SweepInputError(
+          `${files[k]}:${h.line}: run ${h.index} comes after a later run (the file is out of index order)`,
+        );
+      if (h.index >= runs)
+        throw new SweepInputError(`${files[k]}:${h.line}: index ${h.index} is outside the grid of ${runs} runs`);
+      if (h.index > expected)
+        throw new SweepInputError(
+          `sweep-merge: run ${expected} of ${runs} is in none of the files (first missing index; merge every shard)`,
+        );
       emit(h.text);
       last = { index: h.index, where: `${files[k]}:${h.line}` };
       expected++;
       heads[k] = parseHead(readers[k]);
     }
-    if (expected < runs) throw new SweepInputError(`sweep-merge: run ${expected} of ${runs} is in none of the files (first missing index; merge every shard)`);
+    if (expected < runs)
+      throw new SweepInputError(
+        `sweep-merge: run ${expected} of ${runs} is in none of the files (first missing index; merge every shard)`,
+      );
     return { runs, grid };
   } finally {
     for (const r of readers) r.close();
@@ -127,7 +161,11 @@ function mergePass(files: readonly string[], cwd: string, emit: (text: string) =
 }
 
 /** Checks the shards, then streams the merged lines (each with its newline) to `write`. */
-export function mergeShards(files: readonly string[], cwd: string, write: (text: string) => void): { runs: number; grid: string } {
+export function mergeShards(
+  files: readonly string[],
+  cwd: string,
+  write: (text: string) => void,
+): { runs: number; grid: string } {
   mergePass(files, cwd, () => undefined);
   return mergePass(files, cwd, (text) => write(`${text}\n`));
 }

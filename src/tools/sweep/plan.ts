@@ -61,7 +61,11 @@ export function planSweep(options: SweepOptions): SweepPlan {
       // A --vary value is passed on as a --set: name the flag the user wrote. The base
       // scenario loaded, so an error that names another place (a cross-field rule) is still the value's.
       const message =
-        blame === undefined ? error.message : error.source === `--set ${blame}` ? `--vary ${blame}${error.message.slice(error.source.length)}` : `--vary ${blame}: ${error.message}`;
+        blame === undefined
+          ? error.message
+          : error.source === `--set ${blame}`
+            ? `--vary ${blame}${error.message.slice(error.source.length)}`
+            : `--vary ${blame}: ${error.message}`;
       throw new SweepInputError(message);
     }
   };
@@ -125,7 +129,8 @@ function checkMetrics(scenario: Scenario, mode: PresetName, metrics: readonly st
   if (metrics.length > 32) throw new SweepInputError(`--metrics: at most 32 metrics, got ${metrics.length}`);
   const shape = runScenario(scenario, { preset: mode, durationUs: 0 }).summary;
   for (const metric of metrics) {
-    if (metric.includes('*')) throw new SweepInputError(`--metrics ${metric}: name one peer (peers.server…, peers.client…), not *`);
+    if (metric.includes('*'))
+      throw new SweepInputError(`--metrics ${metric}: name one peer (peers.server…, peers.client…), not *`);
     try {
       resolvePath(shape, metric);
     } catch (error) {
@@ -136,7 +141,14 @@ function checkMetrics(scenario: Scenario, mode: PresetName, metrics: readonly st
 }
 
 /** A hash of everything that decides which runs the grid holds and what their lines say. */
-function gridId(scenario: Scenario, sets: readonly string[], durationUs: number | undefined, spec: GridSpec, figures: readonly string[], loss: number | undefined): string {
+function gridId(
+  scenario: Scenario,
+  sets: readonly string[],
+  durationUs: number | undefined,
+  spec: GridSpec,
+  figures: readonly string[],
+  loss: number | undefined,
+): string {
   const identity = {
     // Only when given, so the grids of sweeps without --loss keep their ids (sweep-merge of older shards).
     ...(loss === undefined ? {} : { loss }),

@@ -30,7 +30,10 @@ export interface SweepOutcome {
 const MAX_CUTS = 8;
 
 export async function runSweep(plan: SweepPlan, options: SweepRunOptions): Promise<SweepOutcome> {
-  const aggregator = new SweepAggregator(plan.metrics, plan.spec.varies.map((v) => v.path));
+  const aggregator = new SweepAggregator(
+    plan.metrics,
+    plan.spec.varies.map((v) => v.path),
+  );
   let done = 0;
   let failed = 0;
   const cuts = new Set<string>();

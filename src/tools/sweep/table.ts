@@ -25,7 +25,11 @@ export function renderSweepTable(summary: SweepSummary, title: string, chalk: Ch
       ...summary.metrics.map((m) => statText(row.stats[m])),
     ]);
   }
-  const unjudged = summary.unjudged > 0 ? `; ${summary.unjudged} ended inside their phase plan, with expectations not applicable` : '';
-  const verdict = (summary.failed > 0 ? chalk.red(`${summary.failed} of ${summary.runs} runs failed their expect block`) : chalk.green(`${summary.runs} runs, none failed`)) + unjudged;
+  const unjudged =
+    summary.unjudged > 0 ? `; ${summary.unjudged} ended inside their phase plan, with expectations not applicable` : '';
+  const verdict =
+    (summary.failed > 0
+      ? chalk.red(`${summary.failed} of ${summary.runs} runs failed their expect block`)
+      : chalk.green(`${summary.runs} runs, none failed`)) + unjudged;
   return `${chalk.bold(title)}\n${chalk.dim('each metric: min / median / max over the seeds')}\n${table.toString()}\n${verdict}\n`;
 }

@@ -53,7 +53,12 @@ function scenarioFor(task: RunTask): Scenario {
 export function runTask(task: RunTask): TaskResult {
   try {
     const scenario = scenarioFor(task);
-    const { summary } = runScenario(scenario, { preset: task.mode, seed: task.seed, durationUs: task.durationUs, loss: task.loss });
+    const { summary } = runScenario(scenario, {
+      preset: task.mode,
+      seed: task.seed,
+      durationUs: task.durationUs,
+      loss: task.loss,
+    });
     const verdict = verdictOf(summary, scenario, task.mode);
     const line: SweepLine = {
       index: task.index,
@@ -69,10 +74,19 @@ export function runTask(task: RunTask): TaskResult {
       verdict,
     };
     const cut = summary.settings.phasePlanCut?.warning;
-    return { ok: true, text: serializeLine(line), passed: verdict === null || verdict.passed, ...(cut === undefined ? {} : { cut }) };
+    return {
+      ok: true,
+      text: serializeLine(line),
+      passed: verdict === null || verdict.passed,
+      ...(cut === undefined ? {} : { cut }),
+    };
   } catch (error) {
     if (error instanceof LimitError) return { ok: false, kind: 'limit', message: error.message };
     if (error instanceof ScenarioError) return { ok: false, kind: 'scenario', message: error.message };
-    return { ok: false, kind: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    return {
+      ok: false,
+      kind: 'internal',
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
   }
 }

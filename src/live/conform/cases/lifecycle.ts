@@ -10,7 +10,17 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
 import { describeMessage, isData, opcodeOf } from '../client.js';
-import { answerRounds, bootsUs, connect, isBoot, isChecksumRequest, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import {
+  answerRounds,
+  bootsUs,
+  connect,
+  isBoot,
+  isChecksumRequest,
+  join,
+  joined,
+  keepaliveMessage,
+  newProgress,
+} from '../join.js';
 import { serverAckOf } from './processing.js';
 import { requestIsRound } from './acks.js';
 
@@ -24,7 +34,9 @@ function unreadableFinalAnswer(): Uint8Array {
 
 function bootLabel(m: ServerMessage): string {
   const d = m.message as DataMessage;
-  return d.type === TYPE_BOOT ? `transport Boot (type 0x04, payload ${[...d.payload].map((b) => b.toString(16).padStart(2, '0')).join(' ')})` : `game BootPlayer (opcode 0x04, reason ${d.payload[1] ?? '?'})`;
+  return d.type === TYPE_BOOT
+    ? `transport Boot (type 0x04, payload ${[...d.payload].map((b) => b.toString(16).padStart(2, '0')).join(' ')})`
+    : `game BootPlayer (opcode 0x04, reason ${d.payload[1] ?? '?'})`;
 }
 
 async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
@@ -33,7 +45,8 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
   const progress = newProgress();
   if (!(await connect(client, progress, t))) return notExercised(`protocol error: join stopped: ${progress.stopped}`);
   client.send([keepaliveMessage(client)], 'Keepalive');
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 3, timings: t }))) return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
+  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 3, timings: t })))
+    return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
   const final = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, FINAL_ROUND), t.stepMs);
   if (final === null) return notExercised('protocol error: no round-0xFF request');
   const keepalive = keepaliveMessage(client) as DataMessage;
@@ -41,8 +54,16 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
   const bad = client.reliable(TYPE_GAME, unreadableFinalAnswer());
   const badAt = client.now;
   const badBytes = client.send([bad], 'an unreadable round-0xFF answer');
-  const reaction = await client.waitFor((m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit, t.stepMs, badAt);
-  if (reaction !== null && !bootsUs(client, reaction)) return notExercised('protocol error: the server accepted an unreadable round-0xFF answer and went on to its settings, so it removed nobody', [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)]);
+  const reaction = await client.waitFor(
+    (m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit,
+    t.stepMs,
+    badAt,
+  );
+  if (reaction !== null && !bootsUs(client, reaction))
+    return notExercised(
+      'protocol error: the server accepted an unreadable round-0xFF answer and went on to its settings, so it removed nobody',
+      [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)],
+    );
   await client.sleep(SILENCE_CHECK_MS);
   const unacked = [keepalive, bad].filter((m) => serverAckOf(client, m, badAt - 50) === undefined);
   if (reaction === null) {
@@ -51,16 +72,31 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
     const pokeAt = client.now;
     client.send([poke], 'Keepalive: are we still a peer?');
     await client.sleep(t.ackWithinMs + 500);
-    if (serverAckOf(client, poke, pokeAt) !== undefined) return notExercised('protocol error: the server neither removed us nor answered our unreadable round-0xFF answer');
-    return fail('protocol error: removed without a Boot', [evidence(client, `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(', ')} never ACKed` : ''}`, { timeMs: badAt, bytes: badBytes })]);
+    if (serverAckOf(client, poke, pokeAt) !== undefined)
+      return notExercised(
+        'protocol error: the server neither removed us nor answered our unreadable round-0xFF answer',
+      );
+    return fail('protocol error: removed without a Boot', [
+      evidence(
+        client,
+        `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(', ')} never ACKed` : ''}`,
+        { timeMs: badAt, bytes: badBytes },
+      ),
+    ]);
   }
   if (unacked.length > 0) {
     return fail('protocol error: Booted, but queued ACKs were not flushed', [
-      evidence(client, `the ${bootLabel(reaction)} came, but ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(' and ')} that we sent before it never got its ACK`, reaction),
+      evidence(
+        client,
+        `the ${bootLabel(reaction)} came, but ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(' and ')} that we sent before it never got its ACK`,
+        reaction,
+      ),
       evidence(client, 'our unreadable round-0xFF answer', { timeMs: badAt, bytes: badBytes }),
     ]);
   }
-  return pass(`protocol error: ${bootLabel(reaction)} ${seconds(reaction.timeMs - badAt)} after our unreadable answer, with our messages ACKed`);
+  return pass(
+    `protocol error: ${bootLabel(reaction)} ${seconds(reaction.timeMs - badAt)} after our unreadable answer, with our messages ACKed`,
+  );
 }
 
 async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
@@ -78,24 +114,47 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
     const quietFrom = silent.now;
     const observerFrom = observer.now;
     const windowMs = t.peerTimeoutMs + 15_000;
-    const isBootOf = (m: ServerMessage) => isBoot(m) && (m.message as DataMessage).type === TYPE_BOOT && (m.message as DataMessage).payload[0] === slot;
+    const isBootOf = (m: ServerMessage) =>
+      isBoot(m) && (m.message as DataMessage).type === TYPE_BOOT && (m.message as DataMessage).payload[0] === slot;
     const boot = await observer.waitFor(isBootOf, windowMs, observerFrom);
     const own = silent.serverMessages().find((m) => m.timeMs >= quietFrom && bootsUs(silent, m));
     const lastToSilent = silent.arrivals.at(-1)?.timeMs ?? quietFrom;
     if (boot !== null || own !== undefined) {
       const at = boot ?? (own as ServerMessage);
-      return pass(`timeout: ${boot ? `the other client got a ${bootLabel(boot)} for slot ${slot}` : `the silent client got a ${bootLabel(at)}`} ${seconds(boot ? boot.timeMs - observerFrom : at.timeMs - quietFrom)} after it fell silent`);
+      return pass(
+        `timeout: ${boot ? `the other client got a ${bootLabel(boot)} for slot ${slot}` : `the silent client got a ${bootLabel(at)}`} ${seconds(boot ? boot.timeMs - observerFrom : at.timeMs - quietFrom)} after it fell silent`,
+      );
     }
-    if (silent.now - lastToSilent < SILENCE_CHECK_MS) return notExercised(`timeout: the server still sends to a client silent for ${seconds(windowMs)}: it was never timed out`);
+    if (silent.now - lastToSilent < SILENCE_CHECK_MS)
+      return notExercised(
+        `timeout: the server still sends to a client silent for ${seconds(windowMs)}: it was never timed out`,
+      );
     // What the other client heard around the removal (game messages; keepalives are noise here).
-    const told = observer.serverMessages().filter((m) => m.timeMs >= observerFrom + lastToSilent - quietFrom - 1000 && isData(m.message) && m.message.reliable && m.message.type === TYPE_GAME).slice(0, 3);
-    return fail(`timeout: the silent client was dropped ${seconds(lastToSilent - quietFrom)} after it fell silent, with no Boot`, [
-      evidence(silent, `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (DECISIONS.md 19)`, silent.arrivals.at(-1) ?? null),
-      ...told.map((m) => evidence(observer, `what the other client was told instead: ${describeMessage(m.message)}`, m)),
-    ]);
+    const told = observer
+      .serverMessages()
+      .filter(
+        (m) =>
+          m.timeMs >= observerFrom + lastToSilent - quietFrom - 1000 &&
+          isData(m.message) &&
+          m.message.reliable &&
+          m.message.type === TYPE_GAME,
+      )
+      .slice(0, 3);
+    return fail(
+      `timeout: the silent client was dropped ${seconds(lastToSilent - quietFrom)} after it fell silent, with no Boot`,
+      [
+        evidence(
+          silent,
+          `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (DECISIONS.md 19)`,
+          silent.arrivals.at(-1) ?? null,
+        ),
+        ...told.map((m) =>
+          evidence(observer, `what the other client was told instead: ${describeMessage(m.message)}`, m),
+        ),
+      ],
+    );
   }
 }
-
 
 export const removal: ConformCase = {
   id: 'removal',
@@ -109,21 +168,40 @@ async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
   const t = ctx.timings;
   const progress = await join(client, ctx.manifest, newProgress(), t);
   if (!joined(progress)) return notExercised(`join stopped: ${progress.stopped}`);
-  const bye = client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot ?? 0), true);
+  const bye = client.reliable(
+    TYPE_DISCONNECT,
+    disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot ?? 0),
+    true,
+  );
   const byeAt = client.now;
   const bytes = client.send([bye], 'Disconnect');
   await client.sleep(t.removalMaxMs + SILENCE_CHECK_MS);
   const found = [];
   const ack = serverAckOf(client, bye, byeAt);
-  if (ack === undefined) found.push(evidence(client, `our Disconnect (${seqLabel(bye.seq as number, true)}) was never ACKed`, { timeMs: byeAt, bytes }));
-  else if (ack.timeMs - byeAt > t.ackWithinMs) found.push(evidence(client, `our Disconnect was ACKed only after ${seconds(ack.timeMs - byeAt)}`, ack));
+  if (ack === undefined)
+    found.push(
+      evidence(client, `our Disconnect (${seqLabel(bye.seq as number, true)}) was never ACKed`, {
+        timeMs: byeAt,
+        bytes,
+      }),
+    );
+  else if (ack.timeMs - byeAt > t.ackWithinMs)
+    found.push(evidence(client, `our Disconnect was ACKed only after ${seconds(ack.timeMs - byeAt)}`, ack));
   const last = client.arrivals.at(-1);
   if (last !== undefined && last.timeMs - byeAt > t.removalMaxMs) {
-    found.push(evidence(client, `the server still sent to us ${seconds(last.timeMs - byeAt)} after our Disconnect: not removed within ${seconds(t.removalMaxMs)} (measured ~4.16 s, DECISIONS.md 28)`, last));
+    found.push(
+      evidence(
+        client,
+        `the server still sent to us ${seconds(last.timeMs - byeAt)} after our Disconnect: not removed within ${seconds(t.removalMaxMs)} (measured ~4.16 s, DECISIONS.md 28)`,
+        last,
+      ),
+    );
   }
   if (found.length > 0) return fail('the Disconnect was not handled as documented', found);
   const gone = last === undefined ? 0 : last.timeMs - byeAt;
-  return pass(`ACKed after ${seconds((ack as ServerMessage).timeMs - byeAt)}; the server's last datagram ${seconds(Math.max(0, gone))} after our Disconnect`);
+  return pass(
+    `ACKed after ${seconds((ack as ServerMessage).timeMs - byeAt)}; the server's last datagram ${seconds(Math.max(0, gone))} after our Disconnect`,
+  );
 }
 
 export const disconnect: ConformCase = {

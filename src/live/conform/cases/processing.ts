@@ -8,7 +8,16 @@ import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, combine, seqLabel } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
 import { isData, reactionSince } from '../client.js';
-import { answerRounds, bootsUs, connect, enterGame, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+import {
+  answerRounds,
+  bootsUs,
+  connect,
+  enterGame,
+  isChecksumRequest,
+  keepaliveMessage,
+  newProgress,
+  sendGame,
+} from '../join.js';
 
 /** The stock client re-sends an unACKed message after 2.0 s (DECISIONS.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
@@ -53,7 +62,8 @@ function keyOf(m: Located<DataMessage>): string {
 async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   const client = await ctx.open('duplicate-processing');
   const progress = newProgress();
-  if (!(await connect(client, progress, ctx.timings))) return notExercised(`join stopped: ${progress.stopped}`, [evidence(client, progress.stopped ?? '')]);
+  if (!(await connect(client, progress, ctx.timings)))
+    return notExercised(`join stopped: ${progress.stopped}`, [evidence(client, progress.stopped ?? '')]);
   client.send([keepaliveMessage(client)], 'Keepalive');
   let original: DataMessage | null = null;
   let sentAt = 0;
@@ -68,11 +78,26 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
       }
     },
   });
-  if (!ok || original === null) return notExercised(`join stopped before round 1 was answered: ${progress.stopped}`, [evidence(client, progress.stopped ?? '')]);
+  if (!ok || original === null)
+    return notExercised(`join stopped before round 1 was answered: ${progress.stopped}`, [
+      evidence(client, progress.stopped ?? ''),
+    ]);
   const message: DataMessage = original;
-  const next = await client.waitFor((m) => isChecksumRequest(m) && requestRound(m) === roundLabel(2), ctx.timings.stepMs, sentAt);
-  if (next === null) return notExercised(`no checksum request after our round-1 answer, so nothing to repeat`, [evidence(client, 'no request after round 1')]);
-  const before = new Set(client.serverMessages().filter((m) => isData(m.message) && m.message.reliable).map((m) => keyOf(m.message as Located<DataMessage>)));
+  const next = await client.waitFor(
+    (m) => isChecksumRequest(m) && requestRound(m) === roundLabel(2),
+    ctx.timings.stepMs,
+    sentAt,
+  );
+  if (next === null)
+    return notExercised(`no checksum request after our round-1 answer, so nothing to repeat`, [
+      evidence(client, 'no request after round 1'),
+    ]);
+  const before = new Set(
+    client
+      .serverMessages()
+      .filter((m) => isData(m.message) && m.message.reliable)
+      .map((m) => keyOf(m.message as Located<DataMessage>)),
+  );
   await client.sleep(sentAt + DUPLICATE_AFTER_MS - client.now);
   const duplicateAt = client.now;
   const bytes = client.send([message], `duplicate of ChecksumResponse r1, ${seqLabel(message.seq as number, false)}`);
@@ -80,18 +105,36 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   const found = [];
   const after = client.serverMessages().filter((m) => m.timeMs >= duplicateAt);
   const ack = serverAckOf(client, message, duplicateAt);
-  if (ack === undefined) found.push(evidence(client, `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (DECISIONS.md 10: duplicates are ACKed)`, { timeMs: duplicateAt, bytes }));
+  if (ack === undefined)
+    found.push(
+      evidence(
+        client,
+        `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (DECISIONS.md 10: duplicates are ACKed)`,
+        { timeMs: duplicateAt, bytes },
+      ),
+    );
   for (const m of newReliables(after, before)) {
-    if (bootsUs(client, m)) found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
-    else if (isChecksumRequest(m)) found.push(evidence(client, `processed twice: a second reply, checksum request round ${requestRound(m)} (${seqLabel((m.message as DataMessage).seq as number, false)}) ${seconds(m.timeMs - duplicateAt)} after the duplicate; round ${requestRound(next)} was already asked`, m));
+    if (bootsUs(client, m))
+      found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
+    else if (isChecksumRequest(m))
+      found.push(
+        evidence(
+          client,
+          `processed twice: a second reply, checksum request round ${requestRound(m)} (${seqLabel((m.message as DataMessage).seq as number, false)}) ${seconds(m.timeMs - duplicateAt)} after the duplicate; round ${requestRound(next)} was already asked`,
+          m,
+        ),
+      );
   }
   if (found.length > 0) return fail(`the re-sent round-1 answer was not handled as a duplicate`, found);
-  return pass(`the duplicate (${seqLabel(message.seq as number, false)}, sent ${seconds(duplicateAt - sentAt)} after the original) was ACKed and drew no second reply`);
+  return pass(
+    `the duplicate (${seqLabel(message.seq as number, false)}, sent ${seconds(duplicateAt - sentAt)} after the original) was ACKed and drew no second reply`,
+  );
 }
 
 export const duplicateProcessing: ConformCase = {
   id: 'duplicate-processing',
-  title: 'A reliable message re-sent because its ACK was lost is processed once: no second reply, no second state change.',
+  title:
+    'A reliable message re-sent because its ACK was lost is processed once: no second reply, no second state change.',
   sessions: 1,
   run: duplicateRun,
 };
@@ -103,7 +146,11 @@ const FRAGMENT_FAULTS: readonly FragmentFault[] = ['out-of-order', 'duplicated',
 const PROBE_FRAGMENTS = 3;
 
 /** The send order of fragment indexes for a fault, drawn from the case's stream. */
-export function fragmentOrder(fault: FragmentFault, count: number, draw: () => number): { first: number[]; later: number[] } {
+export function fragmentOrder(
+  fault: FragmentFault,
+  count: number,
+  draw: () => number,
+): { first: number[]; later: number[] } {
   const indexes = Array.from({ length: count }, (_, i) => i);
   if (fault === 'out-of-order') {
     // A shuffle that is never the identity.
@@ -126,7 +173,8 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
   const client = await ctx.open(`fragment-reassembly/${fault}`);
   const progress = newProgress();
   const draw = ctx.random(`fragments.${fault}`);
-  if (!(await connect(client, progress, ctx.timings))) return notExercised(`${fault}: join stopped: ${progress.stopped}`);
+  if (!(await connect(client, progress, ctx.timings)))
+    return notExercised(`${fault}: join stopped: ${progress.stopped}`);
   client.send([keepaliveMessage(client)], 'Keepalive');
   let order: { first: number[]; later: number[] } | null = null;
   let answerBytes = 0;
@@ -159,18 +207,27 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
     },
   });
   if (!ok) return notExercised(`${fault}: join stopped before round 0xFF: ${progress.stopped}`);
-  if (order === null) return notExercised(`${fault}: round 0xFF's answer is ${answerBytes} bytes, too short for ${PROBE_FRAGMENTS} fragments`);
+  if (order === null)
+    return notExercised(
+      `${fault}: round 0xFF's answer is ${answerBytes} bytes, too short for ${PROBE_FRAGMENTS} fragments`,
+    );
   const sent = order as { first: number[]; later: number[] };
   const how = `fragments ${sent.first.join(', ')}${sent.later.length ? ` then ${sent.later.join(', ')} ${seconds(DUPLICATE_AFTER_MS)} later` : ''}`;
-  if (await enterGame(client, progress, ctx.timings)) return pass(`${fault}: ${how} of our round-0xFF answer reassembled (the server went on to its settings)`);
+  if (await enterGame(client, progress, ctx.timings))
+    return pass(`${fault}: ${how} of our round-0xFF answer reassembled (the server went on to its settings)`);
   return fail(`${fault}: ${how} did not reassemble to our round-0xFF answer: ${progress.stopped}`, [
-    evidence(client, `we sent round 0xFF's answer (${answerBytes} bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}`, { timeMs: lastSentAt, bytes: firstBytes }),
+    evidence(
+      client,
+      `we sent round 0xFF's answer (${answerBytes} bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}`,
+      { timeMs: lastSentAt, bytes: firstBytes },
+    ),
   ]);
 }
 
 export const fragmentReassembly: ConformCase = {
   id: 'fragment-reassembly',
-  title: 'Fragments that arrive out of order, duplicated, or with one missing and then re-sent reassemble to exactly the original bytes.',
+  title:
+    'Fragments that arrive out of order, duplicated, or with one missing and then re-sent reassemble to exactly the original bytes.',
   sessions: FRAGMENT_FAULTS.length,
   run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),
 };

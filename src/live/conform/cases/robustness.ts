@@ -27,13 +27,31 @@ function randomBytes(draw: RandomStream, n: number): Uint8Array {
 }
 
 /** The hostile datagrams, in groups; a liveness probe follows each group. */
-export function hostileGroups(slot: number, sample: Uint8Array, draw: RandomStream): Array<{ name: string; datagrams: Hostile[] }> {
+export function hostileGroups(
+  slot: number,
+  sample: Uint8Array,
+  draw: RandomStream,
+): Array<{ name: string; datagrams: Hostile[] }> {
   const plain = (label: string, ...bytes: number[]): Hostile => ({ label, bytes: Uint8Array.from(bytes), raw: false });
   const truncated: Hostile[] = [];
-  for (let n = 1; n < sample.length; n++) truncated.push({ label: `a real datagram cut to ${n} of ${sample.length} bytes`, bytes: sample.slice(0, n), raw: false });
-  const oversize = [MAX_DATAGRAM_BYTES + 1, 1400, 8192, 65_000].map((n): Hostile => ({ label: `${n} bytes (stock limit ${MAX_DATAGRAM_BYTES})`, bytes: oversizeDatagram(slot, n), raw: false }));
+  for (let n = 1; n < sample.length; n++)
+    truncated.push({
+      label: `a real datagram cut to ${n} of ${sample.length} bytes`,
+      bytes: sample.slice(0, n),
+      raw: false,
+    });
+  const oversize = [MAX_DATAGRAM_BYTES + 1, 1400, 8192, 65_000].map(
+    (n): Hostile => ({
+      label: `${n} bytes (stock limit ${MAX_DATAGRAM_BYTES})`,
+      bytes: oversizeDatagram(slot, n),
+      raw: false,
+    }),
+  );
   return [
-    { name: 'empty and one-byte datagrams', datagrams: [{ label: 'an empty datagram', bytes: new Uint8Array(0), raw: true }, plain('one byte', slot)] },
+    {
+      name: 'empty and one-byte datagrams',
+      datagrams: [{ label: 'an empty datagram', bytes: new Uint8Array(0), raw: true }, plain('one byte', slot)],
+    },
     { name: 'truncated datagrams', datagrams: truncated },
     {
       name: 'malformed headers',
@@ -46,13 +64,22 @@ export function hostileGroups(slot: number, sample: Uint8Array, draw: RandomStre
         plain('a fragment index 255', slot, 1, 0x32, 0x08, 0xa0, 0x00, 0x00, 0xff, 0x21, 0x00),
         plain('a fragment ACK cut short', slot, 1, 0x01, 0x00, 0x00, 0x01),
         plain('msg_count 255 of ACKs cut short', slot, 255, 0x01, 0x00, 0x00, 0x00),
-        ...[0x07, 0x20, 0x31, 0x33, 0xff].map((type) => plain(`unknown message type 0x${type.toString(16).padStart(2, '0')}`, slot, 1, type, 0x05, 0x80, 0x00, 0x00)),
+        ...[0x07, 0x20, 0x31, 0x33, 0xff].map((type) =>
+          plain(`unknown message type 0x${type.toString(16).padStart(2, '0')}`, slot, 1, type, 0x05, 0x80, 0x00, 0x00),
+        ),
         plain('another slot as peer id', (slot % 200) + 1, 1, 0x00, 0x03, 0x00),
       ],
     },
     {
       name: 'random bytes',
-      datagrams: Array.from({ length: 24 }, (_, i): Hostile => ({ label: `random bytes #${i + 1}`, bytes: randomBytes(draw, 1 + Math.floor(draw.next() * 300)), raw: i % 2 === 0 })),
+      datagrams: Array.from(
+        { length: 24 },
+        (_, i): Hostile => ({
+          label: `random bytes #${i + 1}`,
+          bytes: randomBytes(draw, 1 + Math.floor(draw.next() * 300)),
+          raw: i % 2 === 0,
+        }),
+      ),
     },
     { name: 'oversize datagrams', datagrams: oversize },
   ];
@@ -91,27 +118,47 @@ async function garbageRun(ctx: CaseContext): Promise<Verdict> {
     client.send([probe], `liveness probe after ${group.name}`);
     await client.sleep(t.ackWithinMs + 500);
     if (serverAckOf(client, probe, probeAt) !== undefined) continue;
-    const lastHostile = evidence(client, `last hostile datagram: ${last?.label}`, { timeMs: lastAt, bytes: last?.bytes ?? new Uint8Array(0) });
+    const lastHostile = evidence(client, `last hostile datagram: ${last?.label}`, {
+      timeMs: lastAt,
+      bytes: last?.bytes ?? new Uint8Array(0),
+    });
     const boot = client.serverMessages().find((m) => m.timeMs >= lastAt && bootsUs(client, m));
     if (boot === undefined) {
       return fail(`the server stopped answering after ${group.name}`, [
-        evidence(client, `no ACK within ${seconds(t.ackWithinMs + 500)} of our keepalive (${seqLabel(probe.seq as number, true)}) sent after ${group.datagrams.length} ${group.name}; the last: ${last?.label}`, { timeMs: lastAt, bytes: last?.bytes ?? new Uint8Array(0) }),
+        evidence(
+          client,
+          `no ACK within ${seconds(t.ackWithinMs + 500)} of our keepalive (${seqLabel(probe.seq as number, true)}) sent after ${group.datagrams.length} ${group.name}; the last: ${last?.label}`,
+          { timeMs: lastAt, bytes: last?.bytes ?? new Uint8Array(0) },
+        ),
       ]);
     }
     // Removal for a protocol error is allowed, once: a server that still lets a new client join is alive.
-    notes.push(evidence(client, `the server Booted us after ${group.name}; it may remove a peer that sends garbage`, boot));
-    if (rejoined) return notExercised(`the server Booted us twice (after ${group.name}): the rest of the garbage was not sent`, notes);
+    notes.push(
+      evidence(client, `the server Booted us after ${group.name}; it may remove a peer that sends garbage`, boot),
+    );
+    if (rejoined)
+      return notExercised(
+        `the server Booted us twice (after ${group.name}): the rest of the garbage was not sent`,
+        notes,
+      );
     rejoined = true;
     client = await ctx.open('garbage/after-boot');
     const again = await join(client, ctx.manifest, newProgress(), t);
-    if (!joined(again)) return fail(`after Booting us for ${group.name}, the server does not let a new client join: ${again.stopped}`, [...notes, lastHostile]);
+    if (!joined(again))
+      return fail(`after Booting us for ${group.name}, the server does not let a new client join: ${again.stopped}`, [
+        ...notes,
+        lastHostile,
+      ]);
   }
   return pass(`${sent} hostile datagrams in ${groups.length} groups; the server answered after each group`, notes);
 }
 
 /** A real datagram of this session: the bytes of our keepalive. */
 function keepaliveSample(client: ConformClient): Uint8Array {
-  return client.departures.find((d) => d.note === 'Keepalive')?.bytes ?? Uint8Array.of(client.slot ?? 0xff, 1, 0x00, 0x03, 0x00);
+  return (
+    client.departures.find((d) => d.note === 'Keepalive')?.bytes ??
+    Uint8Array.of(client.slot ?? 0xff, 1, 0x00, 0x03, 0x00)
+  );
 }
 
 export const garbage: ConformCase = {
@@ -135,7 +182,12 @@ async function fullDatagramRun(ctx: CaseContext): Promise<Verdict> {
   let total = 0;
   for (const low of [true, false]) {
     const batch: DataMessage[] = [];
-    for (let i = 0; i < (low ? FULL_LOW : FULL_HIGH); i++) batch.push(low ? client.reliable(TYPE_CONNECT, new Uint8Array(0), true) : client.reliable(TYPE_GAME, Uint8Array.of(FILLER_OPCODE), false));
+    for (let i = 0; i < (low ? FULL_LOW : FULL_HIGH); i++)
+      batch.push(
+        low
+          ? client.reliable(TYPE_CONNECT, new Uint8Array(0), true)
+          : client.reliable(TYPE_GAME, Uint8Array.of(FILLER_OPCODE), false),
+      );
     const at = client.now;
     const bytes = client.send(batch, `one datagram of ${batch.length} reliable ${low ? 'type-0x02' : 'game'} messages`);
     await client.sleep(FULL_ACK_WAIT_MS);
@@ -143,7 +195,13 @@ async function fullDatagramRun(ctx: CaseContext): Promise<Verdict> {
     total += batch.length;
     if (missing.length > 0) {
       const first = missing[0];
-      found.push(evidence(client, `${missing.length} of the ${batch.length} messages of one ${bytes.length}-byte datagram were never ACKed, the first: message ${first.i + 1} (${seqLabel(first.m.seq as number, low)}); a datagram holds up to 255 messages (DECISIONS.md 5), stock ones were measured with up to 33 (DECISIONS.md 25)`, { timeMs: at, bytes }));
+      found.push(
+        evidence(
+          client,
+          `${missing.length} of the ${batch.length} messages of one ${bytes.length}-byte datagram were never ACKed, the first: message ${first.i + 1} (${seqLabel(first.m.seq as number, low)}); a datagram holds up to 255 messages (DECISIONS.md 5), stock ones were measured with up to 33 (DECISIONS.md 25)`,
+          { timeMs: at, bytes },
+        ),
+      );
     }
   }
   if (found.length > 0) return fail('messages past the first few of a full datagram are lost', found);
@@ -167,9 +225,15 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   const progress = await join(client, ctx.manifest, newProgress(), t);
   if (!joined(progress)) return notExercised(`join stopped: ${progress.stopped}`);
   // Harmless low-type messages (the decompiled idle type 0x02, DECISIONS.md 18) move our low counter ahead.
-  client.send(Array.from({ length: SEQ_OFFSET }, () => client.reliable(TYPE_CONNECT, new Uint8Array(0), true)), 'type-0x02 messages');
+  client.send(
+    Array.from({ length: SEQ_OFFSET }, () => client.reliable(TYPE_CONNECT, new Uint8Array(0), true)),
+    'type-0x02 messages',
+  );
   await client.sleep(300);
-  const lowBefore = client.serverMessages().filter((m) => isData(m.message) && m.message.reliable && isLowType(m.message.type)).map((m) => (m.message as DataMessage).seq as number);
+  const lowBefore = client
+    .serverMessages()
+    .filter((m) => isData(m.message) && m.message.reliable && isLowType(m.message.type))
+    .map((m) => (m.message as DataMessage).seq as number);
   const expectedSeq = lowBefore.length === 0 ? 0 : (Math.max(...lowBefore) + 1) & 0xffff;
   const keepalive = keepaliveMessage(client) as DataMessage;
   const sentAt = client.now;
@@ -178,20 +242,75 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   await client.sleep(t.resendMaxMs);
   const found = [];
   const ack = serverAckOf(client, keepalive, sentAt);
-  if (ack === undefined) found.push(evidence(client, `our keepalive (${seqLabel(keepalive.seq as number, true)}) got no low-type ACK (stock: 01 ${hex16(keepalive.seq as number)} 02, DECISIONS.md 26)`, { timeMs: sentAt, bytes }));
+  if (ack === undefined)
+    found.push(
+      evidence(
+        client,
+        `our keepalive (${seqLabel(keepalive.seq as number, true)}) got no low-type ACK (stock: 01 ${hex16(keepalive.seq as number)} 02, DECISIONS.md 26)`,
+        { timeMs: sentAt, bytes },
+      ),
+    );
   if (echo === null) {
-    found.push(evidence(client, `no type-0x00 message within ${seconds(ECHO_WAIT_MS)} of our keepalive: no echo (DECISIONS.md 12)`, { timeMs: sentAt, bytes }));
+    found.push(
+      evidence(
+        client,
+        `no type-0x00 message within ${seconds(ECHO_WAIT_MS)} of our keepalive: no echo (DECISIONS.md 12)`,
+        { timeMs: sentAt, bytes },
+      ),
+    );
     return fail('the keepalive was not echoed', found);
   }
   const e = echo.message as DataMessage;
-  if (!e.reliable || !e.ordered) found.push(evidence(client, `the echo is ${e.reliable ? '' : 'not '}reliable and ${e.ordered ? '' : 'not '}ordered; stock sends flags 0xC0 (DECISIONS.md 26)`, echo));
-  if (!isIdentity(e.payload)) found.push(evidence(client, `the echo's ${e.payload.length}-byte payload is not identity data ([slot][IPv4][UTF-16LE name, NUL], DECISIONS.md 12)`, echo));
-  if (e.seq === keepalive.seq && e.seq !== expectedSeq) found.push(evidence(client, `the echo carries ${seqLabel(e.seq as number, true)}, our keepalive's own seq, not the server's next low seq ${expectedSeq}: a replay of our message, not a message of the server's`, echo));
-  const again = client.serverMessages().filter((m) => m.timeMs > echo.timeMs + t.ackGraceMs && m !== echo && isData(m.message) && m.message.type === TYPE_DATA && m.message.seq === e.seq && sameBytes(m.message.payload, e.payload));
-  if (again.length > 0) found.push(evidence(client, `the same echo (${seqLabel(e.seq as number, true)}) came again ${again.length} time(s) after we ACKed it`, again[0]));
+  if (!e.reliable || !e.ordered)
+    found.push(
+      evidence(
+        client,
+        `the echo is ${e.reliable ? '' : 'not '}reliable and ${e.ordered ? '' : 'not '}ordered; stock sends flags 0xC0 (DECISIONS.md 26)`,
+        echo,
+      ),
+    );
+  if (!isIdentity(e.payload))
+    found.push(
+      evidence(
+        client,
+        `the echo's ${e.payload.length}-byte payload is not identity data ([slot][IPv4][UTF-16LE name, NUL], DECISIONS.md 12)`,
+        echo,
+      ),
+    );
+  if (e.seq === keepalive.seq && e.seq !== expectedSeq)
+    found.push(
+      evidence(
+        client,
+        `the echo carries ${seqLabel(e.seq as number, true)}, our keepalive's own seq, not the server's next low seq ${expectedSeq}: a replay of our message, not a message of the server's`,
+        echo,
+      ),
+    );
+  const again = client
+    .serverMessages()
+    .filter(
+      (m) =>
+        m.timeMs > echo.timeMs + t.ackGraceMs &&
+        m !== echo &&
+        isData(m.message) &&
+        m.message.type === TYPE_DATA &&
+        m.message.seq === e.seq &&
+        sameBytes(m.message.payload, e.payload),
+    );
+  if (again.length > 0)
+    found.push(
+      evidence(
+        client,
+        `the same echo (${seqLabel(e.seq as number, true)}) came again ${again.length} time(s) after we ACKed it`,
+        again[0],
+      ),
+    );
   if (found.length > 0) return fail('the keepalive echo is not in the stock form', found);
-  const mirrors = sameBytes(e.payload, keepalive.payload) ? 'our identity data' : 'identity data other than ours (the stock server mirrors the client\'s)';
-  return pass(`ACKed, and echoed as a ${echo.message.size}-byte reliable ordered type-0x00 message with the server's own ${seqLabel(e.seq as number, true)}, carrying ${mirrors}`);
+  const mirrors = sameBytes(e.payload, keepalive.payload)
+    ? 'our identity data'
+    : "identity data other than ours (the stock server mirrors the client's)";
+  return pass(
+    `ACKed, and echoed as a ${echo.message.size}-byte reliable ordered type-0x00 message with the server's own ${seqLabel(e.seq as number, true)}, carrying ${mirrors}`,
+  );
 }
 
 /** [slot][IPv4][UTF-16LE name][00 00] (DECISIONS.md 12). */
@@ -210,8 +329,8 @@ function hex16(seq: number): string {
 
 export const keepaliveEcho: ConformCase = {
   id: 'keepalive-echo',
-  title: 'The keepalive is ACKed and echoed in the stock form: a reliable, ordered type-0x00 identity message with the server\'s own seq.',
+  title:
+    "The keepalive is ACKed and echoed in the stock form: a reliable, ordered type-0x00 identity message with the server's own seq.",
   sessions: 1,
   run: keepaliveRun,
 };
-

@@ -98,13 +98,18 @@ async function fillToWrap(client: ConformClient, low: boolean, deadlineMs: numbe
         f.sentAt = client.now;
         f.sends++;
       }
-      send(group.map((f) => f.message), `${group.length} ${low ? 'low' : 'high'} fillers re-sent`);
+      send(
+        group.map((f) => f.message),
+        `${group.length} ${low ? 'low' : 'high'} fillers re-sent`,
+      );
     }
     if (sent < total && outstanding.size < WINDOW) {
       const n = Math.min(PER_DATAGRAM, total - sent, WINDOW - outstanding.size);
       const batch: DataMessage[] = [];
       for (let i = 0; i < n; i++) {
-        const m = low ? client.reliable(TYPE_CONNECT, new Uint8Array(0), true) : client.reliable(TYPE_GAME, Uint8Array.of(FILLER_OPCODE), false);
+        const m = low
+          ? client.reliable(TYPE_CONNECT, new Uint8Array(0), true)
+          : client.reliable(TYPE_GAME, Uint8Array.of(FILLER_OPCODE), false);
         outstanding.set(m.seq as number, { message: m, index: sent + i + 1, sentAt: client.now, sends: 1 });
         sentSeqs.add(m.seq as number);
         batch.push(m);
@@ -124,7 +129,8 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const progress = newProgress();
   if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
   client.send([keepaliveMessage(client)], 'Keepalive');
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 0, timings: t }))) return notExercised(`join stopped: ${progress.stopped}`);
+  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 0, timings: t })))
+    return notExercised(`join stopped: ${progress.stopped}`);
   const r1 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 1), t.stepMs);
   if (r1 === null) return notExercised('no round-1 checksum request');
   const parts: Verdict[] = [];
@@ -135,11 +141,26 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const parsed = parseChecksumRequest((r1.message as DataMessage).payload);
   if (!parsed.ok) return notExercised('the round-1 request does not parse');
   const answerAt = client.now;
-  const [answer] = sendGame(client, checksumAnswer(ctx.manifest, parsed.value), 'ChecksumResponse r1 with the wrapped seq');
+  const [answer] = sendGame(
+    client,
+    checksumAnswer(ctx.manifest, parsed.value),
+    'ChecksumResponse r1 with the wrapped seq',
+  );
   const r2 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 2), t.stepMs, answerAt);
   const answerAck = serverAckOf(client, answer as DataMessage, answerAt);
   if (r2 === null || answerAck === undefined) {
-    parts.push(fail(`high: after ${high.acked} fillers, our answer with the wrapped ${seqLabel((answer as DataMessage).seq as number, false)} was ${answerAck ? 'ACKed but never acted on' : 'not ACKed'}`, [evidence(client, `no round-2 request within ${seconds(t.stepMs)} of our round-1 answer sent with the wrapped seq`, { timeMs: answerAt, bytes: high.lastBytes })]));
+    parts.push(
+      fail(
+        `high: after ${high.acked} fillers, our answer with the wrapped ${seqLabel((answer as DataMessage).seq as number, false)} was ${answerAck ? 'ACKed but never acted on' : 'not ACKed'}`,
+        [
+          evidence(
+            client,
+            `no round-2 request within ${seconds(t.stepMs)} of our round-1 answer sent with the wrapped seq`,
+            { timeMs: answerAt, bytes: high.lastBytes },
+          ),
+        ],
+      ),
+    );
     return combine(parts);
   }
   parts.push(pass(`high: ${high.acked} messages ACKed, and the answer with the wrapped seq 0 was acted on`));
@@ -147,7 +168,8 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   if (!low.ok) return combine([...parts, phaseVerdict(client, 'low', low, t.wrapBudgetMs)]);
   // The low counter reads 0 again: a keepalive with the wrapped seq must be ACKed, and echoed
   // if this server echoed the join's keepalive (the sign it was processed, DECISIONS.md 12).
-  const echoes = (since: number) => client.serverMessages().some((m) => m.timeMs >= since && isData(m.message) && m.message.type === TYPE_DATA);
+  const echoes = (since: number) =>
+    client.serverMessages().some((m) => m.timeMs >= since && isData(m.message) && m.message.type === TYPE_DATA);
   const echoedBefore = echoes(0);
   const keepalive = keepaliveMessage(client) as DataMessage;
   const keptAt = client.now;
@@ -155,17 +177,41 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   await client.sleep(t.ackWithinMs + 1000);
   const acked = serverAckOf(client, keepalive, keptAt) !== undefined;
   if (!acked || (echoedBefore && !echoes(keptAt))) {
-    parts.push(fail(`low: after ${low.acked} fillers, our keepalive with the wrapped ${seqLabel(keepalive.seq as number, true)} was ${acked ? 'ACKed but not echoed (the join\'s keepalive was)' : 'not ACKed'}`, [evidence(client, 'the keepalive after the low wrap', { timeMs: keptAt, bytes })]));
-  } else parts.push(pass(`low: ${low.acked} messages ACKed, and the keepalive with the wrapped seq 0 was ACKed${echoedBefore ? ' and echoed' : ''}`));
+    parts.push(
+      fail(
+        `low: after ${low.acked} fillers, our keepalive with the wrapped ${seqLabel(keepalive.seq as number, true)} was ${acked ? "ACKed but not echoed (the join's keepalive was)" : 'not ACKed'}`,
+        [evidence(client, 'the keepalive after the low wrap', { timeMs: keptAt, bytes })],
+      ),
+    );
+  } else
+    parts.push(
+      pass(
+        `low: ${low.acked} messages ACKed, and the keepalive with the wrapped seq 0 was ACKed${echoedBefore ? ' and echoed' : ''}`,
+      ),
+    );
   return combine(parts);
 }
 
 function phaseVerdict(client: ConformClient, category: string, result: PhaseResult, budgetMs: number): Verdict {
   if (result.reason === 'budget') {
-    return notExercised(`${category}: the server ACKed ${result.acked} of ${SEQ_SPACE} messages in the ${seconds(budgetMs)} budget; the wrap needs them all (a faster server loop or --wrap-budget)`);
+    return notExercised(
+      `${category}: the server ACKed ${result.acked} of ${SEQ_SPACE} messages in the ${seconds(budgetMs)} budget; the wrap needs them all (a faster server loop or --wrap-budget)`,
+    );
   }
-  const found = [evidence(client, `after ${result.acked} of ${result.sent} sent messages were ACKed: ${result.reason}; our last datagram:`, { timeMs: result.lastAt, bytes: result.lastBytes })];
-  if (result.wrongAck !== null) found.push(evidence(client, `the first ACK of a seq we never sent: ${describeArrival(result.wrongAck)}`, { timeMs: result.wrongAck.timeMs, bytes: result.wrongAck.bytes }));
+  const found = [
+    evidence(
+      client,
+      `after ${result.acked} of ${result.sent} sent messages were ACKed: ${result.reason}; our last datagram:`,
+      { timeMs: result.lastAt, bytes: result.lastBytes },
+    ),
+  ];
+  if (result.wrongAck !== null)
+    found.push(
+      evidence(client, `the first ACK of a seq we never sent: ${describeArrival(result.wrongAck)}`, {
+        timeMs: result.wrongAck.timeMs,
+        bytes: result.wrongAck.bytes,
+      }),
+    );
   return fail(`${category}: ${result.reason}`, found);
 }
 
