@@ -2,7 +2,7 @@
 // node its shebang asks for, prints the CLI's output and exit codes.
 // Runs the built CLI (dist/), as `npm test` builds it first.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,8 +27,9 @@ function bcsim(args: string[]) {
 }
 
 describe('the bin', () => {
-  it('is the bundle npm start runs, with the heap cap in its shebang', () => {
+  it('is the bundle npm start runs, executable, with the heap cap in its shebang', () => {
     expect(PACKAGE.bin.bcsim).toBe('dist/cli/main.js');
+    expect(statSync(BIN).mode & 0o111).toBe(0o111);
     expect(PACKAGE.scripts.start).toContain(`node --max-old-space-size=896 ${PACKAGE.bin.bcsim} `);
     expect(shebangFlags()).toEqual(['--max-old-space-size=896']);
   });
