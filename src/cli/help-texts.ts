@@ -1,4 +1,4 @@
-// The long --help texts of the commands, kept apart from the command wiring in program.ts.
+// The long --help texts of the commands, kept apart from the command wiring in the *-commands.ts modules.
 
 /** The mode's switches, for --help (README "Modes and switches" has the table). */
 export const SWITCHES_HELP =

@@ -1,0 +1,75 @@
+// The commands that read the wire: decode (one datagram or a capture) and analyze (a capture's
+// figures). Two functions, as --help lists decode first and analyze after the simulation commands.
+import type { Command } from 'commander';
+import type { CliIO } from './io.js';
+import type { AnalyzeFlags } from './commands/analyze.js';
+import { collect } from './options.js';
+import { ANALYZE_HELP, DECODE_PCAP_HELP, WIRE_FORMS_HELP } from './help-texts.js';
+
+export function addDecodeCommand(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('decode')
+    .description(
+      'decode one datagram given as hex (arguments, a file or stdin) and annotate every field, or every BC datagram of a capture (--pcap)',
+    )
+    .argument('[hex...]', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin')
+    .option('--file <path>', 'read the hex from a file (# starts a comment to the end of a line, as on stdin)')
+    .option('--encrypted', 'the bytes are as on the wire: decrypt them (AlbyRules, the game cipher) before decoding')
+    .option('--plain', 'the bytes are plaintext: do not try the decrypted reading')
+    .option('--json', 'print one JSON object instead of the annotated listing')
+    .option(
+      '--pcap <file>',
+      'decode every BC datagram of a pcap or pcapng capture, one trace line each (--json: trace-style JSON lines)',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 decoded (deviations included), 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
+        'Without --encrypted or --plain both readings are tried and the one that parses is shown (plaintext if both do);\n' +
+        'the "reading:" line (JSON: reading, otherReadingParses) says which.\n' +
+        'A datagram over 512 bytes (the stock limit) is decoded with a warning on stderr.\n' +
+        'Examples:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n' +
+        '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n' +
+        '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n' +
+        `${WIRE_FORMS_HELP}\n\n${DECODE_PCAP_HELP}\n`,
+    )
+    .action(
+      async (
+        hex: string[],
+        options: { json?: boolean; file?: string; encrypted?: boolean; plain?: boolean; pcap?: string },
+      ) => {
+        setExit((await import('./commands/decode.js')).decodeCommand(hex, options, io));
+      },
+    );
+}
+
+export function addAnalyzeCommand(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('analyze')
+    .description(
+      'measure a capture: the figures bcsim reports, from the wire alone (optionally beside a simulated run)',
+    )
+    .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)')
+    .option('--json', 'print one JSON object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)')
+    .option(
+      '--against <scenario>',
+      'also run this scenario and show the same figures, computed the same way, beside the capture',
+    )
+    .option(
+      '--mode <preset>',
+      "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode",
+    )
+    .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
+    .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
+    .option('--loss <p>', "with --against: Bernoulli loss on both directions, replacing the scenario's loss models")
+    .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
+    .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
+    .option(
+      '--ack-rule <rule>',
+      "each end's ACK behaviour: auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)",
+      'auto',
+    )
+    .addHelpText('after', `\n${ANALYZE_HELP}\n`)
+    .action(async (file: string, flags: AnalyzeFlags) => {
+      setExit((await import('./commands/analyze.js')).analyzeCommand(file, flags, io));
+    });
+}

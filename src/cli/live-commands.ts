@@ -1,0 +1,143 @@
+// The commands that meet real UDP on the wall clock: proxy, peer and conform.
+// Only their flags and --help live here; each action loads its command module on use.
+import type { Command } from 'commander';
+import type { CliIO } from './io.js';
+import type { ConformFlags } from './commands/conform.js';
+import type { PeerFlags } from './commands/peer.js';
+import type { ProxyFlags } from './commands/proxy.js';
+import { collect } from './options.js';
+import { CONFORM_HELP, PEER_HELP } from './help-texts.js';
+
+export function addLiveCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('proxy')
+    .description(
+      "relay real UDP between BC clients and a server, applying a scenario's link model and drop rules in real time",
+    )
+    .option('--listen <host:port>', 'where clients send to (required; e.g. 127.0.0.1:22102)')
+    .option('--upstream <host:port>', 'the real server (required; e.g. 127.0.0.1:22101)')
+    .option(
+      '--upstream-bind <host>',
+      'address of the per-client sockets facing the server (port 0); default: the --listen host',
+    )
+    .option('--scenario <s>', "apply this scenario's per-client links (built-in name or file); default: perfect links")
+    .option(
+      '--set <path=value>',
+      'override any scenario field (repeatable), e.g. --set link.clientToServer.latencyMs=40',
+      collect,
+    )
+    .option('--loss <p>', 'Bernoulli loss on both directions, replacing the loss models')
+    .option(
+      '--seed <n>',
+      "seed of the link's random decisions (streams indexed by datagram number); default: the scenario's",
+    )
+    .option('--duration <d>', 'stop after this wall time, e.g. 30s; default: run until SIGINT/SIGTERM')
+    .option(
+      '--pcap <file>',
+      'at exit, write a pcapng of everything forwarded (as sent) and dropped (commented DROPPED (cause))',
+    )
+    .option('--out <file>', 'at exit, write the bcsim.proxy/1 summary JSON here')
+    .option('--json', 'print the summary as JSON (bcsim.proxy/1) instead of text')
+    .addHelpText(
+      'after',
+      '\nClient k is the k-th client address seen (at most 64); it gets its own socket towards the server and the links\n' +
+        'of scenario client min(k, clients). Datagrams are decrypted (AlbyRules) and decoded, so drop rules match decoded\n' +
+        'fields; a rewritten datagram is re-encrypted. GameSpy packets (first byte \\) and undecodable datagrams are\n' +
+        "forwarded untouched and counted. A datagram in a reimplementation's wire form is read,\n" +
+        'relayed through the link as sent and counted per client and direction; a drop rule that cuts messages out of it\n' +
+        "keeps the other messages' own bytes. Outage and drop-rule times count from the proxy's start.\n" +
+        'On a terminal, a status line on stderr shows per end: un-ACKed reliable messages, re-sends, fragment rounds,\n' +
+        "stale ACKs and the ACK-outbox estimate under the ACK behaviour that end's own wire shows (two-pass, single-pass,\n" +
+        'immediate; "?" while unknown). At exit (SIGINT, SIGTERM, --duration) the summary and the capture are written\n' +
+        'together, atomically; "analysis" holds the `bcsim analyze` figures of both ends, each end\'s ACK behaviour with\n' +
+        "its evidence, and the server's removal of a client (Boot, BootPlayer, Disconnect, or silent for good).\n" +
+        'WARNING: bind to loopback only. The proxy forwards anything from anyone who reaches --listen to --upstream;\n' +
+        'never bind it to a public or wildcard address (a warning is printed when --listen is not loopback).\n' +
+        'Examples:\n  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --loss 0.1 --duration 30s\n' +
+        '  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --scenario lossy-link --seed 7 --pcap /tmp/p.pcapng --json\n' +
+        `  bcsim proxy --listen 127.0.0.1:22102 --upstream 127.0.0.1:22101 --set 'link.serverToClient.drop=[{"match":{"type":"ack","fragment":true}}]'\n`,
+    )
+    .action(async (flags: ProxyFlags) => {
+      setExit(await (await import('./commands/proxy.js')).proxyCommand(flags, io));
+    });
+
+  program
+    .command('peer')
+    .description(
+      'run one end of the model, client or server, in real time against a real counterpart on UDP, then judge it',
+    )
+    .argument('<side>', 'client (connects to a server) or server (answers clients)')
+    .option('--connect <host:port>', 'client: the server to join (required for a client)')
+    .option(
+      '--bind <host:port>',
+      'client: where to bind its socket; default loopback, any port (required when --connect is not loopback)',
+    )
+    .option('--listen <host:port>', 'server: where to listen (required for a server)')
+    .option('--clients <n>', 'server: how many clients it serves (the k-th new address is client k); default 1')
+    .option('--scenario <s>', 'the traffic to play (built-in name or file): its join, then its phases; default: live')
+    .option(
+      '--mode <preset>',
+      "stock (the bugs) or fixed (the remedies), optionally +switch=value...; default the scenario's",
+    )
+    .option('--switch <name=value>', 'set one mode switch (repeatable)', collect)
+    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--seed <n>', "seed of the traffic's random draws; default the scenario's")
+    .option(
+      '--duration <d>',
+      "wall time of the whole run, e.g. 20s; a client's goodbye ends at most 1 s after it; default the scenario's duration",
+    )
+    .option(
+      '--expect <rules.json>',
+      'conformance rules to judge the counterpart by; default: all six rules with their defaults',
+    )
+    .option(
+      '--checksums <check>',
+      "server: how it checks a client's checksum answers: form (a well-formed tree of the round asked; default) or hashes (every hash against the scenario's manifest too); a client that fails is Booted",
+    )
+    .option(
+      '--require-exercised',
+      'a rule that checked nothing fails the run (exit 1); default: it is reported NOT EXERCISED and does not',
+    )
+    .option('--junit <file>', 'also write the conformance results as JUnit XML')
+    .option('--out <file>', 'also write the bcsim.live/1 summary JSON here')
+    .option('--json', 'print the bcsim.live/1 summary (with conformance results) as JSON')
+    .addHelpText('after', `\n${PEER_HELP}\n`)
+    .action(async (side: string, flags: PeerFlags) => {
+      setExit(await (await import('./commands/peer.js')).peerCommand(side, flags, io));
+    });
+
+  program
+    .command('conform')
+    .description(
+      "test your server's transport: short live sessions against it, each with one targeted wire fault, judged PASS, FAIL or NOT EXERCISED",
+    )
+    .option('--server <host:port>', 'the server under test (required)')
+    .option('--cases <list>', `cases to run, comma-separated (default: all); --list shows them`)
+    .option('--seed <n>', 'seed of every random choice (hostile bytes, fragment orders); default 1')
+    .option(
+      '--parallel <n>',
+      'at most this many sessions (client slots of the server) at once, at least 3 (a case opens up to 3 together); default 4',
+    )
+    .option(
+      '--peer-timeout <d>',
+      "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, the stock peer timeout)",
+    )
+    .option('--wrap-budget <d>', 'how long the seq-wrap case may take before it says NOT EXERCISED (default 60s)')
+    .option('--scenario <s>', 'whose checksum manifest the join answers with (built-in name or file); default: live')
+    .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')
+    .option('--json', 'print the bcsim.conform/1 report as JSON')
+    .option(
+      '--junit <file>',
+      'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped)',
+    )
+    .option('--out <file>', 'also write the bcsim.conform/1 report here')
+    .option(
+      '--pcap <file>',
+      "also write every session's datagrams as a pcapng (Wireshark, bcsim analyze), ours commented",
+    )
+    .option('--list', 'list the cases and exit')
+    .addHelpText('after', `\n${CONFORM_HELP}\n`)
+    .action(async (flags: ConformFlags) => {
+      setExit(await (await import('./commands/conform.js')).conformCommand(flags, io));
+    });
+}

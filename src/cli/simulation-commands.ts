@@ -1,0 +1,259 @@
+// The commands that run simulated scenarios: run, compare, trace, reproduce and check.
+// Only their flags and --help live here; each action loads its command module on use.
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import type { CliIO } from './io.js';
+import type { CheckFlags } from './commands/check.js';
+import type { CompareFlags } from './commands/compare-flags.js';
+import type { ReproduceFlags } from './commands/reproduce.js';
+import type { RunFlags } from './commands/run.js';
+import type { TraceFlags } from './commands/trace.js';
+import { collect } from './options.js';
+import { CLIENTS_HELP, PCAP_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
+
+export function addSimulationCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  program
+    .command('run')
+    .description('run one scenario in one mode and summarise it')
+    .argument('<scenario>', 'a built-in scenario name (see `bcsim scenarios`) or a path to a scenario JSON file')
+    .option(
+      '--mode <preset>',
+      "stock (the bugs) or fixed (the remedies), optionally +switch=value..., e.g. stock+ackRefresh=reset-count; default: the scenario's mode",
+    )
+    .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option('--duration <d>', "simulated time, e.g. 30s, 10m, 4h; default: the scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models")
+    .option(
+      '--set <path=value>',
+      'override any scenario field, validated like the file (repeatable), e.g. --set traffic.phases[1].duration=5m',
+      collect,
+    )
+    .option(
+      '--switch <name=value>',
+      'set one mode switch (repeatable), e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true',
+      collect,
+    )
+    .option('--json', 'print one bcsim.summary/1 JSON object')
+    .option(
+      '--check-determinism',
+      'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ',
+    )
+    .option('--pcap <file>', 'also write the run as a pcapng capture to FILE (see below)')
+    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
+    .addHelpText(
+      'after',
+      `\n${SWITCHES_HELP}\n` +
+        `\n${CLIENTS_HELP}\n` +
+        `\n${PCAP_HELP}\n` +
+        '\nExamples:\n  bcsim run fragment-ack-bug\n  bcsim run fragment-ack-bug --mode fixed --loss 0.2 --json\n  bcsim run scenarios/my.json --set link.clientToServer.latencyMs=40\n' +
+        '  bcsim run valentines --set clients=5 --set link.clients.2.both.loss=0.1\n' +
+        '  bcsim run fragment-ack-bug --loss 0.2 --pcap /tmp/fragment-ack.pcapng\n' +
+        `  bcsim run lossy-link --set 'mode={"preset":"fixed","retransmit":{"retryLimit":2}}' --json\n`,
+    )
+    .action(async (ref: string, flags: RunFlags) => {
+      setExit(await (await import('./commands/run.js')).runCommand(ref, flags, io));
+    });
+
+  program
+    .command('compare')
+    .description(
+      'run a scenario in stock and fixed mode side by side and write reports (the main job); a scheme scenario runs its own columns',
+    )
+    .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file')
+    .option('--duration <d>', "simulated time, e.g. 30m or 4h; default: the scenario's duration")
+    .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option(
+      '--loss <p>',
+      "Bernoulli loss on both directions in every column, replacing the scenario's loss models (as in bcsim run)",
+    )
+    .addOption(
+      new Option('--mode <preset>', 'refused with a pointer to --config: the columns are the modes').hideHelp(),
+    )
+    .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
+    .option('--causes', 'also run each fragment-ACK cause as a column of its own')
+    .option(
+      '--config <label:items>',
+      'a column: LABEL:ITEM[,ITEM...], items being a preset (stock, fixed, stock+switch=value), a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); repeatable, 2 to 8',
+      collect,
+    )
+    .option('--a <label:items>', 'the first column, as --config')
+    .option('--b <label:items>', 'the second column, as --config')
+    .option('--switch <name=value>', 'set a mode switch in every column (repeatable)', collect)
+    .option('--set <path=value>', 'override any scenario field in every column (repeatable)', collect)
+    .option(
+      '--fail-on <expr>',
+      "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable)",
+      collect,
+    )
+    .option('--json', 'print the summary.json document instead of the table')
+    .option(
+      '--pcap <file>',
+      'also write one pcapng capture per column: the label goes before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)',
+    )
+    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
+    .option(
+      '--jobs <n>',
+      'run the columns on N worker threads; default one per core (up to the columns) when each column simulates 30 min or more, else 1. The output is the same either way',
+    )
+    .addHelpText(
+      'after',
+      '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out. The default\n' +
+        '--out is reports/<scenario> only for the built-in defaults: with any --set, --switch, --config, --causes,\n' +
+        '--duration or --seed it is reports/experiments/<scenario>-<id>, so an experiment never overwrites the\n' +
+        'committed reports (give --out reports/<scenario> to do that on purpose). After the table, one verdict\n' +
+        'line per metric group compares every column with the first.\n' +
+        'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
+        "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +
+        "  bcsim compare lossy-link --config 'stock:stock' --config 'fixed:fixed' --config 'fixed-w64:fixed,sendWindow=64' --fail-on 'fixed:delivery.reliableLost>0'\n" +
+        '  bcsim compare fragment-ack-bug --pcap /tmp/fa.pcapng      (writes /tmp/fa.stock.pcapng and /tmp/fa.fixed.pcapng)\n' +
+        `\n${PCAP_HELP}\n` +
+        '  With compare, --pcap FILE writes one capture per column, the column label (: becomes -) before the\n' +
+        '  extension; all of them appear together, after every run has finished, or none does.\n' +
+        `\n${SCHEME_COMPARE_HELP}\n`,
+    )
+    .action(async (ref: string, flags: CompareFlags) => {
+      setExit(
+        await (await import('./commands/compare.js')).compareCommand(
+          ref,
+          { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out },
+          io,
+        ),
+      );
+    });
+
+  program
+    .command('trace')
+    .description('print the annotated wire trace of a run: every datagram, drop, ACK verdict and duplicate')
+    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
+    .option('--mode <preset>', "stock or fixed, optionally +switch=value...; default: the scenario's mode")
+    .option('--seed <n>', "random seed; default: the scenario's seed")
+    .option('--from <t>', 'first simulated time to show, e.g. 10s', '0')
+    .option('--until <t>', "stop the run here, e.g. 20s; default: the run's duration")
+    .option('--duration <d>', "simulated time of the run, as in bcsim run, e.g. 10m; default: the scenario's duration")
+    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models (as in bcsim run)")
+    .option('--peer <role>', 'only events of server or client (its sends, and the verdicts at it)')
+    .option('--client <k>', "only client k's connection (k = 1..clients, the scenario's order), both ends")
+    .option(
+      '--slot <s>',
+      'only the connection the server gave slot s (2, 3, ... in connect order), from its first connect attempt',
+    )
+    .option(
+      '--filter <expr>',
+      'decoded-field terms, all of which must hold: seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable',
+    )
+    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--switch <name=value>', 'set one mode switch (repeatable), e.g. --switch messageLifetime=session', collect)
+    .option('--json', 'JSON Lines: one object per datagram or event')
+    .option(
+      '--bytes <how>',
+      'raw bytes per datagram: none, short (first 16, then …) or full; default: short on a terminal, else full',
+    )
+    .option(
+      '--pcap <file>',
+      'also write the run (every datagram up to --until, whatever --from/--filter/--client show) as a pcapng capture',
+    )
+    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
+    .addHelpText(
+      'after',
+      '\nMarks: [RETRANSMIT #n] re-sent message, [DEAD-ZONE ACK, pass 2] ACK sent by the gated pass 2,\n' +
+        'DROP(cause) link drop, LINK-DUP duplicated datagram, DUPLICATE reliable message seen before,\n' +
+        'ack ...: MATCHED / no match (and why) at the peer that receives the ACK.\n' +
+        "The client's connect request uses type byte 0x03, ConnectAck's, and is shown as connect (type 0x03 as captured).\n" +
+        'With --json, --bytes none drops "hex" and short cuts it to 16 bytes with "hexTruncated": true; the default is full.\n' +
+        'The run stops as soon as the reader of stdout goes away (| head).\n' +
+        'With several clients the direction names the connection by the slot the server gave it: C3>S, S>C3, at C3\n' +
+        "(its client end), at S3 (the server's end). Before the server accepts it, it has no slot and is named by\n" +
+        'client number, lowercase: c2>S, at c2. --json lines carry "client" and "slot" (null until accepted).\n' +
+        'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n' +
+        '  bcsim trace fragment-ack-bug --until 20s --bytes none\n  bcsim trace long-session | head -50\n' +
+        '  bcsim trace valentines --until 20s --slot 3\n' +
+        '  bcsim trace fragment-ack-bug --until 60s --pcap /tmp/fa.pcapng\n' +
+        `\n${PCAP_HELP}\n` +
+        '  With trace, the capture holds the whole run up to --until, and with --pcap the run goes on to its end\n' +
+        '  when the reader of stdout goes away, so the capture is complete.\n',
+    )
+    .action(async (ref: string, flags: TraceFlags) => {
+      setExit(await (await import('./commands/trace.js')).traceCommand(ref, flags, io));
+    });
+
+  program
+    .command('reproduce')
+    .description(
+      'measure the model against the observed bugs: fragment-ack (cause by cause), ack-outbox, or the R-Type defects (rtype)',
+    )
+    .argument('<target>', 'fragment-ack, ack-outbox or rtype')
+    .option('--seed <n>', 'random seed for the runs')
+    .option(
+      '--loss <p>',
+      'fragment-ack: loss for the lossy rerun of every cause; rtype: loss on every link, both ways',
+      '0.2',
+    )
+    .option('--duration <d>', 'rtype: simulated time of each run (default 60s, at least 10s)')
+    .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause and once\n' +
+        'with no fragment ever re-sent (none), on a clean and a lossy link; checks each\n' +
+        'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
+        'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
+        'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
+        'ack-outbox runs 28 named readings of the stock model through four experiments each and scores them\n' +
+        'against 26 ACK-outbox observations, each with its tolerance, source and kind of evidence:\n' +
+        'captured bytes rank above measured figures above inferences. --json has `hypotheses` (name,\n' +
+        'switches, one {value, expected, matches} per criterion, score), `best`, `contradictions` and\n' +
+        '`alternatives` (the readings of similar rank). Then it sweeps reliable rates at 95 and 33 ms updates\n' +
+        'for both peers (predictions: no session at these rates was measured) and states the capacity\n' +
+        'relation: an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B\n' +
+        'per update. Exit 1 if the reading the stock preset runs (calibrated) is no longer ranked first.\n' +
+        'A reading marked † takes a fact the spec does not state: it is ranked, but the preset never follows it.\n' +
+        'It takes about 15 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
+        "the text fits 120 columns (marks and rank per reading, the stock reading's values), --json has every value.\n" +
+        `\n${REPRODUCE_RTYPE_HELP}\n`,
+    )
+    .action(async (target: string, flags: ReproduceFlags) => {
+      setExit((await import('./commands/reproduce.js')).reproduceCommand(target, flags, io));
+    });
+
+  program
+    .command('check')
+    .description("evaluate scenarios' expect blocks: exit 0 if every assertion holds, 1 if not, 2 on a bad path")
+    .argument('<scenario...>', 'built-in scenario names or paths to scenario JSON files')
+    .option('--mode <preset>', "only this mode's expectations; stock+switch=value... also sets switches")
+    .option('--seed <n>', "random seed for every run; default: each scenario's seed")
+    .option(
+      '--seeds <list>',
+      'run every seed of a list, in order, e.g. 1..20, 5..9 or 1,4,9 (at most 10,000 seeds); name the first failing one',
+    )
+    .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: each scenario's duration")
+    .option(
+      '--loss <p>',
+      "Bernoulli loss on both directions in every run, replacing the scenarios' loss models (as in bcsim run)",
+    )
+    .option(
+      '--set <path=value>',
+      'override any field of every scenario given, validated like the file (repeatable)',
+      collect,
+    )
+    .option('--switch <name=value>', 'set one mode switch in every scenario given (repeatable)', collect)
+    .option('--junit <file>', 'also write JUnit XML for CI systems')
+    .option(
+      '--check-determinism',
+      'run everything twice and fail, naming the first diverging datagram, if the traces differ',
+    )
+    .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\nAn expect block: { "fixed": { "peers.*.ackOutbox.max": { "lte": 20 }, "delivery.reliableLost": { "eq": 0 } } }\n' +
+        'Ops: eq, lt, lte, gt, gte. "*" in a path means every peer. On failure the exact command that reproduces\n' +
+        'the run is printed. With --seeds every seed runs, in order, failures included; exit 1 if any failed, and\n' +
+        'the last lines name the first failing seed and a `bcsim check … --seed N` command that reproduces it.\n' +
+        'A --duration that ends a run before its phase plan does is said once on stderr (settings.phasePlanCut has the\n' +
+        'phases); then an end-of-run value (.final) and a lower bound not yet reached are not applicable: shown with –,\n' +
+        'never a pass, never a failure (JUnit skipped). Upper bounds are judged on the part that ran.\n' +
+        'Examples:\n  bcsim check fragment-ack-bug long-session --check-determinism --junit reports/junit.xml\n' +
+        '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
+    )
+    .action(async (refs: string[], flags: CheckFlags) => {
+      setExit((await import('./commands/check.js')).checkCommand(refs, flags, io));
+    });
+}
