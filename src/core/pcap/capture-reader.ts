@@ -12,7 +12,7 @@
 // a problem confined to one packet (a packet block on an interface of an
 // unsupported link type, a captured length that overruns its block) is a
 // `skip` the caller counts, and reading goes on.
-import { secondsToUsUnrounded, usPerEvent } from '../engine/index.js';
+import { secondsToUsUnrounded } from '../engine/index.js';
 import type {
   CaptureError,
   CaptureErrorCode,
@@ -35,6 +35,8 @@ import {
   supportedList,
 } from './formats.js';
 import { FileWindow } from './file-window.js';
+import { TWO_POW_32, describeInterface, firstComment } from './pcapng-options.js';
+import type { PcapngInterface } from './pcapng-options.js';
 
 /** The default read buffer. */
 export const BUFFER_BYTES = 1 << 20;
@@ -43,17 +45,6 @@ export const BUFFER_BYTES = 1 << 20;
  * a packet is 256 KiB; anything past 16 MiB is a length that lies.
  */
 export const MAX_RECORD_BYTES = 16 << 20;
-
-const TWO_POW_32 = 0x1_0000_0000;
-
-interface PcapnInterface {
-  readonly linkType: number;
-  readonly snapLength: number;
-  /** Multiplier from timestamp units to microseconds. */
-  readonly usPerUnit: number;
-  /** if_tsoffset in microseconds. */
-  readonly offsetUs: number;
-}
 
 export class CaptureReader extends FileWindow {
   /** 'pcap' or 'pcapng', once the header is read. */
@@ -76,8 +67,7 @@ export class CaptureReader extends FileWindow {
   private pcapUsPerFrac = 1;
 
   // pcapng
-  private interfaces: PcapnInterface[] = [];
-  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
+  private interfaces: PcapngInterface[] = [];
 
   constructor(fd: number, size: number, options: ReaderOptions = {}) {
     super(fd, size, options.bufferBytes ?? BUFFER_BYTES);
@@ -336,38 +326,8 @@ export class CaptureReader extends FileWindow {
         offset: at + 4,
         reason: `interface description block of ${length} bytes is too short (20 at least)`,
       };
-    const o = at - this.bufStart;
-    const linkType = this.u16(o + 8);
-    const snapLength = this.u32(o + 12);
-    let usPerUnit = 1; // default resolution: microseconds
-    let offsetUs = 0;
-    this.forOptions(o + 16, o + length - 4, (code, start, len) => {
-      if (code === 9 && len >= 1) {
-        const v = this.buf[start];
-        // MSB clear: 10^-v seconds; set: 2^-(v & 0x7F) seconds.
-        usPerUnit = (v & 0x80) === 0 ? usPerEvent(10 ** v) : usPerEvent(2 ** (v & 0x7f));
-      } else if (code === 14 && len >= 8) {
-        const lo = this.u32(start + (this.littleEndian ? 0 : 4));
-        const hi = this.littleEndian ? this.buf.readInt32LE(start + 4) : this.buf.readInt32BE(start);
-        offsetUs = secondsToUsUnrounded(hi * TWO_POW_32 + lo);
-      }
-    });
-    if (!(usPerUnit > 0 && Number.isFinite(usPerUnit))) usPerUnit = 1;
-    this.interfaces.push({ linkType, snapLength, usPerUnit, offsetUs });
+    this.interfaces.push(describeInterface(this.buf, this.littleEndian, at - this.bufStart, length));
     return null;
-  }
-
-  /** Calls `each(code, start, length)` for each option between buffer offsets [from, to), stopping at opt_endofopt or a malformed one. */
-  private forOptions(from: number, to: number, each: (code: number, start: number, length: number) => void): void {
-    let p = from;
-    while (p + 4 <= to) {
-      const code = this.u16(p);
-      const len = this.u16(p + 2);
-      if (code === 0) return;
-      if (p + 4 + len > to) return;
-      each(code, p + 4, len);
-      p += 4 + ((len + 3) & ~3);
-    }
   }
 
   private packetBlock(type: number, at: number, length: number): ReadStep {
@@ -428,12 +388,8 @@ export class CaptureReader extends FileWindow {
         number,
       );
     }
-    let comment: string | null = null;
-    if (this.comments && optionsFrom >= 0) {
-      this.forOptions(optionsFrom, o + length - 4, (code, start, len) => {
-        if (code === 1 && comment === null) comment = this.decoder.decode(this.buf.subarray(start, start + len));
-      });
-    }
+    const comment =
+      this.comments && optionsFrom >= 0 ? firstComment(this.buf, this.littleEndian, optionsFrom, o + length - 4) : null;
     return {
       kind: 'packet',
       packet: {
