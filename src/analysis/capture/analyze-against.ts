@@ -14,7 +14,7 @@ import type { Role } from '../../model/transport/index.js';
 import { ANALYSIS_SCHEMA, SAMPLE_STEP_US, WireAnalyzer } from './analyze.js';
 import type { AnalyzerOptions, OutboxEstimate, OutboxSeries, WireAnalysis } from './analyze.js';
 import type { CaptureConnection, CaptureEndpoint } from './bc-packets.js';
-import { BC_PORT } from './bc-packets.js';
+import { BC_PORT } from './payload-classifier.js';
 import { endpointKey, formatEndpoint } from '../../core/pcap/index.js';
 
 interface SimulationSource {

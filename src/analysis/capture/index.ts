@@ -6,15 +6,10 @@ export { CaptureFile, captureTargetProblem, columnCapturePath, commitAll, abortA
 export { CaptureSet } from './capture-set.js';
 export type { Capture } from './capture-set.js';
 export { SERVER_PORT, SERVER_ENDPOINT, clientEndpoint, endpointsOf } from './addresses.js';
-export { BC_PORT, PayloadClassifier, classifyPayload, scanCapture, countConnections } from './bc-packets.js';
-export type {
-  BcDatagram,
-  CaptureConnection,
-  CaptureEndpoint,
-  Classification,
-  ScanResult,
-  ScanStats,
-} from './bc-packets.js';
+export { BC_PORT, PayloadClassifier, classifyPayload } from './payload-classifier.js';
+export type { Classification } from './payload-classifier.js';
+export { scanCapture, countConnections } from './bc-packets.js';
+export type { BcDatagram, CaptureConnection, CaptureEndpoint, ScanResult, ScanStats } from './bc-packets.js';
 export { datagramMessages, connectAckSlot, messageSizeAt } from './wire-walk.js';
 export { droppedCauseOf } from './comments.js';
 export type { DirectionFigures } from './analysis-types.js';

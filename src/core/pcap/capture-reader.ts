@@ -4,17 +4,15 @@
 // interfaces with their link type and if_tsresol/if_tsoffset, Enhanced, Simple
 // and obsolete Packet Blocks; every other block is skipped).
 //
-// The file is read with fixed-size positional reads into one buffer (1 MiB,
-// grown only for a record bigger than that, never past MAX_RECORD_BYTES), so a
-// capture of any size streams through bounded memory. Hostile input never
+// The file is read by position through one bounded buffer (file-window.ts), so
+// a capture of any size streams through bounded memory. Hostile input never
 // throws out of the reader: `openCapture` and `next()` return typed results.
 // A problem that makes the rest of the file unreadable (bad magic, a truncated
 // record, a block length that lies) is an `error` naming the byte offset;
 // a problem confined to one packet (a packet block on an interface of an
 // unsupported link type, a captured length that overruns its block) is a
 // `skip` the caller counts, and reading goes on.
-import { secondsToUsUnrounded, usPerEvent } from '../engine/index.js';
-import { closeSync, readSync } from 'node:fs';
+import { secondsToUsUnrounded } from '../engine/index.js';
 import type {
   CaptureError,
   CaptureErrorCode,
@@ -36,6 +34,9 @@ import {
   linkTypeName,
   supportedList,
 } from './formats.js';
+import { FileWindow } from './file-window.js';
+import { TWO_POW_32, describeInterface, firstComment } from './pcapng-options.js';
+import type { PcapngInterface } from './pcapng-options.js';
 
 /** The default read buffer. */
 export const BUFFER_BYTES = 1 << 20;
@@ -45,45 +46,20 @@ export const BUFFER_BYTES = 1 << 20;
  */
 export const MAX_RECORD_BYTES = 16 << 20;
 
-const TWO_POW_32 = 0x1_0000_0000;
-
-interface PcapnInterface {
-  readonly linkType: number;
-  readonly snapLength: number;
-  /** Multiplier from timestamp units to microseconds. */
-  readonly usPerUnit: number;
-  /** if_tsoffset in microseconds. */
-  readonly offsetUs: number;
-}
-
-export class CaptureReader {
+export class CaptureReader extends FileWindow {
   /** 'pcap' or 'pcapng', once the header is read. */
   format: CaptureFormat = 'pcap';
   /** Classic pcap: nanosecond timestamps. */
   nanosecond = false;
-  /** Byte order of the file (pcap) or of the current section (pcapng). */
-  littleEndian = true;
   /** pcapng sections seen so far. */
   sections = 0;
   /** The link type of a classic pcap file. */
   linkType = -1;
-  /** Bytes of the file. */
-  readonly size: number;
 
-  private buf: Buffer;
-  /** File offset of buf[0]. */
-  private bufStart = 0;
-  /** Valid bytes in buf. */
-  private bufEnd = 0;
   /** File offset of the next record or block. */
   private pos = 0;
   private packetNumber = 0;
-  private closed = false;
-  private failed: CaptureError | null = null;
   private readonly comments: boolean;
-  private readonly initialBytes: number;
-  /** Largest the buffer has been, for the bounded-memory test. */
-  maxBufferBytes: number;
 
   // classic pcap
   private snapLength = 0;
@@ -91,18 +67,10 @@ export class CaptureReader {
   private pcapUsPerFrac = 1;
 
   // pcapng
-  private interfaces: PcapnInterface[] = [];
-  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
+  private interfaces: PcapngInterface[] = [];
 
-  constructor(
-    private readonly fd: number,
-    size: number,
-    options: ReaderOptions = {},
-  ) {
-    this.size = size;
-    this.initialBytes = Math.max(64, Math.floor(options.bufferBytes ?? BUFFER_BYTES));
-    this.buf = Buffer.allocUnsafe(this.initialBytes);
-    this.maxBufferBytes = this.initialBytes;
+  constructor(fd: number, size: number, options: ReaderOptions = {}) {
+    super(fd, size, options.bufferBytes ?? BUFFER_BYTES);
     this.comments = options.comments === true;
   }
 
@@ -172,17 +140,6 @@ export class CaptureReader {
   /** File offset of the next record or block (the bytes consumed so far). */
   get position(): number {
     return this.pos;
-  }
-
-  /** The buffer's current size in bytes. */
-  get bufferBytes(): number {
-    return this.buf.length;
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    closeQuietly(this.fd);
   }
 
   // ---- classic pcap ----------------------------------------------------
@@ -369,38 +326,8 @@ export class CaptureReader {
         offset: at + 4,
         reason: `interface description block of ${length} bytes is too short (20 at least)`,
       };
-    const o = at - this.bufStart;
-    const linkType = this.u16(o + 8);
-    const snapLength = this.u32(o + 12);
-    let usPerUnit = 1; // default resolution: microseconds
-    let offsetUs = 0;
-    this.forOptions(o + 16, o + length - 4, (code, start, len) => {
-      if (code === 9 && len >= 1) {
-        const v = this.buf[start];
-        // MSB clear: 10^-v seconds; set: 2^-(v & 0x7F) seconds.
-        usPerUnit = (v & 0x80) === 0 ? usPerEvent(10 ** v) : usPerEvent(2 ** (v & 0x7f));
-      } else if (code === 14 && len >= 8) {
-        const lo = this.u32(start + (this.littleEndian ? 0 : 4));
-        const hi = this.littleEndian ? this.buf.readInt32LE(start + 4) : this.buf.readInt32BE(start);
-        offsetUs = secondsToUsUnrounded(hi * TWO_POW_32 + lo);
-      }
-    });
-    if (!(usPerUnit > 0 && Number.isFinite(usPerUnit))) usPerUnit = 1;
-    this.interfaces.push({ linkType, snapLength, usPerUnit, offsetUs });
+    this.interfaces.push(describeInterface(this.buf, this.littleEndian, at - this.bufStart, length));
     return null;
-  }
-
-  /** Calls `each(code, start, length)` for each option between buffer offsets [from, to), stopping at opt_endofopt or a malformed one. */
-  private forOptions(from: number, to: number, each: (code: number, start: number, length: number) => void): void {
-    let p = from;
-    while (p + 4 <= to) {
-      const code = this.u16(p);
-      const len = this.u16(p + 2);
-      if (code === 0) return;
-      if (p + 4 + len > to) return;
-      each(code, p + 4, len);
-      p += 4 + ((len + 3) & ~3);
-    }
   }
 
   private packetBlock(type: number, at: number, length: number): ReadStep {
@@ -461,12 +388,8 @@ export class CaptureReader {
         number,
       );
     }
-    let comment: string | null = null;
-    if (this.comments && optionsFrom >= 0) {
-      this.forOptions(optionsFrom, o + length - 4, (code, start, len) => {
-        if (code === 1 && comment === null) comment = this.decoder.decode(this.buf.subarray(start, start + len));
-      });
-    }
+    const comment =
+      this.comments && optionsFrom >= 0 ? firstComment(this.buf, this.littleEndian, optionsFrom, o + length - 4) : null;
     return {
       kind: 'packet',
       packet: {
@@ -504,92 +427,5 @@ export class CaptureReader {
     this.failed = error;
     this.close();
     return { kind: 'error', error };
-  }
-
-  /**
-   * Makes file bytes [offset, offset + n) available in `buf` (at offset - bufStart).
-   * Returns null (and sets `failed`) when the file cannot supply them.
-   */
-  private ensure(offset: number, n: number): true | null {
-    if (offset >= this.bufStart && offset + n <= this.bufStart + this.bufEnd) return true;
-    if (offset + n > this.size) {
-      this.failed = {
-        code: 'truncated',
-        offset,
-        reason: `needs ${n} bytes at offset ${offset}, the file has ${this.size}`,
-      };
-      return null;
-    }
-    if (n > this.buf.length) {
-      // A record bigger than the buffer: grow to fit it (bounded by MAX_RECORD_BYTES + header by the callers).
-      const grown = Buffer.allocUnsafe(Math.max(n, this.initialBytes));
-      this.buf = grown;
-      this.bufStart = offset;
-      this.bufEnd = 0;
-      this.maxBufferBytes = Math.max(this.maxBufferBytes, grown.length);
-    } else if (offset >= this.bufStart && offset < this.bufStart + this.bufEnd) {
-      // Keep the bytes already read from `offset` on: move them to the front.
-      const keep = this.bufStart + this.bufEnd - offset;
-      this.buf.copy(this.buf, 0, offset - this.bufStart, this.bufEnd);
-      this.bufStart = offset;
-      this.bufEnd = keep;
-    } else {
-      this.bufStart = offset;
-      this.bufEnd = 0;
-    }
-    if (this.buf.length > this.initialBytes && n <= this.initialBytes && this.bufEnd <= this.initialBytes) {
-      // Back to the normal size once the big record is behind us.
-      const normal = Buffer.allocUnsafe(this.initialBytes);
-      this.buf.copy(normal, 0, 0, this.bufEnd);
-      this.buf = normal;
-    }
-    while (this.bufEnd < n) {
-      const want = Math.min(this.buf.length - this.bufEnd, this.size - (this.bufStart + this.bufEnd));
-      if (want <= 0) break;
-      let got: number;
-      try {
-        got = readSync(this.fd, this.buf, this.bufEnd, want, this.bufStart + this.bufEnd);
-      } catch (error) {
-        this.failed = { code: 'io', offset: this.bufStart + this.bufEnd, reason: `read failed (${errorCode(error)})` };
-        return null;
-      }
-      if (got === 0) break; // the file shrank under us
-      this.bufEnd += got;
-    }
-    if (this.bufEnd < n) {
-      this.failed = {
-        code: 'truncated',
-        offset: offset + this.bufEnd,
-        reason: `the file ended while reading ${n} bytes at offset ${offset}`,
-      };
-      return null;
-    }
-    return true;
-  }
-
-  /** A plain Uint8Array view of buffer bytes (a Buffer's `slice` would not copy, which surprises callers). */
-  private view(start: number, length: number): Uint8Array {
-    return new Uint8Array(this.buf.buffer, this.buf.byteOffset + start, length);
-  }
-
-  private u16(o: number): number {
-    return this.littleEndian ? this.buf.readUInt16LE(o) : this.buf.readUInt16BE(o);
-  }
-
-  private u32(o: number): number {
-    return this.littleEndian ? this.buf.readUInt32LE(o) : this.buf.readUInt32BE(o);
-  }
-}
-
-export function errorCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' ? code : String((error as Error | null)?.message ?? error);
-}
-
-export function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed or never valid: nothing to release
   }
 }

@@ -2,7 +2,8 @@
 // without waiting: a FIFO or a directory is refused, not read.
 import { closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
 import type { CaptureError, ReaderOptions } from './capture-packet.js';
-import { CaptureReader, closeQuietly, errorCode } from './capture-reader.js';
+import { CaptureReader } from './capture-reader.js';
+import { closeQuietly, errorCode } from './file-window.js';
 
 /** A FIFO's open waits for a writer; non-blocking, it returns at once and fstat refuses it (a file ignores the flag). */
 const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
