@@ -111,19 +111,17 @@ interface Written {
 
 const formArb: fc.Arbitrary<Written> = fc.oneof(
   // [type][02]: the two-byte form.
-  fc
-    .constantFrom(0x00, 0x02, 0x03, 0x04, 0x05, 0x06)
-    .map(
-      (t): Written => ({
-        bytes: [t, 2],
-        type: t === 6 ? 5 : t,
-        reliable: false,
-        seq: null,
-        payload: [],
-        codes: t === 6 ? ['disconnect-type-06', 'two-byte-message'] : ['two-byte-message'],
-        typeByte: t,
-      }),
-    ),
+  fc.constantFrom(0x00, 0x02, 0x03, 0x04, 0x05, 0x06).map(
+    (t): Written => ({
+      bytes: [t, 2],
+      type: t === 6 ? 5 : t,
+      reliable: false,
+      seq: null,
+      payload: [],
+      codes: t === 6 ? ['disconnect-type-06', 'two-byte-message'] : ['two-byte-message'],
+      typeByte: t,
+    }),
+  ),
   // [type][len u8][flags u8][seq if bit 7][payload], with flags bits the stock form reads as length (or type 0x06).
   fc
     .record({
