@@ -16,9 +16,9 @@ import {
   MAX_DROP_RULES,
   MAX_NAME_CHARS,
   MAX_OUTAGES,
-  MAX_PHASES,
   MAX_QUEUE_LIMIT,
 } from '../../src/model/scenario/schema.js';
+import { MAX_PHASES } from '../../src/model/scenario/traffic-schema.js';
 import { runScenario } from '../../src/model/session/run.js';
 import { filledPayload, templatePayload } from '../../src/model/traffic/payloads.js';
 import { DEFAULT_PARAMS, MAX_SEND_WINDOW } from '../../src/model/transport/switches.js';

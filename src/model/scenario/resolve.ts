@@ -26,7 +26,7 @@ import { DEFAULT_PARAMS } from '../transport/index.js';
 import type { PresetName } from '../transport/index.js';
 import { ScenarioError } from './errors.js';
 import { resolveManifest } from './resolve-manifest.js';
-import { MAX_CLIENTS } from './schema.js';
+import { MAX_CLIENTS } from './schema-fields.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';
 import type { Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
 

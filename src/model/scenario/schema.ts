@@ -3,8 +3,7 @@
 // Every object is strict: an unknown key is an error, never silently ignored.
 import * as z from 'zod';
 import { MAX_FRAGMENT_CHUNK_BYTES } from '../../core/codec/index.js';
-import { MAX_DURATION_US, parseDuration, secondsToUs } from '../../core/engine/index.js';
-import type { Micros } from '../../core/engine/index.js';
+// The link's lower bounds keep the microsecond clock exact (link/validate.ts).
 import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/index.js';
 import {
   CLOSE_POLICIES,
@@ -27,27 +26,16 @@ import {
   BOOT_PAYLOADS,
   WRAP_RECEIVE,
 } from '../transport/index.js';
-import { buildManifestSchema } from './manifest-schema.js';
-import { DEAD_PLAYER_FEEDS, EVENT_KIND_NAMES, MAX_BURST_MESSAGES, TREE_HASHINGS } from '../traffic/index.js';
-
-// Lower bounds that keep the microsecond clock exact: every
-// scheduled time must stay a safe integer, or the engine's invariant throws.
-// MIN_SLOT_MS and MIN_BANDWIDTH_BYTES_PER_SECOND come from link/validate.ts.
-/** A positive rate's mean gap (and the ~37x tail of an exponential draw) stays far below 2^53 us. */
-const MIN_RATE = 0.000001;
-/** Whole-message bytes of a generated StateUpdate; larger payloads are fragmented. */
-const MAX_MESSAGE_BYTES = 4096;
+import { DAY_MS, HOUR_MS, MAX_CLIENTS, fieldSchemas, grouped } from './schema-fields.js';
+import { buildTrafficSchema } from './traffic-schema.js';
 
 // Size limits: a scenario is a hand-written file, not a data set.
 export const MAX_NAME_CHARS = 200;
 export const MAX_DESCRIPTION_CHARS = 10_000;
 export const MAX_OUTAGES = 1_000;
 export const MAX_DROP_RULES = 1_000;
-export const MAX_PHASES = 1_000;
 /** An explicit fault list: a shrunk run has a handful, a recorded one a few thousand. */
 export const MAX_FAULTS = 100_000;
-/** A session is one server and 1 to 16 clients. */
-export const MAX_CLIENTS = 16;
 export const MAX_ASSERTIONS = 1_000;
 const MAX_ASSERTION_PATH_CHARS = 200;
 
@@ -58,14 +46,6 @@ const MAX_ASSERTION_PATH_CHARS = 200;
 export const MAX_QUEUE_LIMIT = 1 << 17;
 export const MAX_ACK_OUTBOX_LIMIT = 1 << 17;
 
-const HOUR_MS = 3_600_000;
-/**
- * 1234567 -> "1,234,567", as toLocaleString('en-US') writes it; that call's first
- * use loads ICU (~30 ms), which every run would pay while the schema is built.
- */
-const grouped = (n: number): string =>
-  Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
-const DAY_MS = 86_400_000;
 const count = grouped;
 
 const OPS = ['eq', 'lt', 'lte', 'gt', 'gte'] as const;
@@ -82,47 +62,9 @@ export function scenarioSchema(): ReturnType<typeof buildScenarioSchema> {
 }
 
 function buildScenarioSchema() {
-  const between01 = 'expected a number between 0 and 1';
-  const probability = z.number({ error: between01 }).min(0, between01).max(1, between01);
-  // Every number has an upper bound too: a run that asks for 1e300 ms gets a
-  // one-line answer here, not a failed invariant deep in the engine.
-  const nonNegative = (unit: string, max: number) =>
-    z
-      .number({ error: `expected a number of ${unit} >= 0` })
-      .min(0, `expected a number of ${unit} >= 0`)
-      .max(max, `expected at most ${grouped(max)} ${unit}`);
-  const positive = (unit: string, max: number) =>
-    z
-      .number({ error: `expected a number of ${unit} > 0` })
-      .positive(`expected a number of ${unit} > 0`)
-      .max(max, `expected at most ${grouped(max)} ${unit}`);
-  const positiveInt = (what: string, max: number) =>
-    z
-      .number({ error: `expected a whole number of ${what} >= 1` })
-      .int(`expected a whole number of ${what} >= 1`)
-      .min(1, `expected a whole number of ${what} >= 1`)
-      .max(max, `expected at most ${grouped(max)} ${what}`);
-  const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-    z.enum(values, { error: `expected one of ${values.join(', ')}` });
-
-  /** "30s", "10m", "4h", "1h30m", "250ms", or a number of seconds; at most 7 days. */
-  const durationSchema = z.unknown().transform((value, ctx): Micros => {
-    const us =
-      typeof value === 'number' && value >= 0
-        ? secondsToUs(value)
-        : typeof value === 'string'
-          ? parseDuration(value)
-          : null;
-    if (us === null) {
-      ctx.addIssue({ code: 'custom', message: 'expected a duration like "30s", "10m", "4h" or "1h30m"', input: value });
-      return z.NEVER;
-    }
-    if (us > MAX_DURATION_US) {
-      ctx.addIssue({ code: 'custom', message: 'expected a duration of at most 168h (7 days)', input: value });
-      return z.NEVER;
-    }
-    return us;
-  });
+  const fields = fieldSchemas();
+  const { probability, nonNegative, positive, positiveInt, oneOf, durationSchema } = fields;
+  const { values, bool, updatePeriodsSchema } = fields;
 
   const retransmitSchema = z.strictObject({
     backoff: oneOf(['fixed', 'linear', 'exponential']).optional(),
@@ -135,9 +77,6 @@ function buildScenarioSchema() {
       })
       .optional(),
   });
-
-  const values = (list: readonly string[]) => oneOf(list as unknown as [string, ...string[]]);
-  const bool = z.boolean({ error: 'expected true or false' });
 
   const keepaliveSchema = z.strictObject({
     message: values(KEEPALIVE_MESSAGES).optional(),
@@ -184,12 +123,6 @@ function buildScenarioSchema() {
 
   /** "stock", or { "preset": "stock", "<switch>": … }. */
   const modeSchema = z.preprocess((value) => (typeof value === 'string' ? { preset: value } : value), modeObjectSchema);
-
-  const periodMs = z
-    .number({ error: 'expected a number of milliseconds from 1 to 10,000' })
-    .min(1, 'expected a number of milliseconds from 1 to 10,000')
-    .max(10_000, 'expected a number of milliseconds from 1 to 10,000');
-  const updatePeriodsSchema = z.strictObject({ server: periodMs.optional(), client: periodMs.optional() });
 
   const transportSchema = z.strictObject({
     updatePeriodMs: updatePeriodsSchema.optional(),
@@ -305,134 +238,11 @@ function buildScenarioSchema() {
     serverToClient: linkDirectionSchema.optional(),
   });
 
-  const clientNumber = z
-    .number({ error: `expected a client number 1..${MAX_CLIENTS}` })
-    .int(`expected a client number 1..${MAX_CLIENTS}`)
-    .min(1, `expected a client number 1..${MAX_CLIENTS}`)
-    .max(MAX_CLIENTS, `expected a client number 1..${MAX_CLIENTS}`);
-
   /** The links of every client, and per-client overrides keyed by client number: link.clients["2"]. */
   const linkSchema = linkBlockSchema.extend({
     clients: z
       // Keys are checked in resolve.ts, where the message can name the key.
       .record(z.string(), linkBlockSchema)
-      .optional(),
-  });
-
-  const sizeRange = z
-    .tuple([positiveInt('bytes', MAX_MESSAGE_BYTES), positiveInt('bytes', MAX_MESSAGE_BYTES)], {
-      error: 'expected [min, max] whole-message bytes',
-    })
-    .refine(([min, max]) => min <= max && min >= 3, 'expected [min, max] with 3 <= min <= max');
-
-  const tinyRate = `expected 0 or a rate of at least ${MIN_RATE}`;
-  const reliableRate = z.preprocess(
-    (value) => (value === 'measured' ? 4.9 : value === 'heavy' ? 60 : value),
-    z
-      .number({ error: 'expected reliable messages per second, "measured" (4.9) or "heavy" (60)' })
-      .min(0, 'expected a rate >= 0')
-      .max(10_000, 'expected at most 10,000 per second')
-      .refine((r) => r === 0 || r >= MIN_RATE, tinyRate),
-  );
-
-  const rate = z
-    .number({ error: 'expected a rate >= 0' })
-    .min(0, 'expected a rate >= 0')
-    .max(10_000, 'expected at most 10,000')
-    .refine((r) => r === 0 || r >= MIN_RATE, tinyRate);
-  const arrival = oneOf(['poisson', 'periodic']);
-
-  const phaseSchema = z.preprocess(
-    (value) => (typeof value === 'string' ? { kind: value } : value),
-    z.discriminatedUnion(
-      'kind',
-      [
-        // With `client`: that client joins now, late, while the game goes on.
-        z.strictObject({
-          kind: z.literal('join'),
-          client: clientNumber.optional(),
-          updatePeriodMs: updatePeriodsSchema.optional(),
-        }),
-        // Without `client`: every client leaves.
-        z.strictObject({ kind: z.literal('disconnect'), client: clientNumber.optional() }),
-        // The client's host goes away without a word; the server times it out (DECISIONS.md 19).
-        z.strictObject({ kind: z.literal('timeout'), client: clientNumber }),
-        z.strictObject({
-          kind: z.literal('lobby'),
-          duration: durationSchema.optional(),
-          chatPerMinute: rate.optional(),
-          updatePeriodMs: updatePeriodsSchema.optional(),
-        }),
-        z.strictObject({
-          kind: z.literal('quiet'),
-          duration: durationSchema.optional(),
-          updatePeriodMs: updatePeriodsSchema.optional(),
-        }),
-        z.strictObject({
-          kind: z.literal('combat'),
-          updatePeriodMs: updatePeriodsSchema.optional(),
-          duration: durationSchema.optional(),
-          stateUpdatesPerSecond: rate.optional(),
-          stateUpdateBytes: sizeRange.optional(),
-          reliablePerSecond: reliableRate.optional(),
-          clientShare: probability.optional(),
-          arrival: arrival.optional(),
-          eventKinds: z
-            .array(oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]))
-            .min(1, 'expected at least one event kind')
-            .max(EVENT_KIND_NAMES.length)
-            .refine((list) => new Set(list).size === list.length, 'expected each event kind at most once')
-            .optional(),
-        }),
-        z.strictObject({
-          kind: z.literal('lull'),
-          updatePeriodMs: updatePeriodsSchema.optional(),
-          duration: durationSchema.optional(),
-          stateUpdatesPerSecond: rate.optional(),
-          stateUpdateBytes: sizeRange.optional(),
-          arrival: arrival.optional(),
-        }),
-      ],
-      { error: 'expected a phase kind: join, lobby, combat, lull, quiet, disconnect or timeout' },
-    ),
-  );
-
-  const trafficSchema = z.strictObject({
-    /** Client k starts its join (k - 1) x joinStagger after the join phase starts. */
-    joinStagger: durationSchema.optional(),
-    phases: z
-      .array(phaseSchema)
-      .min(1, 'expected at least one phase')
-      .max(MAX_PHASES, `expected at most ${count(MAX_PHASES)} phases`)
-      .optional(),
-    repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
-    /** The checksum rounds of every join (DECISIONS.md 31); default: the measured join's. */
-    manifest: buildManifestSchema().optional(),
-    /** Where the client hashes a recursive round: concurrent with its update loop, or inside it. */
-    treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
-    /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
-    round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
-    /** Ship deaths in combat: the dead player's pause and the messages a death sends. */
-    deaths: z
-      .strictObject({
-        perMinute: rate,
-        explosionMs: nonNegative('milliseconds', HOUR_MS).optional(),
-        selectionMs: nonNegative('milliseconds', HOUR_MS).optional(),
-        whileDead: oneOf(DEAD_PLAYER_FEEDS as unknown as ['game', 'nothing']).optional(),
-        burst: z
-          .partialRecord(
-            oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]),
-            z
-              .number({ error: 'expected a whole number of messages' })
-              .int('expected a whole number of messages')
-              .min(0, 'expected a whole number of messages >= 0'),
-          )
-          .refine(
-            (b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES,
-            `expected at most ${MAX_BURST_MESSAGES} messages in all`,
-          )
-          .optional(),
-      })
       .optional(),
   });
 
@@ -495,7 +305,7 @@ function buildScenarioSchema() {
       .optional(),
     transport: transportSchema.optional(),
     link: linkSchema.optional(),
-    traffic: trafficSchema.optional(),
+    traffic: buildTrafficSchema(fields).optional(),
     expect: expectSchema.optional(),
   });
 }

@@ -1,24 +1,17 @@
-// One host's transport towards its remote peer: the three queues, the two
-// sequence-counter pairs, liveness, and the network update: send, then receive
+// One host's transport towards its remote peer: the three queues (the first-send side
+// in send-helper.ts), liveness, and the network update: send, then receive
 // every datagram that arrived since the last update, then dispatch
 // (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13, 16).
-import {
-  DATAGRAM_HEADER_BYTES,
-  MAX_FRAGMENTS_PER_MESSAGE,
-  MAX_FRAGMENT_CHUNK_BYTES,
-  MAX_UNFRAGMENTED_PAYLOAD_BYTES,
-} from '../../core/codec/index.js';
+import { DATAGRAM_HEADER_BYTES, MAX_FRAGMENT_CHUNK_BYTES } from '../../core/codec/index.js';
 import {
   PEER_ID_SERVER,
   PEER_ID_UNASSIGNED,
-  TYPE_ACK,
   TYPE_BOOT,
   TYPE_CONNECT_ACK,
   TYPE_DATA,
   TYPE_DISCONNECT,
-  TYPE_GAME,
 } from '../../core/codec/index.js';
-import { isLowType, isKnownType, writeDatagram } from '../../core/codec/index.js';
+import { writeDatagram } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ZERO_US, msToUsUnrounded } from '../../core/engine/index.js';
 import type { Micros, Scheduler } from '../../core/engine/index.js';
@@ -26,27 +19,27 @@ import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters, PeerGauges } from './counters.js';
 import { IntervalPeaks } from './interval-peaks.js';
-import { Fifo } from './fifo.js';
+import type { Fifo } from './fifo.js';
 import type { SendRequest, TransportHooks } from './hooks.js';
 import { SERVER_IDENTITY, clientIdentity, disconnectPayload } from './identity.js';
 import type { HostIdentity } from './identity.js';
 import { identityMessage, idleKeepalive, resetsIdleClock, sendsKeepalives } from './keepalive.js';
 import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
-import { OutgoingPool, goodbyeQueued, newOutgoing } from './outgoing.js';
+import { goodbyeQueued } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import type { Delivery } from './receive-channel.js';
 import { Receiver } from './receiver.js';
 import { RetransmitQueue } from './retransmit-queue.js';
 import type { Role } from './roles.js';
 import { buildDatagram, gateRule } from './send-cycle.js';
-import { DatagramBuilder, SendNote } from './datagram-builder.js';
+import { DatagramBuilder } from './datagram-builder.js';
 import type { SendCycleParts, UpdateState } from './send-cycle.js';
 import { ConnectionLifecycle, connectionEnded } from './lifecycle.js';
 import { verdictCause } from './end-cause.js';
 import type { EndCause, GiveUpLimit, GivenUp } from './end-cause.js';
 import type { ConnectionState, QueuesView } from './lifecycle.js';
-import { seqNext } from './seq.js';
+import { SendHelper, needsFragments } from './send-helper.js';
 import { Slab } from './slab.js';
 import type { UpdateSteps } from './update-loop.js';
 import type { KeepalivePath, TransportParams, TransportSwitches } from './switches.js';
@@ -60,19 +53,19 @@ export class PeerTransport implements UpdateSteps {
   readonly intervalPeaks = new IntervalPeaks();
   readonly ackOutbox: AckOutbox;
   readonly retransmitQueue: RetransmitQueue;
-  readonly firstSendQueue = new Fifo<OutgoingMessage>();
-  private firstSendBytes = 0;
+  /** Seq assignment, fragmentation and what waits for its first send (send-helper.ts). */
+  private readonly sendHelper: SendHelper;
+  /** The helper's queue, counters and slot, held here too: the update reads them without a hop. */
+  readonly firstSendQueue: Fifo<OutgoingMessage>;
+  private readonly sendSeq: number[];
+  private readonly outOfBand: { message: OutgoingMessage | null };
   private readonly slab = new Slab();
-  /** Send counters per category: [high, low] (peer+0x2A / +0x26). */
-  private readonly sendSeq = [0, 0];
   /** Receive side per category, holding the expected counters (peer+0x28 / +0x24). */
   private readonly receiver: Receiver;
   private readonly parts: SendCycleParts;
   private readonly update: UpdateState = { gateOpened: false };
   /** Reused for every datagram this peer sends. */
   private readonly builder = new DatagramBuilder();
-  private readonly outgoingPool = new OutgoingPool();
-  private readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   private readonly onArrival: boolean;
   /** The low seq of this client's Connect while it waits for the connect reply. */
   private connectSeq: number | null = null;
@@ -94,6 +87,10 @@ export class PeerTransport implements UpdateSteps {
     readonly identity: HostIdentity = role === 'server' ? SERVER_IDENTITY : clientIdentity(1),
   ) {
     this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
+    this.sendHelper = new SendHelper(params, this.counters, hooks);
+    this.firstSendQueue = this.sendHelper.firstSendQueue;
+    this.sendSeq = this.sendHelper.sendSeq;
+    this.outOfBand = this.sendHelper.outOfBand;
     this.ackOutbox = new AckOutbox(switches, params, this.counters, this.intervalPeaks);
     const gaveUp = (message: OutgoingMessage, limit: GiveUpLimit | null): void => {
       if (limit !== null) this.gaveUpInUpdate ??= { limit, message };
@@ -138,7 +135,7 @@ export class PeerTransport implements UpdateSteps {
           : (message) => this.retransmitQueue.inWindow(message.low, message.seq as number),
       onWindowStall: () => this.counters.windowStalls++,
       onFirstSent: (message, nowUs) => {
-        this.firstSendBytes -= dataMessageBytes(message.payload.length);
+        this.sendHelper.modelledBytes -= dataMessageBytes(message.payload.length);
         // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
         if (message.reliable && !this.retransmitQueue.add(message, nowUs)) {
           this.counters.gaveUp++;
@@ -184,53 +181,20 @@ export class PeerTransport implements UpdateSteps {
 
   /** `send` without a request object, for the per-message hot path. */
   sendMessage(type: DataType, payload: Uint8Array, reliable: boolean, ordered: boolean, uid: number): boolean {
-    if (this.lifecycle.state !== 'open') return this.refuse();
-    return this.queueMessage(type, payload, reliable, ordered, uid);
+    if (this.lifecycle.state !== 'open') return this.sendHelper.refuse();
+    // The client's Connect (type 0x03 before a slot is assigned) is answered by the connect reply.
+    if (type === TYPE_CONNECT_ACK && reliable && this.role === 'client' && this.ownPeerId === PEER_ID_UNASSIGNED) {
+      const seq = this.sendSeq[1];
+      if (!this.sendHelper.queue(type, payload, reliable, ordered, uid)) return false;
+      this.connectSeq = seq;
+      return true;
+    }
+    return this.sendHelper.queue(type, payload, reliable, ordered, uid);
   }
 
   /** Would `send` split this payload into fragments (and so force it reliable)? */
   fragments(type: number, payloadBytes: number): boolean {
-    return type === TYPE_GAME && payloadBytes > this.params.fragmentChunkBytes;
-  }
-
-  private queueMessage(
-    type: DataType,
-    payload: Uint8Array,
-    requestedReliable: boolean,
-    ordered: boolean,
-    uid: number,
-  ): boolean {
-    const chunk = this.params.fragmentChunkBytes;
-    const fragmentIt = this.fragments(type, payload.length);
-    const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
-    if (pieces > MAX_FRAGMENTS_PER_MESSAGE) return this.refuseAtLimit('unsendableRefused');
-    if (this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit)
-      return this.refuseAtLimit('firstSendQueueFull');
-    const reliable = requestedReliable || fragmentIt;
-    if (reliable && !requestedReliable) this.counters.forcedReliable++;
-    const low = isLowType(type);
-    const category = low ? 1 : 0;
-    const seq = reliable ? this.sendSeq[category] : null;
-    if (!fragmentIt) {
-      // Refuse what can never be encoded or fit a datagram, before a seq is spent.
-      if (!isKnownType(type) || (type as number) === TYPE_ACK) return this.refuse();
-      if (payload.length > MAX_UNFRAGMENTED_PAYLOAD_BYTES) return this.refuseAtLimit('unsendableRefused');
-      this.enqueue(
-        reliable
-          ? newOutgoing(type, reliable, ordered, seq, payload, uid)
-          : this.outgoingPool.unreliable(type, ordered, payload, uid),
-      );
-    } else {
-      for (let i = 0; i < pieces; i++) {
-        const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
-        this.enqueue(newOutgoing(type, reliable, ordered, seq, slice, uid, i, i === 0 ? pieces : null));
-      }
-    }
-    // The client's Connect (type 0x03 before a slot is assigned) is answered by the connect reply.
-    if (reliable && this.role === 'client' && type === TYPE_CONNECT_ACK && this.ownPeerId === PEER_ID_UNASSIGNED)
-      this.connectSeq = seq;
-    if (reliable) this.sendSeq[category] = seqNext(this.sendSeq[category]);
-    return true;
+    return needsFragments(type, payloadBytes, this.params.fragmentChunkBytes);
   }
 
   /**
@@ -253,7 +217,7 @@ export class PeerTransport implements UpdateSteps {
     const uid = this.hooks.newUid(true, true);
     const payload =
       this.switches.bootPayload === 'slot' ? Uint8Array.of(slot) : Uint8Array.of(slot, BOOT_REASON_TIMEOUT);
-    if (this.queueMessage(TYPE_BOOT, payload, true, true, uid)) return true;
+    if (this.sendHelper.queue(TYPE_BOOT, payload, true, true, uid)) return true;
     this.hooks.refused(uid);
     return false;
   }
@@ -268,7 +232,7 @@ export class PeerTransport implements UpdateSteps {
     if (state !== 'open' && state !== 'draining') return;
     const uid = this.switches.plantedBug === 'remove-without-boot' ? -1 : this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
-    if (uid < 0 || !this.queueMessage(TYPE_BOOT, Uint8Array.of(slot), true, true, uid)) {
+    if (uid < 0 || !this.sendHelper.queue(TYPE_BOOT, Uint8Array.of(slot), true, true, uid)) {
       if (uid >= 0) this.hooks.refused(uid);
       this.shutDown('closed', { kind: 'closed' });
       return;
@@ -279,7 +243,7 @@ export class PeerTransport implements UpdateSteps {
   private queueDisconnect(): void {
     const uid = this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
-    if (!this.queueMessage(TYPE_DISCONNECT, disconnectPayload(this.identity, this.ownPeerId), true, true, uid)) {
+    if (!this.sendHelper.queue(TYPE_DISCONNECT, disconnectPayload(this.identity, this.ownPeerId), true, true, uid)) {
       this.hooks.refused(uid); // the queue is full: stay as we are and try again later
       return;
     }
@@ -315,7 +279,7 @@ export class PeerTransport implements UpdateSteps {
     return (
       this.ackOutbox.modelledBytes +
       this.retransmitQueue.modelledBytes +
-      this.firstSendBytes +
+      this.sendHelper.modelledBytes +
       this.receiver.modelledBytes
     );
   }
@@ -325,9 +289,7 @@ export class PeerTransport implements UpdateSteps {
    * checks in tests, which compare it with the incrementally kept figure.
    */
   auditMemoryBytes(): number {
-    let bytes = this.ackOutbox.size * ACK_ENTRY_BYTES;
-    for (const message of this.firstSendQueue.values()) bytes += dataMessageBytes(message.payload.length);
-    if (this.outOfBand.message !== null) bytes += dataMessageBytes(this.outOfBand.message.payload.length);
+    let bytes = this.ackOutbox.size * ACK_ENTRY_BYTES + this.sendHelper.auditBytes();
     for (const message of this.retransmitQueue.messages()) bytes += dataMessageBytes(message.payload.length);
     return bytes + this.receiver.auditBytes();
   }
@@ -400,7 +362,7 @@ export class PeerTransport implements UpdateSteps {
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
       // The uids travel with the datagram; the notes are the builder's, read during the call.
       this.hooks.emit(bytes, out.uids.slice(0, count), out.notes);
-      this.recycleUnreliable(out);
+      this.sendHelper.recycleUnreliable(out);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.
     c.deferredMessages += this.firstSendQueue.markRemainingDeferred();
@@ -471,19 +433,10 @@ export class PeerTransport implements UpdateSteps {
   /** Queues a keepalive, or holds it for the end of the next datagram (path outside-queues). */
   private sendKeepalive(shape: KeepaliveShape, path: KeepalivePath): boolean {
     const uid = shape.reliable ? this.hooks.newUid(true, true) : -1;
-    let sent: boolean;
-    if (path === 'first-send-queue') {
-      sent = this.sendMessage(shape.type, shape.payload, shape.reliable, shape.ordered, uid);
-    } else if (this.outOfBand.message !== null) {
-      sent = false; // one is already waiting for room
-      this.counters.keepaliveSlotBusy++;
-    } else {
-      const seq = shape.reliable ? this.sendSeq[1] : null;
-      this.outOfBand.message = newOutgoing(shape.type, shape.reliable, shape.ordered, seq, shape.payload, uid);
-      this.firstSendBytes += dataMessageBytes(shape.payload.length); // waiting to be sent, like a queued message
-      if (shape.reliable) this.sendSeq[1] = seqNext(this.sendSeq[1]);
-      sent = true;
-    }
+    const sent =
+      path === 'first-send-queue'
+        ? this.sendMessage(shape.type, shape.payload, shape.reliable, shape.ordered, uid)
+        : this.sendHelper.holdOutOfBand(shape, uid);
     if (sent) {
       this.counters.keepalivesSent++; // echoes included; keepalivesEchoed counts those alone
       if (!shape.reliable) this.hooks.sentUnreliable?.();
@@ -491,34 +444,6 @@ export class PeerTransport implements UpdateSteps {
       this.hooks.refused(uid);
     }
     return sent;
-  }
-
-  /** The datagram is on the wire: its unreliable first sends are done with (DECISIONS.md 8.3). */
-  private recycleUnreliable(out: DatagramBuilder): void {
-    const { messages, notes } = out;
-    for (let i = 0; i < out.count; i++) {
-      const message = messages[i];
-      if (notes[i] === SendNote.FirstSend && message.type !== TYPE_ACK && !message.reliable && !message.fragment)
-        this.outgoingPool.give(message as OutgoingMessage);
-    }
-  }
-
-  private enqueue(message: OutgoingMessage): void {
-    this.firstSendQueue.push(message);
-    this.firstSendBytes += dataMessageBytes(message.payload.length);
-    if (this.firstSendQueue.length > this.counters.firstSendQueueMax)
-      this.counters.firstSendQueueMax = this.firstSendQueue.length;
-  }
-
-  private refuse(): false {
-    this.counters.sendRejected++;
-    return false;
-  }
-
-  /** A refusal at one of the explicit limits: counted as a rejection and as a hit of that limit. */
-  private refuseAtLimit(limit: 'unsendableRefused' | 'firstSendQueueFull'): false {
-    this.counters[limit]++;
-    return this.refuse();
   }
 
   private updateMemoryMax(): void {
@@ -530,19 +455,7 @@ export class PeerTransport implements UpdateSteps {
   /** Peer gone: every unacknowledged reliable message is given up, all queues freed. */
   private shutDown(state: 'closed' | 'timed-out' | 'gave-up' | 'halted', cause: EndCause): void {
     this.ended = cause;
-    for (const message of this.firstSendQueue.clear()) {
-      if (message.reliable) {
-        this.counters.gaveUp++;
-        this.hooks.gaveUp(message.uid);
-      }
-    }
-    this.firstSendBytes = 0;
-    const pending = this.outOfBand.message;
-    this.outOfBand.message = null;
-    if (pending !== null && pending.reliable) {
-      this.counters.gaveUp++;
-      this.hooks.gaveUp(pending.uid);
-    }
+    this.sendHelper.giveUpWaiting();
     this.retransmitQueue.clear();
     this.ackOutbox.clear();
     this.receiver.clear();
