@@ -113,34 +113,61 @@ export function walkDatagram(
   header: MessageHeader,
   each: ((header: MessageHeader) => void) | null,
 ): DecodeError | null {
-  if (bytes.length < DATAGRAM_HEADER_BYTES) {
-    return {
-      code: 'truncated-header',
-      offset: bytes.length,
-      reason: `datagram header needs 2 bytes, got ${bytes.length}`,
-    };
-  }
+  if (bytes.length < DATAGRAM_HEADER_BYTES) return truncatedHeader(bytes);
   const messageCount = bytes[1];
   let pos = DATAGRAM_HEADER_BYTES;
   for (let i = 0; i < messageCount; i++) {
-    if (pos >= bytes.length)
-      return {
-        code: 'missing-messages',
-        offset: pos,
-        reason: `msg_count is ${messageCount} but the bytes hold only ${i} messages`,
-      };
+    if (pos >= bytes.length) return missingMessages(pos, messageCount, i);
     const error = readHeader(bytes, pos, bytes.length, header);
     if (error !== null) return error;
     if (each !== null) each(header);
     pos += header.size;
   }
-  if (pos !== bytes.length)
-    return {
-      code: 'trailing-bytes',
-      offset: pos,
-      reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages`,
-    };
-  return null;
+  return pos === bytes.length ? null : trailingBytes(bytes, pos, messageCount);
+}
+
+/**
+ * Like walkDatagram, but message i's header goes into `headers[i]` (grown as
+ * needed, at most 255): one read of a datagram serves both its check and its
+ * messages. On null, the first bytes[1] headers are the datagram's.
+ */
+export function readHeaders(bytes: Uint8Array, headers: MessageHeader[]): DecodeError | null {
+  if (bytes.length < DATAGRAM_HEADER_BYTES) return truncatedHeader(bytes);
+  const messageCount = bytes[1];
+  while (headers.length < messageCount) headers.push(newMessageHeader());
+  let pos = DATAGRAM_HEADER_BYTES;
+  for (let i = 0; i < messageCount; i++) {
+    if (pos >= bytes.length) return missingMessages(pos, messageCount, i);
+    const header = headers[i];
+    const error = readHeader(bytes, pos, bytes.length, header);
+    if (error !== null) return error;
+    pos += header.size;
+  }
+  return pos === bytes.length ? null : trailingBytes(bytes, pos, messageCount);
+}
+
+function truncatedHeader(bytes: Uint8Array): DecodeError {
+  return {
+    code: 'truncated-header',
+    offset: bytes.length,
+    reason: `datagram header needs 2 bytes, got ${bytes.length}`,
+  };
+}
+
+function missingMessages(pos: number, messageCount: number, read: number): DecodeError {
+  return {
+    code: 'missing-messages',
+    offset: pos,
+    reason: `msg_count is ${messageCount} but the bytes hold only ${read} messages`,
+  };
+}
+
+function trailingBytes(bytes: Uint8Array, pos: number, messageCount: number): DecodeError {
+  return {
+    code: 'trailing-bytes',
+    offset: pos,
+    reason: `${bytes.length - pos} trailing bytes after ${messageCount} messages`,
+  };
 }
 
 /**

@@ -11,8 +11,7 @@ import {
   ackFlagsLowType,
   isLowType,
   messageOf,
-  newMessageHeader,
-  walkDatagram,
+  readHeaders,
 } from '../../core/codec/index.js';
 import type { AckMessage, DataMessage, Located, MessageHeader } from '../../core/codec/index.js';
 import { ZERO_US } from '../../core/engine/index.js';
@@ -41,8 +40,6 @@ export interface ReceiverParts {
   readonly unreliable: (type: number, datagram: Uint8Array, payloadStart: number, payloadEnd: number) => void;
 }
 
-const EMPTY = new Uint8Array(0);
-
 export class Receiver {
   /** When the last datagram was read: the peer timeout counts from here. */
   lastActivityUs: Micros = ZERO_US;
@@ -61,16 +58,8 @@ export class Receiver {
   private readonly ignoreDisconnect: boolean;
   /** Messages read per datagram; past it the rest are skipped (planted reads-32-messages). */
   private readonly messagesRead: number;
-  /** Reused for every message read: ACKs and unreliable messages cost no object. */
-  private readonly header = newMessageHeader();
-  /** The datagram being read, for `onMessage` (set around each walk). */
-  private current: { bytes: Uint8Array; uids: readonly number[]; index: number; nowUs: Micros } = {
-    bytes: new Uint8Array(0),
-    uids: [],
-    index: 0,
-    nowUs: ZERO_US,
-  };
-  private readonly onMessage = (header: MessageHeader) => this.receiveMessage(header);
+  /** One header per message of the datagram being read, reused: ACKs and unreliable messages cost no object. */
+  private readonly headers: MessageHeader[] = [];
   /** The update time readAll reads at, for receiveWaiting (made once, not per update). */
   private readingUs: Micros = ZERO_US;
   private readonly receiveWaiting = (bytes: Uint8Array, uids: readonly number[]) =>
@@ -140,25 +129,23 @@ export class Receiver {
     c.packetsReceived++;
     c.bytesReceived += bytes.length;
     // A malformed datagram is dropped whole: check it all before acting on any message.
-    if (walkDatagram(bytes, this.header, null) !== null) {
+    const headers = this.headers;
+    if (readHeaders(bytes, headers) !== null) {
       c.malformedReceived++;
       return;
     }
     this.lastActivityUs = nowUs;
-    const current = this.current;
-    current.bytes = bytes;
-    current.uids = uids;
-    current.index = 0;
-    current.nowUs = nowUs;
-    walkDatagram(bytes, this.header, this.onMessage);
-    current.bytes = EMPTY;
-    current.uids = [];
+    const count = Math.min(bytes[1], this.messagesRead);
+    for (let i = 0; i < count; i++) this.receiveMessage(headers[i], bytes, uids, i, nowUs);
   }
 
-  private receiveMessage(header: MessageHeader): void {
-    const { bytes, uids, nowUs } = this.current;
-    const i = this.current.index++;
-    if (i >= this.messagesRead) return;
+  private receiveMessage(
+    header: MessageHeader,
+    bytes: Uint8Array,
+    uids: readonly number[],
+    i: number,
+    nowUs: Micros,
+  ): void {
     if (header.type === TYPE_ACK) {
       const queue = this.parts.retransmitQueue;
       const flags = header.flags;
