@@ -7,19 +7,23 @@ import type { CaptureError, CaptureFormat } from '../../core/pcap/index.js';
 import { ANALYSIS_SCHEMA, WireAnalyzer } from './analyze.js';
 import type { AnalyzerOptions, WireAnalysis } from './analyze.js';
 
-export interface PacketCensus {
+/** The packet census of `bcsim analyze`: the scan's counts, with the clock's jumps in seconds. */
+export interface PacketCensus
+  extends Pick<
+    ScanStats,
+    | 'udp'
+    | 'bc'
+    | 'encrypted'
+    | 'plaintext'
+    | 'gamespy'
+    | 'tooShort'
+    | 'other'
+    | 'skipped'
+    | 'roleConflicts'
+    | 'outOfOrder'
+  > {
   /** Packets (records, packet blocks) in the file. */
   read: number;
-  udp: number;
-  bc: number;
-  encrypted: number;
-  plaintext: number;
-  gamespy: { queries: number; responses: number };
-  tooShort: number;
-  other: Record<string, number>;
-  skipped: Record<string, number>;
-  roleConflicts: number;
-  outOfOrder: number;
   /** Packets far from the one before them (packet-timeline.ts), the first few by packet number. */
   clockJumps: { count: number; listed: Array<{ packet: number; gapS: number }> };
 }

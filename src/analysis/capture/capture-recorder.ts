@@ -20,7 +20,7 @@ import type { SessionObserver } from '../../model/session/index.js';
 import type { SendNote, Role } from '../../model/transport/index.js';
 import { VERSION } from '../../version.js';
 import { endpointsOf, SERVER_ENDPOINT, SERVER_PORT } from './addresses.js';
-import { DATAGRAM_HEADER_BYTES, encryptInto } from '../../core/codec/index.js';
+import { DATAGRAM_HEADER_BYTES, encryptInto, messageCountOf } from '../../core/codec/index.js';
 import { CommentWriter, FATE_SEPARATOR, MAX_MESSAGE_COMMENT_BYTES, TransmissionCounter } from './comments.js';
 import { FRAME_HEADER_BYTES, FrameTemplate, LINKTYPE_ETHERNET, PcapngWriter, formatIp } from '../../core/pcap/index.js';
 import type { PcapngSink } from '../../core/pcap/index.js';
@@ -165,7 +165,7 @@ export class CaptureRecorder implements SessionObserver {
   private emit(p: Pending): void {
     const bytes = p.bytes;
     const length = bytes.length;
-    const messages = length >= DATAGRAM_HEADER_BYTES ? bytes[1] : 0;
+    const messages = length >= DATAGRAM_HEADER_BYTES ? messageCountOf(bytes) : 0;
     const commentRoom = 192 + MAX_MESSAGE_COMMENT_BYTES * (p.rewritten ? 2 * messages : messages);
     const writer = this.writer;
     const at = writer.openPacket(this.epochUs + p.timeUs, FRAME_HEADER_BYTES + length, commentRoom);

@@ -44,6 +44,7 @@ import {
   readMessage,
   seqNext,
   u16At,
+  messageCountOf,
 } from '../../core/codec/index.js';
 import { DROP_CAUSES } from '../../model/link/index.js';
 import type { DropCause } from '../../model/link/index.js';
@@ -164,7 +165,7 @@ export class CommentWriter {
     client: number,
     counter: TransmissionCounter,
   ): void {
-    const count = bytes.length >= DATAGRAM_HEADER_BYTES ? bytes[1] : 0;
+    const count = bytes.length >= DATAGRAM_HEADER_BYTES ? messageCountOf(bytes) : 0;
     if (bytes.length < DATAGRAM_HEADER_BYTES)
       this.text(`malformed: datagram header needs 2 bytes, got ${bytes.length}`);
     let offset = DATAGRAM_HEADER_BYTES;

@@ -23,6 +23,7 @@ import {
   flagsLenReliable,
   flagsLenSize,
   isKnownType,
+  messageCountOf,
 } from '../../core/codec/index.js';
 
 /**
@@ -33,7 +34,7 @@ import {
  */
 export function datagramMessages(bytes: Uint8Array, end: number = bytes.length): number {
   if (end < DATAGRAM_HEADER_BYTES) return -1;
-  const count = bytes[1];
+  const count = messageCountOf(bytes);
   let pos = DATAGRAM_HEADER_BYTES;
   for (let i = 0; i < count; i++) {
     if (pos >= end) return -1;
@@ -73,7 +74,7 @@ export function messageSizeAt(bytes: Uint8Array, offset: number, end: number): n
  * gives slot 2), or -1. For a datagram `datagramMessages` accepted.
  */
 export function connectAckSlot(bytes: Uint8Array, end: number = bytes.length): number {
-  const count = bytes[1];
+  const count = messageCountOf(bytes);
   let pos = DATAGRAM_HEADER_BYTES;
   for (let i = 0; i < count && pos < end; i++) {
     const size = messageSizeAt(bytes, pos, end);

@@ -129,7 +129,7 @@ export function walkDatagram(
 /**
  * Like walkDatagram, but message i's header goes into `headers[i]` (grown as
  * needed, at most 255): one read of a datagram serves both its check and its
- * messages. On null, the first bytes[1] headers are the datagram's.
+ * messages. On null, the first messageCountOf(bytes) headers are the datagram's.
  */
 export function readHeaders(bytes: Uint8Array, headers: MessageHeader[]): DecodeError | null {
   if (bytes.length < DATAGRAM_HEADER_BYTES) return truncatedHeader(bytes);

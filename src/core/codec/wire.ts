@@ -104,6 +104,11 @@ export function u16At(bytes: Uint8Array, at: number): number {
   return bytes[at] | (bytes[at + 1] << 8);
 }
 
+/** A datagram's msg_count, the byte after its peer id (the caller checked the 2-byte header is there). */
+export function messageCountOf(datagram: Uint8Array): number {
+  return datagram[1];
+}
+
 /** The flags_len word of the data message at bytes[pos]. */
 export function flagsLenAt(bytes: Uint8Array, pos: number): number {
   return u16At(bytes, pos + 1);

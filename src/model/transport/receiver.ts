@@ -10,6 +10,7 @@ import {
   ackFlagsFragment,
   ackFlagsLowType,
   isLowType,
+  messageCountOf,
   messageOf,
   readHeaders,
 } from '../../core/codec/index.js';
@@ -135,7 +136,7 @@ export class Receiver {
       return;
     }
     this.lastActivityUs = nowUs;
-    const count = Math.min(bytes[1], this.messagesRead);
+    const count = Math.min(messageCountOf(bytes), this.messagesRead);
     for (let i = 0; i < count; i++) this.receiveMessage(headers[i], bytes, uids, i, nowUs);
   }
 
