@@ -40,22 +40,9 @@ export function comparisonSettings(comparison: Comparison): ComparisonSettings {
 
 function compareRerun(comparison: Comparison): string | null {
   const specs = comparison.runs.map((r) => r.spec);
-  if (specs.every((m) => m.source !== undefined)) {
-    const words = [
-      'bcsim',
-      'compare',
-      scenarioRef(comparison.scenario),
-      '--seed',
-      String(comparison.seed),
-      '--duration',
-      formatDuration(comparison.durationUs),
-    ];
-    for (const s of comparison.scenario.overrides) words.push('--set', s);
-    for (const m of specs) words.push('--config', m.source as string);
-    return words.map(shellQuote).join(' ');
-  }
-  const causes = sameModes(specs, modesWithCauses());
-  if (!causes && !sameModes(specs, STOCK_AND_FIXED)) return null;
+  const fromFiles = specs.every((m) => m.source !== undefined);
+  const causes = !fromFiles && sameModes(specs, modesWithCauses());
+  if (!fromFiles && !causes && !sameModes(specs, STOCK_AND_FIXED)) return null;
   const words = [
     'bcsim',
     'compare',
@@ -66,7 +53,9 @@ function compareRerun(comparison: Comparison): string | null {
     formatDuration(comparison.durationUs),
   ];
   for (const s of comparison.scenario.overrides) words.push('--set', s);
-  if (causes) words.push('--causes');
+  // Columns from config files are named by them; otherwise the built-in sets are a flag or the default.
+  if (fromFiles) for (const m of specs) words.push('--config', m.source as string);
+  else if (causes) words.push('--causes');
   return words.map(shellQuote).join(' ');
 }
 
