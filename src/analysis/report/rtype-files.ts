@@ -12,8 +12,9 @@ import { VERSION } from '../../version.js';
 import { writeFolderAtomic } from './atomic-folder.js';
 import { durationLabel, round4 } from './format.js';
 import { RTYPE_ROW_GROUPS, rtypeFindings } from './rtype-rows.js';
-import { bulletList, chartFigure, jsonBlock, paragraph, schemePage, section } from './scheme-page.js';
-import { htmlTable, markdownTable, terminalTable } from './scheme-tables.js';
+import { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
+import type { SchemeDocument } from './scheme-document.js';
+import { chartFigure } from './scheme-page.js';
 
 const RTYPE_COMPARE_SCHEMA = 'bcsim.rtype-compare/1';
 export const SCHEME_REPORT_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
@@ -119,79 +120,53 @@ function rtypeTimeseriesCsv(c: RtypeComparison): string {
   return `${lines.join('\n')}\n`;
 }
 
-function rtypeReportMarkdown(c: RtypeComparison): string {
-  const out = [`# bcsim report: ${c.scenario.name}`, '', `_${caption(c)}_`, ''];
-  if (c.scenario.description) out.push(`> ${c.scenario.description}`, '');
-  out.push('## What this shows', '', ...rtypeFindings(c).map((f) => `- ${f}`), '', '## Side by side', '');
-  out.push(...markdownTable(heads(c), RTYPE_ROW_GROUPS, c.runs), '');
-  out.push(
-    '## Time series',
-    '',
-    `Sampled every ${c.config.sampleEveryMs} ms of simulated time; \`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(', ')} and \`report.html\` draws them.`,
-    '',
-  );
-  out.push(
-    '## Settings',
-    '',
-    `Scenario file: \`${c.scenario.source}\`. Every column ran this config with its own preset:`,
-    '',
-    '```json',
-    JSON.stringify({ ...c.config, preset: undefined }, null, 2),
-    '```',
-    '',
-  );
-  return out.join('\n');
-}
-
-function rtypeReportHtml(c: RtypeComparison): string {
+function rtypeDocument(c: RtypeComparison): SchemeDocument<RtypeComparison['runs'][number]> {
   const endS = msToSeconds(c.durationMs);
-  const charts = SERIES.map((s) =>
-    chartFigure(
-      {
-        id: s.metric,
-        title: s.title,
-        unit: s.unit,
-        lines: c.runs.map((r) => ({ label: r.preset, points: buckets(r.summary, s.values(r.summary)) })),
-        caption: `${s.metric}: bucket mean as a line, min–max as a band; one colour per preset.`,
-      },
-      endS,
-    ),
-  );
-  return schemePage({
-    title: `bcsim report: ${c.scenario.name}`,
+  const source = c.scenario.source;
+  return {
+    name: c.scenario.name,
     caption: caption(c),
     description: c.scenario.description,
-    sections: [
-      section('What this shows', bulletList(rtypeFindings(c))),
-      section('Side by side', htmlTable(heads(c), RTYPE_ROW_GROUPS, c.runs)),
-      section(
-        'Time series',
-        paragraph(`Sampled every ${c.config.sampleEveryMs} ms of simulated time.`),
-        `<div class="charts">\n${charts.join('\n')}\n</div>`,
+    findings: rtypeFindings(c),
+    heads: heads(c),
+    groups: RTYPE_ROW_GROUPS,
+    columns: c.runs,
+    timeSeries: {
+      markdown: `Sampled every ${c.config.sampleEveryMs} ms of simulated time; \`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(', ')} and \`report.html\` draws them.`,
+      html: `Sampled every ${c.config.sampleEveryMs} ms of simulated time.`,
+    },
+    charts: SERIES.map((s) =>
+      chartFigure(
+        {
+          id: s.metric,
+          title: s.title,
+          unit: s.unit,
+          lines: c.runs.map((r) => ({ label: r.preset, points: buckets(r.summary, s.values(r.summary)) })),
+          caption: `${s.metric}: bucket mean as a line, min–max as a band; one colour per preset.`,
+        },
+        endS,
       ),
-      section(
-        'Settings',
-        paragraph(`Scenario file: ${c.scenario.source}. Every column ran this config with its own preset.`),
-        jsonBlock('config', { ...c.config, preset: undefined }),
-      ),
-    ],
-  });
+    ),
+    settings: {
+      markdown: `Scenario file: \`${source}\`. Every column ran this config with its own preset:`,
+      html: `Scenario file: ${source}. Every column ran this config with its own preset.`,
+      summary: 'config',
+      value: { ...c.config, preset: undefined },
+    },
+  };
 }
 
 /** Renders all four files, then replaces `dir` with them as one set; returns their paths. */
 export function writeRtypeReport(dir: string, c: RtypeComparison): string[] {
+  const doc = rtypeDocument(c);
   return writeFolderAtomic(dir, {
     'summary.json': rtypeSummaryJson(c),
     'timeseries.csv': rtypeTimeseriesCsv(c),
-    'report.md': rtypeReportMarkdown(c),
-    'report.html': rtypeReportHtml(c),
+    'report.md': schemeMarkdown(doc),
+    'report.html': schemeHtml(doc),
   });
 }
 
 export function renderRtypeCompare(c: RtypeComparison, chalk: ChalkInstance): string {
-  return `${chalk.bold(caption(c))}\n${terminalTable(heads(c), RTYPE_ROW_GROUPS, c.runs, chalk.bold)}\n${rtypeFindings(
-    c,
-  )
-    .map((f) => `- ${f}`)
-    .join('\n')}\n`;
+  return schemeTerminal(rtypeDocument(c), chalk);
 }

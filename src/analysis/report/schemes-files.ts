@@ -8,8 +8,9 @@ import { msToSeconds } from '../../core/engine/index.js';
 import { VERSION } from '../../version.js';
 import { writeFolderAtomic } from './atomic-folder.js';
 import { durationLabel, fmt, round4 } from './format.js';
-import { bulletList, chartFigure, jsonBlock, paragraph, schemePage, section } from './scheme-page.js';
-import { htmlTable, markdownTable, terminalTable } from './scheme-tables.js';
+import { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
+import type { SchemeDocument } from './scheme-document.js';
+import { chartFigure } from './scheme-page.js';
 import type { RowGroup } from './scheme-tables.js';
 
 const SCHEMES_COMPARE_SCHEMA = 'bcsim.schemes/1';
@@ -139,83 +140,55 @@ export function schemesTimeseriesCsv(c: SchemesComparison): string {
   return `${lines.join('\n')}\n`;
 }
 
-function schemesReportMarkdown(c: SchemesComparison): string {
-  const out = [`# bcsim report: ${c.scenario.name}`, '', `_${caption(c)}_`, ''];
-  if (c.scenario.description) out.push(`> ${c.scenario.description}`, '');
-  out.push(
-    '## What this shows',
-    '',
-    ...schemesFindings(c).map((x) => `- ${x}`),
-    '',
-    '## Side by side',
-    '',
-    ...markdownTable(heads(c), SCHEME_ROW_GROUPS, c.columns),
-    '',
-  );
-  out.push(
-    '## Time series',
-    '',
-    `\`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(' and ')} per second, and \`report.html\` draws them.`,
-    '',
-  );
-  out.push(
-    '## Settings',
-    '',
-    `Scenario file: \`${c.scenario.source}\`. How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.`,
-    '',
-    '```json',
-    JSON.stringify(settings(c), null, 2),
-    '```',
-    '',
-  );
-  return out.join('\n');
+function schemesDocument(c: SchemesComparison): SchemeDocument<SchemeColumn> {
+  const how = 'How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.';
+  return {
+    name: c.scenario.name,
+    caption: caption(c),
+    description: c.scenario.description,
+    findings: schemesFindings(c),
+    heads: heads(c),
+    groups: SCHEME_ROW_GROUPS,
+    columns: c.columns,
+    timeSeries: {
+      markdown: `\`timeseries.csv\` has ${SERIES.map((s) => `\`${s.metric}\``).join(' and ')} per second, and \`report.html\` draws them.`,
+      html: null,
+    },
+    charts: SERIES.map((s) =>
+      chartFigure(
+        {
+          id: s.metric,
+          title: s.title,
+          unit: s.unit,
+          lines: c.columns.map((col) => ({ label: col.label, points: col.series[s.metric] })),
+          caption: `${s.metric}: bucket mean as a line, min–max as a band.`,
+        },
+        msToSeconds(c.durationMs),
+      ),
+    ),
+    settings: {
+      markdown: `Scenario file: \`${c.scenario.source}\`. ${how}`,
+      html: `Scenario file: ${c.scenario.source}. ${how}`,
+      summary: 'settings',
+      value: settings(c),
+    },
+  };
 }
 
 export function schemesReportHtml(c: SchemesComparison): string {
-  const charts = SERIES.map((s) =>
-    chartFigure(
-      {
-        id: s.metric,
-        title: s.title,
-        unit: s.unit,
-        lines: c.columns.map((col) => ({ label: col.label, points: col.series[s.metric] })),
-        caption: `${s.metric}: bucket mean as a line, min–max as a band.`,
-      },
-      msToSeconds(c.durationMs),
-    ),
-  );
-  return schemePage({
-    title: `bcsim report: ${c.scenario.name}`,
-    caption: caption(c),
-    description: c.scenario.description,
-    sections: [
-      section('What this shows', bulletList(schemesFindings(c))),
-      section('Side by side', htmlTable(heads(c), SCHEME_ROW_GROUPS, c.columns)),
-      section('Time series', `<div class="charts">\n${charts.join('\n')}\n</div>`),
-      section(
-        'Settings',
-        paragraph(
-          `Scenario file: ${c.scenario.source}. How each scheme turns the shared workload into traffic: src/rtype/schemes/bc-side.ts and rtype-side.ts.`,
-        ),
-        jsonBlock('settings', settings(c)),
-      ),
-    ],
-  });
+  return schemeHtml(schemesDocument(c));
 }
 
 export function writeSchemesReport(dir: string, c: SchemesComparison): string[] {
+  const doc = schemesDocument(c);
   return writeFolderAtomic(dir, {
     'summary.json': schemesSummaryJson(c),
     'timeseries.csv': schemesTimeseriesCsv(c),
-    'report.md': schemesReportMarkdown(c),
-    'report.html': schemesReportHtml(c),
+    'report.md': schemeMarkdown(doc),
+    'report.html': schemeHtml(doc),
   });
 }
 
 export function renderSchemesCompare(c: SchemesComparison, chalk: ChalkInstance): string {
-  return `${chalk.bold(caption(c))}\n${terminalTable(heads(c), SCHEME_ROW_GROUPS, c.columns, chalk.bold)}\n${schemesFindings(
-    c,
-  )
-    .map((x) => `- ${x}`)
-    .join('\n')}\n`;
+  return schemeTerminal(schemesDocument(c), chalk);
 }
