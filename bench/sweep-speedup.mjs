@@ -48,9 +48,9 @@ function waitForIdle() {
   return idle;
 }
 
-function once(jobs) {
-  const out = join(scratch, `jobs${jobs}.jsonl`);
-  const argv = [
+/** The sweep every measurement runs: `jobs` workers, results to `out`, then any `extra` flags. */
+function sweepArgv(jobs, out, extra = []) {
+  return [
     CLI,
     'sweep',
     scenario,
@@ -62,7 +62,13 @@ function once(jobs) {
     String(jobs),
     '--out',
     out,
+    ...extra,
   ];
+}
+
+function once(jobs) {
+  const out = join(scratch, `jobs${jobs}.jsonl`);
+  const argv = sweepArgv(jobs, out);
   const idleBefore = waitForIdle();
   const load = loadavg()[0];
   const cpuFile = join(scratch, 'cpu');
@@ -94,21 +100,7 @@ async function ceilingOnce() {
   waitForIdle();
   const half = (i) =>
     new Promise((resolve, reject) => {
-      const argv = [
-        CLI,
-        'sweep',
-        scenario,
-        '--seeds',
-        `1..${runs}`,
-        '--duration',
-        duration,
-        '--jobs',
-        '1',
-        '--shard',
-        `${i}/2`,
-        '--out',
-        join(scratch, `half${i}.jsonl`),
-      ];
+      const argv = sweepArgv(1, join(scratch, `half${i}.jsonl`), ['--shard', `${i}/2`]);
       const child = spawn(process.execPath, argv, { stdio: 'ignore', env: { ...process.env, CI: '1' } });
       child.on('exit', (code) =>
         code === 0 || code === 1 ? resolve() : reject(new Error(`half ${i} exited ${code}`)),
