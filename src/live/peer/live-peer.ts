@@ -33,6 +33,7 @@ import { IntakeWarnings, cannotOpen, intake } from './intake.js';
 import type { Intake } from './intake.js';
 import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
+import { cutAfterFragmentAck, ownSeqLowByte } from './planted-wire.js';
 
 /** GameSpy queries share the game port and start with a backslash: not ours to read. */
 const GAMESPY_FIRST_BYTE = 0x5c;
@@ -134,8 +135,9 @@ export class LivePeer {
         options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
     }
     this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
-    // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
-    const plan = role === 'server' ? { ...scenario.traffic, joinStaggerUs: ZERO_US } : scenario.traffic;
+    // A live server answers each real client's Connect when it comes (no staggered joins: those script a
+    // simulated session), and serves a player that finished its join as in the game at once.
+    const plan = role === 'server' ? { ...scenario.traffic, joinStaggerUs: ZERO_US, gameEntryMs: 0 } : scenario.traffic;
     this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
   }
 
@@ -217,7 +219,8 @@ export class LivePeer {
       if (this.stalled.has(key)) return;
     }
     this.wire.received++;
-    const bytes = read.bytes;
+    const bytes =
+      this.options.switches.plantedBug === 'fragment-ack-ends-datagram' ? cutAfterFragmentAck(read.bytes) : read.bytes;
     this.log.add({
       timeUs: this.clock.now,
       from: 'remote',
@@ -246,6 +249,10 @@ export class LivePeer {
       return c;
     }
     let index = this.byAddress.get(key);
+    if (index === undefined && this.options.switches.plantedBug === 'peer-by-id') {
+      const hijacked = this.connectionById(plain[0]);
+      if (hijacked !== null) return hijacked;
+    }
     // A client back at the address of its ended connection (a new Connect) opens it afresh.
     if (index !== undefined && connectionEnded(this.connections[index].peer.state) && cannotOpen(read) === null) {
       this.byAddress.delete(key);
@@ -260,7 +267,9 @@ export class LivePeer {
         this.warnings.unopened(key, wire, plain, why);
         return null;
       }
-      index = this.byAddress.size < this.connections.length ? this.byAddress.size : this.endedConnection();
+      // A place never used, else one whose client has left: never a connection still in use.
+      index = this.connections.findIndex((c) => c.address === null);
+      if (index < 0) index = this.endedConnection();
       if (index < 0) {
         this.wire.refusedAddresses++;
         this.warnings.refused(key, this.connections.length);
@@ -270,6 +279,19 @@ export class LivePeer {
       this.connections[index].address = { address: rinfo.address, port: rinfo.port };
     }
     return this.connections[index];
+  }
+
+  /**
+   * Planted peer-by-id (test-only): the open connection whose slot the datagram's
+   * peer id names; the datagram is read as that client's (its address stays).
+   */
+  private connectionById(peerId: number | undefined): LiveConnection | null {
+    const host = this.host;
+    if (host === null || peerId === undefined) return null;
+    const index = this.connections.findIndex(
+      (c, i) => c.address !== null && !connectionEnded(c.peer.state) && host.slotOf(i) === peerId,
+    );
+    return index < 0 ? null : this.connections[index];
   }
 
   /**
@@ -301,9 +323,10 @@ export class LivePeer {
     this.wire.placesReused++;
   }
 
-  private emit(connection: LiveConnection, bytes: Uint8Array): void {
+  private emit(connection: LiveConnection, given: Uint8Array): void {
     const to = connection.address;
     if (to === null) return;
+    const bytes = this.options.switches.plantedBug === 'own-seq-low-byte' ? ownSeqLowByte(given) : given;
     // Scheduled time against the moment the datagram really leaves.
     this.sendLateness.record(this.clock.wallUs() - this.clock.now);
     this.log.add({ timeUs: this.clock.now, from: 'local', connection: connection.client, bytes });

@@ -23,7 +23,7 @@ import { cloneOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import { OutstandingSeqs } from './outstanding.js';
 import { seqDistance } from './seq.js';
-import { SLOW_RETRANSMIT_FACTOR } from './switches.js';
+import { PLANTED_RETRANSMIT_SLOTS, SLOW_RETRANSMIT_FACTOR } from './switches.js';
 import type { RetransmitPolicy, TransportParams, TransportSwitches } from './switches.js';
 
 /** What the queue reports back to its owner. */
@@ -76,6 +76,8 @@ export class RetransmitQueue {
   private readonly sendAllWhenAnyDue: boolean;
   private readonly rejectFragmentAcks: boolean;
   private readonly maxAgeUs: Micros;
+  private readonly plantedFragmentsOnce: boolean;
+  private readonly plantedSlots: number;
 
   constructor(
     switches: TransportSwitches,
@@ -94,6 +96,9 @@ export class RetransmitQueue {
     this.sendAllWhenAnyDue = switches.fragmentAckCause === 'retransmit-all';
     this.rejectFragmentAcks = switches.fragmentAckCause === 'matcher-rejects-fragments';
     this.maxAgeUs = maxMessageAgeUs(switches, params);
+    this.plantedFragmentsOnce = switches.plantedBug === 'fragment-sent-once';
+    this.plantedSlots =
+      switches.plantedBug === 'retransmit-queue-16' ? PLANTED_RETRANSMIT_SLOTS : Number.POSITIVE_INFINITY;
     this.window = switches.sendWindow;
     this.outstanding = switches.sendWindow === null ? null : [new OutstandingSeqs(), new OutstandingSeqs()];
   }
@@ -126,6 +131,8 @@ export class RetransmitQueue {
     message.lastSendUs = nowUs;
     message.retransmitCount = 0;
     message.intervalUs = retransmitIntervalUs(this.policy, 0);
+    // Planted fragment-sent-once and retransmit-queue-16 (test-only): sent once, never kept for re-sending.
+    if ((message.fragment && this.plantedFragmentsOnce) || this.count >= this.plantedSlots) return true;
     return this.insert(message);
   }
 

@@ -63,7 +63,12 @@ export const ON_GIVE_UP: readonly OnGiveUp[] = ['drop', 'disconnect'];
  * - remove-without-boot: a removed peer gets no Boot and its queued ACKs are not flushed;
  * - disconnect-ignored: a Disconnect is neither ACKed nor acted on;
  * - stall-on-oversize: after a datagram over 512 bytes, nothing more from that address is read (live);
- * - no-keepalive-echo: the server never echoes a keepalive.
+ * - no-keepalive-echo: the server never echoes a keepalive;
+ * - own-seq-low-byte: the server writes only the low byte of its own seqs, the high byte 0 (live);
+ * - fragment-sent-once: a fragment is sent once and never re-sent;
+ * - fragment-ack-ends-datagram: nothing after a fragment ACK in a datagram is read (live);
+ * - retransmit-queue-16: the retransmit queue holds 16 messages; one sent while it is full is never re-sent;
+ * - peer-by-id: a datagram from an address with no connection is read as the connection its peer id names (live).
  */
 export type PlantedBug =
   | 'none'
@@ -79,7 +84,12 @@ export type PlantedBug =
   | 'remove-without-boot'
   | 'disconnect-ignored'
   | 'stall-on-oversize'
-  | 'no-keepalive-echo';
+  | 'no-keepalive-echo'
+  | 'own-seq-low-byte'
+  | 'fragment-sent-once'
+  | 'fragment-ack-ends-datagram'
+  | 'retransmit-queue-16'
+  | 'peer-by-id';
 export const PLANTED_BUGS: readonly PlantedBug[] = [
   'none',
   'no-duplicate-ack',
@@ -95,11 +105,18 @@ export const PLANTED_BUGS: readonly PlantedBug[] = [
   'disconnect-ignored',
   'stall-on-oversize',
   'no-keepalive-echo',
+  'own-seq-low-byte',
+  'fragment-sent-once',
+  'fragment-ack-ends-datagram',
+  'retransmit-queue-16',
+  'peer-by-id',
 ];
 /** slow-retransmit re-sends at this multiple of the interval. */
 export const SLOW_RETRANSMIT_FACTOR = 4;
 /** reads-32-messages reads this many messages of a datagram. */
 export const PLANTED_MESSAGES_READ = 32;
+/** retransmit-queue-16 keeps this many messages for re-sending. */
+export const PLANTED_RETRANSMIT_SLOTS = 16;
 
 /**
  * The idle keepalive (DECISIONS.md 12 and 18, which disagree). Each
