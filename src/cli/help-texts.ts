@@ -147,9 +147,13 @@ export const CONFORM_HELP =
   "judges what the server did. A FAIL prints its evidence (time, seq, the datagram in hex, the server's reaction) and\n" +
   'a command that re-runs just that case. NOT EXERCISED means the server never gave the case its chance (the reason\n' +
   'is printed); it is not a pass. The first case runs alone: if the server answers nothing, the first line says so.\n' +
-  "The checksum answers come from the scenario's manifest; a server that validates them needs its real hashes there.\n" +
-  'Exit codes: 0 no case failed, 1 a case failed or the server never answered, 2 bad input.\n' +
+  'Every PASS rests on the server having read our datagram: the datagram that carries the fault also carries a\n' +
+  'message of ours that must be ACKed. A FAIL that follows the server removing a session names that removal first,\n' +
+  'and the case whose fault caused it is listed before it. A server that checks file hashes needs its manifest.\n' +
+  'Exit codes: 0 a case was exercised and none failed; 1 a case failed, nothing was exercised, the server never\n' +
+  'answered, or (--require-exercised) a case was not exercised; 2 bad input.\n' +
   'Examples:\n  bcsim conform --server 127.0.0.1:22101\n  bcsim conform --server 127.0.0.1:22101 --cases retransmit,ack-category --junit conform.xml\n' +
+  '  bcsim conform --server 127.0.0.1:22101 --require-exercised --junit conform.xml\n' +
   '  bcsim conform --list';
 
 /** The wire forms of real reimplementations (DECISIONS.md 30), for decode --help (README "Wire forms of real reimplementations"). */

@@ -122,13 +122,20 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       '--peer-timeout <d>',
       "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, the stock peer timeout)",
     )
-    .option('--wrap-budget <d>', 'how long the seq-wrap case may take before it says NOT EXERCISED (default 60s)')
+    .option(
+      '--wrap-budget <d>',
+      'how long each wrap case (seq-wrap, server-seq-wrap) may take per category before it says NOT EXERCISED (default 60s)',
+    )
     .option('--scenario <s>', 'whose checksum manifest the join answers with (built-in name or file); default: live')
     .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')
+    .option(
+      '--require-exercised',
+      'a case NOT EXERCISED fails the run (exit 1); without it, a run fails only when no case at all was exercised',
+    )
     .option('--json', 'print the bcsim.conform/1 report as JSON')
     .option(
       '--junit <file>',
-      'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped)',
+      'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised)',
     )
     .option('--out <file>', 'also write the bcsim.conform/1 report here')
     .option(

@@ -28,6 +28,11 @@ const INTENDED: Record<Exclude<PlantedBug, 'none'>, readonly string[]> = {
   'disconnect-ignored': ['disconnect'],
   'stall-on-oversize': ['garbage'],
   'no-keepalive-echo': ['keepalive-echo'],
+  'own-seq-low-byte': ['server-seq-wrap'],
+  'fragment-sent-once': ['server-fragments'],
+  'fragment-ack-ends-datagram': ['mixed-fragment-acks'],
+  'retransmit-queue-16': ['retransmit-window'],
+  'peer-by-id': ['peer-isolation'],
 };
 
 /**

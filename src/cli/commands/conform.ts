@@ -11,6 +11,7 @@ import {
   prepareConform,
   conformTimings,
   conformJunitXml,
+  conformOutcome,
   isLoopback,
   parseHostPort,
   renderConformText,
@@ -36,6 +37,7 @@ export interface ConformFlags {
   out?: string;
   pcap?: string;
   list?: boolean;
+  requireExercised?: boolean;
 }
 
 export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<number> {
@@ -63,6 +65,7 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   if (flags.wrapBudget !== undefined) extraFlags.push('--wrap-budget', flags.wrapBudget);
   if (flags.scenario !== undefined) extraFlags.push('--scenario', flags.scenario);
   if (flags.bind !== undefined) extraFlags.push('--bind', flags.bind);
+  if (flags.requireExercised) extraFlags.push('--require-exercised');
   const timings = conformTimings(
     peerTimeout === undefined ? undefined : usToMs(peerTimeout),
     wrapBudget === undefined ? undefined : usToMs(wrapBudget),
@@ -96,10 +99,12 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
       ),
   }).catch(setupError);
   const { report, pcap } = run;
-  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const requireExercised = flags.requireExercised === true;
+  const outcome = conformOutcome(report, requireExercised);
+  const json = `${JSON.stringify({ ...report, outcome }, null, 2)}\n`;
   const files: Array<{ path: string; content: string }> = [];
   if (outFile !== undefined) files.push({ path: outFile, content: json });
-  if (junitFile !== undefined) files.push({ path: junitFile, content: conformJunitXml(report) });
+  if (junitFile !== undefined) files.push({ path: junitFile, content: conformJunitXml(report, requireExercised) });
   const written: Array<{ path: string; content: string | Uint8Array }> = [...files];
   if (pcapFile !== undefined && pcap !== null) written.push({ path: pcapFile, content: pcap });
   writingTo(
@@ -108,8 +113,9 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
       .join(', '),
     () => writeFilesTogether(written),
   );
-  io.stdout(flags.json ? json : renderConformText(report));
-  return report.answered && report.counts.fail === 0 ? EXIT_OK : EXIT_FAILED;
+  if (flags.json && outcome.firstLine !== null) io.stderr(`${outcome.firstLine}\n`);
+  io.stdout(flags.json ? json : renderConformText(report, outcome));
+  return outcome.ok ? EXIT_OK : EXIT_FAILED;
 }
 
 function setupError(error: unknown): never {

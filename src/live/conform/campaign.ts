@@ -1,8 +1,7 @@
 // `bcsim conform`: a campaign of short live sessions against the user's
-// server, one targeted fault per case. Cases run side by side within a budget
-// of sessions (each session holds one client slot of the server), longest
-// first. The first case starts alone: the others wait until the server first
-// answers; if it ends without an answer, the campaign stops there and says so.
+// server, one targeted fault per case, run in the order of schedule.ts. If the
+// first case ends without an answer from the server, the campaign stops there
+// and says so. Each verdict is settled (settle.ts) before it is reported.
 import { msToSeconds, msToUsUnrounded, namedStream, usToMs } from '../../core/engine/index.js';
 import type { RandomStream } from '../../core/engine/index.js';
 import { TYPE_DISCONNECT, countDeviations, newDeviationCounts } from '../../core/codec/index.js';
@@ -13,9 +12,15 @@ import { disconnectPayload } from '../../model/transport/index.js';
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import { monotonicMicros } from '../wall-clock.js';
 import type { HostPort } from '../endpoint.js';
-import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
+import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings } from './case-types.js';
 import { notExercised } from './case-types.js';
 import { ConformClient } from './client.js';
+import type { Departure } from './client.js';
+import type { FaultKind } from './faults.js';
+import { runScheduled, startOrder } from './schedule.js';
+import type { Refusal } from './session-end.js';
+import { settle } from './settle.js';
+import type { RemovedAfter, Settled } from './settle.js';
 import { CONFORM_CASES } from './cases/index.js';
 import { keepaliveMessage } from './join.js';
 import { conformPcap } from './capture.js';
@@ -47,6 +52,11 @@ export interface ConformOptions {
   readonly capture: boolean;
   /** The flags a re-run needs besides --server, --cases and --seed (e.g. "--peer-timeout 5s"). */
   readonly extraFlags: readonly string[];
+  /**
+   * Fault injection for bcsim's own tests: drop this datagram of ours (one a verdict
+   * rests on) before it leaves, as a server that discards it unread would.
+   */
+  readonly dropProof?: (caseId: string, departure: Departure) => boolean;
 }
 
 export interface CaseResult {
@@ -58,6 +68,10 @@ export interface CaseResult {
   readonly durationS: number;
   /** The command that re-runs just this case. */
   readonly repro: string;
+  /** The server ended a session of this case before its FAIL (a Boot, its Disconnect, silence). */
+  readonly removedAfter: RemovedAfter | null;
+  /** The case whose FAIL explains this one: the removal followed the fault that case probes. */
+  readonly explainedBy: string | null;
 }
 
 export interface ConformReport {
@@ -69,6 +83,8 @@ export interface ConformReport {
   readonly wallSeconds: number;
   readonly sessions: number;
   readonly counts: { readonly pass: number; readonly fail: number; readonly notExercised: number };
+  /** The server refused a checksum answer of ours during a join (the first time it did). */
+  readonly refusal: Refusal | null;
   /** The server's datagrams that depart from the stock wire form, over every session (DECISIONS.md 30). */
   readonly serverDeviations: DeviationCounts;
   readonly cases: readonly CaseResult[];
@@ -88,7 +104,7 @@ export interface ConformRun {
   readonly pcap: Uint8Array | null;
 }
 
-/** The cases a --cases list names, in report order; unknown names are the caller's to refuse first. */
+/** The cases a --cases list names, in declared order; unknown names are the caller's to refuse first. */
 export function selectCases(ids: readonly string[]): ConformCase[] {
   return CONFORM_CASES.filter((c) => ids.includes(c.id));
 }
@@ -144,6 +160,7 @@ export async function runConform(
   let onAnswer: () => void = () => {};
   const firstAnswer = new Promise<void>((resolve) => (onAnswer = resolve));
   const results = new Map<string, CaseResult>();
+  const refusals: Refusal[] = [];
   const runOne = async (c: ConformCase): Promise<void> => {
     const clients: ConformClient[] = [];
     const taken = new Set<string>();
@@ -159,6 +176,8 @@ export async function runConform(
           answered = true;
           onAnswer();
         };
+        const drop = options.dropProof;
+        if (drop !== undefined) client.dropProof = (d) => drop(c.id, d);
         client.keepAlive(() => keepaliveMessage(client), IDLE_KEEPALIVE_MS);
         clients.push(client);
         return client;
@@ -170,38 +189,48 @@ export async function runConform(
       },
     };
     const began = nowMs();
-    let verdict: Verdict;
+    let settled: Settled;
     try {
-      verdict = await c.run(ctx);
+      settled = await settle(c, await c.run(ctx), clients, options.timings.ackWithinMs);
     } catch (error) {
       // A fault of ours (or a server reply we did not foresee) ends this case only; the others still run.
-      verdict = notExercised(`the case stopped on an error of bcsim's: ${(error as Error).message}`);
+      settled = {
+        ...notExercised(`the case stopped on an error of bcsim's: ${(error as Error).message}`),
+        removedAfter: null,
+        removalFault: null,
+      };
       hooks.caseError?.(c.id, error);
     } finally {
       await Promise.all(clients.map((client) => goodbye(client)));
-      for (const client of clients) for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
+      for (const client of clients) {
+        for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
+        if (client.refusal !== null) refusals.push(client.refusal);
+      }
       if (options.capture) for (const client of clients) captured.push({ caseId: c.id, client });
     }
     const result: CaseResult = {
       id: c.id,
       title: c.title,
-      ...verdict,
+      status: settled.status,
+      summary: settled.summary,
+      evidence: settled.evidence,
       durationS: round3(msToSeconds(nowMs() - began)),
       repro: reproCommand(options, c.id),
+      removedAfter: settled.removedAfter,
+      explainedBy: explainer(settled.removalFault, c),
     };
     results.set(c.id, result);
     hooks.caseDone?.(result, results.size, cases.length);
   };
-  // Longest first: the removal case waits out a peer timeout.
-  const queue = [...cases].sort((a, b) => b.sessions - a.sessions);
-  await pool(queue, budget, runOne, async (first) => {
+  const queue = startOrder(cases);
+  await runScheduled(queue, budget, runOne, async (first) => {
     // Nothing more starts until the server answered the first case (or that case gave up).
     await Promise.race([firstAnswer, first]);
     if (answered) return true;
     for (const c of queue) if (!results.has(c.id) && c !== queue[0]) results.set(c.id, unanswered(options, c));
     return false;
   });
-  const ordered = cases.map((c) => results.get(c.id) as CaseResult);
+  const ordered = reportOrder(cases.map((c) => results.get(c.id) as CaseResult));
   const count = (s: CaseStatus) => ordered.filter((r) => r.status === s).length;
   const report: ConformReport = {
     schema: CONFORM_SCHEMA,
@@ -211,45 +240,12 @@ export async function runConform(
     wallSeconds: round3(msToSeconds(nowMs() - startMs)),
     sessions: opened,
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
+    refusal: refusals[0] ?? null,
     serverDeviations,
     cases: ordered,
   };
   const server = { address: options.server.host, port: options.server.port };
   return { report, pcap: options.capture ? conformPcap(captured, startMs, epochUs, server) : null };
-}
-
-/**
- * Runs `items` with at most `budget` sessions open at once (each item declares
- * its sessions). After starting the first, `gate` decides whether the rest run.
- */
-async function pool(
-  items: readonly ConformCase[],
-  budget: number,
-  run: (c: ConformCase) => Promise<void>,
-  gate: (first: Promise<void>) => Promise<boolean>,
-): Promise<void> {
-  let free = budget;
-  const running = new Set<Promise<void>>();
-  const pending = [...items];
-  let gated = false;
-  while (pending.length > 0 || running.size > 0) {
-    const next = pending.findIndex((c) => c.sessions <= free);
-    if (next >= 0) {
-      const [c] = pending.splice(next, 1);
-      free -= c.sessions;
-      const p: Promise<void> = run(c).finally(() => {
-        free += c.sessions;
-        running.delete(p);
-      });
-      running.add(p);
-      if (!gated) {
-        gated = true;
-        if (!(await gate(p))) pending.length = 0;
-      }
-      continue;
-    }
-    await Promise.race(running);
-  }
 }
 
 /**
@@ -283,7 +279,39 @@ function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
   const verdict = notExercised(
     `the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`,
   );
-  return { id: c.id, title: c.title, ...verdict, durationS: 0, repro: reproCommand(options, c.id) };
+  return {
+    id: c.id,
+    title: c.title,
+    ...verdict,
+    durationS: 0,
+    repro: reproCommand(options, c.id),
+    removedAfter: null,
+    explainedBy: null,
+  };
+}
+
+/** The case that probes the fault a removal followed, when that is another case. */
+function explainer(fault: FaultKind | null, c: ConformCase): string | null {
+  if (fault === null || c.probes.includes(fault)) return null;
+  return CONFORM_CASES.find((other) => other.probes.includes(fault))?.id ?? null;
+}
+
+/**
+ * The report's order: FAILs first, each root cause before the FAILs it explains
+ * (a FAIL explained by a case that did not fail stays a root cause), then NOT
+ * EXERCISED, then PASS; declared order within each.
+ */
+function reportOrder(results: readonly CaseResult[]): CaseResult[] {
+  const failed = new Set(results.filter((r) => r.status === 'fail').map((r) => r.id));
+  const rootOf = (r: CaseResult) => (r.explainedBy !== null && failed.has(r.explainedBy) ? r.explainedBy : null);
+  const out: CaseResult[] = [];
+  for (const r of results) {
+    if (r.status !== 'fail' || rootOf(r) !== null) continue;
+    out.push(r, ...results.filter((k) => k.status === 'fail' && rootOf(k) === r.id));
+  }
+  for (const r of results) if (r.status === 'fail' && !out.includes(r)) out.push(r);
+  for (const status of ['not-exercised', 'pass'] as const) out.push(...results.filter((r) => r.status === status));
+  return out;
 }
 
 export function reproCommand(options: ConformOptions, id: string): string {

@@ -6,7 +6,8 @@ import { msToSeconds } from '../../core/engine/index.js';
 import type { RandomStream } from '../../core/engine/index.js';
 import type { ChecksumManifest } from '../../model/traffic/index.js';
 import type { HostPort } from '../endpoint.js';
-import type { ConformClient, ServerMessage } from './client.js';
+import type { Arrival, ConformClient, ServerMessage } from './client.js';
+import type { FaultKind } from './faults.js';
 import { hexOf } from './client.js';
 import type { JoinTimings } from './join.js';
 
@@ -19,6 +20,8 @@ export interface CaseEvidence {
   readonly detail: string;
   /** The datagram it rests on, decrypted, as hex ('' when none). */
   readonly hex: string;
+  /** Whose datagram `hex` is: the server's, ours, or none. */
+  readonly from: 'server' | 'us' | null;
 }
 
 export interface Verdict {
@@ -94,18 +97,42 @@ export interface ConformCase {
   readonly title: string;
   /** Sessions (server slots) it opens, at most, and how many at once. */
   readonly sessions: number;
+  /** The wire faults it is about: a removal after one of them, in another case, is explained by this one. */
+  readonly probes: readonly FaultKind[];
+  /** It ends its own sessions on purpose (a removal or a Disconnect is what it judges, not a knock-on). */
+  readonly endsSessions?: boolean;
+  /** It makes the server send to every player: it runs with no other case's session open. */
+  readonly exclusive?: boolean;
   run(ctx: CaseContext): Promise<Verdict>;
 }
 
+/**
+ * One line of evidence, with the datagram it rests on: a message of the server
+ * (ServerMessage), a datagram of the server (Arrival), or one of ours ({timeMs, bytes}).
+ */
 export function evidence(
   client: ConformClient,
   detail: string,
-  at?: ServerMessage | { timeMs: number; bytes: Uint8Array } | null,
+  at?: ServerMessage | Arrival | { timeMs: number; bytes: Uint8Array } | null,
 ): CaseEvidence {
   if (at === undefined || at === null)
-    return { session: client.label, timeS: msToSeconds(client.now), detail, hex: '' };
-  const bytes = 'arrival' in at ? at.arrival.bytes : at.bytes;
-  return { session: client.label, timeS: msToSeconds(at.timeMs), detail, hex: hexOf(bytes) };
+    return { session: client.label, timeS: msToSeconds(client.now), detail, hex: '', from: null };
+  if ('arrival' in at)
+    return {
+      session: client.label,
+      timeS: msToSeconds(at.timeMs),
+      detail,
+      hex: hexOf(at.arrival.bytes),
+      from: 'server',
+    };
+  const server = 'messages' in at;
+  return {
+    session: client.label,
+    timeS: msToSeconds(at.timeMs),
+    detail,
+    hex: hexOf(at.bytes),
+    from: server ? 'server' : 'us',
+  };
 }
 
 export const pass = (summary: string, notes: readonly CaseEvidence[] = []): Verdict => ({

@@ -24,6 +24,9 @@ import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } f
 import { msToSeconds } from '../../core/engine/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
+import type { FaultKind } from './faults.js';
+import { isAckOf, sessionEndOf, silenceDetail } from './session-end.js';
+import type { Refusal, SessionEnd } from './session-end.js';
 
 /** One datagram the server sent us, decrypted and read. */
 export interface Arrival {
@@ -49,10 +52,26 @@ export interface Departure {
   readonly timeMs: number;
   readonly bytes: Uint8Array;
   readonly note: string;
+  /** The wire fault it carries, if any: a removal right after it is blamed on this kind. */
+  readonly fault: FaultKind | null;
+  /**
+   * Our reliable messages in it whose ACK proves the server read this datagram. A datagram
+   * with a proof is one a case's verdict rests on: its proof unACKed, no PASS stands.
+   */
+  readonly proof: readonly DataMessage[];
+}
+
+/** How a case marks a datagram it sends. */
+export interface SendMark {
+  readonly fault?: FaultKind;
+  /** 'all': every reliable message of the datagram proves it was read. */
+  readonly proof?: readonly DataMessage[] | 'all';
 }
 
 /** Explicit bounds: a session keeps at most this many datagrams each way (counted past it). */
 const MAX_SESSION_DATAGRAMS = 200_000;
+
+const NO_MARK: Pick<Departure, 'fault' | 'proof'> = { fault: null, proof: [] };
 
 type Waiter = {
   readonly match: (m: ServerMessage) => boolean;
@@ -80,6 +99,19 @@ export class ConformClient {
   private closed = false;
   /** When the session opened, on the campaign's clock (ms). */
   readonly openedAtMs: number;
+  /** How the server ended this session (a Boot, its Disconnect, or silence), once it did. */
+  ended: SessionEnd | null = null;
+  /** The checksum answer the server refused, when the join saw it do so. */
+  refusal: Refusal | null = null;
+  /** When the server's last datagram came (ms since open; -1 before the first). */
+  lastArrivalMs = -1;
+  /**
+   * Drops a datagram that carries a proof before it leaves, as a server that discards it
+   * unread would: the fault injection that shows a case cannot pass on an unread datagram.
+   */
+  dropProof: ((d: Departure) => boolean) | null = null;
+  /** Datagrams `dropProof` dropped. */
+  proofsDropped = 0;
 
   private constructor(
     private readonly socket: Socket,
@@ -194,10 +226,14 @@ export class ConformClient {
   }
 
   /** Sends one datagram of these messages, with our slot (0xFF before it is known) as peer id. */
-  send(messages: readonly Message[], note = ''): Uint8Array {
+  send(messages: readonly Message[], note = '', mark: SendMark = {}): Uint8Array {
     const encoded = encodeDatagram({ peerId: this.slot ?? PEER_ID_UNASSIGNED, messages });
     if (!encoded.ok) throw new Error(`conform: cannot encode our own datagram: ${encoded.error.reason}`);
-    this.sendPlain(encoded.bytes, note);
+    const proof =
+      mark.proof === 'all'
+        ? messages.filter((m): m is DataMessage => m.type !== TYPE_ACK && m.reliable)
+        : (mark.proof ?? []);
+    this.sendPlain(encoded.bytes, note, { fault: mark.fault ?? null, proof });
     // After our Disconnect the session is over: no more idle keepalives to draw answers.
     if (messages.some((m) => m.type === TYPE_DISCONNECT)) {
       this.saidGoodbye = true;
@@ -206,16 +242,52 @@ export class ConformClient {
     return encoded.bytes;
   }
 
+  /**
+   * Sends `messages` with our keepalive last in the same datagram: its ACK is the
+   * witness that the server read the datagram, whatever the messages before it did.
+   */
+  sendWitnessed(messages: readonly Message[], note: string, fault: FaultKind, witness: DataMessage): Uint8Array {
+    return this.send([...messages, witness], `${note}; our keepalive last, its ACK the witness`, {
+      fault,
+      proof: [witness],
+    });
+  }
+
   /** Sends plaintext bytes as they are (the cipher is applied on the way out). */
-  sendPlain(bytes: Uint8Array, note = ''): void {
-    this.log(this.departures, { timeMs: this.now, bytes, note });
+  sendPlain(bytes: Uint8Array, note = '', mark: Pick<Departure, 'fault' | 'proof'> = NO_MARK): void {
+    const departure: Departure = { timeMs: this.now, bytes, note, ...mark };
+    this.log(this.departures, departure);
+    if (departure.proof.length > 0 && this.dropProof?.(departure)) {
+      this.proofsDropped++;
+      return;
+    }
     if (!this.closed) this.socket.send(encrypt(bytes), this.server.port, this.server.host);
   }
 
   /** Sends raw bytes with no cipher: a hostile datagram the server must survive. */
   sendRaw(bytes: Uint8Array, note: string): void {
-    this.log(this.departures, { timeMs: this.now, bytes, note: `raw: ${note}` });
+    this.log(this.departures, { timeMs: this.now, bytes, note: `raw: ${note}`, fault: 'hostile', proof: [] });
     if (!this.closed) this.socket.send(bytes, this.server.port, this.server.host);
+  }
+
+  /**
+   * Is the server still serving this session? Once it ended it (Boot, its Disconnect)
+   * that is known; otherwise a keepalive asks, and no ACK within `waitMs` makes the
+   * session silent: removed without a word.
+   */
+  async probeAlive(keepalive: DataMessage, waitMs: number): Promise<SessionEnd | null> {
+    if (this.ended !== null || this.closed || this.slot === null) return this.ended;
+    const at = this.now;
+    this.send([keepalive], 'Keepalive: is the session still served?');
+    const acked = await this.waitFor((m) => isAckOf(m.message, keepalive), waitMs, at);
+    if (acked === null && this.ended === null)
+      this.ended = {
+        how: 'silent',
+        timeMs: Math.max(0, this.lastArrivalMs),
+        detail: silenceDetail(this, at, waitMs),
+        askedMs: at,
+      };
+    return this.ended;
   }
 
   /** Every message the server sent so far, in arrival order. */
@@ -268,10 +340,12 @@ export class ConformClient {
           deviations: [],
         };
     this.log(this.arrivals, arrival);
+    this.lastArrivalMs = arrival.timeMs;
     if (arrival.messages === null) return;
     const acks: Message[] = [];
     for (const message of arrival.messages) {
       const m: ServerMessage = { timeMs: arrival.timeMs, message, arrival };
+      this.ended ??= sessionEndOf(this.slot, m);
       if (message.type !== TYPE_ACK && message.reliable && !this.withhold(m)) acks.push(ackFor(message));
       for (const w of [...this.waiters]) {
         if (!w.match(m)) continue;

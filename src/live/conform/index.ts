@@ -14,7 +14,11 @@ export type { CaseResult, ConformHooks, ConformOptions, ConformReport, ConformRu
 export { DEFAULT_TIMINGS, conformTimings } from './case-types.js';
 export type { CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
 export { CASE_IDS, CONFORM_CASES } from './cases/index.js';
-export { CONFORM_SUITE, conformJunitXml, renderConformText } from './report.js';
+export { CONFORM_SUITE, conformJunitXml, conformOutcome, renderConformText } from './report.js';
+export type { ConformOutcome } from './report.js';
 export { conformPcap } from './capture.js';
 export type { CapturedSession } from './capture.js';
 export { ConformClient } from './client.js';
+export type { Departure } from './client.js';
+export { FAULT_KINDS } from './faults.js';
+export type { FaultKind } from './faults.js';

@@ -4,13 +4,15 @@
 // server's real message; a case may take over any round's answer to apply its
 // fault. The join counts as complete when the server sends MissionInit (the
 // last server step of the measured join, DECISIONS.md "Join sequence").
-import { TYPE_BOOT, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../core/codec/index.js';
+import { TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../core/codec/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
-import type { Message } from '../../core/codec/index.js';
+import type { DataMessage, Message } from '../../core/codec/index.js';
 import {
   FINAL_ROUND,
   Opcode,
   checksumAnswer,
+  findRound,
+  isDefaultManifest,
   joinSteps,
   parseChecksumRequest,
   roundLabel,
@@ -19,6 +21,9 @@ import type { ChecksumManifest } from '../../model/traffic/index.js';
 import { keepalivePayload } from '../../model/transport/index.js';
 import type { ConformClient, ServerMessage } from './client.js';
 import { isData, opcodeOf } from './client.js';
+import { bootsUs, describeEnd, refusalLine } from './session-end.js';
+import type { Refusal } from './session-end.js';
+import type { FaultKind } from './faults.js';
 
 /** Payload bytes per fragment: the stock default (DECISIONS.md 6). */
 export const FRAGMENT_CHUNK_BYTES = 405;
@@ -45,28 +50,39 @@ export interface JoinProgress {
   missionInit: ServerMessage | null;
   /** Why the join stopped, when it did not complete. */
   stopped: string | null;
+  /** The server removed us right after a checksum answer of ours: it refused the answer. */
+  refusal: Refusal | null;
 }
 
 export function newProgress(): JoinProgress {
-  return { connectReply: null, requests: [], settings: null, missionInit: null, stopped: null };
+  return { connectReply: null, requests: [], settings: null, missionInit: null, stopped: null, refusal: null };
 }
 
-/** A transport Boot (type 0x04, DECISIONS.md 19) or a game BootPlayer (opcode 0x04 in type 0x32). */
-export function isBoot(m: ServerMessage): boolean {
-  return (
-    isData(m.message) &&
-    (m.message.type === TYPE_BOOT || (m.message.type === TYPE_GAME && opcodeOf(m.message) === Opcode.BootPlayer))
-  );
+/** Is this checksum request the one of `round`? */
+export function requestIsRound(m: ServerMessage, round: number): boolean {
+  return isData(m.message) && m.message.payload.length > 1 && m.message.payload[1] === round;
 }
 
 /**
- * A Boot that removes `client`: a game BootPlayer, or a transport Boot naming
- * its slot. A transport Boot naming another slot tells us that player is gone
- * (DECISIONS.md 19: the server Boots a timed-out peer to every other peer).
+ * The server's checksum request of `round` (already here, or within a join step
+ * after `since`). When it does not come, the join is stopped as answerRounds stops
+ * it: a refusal of `answered`, our last answered request, when the server ended the session.
  */
-export function bootsUs(client: ConformClient, m: ServerMessage): boolean {
-  if (!isBoot(m) || !isData(m.message)) return false;
-  return m.message.type !== TYPE_BOOT || client.slot === null || m.message.payload[0] === client.slot;
+export async function awaitRequest(
+  client: ConformClient,
+  manifest: ChecksumManifest,
+  progress: JoinProgress,
+  round: number,
+  options: { timings?: JoinTimings; since?: number; answered?: ServerMessage } = {},
+): Promise<ServerMessage | null> {
+  const timings = options.timings ?? DEFAULT_JOIN_TIMINGS;
+  const request = await client.waitFor(
+    (m) => isChecksumRequest(m) && requestIsRound(m, round),
+    timings.stepMs,
+    options.since ?? 0,
+  );
+  if (request === null) await noNextRequest(client, manifest, progress, timings, options.answered);
+  return request;
 }
 
 export function isChecksumRequest(m: ServerMessage): boolean {
@@ -126,15 +142,20 @@ export function keepaliveMessage(client: ConformClient): Message {
   return client.reliable(TYPE_DATA, keepalivePayload({ address, name: CONFORM_PLAYER }, client.slot ?? 0xff), true);
 }
 
-/** Sends a reliable game payload the way a stock client does: whole, or fragments each in its own datagram. */
-export function sendGame(client: ConformClient, payload: Uint8Array, note: string): Message[] {
+/**
+ * Sends a reliable game payload the way a stock client does: whole, or fragments
+ * each in its own datagram. With a fault, each datagram is marked with it, and
+ * its message (or fragment) is the proof that the server read it.
+ */
+export function sendGame(client: ConformClient, payload: Uint8Array, note: string, fault?: FaultKind): DataMessage[] {
+  const mark = (m: DataMessage) => (fault === undefined ? {} : { fault, proof: [m] });
   if (payload.length <= FRAGMENT_CHUNK_BYTES) {
     const message = client.reliable(TYPE_GAME, payload);
-    client.send([message], note);
+    client.send([message], note, mark(message));
     return [message];
   }
   const pieces = client.fragments(payload, FRAGMENT_CHUNK_BYTES);
-  pieces.forEach((piece, i) => client.send([piece], `${note} fragment ${i}`));
+  pieces.forEach((piece, i) => client.send([piece], `${note} fragment ${i}`, mark(piece)));
   return pieces;
 }
 
@@ -157,10 +178,7 @@ export async function answerRounds(
       timings.stepMs,
     );
     if (request === null) {
-      const boot = client.serverMessages().find((m) => bootsUs(client, m));
-      progress.stopped = boot
-        ? `the server sent a Boot at t=${msToSeconds(boot.timeMs).toFixed(3)} s`
-        : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)}`;
+      await noNextRequest(client, manifest, progress, timings);
       return false;
     }
     progress.requests.push(request);
@@ -178,6 +196,61 @@ export async function answerRounds(
       return false;
     }
   }
+}
+
+/** How long a keepalive waits for its ACK when the join asks whether we are still served. */
+const ALIVE_PROBE_MS = 1500;
+
+/**
+ * The server asked no further round. After an answer of ours, a Boot, its
+ * Disconnect or silence (a keepalive unACKed) means it refused that answer.
+ */
+async function noNextRequest(
+  client: ConformClient,
+  manifest: ChecksumManifest,
+  progress: JoinProgress,
+  timings: JoinTimings,
+  last = progress.requests.at(-1),
+): Promise<void> {
+  const parsed = last !== undefined && isData(last.message) ? parseChecksumRequest(last.message.payload) : null;
+  const end =
+    client.ended ??
+    (last === undefined ? null : await client.probeAlive(keepaliveMessage(client) as DataMessage, ALIVE_PROBE_MS));
+  if (end === null || parsed === null || !parsed.ok) {
+    progress.stopped = end
+      ? `the server ended the session: ${describeEnd(end)}`
+      : `no checksum request within ${timings.stepMs} ms after round ${lastRound(progress)} (the server still ACKs our keepalive)`;
+    return;
+  }
+  progress.refusal = {
+    round: roundLabel(parsed.value.round),
+    sent: answerHashes(manifest, parsed.value.round),
+    did: describeEnd(end),
+  };
+  progress.stopped = refusalLine(progress.refusal);
+  client.refusal ??= progress.refusal;
+}
+
+/** Files named in a refusal line; the rest are counted. */
+const NAMED_FILES = 3;
+
+/** "ref 0x7E0CE243, dir 0x4DAFCB2F, App.pyc 0x373EB677/0xF8A0A768; bcsim's default: …". */
+function answerHashes(manifest: ChecksumManifest, round: number): string {
+  const r = findRound(manifest, round);
+  if (r === null) return "no round of that number in the manifest: bcsim's empty stand-in tree";
+  const hex = (v: number) => `0x${(v >>> 0).toString(16).padStart(8, '0').toUpperCase()}`;
+  const parts = [...(round === 0 ? [`ref ${hex(manifest.refHash)}`] : []), `dir ${hex(r.dirHash)}`];
+  const files = r.tree.files;
+  parts.push(
+    ...files.slice(0, NAMED_FILES).map((f) => `${f.name} ${hex(f.nameHash)}/${hex(f.contentHash)}`),
+    ...(files.length > NAMED_FILES ? [`… ${files.length - NAMED_FILES} more files`] : []),
+  );
+  const origin = !isDefaultManifest(manifest)
+    ? 'from the manifest given'
+    : round === 0
+      ? "bcsim's default, the captured stock client's answer"
+      : "bcsim's stand-in hashes";
+  return `${parts.join(', ')}; ${origin}`;
 }
 
 function lastRound(progress: JoinProgress): string {

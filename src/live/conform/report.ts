@@ -6,6 +6,7 @@ import { junitDocument } from '../../analysis/report/index.js';
 import type { JunitCase } from '../../analysis/report/index.js';
 import type { ConformReport } from './campaign.js';
 import type { CaseStatus } from './case-types.js';
+import { refusalLine } from './session-end.js';
 
 /** Evidence lines shown per failing case in text (the JSON keeps them all). */
 const TEXT_EVIDENCE = 6;
@@ -13,11 +14,54 @@ const TEXT_EVIDENCE = 6;
 const TEXT_HEX_BYTES = 48;
 
 const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' };
+const HEX_LABEL = { server: "server's datagram", us: 'our datagram' } as const;
 
-export function renderConformText(report: ConformReport): string {
-  const lines: string[] = [];
+/** The campaign's result as a CI job sees it: its exit, and the first line that says why it failed. */
+export interface ConformOutcome {
+  readonly ok: boolean;
+  /** Null when the run passed; else one line naming the reason (printed first). */
+  readonly firstLine: string | null;
+}
+
+/**
+ * A run passes only when the server answered, no case failed, and at least one
+ * case was exercised: a campaign that tested nothing never exits 0. With
+ * `requireExercised`, any case not exercised fails it too.
+ */
+export function conformOutcome(report: ConformReport, requireExercised = false): ConformOutcome {
+  const { pass, fail, notExercised } = report.counts;
   if (!report.answered)
-    lines.push(`bcsim conform: no answer from ${report.server} — is the server running and listening there?`);
+    return {
+      ok: false,
+      firstLine: `bcsim conform: no answer from ${report.server} — is the server running and listening there?`,
+    };
+  if (pass + fail === 0) {
+    const why =
+      report.refusal !== null
+        ? refusalLine(report.refusal)
+        : `every case said NOT EXERCISED; the first: ${report.cases[0]?.id}: ${report.cases[0]?.summary}`;
+    return { ok: false, firstLine: `bcsim conform: nothing was exercised: ${why}` };
+  }
+  if (fail > 0) {
+    const roots = report.cases.filter((c) => c.status === 'fail' && c.explainedBy === null).length;
+    return {
+      ok: false,
+      firstLine: `bcsim conform: ${fail} case${fail === 1 ? '' : 's'} failed${roots < fail ? ` (${roots} root cause${roots === 1 ? '' : 's'}, listed first)` : ''}`,
+    };
+  }
+  if (requireExercised && notExercised > 0) {
+    const first = report.cases.find((c) => c.status === 'not-exercised');
+    return {
+      ok: false,
+      firstLine: `bcsim conform: ${notExercised} case${notExercised === 1 ? ' was' : 's were'} not exercised, and --require-exercised fails the run; the first: ${first?.id}: ${first?.summary}`,
+    };
+  }
+  return { ok: true, firstLine: null };
+}
+
+export function renderConformText(report: ConformReport, outcome: ConformOutcome = conformOutcome(report)): string {
+  const lines: string[] = [];
+  if (outcome.firstLine !== null) lines.push(outcome.firstLine);
   lines.push(
     `bcsim conform ${report.server} · seed ${report.seed} · ${report.cases.length} cases · ${report.sessions} sessions · ${report.wallSeconds.toFixed(1)} s`,
   );
@@ -25,10 +69,11 @@ export function renderConformText(report: ConformReport): string {
   for (const c of report.cases) {
     lines.push(`${LABEL[c.status].padEnd(13)} ${c.id.padEnd(width)}  ${c.summary}`);
     if (c.status === 'pass') continue;
+    if (c.explainedBy !== null) lines.push(`      follows from: ${c.explainedBy} (above)`);
     for (const e of c.evidence.slice(0, TEXT_EVIDENCE)) {
       const at = e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `;
       lines.push(`      ${at}[${e.session}] ${e.detail}`);
-      if (e.hex !== '') lines.push(`        hex: ${clip(e.hex)}`);
+      if (e.hex !== '') lines.push(`        ${HEX_LABEL[e.from ?? 'us']}: ${clip(e.hex)}`);
     }
     if (c.evidence.length > TEXT_EVIDENCE)
       lines.push(`      … and ${c.evidence.length - TEXT_EVIDENCE} more (--json has them all)`);
@@ -52,19 +97,22 @@ function clip(hex: string): string {
 
 export const CONFORM_SUITE = 'bcsim conform';
 
-/** One test case per conformance case: a failure with its evidence, a skip with its reason. */
-export function conformJunitXml(report: ConformReport): string {
+/**
+ * One test case per conformance case: a failure with its evidence, a skip with its
+ * reason (a failure with --require-exercised).
+ */
+export function conformJunitXml(report: ConformReport, requireExercised = false): string {
   const cases: JunitCase[] = report.cases.map((c) => ({
     classname: `${CONFORM_SUITE} ${report.server}`,
     name: `${c.id}: ${c.title}`,
-    status: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : 'skipped',
+    status: c.status === 'pass' ? 'pass' : c.status === 'fail' || requireExercised ? 'fail' : 'skipped',
     ...(c.status === 'pass' ? {} : { message: c.status === 'fail' ? c.summary : `not exercised: ${c.summary}` }),
     ...(c.status === 'fail'
       ? {
           detail: [
             ...c.evidence.map(
               (e) =>
-                `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\nhex: ${e.hex}` : ''}`,
+                `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\n${HEX_LABEL[e.from ?? 'us']}: ${e.hex}` : ''}`,
             ),
             `re-run: ${c.repro}`,
           ].join('\n'),

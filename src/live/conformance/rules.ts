@@ -121,11 +121,11 @@ export function ruleTitle(rule: ConformanceRule): string {
 /** What each rule can and cannot see, for help texts and the README. */
 export const RULE_NOTES: Readonly<Record<RuleKind, string>> = {
   'fragment-acks':
-    "Each fragment of ours needs [01][seq][01][index] from the counterpart (transport-layer.md §3). The stock server sends exactly this (DECISIONS.md 14: the stock bug is on the sender's side), so a counterpart ACKing fragments with 4-byte ACKs or wrong indices fails.",
+    "Each fragment of ours needs [01][seq][01][index] from the counterpart (transport-layer.md §3). The stock server sends exactly this (the stock bug is on the sender's side), so a counterpart ACKing fragments with 4-byte ACKs or wrong indices fails.",
   'ack-within':
-    'ACKs are matched on seq, low/high bit, fragment flag and index (DECISIONS.md 10). Messages first sent less than the window before the end are skipped.',
+    'ACKs are matched on seq, low/high bit, fragment flag and index. Messages first sent less than the window before the end are skipped.',
   'ack-sends-max':
-    'An entry counts the ACKs of one key since our latest transmission of that message. The stock two-pass outbox sends an entry up to 9 times (DECISIONS.md 8); the fix frees it after 3, so max 3 tells the two apart.',
+    'An entry counts the ACKs of one key since our latest transmission of that message. The stock two-pass outbox sends an entry up to 9 times; the fix frees it after 3, so max 3 tells the two apart.',
   'no-repeated-processing':
     'Only requests answered once are visible: the join pairs (Connect, checksum rounds, GameInit, NewPlayerInGame). A second distinct reliable reply to one request of ours means it was processed twice. Repeated delivery of messages nobody answers leaves no trace on the wire.',
   'retransmit-interval':

@@ -30,6 +30,7 @@ export {
   MAX_MANIFEST_TEXT_CHARS,
   MAX_SUBDIRS,
   findRound,
+  isDefaultManifest,
   manifestProblem,
   numberedFiles,
   standInFile,

@@ -1,17 +1,18 @@
 // Cases on the server's handling of ACKs, as sender and as receiver:
 // re-sends of unACKed messages and their end (DECISIONS.md 11), ACK categories
-// (DECISIONS.md 2, 7), per-fragment ACKs (DECISIONS.md 14) and ACKs that match
-// nothing (transport-layer.md §4).
-import { TYPE_ACK, TYPE_DATA, TYPE_GAME, ackFlagsFragment, ackFlagsLowType } from '../../../core/codec/index.js';
+// (DECISIONS.md 2, 7) and per-fragment ACKs (DECISIONS.md 14).
+import { TYPE_ACK, TYPE_DATA, ackFlagsFragment, ackFlagsLowType } from '../../../core/codec/index.js';
 import type { DataMessage, Message } from '../../../core/codec/index.js';
-import { FINAL_ROUND, checksumAnswer, parseChecksumRequest, roundLabel } from '../../../model/traffic/index.js';
+import { roundLabel } from '../../../model/traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
-import { ackMessage, describeMessage, isData, reactionSince } from '../client.js';
+import { ackMessage, isData, reactionSince } from '../client.js';
 import {
   FRAGMENT_CHUNK_BYTES,
   answerRounds,
+  awaitRequest,
+  requestIsRound,
   connect,
   isChecksumRequest,
   keepaliveMessage,
@@ -19,36 +20,8 @@ import {
   sendGame,
 } from '../join.js';
 import type { JoinProgress } from '../join.js';
+import { answerThen, describe, readAt, sameKey, waitCopy } from './copies.js';
 import { serverAckOf } from './processing.js';
-
-function sameKey(a: DataMessage, b: DataMessage): boolean {
-  return (
-    a.reliable &&
-    a.type === b.type &&
-    a.seq === b.seq &&
-    a.fragIndex === b.fragIndex &&
-    (a.type === TYPE_GAME ? a.payload[0] === b.payload[0] : true)
-  );
-}
-
-/** Waits up to `ms` past `since` for a copy of `first`. */
-async function waitCopy(
-  client: ConformClient,
-  first: ServerMessage,
-  since: number,
-  ms: number,
-): Promise<ServerMessage | null> {
-  const f = first.message as DataMessage;
-  return client.waitFor(
-    (m) => m.timeMs > since && m !== first && isData(m.message) && sameKey(m.message, f),
-    ms,
-    since,
-  );
-}
-
-function describe(m: ServerMessage): string {
-  return describeMessage(m.message);
-}
 
 /** Connect, keepalive, and the join until the request of `round` arrives: withholding its ACK is up to `withhold`. */
 async function upToRequest(
@@ -64,7 +37,7 @@ async function upToRequest(
     !(await answerRounds(client, ctx.manifest, progress, { untilRound: round - 1, timings: ctx.timings }))
   )
     return null;
-  return client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, round), ctx.timings.stepMs);
+  return awaitRequest(client, ctx.manifest, progress, round, { timings: ctx.timings });
 }
 
 async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
@@ -96,7 +69,7 @@ async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         client,
-        `first re-send ${seconds(interval)} after the original; documented 2.0 s (DECISIONS.md 11), accepted ${seconds(t.resendMinMs)}–${seconds(t.resendMaxMs)}`,
+        `first re-send ${seconds(interval)} after the original; stock 2.0 s, accepted ${seconds(t.resendMinMs)}–${seconds(t.resendMaxMs)}`,
         copy,
       ),
     );
@@ -104,7 +77,12 @@ async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
   // Now ACK it (the copy is ACKed by the client as it arrives from here on).
   acking = true;
   const ackAt = client.now;
-  client.send([ackMessage((target.message as DataMessage).seq as number, false)], 'ACK of the withheld request');
+  client.sendWitnessed(
+    [ackMessage((target.message as DataMessage).seq as number, false)],
+    'ACK of the withheld request',
+    'late-ack',
+    keepaliveMessage(client) as DataMessage,
+  );
   await client.sleep(t.resendMaxMs + t.ackGraceMs);
   const late = client
     .serverMessages()
@@ -123,15 +101,12 @@ async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
   return pass(`re-sent ${seconds(interval)} after the original, and not again after our ACK`);
 }
 
-function requestIsRound(m: ServerMessage, round: number): boolean {
-  return isData(m.message) && m.message.payload.length > 1 && m.message.payload[1] === round;
-}
-
 export const retransmit: ConformCase = {
   id: 'retransmit',
   title:
     'An unACKed reliable message is re-sent within the documented interval, and the re-sends stop once it is ACKed.',
   sessions: 1,
+  probes: ['late-ack'],
   run: retransmitRun,
 };
 
@@ -154,16 +129,20 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   };
   const progress = newProgress();
   if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
-  const r0 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 0), t.stepMs);
-  if (r0 === null) return notExercised('no round-0 checksum request');
+  const r0 = await awaitRequest(client, ctx.manifest, progress, 0, { timings: t });
+  if (r0 === null) return notExercised(`join stopped: ${progress.stopped}`);
   const seq = (r0.message as DataMessage).seq as number;
   const forgedAt = client.now;
-  const forged = client.send(
+  const witnessA = keepaliveMessage(client) as DataMessage;
+  const forged = client.sendWitnessed(
     [ackMessage(seq, true)],
     `low-type ACK of seq ${seq}: the round-0 request's seq, the other category`,
+    'cross-category-ack',
+    witnessA,
   );
   const parts: Verdict[] = [];
-  const copy = await waitCopy(client, r0, forgedAt, t.resendWaitMs);
+  // A copy counts only once the server has read our ACK: after the witness's ACK came.
+  const copy = await waitCopy(client, r0, await readAt(client, witnessA, forgedAt, t), t.resendWaitMs);
   holdRounds.delete(0);
   if (copy !== null) {
     parts.push(
@@ -176,9 +155,13 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
     client.send([ackMessage(seq, false)], 'ACK of the round-0 request');
     client.send([keepaliveMessage(client)], 'Keepalive');
     holdRounds.add(1);
-    const r1 = await answerThen(client, ctx, r0, 1);
+    const r1 = await answerThen(client, ctx, progress, r0, 1);
     if (r1 === null)
-      parts.push(notExercised('A: the round-0 request was not re-sent, and the join stopped before a control'));
+      parts.push(
+        notExercised(
+          `A: the round-0 request was not re-sent, and the join stopped before a control: ${progress.stopped}`,
+        ),
+      );
     else {
       const control = await waitCopy(client, r1, r1.timeMs, t.resendWaitMs);
       if (control === null)
@@ -192,9 +175,13 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
           fail(`A: a low-type ACK of seq ${seq} cleared the high-type round-0 request of the same seq`, [
             evidence(
               client,
-              `we sent only a low-type ACK of seq ${seq}; the round-0 request (${describe(r0)}) was never re-sent in ${seconds(t.resendWaitMs)}`,
-              { timeMs: forgedAt, bytes: forged },
+              `the round-0 request (${describe(r0)}), which we left unACKed, was never re-sent in ${seconds(t.resendWaitMs)} after our low-type ACK of seq ${seq}`,
+              r0,
             ),
+            evidence(client, `our datagram: only a low-type ACK of seq ${seq} (and our keepalive)`, {
+              timeMs: forgedAt,
+              bytes: forged,
+            }),
             evidence(
               client,
               `control: the round-1 request, unACKed with no ACK of ours at all, was re-sent after ${seconds(control.timeMs - r1.timeMs)}`,
@@ -218,11 +205,14 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   } else {
     const echoSeq = (echo.message as DataMessage).seq as number;
     const at = client.now;
-    const bytes = client.send(
+    const witnessB = keepaliveMessage(client) as DataMessage;
+    const bytes = client.sendWitnessed(
       [ackMessage(echoSeq, false)],
       `high-type ACK of seq ${echoSeq}: the echo's seq, the other category`,
+      'cross-category-ack',
+      witnessB,
     );
-    const again = await waitCopy(client, echo, at, t.resendWaitMs);
+    const again = await waitCopy(client, echo, await readAt(client, witnessB, at, t), t.resendWaitMs);
     if (again !== null)
       partB.push(pass(`B: a high-type ACK of seq ${echoSeq} left the keepalive echo (low) to be re-sent`));
     else
@@ -231,8 +221,12 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
           evidence(
             client,
             `the echo (${describe(echo)}) was never re-sent in ${seconds(t.resendWaitMs)} after our high-type ACK of its seq (the server re-sent the round-0 request, so it does re-send)`,
-            { timeMs: at, bytes },
+            echo,
           ),
+          evidence(client, `our datagram: only a high-type ACK of seq ${echoSeq} (and our keepalive)`, {
+            timeMs: at,
+            bytes,
+          }),
         ]),
       );
   }
@@ -240,24 +234,11 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   return combine(parts, partB);
 }
 
-/** Answers `request` (already here) from the manifest and waits for the request of round `next`. */
-async function answerThen(
-  client: ConformClient,
-  ctx: CaseContext,
-  request: ServerMessage,
-  next: number,
-): Promise<ServerMessage | null> {
-  const parsed = parseChecksumRequest(isData(request.message) ? request.message.payload : new Uint8Array(0));
-  if (!parsed.ok) return null;
-  const since = client.now;
-  sendGame(client, checksumAnswer(ctx.manifest, parsed.value), `ChecksumResponse ${roundLabel(parsed.value.round)}`);
-  return client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, next), ctx.timings.stepMs, since);
-}
-
 export const ackCategory: ConformCase = {
   id: 'ack-category',
   title: "An ACK of one category (low or high) never clears the other category's entry with the same seq.",
   sessions: 1,
+  probes: ['cross-category-ack'],
   run: categoryRun,
 };
 
@@ -283,10 +264,17 @@ async function fragmentAcksRun(ctx: CaseContext): Promise<Verdict> {
         pieces = client.fragments(payload, FRAGMENT_CHUNK_BYTES);
         withheldIndex = 1 + Math.floor(ctx.random('fragment-acks').next() * (pieces.length - 1));
         firstAt = client.now;
-        pieces.forEach((piece, i) => i !== withheldIndex && client.send([piece], `ChecksumResponse r2 fragment ${i}`));
+        const mark = (piece: DataMessage) => ({ fault: 'fragments-out-of-order' as const, proof: [piece] });
+        pieces.forEach(
+          (piece, i) => i !== withheldIndex && client.send([piece], `ChecksumResponse r2 fragment ${i}`, mark(piece)),
+        );
         await client.sleep(t.ackWithinMs + 500);
         laterAt = client.now;
-        client.send([pieces[withheldIndex]], `ChecksumResponse r2 fragment ${withheldIndex}, held back until now`);
+        client.send(
+          [pieces[withheldIndex]],
+          `ChecksumResponse r2 fragment ${withheldIndex}, held back until now`,
+          mark(pieces[withheldIndex]),
+        );
       },
     });
   })();
@@ -312,7 +300,7 @@ async function fragmentAcksRun(ctx: CaseContext): Promise<Verdict> {
       found.push(
         evidence(
           client,
-          `a 4-byte ACK of seq ${seq} while its fragments were in flight: it cannot say which fragment (DECISIONS.md 2)`,
+          `a 4-byte ACK of seq ${seq} while its fragments were in flight: it cannot say which fragment (a fragment's ACK is 5 bytes, with its index)`,
           m,
         ),
       );
@@ -325,13 +313,15 @@ async function fragmentAcksRun(ctx: CaseContext): Promise<Verdict> {
   }
   for (const piece of pieces) {
     const since = piece.fragIndex === withheldIndex ? laterAt : firstAt;
-    if (serverAckOf(client, piece, since) === undefined)
-      found.push(
-        evidence(
-          client,
-          `fragment ${piece.fragIndex} of seq ${seq} got no 5-byte ACK of its own within ${seconds(t.ackWithinMs + 500)}`,
-        ),
-      );
+    if (serverAckOf(client, piece, since) !== undefined) continue;
+    const sent = client.departures.find((d) => d.timeMs >= since && d.proof.includes(piece));
+    found.push(
+      evidence(
+        client,
+        `fragment ${piece.fragIndex} of seq ${seq} got no 5-byte ACK of its own within ${seconds(t.ackWithinMs + 500)}; ${reactionSince(client, since)}`,
+        sent ?? null,
+      ),
+    );
   }
   if (found.length > 0) return fail(`the server's fragment ACKs do not each name their own fragment`, found);
   return pass(
@@ -344,108 +334,6 @@ export const fragmentAcks: ConformCase = {
   title:
     'Each fragment ACK clears exactly its own fragment: the server ACKs each fragment it got, and only those, by seq and index.',
   sessions: 1,
+  probes: [],
   run: fragmentAcksRun,
 };
-
-/**
- * High-type ACKs of things never sent, long ACKed, or sent again, and a
- * duplicate of the connect reply's low ACK. Other low-type seqs are left out:
- * an ACK that crosses categories is the ack-category case's to judge.
- */
-function junkAcks(acked: readonly number[], connectSeq: number, nextHigh: number): Message[] {
-  const out: Message[] = [];
-  for (let i = 0; i < 3; i++) for (const seq of acked) out.push(ackMessage(seq, false));
-  for (let i = 0; i < 3; i++) out.push(ackMessage(connectSeq, true));
-  for (let s = nextHigh; s < nextHigh + 8; s++) out.push(ackMessage(s & 0xffff, false));
-  for (const s of [30000, 32768, 65535]) out.push(ackMessage(s, false));
-  for (let i = 0; i < 4; i++) for (const seq of acked) out.push(ackMessage(seq, false, i));
-  return out;
-}
-
-/** The request of round `round` if it is here, else waits for it. */
-function request(client: ConformClient, round: number, ms: number): Promise<ServerMessage | null> {
-  return client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, round), ms);
-}
-
-async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
-  const client = await ctx.open('stale-acks');
-  const t = ctx.timings;
-  // Rounds 2 and 3: high seqs that no low-type ACK of ours shares (the join's low messages use 0 and 1).
-  const hold = new Set<number>([2]);
-  client.withhold = (m) => isChecksumRequest(m) && isData(m.message) && hold.has(m.message.payload[1]);
-  const progress = newProgress();
-  if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
-  client.send([keepaliveMessage(client)], 'Keepalive');
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 1, timings: t })))
-    return notExercised(`join stopped: ${progress.stopped}`);
-  const r2 = await request(client, 2, t.stepMs);
-  if (r2 === null) return notExercised('no round-2 checksum request');
-  // Control: this server re-sends a withheld message at all.
-  const control = await waitCopy(client, r2, r2.timeMs, t.resendWaitMs);
-  if (control === null)
-    return notExercised(
-      `the server did not re-send the unACKed round-2 request in ${seconds(t.resendWaitMs)}: no re-sends to judge stale ACKs by (see the retransmit case)`,
-    );
-  hold.delete(2);
-  hold.add(3);
-  const acked = progress.requests.map((r) => (r.message as DataMessage).seq as number);
-  const r2seq = (r2.message as DataMessage).seq as number;
-  acked.push(r2seq);
-  client.send([ackMessage(r2seq, false)], 'ACK of the round-2 request');
-  const connectSeq =
-    progress.connectReply !== null && isData(progress.connectReply.message)
-      ? (progress.connectReply.message.seq ?? 0)
-      : 0;
-  const junk = junkAcks(acked, connectSeq, (r2seq + 1) & 0xffff);
-  const junkAt = client.now;
-  const junkBytes = client.send(
-    junk,
-    'duplicate, late and stale ACKs (high type; the next seqs ACKed before they are sent)',
-  );
-  const found = [];
-  const r3 = await answerThen(client, ctx, r2, 3);
-  if (r3 === null)
-    return fail(`the server stopped after our stale ACKs: ${reactionSince(client, junkAt)}`, [
-      evidence(client, 'the burst of duplicate, late and stale ACKs', { timeMs: junkAt, bytes: junkBytes }),
-    ]);
-  // Again, now that the round-3 request is out: all but its own ACK, which would be a real one.
-  const r3seq = (r3.message as DataMessage).seq as number;
-  client.send(
-    junk.filter((a) => !(a.type === TYPE_ACK && a.seq === r3seq && a.flags === 0)),
-    'the stale ACKs again, while the round-3 request is outstanding',
-  );
-  const again = await waitCopy(client, r3, r3.timeMs, t.resendWaitMs);
-  if (again === null)
-    found.push(
-      evidence(
-        client,
-        `the round-3 request (${describe(r3)}), unACKed, was never re-sent in ${seconds(t.resendWaitMs)} after our stale ACKs (the round-2 request was re-sent, before them, ${seconds(control.timeMs - r2.timeMs)} after it was sent)`,
-        r3,
-      ),
-    );
-  hold.clear();
-  client.send([ackMessage((r3.message as DataMessage).seq as number, false)], 'ACK of the round-3 request');
-  progress.requests.push(r2);
-  const parsed = parseChecksumRequest((r3.message as DataMessage).payload);
-  if (parsed.ok) sendGame(client, checksumAnswer(ctx.manifest, parsed.value), 'ChecksumResponse r3');
-  progress.requests.push(r3);
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: FINAL_ROUND, timings: t })))
-    found.push(evidence(client, `the join stopped after our stale ACKs: ${progress.stopped}`));
-  if (found.length > 0)
-    return fail('stale ACKs were not harmless', [
-      ...found,
-      evidence(client, `the ${junk.length} stale ACKs we sent`, { timeMs: junkAt, bytes: junkBytes }),
-    ]);
-  return pass(
-    `${junk.length} duplicate, late and stale ACKs (twice) left the outstanding request to be re-sent, and the join went on`,
-  );
-}
-
-export const staleAcks: ConformCase = {
-  id: 'stale-acks',
-  title: 'Duplicate, late and stale ACKs are harmless: they clear no other entry and upset nothing.',
-  sessions: 1,
-  run: staleAcksRun,
-};
-
-export { requestIsRound };

@@ -1,9 +1,14 @@
-// Every conformance case, in the order a report lists them.
+// Every conformance case, in the order a report lists them (FAILs first, see campaign.ts).
 import type { ConformCase } from '../case-types.js';
-import { ackCategory, fragmentAcks, retransmit, staleAcks } from './acks.js';
+import { ackCategory, fragmentAcks, retransmit } from './acks.js';
+import { peerIsolation } from './isolation.js';
 import { disconnect, removal } from './lifecycle.js';
 import { duplicateProcessing, fragmentReassembly } from './processing.js';
 import { fullDatagram, garbage, keepaliveEcho } from './robustness.js';
+import { mixedFragmentAcks, serverFragments } from './server-fragments.js';
+import { serverSeqWrap } from './server-seq.js';
+import { retransmitWindow } from './window.js';
+import { staleAcks } from './stale.js';
 import { seqWrap } from './wrap.js';
 
 export const CONFORM_CASES: readonly ConformCase[] = [
@@ -11,13 +16,18 @@ export const CONFORM_CASES: readonly ConformCase[] = [
   fragmentReassembly,
   ackCategory,
   retransmit,
+  retransmitWindow,
   fragmentAcks,
+  serverFragments,
+  mixedFragmentAcks,
   staleAcks,
   seqWrap,
+  serverSeqWrap,
   fullDatagram,
   removal,
   disconnect,
   garbage,
+  peerIsolation,
   keepaliveEcho,
 ];
 

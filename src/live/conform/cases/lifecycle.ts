@@ -10,19 +10,9 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
 import { describeMessage, isData, opcodeOf } from '../client.js';
-import {
-  answerRounds,
-  bootsUs,
-  connect,
-  isBoot,
-  isChecksumRequest,
-  join,
-  joined,
-  keepaliveMessage,
-  newProgress,
-} from '../join.js';
+import { answerRounds, awaitRequest, connect, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { bootsUs, isBoot } from '../session-end.js';
 import { serverAckOf } from './processing.js';
-import { requestIsRound } from './acks.js';
 
 /** How long after its removal a session listens for late datagrams. */
 const SILENCE_CHECK_MS = 2000;
@@ -47,13 +37,14 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
   client.send([keepaliveMessage(client)], 'Keepalive');
   if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 3, timings: t })))
     return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
-  const final = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, FINAL_ROUND), t.stepMs);
-  if (final === null) return notExercised('protocol error: no round-0xFF request');
+  const final = await awaitRequest(client, ctx.manifest, progress, FINAL_ROUND, { timings: t });
+  if (final === null) return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
   const keepalive = keepaliveMessage(client) as DataMessage;
   client.send([keepalive], 'Keepalive, its ACK queued when the bad answer arrives');
   const bad = client.reliable(TYPE_GAME, unreadableFinalAnswer());
+  const witness = keepaliveMessage(client) as DataMessage;
   const badAt = client.now;
-  const badBytes = client.send([bad], 'an unreadable round-0xFF answer');
+  const badBytes = client.sendWitnessed([bad], 'an unreadable round-0xFF answer', 'bad-answer', witness);
   const reaction = await client.waitFor(
     (m) => bootsUs(client, m) || opcodeOf(m.message) === Opcode.Settings || opcodeOf(m.message) === Opcode.GameInit,
     t.stepMs,
@@ -65,21 +56,30 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
       [evidence(client, 'the server answered our unreadable round-0xFF answer with its settings', reaction)],
     );
   await client.sleep(SILENCE_CHECK_MS);
-  const unacked = [keepalive, bad].filter((m) => serverAckOf(client, m, badAt - 50) === undefined);
+  const unacked = [keepalive, bad, witness].filter((m) => serverAckOf(client, m, badAt - 50) === undefined);
   if (reaction === null) {
     // Quiet: removed without a word, or still holding us? A keepalive tells.
     const poke = keepaliveMessage(client) as DataMessage;
     const pokeAt = client.now;
     client.send([poke], 'Keepalive: are we still a peer?');
     await client.sleep(t.ackWithinMs + 500);
-    if (serverAckOf(client, poke, pokeAt) !== undefined)
+    if (serverAckOf(client, poke, pokeAt) !== undefined) {
+      if (unacked.includes(witness))
+        return fail('protocol error: the server did not read our datagram with the unreadable round-0xFF answer', [
+          evidence(
+            client,
+            `neither the answer (${seqLabel(bad.seq as number, false)}) nor the keepalive after it in the same datagram was ACKed, while a later keepalive was: the datagram was dropped unread`,
+            { timeMs: badAt, bytes: badBytes },
+          ),
+        ]);
       return notExercised(
-        'protocol error: the server neither removed us nor answered our unreadable round-0xFF answer',
+        'protocol error: the server read our unreadable round-0xFF answer (it ACKed it) but neither removed us nor answered it',
       );
+    }
     return fail('protocol error: removed without a Boot', [
       evidence(
         client,
-        `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (DECISIONS.md 19)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(', ')} never ACKed` : ''}`,
+        `after our unreadable round-0xFF answer the server went silent and ACKs nothing: removed, but no Boot came (the stock server Boots a peer before it removes it)${unacked.length ? `; ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type))).join(', ')} never ACKed` : ''}`,
         { timeMs: badAt, bytes: badBytes },
       ),
     ]);
@@ -145,7 +145,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
       [
         evidence(
           silent,
-          `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (DECISIONS.md 19)`,
+          `the server's last datagram to the silent client (slot ${slot}); no Boot to it or to the other client in ${seconds(windowMs)} (the stock server Boots a timed-out peer to every other peer)`,
           silent.arrivals.at(-1) ?? null,
         ),
         ...told.map((m) =>
@@ -160,6 +160,8 @@ export const removal: ConformCase = {
   id: 'removal',
   title: 'A peer the server removes (protocol error, timeout) is sent a Boot first, and its queued ACKs are flushed.',
   sessions: 3,
+  probes: ['bad-answer'],
+  endsSessions: true,
   run: async (ctx) => combine(await Promise.all([protocolErrorProbe(ctx), timeoutProbe(ctx)])),
 };
 
@@ -174,7 +176,7 @@ async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
     true,
   );
   const byeAt = client.now;
-  const bytes = client.send([bye], 'Disconnect');
+  const bytes = client.send([bye], 'Disconnect', { fault: 'disconnect', proof: 'all' });
   await client.sleep(t.removalMaxMs + SILENCE_CHECK_MS);
   const found = [];
   const ack = serverAckOf(client, bye, byeAt);
@@ -192,7 +194,7 @@ async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         client,
-        `the server still sent to us ${seconds(last.timeMs - byeAt)} after our Disconnect: not removed within ${seconds(t.removalMaxMs)} (measured ~4.16 s, DECISIONS.md 28)`,
+        `the server still sent to us ${seconds(last.timeMs - byeAt)} after our Disconnect: not removed within ${seconds(t.removalMaxMs)} (the stock server: ~4.16 s, measured)`,
         last,
       ),
     );
@@ -208,5 +210,7 @@ export const disconnect: ConformCase = {
   id: 'disconnect',
   title: 'The Disconnect is ACKed, and the peer is removed within the documented time.',
   sessions: 1,
+  probes: ['disconnect'],
+  endsSessions: true,
   run: disconnectRun,
 };

@@ -7,10 +7,9 @@ import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../model/tr
 import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, combine, seqLabel } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
-import { isData, reactionSince } from '../client.js';
+import { describeArrival, isData, reactionSince } from '../client.js';
 import {
   answerRounds,
-  bootsUs,
   connect,
   enterGame,
   isChecksumRequest,
@@ -18,6 +17,7 @@ import {
   newProgress,
   sendGame,
 } from '../join.js';
+import { bootsUs } from '../session-end.js';
 
 /** The stock client re-sends an unACKed message after 2.0 s (DECISIONS.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
@@ -100,19 +100,14 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   );
   await client.sleep(sentAt + DUPLICATE_AFTER_MS - client.now);
   const duplicateAt = client.now;
-  const bytes = client.send([message], `duplicate of ChecksumResponse r1, ${seqLabel(message.seq as number, false)}`);
+  const bytes = client.send([message], `duplicate of ChecksumResponse r1, ${seqLabel(message.seq as number, false)}`, {
+    fault: 'duplicate',
+    proof: 'all',
+  });
   await client.sleep(WATCH_AFTER_DUPLICATE_MS);
   const found = [];
   const after = client.serverMessages().filter((m) => m.timeMs >= duplicateAt);
   const ack = serverAckOf(client, message, duplicateAt);
-  if (ack === undefined)
-    found.push(
-      evidence(
-        client,
-        `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (DECISIONS.md 10: duplicates are ACKed)`,
-        { timeMs: duplicateAt, bytes },
-      ),
-    );
   for (const m of newReliables(after, before)) {
     if (bootsUs(client, m))
       found.push(evidence(client, `the server Booted us ${seconds(m.timeMs - duplicateAt)} after the duplicate`, m));
@@ -125,6 +120,15 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
         ),
       );
   }
+  // The server's second reply is the decisive line; a missing ACK of the duplicate comes after it.
+  if (ack === undefined)
+    found.push(
+      evidence(
+        client,
+        `our duplicate of ${seqLabel(message.seq as number, false)} got no ACK in ${seconds(WATCH_AFTER_DUPLICATE_MS)}: a client whose first ACK was lost re-sends it for ever (a receiver ACKs every copy); ${reactionSince(client, duplicateAt)}`,
+        { timeMs: duplicateAt, bytes },
+      ),
+    );
   if (found.length > 0) return fail(`the re-sent round-1 answer was not handled as a duplicate`, found);
   return pass(
     `the duplicate (${seqLabel(message.seq as number, false)}, sent ${seconds(duplicateAt - sentAt)} after the original) was ACKed and drew no second reply`,
@@ -136,6 +140,7 @@ export const duplicateProcessing: ConformCase = {
   title:
     'A reliable message re-sent because its ACK was lost is processed once: no second reply, no second state change.',
   sessions: 1,
+  probes: ['duplicate'],
   run: duplicateRun,
 };
 
@@ -194,14 +199,19 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
       }
       const pieces = client.fragments(payload, Math.ceil(payload.length / PROBE_FRAGMENTS));
       order = fragmentOrder(fault, pieces.length, () => draw.next());
+      const kind = fault === 'duplicated' ? 'fragment-duplicated' : 'fragments-out-of-order';
       for (const i of order.first) {
-        const bytes = client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} (${fault})`);
+        const bytes = client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} (${fault})`, {
+          fault: kind,
+          proof: [pieces[i]],
+        });
         if (firstBytes.length === 0) firstBytes = bytes;
       }
       if (order.later.length > 0) {
-        // As a stock sender would: the missing fragment again after the 2.0 s retransmit interval (DECISIONS.md 11).
+        // As a stock sender would: the missing fragment again after the 2.0 s retransmit interval.
         await client.sleep(DUPLICATE_AFTER_MS);
-        for (const i of order.later) client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} re-sent`);
+        for (const i of order.later)
+          client.send([pieces[i]], `ChecksumResponse 0xFF fragment ${i} re-sent`, { fault: kind, proof: [pieces[i]] });
       }
       lastSentAt = client.now;
     },
@@ -215,10 +225,14 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
   const how = `fragments ${sent.first.join(', ')}${sent.later.length ? ` then ${sent.later.join(', ')} ${seconds(DUPLICATE_AFTER_MS)} later` : ''}`;
   if (await enterGame(client, progress, ctx.timings))
     return pass(`${fault}: ${how} of our round-0xFF answer reassembled (the server went on to its settings)`);
+  const reply = client.arrivals.find((a) => a.timeMs >= lastSentAt && a.messages?.some((m) => isData(m)));
   return fail(`${fault}: ${how} did not reassemble to our round-0xFF answer: ${progress.stopped}`, [
+    ...(reply === undefined
+      ? []
+      : [evidence(client, `what the server sent after our last fragment: ${describeArrival(reply)}`, reply)]),
     evidence(
       client,
-      `we sent round 0xFF's answer (${answerBytes} bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}`,
+      `we sent round 0xFF's answer (${answerBytes} bytes) as ${how}; then ${progress.stopped}; ${reactionSince(client, lastSentAt)}; our first fragment:`,
       { timeMs: lastSentAt, bytes: firstBytes },
     ),
   ]);
@@ -229,5 +243,6 @@ export const fragmentReassembly: ConformCase = {
   title:
     'Fragments that arrive out of order, duplicated, or with one missing and then re-sent reassemble to exactly the original bytes.',
   sessions: FRAGMENT_FAULTS.length,
+  probes: ['fragments-out-of-order', 'fragment-duplicated'],
   run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),
 };

@@ -2,14 +2,22 @@
 // garbage, truncated and oversize datagrams neither crash nor stall it
 // (DECISIONS.md 5: a decoder reports an error, never reads out of bounds), and
 // it echoes the keepalive in the stock form (DECISIONS.md 12, 26).
-import { MAX_DATAGRAM_BYTES, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, isLowType } from '../../../core/codec/index.js';
+import {
+  MAX_DATAGRAM_BYTES,
+  TYPE_ACK,
+  TYPE_CONNECT,
+  TYPE_DATA,
+  TYPE_GAME,
+  isLowType,
+} from '../../../core/codec/index.js';
 import type { DataMessage } from '../../../core/codec/index.js';
 import type { RandomStream } from '../../../core/engine/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ConformClient } from '../client.js';
-import { isData } from '../client.js';
-import { bootsUs, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { isData, reactionSince } from '../client.js';
+import { join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { bootsUs } from '../session-end.js';
 import { serverAckOf } from './processing.js';
 import { FILLER_OPCODE } from './wrap.js';
 
@@ -109,13 +117,13 @@ async function garbageRun(ctx: CaseContext): Promise<Verdict> {
     for (const h of group.datagrams) {
       lastAt = client.now;
       if (h.raw) client.sendRaw(h.bytes, h.label);
-      else client.sendPlain(h.bytes, `hostile: ${h.label}`);
+      else client.sendPlain(h.bytes, `hostile: ${h.label}`, { fault: 'hostile', proof: [] });
       last = h;
       sent++;
     }
     const probe = keepaliveMessage(client) as DataMessage;
     const probeAt = client.now;
-    client.send([probe], `liveness probe after ${group.name}`);
+    client.send([probe], `liveness probe after ${group.name}`, { proof: 'all' });
     await client.sleep(t.ackWithinMs + 500);
     if (serverAckOf(client, probe, probeAt) !== undefined) continue;
     const lastHostile = evidence(client, `last hostile datagram: ${last?.label}`, {
@@ -124,12 +132,14 @@ async function garbageRun(ctx: CaseContext): Promise<Verdict> {
     });
     const boot = client.serverMessages().find((m) => m.timeMs >= lastAt && bootsUs(client, m));
     if (boot === undefined) {
+      const lastHeard = client.arrivals.at(-1);
       return fail(`the server stopped answering after ${group.name}`, [
         evidence(
           client,
-          `no ACK within ${seconds(t.ackWithinMs + 500)} of our keepalive (${seqLabel(probe.seq as number, true)}) sent after ${group.datagrams.length} ${group.name}; the last: ${last?.label}`,
+          `no ACK within ${seconds(t.ackWithinMs + 500)} of our keepalive (${seqLabel(probe.seq as number, true)}) sent after ${group.datagrams.length} ${group.name}; the last hostile one: ${last?.label}`,
           { timeMs: lastAt, bytes: last?.bytes ?? new Uint8Array(0) },
         ),
+        ...(lastHeard === undefined ? [] : [evidence(client, "the server's last datagram to us", lastHeard)]),
       ]);
     }
     // Removal for a protocol error is allowed, once: a server that still lets a new client join is alive.
@@ -165,6 +175,9 @@ export const garbage: ConformCase = {
   id: 'garbage',
   title: 'Garbage, truncated and oversize datagrams neither crash nor stall the server.',
   sessions: 2,
+  probes: ['hostile'],
+  // A server may Boot a peer that sends garbage: that removal is judged here, not blamed elsewhere.
+  endsSessions: true,
   run: garbageRun,
 };
 
@@ -189,18 +202,30 @@ async function fullDatagramRun(ctx: CaseContext): Promise<Verdict> {
           : client.reliable(TYPE_GAME, Uint8Array.of(FILLER_OPCODE), false),
       );
     const at = client.now;
-    const bytes = client.send(batch, `one datagram of ${batch.length} reliable ${low ? 'type-0x02' : 'game'} messages`);
+    const bytes = client.send(
+      batch,
+      `one datagram of ${batch.length} reliable ${low ? 'type-0x02' : 'game'} messages`,
+      {
+        fault: 'full-datagram',
+        proof: 'all',
+      },
+    );
     await client.sleep(FULL_ACK_WAIT_MS);
     const missing = batch.map((m, i) => ({ m, i })).filter(({ m }) => serverAckOf(client, m, at) === undefined);
     total += batch.length;
     if (missing.length > 0) {
       const first = missing[0];
+      const read = batch.length - missing.length;
+      // The decisive datagram is the server's last ACK datagram after ours: it shows where its reading stopped.
+      const acks = client.arrivals.filter((a) => a.timeMs >= at && a.messages?.some((m) => m.type === TYPE_ACK));
+      const shown = acks.at(-1);
       found.push(
         evidence(
           client,
-          `${missing.length} of the ${batch.length} messages of one ${bytes.length}-byte datagram were never ACKed, the first: message ${first.i + 1} (${seqLabel(first.m.seq as number, low)}); a datagram holds up to 255 messages (DECISIONS.md 5), stock ones were measured with up to 33 (DECISIONS.md 25)`,
-          { timeMs: at, bytes },
+          `${missing.length} of the ${batch.length} messages of one ${bytes.length}-byte datagram were never ACKed, the first: message ${first.i + 1} (${seqLabel(first.m.seq as number, low)}), after ${read} were${shown ? "; the server's last ACK datagram after ours" : ''} (a datagram holds up to 255 messages; stock ones were measured with up to 33)`,
+          shown ?? { timeMs: at, bytes },
         ),
+        ...(shown ? [evidence(client, 'our datagram', { timeMs: at, bytes })] : []),
       );
     }
   }
@@ -212,6 +237,7 @@ export const fullDatagram: ConformCase = {
   id: 'full-datagram',
   title: 'Every message of a full datagram is read: up to 255 messages in 512 bytes.',
   sessions: 1,
+  probes: ['full-datagram'],
   run: fullDatagramRun,
 };
 
@@ -237,7 +263,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   const expectedSeq = lowBefore.length === 0 ? 0 : (Math.max(...lowBefore) + 1) & 0xffff;
   const keepalive = keepaliveMessage(client) as DataMessage;
   const sentAt = client.now;
-  const bytes = client.send([keepalive], 'Keepalive');
+  const bytes = client.send([keepalive], 'Keepalive', { fault: 'keepalive', proof: 'all' });
   const echo = await client.waitFor((m) => isData(m.message) && m.message.type === TYPE_DATA, ECHO_WAIT_MS, sentAt);
   await client.sleep(t.resendMaxMs);
   const found = [];
@@ -246,7 +272,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         client,
-        `our keepalive (${seqLabel(keepalive.seq as number, true)}) got no low-type ACK (stock: 01 ${hex16(keepalive.seq as number)} 02, DECISIONS.md 26)`,
+        `our keepalive (${seqLabel(keepalive.seq as number, true)}) got no low-type ACK (stock: 01 ${hex16(keepalive.seq as number)} 02); ${reactionSince(client, sentAt)}`,
         { timeMs: sentAt, bytes },
       ),
     );
@@ -254,7 +280,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         client,
-        `no type-0x00 message within ${seconds(ECHO_WAIT_MS)} of our keepalive: no echo (DECISIONS.md 12)`,
+        `no type-0x00 message within ${seconds(ECHO_WAIT_MS)} of our keepalive: no echo (the stock server echoes each keepalive)`,
         { timeMs: sentAt, bytes },
       ),
     );
@@ -265,7 +291,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         client,
-        `the echo is ${e.reliable ? '' : 'not '}reliable and ${e.ordered ? '' : 'not '}ordered; stock sends flags 0xC0 (DECISIONS.md 26)`,
+        `the echo is ${e.reliable ? '' : 'not '}reliable and ${e.ordered ? '' : 'not '}ordered; stock sends flags 0xC0`,
         echo,
       ),
     );
@@ -273,7 +299,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         client,
-        `the echo's ${e.payload.length}-byte payload is not identity data ([slot][IPv4][UTF-16LE name, NUL], DECISIONS.md 12)`,
+        `the echo's ${e.payload.length}-byte payload is not identity data ([slot][IPv4][UTF-16LE name, NUL])`,
         echo,
       ),
     );
@@ -332,5 +358,6 @@ export const keepaliveEcho: ConformCase = {
   title:
     "The keepalive is ACKed and echoed in the stock form: a reliable, ordered type-0x00 identity message with the server's own seq.",
   sessions: 1,
+  probes: ['keepalive'],
   run: keepaliveRun,
 };

@@ -8,13 +8,21 @@
 import { TYPE_ACK, TYPE_CONNECT, TYPE_DATA, TYPE_GAME, ackFlagsLowType } from '../../../core/codec/index.js';
 import type { DataMessage } from '../../../core/codec/index.js';
 import { checksumAnswer, parseChecksumRequest } from '../../../model/traffic/index.js';
-import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
+import type { CaseContext, CaseEvidence, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { Arrival, ConformClient } from '../client.js';
-import { describeArrival, isData } from '../client.js';
-import { answerRounds, connect, isChecksumRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
+import { isData } from '../client.js';
+import {
+  answerRounds,
+  awaitRequest,
+  connect,
+  isChecksumRequest,
+  keepaliveMessage,
+  newProgress,
+  requestIsRound,
+  sendGame,
+} from '../join.js';
 import { serverAckOf } from './processing.js';
-import { requestIsRound } from './acks.js';
 
 /** The high-category filler: a reliable game message with opcode 0x7F, not a BC opcode (a server drops it after ACKing it). */
 export const FILLER_OPCODE = 0x7f;
@@ -30,6 +38,9 @@ const MAX_SENDS = 3;
  */
 const PER_DATAGRAM = 30;
 const SEQ_SPACE = 65536;
+/** Explicit bounds: wrong ACKs kept by seq (the rest only counted), and first datagrams kept by seq. */
+const MAX_WRONG_ACKS = 4096;
+const MAX_KEPT_DATAGRAMS = SEQ_SPACE;
 
 interface PhaseResult {
   readonly ok: boolean;
@@ -40,6 +51,15 @@ interface PhaseResult {
   readonly lastAt: number;
   /** The first datagram of the server with an ACK of a seq we never sent in this phase. */
   readonly wrongAck: Arrival | null;
+  /** The message given up on, when one was. */
+  readonly lost: {
+    readonly seq: number;
+    readonly index: number;
+    readonly bytes: Uint8Array;
+    readonly atMs: number;
+  } | null;
+  /** Each seq the server ACKed that we never sent in this phase, with its first datagram and count. */
+  readonly wrongAcks: ReadonlyMap<number, { readonly arrival: Arrival; count: number }>;
 }
 
 interface InFlight {
@@ -62,9 +82,10 @@ async function fillToWrap(client: ConformClient, low: boolean, deadlineMs: numbe
   let lastBytes: Uint8Array = new Uint8Array(0);
   let lastAt = 0;
   /** ACKs of seqs we never sent in this phase (an ACK sent again is not one). */
-  const wrongAcks = new Map<number, number>();
+  const wrongAcks = new Map<number, { arrival: Arrival; count: number }>();
   const sentSeqs = new Set<number>();
   let wrongAck: Arrival | null = null;
+  const sentBytes = new Map<number, { bytes: Uint8Array; atMs: number }>();
   const total = SEQ_SPACE - client.peekSeq(low);
   const send = (batch: DataMessage[], note: string) => {
     lastBytes = client.send(batch, note);
@@ -77,20 +98,25 @@ async function fillToWrap(client: ConformClient, low: boolean, deadlineMs: numbe
         if (m.type !== TYPE_ACK || ackFlagsLowType(m.flags) !== low) continue;
         if (outstanding.delete(m.seq)) acked++;
         else if (!sentSeqs.has(m.seq)) {
-          wrongAcks.set(m.seq, (wrongAcks.get(m.seq) ?? 0) + 1);
+          const seen = wrongAcks.get(m.seq);
+          if (seen !== undefined) seen.count++;
+          else if (wrongAcks.size < MAX_WRONG_ACKS)
+            wrongAcks.set(m.seq, { arrival: client.arrivals[scanned], count: 1 });
           wrongAck ??= client.arrivals[scanned];
         }
       }
     }
-    if (acked === total) return { ok: true, sent, acked, reason: '', lastBytes, lastAt, wrongAck };
-    if (client.now > deadlineMs) return { ok: false, sent, acked, reason: 'budget', lastBytes, lastAt, wrongAck };
+    const result = { sent, acked, lastBytes, lastAt, wrongAck, wrongAcks };
+    if (acked === total) return { ...result, ok: true, reason: '', lost: null };
+    if (client.now > deadlineMs) return { ...result, ok: false, reason: 'budget', lost: null };
     // Re-send what is overdue; a message re-sent MAX_SENDS times without an ACK is lost.
     const overdue = [...outstanding.values()].filter((f) => client.now - f.sentAt >= RESEND_MS);
     const lost = overdue.find((f) => f.sends >= MAX_SENDS);
     if (lost !== undefined) {
-      const wrong = [...wrongAcks.keys()].slice(0, 5).join(', ');
-      const reason = `${seqLabel(lost.message.seq as number, low)} (message ${lost.index} of ${total}) was sent ${lost.sends} times and never ACKed${wrong ? `; the server sent ACKs of seqs ${wrong}, which we never sent in this phase` : ''}`;
-      return { ok: false, sent, acked, reason, lastBytes, lastAt, wrongAck };
+      const seq = lost.message.seq as number;
+      const reason = `${seqLabel(seq, low)} (message ${lost.index} of ${total}) was sent ${lost.sends} times and never ACKed`;
+      const first = sentBytes.get(seq) ?? { bytes: lastBytes, atMs: lastAt };
+      return { ...result, ok: false, reason, lost: { seq, index: lost.index, bytes: first.bytes, atMs: first.atMs } };
     }
     for (let i = 0; i < overdue.length; i += PER_DATAGRAM) {
       const group = overdue.slice(i, i + PER_DATAGRAM);
@@ -116,6 +142,8 @@ async function fillToWrap(client: ConformClient, low: boolean, deadlineMs: numbe
       }
       sent += n;
       send(batch, `${n} ${low ? 'low' : 'high'} fillers`);
+      for (const m of batch)
+        if (sentBytes.size < MAX_KEPT_DATAGRAMS) sentBytes.set(m.seq as number, { bytes: lastBytes, atMs: lastAt });
       if (outstanding.size < WINDOW) continue;
     }
     await client.sleep(2);
@@ -131,8 +159,8 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   client.send([keepaliveMessage(client)], 'Keepalive');
   if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 0, timings: t })))
     return notExercised(`join stopped: ${progress.stopped}`);
-  const r1 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 1), t.stepMs);
-  if (r1 === null) return notExercised('no round-1 checksum request');
+  const r1 = await awaitRequest(client, ctx.manifest, progress, 1, { timings: t });
+  if (r1 === null) return notExercised(`join stopped: ${progress.stopped}`);
   const parts: Verdict[] = [];
   const deadline = startedAt + t.wrapBudgetMs;
   const high = await fillToWrap(client, false, deadline);
@@ -145,6 +173,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
     client,
     checksumAnswer(ctx.manifest, parsed.value),
     'ChecksumResponse r1 with the wrapped seq',
+    'wrapped-seq',
   );
   const r2 = await client.waitFor((m) => isChecksumRequest(m) && requestIsRound(m, 2), t.stepMs, answerAt);
   const answerAck = serverAckOf(client, answer as DataMessage, answerAt);
@@ -173,7 +202,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const echoedBefore = echoes(0);
   const keepalive = keepaliveMessage(client) as DataMessage;
   const keptAt = client.now;
-  const bytes = client.send([keepalive], 'Keepalive with the wrapped low seq');
+  const bytes = client.send([keepalive], 'Keepalive with the wrapped low seq', { fault: 'wrapped-seq', proof: 'all' });
   await client.sleep(t.ackWithinMs + 1000);
   const acked = serverAckOf(client, keepalive, keptAt) !== undefined;
   if (!acked || (echoedBefore && !echoes(keptAt))) {
@@ -198,20 +227,54 @@ function phaseVerdict(client: ConformClient, category: string, result: PhaseResu
       `${category}: the server ACKed ${result.acked} of ${SEQ_SPACE} messages in the ${seconds(budgetMs)} budget; the wrap needs them all (a faster server loop or --wrap-budget)`,
     );
   }
-  const found = [
-    evidence(
-      client,
-      `after ${result.acked} of ${result.sent} sent messages were ACKed: ${result.reason}; our last datagram:`,
-      { timeMs: result.lastAt, bytes: result.lastBytes },
-    ),
-  ];
-  if (result.wrongAck !== null)
+  const found: CaseEvidence[] = [];
+  const lost = result.lost;
+  // The decisive line: the server ACKed the lost seq under another number: its low byte
+  // alone, or its two bytes swapped (a big-endian reading of the wire's little-endian seq).
+  const aliases = lost === null ? [] : [lost.seq & 0xff, ((lost.seq & 0xff) << 8) | (lost.seq >>> 8)];
+  const aliasSeq = aliases.find((a) => a !== lost?.seq && result.wrongAcks.has(a));
+  const aliased = aliasSeq === undefined ? undefined : result.wrongAcks.get(aliasSeq);
+  if (lost !== null && aliased !== undefined)
     found.push(
-      evidence(client, `the first ACK of a seq we never sent: ${describeArrival(result.wrongAck)}`, {
-        timeMs: result.wrongAck.timeMs,
-        bytes: result.wrongAck.bytes,
-      }),
+      evidence(
+        client,
+        `seq ${lost.seq} (${category}) was ACKed as seq ${aliasSeq}: the server's ACK datagram after ours`,
+        aliased.arrival,
+      ),
     );
+  if (lost !== null)
+    found.push(
+      evidence(
+        client,
+        `our datagram with seq ${lost.seq} (message ${lost.index}), sent 3 times, never ACKed as seq ${lost.seq}`,
+        {
+          timeMs: lost.atMs,
+          bytes: lost.bytes,
+        },
+      ),
+    );
+  else
+    found.push(
+      evidence(
+        client,
+        `after ${result.acked} of ${result.sent} sent messages were ACKed: ${result.reason}; our last datagram:`,
+        {
+          timeMs: result.lastAt,
+          bytes: result.lastBytes,
+        },
+      ),
+    );
+  const others = [...result.wrongAcks.entries()].filter(([, w]) => w !== aliased);
+  if (others.length > 0) {
+    const [seq, w] = others[0];
+    found.push(
+      evidence(
+        client,
+        `${others.length} more seqs were ACKed that we never sent in this phase, the first: ${seq} (${w.count} time${w.count === 1 ? '' : 's'})`,
+        w.arrival,
+      ),
+    );
+  }
   return fail(`${category}: ${result.reason}`, found);
 }
 
@@ -219,5 +282,6 @@ export const seqWrap: ConformCase = {
   id: 'seq-wrap',
   title: 'Sequence numbers wrap past 65,535 in each category without loss.',
   sessions: 1,
+  probes: ['wrapped-seq'],
   run: wrapRun,
 };

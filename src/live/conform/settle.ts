@@ -1,0 +1,146 @@
+// What the campaign checks after a case has given its verdict, over the case's
+// sessions, before the verdict is reported:
+// - a datagram the verdict rests on (a proof, client.ts) whose proof the server
+//   never ACKed was not read: no PASS stands on it, and it becomes the first
+//   line of a FAIL;
+// - a FAIL whose session the server had ended (a Boot, its Disconnect, silence)
+//   names that end first, with the datagram of ours that came just before it,
+//   and the case that probes that datagram's fault explains it.
+import { TYPE_ACK, isLowType } from '../../core/codec/index.js';
+import type { DataMessage } from '../../core/codec/index.js';
+import type { CaseEvidence, ConformCase, Verdict } from './case-types.js';
+import { evidence, seqLabel } from './case-types.js';
+import type { ConformClient, Departure } from './client.js';
+import { reactionSince } from './client.js';
+import { faultLabel } from './faults.js';
+import type { FaultKind } from './faults.js';
+import { keepaliveMessage } from './join.js';
+import { describeEnd, isAckOf } from './session-end.js';
+import type { SessionEnd } from './session-end.js';
+
+/** How long a FAIL's sessions are asked whether the server still serves them. */
+const ALIVE_PROBE_MS = 1500;
+/** How often a pending proof is looked at again. */
+const PROOF_POLL_MS = 50;
+/** Our datagrams this long before a session's end are the ones that may have caused it. */
+const CAUSE_WINDOW_MS = 3000;
+
+/** A verdict after the campaign's checks, with the removal it follows, if any. */
+export interface Settled extends Verdict {
+  /** The server ended a session of this case before the FAIL: what it did, after which datagram of ours. */
+  readonly removedAfter: RemovedAfter | null;
+  /** The fault kind of the datagram the removal followed (the case that probes it explains this FAIL). */
+  readonly removalFault: FaultKind | null;
+}
+
+export interface RemovedAfter {
+  readonly session: string;
+  /** What the server did, and when. */
+  readonly end: string;
+  /** Our datagram just before it (its note), or null when we sent nothing just before. */
+  readonly after: string | null;
+}
+
+/** A datagram the verdict rests on whose proof the server never ACKed. */
+interface Unread {
+  readonly client: ConformClient;
+  readonly departure: Departure;
+  readonly unacked: readonly DataMessage[];
+}
+
+export async function settle(
+  c: ConformCase,
+  verdict: Verdict,
+  clients: readonly ConformClient[],
+  ackWithinMs: number,
+): Promise<Settled> {
+  if (verdict.status === 'fail' && !c.endsSessions)
+    for (const client of clients) await client.probeAlive(keepaliveMessage(client) as DataMessage, ALIVE_PROBE_MS);
+  // A proof sent just before the case ended gets the time any ACK has to come.
+  for (const client of clients) {
+    const last = client.departures.filter((d) => d.proof.length > 0).at(-1);
+    while (last !== undefined && unreadProofs(client).length > 0 && client.now < last.timeMs + ackWithinMs)
+      await client.sleep(PROOF_POLL_MS);
+  }
+  const unread = clients.flatMap(unreadProofs);
+  const read = withUnread(verdict, unread);
+  if (read.status !== 'fail' || c.endsSessions) return { ...read, removedAfter: null, removalFault: null };
+  const ended = clients
+    .filter((client) => client.ended !== null)
+    // Sessions keep their own clocks: compare ends on the campaign's.
+    .sort((a, b) => a.openedAtMs + (a.ended as SessionEnd).timeMs - (b.openedAtMs + (b.ended as SessionEnd).timeMs))[0];
+  if (ended === undefined) return { ...read, removedAfter: null, removalFault: null };
+  const end = ended.ended as SessionEnd;
+  const cause = causeOf(ended, end);
+  const removedAfter: RemovedAfter = {
+    session: ended.label,
+    end: describeEnd(end),
+    after: cause === null ? null : cause.note,
+  };
+  const after = cause === null ? '' : ` after our ${cause.note}${cause.fault ? ` (${faultLabel(cause.fault)})` : ''}`;
+  const first = evidence(
+    ended,
+    `removed${after}: the server ended this session with ${describeEnd(end)}`,
+    cause ?? ended.arrivals.find((a) => a.timeMs === end.timeMs) ?? null,
+  );
+  return {
+    status: 'fail',
+    summary: `removed${after}: ${read.summary}`,
+    evidence: [first, ...read.evidence],
+    removedAfter,
+    removalFault: cause?.fault ?? null,
+  };
+}
+
+/** A PASS or NOT EXERCISED resting on an unread datagram is a FAIL; a FAIL names it first. */
+function withUnread(verdict: Verdict, unread: readonly Unread[]): Verdict {
+  if (unread.length === 0) return verdict;
+  const lines: CaseEvidence[] = unread.map(({ client, departure, unacked }) =>
+    evidence(
+      client,
+      `the server did not read our datagram "${departure.note}": ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type), m.fragment ? m.fragIndex : null)).join(', ')} in it got no ACK; ${reactionSince(client, departure.timeMs)}`,
+      departure,
+    ),
+  );
+  const { departure } = unread[0];
+  const head = `the server did not read our datagram "${departure.note}"`;
+  if (verdict.status === 'fail') return { ...verdict, evidence: [...lines, ...verdict.evidence] };
+  return {
+    status: 'fail',
+    summary: `${head}, so the case cannot pass (it ${verdict.status === 'pass' ? 'would have passed' : 'was not exercised'}: ${verdict.summary})`,
+    evidence: [...lines, ...verdict.evidence],
+  };
+}
+
+/**
+ * Our datagrams with a proof that got no ACK of it. One sent after the server had
+ * ended the session is not counted: the end explains it.
+ */
+function unreadProofs(client: ConformClient): Unread[] {
+  const endedAt = client.ended?.timeMs ?? Number.POSITIVE_INFINITY;
+  const proven = client.departures.filter((d) => d.proof.length > 0 && d.timeMs <= endedAt);
+  if (proven.length === 0) return [];
+  const acks = client.serverMessages().filter((m) => m.message.type === TYPE_ACK);
+  const out: Unread[] = [];
+  for (const departure of proven) {
+    const unacked = departure.proof.filter(
+      (m) => !acks.some((a) => a.timeMs >= departure.timeMs && isAckOf(a.message, m)),
+    );
+    if (unacked.length > 0) out.push({ client, departure, unacked });
+  }
+  return out;
+}
+
+/**
+ * Our datagram that the end followed, preferring one that carried a fault: the last
+ * before a Boot or Disconnect; for silence, one sent around the server's last
+ * datagram and before our keepalive asked.
+ */
+function causeOf(client: ConformClient, end: SessionEnd): Departure | null {
+  const until = end.how === 'silent' ? (end.askedMs ?? end.timeMs) : end.timeMs + 50;
+  const candidates = client.departures.filter((d) => d.timeMs < until && d.timeMs >= end.timeMs - CAUSE_WINDOW_MS);
+  const faulted = candidates.filter((d) => d.fault !== null).at(-1);
+  if (faulted !== undefined) return faulted;
+  if (end.how !== 'silent') return candidates.at(-1) ?? null;
+  return candidates.find((d) => d.timeMs >= end.timeMs) ?? candidates.at(-1) ?? null;
+}
