@@ -35,7 +35,7 @@ export {
   standInFile,
   standInHash,
 } from './manifest.js';
-export type { ChecksumManifest, ManifestFile, ManifestSubdir, ManifestTree } from './manifest.js';
+export type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
 export {
   checksumAnswer,
   checksumResponsePayload,
