@@ -71,6 +71,6 @@ export const hashToolSchema = z.looseObject({
     .max(MAX_MANIFEST_ROUNDS, `expected at most ${MAX_MANIFEST_ROUNDS} directories`),
 });
 
-export type HashToolInput = z.output<typeof hashToolSchema>;
+type HashToolInput = z.output<typeof hashToolSchema>;
 export type HashToolDirectory = HashToolInput['directories'][number];
 export type HashToolSubdir = NonNullable<HashToolDirectory['subdirs']>[number];

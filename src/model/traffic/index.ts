@@ -45,4 +45,6 @@ export {
   responseMismatch,
   roundLabel,
 } from './checksum.js';
-export type { ChecksumRequest } from './checksum.js';
+export type { ChecksumRequest, ChecksumResponse } from './checksum.js';
+export { checksumAnswerHashes, hashHex } from './checksum-hashes.js';
+export type { ChecksumAnswerHashes } from './checksum-hashes.js';
