@@ -114,6 +114,8 @@ export const ANALYZE_HELP =
   'last datagram if it then falls silent. A server that removed the client (Boot, BootPlayer, Disconnect, or silent\n' +
   'for good while the client kept sending) is reported as such. And the fragment-ACK signature verdict of\n' +
   '`bcsim reproduce fragment-ack`.\n' +
+  "The client's checksum answers (game opcode 0x21, fragments put together), each with its round and hashes (ref,\n" +
+  "dir, each file's name and content hash), to hold against the manifest of a server that refused the client.\n" +
   "Datagrams in a reimplementation's wire forms are measured in their stock form and counted per\n" +
   'direction and deviation (JSON: deviations; a table row when there are any).\n' +
   'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +

@@ -46,5 +46,5 @@ export {
   roundLabel,
 } from './checksum.js';
 export type { ChecksumRequest, ChecksumResponse } from './checksum.js';
-export { checksumAnswerHashes, hashHex } from './checksum-hashes.js';
+export { checksumAnswerHashes, checksumAnswerHead, checksumAnswerLines, hashHex } from './checksum-hashes.js';
 export type { ChecksumAnswerHashes } from './checksum-hashes.js';
