@@ -33,8 +33,11 @@ import type { WireRecord } from '../wire-log.js';
 
 /** Silence shorter than this after our answer may be a slow server, not a refusal. */
 const MIN_SILENCE_US = micros(3_000_000);
-/** Fragmented messages of ours being put back together at once (a join sends one at a time). */
+/** Fragmented messages of ours being put back together at once (a join sends one at a time); answers' seqs remembered against re-sends. */
 const MAX_PENDING_FRAGMENTED = 4;
+const MAX_DONE_SEQS = 64;
+/** The server's messages before our answer, remembered to tell a re-send of one from news (past this, news: no verdict). */
+const MAX_KEYS_BEFORE = 4096;
 /** Files the JSON lists per answer, and the sentence names. */
 const MAX_LISTED_FILES = 64;
 const MAX_NAMED_FILES = 3;
@@ -96,7 +99,7 @@ export function checksumRefusal(
   if (action === null) return null;
   const parsed = parseChecksumResponse(answer.payload);
   const hashes = parsed.ok ? checksumAnswerHashes(parsed.value, MAX_LISTED_FILES) : null;
-  const round = parsed.ok ? parsed.value.round : answer.payload[1];
+  const round = parsed.ok ? parsed.value.round : (answer.payload[1] ?? 0);
   const what = parsed.ok
     ? answerText(
         parsed.value.refHash,
@@ -135,7 +138,7 @@ function lastAnswer(records: readonly WireRecord[]): Answer | null {
       if (done.has(seq)) continue;
       if (!m.fragment) {
         if (m.payload[0] !== Opcode.ChecksumResponse) continue;
-        done.add(seq);
+        remember(done, seq);
         last = { seq, payload: m.payload, fragments: 1, timeUs: r.timeUs, record: i };
         continue;
       }
@@ -152,11 +155,16 @@ function lastAnswer(records: readonly WireRecord[]): Answer | null {
       const parts = Array.from({ length: p.count }, (_, k) => p.pieces.get(k));
       if (parts.some((x) => x === undefined)) continue;
       pending.delete(seq);
-      done.add(seq);
+      remember(done, seq);
       last = { seq, payload: concat(parts as Uint8Array[]), fragments: p.count, timeUs: r.timeUs, record: i };
     }
   }
   return last;
+}
+
+function remember(done: Set<number>, seq: number): void {
+  if (done.size >= MAX_DONE_SEQS) done.delete(done.values().next().value as number);
+  done.add(seq);
 }
 
 /** Reliable game messages of a datagram (the log holds what the transport read, so it decodes). */
@@ -187,7 +195,8 @@ function serverAction(records: readonly WireRecord[], answer: Answer, endUs: num
     const decoded = decodeDatagram(r.bytes);
     if (!decoded.ok) continue;
     for (const m of decoded.datagram.messages)
-      if (m.type !== TYPE_ACK && (m as DataMessage).reliable) before.add(packDataKey(m as DataMessage));
+      if (m.type !== TYPE_ACK && (m as DataMessage).reliable && before.size < MAX_KEYS_BEFORE)
+        before.add(packDataKey(m as DataMessage));
   }
   let acks = 0;
   let lastAckUs = Number.NaN;
