@@ -99,7 +99,8 @@ describe.concurrent('--manifest FILE, live on loopback', () => {
   }, 60_000);
 
   it('client and server of the same manifest join', async () => {
-    const { client, server } = await pair(['--manifest', HASH_TOOL, '--json'], ['--manifest', HASH_TOOL, '--json'], 12);
+    // The join takes ~8 s on the wall clock and a fixed client starts its goodbye 4 s before the end: 16 s leave room.
+    const { client, server } = await pair(['--manifest', HASH_TOOL, '--json'], ['--manifest', HASH_TOOL, '--json'], 16);
     const c = JSON.parse(client.stdout) as LiveJson;
     const s = JSON.parse(server.stdout) as LiveJson;
     for (const j of [c, s]) {
@@ -118,7 +119,8 @@ describe.concurrent('--manifest FILE, live on loopback', () => {
   }, 60_000);
 
   it('--checksums form overrides what --manifest implies: the server only parses the answers', async () => {
-    const { client, server } = await pair(['--manifest', HASH_TOOL, '--checksums', 'form', '--json'], ['--json'], 12);
+    // As above: 16 s leave room for the join and the goodbye.
+    const { client, server } = await pair(['--manifest', HASH_TOOL, '--checksums', 'form', '--json'], ['--json'], 16);
     expect(joined(JSON.parse(client.stdout) as LiveJson)).toBe(true);
     expect(joined(JSON.parse(server.stdout) as LiveJson)).toBe(true);
     expect(server.stderr).toContain('answers checked by form (--checksums form): rounds 0, 1, 2, 3 from the file');
