@@ -36,6 +36,7 @@ const INTEGRATION = [
   'test/live/peer-cli.test.ts',
   'test/live/peer-dialect.test.ts',
   'test/live/peer-manifest.test.ts',
+  'test/live/peer-manifest-file.test.ts',
   'test/live/peer-proxy.test.ts',
   'test/live/peer.test.ts',
   'test/live/proxy-cli.test.ts',

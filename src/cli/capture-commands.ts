@@ -27,6 +27,8 @@ export function addDecodeCommand(program: Command, io: CliIO, setExit: (code: nu
         'Without --encrypted or --plain both readings are tried and the one that parses is shown (plaintext if both do);\n' +
         'the "reading:" line (JSON: reading, otherReadingParses) says which.\n' +
         'A datagram over 512 bytes (the stock limit) is decoded with a warning on stderr.\n' +
+        'A checksum answer (game opcode 0x21) gets its round and hashes named (JSON: checksumAnswer), to hold against a\n' +
+        "server's manifest; a fragment of one cannot be read alone (bcsim analyze puts a capture's together).\n" +
         'Examples:\n  bcsim decode 02 01 32 1A 80 00 00 21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00\n' +
         '  bcsim decode --file capture.hex --json\n  echo "FF 01 03 0F C0 00 00 FF 54 B1 7C 00 4F B3 58 0B BE" | bcsim decode -\n' +
         '  bcsim decode 01 D7 31 78 DB 58            (an encrypted ACK: read as encrypted automatically)\n' +

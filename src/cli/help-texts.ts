@@ -59,8 +59,16 @@ export const PEER_HELP =
   '  A server names on stderr, at once and once per address: a new address whose datagram opens no connection\n' +
   '  (unreadable, or not from a client without a slot: peer id 0xFF), with its bytes; and the first refusal of an\n' +
   '  address past --clients.\n' +
+  "--manifest FILE replaces the scenario's checksum manifest: bcsim's form (a traffic.manifest value, or a scenario\n" +
+  '  with one) or the JSON a server\'s hash tool writes ({"version_string_hash", "directories": [{"index", "path",\n' +
+  '  "filter", "recursive", "dir_name_hash", "files", "subdirs"}]}). A round the file does not list (a hash tool lists\n' +
+  "  0 to 3, not 0xFF) keeps bcsim's stand-in, named on stderr. A server given --manifest checks every hash of the\n" +
+  "  file's rounds (--checksums hashes) unless --checksums says otherwise, as a real server with a manifest does.\n" +
+  'A client whose checksum answer the server refuses (a Boot, a Disconnect, or silence after it) says so first, with\n' +
+  "  the round and the hashes it sent, and exits 1: give it the server's manifest with --manifest FILE.\n" +
   'Examples:\n  bcsim peer server --listen 127.0.0.1:22101 --mode stock --duration 30s\n' +
-  '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml';
+  '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml\n' +
+  '  bcsim peer client --connect 127.0.0.1:22101 --manifest manifest.json --duration 20s';
 
 /** --pcap, for --help (README "pcapng export"). */
 export const PCAP_HELP =
@@ -106,6 +114,8 @@ export const ANALYZE_HELP =
   'last datagram if it then falls silent. A server that removed the client (Boot, BootPlayer, Disconnect, or silent\n' +
   'for good while the client kept sending) is reported as such. And the fragment-ACK signature verdict of\n' +
   '`bcsim reproduce fragment-ack`.\n' +
+  "The client's checksum answers (game opcode 0x21, fragments put together), each with its round and hashes (ref,\n" +
+  "dir, each file's name and content hash), to hold against the manifest of a server that refused the client.\n" +
   "Datagrams in a reimplementation's wire forms are measured in their stock form and counted per\n" +
   'direction and deviation (JSON: deviations; a table row when there are any).\n' +
   'With --against, the scenario is run and its datagrams go through the same analyzer: one table, capture and\n' +

@@ -92,7 +92,11 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     )
     .option(
       '--checksums <check>',
-      "server: how it checks a client's checksum answers: form (a well-formed tree of the round asked; default) or hashes (every hash against the scenario's manifest too); a client that fails is Booted",
+      "server: how it checks a client's checksum answers: form (a well-formed tree of the round asked; default) or hashes (every hash against the manifest too; the default with --manifest); a client that fails is Booted",
+    )
+    .option(
+      '--manifest <file>',
+      "the checksum manifest to answer (client) or ask and check (server) the rounds from, in place of the scenario's: bcsim's form or a hash tool's ({\"directories\": ...})",
     )
     .option(
       '--require-exercised',

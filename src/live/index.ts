@@ -14,6 +14,8 @@ export type { LiveSummary } from './peer/live-summary.js';
 export { renderLiveSummary } from './peer/live-report.js';
 export { joinResult } from './peer/join-check.js';
 export { noAnswerSentence } from './peer/no-answer.js';
+export { checksumRefusal } from './peer/checksum-refusal.js';
+export type { ChecksumRefusal } from './peer/checksum-refusal.js';
 export { runProxy } from './proxy/run.js';
 export type { ProxyConfig, ProxyHooks } from './proxy/run.js';
 export { renderSummary } from './proxy/summary.js';

@@ -74,6 +74,7 @@ describe('bcsim analyze', () => {
       'serverToClient',
       'ackOutbox',
       'fragmentAck',
+      'checksumAnswers',
     ]);
     expect(Object.keys(doc.connections[0].ackOutbox.client)).toEqual([
       'side',

@@ -69,6 +69,11 @@ const PLACEHOLDERS: ReadonlyArray<{
     },
   },
   {
+    files: ['manifest.json'],
+    what: "a checksum manifest in a hash tool's form, with made-up hashes (test/scenarios/manifest-hash-tool.json)",
+    make: (dir) => cpSync(join(ROOT, 'test/scenarios/manifest-hash-tool.json'), join(dir, 'manifest.json')),
+  },
+  {
     files: ['my.json'],
     what: 'a scheme scenario with the misspelt key "burstz" that the transcript of docs/rtype.md shows',
     make: (dir) => writeFileSync(join(dir, 'my.json'), `${JSON.stringify(SCHEME_WITH_TYPO)}\n`),

@@ -4,6 +4,7 @@
 import type { Role } from '../../model/transport/index.js';
 import type { Signature } from '../reproduce/index.js';
 import type { DeviationCounts } from '../../core/codec/index.js';
+import type { ChecksumAnswerFigures } from './analyze-checksums.js';
 
 /** An end's ACK behaviour (ack-behaviour.ts), or unknown when the wire does not tell. */
 export type AckBehaviourName = 'two-pass' | 'single-pass' | 'immediate' | 'unknown';
@@ -194,6 +195,8 @@ export interface ConnectionAnalysis {
   serverToClient: DirectionFigures;
   ackOutbox: { server: OutboxEstimate; client: OutboxEstimate };
   fragmentAck: SignatureVerdict;
+  /** The client's checksum answers (fragments put together) with their hashes; those past the first 16 counted. */
+  checksumAnswers: { answers: ChecksumAnswerFigures[]; notKept: number };
 }
 
 export interface WireAnalysis {

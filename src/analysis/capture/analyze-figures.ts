@@ -160,6 +160,7 @@ export function connectionFigures(
       matches: Object.values(signature).every((x) => x.pass),
       eventsCapped: c.signatureCapped,
     },
+    checksumAnswers: { answers: c.answers.answers, notKept: c.answers.notKept },
   };
 }
 

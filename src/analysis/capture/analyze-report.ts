@@ -8,6 +8,7 @@ import type { ChalkInstance } from 'chalk';
 import { deviationCountsText } from '../../core/codec/index.js';
 import type { DeviationCounts } from '../../core/codec/index.js';
 import { CRITERIA } from '../reproduce/index.js';
+import { checksumAnswerHead, checksumAnswerLines } from '../../model/traffic/index.js';
 import type { Role } from '../../model/transport/index.js';
 import { directionLabel } from './analyze.js';
 import type { AckRuleName, ConnectionAnalysis, DirectionFigures, OutboxEstimate, WireAnalysis } from './analyze.js';
@@ -137,6 +138,27 @@ function signatureLines(c: ConnectionAnalysis, chalk: ChalkInstance): string[] {
   return lines;
 }
 
+/** Lines of files shown per checksum answer; the JSON lists more. */
+const SHOWN_ANSWER_LINES = 8;
+
+/** The client's checksum answers with their hashes, to hold against a server's manifest. */
+function checksumLines(c: ConnectionAnalysis): string[] {
+  const { answers, notKept } = c.checksumAnswers;
+  if (answers.length === 0) return [];
+  const lines = ["checksum answers the client sent (hashes to hold against the server's manifest):"];
+  for (const a of answers) {
+    const where = `${a.atS.toFixed(3)} s, seq ${a.seq}${a.fragments > 1 ? ` (${a.fragments} fragments)` : ''}`;
+    if (a.hashes === null) lines.push(`  ${where}: does not parse at ${a.error}`);
+    else
+      lines.push(
+        `  ${where}: ${checksumAnswerHead(a.hashes)}`,
+        ...checksumAnswerLines(a.hashes, '    ', SHOWN_ANSWER_LINES),
+      );
+  }
+  if (notKept > 0) lines.push(`  … and ${notKept} more answers, not kept`);
+  return lines;
+}
+
 function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInstance): string {
   const up = directionLabel(c, 'client', many);
   const down = directionLabel(c, 'server', many);
@@ -151,7 +173,13 @@ function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInsta
       deviationsCell(c.serverToClient.deviations),
     ]);
   }
-  return [connectionTitle(c), table.toString(), ...outboxLines(c, many), ...signatureLines(c, chalk)].join('\n');
+  return [
+    connectionTitle(c),
+    table.toString(),
+    ...outboxLines(c, many),
+    ...checksumLines(c),
+    ...signatureLines(c, chalk),
+  ].join('\n');
 }
 
 /** `bcsim analyze FILE`. */

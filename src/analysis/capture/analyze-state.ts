@@ -10,6 +10,7 @@ import type { AckBehaviourName, CategoryFigures, Removal } from './analysis-type
 import { PeriodEstimate, SAMPLE_STEP_US, SeqTable, StepSeries } from './analyze-tables.js';
 import type { FragmentedMessage } from './analyze-tables.js';
 import type { CaptureConnection } from './bc-packets.js';
+import { ChecksumAnswerLog } from './analyze-checksums.js';
 import { KeepaliveEchoes, SinceServer } from './connection-end.js';
 import { ExpiryQueue } from './expiry-queue.js';
 
@@ -135,6 +136,8 @@ export class ConnectionState {
   removal: Removal | null = null;
   readonly keepalives = new KeepaliveEchoes();
   readonly sinceServer = new SinceServer();
+  /** The client's checksum answers, with their hashes. */
+  readonly answers = new ChecksumAnswerLog();
   /** Reduced events for measureSignature: the client's first fragmented message and the server's ACKs of its seq. */
   readonly signatureEvents: TraceEvent[] = [];
   signatureSeq: number | null = null;

@@ -210,6 +210,7 @@ export class WireAnalyzer {
           detail: `a game BootPlayer, type 0x32 opcode 0x04${reason}`,
         });
       }
+      if (reliable && type === TYPE_GAME && from === 'client') c.answers.message(bytes, pos, size, flagsLen, timeUs);
       if (reliable) {
         reliables++;
         if (echo) echoSent(c, d, other, bytes, pos, timeUs);

@@ -28,6 +28,7 @@ import type { Role } from '../../model/transport/index.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import type { CliIO } from '../io.js';
 import { captureErrorLine } from './analyze.js';
+import { checksumAnswerOf, checksumAnswerText } from './decode-checksum.js';
 
 export interface DecodeOptions {
   json?: boolean;
@@ -115,8 +116,15 @@ export function decodeCommand(hexParts: string[], options: DecodeOptions, io: Cl
   const { reading, bytes, note, otherParses } = chooseReading(parsed.bytes, options);
   const result = decodeDialect(bytes);
   if (options.json) {
+    const decoded = dialectResultToJson(bytes, result);
+    const messages = result.ok ? result.datagram.messages : result.partial.messages;
     const json = {
-      ...dialectResultToJson(bytes, result),
+      ...decoded,
+      // A checksum answer's hashes, named (decode-checksum.ts).
+      messages: decoded.messages.map((m, i) => {
+        const answer = checksumAnswerOf(messages[i]);
+        return answer === null ? m : { ...m, checksumAnswer: answer };
+      }),
       reading,
       otherReadingParses: otherParses,
       ...(reading === 'encrypted' ? { decryptedHex: toHex(bytes) } : {}),
@@ -196,7 +204,11 @@ function formatMessage(bytes: Uint8Array, message: Located, peerId: number | nul
   // Peer id 0xFF: a client without a slot, so a type-0x03 message is its connect request.
   const head = `  @${String(message.offset).padEnd(4)} ${describeMessage(message, message.size, { peerId, form })}`;
   if (message.type === TYPE_ACK) return `${head}\n         bytes: ${raw}`;
-  return `${head}\n         payload: ${message.payload.length ? toHex(message.payload) : '(empty)'}`;
+  const answer = checksumAnswerOf(message);
+  const hashes = answer === null ? [] : checksumAnswerText(answer, '         ');
+  return [`${head}\n         payload: ${message.payload.length ? toHex(message.payload) : '(empty)'}`, ...hashes].join(
+    '\n',
+  );
 }
 
 function hexByte(value: number): string {

@@ -17,6 +17,7 @@ import {
   renderLiveSummary,
   joinResult,
   noAnswerSentence,
+  checksumRefusal,
   ConformanceRulesError,
   loadRulesFile,
   evaluateConformance,
@@ -28,12 +29,14 @@ import {
   CHECKSUM_CHECKS,
 } from '../../live/index.js';
 import type { ChecksumChecks } from '../../live/index.js';
-import type { HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
+import type { ChecksumRefusal, HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
 import { writeFilesTogether } from '../../analysis/report/index.js';
 import { modeLabel, switchesFor } from '../../model/session/index.js';
 import type { Role } from '../../model/transport/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
+import { manifestFlag, manifestNote, withManifest } from '../manifest-flag.js';
+import type { ManifestFlag } from '../manifest-flag.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
@@ -52,6 +55,7 @@ export interface PeerFlags {
   expect?: string;
   requireExercised?: boolean;
   checksums?: string;
+  manifest?: string;
   junit?: string;
   out?: string;
   json?: boolean;
@@ -67,10 +71,14 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const addresses = peerAddresses(role, flags);
   const clients = clientsFlag(role, flags.clients);
   const mode = modeSpec(flags.mode);
-  const scenario = loadForCli(
-    flags.scenario ?? 'live',
-    [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch), `clients=${clients}`],
-    io,
+  const manifest = manifestFlag(flags.manifest, io.cwd);
+  const scenario = withManifest(
+    loadForCli(
+      flags.scenario ?? 'live',
+      [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch), `clients=${clients}`],
+      io,
+    ),
+    manifest,
   );
   const durationUs = durationFlag('--duration', flags.duration) ?? scenario.durationUs;
   const seed = seedFlag(flags.seed) ?? scenario.seed;
@@ -89,7 +97,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const statusShown = io.stderrIsTTY && !flags.json;
   // At once, one line (over the status line on a terminal).
   const warn = (line: string) => io.stderr(`${statusShown ? '\r\x1b[K' : ''}bcsim peer ${role}: ${line}\n`);
-  const checksums = checksumsFlag(role, flags.checksums);
+  const checksums = checksumsFlag(role, flags.checksums, manifest !== null);
   const live = new LivePeer({
     role,
     scenario,
@@ -101,6 +109,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     durationUs,
     warn,
     checksums,
+    formOnlyRounds: manifest?.rounds.filter((r) => r.from === 'stand-in').map((r) => r.round) ?? [],
   });
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
   const status = statusShown ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
@@ -108,6 +117,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   io.stderr(
     `bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`,
   );
+  if (manifest !== null) io.stderr(`bcsim peer ${role}: ${manifestLine(role, manifest, checksums)}\n`);
   try {
     live.start();
     await live.done;
@@ -132,7 +142,12 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
         ? null
         : formatHostPort({ address: addresses.remote.host, port: addresses.remote.port }),
   });
-  const join = joinResult(live);
+  // A client the server refused at a checksum answer: that comes first, with the hashes it sent.
+  const refusal =
+    role === 'client' && live.connections[0].joinedAtUs === null
+      ? checksumRefusal(live.log.records, scenario.traffic.manifest, live.clock.now, manifest?.file ?? null)
+      : null;
+  const join = joinResult(live, refusal);
   const judged: ConformanceResult[] = [
     join,
     ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now }),
@@ -142,9 +157,18 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const noAnswer = noAnswerSentence(summary);
   const report: LiveSummary & {
     noAnswer: string | null;
+    checksumRefusal: ChecksumRefusal | null;
+    manifest: Pick<ManifestFlag, 'file' | 'form' | 'rounds'> | null;
     conformanceCounts: ConformanceCounts;
     conformance: ConformanceResult[];
-  } = { ...summary, noAnswer, conformanceCounts: counts, conformance: results };
+  } = {
+    ...summary,
+    noAnswer,
+    checksumRefusal: refusal,
+    manifest: manifest === null ? null : { file: manifest.file, form: manifest.form, rounds: manifest.rounds },
+    conformanceCounts: counts,
+    conformance: results,
+  };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The summary and the JUnit file appear together or not at all.
   const files: Array<{ path: string; content: string }> = [];
@@ -155,14 +179,13 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     [flags.out && `--out ${flags.out}`, flags.junit && `--junit ${flags.junit}`].filter(Boolean).join(', '),
     () => writeFilesTogether(files),
   );
-  // With nothing from the counterpart, that comes first: no rule could judge it.
+  // With nothing from the counterpart, or a refused checksum answer, that comes first: it is why the rest failed.
+  const first = noAnswer ?? refusal?.sentence ?? null;
   if (flags.json) {
-    if (noAnswer !== null) io.stderr(`${noAnswer}\n`);
+    if (first !== null) io.stderr(`${first}\n`);
     io.stdout(json);
   } else {
-    io.stdout(
-      `${noAnswer === null ? '' : `${noAnswer}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n`,
-    );
+    io.stdout(`${first === null ? '' : `${first}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n`);
   }
   return counts.failed === 0 && join.status === 'pass' ? EXIT_OK : EXIT_FAILED;
 }
@@ -194,14 +217,28 @@ function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: 
   return { bind: { host: remote.family === 6 ? '::1' : '127.0.0.1', port: 0, family: remote.family }, remote };
 }
 
-/** `--checksums form|hashes` (a server's check of checksum answers, checksum-check.ts). */
-function checksumsFlag(role: Role, value: string | undefined): ChecksumChecks {
-  if (value === undefined) return 'form';
+/**
+ * `--checksums form|hashes` (a server's check of checksum answers, checksum-check.ts). A server given
+ * `--manifest` checks every hash against it unless told otherwise, as a real server with a manifest does.
+ */
+function checksumsFlag(role: Role, value: string | undefined, manifest: boolean): ChecksumChecks {
+  if (value === undefined) return role === 'server' && manifest ? 'hashes' : 'form';
   if (role === 'client')
     throw new UsageError('peer client: --checksums is for a server (it checks the answers a client sends)');
   if (!(CHECKSUM_CHECKS as readonly string[]).includes(value))
     throw new UsageError(`--checksums: "${value}" is not one of ${CHECKSUM_CHECKS.join(', ')}`);
   return value as ChecksumChecks;
+}
+
+/** The stderr line naming the manifest file and the rounds bcsim stands in. */
+function manifestLine(role: Role, manifest: ManifestFlag, checksums: ChecksumChecks): string {
+  if (role === 'client') return manifestNote(manifest, (many) => `${many ? 'use' : 'uses'} bcsim's stand-in hashes`);
+  return manifestNote(
+    manifest,
+    (many) =>
+      `${many ? 'are' : 'is'} asked from bcsim's stand-in${checksums === 'hashes' ? `, ${many ? 'their answers' : 'its answer'} checked by form only` : ''}`,
+    `answers checked ${checksums === 'hashes' ? 'hash by hash' : 'by form'} (--checksums ${checksums})`,
+  );
 }
 
 function clientsFlag(role: Role, value: string | undefined): number {

@@ -4,9 +4,11 @@
 // means much, and a CI job must fail.
 import { usToSeconds } from '../../core/engine/index.js';
 import type { ConformanceResult, Evidence } from '../conformance/index.js';
+import type { ChecksumRefusal } from './checksum-refusal.js';
 import type { LivePeer } from './live-peer.js';
 
-export function joinResult(live: LivePeer): ConformanceResult {
+/** `refusal`: the server refused a checksum answer of ours (checksum-refusal.ts), which then is the evidence. */
+export function joinResult(live: LivePeer, refusal: ChecksumRefusal | null = null): ConformanceResult {
   const evidence: Evidence[] = [];
   let checked = 0;
   for (const c of live.connections) {
@@ -16,9 +18,12 @@ export function joinResult(live: LivePeer): ConformanceResult {
     if (c.joinedAtUs !== null) continue;
     evidence.push({
       connection: c.client,
-      timeS: usToSeconds(live.clock.now),
-      seq: 0,
-      detail: `the join did not complete: the counterpart did not answer every join step (last state ${c.peer.state}; see its datagrams in the summary)`,
+      timeS: refusal === null ? usToSeconds(live.clock.now) : refusal.answeredAtS,
+      seq: refusal === null ? 0 : refusal.seq,
+      detail:
+        refusal === null
+          ? `the join did not complete: the counterpart did not answer every join step (last state ${c.peer.state}; see its datagrams in the summary)`
+          : `the join did not complete: ${refusal.summary}`,
       hex: '',
     });
   }

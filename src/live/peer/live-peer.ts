@@ -57,6 +57,8 @@ export interface LivePeerOptions {
   readonly clock?: WallClock;
   /** A server's check of checksum answers: their form (default), or every hash against the manifest too. */
   readonly checksums?: ChecksumChecks;
+  /** Rounds a server checks by form alone whatever `checksums` says: bcsim's stand-ins for rounds a manifest file lacks. */
+  readonly formOnlyRounds?: readonly number[];
   /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
   readonly warn?: (line: string) => void;
 }
@@ -114,7 +116,7 @@ export class LivePeer {
 
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
-    this.checksums = new ChecksumCheck(options.scenario.traffic.manifest, options.checksums);
+    this.checksums = new ChecksumCheck(options.scenario.traffic.manifest, options.checksums, options.formOnlyRounds);
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
     const scenario = options.scenario;

@@ -19,3 +19,5 @@ export { MAX_SCHEME_FILE_BYTES, SCHEME_BUILTIN_DIR, isSchemeScenarioRef } from '
 export { STORED_BUILTINS_FILE } from './stored.js';
 export { cellAt, cells, comboCount, comboSets, comboVary, gridSize } from './grid.js';
 export type { GridCell, GridSpec, Vary } from './grid.js';
+export { MAX_MANIFEST_FILE_BYTES, readManifestFile } from './manifest-file.js';
+export type { LoadedManifest, ManifestForm, ManifestRoundSource } from './manifest-file.js';

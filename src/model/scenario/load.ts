@@ -240,7 +240,7 @@ function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-function jsonErrorWhere(text: string, error: Error): string {
+export function jsonErrorWhere(text: string, error: Error): string {
   const invisible = /^Unexpected token '([\p{Cc}\p{Cf}\p{Z}])'/u.exec(error.message);
   if (invisible)
     return `unexpected invisible character U+${invisible[1].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${whereIn(text, text.indexOf(invisible[1]))}`;

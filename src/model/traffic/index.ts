@@ -36,7 +36,7 @@ export {
   standInFile,
   standInHash,
 } from './manifest.js';
-export type { ChecksumManifest, ManifestFile, ManifestSubdir, ManifestTree } from './manifest.js';
+export type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir, ManifestTree } from './manifest.js';
 export {
   checksumAnswer,
   checksumResponsePayload,
@@ -46,4 +46,6 @@ export {
   responseMismatch,
   roundLabel,
 } from './checksum.js';
-export type { ChecksumRequest } from './checksum.js';
+export type { ChecksumRequest, ChecksumResponse } from './checksum.js';
+export { checksumAnswerHashes, checksumAnswerHead, checksumAnswerLines, hashHex } from './checksum-hashes.js';
+export type { ChecksumAnswerHashes } from './checksum-hashes.js';
