@@ -130,6 +130,10 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       '--wrap-budget <d>',
       'how long each wrap case (seq-wrap, server-seq-wrap) may take per category before it says NOT EXERCISED (default 60s)',
     )
+    .option(
+      '--manifest <file>',
+      "the checksum hashes to answer with, for a server that checks them: bcsim's manifest form or a hash tool's JSON (rounds it lacks keep bcsim's stand-ins, and the run says so)",
+    )
     .option('--scenario <s>', 'whose checksum manifest the join answers with (built-in name or file); default: live')
     .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')
     .option(

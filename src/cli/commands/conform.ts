@@ -21,6 +21,7 @@ import { writeFilesTogether } from '../../analysis/report/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
+import { manifestFlag, manifestNote } from '../manifest-flag.js';
 import { loadForCli } from '../scenario-ref.js';
 
 export interface ConformFlags {
@@ -38,6 +39,7 @@ export interface ConformFlags {
   pcap?: string;
   list?: boolean;
   requireExercised?: boolean;
+  manifest?: string;
 }
 
 export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<number> {
@@ -64,6 +66,7 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   if (flags.peerTimeout !== undefined) extraFlags.push('--peer-timeout', flags.peerTimeout);
   if (flags.wrapBudget !== undefined) extraFlags.push('--wrap-budget', flags.wrapBudget);
   if (flags.scenario !== undefined) extraFlags.push('--scenario', flags.scenario);
+  if (flags.manifest !== undefined) extraFlags.push('--manifest', flags.manifest);
   if (flags.bind !== undefined) extraFlags.push('--bind', flags.bind);
   if (flags.requireExercised) extraFlags.push('--require-exercised');
   const timings = conformTimings(
@@ -71,6 +74,7 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
     wrapBudget === undefined ? undefined : usToMs(wrapBudget),
   );
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
+  const manifest = manifestFlag(flags.manifest, io.cwd);
   const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
   const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
@@ -84,13 +88,17 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
     caseIds,
     seed,
     parallelSessions: parallel,
-    manifest: scenario.traffic.manifest,
+    manifest: manifest?.manifest ?? scenario.traffic.manifest,
     timings,
     extraFlags,
   }).catch(setupError);
   io.stderr(
     `bcsim conform: ${caseIds.length} cases against ${flags.server}, seed ${seed}, up to ${parallel} sessions at once${options.distinctHosts ? ', each from its own 127.0.0.x' : ''}\n`,
   );
+  if (manifest !== null)
+    io.stderr(
+      `bcsim conform: ${manifestNote(manifest, (many) => `${many ? 'are' : 'is'} answered with bcsim's stand-in hashes`)}\n`,
+    );
   const run = await runConform(options, {
     caseDone: (r, done, total) => io.stderr(`  [${done}/${total}] ${r.id}: ${r.status}\n`),
     caseError: (id, error) =>
@@ -101,7 +109,8 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   const { report, pcap } = run;
   const requireExercised = flags.requireExercised === true;
   const outcome = conformOutcome(report, requireExercised);
-  const json = `${JSON.stringify({ ...report, outcome }, null, 2)}\n`;
+  const manifestUsed = manifest === null ? null : { file: manifest.file, form: manifest.form, rounds: manifest.rounds };
+  const json = `${JSON.stringify({ ...report, manifest: manifestUsed, outcome }, null, 2)}\n`;
   const files: Array<{ path: string; content: string }> = [];
   if (outFile !== undefined) files.push({ path: outFile, content: json });
   if (junitFile !== undefined) files.push({ path: junitFile, content: conformJunitXml(report, requireExercised) });

@@ -11,8 +11,8 @@ import {
   FINAL_ROUND,
   Opcode,
   checksumAnswer,
+  DEFAULT_MANIFEST,
   findRound,
-  isDefaultManifest,
   joinSteps,
   parseChecksumRequest,
   roundLabel,
@@ -245,7 +245,9 @@ function answerHashes(manifest: ChecksumManifest, round: number): string {
     ...files.slice(0, NAMED_FILES).map((f) => `${f.name} ${hex(f.nameHash)}/${hex(f.contentHash)}`),
     ...(files.length > NAMED_FILES ? [`… ${files.length - NAMED_FILES} more files`] : []),
   );
-  const origin = !isDefaultManifest(manifest)
+  // A round equal to the default's is bcsim's own: the captured answer (round 0) or a stand-in.
+  const own = JSON.stringify(findRound(DEFAULT_MANIFEST, round)) === JSON.stringify(r);
+  const origin = !own
     ? 'from the manifest given'
     : round === 0
       ? "bcsim's default, the captured stock client's answer"

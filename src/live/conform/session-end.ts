@@ -73,9 +73,11 @@ export function silenceDetail(session: { readonly lastArrivalMs: number }, asked
   return `it went silent: ${heard}, and our keepalive at t=${msToSeconds(askedMs).toFixed(3)} s got no ACK in ${msToSeconds(waitedMs).toFixed(1)} s`;
 }
 
-/** "a game BootPlayer (opcode 0x04, reason 4) at t=1.234 s" / "went silent: …". */
+/** "the server sent a game BootPlayer (opcode 0x04, reason 4) at t=1.234 s" / "it went silent: …". */
 export function describeEnd(end: SessionEnd): string {
-  return end.how === 'silent' ? end.detail : `${end.detail} at t=${msToSeconds(end.timeMs).toFixed(3)} s`;
+  return end.how === 'silent'
+    ? end.detail
+    : `the server sent ${end.detail} at t=${msToSeconds(end.timeMs).toFixed(3)} s`;
 }
 
 /** A checksum answer the server refused: which round, what we sent, what it did. */
@@ -89,5 +91,5 @@ export interface Refusal {
 
 /** The one line that says a server refused our checksum answer, and what to do. */
 export function refusalLine(refusal: Refusal): string {
-  return `the server refused our round-${refusal.round} checksum answer (${refusal.sent}): ${refusal.did}. If it checks file hashes, give it its manifest: --manifest FILE`;
+  return `the server refused our round-${refusal.round} checksum answer (${refusal.sent}): ${refusal.did} — if it checks file hashes, give it its manifest with --manifest FILE`;
 }

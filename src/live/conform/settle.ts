@@ -7,6 +7,7 @@
 //   names that end first, with the datagram of ours that came just before it,
 //   and the case that probes that datagram's fault explains it.
 import { TYPE_ACK, isLowType } from '../../core/codec/index.js';
+import { secondsToMs } from '../../core/engine/index.js';
 import type { DataMessage } from '../../core/codec/index.js';
 import type { CaseEvidence, ConformCase, Verdict } from './case-types.js';
 import { evidence, seqLabel } from './case-types.js';
@@ -65,11 +66,28 @@ export async function settle(
   const unread = clients.flatMap(unreadProofs);
   const read = withUnread(verdict, unread);
   if (read.status !== 'fail' || c.endsSessions) return { ...read, removedAfter: null, removalFault: null };
+  // Sessions keep their own clocks: ends and evidence are compared on the campaign's.
+  const onCampaign = (client: ConformClient, ms: number) => client.openedAtMs + ms;
   const ended = clients
     .filter((client) => client.ended !== null)
-    // Sessions keep their own clocks: compare ends on the campaign's.
-    .sort((a, b) => a.openedAtMs + (a.ended as SessionEnd).timeMs - (b.openedAtMs + (b.ended as SessionEnd).timeMs))[0];
+    .sort((a, b) => onCampaign(a, (a.ended as SessionEnd).timeMs) - onCampaign(b, (b.ended as SessionEnd).timeMs))[0];
   if (ended === undefined) return { ...read, removedAfter: null, removalFault: null };
+  // An end after the FAIL's first evidence did not cause it: it is told last, not first.
+  const firstFound = Math.min(
+    ...read.evidence.map((e) => {
+      const client = clients.find((k) => k.label === e.session);
+      return client === undefined || e.timeS === null
+        ? Number.POSITIVE_INFINITY
+        : onCampaign(client, secondsToMs(e.timeS));
+    }),
+  );
+  if (onCampaign(ended, (ended.ended as SessionEnd).timeMs) > firstFound)
+    return {
+      ...read,
+      evidence: [...read.evidence, evidence(ended, `afterwards, ${describeEnd(ended.ended as SessionEnd)}`)],
+      removedAfter: null,
+      removalFault: null,
+    };
   const end = ended.ended as SessionEnd;
   const cause = causeOf(ended, end);
   const removedAfter: RemovedAfter = {
@@ -80,7 +98,7 @@ export async function settle(
   const after = cause === null ? '' : ` after our ${cause.note}${cause.fault ? ` (${faultLabel(cause.fault)})` : ''}`;
   const first = evidence(
     ended,
-    `removed${after}: the server ended this session with ${describeEnd(end)}`,
+    `removed${after}: ${describeEnd(end)}`,
     cause ?? ended.arrivals.find((a) => a.timeMs === end.timeMs) ?? null,
   );
   return {
@@ -92,22 +110,31 @@ export async function settle(
   };
 }
 
-/** A PASS or NOT EXERCISED resting on an unread datagram is a FAIL; a FAIL names it first. */
+/** Messages named in an unread-datagram line; the rest are counted. */
+const NAMED_UNACKED = 4;
+
+/**
+ * A PASS or NOT EXERCISED resting on an unread datagram is a FAIL that leads with it;
+ * a FAIL keeps its own evidence first and adds it after.
+ */
 function withUnread(verdict: Verdict, unread: readonly Unread[]): Verdict {
   if (unread.length === 0) return verdict;
-  const lines: CaseEvidence[] = unread.map(({ client, departure, unacked }) =>
-    evidence(
+  const lines: CaseEvidence[] = unread.map(({ client, departure, unacked }) => {
+    const named = unacked
+      .slice(0, NAMED_UNACKED)
+      .map((m) => seqLabel(m.seq as number, isLowType(m.type), m.fragment ? m.fragIndex : null));
+    const more = unacked.length > NAMED_UNACKED ? ` and ${unacked.length - NAMED_UNACKED} more` : '';
+    return evidence(
       client,
-      `the server did not read our datagram "${departure.note}": ${unacked.map((m) => seqLabel(m.seq as number, isLowType(m.type), m.fragment ? m.fragIndex : null)).join(', ')} in it got no ACK; ${reactionSince(client, departure.timeMs)}`,
+      `no ACK came for our datagram "${departure.note}" (${named.join(', ')}${more}): a server that reads a datagram ACKs its reliable messages; ${reactionSince(client, departure.timeMs)}`,
       departure,
-    ),
-  );
+    );
+  });
+  if (verdict.status === 'fail') return { ...verdict, evidence: [...verdict.evidence, ...lines] };
   const { departure } = unread[0];
-  const head = `the server did not read our datagram "${departure.note}"`;
-  if (verdict.status === 'fail') return { ...verdict, evidence: [...lines, ...verdict.evidence] };
   return {
     status: 'fail',
-    summary: `${head}, so the case cannot pass (it ${verdict.status === 'pass' ? 'would have passed' : 'was not exercised'}: ${verdict.summary})`,
+    summary: `the server did not read our datagram "${departure.note}" (no ACK of ours in it came), so the case cannot ${verdict.status === 'pass' ? 'pass' : 'be skipped'}: ${verdict.summary}`,
     evidence: [...lines, ...verdict.evidence],
   };
 }

@@ -30,7 +30,6 @@ export {
   MAX_MANIFEST_TEXT_CHARS,
   MAX_SUBDIRS,
   findRound,
-  isDefaultManifest,
   manifestProblem,
   numberedFiles,
   standInFile,

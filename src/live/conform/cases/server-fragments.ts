@@ -212,25 +212,32 @@ async function mixedRun(ctx: CaseContext): Promise<Verdict> {
   let holding = true;
   receiver.withhold = (m) => holding && isServerFragment(m.message);
   const long = sendLong(pair);
+  // Real fragments when the server sends them; else only the stale kind (fragment ACKs of a whole message).
   const f = await awaitFragments(receiver, long.at);
-  if (f === null)
-    return notExercised(`the server did not relay our ${LONG_BYTES}-byte message as fragments (see server-fragments)`);
   // Control (optional): the server re-sends an unACKed fragment, so that clearing can be judged.
-  const resent = await receiver.waitFor(
-    (m) => isServerFragment(m.message) && m.message.seq === f.seq && ![...f.first.values()].includes(m),
-    t.resendWaitMs,
-    long.at,
-  );
+  const resent =
+    f === null
+      ? null
+      : await receiver.waitFor(
+          (m) => isServerFragment(m.message) && m.message.seq === f.seq && ![...f.first.values()].includes(m),
+          t.resendWaitMs,
+          long.at,
+        );
   holding = false;
   const controlSeq = (control.message as DataMessage).seq as number;
-  const acks: AckMessage[] = [fragmentAck(f.seq, 0), ackMessage(controlSeq, false)];
-  for (let i = f.count - 1; i >= 1; i--) acks.push(fragmentAck(f.seq, i));
-  acks.push(fragmentAck(controlSeq, 2));
+  const acks: AckMessage[] = [];
+  if (f !== null) acks.push(fragmentAck(f.seq, 0));
+  acks.push(ackMessage(controlSeq, false));
+  if (f !== null) for (let i = f.count - 1; i >= 1; i--) acks.push(fragmentAck(f.seq, i));
+  acks.push(fragmentAck(controlSeq, 2), fragmentAck(controlSeq, 0));
+  const fragmentAcks = acks.filter((a) => a.fragIndex !== null).length;
   const witness = keepaliveMessage(receiver) as DataMessage;
   const at = receiver.now;
   const bytes = receiver.sendWitnessed(
     acks,
-    `the ${f.count} fragment ACKs of seq ${f.seq} mixed with a 4-byte ACK and a stale fragment ACK`,
+    f === null
+      ? `a 4-byte ACK and ${fragmentAcks} fragment ACKs of a whole message`
+      : `the ${f.count} fragment ACKs of seq ${f.seq} mixed with a 4-byte ACK and stale fragment ACKs`,
     'fragment-acks-mixed',
     witness,
   );
@@ -239,17 +246,19 @@ async function mixedRun(ctx: CaseContext): Promise<Verdict> {
   const parse: Verdict =
     read !== undefined
       ? pass(
-          `our keepalive after ${acks.length} ACKs (${f.count + 1} of them 5-byte fragment ACKs) in one datagram was ACKed`,
+          `our keepalive after ${acks.length} ACKs (${fragmentAcks} of them 5-byte fragment ACKs) in one datagram was ACKed`,
         )
       : fail('a message after fragment ACKs in the same datagram was not read', [
           evidence(
             receiver,
-            `our keepalive, after ${acks.length} ACKs of which ${f.count + 1} are 5-byte fragment ACKs, got no ACK: the server stopped reading the datagram; ${reactionSince(receiver, at)}`,
+            `our keepalive, after ${acks.length} ACKs of which ${fragmentAcks} are 5-byte fragment ACKs, got no ACK: the server stopped reading the datagram; ${reactionSince(receiver, at)}`,
             { timeMs: at, bytes },
           ),
         ]);
   const clearing: Verdict[] = [];
-  if (resent === null)
+  if (f === null)
+    clearing.push(notExercised(`the server sent no fragments (see server-fragments), so clearing could not be judged`));
+  else if (resent === null)
     clearing.push(notExercised('the server re-sent no unACKed fragment, so clearing could not be judged'));
   else {
     const late = copiesAfterAck(receiver, f.seq, new Map([...f.first.keys()].map((i) => [i, at])), t.ackGraceMs);

@@ -14,6 +14,7 @@ import { RELAY_WAIT_MS, isVerdict, joinedPair, relayControl, relayMessage, relay
 const IN_FLIGHT = 40;
 /** The fixed queue size the case is meant to get past. */
 const SMALL_QUEUE = 16;
+/** Messages (or ACKs) per datagram: fewer than the 33 of the fullest stock datagram, so capacity is not judged here. */
 const PER_DATAGRAM = 20;
 
 async function windowRun(ctx: CaseContext): Promise<Verdict> {
@@ -67,12 +68,13 @@ async function windowRun(ctx: CaseContext): Promise<Verdict> {
   holding = false;
   const seqs = [...withCopies.values()].map((list) => (list[0].message as DataMessage).seq as number);
   const ackAt = receiver.now;
-  receiver.sendWitnessed(
-    seqs.map((s) => ackMessage(s, false)),
-    `ACKs of the ${seqs.length} relayed messages left unACKed`,
-    'withheld-acks',
-    keepaliveMessage(receiver) as DataMessage,
-  );
+  for (let i = 0; i < seqs.length; i += PER_DATAGRAM)
+    receiver.sendWitnessed(
+      seqs.slice(i, i + PER_DATAGRAM).map((seq) => ackMessage(seq, false)),
+      `ACKs of relayed messages left unACKed (${i + 1}–${Math.min(seqs.length, i + PER_DATAGRAM)} of ${seqs.length})`,
+      'withheld-acks',
+      keepaliveMessage(receiver) as DataMessage,
+    );
   await receiver.sleep(Math.max(RELAY_WAIT_MS, t.resendMaxMs + t.ackGraceMs));
   const all = copies();
   const found = [];
