@@ -31,6 +31,7 @@ const INTEGRATION = [
   'test/live/boundary.test.ts',
   'test/live/conform-cli.test.ts',
   'test/live/conform.test.ts',
+  'test/live/conform-planted.test.ts',
   'test/live/goodbye.test.ts',
   'test/live/mixed-ends.test.ts',
   'test/live/peer-cli.test.ts',

@@ -1,127 +1,106 @@
-// `bcsim conform` against bcsim's own `peer server` on loopback: the fixed
-// server passes every case with none left not exercised, and each planted
-// server bug (PlantedBug) makes exactly its cases fail. This shows every case
-// can fail and none fails spuriously. Servers and campaigns are real processes;
-// the judgements are in wall time with the generous windows of the cases, so
-// they hold with the other core busy.
+// `bcsim conform` against bcsim's own `peer server` with the reference settings:
+// - fixed: every case passes, none is left not exercised;
+// - stock: the documented verdicts (its fragment-ACK bug fails the two cases on the server's fragments);
+// - a server that drops every datagram a verdict rests on, unread: every case fails, none passes;
+// - a server that refuses every join (it checks hashes, and ours differ): nothing is exercised, exit 1,
+//   and the first line names round 0 and our hashes; with its manifest, the same server is joined.
+// Servers and campaigns are real processes; the judgements use the cases' generous windows,
+// so they hold with the other core busy.
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { ConformReport } from '../../src/live/index.js';
-import { CASE_IDS } from '../../src/live/index.js';
-import { PLANTED_BUGS } from '../../src/model/transport/index.js';
-import type { PlantedBug } from '../../src/model/transport/index.js';
-import { bcsim, freeUdpPort } from '../support/live.js';
+import { DEFAULT_MANIFEST } from '../../src/model/traffic/index.js';
+import { CASE_IDS, conformTimings, parseHostPort, runConform } from '../../src/live/index.js';
+import type { HostPort } from '../../src/live/index.js';
+import { campaign, referenceServer, statuses } from '../support/conform-campaign.js';
 
-/** The cases each planted bug must fail; every other case must pass. */
-const INTENDED: Record<Exclude<PlantedBug, 'none'>, readonly string[]> = {
-  'no-duplicate-ack': ['duplicate-processing'],
-  'no-duplicate-detection': ['duplicate-processing'],
-  'reassembly-by-arrival-order': ['fragment-reassembly'],
-  'ack-ignores-category': ['ack-category'],
-  'slow-retransmit': ['retransmit'],
-  'fragment-ack-index-zero': ['fragment-acks'],
-  // An unmatched ACK clearing the oldest entry clears the round-0 request in ack-category's probe too:
-  // on the wire that is a low-type ACK clearing a high-type entry, which that case exists to catch.
-  'stale-ack-clears-oldest': ['stale-acks', 'ack-category'],
-  'ack-seq-low-byte': ['seq-wrap'],
-  'reads-32-messages': ['full-datagram'],
-  'remove-without-boot': ['removal'],
-  'disconnect-ignored': ['disconnect'],
-  'stall-on-oversize': ['garbage'],
-  'no-keepalive-echo': ['keepalive-echo'],
-  'own-seq-low-byte': ['server-seq-wrap'],
-  'fragment-sent-once': ['server-fragments'],
-  'fragment-ack-ends-datagram': ['mixed-fragment-acks'],
-  'retransmit-queue-16': ['retransmit-window'],
-  'peer-by-id': ['peer-isolation'],
-};
+const HASH_TOOL_MANIFEST = fileURLToPath(new URL('../scenarios/manifest-hash-tool.json', import.meta.url));
 
-/**
- * The server as DECISIONS.md 17 has the stock dedicated server on loopback
- * (its loop as fast as it can), with a short peer timeout so the removal
- * case's timeout probe takes seconds.
- */
-const SERVER_SETS = [
-  'transport.updatePeriodMs.server=5',
-  'transport.datagramsPerUpdate=8',
-  'transport.peerTimeoutMs=12000',
-];
+/** The stock preset's verdicts (docs/conform.md explains each): its fragment-ACK bug, seen from the wire. */
+const STOCK_FAILS = ['server-fragments', 'mixed-fragment-acks'];
 
-async function campaign(planted: PlantedBug): Promise<ConformReport> {
-  const port = await freeUdpPort();
-  const sets = SERVER_SETS.flatMap((s) => ['--set', s]);
-  const server = bcsim(
-    [
-      'peer',
-      'server',
-      '--listen',
-      `127.0.0.1:${port}`,
-      '--mode',
-      'fixed',
-      '--clients',
-      '16',
-      '--duration',
-      '150s',
-      '--switch',
-      `plantedBug=${planted}`,
-      ...sets,
-    ],
-    170_000,
-  );
-  await server.stderrSays('waiting for clients');
-  const run = bcsim(
-    ['conform', '--server', `127.0.0.1:${port}`, '--parallel', '16', '--peer-timeout', '12s', '--json'],
-    160_000,
-  );
-  const out = await run.exited;
-  server.child.kill('SIGINT');
-  await server.exited;
-  expect(out.stderr, out.stderr).not.toMatch(/Error|at .*\.js:\d+/);
-  return JSON.parse(out.stdout) as ConformReport;
-}
+const everyCase = (status: string) => Object.fromEntries(CASE_IDS.map((id) => [id, status]));
 
-function statuses(report: ConformReport): Record<string, string> {
-  return Object.fromEntries(report.cases.map((c) => [c.id, c.status]));
-}
-
-describe('bcsim conform against bcsim peer server', () => {
-  const bugs = PLANTED_BUGS.filter((b): b is Exclude<PlantedBug, 'none'> => b !== 'none');
-
-  it("has an intended set of failing cases for every planted bug, and each case is some bug's", () => {
-    expect(Object.keys(INTENDED).sort()).toEqual([...bugs].sort());
-    const covered = new Set(Object.values(INTENDED).flat());
-    expect([...covered].sort()).toEqual([...CASE_IDS].sort());
-  });
-
-  it('passes every case on the fixed server, and each planted bug fails exactly its cases', async () => {
-    // Two waves keep the two cores from being swamped by every campaign at once.
-    const all: PlantedBug[] = ['none', ...bugs];
-    const reports = new Map<PlantedBug, ConformReport>();
-    for (const wave of [all.slice(0, 7), all.slice(7)]) {
-      const done = await Promise.all(wave.map(async (b) => [b, await campaign(b)] as const));
-      for (const [b, r] of done) reports.set(b, r);
-    }
-    const fixed = reports.get('none') as ConformReport;
-    expect(fixed.answered).toBe(true);
-    expect(
-      statuses(fixed),
+describe.concurrent('bcsim conform against bcsim peer server, reference settings', () => {
+  it('fixed passes every case; stock fails exactly the fragment-ACK bug', async () => {
+    const [fixed, stock] = await Promise.all(
+      (['fixed', 'stock'] as const).map(async (mode) => {
+        const server = await referenceServer(['--mode', mode], 160_000);
+        try {
+          return await campaign(server);
+        } finally {
+          await server.stop();
+        }
+      }),
+    );
+    const odd = (r: typeof fixed) =>
       JSON.stringify(
-        fixed.cases.filter((c) => c.status !== 'pass'),
+        r.report.cases.filter((c) => c.status !== 'pass'),
         null,
         1,
-      ),
-    ).toEqual(Object.fromEntries(CASE_IDS.map((id) => [id, 'pass'])));
-    for (const bug of bugs) {
-      const report = reports.get(bug) as ConformReport;
-      const expected = Object.fromEntries(CASE_IDS.map((id) => [id, INTENDED[bug].includes(id) ? 'fail' : 'pass']));
-      const odd = report.cases.filter((c) => c.status !== expected[c.id]);
-      expect(statuses(report), `${bug}: ${JSON.stringify(odd, null, 1)}`).toEqual(expected);
-      // A FAIL carries evidence a maintainer can act on, and the command that re-runs it.
-      for (const c of report.cases.filter((x) => x.status === 'fail')) {
-        expect(c.evidence.length, `${bug} ${c.id}`).toBeGreaterThan(0);
-        expect(c.repro).toMatch(
-          new RegExp(`^npx bcsim conform --server 127\\.0\\.0\\.1:\\d+ --cases ${c.id} --seed 1`),
-        );
-      }
+      );
+    expect(statuses(fixed.report), odd(fixed)).toEqual(everyCase('pass'));
+    expect(fixed.code).toBe(0);
+    expect(fixed.report.outcome).toEqual({ ok: true, firstLine: null });
+    expect(statuses(stock.report), odd(stock)).toEqual(
+      Object.fromEntries(CASE_IDS.map((id) => [id, STOCK_FAILS.includes(id) ? 'fail' : 'pass'])),
+    );
+    expect(stock.code).toBe(1);
+    // The decisive line: a fragment came again after its 5-byte ACK.
+    for (const id of STOCK_FAILS)
+      expect(stock.report.cases.find((c) => c.id === id)?.evidence[0].detail).toMatch(/fragment \d+ of seq \d+/);
+  }, 200_000);
+
+  it('a server that drops each datagram a verdict rests on, unread, fails every case: none passes', async () => {
+    const server = await referenceServer(['--mode', 'fixed'], 160_000);
+    const dropped = new Map<string, number>();
+    try {
+      const run = await runConform({
+        server: parseHostPort(server.address, '--server') as HostPort,
+        bindHost: '127.0.0.1',
+        distinctHosts: true,
+        caseIds: CASE_IDS,
+        seed: 1,
+        parallelSessions: 16,
+        manifest: DEFAULT_MANIFEST,
+        timings: conformTimings(12_000),
+        capture: false,
+        extraFlags: [],
+        // The fault: every datagram with a proof is dropped before it leaves, as a server that discards it would.
+        dropProof: (caseId) => {
+          dropped.set(caseId, (dropped.get(caseId) ?? 0) + 1);
+          return true;
+        },
+      });
+      const report = run.report;
+      const odd = report.cases.filter((c) => c.status !== 'fail');
+      expect(statuses(report), JSON.stringify(odd, null, 1)).toEqual(everyCase('fail'));
+      // The fault fired in every case.
+      for (const id of CASE_IDS) expect(dropped.get(id) ?? 0, id).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
     }
-  }, 170_000);
+  }, 200_000);
+
+  it('a server that refuses every join: nothing exercised, exit 1, the first line names round 0 and our hashes', async () => {
+    // It checks hashes against a manifest whose hashes are not bcsim's.
+    const server = await referenceServer(['--mode', 'fixed', '--manifest', HASH_TOOL_MANIFEST], 90_000);
+    try {
+      const refused = await campaign(server, ['--cases', 'retransmit,keepalive-echo,disconnect']);
+      expect(refused.code).toBe(1);
+      expect(refused.report.counts).toEqual({ pass: 0, fail: 0, notExercised: 3 });
+      const line = refused.report.outcome.firstLine as string;
+      expect(line).toMatch(
+        /^bcsim conform: nothing was exercised: the server refused our round-0 checksum answer \(ref 0x7E0CE243, dir 0x4DAFCB2F, App\.pyc 0x373EB677\/0xF8A0A768; bcsim's default, the captured stock client's answer\): the server sent a transport Boot/,
+      );
+      expect(line).toMatch(/give it its manifest with --manifest FILE$/);
+      expect(refused.stderr).toContain(line);
+      // Given the server's own manifest, the same campaign joins and is judged.
+      const joined = await campaign(server, ['--cases', 'keepalive-echo', '--manifest', HASH_TOOL_MANIFEST]);
+      expect(statuses(joined.report)).toEqual({ 'keepalive-echo': 'pass' });
+      expect(joined.code).toBe(0);
+      expect(joined.stderr).toMatch(/manifest .*manifest-hash-tool\.json \(hash-tool form\): rounds 0, 1, 2, 3 from/);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });

@@ -6,9 +6,9 @@
 // - a FAIL whose session the server had ended (a Boot, its Disconnect, silence)
 //   names that end first, with the datagram of ours that came just before it,
 //   and the case that probes that datagram's fault explains it.
-import { TYPE_ACK, isLowType } from '../../core/codec/index.js';
+import { TYPE_ACK, ackFlagsLowType, isLowType } from '../../core/codec/index.js';
 import { secondsToMs } from '../../core/engine/index.js';
-import type { DataMessage } from '../../core/codec/index.js';
+import type { DataMessage, Located } from '../../core/codec/index.js';
 import type { CaseEvidence, ConformCase, Verdict } from './case-types.js';
 import { evidence, seqLabel } from './case-types.js';
 import type { ConformClient, Departure } from './client.js';
@@ -151,11 +151,25 @@ function unreadProofs(client: ConformClient): Unread[] {
   const out: Unread[] = [];
   for (const departure of proven) {
     const unacked = departure.proof.filter(
-      (m) => !acks.some((a) => a.timeMs >= departure.timeMs && isAckOf(a.message, m)),
+      (m) => !acks.some((a) => a.timeMs >= departure.timeMs && readsProof(a.message, m)),
     );
     if (unacked.length > 0) out.push({ client, departure, unacked });
   }
   return out;
+}
+
+/**
+ * Does this ACK show the server read `proof`? Its own ACK does; for a fragment, any ACK
+ * of its seq and category does too: a wrong fragment index is fragment-acks' to judge.
+ */
+function readsProof(ack: Located, proof: DataMessage): boolean {
+  if (isAckOf(ack, proof)) return true;
+  return (
+    proof.fragment &&
+    ack.type === TYPE_ACK &&
+    ack.seq === proof.seq &&
+    ackFlagsLowType(ack.flags) === isLowType(proof.type)
+  );
 }
 
 /**

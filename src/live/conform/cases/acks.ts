@@ -121,7 +121,8 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   const t = ctx.timings;
   // What we leave unACKed: request rounds, and (part B) the keepalive echo.
   const holdRounds = new Set<number>([0]);
-  let holdEcho = true;
+  // Only part B leaves an echo unACKed (for no longer than it must: a server drops a peer whose message stays unACKed).
+  let holdEcho = false;
   client.withhold = (m) => {
     if (!isData(m.message) || !m.message.reliable) return false;
     if (isChecksumRequest(m)) return holdRounds.has(m.message.payload[1]);
@@ -145,6 +146,8 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   const copy = await waitCopy(client, r0, await readAt(client, witnessA, forgedAt, t), t.resendWaitMs);
   holdRounds.delete(0);
   if (copy !== null) {
+    // Judged: ACK it now, as a client does the copy (a server drops a peer whose message stays unACKed).
+    client.send([ackMessage(seq, false)], 'ACK of the round-0 request');
     parts.push(
       pass(
         `A: a low-type ACK of seq ${seq} left the round-0 request (high) to be re-sent after ${seconds(copy.timeMs - r0.timeMs)}`,
@@ -194,11 +197,13 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   }
   // B (optional: a server that echoes no keepalive gives it no chance): the echo (low) against a high-type ACK of its seq.
   const partB: Verdict[] = [];
+  const sentB = client.now;
+  holdEcho = true;
   client.send([keepaliveMessage(client)], 'Keepalive');
   const echo = await client.waitFor(
     (m) => isData(m.message) && m.message.type === TYPE_DATA && m.message.reliable,
     t.stepMs,
-    forgedAt,
+    sentB,
   );
   if (echo === null) {
     partB.push(notExercised('B: the server sent no reliable low-type message (no keepalive echo) to pair with'));
@@ -213,6 +218,8 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
       witnessB,
     );
     const again = await waitCopy(client, echo, await readAt(client, witnessB, at, t), t.resendWaitMs);
+    holdEcho = false;
+    client.send([ackMessage(echoSeq, true)], 'ACK of the echo');
     if (again !== null)
       partB.push(pass(`B: a high-type ACK of seq ${echoSeq} left the keepalive echo (low) to be re-sent`));
     else
@@ -230,7 +237,6 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
         ]),
       );
   }
-  holdEcho = false;
   return combine(parts, partB);
 }
 

@@ -18,10 +18,12 @@ import {
   newProgress,
   requestIsRound,
 } from '../join.js';
-import { isAckOf } from '../session-end.js';
+import { describeEnd, isAckOf } from '../session-end.js';
+import { answerThen } from './copies.js';
 
-/** The request the victim leaves unACKed (its seq is what the intruder ACKs). */
+/** The request the victim leaves unACKed and the intruder ACKs, and the one it leaves unACKed as a control. */
 const HELD_ROUND = 3;
+const CONTROL_ROUND = 2;
 
 async function isolationRun(ctx: CaseContext): Promise<Verdict> {
   const t = ctx.timings;
@@ -29,23 +31,22 @@ async function isolationRun(ctx: CaseContext): Promise<Verdict> {
   const intruder = await ctx.open('peer-isolation/intruder');
   intruder.quiet();
   const progress = newProgress();
-  victim.withhold = (m) => isChecksumRequest(m) && requestIsRound(m, HELD_ROUND);
+  // The victim leaves two requests unACKed: round 2's shows the server re-sends at all, round 3's is the one forged.
+  let holding = true;
+  victim.withhold = (m) =>
+    holding && isChecksumRequest(m) && (requestIsRound(m, CONTROL_ROUND) || requestIsRound(m, HELD_ROUND));
   if (!(await connect(victim, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
   victim.send([keepaliveMessage(victim)], 'Keepalive');
-  if (!(await answerRounds(victim, ctx.manifest, progress, { untilRound: HELD_ROUND - 1, timings: t })))
+  if (!(await answerRounds(victim, ctx.manifest, progress, { untilRound: CONTROL_ROUND - 1, timings: t })))
     return notExercised(`join stopped: ${progress.stopped}`);
-  const held = await awaitRequest(victim, ctx.manifest, progress, HELD_ROUND, { timings: t });
+  const control = await awaitRequest(victim, ctx.manifest, progress, CONTROL_ROUND, { timings: t });
+  if (control === null) return notExercised(`join stopped: ${progress.stopped}`);
+  const held = await answerThen(victim, ctx, progress, control, HELD_ROUND);
   if (held === null) return notExercised(`join stopped: ${progress.stopped}`);
   const seq = (held.message as DataMessage).seq as number;
-  const sameAsHeld = (m: ServerMessage) => m !== held && isChecksumRequest(m) && requestIsRound(m, HELD_ROUND);
-  // Control: the server re-sends the unACKed request at all.
-  const control = await victim.waitFor(sameAsHeld, t.resendWaitMs, held.timeMs + 1);
-  if (control === null)
-    return notExercised(
-      `the server did not re-send the unACKed round-${HELD_ROUND} request in ${seconds(t.resendWaitMs)}: no re-sends to judge a forged ACK by`,
-    );
   const slot = victim.slot ?? 0;
-  // The intruder speaks as the victim: its peer id, an ACK of the held request, a Disconnect in its name.
+  // At once, before any re-send is due: the intruder speaks as the victim (its peer id), ACKs the held
+  // request and sends a Disconnect in its name.
   intruder.slot = slot;
   const forgedAt = victim.now;
   const intruderAt = intruder.now;
@@ -58,15 +59,23 @@ async function isolationRun(ctx: CaseContext): Promise<Verdict> {
     { fault: 'forged-peer' },
   );
   intruder.slot = null;
-  await victim.sleep(t.resendMaxMs + t.ackGraceMs);
+  const copyOf = (request: ServerMessage) => (m: ServerMessage) =>
+    m !== request && isChecksumRequest(m) && requestIsRound(m, (request.message as DataMessage).payload[1]);
+  const [controlCopy, heldCopy] = await Promise.all([
+    victim.waitFor(copyOf(control), t.resendWaitMs, control.timeMs + 1),
+    victim.waitFor(copyOf(held), t.resendWaitMs, forgedAt + 1),
+  ]);
+  if (controlCopy === null && heldCopy === null)
+    return notExercised(
+      `the server re-sent neither of two unACKed requests in ${seconds(t.resendWaitMs)}: no re-sends to judge a forged ACK by (see the retransmit case)`,
+    );
   const found = [];
-  const again = victim.serverMessages().find((m) => m.timeMs > forgedAt + t.ackGraceMs && sameAsHeld(m));
-  if (again === undefined)
+  if (heldCopy === null)
     found.push(
       evidence(
         victim,
-        `the victim's round-${HELD_ROUND} request (seq ${seq} high), unACKed by the victim, was never re-sent after the other address ACKed it: the forged ACK cleared it`,
-        control,
+        `the victim's round-${HELD_ROUND} request (seq ${seq} high), unACKed by the victim, was never re-sent after another address ACKed it: the forged ACK cleared it (the round-${CONTROL_ROUND} request, also unACKed, was re-sent)`,
+        held,
       ),
     );
   // Still served? A keepalive of the victim must be ACKed.
@@ -78,33 +87,28 @@ async function isolationRun(ctx: CaseContext): Promise<Verdict> {
     found.push(
       evidence(
         victim,
-        `after the other address sent a Disconnect naming slot ${slot}, the victim's keepalive got no ACK${victim.ended ? ` and the server sent ${victim.ended.detail}` : ''}: the forged Disconnect removed it`,
+        `after another address sent a Disconnect naming slot ${slot}, the victim's keepalive got no ACK${victim.ended ? ` and ${describeEnd(victim.ended)}` : ''}: the forged Disconnect removed it`,
         victim.arrivals.at(-1) ?? null,
       ),
     );
   const leaked = intruder.arrivals.find((a) => a.messages?.some((m) => isData(m)));
   if (leaked !== undefined)
     found.push(evidence(intruder, "the server sent a player's messages to the other address", leaked));
-  // The victim's own ACK, witnessed, must end the re-sends: the server reads the victim.
-  victim.withhold = () => false;
-  const ackAt = victim.now;
+  // The victim's own ACKs, witnessed, end it: the server reads the victim.
+  holding = false;
   victim.sendWitnessed(
-    [ackMessage(seq, false)],
-    `the victim's own ACK of seq ${seq}`,
+    [ackMessage((control.message as DataMessage).seq as number, false), ackMessage(seq, false)],
+    `the victim's own ACKs of the two requests`,
     'late-ack',
     keepaliveMessage(victim) as DataMessage,
   );
-  await victim.sleep(t.resendMaxMs + t.ackGraceMs);
-  const after = victim.serverMessages().find((m) => m.timeMs > ackAt + t.ackGraceMs && sameAsHeld(m));
-  if (after !== undefined && found.length === 0)
-    found.push(evidence(victim, `the request was re-sent after the victim's own ACK of it`, after));
   if (found.length > 0)
-    return fail('a datagram from another address naming a player changed that player’s connection', [
+    return fail("a datagram from another address naming a player changed that player's connection", [
       ...found,
       evidence(intruder, "the other address's datagram", { timeMs: intruderAt, bytes: forgedBytes }),
     ]);
   return pass(
-    `an ACK and a Disconnect from another address naming slot ${slot} changed nothing: the request was still re-sent, the player still served, nothing went to the other address, and the player's own ACK ended the re-sends`,
+    `an ACK and a Disconnect from another address naming slot ${slot} changed nothing: the forged-ACKed request was still re-sent, the player still served, and nothing went to the other address`,
   );
 }
 

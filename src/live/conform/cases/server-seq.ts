@@ -94,7 +94,9 @@ async function highProbe(ctx: CaseContext, pair: Pair): Promise<Verdict> {
         senderSeqs.push(m.seq as number);
         batch.push(m);
       }
-      sender.send(batch, `${batch.length} messages for the server to relay`, { fault: 'relay-flood' });
+      // The first datagram of the flood carries the proof that the server reads it.
+      const proof = sent === batch.length ? 'all' : [];
+      sender.send(batch, `${batch.length} messages for the server to relay`, { fault: 'relay-flood', proof });
       continue;
     }
     await receiver.sleep(2);
@@ -159,7 +161,7 @@ async function lowProbe(ctx: CaseContext, client: ConformClient): Promise<Verdic
       client.send(
         Array.from({ length: n }, () => keepaliveMessage(client)),
         `${n} keepalives for the server to echo`,
-        { fault: 'relay-flood' },
+        { fault: 'relay-flood', proof: sent === 0 ? 'all' : [] },
       );
       sent += n;
       continue;

@@ -1,0 +1,80 @@
+// Each planted server bug (PlantedBug) makes exactly its own conform cases fail:
+// every case can fail, and none fails spuriously. One campaign per planted bug,
+// against bcsim's peer server with the reference settings.
+//
+// The two wrap cases flood the server with 131,072 messages each and are most of
+// a campaign's CPU: they run in the campaigns of the bugs they are meant to catch
+// (and against the fixed and stock servers, conform.test.ts); the other bugs'
+// campaigns run every other case.
+import { describe, expect, it } from 'vitest';
+import { CASE_IDS } from '../../src/live/index.js';
+import { PLANTED_BUGS } from '../../src/model/transport/index.js';
+import type { PlantedBug } from '../../src/model/transport/index.js';
+import { campaign, inWaves, referenceServer, statuses } from '../support/conform-campaign.js';
+
+type Bug = Exclude<PlantedBug, 'none'>;
+
+/** The cases each planted bug must fail; every other case it runs must pass. */
+const INTENDED: Record<Bug, readonly string[]> = {
+  'no-duplicate-ack': ['duplicate-processing'],
+  'no-duplicate-detection': ['duplicate-processing'],
+  'reassembly-by-arrival-order': ['fragment-reassembly'],
+  'ack-ignores-category': ['ack-category'],
+  'slow-retransmit': ['retransmit'],
+  'fragment-ack-index-zero': ['fragment-acks'],
+  // An unmatched ACK clearing the oldest entry clears the round-0 request in ack-category's probe too:
+  // on the wire that is a low-type ACK clearing a high-type entry, which that case exists to catch.
+  'stale-ack-clears-oldest': ['stale-acks', 'ack-category'],
+  'ack-seq-low-byte': ['seq-wrap'],
+  'reads-32-messages': ['full-datagram'],
+  'remove-without-boot': ['removal'],
+  'disconnect-ignored': ['disconnect'],
+  'stall-on-oversize': ['garbage'],
+  'no-keepalive-echo': ['keepalive-echo'],
+  'own-seq-low-byte': ['server-seq-wrap'],
+  'fragment-sent-once': ['server-fragments'],
+  'fragment-ack-ends-datagram': ['mixed-fragment-acks'],
+  'retransmit-queue-16': ['retransmit-window'],
+  'peer-by-id': ['peer-isolation'],
+};
+
+const WRAP_CASES = ['seq-wrap', 'server-seq-wrap'];
+const BUGS = PLANTED_BUGS.filter((b): b is Bug => b !== 'none');
+/** Campaigns at once: most of a campaign is waiting on timers, the wraps are not. */
+const WAVE = 6;
+
+function casesFor(bug: Bug): string[] {
+  return CASE_IDS.filter((id) => !WRAP_CASES.includes(id) || INTENDED[bug].includes(id));
+}
+
+describe('bcsim conform against planted server bugs', () => {
+  it("has an intended set of failing cases for every planted bug, and each case is some bug's", () => {
+    expect(Object.keys(INTENDED).sort()).toEqual([...BUGS].sort());
+    expect([...new Set(Object.values(INTENDED).flat())].sort()).toEqual([...CASE_IDS].sort());
+  });
+
+  it('each planted bug fails exactly its cases, with evidence and a re-run command', async () => {
+    const runs = await inWaves(BUGS, WAVE, async (bug) => {
+      const server = await referenceServer(['--mode', 'fixed', '--switch', `plantedBug=${bug}`], 160_000);
+      try {
+        return { bug, run: await campaign(server, ['--cases', casesFor(bug).join(',')]) };
+      } finally {
+        await server.stop();
+      }
+    });
+    for (const { bug, run } of runs) {
+      const expected = Object.fromEntries(
+        casesFor(bug).map((id) => [id, INTENDED[bug].includes(id) ? 'fail' : 'pass']),
+      );
+      const odd = run.report.cases.filter((c) => c.status !== expected[c.id]);
+      expect(statuses(run.report), `${bug}: ${JSON.stringify(odd, null, 1)}`).toEqual(expected);
+      expect(run.code, bug).toBe(1);
+      for (const c of run.report.cases.filter((x) => x.status === 'fail')) {
+        expect(c.evidence.length, `${bug} ${c.id}`).toBeGreaterThan(0);
+        expect(c.repro).toMatch(
+          new RegExp(`^npx bcsim conform --server 127\\.0\\.0\\.1:\\d+ --cases ${c.id} --seed 1`),
+        );
+      }
+    }
+  }, 600_000);
+});
