@@ -57,7 +57,7 @@ export async function referenceServer(extra: readonly string[], lifetimeMs: numb
   };
 }
 
-export interface CampaignRun {
+interface CampaignRun {
   readonly code: number | null;
   readonly report: ConformReport & { outcome: ConformOutcome };
   readonly stderr: string;
