@@ -5,8 +5,9 @@
 // touching this file. What the test adds, all listed in test/support/example-runner.ts:
 // - placeholder files for the examples that name the user's own (PLACEHOLDERS);
 // - bcsim's own counterpart for the live commands (peer, proxy, conform) on free
-//   ports: a stock `bcsim peer server` unless the text names another
-//   (NAMED_COUNTERPARTS), a `bcsim peer client` for a documented server;
+//   ports: a stock `bcsim peer server` (for conform, docs/conform.md's reference
+//   server: CONFORM_COUNTERPART) unless the text names another (NAMED_COUNTERPARTS),
+//   a `bcsim peer client` for a documented server;
 // - live wall-time durations capped (LIVE_SECONDS), and conform's waits matched to
 //   the test server's short peer timeout (CONFORM_FLAGS);
 // - absolute /tmp/… and /results/… paths moved into the sandbox.
@@ -20,6 +21,7 @@ import { cli } from '../support/cli.js';
 import { helpExamples, markdownExamples } from '../support/doc-examples.js';
 import type { DocExample } from '../support/doc-examples.js';
 import {
+  CONFORM_COUNTERPART,
   LIVE_SECONDS,
   NAMED_COUNTERPARTS,
   ROOT,
@@ -124,7 +126,12 @@ async function runJob(job: Job, template: string, deadline: number): Promise<Map
     for (const target of new Set(targets)) {
       if (served.has(target)) continue;
       const named = NAMED_COUNTERPARTS.find((n) => commands.some((c) => n.example.test(c)));
-      const server = counterpartServer(dir, ports.get(target) as number, named?.server);
+      const conform = commands.some((c) => /\bbcsim conform\b/.test(c));
+      const server = counterpartServer(
+        dir,
+        ports.get(target) as number,
+        named?.server ?? (conform ? CONFORM_COUNTERPART : undefined),
+      );
       helpers.push(server);
       await server.says('waiting for clients');
     }

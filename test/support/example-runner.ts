@@ -8,6 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSocket } from 'node:dgram';
 
+import { REFERENCE_SERVER_FLAGS } from './conform-campaign.js';
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = join(ROOT, 'dist/cli/main.js');
 
@@ -194,8 +196,13 @@ export const NAMED_COUNTERPARTS: ReadonlyArray<{
 export const LIVE_SECONDS = { peer: 20, proxy: 25, server: 25 } as const;
 /** How long the test's own counterpart server may live (it is stopped when its job is done). */
 const COUNTERPART_SECONDS = 180;
-/** conform against the test's own server: its peer timeout is short, so the removal and wrap cases are too. */
-const CONFORM_FLAGS = ['--peer-timeout', '5s', '--wrap-budget', '10s'];
+/** conform against the test's own server: its peer timeout is short, so the removal case is too. */
+const CONFORM_FLAGS = ['--peer-timeout', '5s'];
+/**
+ * The server a conform example gets unless the text names another: docs/conform.md's
+ * reference server ("Against bcsim's own server"), fixed, on which every case passes.
+ */
+export const CONFORM_COUNTERPART: readonly string[] = ['--mode', 'fixed', '--clients', '16', ...REFERENCE_SERVER_FLAGS];
 const COUNTERPART_PEER_TIMEOUT_MS = 5000;
 
 /**

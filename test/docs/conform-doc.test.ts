@@ -1,0 +1,43 @@
+// docs/conform.md states figures and lists that the code declares: the sessions a
+// campaign opens, every case with its claim's row, and every planted bug with the
+// cases it fails. A case or planted bug added without its row fails here.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFORM_CASES } from '../../src/live/index.js';
+import { PLANTED_BUGS } from '../../src/model/transport/index.js';
+
+const DOC = readFileSync(new URL('../../docs/conform.md', import.meta.url), 'utf8');
+
+/** The first column of a table's rows, from the row after the header line that starts with `header`. */
+function firstColumn(header: string): string[] {
+  const lines = DOC.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(header));
+  const out: string[] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    out.push(...[...line.split('|')[1].matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]));
+  }
+  return out;
+}
+
+describe('docs/conform.md', () => {
+  it('gives the number of sessions the cases declare', () => {
+    const prose = DOC.replace(/\s+/g, ' ');
+    const most = CONFORM_CASES.reduce((n, c) => n + c.sessions, 0);
+    // The garbage case opens its second session only after a Boot.
+    expect(prose).toContain(
+      `${most} at most in all (${most - 1} unless the server Boots the garbage case's first session)`,
+    );
+    expect(prose).toContain(`A campaign opens up to ${most} sessions`);
+  });
+
+  it('has a row for every case, in the declared order, and one for every planted bug', () => {
+    expect(firstColumn('| case |')).toEqual(CONFORM_CASES.map((c) => c.id));
+    expect(firstColumn('| planted bug |').sort()).toEqual(PLANTED_BUGS.filter((b) => b !== 'none').sort());
+  });
+
+  it('names the cases that run alone', () => {
+    for (const c of CONFORM_CASES.filter((x) => x.exclusive))
+      expect(DOC).toMatch(new RegExp(`\\*\\*Alone\\.\\*\\*[^]*\`${c.id}\``));
+  });
+});
