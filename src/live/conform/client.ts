@@ -272,15 +272,17 @@ export class ConformClient {
 
   /**
    * Is the server still serving this session? Once it ended it (Boot, its Disconnect)
-   * that is known; otherwise a keepalive asks, and no ACK within `waitMs` makes the
-   * session silent: removed without a word.
+   * that is known; otherwise a keepalive asks, and nothing at all from the server within
+   * `waitMs` makes the session silent: removed without a word.
    */
   async probeAlive(keepalive: DataMessage, waitMs: number): Promise<SessionEnd | null> {
     if (this.ended !== null || this.closed || this.slot === null) return this.ended;
     const at = this.now;
     this.send([keepalive], 'Keepalive: is the session still served?');
-    const acked = await this.waitFor((m) => isAckOf(m.message, keepalive), waitMs, at);
-    if (acked === null && this.ended === null)
+    // Any datagram after it will do: a server whose ACK of our seq is wrong still serves us.
+    await this.waitFor((m) => isAckOf(m.message, keepalive), waitMs, at);
+    const heard = this.lastArrivalMs >= at;
+    if (!heard && this.ended === null)
       this.ended = {
         how: 'silent',
         timeMs: Math.max(0, this.lastArrivalMs),

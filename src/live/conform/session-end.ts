@@ -70,7 +70,7 @@ export function isAckOf(m: Located, message: DataMessage): boolean {
 export function silenceDetail(session: { readonly lastArrivalMs: number }, askedMs: number, waitedMs: number): string {
   const last = session.lastArrivalMs;
   const heard = last < 0 ? 'nothing ever came from it' : `nothing from it since t=${msToSeconds(last).toFixed(3)} s`;
-  return `it went silent: ${heard}, and our keepalive at t=${msToSeconds(askedMs).toFixed(3)} s got no ACK in ${msToSeconds(waitedMs).toFixed(1)} s`;
+  return `it went silent: ${heard}, and nothing answered our keepalive at t=${msToSeconds(askedMs).toFixed(3)} s in ${msToSeconds(waitedMs).toFixed(1)} s`;
 }
 
 /** "the server sent a game BootPlayer (opcode 0x04, reason 4) at t=1.234 s" / "it went silent: …". */
