@@ -262,6 +262,26 @@ function lastRound(progress: JoinProgress): string {
   return parsed.ok ? roundLabel(parsed.value.round) : '?';
 }
 
+/**
+ * Connect, keepalive, and the join until the request of `round` arrives (every round
+ * up to `answeredBefore` answered); whether its ACK is withheld is the client's `withhold`.
+ * Null when the join stopped first (`progress.stopped` says why).
+ */
+export async function joinUntilRequest(
+  client: ConformClient,
+  manifest: ChecksumManifest,
+  progress: JoinProgress,
+  round: number,
+  timings: JoinTimings,
+  answeredBefore = round - 1,
+): Promise<ServerMessage | null> {
+  if (!(await connect(client, progress, timings))) return null;
+  client.send([keepaliveMessage(client)], 'Keepalive');
+  if (answeredBefore >= 0 && !(await answerRounds(client, manifest, progress, { untilRound: answeredBefore, timings })))
+    return null;
+  return awaitRequest(client, manifest, progress, round, { timings });
+}
+
 /** After round 0xFF: waits for the settings, says NewPlayerInGame, waits for MissionInit. */
 export async function enterGame(
   client: ConformClient,

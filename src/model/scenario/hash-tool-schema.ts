@@ -3,7 +3,8 @@
 // `directories` per checksum round; hashes are "0x…" strings. Keys the tool adds
 // beside these (meta, version_string, …) are allowed and ignored.
 import * as z from 'zod';
-import { MAX_MANIFEST_FILES, MAX_MANIFEST_ROUNDS, MAX_MANIFEST_TEXT_CHARS, MAX_SUBDIRS } from '../traffic/index.js';
+import { MAX_MANIFEST_FILES, MAX_MANIFEST_ROUNDS, MAX_SUBDIRS } from '../traffic/index.js';
+import { manifestText } from './manifest-schema.js';
 
 const HASH_MESSAGE = 'expected a u32 hash: a "0x…" hex string of 1 to 8 digits';
 
@@ -13,15 +14,8 @@ const hash = z.unknown().transform((value, ctx): number => {
   return z.NEVER;
 });
 
-function text(noun: string) {
-  return z
-    .string({ error: `expected a ${noun}` })
-    .min(1, `expected a non-empty ${noun}`)
-    .max(MAX_MANIFEST_TEXT_CHARS, `expected a ${noun} of at most ${MAX_MANIFEST_TEXT_CHARS} characters`);
-}
-
 const file = z.looseObject(
-  { filename: text('file name'), name_hash: hash, content_hash: hash },
+  { filename: manifestText('file name'), name_hash: hash, content_hash: hash },
   { error: 'expected a file: { "filename", "name_hash", "content_hash" }' },
 );
 
@@ -36,7 +30,7 @@ const subdirs = () =>
 
 const subdir = z.looseObject(
   {
-    name: text('subdirectory name'),
+    name: manifestText('subdirectory name'),
     name_hash: hash,
     files,
     get subdirs(): z.ZodOptional<ReturnType<typeof subdirs>> {
@@ -53,8 +47,8 @@ const directory = z.looseObject(
       .int('expected a round number 0..255')
       .min(0, 'expected a round number 0..255')
       .max(0xff, 'expected a round number 0..255'),
-    path: text('directory'),
-    filter: text('filter'),
+    path: manifestText('directory'),
+    filter: manifestText('filter'),
     recursive: z.boolean({ error: 'expected true or false' }),
     dir_name_hash: hash,
     files,

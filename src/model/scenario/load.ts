@@ -85,8 +85,11 @@ function builtinLabel(name: string): string {
   return `scenarios/${name}.json`;
 }
 
-/** Parses scenario JSON text; `label` names it in errors. */
-export function parseScenario(fileText: string, label: string, sets: readonly string[] = [], loss?: number): Scenario {
+/**
+ * The JSON document of a file's text (a byte-order mark dropped), or a ScenarioError naming
+ * `label`: invalid JSON with where, or a text problem the parser lets through (jsonTextProblem).
+ */
+export function readJsonDocument(fileText: string, label: string): unknown {
   const text = withoutByteOrderMark(fileText);
   let document: unknown;
   try {
@@ -96,6 +99,12 @@ export function parseScenario(fileText: string, label: string, sets: readonly st
   }
   const problem = jsonTextProblem(text);
   if (problem) throw new ScenarioError(label, problem.path, problem.reason);
+  return document;
+}
+
+/** Parses scenario JSON text; `label` names it in errors. */
+export function parseScenario(fileText: string, label: string, sets: readonly string[] = [], loss?: number): Scenario {
+  const document = readJsonDocument(fileText, label);
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw new ScenarioError(label, '', 'expected a JSON object at the top level');
   }
@@ -240,7 +249,7 @@ function valueAt(document: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-export function jsonErrorWhere(text: string, error: Error): string {
+function jsonErrorWhere(text: string, error: Error): string {
   const invisible = /^Unexpected token '([\p{Cc}\p{Cf}\p{Z}])'/u.exec(error.message);
   if (invisible)
     return `unexpected invisible character U+${invisible[1].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}${whereIn(text, text.indexOf(invisible[1]))}`;

@@ -15,10 +15,10 @@ import {
   roundLabel,
 } from '../traffic/index.js';
 import type { ChecksumManifest, ManifestFile, ManifestRound, ManifestSubdir } from '../traffic/index.js';
-import { ScenarioError, describeValue, formatPath, jsonTextProblem, withoutByteOrderMark } from './errors.js';
+import { ScenarioError, describeValue, formatPath } from './errors.js';
 import { hashToolSchema } from './hash-tool-schema.js';
 import type { HashToolDirectory, HashToolSubdir } from './hash-tool-schema.js';
-import { jsonErrorWhere } from './load.js';
+import { readJsonDocument } from './load.js';
 import { buildManifestSchema } from './manifest-schema.js';
 import { resolveManifest } from './resolve-manifest.js';
 
@@ -52,15 +52,7 @@ export function readManifestFile(fileText: string, label: string): LoadedManifes
       '',
       `the file is ${bytes.toLocaleString('en-US')} bytes, more than the ${MAX_MANIFEST_FILE_BYTES.toLocaleString('en-US')} a manifest may have`,
     );
-  const text = withoutByteOrderMark(fileText);
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new ScenarioError(label, '', `invalid JSON: ${jsonErrorWhere(text, error as Error)}`);
-  }
-  const problem = jsonTextProblem(text);
-  if (problem) throw new ScenarioError(label, problem.path, problem.reason);
+  const document = readJsonDocument(fileText, label);
   if (!isObject(document)) throw new ScenarioError(label, '', `${FORMS_HINT}, got ${describeValue(document)}`);
   if ('directories' in document) return hashToolManifest(document, label);
   if ('rounds' in document) return bcsimManifest(document, [], label);

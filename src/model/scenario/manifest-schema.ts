@@ -20,7 +20,8 @@ function wireInt(max: number, digits: number, message: string) {
   });
 }
 
-function text(noun: string) {
+/** A non-empty name or path of at most MAX_MANIFEST_TEXT_CHARS characters. */
+export function manifestText(noun: string) {
   return z
     .string({ error: `expected a ${noun}` })
     .min(1, `expected a non-empty ${noun}`)
@@ -29,7 +30,7 @@ function text(noun: string) {
 
 export function buildManifestSchema() {
   const hash = wireInt(0xffffffff, 8, HASH_MESSAGE);
-  const name = text('name');
+  const name = manifestText('name');
 
   /** "App.pyc" is { "name": "App.pyc" }: both hashes are the stand-in. */
   const file = z.preprocess(
@@ -72,8 +73,8 @@ export function buildManifestSchema() {
 
   const round = z.strictObject({
     round: wireInt(0xff, 2, ROUND_MESSAGE),
-    dir: text('directory'),
-    filter: text('filter'),
+    dir: manifestText('directory'),
+    filter: manifestText('filter'),
     recursive: z.boolean({ error: 'expected true or false' }),
     dirHash: hash.optional(),
     tree: z.strictObject({ files: files.optional(), subdirs: subdirs().optional() }),

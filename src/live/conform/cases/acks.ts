@@ -6,39 +6,22 @@ import type { DataMessage, Message } from '../../../core/codec/index.js';
 import { roundLabel } from '../../../model/traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
-import type { ConformClient, ServerMessage } from '../client.js';
+import type { ServerMessage } from '../client.js';
 import { ackMessage, isData, reactionSince } from '../client.js';
 import {
   FRAGMENT_CHUNK_BYTES,
   answerRounds,
   awaitRequest,
-  requestIsRound,
   connect,
   isChecksumRequest,
+  joinUntilRequest,
   keepaliveMessage,
   newProgress,
+  requestIsRound,
   sendGame,
 } from '../join.js';
-import type { JoinProgress } from '../join.js';
 import { answerThen, describe, readAt, sameKey, waitCopy } from './copies.js';
 import { serverAckOf } from './processing.js';
-
-/** Connect, keepalive, and the join until the request of `round` arrives: withholding its ACK is up to `withhold`. */
-async function upToRequest(
-  client: ConformClient,
-  ctx: CaseContext,
-  round: number,
-  progress: JoinProgress,
-): Promise<ServerMessage | null> {
-  if (!(await connect(client, progress, ctx.timings))) return null;
-  client.send([keepaliveMessage(client)], 'Keepalive');
-  if (
-    round > 0 &&
-    !(await answerRounds(client, ctx.manifest, progress, { untilRound: round - 1, timings: ctx.timings }))
-  )
-    return null;
-  return awaitRequest(client, ctx.manifest, progress, round, { timings: ctx.timings });
-}
 
 async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
   const client = await ctx.open('retransmit');
@@ -51,7 +34,7 @@ async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
     (target === null || sameKey(m.message as DataMessage, target.message as DataMessage)) &&
     requestIsRound(m, 1);
   const progress = newProgress();
-  target = await upToRequest(client, ctx, 1, progress);
+  target = await joinUntilRequest(client, ctx.manifest, progress, 1, ctx.timings);
   if (target === null)
     return notExercised(`join stopped before the round-1 request: ${progress.stopped ?? 'no round-1 request'}`);
   const copy = await waitCopy(client, target, target.timeMs, t.resendWaitMs);

@@ -9,15 +9,7 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
 import { ackMessage, isData } from '../client.js';
-import {
-  answerRounds,
-  awaitRequest,
-  connect,
-  isChecksumRequest,
-  keepaliveMessage,
-  newProgress,
-  requestIsRound,
-} from '../join.js';
+import { isChecksumRequest, joinUntilRequest, keepaliveMessage, newProgress, requestIsRound } from '../join.js';
 import { describeEnd, isAckOf } from '../session-end.js';
 import { answerThen } from './copies.js';
 
@@ -35,11 +27,7 @@ async function isolationRun(ctx: CaseContext): Promise<Verdict> {
   let holding = true;
   victim.withhold = (m) =>
     holding && isChecksumRequest(m) && (requestIsRound(m, CONTROL_ROUND) || requestIsRound(m, HELD_ROUND));
-  if (!(await connect(victim, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
-  victim.send([keepaliveMessage(victim)], 'Keepalive');
-  if (!(await answerRounds(victim, ctx.manifest, progress, { untilRound: CONTROL_ROUND - 1, timings: t })))
-    return notExercised(`join stopped: ${progress.stopped}`);
-  const control = await awaitRequest(victim, ctx.manifest, progress, CONTROL_ROUND, { timings: t });
+  const control = await joinUntilRequest(victim, ctx.manifest, progress, CONTROL_ROUND, t);
   if (control === null) return notExercised(`join stopped: ${progress.stopped}`);
   const held = await answerThen(victim, ctx, progress, control, HELD_ROUND);
   if (held === null) return notExercised(`join stopped: ${progress.stopped}`);

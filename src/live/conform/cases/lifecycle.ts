@@ -10,7 +10,7 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
 import { describeMessage, isData, opcodeOf } from '../client.js';
-import { answerRounds, awaitRequest, connect, join, joined, keepaliveMessage, newProgress } from '../join.js';
+import { join, joined, joinUntilRequest, keepaliveMessage, newProgress } from '../join.js';
 import { bootsUs, isBoot } from '../session-end.js';
 import { serverAckOf } from './processing.js';
 
@@ -33,11 +33,7 @@ async function protocolErrorProbe(ctx: CaseContext): Promise<Verdict> {
   const client = await ctx.open('removal/protocol-error');
   const t = ctx.timings;
   const progress = newProgress();
-  if (!(await connect(client, progress, t))) return notExercised(`protocol error: join stopped: ${progress.stopped}`);
-  client.send([keepaliveMessage(client)], 'Keepalive');
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 3, timings: t })))
-    return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
-  const final = await awaitRequest(client, ctx.manifest, progress, FINAL_ROUND, { timings: t });
+  const final = await joinUntilRequest(client, ctx.manifest, progress, FINAL_ROUND, t, 3);
   if (final === null) return notExercised(`protocol error: join stopped before round 0xFF: ${progress.stopped}`);
   const keepalive = keepaliveMessage(client) as DataMessage;
   client.send([keepalive], 'Keepalive, its ACK queued when the bad answer arrives');

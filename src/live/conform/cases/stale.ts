@@ -7,15 +7,7 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient } from '../client.js';
 import { ackMessage, isData, reactionSince } from '../client.js';
-import {
-  answerRounds,
-  awaitRequest,
-  connect,
-  isChecksumRequest,
-  keepaliveMessage,
-  newProgress,
-  sendGame,
-} from '../join.js';
+import { answerRounds, isChecksumRequest, joinUntilRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 import { answerThen, describe, waitCopy } from './copies.js';
 
 /**
@@ -62,11 +54,7 @@ async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
   const hold = new Set<number>([2]);
   client.withhold = (m) => isChecksumRequest(m) && isData(m.message) && hold.has(m.message.payload[1]);
   const progress = newProgress();
-  if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
-  client.send([keepaliveMessage(client)], 'Keepalive');
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 1, timings: t })))
-    return notExercised(`join stopped: ${progress.stopped}`);
-  const r2 = await awaitRequest(client, ctx.manifest, progress, 2, { timings: t });
+  const r2 = await joinUntilRequest(client, ctx.manifest, progress, 2, t);
   if (r2 === null) return notExercised(`join stopped: ${progress.stopped}`);
   // Control: this server re-sends a withheld message at all.
   const control = await waitCopy(client, r2, r2.timeMs, t.resendWaitMs);

@@ -13,10 +13,8 @@ import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '
 import type { Arrival, ConformClient } from '../client.js';
 import { isData } from '../client.js';
 import {
-  answerRounds,
-  awaitRequest,
-  connect,
   isChecksumRequest,
+  joinUntilRequest,
   keepaliveMessage,
   newProgress,
   requestIsRound,
@@ -155,11 +153,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const t = ctx.timings;
   const startedAt = client.now;
   const progress = newProgress();
-  if (!(await connect(client, progress, t))) return notExercised(`join stopped: ${progress.stopped}`);
-  client.send([keepaliveMessage(client)], 'Keepalive');
-  if (!(await answerRounds(client, ctx.manifest, progress, { untilRound: 0, timings: t })))
-    return notExercised(`join stopped: ${progress.stopped}`);
-  const r1 = await awaitRequest(client, ctx.manifest, progress, 1, { timings: t });
+  const r1 = await joinUntilRequest(client, ctx.manifest, progress, 1, t);
   if (r1 === null) return notExercised(`join stopped: ${progress.stopped}`);
   const parts: Verdict[] = [];
   const deadline = startedAt + t.wrapBudgetMs;
