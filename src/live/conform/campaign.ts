@@ -223,13 +223,23 @@ export async function runConform(
     hooks.caseDone?.(result, results.size, cases.length);
   };
   const queue = startOrder(cases);
-  await runScheduled(queue, budget, runOne, async (first) => {
-    // Nothing more starts until the server answered the first case (or that case gave up).
-    await Promise.race([firstAnswer, first]);
-    if (answered) return true;
-    for (const c of queue) if (!results.has(c.id) && c !== queue[0]) results.set(c.id, unanswered(options, c));
-    return false;
-  });
+  // A server that refused our checksum answer before any case was judged refuses every join: stop there.
+  const refusedEveryJoin = () =>
+    refusals.length > 0 && ![...results.values()].some((r) => r.status !== 'not-exercised');
+  await runScheduled(
+    queue,
+    budget,
+    runOne,
+    async (first) => {
+      // Nothing more starts until the server answered the first case (or that case gave up).
+      await Promise.race([firstAnswer, first]);
+      if (answered) return true;
+      for (const c of queue) if (!results.has(c.id) && c !== queue[0]) results.set(c.id, unanswered(options, c));
+      return false;
+    },
+    refusedEveryJoin,
+  );
+  for (const c of queue) if (!results.has(c.id)) results.set(c.id, notRun(options, c, refusals[0]));
   const ordered = reportOrder(cases.map((c) => results.get(c.id) as CaseResult));
   const count = (s: CaseStatus) => ordered.filter((r) => r.status === s).length;
   const report: ConformReport = {
@@ -278,6 +288,22 @@ const GOODBYE_WAIT_MS = 1500;
 function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
   const verdict = notExercised(
     `the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`,
+  );
+  return {
+    id: c.id,
+    title: c.title,
+    ...verdict,
+    durationS: 0,
+    repro: reproCommand(options, c.id),
+    removedAfter: null,
+    explainedBy: null,
+  };
+}
+
+/** A case not started because the server refused every join so far. */
+function notRun(options: ConformOptions, c: ConformCase, refusal: Refusal | undefined): CaseResult {
+  const verdict = notExercised(
+    `not run: the server refused our round-${refusal?.round ?? '?'} checksum answer in every join so far (see the first line)`,
   );
   return {
     id: c.id,

@@ -20,6 +20,8 @@ export async function runScheduled(
   budget: number,
   run: (c: ConformCase) => Promise<void>,
   gate: (first: Promise<void>) => Promise<boolean>,
+  /** True once nothing more should start (the cases left are the caller's to report). */
+  stopped: () => boolean = () => false,
 ): Promise<void> {
   let free = budget;
   let alone = false;
@@ -27,6 +29,7 @@ export async function runScheduled(
   const pending = [...items];
   let gated = false;
   while (pending.length > 0 || running.size > 0) {
+    if (stopped()) pending.length = 0;
     const next: number = alone ? -1 : pending.findIndex((c) => (c.exclusive ? running.size === 0 : c.sessions <= free));
     if (next >= 0) {
       const c: ConformCase = pending.splice(next, 1)[0];
@@ -44,6 +47,6 @@ export async function runScheduled(
       }
       continue;
     }
-    await Promise.race(running);
+    if (running.size > 0) await Promise.race(running);
   }
 }

@@ -3,7 +3,7 @@
 // fragment by fragment until each is ACKed and not after; and the 5-byte fragment
 // ACKs that clear them, read in datagrams that hold other messages after them.
 // The long message is one of ours that the server relays (relay.ts).
-import { TYPE_ACK, MAX_DATAGRAM_BYTES, ackFlagsOf, isLowType } from '../../../core/codec/index.js';
+import { TYPE_ACK, MAX_DATAGRAM_BYTES, ackFlagsLowType, ackFlagsOf, isLowType } from '../../../core/codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../../../core/codec/index.js';
 import type { CaseContext, CaseEvidence, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
@@ -100,12 +100,19 @@ function notFragmented(pair: Pair, since: number, sentBytes: Uint8Array): Verdic
         whole,
       ),
     ]);
+  // The decisive datagram: the server's ACK of our fragments (it got the message), then nothing relayed.
+  const sent = pair.sender.departures.find((d) => d.bytes === sentBytes);
+  const seq = sent?.proof[0]?.seq;
+  const acked = pair.sender.arrivals.find(
+    (a) => a.messages?.some((m) => m.type === TYPE_ACK && m.seq === seq && !ackFlagsLowType(m.flags)) ?? false,
+  );
   return fail(`the server never relayed our ${LONG_BYTES}-byte message (it relayed the short control)`, [
     evidence(
-      pair.receiver,
-      `no fragment of it reached the other player within ${seconds(RELAY_WAIT_MS)}; ${reactionSince(pair.receiver, since)}`,
+      acked === undefined ? pair.receiver : pair.sender,
+      `${acked === undefined ? '' : `the server ACKed our message's fragments (seq ${seq}), yet `}no fragment of it reached the other player within ${seconds(RELAY_WAIT_MS)}; to the other player, ${reactionSince(pair.receiver, since)}`,
+      acked ?? null,
     ),
-    evidence(pair.sender, 'our first fragment of it', { timeMs: since, bytes: sentBytes }),
+    evidence(pair.sender, 'our first fragment of it', { timeMs: sent?.timeMs ?? 0, bytes: sentBytes }),
   ]);
 }
 
