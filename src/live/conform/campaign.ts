@@ -271,6 +271,7 @@ function sessionHost(options: Pick<ConformOptions, 'bindHost' | 'distinctHosts'>
 async function goodbye(client: ConformClient): Promise<void> {
   if (client.slot !== null && !client.saidGoodbye) {
     client.withhold = () => false;
+    client.ackHeld();
     const at = client.now;
     client.send(
       [client.reliable(TYPE_DISCONNECT, disconnectPayload({ address: [127, 0, 0, 1], name: '' }, client.slot), true)],
@@ -282,8 +283,11 @@ async function goodbye(client: ConformClient): Promise<void> {
   client.close();
 }
 
-/** How long a session waits for the server's own Disconnect after saying goodbye. */
-const GOODBYE_WAIT_MS = 1500;
+/**
+ * How long a session waits for the server's own Disconnect after saying goodbye: a
+ * draining server sends it once every message of its own is ACKed (a re-send interval).
+ */
+const GOODBYE_WAIT_MS = 3000;
 
 function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
   const verdict = notExercised(

@@ -70,6 +70,10 @@ export interface SendMark {
 
 /** Explicit bounds: a session keeps at most this many datagrams each way (counted past it). */
 const MAX_SESSION_DATAGRAMS = 200_000;
+/** … and the ACKs of this many messages it left unACKed. */
+const MAX_HELD_ACKS = 4096;
+/** ACKs per datagram of ours (4 or 5 bytes each: well inside 512). */
+const ACKS_PER_DATAGRAM = 100;
 
 const NO_MARK: Pick<Departure, 'fault' | 'proof'> = { fault: null, proof: [] };
 
@@ -94,6 +98,10 @@ export class ConformClient {
   saidGoodbye = false;
   /** Return true to leave a reliable message of the server unACKed (the case's fault). */
   withhold: (m: ServerMessage) => boolean = () => false;
+  /** The ACKs of messages left unACKed so far, by key: a leaving session sends them all (`ackHeld`). */
+  private readonly held = new Map<string, AckMessage>();
+  /** Held ACKs not kept because the map was full. */
+  heldOverflow = 0;
   private readonly waiters = new Set<Waiter>();
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -264,6 +272,25 @@ export class ConformClient {
     if (!this.closed) this.socket.send(encrypt(bytes), this.server.port, this.server.host);
   }
 
+  /**
+   * ACKs every message the session ever left unACKed (a duplicate ACK is harmless): a
+   * server drains a leaving peer only once all its messages are ACKed.
+   */
+  ackHeld(): void {
+    const acks = [...this.held.values()];
+    this.held.clear();
+    for (let i = 0; i < acks.length; i += ACKS_PER_DATAGRAM)
+      this.send(acks.slice(i, i + ACKS_PER_DATAGRAM), 'ACKs of what the session left unACKed');
+  }
+
+  private hold(message: DataMessage): void {
+    const ack = ackFor(message);
+    const key = `${ack.flags}:${ack.seq}:${ack.fragIndex ?? -1}`;
+    if (this.held.has(key)) return;
+    if (this.held.size >= MAX_HELD_ACKS) this.heldOverflow++;
+    else this.held.set(key, ack);
+  }
+
   /** Sends raw bytes with no cipher: a hostile datagram the server must survive. */
   sendRaw(bytes: Uint8Array, note: string): void {
     this.log(this.departures, { timeMs: this.now, bytes, note: `raw: ${note}`, fault: 'hostile', proof: [] });
@@ -348,7 +375,10 @@ export class ConformClient {
     for (const message of arrival.messages) {
       const m: ServerMessage = { timeMs: arrival.timeMs, message, arrival };
       this.ended ??= sessionEndOf(this.slot, m);
-      if (message.type !== TYPE_ACK && message.reliable && !this.withhold(m)) acks.push(ackFor(message));
+      if (message.type !== TYPE_ACK && message.reliable) {
+        if (!this.withhold(m)) acks.push(ackFor(message));
+        else this.hold(message);
+      }
       for (const w of [...this.waiters]) {
         if (!w.match(m)) continue;
         this.waiters.delete(w);
@@ -356,7 +386,7 @@ export class ConformClient {
         w.done(m);
       }
     }
-    for (let i = 0; i < acks.length; i += 100) this.send(acks.slice(i, i + 100), 'ACK');
+    for (let i = 0; i < acks.length; i += ACKS_PER_DATAGRAM) this.send(acks.slice(i, i + ACKS_PER_DATAGRAM), 'ACK');
   }
 
   private log<T>(list: T[], item: T): void {
