@@ -137,9 +137,8 @@ export class LivePeer {
         options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
     }
     this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
-    // A live server answers each real client's Connect when it comes (no staggered joins: those script a
-    // simulated session), and serves a player that finished its join as in the game at once.
-    const plan = role === 'server' ? { ...scenario.traffic, joinStaggerUs: ZERO_US, gameEntryMs: 0 } : scenario.traffic;
+    // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
+    const plan = role === 'server' ? { ...scenario.traffic, joinStaggerUs: ZERO_US } : scenario.traffic;
     this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
   }
 

@@ -285,7 +285,7 @@ export class TrafficDriver {
     if (dependents.length === 0 && step === this.join[this.join.length - 1]) {
       // Ship selection, then StateUpdates start ~150 ms later.
       this.schedule(
-        msToUsUnrounded(this.plan.gameEntryMs ?? SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS),
+        msToUsUnrounded(SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS),
         () => this.enterGame(client),
         client,
       );

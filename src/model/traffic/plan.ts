@@ -154,12 +154,6 @@ export interface TrafficPlan {
   readonly round2ThinkMs: number;
   /** Ship deaths in every combat phase; null = none. */
   readonly deaths: Deaths | null;
-  /**
-   * From the join's last step until the player is in the game (ship selection, then its
-   * first StateUpdates); default SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS.
-   * A live server cannot see a real player choose its ship: it serves it at once (0).
-   */
-  readonly gameEntryMs?: number;
 }
 
 /** Reliable-rate presets: measured ~4.9/s (34-minute session), assumed ~60/s (ack-outbox-deadlock.md §5.3). */
