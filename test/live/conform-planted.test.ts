@@ -41,7 +41,7 @@ const INTENDED: Record<Bug, readonly string[]> = {
 const WRAP_CASES = ['seq-wrap', 'server-seq-wrap'];
 const BUGS = PLANTED_BUGS.filter((b): b is Bug => b !== 'none');
 /** Campaigns at once: most of a campaign is waiting on timers, the wraps are not. */
-const WAVE = 6;
+const WAVE = 18;
 
 function casesFor(bug: Bug): string[] {
   return CASE_IDS.filter((id) => !WRAP_CASES.includes(id) || INTENDED[bug].includes(id));
