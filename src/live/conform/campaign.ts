@@ -234,12 +234,30 @@ export async function runConform(
       // Nothing more starts until the server answered the first case (or that case gave up).
       await Promise.race([firstAnswer, first]);
       if (answered) return true;
-      for (const c of queue) if (!results.has(c.id) && c !== queue[0]) results.set(c.id, unanswered(options, c));
+      for (const c of queue)
+        if (!results.has(c.id) && c !== queue[0])
+          results.set(
+            c.id,
+            notRun(
+              options,
+              c,
+              `the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`,
+            ),
+          );
       return false;
     },
     refusedEveryJoin,
   );
-  for (const c of queue) if (!results.has(c.id)) results.set(c.id, notRun(options, c, refusals[0]));
+  for (const c of queue)
+    if (!results.has(c.id))
+      results.set(
+        c.id,
+        notRun(
+          options,
+          c,
+          `not run: the server refused our round-${refusals[0]?.round ?? '?'} checksum answer in every join so far (see the first line)`,
+        ),
+      );
   const ordered = reportOrder(cases.map((c) => results.get(c.id) as CaseResult));
   const count = (s: CaseStatus) => ordered.filter((r) => r.status === s).length;
   const report: ConformReport = {
@@ -289,30 +307,12 @@ async function goodbye(client: ConformClient): Promise<void> {
  */
 const GOODBYE_WAIT_MS = 3000;
 
-function unanswered(options: ConformOptions, c: ConformCase): CaseResult {
-  const verdict = notExercised(
-    `the server at ${formatHostPort({ address: options.server.host, port: options.server.port })} never answered`,
-  );
+/** A case the campaign did not run, NOT EXERCISED for `reason`. */
+function notRun(options: ConformOptions, c: ConformCase, reason: string): CaseResult {
   return {
     id: c.id,
     title: c.title,
-    ...verdict,
-    durationS: 0,
-    repro: reproCommand(options, c.id),
-    removedAfter: null,
-    explainedBy: null,
-  };
-}
-
-/** A case not started because the server refused every join so far. */
-function notRun(options: ConformOptions, c: ConformCase, refusal: Refusal | undefined): CaseResult {
-  const verdict = notExercised(
-    `not run: the server refused our round-${refusal?.round ?? '?'} checksum answer in every join so far (see the first line)`,
-  );
-  return {
-    id: c.id,
-    title: c.title,
-    ...verdict,
+    ...notExercised(reason),
     durationS: 0,
     repro: reproCommand(options, c.id),
     removedAfter: null,
