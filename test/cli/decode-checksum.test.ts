@@ -7,7 +7,7 @@ import type { Message } from '../../src/core/codec/index.js';
 import { cli } from '../support/cli.js';
 import { dataMsg, hex, okBytes } from '../codec/helpers.js';
 
-/** The captured round-0 answer of the stock client (DECISIONS.md "Real packets"). */
+/** The captured round-0 answer of the stock client (docs/sources.md R1). */
 const ROUND0 = hex('21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00');
 
 const datagram = (...messages: Message[]) => okBytes(encodeDatagram({ peerId: 0x02, messages }));

@@ -1,6 +1,6 @@
 // The first thing `bcsim peer client` says when its server refused a checksum
 // answer: a server that checks file hashes against its manifest removes a
-// client whose hashes differ (DECISIONS.md 31), and without this the run only
+// client whose hashes differ (docs/sources.md 34), and without this the run only
 // says the join did not complete. Read from the wire log: our last checksum
 // answer (a fragmented one put back together), and what the server did after
 // it — a Boot, a game BootPlayer, a Disconnect, or nothing but ACKs.

@@ -1,6 +1,6 @@
 // Cases on the server's handling of ACKs, as sender and as receiver:
 // re-sends of unACKed messages and their end (DECISIONS.md 11), ACK categories
-// (DECISIONS.md 2, 7) and per-fragment ACKs (DECISIONS.md 14).
+// (docs/sources.md 2, 7) and per-fragment ACKs (docs/sources.md 14).
 import { TYPE_ACK, TYPE_DATA, ackFlagsFragment, ackFlagsLowType } from '../../../core/codec/index.js';
 import type { DataMessage, Message } from '../../../core/codec/index.js';
 import { roundLabel } from '../../../model/traffic/index.js';
