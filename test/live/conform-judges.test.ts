@@ -4,8 +4,7 @@
 // server's messages, and the planted wire bugs of bcsim's peer server.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TYPE_ACK, TYPE_BOOT, TYPE_GAME, decodeDatagram, encodeDatagram } from '../../src/core/codec/index.js';
-import type { Message } from '../../src/core/codec/index.js';
+import { TYPE_BOOT, TYPE_GAME, decodeDatagram } from '../../src/core/codec/index.js';
 import { SeqStream } from '../../src/live/conform/cases/seq-stream.js';
 import { runScheduled, startOrder } from '../../src/live/conform/schedule.js';
 import { sessionEndOf } from '../../src/live/conform/session-end.js';
@@ -14,6 +13,8 @@ import type { ConformCase } from '../../src/live/conform/case-types.js';
 import { conformOutcome } from '../../src/live/index.js';
 import type { CaseResult, ConformReport } from '../../src/live/index.js';
 import { cutAfterFragmentAck, ownSeqLowByte } from '../../src/live/peer/planted-wire.js';
+import { ack, fragAck, reliable } from '../support/conformance-logs.js';
+import { bc } from '../support/pcap-build.js';
 
 const ARRIVAL: Arrival = { timeMs: 0, bytes: new Uint8Array(0), messages: [], error: null, deviations: [] };
 const GRACE_MS = 1000;
@@ -215,37 +216,15 @@ describe("a session's end, from the server's messages", () => {
 });
 
 describe('planted wire bugs of bcsim peer server', () => {
-  const encode = (messages: Message[]) => {
-    const r = encodeDatagram({ peerId: 1, messages });
-    if (!r.ok) throw new Error(r.error.reason);
-    return r.bytes;
-  };
-  const game = (seq: number): Message => ({
-    type: TYPE_GAME,
-    reliable: true,
-    ordered: false,
-    fragment: false,
-    seq,
-    fragIndex: null,
-    fragCount: null,
-    payload: Uint8Array.of(0x06, 1, 2),
-  });
-  const ack = (seq: number, fragIndex: number | null): Message => ({
-    type: TYPE_ACK,
-    seq,
-    flags: fragIndex === null ? 0 : 1,
-    fragIndex,
-  });
-
   it('own-seq-low-byte sends seq 0x0102 as 0x0002, and ACKs as they are', () => {
-    const out = decodeDatagram(ownSeqLowByte(encode([game(0x0102), ack(0x0304, null)])));
+    const out = decodeDatagram(ownSeqLowByte(bc(1, [reliable(0x0102), ack(0x0304)])));
     expect(out.ok && out.datagram.messages.map((m) => m.seq)).toEqual([0x0002, 0x0304]);
   });
 
   it('fragment-ack-ends-datagram reads nothing after the first fragment ACK', () => {
-    const out = decodeDatagram(cutAfterFragmentAck(encode([ack(1, null), ack(2, 1), game(3)])));
+    const out = decodeDatagram(cutAfterFragmentAck(bc(1, [ack(1), fragAck(2, 1), reliable(3)])));
     expect(out.ok && out.datagram.messages.map((m) => m.seq)).toEqual([1, 2]);
-    const whole = encode([ack(1, null), game(3)]);
+    const whole = bc(1, [ack(1), reliable(3)]);
     expect(cutAfterFragmentAck(whole)).toBe(whole);
   });
 });

@@ -90,7 +90,7 @@ describe.concurrent('bcsim conform against bcsim peer server, reference settings
       expect(refused.report.counts).toEqual({ pass: 0, fail: 0, notExercised: 3 });
       const line = refused.report.outcome.firstLine as string;
       expect(line).toMatch(
-        /^bcsim conform: nothing was exercised: the server refused our round-0 checksum answer \(ref 0x7E0CE243, dir 0x4DAFCB2F, App\.pyc 0x373EB677\/0xF8A0A768; bcsim's default, the captured stock client's answer\): the server sent a transport Boot/,
+        /^bcsim conform: nothing was exercised: the server refused our round-0 checksum answer \(ref 0x7E0CE243, dir 0x4DAFCB2F, App\.pyc name 0x373EB677 content 0xF8A0A768; bcsim's default, the captured stock client's answer\): the server sent a transport Boot/,
       );
       expect(line).toMatch(/give it its manifest with --manifest FILE$/);
       expect(refused.stderr).toContain(line);

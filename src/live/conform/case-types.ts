@@ -8,7 +8,7 @@ import type { ChecksumManifest } from '../../model/traffic/index.js';
 import type { HostPort } from '../endpoint.js';
 import type { Arrival, ConformClient, ServerMessage } from './client.js';
 import type { FaultKind } from './faults.js';
-import { hexOf } from './client.js';
+import { hexOf } from './describe.js';
 import type { JoinTimings } from './join.js';
 
 export type CaseStatus = 'pass' | 'fail' | 'not-exercised';

@@ -12,12 +12,14 @@ import {
   Opcode,
   checksumAnswer,
   DEFAULT_MANIFEST,
+  answerHashesText,
   findRound,
+  parseChecksumResponse,
   joinSteps,
   parseChecksumRequest,
   roundLabel,
 } from '../../model/traffic/index.js';
-import type { ChecksumManifest } from '../../model/traffic/index.js';
+import type { ChecksumManifest, ChecksumRequest } from '../../model/traffic/index.js';
 import { keepalivePayload } from '../../model/transport/index.js';
 import type { ConformClient, ServerMessage } from './client.js';
 import { isData, opcodeOf } from './client.js';
@@ -224,35 +226,26 @@ async function noNextRequest(
   }
   progress.refusal = {
     round: roundLabel(parsed.value.round),
-    sent: answerHashes(manifest, parsed.value.round),
+    sent: answerHashes(manifest, parsed.value),
     did: describeEnd(end),
   };
   progress.stopped = refusalLine(progress.refusal);
   client.refusal ??= progress.refusal;
 }
 
-/** Files named in a refusal line; the rest are counted. */
-const NAMED_FILES = 3;
-
-/** "ref 0x7E0CE243, dir 0x4DAFCB2F, App.pyc 0x373EB677/0xF8A0A768; bcsim's default: …". */
-function answerHashes(manifest: ChecksumManifest, round: number): string {
-  const r = findRound(manifest, round);
-  if (r === null) return "no round of that number in the manifest: bcsim's empty stand-in tree";
-  const hex = (v: number) => `0x${(v >>> 0).toString(16).padStart(8, '0').toUpperCase()}`;
-  const parts = [...(round === 0 ? [`ref ${hex(manifest.refHash)}`] : []), `dir ${hex(r.dirHash)}`];
-  const files = r.tree.files;
-  parts.push(
-    ...files.slice(0, NAMED_FILES).map((f) => `${f.name} ${hex(f.nameHash)}/${hex(f.contentHash)}`),
-    ...(files.length > NAMED_FILES ? [`… ${files.length - NAMED_FILES} more files`] : []),
-  );
+/** "ref 0x…, dir 0x…, App.pyc name 0x… content 0x…; bcsim's default, …": our answer to `request`, and whose hashes. */
+function answerHashes(manifest: ChecksumManifest, request: ChecksumRequest): string {
+  const ours = parseChecksumResponse(checksumAnswer(manifest, request));
+  const round = findRound(manifest, request.round);
+  const hashes = ours.ok ? answerHashesText(ours.value, round?.tree ?? null) : 'an answer bcsim cannot read back';
   // A round equal to the default's is bcsim's own: the captured answer (round 0) or a stand-in.
-  const own = JSON.stringify(findRound(DEFAULT_MANIFEST, round)) === JSON.stringify(r);
+  const own = round === null || JSON.stringify(findRound(DEFAULT_MANIFEST, request.round)) === JSON.stringify(round);
   const origin = !own
     ? 'from the manifest given'
-    : round === 0
+    : request.round === 0
       ? "bcsim's default, the captured stock client's answer"
       : "bcsim's stand-in hashes";
-  return `${parts.join(', ')}; ${origin}`;
+  return `${hashes}; ${origin}`;
 }
 
 function lastRound(progress: JoinProgress): string {

@@ -12,7 +12,7 @@ import type { DataMessage, Located } from '../../core/codec/index.js';
 import type { CaseEvidence, ConformCase, Verdict } from './case-types.js';
 import { evidence, seqLabel } from './case-types.js';
 import type { ConformClient, Departure } from './client.js';
-import { reactionSince } from './client.js';
+import { reactionSince } from './describe.js';
 import { faultLabel } from './faults.js';
 import type { FaultKind } from './faults.js';
 import { keepaliveMessage } from './join.js';
@@ -21,8 +21,6 @@ import type { SessionEnd } from './session-end.js';
 
 /** How long a FAIL's sessions are asked whether the server still serves them. */
 const ALIVE_PROBE_MS = 1500;
-/** How often a pending proof is looked at again. */
-const PROOF_POLL_MS = 50;
 /** Our datagrams this long before a session's end are the ones that may have caused it. */
 const CAUSE_WINDOW_MS = 3000;
 
@@ -58,11 +56,19 @@ export async function settle(
   if (verdict.status === 'fail' && !c.endsSessions)
     for (const client of clients) await client.probeAlive(keepaliveMessage(client) as DataMessage, ALIVE_PROBE_MS);
   // A proof sent just before the case ended gets the time any ACK has to come.
-  for (const client of clients) {
-    const last = client.departures.filter((d) => d.proof.length > 0).at(-1);
-    while (last !== undefined && unreadProofs(client).length > 0 && client.now < last.timeMs + ackWithinMs)
-      await client.sleep(PROOF_POLL_MS);
-  }
+  await Promise.all(
+    clients
+      .flatMap(unreadProofs)
+      .flatMap(({ client, departure, unacked }) =>
+        unacked.map((m) =>
+          client.waitFor(
+            (a) => readsProof(a.message, m),
+            departure.timeMs + ackWithinMs - client.now,
+            departure.timeMs,
+          ),
+        ),
+      ),
+  );
   const unread = clients.flatMap(unreadProofs);
   const read = withUnread(verdict, unread);
   if (read.status !== 'fail' || c.endsSessions) return { ...read, removedAfter: null, removalFault: null };

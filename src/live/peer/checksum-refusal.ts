@@ -17,18 +17,13 @@ import type { DataMessage } from '../../core/codec/index.js';
 import { micros, usToSeconds } from '../../core/engine/index.js';
 import {
   Opcode,
+  answerHashesText,
   checksumAnswerHashes,
   findRound,
-  hashHex,
   parseChecksumResponse,
   roundLabel,
 } from '../../model/traffic/index.js';
-import type {
-  ChecksumAnswerHashes,
-  ChecksumManifest,
-  ChecksumResponse,
-  ManifestTree,
-} from '../../model/traffic/index.js';
+import type { ChecksumAnswerHashes, ChecksumManifest } from '../../model/traffic/index.js';
 import type { WireRecord } from '../wire-log.js';
 
 /** Silence shorter than this after our answer may be a slow server, not a refusal. */
@@ -40,7 +35,6 @@ const MAX_DONE_SEQS = 64;
 const MAX_KEYS_BEFORE = 4096;
 /** Files the JSON lists per answer, and the sentence names. */
 const MAX_LISTED_FILES = 64;
-const MAX_NAMED_FILES = 3;
 
 /** What the server did after our last checksum answer. */
 interface RefusalAction {
@@ -101,12 +95,7 @@ export function checksumRefusal(
   const hashes = parsed.ok ? checksumAnswerHashes(parsed.value, MAX_LISTED_FILES) : null;
   const round = parsed.ok ? parsed.value.round : (answer.payload[1] ?? 0);
   const what = parsed.ok
-    ? answerText(
-        parsed.value.refHash,
-        parsed.value.dirHash,
-        parsed.value.tree,
-        findRound(manifest, round)?.tree ?? null,
-      )
+    ? answerHashesText(parsed.value, findRound(manifest, round)?.tree ?? null)
     : `it does not parse at offset ${parsed.error.offset}: ${parsed.error.reason}`;
   const hint =
     manifestFile === null
@@ -247,34 +236,4 @@ function payloadText(m: DataMessage): string {
 
 function seconds(s: number): string {
   return `${s.toFixed(2)} s`;
-}
-
-/** "ref 0x…, dir 0x…, App.pyc name 0x… content 0x…": the answer's hashes, files named from our manifest. */
-function answerText(
-  refHash: number | null,
-  dirHash: number,
-  tree: ChecksumResponse['tree'],
-  ours: ManifestTree | null,
-): string {
-  const parts = refHash === null ? [] : [`ref ${hashHex(refHash)}`];
-  parts.push(`dir ${hashHex(dirHash)}`);
-  const files: string[] = [];
-  let total = 0;
-  const walk = (t: typeof tree, names: ManifestTree | null, prefix: string) => {
-    t.files.forEach((f, i) => {
-      total++;
-      if (files.length >= MAX_NAMED_FILES) return;
-      const name = names?.files.length === t.files.length ? `${prefix}${names.files[i].name}` : `file ${total}`;
-      files.push(`${name} name ${hashHex(f.nameHash)} content ${hashHex(f.contentHash)}`);
-    });
-    t.subdirs.forEach((d, i) => {
-      const sub = names?.subdirs.length === t.subdirs.length ? names.subdirs[i] : null;
-      walk(d.tree, sub, sub === null ? prefix : `${prefix}${sub.name}/`);
-    });
-  };
-  walk(tree, ours, '');
-  if (total === 0) parts.push('no files');
-  parts.push(...files);
-  if (total > files.length) parts.push(`and ${total - files.length} more files`);
-  return parts.join(', ');
 }

@@ -2,7 +2,8 @@
 // `bcsim decode`, `bcsim analyze` and the live client's refusal line name them
 // the same way, in hex as manifests write them.
 import type { ChecksumResponse, WireTree } from './checksum.js';
-import { roundLabel } from './checksum.js';
+import type { ManifestTree } from './manifest.js';
+import { hashHex, roundLabel } from './checksum.js';
 
 interface FileHashes {
   readonly nameHash: string;
@@ -29,11 +30,6 @@ export interface ChecksumAnswerHashes {
   readonly subdirCount: number;
   /** Files past the listing bound (the later ones, in tree order): counted, not listed. */
   readonly filesNotListed: number;
-}
-
-/** "0x7E0CE243": a u32 as manifests write it. */
-export function hashHex(value: number): string {
-  return `0x${(value >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
 }
 
 /** The answer's hashes in hex, listing at most `maxFiles` files (tree order). */
@@ -121,4 +117,35 @@ export function checksumAnswerLines(a: ChecksumAnswerHashes, indent: string, max
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Files a sentence names; the rest are counted. */
+const NAMED_FILES = 3;
+
+/**
+ * "ref 0x…, dir 0x…, App.pyc name 0x… content 0x…": an answer's hashes in one clause,
+ * its files named from `names` (the manifest's tree of that round) where the shapes agree.
+ */
+export function answerHashesText(response: ChecksumResponse, names: ManifestTree | null): string {
+  const parts = response.refHash === null ? [] : [`ref ${hashHex(response.refHash)}`];
+  parts.push(`dir ${hashHex(response.dirHash)}`);
+  const files: string[] = [];
+  let total = 0;
+  const walk = (t: WireTree, known: ManifestTree | null, prefix: string) => {
+    t.files.forEach((f, i) => {
+      total++;
+      if (files.length >= NAMED_FILES) return;
+      const name = known?.files.length === t.files.length ? `${prefix}${known.files[i].name}` : `file ${total}`;
+      files.push(`${name} name ${hashHex(f.nameHash)} content ${hashHex(f.contentHash)}`);
+    });
+    t.subdirs.forEach((d, i) => {
+      const sub = known?.subdirs.length === t.subdirs.length ? known.subdirs[i] : null;
+      walk(d.tree, sub, sub === null ? prefix : `${prefix}${sub.name}/`);
+    });
+  };
+  walk(response.tree, names, '');
+  if (total === 0) parts.push('no files');
+  parts.push(...files);
+  if (total > files.length) parts.push(`and ${total - files.length} more files`);
+  return parts.join(', ');
 }

@@ -239,9 +239,9 @@ export function responseMismatch(
   if (response.round !== round.round)
     return `round ${roundLabel(response.round)} where round ${roundLabel(round.round)} was asked`;
   if (carriesRefHash(round.round) && response.refHash !== manifest.refHash)
-    return `reference hash 0x${hex32(response.refHash ?? 0)}, expected 0x${hex32(manifest.refHash)}`;
+    return `reference hash ${hashHex(response.refHash ?? 0)}, expected ${hashHex(manifest.refHash)}`;
   if (response.dirHash !== round.dirHash)
-    return `directory hash 0x${hex32(response.dirHash)}, expected 0x${hex32(round.dirHash)}`;
+    return `directory hash ${hashHex(response.dirHash)}, expected ${hashHex(round.dirHash)}`;
   return treeMismatch(
     round.recursive ? round.tree : { files: round.tree.files, subdirs: [] },
     response.tree,
@@ -256,7 +256,7 @@ function treeMismatch(want: ManifestTree, got: WireTree, path: string): string |
     const w = want.files[i];
     const g = got.files[i];
     if (g.nameHash !== w.nameHash || g.contentHash !== w.contentHash)
-      return `${path}: file ${i} (${w.name}) hashes 0x${hex32(g.nameHash)}/0x${hex32(g.contentHash)}, expected 0x${hex32(w.nameHash)}/0x${hex32(w.contentHash)}`;
+      return `${path}: file ${i} (${w.name}) hashes ${hashHex(g.nameHash)}/${hashHex(g.contentHash)}, expected ${hashHex(w.nameHash)}/${hashHex(w.contentHash)}`;
   }
   if (got.subdirs.length !== want.subdirs.length)
     return `${path}: ${got.subdirs.length} subdirectories, expected ${want.subdirs.length}`;
@@ -264,7 +264,7 @@ function treeMismatch(want: ManifestTree, got: WireTree, path: string): string |
     const w = want.subdirs[i];
     const g = got.subdirs[i];
     if (g.nameHash !== w.nameHash)
-      return `${path}: subdirectory ${i} (${w.name}) hash 0x${hex32(g.nameHash)}, expected 0x${hex32(w.nameHash)}`;
+      return `${path}: subdirectory ${i} (${w.name}) hash ${hashHex(g.nameHash)}, expected ${hashHex(w.nameHash)}`;
     const inner = treeMismatch(w, g.tree, `${path}/${w.name}`);
     if (inner !== null) return inner;
   }
@@ -302,7 +302,7 @@ export function manifestOutline(manifest: ChecksumManifest): ManifestOutline {
       });
   return {
     default: isDefaultManifest(manifest),
-    refHash: `0x${hex32(manifest.refHash)}`,
+    refHash: `${hashHex(manifest.refHash)}`,
     rounds: manifest.rounds.map((r) => ({
       round: roundLabel(r.round),
       dir: r.dir,
@@ -323,6 +323,7 @@ function hex(v: number): string {
   return (v & 0xff).toString(16).padStart(2, '0').toUpperCase();
 }
 
-function hex32(v: number): string {
-  return (v >>> 0).toString(16).padStart(8, '0').toUpperCase();
+/** "0x7E0CE243": a u32 as manifests write it. */
+export function hashHex(value: number): string {
+  return `0x${(value >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
 }

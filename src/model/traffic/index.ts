@@ -45,6 +45,11 @@ export {
   responseMismatch,
   roundLabel,
 } from './checksum.js';
-export type { ChecksumRequest, ChecksumResponse } from './checksum.js';
-export { checksumAnswerHashes, checksumAnswerHead, checksumAnswerLines, hashHex } from './checksum-hashes.js';
+export type { ChecksumRequest } from './checksum.js';
+export {
+  answerHashesText,
+  checksumAnswerHashes,
+  checksumAnswerHead,
+  checksumAnswerLines,
+} from './checksum-hashes.js';
 export type { ChecksumAnswerHashes } from './checksum-hashes.js';

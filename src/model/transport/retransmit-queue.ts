@@ -78,6 +78,7 @@ export class RetransmitQueue {
   private readonly maxAgeUs: Micros;
   private readonly plantedFragmentsOnce: boolean;
   private readonly plantedSlots: number;
+  private readonly plantedSentOnce: boolean;
 
   constructor(
     switches: TransportSwitches,
@@ -99,6 +100,8 @@ export class RetransmitQueue {
     this.plantedFragmentsOnce = switches.plantedBug === 'fragment-sent-once';
     this.plantedSlots =
       switches.plantedBug === 'retransmit-queue-16' ? PLANTED_RETRANSMIT_SLOTS : Number.POSITIVE_INFINITY;
+    // One flag on the add path: a run without these planted bugs pays one boolean test per message.
+    this.plantedSentOnce = this.plantedFragmentsOnce || this.plantedSlots !== Number.POSITIVE_INFINITY;
     this.window = switches.sendWindow;
     this.outstanding = switches.sendWindow === null ? null : [new OutstandingSeqs(), new OutstandingSeqs()];
   }
@@ -131,9 +134,13 @@ export class RetransmitQueue {
     message.lastSendUs = nowUs;
     message.retransmitCount = 0;
     message.intervalUs = retransmitIntervalUs(this.policy, 0);
-    // Planted fragment-sent-once and retransmit-queue-16 (test-only): sent once, never kept for re-sending.
-    if ((message.fragment && this.plantedFragmentsOnce) || this.count >= this.plantedSlots) return true;
+    if (this.plantedSentOnce && this.sentOnce(message)) return true;
     return this.insert(message);
+  }
+
+  /** Planted fragment-sent-once and retransmit-queue-16 (test-only): sent once, never kept for re-sending. */
+  private sentOnce(message: OutgoingMessage): boolean {
+    return (message.fragment && this.plantedFragmentsOnce) || this.count >= this.plantedSlots;
   }
 
   private insert(message: OutgoingMessage): boolean {

@@ -7,7 +7,8 @@ import { roundLabel } from '../../../model/traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
-import { ackMessage, isData, reactionSince } from '../client.js';
+import { ackMessage, isData } from '../client.js';
+import { reactionSince } from '../describe.js';
 import {
   FRAGMENT_CHUNK_BYTES,
   answerRounds,

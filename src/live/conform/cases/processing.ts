@@ -1,13 +1,14 @@
 // Cases on what the server does with what it receives: a re-sent message is
 // processed once; fragments that arrive out of order, twice, or with a gap
 // reassemble to exactly the original bytes (transport-layer.md §4–§5).
-import { TYPE_ACK, ackFlagsLowType, isLowType } from '../../../core/codec/index.js';
+import { isLowType } from '../../../core/codec/index.js';
 import type { DataMessage, Located } from '../../../core/codec/index.js';
 import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../model/traffic/index.js';
 import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds, combine, seqLabel } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
-import { describeArrival, isData, reactionSince } from '../client.js';
+import { isData } from '../client.js';
+import { describeArrival, reactionSince } from '../describe.js';
 import {
   answerRounds,
   connect,
@@ -17,7 +18,7 @@ import {
   newProgress,
   sendGame,
 } from '../join.js';
-import { bootsUs } from '../session-end.js';
+import { bootsUs, isAckOf } from '../session-end.js';
 
 /** The stock client re-sends an unACKed message after 2.0 s (DECISIONS.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
@@ -26,13 +27,7 @@ const WATCH_AFTER_DUPLICATE_MS = 3000;
 
 /** Did the server ACK our `message` (its seq, category, fragment index) at or after `since`? */
 export function serverAckOf(client: ConformClient, message: DataMessage, since: number): ServerMessage | undefined {
-  return client.serverMessages().find((m) => {
-    const ack = m.message;
-    if (m.timeMs < since || ack.type !== TYPE_ACK || ack.seq !== message.seq) return false;
-    const low = ackFlagsLowType(ack.flags);
-    if (low !== isLowType(message.type)) return false;
-    return message.fragment ? ack.fragIndex === message.fragIndex : true;
-  });
+  return client.serverMessages().find((m) => m.timeMs >= since && isAckOf(m.message, message));
 }
 
 function requestRound(m: ServerMessage): string {

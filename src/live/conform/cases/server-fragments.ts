@@ -9,7 +9,8 @@ import type { CaseContext, CaseEvidence, ConformCase, Verdict } from '../case-ty
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
 import { isAckOf } from '../session-end.js';
-import { ackMessage, isData, reactionSince } from '../client.js';
+import { ackMessage, isData } from '../client.js';
+import { reactionSince } from '../describe.js';
 import { keepaliveMessage, sendGame } from '../join.js';
 import { RELAY_WAIT_MS, isVerdict, joinedPair, relayControl, relayNumber, relayPayload } from './relay.js';
 import type { Pair } from './relay.js';

@@ -6,7 +6,8 @@ import { FINAL_ROUND, checksumAnswer, parseChecksumRequest } from '../../../mode
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { evidence, fail, notExercised, pass, seconds } from '../case-types.js';
 import type { ConformClient } from '../client.js';
-import { ackMessage, isData, reactionSince } from '../client.js';
+import { ackMessage, isData } from '../client.js';
+import { reactionSince } from '../describe.js';
 import { answerRounds, isChecksumRequest, joinUntilRequest, keepaliveMessage, newProgress, sendGame } from '../join.js';
 import { answerThen, describe, waitCopy } from './copies.js';
 
