@@ -79,7 +79,7 @@ function bcsimManifest(value: unknown, base: readonly PropertyKey[], label: stri
 }
 
 function hashToolManifest(document: Record<string, unknown>, label: string): LoadedManifest {
-  const parsed = hashToolSchema.safeParse(document);
+  const parsed = hashToolSchema().safeParse(document);
   if (!parsed.success) throw issueError(parsed.error.issues, document, [], label);
   const fail = (path: string, reason: string): never => {
     throw new ScenarioError(label, path, reason);
