@@ -8,28 +8,28 @@ import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
 import { makeChalk } from '../../src/analysis/report/style.js';
-import type { Message } from '../../src/core/codec/index.js';
 import { checksumResponsePayload } from '../../src/model/traffic/checksum.js';
 import { DEFAULT_MANIFEST, findRound } from '../../src/model/traffic/manifest.js';
 import type { ManifestRound } from '../../src/model/traffic/manifest.js';
-import { ack, bc, fragment, pcap, reliable, udpPackets } from '../support/pcap-build.js';
+import {
+  ack,
+  CONNECT_PACKET,
+  fragment,
+  fromClient,
+  fromServer,
+  pcap,
+  reliable,
+  udpPackets,
+} from '../support/pcap-build.js';
 import type { WirePacket } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-answers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-const C = (timeUs: number, ...messages: Message[]): WirePacket => ({
-  timeUs,
-  from: 'client',
-  bytes: bc(0x02, messages),
-});
-const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({
-  timeUs,
-  from: 'server',
-  bytes: bc(0x01, messages),
-});
-const CONNECT: WirePacket = { timeUs: 10_000, from: 'client', bytes: bc(0xff, [reliable(0, [0xff, 1], 0x03)]) };
+const C = fromClient;
+const SV = fromServer;
+const CONNECT = CONNECT_PACKET;
 
 const answerBytes = (round: number) =>
   Array.from(checksumResponsePayload(DEFAULT_MANIFEST, findRound(DEFAULT_MANIFEST, round) as ManifestRound));

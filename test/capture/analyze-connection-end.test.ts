@@ -11,26 +11,26 @@ import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
 import { makeChalk } from '../../src/analysis/report/style.js';
-import { ack, bc, pcap, reliable, udpPackets, unreliable } from '../support/pcap-build.js';
+import {
+  ack,
+  CONNECT_PACKET,
+  fromClient,
+  fromServer,
+  pcap,
+  reliable,
+  udpPackets,
+  unreliable,
+} from '../support/pcap-build.js';
 import type { WirePacket } from '../support/pcap-build.js';
-import type { Message } from '../../src/core/codec/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-connection-end-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const S = 1_000_000;
-const C = (timeUs: number, ...messages: Message[]): WirePacket => ({
-  timeUs,
-  from: 'client',
-  bytes: bc(0x02, messages),
-});
-const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({
-  timeUs,
-  from: 'server',
-  bytes: bc(0x01, messages),
-});
-const CONNECT: WirePacket = { timeUs: 10_000, from: 'client', bytes: bc(0xff, [reliable(0, [0xff, 1], 0x03)]) };
+const C = fromClient;
+const SV = fromServer;
+const CONNECT = CONNECT_PACKET;
 /** The client's identity payload (two pad bytes, slot, IPv4, a UTF-16LE name with its NUL): DECISIONS.md 26. */
 const IDENTITY = [0, 0, 2, 127, 0, 0, 1, 0x62, 0, 0x63, 0, 0, 0];
 

@@ -12,7 +12,19 @@ import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
 import { sampleAt } from '../../src/analysis/capture/analyze-against.js';
 import { makeChalk } from '../../src/analysis/report/style.js';
-import { ack, bc, concat, fragment, pcap, reliable, udpPackets, unreliable } from '../support/pcap-build.js';
+import {
+  ack,
+  bc,
+  concat,
+  CONNECT_PACKET,
+  fragment,
+  fromClient,
+  fromServer,
+  pcap,
+  reliable,
+  udpPackets,
+  unreliable,
+} from '../support/pcap-build.js';
 import type { WirePacket } from '../support/pcap-build.js';
 import type { Message } from '../../src/core/codec/index.js';
 
@@ -21,18 +33,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const S = 1_000_000;
-const C = (timeUs: number, ...messages: Message[]): WirePacket => ({
-  timeUs,
-  from: 'client',
-  bytes: bc(0x02, messages),
-});
-const SV = (timeUs: number, ...messages: Message[]): WirePacket => ({
-  timeUs,
-  from: 'server',
-  bytes: bc(0x01, messages),
-});
-/** The join's first datagram: the capture holds the connection from its start. */
-const CONNECT: WirePacket = { timeUs: 10_000, from: 'client', bytes: bc(0xff, [reliable(0, [0xff, 1], 0x03)]) };
+const C = fromClient;
+const SV = fromServer;
+const CONNECT = CONNECT_PACKET;
 
 function analyze(traffic: WirePacket[], ackRule?: 'two-pass' | 'single-pass' | 'immediate'): CaptureAnalysis {
   const path = join(dir, `f${n++}.pcap`);

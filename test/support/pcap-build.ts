@@ -344,6 +344,25 @@ export interface WirePacket {
   readonly bytes: Uint8Array;
 }
 
+/** A datagram of the client (peer id 0x02) at `timeUs`. */
+export const fromClient = (timeUs: number, ...messages: Message[]): WirePacket => ({
+  timeUs,
+  from: 'client',
+  bytes: bc(0x02, messages),
+});
+/** A datagram of the server (peer id 0x01) at `timeUs`. */
+export const fromServer = (timeUs: number, ...messages: Message[]): WirePacket => ({
+  timeUs,
+  from: 'server',
+  bytes: bc(0x01, messages),
+});
+/** The join's first datagram, the client's Connect: a capture that holds it holds the connection from its start. */
+export const CONNECT_PACKET: WirePacket = {
+  timeUs: 10_000,
+  from: 'client',
+  bytes: bc(0xff, [reliable(0, [0xff, 1], 0x03)]),
+};
+
 export const EPOCH_US = Date.UTC(2002, 1, 28) * 1000;
 
 /**
