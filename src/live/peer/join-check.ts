@@ -11,13 +11,12 @@ import type { LivePeer } from './live-peer.js';
 export function joinResult(live: LivePeer, refusal: ChecksumRefusal | null = null): ConformanceResult {
   const evidence: Evidence[] = [];
   let checked = 0;
-  for (const c of live.connections) {
-    // A server's connection that no client opened is not judged.
-    if (live.role === 'server' && c.address === null) continue;
+  // Every connection a client opened, those whose place a later client took included.
+  for (const c of live.served()) {
     checked++;
     if (c.joinedAtUs !== null) continue;
     evidence.push({
-      connection: c.client,
+      connection: c.id,
       timeS: refusal === null ? usToSeconds(live.clock.now) : refusal.answeredAtS,
       seq: refusal === null ? 0 : refusal.seq,
       detail:

@@ -25,6 +25,7 @@ import type { TransportHooks, Role, TransportSwitches } from '../../model/transp
 import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
+import { UnreadableCounter } from '../unreadable.js';
 import { WireLog } from '../wire-log.js';
 import { ChecksumCheck, MAX_ROUNDS_ASKED } from './checksum-check.js';
 import type { ChecksumChecks } from './checksum-check.js';
@@ -61,20 +62,40 @@ export interface LivePeerOptions {
   readonly formOnlyRounds?: readonly number[];
   /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
   readonly warn?: (line: string) => void;
+  /** Bytes the wire log may hold (WireLog's default when absent). */
+  readonly wireLogBytes?: number;
 }
 
-interface LiveConnection {
+/** Connections kept for the summary after their place went to a new client; later ones are only counted. */
+const MAX_RETIRED_CONNECTIONS = 1024;
+
+/**
+ * One client's connection: its place (`client`, the transport's identity and the
+ * traffic script's client number) and its own live index (`id`), never reused.
+ */
+export interface LiveConnection {
+  /** 1-based, in the order connections opened (0 before); a reused place opens a new one. */
+  id: number;
+  /** The place it holds: 1..--clients for a server, 1 for a client. */
   readonly client: number;
   readonly peer: PeerTransport;
   address: { readonly address: string; readonly port: number } | null;
   dedupLast: number;
   dedupMaxPerSecond: number;
   joinedAtUs: number | null;
+  /** When its first datagram arrived (a server), or 0 (a client). */
+  openedAtUs: number | null;
+  /** When its place went to another client; null while it holds it. */
+  retiredAtUs: number | null;
+  /** Its slot when its place went to another client (the server forgets it then). */
+  retiredSlot: number | null;
+  /** The server removed it for a protocol error (recorded once, whatever else the datagram held). */
+  removed: boolean;
 }
 
 export class LivePeer {
   readonly clock: WallClock;
-  readonly log = new WireLog();
+  readonly log: WireLog;
   readonly own = new OwnMessages();
   readonly sendLateness = new LatenessRing();
   readonly connections: LiveConnection[] = [];
@@ -82,7 +103,14 @@ export class LivePeer {
   readonly bridge: RemoteBridge;
   readonly host: ServerHost | null = null;
   private readonly clientLoop: UpdateLoop | null = null;
-  private readonly byAddress = new Map<string, number>();
+  /** A server's connection by its client's address: only datagrams from that address reach it. */
+  private readonly byAddress = new Map<string, LiveConnection>();
+  /** Connections whose place went to a new client, oldest first (bounded). */
+  readonly retired: LiveConnection[] = [];
+  retiredNotKept = 0;
+  private nextConnectionId = 1;
+  /** Datagrams bcsim could not read, by source address. */
+  readonly unreadable = new UnreadableCounter();
   /**
    * Datagrams from addresses past the server's client count, from new addresses that opened no
    * connection (unreadable, or not from a client without a slot), GameSpy queries, and socket send errors; places of departed clients given to new ones.
@@ -101,7 +129,12 @@ export class LivePeer {
   reliableDelivered = 0;
   unreliableDelivered = 0;
   /** Clients the server removed for a protocol error, with the reason (a bad checksum answer). */
-  readonly removals: Array<{ readonly client: number; readonly timeUs: number; readonly reason: string }> = [];
+  readonly removals: Array<{
+    readonly client: number;
+    readonly connection: number;
+    readonly timeUs: number;
+    readonly reason: string;
+  }> = [];
   private readonly checksums: ChecksumCheck;
   /** A client's checksum requests not yet answered, by connection. */
   private readonly askedRounds = new Map<number, ChecksumRequest[]>();
@@ -116,6 +149,7 @@ export class LivePeer {
 
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
+    this.log = new WireLog(options.wireLogBytes);
     this.checksums = new ChecksumCheck(options.scenario.traffic.manifest, options.checksums, options.formOnlyRounds);
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
@@ -135,6 +169,8 @@ export class LivePeer {
       this.clientLoop.add(this.connections[0].peer);
       this.connections[0].address =
         options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
+      this.connections[0].openedAtUs = ZERO_US;
+      this.connections[0].id = this.nextConnectionId++;
     }
     this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
     // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
@@ -144,6 +180,18 @@ export class LivePeer {
 
   get role(): Role {
     return this.options.role;
+  }
+
+  /** Every connection a client opened, in the order they opened: those whose place was reused, and those holding one. */
+  served(): LiveConnection[] {
+    const holding = this.connections.filter((c) => c.id > 0);
+    return [...this.retired, ...holding].sort((x, y) => x.id - y.id);
+  }
+
+  /** The slot connection `c` holds, or held when its place went to another client; null for a client's own. */
+  slotOf(c: LiveConnection): number | null {
+    if (this.host === null) return null;
+    return c.retiredAtUs === null ? this.host.slotOf(c.client - 1) : c.retiredSlot;
   }
 
   /** Starts the updates, the traffic script and the socket; `done` resolves when the run stops. */
@@ -212,10 +260,18 @@ export class LivePeer {
     const plain = decrypt(wire);
     // DECISIONS.md 30: a reimplementation's wire forms reach the transport in their stock form.
     const read = intake(plain);
-    const connection = this.connectionOf(rinfo, wire, plain, read);
+    const key = formatHostPort(rinfo);
+    if (read.problem !== null) this.unreadable.add(key, plain, read.problem);
+    const connection = this.connectionOf(key, rinfo, wire, plain, read);
     if (connection === null) return;
+    // A connection reads only its own client's datagrams (planted peer-by-id aside: it hijacks on purpose).
+    if (
+      this.host !== null &&
+      this.options.switches.plantedBug !== 'peer-by-id' &&
+      (connection.address === null || formatHostPort(connection.address) !== key)
+    )
+      throw new Error(`live-peer: a datagram from ${key} reached connection ${connection.id} of ${connection.address === null ? 'no address' : formatHostPort(connection.address)}`);
     if (this.options.switches.plantedBug === 'stall-on-oversize') {
-      const key = formatHostPort(rinfo);
       if (msg.length > MAX_DATAGRAM_BYTES) this.stalled.add(key);
       if (this.stalled.has(key)) return;
     }
@@ -225,7 +281,7 @@ export class LivePeer {
     this.log.add({
       timeUs: this.clock.now,
       from: 'remote',
-      connection: connection.client,
+      connection: connection.id,
       bytes,
       ...(bytes === plain ? {} : { wire: plain }),
       ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}),
@@ -239,8 +295,13 @@ export class LivePeer {
    * A client hears only its server; a server maps each new address to the next
    * client number, once that address sends a datagram that opens a connection.
    */
-  private connectionOf(rinfo: RemoteInfo, wire: Uint8Array, plain: Uint8Array, read: Intake): LiveConnection | null {
-    const key = formatHostPort(rinfo);
+  private connectionOf(
+    key: string,
+    rinfo: RemoteInfo,
+    wire: Uint8Array,
+    plain: Uint8Array,
+    read: Intake,
+  ): LiveConnection | null {
     if (this.role === 'client') {
       const c = this.connections[0];
       if (c.address !== null && formatHostPort(c.address) !== key) {
@@ -249,37 +310,36 @@ export class LivePeer {
       }
       return c;
     }
-    let index = this.byAddress.get(key);
-    if (index === undefined && this.options.switches.plantedBug === 'peer-by-id') {
+    const known = this.byAddress.get(key);
+    if (known === undefined && this.options.switches.plantedBug === 'peer-by-id') {
       const hijacked = this.connectionById(plain[0]);
       if (hijacked !== null) return hijacked;
     }
-    // A client back at the address of its ended connection (a new Connect) opens it afresh.
-    if (index !== undefined && connectionEnded(this.connections[index].peer.state) && cannotOpen(read) === null) {
-      this.byAddress.delete(key);
-      this.recycle(index);
-      index = undefined;
+    // While its connection lives, an address's datagrams go to it; a new Connect after its end opens a new one.
+    if (known !== undefined && !(connectionEnded(known.peer.state) && cannotOpen(read) === null)) return known;
+    // A datagram that cannot open a connection neither takes a place nor frees one.
+    const why = cannotOpen(read);
+    if (why !== null) {
+      this.wire.unopened++;
+      this.warnings.unopened(key, wire, plain, why);
+      return null;
     }
-    if (index === undefined) {
-      // A datagram that cannot open a connection neither takes a place nor frees one.
-      const why = cannotOpen(read);
-      if (why !== null) {
-        this.wire.unopened++;
-        this.warnings.unopened(key, wire, plain, why);
-        return null;
-      }
-      // A place never used, else one whose client has left: never a connection still in use.
-      index = this.connections.findIndex((c) => c.address === null);
-      if (index < 0) index = this.endedConnection();
-      if (index < 0) {
-        this.wire.refusedAddresses++;
-        this.warnings.refused(key, this.connections.length);
-        return null;
-      }
-      this.byAddress.set(key, index);
-      this.connections[index].address = { address: rinfo.address, port: rinfo.port };
+    // Its own ended place, else a place never used, else one whose client has left: never a connection in use.
+    let index = known === undefined ? -1 : known.client - 1;
+    if (index < 0) index = this.connections.findIndex((c) => c.address === null);
+    if (index < 0) index = this.connections.findIndex((c) => c.address !== null && connectionEnded(c.peer.state));
+    if (index < 0) {
+      this.wire.refusedAddresses++;
+      this.warnings.refused(key, this.connections.length);
+      return null;
     }
-    return this.connections[index];
+    if (this.connections[index].address !== null) this.recycle(index);
+    const opened = this.connections[index];
+    opened.address = { address: rinfo.address, port: rinfo.port };
+    opened.openedAtUs = this.clock.now;
+    opened.id = this.nextConnectionId++;
+    this.byAddress.set(key, opened);
+    return opened;
   }
 
   /**
@@ -296,25 +356,20 @@ export class LivePeer {
   }
 
   /**
-   * A server whose places are all taken gives the place of a client that has
-   * left (Disconnect, timeout, removal) to the new one, as a real server frees
-   * a player slot. Returns its index, or -1 when every client is still there.
+   * A fresh connection in the place of ended connection `index`, as a real
+   * server frees a player slot; the old one is kept for the summary. Its
+   * address no longer reaches it.
    */
-  private endedConnection(): number {
-    if (this.host === null) return -1;
-    const index = this.connections.findIndex((c) => c.address !== null && connectionEnded(c.peer.state));
-    if (index < 0) return -1;
-    const old = this.connections[index].address;
-    if (old !== null) this.byAddress.delete(formatHostPort(old));
-    this.recycle(index);
-    return index;
-  }
-
-  /** A fresh peer state in the place of ended connection `index`; its client's join starts again. */
   private recycle(index: number): void {
     const host = this.host;
     if (host === null) return;
     const old = this.connections[index];
+    if (old.address !== null && this.byAddress.get(formatHostPort(old.address)) === old)
+      this.byAddress.delete(formatHostPort(old.address));
+    old.retiredAtUs = this.clock.now;
+    old.retiredSlot = host.slotOf(index);
+    if (this.retired.length < MAX_RETIRED_CONNECTIONS) this.retired.push(old);
+    else this.retiredNotKept++;
     const fresh = this.makeConnection(old.client);
     this.connections[index] = fresh;
     host.replace(index, fresh.peer);
@@ -330,7 +385,7 @@ export class LivePeer {
     const bytes = this.options.switches.plantedBug === 'own-seq-low-byte' ? ownSeqLowByte(given) : given;
     // Scheduled time against the moment the datagram really leaves.
     this.sendLateness.record(this.clock.wallUs() - this.clock.now);
-    this.log.add({ timeUs: this.clock.now, from: 'local', connection: connection.client, bytes });
+    this.log.add({ timeUs: this.clock.now, from: 'local', connection: connection.id, bytes });
     this.wire.sent++;
     this.options.socket.send(encrypt(bytes), to.port, to.address, (error) => {
       if (error) this.wire.sendErrors++;
@@ -398,11 +453,16 @@ export class LivePeer {
   private makeConnection(client: number): LiveConnection {
     const role = this.role;
     const conn = {
+      id: 0,
       client,
       address: null,
       dedupLast: 0,
       dedupMaxPerSecond: 0,
       joinedAtUs: null,
+      openedAtUs: null,
+      retiredAtUs: null,
+      retiredSlot: null,
+      removed: false,
     } as unknown as LiveConnection;
     const hooks: TransportHooks = {
       emit: (bytes) => this.emit(conn, bytes),
@@ -420,7 +480,10 @@ export class LivePeer {
       newUid: (reliable) => (reliable ? this.own.register(true) : -1),
       sentUnreliable: () => this.own.unreliableSent++,
       stateChanged: (state) => {
-        if (role === 'server') this.host?.connectionChanged(client - 1, state);
+        // A connection whose place went to a new client no longer speaks for that place.
+        if (role === 'server') {
+          if (this.connections[client - 1] === conn) this.host?.connectionChanged(client - 1, state);
+        }
         else if (connectionEnded(state) && !this.stopping) this.stop('connection-ended');
       },
     };
@@ -451,8 +514,9 @@ export class LivePeer {
   /** The server removes a client for a protocol error: a Boot first (PeerTransport.kick). */
   private remove(connection: LiveConnection, reason: string): void {
     const slot = this.host?.slotOf(connection.client - 1);
-    if (slot === null || slot === undefined) return;
-    this.removals.push({ client: connection.client, timeUs: this.clock.now, reason });
+    if (slot === null || slot === undefined || connection.removed) return;
+    connection.removed = true;
+    this.removals.push({ client: connection.client, connection: connection.id, timeUs: this.clock.now, reason });
     connection.peer.kick(slot);
   }
 

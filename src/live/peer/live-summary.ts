@@ -11,6 +11,8 @@ import type { ConnectionSummary, PeerSummary } from '../../model/session/index.j
 import type { TransportSwitches, Role } from '../../model/transport/index.js';
 import { PeerTotal } from '../../model/transport/index.js';
 import { VERSION } from '../../version.js';
+import { formatHostPort } from '../endpoint.js';
+import type { UnreadableFigures } from '../unreadable.js';
 import type { LatenessFigures } from '../wall-clock.js';
 import type { WireRecord } from '../wire-log.js';
 import type { LivePeer, StopReason } from './live-peer.js';
@@ -40,14 +42,21 @@ export interface LiveSummary {
     sendErrors: number;
     logged: number;
     notLogged: number;
+    /** Datagrams bcsim could not read, by source address, the first few in hex: garbage, named as such. */
+    unreadable: UnreadableFigures;
   };
-  /** Clients a server removed for a protocol error (a checksum answer it refused), each Booted first. */
-  removals: Array<{ client: number; atS: number; reason: string }>;
+  /** Clients a server removed for a protocol error (a checksum answer it refused), each Booted first; once each. */
+  removals: Array<{ client: number; connection: number; atS: number; reason: string }>;
   /** Scheduled time against actual time, µs: every timer dispatch, and every datagram send. */
   timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures };
-  /** Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt one, is not tracked). */
+  /**
+   * Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt
+   * one, is not tracked). A place a new client reused keeps its earlier connection, keyed `<slot>#<connection>`.
+   */
   peer: PeerSummary & {
-    connections: Record<string, ConnectionSummary & { address: string | null; joinedAtS: number | null }>;
+    connections: Record<string, LiveConnectionSummary>;
+    /** Connections whose place was reused past the summary's limit: counted, not listed. */
+    connectionsNotListed: number;
   };
   /** Our reliable messages (ACKed by the counterpart or not), and what the counterpart delivered to us. */
   delivery: OwnMessageStats & {
@@ -59,6 +68,16 @@ export interface LiveSummary {
   /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/2) of what both ends sent. */
   counterpart: { analysis: WireAnalysis };
 }
+
+export type LiveConnectionSummary = ConnectionSummary & {
+  /** The live index: the k-th connection opened, as the conformance evidence names it. */
+  connection: number;
+  address: string | null;
+  /** When its client's first datagram arrived, and when its place went to another client (null: it held it to the end). */
+  fromS: number | null;
+  untilS: number | null;
+  joinedAtS: number | null;
+};
 
 export interface LiveSummaryContext {
   readonly scenario: string;
@@ -73,16 +92,19 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
   const connections: LiveSummary['peer']['connections'] = {};
   let reliableReceived = 0;
   let duplicatesReceived = 0;
-  for (const c of live.connections) {
-    const slot = live.host === null ? null : live.host.slotOf(c.client - 1);
+  const seconds = (us: number | null) => (us === null ? null : round3(usToSeconds(us)));
+  for (const c of live.served()) {
+    const slot = live.slotOf(c);
     if (live.role === 'server' && slot === null) continue;
-    const address = c.address === null ? null : `${c.address.address}:${c.address.port}`;
-    const joinedAtS = c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs);
-    connections[connectionKey(c.client, slot)] = {
+    const key = connectionKey(c.client, slot);
+    connections[key in connections ? `${key}#${c.id}` : key] = {
       client: c.client,
       slot,
-      address,
-      joinedAtS,
+      connection: c.id,
+      address: c.address === null ? null : formatHostPort(c.address),
+      fromS: seconds(c.openedAtUs),
+      untilS: seconds(c.retiredAtUs),
+      joinedAtS: c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs),
       ...summarizePeer(c.peer, c.dedupMaxPerSecond),
     };
     reliableReceived += c.peer.counters.reliableReceived;
@@ -97,10 +119,20 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     ...context,
     wallSeconds: round3(usToSeconds(live.clock.now)),
     stopReason: live.stopReason ?? 'signal',
-    wire: { ...live.wire, logged: live.log.records.length, notLogged: live.log.dropped },
-    removals: live.removals.map((r) => ({ client: r.client, atS: round3(usToSeconds(r.timeUs)), reason: r.reason })),
+    wire: {
+      ...live.wire,
+      logged: live.log.records.length,
+      notLogged: live.log.dropped,
+      unreadable: live.unreadable.figures(),
+    },
+    removals: live.removals.map((r) => ({
+      client: r.client,
+      connection: r.connection,
+      atS: round3(usToSeconds(r.timeUs)),
+      reason: r.reason,
+    })),
     timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
-    peer: { ...total, connections },
+    peer: { ...total, connections, connectionsNotListed: live.retiredNotKept },
     delivery: {
       ...live.own.stats(),
       reliableDelivered: live.reliableDelivered,
@@ -112,14 +144,14 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
   };
 }
 
-/** A server's total over its accepted connections, as a simulated run's PeerTotal. */
+/** A server's total over every connection it accepted, as a simulated run's PeerTotal. */
 function summarizeServer(live: LivePeer): PeerSummary {
-  const accepted = live.connections.filter((c) => live.host?.slotOf(c.client - 1) !== null);
+  const accepted = live.served().filter((c) => live.slotOf(c) !== null);
   const dedupMax = accepted.reduce((m, c) => Math.max(m, c.dedupMaxPerSecond), 0);
   return summarizePeer(new PeerTotal(() => accepted.map((c) => c.peer)), dedupMax);
 }
 
-/** The `bcsim analyze` figures of the live wire; connection k is the k-th client. */
+/** The `bcsim analyze` figures of the live wire; connection k is the k-th connection opened. */
 export function analyzeWire(records: readonly WireRecord[], localRole: Role, endUs: number): WireAnalysis {
   const analyzer = new WireAnalyzer();
   const remoteRole: Role = localRole === 'client' ? 'server' : 'client';
