@@ -63,6 +63,7 @@ export function unreadableLine(f: UnreadableFigures): string {
   const each = f.bySource.map((s) => `${s.count} from ${s.address}`);
   if (f.otherSources > 0) each.push(`${f.otherSources} from other addresses`);
   const first = f.bySource[0]?.first[0];
-  const sample = first === undefined ? '' : `; first: ${first.hex}${first.bytes > SHOWN_BYTES ? '…' : ''} (${first.reason})`;
+  const sample =
+    first === undefined ? '' : `; first: ${first.hex}${first.bytes > SHOWN_BYTES ? '…' : ''} (${first.reason})`;
   return `${f.total} (${each.join(', ')})${sample}`;
 }

@@ -270,7 +270,9 @@ export class LivePeer {
       this.options.switches.plantedBug !== 'peer-by-id' &&
       (connection.address === null || formatHostPort(connection.address) !== key)
     )
-      throw new Error(`live-peer: a datagram from ${key} reached connection ${connection.id} of ${connection.address === null ? 'no address' : formatHostPort(connection.address)}`);
+      throw new Error(
+        `live-peer: a datagram from ${key} reached connection ${connection.id} of ${connection.address === null ? 'no address' : formatHostPort(connection.address)}`,
+      );
     if (this.options.switches.plantedBug === 'stall-on-oversize') {
       if (msg.length > MAX_DATAGRAM_BYTES) this.stalled.add(key);
       if (this.stalled.has(key)) return;
@@ -315,8 +317,9 @@ export class LivePeer {
       const hijacked = this.connectionById(plain[0]);
       if (hijacked !== null) return hijacked;
     }
-    // While its connection lives, an address's datagrams go to it; a new Connect after its end opens a new one.
-    if (known !== undefined && !(connectionEnded(known.peer.state) && cannotOpen(read) === null)) return known;
+    // While its connection is open, an address's datagrams go to it. Once its client said goodbye, was
+    // removed or timed out, a new Connect from it is a new client: a new connection (the old one ends).
+    if (known !== undefined && !(known.peer.state !== 'open' && cannotOpen(read) === null)) return known;
     // A datagram that cannot open a connection neither takes a place nor frees one.
     const why = cannotOpen(read);
     if (why !== null) {
@@ -324,7 +327,7 @@ export class LivePeer {
       this.warnings.unopened(key, wire, plain, why);
       return null;
     }
-    // Its own ended place, else a place never used, else one whose client has left: never a connection in use.
+    // Its own place (its client is back), else a place never used, else one whose client has left: never a connection in use.
     let index = known === undefined ? -1 : known.client - 1;
     if (index < 0) index = this.connections.findIndex((c) => c.address === null);
     if (index < 0) index = this.connections.findIndex((c) => c.address !== null && connectionEnded(c.peer.state));
@@ -364,6 +367,7 @@ export class LivePeer {
     const host = this.host;
     if (host === null) return;
     const old = this.connections[index];
+    old.peer.halt();
     if (old.address !== null && this.byAddress.get(formatHostPort(old.address)) === old)
       this.byAddress.delete(formatHostPort(old.address));
     old.retiredAtUs = this.clock.now;
@@ -483,8 +487,7 @@ export class LivePeer {
         // A connection whose place went to a new client no longer speaks for that place.
         if (role === 'server') {
           if (this.connections[client - 1] === conn) this.host?.connectionChanged(client - 1, state);
-        }
-        else if (connectionEnded(state) && !this.stopping) this.stop('connection-ended');
+        } else if (connectionEnded(state) && !this.stopping) this.stop('connection-ended');
       },
     };
     const params = { ...this.options.scenario.params, tickMs: this.options.scenario.params.updatePeriodMs[role] };

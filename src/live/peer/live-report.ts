@@ -18,16 +18,20 @@ export function renderLiveSummary(s: LiveSummary): string {
   ];
   if (s.wire.unreadable.total > 0) lines.push(`  unreadable datagrams: ${unreadableLine(s.wire.unreadable)}`);
   for (const r of s.removals)
-    lines.push(`  removed client ${r.client} (connection ${r.connection}) at ${r.atS.toFixed(3)} s, with a Boot: ${r.reason}`);
+    lines.push(
+      `  removed client ${r.client} (connection ${r.connection}) at ${r.atS.toFixed(3)} s, with a Boot: ${r.reason}`,
+    );
   for (const c of Object.values(p.connections)) {
-    const who = s.role === 'server' ? `${c.connection}, slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
+    const who =
+      s.role === 'server' ? `${c.connection}, slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
     // A place a later client took: the span its client held it.
     const span = c.untilS === null ? '' : ` from ${(c.fromS ?? 0).toFixed(1)} s until ${c.untilS.toFixed(1)} s,`;
     lines.push(
       `  connection ${who}:${span} ${c.joinedAtS === null ? 'join NOT completed' : `in game at ${c.joinedAtS.toFixed(1)} s`}, state ${c.state}`,
     );
   }
-  if (p.connectionsNotListed > 0) lines.push(`  and ${p.connectionsNotListed} earlier connections, counted but not listed`);
+  if (p.connectionsNotListed > 0)
+    lines.push(`  and ${p.connectionsNotListed} earlier connections, counted but not listed`);
   lines.push(
     `  our reliable messages: ${d.reliableSent} sent, ${d.acknowledged} ACKed, ${d.unacknowledged} not ACKed, ${d.gaveUp} given up (and ${d.transportReliableSent} of the transport's own)`,
     `  the counterpart's: ${d.reliableDelivered} reliable delivered to the game (${d.reliableReceived} transmissions read, ${d.duplicatesReceived} duplicates dropped), ${d.unreliableReceived} unreliable`,
