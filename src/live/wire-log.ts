@@ -27,6 +27,8 @@ export class WireLog {
   /** Records not kept because the log was full. */
   dropped = 0;
 
+  constructor(readonly budgetBytes?: number) {}
+
   add(record: WireRecord): void {
     if (this.records.length >= MAX_WIRE_RECORDS) {
       this.dropped++;
