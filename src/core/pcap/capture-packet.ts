@@ -17,7 +17,9 @@ export type CaptureErrorCode =
   /** A length field contradicts the file (past the end, not matching its trailing copy, absurdly large). */
   | 'bad-length'
   /** Classic pcap of a link type this reader cannot take apart: no packet could be used. */
-  | 'unsupported-link-type';
+  | 'unsupported-link-type'
+  /** A packet's time is outside the range bcsim can show, 0 to 2^53 − 1 µs after 1970 (timestamps.ts). */
+  | 'bad-timestamp';
 
 export interface CaptureError {
   readonly code: CaptureErrorCode;
@@ -39,7 +41,7 @@ export interface CapturePacket {
   readonly number: number;
   /** Byte offset of the record or block in the file. */
   readonly offset: number;
-  /** Microseconds since 1970-01-01 (fractional with a finer resolution). */
+  /** Microseconds since 1970-01-01 (fractional with a finer resolution), 0 to 2^53 − 1 (timestamps.ts). */
   readonly timeUs: number;
   readonly linkType: number;
   readonly interfaceId: number;

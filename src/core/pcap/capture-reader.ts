@@ -9,6 +9,7 @@
 // throws out of the reader: `openCapture` and `next()` return typed results.
 // A problem that makes the rest of the file unreadable (bad magic, a truncated
 // record, a block length that lies) is an `error` naming the byte offset;
+// so is a packet stamped outside the range bcsim can show (timestamps.ts);
 // a problem confined to one packet (a packet block on an interface of an
 // unsupported link type, a captured length that overruns its block) is a
 // `skip` the caller counts, and reading goes on.
@@ -35,8 +36,9 @@ import {
   supportedList,
 } from './formats.js';
 import { FileWindow } from './file-window.js';
-import { TWO_POW_32, describeInterface, firstComment } from './pcapng-options.js';
+import { describeInterface, firstComment } from './pcapng-options.js';
 import type { PcapngInterface } from './pcapng-options.js';
+import { pcapngTimeUs, timestampRefusal } from './timestamps.js';
 
 /** The default read buffer. */
 export const BUFFER_BYTES = 1 << 20;
@@ -179,6 +181,7 @@ export class CaptureReader extends FileWindow {
     if (this.ensure(at, hb + captured) === null) return this.failStep();
     this.pos = end;
     const start = at + hb - this.bufStart;
+    // Always within the range timestamps.ts keeps to: 0 to 4,294,971,590 s after 1970.
     return {
       kind: 'packet',
       packet: {
@@ -337,7 +340,10 @@ export class CaptureReader extends FileWindow {
     let captured: number;
     let original: number;
     let dataStart: number;
-    let units = 0;
+    // A Simple Packet Block has no timestamp: 0 units, so its interface's if_tsoffset.
+    let high = 0;
+    let low = 0;
+    let timestampAt = at;
     let optionsFrom = -1;
     if (type === PCAPNG_SPB) {
       interfaceId = 0;
@@ -354,9 +360,9 @@ export class CaptureReader extends FileWindow {
         return this.skip(at, 'bad-packet-block', `packet block of ${length} bytes is too short (32 at least)`, number);
       if (type === PCAPNG_EPB) interfaceId = this.u32(o + 8);
       else interfaceId = this.u16(o + 8);
-      const high = this.u32(o + 12);
-      const low = this.u32(o + 16);
-      units = high * TWO_POW_32 + low;
+      high = this.u32(o + 12);
+      low = this.u32(o + 16);
+      timestampAt = at + 12;
       captured = this.u32(o + 20);
       original = this.u32(o + 24);
       dataStart = o + 28;
@@ -388,6 +394,8 @@ export class CaptureReader extends FileWindow {
         number,
       );
     }
+    const timeUs = pcapngTimeUs(iface, high, low);
+    if (timeUs === null) return this.fail('bad-timestamp', timestampAt, timestampRefusal(iface, high, low, number));
     const comment =
       this.comments && optionsFrom >= 0 ? firstComment(this.buf, this.littleEndian, optionsFrom, o + length - 4) : null;
     return {
@@ -395,7 +403,7 @@ export class CaptureReader extends FileWindow {
       packet: {
         number,
         offset: at,
-        timeUs: units * iface.usPerUnit + iface.offsetUs,
+        timeUs,
         linkType: iface.linkType,
         interfaceId,
         data: this.view(dataStart, captured),

@@ -17,8 +17,12 @@ export interface PcapngInterface {
   readonly snapLength: number;
   /** Multiplier from timestamp units to microseconds. */
   readonly usPerUnit: number;
-  /** if_tsoffset in microseconds. */
+  /** if_tsoffset in microseconds (a double: exact within ±2^53 µs). */
   readonly offsetUs: number;
+  /** if_tsresol as written (6, microseconds, when absent): for the exact reckoning of timestamps.ts. */
+  readonly tsresol: number;
+  /** if_tsoffset in seconds, exactly (signed 64 bits). */
+  readonly offsetS: bigint;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -27,21 +31,17 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 export function describeInterface(buf: Buffer, littleEndian: boolean, o: number, length: number): PcapngInterface {
   const linkType = u16(buf, littleEndian, o + 8);
   const snapLength = u32(buf, littleEndian, o + 12);
-  let usPerUnit = 1; // default resolution: microseconds
-  let offsetUs = 0;
+  let tsresol = 6; // default resolution: microseconds
+  let offsetS = 0n;
   forOptions(buf, littleEndian, o + 16, o + length - 4, (code, start, len) => {
-    if (code === IF_TSRESOL && len >= 1) {
-      const v = buf[start];
-      // MSB clear: 10^-v seconds; set: 2^-(v & 0x7F) seconds.
-      usPerUnit = (v & 0x80) === 0 ? usPerEvent(10 ** v) : usPerEvent(2 ** (v & 0x7f));
-    } else if (code === IF_TSOFFSET && len >= 8) {
-      const lo = u32(buf, littleEndian, start + (littleEndian ? 0 : 4));
-      const hi = littleEndian ? buf.readInt32LE(start + 4) : buf.readInt32BE(start);
-      offsetUs = secondsToUsUnrounded(hi * TWO_POW_32 + lo);
-    }
+    if (code === IF_TSRESOL && len >= 1) tsresol = buf[start];
+    else if (code === IF_TSOFFSET && len >= 8)
+      offsetS = littleEndian ? buf.readBigInt64LE(start) : buf.readBigInt64BE(start);
   });
-  if (!(usPerUnit > 0 && Number.isFinite(usPerUnit))) usPerUnit = 1;
-  return { linkType, snapLength, usPerUnit, offsetUs };
+  // MSB clear: 10^-v seconds; set: 2^-(v & 0x7F) seconds. Both finite and positive for every byte.
+  const usPerUnit = (tsresol & 0x80) === 0 ? usPerEvent(10 ** tsresol) : usPerEvent(2 ** (tsresol & 0x7f));
+  const offsetUs = secondsToUsUnrounded(Number(offsetS));
+  return { linkType, snapLength, usPerUnit, offsetUs, tsresol, offsetS };
 }
 
 /** The first opt_comment among the options between buffer offsets [from, to), or null. */
