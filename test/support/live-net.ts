@@ -34,8 +34,6 @@ export class VirtualNet {
   private readonly clocks = new Set<WallClock>();
   private queue: InFlight[] = [];
 
-  readonly wall = () => micros(this.nowUs);
-
   /** A socket at "host:port"; an earlier one there is closed (a client that left binds the same port again). */
   socket(at: string): Socket {
     const emitter = new EventEmitter();
@@ -58,8 +56,10 @@ export class VirtualNet {
     this.queue.push({ from, to, bytes: Buffer.from(bytes) });
   }
 
+  /** A wall clock whose time starts now, as a process's monotonic clock starts at its launch. */
   clock(): WallClock {
-    const clock = new WallClock(this.wall);
+    const originUs = this.nowUs;
+    const clock = new WallClock(() => micros(this.nowUs - originUs));
     this.clocks.add(clock);
     return clock;
   }

@@ -4,7 +4,14 @@
 // the transport in their stock form, and their deviations are kept for the
 // summary. Datagrams a server cannot take from a new address, and addresses
 // past --clients, are reported on stderr at once, one line each.
-import { PEER_ID_UNASSIGNED, decodeDialect, toHex } from '../../core/codec/index.js';
+import {
+  PEER_ID_UNASSIGNED,
+  TYPE_CONNECT,
+  TYPE_CONNECT_ACK,
+  decodeDatagram,
+  decodeDialect,
+  toHex,
+} from '../../core/codec/index.js';
 import type { Deviation } from '../../core/codec/index.js';
 
 export interface Intake {
@@ -29,6 +36,22 @@ export function cannotOpen(read: Intake): string | null {
   if (peerId !== PEER_ID_UNASSIGNED)
     return `its peer id is 0x${peerId.toString(16).padStart(2, '0').toUpperCase()}, not 0xFF (a client without a slot, which a Connect carries)`;
   return null;
+}
+
+/**
+ * A client's connect request: peer id 0xFF and a reliable message of type 0x02, or 0x03 as the stock
+ * client sends it (DECISIONS.md 3), with seq 0. Any other datagram of a client without a slot (an ACK,
+ * a checksum answer) belongs to a connection already open.
+ */
+export function carriesConnect(read: Intake): boolean {
+  if (cannotOpen(read) !== null) return false;
+  const decoded = decodeDatagram(read.bytes);
+  return (
+    decoded.ok &&
+    decoded.datagram.messages.some(
+      (m) => (m.type === TYPE_CONNECT || m.type === TYPE_CONNECT_ACK) && m.reliable && m.seq === 0,
+    )
+  );
 }
 
 /** Lines of this kind printed at most; later ones are only counted in the summary. */

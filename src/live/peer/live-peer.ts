@@ -30,7 +30,7 @@ import { WireLog } from '../wire-log.js';
 import { ChecksumCheck, MAX_ROUNDS_ASKED } from './checksum-check.js';
 import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
-import { IntakeWarnings, cannotOpen, intake } from './intake.js';
+import { IntakeWarnings, cannotOpen, carriesConnect, intake } from './intake.js';
 import type { Intake } from './intake.js';
 import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
@@ -319,7 +319,7 @@ export class LivePeer {
     }
     // While its connection is open, an address's datagrams go to it. Once its client said goodbye, was
     // removed or timed out, a new Connect from it is a new client: a new connection (the old one ends).
-    if (known !== undefined && !(known.peer.state !== 'open' && cannotOpen(read) === null)) return known;
+    if (known !== undefined && !(known.peer.state !== 'open' && carriesConnect(read))) return known;
     // A datagram that cannot open a connection neither takes a place nor frees one.
     const why = cannotOpen(read);
     if (why !== null) {
