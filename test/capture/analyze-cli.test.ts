@@ -194,6 +194,12 @@ describe('bcsim decode --pcap', () => {
     expect(r.code).toBe(2);
     expect(r.stdout.split('\n').filter((l) => l.includes(' send '))).toHaveLength(2);
     oneLine(r.stderr);
+    // --json: the census goes to stderr, and on a refusal gives way to the refusal's one line.
+    r = await cli(['decode', '--pcap', cut, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+    oneLine(r.stderr);
+    expect(r.stderr).toMatch(/^bcsim: .*cut\.pcap: offset \d+: .* \(the datagrams before it are shown\)\n$/);
     r = await cli(['decode', '--pcap', good, '01', '02']);
     expect(r.code).toBe(2);
     r = await cli(['decode', '--pcap', good, '--plain']);

@@ -153,6 +153,7 @@ describe('decode --pcap and analyze on a timestamp out of the range', () => {
 
   it.each([
     ['decode --pcap', ['decode', '--pcap']],
+    ['decode --pcap --json', ['decode', '--json', '--pcap']],
     ['analyze', ['analyze']],
     ['analyze --json', ['analyze', '--json']],
   ])('%s: one line naming the file, the offset and the timestamp, exit 2', async (_name, args) => {

@@ -115,11 +115,9 @@ export function census(stats: ScanStats): PacketCensus {
   };
 }
 
-/** ISO 8601 of µs since 1970, or a plain number of seconds when out of Date's range. */
-function isoTime(us: number): string {
-  const ms = usToMs(us);
-  const date = new Date(ms); // the capture's own timestamp, formatted; no clock is read
-  return Number.isNaN(date.getTime()) ? `${usToSeconds(us)} s since 1970` : date.toISOString();
+/** ISO 8601 of a capture's time: the reader keeps it within 0..2^53 − 1 µs after 1970, all in Date's range. */
+export function isoTime(us: number): string {
+  return new Date(usToMs(us)).toISOString(); // the capture's own timestamp, formatted; no clock is read
 }
 
 /** "12 packets: 10 BC datagrams (10 encrypted), 1 GameSpy, 1 skipped (not IPv4)": the one-line census. */

@@ -26,7 +26,7 @@ export type {
 } from './analyze.js';
 export { behaviourName, inferBehaviour } from './ack-behaviour.js';
 export { removalText } from './connection-end.js';
-export { analyzeCapture, census, censusLine } from './analyze-capture.js';
+export { analyzeCapture, census, censusLine, isoTime } from './analyze-capture.js';
 export type { CaptureAnalysis, CaptureAnalysisResult } from './analyze-capture.js';
 export { analyzeScenario } from './analyze-against.js';
 export type { SimulatedAnalysis } from './analyze-against.js';

@@ -1,6 +1,5 @@
 // `bcsim decode <hex…> | - | --file PATH [--json]`: decode one datagram and annotate every field.
 // `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each.
-import { usToMs } from '../../core/engine/index.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -19,7 +18,14 @@ import {
   toHex,
 } from '../../core/codec/index.js';
 import type { Deviation, DialectResult, Located, MessageForm } from '../../core/codec/index.js';
-import { countConnections, droppedCauseOf, scanCapture, census, censusLine } from '../../analysis/capture/index.js';
+import {
+  countConnections,
+  droppedCauseOf,
+  scanCapture,
+  census,
+  censusLine,
+  isoTime,
+} from '../../analysis/capture/index.js';
 import type { BcDatagram } from '../../analysis/capture/index.js';
 import type { DropEvent, SendEvent, BytesMode } from '../../model/trace/index.js';
 import { eventToJson, formatEvent, traceHeader } from '../../model/trace/index.js';
@@ -344,13 +350,14 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
   });
   if (!scanned.ok) throw new UsageError(captureErrorLine(file, scanned.error));
   const stats = scanned.stats;
-  const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${new Date(usToMs(stats.originUs)).toISOString()}`;
+  const origin = stats.firstPacketUs === null ? '' : ` · time 0 = ${isoTime(stats.originUs)}`;
   const dialect = deviating > 0 ? ` · ${deviating} with deviations from the stock form` : '';
   const drops = dropped > 0 ? ` · ${dropped} dropped by bcsim (DROP lines, from the packet comments)` : '';
   const summary = `# ${shown} BC datagrams shown${dialect}${drops} · ${censusLine(census(stats))}${origin}\n`;
   if (json) {
     flush();
-    io.stderr(summary);
+    // A refusal is one line on stderr: the census gives way to it.
+    if (stats.error === null) io.stderr(summary);
   } else {
     write(summary);
     flush();
