@@ -5,6 +5,7 @@
 import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepSeries, SAMPLE_STEP_US, MAX_SAMPLES } from '../../src/analysis/capture/analyze-tables.js';
 import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
@@ -27,6 +28,32 @@ function shiftPacket(bytes: Buffer, which: number, addUs: bigint): Buffer {
   throw new Error(`no packet block ${which}`);
 }
 
+/**
+ * The export with its interface in whole seconds (if_tsresol 10^0): every timestamp divided by 10^6,
+ * and the last packet `laterS` seconds later still.
+ */
+function inSeconds(bytes: Buffer, laterS: bigint): Buffer {
+  const b = Buffer.from(bytes);
+  let last = -1;
+  for (let off = 0; off < b.length; off += b.readUInt32LE(off + 4)) {
+    const type = b.readUInt32LE(off);
+    if (type === 1) {
+      // The options after the 8 fixed bytes: if_tsresol (code 9) set to 0.
+      for (let p = off + 16; b.readUInt16LE(p) !== 0; p += 4 + ((b.readUInt16LE(p + 2) + 3) & ~3))
+        if (b.readUInt16LE(p) === 9) b[p + 4] = 0;
+    }
+    if (type !== 6) continue;
+    last = off;
+    const us = (BigInt(b.readUInt32LE(off + 12)) << 32n) | BigInt(b.readUInt32LE(off + 16));
+    b.writeUInt32LE(0, off + 12);
+    b.writeUInt32LE(Number(us / 1_000_000n), off + 16);
+  }
+  const s = BigInt(b.readUInt32LE(last + 16)) + laterS;
+  b.writeUInt32LE(Number(s >> 32n), last + 12);
+  b.writeUInt32LE(Number(s & 0xffffffffn), last + 16);
+  return b;
+}
+
 let original: Buffer;
 beforeAll(async () => {
   const r = await cli(['run', 'fragment-ack-bug', '--duration', '1s', '--pcap', join(dir, 's.pcapng')]);
@@ -41,8 +68,8 @@ describe('a stretch of samples with no change', () => {
     series.advance(2_000_000);
     series.add(1, 1e15, 1e15);
     series.finish(1e15 + 5 * SAMPLE_STEP_US);
-    // 10^9 seconds at one sample each: the step doubles until the series fits.
-    expect(series.steps).toBeLessThan(50 * MAX_SAMPLES);
+    // 10^9 seconds at one sample each: the step doubles until they fit, then the series is filled once.
+    expect(series.steps).toBeLessThanOrEqual(MAX_SAMPLES + 10);
     const s = series.series();
     expect(s.values.length).toBeLessThanOrEqual(MAX_SAMPLES);
     expect(s.values.length).toBeGreaterThan(MAX_SAMPLES / 2);
@@ -76,6 +103,83 @@ describe('a stretch of samples with no change', () => {
     stepped.finish(80_000_000_000);
     expect(bulk.series()).toEqual(stepped.series());
   });
+});
+
+describe('laid down in bulk or stepped, the samples agree', () => {
+  it('for any changes and gaps (seeded)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 30_000_000 }), fc.integer({ min: -2, max: 3 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.integer({ min: 1, max: 5 }),
+        (changes, startIndex) => {
+          const bulk = new StepSeries(startIndex);
+          const stepped = new StepSeries(startIndex);
+          let us = startIndex * SAMPLE_STEP_US;
+          let t = 0;
+          for (const [gapMs, delta] of changes) {
+            us += gapMs * 1000;
+            bulk.add(delta, us, us);
+            bulk.advance(us);
+            for (; t * SAMPLE_STEP_US < us; t++) stepped.advance(t * SAMPLE_STEP_US);
+            stepped.add(delta, us, us);
+            stepped.advance(us);
+          }
+          bulk.finish(us + 3 * SAMPLE_STEP_US);
+          for (; t * SAMPLE_STEP_US < us + 3 * SAMPLE_STEP_US; t++) stepped.advance(t * SAMPLE_STEP_US);
+          stepped.finish(us + 3 * SAMPLE_STEP_US);
+          expect(bulk.series()).toEqual(stepped.series());
+        },
+      ),
+      { numRuns: 25, seed: 53 },
+    );
+  });
+});
+
+describe('the widest span a capture can have', () => {
+  // The reader keeps every time within 0..2^53 − 1 µs (import-timestamps.test.ts).
+  const WIDEST_US = Number.MAX_SAFE_INTEGER;
+
+  it('is jumped in one stretch: at most one series of samples laid down, whatever the gap', () => {
+    const series = new StepSeries(1);
+    series.add(1, 500_000, 500_000);
+    series.advance(2_000_000);
+    const before = series.steps;
+    series.add(1, WIDEST_US - 3 * SAMPLE_STEP_US, WIDEST_US - 3 * SAMPLE_STEP_US);
+    series.finish(WIDEST_US);
+    // 9·10^9 samples at one a second: the stride is chosen first, then the series filled once.
+    expect(series.steps - before).toBeLessThanOrEqual(MAX_SAMPLES + 10);
+    expect(series.series().values.length).toBeLessThanOrEqual(MAX_SAMPLES);
+    expect(series.series().values.length).toBeGreaterThan(MAX_SAMPLES / 2);
+    expect(series.peak).toBe(2);
+  });
+
+  it('a sample past 2^53 µs is refused, not stepped to', () => {
+    const series = new StepSeries(1);
+    series.add(1, 500_000, 500_000);
+    expect(() => series.finish(1e22)).toThrow(/^StepSeries: time 1e\+22 µs is past 2\^53 µs$/);
+  });
+
+  it.each([
+    ['10^16 s', 10n ** 16n],
+    ['8·10^15 s', 8n * 10n ** 15n],
+  ])(
+    'a capture in whole seconds whose last packet is %s later: analyze ends, refusing it in one line',
+    async (_name, laterS) => {
+      const file = join(dir, `seconds-${laterS}.pcapng`);
+      writeFileSync(file, inSeconds(original, laterS));
+      const r = await cli(['analyze', file]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toMatch(/^packets: 35 packets, 35 BC datagrams/m);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^bcsim: ${file}: offset \\d+: packet \\d+'s timestamp, \\d+ × 1 s, is \\d+ s after 1970, outside the range bcsim can show .*\\(the analysis covers the file up to there\\)\\n$`,
+        ),
+      );
+    },
+  );
 });
 
 describe('a capture whose clock jumps 10^15 µs at its third packet', () => {

@@ -11,6 +11,8 @@ export const SAMPLE_STEP_US = 1_000_000;
 export const MAX_SAMPLES = 20_000;
 /** Samples are settled once the input is this far past them. */
 const SETTLE_LAG_US = 1_500_000;
+/** Past 2^53 µs a time is no longer a whole µs; the capture reader keeps every time below it. */
+const MAX_TIME_US = Number.MAX_SAFE_INTEGER;
 
 const NOT_SEEN = Number.NaN;
 const PAGE_BITS = 12;
@@ -90,12 +92,12 @@ export class StepSeries {
   /** Settles the samples more than SETTLE_LAG_US before `timeUs`. */
   advance(timeUs: number): void {
     // The last index k with k·step < timeUs − lag.
-    this.settleThrough(Math.ceil((timeUs - SETTLE_LAG_US) / SAMPLE_STEP_US) - 1);
+    this.settleThrough(Math.ceil((timeUs - SETTLE_LAG_US) / SAMPLE_STEP_US) - 1, timeUs);
   }
 
   /** Settles every sample at or before `endUs`: the input is over. */
   finish(endUs: number): void {
-    this.settleThrough(Math.floor(endUs / SAMPLE_STEP_US));
+    this.settleThrough(Math.floor(endUs / SAMPLE_STEP_US), endUs);
   }
 
   /** A change of `delta` effective at `effectiveUs`, seen at `nowUs`. */
@@ -123,11 +125,13 @@ export class StepSeries {
   }
 
   /**
-   * Settles the samples up to index `last`. A stretch with no pending change
-   * holds one value throughout and is laid down at once, so a capture whose
-   * clock jumps 10^9 s costs a few halvings, not 10^9 steps.
+   * Settles the samples up to index `last` (of time `timeUs`). A stretch with
+   * no pending change holds one value throughout and is laid down at once, so
+   * a capture whose clock jumps 10^9 s costs one series of samples, not 10^9 steps.
    */
-  private settleThrough(last: number): void {
+  private settleThrough(last: number, timeUs: number): void {
+    // Beyond it an index would no longer step by one: refused rather than spun on.
+    if (timeUs > MAX_TIME_US) throw new Error(`StepSeries: time ${timeUs} µs is past 2^53 µs`);
     while (this.next <= last) {
       this.steps++;
       if (this.pending.has(this.next)) this.settle();
@@ -142,21 +146,25 @@ export class StepSeries {
     return first;
   }
 
-  /** Settles `next`..`last`, none of which has a change: the samples the stride keeps all hold `settled`. */
+  /**
+   * Settles `next`..`last`, none of which has a change: the samples the stride
+   * keeps all hold `settled`. The stride is widened first until they fit, so
+   * the work is at most one series, however long the stretch.
+   */
   private fill(last: number): void {
-    while (this.next <= last) {
-      const offset = (this.next - this.startIndex) % this.stride;
-      const kept = offset === 0 ? this.next : this.next + this.stride - offset;
-      if (kept > last) {
-        this.next = last + 1;
-        return;
-      }
-      const count = Math.min(MAX_SAMPLES - this.values.length, Math.floor((last - kept) / this.stride) + 1);
-      for (let i = 0; i < count; i++) this.values.push(this.settled);
-      this.steps += count;
-      this.next = kept + (count - 1) * this.stride + 1;
-      if (this.values.length >= MAX_SAMPLES) this.halve();
-    }
+    while (this.values.length + this.keptThrough(last) > MAX_SAMPLES) this.halve();
+    const count = this.keptThrough(last);
+    for (let i = 0; i < count; i++) this.values.push(this.settled);
+    this.steps += count;
+    this.next = last + 1;
+    if (this.values.length >= MAX_SAMPLES) this.halve();
+  }
+
+  /** How many of the samples `next`..`last` the stride keeps. */
+  private keptThrough(last: number): number {
+    const offset = (this.next - this.startIndex) % this.stride;
+    const kept = offset === 0 ? this.next : this.next + this.stride - offset;
+    return kept > last ? 0 : Math.floor((last - kept) / this.stride) + 1;
   }
 
   private settle(): void {
