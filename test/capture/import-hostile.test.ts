@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
 import { scanCapture } from '../../src/analysis/capture/bc-packets.js';
 import { classifyPayload } from '../../src/analysis/capture/payload-classifier.js';
 import type { ScanStats } from '../../src/analysis/capture/bc-packets.js';
@@ -26,6 +27,8 @@ import {
   SERVER_IP,
 } from '../support/pcap-build.js';
 import type { Packet, WirePacket } from '../support/pcap-build.js';
+import { U64_MAX, pcapngClock } from '../support/pcapng-clock.js';
+import type { ClockInterface } from '../support/pcapng-clock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -302,6 +305,8 @@ describe('fuzzing: the reader and the scan never throw', () => {
           blocks: GOOD.map((packet) => ({ kind: 'epb' as const, packet, comment: 'c' })),
         },
       ]),
+      // Nanoseconds and an if_tsoffset: flips land in the clock's options too.
+      pcapngClock({ tsresol: 9, tsoffsetS: 1_014_854_400n }, [10_000_000n, 20_000_000n, 30_000_000n]),
     ];
     fc.assert(
       fc.property(
@@ -342,5 +347,119 @@ describe('fuzzing: the reader and the scan never throw', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+/** 2^53 − 1 µs: the last time bcsim shows. */
+const MAX_US = 9_007_199_254_740_991n;
+const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+
+/** The exact time of `units` on `iface`, in ns since 1970 (floored), worked out apart from the reader. */
+function exactNs(iface: ClockInterface, units: bigint): bigint {
+  const tsresol = iface.tsresol ?? 6;
+  const k = BigInt(tsresol & 0x7f);
+  const perSecond = (tsresol & 0x80) === 0 ? 10n ** k : 2n ** k;
+  const total = (units + (iface.tsoffsetS ?? 0n) * perSecond) * 1_000_000_000n;
+  const q = total / perSecond;
+  return total < 0n && q * perSecond !== total ? q - 1n : q;
+}
+
+describe('hostile clocks: every timestamp is shown to within a µs, or refused at its packet', () => {
+  it('any if_tsresol, if_tsoffset and 64-bit timestamp (seeded)', () => {
+    const edgeUnits = fc.constantFrom(0n, 1n, U64_MAX, MAX_US, MAX_US + 1n, 10n ** 16n, 1n << 63n, 1_014_854_400n);
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constantFrom(0, 6, 9, 127, 0x80, 0x94, 0xff), fc.integer({ min: 0, max: 255 })),
+        fc.option(fc.oneof(fc.constantFrom(I64_MIN, I64_MAX, -1n, 1n), fc.bigInt({ min: I64_MIN, max: I64_MAX }))),
+        fc.array(
+          fc.oneof(
+            edgeUnits,
+            fc.bigInt({ min: 0n, max: U64_MAX }),
+            // A plausible time for the interface's units, up to just past the range.
+            fc.tuple(fc.bigInt({ min: 0n, max: 9_100_000_000n }), fc.bigInt({ min: 0n, max: 1n << 127n })),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (tsresol, tsoffsetS, picks) => {
+          const iface: ClockInterface = tsoffsetS === null ? { tsresol } : { tsresol, tsoffsetS };
+          const k = BigInt(tsresol & 0x7f);
+          const perSecond = (tsresol & 0x80) === 0 ? 10n ** k : 2n ** k;
+          const units = picks.map((p) => {
+            if (typeof p === 'bigint') return p;
+            const u = p[0] * perSecond + (p[1] % perSecond);
+            return u > U64_MAX ? U64_MAX : u;
+          });
+          const opened = openCapture(file(pcapngClock(iface, units)));
+          if (!opened.ok) throw new Error(opened.error.reason);
+          for (const u of units) {
+            const ns = exactNs(iface, u);
+            const inRange = ns >= 0n && ns <= MAX_US * 1000n;
+            // Within 3 µs of an end of the range, the double arithmetic may decide either way.
+            const nearEdge = (ns > -3000n && ns < 3000n) || (ns > (MAX_US - 3n) * 1000n && ns < (MAX_US + 3n) * 1000n);
+            const step = opened.reader.next();
+            if (step.kind === 'packet') {
+              expect(inRange || nearEdge).toBe(true);
+              expect(step.packet.timeUs).toBeGreaterThanOrEqual(0);
+              expect(step.packet.timeUs).toBeLessThanOrEqual(Number(MAX_US));
+              expect(Math.abs(step.packet.timeUs - Number(ns) / 1000)).toBeLessThanOrEqual(3);
+            } else {
+              expect(step.kind).toBe('error');
+              expect(inRange && !nearEdge).toBe(false);
+              if (step.kind === 'error') expect(step.error.code).toBe('bad-timestamp');
+              break;
+            }
+          }
+          opened.reader.close();
+        },
+      ),
+      { numRuns: 500, seed: 2553 },
+    );
+  });
+
+  // [name, interface, timestamps, shown: exit 0 | refused: exit 2]
+  const S = 1_014_854_400n; // 2002-02-28 in seconds
+  const US = S * 1_000_000n;
+  const CASES: Array<[string, ClockInterface, bigint[], 0 | 2]> = [
+    ['if_tsresol 10^0, µs written as seconds', { tsresol: 0 }, [US, US + 10_000n, US + 20_000n], 2],
+    ['if_tsresol 10^0, seconds', { tsresol: 0 }, [S, S + 1n, S + 2n], 0],
+    ['if_tsresol 10^0, the last packet 10^16 s later', { tsresol: 0 }, [S, S + 1n, S + 10n ** 16n], 2],
+    ['if_tsresol 10^0, the last packet 8·10^15 s later', { tsresol: 0 }, [S, S + 1n, S + 8n * 10n ** 15n], 2],
+    ['if_tsresol 2^0, the last packet 2^53 s later', { tsresol: 0x80 }, [S, S + 1n, S + (1n << 53n)], 2],
+    ['a first timestamp of 0xFFFFFFFFFFFFFFFF', {}, [U64_MAX, US, US + 10_000n], 2],
+    ['a last timestamp of 0xFFFFFFFFFFFFFFFF', {}, [US, US + 10_000n, U64_MAX], 2],
+    ['every timestamp 0xFFFFFFFFFFFFFFFF in ns', { tsresol: 9 }, [U64_MAX, U64_MAX, U64_MAX], 2],
+    ['the widest span: 0 and 2^53 − 1 µs', {}, [0n, MAX_US, MAX_US], 0],
+    ['2^53 − 1 µs, then back to 0', {}, [MAX_US, 0n, 0n], 0],
+    ['one µs past the range', {}, [US, US + 10_000n, MAX_US + 1n], 2],
+    ['if_tsresol 2^-127, timestamps 0xFFFFFFFFFFFFFFFF', { tsresol: 0xff }, [U64_MAX, U64_MAX, U64_MAX], 0],
+    ['if_tsresol 10^-127', { tsresol: 127 }, [0n, 1n << 63n, U64_MAX], 0],
+    ['if_tsoffset −2^63 s', { tsoffsetS: I64_MIN }, [US, US + 10_000n, US + 20_000n], 2],
+    ['if_tsoffset 2^63 − 1 s', { tsoffsetS: I64_MAX }, [US, US + 10_000n, US + 20_000n], 2],
+    ['if_tsoffset −1 s at time 0', { tsoffsetS: -1n }, [0n, 10_000n, 20_000n], 2],
+    [
+      'if_tsoffset −2^63 s bringing 2^63 + 10^9 s back',
+      { tsresol: 0, tsoffsetS: I64_MIN },
+      [(1n << 63n) + S, (1n << 63n) + S + 1n, (1n << 63n) + S + 2n],
+      0,
+    ],
+    ['if_tsoffset 10^9 s, timestamps from 0', { tsoffsetS: S }, [0n, 10_000n, 20_000n], 0],
+  ];
+
+  it.each(CASES)('%s: exit 0, or exit 2 with one line on stderr', async (_name, iface, units, expected) => {
+    const path = file(pcapngClock(iface, units));
+    for (const args of [['decode', '--pcap'], ['decode', '--json', '--pcap'], ['analyze'], ['analyze', '--json']]) {
+      const r = await cli([...args, path]);
+      const what = `${args.join(' ')}: ${r.stderr}`;
+      expect(r.code, what).toBe(expected);
+      if (expected === 2) {
+        expect(r.stderr, what).toMatch(new RegExp(`^bcsim: ${path}: offset \\d+: packet \\d's timestamp, [^\\n]*\\n$`));
+        expect(r.stderr).toContain('outside the range bcsim can show');
+      } else if (args.includes('decode') && args.includes('--json')) {
+        expect(r.stderr, what).toMatch(/^# 3 BC datagrams shown · [^\n]* · time 0 = [^\n]*Z\n$/);
+      } else {
+        expect(r.stderr, what).toBe('');
+      }
+    }
   });
 });
