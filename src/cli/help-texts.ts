@@ -66,6 +66,9 @@ export const PEER_HELP =
   "  file's rounds (--checksums hashes) unless --checksums says otherwise, as a real server with a manifest does.\n" +
   'A client whose checksum answer the server refuses (a Boot, a Disconnect, or silence after it) says so first, with\n' +
   "  the round and the hashes it sent, and exits 1: give it the server's manifest with --manifest FILE.\n" +
+  'The wire log (every datagram, decrypted, for the analysis and the rules) keeps the first 64 MiB of the session\n' +
+  "  (--wire-log-mb N for more), an eighth of it at most for the counterpart's unreadable datagrams; later ones are\n" +
+  '  counted in the summary (wire.notLogged), and the rules judge the part kept.\n' +
   'Examples:\n  bcsim peer server --listen 127.0.0.1:22101 --mode stock --duration 30s\n' +
   '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml\n' +
   '  bcsim peer client --connect 127.0.0.1:22101 --manifest manifest.json --duration 20s';

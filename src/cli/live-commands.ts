@@ -102,6 +102,10 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       '--require-exercised',
       'a rule that checked nothing fails the run (exit 1); default: it is reported NOT EXERCISED and does not',
     )
+    .option(
+      '--wire-log-mb <n>',
+      'MiB of datagrams kept for the analysis and the rules (default 64, at most 1024); past it they are counted, not kept',
+    )
     .option('--junit <file>', 'also write the conformance results as JUnit XML')
     .option('--out <file>', 'also write the bcsim.live/1 summary JSON here')
     .option('--json', 'print the bcsim.live/1 summary (with conformance results) as JSON')

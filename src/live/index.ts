@@ -3,7 +3,7 @@ export { WallClock, LatenessRing, monotonicMicros } from './wall-clock.js';
 export type { LatenessFigures, WallSource } from './wall-clock.js';
 export { parseHostPort, formatHostPort, isLoopback, bindUdp } from './endpoint.js';
 export type { HostPort } from './endpoint.js';
-export { WireLog } from './wire-log.js';
+export { BYTES_PER_MIB, DEFAULT_WIRE_LOG_MIB, MAX_WIRE_LOG_MIB, WireLog } from './wire-log.js';
 export type { WireRecord, WireSide } from './wire-log.js';
 export { LivePeer } from './peer/live-peer.js';
 export { CHECKSUM_CHECKS, ChecksumCheck } from './peer/checksum-check.js';

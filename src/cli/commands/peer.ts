@@ -27,6 +27,8 @@ import {
   countVerdicts,
   requireExercised,
   CHECKSUM_CHECKS,
+  BYTES_PER_MIB,
+  MAX_WIRE_LOG_MIB,
 } from '../../live/index.js';
 import type { ChecksumChecks } from '../../live/index.js';
 import type { ChecksumRefusal, HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
@@ -59,6 +61,7 @@ export interface PeerFlags {
   junit?: string;
   out?: string;
   json?: boolean;
+  wireLogMb?: string;
 }
 
 /** Most clients one live server serves (each is a full peer state). */
@@ -70,6 +73,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const role: Role = side;
   const addresses = peerAddresses(role, flags);
   const clients = clientsFlag(role, flags.clients);
+  const wireLogBytes = wireLogFlag(flags.wireLogMb);
   const mode = modeSpec(flags.mode);
   const manifest = manifestFlag(flags.manifest, io.cwd);
   const scenario = withManifest(
@@ -109,6 +113,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     durationUs,
     warn,
     checksums,
+    wireLogBytes,
     formOnlyRounds: manifest?.rounds.filter((r) => r.from === 'stand-in').map((r) => r.round) ?? [],
   });
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
@@ -248,6 +253,15 @@ function clientsFlag(role: Role, value: string | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS)
     throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
   return n;
+}
+
+/** `--wire-log-mb N`: the wire log's budget in MiB (wire-log.ts); undefined keeps its default. */
+function wireLogFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > MAX_WIRE_LOG_MIB)
+    throw new UsageError(`--wire-log-mb: expected a whole number of MiB 1..${MAX_WIRE_LOG_MIB}, got "${value}"`);
+  return n * BYTES_PER_MIB;
 }
 
 function rulesFile(file: string): ReturnType<typeof loadRulesFile> {
