@@ -42,6 +42,8 @@ const INTEGRATION = [
   'test/live/peer.test.ts',
   'test/live/proxy-cli.test.ts',
   'test/live/proxy-dialect.test.ts',
+  'test/live/proxy-limits.test.ts',
+  'test/live/flood.test.ts',
   'test/live/proxy.test.ts',
   // Long simulations: swarms, shrinking, seed sweeps, reproductions, multi-hour sessions, regenerated reports.
   'test/capture/analyze-against.test.ts',

@@ -13,6 +13,7 @@ import type { HostPort } from '../endpoint.js';
 import type { Address } from './capture.js';
 import { IndexedStreams } from './indexed-streams.js';
 import { OutstandingTracker } from './outstanding.js';
+import type { OutstandingBudget } from './outstanding.js';
 
 export type Direction = 'clientToServer' | 'serverToClient';
 
@@ -24,6 +25,8 @@ export interface Bypass {
 
 /** Datagrams that arrive before a client's upstream socket is bound wait here; more are dropped. */
 export const MAX_PENDING = 256;
+/** … and their bytes: a UDP datagram may hold 64 KiB, so 256 of them could hold 16 MiB per client. */
+export const MAX_PENDING_BYTES = 262_144;
 
 export interface ClientEntry {
   /** 1-based: the k-th distinct client address seen. */
@@ -34,6 +37,8 @@ export interface ClientEntry {
   /** The upstream-facing socket's bound address. */
   socketAddress: Address | null;
   readonly pending: Buffer[];
+  /** The bytes of `pending`. */
+  pendingBytes: number;
   readonly links: Record<Direction, Link>;
   readonly streams: Record<Direction, IndexedStreams>;
   /** BC datagrams handed to each link so far: the index of the next one's draws. */
@@ -71,6 +76,7 @@ export function newClientEntry(
   clock: WallClock,
   server: CaptureEndpoint,
   wiring: (d: Direction) => LinkWiring,
+  outstanding: OutstandingBudget,
 ): ClientEntry {
   const linkClient = Math.min(k, scenario.clients);
   const configs = scenario.clientLinks[linkClient - 1];
@@ -85,12 +91,13 @@ export function newClientEntry(
     socket: null,
     socketAddress: null,
     pending: [],
+    pendingBytes: 0,
     links: { clientToServer: link('clientToServer'), serverToClient: link('serverToClient') },
     streams,
     sent: { clientToServer: 0, serverToClient: 0 },
     bypass: newBypass(),
     connection: newConnection(k, server, address, clock.now),
-    outstanding: new OutstandingTracker(),
+    outstanding: new OutstandingTracker(outstanding),
     linkClient,
     clientSeen: false,
   };

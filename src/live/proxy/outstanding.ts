@@ -16,11 +16,21 @@ import { messageSizeAt } from '../../analysis/capture/index.js';
 
 /** Keys followed per end: far above any real window, a bound on hostile input. */
 const MAX_OUTSTANDING = 131_072;
+/** Keys followed over every client's two ends together: about 30 bytes each in a Set (measured), 8 MB in all. */
+export const MAX_OUTSTANDING_KEYS = 262_144;
+
+/** The keys every client's tracker holds, against one proxy-wide limit: 64 clients must not each hold the most one may. */
+export class OutstandingBudget {
+  held = 0;
+  constructor(readonly limit: number = MAX_OUTSTANDING_KEYS) {}
+}
 
 export class OutstandingTracker {
   private readonly sent = { client: new Set<number>(), server: new Set<number>() };
-  /** Reliable keys not followed because the set was full. */
+  /** Reliable keys not followed because the set, or the proxy-wide budget, was full. */
   untracked = 0;
+
+  constructor(private readonly budget: OutstandingBudget = new OutstandingBudget()) {}
 
   /** Outstanding messages `from` sent. */
   count(from: 'client' | 'server'): number {
@@ -36,11 +46,15 @@ export class OutstandingTracker {
       const size = messageSizeAt(bytes, pos, bytes.length);
       if (size < 0) return;
       if (bytes[pos] === TYPE_ACK) {
-        theirs.delete(packedAckKeyAt(bytes, pos));
+        if (theirs.delete(packedAckKeyAt(bytes, pos))) this.budget.held--;
       } else if (flagsLenReliable(flagsLenAt(bytes, pos))) {
         const k = packedDataKeyAt(bytes, pos);
-        if (mine.size < MAX_OUTSTANDING || mine.has(k)) mine.add(k);
-        else this.untracked++;
+        if (mine.has(k)) {
+          // A re-send: already followed.
+        } else if (mine.size < MAX_OUTSTANDING && this.budget.held < this.budget.limit) {
+          mine.add(k);
+          this.budget.held++;
+        } else this.untracked++;
       }
       pos += size;
     }

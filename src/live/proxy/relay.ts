@@ -11,7 +11,11 @@
 // the codec's dialect reader: the analysis takes its stock form and counts its
 // deviations, the link takes it as it came (drop rules match the messages as
 // read and cut a message out of it keeping the others' own bytes).
-// GameSpy queries (first byte '\') and undecodable datagrams bypass the link.
+// GameSpy queries (first byte '\') and undecodable datagrams bypass the link;
+// the undecodable ones are counted by source address (unreadable.ts). What
+// grows with traffic is bounded: datagrams waiting for a client's socket
+// (MAX_PENDING, MAX_PENDING_BYTES), datagrams inside the links (in-flight.ts),
+// the keys of unACKed messages (outstanding.ts), and the clients themselves.
 import type { Socket } from 'node:dgram';
 import { WireAnalyzer, connectAckSlot, datagramMessages } from '../../analysis/capture/index.js';
 import type { CaptureEndpoint } from '../../analysis/capture/index.js';
@@ -20,10 +24,14 @@ import type { Deviation } from '../../core/codec/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
 import { bindUdp } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
+import { UnreadableCounter } from '../unreadable.js';
 import { WallClock, monotonicMicros } from '../wall-clock.js';
 import type { Address, ProxyCapture } from './capture.js';
-import { MAX_PENDING, captureEndpoint, connectUpstream, newClientEntry } from './client-entry.js';
+import { MAX_PENDING, MAX_PENDING_BYTES, captureEndpoint, connectUpstream, newClientEntry } from './client-entry.js';
 import type { ClientEntry, Direction } from './client-entry.js';
+import { InFlight } from './in-flight.js';
+import type { InFlightLimits } from './in-flight.js';
+import { OutstandingBudget } from './outstanding.js';
 
 /** Any number of clients, bounded so a flood of source addresses cannot exhaust sockets. */
 const MAX_CLIENTS = 64;
@@ -44,6 +52,8 @@ export interface RelayOptions {
   readonly seed: number;
   readonly capture?: ProxyCapture | null;
   readonly maxClients?: number;
+  /** Datagrams and bytes the links may hold at once (in-flight.ts; tests give small ones). */
+  readonly inFlight?: InFlightLimits;
   /** The clock (tests pass their own wall source). */
   readonly clock?: WallClock;
   /** A relay step threw (a full disk under --pcap, a bug): relaying has stopped. */
@@ -55,8 +65,10 @@ export interface RelayTotals {
   refused: number;
   /** Datagrams on a client's upstream socket from anyone but --upstream (its socket is connected: none expected). */
   foreign: number;
-  /** Datagrams dropped while a client's socket was still binding (more than MAX_PENDING). */
+  /** Datagrams dropped while a client's socket was still binding (more than MAX_PENDING, or MAX_PENDING_BYTES). */
   pendingOverflow: number;
+  /** BC datagrams dropped before their link because the links held all they may (in-flight.ts). */
+  inFlightRefused: number;
   /** Failed sends and socket errors while relaying (ECONNREFUSED: nothing listened upstream at some point). */
   socketErrors: number;
   bindErrors: number;
@@ -66,22 +78,36 @@ export class ProxyRelay {
   readonly clock: WallClock;
   readonly analyzer = new WireAnalyzer();
   readonly clients: ClientEntry[] = [];
-  readonly totals: RelayTotals = { refused: 0, foreign: 0, pendingOverflow: 0, socketErrors: 0, bindErrors: 0 };
+  readonly totals: RelayTotals = {
+    refused: 0,
+    foreign: 0,
+    pendingOverflow: 0,
+    inFlightRefused: 0,
+    socketErrors: 0,
+    bindErrors: 0,
+  };
+  /** Datagrams that read neither in the stock form nor in a reimplementation's, by source address. */
+  readonly unreadable = new UnreadableCounter();
+  readonly inFlight: InFlight;
+  private readonly outstandingBudget = new OutstandingBudget();
   private readonly byAddress = new Map<string, ClientEntry>();
   private readonly server: CaptureEndpoint;
   private readonly upstreamAddress: Address;
   private readonly listenAddress: Address;
   private stopped = false;
   /** The datagram being handed to a Link: its drop is captured as it arrived. */
-  private inFlight: { plain: Uint8Array; wire: Uint8Array } | null = null;
+  private arriving: { plain: Uint8Array; wire: Uint8Array } | null = null;
   private duplicate = false;
   private readonly rewrites = new WeakMap<Uint8Array, string>();
+  /** What a message-scope rule made of the datagram being handed to a Link. */
+  private rewritten: Uint8Array | null = null;
 
   private constructor(
     private readonly options: RelayOptions,
     private readonly listenSocket: Socket,
   ) {
     this.clock = options.clock ?? new WallClock(monotonicMicros(), (error) => this.fail(error));
+    this.inFlight = new InFlight(options.inFlight);
     this.upstreamAddress = { address: options.upstream.host, port: options.upstream.port };
     const bound = listenSocket.address();
     this.listenAddress = { address: bound.address, port: bound.port };
@@ -142,8 +168,10 @@ export class ProxyRelay {
       entry = this.addClient({ address: rinfo.address, port: rinfo.port });
     }
     if (entry.socket === null) {
-      if (entry.pending.length < MAX_PENDING) entry.pending.push(msg);
-      else this.totals.pendingOverflow++;
+      if (entry.pending.length < MAX_PENDING && entry.pendingBytes + msg.length <= MAX_PENDING_BYTES) {
+        entry.pending.push(msg);
+        entry.pendingBytes += msg.length;
+      } else this.totals.pendingOverflow++;
       return;
     }
     this.relay(entry, 'clientToServer', msg);
@@ -175,17 +203,20 @@ export class ProxyRelay {
             this.record(
               entry,
               d,
-              this.inFlight?.plain === bytes ? this.inFlight.wire : encrypt(bytes),
+              this.arriving?.plain === bytes ? this.arriving.wire : encrypt(bytes),
               `DROPPED (${cause})`,
             ),
-          messagesDropped: (_before, after, removed) =>
+          messagesDropped: (_before, after, removed) => {
+            this.rewritten = after;
             this.rewrites.set(
               after,
               `REWRITTEN by link rule: removed message${removed.length === 1 ? '' : 's'} ${removed.join(',')}`,
-            ),
+            );
+          },
           delivered: (_bytes, _uids, duplicate) => (this.duplicate = duplicate),
         },
       }),
+      this.outstandingBudget,
     );
     this.clients.push(entry);
     this.byAddress.set(`${address.address}|${address.port}`, entry);
@@ -198,12 +229,14 @@ export class ProxyRelay {
         socket.on('message', (msg, rinfo) => this.guard(() => this.fromServer(entry, msg, rinfo)));
         this.guard(() => {
           this.clock.catchUp();
+          entry.pendingBytes = 0;
           for (const msg of entry.pending.splice(0)) this.relay(entry, 'clientToServer', msg);
         });
       },
       () => {
         this.totals.bindErrors++;
         entry.pending.length = 0;
+        entry.pendingBytes = 0;
       },
     );
     return entry;
@@ -225,6 +258,8 @@ export class ProxyRelay {
       const read = decodeDialect(plain);
       if (!read.ok) {
         entry.bypass[d].undecodable++;
+        const source = d === 'clientToServer' ? entry.connection.client.label : this.server.label;
+        this.unreadable.add(source, plain, `offset ${read.error.offset}: ${read.error.reason}`);
         return this.send(entry, d, wire, 'undecodable (not BC?): forwarded untouched');
       }
       n = read.datagram.messageCount;
@@ -245,19 +280,30 @@ export class ProxyRelay {
     }
     this.analyzer.add(c, from, now, wire.length, stock, stock.length, deviations);
     entry.outstanding.add(from, stock, n);
-    entry.streams[d].setIndex(entry.sent[d]++);
-    this.inFlight = { plain, wire };
-    try {
-      entry.links[d].send(plain, noUids(n));
-    } finally {
-      this.inFlight = null;
+    if (!this.inFlight.admits(plain.length)) {
+      this.totals.inFlightRefused++;
+      return this.record(entry, d, wire, "DROPPED (queue): the proxy's in-flight limit");
     }
+    entry.streams[d].setIndex(entry.sent[d]++);
+    const link = entry.links[d];
+    const dropped = link.counters.dropped;
+    const duplicated = link.counters.duplicated;
+    this.arriving = { plain, wire };
+    this.rewritten = null;
+    try {
+      link.send(plain, noUids(n));
+    } finally {
+      this.arriving = null;
+    }
+    const copies = link.counters.dropped > dropped ? 0 : 1 + link.counters.duplicated - duplicated;
+    this.inFlight.took((this.rewritten ?? plain).length, copies);
     // Deliveries due now (no latency) go out at once, not a timer tick later.
     this.clock.catchUp();
   }
 
   /** A Link delivered `plain` in direction `d`: re-encrypt and send it on. */
   private forward(entry: ClientEntry, d: Direction, plain: Uint8Array): void {
+    this.inFlight.landed(plain.length);
     const note = this.rewrites.get(plain) ?? '';
     const dup = this.duplicate ? 'LINK-DUP' : '';
     this.send(entry, d, encrypt(plain), [note, dup].filter((s) => s !== '').join('; '));

@@ -10,6 +10,7 @@ import { formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { ProxyCapture } from './capture.js';
 import { ProxyRelay } from './relay.js';
+import type { InFlightLimits } from './in-flight.js';
 import type { Address } from './capture.js';
 import { startStatus } from './status.js';
 import { buildSummary } from './summary.js';
@@ -30,6 +31,8 @@ export interface ProxyConfig {
   readonly pcap: string | null;
   readonly out: string | null;
   readonly maxClients?: number;
+  /** Datagrams and bytes the links may hold at once (default: in-flight.ts's limits). */
+  readonly inFlight?: InFlightLimits;
 }
 
 export interface ProxyHooks {
@@ -107,6 +110,7 @@ export async function runProxy(config: ProxyConfig, hooks: ProxyHooks): Promise<
     clients: relay.clients,
     totals: relay.totals,
     capturedPackets: capture?.packets ?? 0,
+    unreadable: relay.unreadable.figures(),
     analysis: relay.analyzer.finish(endUs),
   });
   const files: CaptureFile[] = [];

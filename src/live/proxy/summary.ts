@@ -10,6 +10,8 @@ import { round3, summarizeLink, sumLinks } from '../../model/session/index.js';
 import type { LinkSummary } from '../../model/session/index.js';
 import { VERSION } from '../../version.js';
 import { formatHostPort } from '../endpoint.js';
+import { unreadableLine } from '../unreadable.js';
+import type { UnreadableFigures } from '../unreadable.js';
 import type { Bypass, ClientEntry, Direction } from './client-entry.js';
 import type { RelayTotals } from './relay.js';
 
@@ -62,6 +64,8 @@ export interface ProxySummary {
     readonly undecodable: number;
     readonly capturedPackets: number;
   };
+  /** Datagrams that read in no form, by source address (a client's, or the server's), the first few in hex. */
+  readonly unreadable: UnreadableFigures;
   readonly analysis: WireAnalysis;
 }
 
@@ -77,6 +81,7 @@ export function buildSummary(input: {
   clients: readonly ClientEntry[];
   totals: RelayTotals;
   capturedPackets: number;
+  unreadable: UnreadableFigures;
   analysis: WireAnalysis;
 }): ProxySummary {
   const clients = input.clients.map(
@@ -115,6 +120,7 @@ export function buildSummary(input: {
       undecodable: sum((c) => c.undecodable),
       capturedPackets: input.capturedPackets,
     },
+    unreadable: input.unreadable,
     analysis: input.analysis,
   };
 }
@@ -182,8 +188,10 @@ export function renderSummary(s: ProxySummary): string {
     t.foreign ? `foreign ${t.foreign}` : '',
     t.socketErrors ? `socket errors ${t.socketErrors}` : '',
     t.pendingOverflow ? `overflow while binding ${t.pendingOverflow}` : '',
+    t.inFlightRefused ? `dropped at the in-flight limit ${t.inFlightRefused}` : '',
   ].filter((x) => x !== '');
   if (extra.length > 0) lines.push(extra.join(', '));
+  if (s.unreadable.total > 0) lines.push(`unreadable datagrams: ${unreadableLine(s.unreadable)}`);
   if (s.settings.pcap !== null) lines.push(`pcapng: ${s.settings.pcap} (${t.capturedPackets} packets)`);
   if (s.settings.out !== null) lines.push(`summary: ${s.settings.out}`);
   return `${lines.join('\n')}\n`;
