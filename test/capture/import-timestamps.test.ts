@@ -1,6 +1,6 @@
 // Timestamps at the edges of what a capture can hold. bcsim counts time in
 // µs held in doubles, exact up to 2^53 − 1 µs (2255-06-05): a packet stamped
-// from 1970 to then is shown, to the µs, however its interface writes it
+// from 1970 to then is shown (to within 3 µs) however its interface writes it
 // (if_tsresol down to 10^0 or 2^-127 s, if_tsoffset); any other is refused at
 // that packet in one line naming the file, the offset and the timestamp. Every
 // classic pcap timestamp (u32 seconds and fraction) is within the range.
@@ -111,9 +111,9 @@ describe('pcapng timestamps', () => {
     expect(error?.reason).toBe(
       `packet 2's timestamp, 9007199254740992 × 10^-6 s, is 9007199254 s after 1970, ${RANGE}`,
     );
-    // Nanoseconds: 64-bit counts held in doubles, to within a µs.
+    // Nanoseconds: 64-bit counts worked out in doubles, to within 3 µs near 2255.
     const [late] = times(seconds({ tsresol: 9 }, (MAX_US - 5n) * 1000n)).timesUs;
-    expect(Math.abs(late - 9_007_199_254_740_986)).toBeLessThanOrEqual(1);
+    expect(Math.abs(late - 9_007_199_254_740_986)).toBeLessThanOrEqual(3);
     expect(times(seconds({ tsresol: 9 }, (MAX_US + 5n) * 1000n)).error?.code).toBe('bad-timestamp');
   });
 

@@ -18,7 +18,7 @@ const RANGE_TEXT = '1970-01-01 to 2255-06-05 UTC, 0 to 2^53 − 1 µs';
 export function pcapngTimeUs(iface: PcapngInterface, high: number, low: number): number | null {
   const scaledUs = (high * TWO_POW_32 + low) * iface.usPerUnit;
   const timeUs = scaledUs + iface.offsetUs;
-  // With both terms in range the double arithmetic is within a µs of the true time.
+  // With both terms in range the double arithmetic is within 3 µs of the true time (exact in µs or coarser units).
   if (scaledUs <= MAX_TIME_US && Math.abs(iface.offsetUs) <= MAX_TIME_US && timeUs >= 0 && timeUs <= MAX_TIME_US)
     return timeUs;
   // Otherwise (a huge count that the offset brings back, say) the time is worked out exactly.
