@@ -12,7 +12,7 @@ export function joinResult(live: LivePeer, refusal: ChecksumRefusal | null = nul
   const evidence: Evidence[] = [];
   let checked = 0;
   // Every connection a client opened, those whose place a later client took included.
-  for (const c of live.served()) {
+  for (const c of live.places.served()) {
     checked++;
     if (c.joinedAtUs !== null) continue;
     evidence.push({

@@ -30,10 +30,12 @@ import { WireLog } from '../wire-log.js';
 import { ChecksumCheck, MAX_ROUNDS_ASKED } from './checksum-check.js';
 import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
-import { IntakeWarnings, cannotOpen, carriesConnect, intake } from './intake.js';
+import { IntakeWarnings, intake } from './intake.js';
 import type { Intake } from './intake.js';
 import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
+import { Places } from './places.js';
+import type { LiveConnection } from './places.js';
 import { cutAfterFragmentAck, ownSeqLowByte } from './planted-wire.js';
 
 /** GameSpy queries share the game port and start with a backslash: not ours to read. */
@@ -66,49 +68,16 @@ export interface LivePeerOptions {
   readonly wireLogBytes?: number;
 }
 
-/** Connections kept for the summary after their place went to a new client; later ones are only counted. */
-const MAX_RETIRED_CONNECTIONS = 1024;
-
-/**
- * One client's connection: its place (`client`, the transport's identity and the
- * traffic script's client number) and its own live index (`id`), never reused.
- */
-export interface LiveConnection {
-  /** 1-based, in the order connections opened (0 before); a reused place opens a new one. */
-  id: number;
-  /** The place it holds: 1..--clients for a server, 1 for a client. */
-  readonly client: number;
-  readonly peer: PeerTransport;
-  address: { readonly address: string; readonly port: number } | null;
-  dedupLast: number;
-  dedupMaxPerSecond: number;
-  joinedAtUs: number | null;
-  /** When its first datagram arrived (a server), or 0 (a client). */
-  openedAtUs: number | null;
-  /** When its place went to another client; null while it holds it. */
-  retiredAtUs: number | null;
-  /** Its slot when its place went to another client (the server forgets it then). */
-  retiredSlot: number | null;
-  /** The server removed it for a protocol error (recorded once, whatever else the datagram held). */
-  removed: boolean;
-}
-
 export class LivePeer {
   readonly clock: WallClock;
   readonly log: WireLog;
   readonly own = new OwnMessages();
   readonly sendLateness = new LatenessRing();
-  readonly connections: LiveConnection[] = [];
+  readonly places: Places;
   readonly traffic: TrafficDriver;
   readonly bridge: RemoteBridge;
   readonly host: ServerHost | null = null;
   private readonly clientLoop: UpdateLoop | null = null;
-  /** A server's connection by its client's address: only datagrams from that address reach it. */
-  private readonly byAddress = new Map<string, LiveConnection>();
-  /** Connections whose place went to a new client, oldest first (bounded). */
-  readonly retired: LiveConnection[] = [];
-  retiredNotKept = 0;
-  private nextConnectionId = 1;
   /** Datagrams bcsim could not read, by source address. */
   readonly unreadable = new UnreadableCounter();
   /**
@@ -156,7 +125,17 @@ export class LivePeer {
     const scenario = options.scenario;
     const role = options.role;
     const count = role === 'client' ? 1 : options.clients;
-    for (let k = 1; k <= count; k++) this.connections.push(this.makeConnection(k));
+    this.places = new Places(
+      this.clock,
+      count,
+      (client) => this.makeConnection(client),
+      (client) => {
+        this.bridge.forget(client);
+        this.checksums.forget(client);
+        this.traffic.rejoin(client);
+        this.wire.placesReused++;
+      },
+    );
     if (role === 'server') {
       this.host = new ServerHost(
         this.clock,
@@ -164,13 +143,13 @@ export class LivePeer {
         this.connections.map((c) => c.peer),
         {},
       );
+      this.places.serve(this.host);
     } else {
       this.clientLoop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
       this.clientLoop.add(this.connections[0].peer);
-      this.connections[0].address =
-        options.remote === null ? null : { address: options.remote.host, port: options.remote.port };
-      this.connections[0].openedAtUs = ZERO_US;
-      this.connections[0].id = this.nextConnectionId++;
+      this.places.openToServer(
+        options.remote === null ? null : { address: options.remote.host, port: options.remote.port },
+      );
     }
     this.bridge = new RemoteBridge(this.clock, role, () => this.traffic, joinSteps(scenario.traffic.manifest));
     // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
@@ -182,16 +161,9 @@ export class LivePeer {
     return this.options.role;
   }
 
-  /** Every connection a client opened, in the order they opened: those whose place was reused, and those holding one. */
-  served(): LiveConnection[] {
-    const holding = this.connections.filter((c) => c.id > 0);
-    return [...this.retired, ...holding].sort((x, y) => x.id - y.id);
-  }
-
-  /** The slot connection `c` holds, or held when its place went to another client; null for a client's own. */
-  slotOf(c: LiveConnection): number | null {
-    if (this.host === null) return null;
-    return c.retiredAtUs === null ? this.host.slotOf(c.client - 1) : c.retiredSlot;
+  /** The connection holding each place: index = client - 1. */
+  get connections(): LiveConnection[] {
+    return this.places.connections;
   }
 
   /** Starts the updates, the traffic script and the socket; `done` resolves when the run stops. */
@@ -312,75 +284,20 @@ export class LivePeer {
       }
       return c;
     }
-    const known = this.byAddress.get(key);
-    if (known === undefined && this.options.switches.plantedBug === 'peer-by-id') {
-      const hijacked = this.connectionById(plain[0]);
+    if (this.options.switches.plantedBug === 'peer-by-id' && !this.places.knows(key)) {
+      const hijacked = this.places.byPeerId(plain[0]);
       if (hijacked !== null) return hijacked;
     }
-    // While its connection is open, an address's datagrams go to it. Once its client said goodbye, was
-    // removed or timed out, a new Connect from it is a new client: a new connection (the old one ends).
-    if (known !== undefined && !(known.peer.state !== 'open' && carriesConnect(read))) return known;
-    // A datagram that cannot open a connection neither takes a place nor frees one.
-    const why = cannotOpen(read);
-    if (why !== null) {
+    const found = this.places.forAddress(key, rinfo, read);
+    if ('connection' in found) return found.connection;
+    if ('unopened' in found) {
       this.wire.unopened++;
-      this.warnings.unopened(key, wire, plain, why);
-      return null;
-    }
-    // Its own place (its client is back), else a place never used, else one whose client has left: never a connection in use.
-    let index = known === undefined ? -1 : known.client - 1;
-    if (index < 0) index = this.connections.findIndex((c) => c.address === null);
-    if (index < 0) index = this.connections.findIndex((c) => c.address !== null && connectionEnded(c.peer.state));
-    if (index < 0) {
+      this.warnings.unopened(key, wire, plain, found.unopened);
+    } else {
       this.wire.refusedAddresses++;
       this.warnings.refused(key, this.connections.length);
-      return null;
     }
-    if (this.connections[index].address !== null) this.recycle(index);
-    const opened = this.connections[index];
-    opened.address = { address: rinfo.address, port: rinfo.port };
-    opened.openedAtUs = this.clock.now;
-    opened.id = this.nextConnectionId++;
-    this.byAddress.set(key, opened);
-    return opened;
-  }
-
-  /**
-   * Planted peer-by-id (test-only): the open connection whose slot the datagram's
-   * peer id names; the datagram is read as that client's (its address stays).
-   */
-  private connectionById(peerId: number | undefined): LiveConnection | null {
-    const host = this.host;
-    if (host === null || peerId === undefined) return null;
-    const index = this.connections.findIndex(
-      (c, i) => c.address !== null && !connectionEnded(c.peer.state) && host.slotOf(i) === peerId,
-    );
-    return index < 0 ? null : this.connections[index];
-  }
-
-  /**
-   * A fresh connection in the place of ended connection `index`, as a real
-   * server frees a player slot; the old one is kept for the summary. Its
-   * address no longer reaches it.
-   */
-  private recycle(index: number): void {
-    const host = this.host;
-    if (host === null) return;
-    const old = this.connections[index];
-    old.peer.halt();
-    if (old.address !== null && this.byAddress.get(formatHostPort(old.address)) === old)
-      this.byAddress.delete(formatHostPort(old.address));
-    old.retiredAtUs = this.clock.now;
-    old.retiredSlot = host.slotOf(index);
-    if (this.retired.length < MAX_RETIRED_CONNECTIONS) this.retired.push(old);
-    else this.retiredNotKept++;
-    const fresh = this.makeConnection(old.client);
-    this.connections[index] = fresh;
-    host.replace(index, fresh.peer);
-    this.bridge.forget(old.client);
-    this.checksums.forget(old.client);
-    this.traffic.rejoin(old.client);
-    this.wire.placesReused++;
+    return null;
   }
 
   private emit(connection: LiveConnection, given: Uint8Array): void {

@@ -93,8 +93,8 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
   let reliableReceived = 0;
   let duplicatesReceived = 0;
   const seconds = (us: number | null) => (us === null ? null : round3(usToSeconds(us)));
-  for (const c of live.served()) {
-    const slot = live.slotOf(c);
+  for (const c of live.places.served()) {
+    const slot = live.places.slotOf(c);
     if (live.role === 'server' && slot === null) continue;
     const key = connectionKey(c.client, slot);
     connections[key in connections ? `${key}#${c.id}` : key] = {
@@ -132,7 +132,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
       reason: r.reason,
     })),
     timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
-    peer: { ...total, connections, connectionsNotListed: live.retiredNotKept },
+    peer: { ...total, connections, connectionsNotListed: live.places.retiredNotKept },
     delivery: {
       ...live.own.stats(),
       reliableDelivered: live.reliableDelivered,
@@ -146,7 +146,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
 
 /** A server's total over every connection it accepted, as a simulated run's PeerTotal. */
 function summarizeServer(live: LivePeer): PeerSummary {
-  const accepted = live.served().filter((c) => live.slotOf(c) !== null);
+  const accepted = live.places.served().filter((c) => live.places.slotOf(c) !== null);
   const dedupMax = accepted.reduce((m, c) => Math.max(m, c.dedupMaxPerSecond), 0);
   return summarizePeer(new PeerTotal(() => accepted.map((c) => c.peer)), dedupMax);
 }
