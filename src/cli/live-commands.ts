@@ -73,7 +73,10 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       'client: where to bind its socket; default loopback, any port (required when --connect is not loopback)',
     )
     .option('--listen <host:port>', 'server: where to listen (required for a server)')
-    .option('--clients <n>', 'server: how many clients it serves (the k-th new address is client k); default 1')
+    .option(
+      '--clients <n>',
+      'server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time); default 1',
+    )
     .option('--scenario <s>', 'the traffic to play (built-in name or file): its join, then its phases; default: live')
     .option(
       '--mode <preset>',
