@@ -30,6 +30,7 @@ const INTEGRATION = [
   // Live UDP: peers, proxies and the conformance campaign on real sockets.
   'test/live/boundary.test.ts',
   'test/live/conform-cli.test.ts',
+  'test/live/conform-limits.test.ts',
   'test/live/conform.test.ts',
   'test/live/conform-planted.test.ts',
   'test/live/goodbye.test.ts',

@@ -12,6 +12,8 @@ import type { CaseResult, ConformReport } from '../../src/live/index.js';
 import { CASE_IDS, conformJunitXml, renderConformText } from '../../src/live/index.js';
 import { fragmentOrder } from '../../src/live/conform/cases/processing.js';
 import { hostileGroups } from '../../src/live/conform/cases/robustness.js';
+import { CampaignWire } from '../../src/live/conform/campaign-wire.js';
+import type { ConformWireFigures } from '../../src/live/conform/campaign-wire.js';
 import { cli } from '../support/cli.js';
 import { bcsim, freeUdpPort } from '../support/live.js';
 
@@ -109,7 +111,7 @@ function result(id: string, status: CaseResult['status'], extra: Partial<CaseRes
   };
 }
 
-function report(cases: CaseResult[], answered = true): ConformReport {
+function report(cases: CaseResult[], answered = true, wire: Partial<ConformWireFigures> = {}): ConformReport {
   const count = (s: CaseResult['status']) => cases.filter((c) => c.status === s).length;
   return {
     schema: 'bcsim.conform/1',
@@ -121,6 +123,7 @@ function report(cases: CaseResult[], answered = true): ConformReport {
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
     refusal: null,
     serverDeviations: { datagrams: 0, byCode: {} },
+    wire: { ...new CampaignWire().figures(), ...wire },
     cases,
   };
 }
@@ -151,6 +154,25 @@ describe('bcsim conform: the report', () => {
       /<failure message="retransmit summary">t=1\.500 s \[retransmit\] never re-sent\nserver's datagram: 01 01 32 06 80 01 00 20\nre-run: npx bcsim conform/,
     );
     expect(xml).toContain('<skipped message="not exercised: removal summary"/>');
+    expect(xml).not.toContain('system-err');
+  });
+
+  it('names unreadable datagrams, datagrams from elsewhere and a full log, in text and in the JUnit suite', () => {
+    const noisy = report([result('garbage', 'pass')], true, {
+      readable: 40,
+      unreadable: { total: 7, bySource: [{ address: '127.0.0.1:1', count: 7, first: [] }], otherSources: 0 },
+      foreign: 3,
+      logBudgetBytes: 1000,
+      notKept: 2,
+      notKeptBytes: 2400,
+    });
+    const lines = [
+      'unreadable datagrams from the server: 7 (7 from 127.0.0.1:1) (40 readable)',
+      'datagrams from other addresses than the server: 3, not read',
+      "the sessions' logs were full (1000 bytes): 2 datagrams not kept (2400 bytes); their cases are NOT EXERCISED",
+    ];
+    expect(renderConformText(noisy)).toContain(`${lines.join('\n')}\nconform: 1 passed`);
+    expect(conformJunitXml(noisy)).toContain(`<system-err>${lines.join('\n')}</system-err>`);
   });
 });
 

@@ -10,6 +10,8 @@ import { runScheduled, startOrder } from '../../src/live/conform/schedule.js';
 import { sessionEndOf } from '../../src/live/conform/session-end.js';
 import type { Arrival } from '../../src/live/conform/client.js';
 import type { ConformCase } from '../../src/live/conform/case-types.js';
+import { CampaignWire } from '../../src/live/conform/campaign-wire.js';
+import type { ConformWireFigures } from '../../src/live/conform/campaign-wire.js';
 import { conformOutcome } from '../../src/live/index.js';
 import type { CaseResult, ConformReport } from '../../src/live/index.js';
 import { cutAfterFragmentAck, ownSeqLowByte } from '../../src/live/peer/planted-wire.js';
@@ -149,7 +151,11 @@ function result(id: string, status: CaseResult['status']): CaseResult {
   };
 }
 
-function report(cases: CaseResult[], refusal: ConformReport['refusal'] = null): ConformReport {
+function report(
+  cases: CaseResult[],
+  refusal: ConformReport['refusal'] = null,
+  wire: Partial<ConformWireFigures> = {},
+): ConformReport {
   const count = (s: CaseResult['status']) => cases.filter((c) => c.status === s).length;
   return {
     schema: 'bcsim.conform/1',
@@ -161,6 +167,7 @@ function report(cases: CaseResult[], refusal: ConformReport['refusal'] = null): 
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
     refusal,
     serverDeviations: { datagrams: 0, byCode: {} },
+    wire: { ...new CampaignWire().figures(), ...wire },
     cases,
   };
 }
@@ -187,6 +194,27 @@ describe("the campaign's outcome", () => {
       'bcsim conform: 1 case was not exercised, and --require-exercised fails the run; the first: b: b why',
     );
     expect(conformOutcome(report([result('a', 'fail'), result('b', 'pass')])).ok).toBe(false);
+  });
+  it("says first when more of the server's datagrams were unreadable than readable, whether the run passed or not", () => {
+    const unreadable = {
+      total: 150_000,
+      bySource: [
+        { address: '127.0.0.1:1', count: 150_000, first: [{ hex: '9dd3', bytes: 2, reason: 'offset 1: cut short' }] },
+      ],
+      otherSources: 0,
+    };
+    const garbage =
+      "more of the server's datagrams were unreadable than readable: 2012 readable, unreadable 150000 (150000 from 127.0.0.1:1); first: 9dd3 (offset 1: cut short)";
+    const passed = report([result('a', 'pass')], null, { readable: 2012, unreadable });
+    expect(conformOutcome(passed)).toEqual({ ok: true, firstLine: `bcsim conform: ${garbage}` });
+    const nothing = report([result('a', 'not-exercised')], null, { readable: 0, unreadable });
+    expect(conformOutcome(nothing).firstLine).toBe(
+      "bcsim conform: nothing was exercised: more of the server's datagrams were unreadable than readable: 0 readable, unreadable 150000 (150000 from 127.0.0.1:1); first: 9dd3 (offset 1: cut short)",
+    );
+    const failed = report([result('a', 'fail')], null, { readable: 2012, unreadable });
+    expect(conformOutcome(failed)).toEqual({ ok: false, firstLine: `bcsim conform: 1 case failed; and ${garbage}` });
+    // As many readable as not: nothing to say first.
+    expect(conformOutcome(report([result('a', 'pass')], null, { readable: 150_000, unreadable })).firstLine).toBeNull();
   });
 });
 

@@ -22,6 +22,8 @@ export interface JunitCase {
 export interface JunitSuite {
   readonly name: string;
   readonly cases: readonly JunitCase[];
+  /** Lines about the whole suite (a CI system shows them with it): `<system-err>`, written only when given. */
+  readonly systemErr?: string;
 }
 
 /** escapeXml, and the control characters XML 1.0 cannot carry at all (a name may hold any string). */
@@ -65,7 +67,8 @@ export function junitDocument(name: string, suites: readonly JunitSuite[]): stri
   const body = suites.map((suite) => {
     const counts = count(suite.cases);
     count(suite.cases, total);
-    return `  <testsuite name="${xmlText(suite.name)}" ${countAttributes(counts)}>\n${suite.cases.map(caseXml).join('\n')}\n  </testsuite>`;
+    const err = suite.systemErr === undefined ? '' : `    <system-err>${xmlText(suite.systemErr)}</system-err>\n`;
+    return `  <testsuite name="${xmlText(suite.name)}" ${countAttributes(counts)}>\n${suite.cases.map(caseXml).join('\n')}\n${err}  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlText(name)}" ${countAttributes(total)}>\n${body.join('\n')}\n</testsuites>\n`;
 }

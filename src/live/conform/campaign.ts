@@ -25,6 +25,8 @@ import { CONFORM_CASES } from './cases/index.js';
 import { keepaliveMessage } from './join.js';
 import { conformPcap } from './capture.js';
 import type { CapturedSession } from './capture.js';
+import { CampaignWire } from './campaign-wire.js';
+import type { ConformWireFigures } from './campaign-wire.js';
 
 export const CONFORM_SCHEMA = 'bcsim.conform/1';
 /**
@@ -87,6 +89,8 @@ export interface ConformReport {
   readonly refusal: Refusal | null;
   /** The server's datagrams that depart from the stock wire form, over every session (DECISIONS.md 30). */
   readonly serverDeviations: DeviationCounts;
+  /** What our sockets received over every session (readable, unreadable by source, from elsewhere), and what the logs could not keep. */
+  readonly wire: ConformWireFigures;
   readonly cases: readonly CaseResult[];
 }
 
@@ -153,6 +157,7 @@ export async function runConform(
   const epochUs = msToUsUnrounded(Date.now()); // wall clock, once: the capture's absolute timestamps, as the proxy's
   const captured: CapturedSession[] = [];
   const serverDeviations = newDeviationCounts();
+  const wire = new CampaignWire();
   const cases = selectCases(options.caseIds);
   const budget = options.parallelSessions;
   let answered = false;
@@ -171,7 +176,7 @@ export async function runConform(
       timings: options.timings,
       open: async (label) => {
         if (++opened > MAX_SESSIONS) throw new Error(`conform: more than ${MAX_SESSIONS} sessions`);
-        const client = await ConformClient.open(options.server, sessionHost(options, opened), nowMs, label);
+        const client = await ConformClient.open(options.server, sessionHost(options, opened), nowMs, label, wire);
         client.onArrival = () => {
           answered = true;
           onAnswer();
@@ -206,7 +211,11 @@ export async function runConform(
         for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
         if (client.refusal !== null) refusals.push(client.refusal);
       }
-      if (options.capture) for (const client of clients) captured.push({ caseId: c.id, client });
+      // A case's logs are held on for the capture only; otherwise their bytes go back to the budget.
+      for (const client of clients) {
+        if (options.capture) captured.push({ caseId: c.id, client });
+        else wire.release(client.logBytes);
+      }
     }
     const result: CaseResult = {
       id: c.id,
@@ -270,6 +279,7 @@ export async function runConform(
     counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
     refusal: refusals[0] ?? null,
     serverDeviations,
+    wire: wire.figures(),
     cases: ordered,
   };
   const server = { address: options.server.host, port: options.server.port };

@@ -18,8 +18,9 @@ import {
   isLowType,
 } from '../../core/codec/index.js';
 import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } from '../../core/codec/index.js';
-import { bindUdp } from '../endpoint.js';
+import { bindUdp, formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
+import { CampaignWire, UNREADABLE_KEPT_PER_SESSION, arrivalBytes, departureBytes } from './campaign-wire.js';
 import type { FaultKind } from './faults.js';
 import { isAckOf, sessionEndOf, silenceDetail } from './session-end.js';
 import type { Refusal, SessionEnd } from './session-end.js';
@@ -64,7 +65,7 @@ export interface SendMark {
   readonly proof?: readonly DataMessage[] | 'all';
 }
 
-/** Explicit bounds: a session keeps at most this many datagrams each way (counted past it). */
+/** Explicit bounds: a session keeps at most this many datagrams each way, within the campaign's log budget (counted past either). */
 const MAX_SESSION_DATAGRAMS = 200_000;
 /** … and the ACKs of this many messages it left unACKed. */
 const MAX_HELD_ACKS = 4096;
@@ -82,8 +83,14 @@ type Waiter = {
 export class ConformClient {
   readonly arrivals: Arrival[] = [];
   readonly departures: Departure[] = [];
-  /** Datagrams not kept because a log was full. */
+  /** Datagrams the verdicts read (ours, the server's readable ones) not kept because a log, or the campaign's log budget, was full: the log is incomplete. */
   overflow = 0;
+  /** Estimated bytes this session's log holds, of the campaign's budget. */
+  logBytes = 0;
+  /** The server's datagrams that did not read; past UNREADABLE_KEPT_PER_SESSION they are only counted. */
+  private unreadableSeen = 0;
+  /** When we last sent (ms since open): the idle keepalive's clock, kept whether or not the log keeps the datagram. */
+  private lastSentMs = 0;
   /** Our slot, from the server's connect reply; the peer id of our datagrams once known. */
   slot: number | null = null;
   /** Next send seq per category (DECISIONS.md 7): [high, low]. */
@@ -123,21 +130,36 @@ export class ConformClient {
     private readonly nowMs: () => number,
     /** Names the session in evidence ("retransmit", "removal/observer"). */
     readonly label: string,
+    /** What every session received, and the budget of their logs. */
+    private readonly wire: CampaignWire,
   ) {
     this.openedAtMs = nowMs();
     const bound = socket.address();
     this.local = `${bound.address}:${bound.port}`;
+    this.serverAddress = formatHostPort({ address: server.host, port: server.port });
     socket.on('message', (msg, rinfo) => {
-      if (rinfo.port !== server.port || rinfo.address !== server.host) return;
+      if (rinfo.port !== server.port || rinfo.address !== server.host) {
+        this.wire.foreign++;
+        return;
+      }
       this.onDatagram(new Uint8Array(msg.buffer, msg.byteOffset, msg.length));
     });
   }
 
   /** A client on its own socket, bound to `bindHost` on any port. */
-  static async open(server: HostPort, bindHost: string, nowMs: () => number, label: string): Promise<ConformClient> {
+  static async open(
+    server: HostPort,
+    bindHost: string,
+    nowMs: () => number,
+    label: string,
+    wire: CampaignWire = new CampaignWire(),
+  ): Promise<ConformClient> {
     const socket = await bindUdp({ host: bindHost, port: 0, family: server.family }, '--bind');
-    return new ConformClient(socket, server, nowMs, label);
+    return new ConformClient(socket, server, nowMs, label, wire);
   }
+
+  /** The server's address as the unreadable counts name it. */
+  private readonly serverAddress: string;
 
   /** Our address, "host:port" (kept from the bind: it outlives the socket). */
   readonly local: string;
@@ -157,8 +179,7 @@ export class ConformClient {
     this.idleTimer = setInterval(
       () => {
         if (this.slot === null) return;
-        const last = this.departures.at(-1)?.timeMs ?? 0;
-        if (this.now - last >= idleMs) this.send([build()], 'Keepalive (idle)');
+        if (this.now - this.lastSentMs >= idleMs) this.send([build()], 'Keepalive (idle)');
       },
       Math.max(50, idleMs / 4),
     );
@@ -260,7 +281,8 @@ export class ConformClient {
   /** Sends plaintext bytes as they are (the cipher is applied on the way out). */
   sendPlain(bytes: Uint8Array, note = '', mark: Pick<Departure, 'fault' | 'proof'> = NO_MARK): void {
     const departure: Departure = { timeMs: this.now, bytes, note, ...mark };
-    this.log(this.departures, departure);
+    this.lastSentMs = departure.timeMs;
+    this.log(this.departures, departure, departureBytes(bytes.length));
     if (departure.proof.length > 0 && this.dropProof?.(departure)) {
       this.proofsDropped++;
       return;
@@ -289,7 +311,9 @@ export class ConformClient {
 
   /** Sends raw bytes with no cipher: a hostile datagram the server must survive. */
   sendRaw(bytes: Uint8Array, note: string): void {
-    this.log(this.departures, { timeMs: this.now, bytes, note: `raw: ${note}`, fault: 'hostile', proof: [] });
+    const departure: Departure = { timeMs: this.now, bytes, note: `raw: ${note}`, fault: 'hostile', proof: [] };
+    this.lastSentMs = departure.timeMs;
+    this.log(this.departures, departure, departureBytes(bytes.length));
     if (!this.closed) this.socket.send(bytes, this.server.port, this.server.host);
   }
 
@@ -364,9 +388,16 @@ export class ConformClient {
           error: `offset ${decoded.error.offset}: ${decoded.error.reason}`,
           deviations: [],
         };
-    this.log(this.arrivals, arrival);
     this.lastArrivalMs = arrival.timeMs;
-    if (arrival.messages === null) return;
+    if (arrival.messages === null) {
+      this.wire.unreadable.add(this.serverAddress, bytes, arrival.error ?? '');
+      // The first few are kept for evidence and --pcap; the rest only counted, so garbage cannot fill the log.
+      if (++this.unreadableSeen <= UNREADABLE_KEPT_PER_SESSION)
+        this.log(this.arrivals, arrival, arrivalBytes(bytes.length, 0), false);
+      return;
+    }
+    this.wire.readable++;
+    this.log(this.arrivals, arrival, arrivalBytes(bytes.length, arrival.messages.length));
     const acks: Message[] = [];
     for (const message of arrival.messages) {
       const m: ServerMessage = { timeMs: arrival.timeMs, message, arrival };
@@ -385,9 +416,14 @@ export class ConformClient {
     for (let i = 0; i < acks.length; i += ACKS_PER_DATAGRAM) this.send(acks.slice(i, i + ACKS_PER_DATAGRAM), 'ACK');
   }
 
-  private log<T>(list: T[], item: T): void {
-    if (list.length >= MAX_SESSION_DATAGRAMS) this.overflow++;
-    else list.push(item);
+  /** Keeps `item` if the budget allows; one the verdicts read (`judged`) and not kept leaves the log incomplete. */
+  private log<T>(list: T[], item: T, bytes: number, judged = true): void {
+    if (!this.wire.take(bytes, list.length < MAX_SESSION_DATAGRAMS)) {
+      if (judged) this.overflow++;
+      return;
+    }
+    list.push(item);
+    this.logBytes += bytes;
   }
 }
 

@@ -7,6 +7,7 @@ import type { JunitCase } from '../../analysis/report/index.js';
 import type { ConformReport } from './campaign.js';
 import type { CaseStatus } from './case-types.js';
 import { refusalLine } from './session-end.js';
+import { unreadableLine } from '../unreadable.js';
 
 /** Evidence lines shown per failing case in text (the JSON keeps them all). */
 const TEXT_EVIDENCE = 6;
@@ -16,11 +17,21 @@ const TEXT_HEX_BYTES = 48;
 const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' };
 const HEX_LABEL = { server: "server's datagram", us: 'our datagram' } as const;
 
-/** The campaign's result as a CI job sees it: its exit, and the first line that says why it failed. */
+/** The campaign's result as a CI job sees it: its exit, and the line said first. */
 export interface ConformOutcome {
   readonly ok: boolean;
-  /** Null when the run passed; else one line naming the reason (printed first). */
+  /**
+   * One line printed first: why the run failed; or, for a run that passed, that most of
+   * the server's datagrams did not read. Null when there is nothing to say first.
+   */
   readonly firstLine: string | null;
+}
+
+/** "more of the server's datagrams were unreadable than readable: …", or null when they mostly read. */
+function unreadableMajority(report: ConformReport): string | null {
+  const { readable, unreadable } = report.wire;
+  if (unreadable.total <= readable) return null;
+  return `more of the server's datagrams were unreadable than readable: ${readable} readable, unreadable ${unreadableLine(unreadable)}`;
 }
 
 /**
@@ -30,6 +41,8 @@ export interface ConformOutcome {
  */
 export function conformOutcome(report: ConformReport, requireExercised = false): ConformOutcome {
   const { pass, fail, notExercised } = report.counts;
+  const garbage = unreadableMajority(report);
+  const also = garbage === null ? '' : `; and ${garbage}`;
   if (!report.answered)
     return {
       ok: false,
@@ -38,25 +51,26 @@ export function conformOutcome(report: ConformReport, requireExercised = false):
   if (pass + fail === 0) {
     const why =
       report.refusal !== null
-        ? refusalLine(report.refusal)
-        : `every case said NOT EXERCISED; the first: ${report.cases[0]?.id}: ${report.cases[0]?.summary}`;
+        ? `${refusalLine(report.refusal)}${also}`
+        : (garbage ?? `every case said NOT EXERCISED; the first: ${report.cases[0]?.id}: ${report.cases[0]?.summary}`);
     return { ok: false, firstLine: `bcsim conform: nothing was exercised: ${why}` };
   }
   if (fail > 0) {
     const roots = report.cases.filter((c) => c.status === 'fail' && c.explainedBy === null).length;
     return {
       ok: false,
-      firstLine: `bcsim conform: ${fail} case${fail === 1 ? '' : 's'} failed${roots < fail ? ` (${roots} root cause${roots === 1 ? '' : 's'}, listed first)` : ''}`,
+      firstLine: `bcsim conform: ${fail} case${fail === 1 ? '' : 's'} failed${roots < fail ? ` (${roots} root cause${roots === 1 ? '' : 's'}, listed first)` : ''}${also}`,
     };
   }
   if (requireExercised && notExercised > 0) {
     const first = report.cases.find((c) => c.status === 'not-exercised');
     return {
       ok: false,
-      firstLine: `bcsim conform: ${notExercised} case${notExercised === 1 ? ' was' : 's were'} not exercised, and --require-exercised fails the run; the first: ${first?.id}: ${first?.summary}`,
+      firstLine: `bcsim conform: ${notExercised} case${notExercised === 1 ? ' was' : 's were'} not exercised, and --require-exercised fails the run; the first: ${first?.id}: ${first?.summary}${also}`,
     };
   }
-  return { ok: true, firstLine: null };
+  // The cases passed on what did read; the garbage around it is still said first.
+  return { ok: true, firstLine: garbage === null ? null : `bcsim conform: ${garbage}` };
 }
 
 export function renderConformText(report: ConformReport, outcome: ConformOutcome = conformOutcome(report)): string {
@@ -84,10 +98,25 @@ export function renderConformText(report: ConformReport, outcome: ConformOutcome
       `the server's wire: ${report.serverDeviations.datagrams} datagrams depart from the stock form (${deviationCountsText(report.serverDeviations)}); bcsim decode names each`,
     );
   }
+  lines.push(...wireLines(report));
   lines.push(
     `conform: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.notExercised} not exercised (${report.cases.length} cases)`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** What came to our sockets besides the server's readable datagrams, and what the logs could not keep. */
+function wireLines(report: ConformReport): string[] {
+  const w = report.wire;
+  const lines: string[] = [];
+  if (w.unreadable.total > 0)
+    lines.push(`unreadable datagrams from the server: ${unreadableLine(w.unreadable)} (${w.readable} readable)`);
+  if (w.foreign > 0) lines.push(`datagrams from other addresses than the server: ${w.foreign}, not read`);
+  if (w.notKept > 0)
+    lines.push(
+      `the sessions' logs were full (${w.logBudgetBytes} bytes): ${w.notKept} datagrams not kept (${w.notKeptBytes} bytes); their cases are NOT EXERCISED`,
+    );
+  return lines;
 }
 
 function clip(hex: string): string {
@@ -119,5 +148,8 @@ export function conformJunitXml(report: ConformReport, requireExercised = false)
         }
       : {}),
   }));
-  return junitDocument(CONFORM_SUITE, [{ name: CONFORM_SUITE, cases }]);
+  const said = wireLines(report);
+  return junitDocument(CONFORM_SUITE, [
+    { name: CONFORM_SUITE, cases, ...(said.length === 0 ? {} : { systemErr: said.join('\n') }) },
+  ]);
 }

@@ -3,6 +3,9 @@
 // - a datagram the verdict rests on (a proof, client.ts) whose proof the server
 //   never ACKed was not read: no PASS stands on it, and it becomes the first
 //   line of a FAIL;
+// - a verdict on a session whose log is incomplete (the campaign's log budget
+//   was spent, campaign-wire.ts) rests on part of what was said: it is NOT
+//   EXERCISED, never a PASS or a FAIL;
 // - a FAIL whose session the server had ended (a Boot, its Disconnect, silence)
 //   names that end first, with the datagram of ours that came just before it,
 //   and the case that probes that datagram's fault explains it.
@@ -10,7 +13,7 @@ import { TYPE_ACK, ackFlagsLowType, isLowType } from '../../core/codec/index.js'
 import { secondsToMs } from '../../core/engine/index.js';
 import type { DataMessage, Located } from '../../core/codec/index.js';
 import type { CaseEvidence, ConformCase, Verdict } from './case-types.js';
-import { evidence, seqLabel } from './case-types.js';
+import { evidence, notExercised, seqLabel } from './case-types.js';
 import type { ConformClient, Departure } from './client.js';
 import { reactionSince } from './describe.js';
 import { faultLabel } from './faults.js';
@@ -53,6 +56,15 @@ export async function settle(
   clients: readonly ConformClient[],
   ackWithinMs: number,
 ): Promise<Settled> {
+  const partial = clients.filter((client) => client.overflow > 0);
+  if (partial.length > 0)
+    return {
+      ...notExercised(
+        `the log of ${partial.map((p) => `[${p.label}]`).join(', ')} is incomplete (${partial.reduce((n, p) => n + p.overflow, 0)} datagrams not kept: the campaign's log budget was spent), so no verdict can rest on it`,
+      ),
+      removedAfter: null,
+      removalFault: null,
+    };
   if (verdict.status === 'fail' && !c.endsSessions)
     for (const client of clients) await client.probeAlive(keepaliveMessage(client) as DataMessage, ALIVE_PROBE_MS);
   // A proof sent just before the case ended gets the time any ACK has to come.

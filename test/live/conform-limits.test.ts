@@ -1,0 +1,89 @@
+// A conform session's log holds a share of one campaign-wide byte budget: past
+// it datagrams are still read and ACKed but only counted, and a verdict on an
+// incomplete log is NOT EXERCISED. The server's unreadable datagrams are counted
+// by source and only the first few kept; datagrams from elsewhere are counted.
+import { createSocket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TYPE_ACK, encodeDatagram, encrypt } from '../../src/core/codec/index.js';
+import { CampaignWire, UNREADABLE_KEPT_PER_SESSION, arrivalBytes } from '../../src/live/conform/campaign-wire.js';
+import type { ConformCase } from '../../src/live/conform/case-types.js';
+import { ConformClient } from '../../src/live/conform/client.js';
+import { settle } from '../../src/live/conform/settle.js';
+
+const LOCAL = '127.0.0.1';
+const opened: Array<{ close(): void }> = [];
+
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+});
+
+async function socket(): Promise<Socket> {
+  const s = createSocket('udp4');
+  opened.push(s);
+  await new Promise<void>((resolve) => s.bind(0, LOCAL, resolve));
+  return s;
+}
+
+const send = (from: Socket, bytes: Uint8Array, port: number) =>
+  new Promise<void>((resolve) => from.send(bytes, port, LOCAL, () => resolve()));
+
+/** An ACK-only datagram of the server's: readable, nothing to ACK back. */
+function serverAck(seq: number): Uint8Array {
+  const r = encodeDatagram({ peerId: 0, messages: [{ type: TYPE_ACK, seq, flags: 0, fragIndex: null }] });
+  if (!r.ok) throw new Error(r.error.reason);
+  return encrypt(r.bytes);
+}
+
+const until = async (done: () => boolean, ms = 10_000) => {
+  const start = performance.now();
+  while (!done() && performance.now() - start < ms) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe("a conform session's log", () => {
+  it('keeps within the budget, counts the rest, keeps a few unreadable ones and counts datagrams from elsewhere', async () => {
+    const server = await socket();
+    const stranger = await socket();
+    const readableCost = arrivalBytes(4, 1);
+    const wire = new CampaignWire(readableCost * 10);
+    const port = server.address().port;
+    const client = await ConformClient.open(
+      { host: LOCAL, port, family: 4 },
+      LOCAL,
+      () => performance.now(),
+      'x',
+      wire,
+    );
+    opened.push(client);
+    const to = Number(client.local.split(':')[1]);
+    for (let i = 0; i < 40; i++) await send(server, Uint8Array.of(0x01, 0x01, 0x4d, i), to);
+    for (let i = 0; i < 30; i++) await send(server, serverAck(i), to);
+    for (let i = 0; i < 3; i++) await send(stranger, serverAck(i), to);
+    await until(() => wire.readable + wire.unreadable.total + wire.foreign >= 73);
+    expect([wire.readable, wire.unreadable.total, wire.foreign]).toEqual([30, 40, 3]);
+    expect(wire.unreadable.figures().bySource.map((s) => [s.address, s.count])).toEqual([[`${LOCAL}:${port}`, 40]]);
+    // The first unreadable ones and the readable ones up to the budget were kept; the rest counted.
+    const keptUnreadable = client.arrivals.filter((a) => a.messages === null).length;
+    expect(keptUnreadable).toBeLessThanOrEqual(UNREADABLE_KEPT_PER_SESSION);
+    expect(wire.usedBytes).toBeLessThanOrEqual(wire.logBudgetBytes);
+    expect(wire.usedBytes).toBe(client.logBytes);
+    // Readable ones past the budget leave the log incomplete; unreadable ones past it do not.
+    expect(client.overflow).toBeGreaterThan(0);
+    expect(client.overflow).toBeLessThanOrEqual(30);
+    expect(wire.notKept).toBe(70 - (40 - UNREADABLE_KEPT_PER_SESSION) - client.arrivals.length);
+    expect(wire.notKept - client.overflow).toBe(UNREADABLE_KEPT_PER_SESSION - keptUnreadable);
+
+    // A PASS on it cannot stand.
+    const c = { id: 'x', endsSessions: false } as unknown as ConformCase;
+    const settled = await settle(c, { status: 'pass', summary: 'all good', evidence: [] }, [client], 1000);
+    expect(settled.status).toBe('not-exercised');
+    expect(settled.summary).toMatch(
+      /^the log of \[x\] is incomplete \(\d+ datagrams not kept: the campaign's log budget/,
+    );
+
+    // Its bytes go back to the budget once its case is over.
+    wire.release(client.logBytes);
+    expect(wire.usedBytes).toBe(0);
+    expect(() => wire.release(1)).toThrow(/more than the logs hold/);
+  });
+});
