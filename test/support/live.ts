@@ -20,9 +20,14 @@ export interface Running {
   stderrSays(text: string): Promise<void>;
 }
 
-/** Starts `bcsim args…`; it is killed after `timeoutMs` (a hung test fails instead of hanging CI). */
-export function bcsim(args: readonly string[], timeoutMs = 90_000): Running {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `bcsim args…`; it is killed after `timeoutMs` (a hung test fails instead of hanging CI).
+ * With `asBin`, the bin file itself runs, as a user's `bcsim` does: its first line sets the heap's cap.
+ */
+export function bcsim(args: readonly string[], timeoutMs = 90_000, asBin = false): Running {
+  const child = asBin
+    ? spawn(CLI, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ text: string; resolve: () => void }> = [];
