@@ -40,7 +40,7 @@ export interface Flood {
 }
 
 /** `count` garbage datagrams from the seed: random bytes, 3..maxBytes long, none a GameSpy query. */
-export function garbagePool(seed: number, maxBytes = 512, count = POOL): Buffer[] {
+function garbagePool(seed: number, maxBytes = 512, count = POOL): Buffer[] {
   const draw = namedStream(seed, 'flood.garbage');
   const pool: Buffer[] = [];
   for (let i = 0; i < count; i++) {

@@ -12,7 +12,7 @@ import type { UnreadableFigures } from '../unreadable.js';
  * The logs of every session together, in estimated bytes: a whole campaign against the
  * reference server (docs/conform.md, --parallel 16) peaked at 88 MiB, its wrap cases most.
  */
-export const CONFORM_LOG_BYTES = 256 * 1_048_576;
+const CONFORM_LOG_BYTES = 256 * 1_048_576;
 /** The server's unreadable datagrams a session keeps in its log (for evidence and --pcap); the rest are counted. */
 export const UNREADABLE_KEPT_PER_SESSION = 16;
 

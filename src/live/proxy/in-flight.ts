@@ -6,9 +6,9 @@
 import { MAX_PENDING_EVENTS } from '../../core/engine/index.js';
 
 /** Datagrams in flight at once: two thirds of the scheduler's pending events, the rest for timers. */
-export const MAX_IN_FLIGHT_DATAGRAMS = Math.floor((MAX_PENDING_EVENTS * 2) / 3);
+const MAX_IN_FLIGHT_DATAGRAMS = Math.floor((MAX_PENDING_EVENTS * 2) / 3);
 /** Their bytes (decrypted datagrams, each copy counted). */
-export const MAX_IN_FLIGHT_BYTES = 32 * 1_048_576;
+const MAX_IN_FLIGHT_BYTES = 32 * 1_048_576;
 
 export interface InFlightLimits {
   readonly datagrams: number;

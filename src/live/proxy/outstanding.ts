@@ -17,7 +17,7 @@ import { messageSizeAt } from '../../analysis/capture/index.js';
 /** Keys followed per end: far above any real window, a bound on hostile input. */
 const MAX_OUTSTANDING = 131_072;
 /** Keys followed over every client's two ends together: about 30 bytes each in a Set (measured), 8 MB in all. */
-export const MAX_OUTSTANDING_KEYS = 262_144;
+const MAX_OUTSTANDING_KEYS = 262_144;
 
 /** The keys every client's tracker holds, against one proxy-wide limit: 64 clients must not each hold the most one may. */
 export class OutstandingBudget {
