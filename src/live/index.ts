@@ -9,7 +9,7 @@ export { LivePeer } from './peer/live-peer.js';
 export { CHECKSUM_CHECKS, ChecksumCheck } from './peer/checksum-check.js';
 export type { ChecksumChecks } from './peer/checksum-check.js';
 export type { LivePeerOptions, StopReason } from './peer/live-peer.js';
-export { summarizeLive, analyzeWire, LIVE_SUMMARY_SCHEMA } from './peer/live-summary.js';
+export { summarizeLive, analyzeWire, judgedUntilUs, LIVE_SUMMARY_SCHEMA } from './peer/live-summary.js';
 export type { LiveSummary } from './peer/live-summary.js';
 export { renderLiveSummary } from './peer/live-report.js';
 export { joinResult } from './peer/join-check.js';

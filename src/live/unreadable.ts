@@ -9,7 +9,7 @@ export const MAX_SOURCES = 16;
 /** Datagrams shown in hex per source. */
 export const SHOWN_PER_SOURCE = 3;
 /** Bytes of one shown datagram. */
-export const SHOWN_BYTES = 48;
+const SHOWN_BYTES = 48;
 
 export interface UnreadableSource {
   readonly address: string;

@@ -16,7 +16,7 @@ export interface WireRecord {
   readonly timeUs: number;
   /** 'local' = bcsim sent it; 'remote' = the counterpart (the real server or client) sent it. */
   readonly from: WireSide;
-  /** 1-based connection number (the k-th client address seen, or 1 for a client). */
+  /** The connection's live index: the k-th connection opened (a reused place opens a new one), or 1 for a client. */
   readonly connection: number;
   /** Decrypted datagram as the transport read it: peer id byte, then messages (transport-layer.md §2); a reimplementation's wire forms in their stock form (DECISIONS.md 30). */
   readonly bytes: Uint8Array;

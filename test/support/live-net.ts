@@ -101,6 +101,7 @@ export interface NetPeerOptions {
   readonly durationS: number | null;
   readonly clients?: number;
   readonly checksums?: LivePeerOptions['checksums'];
+  readonly wireLogBytes?: number;
 }
 
 /** A bcsim peer server at SERVER_ADDRESS on `net`. */
@@ -126,6 +127,7 @@ function startPeer(net: VirtualNet, role: 'client' | 'server', at: string, o: Ne
     durationUs: o.durationS === null ? null : micros(o.durationS * 1_000_000),
     clock: net.clock(),
     ...(o.checksums === undefined ? {} : { checksums: o.checksums }),
+    ...(o.wireLogBytes === undefined ? {} : { wireLogBytes: o.wireLogBytes }),
   });
   live.start();
   return live;

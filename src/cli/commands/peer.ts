@@ -14,6 +14,7 @@ import {
   parseHostPort,
   LivePeer,
   summarizeLive,
+  judgedUntilUs,
   renderLiveSummary,
   joinResult,
   noAnswerSentence,
@@ -150,12 +151,13 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   // A client the server refused at a checksum answer: that comes first, with the hashes it sent.
   const refusal =
     role === 'client' && live.connections[0].joinedAtUs === null
-      ? checksumRefusal(live.log.records, scenario.traffic.manifest, live.clock.now, manifest?.file ?? null)
+      ? checksumRefusal(live.log.records, scenario.traffic.manifest, judgedUntilUs(live), manifest?.file ?? null)
       : null;
   const join = joinResult(live, refusal);
   const judged: ConformanceResult[] = [
     join,
-    ...evaluateConformance(live.log.records, rules, { endUs: live.clock.now }),
+    // A wire log cut short by its budget is judged up to where it is complete.
+    ...evaluateConformance(live.log.records, rules, { endUs: judgedUntilUs(live) }),
   ];
   const results = flags.requireExercised ? requireExercised(judged) : judged;
   const counts = countVerdicts(results);

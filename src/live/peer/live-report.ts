@@ -16,6 +16,13 @@ export function renderLiveSummary(s: LiveSummary): string {
     `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
     `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} places of departed clients reused` : ''}`,
   ];
+  if (s.wire.notLogged > 0)
+    lines.push(
+      `  wire log: ${s.wire.notLogged} datagrams not kept (about ${mib(s.wire.notLoggedBytes)} MiB past its ${mib(s.wire.logBudgetBytes)} MiB budget, --wire-log-mb)` +
+        (s.wire.logCompleteUntilS === null
+          ? '; only unreadable ones, so the rules judged the whole run'
+          : `; the rules and the analysis judged the first ${s.wire.logCompleteUntilS.toFixed(1)} s`),
+    );
   if (s.wire.unreadable.total > 0) lines.push(`  unreadable datagrams: ${unreadableLine(s.wire.unreadable)}`);
   for (const r of s.removals)
     lines.push(
@@ -56,6 +63,10 @@ export function renderLiveSummary(s: LiveSummary): string {
       );
   }
   return lines.join('\n');
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(1);
 }
 
 function lateness(f: LatenessFigures): string {

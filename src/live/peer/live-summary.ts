@@ -42,6 +42,11 @@ export interface LiveSummary {
     sendErrors: number;
     logged: number;
     notLogged: number;
+    /** The wire log's budget (--wire-log-mb), the estimated bytes of the records it could not keep, and
+     * when its first readable record was not kept (null: complete). The analysis and rules end there. */
+    logBudgetBytes: number;
+    notLoggedBytes: number;
+    logCompleteUntilS: number | null;
     /** Datagrams bcsim could not read, by source address, the first few in hex: garbage, named as such. */
     unreadable: UnreadableFigures;
   };
@@ -69,7 +74,7 @@ export interface LiveSummary {
   counterpart: { analysis: WireAnalysis };
 }
 
-export type LiveConnectionSummary = ConnectionSummary & {
+type LiveConnectionSummary = ConnectionSummary & {
   /** The live index: the k-th connection opened, as the conformance evidence names it. */
   connection: number;
   address: string | null;
@@ -123,6 +128,9 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
       ...live.wire,
       logged: live.log.records.length,
       notLogged: live.log.dropped,
+      logBudgetBytes: live.log.budgetBytes,
+      notLoggedBytes: live.log.droppedBytes,
+      logCompleteUntilS: live.log.completeUntilUs === null ? null : round3(usToSeconds(live.log.completeUntilUs)),
       unreadable: live.unreadable.figures(),
     },
     removals: live.removals.map((r) => ({
@@ -140,8 +148,13 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
       duplicatesReceived,
       unreliableReceived: live.unreliableDelivered,
     },
-    counterpart: { analysis: analyzeWire(live.log.records, live.role, live.clock.now) },
+    counterpart: { analysis: analyzeWire(live.log.records, live.role, judgedUntilUs(live)) },
   };
+}
+
+/** Where the wire log is complete: the run's end, or the first readable record it could not keep. */
+export function judgedUntilUs(live: LivePeer): number {
+  return live.log.completeUntilUs ?? live.clock.now;
 }
 
 /** A server's total over every connection it accepted, as a simulated run's PeerTotal. */
