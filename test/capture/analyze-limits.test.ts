@@ -10,6 +10,7 @@ import { MAX_CONNECTIONS, scanCapture } from '../../src/analysis/capture/bc-pack
 import type { CaptureConnection } from '../../src/analysis/capture/bc-packets.js';
 import { encrypt } from '../../src/core/codec/index.js';
 import { ExpiryQueue, MAX_QUEUED_SENDS } from '../../src/analysis/capture/expiry-queue.js';
+import { ACK_KEY_BYTES, AnalysisBudget, QUEUED_SEND_BYTES } from '../../src/analysis/capture/analyze-budget.js';
 import { EPOCH_US, ack, bc, ethernet, ipv4, pcap, reliable, SERVER_IP } from '../support/pcap-build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-limits-'));
@@ -96,7 +97,7 @@ describe('caps on hostile input', () => {
 
 describe('the queue of ACK sends looked at again', () => {
   it(`holds at most ${MAX_QUEUED_SENDS} sends, counts the rest, and hands them out oldest first once old enough`, () => {
-    const q = new ExpiryQueue();
+    const q = new ExpiryQueue(new AnalysisBudget());
     for (let i = 0; i < MAX_QUEUED_SENDS + 10; i++) q.push(i, i);
     expect(q.size).toBe(MAX_QUEUED_SENDS);
     expect(q.refused).toBe(10);
@@ -105,5 +106,54 @@ describe('the queue of ACK sends looked at again', () => {
     expect(seen).toEqual([0, 1, 2, 3, 4, 5]);
     q.drain(Number.POSITIVE_INFINITY, 0, () => undefined);
     expect(q.size).toBe(0);
+  });
+});
+
+describe('one memory budget over every connection of an analyzer', () => {
+  const endpoint = (port: number) => ({ key: port, ip: 0, port, label: `0.0.0.0:${port}` });
+  const connectionOf = (index: number): CaptureConnection => ({
+    index,
+    server: endpoint(22101),
+    client: endpoint(22101 + index),
+    slot: 1 + index,
+    startSeen: true,
+    firstUs: 0,
+    lastUs: 0,
+  });
+  /** 100 distinct ACKs from the server on `connection`, keys from `first`. */
+  const acks = (first: number) =>
+    bc(
+      0x01,
+      Array.from({ length: 100 }, (_, i) => ack((first + i) & 0xffff)),
+    );
+
+  it('many connections together stop at the budget: later ACK keys are counted as untracked, and it is given back when keys are let go', () => {
+    // Room for 1,000 keys and their queued sends over every connection.
+    const budgetBytes = 1000 * (ACK_KEY_BYTES + QUEUED_SEND_BYTES);
+    const analyzer = new WireAnalyzer({ ackRule: 'two-pass', budgetBytes });
+    const connections = Array.from({ length: 8 }, (_, i) => connectionOf(i + 1));
+    for (const c of connections) for (let d = 0; d < 5; d++) analyzer.add(c, 'server', d * 1000, 0, acks(d * 100));
+    expect(analyzer.budget.refused).toBeGreaterThan(0);
+    expect(analyzer.budget.peakBytes).toBeLessThanOrEqual(budgetBytes);
+    const result = analyzer.finish();
+    const tracked = result.connections.map((c) => c.serverToClient.acks.keys);
+    const untracked = result.connections.map((c) => c.serverToClient.acks.untracked);
+    // Each connection alone is far under its own cap; together they reach the shared one.
+    expect(tracked).toEqual([500, 500, 0, 0, 0, 0, 0, 0]);
+    expect(untracked.reduce((a, b) => a + b, 0)).toBe(8 * 500 - tracked.reduce((a, b) => a + b, 0));
+    expect(untracked[0]).toBe(0);
+    expect(untracked[7]).toBe(500);
+    // finish() let every key go: only the sends still queued hold memory.
+    expect(analyzer.budget.usedBytes).toBe(1000 * QUEUED_SEND_BYTES);
+  });
+
+  it('refuses a budget that is not a positive whole number of bytes', () => {
+    expect(() => new AnalysisBudget(0)).toThrow(/positive whole number/);
+    const b = new AnalysisBudget(10);
+    expect(b.take(6)).toBe(true);
+    expect(b.take(6)).toBe(false);
+    expect(b.refused).toBe(1);
+    b.give(6);
+    expect(() => b.give(1)).toThrow(/gave back more/);
   });
 });

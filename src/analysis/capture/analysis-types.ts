@@ -16,6 +16,8 @@ export interface AnalyzerOptions {
   readonly lifetimeS?: number;
   /** Force every end's ACK behaviour instead of reading it from the wire. */
   readonly ackRule?: AckRuleName;
+  /** Estimated bytes the analysis may hold over all connections together (analyze-budget.ts); default 128 MiB. */
+  readonly budgetBytes?: number;
 }
 
 // ---- result shapes (the JSON of `bcsim analyze --json`) -------------------

@@ -1,6 +1,7 @@
 // The ACKs one end sends, as the analyzer reads them off the wire: per ACK key, its
 // sends and runs, stale and late ACKs, the evidence against each ACK behaviour, and
 // the end's ACK-outbox estimate under each rule (analyze.ts has the definition).
+import { ACK_KEY_BYTES } from './analyze-budget.js';
 import { ackFlagsFragment, ackFlagsLowType, ackFragIndexAt, ackSeqAt, packKeyOf } from '../../core/codec/index.js';
 import { GATE_WAIT_US } from './ack-behaviour.js';
 import { judge } from './analyze-ends.js';
@@ -33,13 +34,15 @@ export function ackSent(
   const index = fragment ? ackFragIndexAt(bytes, pos) : 0;
   const key = packKeyOf(low, seq, fragment, index);
   let st = x.acks.get(key);
-  if (st === undefined && x.acks.size >= MAX_ACK_KEYS) {
-    if (t - x.lastCapSweepUs >= CAP_SWEEP_EVERY_US) {
+  if (st === undefined) {
+    const full = x.acks.size >= MAX_ACK_KEYS || x.budget.usedBytes + ACK_KEY_BYTES > x.budget.limitBytes;
+    if (full && t - x.lastCapSweepUs >= CAP_SWEEP_EVERY_US) {
       x.lastCapSweepUs = t;
       sweep(x, t);
     }
-    if (x.acks.size >= MAX_ACK_KEYS) {
-      // Past any real outbox: counted, not followed (the estimate is then not defined).
+    // Past any real outbox, or past the memory of every connection together: counted, not
+    // followed (the estimate is then not defined).
+    if (x.acks.size >= MAX_ACK_KEYS || !x.budget.take(ACK_KEY_BYTES)) {
       x.ackSends++;
       x.untrackedAckSends++;
       return;

@@ -3,6 +3,7 @@
 // let go of although the estimate's bookkeeping still held them, the
 // server's removal of a client (connection-end.ts), and each end's last
 // judgement when the input ends.
+import { ACK_KEY_BYTES } from './analyze-budget.js';
 import { FRAGMENT_ACK_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from '../../core/codec/index.js';
 import { PASSED_OVER_US, SKIPPED_AT_MOST } from './ack-behaviour.js';
 import type { AckEvidenceTally } from './ack-behaviour.js';
@@ -140,6 +141,7 @@ export function finishDirection(d: Direction, end: number, removalUs: number): v
     if (st.judged) passedOver(d, st);
     retireKey(d, st, end, removalUs);
   }
+  d.budget.give(d.acks.size * ACK_KEY_BYTES);
   d.acks.clear();
   for (const table of d.seqs) {
     for (const fm of table.fragmented.values()) closeFragmented(d, fm);

@@ -1,6 +1,7 @@
 // The reduced events of the fragment-ACK signature (reproduce/signature.ts), taken
 // from the wire: the client's first fragmented message, each of its transmissions,
 // and the server's ACKs of its seq. Bounded per connection.
+import { SIGNATURE_EVENT_BYTES } from './analyze-budget.js';
 import { TYPE_ACK, readMessage } from '../../core/codec/index.js';
 import type { Located } from '../../core/codec/index.js';
 import type { SendEvent } from '../../model/trace/index.js';
@@ -48,7 +49,7 @@ export function signatureFragment(
 }
 
 function signatureEvent(c: ConnectionState, event: SendEvent): void {
-  if (c.signatureEvents.length >= MAX_SIGNATURE_EVENTS) {
+  if (c.signatureEvents.length >= MAX_SIGNATURE_EVENTS || !c.budget.take(SIGNATURE_EVENT_BYTES)) {
     c.signatureCapped = true;
     return;
   }

@@ -2,6 +2,8 @@
 // sender), and the bookkeeping that keeps it bounded: fragment re-send rounds,
 // the sweep of idle ACK keys, what is summed up when a key is retired.
 // analyze.ts feeds it datagram by datagram.
+import { ACK_KEY_BYTES } from './analyze-budget.js';
+import type { AnalysisBudget } from './analyze-budget.js';
 import { newDeviationCounts } from '../../core/codec/index.js';
 import type { Role } from '../../model/transport/index.js';
 import type { TraceEvent } from '../../model/trace/index.js';
@@ -107,7 +109,7 @@ export class Direction {
   lastRoomyUs = Number.NEGATIVE_INFINITY;
   lastOpenUs = Number.NEGATIVE_INFINITY;
   /** This end's ACK sends of entries still held, looked at again GONE_AFTER_US later (expire()). */
-  readonly sent = new ExpiryQueue();
+  readonly sent: ExpiryQueue;
   /** The datagram being read: ACK sends in pass 1 and pass 2 (two-pass bookkeeping). */
   pass1Sends = 0;
   pass2Sends = 0;
@@ -120,7 +122,10 @@ export class Direction {
   constructor(
     readonly from: Role,
     startIndex: number,
+    /** Shared by every connection of the analyzer. */
+    readonly budget: AnalysisBudget,
   ) {
+    this.sent = new ExpiryQueue(budget);
     this.out1 = new StepSeries(startIndex);
     this.out3 = new StepSeries(startIndex);
     this.out9 = new StepSeries(startIndex);
@@ -144,9 +149,16 @@ export class ConnectionState {
   signatureCapped = false;
   resentAfterAck = 0;
 
-  constructor(readonly ref: CaptureConnection) {
+  constructor(
+    readonly ref: CaptureConnection,
+    /** Shared by every connection of the analyzer. */
+    readonly budget: AnalysisBudget,
+  ) {
     const startIndex = Math.ceil(ref.firstUs / SAMPLE_STEP_US);
-    this.dirs = { server: new Direction('server', startIndex), client: new Direction('client', startIndex) };
+    this.dirs = {
+      server: new Direction('server', startIndex, budget),
+      client: new Direction('client', startIndex, budget),
+    };
   }
 }
 
@@ -195,6 +207,7 @@ export function sweep(d: Direction, t: number): void {
     if (st.n9 !== 0 || st.awaitUs >= 0 || t - st.lastSendUs < FORGET_IDLE_US) continue;
     retireKey(d, st, t);
     d.acks.delete(key);
+    d.budget.give(ACK_KEY_BYTES);
   }
   for (const table of d.seqs) forgetFragmented(d, table, t, FORGET_FRAGMENTED_US);
 }

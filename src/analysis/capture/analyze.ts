@@ -70,6 +70,7 @@ import { connectionFigures } from './analyze-figures.js';
 import { ackSent } from './analyze-acks.js';
 import { echoSent, reliableSent } from './analyze-messages.js';
 import type { AckBehaviourName, AnalyzerOptions, WireAnalysis } from './analysis-types.js';
+import { AnalysisBudget } from './analyze-budget.js';
 export type * from './analysis-types.js';
 export { SAMPLE_STEP_US, MAX_SAMPLES } from './analyze-tables.js';
 export { directionLabel } from './analyze-figures.js';
@@ -106,7 +107,12 @@ export class WireAnalyzer {
   /** Datagrams refused because the codec would reject them. */
   rejected = 0;
 
-  constructor(private readonly options: AnalyzerOptions = {}) {}
+  /** The memory the analysis holds over every connection (what it refused is counted per structure). */
+  readonly budget: AnalysisBudget;
+
+  constructor(private readonly options: AnalyzerOptions = {}) {
+    this.budget = new AnalysisBudget(options.budgetBytes);
+  }
 
   /**
    * One plaintext datagram `from` sent on `connection` at `timeUs` (relative),
@@ -131,7 +137,7 @@ export class WireAnalyzer {
     }
     let c = this.states.get(connection);
     if (c === undefined) {
-      c = new ConnectionState(connection);
+      c = new ConnectionState(connection, this.budget);
       this.states.set(connection, c);
       this.order.push(c);
     }

@@ -3,7 +3,10 @@
 // and that did not come back has left the sender's outbox, whatever the
 // estimate's bookkeeping says (a send lost before the capture point leaves the
 // count seen short of the freeing send). analyze.ts takes such entries out of
-// its outbox series. Bounded: a full queue refuses (and counts) further sends.
+// its outbox series. Bounded: a full queue, or a spent analysis budget,
+// refuses (and counts) further sends.
+import { QUEUED_SEND_BYTES } from './analyze-budget.js';
+import type { AnalysisBudget } from './analyze-budget.js';
 
 /** Sends queued per end at once: far above the sends of a few seconds in any real session. */
 export const MAX_QUEUED_SENDS = 262_144;
@@ -15,13 +18,15 @@ export class ExpiryQueue {
   /** Sends not queued because the queue was full. */
   refused = 0;
 
+  constructor(private readonly budget: AnalysisBudget) {}
+
   get size(): number {
     return this.keys.length - this.head;
   }
 
   /** A send of `key` at `sendUs` (sends arrive in time order). */
   push(key: number, sendUs: number): void {
-    if (this.size >= MAX_QUEUED_SENDS) {
+    if (this.size >= MAX_QUEUED_SENDS || !this.budget.take(QUEUED_SEND_BYTES)) {
       this.refused++;
       return;
     }
@@ -34,6 +39,7 @@ export class ExpiryQueue {
     while (this.head < this.keys.length && this.sendUs[this.head] + ageUs <= t) {
       visit(this.keys[this.head], this.sendUs[this.head]);
       this.head++;
+      this.budget.give(QUEUED_SEND_BYTES);
     }
     // Compact once the consumed part dominates, so the arrays stay bounded.
     if (this.head > 1024 && this.head * 2 > this.keys.length) {

@@ -1,0 +1,45 @@
+// The analysis's memory over every connection of one WireAnalyzer, in
+// estimated bytes. Each connection has its own limits (ACK keys, queued sends,
+// signature events); this one stops many connections together, as a proxy's
+// 64 clients or a capture's 4,096 connections under hostile traffic would
+// otherwise hold 64 or 4,096 times one connection's worst. What it refuses is
+// counted where each structure already counts what it could not follow.
+
+/** Estimated bytes of one tracked ACK key (the Map entry and its AckState), measured on Node 20: 190. */
+export const ACK_KEY_BYTES = 200;
+/** One queued ACK send (a key and a time in two arrays), measured: 24. */
+export const QUEUED_SEND_BYTES = 24;
+/** One reduced signature event (the event, its arrays and the message read), measured: 355. */
+export const SIGNATURE_EVENT_BYTES = 400;
+/** The default: a long capture's legitimate analysis stays far below it. */
+export const DEFAULT_ANALYSIS_BUDGET_BYTES = 128 * 1_048_576;
+
+export class AnalysisBudget {
+  usedBytes = 0;
+  /** The most ever held at once. */
+  peakBytes = 0;
+  /** Entries refused because the budget was spent. */
+  refused = 0;
+
+  constructor(readonly limitBytes: number = DEFAULT_ANALYSIS_BUDGET_BYTES) {
+    if (!(Number.isSafeInteger(limitBytes) && limitBytes > 0))
+      throw new Error(`analysis budget: a positive whole number of bytes, not ${limitBytes}`);
+  }
+
+  /** Takes `bytes` for a new entry; false (counted) when the budget cannot hold it. */
+  take(bytes: number): boolean {
+    if (this.usedBytes + bytes > this.limitBytes) {
+      this.refused++;
+      return false;
+    }
+    this.usedBytes += bytes;
+    if (this.usedBytes > this.peakBytes) this.peakBytes = this.usedBytes;
+    return true;
+  }
+
+  /** An entry of `bytes` was let go. */
+  give(bytes: number): void {
+    this.usedBytes -= bytes;
+    if (this.usedBytes < 0) throw new Error(`analysis budget: gave back more than was taken (${this.usedBytes})`);
+  }
+}
