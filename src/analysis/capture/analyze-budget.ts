@@ -12,7 +12,7 @@ export const QUEUED_SEND_BYTES = 24;
 /** One reduced signature event (the event, its arrays and the message read), measured: 355. */
 export const SIGNATURE_EVENT_BYTES = 400;
 /** The default: a long capture's legitimate analysis stays far below it. */
-export const DEFAULT_ANALYSIS_BUDGET_BYTES = 128 * 1_048_576;
+const DEFAULT_ANALYSIS_BUDGET_BYTES = 128 * 1_048_576;
 
 export class AnalysisBudget {
   usedBytes = 0;

@@ -14,7 +14,7 @@ export function renderLiveSummary(s: LiveSummary): string {
   const lines = [
     `bcsim peer ${s.role} · ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${s.wallSeconds.toFixed(1)} s · stopped: ${s.stopReason}`,
     `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
-    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} places of departed clients reused` : ''}`,
+    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} place${s.wire.placesReused === 1 ? '' : 's'} of departed clients given to new ones` : ''}`,
   ];
   if (s.wire.notLogged > 0)
     lines.push(
