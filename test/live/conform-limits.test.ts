@@ -41,6 +41,26 @@ const until = async (done: () => boolean, ms = 10_000) => {
 };
 
 describe("a conform session's log", () => {
+  it("names the server's GameSpy replies as GameSpy, not as unreadable BC datagrams", async () => {
+    const server = await socket();
+    const wire = new CampaignWire();
+    const port = server.address().port;
+    const client = await ConformClient.open(
+      { host: LOCAL, port, family: 4 },
+      LOCAL,
+      () => performance.now(),
+      'x',
+      wire,
+    );
+    opened.push(client);
+    const to = Number(client.local.split(':')[1]);
+    // What a real server (OpenBC) sent back to a garbage datagram of ours that began with '\\'.
+    await send(server, new TextEncoder().encode('\\gamename\\bcommander\\gamever\\60\\location\\0'), to);
+    await send(server, serverAck(1), to);
+    await until(() => wire.gamespy + wire.readable >= 2);
+    expect([wire.gamespy, wire.readable, wire.unreadable.total]).toEqual([1, 1, 0]);
+  });
+
   it('keeps within the budget, counts the rest, keeps a few unreadable ones and counts datagrams from elsewhere', async () => {
     const server = await socket();
     const stranger = await socket();

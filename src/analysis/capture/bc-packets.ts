@@ -6,7 +6,7 @@
 // address:port that talks to it is one client connection, whose slot is the
 // peer id its datagrams carry once the server has given it one (0xFF before).
 import { floorToSecondUs } from '../../core/engine/index.js';
-import { decodeDialect } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, decodeDialect } from '../../core/codec/index.js';
 import type { DecodedDatagram, DialectResult } from '../../core/codec/index.js';
 import { connectAckSlot } from './wire-walk.js';
 import { PayloadClassifier, onBcPort } from './payload-classifier.js';
@@ -374,7 +374,7 @@ export function countConnections(path: string, limit = 2): number {
       if (step.kind === 'skip') continue;
       const data = step.packet.data;
       if (udpInto(step.packet.linkType, data, u) !== null) continue;
-      if (u.payloadEnd - u.payloadStart < 2 || data[u.payloadStart] === 0x5c) continue;
+      if (u.payloadEnd - u.payloadStart < 2 || data[u.payloadStart] === GAMESPY_FIRST_BYTE) continue;
       const first = data[u.payloadStart];
       if (!(onBcPort(u.srcPort) || onBcPort(u.dstPort) || (first >= 1 && first <= 32) || first === 0xff)) continue;
       const a = endpointKey(u.srcIp, u.srcPort);

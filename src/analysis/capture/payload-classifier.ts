@@ -9,7 +9,7 @@
 // 19): labelled, not an error. Anything else is "other" (counted by reason),
 // and a payload under 2 bytes cannot even hold the header.
 import { SERVER_PORT } from './addresses.js';
-import { decodeDatagram, decodeDialect, decryptInto } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, decodeDatagram, decodeDialect, decryptInto } from '../../core/codec/index.js';
 import type { DialectResult } from '../../core/codec/index.js';
 import { datagramMessages } from './wire-walk.js';
 
@@ -79,7 +79,7 @@ export class PayloadClassifier {
   kind(payload: Uint8Array, bcPort: boolean): Classification['kind'] {
     const n = payload.length;
     if (n < 2) return 'too-short';
-    if (payload[0] === 0x5c) return 'gamespy';
+    if (payload[0] === GAMESPY_FIRST_BYTE) return 'gamespy';
     if (this.scratch.length < n) this.scratch = new Uint8Array(Math.max(n, 2 * this.scratch.length));
     const plain = this.scratch;
     decryptInto(payload, plain, 0);

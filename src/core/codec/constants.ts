@@ -38,6 +38,9 @@ export const PEER_ID_SERVER = 0x01;
 export const PEER_ID_FIRST_CLIENT = 0x02;
 export const PEER_ID_UNASSIGNED = 0xff;
 
+/** GameSpy queries and replies share the game port, in the clear, and start with '\\'. */
+export const GAMESPY_FIRST_BYTE = 0x5c;
+
 /** Labels only: the decoder treats 0x00 and 0x02–0x05 alike (DECISIONS.md 3). */
 export const TYPE_NAMES: Readonly<Record<number, string>> = {
   [TYPE_DATA]: 'data',

@@ -43,6 +43,8 @@ export interface ConformWireFigures {
   readonly unreadable: UnreadableFigures;
   /** Datagrams to our sockets from any address but the server's: not read. */
   readonly foreign: number;
+  /** The server's GameSpy replies (first byte '\\', sent in the clear on the game port): named, not read as BC. */
+  readonly gamespy: number;
   /** The sessions' logs: their budget, and the datagrams (and estimated bytes) not kept once it was spent. */
   readonly logBudgetBytes: number;
   /** The most the logs held at once, estimated. */
@@ -54,6 +56,7 @@ export interface ConformWireFigures {
 export class CampaignWire {
   readable = 0;
   foreign = 0;
+  gamespy = 0;
   readonly unreadable = new UnreadableCounter();
   /** Estimated bytes the logs hold now. */
   usedBytes = 0;
@@ -86,6 +89,7 @@ export class CampaignWire {
       readable: this.readable,
       unreadable: this.unreadable.figures(),
       foreign: this.foreign,
+      gamespy: this.gamespy,
       logBudgetBytes: this.logBudgetBytes,
       logPeakBytes: this.peakBytes,
       notKept: this.notKept,

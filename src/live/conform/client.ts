@@ -6,6 +6,7 @@
 // (DECISIONS.md 10), with a 5-byte ACK for a fragment (DECISIONS.md 2).
 import type { Socket } from 'node:dgram';
 import {
+  GAMESPY_FIRST_BYTE,
   PEER_ID_UNASSIGNED,
   TYPE_ACK,
   TYPE_DISCONNECT,
@@ -376,6 +377,11 @@ export class ConformClient {
   private onDatagram(cipher: Uint8Array): void {
     if (this.closed) return;
     this.onArrival();
+    // A GameSpy reply shares the game port and goes in the clear (a datagram of ours that began with '\\' drew it).
+    if (cipher.length > 0 && cipher[0] === GAMESPY_FIRST_BYTE) {
+      this.wire.gamespy++;
+      return;
+    }
     const bytes = decrypt(cipher);
     // A reimplementation's wire forms are read, and their deviations kept (DECISIONS.md 30).
     const decoded = decodeDialect(bytes);

@@ -111,6 +111,10 @@ function wireLines(report: ConformReport): string[] {
   const lines: string[] = [];
   if (w.unreadable.total > 0)
     lines.push(`unreadable datagrams from the server: ${unreadableLine(w.unreadable)} (${w.readable} readable)`);
+  if (w.gamespy > 0)
+    lines.push(
+      `GameSpy replies from the server (to datagrams of ours that began with '\\'): ${w.gamespy}, not read as BC`,
+    );
   if (w.foreign > 0) lines.push(`datagrams from other addresses than the server: ${w.foreign}, not read`);
   if (w.notKept > 0)
     lines.push(

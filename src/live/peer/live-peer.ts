@@ -5,7 +5,7 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { Socket, RemoteInfo } from 'node:dgram';
-import { MAX_DATAGRAM_BYTES, TYPE_GAME, decrypt, encrypt } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, TYPE_GAME, decrypt, encrypt } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
@@ -38,8 +38,6 @@ import { Places } from './places.js';
 import type { LiveConnection } from './places.js';
 import { cutAfterFragmentAck, ownSeqLowByte } from './planted-wire.js';
 
-/** GameSpy queries share the game port and start with a backslash: not ours to read. */
-const GAMESPY_FIRST_BYTE = 0x5c;
 /** How often a leaving client polls its connection state. */
 const DISCONNECT_POLL_US = micros(10_000);
 

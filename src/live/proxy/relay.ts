@@ -19,7 +19,7 @@
 import type { Socket } from 'node:dgram';
 import { WireAnalyzer, connectAckSlot, datagramMessages } from '../../analysis/capture/index.js';
 import type { CaptureEndpoint } from '../../analysis/capture/index.js';
-import { decodeDialect, decrypt, encrypt } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, decodeDialect, decrypt, encrypt } from '../../core/codec/index.js';
 import type { Deviation } from '../../core/codec/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
 import { bindUdp } from '../endpoint.js';
@@ -35,7 +35,6 @@ import { OutstandingBudget } from './outstanding.js';
 
 /** Any number of clients, bounded so a flood of source addresses cannot exhaust sockets. */
 const MAX_CLIENTS = 64;
-const GAMESPY_FIRST_BYTE = 0x5c;
 
 /** Link's accounting ids: the proxy has none (-1 per message). Shared arrays: Link never mutates them. */
 const NO_UIDS: number[][] = [];
