@@ -40,20 +40,19 @@ const until = async (done: () => boolean, ms = 10_000) => {
   while (!done() && performance.now() - start < ms) await new Promise((r) => setTimeout(r, 5));
 };
 
+/** A conform session to `server` on loopback: the server's port, the client, and the client's port to send to. */
+async function session(server: Socket, wire: CampaignWire) {
+  const port = server.address().port;
+  const client = await ConformClient.open({ host: LOCAL, port, family: 4 }, LOCAL, () => performance.now(), 'x', wire);
+  opened.push(client);
+  return { port, client, to: Number(client.local.split(':')[1]) };
+}
+
 describe("a conform session's log", () => {
   it("names the server's GameSpy replies as GameSpy, not as unreadable BC datagrams", async () => {
     const server = await socket();
     const wire = new CampaignWire();
-    const port = server.address().port;
-    const client = await ConformClient.open(
-      { host: LOCAL, port, family: 4 },
-      LOCAL,
-      () => performance.now(),
-      'x',
-      wire,
-    );
-    opened.push(client);
-    const to = Number(client.local.split(':')[1]);
+    const { to } = await session(server, wire);
     // What a real server (OpenBC) sent back to a garbage datagram of ours that began with '\\'.
     await send(server, new TextEncoder().encode('\\gamename\\bcommander\\gamever\\60\\location\\0'), to);
     await send(server, serverAck(1), to);
@@ -66,16 +65,7 @@ describe("a conform session's log", () => {
     const stranger = await socket();
     const readableCost = arrivalBytes(4, 1);
     const wire = new CampaignWire(readableCost * 10);
-    const port = server.address().port;
-    const client = await ConformClient.open(
-      { host: LOCAL, port, family: 4 },
-      LOCAL,
-      () => performance.now(),
-      'x',
-      wire,
-    );
-    opened.push(client);
-    const to = Number(client.local.split(':')[1]);
+    const { port, client, to } = await session(server, wire);
     for (let i = 0; i < 40; i++) await send(server, Uint8Array.of(0x01, 0x01, 0x4d, i), to);
     for (let i = 0; i < 30; i++) await send(server, serverAck(i), to);
     for (let i = 0; i < 3; i++) await send(stranger, serverAck(i), to);
@@ -85,13 +75,13 @@ describe("a conform session's log", () => {
     // The first unreadable ones and the readable ones up to the budget were kept; the rest counted.
     const keptUnreadable = client.arrivals.filter((a) => a.messages === null).length;
     expect(keptUnreadable).toBeLessThanOrEqual(UNREADABLE_KEPT_PER_SESSION);
-    expect(wire.usedBytes).toBeLessThanOrEqual(wire.logBudgetBytes);
-    expect(wire.usedBytes).toBe(client.logBytes);
+    expect(wire.logs.used).toBeLessThanOrEqual(wire.logs.limit);
+    expect(wire.logs.used).toBe(client.logBytes);
     // Readable ones past the budget leave the log incomplete; unreadable ones past it do not.
     expect(client.overflow).toBeGreaterThan(0);
     expect(client.overflow).toBeLessThanOrEqual(30);
-    expect(wire.notKept).toBe(70 - (40 - UNREADABLE_KEPT_PER_SESSION) - client.arrivals.length);
-    expect(wire.notKept - client.overflow).toBe(UNREADABLE_KEPT_PER_SESSION - keptUnreadable);
+    expect(wire.logs.refused).toBe(70 - (40 - UNREADABLE_KEPT_PER_SESSION) - client.arrivals.length);
+    expect(wire.logs.refused - client.overflow).toBe(UNREADABLE_KEPT_PER_SESSION - keptUnreadable);
 
     // A PASS on it cannot stand.
     const c = { id: 'x', endsSessions: false } as unknown as ConformCase;
@@ -102,8 +92,8 @@ describe("a conform session's log", () => {
     );
 
     // Its bytes go back to the budget once its case is over.
-    wire.release(client.logBytes);
-    expect(wire.usedBytes).toBe(0);
-    expect(() => wire.release(1)).toThrow(/more than the logs hold/);
+    wire.logs.give(client.logBytes);
+    expect(wire.logs.used).toBe(0);
+    expect(() => wire.logs.give(1)).toThrow(/gave back more than was taken/);
   });
 });

@@ -4,17 +4,12 @@
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PERFECT_SCENARIO_JSON } from '../../src/cli/commands/proxy.js';
-import { encodeDatagram, encrypt } from '../../src/core/codec/index.js';
-import type { Message } from '../../src/core/codec/index.js';
+import { encrypt } from '../../src/core/codec/index.js';
 import { InFlight } from '../../src/live/proxy/in-flight.js';
-import { OutstandingBudget, OutstandingTracker } from '../../src/live/proxy/outstanding.js';
-import type { ProxyRelay } from '../../src/live/proxy/relay.js';
-import { runProxy } from '../../src/live/proxy/run.js';
-import type { InFlightLimits } from '../../src/live/proxy/in-flight.js';
+import { OutstandingTracker, outstandingBudget } from '../../src/live/proxy/outstanding.js';
 import { renderSummary } from '../../src/live/proxy/summary.js';
-import type { ProxySummary } from '../../src/live/proxy/summary.js';
-import { parseScenario } from '../../src/model/scenario/load.js';
+import { bc, reliable } from '../support/pcap-build.js';
+import { startProxy } from '../support/proxy-run.js';
 
 const LOCAL = '127.0.0.1';
 const sockets: Socket[] = [];
@@ -35,53 +30,6 @@ async function endpoint(): Promise<{ socket: Socket; port: number; received: Buf
 const send = (socket: Socket, bytes: Uint8Array, port: number) =>
   new Promise<void>((resolve) => socket.send(bytes, port, LOCAL, () => resolve()));
 
-const reliable = (seq: number): Message => ({
-  type: 0x32,
-  reliable: true,
-  ordered: true,
-  fragment: false,
-  seq,
-  fragIndex: null,
-  fragCount: null,
-  payload: Uint8Array.of(1, 2, 3),
-});
-
-function plain(peerId: number, messages: Message[]): Uint8Array {
-  const r = encodeDatagram({ peerId, messages });
-  if (!r.ok) throw new Error(r.error.reason);
-  return r.bytes;
-}
-
-async function startProxy(
-  upstreamPort: number,
-  sets: string[],
-  inFlight?: InFlightLimits,
-): Promise<{ relay: ProxyRelay; port: number; stop: () => Promise<ProxySummary> }> {
-  let stopNow: (reason: string) => void = () => {};
-  const stop = new Promise<string>((resolve) => (stopNow = resolve));
-  let relay: ProxyRelay | null = null;
-  const done = runProxy(
-    {
-      listen: { host: LOCAL, port: 0, family: 4 },
-      upstream: { host: LOCAL, port: upstreamPort, family: 4 },
-      upstreamBind: { host: LOCAL, port: 0, family: 4 },
-      scenario: parseScenario(PERFECT_SCENARIO_JSON, 'test', sets),
-      scenarioRef: null,
-      loss: null,
-      sets,
-      seed: 1,
-      durationUs: 20_000_000,
-      pcap: null,
-      out: null,
-      ...(inFlight === undefined ? {} : { inFlight }),
-    },
-    { stop, onListening: (_a, r) => (relay = r) },
-  );
-  while (relay === null) await new Promise((r) => setTimeout(r, 2));
-  const r = relay as ProxyRelay;
-  return { relay: r, port: r.listening.port, stop: () => (stopNow('stopped'), done) };
-}
-
 const until = async (done: () => boolean, ms = 10_000) => {
   const start = performance.now();
   while (!done() && performance.now() - start < ms) await new Promise((r) => setTimeout(r, 5));
@@ -93,14 +41,14 @@ describe('the datagrams inside the links', () => {
     expect(f.admits(100)).toBe(true);
     f.took(100, 2);
     f.took(100, 0);
-    expect([f.datagrams, f.bytes]).toEqual([2, 200]);
+    expect([f.datagrams.used, f.bytes.used]).toEqual([2, 200]);
     // Room for the datagram and a possible copy of it, in count and in bytes.
     expect(f.admits(400)).toBe(true);
     expect(f.admits(401)).toBe(false);
     f.took(100, 2);
     expect(f.admits(1)).toBe(false);
     for (let i = 0; i < 4; i++) f.landed(100);
-    expect([f.datagrams, f.bytes]).toEqual([0, 0]);
+    expect([f.datagrams.used, f.bytes.used]).toEqual([0, 0]);
     expect(() => f.landed(1)).toThrow(/never in flight/);
   });
 
@@ -111,10 +59,10 @@ describe('the datagrams inside the links', () => {
       bytes: 1_048_576,
     });
     const client = await endpoint();
-    for (let i = 0; i < 10; i++) await send(client.socket, encrypt(plain(0xff, [reliable(i)])), proxy.port);
+    for (let i = 0; i < 10; i++) await send(client.socket, encrypt(bc(0xff, [reliable(i)])), proxy.port);
     await until(() => proxy.relay.totals.inFlightRefused + server.received.length >= 10);
-    await until(() => proxy.relay.inFlight.datagrams === 0);
-    const inFlightAtEnd = proxy.relay.inFlight.datagrams;
+    await until(() => proxy.relay.inFlight.datagrams.used === 0);
+    const inFlightAtEnd = proxy.relay.inFlight.datagrams.used;
     const summary = await proxy.stop();
     // Room for two copies each: three admitted at a time, while 1 s of latency held them.
     expect(summary.totals.inFlightRefused).toBeGreaterThan(0);
@@ -127,18 +75,18 @@ describe('the datagrams inside the links', () => {
 
 describe("the keys of unACKed messages over every client's ends", () => {
   it('share one budget: past it a key is counted untracked, and an ACK gives its place back', () => {
-    const budget = new OutstandingBudget(3);
+    const budget = outstandingBudget(3);
     const [a, b] = [new OutstandingTracker(budget), new OutstandingTracker(budget)];
-    a.add('client', plain(2, [reliable(1), reliable(2)]), 2);
-    b.add('client', plain(3, [reliable(1), reliable(2)]), 2);
-    expect([a.count('client'), b.count('client'), budget.held, b.untracked]).toEqual([2, 1, 3, 1]);
+    a.add('client', bc(2, [reliable(1), reliable(2)]), 2);
+    b.add('client', bc(3, [reliable(1), reliable(2)]), 2);
+    expect([a.count('client'), b.count('client'), budget.used, b.untracked]).toEqual([2, 1, 3, 1]);
     // A re-send of a key already held costs nothing.
-    a.add('client', plain(2, [reliable(1)]), 1);
+    a.add('client', bc(2, [reliable(1)]), 1);
     expect(a.untracked).toBe(0);
-    a.add('server', plain(1, [{ type: 0x01, seq: 1, flags: 0, fragIndex: null }]), 1);
-    expect(budget.held).toBe(2);
-    b.add('client', plain(3, [reliable(3)]), 1);
-    expect([b.count('client'), budget.held]).toEqual([2, 3]);
+    a.add('server', bc(1, [{ type: 0x01, seq: 1, flags: 0, fragIndex: null }]), 1);
+    expect(budget.used).toBe(2);
+    b.add('client', bc(3, [reliable(3)]), 1);
+    expect([b.count('client'), budget.used]).toEqual([2, 3]);
   });
 });
 

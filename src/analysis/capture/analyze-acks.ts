@@ -35,7 +35,7 @@ export function ackSent(
   const key = packKeyOf(low, seq, fragment, index);
   let st = x.acks.get(key);
   if (st === undefined) {
-    const full = x.acks.size >= MAX_ACK_KEYS || x.budget.usedBytes + ACK_KEY_BYTES > x.budget.limitBytes;
+    const full = x.acks.size >= MAX_ACK_KEYS || !x.budget.fits(ACK_KEY_BYTES);
     if (full && t - x.lastCapSweepUs >= CAP_SWEEP_EVERY_US) {
       x.lastCapSweepUs = t;
       sweep(x, t);

@@ -4,6 +4,7 @@
 // 64 clients or a capture's 4,096 connections under hostile traffic would
 // otherwise hold 64 or 4,096 times one connection's worst. What it refuses is
 // counted where each structure already counts what it could not follow.
+import { Budget } from '../../core/engine/index.js';
 
 /** Estimated bytes of one tracked ACK key (the Map entry and its AckState), measured on Node 20: 190. */
 export const ACK_KEY_BYTES = 200;
@@ -14,32 +15,7 @@ export const SIGNATURE_EVENT_BYTES = 400;
 /** The default: a long capture's legitimate analysis stays far below it. */
 const DEFAULT_ANALYSIS_BUDGET_BYTES = 128 * 1_048_576;
 
-export class AnalysisBudget {
-  usedBytes = 0;
-  /** The most ever held at once. */
-  peakBytes = 0;
-  /** Entries refused because the budget was spent. */
-  refused = 0;
-
-  constructor(readonly limitBytes: number = DEFAULT_ANALYSIS_BUDGET_BYTES) {
-    if (!(Number.isSafeInteger(limitBytes) && limitBytes > 0))
-      throw new Error(`analysis budget: a positive whole number of bytes, not ${limitBytes}`);
-  }
-
-  /** Takes `bytes` for a new entry; false (counted) when the budget cannot hold it. */
-  take(bytes: number): boolean {
-    if (this.usedBytes + bytes > this.limitBytes) {
-      this.refused++;
-      return false;
-    }
-    this.usedBytes += bytes;
-    if (this.usedBytes > this.peakBytes) this.peakBytes = this.usedBytes;
-    return true;
-  }
-
-  /** An entry of `bytes` was let go. */
-  give(bytes: number): void {
-    this.usedBytes -= bytes;
-    if (this.usedBytes < 0) throw new Error(`analysis budget: gave back more than was taken (${this.usedBytes})`);
-  }
+/** The budget of one analyzer, in estimated bytes. */
+export function analysisBudget(limitBytes: number = DEFAULT_ANALYSIS_BUDGET_BYTES): Budget {
+  return new Budget(limitBytes, 'analysis budget');
 }

@@ -3,7 +3,7 @@
 // the sweep of idle ACK keys, what is summed up when a key is retired.
 // analyze.ts feeds it datagram by datagram.
 import { ACK_KEY_BYTES } from './analyze-budget.js';
-import type { AnalysisBudget } from './analyze-budget.js';
+import type { Budget } from '../../core/engine/index.js';
 import { newDeviationCounts } from '../../core/codec/index.js';
 import type { Role } from '../../model/transport/index.js';
 import type { TraceEvent } from '../../model/trace/index.js';
@@ -123,7 +123,7 @@ export class Direction {
     readonly from: Role,
     startIndex: number,
     /** Shared by every connection of the analyzer. */
-    readonly budget: AnalysisBudget,
+    readonly budget: Budget,
   ) {
     this.sent = new ExpiryQueue(budget);
     this.out1 = new StepSeries(startIndex);
@@ -152,7 +152,7 @@ export class ConnectionState {
   constructor(
     readonly ref: CaptureConnection,
     /** Shared by every connection of the analyzer. */
-    readonly budget: AnalysisBudget,
+    readonly budget: Budget,
   ) {
     const startIndex = Math.ceil(ref.firstUs / SAMPLE_STEP_US);
     this.dirs = {

@@ -70,7 +70,8 @@ import { connectionFigures } from './analyze-figures.js';
 import { ackSent } from './analyze-acks.js';
 import { echoSent, reliableSent } from './analyze-messages.js';
 import type { AckBehaviourName, AnalyzerOptions, WireAnalysis } from './analysis-types.js';
-import { AnalysisBudget } from './analyze-budget.js';
+import { analysisBudget } from './analyze-budget.js';
+import type { Budget } from '../../core/engine/index.js';
 export type * from './analysis-types.js';
 export { SAMPLE_STEP_US, MAX_SAMPLES } from './analyze-tables.js';
 export { directionLabel } from './analyze-figures.js';
@@ -108,10 +109,10 @@ export class WireAnalyzer {
   rejected = 0;
 
   /** The memory the analysis holds over every connection (what it refused is counted per structure). */
-  readonly budget: AnalysisBudget;
+  readonly budget: Budget;
 
   constructor(private readonly options: AnalyzerOptions = {}) {
-    this.budget = new AnalysisBudget(options.budgetBytes);
+    this.budget = analysisBudget(options.budgetBytes);
   }
 
   /**

@@ -6,7 +6,7 @@
 // its outbox series. Bounded: a full queue, or a spent analysis budget,
 // refuses (and counts) further sends.
 import { QUEUED_SEND_BYTES } from './analyze-budget.js';
-import type { AnalysisBudget } from './analyze-budget.js';
+import type { Budget } from '../../core/engine/index.js';
 
 /** Sends queued per end at once: far above the sends of a few seconds in any real session. */
 export const MAX_QUEUED_SENDS = 262_144;
@@ -18,7 +18,7 @@ export class ExpiryQueue {
   /** Sends not queued because the queue was full. */
   refused = 0;
 
-  constructor(private readonly budget: AnalysisBudget) {}
+  constructor(private readonly budget: Budget) {}
 
   get size(): number {
     return this.keys.length - this.head;

@@ -4,3 +4,4 @@ export * from './simulator.js';
 export * from './random.js';
 export * from './distributions.js';
 export * from './limits.js';
+export * from './budget.js';

@@ -5,6 +5,7 @@
 // the budget a datagram is still read and ACKed, only not kept, and counted.
 // The server's datagrams that do not read are counted by source with the first
 // few in hex (unreadable.ts); a session keeps only its first few in its log.
+import { Budget } from '../../core/engine/index.js';
 import { UnreadableCounter } from '../unreadable.js';
 import type { UnreadableFigures } from '../unreadable.js';
 
@@ -58,30 +59,11 @@ export class CampaignWire {
   foreign = 0;
   gamespy = 0;
   readonly unreadable = new UnreadableCounter();
-  /** Estimated bytes the logs hold now. */
-  usedBytes = 0;
-  peakBytes = 0;
-  notKept = 0;
-  notKeptBytes = 0;
+  /** The sessions' logs, in estimated bytes; what did not fit is counted in it. */
+  readonly logs: Budget;
 
-  constructor(readonly logBudgetBytes: number = CONFORM_LOG_BYTES) {}
-
-  /** Takes `bytes` of the budget for one entry; false, and counted, when they do not fit or the session has no `room` left. */
-  take(bytes: number, room = true): boolean {
-    if (room && this.usedBytes + bytes <= this.logBudgetBytes) {
-      this.usedBytes += bytes;
-      if (this.usedBytes > this.peakBytes) this.peakBytes = this.usedBytes;
-      return true;
-    }
-    this.notKept++;
-    this.notKeptBytes += bytes;
-    return false;
-  }
-
-  /** A session's log is no longer held (its case ended and nothing captures it). */
-  release(bytes: number): void {
-    if (bytes > this.usedBytes) throw new Error('conform wire: a release of more than the logs hold');
-    this.usedBytes -= bytes;
+  constructor(logBudgetBytes: number = CONFORM_LOG_BYTES) {
+    this.logs = new Budget(logBudgetBytes, "conform sessions' logs");
   }
 
   figures(): ConformWireFigures {
@@ -90,10 +72,10 @@ export class CampaignWire {
       unreadable: this.unreadable.figures(),
       foreign: this.foreign,
       gamespy: this.gamespy,
-      logBudgetBytes: this.logBudgetBytes,
-      logPeakBytes: this.peakBytes,
-      notKept: this.notKept,
-      notKeptBytes: this.notKeptBytes,
+      logBudgetBytes: this.logs.limit,
+      logPeakBytes: this.logs.peak,
+      notKept: this.logs.refused,
+      notKeptBytes: this.logs.refusedAmount,
     };
   }
 }

@@ -214,7 +214,7 @@ export async function runConform(
       // A case's logs are held on for the capture only; otherwise their bytes go back to the budget.
       for (const client of clients) {
         if (options.capture) captured.push({ caseId: c.id, client });
-        else wire.release(client.logBytes);
+        else wire.logs.give(client.logBytes);
       }
     }
     const result: CaseResult = {

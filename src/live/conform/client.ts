@@ -424,7 +424,7 @@ export class ConformClient {
 
   /** Keeps `item` if the budget allows; one the verdicts read (`judged`) and not kept leaves the log incomplete. */
   private log<T>(list: T[], item: T, bytes: number, judged = true): void {
-    if (!this.wire.take(bytes, list.length < MAX_SESSION_DATAGRAMS)) {
+    if (!this.wire.logs.take(bytes, list.length < MAX_SESSION_DATAGRAMS)) {
       if (judged) this.overflow++;
       return;
     }

@@ -7,7 +7,8 @@ import { decodeDatagram } from '../../core/codec/index.js';
 import type { WireRecord } from '../wire-log.js';
 import { AckDeadlineJudge, isWellFormedFragmentAck } from './ack-deadline.js';
 import { AckSendsJudge } from './ack-sends.js';
-import { JudgeContext, KeyBudget, MAX_EVIDENCE, Tally } from './judge.js';
+import { Budget } from '../../core/engine/index.js';
+import { JudgeContext, MAX_EVIDENCE, MAX_TRACKED_KEYS, Tally } from './judge.js';
 import type { Evidence, Judge } from './judge.js';
 import { RepliesJudge } from './replies.js';
 import { RetransmitIntervalJudge, StopsAfterAckJudge } from './retransmits.js';
@@ -86,7 +87,7 @@ export function evaluateConformanceLog(
   const order = timeOrder(log);
   const lastUs = order.length > 0 ? log[order[order.length - 1]].timeUs : 0;
   const endUs = Math.max(options.endUs, lastUs);
-  const budget = new KeyBudget(options.maxTrackedKeys);
+  const budget = new Budget(options.maxTrackedKeys ?? MAX_TRACKED_KEYS, 'tracked keys');
   const tallies = rules.map(() => new Tally());
   const judgesOf = new Map<number, Judge[]>();
   const datagramOf = (recordIndex: number) => log[recordIndex].bytes;

@@ -2,6 +2,7 @@
 // drives, the tally of cases and evidence, and a counted bound on the keys
 // the judges track (a hostile counterpart must not grow our memory).
 import { usToSeconds } from '../../core/engine/index.js';
+import type { Budget } from '../../core/engine/index.js';
 import { toHex } from '../../core/codec/index.js';
 import type { WireMessageEvent } from './wire-keys.js';
 
@@ -42,17 +43,11 @@ export class Tally {
   readonly evidence: OpenEvidence[] = [];
 }
 
-/** The shared bound on tracked keys. */
-export class KeyBudget {
-  used = 0;
-  constructor(readonly limit: number = MAX_TRACKED_KEYS) {}
-}
-
-/** A Map whose entries are charged to a KeyBudget. */
+/** A Map whose entries are charged to the judges' shared Budget of tracked keys (MAX_TRACKED_KEYS). */
 export class KeyTable<T> {
   private readonly map = new Map<number, T>();
 
-  constructor(private readonly budget: KeyBudget) {}
+  constructor(private readonly budget: Budget) {}
 
   get(key: number): T | undefined {
     return this.map.get(key);
@@ -61,15 +56,14 @@ export class KeyTable<T> {
   /** False when the budget is spent and the key is new: the caller counts it untracked. */
   set(key: number, value: T): boolean {
     if (!this.map.has(key)) {
-      if (this.budget.used >= this.budget.limit) return false;
-      this.budget.used++;
+      if (!this.budget.take(1)) return false;
     }
     this.map.set(key, value);
     return true;
   }
 
   delete(key: number): void {
-    if (this.map.delete(key)) this.budget.used--;
+    if (this.map.delete(key)) this.budget.give(1);
   }
 
   /** Removes and returns the entries `stale` selects, in insertion order. */
@@ -98,7 +92,7 @@ export class JudgeContext {
     /** When the run ended: cases needing a window past it are skipped. */
     readonly endUs: number,
     readonly tally: Tally,
-    readonly budget: KeyBudget,
+    readonly budget: Budget,
     private readonly datagramOf: (recordIndex: number) => Uint8Array,
   ) {}
 

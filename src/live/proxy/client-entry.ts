@@ -13,7 +13,7 @@ import type { HostPort } from '../endpoint.js';
 import type { Address } from './capture.js';
 import { IndexedStreams } from './indexed-streams.js';
 import { OutstandingTracker } from './outstanding.js';
-import type { OutstandingBudget } from './outstanding.js';
+import type { Budget } from '../../core/engine/index.js';
 
 export type Direction = 'clientToServer' | 'serverToClient';
 
@@ -76,7 +76,7 @@ export function newClientEntry(
   clock: WallClock,
   server: CaptureEndpoint,
   wiring: (d: Direction) => LinkWiring,
-  outstanding: OutstandingBudget,
+  outstanding: Budget,
 ): ClientEntry {
   const linkClient = Math.min(k, scenario.clients);
   const configs = scenario.clientLinks[linkClient - 1];

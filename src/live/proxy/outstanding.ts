@@ -12,6 +12,7 @@ import {
   packedAckKeyAt,
   packedDataKeyAt,
 } from '../../core/codec/index.js';
+import { Budget } from '../../core/engine/index.js';
 import { messageSizeAt } from '../../analysis/capture/index.js';
 
 /** Keys followed per end: far above any real window, a bound on hostile input. */
@@ -20,9 +21,8 @@ const MAX_OUTSTANDING = 131_072;
 const MAX_OUTSTANDING_KEYS = 262_144;
 
 /** The keys every client's tracker holds, against one proxy-wide limit: 64 clients must not each hold the most one may. */
-export class OutstandingBudget {
-  held = 0;
-  constructor(readonly limit: number = MAX_OUTSTANDING_KEYS) {}
+export function outstandingBudget(limit: number = MAX_OUTSTANDING_KEYS): Budget {
+  return new Budget(limit, 'outstanding keys');
 }
 
 export class OutstandingTracker {
@@ -30,7 +30,7 @@ export class OutstandingTracker {
   /** Reliable keys not followed because the set, or the proxy-wide budget, was full. */
   untracked = 0;
 
-  constructor(private readonly budget: OutstandingBudget = new OutstandingBudget()) {}
+  constructor(private readonly budget: Budget = outstandingBudget()) {}
 
   /** Outstanding messages `from` sent. */
   count(from: 'client' | 'server'): number {
@@ -46,15 +46,13 @@ export class OutstandingTracker {
       const size = messageSizeAt(bytes, pos, bytes.length);
       if (size < 0) return;
       if (bytes[pos] === TYPE_ACK) {
-        if (theirs.delete(packedAckKeyAt(bytes, pos))) this.budget.held--;
+        if (theirs.delete(packedAckKeyAt(bytes, pos))) this.budget.give(1);
       } else if (flagsLenReliable(flagsLenAt(bytes, pos))) {
         const k = packedDataKeyAt(bytes, pos);
         if (mine.has(k)) {
           // A re-send: already followed.
-        } else if (mine.size < MAX_OUTSTANDING && this.budget.held < this.budget.limit) {
-          mine.add(k);
-          this.budget.held++;
-        } else this.untracked++;
+        } else if (this.budget.take(1, mine.size < MAX_OUTSTANDING)) mine.add(k);
+        else this.untracked++;
       }
       pos += size;
     }

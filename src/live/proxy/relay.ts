@@ -31,7 +31,7 @@ import { MAX_PENDING, MAX_PENDING_BYTES, captureEndpoint, connectUpstream, newCl
 import type { ClientEntry, Direction } from './client-entry.js';
 import { InFlight } from './in-flight.js';
 import type { InFlightLimits } from './in-flight.js';
-import { OutstandingBudget } from './outstanding.js';
+import { outstandingBudget } from './outstanding.js';
 
 /** Any number of clients, bounded so a flood of source addresses cannot exhaust sockets. */
 const MAX_CLIENTS = 64;
@@ -88,7 +88,7 @@ export class ProxyRelay {
   /** Datagrams that read neither in the stock form nor in a reimplementation's, by source address. */
   readonly unreadable = new UnreadableCounter();
   readonly inFlight: InFlight;
-  private readonly outstandingBudget = new OutstandingBudget();
+  private readonly outstandingBudget = outstandingBudget();
   private readonly byAddress = new Map<string, ClientEntry>();
   private readonly server: CaptureEndpoint;
   private readonly upstreamAddress: Address;
