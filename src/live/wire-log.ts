@@ -81,9 +81,9 @@ export class WireLog {
     this.budgetBytes = budgetBytes;
   }
 
-  add(record: WireRecord): void {
+  /** `unreadable`: the counterpart's datagram does not decode; a caller that already read it says so. */
+  add(record: WireRecord, unreadable = record.from === 'remote' && datagramMessages(record.bytes) < 0): void {
     const cost = wireRecordBytes(record);
-    const unreadable = record.from === 'remote' && datagramMessages(record.bytes) < 0;
     const fits =
       this.bytes + cost <= this.budgetBytes &&
       !(unreadable && this.unreadableBytes + cost > this.budgetBytes / UNREADABLE_SHARE_DIVISOR);

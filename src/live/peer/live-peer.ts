@@ -238,7 +238,7 @@ export class LivePeer {
     if (
       this.host !== null &&
       this.options.switches.plantedBug !== 'peer-by-id' &&
-      (connection.address === null || formatHostPort(connection.address) !== key)
+      (connection.address?.address !== rinfo.address || connection.address.port !== rinfo.port)
     )
       throw new Error(
         `live-peer: a datagram from ${key} reached connection ${connection.id} of ${connection.address === null ? 'no address' : formatHostPort(connection.address)}`,
@@ -250,14 +250,18 @@ export class LivePeer {
     this.wire.received++;
     const bytes =
       this.options.switches.plantedBug === 'fragment-ack-ends-datagram' ? cutAfterFragmentAck(read.bytes) : read.bytes;
-    this.log.add({
-      timeUs: this.clock.now,
-      from: 'remote',
-      connection: connection.id,
-      bytes,
-      ...(bytes === plain ? {} : { wire: plain }),
-      ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}),
-    });
+    this.log.add(
+      {
+        timeUs: this.clock.now,
+        from: 'remote',
+        connection: connection.id,
+        bytes,
+        ...(bytes === plain ? {} : { wire: plain }),
+        ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}),
+      },
+      // Read once, by intake: the log need not decode it again.
+      read.problem !== null,
+    );
     if (this.host !== null) this.host.arrive(connection.client - 1, bytes, []);
     else connection.peer.arrive(bytes, []);
     this.clock.catchUp();
