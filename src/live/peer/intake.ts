@@ -40,7 +40,7 @@ export function cannotOpen(read: Intake): string | null {
 
 /**
  * A client's connect request: peer id 0xFF and a reliable message of type 0x02, or 0x03 as the stock
- * client sends it (DECISIONS.md 3), with seq 0. Any other datagram of a client without a slot (an ACK,
+ * client sends it (docs/sources.md 3), with seq 0. Any other datagram of a client without a slot (an ACK,
  * a checksum answer) belongs to a connection already open.
  */
 export function carriesConnect(read: Intake): boolean {
