@@ -6,39 +6,22 @@ import { describe, expect, it } from 'vitest';
 import { Opcode } from '../../src/model/traffic/index.js';
 import { joinResult } from '../../src/live/peer/join-check.js';
 import type { LivePeer } from '../../src/live/peer/live-peer.js';
-import { summarizeLive } from '../../src/live/peer/live-summary.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { switchesFor } from '../../src/model/session/run.js';
-import { SERVER_ADDRESS, VirtualNet, netClient, netServer, onWire } from '../support/live-net.js';
+import {
+  SERVER_ADDRESS,
+  VirtualNet,
+  netClient,
+  netServer,
+  netSummary,
+  onWire,
+  watchSources,
+} from '../support/live-net.js';
 import type { NetPeerOptions } from '../support/live-net.js';
 import { bc, reliable } from '../support/pcap-build.js';
 
 const scenario = loadScenario('live');
 const FIXED: NetPeerOptions = { scenario, switches: switchesFor(scenario, 'fixed'), seed: 1, durationS: null };
-
-const CONTEXT = {
-  scenario: 'live',
-  mode: 'fixed',
-  switches: FIXED.switches,
-  seed: 1,
-  local: SERVER_ADDRESS,
-  remote: null,
-};
-
-/** Watches a server's wire log: the source address of every datagram it applied, by connection. */
-function watchSources(net: VirtualNet, server: LivePeer): Map<number, Set<string>> {
-  const sources = new Map<number, Set<string>>();
-  const add = server.log.add.bind(server.log);
-  server.log.add = (record) => {
-    if (record.from === 'remote') {
-      const set = sources.get(record.connection) ?? new Set<string>();
-      set.add(net.delivering ?? '?');
-      sources.set(record.connection, set);
-    }
-    add(record);
-  };
-  return sources;
-}
 
 /** Stops a client as Ctrl-C does (goodbye first) and lets the goodbye finish. */
 function leave(net: VirtualNet, client: LivePeer): void {
@@ -79,7 +62,7 @@ describe('a reconnecting client never takes over another client live connection'
       'each client joined',
     ).toEqual([true, true, true]);
 
-    const summary = summarizeLive(server, CONTEXT);
+    const summary = netSummary(server, FIXED, SERVER_ADDRESS);
     const entries = Object.entries(summary.peer.connections).map(([key, c]) => [
       key,
       c.connection,
@@ -108,7 +91,7 @@ describe('the summary keeps every client it served', () => {
     leave(net, b);
     net.close();
 
-    const summary = summarizeLive(server, CONTEXT);
+    const summary = netSummary(server, FIXED, SERVER_ADDRESS);
     const list = Object.values(summary.peer.connections);
     expect(list.map((c) => [c.connection, c.client, c.address])).toEqual([
       [1, 1, '127.0.0.1:40001'],
@@ -145,7 +128,7 @@ describe('a removal is recorded once', () => {
     expect(server.removals.map((r) => [r.client, r.reason])).toEqual([
       [2, 'a checksum answer that no request asked for'],
     ]);
-    const summary = summarizeLive(server, CONTEXT);
+    const summary = netSummary(server, FIXED, SERVER_ADDRESS);
     expect(summary.removals).toHaveLength(1);
     expect(summary.removals[0].connection).toBe(2);
   });

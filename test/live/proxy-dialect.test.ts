@@ -6,12 +6,8 @@
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PERFECT_SCENARIO_JSON } from '../../src/cli/commands/proxy.js';
 import { decrypt, encrypt, parseHex, toHex } from '../../src/core/codec/index.js';
-import { runProxy } from '../../src/live/proxy/run.js';
-import type { ProxyRelay } from '../../src/live/proxy/relay.js';
-import type { ProxySummary } from '../../src/live/proxy/summary.js';
-import { parseScenario } from '../../src/model/scenario/load.js';
+import { startProxy } from '../support/proxy-run.js';
 
 const LOCAL = '127.0.0.1';
 const sockets: Socket[] = [];
@@ -58,39 +54,6 @@ async function peer(onMessage?: (p: Peer, plain: Uint8Array, port: number) => vo
 
 const send = (p: Peer, hex: string, port: number) =>
   new Promise<void>((resolve) => p.socket.send(encrypt(bytes(hex)), port, LOCAL, () => resolve()));
-
-async function startProxy(
-  upstreamPort: number,
-  sets: string[] = [],
-): Promise<{ port: number; stop: () => Promise<ProxySummary> }> {
-  let stopNow: (reason: string) => void = () => {};
-  const stop = new Promise<string>((resolve) => (stopNow = resolve));
-  let relay: ProxyRelay | null = null;
-  const done = runProxy(
-    {
-      listen: { host: LOCAL, port: 0, family: 4 },
-      upstream: { host: LOCAL, port: upstreamPort, family: 4 },
-      upstreamBind: { host: LOCAL, port: 0, family: 4 },
-      scenario: parseScenario(PERFECT_SCENARIO_JSON, 'test', sets, undefined),
-      scenarioRef: null,
-      loss: null,
-      sets,
-      seed: 1,
-      durationUs: 20_000_000,
-      pcap: null,
-      out: null,
-    },
-    { stop, onListening: (_a, r) => (relay = r) },
-  );
-  while (relay === null) await new Promise((r) => setTimeout(r, 2));
-  return {
-    port: (relay as ProxyRelay).listening.port,
-    stop: async () => {
-      stopNow('stopped');
-      return done;
-    },
-  };
-}
 
 const CONNECT = 'FF 01 03 08 01 00 00 00 7F 00';
 const CONNECT_REPLY = '01 02 03 06 C0 00 00 02 01 00 00 02';

@@ -8,10 +8,9 @@ import { namedStream } from '../../src/core/engine/index.js';
 import type { RandomStream } from '../../src/core/engine/index.js';
 import { decrypt } from '../../src/core/codec/index.js';
 import type { LivePeer } from '../../src/live/peer/live-peer.js';
-import { summarizeLive } from '../../src/live/peer/live-summary.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { switchesFor } from '../../src/model/session/run.js';
-import { SERVER_ADDRESS, VirtualNet, netClient, netServer } from '../support/live-net.js';
+import { SERVER_ADDRESS, VirtualNet, netClient, netServer, netSummary, watchSources } from '../support/live-net.js';
 import type { NetPeerOptions } from '../support/live-net.js';
 
 const RUNS = Number(process.env.BCSIM_RECONNECT_RUNS ?? 50);
@@ -42,13 +41,7 @@ function swarmRun(seed: number): { tenures: number; joined: number; replays: num
   const net = new VirtualNet();
   const places = 1 + Math.floor(r.next() * 16);
   const server = netServer(net, { ...options, clients: places });
-  const sources = new Map<number, Set<string>>();
-  const add = server.log.add.bind(server.log);
-  server.log.add = (record) => {
-    if (record.from === 'remote')
-      sources.set(record.connection, (sources.get(record.connection) ?? new Set()).add(net.delivering ?? '?'));
-    add(record);
-  };
+  const sources = watchSources(net, server);
   // Addresses that play clients, and addresses that only replay what clients sent.
   const split = 1 + Math.floor(r.next() * 15);
   const clientAddresses = ADDRESSES.slice(0, split);
@@ -92,14 +85,7 @@ function swarmRun(seed: number): { tenures: number; joined: number; replays: num
   if (server.clock.failure !== null) problems.push(`server failed: ${String(server.clock.failure)}`);
   for (const [id, from] of sources)
     if (from.size !== 1 || from.has('?')) problems.push(`connection ${id} read datagrams from ${[...from].join(', ')}`);
-  const summary = summarizeLive(server, {
-    scenario: 'live',
-    mode: 'swarm',
-    switches: options.switches,
-    seed,
-    local: SERVER_ADDRESS,
-    remote: null,
-  });
+  const summary = netSummary(server, options, SERVER_ADDRESS);
   const entries = Object.values(summary.peer.connections);
   const joined = tenures.filter((t) => t.client.connections[0].joinedAtUs !== null);
   for (const address of clientAddresses) {

@@ -4,11 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { encrypt } from '../../src/core/codec/index.js';
 import { renderLiveSummary } from '../../src/live/peer/live-report.js';
-import { summarizeLive } from '../../src/live/peer/live-summary.js';
 import { MAX_SOURCES, SHOWN_PER_SOURCE, UnreadableCounter, unreadableLine } from '../../src/live/unreadable.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { switchesFor } from '../../src/model/session/run.js';
-import { SERVER_ADDRESS, VirtualNet, netClient, netServer } from '../support/live-net.js';
+import { SERVER_ADDRESS, VirtualNet, netClient, netServer, netSummary } from '../support/live-net.js';
 
 const scenario = loadScenario('live');
 const FIXED = { scenario, switches: switchesFor(scenario, 'fixed'), seed: 1, durationS: null };
@@ -48,14 +47,7 @@ describe('peer counts unreadable datagrams apart from what it read', () => {
     client.stop('signal');
     net.advance(1_500);
     net.close();
-    const summary = summarizeLive(client, {
-      scenario: 'live',
-      mode: 'fixed',
-      switches: FIXED.switches,
-      seed: 1,
-      local: '127.0.0.2:40002',
-      remote: SERVER_ADDRESS,
-    });
+    const summary = netSummary(client, FIXED, '127.0.0.2:40002');
     const u = summary.wire.unreadable;
     expect(u.total).toBe(50);
     expect(u.bySource.map((s) => [s.address, s.count])).toEqual([[SERVER_ADDRESS, 50]]);

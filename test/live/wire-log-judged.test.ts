@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES, evaluateConformance } from '../../src/live/conformance/index.js';
 import { renderLiveSummary } from '../../src/live/peer/live-report.js';
-import { judgedUntilUs, summarizeLive } from '../../src/live/peer/live-summary.js';
+import { judgedUntilUs } from '../../src/live/peer/live-summary.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { switchesFor } from '../../src/model/session/run.js';
-import { SERVER_ADDRESS, VirtualNet, netClient, netServer } from '../support/live-net.js';
+import { VirtualNet, netClient, netServer, netSummary } from '../support/live-net.js';
 
 const scenario = loadScenario('live');
 const FIXED = { scenario, switches: switchesFor(scenario, 'fixed'), seed: 1, durationS: null };
@@ -26,14 +26,7 @@ describe('a wire log cut by its budget', () => {
     expect(cut, 'the budget fired').not.toBeNull();
     expect(judgedUntilUs(client)).toBe(cut);
     expect(judgedUntilUs(client)).toBeLessThan(client.clock.now);
-    const summary = summarizeLive(client, {
-      scenario: 'live',
-      mode: 'fixed',
-      switches: FIXED.switches,
-      seed: 1,
-      local: '127.0.0.2:40002',
-      remote: SERVER_ADDRESS,
-    });
+    const summary = netSummary(client, FIXED, '127.0.0.2:40002');
     expect(summary.wire.notLogged).toBeGreaterThan(0);
     expect(summary.wire.logBudgetBytes).toBe(96 * 1024);
     expect(summary.wire.logCompleteUntilS).toBeCloseTo((cut as number) / 1e6, 3);

@@ -8,6 +8,8 @@ import { micros } from '../../src/core/engine/index.js';
 import { encrypt } from '../../src/core/codec/index.js';
 import { LivePeer } from '../../src/live/peer/live-peer.js';
 import type { LivePeerOptions } from '../../src/live/peer/live-peer.js';
+import { summarizeLive } from '../../src/live/peer/live-summary.js';
+import type { LiveSummary } from '../../src/live/peer/live-summary.js';
 import { WallClock } from '../../src/live/wall-clock.js';
 import type { Scenario } from '../../src/model/scenario/index.js';
 import type { TransportSwitches } from '../../src/model/transport/index.js';
@@ -131,6 +133,30 @@ function startPeer(net: VirtualNet, role: 'client' | 'server', at: string, o: Ne
   });
   live.start();
   return live;
+}
+
+/** Watches a server's wire log: the source address of every datagram it applied, by connection. */
+export function watchSources(net: VirtualNet, server: LivePeer): Map<number, Set<string>> {
+  const sources = new Map<number, Set<string>>();
+  const add = server.log.add.bind(server.log);
+  server.log.add = (record, unreadable) => {
+    if (record.from === 'remote')
+      sources.set(record.connection, (sources.get(record.connection) ?? new Set<string>()).add(net.delivering ?? '?'));
+    add(record, unreadable);
+  };
+  return sources;
+}
+
+/** The summary `bcsim peer` would print for `peer`, started with `o` at `local`. */
+export function netSummary(peer: LivePeer, o: NetPeerOptions, local: string): LiveSummary {
+  return summarizeLive(peer, {
+    scenario: o.scenario.name,
+    mode: o.switches.closePolicy === 'drain' ? 'fixed' : 'stock',
+    switches: o.switches,
+    seed: o.seed,
+    local,
+    remote: peer.role === 'client' ? SERVER_ADDRESS : null,
+  });
 }
 
 /** The encrypted form of plaintext `bytes`, as a client's socket would send it. */
