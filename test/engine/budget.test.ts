@@ -16,9 +16,12 @@ describe('Budget', () => {
     expect([b.used, b.peak]).toEqual([0, 10]);
   });
 
-  it('refuses a limit that is not a positive whole number, and a give of more than was taken', () => {
-    expect(() => new Budget(0, 'b')).toThrow(/b: the limit must be a positive whole number/);
-    expect(() => new Budget(1.5, 'b')).toThrow(/positive whole number/);
+  it('refuses a limit that is not a whole number, 0 or more, and a give of more than was taken', () => {
+    expect(() => new Budget(-1, 'b')).toThrow(/b: the limit must be a whole number, 0 or more/);
+    expect(() => new Budget(1.5, 'b')).toThrow(/whole number/);
+    const none = new Budget(0, 'none');
+    expect(none.take(1)).toBe(false);
+    expect(none.take(0)).toBe(true);
     const b = new Budget(10, 'b');
     b.take(6);
     b.give(6);

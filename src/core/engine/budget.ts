@@ -16,8 +16,9 @@ export class Budget {
     /** Names the budget in errors. */
     readonly name: string,
   ) {
-    if (!(Number.isSafeInteger(limit) && limit > 0))
-      throw new Error(`${name}: the limit must be a positive whole number, not ${limit}`);
+    // 0 is a limit too: nothing is held (the conformance rules' "track no keys").
+    if (!(Number.isSafeInteger(limit) && limit >= 0))
+      throw new Error(`${name}: the limit must be a whole number, 0 or more, not ${limit}`);
   }
 
   /** Whether `amount` more would fit. */
