@@ -72,6 +72,10 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
     .option('--causes', 'also run each fragment-ACK cause as a column of its own')
     .option(
+      '--sensitivity',
+      'also rerun the stock column under each reading of similar rank (5 more runs, beside the columns) and name the stock verdicts that flip',
+    )
+    .option(
       '--config <label:items>',
       'a column: LABEL:ITEM[,ITEM...], items being a preset (stock, fixed, stock+switch=value), a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); repeatable, 2 to 8',
       collect,
@@ -99,10 +103,14 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       'after',
       '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out. The default\n' +
         '--out is reports/<scenario> only for the built-in defaults: with any --set, --switch, --config, --causes,\n' +
-        '--duration or --seed it is reports/experiments/<scenario>-<id>, so an experiment never overwrites the\n' +
-        'committed reports (give --out reports/<scenario> to do that on purpose). After the table, one verdict\n' +
-        'line per metric group compares every column with the first.\n' +
+        '--sensitivity, --duration or --seed it is reports/experiments/<scenario>-<id>, so an experiment never\n' +
+        'overwrites the committed reports (give --out reports/<scenario> to do that on purpose). After the table,\n' +
+        'one verdict line per metric group compares every column with the first; the last says what the stock\n' +
+        'verdicts rest on. With --sensitivity the stock column also runs under each reading of similar rank (the\n' +
+        'readings `bcsim reproduce ack-outbox` ranks close to the chosen one), and that line and the report name the\n' +
+        'verdicts that flip, with the figures; it costs 5 more runs, so it is opt-in.\n' +
         'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
+        '  bcsim compare lobby-idle --sensitivity --out /tmp/lobby\n' +
         "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +
         "  bcsim compare lossy-link --config 'stock:stock' --config 'fixed:fixed' --config 'fixed-w64:fixed,sendWindow=64' --fail-on 'fixed:delivery.reliableLost>0'\n" +
         '  bcsim compare fragment-ack-bug --pcap /tmp/fa.pcapng      (writes /tmp/fa.stock.pcapng and /tmp/fa.fixed.pcapng)\n' +

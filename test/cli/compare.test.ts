@@ -28,6 +28,31 @@ describe('bcsim compare', () => {
     expect(readdirSync(out).sort()).toEqual(['report.html', 'report.md', 'summary.json', 'timeseries.csv']);
   });
 
+  it('--sensitivity runs its readings on the worker pool as they run in one thread, into an experiment folder', async () => {
+    const one = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
+    const two = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
+    const args = ['compare', 'fragment-ack-bug', '--duration', '30s', '--sensitivity'];
+    const [a, b] = await Promise.all([
+      cli([...args, '--jobs', '1', '--out', one]),
+      cli([...args, '--jobs', '2', '--out', two]),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(a.stdout).toMatch(
+      /rests on: .*under one of similar rank: .*"no-fragment-resend" \([^)]*fragment re-sends\)/,
+    );
+    expect(b.stdout.replaceAll(two, one)).toBe(a.stdout);
+    for (const file of REPORT_FILES)
+      expect(readFileSync(join(two, file), 'utf8'), file).toBe(readFileSync(join(one, file), 'utf8'));
+    // Without --out it is an experiment: the committed reports/<scenario>/ stays as it is.
+    const cwd = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
+    const c = await cli(['compare', 'fragment-ack-bug', '--sensitivity'], { cwd });
+    expect(c.code).toBe(0);
+    expect(readdirSync(join(cwd, 'reports', 'experiments'))).toHaveLength(1);
+    const scheme = await cli(['compare', 'rtype-deaths', '--sensitivity']);
+    expect(scheme.code).toBe(2);
+    expect(scheme.stderr).toMatch(/^bcsim: --sensitivity: not available for rtype-deaths, a scheme scenario/);
+  });
+
   it('prints a table of metrics by mode and where the report went', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
     const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--out', out]);

@@ -8,6 +8,8 @@ import type { Scenario, SwitchOverrides } from '../../model/scenario/index.js';
 import type { PhaseStart } from '../../model/traffic/index.js';
 import { FRAGMENT_ACK_CAUSES } from '../../model/transport/index.js';
 import type { PresetName } from '../../model/transport/index.js';
+import { sensitivityModes, splitSensitivity } from './sensitivity.js';
+import type { ReadingRun } from './sensitivity.js';
 
 export interface ModeSpec {
   /** Column label: "stock", "fixed", "cause:<name>", or a --config label. */
@@ -33,6 +35,8 @@ export interface Comparison {
   readonly durationUs: number;
   readonly runs: readonly ComparedRun[];
   readonly phases: readonly PhaseStart[];
+  /** The stock column under each reading of similar rank; absent unless asked for (compare --sensitivity). */
+  readonly sensitivity?: readonly ReadingRun[];
 }
 
 export const STOCK_AND_FIXED: readonly ModeSpec[] = [
@@ -62,6 +66,8 @@ export interface CompareOptions {
   readonly maxPoints?: number;
   /** Called between chunks of simulated time (progress display). */
   readonly onProgress?: (label: string, simulatedUs: number, totalUs: number) => void;
+  /** Also rerun the stock column under each reading of similar rank, to say which verdicts flip. */
+  readonly sensitivity?: boolean;
   /** Another observer for a column's run besides the metrics recorder (compare --pcap's capture). */
   readonly observerFor?: (spec: ModeSpec, index: number) => SessionObserver | undefined;
 }
@@ -70,19 +76,35 @@ export function runComparison(scenario: Scenario, options: CompareOptions = {}):
   const modes = options.modes ?? STOCK_AND_FIXED;
   const durationUs = options.durationUs ?? scenario.durationUs;
   const seed = options.seed ?? scenario.seed;
+  const extra = options.sensitivity === true ? sensitivityModes(scenario, modes) : [];
   let phases: readonly PhaseStart[] = [];
-  const runs = modes.map((spec, index): ComparedRun => {
+  const all = [...modes, ...extra].map((spec, index): ComparedRun => {
     const column = runColumn(
       scenario,
       spec,
       { durationUs, seed, loss: options.loss, maxPoints: options.maxPoints },
-      options.observerFor?.(spec, index),
+      index < modes.length ? options.observerFor?.(spec, index) : undefined,
       options.onProgress,
     );
     if (phases.length === 0) phases = column.phases;
     return column.run;
   });
-  return { scenario, seed, durationUs, runs, phases };
+  return comparisonOf(scenario, seed, durationUs, all, modes.length, phases, options.sensitivity === true);
+}
+
+/** The comparison of `columns` columns whose runs `all` may be followed by their sensitivity columns. */
+export function comparisonOf(
+  scenario: Scenario,
+  seed: number,
+  durationUs: number,
+  all: readonly ComparedRun[],
+  columns: number,
+  phases: readonly PhaseStart[],
+  sensitivity: boolean,
+): Comparison {
+  const split = splitSensitivity(all, columns);
+  const base = { scenario, seed, durationUs, runs: split.runs, phases };
+  return sensitivity ? { ...base, sensitivity: split.sensitivity } : base;
 }
 
 export interface ColumnSettings {

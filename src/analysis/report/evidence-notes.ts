@@ -1,14 +1,12 @@
 // What every verdict of a report rests on (DECISIONS.md 25): whether it is a
-// prediction past what was measured, the readings it depends on, and which
-// verdicts flip under a reading of similar rank, with the figure.
+// prediction past what was measured, the readings it depends on, and, when the
+// sensitivity runs were made, which verdicts flip under a reading of similar rank.
 import { usToSeconds } from '../../core/engine/index.js';
-import { MetricsRecorder, seriesTrends } from '../../model/metrics/index.js';
 import type { SeriesTrend } from '../../model/metrics/index.js';
-import { VERDICT_ALTERNATIVES, alternativeRun } from '../reproduce/index.js';
+import { VERDICT_ALTERNATIVES } from '../reproduce/index.js';
 import type { VerdictAlternative } from '../reproduce/index.js';
-import { runScenario } from '../../model/session/index.js';
 import type { Summary } from '../../model/session/index.js';
-import type { Comparison, ComparedRun } from './compare.js';
+import type { Comparison } from './compare.js';
 import { durationLabel, fmt } from './format.js';
 
 /** DECISIONS.md 25: the longest measured session, 34 minutes. */
@@ -58,41 +56,6 @@ export function predictionSentence(comparison: Comparison): string | null {
   return `Prediction: ${reasons.join('; and ')}. Every figure below is the model's, and rests on the readings named at the end.`;
 }
 
-interface AlternativeFigures {
-  readonly name: VerdictAlternative;
-  readonly change: string;
-  readonly summary: Summary;
-  readonly trends: SeriesTrend[];
-}
-
-const alternativesCache = new WeakMap<Comparison, AlternativeFigures[]>();
-
-/** The stock column rerun under each reading of similar rank; once per comparison. */
-function alternativesOf(comparison: Comparison, stock: ComparedRun): AlternativeFigures[] {
-  const cached = alternativesCache.get(comparison);
-  if (cached !== undefined) return cached;
-  const scenario = stock.spec.scenario ?? comparison.scenario;
-  const out = VERDICT_ALTERNATIVES.map((name): AlternativeFigures => {
-    const alt = alternativeRun(scenario, stock.spec.switches ?? {}, name);
-    const recorder = new MetricsRecorder();
-    const { summary } = runScenario(alt.scenario, {
-      preset: 'stock',
-      switches: alt.switches,
-      seed: comparison.seed,
-      durationUs: comparison.durationUs,
-      observer: recorder,
-    });
-    return {
-      name,
-      change: alt.description.replace(/^calibrated, but /, ''),
-      summary,
-      trends: seriesTrends(recorder.recorded()),
-    };
-  });
-  alternativesCache.set(comparison, out);
-  return out;
-}
-
 const deadZoneEnd = (s: Summary) => [s.peers.server.ackOutboxDeadZone.final, s.peers.client.ackOutboxDeadZone.final];
 const outboxPeak = (s: Summary) => Math.max(s.peers.server.ackOutbox.max, s.peers.client.ackOutbox.max);
 const fragmentResends = (s: Summary) => s.peers.server.fragmentRetransmits + s.peers.client.fragmentRetransmits;
@@ -117,12 +80,16 @@ export interface Flip {
   readonly topics: readonly string[];
 }
 
-/** Each reading of similar rank with the stock verdicts of this comparison that differ under it (none: empty parts). */
-export function flipsOf(comparison: Comparison): Flip[] {
+/**
+ * Each reading of similar rank with the stock verdicts of this comparison that
+ * differ under it (none: empty parts); null when the sensitivity runs were not made.
+ */
+export function flipsOf(comparison: Comparison): Flip[] | null {
   const stock = comparison.runs.find((r) => r.spec.label === 'stock');
   if (stock === undefined) return [];
+  if (comparison.sensitivity === undefined) return null;
   const s = stock.summary;
-  return alternativesOf(comparison, stock).map((alt): Flip => {
+  return comparison.sensitivity.map((alt): Flip => {
     const a = alt.summary;
     const parts: string[] = [];
     const topics: string[] = [];
@@ -165,6 +132,7 @@ export function flipsOf(comparison: Comparison): Flip[] {
  */
 export function flipSentences(comparison: Comparison): string[] {
   const flips = flipsOf(comparison);
+  if (flips === null) return [notRerunSentence(comparison)];
   const flipping = flips.filter((f) => f.parts.length > 0);
   const quiet = flips.filter((f) => f.parts.length === 0).map((f) => `"${f.name}"`);
   const lead =
@@ -178,4 +146,13 @@ export function flipSentences(comparison: Comparison): string[] {
     ...flipping.map((f) => `Under "${f.name}" (${f.change}), ${f.parts.join('; ')}.`),
     ...(quiet.length === 0 ? [] : [`No stock verdict here changes under ${quiet.join(', ')}.`]),
   ];
+}
+
+/** Without the sensitivity runs: which readings were not rerun, and how to rerun them. */
+function notRerunSentence(comparison: Comparison): string {
+  const names = VERDICT_ALTERNATIVES.map((n) => `"${n}"`).join(', ');
+  return (
+    `The readings of similar rank (${names}) were not rerun here: \`bcsim compare ${comparison.scenario.name} --sensitivity\` ` +
+    'reruns the stock column under each and names the stock verdicts that flip.'
+  );
 }

@@ -65,13 +65,7 @@ export function verdicts(comparison: Comparison): string[] {
       ];
   // DECISIONS.md 25: what the lines rest on, and where they are predictions.
   const reasons = predictionReasons(comparison);
-  const flips = base.spec.label === 'stock' ? flipsOf(comparison).filter((f) => f.parts.length > 0) : [];
-  const restsOn = [
-    `rests on: the readings \`bcsim reproduce ack-outbox\` ranks first` +
-      (flips.length === 0
-        ? '; none of similar rank changes a stock figure here'
-        : `; under one of similar rank: ${flips.map((f) => `"${f.name}" (${f.topics.join(', ')})`).join(', ')}: see the report`),
-  ];
+  const restsOn = [`rests on: the readings \`bcsim reproduce ack-outbox\` ranks first${similarRank(comparison)}`];
   return [
     ...(reasons.length > 0 ? [`prediction: ${reasons.join('; ')}`] : []),
     ...outbox,
@@ -99,6 +93,17 @@ export function verdicts(comparison: Comparison): string[] {
     `delivery: ${lost} reliable messages; duplicates/out of order: ${dup}`,
     ...restsOn,
   ];
+}
+
+/** What the readings of similar rank do to the stock verdicts, or that they were not rerun. */
+function similarRank(comparison: Comparison): string {
+  if (comparison.runs[0]?.spec.label !== 'stock') return '';
+  const all = flipsOf(comparison);
+  if (all === null) return '; those of similar rank were not rerun (--sensitivity reruns them)';
+  const flips = all.filter((f) => f.parts.length > 0);
+  return flips.length === 0
+    ? '; none of similar rank changes a stock figure here'
+    : `; under one of similar rank: ${flips.map((f) => `"${f.name}" (${f.topics.join(', ')})`).join(', ')}: see the report`;
 }
 
 const CATEGORIES = ['low', 'high'] as const;

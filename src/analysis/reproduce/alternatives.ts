@@ -31,6 +31,11 @@ export interface AlternativeRun {
   readonly switches: SwitchOverrides;
 }
 
+/** What the reading says of itself, e.g. "calibrated, but …". */
+export function alternativeDescription(name: VerdictAlternative): string {
+  return (readingNamed(name) as Reading).description;
+}
+
 /** The stock column's run under `name`: the scenario and switches with only what that reading changes. */
 export function alternativeRun(
   scenario: Scenario,

@@ -13,5 +13,5 @@ export { reproduceRtype } from './rtype.js';
 export type { RtypeReproduction, RtypeReproductionRow, SymptomCell } from './rtype.js';
 export { DEFECT_CLAIMS, TABLE_SYMPTOMS, TABLE_SYMPTOM_TITLES } from './rtype-expected.js';
 export type { TableSymptom } from './rtype-expected.js';
-export { VERDICT_ALTERNATIVES, alternativeRun } from './alternatives.js';
+export { VERDICT_ALTERNATIVES, alternativeDescription, alternativeRun } from './alternatives.js';
 export type { VerdictAlternative } from './alternatives.js';

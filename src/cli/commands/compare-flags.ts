@@ -9,6 +9,7 @@ export interface CompareFlags {
   out?: string;
   json?: boolean;
   causes?: boolean;
+  sensitivity?: boolean;
   set?: string[];
   switch?: string[];
   config?: string[];

@@ -6,6 +6,7 @@ import {
   runComparison,
   modesWithCauses,
   STOCK_AND_FIXED,
+  sensitivityModes,
   verdicts,
   renderCompareTable,
   summaryJson,
@@ -74,6 +75,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
     common.length > 0 ||
     configs.length > 0 ||
     flags.causes === true ||
+    flags.sensitivity === true ||
     durationUs !== undefined ||
     seed !== undefined ||
     loss !== undefined;
@@ -111,16 +113,28 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
     : undefined;
   // Columns are independent seeded runs: on worker threads the output is the same. A capture
   // records inside the run, so --pcap keeps the columns in this thread.
+  const sensitivity = flags.sensitivity === true;
+  const columns = modes.length + (sensitivity ? sensitivityModes(scenario, modes).length : 0);
   const jobs =
     captures !== null
       ? 1
-      : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, modes.length, durationUs ?? scenario.durationUs));
+      : (jobsFlag(flags.jobs) ?? defaultCompareJobs(scenario, columns, durationUs ?? scenario.durationUs));
   const parallel =
-    jobs > 1 ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, loss, onProgress, jobs }) : null;
+    jobs > 1
+      ? await runComparisonInWorkers(scenario, { modes, durationUs, seed, loss, onProgress, jobs, sensitivity })
+      : null;
   const work = () => {
     const comparison =
       parallel ??
-      runComparison(scenario, { modes, durationUs, seed, loss, onProgress, observerFor: (_spec, i) => recorders[i] });
+      runComparison(scenario, {
+        modes,
+        durationUs,
+        seed,
+        loss,
+        onProgress,
+        sensitivity,
+        observerFor: (_spec, i) => recorders[i],
+      });
     progress?.done();
     const written = writingTo(label, () => {
       try {
@@ -184,7 +198,7 @@ function capturePaths(flags: CompareFlags, modes: readonly ModeSpec[], cwd: stri
 
 /** A short stable id of what the experiment changed, so different experiments get different folders. */
 function experimentId(flags: CompareFlags): string {
-  // --loss joins the list only when given, so the folders of earlier experiments keep their names.
+  // --loss and --sensitivity join the list only when given, so the folders of earlier experiments keep their names.
   const what = JSON.stringify([
     flags.set,
     flags.switch,
@@ -195,6 +209,7 @@ function experimentId(flags: CompareFlags): string {
     flags.duration,
     flags.seed,
     ...(flags.loss === undefined ? [] : [flags.loss]),
+    ...(flags.sensitivity === true ? ['sensitivity'] : []),
   ]);
   return sha256Hex(what).slice(0, 8);
 }

@@ -38,6 +38,7 @@ const BC_ONLY: ReadonlyArray<{ key: keyof CompareFlags; flag: string }> = [
   { key: 'a', flag: '--a' },
   { key: 'b', flag: '--b' },
   { key: 'causes', flag: '--causes' },
+  { key: 'sensitivity', flag: '--sensitivity' },
   { key: 'failOn', flag: '--fail-on' },
   { key: 'pcap', flag: '--pcap' },
   { key: 'pcapPlaintext', flag: '--pcap-plaintext' },

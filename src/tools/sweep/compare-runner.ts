@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import type Tinypool from 'tinypool';
 import { secondsToUs } from '../../core/engine/index.js';
-import { STOCK_AND_FIXED } from '../../analysis/report/index.js';
+import { STOCK_AND_FIXED, comparisonOf, sensitivityModes } from '../../analysis/report/index.js';
 import type { ColumnSettings, ComparedRun, CompareOptions, Comparison } from '../../analysis/report/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
 import { checkWorkBudget } from '../../model/scenario/index.js';
@@ -36,15 +36,26 @@ export async function runComparisonInWorkers(
     loss: options.loss,
     maxPoints: options.maxPoints,
   };
+  // The sensitivity runs are more columns on the same pool, split off at the end.
+  const all = [...modes, ...(options.sensitivity === true ? sensitivityModes(scenario, modes) : [])];
   // Refused here, as runComparison would, before any thread starts.
-  for (const spec of modes) checkWorkBudget(spec.scenario ?? scenario, settings.durationUs);
-  const pool = startWorkerPool('compare-worker', Math.max(1, Math.min(options.jobs, modes.length)));
+  for (const spec of all) checkWorkBudget(spec.scenario ?? scenario, settings.durationUs);
+  const pool = startWorkerPool('compare-worker', Math.max(1, Math.min(options.jobs, all.length)));
   try {
     const results = await Promise.all(
-      modes.map((spec) => runColumnOnPool(pool, { scenario, spec, settings }, options.onProgress)),
+      all.map((spec) => runColumnOnPool(pool, { scenario, spec, settings }, options.onProgress)),
     );
     const phases = results.find((r) => r.phases.length > 0)?.phases ?? [];
-    return { scenario, seed: settings.seed, durationUs: settings.durationUs, runs: results.map((r) => r.run), phases };
+    const runs = results.map((r) => r.run);
+    return comparisonOf(
+      scenario,
+      settings.seed,
+      settings.durationUs,
+      runs,
+      modes.length,
+      phases,
+      options.sensitivity === true,
+    );
   } finally {
     await pool.destroy();
   }
