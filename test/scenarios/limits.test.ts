@@ -297,7 +297,7 @@ describe('work and memory limits', () => {
     expect(() =>
       runScenario(parseScenario(JSON.stringify({ ...BASE, duration: '168h', tickMs: 1 }), 'week.json')),
     ).toThrow(
-      /^week\.json: too much work: about 1\.4 billion events estimated for 168h, the budget is 1 billion \(hours of CPU\); shorten the run or lower tickMs, datagramsPerUpdate or the traffic rates$/,
+      /^week\.json: too much work: about 1\.3 billion events estimated for 168h, the budget is 1 billion \(hours of CPU\); shorten the run or lower tickMs, datagramsPerUpdate or the traffic rates$/,
     );
     // Phases of a microsecond, cycled: counted in closed form, and refused.
     const flicker = {

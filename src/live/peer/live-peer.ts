@@ -153,6 +153,9 @@ export class LivePeer {
     // A live server answers each real client's Connect when it comes: no staggered joins (those script a simulated session).
     const plan = role === 'server' ? { ...scenario.traffic, joinStaggerUs: ZERO_US } : scenario.traffic;
     this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
+    // StateUpdates are drawn at their sender's update tick, not by a timer each.
+    this.host?.loop.onUpdate((nowUs) => this.traffic.serverUpdate(nowUs));
+    this.clientLoop?.onUpdate((nowUs) => this.traffic.clientUpdate(1, nowUs));
   }
 
   get role(): Role {

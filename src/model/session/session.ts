@@ -122,6 +122,10 @@ export class Session {
       stallClient: (client, busyUs) => this.connection(client).clientLoop.stall(busyUs),
     };
     this.traffic = new TrafficDriver(scenario.traffic, port, this.streams, scenario.clients);
+    // StateUpdates are drawn at their sender's update tick, not by a timer each.
+    const traffic = this.traffic;
+    this.server.loop.onUpdate((nowUs) => traffic.serverUpdate(nowUs));
+    for (const c of connections) c.clientLoop.onUpdate((nowUs) => traffic.clientUpdate(c.client, nowUs));
   }
 
   /** Client 1's connection as the two peers of a one-client session. */
@@ -269,9 +273,10 @@ export class Session {
     const self = (): PeerTransport =>
       role === 'server' ? (conn as Connection).serverPeer : (conn as Connection).clientPeer;
     const hooks: TransportHooks = {
-      emit: (bytes, uids, notes) => {
+      emit: (bytes, uids, notes, messageCount) => {
         this.hasher.record(sim.now, direction, bytes);
-        if (obs.datagramSent) obs.datagramSent(sim.now, role, bytes, uids, notes.slice(0, uids.length), client);
+        if (obs.datagramSent)
+          obs.datagramSent(sim.now, role, bytes, alignedUids(uids, messageCount), notes.slice(0, messageCount), client);
         link.send(bytes, uids);
       },
       deliver: (delivery) => {
@@ -305,4 +310,12 @@ export class Session {
       role === 'server' ? SERVER_IDENTITY : clientIdentity(client),
     );
   }
+}
+
+/** An observer sees one uid per message: the transport leaves trailing -1s off. */
+function alignedUids(uids: readonly number[], messageCount: number): readonly number[] {
+  if (uids.length === messageCount) return uids;
+  const all = uids.slice();
+  while (all.length < messageCount) all.push(-1);
+  return all;
 }

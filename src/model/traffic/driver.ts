@@ -18,9 +18,9 @@ import {
   PayloadSalt,
   chatSender,
   eventsPerSecond,
+  StateUpdateSource,
   reliableEventSender,
   startArrivals,
-  stateUpdateSender,
 } from './sources.js';
 import type { TrafficPort } from './sources.js';
 
@@ -35,6 +35,13 @@ const MAX_PHASE_LOG = 10_000;
 
 type ClientStatus = 'idle' | 'joining' | 'in-game' | 'gone';
 
+/** Who is in game, who has a ship, who is fed; each in client order. */
+interface Membership {
+  readonly inGame: readonly number[];
+  readonly withShips: readonly number[];
+  readonly fed: readonly number[];
+}
+
 export class TrafficDriver {
   readonly phaseLog: PhaseStart[] = [];
   /** Relayed player messages (one per other player per message). */
@@ -44,11 +51,18 @@ export class TrafficDriver {
   private planOver = false;
   /** The phase's own timers: its end and its session-wide sources. */
   private timers: Timer[] = [];
-  /** Each client's StateUpdate sources in the current phase. */
+  /** Each client's join timers. */
   private readonly clientTimers = new Map<number, Timer[]>();
+  /**
+   * The current phase's StateUpdate sources: index 2(k - 1) is client k's own, 2(k - 1) + 1
+   * the server's to client k; null where none runs. Drawn at the senders' update ticks.
+   */
+  private readonly stateUpdateSources: Array<StateUpdateSource | null>;
   /** The session-wide event source; restarted when the players in game change. */
   private eventTimer: Timer | null = null;
   private readonly status: ClientStatus[];
+  /** inGame / withShips / fed, or null once a status or a ship changed. */
+  private members: Membership | null = null;
   /** Players in game without a ship (traffic.deaths), each with the timer of its next ship. */
   private readonly shipless = new Map<number, Timer>();
   /** Clients of the first join phase still joining; the phase ends when none is left. */
@@ -84,6 +98,7 @@ export class TrafficDriver {
       deaths: plan.deaths === null ? null : streams.stream('traffic.deaths'),
     };
     this.status = Array.from({ length: clients + 1 }, () => 'idle');
+    this.stateUpdateSources = Array.from({ length: 2 * clients }, () => null);
     const late = new Set<number>();
     for (const phase of plan.phases) if (phase.kind === 'join' && phase.client !== undefined) late.add(phase.client);
     this.lateJoiners = late;
@@ -96,7 +111,7 @@ export class TrafficDriver {
       for (let k = 1; k <= this.clients; k++) {
         if (this.lateJoiners.has(k)) continue;
         this.port.startClient(k);
-        this.status[k] = 'in-game';
+        this.setStatus(k, 'in-game');
       }
     }
     if (this.plan.phases.length > 0) this.enter(0);
@@ -119,26 +134,46 @@ export class TrafficDriver {
     for (const [uid, waiting] of this.joinAwaiting) if (waiting.client === client) this.joinAwaiting.delete(uid);
     this.joiningInPhase.delete(client);
     this.respawned(client, false);
-    this.status[client] = 'idle';
+    this.setStatus(client, 'idle');
     this.startJoin(client);
     this.startEventSource();
   }
 
   /** Players in game, in client order. */
-  inGame(): number[] {
-    const list: number[] = [];
-    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') list.push(k);
-    return list;
+  inGame(): readonly number[] {
+    return this.membership().inGame;
   }
 
   /** Players in game with a ship: they start game messages. */
-  private withShips(): number[] {
-    return this.inGame().filter((k) => !this.shipless.has(k));
+  private withShips(): readonly number[] {
+    return this.membership().withShips;
   }
 
   /** Players in game the server sends the game to: without a ship too, unless traffic.deaths.whileDead is nothing. */
-  private fed(): number[] {
-    return this.inGame().filter((k) => this.isFed(k));
+  private fed(): readonly number[] {
+    return this.membership().fed;
+  }
+
+  /**
+   * The three lists, rebuilt only after a status or ship change: every game event reads
+   * them, and building them per event cost three arrays and a closure each time.
+   */
+  private membership(): Membership {
+    if (this.members !== null) return this.members;
+    const inGame: number[] = [];
+    for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') inGame.push(k);
+    this.members = {
+      inGame,
+      withShips: inGame.filter((k) => !this.shipless.has(k)),
+      fed: inGame.filter((k) => this.isFed(k)),
+    };
+    return this.members;
+  }
+
+  /** Every change of `status` or `shipless` goes through here, so the cached lists never go stale. */
+  private setStatus(client: number, status: ClientStatus): void {
+    this.status[client] = status;
+    this.members = null;
   }
 
   private isFed(client: number): boolean {
@@ -229,6 +264,7 @@ export class TrafficDriver {
     for (const k of this.fed())
       for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
     this.cancelClientTimers(victim);
+    this.members = null;
     this.shipless.set(
       victim,
       this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)),
@@ -243,6 +279,7 @@ export class TrafficDriver {
     if (timer === undefined) return;
     this.port.sim.cancel(timer);
     this.shipless.delete(client);
+    this.members = null;
     if (!restart || this.status[client] !== 'in-game' || this.planOver) return;
     this.cancelClientTimers(client);
     this.startClientSources(client);
@@ -263,7 +300,7 @@ export class TrafficDriver {
 
   private startJoin(client: number): void {
     if (this.status[client] !== 'idle') return;
-    this.status[client] = 'joining';
+    this.setStatus(client, 'joining');
     this.port.startClient(client);
     this.runJoinStep(client, this.join[0]);
   }
@@ -294,7 +331,7 @@ export class TrafficDriver {
 
   private enterGame(client: number): void {
     if (this.status[client] !== 'joining') return;
-    this.status[client] = 'in-game';
+    this.setStatus(client, 'in-game');
     this.clientTimers.delete(client); // its join timers have all fired
     if (
       this.joiningInPhase.delete(client) &&
@@ -311,7 +348,7 @@ export class TrafficDriver {
 
   private leave(client: number, how: 'disconnect' | 'halt'): void {
     if (this.status[client] === 'idle' || this.status[client] === 'gone') return;
-    this.status[client] = 'gone';
+    this.setStatus(client, 'gone');
     this.joiningInPhase.delete(client);
     this.respawned(client, false);
     this.cancelClientTimers(client);
@@ -341,14 +378,35 @@ export class TrafficDriver {
   private startClientSources(client: number): void {
     const phase = this.plan.phases[this.current];
     if (phase.kind !== 'combat' && phase.kind !== 'lull') return;
+    if (!(phase.stateUpdatesPerSecond > 0)) return;
     const streams = this.streams.stateUpdates[client - 1];
     for (const role of ['client', 'server'] as const) {
       // A player without a ship sends none; the server sends it the others' unless whileDead is nothing.
       if (this.shipless.has(client) && (role === 'client' || !this.isFed(client))) continue;
-      const stream = streams[role];
-      const fire = stateUpdateSender(this.port, role, client, phase.stateUpdateBytes, stream, this.salt);
-      this.trackClient(client, startArrivals(this.port.sim, phase.stateUpdatesPerSecond, phase.arrival, stream, fire));
+      const index = sourceIndex(role, client);
+      this.stateUpdateSources[index]?.stop(this.port.sim.now);
+      this.stateUpdateSources[index] = new StateUpdateSource(
+        this.port,
+        role,
+        client,
+        phase.stateUpdatesPerSecond,
+        phase.arrival,
+        phase.stateUpdateBytes,
+        streams[role],
+        this.salt,
+      );
     }
+  }
+
+  /** The server's update tick, before it sends: every connection's StateUpdates due by now are queued. */
+  serverUpdate(nowUs: Micros): void {
+    const sources = this.stateUpdateSources;
+    for (let i = 1; i < sources.length; i += 2) sources[i]?.due(nowUs);
+  }
+
+  /** Client `client`'s update tick, before it sends: its StateUpdates due by now are queued. */
+  clientUpdate(client: number, nowUs: Micros): void {
+    this.stateUpdateSources[sourceIndex('client', client)]?.due(nowUs);
   }
 
   /** (Re)starts the session-wide source of the phase at the rate the players in game give. */
@@ -407,9 +465,15 @@ export class TrafficDriver {
     list.push(timer);
   }
 
+  /** Stops client `client`'s join timers and StateUpdate sources (what arrived before now is queued). */
   private cancelClientTimers(client: number): void {
     for (const timer of this.clientTimers.get(client) ?? []) this.port.sim.cancel(timer);
     this.clientTimers.delete(client);
+    for (const role of ['client', 'server'] as const) {
+      const index = sourceIndex(role, client);
+      this.stateUpdateSources[index]?.stop(this.port.sim.now);
+      this.stateUpdateSources[index] = null;
+    }
   }
 
   private cancelTimers(): void {
@@ -420,4 +484,9 @@ export class TrafficDriver {
     // Join timers survive a phase change; StateUpdate sources belong to the phase.
     for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') this.cancelClientTimers(k);
   }
+}
+
+/** Where a connection's StateUpdate source from `from` sits in the driver's list. */
+function sourceIndex(from: Role, client: number): number {
+  return 2 * (client - 1) + (from === 'server' ? 1 : 0);
 }

@@ -1,6 +1,7 @@
 // Arrival processes for one phase: StateUpdates per direction, reliable game
-// events from the measured mix, and lobby chat. Each source reschedules one
-// timer, so a source costs one event per message it sends.
+// events from the measured mix, and lobby chat. Game events and chat reschedule
+// one timer each (an event per message); StateUpdates, most of the traffic, are
+// queued at their sender's update tick and cost no event.
 import { TYPE_GAME } from '../../core/codec/index.js';
 import type { RandomStream, Scheduler, Timer } from '../../core/engine/index.js';
 import { ZERO_US, addUs, bernoulli, exponential, micros, uniformInt, usPerEvent } from '../../core/engine/index.js';
@@ -70,19 +71,72 @@ export class PayloadSalt {
   }
 }
 
-/** Unreliable StateUpdates (`32 LL 00`) on one connection, whole-message size uniform in [min, max]. */
-export function stateUpdateSender(
-  port: TrafficPort,
-  from: Role,
-  client: number,
-  sizes: { min: number; max: number },
-  stream: RandomStream,
-  salt: PayloadSalt,
-): () => void {
-  return () => {
-    const wireBytes = sizes.min === sizes.max ? sizes.min : uniformInt(stream, sizes.min, sizes.max);
-    port.send(from, client, TYPE_GAME, templatePayload(Opcode.StateUpdate, wireBytes - 3, salt.next()), false, false);
-  };
+/**
+ * Unreliable StateUpdates (`32 LL 00`) on one connection and direction, whole-message size
+ * uniform in [min, max], arriving as a Poisson or periodic process of `perSecond`. No timer:
+ * the sender's update tick calls `due(now)`, which queues every arrival up to now. The
+ * stream is the source's own and draws, per arrival, its size and then the gap to the next,
+ * as one timer per StateUpdate did, so the arrival times and sizes are those of that model;
+ * only the moment each is queued moves to the update that sends it.
+ */
+export class StateUpdateSource {
+  private readonly meanUs: number;
+  private readonly startUs: Micros;
+  /** Periodic arrivals sit at start + round(k * period): no rounding drift accumulates. */
+  private arrivals = 0;
+  /** When the next StateUpdate arrives; Infinity once stopped. */
+  private nextUs: number;
+
+  constructor(
+    private readonly port: TrafficPort,
+    private readonly from: Role,
+    private readonly client: number,
+    perSecond: number,
+    private readonly arrival: Arrival,
+    private readonly sizes: { readonly min: number; readonly max: number },
+    private readonly stream: RandomStream,
+    private readonly salt: PayloadSalt,
+  ) {
+    if (!(perSecond > 0)) throw new Error(`traffic: a StateUpdate source needs a positive rate, not ${perSecond}`);
+    this.meanUs = usPerEvent(perSecond);
+    this.startUs = port.sim.now;
+    this.nextUs = arrival === 'periodic' ? this.startUs : this.startUs + this.gapUs();
+  }
+
+  /** Queues every StateUpdate that arrived at or before `nowUs` (an update tick: they leave in it). */
+  due(nowUs: Micros): void {
+    while (this.nextUs <= nowUs) this.arrive();
+  }
+
+  /**
+   * The source ends now (its phase ended, the ship died, the player left): what arrived
+   * before now is queued, as it would have been; an arrival at now belongs to what follows.
+   */
+  stop(nowUs: Micros): void {
+    while (this.nextUs < nowUs) this.arrive();
+    this.nextUs = Number.POSITIVE_INFINITY;
+  }
+
+  private arrive(): void {
+    const sizes = this.sizes;
+    const wireBytes = sizes.min === sizes.max ? sizes.min : uniformInt(this.stream, sizes.min, sizes.max);
+    this.port.send(
+      this.from,
+      this.client,
+      TYPE_GAME,
+      templatePayload(Opcode.StateUpdate, wireBytes - 3, this.salt.next()),
+      false,
+      false,
+    );
+    this.nextUs =
+      this.arrival === 'periodic'
+        ? this.startUs + Math.round(++this.arrivals * this.meanUs)
+        : this.nextUs + this.gapUs();
+  }
+
+  private gapUs(): number {
+    return Math.max(1, Math.round(exponential(this.stream, this.meanUs)));
+  }
 }
 
 /**

@@ -17,11 +17,12 @@ export interface SendRequest {
 
 export interface TransportHooks {
   /**
-   * Puts an encoded datagram on the link. `uids` aligns with its messages, and so do the
-   * first `uids.length` entries of `notes`: the sender's own list, valid only during the
-   * call. The session copies it only when an observer listens to datagramSent.
+   * Puts an encoded datagram of `messageCount` messages on the link. `uids` aligns with its
+   * first messages and may stop short: a message past its end has none (-1). The first
+   * `messageCount` entries of `notes` are the sender's own list, valid only during the call.
+   * The session copies both only when an observer listens to datagramSent.
    */
-  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[]): void;
+  emit(bytes: Uint8Array, uids: readonly number[], notes: readonly SendNote[], messageCount: number): void;
   /** Hands a received reliable message to the application, in order. */
   deliver(delivery: Delivery): void;
   /**

@@ -44,6 +44,9 @@ import { Slab } from './slab.js';
 import type { UpdateSteps } from './update-loop.js';
 import type { KeepalivePath, TransportParams, TransportSwitches } from './switches.js';
 
+/** The uids of a datagram with no tracked message: shared, never written. */
+const NO_UIDS: readonly number[] = [];
+
 /** DECISIONS.md 19: Boot reason 1 = timeout. */
 const BOOT_REASON_TIMEOUT = 1;
 
@@ -361,7 +364,10 @@ export class PeerTransport implements UpdateSteps {
       if (out.count > c.messagesPerPacketMax) c.messagesPerPacketMax = out.count;
       if (resetsIdleClock(keepalive.idleCounts, out)) this.lastSentUs = now;
       // The uids travel with the datagram; the notes are the builder's, read during the call.
-      this.hooks.emit(bytes, out.uids.slice(0, count), out.notes);
+      // Trailing -1s (ACKs, unreliable messages) are left off, so most datagrams share NO_UIDS.
+      let tracked = count;
+      while (tracked > 0 && out.uids[tracked - 1] < 0) tracked--;
+      this.hooks.emit(bytes, tracked === 0 ? NO_UIDS : out.uids.slice(0, tracked), out.notes, count);
       this.sendHelper.recycleUnreliable(out);
     }
     // Whatever is still queued waited for a later update because the datagrams were full.

@@ -28,6 +28,8 @@ export class UpdateLoop {
   private stopped = false;
   /** A handler ran inside the update until then: the next update waits for it. */
   private busyUntilUs: Micros = ZERO_US;
+  /** The game's share of an update, before the sends: it queues what became due since the last. */
+  private beforeSend: ((nowUs: Micros) => void) | null = null;
 
   /**
    * `idleRuns`: a server's loop keeps running with no connection (it listens);
@@ -66,6 +68,11 @@ export class UpdateLoop {
     this.stopped = true;
   }
 
+  /** Runs at every update before its sends (the traffic's StateUpdates due by then). */
+  onUpdate(beforeSend: (nowUs: Micros) => void): void {
+    this.beforeSend = beforeSend;
+  }
+
   /** From the next update on (DECISIONS.md 17: per role and phase). */
   setPeriod(periodMs: MillisIn): void {
     this.periodUs = toPeriodUs(periodMs);
@@ -90,6 +97,7 @@ export class UpdateLoop {
     const now = this.sim.now;
     const peers = this.peers;
     const ended = this.ended;
+    if (this.beforeSend !== null) this.beforeSend(now);
     for (let i = 0; i < peers.length; i++) ended[i] = !peers[i].sendStep(now);
     for (let i = 0; i < peers.length; i++) if (!ended[i]) peers[i].receiveStep(now);
     let kept = 0;
