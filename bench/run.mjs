@@ -272,6 +272,10 @@ results.sweep = JSON.parse(
 }
 
 // The whole process from a fresh node to the output (median of 5), and the simulation against a codec-only loop.
+// Heap allocations per simulated datagram on the hot path (bench/allocations.mjs: V8's sampling heap profiler).
+results.allocations = JSON.parse(
+  execFileSync(process.execPath, [here('./allocations.mjs'), 'long-session', '4h', 'stock'], { encoding: 'utf8' }),
+);
 results.wholeProcess = JSON.parse(
   execFileSync(process.execPath, [here('./whole-process.mjs'), '--json', '--repeats', '5'], {
     encoding: 'utf8',
@@ -421,6 +425,21 @@ t.push([
     content: `${f(wp.codecRatio.simSeconds)} s / ${f(wp.codecRatio.codecSeconds)} s = ${f(wp.codecRatio.ratio)}`,
   },
   '<= 2.5',
+]);
+t.push([
+  'server-8 1 h, whole process (median of 5): wall s / real-time factor',
+  `${f(wp.server8.stock.wallSeconds)} / ${Math.round(wp.server8.stock.realTimeFactor).toLocaleString('en-US')}`,
+  `${f(wp.server8.fixed.wallSeconds)} / ${Math.round(wp.server8.fixed.realTimeFactor).toLocaleString('en-US')}`,
+  '',
+]);
+const al = results.allocations;
+t.push([
+  'heap allocations per datagram (long-session 4 h from minute 30): objects / bytes',
+  {
+    colSpan: 2,
+    content: `${f(al.objectsPerDatagram)} / ${f(al.bytesPerDatagram, 0)} (stock, ${al.datagrams.toLocaleString('en-US')} datagrams)`,
+  },
+  '<= 2 objects',
 ]);
 t.push(['long-session 24 h, peak RSS MB', { colSpan: 2, content: f(wp.longSession24h.peakRssMB, 0) }, '<= 150']);
 console.log(t.toString());

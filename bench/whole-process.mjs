@@ -2,6 +2,7 @@
 // output, median of 5 (--repeats). Prints one JSON object.
 //   node bench/whole-process.mjs [--repeats 5] [--json]
 // - `bcsim run long-session --json` (4 h) per mode: wall, real-time factor, CPU;
+// - `bcsim run server-8 --json` (8 players, 1 h) per mode: the same;
 // - `bcsim --help` and a 1 s run: CPU seconds (user + sys, GNU time);
 // - `npm start`'s job (`compare long-session`, into a scratch folder): wall;
 // - `long-session` for 24 h: peak RSS;
@@ -54,6 +55,11 @@ results.longSession4h = {};
 for (const mode of ['stock', 'fixed']) {
   const m = measure([CLI, 'run', 'long-session', '--mode', mode, '--json']);
   results.longSession4h[mode] = { ...m, realTimeFactor: 14_400 / m.wallSeconds };
+}
+results.server8 = {};
+for (const mode of ['stock', 'fixed']) {
+  const m = measure([CLI, 'run', 'server-8', '--mode', mode, '--json']);
+  results.server8[mode] = { ...m, realTimeFactor: 3_600 / m.wallSeconds };
 }
 results.help = measure([CLI, '--help']);
 results.run1s = measure([CLI, 'run', 'lossy-link', '--duration', '1s', '--json']);
