@@ -10,11 +10,27 @@ import { toHex } from '../../src/core/codec/index.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DISSECTOR = join(ROOT, 'dissector', 'bcsim.lua');
 
+/** What the first check found, for every later test of the file: starting tshark costs most of a second. */
+let found: { version: string; lua: string } | Error | undefined;
+
 /**
  * Fails with one clear line when tshark or text2pcap is missing or has no Lua:
  * these tests never skip (.ci/run installs Debian's tshark, which brings both).
+ * Every test calls it; tshark runs once per file, and a missing one fails each test.
  */
 export function requireWireshark(): { version: string; lua: string } {
+  if (found === undefined) {
+    try {
+      found = checkWireshark();
+    } catch (error) {
+      found = error as Error;
+    }
+  }
+  if (found instanceof Error) throw found;
+  return found;
+}
+
+function checkWireshark(): { version: string; lua: string } {
   const tshark = spawnSync('tshark', ['-v'], { encoding: 'utf8' });
   if (tshark.error || tshark.status !== 0) {
     throw new Error(
