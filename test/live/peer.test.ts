@@ -10,6 +10,8 @@ import { bcsim, freeUdpPort } from '../support/live.js';
 const TRAFFIC_S = 20;
 /** Join (~8 s on the wall clock with 95 ms updates and the 4.65 s ship selection), then 20 s of traffic. */
 const CLIENT_S = 9 + TRAFFIC_S;
+/** A process still running this long after its --duration did not stop by itself: it is killed (signal set). */
+const EXIT_GRACE_S = 20;
 
 interface LiveJson {
   role: string;
@@ -43,38 +45,44 @@ interface LiveJson {
 
 async function pair(serverMode: string, clientMode: string, clientExtra: string[] = []) {
   const port = await freeUdpPort();
-  const server = bcsim([
-    'peer',
-    'server',
-    '--listen',
-    `127.0.0.1:${port}`,
-    '--mode',
-    serverMode,
-    '--duration',
-    `${CLIENT_S + 3}s`,
-    '--json',
-  ]);
+  const server = bcsim(
+    [
+      'peer',
+      'server',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--mode',
+      serverMode,
+      // Stopped by the test once the client is gone (SIGINT), so it is there for all of the client's run
+      // however long the client took to start; the duration is a backstop.
+      '--duration',
+      `${CLIENT_S + EXIT_GRACE_S}s`,
+      '--json',
+    ],
+    (CLIENT_S + 2 * EXIT_GRACE_S) * 1000,
+  );
   await server.stderrSays('waiting for clients');
-  const client = bcsim([
-    'peer',
-    'client',
-    '--connect',
-    `127.0.0.1:${port}`,
-    '--mode',
-    clientMode,
-    '--duration',
-    `${CLIENT_S}s`,
-    '--json',
-    ...clientExtra,
-  ]);
-  await client.stderrSays('bcsim peer client: ');
-  const t0 = performance.now();
-  const [c, s] = await Promise.all([client.exited, server.exited]);
-  const clientElapsedS = (performance.now() - t0) / 1000;
+  const client = bcsim(
+    [
+      'peer',
+      'client',
+      '--connect',
+      `127.0.0.1:${port}`,
+      '--mode',
+      clientMode,
+      '--duration',
+      `${CLIENT_S}s`,
+      '--json',
+      ...clientExtra,
+    ],
+    (CLIENT_S + EXIT_GRACE_S) * 1000,
+  );
+  const c = await client.exited;
+  server.child.kill('SIGINT');
+  const s = await server.exited;
   return {
     client: c,
     server: s,
-    clientElapsedS,
     clientJson: JSON.parse(c.stdout) as LiveJson,
     serverJson: JSON.parse(s.stdout) as LiveJson,
   };
@@ -88,9 +96,10 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
     ['fixed', 'stock'],
   ]) {
     it(`${clientMode} client with ${serverMode} server: join, then ${TRAFFIC_S} s of traffic`, async () => {
-      const { client, server, clientElapsedS, clientJson, serverJson } = await pair(serverMode, clientMode);
+      const { client, server, clientJson, serverJson } = await pair(serverMode, clientMode);
       expect(client.signal).toBeNull();
       expect(server.signal).toBeNull();
+      const clientPlayedS = clientJson.wallSeconds - (Object.values(clientJson.peer.connections)[0].joinedAtS ?? 0);
       for (const [j, mode] of [
         [clientJson, clientMode],
         [serverJson, serverMode],
@@ -98,8 +107,12 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
         const [connection] = Object.values(j.peer.connections);
         expect(connection.joinedAtS).not.toBeNull();
         expect(j.wallSeconds - (connection.joinedAtS as number)).toBeGreaterThanOrEqual(TRAFFIC_S - 1);
-        // Both ends play combat: ~49 StateUpdates/s each way, and reliable game events.
-        expect(j.delivery.unreliableReceived).toBeGreaterThan(25 * TRAFFIC_S);
+        // Both ends play combat for the client's stay: ~49 StateUpdates/s each way by the sender's own clock
+        // (its loop runs every update that fell due, however late), and reliable game events. The other end
+        // gets what was sent: loopback loses none, and a little may be in flight when the client stops.
+        const other = j === clientJson ? serverJson : clientJson;
+        expect(j.delivery.unreliableSent).toBeGreaterThan(25 * clientPlayedS);
+        expect(other.delivery.unreliableReceived).toBeGreaterThan(0.9 * j.delivery.unreliableSent);
         expect(j.delivery.reliableSent).toBeGreaterThan(10);
         // A stock client gives its never-ACKed fragments up in the end (the bug); a fixed end never gives up here.
         if (mode === 'fixed') expect(j.delivery.gaveUp).toBe(0);
@@ -111,11 +124,10 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
         for (const r of j.conformance) expect(r.status === 'not-exercised', r.rule).toBe(typeof r.reason === 'string');
       }
       // --duration bounds the client's run, goodbye included: 1 s after it at the latest by the run's clock
-      // (0.5 s more for a busy machine's late timers). The process also summarises and exits; with ten live
-      // peers on two cores that has taken up to 0.7 s more, and more when the machine has other work.
+      // (0.5 s more for a busy machine's late timers). The process then summarises and exits by itself
+      // (signal null above: the test kills a process still there EXIT_GRACE_S after its duration).
       expect(clientJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 1 + 0.5);
-      expect(clientElapsedS).toBeLessThanOrEqual(CLIENT_S + 1 + 8);
-      expect(serverJson.wallSeconds).toBeLessThanOrEqual(CLIENT_S + 3 + 0.5);
+      expect(serverJson.stopReason).toBe('signal');
       expect(serverJson.peer.connections['2'].slot).toBe(2);
       expect(clientJson.stopReason).toBe('duration');
       // The stock client re-sends its fragmented checksum response however the server ACKs it (the bug).
@@ -134,7 +146,7 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
           });
         }
       }
-    }, 60_000);
+    }, 90_000);
   }
 
   it('a rule the stock server breaks fails with exit 1, the evidence and a JUnit file; --require-exercised fails a rule that checked nothing', async () => {
@@ -178,5 +190,5 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
     expect(xml).toMatch(
       /<failure message="not exercised, and required to be: checked 0 events: the counterpart re-sent none of its \d+ reliable messages"\/>/,
     );
-  }, 60_000);
+  }, 90_000);
 });
