@@ -9,7 +9,8 @@
 //   server: CONFORM_COUNTERPART) unless the text names another (NAMED_COUNTERPARTS),
 //   a `bcsim peer client` for a documented server;
 // - live wall-time durations capped (LIVE_SECONDS), and conform's waits matched to
-//   the test server's short peer timeout (CONFORM_FLAGS);
+//   a short server peer timeout (CONFORM_FLAGS), which a documented server beside a
+//   conform gets too;
 // - absolute /tmp/… and /results/… paths moved into the sandbox.
 // A block with an example ending in `&` runs in order, as one job (the `&` one beside
 // the rest); every other example runs alone. Identical commands run once.
@@ -115,6 +116,7 @@ async function runJob(job: Job, template: string, deadline: number): Promise<Map
   const background: Array<{ step: Planned; running: Running }> = [];
   const timeLeft = () => Math.max(1000, Math.min(EXAMPLE_TIMEOUT_MS, deadline - performance.now()));
   try {
+    const conform = commands.some((c) => /\bbcsim conform\b/.test(c));
     // A server for the clients, unless the job starts its own.
     const targets = commands
       .map((c) => /--(?:connect|server|upstream) 127\.0\.0\.1:(\d+)/.exec(c)?.[1])
@@ -126,7 +128,6 @@ async function runJob(job: Job, template: string, deadline: number): Promise<Map
     for (const target of new Set(targets)) {
       if (served.has(target)) continue;
       const named = NAMED_COUNTERPARTS.find((n) => commands.some((c) => n.example.test(c)));
-      const conform = commands.some((c) => /\bbcsim conform\b/.test(c));
       const server = counterpartServer(
         dir,
         ports.get(target) as number,
@@ -141,6 +142,7 @@ async function runJob(job: Job, template: string, deadline: number): Promise<Map
       const command = rewrite(step.example.command, dir, ports, notes, {
         background: step.example.background,
         ourServer: target !== undefined && !served.has(target),
+        conformJob: conform,
       });
       const role = liveRole(step.example.command);
       const running = runShell(command, dir, timeLeft(), notes);
