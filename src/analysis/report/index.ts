@@ -21,7 +21,6 @@ export { verdicts } from './verdict.js';
 export { renderAckOutboxReproduction, renderFragmentAckReproduction } from './reproduce-table.js';
 export { STOCK_AND_FIXED, comparisonOf, modesWithCauses, runColumn, runComparison } from './compare.js';
 export { sensitivityModes } from './sensitivity.js';
-export type { ReadingRun } from './sensitivity.js';
 export type { ColumnSettings, ComparedRun, CompareOptions, Comparison, ModeSpec } from './compare.js';
 export { renderCompareTable } from './compare-table.js';
 export { summaryJson } from './documents.js';
