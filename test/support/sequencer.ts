@@ -11,7 +11,7 @@ import { BaseSequencer } from 'vitest/node';
 import type { TestSpecification } from 'vitest/node';
 
 /** CPU-bound files at once: one per core of the 2-core CI machine. */
-export const CPU_PLACES = 2;
+const CPU_PLACES = 2;
 
 /** Seconds one file took alone on one core (vitest --reporter=json), rounded; the slow ones only. */
 const COST_S: Readonly<Record<string, number>> = {
