@@ -4,7 +4,7 @@
 // queued at their sender's update tick and cost no event.
 import { TYPE_GAME } from '../../core/codec/index.js';
 import type { RandomStream, Scheduler, Timer } from '../../core/engine/index.js';
-import { ZERO_US, addUs, bernoulli, exponential, micros, uniformInt, usPerEvent } from '../../core/engine/index.js';
+import { DOUBLE_SEED_US, ZERO_US, addUs, bernoulli, exponential, micros, uniformInt, usPerEvent } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
 import type { Role } from '../transport/index.js';
 import { FULL_MIX, MEASURED_MIX, drawEvent } from './mix.js';
@@ -84,8 +84,8 @@ export class StateUpdateSource {
   private readonly startUs: Micros;
   /** Periodic arrivals sit at start + round(k * period): no rounding drift accumulates. */
   private arrivals = 0;
-  /** When the next StateUpdate arrives; Infinity once stopped. */
-  private nextUs: number;
+  /** When the next StateUpdate arrives; Infinity once stopped. Seeded with a double: it is one. */
+  private nextUs: number = DOUBLE_SEED_US;
 
   constructor(
     private readonly port: TrafficPort,
