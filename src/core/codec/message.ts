@@ -157,41 +157,47 @@ export function newMessageHeader(): MessageHeader {
  * `into` holds garbage).
  */
 export function readHeader(bytes: Uint8Array, offset: number, end: number, into: MessageHeader): DecodeError | null {
-  if (offset >= end) return fail('missing-messages', offset, 'no bytes left for this message');
+  return readFields(bytes, offset, end, into) ? null : headerError(bytes, offset, end);
+}
+
+/**
+ * readHeader's checks and reads without its reasons: a reason built in several
+ * branches from one number was compiled as one conversion hoisted above them all,
+ * paid on every message read. The reasons are headerError's, from one call site.
+ */
+function readFields(bytes: Uint8Array, offset: number, end: number, into: MessageHeader): boolean {
+  if (offset >= end) return false;
   const type = bytes[offset];
-  if (!isKnownType(type)) return fail('unknown-type', offset, `unknown message type 0x${hex2(type)}`);
+  if (!isKnownType(type)) return false;
   const remaining = end - offset;
   into.type = type;
   into.offset = offset;
 
   if (type === TYPE_ACK) {
-    if (remaining < ACK_BYTES) return fail('truncated-message', offset, `ack needs 4 bytes, ${remaining} remain`);
+    if (remaining < ACK_BYTES) return false;
     const flags = bytes[offset + 3];
     const fragment = ackFlagsFragment(flags);
-    if (fragment && remaining < FRAGMENT_ACK_BYTES)
-      return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
+    if (fragment && remaining < FRAGMENT_ACK_BYTES) return false;
     into.seq = bytes[offset + 1] | (bytes[offset + 2] << 8);
     into.flags = flags;
     into.fragIndex = fragment ? bytes[offset + 4] : null;
     into.size = fragment ? FRAGMENT_ACK_BYTES : ACK_BYTES;
     into.payloadStart = offset + into.size;
-    return null;
+    return true;
   }
 
-  if (remaining < 3) return fail('truncated-message', offset, `message header needs 3 bytes, ${remaining} remain`);
+  if (remaining < 3) return false;
   const flagsLen = bytes[offset + 1] | (bytes[offset + 2] << 8);
   const isGame = type === TYPE_GAME;
   const reliable = (flagsLen & FLAG_RELIABLE) !== 0;
   const fragment = isGame && (flagsLen & FLAG_FRAGMENT) !== 0;
   const size = flagsLen & (isGame ? GAME_LENGTH_MASK : GENERIC_LENGTH_MASK);
-  if (size > remaining)
-    return fail('length-past-end', offset, `length ${size} runs past the end (${remaining} bytes remain)`);
+  if (size > remaining) return false;
 
   let pos = offset + 3;
   // Fixed header part, before we may read frag_idx.
   const fixedHeader = dataHeaderBytes(reliable, fragment, fragment ? 1 : null);
-  if (size < fixedHeader)
-    return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader}-byte header`);
+  if (size < fixedHeader) return false;
   let seq: number | null = null;
   if (reliable) {
     seq = bytes[pos] | (bytes[pos + 1] << 8);
@@ -202,8 +208,7 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
   if (fragment) {
     fragIndex = bytes[pos++];
     if (fragIndex === 0) {
-      if (size < fixedHeader + 1)
-        return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader + 1}-byte header`);
+      if (size < fixedHeader + 1) return false;
       fragCount = bytes[pos++];
     }
   }
@@ -216,7 +221,30 @@ export function readHeader(bytes: Uint8Array, offset: number, end: number, into:
   into.fragCount = fragCount;
   into.size = size;
   into.payloadStart = pos;
-  return null;
+  return true;
+}
+
+/** Why readFields refused the message at `offset`: its checks again, in its order, with their reasons. */
+function headerError(bytes: Uint8Array, offset: number, end: number): DecodeError {
+  if (offset >= end) return fail('missing-messages', offset, 'no bytes left for this message');
+  const type = bytes[offset];
+  if (!isKnownType(type)) return fail('unknown-type', offset, `unknown message type 0x${hex2(type)}`);
+  const remaining = end - offset;
+  if (type === TYPE_ACK) {
+    if (remaining < ACK_BYTES) return fail('truncated-message', offset, `ack needs 4 bytes, ${remaining} remain`);
+    return fail('truncated-message', offset, `fragment ack needs 5 bytes, ${remaining} remain`);
+  }
+  if (remaining < 3) return fail('truncated-message', offset, `message header needs 3 bytes, ${remaining} remain`);
+  const flagsLen = bytes[offset + 1] | (bytes[offset + 2] << 8);
+  const isGame = type === TYPE_GAME;
+  const fragment = isGame && (flagsLen & FLAG_FRAGMENT) !== 0;
+  const size = flagsLen & (isGame ? GAME_LENGTH_MASK : GENERIC_LENGTH_MASK);
+  if (size > remaining)
+    return fail('length-past-end', offset, `length ${size} runs past the end (${remaining} bytes remain)`);
+  const fixedHeader = dataHeaderBytes((flagsLen & FLAG_RELIABLE) !== 0, fragment, fragment ? 1 : null);
+  if (size < fixedHeader)
+    return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader}-byte header`);
+  return fail('length-below-header', offset, `length ${size} is smaller than its ${fixedHeader + 1}-byte header`);
 }
 
 /** The message `header` describes, as its own object; a data payload is a view into `bytes`. */

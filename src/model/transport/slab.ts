@@ -16,8 +16,11 @@ export class Slab {
 
   /** Room for one datagram of up to `bytes` bytes: its offset in `current` (no tuple per datagram). */
   reserve(bytes: number): number {
-    if (bytes > MAX_DATAGRAM_BYTES) throw new Error(`slab: ${bytes} bytes exceed a datagram`);
-    if (!(bytes >= DATAGRAM_HEADER_BYTES)) throw new Error(`slab: ${bytes} bytes are less than a datagram header`);
+    // One throw: two reasons built from one number were compiled as one conversion above both.
+    if (!(bytes >= DATAGRAM_HEADER_BYTES && bytes <= MAX_DATAGRAM_BYTES))
+      throw new Error(
+        `slab: ${bytes} bytes ${bytes > MAX_DATAGRAM_BYTES ? 'exceed a datagram' : 'are less than a datagram header'}`,
+      );
     if (this.used + bytes > SLAB_BYTES) {
       this.buffer = new Uint8Array(SLAB_BYTES);
       this.used = 0;
