@@ -60,11 +60,7 @@ export class Simulator implements Scheduler {
   /** Schedules `fn` at absolute time `atUs` (an integer, not in the past). */
   at(atUs: Micros, fn: () => void): Timer {
     assertTime(atUs, this.nowUs);
-    if (this.heap.length >= MAX_PENDING_EVENTS) {
-      throw new LimitError(
-        `simulator: more than ${MAX_PENDING_EVENTS.toLocaleString('en-US')} pending events (datagrams in flight and timers); lower the latency, rates or duplication`,
-      );
-    }
+    this.assertRoom();
     const slot = newSlot(atUs, this.nextSeq++, this.heap.length, fn);
     this.heap.push(slot);
     this.siftUp(slot.heapIndex);
@@ -93,6 +89,7 @@ export class Simulator implements Scheduler {
     assertTime(atUs, this.nowUs);
     const slot = timer as TimerSlot;
     const pending = slot.heapIndex >= 0 && this.heap[slot.heapIndex] === slot;
+    if (!pending) this.assertRoom();
     slot.at = atUs;
     slot.seq = this.nextSeq++;
     if (pending) {
@@ -131,6 +128,15 @@ export class Simulator implements Scheduler {
     if (this.heap.length === 0) return false;
     this.dispatchHead();
     return true;
+  }
+
+  /** A timer about to join the heap must fit under the bound. */
+  private assertRoom(): void {
+    if (this.heap.length >= MAX_PENDING_EVENTS) {
+      throw new LimitError(
+        `simulator: more than ${MAX_PENDING_EVENTS.toLocaleString('en-US')} pending events (datagrams in flight and timers); lower the latency, rates or duplication`,
+      );
+    }
   }
 
   private dispatchHead(): void {

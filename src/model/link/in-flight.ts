@@ -3,7 +3,7 @@
 // record: a closure over five values per datagram costs ~200 bytes, measured at
 // a sixth of what a simulated hour of long-session allocates.
 import { DOUBLE_SEED_US } from '../../core/engine/index.js';
-import type { Micros } from '../../core/engine/index.js';
+import type { Micros, Timer } from '../../core/engine/index.js';
 
 /** Spare flights a link keeps for reuse: an explicit bound on the pool. */
 export const MAX_SPARE_FLIGHTS = 1024;
@@ -17,6 +17,8 @@ export class Flight {
   duplicate = false;
   /** The scheduler's callback: lands this flight. Made once per record. */
   readonly land: () => void;
+  /** Its arrival timer, made at the first flight and rescheduled by the next: no timer object per datagram. */
+  timer: Timer | null = null;
 
   constructor(onLand: (flight: Flight) => void) {
     this.land = () => onLand(this);

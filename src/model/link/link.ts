@@ -121,15 +121,24 @@ export class Link {
     }
 
     const arriveUs = this.slotted(addUs(departUs, this.decisions.delayUs(index, sentAtUs)));
-    this.sim.at(arriveUs, this.flights.take(bytes, uids, index, sentAtUs, false).land);
+    this.schedule(this.flights.take(bytes, uids, index, sentAtUs, false), arriveUs);
 
     const copyDelayUs = this.decisions.duplicateUs(index, sentAtUs);
     if (copyDelayUs !== null) {
       c.duplicated++;
       // Scheduled after the original, so at an equal time it is dispatched second.
       const copyAtUs = this.slotted(addUs(arriveUs, copyDelayUs));
-      this.sim.at(copyAtUs, this.flights.take(bytes.slice(), uids, index, sentAtUs, true).land);
+      this.schedule(this.flights.take(bytes.slice(), uids, index, sentAtUs, true), copyAtUs);
     }
+  }
+
+  /**
+   * A flight taken from the pool has landed, so its timer is not pending: rescheduling it
+   * takes a fresh insertion sequence exactly as a new timer would.
+   */
+  private schedule(flight: Flight, atUs: Micros): void {
+    if (flight.timer === null) flight.timer = this.sim.at(atUs, flight.land);
+    else this.sim.reschedule(flight.timer, atUs);
   }
 
   /** A flight's arrival event: its record goes back to the pool before the datagram is delivered. */
