@@ -1,4 +1,4 @@
-// Fixed-mode swarm, first half: runs 0..149. See generator.ts and invariants.ts.
-import { swarmChunks } from './chunks.js';
+// Fixed-mode swarm on the committed generator seed: runs 0..99. See chunks.ts.
+import { CI_RUNS_PER_SEED, swarmChunks } from './chunks.js';
 
-swarmChunks(0, 150);
+swarmChunks(0, CI_RUNS_PER_SEED);

@@ -1,5 +1,4 @@
-// Fixed-mode swarm, second half: runs 150..299. See generator.ts and invariants.ts.
-import { SWARM_RUNS } from '../../src/tools/swarm/generator.js';
-import { swarmChunks } from './chunks.js';
+// Fixed-mode swarm on a second generator seed: runs 0..99. See chunks.ts.
+import { CI_RUNS_PER_SEED, MORE_CI_SEEDS, swarmChunks } from './chunks.js';
 
-swarmChunks(150, SWARM_RUNS);
+swarmChunks(0, CI_RUNS_PER_SEED, 50, MORE_CI_SEEDS[0]);
