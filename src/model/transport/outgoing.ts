@@ -1,9 +1,9 @@
 // A queued outgoing data message: the model of the stock TGMessage object
 // (fragmented-reliable-ack-bug-analysis.md, "TGMessage Object Layout"). It is
 // also a valid codec DataMessage, so the send cycle encodes it without copying.
-import { TYPE_BOOT, TYPE_DISCONNECT, isLowType } from '../../core/codec/index.js';
+import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME, isLowType } from '../../core/codec/index.js';
 import type { DataMessage, DataType } from '../../core/codec/index.js';
-import { micros } from '../../core/engine/index.js';
+import { DOUBLE_SEED_US, micros } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
 
 export interface OutgoingMessage extends DataMessage {
@@ -51,6 +51,14 @@ export function newOutgoing(
     lastSendUs: NOT_SENT_US,
   };
 }
+
+// The literal's time fields hold doubles from the first message on (time.ts): a message
+// sent after 2^31 µs would otherwise change their representation mid-run and throw away
+// the compiled send path.
+const seeded: Writable<OutgoingMessage> = newOutgoing(TYPE_GAME, false, false, null, new Uint8Array(0), -1);
+seeded.intervalUs = DOUBLE_SEED_US;
+seeded.firstSendUs = DOUBLE_SEED_US;
+seeded.lastSendUs = DOUBLE_SEED_US;
 
 /** Spare unreliable messages kept for reuse per peer: an explicit bound on the pool. */
 export const MAX_SPARE_OUTGOING = 256;

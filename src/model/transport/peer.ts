@@ -13,7 +13,7 @@ import {
 } from '../../core/codec/index.js';
 import { writeDatagram } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
-import { ZERO_US, msToUsUnrounded } from '../../core/engine/index.js';
+import { DOUBLE_SEED_US, ZERO_US, msToUsUnrounded } from '../../core/engine/index.js';
 import type { Micros, Scheduler } from '../../core/engine/index.js';
 import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
@@ -75,7 +75,7 @@ export class PeerTransport implements UpdateSteps {
   private readonly lifecycle: ConnectionLifecycle;
   /** Own id in the datagram header: 0x01 for the server, the assigned slot for a client. */
   private ownPeerId: number;
-  lastSentUs: Micros = ZERO_US;
+  lastSentUs: Micros = DOUBLE_SEED_US;
   /** A message was given up during this update (onGiveUp: disconnect): the first one, and at which limit. */
   private gaveUpInUpdate: GivenUp | null = null;
   private ended: EndCause | null = null;
@@ -90,6 +90,7 @@ export class PeerTransport implements UpdateSteps {
     readonly identity: HostIdentity = role === 'server' ? SERVER_IDENTITY : clientIdentity(1),
   ) {
     this.ownPeerId = role === 'server' ? PEER_ID_SERVER : PEER_ID_UNASSIGNED;
+    this.lastSentUs = ZERO_US; // a double field from its first store (time.ts)
     this.sendHelper = new SendHelper(params, this.counters, hooks);
     this.firstSendQueue = this.sendHelper.firstSendQueue;
     this.sendSeq = this.sendHelper.sendSeq;

@@ -15,7 +15,7 @@ import {
   readHeaders,
 } from '../../core/codec/index.js';
 import type { AckMessage, DataMessage, Located, MessageHeader } from '../../core/codec/index.js';
-import { ZERO_US } from '../../core/engine/index.js';
+import { DOUBLE_SEED_US, ZERO_US } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
 import type { AckOutbox } from './ack-outbox.js';
 import type { PeerCounters } from './counters.js';
@@ -43,7 +43,7 @@ export interface ReceiverParts {
 
 export class Receiver {
   /** When the last datagram was read: the peer timeout counts from here. */
-  lastActivityUs: Micros = ZERO_US;
+  lastActivityUs: Micros = DOUBLE_SEED_US;
   private readonly inbox = new Inbox();
   /** Taken in this update's receive step, handed on in its dispatch step. */
   private taken: Delivery[] = [];
@@ -62,14 +62,18 @@ export class Receiver {
   /** One header per message of the datagram being read, reused: ACKs and unreliable messages cost no object. */
   private readonly headers: MessageHeader[] = [];
   /** The update time readAll reads at, for receiveWaiting (made once, not per update). */
-  private readingUs: Micros = ZERO_US;
+  private readingUs: Micros = DOUBLE_SEED_US;
   private readonly receiveWaiting = (bytes: Uint8Array, uids: readonly number[]) =>
     this.receive(bytes, uids, this.readingUs);
   /** connectAck after-reply: the low seq of a Connect read without an ACK entry, ACKed one update later. */
   private connectToAck: number | null = null;
-  private connectToAckUs: Micros = ZERO_US;
+  private connectToAckUs: Micros = DOUBLE_SEED_US;
 
   constructor(private readonly parts: ReceiverParts) {
+    // The time fields hold a double from their first store (time.ts), then start at zero.
+    this.lastActivityUs = ZERO_US;
+    this.readingUs = ZERO_US;
+    this.connectToAckUs = ZERO_US;
     const take = (delivery: Delivery) => this.taken.push(delivery);
     const limitHit = () => parts.counters.receiveBufferLimitHits++;
     const arrivalOrder = parts.switches.plantedBug === 'reassembly-by-arrival-order';
