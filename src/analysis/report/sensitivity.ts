@@ -6,9 +6,24 @@
 import { VERDICT_ALTERNATIVES, alternativeDescription, alternativeRun } from '../reproduce/index.js';
 import type { VerdictAlternative } from '../reproduce/index.js';
 import type { SeriesTrend } from '../../model/metrics/index.js';
-import type { Scenario } from '../../model/scenario/index.js';
+import type { Scenario, SwitchOverrides } from '../../model/scenario/index.js';
 import type { Summary } from '../../model/session/index.js';
-import type { ComparedRun, ModeSpec } from './compare.js';
+import type { PresetName } from '../../model/transport/index.js';
+
+/** What a sensitivity column needs of a comparison's column (compare.ts's ModeSpec is one). */
+interface Column {
+  readonly label: string;
+  readonly preset: PresetName;
+  readonly switches?: SwitchOverrides;
+  readonly scenario?: Scenario;
+}
+
+/** What it needs of a column's run (compare.ts's ComparedRun is one). */
+interface ColumnRun {
+  readonly spec: Column;
+  readonly summary: Summary;
+  readonly trends: readonly SeriesTrend[];
+}
 
 /** The stock column's figures under one reading of similar rank. */
 export interface ReadingRun {
@@ -22,20 +37,20 @@ export interface ReadingRun {
 const LABEL_PREFIX = 'reading:';
 
 /** One extra column per reading of similar rank, for the column labelled stock; none without one. */
-export function sensitivityModes(scenario: Scenario, modes: readonly ModeSpec[]): ModeSpec[] {
+export function sensitivityModes(scenario: Scenario, modes: readonly Column[]): Column[] {
   const stock = modes.find((m) => m.label === 'stock');
   if (stock === undefined) return [];
-  return VERDICT_ALTERNATIVES.map((name): ModeSpec => {
+  return VERDICT_ALTERNATIVES.map((name): Column => {
     const alt = alternativeRun(stock.scenario ?? scenario, stock.switches ?? {}, name);
     return { label: `${LABEL_PREFIX}${name}`, preset: 'stock', switches: alt.switches, scenario: alt.scenario };
   });
 }
 
 /** The runs of `modes.length` columns followed by their sensitivity columns, split apart. */
-export function splitSensitivity(
-  runs: readonly ComparedRun[],
+export function splitSensitivity<R extends ColumnRun>(
+  runs: readonly R[],
   columns: number,
-): { runs: ComparedRun[]; sensitivity: ReadingRun[] } {
+): { runs: R[]; sensitivity: ReadingRun[] } {
   const readings = runs.slice(columns).map((run): ReadingRun => {
     const name = run.spec.label.slice(LABEL_PREFIX.length) as VerdictAlternative;
     if (!run.spec.label.startsWith(LABEL_PREFIX) || !VERDICT_ALTERNATIVES.includes(name))
