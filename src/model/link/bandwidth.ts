@@ -1,12 +1,16 @@
 // Token-bucket rate limit with a FIFO tail-drop queue, computed arithmetically:
 // no per-byte or per-refill events, one departure time per datagram.
-import { ZERO_US, addUs, countOverUs, diffUs, maxUs, micros, usForAmount } from '../../core/engine/index.js';
+import { DOUBLE_SEED_US, ZERO_US, addUs, countOverUs, diffUs, maxUs, micros, usForAmount } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
 
 export class TokenBucket {
-  /** Token level (bytes) at `levelAtUs`, the previous departure (or creation). */
-  private tokensBytes: number;
-  private levelAtUs = ZERO_US;
+  /**
+   * Token level (bytes) at `levelAtUs`, the previous departure (or creation). Both hold
+   * doubles from their first store (time.ts): a field declared without a value boxes
+   * every fractional level stored in it.
+   */
+  private tokensBytes = 0.5;
+  private levelAtUs = DOUBLE_SEED_US;
   /** Departure times of admitted datagrams, non-decreasing (FIFO); [head..] may still be waiting. */
   private departuresUs: Micros[] = [];
   private head = 0;
@@ -17,6 +21,7 @@ export class TokenBucket {
     private readonly queueLimitPackets: number,
   ) {
     this.tokensBytes = burstBytes; // starts full
+    this.levelAtUs = ZERO_US;
   }
 
   /** Datagrams still waiting for tokens at `nowUs`. */
