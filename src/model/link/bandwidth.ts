@@ -1,6 +1,15 @@
 // Token-bucket rate limit with a FIFO tail-drop queue, computed arithmetically:
 // no per-byte or per-refill events, one departure time per datagram.
-import { DOUBLE_SEED_US, ZERO_US, addUs, countOverUs, diffUs, maxUs, micros, usForAmount } from '../../core/engine/index.js';
+import {
+  DOUBLE_SEED_US,
+  ZERO_US,
+  addUs,
+  countOverUs,
+  diffUs,
+  maxUs,
+  micros,
+  usForAmount,
+} from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
 
 export class TokenBucket {

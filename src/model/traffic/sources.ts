@@ -4,7 +4,16 @@
 // queued at their sender's update tick and cost no event.
 import { TYPE_GAME } from '../../core/codec/index.js';
 import type { RandomStream, Scheduler, Timer } from '../../core/engine/index.js';
-import { DOUBLE_SEED_US, ZERO_US, addUs, bernoulli, exponential, micros, uniformInt, usPerEvent } from '../../core/engine/index.js';
+import {
+  DOUBLE_SEED_US,
+  ZERO_US,
+  addUs,
+  bernoulli,
+  exponential,
+  micros,
+  uniformInt,
+  usPerEvent,
+} from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
 import type { Role } from '../transport/index.js';
 import { FULL_MIX, MEASURED_MIX, drawEvent } from './mix.js';
