@@ -131,19 +131,24 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
       expect(serverJson.peer.connections['2'].slot).toBe(2);
       expect(clientJson.stopReason).toBe('duration');
       // The stock client re-sends its fragmented checksum response however the server ACKs it (the bug).
+      // A fixed client never re-sends a message after its ACK, as the server judges it; it may re-send
+      // one whose ACK a busy machine delayed past the 2 s interval, which is not a fault of either end.
+      const clientAfterAck = serverJson.conformance.find((r) => r.rule === 'stops-after-ack');
       if (clientMode === 'stock') expect(clientJson.peer.retransmits).toBeGreaterThan(0);
-      else expect(clientJson.peer.retransmits).toBe(0);
+      else expect(clientAfterAck?.status, JSON.stringify(clientAfterAck)).not.toBe('fail');
       if (clientMode === 'fixed' && serverMode === 'fixed') {
-        // The fixed pair fails no default rule, both ways. A fixed end on a clean link never re-sends,
-        // so retransmit-interval is not exercised; that does not fail the run.
+        // The fixed pair fails no default rule, both ways. A fixed end whose ACKs come in time never
+        // re-sends, so retransmit-interval is not exercised, which does not fail the run.
         expect(client.code).toBe(0);
         expect(server.code).toBe(0);
-        for (const j of [clientJson, serverJson]) {
+        for (const [j, other] of [
+          [clientJson, serverJson],
+          [serverJson, clientJson],
+        ]) {
           expect(j.conformanceCounts.failed).toBe(0);
-          expect(j.conformance.find((r) => r.rule === 'retransmit-interval')).toMatchObject({
-            status: 'not-exercised',
-            passed: false,
-          });
+          const interval = j.conformance.find((r) => r.rule === 'retransmit-interval');
+          if (other.peer.retransmits === 0) expect(interval).toMatchObject({ status: 'not-exercised', passed: false });
+          else expect(interval?.status).toBe('pass');
         }
       }
     }, 90_000);
