@@ -30,30 +30,40 @@ interface ProxyJson {
   analysis: { connections: Array<{ clientToServer: { fragments: { retransmissions: number; rounds: number } } }> };
 }
 
+/** A proxy or server still running this long after the client's --duration is killed (its signal is then set). */
+const EXIT_GRACE_S = 20;
+
 async function chain(proxyArgs: string[], clientS: number) {
   const [serverPort, proxyPort] = [await freeUdpPort(), await freeUdpPort()];
-  const server = bcsim([
-    'peer',
-    'server',
-    '--listen',
-    `127.0.0.1:${serverPort}`,
-    '--mode',
-    'fixed',
-    '--duration',
-    `${clientS + 4}s`,
-    '--json',
-  ]);
-  const proxy = bcsim([
-    'proxy',
-    '--listen',
-    `127.0.0.1:${proxyPort}`,
-    '--upstream',
-    `127.0.0.1:${serverPort}`,
-    '--duration',
-    `${clientS + 3}s`,
-    '--json',
-    ...proxyArgs,
-  ]);
+  const server = bcsim(
+    [
+      'peer',
+      'server',
+      '--listen',
+      `127.0.0.1:${serverPort}`,
+      '--mode',
+      'fixed',
+      // Stopped by the test once the client is gone, however long the client took to start; a backstop.
+      '--duration',
+      `${clientS + EXIT_GRACE_S}s`,
+      '--json',
+    ],
+    (clientS + 2 * EXIT_GRACE_S) * 1000,
+  );
+  const proxy = bcsim(
+    [
+      'proxy',
+      '--listen',
+      `127.0.0.1:${proxyPort}`,
+      '--upstream',
+      `127.0.0.1:${serverPort}`,
+      '--duration',
+      `${clientS + EXIT_GRACE_S}s`,
+      '--json',
+      ...proxyArgs,
+    ],
+    (clientS + 2 * EXIT_GRACE_S) * 1000,
+  );
   await Promise.all([server.stderrSays('waiting for clients'), proxy.stderrSays('listening on')]);
   const client = bcsim([
     'peer',
@@ -66,7 +76,12 @@ async function chain(proxyArgs: string[], clientS: number) {
     `${clientS}s`,
     '--json',
   ]);
-  const [c, p, s] = await Promise.all([client.exited, proxy.exited, server.exited]);
+  // The client ends by its own --duration, goodbye included; then the proxy and the server are
+  // stopped as a user stops them, so a slow start of the client on a busy machine cannot cut its end.
+  const c = await client.exited;
+  proxy.child.kill('SIGINT');
+  server.child.kill('SIGINT');
+  const [p, s] = await Promise.all([proxy.exited, server.exited]);
   for (const run of [c, p, s]) expect(run.signal, run.stderr).toBeNull();
   return {
     client: JSON.parse(c.stdout) as LiveJson,
