@@ -1,5 +1,5 @@
 // The sensitivity runs of a comparison (compare --sensitivity): the stock column
-// again under each reading of similar rank (DECISIONS.md 25), as extra columns that
+// again under each reading of similar rank (docs/sources.md 25), as extra columns that
 // run beside the others, here or on the worker pool, and are split off afterwards.
 // They cost a full run each, so they are opt-in; without them a verdict names the
 // readings it rests on and says they were not rerun.
