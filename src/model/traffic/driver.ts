@@ -170,9 +170,16 @@ export class TrafficDriver {
     return this.members;
   }
 
-  /** Every change of `status` or `shipless` goes through here, so the cached lists never go stale. */
+  /** Every change of `status` goes through here, and of `shipless` through setShipless: the cached lists never go stale. */
   private setStatus(client: number, status: ClientStatus): void {
     this.status[client] = status;
+    this.members = null;
+  }
+
+  /** A player loses its ship until `respawn` fires, or (null) has one again. */
+  private setShipless(client: number, respawn: Timer | null): void {
+    if (respawn === null) this.shipless.delete(client);
+    else this.shipless.set(client, respawn);
     this.members = null;
   }
 
@@ -264,8 +271,7 @@ export class TrafficDriver {
     for (const k of this.fed())
       for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
     this.cancelClientTimers(victim);
-    this.members = null;
-    this.shipless.set(
+    this.setShipless(
       victim,
       this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)),
     );
@@ -278,8 +284,7 @@ export class TrafficDriver {
     const timer = this.shipless.get(client);
     if (timer === undefined) return;
     this.port.sim.cancel(timer);
-    this.shipless.delete(client);
-    this.members = null;
+    this.setShipless(client, null);
     if (!restart || this.status[client] !== 'in-game' || this.planOver) return;
     this.cancelClientTimers(client);
     this.startClientSources(client);
