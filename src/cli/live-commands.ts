@@ -70,12 +70,12 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .option('--connect <host:port>', 'client: the server to join (required for a client)')
     .option(
       '--bind <host:port>',
-      'client: where to bind its socket; default loopback, any port (required when --connect is not loopback)',
+      'client: where to bind its socket (with --clients N, client k at the port k - 1 past it; port 0: any port each); default loopback, any port (required when --connect is not loopback)',
     )
     .option('--listen <host:port>', 'server: where to listen (required for a server)')
     .option(
       '--clients <n>',
-      'server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time); default 1',
+      "server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time). client: how many clients to play from one command, 1 to 16, each with its own socket, playing its share of the scenario's traffic and judged on its own connection; default 1",
     )
     .option('--scenario <s>', 'the traffic to play (built-in name or file): its join, then its phases; default: live')
     .option(

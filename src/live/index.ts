@@ -13,6 +13,8 @@ export { summarizeLive, analyzeWire, judgedUntilUs, LIVE_SUMMARY_SCHEMA } from '
 export type { LiveSummary } from './peer/live-summary.js';
 export { renderLiveSummary } from './peer/live-report.js';
 export { joinResult } from './peer/join-check.js';
+export { clientVerdicts, renderClientVerdicts } from './peer/client-verdicts.js';
+export type { ClientVerdict } from './peer/client-verdicts.js';
 export { noAnswerSentence } from './peer/no-answer.js';
 export { checksumRefusal } from './peer/checksum-refusal.js';
 export type { ChecksumRefusal } from './peer/checksum-refusal.js';

@@ -48,7 +48,7 @@ function silentRun(role: Role, preset: PresetName, durationS: number) {
     scenario,
     switches: switchesFor(scenario, preset),
     seed: 1,
-    socket,
+    sockets: [socket],
     remote: role === 'client' ? { host: '127.0.0.1', port: 9, family: 4 } : null,
     clients: 1,
     durationUs: micros(durationS * S),

@@ -21,7 +21,14 @@ describe('bcsim peer: bad input', () => {
       ['peer', 'server', '--listen', '127.0.0.1:22101', '--clients', '0'],
       /--clients: "0" is not a whole number in 1\.\.16/,
     ],
-    [['peer', 'client', '--connect', '127.0.0.1:22101', '--clients', '2'], /--clients is for a server/],
+    [
+      ['peer', 'client', '--connect', '127.0.0.1:22101', '--clients', '17'],
+      /--clients: "17" is not a whole number in 1\.\.16/,
+    ],
+    [
+      ['peer', 'client', '--connect', '127.0.0.1:22101', '--bind', '127.0.0.1:65534', '--clients', '3'],
+      /--bind: 3 clients from port 65534 run past port 65535; give a lower port/,
+    ],
     [['peer', 'client', '--connect', '127.0.0.1:22101', '--scenario', 'nope'], /no built-in scenario of that name/],
     [['peer', 'client', '--connect', '127.0.0.1:22101', '--duration', 'soon'], /--duration/],
     [['peer', 'client', '--connect', '127.0.0.1:22101', '--expect', '/nonexistent/rules.json'], /rules\.json/],

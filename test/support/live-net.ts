@@ -111,7 +111,10 @@ export function netServer(net: VirtualNet, o: NetPeerOptions): LivePeer {
   return startPeer(net, 'server', SERVER_ADDRESS, o);
 }
 
-/** A bcsim peer client at `at` ("host:port") talking to SERVER_ADDRESS on `net`. */
+/**
+ * A bcsim peer client at `at` ("host:port") talking to SERVER_ADDRESS on `net`; with `clients` N,
+ * client k at the port `k - 1` past `at`'s, as `peer client --clients N --bind` binds them.
+ */
 export function netClient(net: VirtualNet, at: string, o: NetPeerOptions): LivePeer {
   return startPeer(net, 'client', at, o);
 }
@@ -123,7 +126,7 @@ function startPeer(net: VirtualNet, role: 'client' | 'server', at: string, o: Ne
     scenario: o.scenario,
     switches: o.switches,
     seed: o.seed,
-    socket: net.socket(at),
+    sockets: role === 'server' ? [net.socket(at)] : clientAddresses(at, o.clients ?? 1).map((a) => net.socket(a)),
     remote: role === 'client' ? { host, port: Number(port), family: 4 } : null,
     clients: o.clients ?? 1,
     durationUs: o.durationS === null ? null : micros(o.durationS * 1_000_000),
@@ -133,6 +136,12 @@ function startPeer(net: VirtualNet, role: 'client' | 'server', at: string, o: Ne
   });
   live.start();
   return live;
+}
+
+/** The addresses of a client side's `count` clients, from `first` ("host:port") on, one port apart. */
+export function clientAddresses(first: string, count: number): string[] {
+  const [host, port] = first.split(':');
+  return Array.from({ length: count }, (_, i) => `${host}:${Number(port) + i}`);
 }
 
 /** Watches a server's wire log: the source address of every datagram it applied, by connection. */

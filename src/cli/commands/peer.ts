@@ -17,6 +17,8 @@ import {
   judgedUntilUs,
   renderLiveSummary,
   joinResult,
+  clientVerdicts,
+  renderClientVerdicts,
   noAnswerSentence,
   checksumRefusal,
   ConformanceRulesError,
@@ -32,7 +34,14 @@ import {
   MAX_WIRE_LOG_MIB,
 } from '../../live/index.js';
 import type { ChecksumChecks } from '../../live/index.js';
-import type { ChecksumRefusal, HostPort, LiveSummary, ConformanceCounts, ConformanceResult } from '../../live/index.js';
+import type {
+  ChecksumRefusal,
+  ClientVerdict,
+  HostPort,
+  LiveSummary,
+  ConformanceCounts,
+  ConformanceResult,
+} from '../../live/index.js';
 import { writeFilesTogether } from '../../analysis/report/index.js';
 import { modeLabel, switchesFor } from '../../model/session/index.js';
 import type { Role } from '../../model/transport/index.js';
@@ -65,7 +74,7 @@ export interface PeerFlags {
   wireLogMb?: string;
 }
 
-/** Most clients one live server serves (each is a full peer state). */
+/** Most clients one live server serves, or one client side plays (each is a full peer state). */
 export const MAX_LIVE_CLIENTS = 16;
 
 export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Promise<number> {
@@ -73,7 +82,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     throw new UsageError(`peer: the side is "client" or "server", not "${side}"`);
   const role: Role = side;
   const addresses = peerAddresses(role, flags);
-  const clients = clientsFlag(role, flags.clients);
+  const clients = clientsFlag(flags.clients);
   const wireLogBytes = wireLogFlag(flags.wireLogMb);
   const mode = modeSpec(flags.mode);
   const manifest = manifestFlag(flags.manifest, io.cwd);
@@ -98,7 +107,11 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
       );
   }
 
-  const socket = await bindOrUsage(addresses.bind, role === 'server' ? '--listen' : '--bind');
+  const sockets = await bindAll(
+    addresses.bind,
+    role === 'server' ? 1 : clients,
+    role === 'server' ? '--listen' : '--bind',
+  );
   const statusShown = io.stderrIsTTY && !flags.json;
   // At once, one line (over the status line on a terminal).
   const warn = (line: string) => io.stderr(`${statusShown ? '\r\x1b[K' : ''}bcsim peer ${role}: ${line}\n`);
@@ -108,7 +121,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     scenario,
     switches: switchesFor(scenario, preset),
     seed,
-    socket,
+    sockets,
     remote: addresses.remote,
     clients,
     durationUs,
@@ -119,9 +132,11 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   });
   const stopOnSignal = io.onInterrupt?.(() => live.stop('signal'));
   const status = statusShown ? setInterval(() => io.stderr(`\r${statusLine(live)}\x1b[K`), 500) : null;
-  const local = formatHostPort(socket.address());
+  const locals = sockets.map((s) => formatHostPort(s.address()));
+  const local = locals[0];
+  const many = locals.length > 1 ? `${locals.length} clients from ${locals.join(', ')}` : local;
   io.stderr(
-    `bcsim peer ${role}: ${local}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`,
+    `bcsim peer ${role}: ${many}${addresses.remote ? ` -> ${formatHostPort({ address: addresses.remote.host, port: addresses.remote.port })}` : ', waiting for clients'}, ${scenario.name}, mode ${preset}, ${usToSeconds(durationUs)} s\n`,
   );
   if (manifest !== null) io.stderr(`bcsim peer ${role}: ${manifestLine(role, manifest, checksums)}\n`);
   try {
@@ -133,7 +148,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
       clearInterval(status);
       io.stderr('\r\x1b[K');
     }
-    socket.close();
+    for (const s of sockets) s.close();
   }
   if (live.clock.failure !== null) throw live.clock.failure;
 
@@ -150,7 +165,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   });
   // A client the server refused at a checksum answer: that comes first, with the hashes it sent.
   const refusal =
-    role === 'client' && live.connections[0].joinedAtUs === null
+    role === 'client' && clients === 1 && live.connections[0].joinedAtUs === null
       ? checksumRefusal(live.log.records, scenario.traffic.manifest, judgedUntilUs(live), manifest?.file ?? null)
       : null;
   const join = joinResult(live, refusal);
@@ -161,6 +176,17 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   ];
   const results = flags.requireExercised ? requireExercised(judged) : judged;
   const counts = countVerdicts(results);
+  // Several clients: each judged on its own connection as well (the results above are all of them together).
+  const perClient =
+    role === 'client' && clients > 1
+      ? clientVerdicts(live, {
+          rules,
+          requireExercised: flags.requireExercised === true,
+          manifest: scenario.traffic.manifest,
+          manifestFile: manifest?.file ?? null,
+          locals,
+        })
+      : null;
   const noAnswer = noAnswerSentence(summary);
   const report: LiveSummary & {
     noAnswer: string | null;
@@ -168,6 +194,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     manifest: Pick<ManifestFlag, 'file' | 'form' | 'rounds'> | null;
     conformanceCounts: ConformanceCounts;
     conformance: ConformanceResult[];
+    clients?: ClientVerdict[];
   } = {
     ...summary,
     noAnswer,
@@ -175,6 +202,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     manifest: manifest === null ? null : { file: manifest.file, form: manifest.form, rounds: manifest.rounds },
     conformanceCounts: counts,
     conformance: results,
+    ...(perClient === null ? {} : { clients: perClient }),
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   // The summary and the JUnit file appear together or not at all.
@@ -192,7 +220,10 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     if (first !== null) io.stderr(`${first}\n`);
     io.stdout(json);
   } else {
-    io.stdout(`${first === null ? '' : `${first}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n`);
+    const each = perClient === null ? '' : `${renderClientVerdicts(perClient)}\n`;
+    io.stdout(
+      `${first === null ? '' : `${first}\n`}${renderLiveSummary(summary)}\n${renderConformance(results)}\n${each}`,
+    );
   }
   return counts.failed === 0 && join.status === 'pass' ? EXIT_OK : EXIT_FAILED;
 }
@@ -248,9 +279,8 @@ function manifestLine(role: Role, manifest: ManifestFlag, checksums: ChecksumChe
   );
 }
 
-function clientsFlag(role: Role, value: string | undefined): number {
+function clientsFlag(value: string | undefined): number {
   if (value === undefined) return 1;
-  if (role === 'client') throw new UsageError('peer client: --clients is for a server (a client is one client)');
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS)
     throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
@@ -275,10 +305,20 @@ function rulesFile(file: string): ReturnType<typeof loadRulesFile> {
   }
 }
 
-async function bindOrUsage(at: HostPort, flag: string): Promise<Socket> {
+/** `count` sockets: at `at`, then one port past it each (any port each when `at`'s port is 0). */
+async function bindAll(at: HostPort, count: number, flag: string): Promise<Socket[]> {
+  const sockets: Socket[] = [];
   try {
-    return await bindUdp(at, flag);
+    for (let i = 0; i < count; i++) {
+      const port = at.port === 0 ? 0 : at.port + i;
+      if (port > 65535)
+        throw new UsageError(`${flag}: ${count} clients from port ${at.port} run past port 65535; give a lower port`);
+      sockets.push(await bindUdp({ ...at, port }, flag));
+    }
+    return sockets;
   } catch (error) {
+    for (const s of sockets) s.close();
+    if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message);
   }
 }

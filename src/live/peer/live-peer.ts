@@ -48,11 +48,14 @@ export interface LivePeerOptions {
   readonly scenario: Scenario;
   readonly switches: TransportSwitches;
   readonly seed: number;
-  /** The socket, bound where the user said (the CLI binds it). */
-  readonly socket: Socket;
+  /** The sockets, bound where the user said (the CLI binds them): a server's one, or one per client. */
+  readonly sockets: readonly Socket[];
   /** A client's server; null for a server (it answers whoever connects). */
   readonly remote: HostPort | null;
-  /** Clients a server serves: the k-th new address is client k; later ones are refused and counted. */
+  /**
+   * A server: the clients it serves (the k-th new address is client k; later ones are refused and counted).
+   * A client side: the clients it plays, client k on `sockets[k - 1]`, each its own connection.
+   */
   readonly clients: number;
   readonly durationUs: Micros | null;
   readonly clock?: WallClock;
@@ -75,7 +78,8 @@ export class LivePeer {
   readonly traffic: TrafficDriver;
   readonly bridge: RemoteBridge;
   readonly host: ServerHost | null = null;
-  private readonly clientLoop: UpdateLoop | null = null;
+  /** A client side's update loops, one per client (index = client - 1); none for a server. */
+  private readonly clientLoops: UpdateLoop[] = [];
   /** Datagrams bcsim could not read, by source address. */
   readonly unreadable = new UnreadableCounter();
   /**
@@ -122,7 +126,9 @@ export class LivePeer {
     this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
     const scenario = options.scenario;
     const role = options.role;
-    const count = role === 'client' ? 1 : options.clients;
+    const count = options.clients;
+    if (options.sockets.length !== (role === 'client' ? count : 1))
+      throw new Error(`live-peer: ${options.sockets.length} sockets for a ${role} of ${count} clients`);
     this.places = new Places(
       this.clock,
       count,
@@ -143,8 +149,11 @@ export class LivePeer {
       );
       this.places.serve(this.host);
     } else {
-      this.clientLoop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
-      this.clientLoop.add(this.connections[0].peer);
+      for (const c of this.connections) {
+        const loop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
+        loop.add(c.peer);
+        this.clientLoops.push(loop);
+      }
       this.places.openToServer(
         options.remote === null ? null : { address: options.remote.host, port: options.remote.port },
       );
@@ -155,7 +164,7 @@ export class LivePeer {
     this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
     // StateUpdates are drawn at their sender's update tick, not by a timer each.
     this.host?.loop.onUpdate((nowUs) => this.traffic.serverUpdate(nowUs));
-    this.clientLoop?.onUpdate((nowUs) => this.traffic.clientUpdate(1, nowUs));
+    this.clientLoops.forEach((loop, i) => loop.onUpdate((nowUs) => this.traffic.clientUpdate(i + 1, nowUs)));
   }
 
   get role(): Role {
@@ -169,7 +178,7 @@ export class LivePeer {
 
   /** Starts the updates, the traffic script and the socket; `done` resolves when the run stops. */
   start(): void {
-    this.options.socket.on('message', (msg, rinfo) => this.onDatagram(msg, rinfo));
+    this.options.sockets.forEach((socket, i) => socket.on('message', (msg, rinfo) => this.onDatagram(msg, rinfo, i)));
     this.host?.loop.start(ZERO_US);
     this.traffic.start();
     const everySecond = this.clock.after(ONE_SECOND_US, () => {
@@ -194,16 +203,17 @@ export class LivePeer {
     this.stopping = true;
     this.stopReason = reason;
     this.traffic.stop();
-    const client = this.role === 'client' ? this.connections[0].peer : null;
-    if (client !== null && reason !== 'error' && !connectionEnded(client.state)) {
-      client.disconnect();
+    // A client side says goodbye on every connection still open, and ends once they all have.
+    const leaving = this.role === 'client' ? this.connections.filter((c) => !connectionEnded(c.peer.state)) : [];
+    if (leaving.length > 0 && reason !== 'error') {
+      for (const c of leaving) c.peer.disconnect();
       // The end is its own timer, so the run ends exactly then, not at the next poll.
       this.clock.at(
         reason === 'duration' && this.endByUs !== null ? this.endByUs : addUs(this.clock.now, DISCONNECT_GRACE_US),
         () => this.finish(),
       );
       const poll = this.clock.after(DISCONNECT_POLL_US, () => {
-        if (connectionEnded(client.state)) this.finish();
+        if (this.allEnded()) this.finish();
         else this.clock.reschedule(poll, addUs(this.clock.now, DISCONNECT_POLL_US));
       });
       this.clock.catchUp();
@@ -215,15 +225,21 @@ export class LivePeer {
   private finish(): void {
     if (this.finished === null) return;
     this.sampleDedup();
-    this.clientLoop?.stop();
+    for (const loop of this.clientLoops) loop.stop();
     this.host?.loop.stop();
     this.clock.stop();
-    this.options.socket.removeAllListeners('message');
+    for (const socket of this.options.sockets) socket.removeAllListeners('message');
     this.finished?.(this.stopReason ?? 'signal');
     this.finished = null;
   }
 
-  private onDatagram(msg: Buffer, rinfo: RemoteInfo): void {
+  /** True when every connection of a client side has ended. */
+  private allEnded(): boolean {
+    return this.connections.every((c) => connectionEnded(c.peer.state));
+  }
+
+  /** `socketIndex`: which of our sockets it came in on (a client side's k-th socket is client k's). */
+  private onDatagram(msg: Buffer, rinfo: RemoteInfo, socketIndex: number): void {
     this.clock.catchUp();
     if (msg.length > 0 && msg[0] === GAMESPY_FIRST_BYTE) {
       this.wire.gamespy++;
@@ -235,7 +251,7 @@ export class LivePeer {
     const read = intake(plain);
     const key = formatHostPort(rinfo);
     if (read.problem !== null) this.unreadable.add(key, plain, read.problem);
-    const connection = this.connectionOf(key, rinfo, wire, plain, read);
+    const connection = this.connectionOf(key, rinfo, wire, plain, read, socketIndex);
     if (connection === null) return;
     // A connection reads only its own client's datagrams (planted peer-by-id aside: it hijacks on purpose).
     if (
@@ -280,9 +296,10 @@ export class LivePeer {
     wire: Uint8Array,
     plain: Uint8Array,
     read: Intake,
+    socketIndex: number,
   ): LiveConnection | null {
     if (this.role === 'client') {
-      const c = this.connections[0];
+      const c = this.connections[socketIndex];
       if (c.address !== null && formatHostPort(c.address) !== key) {
         this.wire.refusedAddresses++;
         return null;
@@ -313,7 +330,8 @@ export class LivePeer {
     this.sendLateness.record(this.clock.wallUs() - this.clock.now);
     this.log.add({ timeUs: this.clock.now, from: 'local', connection: connection.id, bytes });
     this.wire.sent++;
-    this.options.socket.send(encrypt(bytes), to.port, to.address, (error) => {
+    const socket = this.options.sockets[this.role === 'client' ? connection.client - 1 : 0];
+    socket.send(encrypt(bytes), to.port, to.address, (error) => {
       if (error) this.wire.sendErrors++;
     });
   }
@@ -352,26 +370,26 @@ export class LivePeer {
           ? this.sendApp(client, type as DataType, payload, reliable, ordered)
           : this.bridge.expect(client, type, payload, reliable),
       // The counterpart's hosts start, leave and die on their own.
-      startClient: () => {
-        if (this.clientLoop !== null) this.clientLoop.start(msToUs(this.options.scenario.params.clientTickOffsetMs));
+      startClient: (client) => {
+        this.clientLoops[client - 1]?.start(msToUs(this.options.scenario.params.clientTickOffsetMs));
       },
-      disconnect: () => {
-        if (local === 'client') this.connections[0].peer.disconnect();
+      disconnect: (client) => {
+        if (local === 'client') this.connections[client - 1].peer.disconnect();
       },
-      halt: () => {
+      halt: (client) => {
         if (local !== 'client') return;
-        this.clientLoop?.stop();
-        this.connections[0].peer.halt();
+        this.clientLoops[client - 1].stop();
+        this.connections[client - 1].peer.halt();
       },
       slotOf: (client) => (this.host === null ? null : this.host.slotOf(client - 1)),
       setUpdatePeriods: (periods) => {
         const params = this.options.scenario.params.updatePeriodMs;
         this.host?.loop.setPeriod(periods?.server ?? params.server);
-        this.clientLoop?.setPeriod(periods?.client ?? params.client);
+        for (const loop of this.clientLoops) loop.setPeriod(periods?.client ?? params.client);
       },
       // Only our own client's loop can wait for its handler; the counterpart's runs on its own.
-      stallClient: (_client, busyUs) => {
-        if (local === 'client') this.clientLoop?.stall(busyUs);
+      stallClient: (client, busyUs) => {
+        if (local === 'client') this.clientLoops[client - 1].stall(busyUs);
       },
     };
   }
@@ -409,7 +427,7 @@ export class LivePeer {
         // A connection whose place went to a new client no longer speaks for that place.
         if (role === 'server') {
           if (this.connections[client - 1] === conn) this.host?.connectionChanged(client - 1, state);
-        } else if (connectionEnded(state) && !this.stopping) this.stop('connection-ended');
+        } else if (connectionEnded(state) && !this.stopping && this.allEnded()) this.stop('connection-ended');
       },
     };
     const params = { ...this.options.scenario.params, tickMs: this.options.scenario.params.updatePeriodMs[role] };

@@ -13,7 +13,7 @@ export function renderLiveSummary(s: LiveSummary): string {
   const d = s.delivery;
   const lines = [
     `bcsim peer ${s.role} · ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${s.wallSeconds.toFixed(1)} s · stopped: ${s.stopReason}`,
-    `  local ${s.local}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
+    `  local ${s.local}${s.role === 'client' && Object.keys(p.connections).length > 1 ? " (client 1; each client's below)" : ''}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
     `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} place${s.wire.placesReused === 1 ? '' : 's'} of departed clients given to new ones` : ''}`,
   ];
   if (s.wire.notLogged > 0)
@@ -29,8 +29,11 @@ export function renderLiveSummary(s: LiveSummary): string {
       `  removed client ${r.client} (connection ${r.connection}) at ${r.atS.toFixed(3)} s, with a Boot: ${r.reason}`,
     );
   for (const c of Object.values(p.connections)) {
+    const many = Object.keys(p.connections).length > 1;
     const who =
-      s.role === 'server' ? `${c.connection}, slot ${c.slot} (${c.address ?? '?'})` : `to ${c.address ?? '?'}`;
+      s.role === 'server'
+        ? `${c.connection}, slot ${c.slot} (${c.address ?? '?'})`
+        : `${many ? `${c.connection} (client ${c.client}) ` : ''}to ${c.address ?? '?'}`;
     // A place a later client took: the span its client held it.
     const span = c.untilS === null ? '' : ` from ${(c.fromS ?? 0).toFixed(1)} s until ${c.untilS.toFixed(1)} s,`;
     lines.push(

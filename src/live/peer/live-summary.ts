@@ -116,7 +116,10 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
     duplicatesReceived += c.peer.counters.duplicatesReceived;
   }
   const first = live.connections[0];
-  const total = live.role === 'client' ? summarizePeer(first.peer, first.dedupMaxPerSecond) : summarizeServer(live);
+  const total =
+    live.connections.length === 1 && live.role === 'client'
+      ? summarizePeer(first.peer, first.dedupMaxPerSecond)
+      : summarizeAll(live);
   return {
     schema: LIVE_SUMMARY_SCHEMA,
     version: VERSION,
@@ -157,9 +160,9 @@ export function judgedUntilUs(live: LivePeer): number {
   return live.log.completeUntilUs ?? live.clock.now;
 }
 
-/** A server's total over every connection it accepted, as a simulated run's PeerTotal. */
-function summarizeServer(live: LivePeer): PeerSummary {
-  const accepted = live.places.served().filter((c) => live.places.slotOf(c) !== null);
+/** The total over every connection a server accepted, or a client side's clients, as a simulated run's PeerTotal. */
+function summarizeAll(live: LivePeer): PeerSummary {
+  const accepted = live.places.served().filter((c) => live.role === 'client' || live.places.slotOf(c) !== null);
   const dedupMax = accepted.reduce((m, c) => Math.max(m, c.dedupMaxPerSecond), 0);
   return summarizePeer(new PeerTotal(() => accepted.map((c) => c.peer)), dedupMax);
 }

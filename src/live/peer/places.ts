@@ -2,7 +2,7 @@
 // is its client's address plus a live index, never a count: only datagrams
 // from its address reach it, and a place goes to a new client only once its
 // holder has left. Connections whose place a later client took are kept for
-// the summary (bounded). A live client has one place, its server's.
+// the summary (bounded). A live client side has a place per client it plays, each its server's.
 import type { RemoteInfo } from 'node:dgram';
 import { ZERO_US } from '../../core/engine/index.js';
 import type { Scheduler } from '../../core/engine/index.js';
@@ -22,7 +22,7 @@ const MAX_RETIRED_CONNECTIONS = 1024;
 export interface LiveConnection {
   /** 1-based, in the order connections opened (0 before); a reused place opens a new one. */
   id: number;
-  /** The place it holds: 1..--clients for a server, 1 for a client. */
+  /** The place it holds: 1..--clients, for a server or a client side. */
   readonly client: number;
   readonly peer: PeerTransport;
   address: { readonly address: string; readonly port: number } | null;
@@ -73,12 +73,13 @@ export class Places {
     this.host = host;
   }
 
-  /** A client's one connection, to its server, open from the start. */
+  /** A client side's connections, one per client, all to its server, open from the start. */
   openToServer(address: { readonly address: string; readonly port: number } | null): void {
-    const c = this.connections[0];
-    c.address = address;
-    c.openedAtUs = ZERO_US;
-    c.id = this.nextId++;
+    for (const c of this.connections) {
+      c.address = address;
+      c.openedAtUs = ZERO_US;
+      c.id = this.nextId++;
+    }
   }
 
   /** Every connection a client opened, in the order they opened: those whose place was reused, and those holding one. */
