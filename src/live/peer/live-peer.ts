@@ -5,13 +5,12 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { Socket, RemoteInfo } from 'node:dgram';
-import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, TYPE_GAME, decrypt, encrypt } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, decrypt, encrypt } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
-import type { Micros } from '../../core/engine/index.js';
+import type { Micros, RandomStream } from '../../core/engine/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
-import { Opcode, TrafficDriver, checksumAnswer, joinSteps, parseChecksumRequest } from '../../model/traffic/index.js';
-import type { ChecksumRequest } from '../../model/traffic/index.js';
+import { TrafficDriver, joinSteps } from '../../model/traffic/index.js';
 import type { TrafficPort } from '../../model/traffic/index.js';
 import {
   SERVER_IDENTITY,
@@ -27,7 +26,9 @@ import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { UnreadableCounter } from '../unreadable.js';
 import { WireLog } from '../wire-log.js';
-import { ChecksumCheck, MAX_ROUNDS_ASKED } from './checksum-check.js';
+import type { WireRecord } from '../wire-log.js';
+import { AskedRounds } from './asked-rounds.js';
+import { ChecksumCheck } from './checksum-check.js';
 import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
 import { IntakeWarnings, intake } from './intake.js';
@@ -67,6 +68,10 @@ export interface LivePeerOptions {
   readonly warn?: (line: string) => void;
   /** Bytes the wire log may hold (WireLog's default when absent). */
   readonly wireLogBytes?: number;
+  /** Every datagram read or sent, as the wire log gets it (a soak's meter follows the session with it). */
+  readonly onWire?: (record: WireRecord) => void;
+  /** Bernoulli loss at our socket, both directions, from its own seeded stream: a lost datagram never left or was never read. */
+  readonly loss?: { readonly probability: number; readonly stream: RandomStream };
 }
 
 export class LivePeer {
@@ -94,6 +99,9 @@ export class LivePeer {
     placesReused: 0,
     gamespy: 0,
     sendErrors: 0,
+    /** Datagrams --loss dropped at our socket: ours not sent, the counterpart's not read. */
+    lostOut: 0,
+    lostIn: 0,
   };
   private readonly warnings: IntakeWarnings;
   /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
@@ -108,7 +116,7 @@ export class LivePeer {
   }> = [];
   private readonly checksums: ChecksumCheck;
   /** A client's checksum requests not yet answered, by connection. */
-  private readonly askedRounds = new Map<number, ChecksumRequest[]>();
+  private readonly askedRounds: AskedRounds;
   /** Planted stall-on-oversize (test-only): addresses whose datagrams are no longer read. */
   private readonly stalled = new Set<string>();
   private finished: ((reason: StopReason) => void) | null = null;
@@ -121,6 +129,7 @@ export class LivePeer {
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
     this.log = new WireLog(options.wireLogBytes);
+    this.askedRounds = new AskedRounds(options.scenario.traffic.manifest);
     this.checksums = new ChecksumCheck(options.scenario.traffic.manifest, options.checksums, options.formOnlyRounds);
     this.done = new Promise((resolve) => (this.finished = resolve));
     this.warnings = new IntakeWarnings(options.warn ?? (() => {}));
@@ -233,6 +242,12 @@ export class LivePeer {
     this.finished = null;
   }
 
+  /** --loss: this datagram is lost (a draw only when there is a loss). */
+  private lost(): boolean {
+    const loss = this.options.loss;
+    return loss !== undefined && loss.stream.next() < loss.probability;
+  }
+
   /** True when every connection of a client side has ended. */
   private allEnded(): boolean {
     return this.connections.every((c) => connectionEnded(c.peer.state));
@@ -266,21 +281,24 @@ export class LivePeer {
       if (msg.length > MAX_DATAGRAM_BYTES) this.stalled.add(key);
       if (this.stalled.has(key)) return;
     }
+    if (this.lost()) {
+      this.wire.lostIn++;
+      return;
+    }
     this.wire.received++;
     const bytes =
       this.options.switches.plantedBug === 'fragment-ack-ends-datagram' ? cutAfterFragmentAck(read.bytes) : read.bytes;
-    this.log.add(
-      {
-        timeUs: this.clock.now,
-        from: 'remote',
-        connection: connection.id,
-        bytes,
-        ...(bytes === plain ? {} : { wire: plain }),
-        ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}),
-      },
-      // Read once, by intake: the log need not decode it again.
-      read.problem !== null,
-    );
+    const record: WireRecord = {
+      timeUs: this.clock.now,
+      from: 'remote',
+      connection: connection.id,
+      bytes,
+      ...(bytes === plain ? {} : { wire: plain }),
+      ...(read.deviations.length > 0 ? { deviations: read.deviations } : {}),
+    };
+    // Read once, by intake: the log need not decode it again.
+    this.log.add(record, read.problem !== null);
+    this.options.onWire?.(record);
     if (this.host !== null) this.host.arrive(connection.client - 1, bytes, []);
     else connection.peer.arrive(bytes, []);
     this.clock.catchUp();
@@ -328,7 +346,13 @@ export class LivePeer {
     const bytes = this.options.switches.plantedBug === 'own-seq-low-byte' ? ownSeqLowByte(given) : given;
     // Scheduled time against the moment the datagram really leaves.
     this.sendLateness.record(this.clock.wallUs() - this.clock.now);
-    this.log.add({ timeUs: this.clock.now, from: 'local', connection: connection.id, bytes });
+    if (this.lost()) {
+      this.wire.lostOut++;
+      return;
+    }
+    const record: WireRecord = { timeUs: this.clock.now, from: 'local', connection: connection.id, bytes };
+    this.log.add(record);
+    this.options.onWire?.(record);
     this.wire.sent++;
     const socket = this.options.sockets[this.role === 'client' ? connection.client - 1 : 0];
     socket.send(encrypt(bytes), to.port, to.address, (error) => {
@@ -339,7 +363,7 @@ export class LivePeer {
   private sendApp(client: number, type: DataType, given: Uint8Array, reliable: boolean, ordered: boolean): number {
     const peer = this.connections[client - 1].peer;
     if (this.host !== null) this.checksums.sent(client, type, given);
-    const payload = this.host === null ? this.answerAsked(client, type, given) : given;
+    const payload = this.host === null ? this.askedRounds.answer(client, type, given) : given;
     // As Session.sendApp: an oversized unreliable message goes as reliable fragments (transport-layer.md §5).
     if (!(reliable || peer.fragments(type, payload.length))) {
       if (peer.sendMessage(type, payload, reliable, ordered, -1)) this.own.unreliableSent++;
@@ -349,16 +373,6 @@ export class LivePeer {
     if (!peer.sendMessage(type, payload, reliable, ordered, uid)) this.own.refused(uid);
     else this.bridge.sentOwn(client, uid, type, payload);
     return uid;
-  }
-
-  /**
-   * A live client answers the checksum round the server really asked, from the
-   * manifest (DECISIONS.md 31), whatever order the script's manifest lists.
-   */
-  private answerAsked(client: number, type: number, payload: Uint8Array): Uint8Array {
-    if (type !== TYPE_GAME || payload[0] !== Opcode.ChecksumResponse) return payload;
-    const request = this.askedRounds.get(client)?.shift();
-    return request === undefined ? payload : checksumAnswer(this.options.scenario.traffic.manifest, request);
   }
 
   private port(): TrafficPort {
@@ -412,7 +426,7 @@ export class LivePeer {
       emit: (bytes) => this.emit(conn, bytes),
       deliver: (delivery) => {
         this.reliableDelivered++;
-        if (role === 'client') this.rememberRequest(client, delivery.type, delivery.payload);
+        if (role === 'client') this.askedRounds.delivered(client, delivery.type, delivery.payload);
         const refusal = this.host === null ? null : this.checksums.refusal(client, delivery.type, delivery.payload);
         if (refusal === null) this.bridge.delivered(client, delivery);
         else this.remove(conn, refusal);
@@ -441,17 +455,6 @@ export class LivePeer {
       identity,
     );
     return conn;
-  }
-
-  /** A client keeps the checksum requests its server sent, oldest first (bounded). */
-  private rememberRequest(client: number, type: number, payload: Uint8Array): void {
-    if (type !== TYPE_GAME || payload[0] !== Opcode.ChecksumRequest) return;
-    const parsed = parseChecksumRequest(payload);
-    if (!parsed.ok) return;
-    const list = this.askedRounds.get(client) ?? [];
-    if (list.length >= MAX_ROUNDS_ASKED) list.shift();
-    list.push(parsed.value);
-    this.askedRounds.set(client, list);
   }
 
   /** The server removes a client for a protocol error: a Boot first (PeerTransport.kick). */
