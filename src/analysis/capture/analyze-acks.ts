@@ -91,7 +91,11 @@ export function ackSent(
     if (!(age <= x.maxAgeUs)) x.maxAgeUs = age;
     if (age > LATE_ACK_US) x.late++;
     if (st.answeredUs >= yLast) st.pending++;
-    else st.answeredUs = t;
+    else {
+      // The first ACK that answers this transmission.
+      st.answeredUs = t;
+      x.ackLatency.addUs(age);
+    }
   }
   if (st.run > x.maxRun) x.maxRun = st.run;
   if (st.awaitUs >= 0) {

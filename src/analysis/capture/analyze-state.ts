@@ -10,6 +10,7 @@ import type { TraceEvent } from '../../model/trace/index.js';
 import { AckEvidenceTally } from './ack-behaviour.js';
 import type { AckBehaviourName, CategoryFigures, Removal } from './analysis-types.js';
 import { PeriodEstimate, SAMPLE_STEP_US, SeqTable, StepSeries } from './analyze-tables.js';
+import { LatencyHistogram } from './latency-histogram.js';
 import type { FragmentedMessage } from './analyze-tables.js';
 import type { CaptureConnection } from './bc-packets.js';
 import { ChecksumAnswerLog } from './analyze-checksums.js';
@@ -103,6 +104,8 @@ export class Direction {
   /** Time of this end's last datagram. */
   lastUs = Number.NaN;
   readonly period = new PeriodEstimate();
+  /** How long this end took to ACK the other end's transmissions (latency-histogram.ts). */
+  readonly ackLatency = new LatencyHistogram();
   /** What this end's wire shows against each ACK behaviour (ack-behaviour.ts). */
   readonly tally = new AckEvidenceTally();
   /** This end's latest datagram with room for one more ACK, and the latest of those that opened the pass-2 gate. */

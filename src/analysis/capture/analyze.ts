@@ -78,6 +78,7 @@ export { directionLabel } from './analyze-figures.js';
 export { MAX_ACK_KEYS } from './analyze-acks.js';
 
 export const ANALYSIS_SCHEMA = 'bcsim.analyze/2';
+export { latencyQuantileMs } from './latency-histogram.js';
 
 /** One end's live figures (WireAnalyzer.live). */
 interface LiveDirection {
@@ -89,6 +90,16 @@ interface LiveDirection {
   /** The behaviour the end's wire shows so far, and its ACK-outbox estimate under it (null when unknown). */
   readonly ackBehaviour: AckBehaviourName;
   readonly ackOutbox: number | null;
+  /** Entries at 3 to 8 sends under a two-pass behaviour (null under any other). */
+  readonly deadZone: number | null;
+  readonly bytes: number;
+  readonly messages: number;
+  /** Bytes of ACK messages in this end's datagrams. */
+  readonly ackBytes: number;
+  readonly boots: number;
+  readonly disconnects: number;
+  /** This end's ACK latencies so far (cumulative counts per bucket, latency-histogram.ts): read, never kept. */
+  readonly ackLatencyCounts: Uint32Array;
 }
 
 export interface LiveConnection {
@@ -268,6 +279,13 @@ export class WireAnalyzer {
         staleAcks: d.stale,
         ackBehaviour: rule,
         ackOutbox: rule === 'unknown' ? null : seriesOf(d, rule).current,
+        deadZone: rule === 'two-pass' ? d.dead9.current : null,
+        bytes: d.bytes,
+        messages: d.messages,
+        ackBytes: d.ackBytes,
+        boots: d.boots,
+        disconnects: d.disconnects,
+        ackLatencyCounts: d.ackLatency.counts,
       };
     };
     return this.order.map((c) => ({
@@ -275,6 +293,16 @@ export class WireAnalyzer {
       client: figures(c.dirs.client),
       server: figures(c.dirs.server),
     }));
+  }
+
+  /**
+   * The server's ACK-outbox estimate on `connection` under each behaviour, and the two-pass dead zone,
+   * as of now: O(1), for a reader that follows them datagram by datagram (MinuteMeter's peaks).
+   */
+  serverOutboxNow(connection: CaptureConnection): { out1: number; out3: number; out9: number; dead9: number } | null {
+    const d = this.states.get(connection)?.dirs.server;
+    if (d === undefined) return null;
+    return { out1: d.out1.current, out3: d.out3.current, out9: d.out9.current, dead9: d.dead9.current };
   }
 
   /** The figures, once every datagram is in; `endUs` is the end of the input (relative). */
