@@ -177,3 +177,21 @@ export const WIRE_FORMS_HELP =
   "  is the datagram as bcsim's model reads it. A reading that parses in the stock form wins over one that does not.\n" +
   '  bcsim decode 01 01 00 02                  (a two-byte keepalive)\n' +
   '  bcsim decode FF 01 03 08 01 00 00 00 7F 00 (a Connect with a one-byte length and flags byte 0x01)';
+
+/** `bcsim soak --help`, after the options (docs/soak.md). */
+export const SOAK_HELP =
+  'The clients join and play the scenario as `bcsim peer client --clients N` does. Every datagram is read as it crosses\n' +
+  "  our sockets: each minute, per connection, the server's ACK behaviour and ACK-outbox estimate (with its dead zone\n" +
+  '  when it is two-pass), stale ACKs, ACK bytes per datagram, re-sends, gaps, our messages given up, ACK latency\n' +
+  '  percentiles, datagram and byte rates, and Boots. Then the stock and fixed models of the same scenario and seed\n' +
+  "  run for as long and are read the same way, from the clients' side of the wire.\n" +
+  'Progress goes to stderr (every 10 s on a terminal, a line a minute otherwise). Ctrl-C or the end of --duration\n' +
+  '  writes the report of what was measured, saying if it was cut short; a second Ctrl-C skips the goodbye. A server\n' +
+  '  silent for 15 s is reported with its last datagrams, and the soak ends when every connection has timed out.\n' +
+  'Memory stays bounded however long it runs: the minutes are read as they pass, and only their rows are kept.\n' +
+  "The server's figures are measured; the models' are predictions, and past 34 minutes (the longest measured\n" +
+  '  session) nothing checks them. docs/soak.md says how to read the report.\n' +
+  'Exit codes: 0 the report is written, 1 the server never answered (the report says so), 2 bad input.\n' +
+  'Examples:\n' +
+  '  bcsim soak --server 127.0.0.1:22101 --clients 3 --duration 10m --out soak-report\n' +
+  '  bcsim soak --server 127.0.0.1:22101 --scenario server-8 --duration 4h --loss 0.02 --out soak-8';

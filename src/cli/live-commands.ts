@@ -1,12 +1,13 @@
-// The commands that meet real UDP on the wall clock: proxy, peer and conform.
+// The commands that meet real UDP on the wall clock: proxy, peer, conform and soak.
 // Only their flags and --help live here; each action loads its command module on use.
 import type { Command } from 'commander';
 import type { CliIO } from './io.js';
 import type { ConformFlags } from './commands/conform.js';
 import type { PeerFlags } from './commands/peer.js';
 import type { ProxyFlags } from './commands/proxy.js';
+import type { SoakFlags } from './commands/soak.js';
 import { collect } from './options.js';
-import { CONFORM_HELP, PEER_HELP } from './help-texts.js';
+import { CONFORM_HELP, PEER_HELP, SOAK_HELP } from './help-texts.js';
 
 export function addLiveCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
   program
@@ -161,5 +162,46 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .addHelpText('after', `\n${CONFORM_HELP}\n`)
     .action(async (flags: ConformFlags) => {
       setExit(await (await import('./commands/conform.js')).conformCommand(flags, io));
+    });
+
+  program
+    .command('soak')
+    .description(
+      'a long session of several clients against a real server, measured minute by minute from the wire, beside the stock and fixed models',
+    )
+    .option('--server <host:port>', 'the server to soak (required)')
+    .option(
+      '--out <dir>',
+      'the folder the report set is written to (required): summary.json, timeseries.csv, report.md, report.html',
+    )
+    .option(
+      '--scenario <s>',
+      'the traffic the clients play (built-in name or file); default valentines, the measured 34-minute 3-player session',
+    )
+    .option('--clients <n>', "how many clients, 1 to 16, each its own socket and connection; default the scenario's")
+    .option('--duration <d>', "wall time of the soak, e.g. 30m or 4h; default the scenario's duration")
+    .option(
+      '--loss <p>',
+      'Bernoulli loss at our sockets on both directions; the models get the same loss on their links',
+    )
+    .option(
+      '--manifest <file>',
+      "the checksum manifest the clients answer from, for a server that checks file hashes: bcsim's form or a hash tool's JSON",
+    )
+    .option(
+      '--mode <preset>',
+      "our clients' transport: stock or fixed, optionally +switch=value...; default the scenario's",
+    )
+    .option('--switch <name=value>', 'set one mode switch of our clients (repeatable)', collect)
+    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
+    .option('--seed <n>', "seed of the traffic's random draws, ours and the models'; default the scenario's")
+    .option(
+      '--bind <host:port>',
+      'where to bind the clients (client k at the port k - 1 past it; port 0: any port each); default loopback, any port',
+    )
+    .option('--json', 'print summary.json (schema bcsim.soak/1) instead of the table')
+    .addHelpText('after', `\n${SOAK_HELP}\n`)
+    .action(async (flags: SoakFlags) => {
+      setExit(await (await import('./commands/soak.js')).soakCommand(flags, io));
     });
 }

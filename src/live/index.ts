@@ -24,3 +24,4 @@ export { renderSummary } from './proxy/summary.js';
 export type { ProxySummary } from './proxy/summary.js';
 export * from './conformance/index.js';
 export * from './conform/index.js';
+export * from './soak/index.js';

@@ -10,7 +10,13 @@ export {
   writeFilesTogether,
 } from './atomic-write.js';
 export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
-export { escapeXml, fmt } from './format.js';
+export { durationLabel, escapeXml, fmt, round4 } from './format.js';
+export { writeFolderAtomic } from './atomic-folder.js';
+export { chartFigure } from './scheme-page.js';
+export type { SchemeChart } from './scheme-page.js';
+export { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
+export type { SchemeDocument } from './scheme-document.js';
+export type { RowGroup } from './scheme-tables.js';
 export { junitDocument, writeJunitDocument } from './junit.js';
 export type { JunitCase, JunitSuite } from './junit.js';
 export { makeChalk } from './style.js';

@@ -5,6 +5,7 @@ import type { Bucket } from '../../model/metrics/index.js';
 import { escapeXml } from './format.js';
 import { PALETTE, STYLE } from './html.js';
 import { renderChart } from './svg-chart.js';
+import type { PhaseBand } from './svg-chart.js';
 
 export interface SchemeChart {
   readonly id: string;
@@ -15,14 +16,15 @@ export interface SchemeChart {
   readonly caption: string;
 }
 
-export function chartFigure(chart: SchemeChart, endS: number): string {
+/** `phases`: shaded spans of the time axis, each named on hover (default none). */
+export function chartFigure(chart: SchemeChart, endS: number, phases: readonly PhaseBand[] = []): string {
   const series = chart.lines.map((line, i) => ({
     label: line.label,
     color: PALETTE[i % PALETTE.length],
     dashed: false,
     points: line.points,
   }));
-  const svg = renderChart({ id: `chart-${chart.id}`, title: chart.title, unit: chart.unit, endS, series, phases: [] });
+  const svg = renderChart({ id: `chart-${chart.id}`, title: chart.title, unit: chart.unit, endS, series, phases });
   return `<figure class="chart" data-metric="${escapeXml(chart.id)}"><h3>${escapeXml(chart.title)}</h3>${svg}<figcaption>${escapeXml(chart.caption)}</figcaption></figure>`;
 }
 

@@ -5,10 +5,8 @@
 // rule failed or the join did not complete, and a rule not exercised fails it
 // only with --require-exercised.
 import { usToSeconds } from '../../core/engine/index.js';
-import type { Socket } from 'node:dgram';
 import { resolve } from 'node:path';
 import {
-  bindUdp,
   formatHostPort,
   isLoopback,
   parseHostPort,
@@ -50,6 +48,7 @@ import type { CliIO } from '../io.js';
 import { manifestFlag, manifestNote, withManifest } from '../manifest-flag.js';
 import type { ManifestFlag } from '../manifest-flag.js';
 import { durationFlag, seedFlag } from '../options.js';
+import { bindAll, clientsFlag } from '../live-flags.js';
 import { loadForCli } from '../scenario-ref.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 
@@ -73,9 +72,6 @@ export interface PeerFlags {
   json?: boolean;
   wireLogMb?: string;
 }
-
-/** Most clients one live server serves, or one client side plays (each is a full peer state). */
-export const MAX_LIVE_CLIENTS = 16;
 
 export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Promise<number> {
   if (side !== 'client' && side !== 'server')
@@ -279,14 +275,6 @@ function manifestLine(role: Role, manifest: ManifestFlag, checksums: ChecksumChe
   );
 }
 
-function clientsFlag(value: string | undefined): number {
-  if (value === undefined) return 1;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_LIVE_CLIENTS)
-    throw new UsageError(`--clients: "${value}" is not a whole number in 1..${MAX_LIVE_CLIENTS}`);
-  return n;
-}
-
 /** `--wire-log-mb N`: the wire log's budget in MiB (wire-log.ts); undefined keeps its default. */
 function wireLogFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -302,24 +290,6 @@ function rulesFile(file: string): ReturnType<typeof loadRulesFile> {
   } catch (error) {
     if (error instanceof ConformanceRulesError) throw new UsageError(`--expect: ${error.message}`);
     throw error;
-  }
-}
-
-/** `count` sockets: at `at`, then one port past it each (any port each when `at`'s port is 0). */
-async function bindAll(at: HostPort, count: number, flag: string): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const port = at.port === 0 ? 0 : at.port + i;
-      if (port > 65535)
-        throw new UsageError(`${flag}: ${count} clients from port ${at.port} run past port 65535; give a lower port`);
-      sockets.push(await bindUdp({ ...at, port }, flag));
-    }
-    return sockets;
-  } catch (error) {
-    for (const s of sockets) s.close();
-    if (error instanceof UsageError) throw error;
-    throw new UsageError((error as Error).message);
   }
 }
 

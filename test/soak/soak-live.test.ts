@@ -1,0 +1,92 @@
+// `bcsim soak` against `bcsim peer server`, on a virtual network in exact time
+// (test/support/live-net.ts): the server's outbox and dead zone as the soak
+// reads them from the wire come within 20 % of the model's figures for the same
+// scenario and seed; against a fixed server there is no dead zone.
+import { describe, expect, it } from 'vitest';
+import { micros } from '../../src/core/engine/index.js';
+import { Soak, figureSeries, figureSummary, modelColumns, SOAK_FIGURES } from '../../src/live/soak/index.js';
+import type { SoakColumn, SoakMeasured } from '../../src/live/soak/index.js';
+import { loadScenario } from '../../src/model/scenario/load.js';
+import { switchesFor } from '../../src/model/session/run.js';
+import { VirtualNet, clientAddresses, netServer } from '../support/live-net.js';
+
+/** The acceptance soak: ten minutes of three clients, in exact virtual time. */
+const SOAK_MIN = 10;
+const scenario = loadScenario('valentines', { sets: ['clients=3'] });
+
+/** `serverDiesAtMin`: the server stops then, without a word (its datagrams stop). */
+async function soakAgainst(preset: 'stock' | 'fixed', serverDiesAtMin: number | null = null): Promise<SoakMeasured> {
+  const net = new VirtualNet();
+  const server = netServer(net, {
+    scenario,
+    switches: switchesFor(scenario, preset),
+    seed: 1,
+    durationS: null,
+    clients: 3,
+  });
+  const soak = new Soak({
+    scenario,
+    switches: switchesFor(scenario, 'stock'),
+    seed: 1,
+    clients: 3,
+    durationUs: micros(SOAK_MIN * 60_000_000),
+    loss: null,
+    sockets: clientAddresses('127.0.0.1:40001', 3).map((a) => net.socket(a)),
+    server: { host: '127.0.0.1', port: 22101, family: 4 },
+    clock: net.clock(),
+  });
+  soak.start();
+  if (serverDiesAtMin !== null) {
+    net.advance(serverDiesAtMin * 60_000);
+    server.stop('error');
+  }
+  net.advance(SOAK_MIN * 60_000 + 2_000 - (serverDiesAtMin ?? 0) * 60_000);
+  net.close();
+  return soak.done;
+}
+
+const peak = (rows: SoakColumn['rows'], name: string) =>
+  figureSummary(figureSeries(rows, SOAK_FIGURES.find((f) => f.name === name) ?? SOAK_FIGURES[0])).max;
+
+describe('bcsim soak against bcsim peer server', () => {
+  it('a stock server: its outbox and dead zone within 20 % of the stock model, every minute measured', async () => {
+    const measured = await soakAgainst('stock');
+    expect(measured.stopReason).toBe('duration');
+    expect(measured.clients.map((c) => c.joinedAtS !== null)).toEqual([true, true, true]);
+    expect(measured.rows).toHaveLength(SOAK_MIN * 3 + 3); // the last, partial minute is the goodbye's
+    const [stock] = modelColumns(scenario, 1, measured.endS);
+    for (const name of ['serverAckOutboxPeak', 'serverDeadZonePeak']) {
+      const server = peak(measured.rows, name) as number;
+      const model = peak(stock.rows, name) as number;
+      expect(model, name).toBeGreaterThan(0);
+      expect(Math.abs(server - model) / model, `${name}: ${server} against ${model}`).toBeLessThanOrEqual(0.2);
+    }
+    expect(measured.rows.every((r) => r.serverAckBehaviour === 'two-pass' || r.startS === 0)).toBe(true);
+  });
+
+  it('a fixed server: no dead zone, and not two-pass', async () => {
+    const measured = await soakAgainst('fixed');
+    expect(peak(measured.rows, 'serverDeadZonePeak')).toBeNull();
+    expect(measured.rows.filter((r) => r.startS > 0).every((r) => r.serverAckBehaviour !== 'two-pass')).toBe(true);
+    expect(peak(measured.rows, 'serverAckOutboxPeak')).toBeGreaterThan(0);
+  });
+
+  it('a server that stops answering is reported with the time and its last datagrams, and the soak ends', async () => {
+    const measured = await soakAgainst('stock', 3);
+    expect(measured.cutShort).toBe(true);
+    expect(measured.stopReason).toBe('connection-ended');
+    // The clients' connections time out 45 s after the server's last datagram (DECISIONS.md 12).
+    expect(measured.endS).toBeGreaterThan(180 + 44);
+    expect(measured.endS).toBeLessThan(180 + 50);
+    expect(measured.silences).toHaveLength(1);
+    const [silence] = measured.silences;
+    expect(silence.lastDatagramS).toBeGreaterThan(179);
+    expect(silence.lastDatagramS).toBeLessThanOrEqual(180);
+    expect(silence.noticedS - silence.lastDatagramS).toBeGreaterThanOrEqual(15);
+    expect(silence.noticedS - silence.lastDatagramS).toBeLessThan(16.01);
+    expect(silence.endedS).toBeNull();
+    expect(silence.lastDatagrams).toHaveLength(8);
+    expect(silence.lastDatagrams[0].hex).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})*$/);
+    expect(measured.clients.map((c) => c.state)).toEqual(['timed-out', 'timed-out', 'timed-out']);
+  });
+});
