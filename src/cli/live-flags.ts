@@ -5,7 +5,7 @@ import type { HostPort } from '../live/index.js';
 import { UsageError } from './io.js';
 
 /** Most clients one live server serves, or one client side plays (each is a full peer state). */
-export const MAX_LIVE_CLIENTS = 16;
+const MAX_LIVE_CLIENTS = 16;
 
 /** `--clients N`: 1 to MAX_LIVE_CLIENTS (default 1). */
 export function clientsFlag(value: string | undefined): number {

@@ -8,7 +8,7 @@ const FINE_MS = 100;
 const MID_MS = 1_000;
 const COARSE_MS = 10_000;
 /** Buckets: 0..99 ms by 1, 100..990 by 10, 1,000..9,900 by 100, and 10 s or more. */
-export const LATENCY_BUCKETS = FINE_MS + (MID_MS - FINE_MS) / 10 + (COARSE_MS - MID_MS) / 100 + 1;
+const LATENCY_BUCKETS = FINE_MS + (MID_MS - FINE_MS) / 10 + (COARSE_MS - MID_MS) / 100 + 1;
 
 /** The bucket of a latency in ms. */
 function bucketOf(ms: number): number {

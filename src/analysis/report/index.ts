@@ -13,7 +13,6 @@ export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
 export { durationLabel, escapeXml, fmt, round4 } from './format.js';
 export { writeFolderAtomic } from './atomic-folder.js';
 export { chartFigure } from './scheme-page.js';
-export type { SchemeChart } from './scheme-page.js';
 export { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
 export type { SchemeDocument } from './scheme-document.js';
 export type { RowGroup } from './scheme-tables.js';

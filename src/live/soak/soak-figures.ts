@@ -123,7 +123,7 @@ export const SOAK_FIGURES: readonly SoakFigure[] = [
 ];
 
 /** Fewer minutes than this give no slope: a few minutes' trend says nothing about a leak. */
-export const MIN_MINUTES_FOR_SLOPE = 10;
+const MIN_MINUTES_FOR_SLOPE = 10;
 
 export interface MinutePoint {
   readonly startS: number;
