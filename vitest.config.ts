@@ -47,6 +47,8 @@ const INTEGRATION = [
   'test/live/proxy-limits.test.ts',
   'test/live/flood.test.ts',
   'test/live/proxy.test.ts',
+  // A soak of real processes on loopback, and its report in headless Chromium.
+  'test/soak/soak-cli.test.ts',
   // In-process virtual network, but 50 runs of 20 s each: seconds of CPU.
   'test/live/reconnect-swarm.test.ts',
   // Long simulations: swarms, shrinking, seed sweeps, reproductions, multi-hour sessions, regenerated reports.

@@ -1,15 +1,6 @@
 // Report files: shapes, determinism, self-containment and atomic writes.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  closeSync,
-  readSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, readdirSync, closeSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +9,7 @@ import { TEMP_PREFIX, sweepTemporaries, writeFileAtomic } from '../../src/analys
 import { modesWithCauses, runComparison } from '../../src/analysis/report/compare.js';
 import { reportHtml } from '../../src/analysis/report/html.js';
 import { summaryJson, timeseriesCsv } from '../../src/analysis/report/documents.js';
+import { CHROMIUM, renderInChromium } from '../support/chromium.js';
 import { REPORT_FILES, writeReport } from '../../src/analysis/report/write.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 
@@ -81,37 +73,8 @@ describe('report.html', () => {
     for (const run of comparison.runs) expect(html).toContain(run.summary.traceHash.slice(0, 16));
   });
 
-  const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  /** Loads a page headless (in a window `width` px wide); returns its DOM and every console line Chromium logged. */
-  const render = (page: string, width = 1400) => {
-    const dir = mkdtempSync(join(tmpdir(), 'bcsim-html-'));
-    const file = join(dir, 'page.html');
-    writeFileSync(file, page);
-    const flags = [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ];
-    const r = spawnSync(
-      chromium as string,
-      [
-        ...flags,
-        '--disable-sync',
-        `--user-data-dir=${join(dir, 'profile')}`,
-        `--window-size=${width},1200`,
-        '--enable-logging=stderr',
-        '--v=0',
-        '--dump-dom',
-        `file://${file}`,
-      ],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
-    return { dom: r.stdout, console: r.stderr.split('\n').filter((l) => l.includes(':CONSOLE')) };
-  };
+  const chromium = CHROMIUM;
+  const render = renderInChromium;
 
   // Never skipped: .ci/run installs Debian's chromium when it is missing.
   it('renders in headless Chromium without console errors', () => {

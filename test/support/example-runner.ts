@@ -168,6 +168,7 @@ export function liveRole(command: string): LiveRole | null {
   if (words[1] === 'peer') return words[2] === 'server' ? 'server' : 'client';
   if (words[1] === 'proxy') return 'proxy';
   if (words[1] === 'conform' && !words.includes('--list')) return 'client';
+  if (words[1] === 'soak' && !words.includes('--help')) return 'client';
   return null;
 }
 
@@ -242,8 +243,8 @@ export function rewrite(
   if (role !== null && !context.background) {
     const cap =
       role === 'proxy' ? LIVE_SECONDS.proxy : command.includes('peer server') ? LIVE_SECONDS.server : LIVE_SECONDS.peer;
-    out = out.replace(/--duration (\d+)(s|m)\b/, (m, n: string, unit: string) => {
-      const seconds = Number(n) * (unit === 'm' ? 60 : 1);
+    out = out.replace(/--duration (\d+)(s|m|h)\b/, (m, n: string, unit: string) => {
+      const seconds = Number(n) * (unit === 'h' ? 3600 : unit === 'm' ? 60 : 1);
       if (seconds <= cap) return m;
       notes.push(`--duration ${n}${unit} capped at ${cap}s of wall time`);
       return `--duration ${cap}s`;

@@ -42,6 +42,7 @@ const COST_S: Readonly<Record<string, number>> = {
   'test/live/peer-manifest.test.ts': 16,
   'test/live/peer-cli.test.ts': 9,
   'test/live/peer-dialect.test.ts': 9,
+  'test/soak/soak-cli.test.ts': 30,
 };
 
 /** Files that keep more than one core busy themselves (the examples run two simulations at once). */

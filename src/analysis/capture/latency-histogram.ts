@@ -4,6 +4,8 @@
 // so the memory is the same however long the session: 282 counters per end.
 // Cumulative: a reader that wants a window keeps a copy and takes the difference.
 
+import { usToMs } from '../../core/engine/index.js';
+
 const FINE_MS = 100;
 const MID_MS = 1_000;
 const COARSE_MS = 10_000;
@@ -32,7 +34,7 @@ export class LatencyHistogram {
   total = 0;
 
   addUs(latencyUs: number): void {
-    this.counts[bucketOf(latencyUs / 1000)]++;
+    this.counts[bucketOf(usToMs(latencyUs))]++;
     this.total++;
   }
 }

@@ -2,6 +2,7 @@
 // real one: from the clients' side of the wire, each client's own datagrams as
 // they leave it and the server's as they reach it (so a datagram the link
 // drops on its way to a client is not seen, as on a real client's socket).
+import { secondsToUsUnrounded } from '../../core/engine/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
 import { runScenario } from '../../model/session/index.js';
 import type { RunOptions, SessionObserver } from '../../model/session/index.js';
@@ -33,6 +34,6 @@ export function meterScenario(
     },
   };
   const { summary } = runScenario(scenario, { ...options, observer });
-  meter.finish(summary.simulatedSeconds * 1_000_000);
+  meter.finish(secondsToUsUnrounded(summary.simulatedSeconds));
   return { meter, simulatedSeconds: summary.simulatedSeconds, traceHash: summary.traceHash, mode: summary.mode };
 }

@@ -3,7 +3,7 @@
 // datagram; at each minute's end the meter takes its live figures (read-only)
 // and keeps the minute's difference. The same meter reads a live session and a
 // simulated one, so the two series are computed the same way.
-import { usToSeconds } from '../../core/engine/index.js';
+import { usToMs, usToSeconds } from '../../core/engine/index.js';
 import type { Role } from '../../model/transport/index.js';
 import { WireAnalyzer, latencyQuantileMs } from './analyze.js';
 import type { AckBehaviourName, AnalyzerOptions, LiveConnection } from './analyze.js';
@@ -178,7 +178,7 @@ export class MinuteMeter {
         staleAcks: diff((l) => l.server.staleAcks),
         ackBytesPerDatagram: serverDatagrams === 0 ? null : diff((l) => l.server.ackBytes) / serverDatagrams,
         serverResends: diff((l) => l.server.retransmissions),
-        longestServerGapMs: longestUs / 1000,
+        longestServerGapMs: usToMs(longestUs),
         givenUp: givenUp - (before?.givenUp ?? 0),
         ackLatencyMs: p50 === null ? null : { p50, p90: q(0.9) ?? p50, p99: q(0.99) ?? p50 },
         datagramsPerS: {

@@ -11,9 +11,15 @@ export interface SchemeChart {
   readonly id: string;
   readonly title: string;
   readonly unit: string;
-  /** One line per run, in column order. */
-  readonly lines: ReadonlyArray<{ readonly label: string; readonly points: readonly Bucket[] }>;
+  /** One line per run, in column order; a dashed one is drawn dashed. */
+  readonly lines: ReadonlyArray<{
+    readonly label: string;
+    readonly points: readonly Bucket[];
+    readonly dashed?: boolean;
+  }>;
   readonly caption: string;
+  /** What the x axis counts; default simulated time. */
+  readonly timeAxis?: string;
 }
 
 /** `phases`: shaded spans of the time axis, each named on hover (default none). */
@@ -21,10 +27,18 @@ export function chartFigure(chart: SchemeChart, endS: number, phases: readonly P
   const series = chart.lines.map((line, i) => ({
     label: line.label,
     color: PALETTE[i % PALETTE.length],
-    dashed: false,
+    dashed: line.dashed ?? false,
     points: line.points,
   }));
-  const svg = renderChart({ id: `chart-${chart.id}`, title: chart.title, unit: chart.unit, endS, series, phases });
+  const svg = renderChart({
+    id: `chart-${chart.id}`,
+    title: chart.title,
+    unit: chart.unit,
+    endS,
+    series,
+    phases,
+    ...(chart.timeAxis === undefined ? {} : { timeAxis: chart.timeAxis }),
+  });
   return `<figure class="chart" data-metric="${escapeXml(chart.id)}"><h3>${escapeXml(chart.title)}</h3>${svg}<figcaption>${escapeXml(chart.caption)}</figcaption></figure>`;
 }
 

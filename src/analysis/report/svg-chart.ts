@@ -45,6 +45,8 @@ export interface ChartSpec {
   readonly phases: readonly PhaseBand[];
   /** Legend entries; by default one per series. */
   readonly legend?: readonly LegendEntry[];
+  /** What the x axis counts; default simulated time (a soak's is the wall clock's). */
+  readonly timeAxis?: string;
 }
 
 /** Width of every chart's viewBox; the height grows with the legend's rows. */
@@ -155,7 +157,7 @@ export function renderChart(spec: ChartSpec): string {
     parts.push(`<text x="${xx}" y="${top + plotH + 16}" text-anchor="middle" class="tick">${fmt(t)}</text>`);
   }
   parts.push(
-    `<text x="${M.left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">simulated time (${xUnit.name})</text>`,
+    `<text x="${M.left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">${spec.timeAxis ?? 'simulated time'} (${xUnit.name})</text>`,
   );
   parts.push(`<text x="${M.left}" y="${top - 7}" class="axis">${escapeXml(spec.unit)}</text>`);
   for (const s of spec.series) {

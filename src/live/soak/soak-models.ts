@@ -2,12 +2,12 @@
 // scenario, seed, clients and loss, run for as long as the soak measured, and
 // read by the same MinuteMeter from the clients' side of the wire.
 import { meterScenario } from '../../analysis/capture/index.js';
-import { micros } from '../../core/engine/index.js';
+import { micros, secondsToUs } from '../../core/engine/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
 import type { SoakColumn } from './soak-report.js';
 
 export function modelColumns(scenario: Scenario, seed: number, endS: number): [SoakColumn, SoakColumn] {
-  const durationUs = micros(Math.max(1, Math.round(endS * 1_000_000)));
+  const durationUs = micros(Math.max(1, secondsToUs(endS)));
   const column = (preset: 'stock' | 'fixed'): SoakColumn => {
     const run = meterScenario(scenario, { preset, seed, durationUs });
     return {

@@ -154,8 +154,11 @@ function soakDocument(r: SoakReport): SchemeDocument<SoakColumn> {
           id: f.name,
           title: f.title,
           unit: f.unit,
+          timeAxis: 'time since the soak began',
+          // The models dashed: where they meet your server's line, both stay visible.
           lines: r.columns.map((c) => ({
             label: c.label,
+            dashed: c.id !== 'server',
             points: figureSeries(c.rows, f)
               .filter((p) => p.value !== null)
               .map((p) => ({
@@ -167,7 +170,7 @@ function soakDocument(r: SoakReport): SchemeDocument<SoakColumn> {
                 count: 1,
               })),
           })),
-          caption: `${f.name}: one point per minute. Your server is measured; stock and fixed are bcsim's models of the same scenario and seed.`,
+          caption: `${f.name}: one point per minute. Your server (solid) is measured; stock and fixed (dashed) are bcsim's models of the same scenario and seed.`,
         },
         endS,
         phases,
