@@ -14,6 +14,7 @@ import {
   formatHostPort,
   isLoopback,
   modelColumns,
+  soakPlan,
   parseHostPort,
   renderSoak,
   soakSummaryJson,
@@ -61,11 +62,13 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   const sets = [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)];
   const base = loadForCli(flags.scenario ?? DEFAULT_SOAK_SCENARIO, sets, io, loss);
   const clients = clientsGiven ?? base.clients;
-  const scenario = withManifest(
+  const loaded = withManifest(
     loadForCli(flags.scenario ?? DEFAULT_SOAK_SCENARIO, [...sets, `clients=${clients}`], io, loss),
     manifest,
   );
-  const durationUs = durationFlag('--duration', flags.duration) ?? scenario.durationUs;
+  const durationUs = durationFlag('--duration', flags.duration) ?? loaded.durationUs;
+  // A plan shorter than the soak repeats its in-game phases (soak-plan.ts).
+  const { scenario, repeated } = soakPlan(loaded, durationUs);
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
   const bind =
@@ -92,6 +95,10 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   io.stderr(
     `bcsim soak: ${clients} client${clients === 1 ? '' : 's'} of ${scenario.name} (mode ${preset}, seed ${seed}) -> ${flags.server}, ${usToSeconds(durationUs)} s; report in ${flags.out}\n`,
   );
+  if (repeated !== null)
+    io.stderr(
+      `bcsim soak: ${scenario.name}'s phases end before ${usToSeconds(durationUs)} s: after the join, ${repeated.join(', ')} repeat until then\n`,
+    );
   if (manifest !== null)
     io.stderr(`bcsim soak: ${manifestNote(manifest, (many) => `${many ? 'use' : 'uses'} bcsim's stand-in hashes`)}\n`);
   let measured: Awaited<Soak['done']>;
@@ -115,6 +122,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
     seed,
     clients,
     clientMode: modeLabel(preset, scenario.switchOverrides),
+    repeated,
     loss: loss ?? null,
     requestedS: usToSeconds(durationUs),
     measured,

@@ -3,6 +3,8 @@
 export { SILENCE_US, Soak } from './soak-session.js';
 export type { Silence, SoakClient, SoakMeasured, SoakOptions, SoakStatus } from './soak-session.js';
 export { modelColumns } from './soak-models.js';
+export { soakPlan } from './soak-plan.js';
+export type { SoakPlan } from './soak-plan.js';
 export { SOAK_FIGURES, figureSeries, figureSummary } from './soak-figures.js';
 export type { MinutePoint, SoakFigure } from './soak-figures.js';
 export {

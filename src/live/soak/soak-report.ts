@@ -42,6 +42,8 @@ export interface SoakReport {
   readonly seed: number;
   readonly clients: number;
   readonly clientMode: string;
+  /** The scenario's in-game phases that repeat to fill the soak (soak-plan.ts), or null. */
+  readonly repeated: readonly string[] | null;
   readonly loss: number | null;
   readonly requestedS: number;
   readonly measured: SoakMeasured;
@@ -177,13 +179,18 @@ function soakDocument(r: SoakReport): SchemeDocument<SoakColumn> {
       ),
     ),
     settings: {
-      markdown: `The clients played \`${r.scenario}\` (seed ${r.seed}) in mode ${r.clientMode}; the models ran the same scenario and seed for the same length, read from the clients' side of the wire as the soak reads it.`,
-      html: `The clients played ${r.scenario} (seed ${r.seed}) in mode ${r.clientMode}; the models ran the same scenario and seed for the same length, read from the clients' side of the wire as the soak reads it.`,
+      markdown: `The clients played \`${r.scenario}\` (seed ${r.seed}) in mode ${r.clientMode}${repeatText(r)}; the models ran the same scenario and seed for the same length, read from the clients' side of the wire as the soak reads it.`,
+      html: `The clients played ${r.scenario} (seed ${r.seed}) in mode ${r.clientMode}${repeatText(r)}; the models ran the same scenario and seed for the same length, read from the clients' side of the wire as the soak reads it.`,
       summary: 'settings',
       value: settingsOf(r),
     },
   };
 }
+
+const repeatText = (r: SoakReport) =>
+  r.repeated === null
+    ? ''
+    : `, its in-game phases (${r.repeated.join(', ')}) repeating after the join to fill the soak`;
 
 function settingsOf(r: SoakReport): object {
   return {
@@ -192,6 +199,7 @@ function settingsOf(r: SoakReport): object {
     seed: r.seed,
     clients: r.clients,
     clientMode: r.clientMode,
+    phasesRepeated: r.repeated,
     loss: r.loss,
     requestedS: r.requestedS,
   };
