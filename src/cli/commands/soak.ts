@@ -97,7 +97,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   );
   if (repeated !== null)
     io.stderr(
-      `bcsim soak: ${scenario.name}'s phases end before ${usToSeconds(durationUs)} s: after the join, ${repeated.join(', ')} repeat until then\n`,
+      `bcsim soak: the phases of ${scenario.name} end before ${usToSeconds(durationUs)} s: after the join, ${repeated.join(', ')} repeat until then\n`,
     );
   if (manifest !== null)
     io.stderr(`bcsim soak: ${manifestNote(manifest, (many) => `${many ? 'use' : 'uses'} bcsim's stand-in hashes`)}\n`);
