@@ -108,7 +108,8 @@ export default class CostSequencer extends BaseSequencer {
       return { spec, costS, cores: waits(spec, path) ? 0 : (CORES[path] ?? 1) };
     });
     const byCost = (a: Item, b: Item) => b.costS - a.costS || a.spec.moduleId.localeCompare(b.spec.moduleId);
-    const cpu = items.filter((i) => i.cores > 0).sort(byCost);
+    // Files that keep two cores busy first, back to back, while the waiting files take the other place.
+    const cpu = items.filter((i) => i.cores > 0).sort((a, b) => b.cores - a.cores || byCost(a, b));
     const waiting = items.filter((i) => i.cores === 0).sort(byCost);
     const places = Math.max(1, this.ctx.config.maxWorkers);
     const running: Array<{ endS: number; cores: number }> = [];
