@@ -132,7 +132,11 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     )
     .option(
       '--peer-timeout <d>',
-      "the server's peer timeout: the removal case waits this plus 15 s for it (default 45s, the stock peer timeout)",
+      "the server's peer timeout: the removal case waits this plus --timeout-grace for it (default 45s, the stock peer timeout)",
+    )
+    .option(
+      '--timeout-grace <d>',
+      "how long past --peer-timeout the removal case still waits for the server's Boot, 3s to 10m (default 15s); a Boot ends the wait as it comes, so only a server that sends none waits it all",
     )
     .option(
       '--wrap-budget <d>',

@@ -34,6 +34,14 @@ describe('bcsim conform: input', () => {
       /^bcsim: --peer-timeout: expected a duration/,
     ],
     [
+      ['conform', '--server', '127.0.0.1:22101', '--timeout-grace', '2s'],
+      /^bcsim: --timeout-grace: expected 3s to 10m \(default 15s\), got "2s"/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:22101', '--timeout-grace', 'soon'],
+      /^bcsim: --timeout-grace: expected a duration/,
+    ],
+    [
       ['conform', '--server', '10.1.2.3:22101'],
       /^bcsim: conform: --server 10\.1\.2\.3:22101 is not loopback; say which local address to use with --bind HOST/,
     ],

@@ -10,7 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { CASE_IDS } from '../../src/live/index.js';
 import { PLANTED_BUGS } from '../../src/model/transport/index.js';
 import type { PlantedBug } from '../../src/model/transport/index.js';
-import { campaign, inWaves, referenceServer, statuses } from '../support/conform-campaign.js';
+import {
+  TEST_PEER_TIMEOUT_MS,
+  TEST_TIMEOUT_GRACE_MS,
+  campaign,
+  inWaves,
+  referenceServer,
+  statuses,
+} from '../support/conform-campaign.js';
 
 type Bug = Exclude<PlantedBug, 'none'>;
 
@@ -76,5 +83,10 @@ describe('bcsim conform against planted server bugs', () => {
         );
       }
     }
+    // With no Boot to end it, the timeout probe waited the whole peer timeout plus --timeout-grace, and its re-run repeats both.
+    const removal = runs.find((r) => r.bug === 'remove-without-boot')?.run.report.cases.find((c) => c.id === 'removal');
+    const windowS = (TEST_PEER_TIMEOUT_MS + TEST_TIMEOUT_GRACE_MS) / 1000;
+    expect(removal?.evidence.map((e) => e.detail).join('\n')).toContain(`in ${windowS.toFixed(3)} s`);
+    expect(removal?.repro).toContain('--peer-timeout 12s --timeout-grace 5s');
   }, 600_000);
 });

@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MANIFEST } from '../../src/model/traffic/index.js';
 import { CASE_IDS, conformTimings, parseHostPort, runConform } from '../../src/live/index.js';
 import type { HostPort } from '../../src/live/index.js';
-import { campaign, referenceServer, statuses } from '../support/conform-campaign.js';
+import {
+  TEST_PEER_TIMEOUT_MS,
+  TEST_TIMEOUT_GRACE_MS,
+  campaign,
+  referenceServer,
+  statuses,
+} from '../support/conform-campaign.js';
 
 const HASH_TOOL_MANIFEST = fileURLToPath(new URL('../scenarios/manifest-hash-tool.json', import.meta.url));
 
@@ -62,7 +68,7 @@ describe.concurrent('bcsim conform against bcsim peer server, reference settings
         seed: 1,
         parallelSessions: 16,
         manifest: DEFAULT_MANIFEST,
-        timings: conformTimings(12_000),
+        timings: conformTimings(TEST_PEER_TIMEOUT_MS, undefined, TEST_TIMEOUT_GRACE_MS),
         capture: false,
         extraFlags: [],
         // The fault: every datagram with a proof is dropped before it leaves, as a server that discards it would.

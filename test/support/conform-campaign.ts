@@ -2,7 +2,8 @@
 // the built CLI in child processes. The server runs with docs/conform.md's
 // reference settings (a loop as fast as a stock dedicated server's on loopback,
 // and an echo per keepalive) and a 12 s peer timeout, so the removal case's
-// timeout probe takes seconds.
+// timeout probe takes seconds; conform is told that timeout, and waits 5 s past
+// it for the Boot (--timeout-grace) instead of 15: a loopback server's timer is on time.
 import { expect } from 'vitest';
 import type { ConformOutcome, ConformReport } from '../../src/live/index.js';
 import { bcsim, freeUdpPort } from './live.js';
@@ -17,9 +18,11 @@ export const REFERENCE_SERVER_FLAGS = [
   'keepalive.echoPath=first-send-queue',
 ];
 
+export const TEST_PEER_TIMEOUT_MS = 12_000;
+export const TEST_TIMEOUT_GRACE_MS = 5000;
 /** Test-only: a short peer timeout, told to conform too. */
-const PEER_TIMEOUT = ['--set', 'transport.peerTimeoutMs=12000'];
-const CONFORM_PEER_TIMEOUT = ['--peer-timeout', '12s'];
+const PEER_TIMEOUT = ['--set', `transport.peerTimeoutMs=${TEST_PEER_TIMEOUT_MS}`];
+const CONFORM_PEER_TIMEOUT = ['--peer-timeout', '12s', '--timeout-grace', '5s'];
 
 export interface ReferenceServer {
   readonly address: string;

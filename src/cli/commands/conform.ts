@@ -1,13 +1,15 @@
 // `bcsim conform --server HOST:PORT`: the conformance campaign against a real
 // server (src/live/conform), its table, JSON and JUnit.
 import { resolve } from 'node:path';
-import { usToMs } from '../../core/engine/index.js';
+import { msToSeconds, usToMs } from '../../core/engine/index.js';
 import {
   CASE_IDS,
   CONFORM_CASES,
   ConformSetupError,
   DEFAULT_PARALLEL_SESSIONS,
+  DEFAULT_TIMINGS,
   MAX_SESSIONS,
+  MIN_TIMEOUT_GRACE_MS,
   prepareConform,
   conformTimings,
   conformJunitXml,
@@ -31,6 +33,7 @@ export interface ConformFlags {
   bind?: string;
   parallel?: string;
   peerTimeout?: string;
+  timeoutGrace?: string;
   wrapBudget?: string;
   scenario?: string;
   json?: boolean;
@@ -62,8 +65,10 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   const parallel = parallelFlag(flags.parallel);
   const extraFlags: string[] = [];
   const peerTimeout = durationFlag('--peer-timeout', flags.peerTimeout);
+  const timeoutGrace = timeoutGraceFlag(flags.timeoutGrace);
   const wrapBudget = durationFlag('--wrap-budget', flags.wrapBudget);
   if (flags.peerTimeout !== undefined) extraFlags.push('--peer-timeout', flags.peerTimeout);
+  if (flags.timeoutGrace !== undefined) extraFlags.push('--timeout-grace', flags.timeoutGrace);
   if (flags.wrapBudget !== undefined) extraFlags.push('--wrap-budget', flags.wrapBudget);
   if (flags.scenario !== undefined) extraFlags.push('--scenario', flags.scenario);
   if (flags.manifest !== undefined) extraFlags.push('--manifest', flags.manifest);
@@ -72,6 +77,7 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   const timings = conformTimings(
     peerTimeout === undefined ? undefined : usToMs(peerTimeout),
     wrapBudget === undefined ? undefined : usToMs(wrapBudget),
+    timeoutGrace,
   );
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
   const manifest = manifestFlag(flags.manifest, io.cwd);
@@ -143,6 +149,21 @@ function casesFlag(value: string | undefined): string[] {
   for (const id of ids)
     if (!CASE_IDS.includes(id)) throw new UsageError(`--cases: unknown case "${id}" (one of ${CASE_IDS.join(', ')})`);
   return ids;
+}
+
+/** The longest --timeout-grace: ten minutes. */
+const MAX_TIMEOUT_GRACE_MS = 600_000;
+
+/** --timeout-grace: at least MIN_TIMEOUT_GRACE_MS (the probe's 2 s of silence and a second's slack), at most 10 minutes. */
+function timeoutGraceFlag(value: string | undefined): number | undefined {
+  const us = durationFlag('--timeout-grace', value);
+  if (us === undefined) return undefined;
+  const ms = usToMs(us);
+  if (ms < MIN_TIMEOUT_GRACE_MS || ms > MAX_TIMEOUT_GRACE_MS)
+    throw new UsageError(
+      `--timeout-grace: expected ${msToSeconds(MIN_TIMEOUT_GRACE_MS)}s to 10m (default ${msToSeconds(DEFAULT_TIMINGS.timeoutGraceMs)}s), got "${value}"`,
+    );
+  return ms;
 }
 
 function parallelFlag(value: string | undefined): number {

@@ -45,8 +45,14 @@ export interface ConformTimings extends JoinTimings {
   readonly ackWithinMs: number;
   /** A Disconnected peer must be gone within this: ~4.16 s measured (DECISIONS.md 28), plus slack. */
   readonly removalMaxMs: number;
-  /** The server's peer timeout (45 s stock, DECISIONS.md 19); the timeout probe waits this plus 15 s. */
+  /** The server's peer timeout (45 s stock, DECISIONS.md 19); the timeout probe waits this plus timeoutGraceMs. */
   readonly peerTimeoutMs: number;
+  /**
+   * How long past the peer timeout the timeout probe still waits for the server's Boot. A
+   * conformant server's Boot ends the wait when it comes; only a server that never sends
+   * one holds the probe this long (--timeout-grace).
+   */
+  readonly timeoutGraceMs: number;
   /** How long the wrap case may take before it says NOT EXERCISED. */
   readonly wrapBudgetMs: number;
 }
@@ -60,8 +66,12 @@ export const DEFAULT_TIMINGS: ConformTimings = {
   ackWithinMs: 1000,
   removalMaxMs: 6000,
   peerTimeoutMs: 45_000,
+  timeoutGraceMs: 15_000,
   wrapBudgetMs: 60_000,
 };
+
+/** The shortest --timeout-grace: the probe needs 2 s of silence after the server's last datagram to judge a removal. */
+export const MIN_TIMEOUT_GRACE_MS = 3000;
 
 /**
  * The timings for a server with this peer timeout: a case never waits for a
@@ -71,11 +81,13 @@ export const DEFAULT_TIMINGS: ConformTimings = {
 export function conformTimings(
   peerTimeoutMs = DEFAULT_TIMINGS.peerTimeoutMs,
   wrapBudgetMs = DEFAULT_TIMINGS.wrapBudgetMs,
+  timeoutGraceMs = DEFAULT_TIMINGS.timeoutGraceMs,
 ): ConformTimings {
   return {
     ...DEFAULT_TIMINGS,
     peerTimeoutMs,
     wrapBudgetMs,
+    timeoutGraceMs,
     resendWaitMs: Math.min(DEFAULT_TIMINGS.resendWaitMs, Math.max(DEFAULT_TIMINGS.resendMaxMs, peerTimeoutMs - 1000)),
   };
 }

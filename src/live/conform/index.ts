@@ -11,7 +11,7 @@ export {
   selectCases,
 } from './campaign.js';
 export type { CaseResult, ConformHooks, ConformOptions, ConformReport, ConformRun } from './campaign.js';
-export { DEFAULT_TIMINGS, conformTimings } from './case-types.js';
+export { DEFAULT_TIMINGS, MIN_TIMEOUT_GRACE_MS, conformTimings } from './case-types.js';
 export type { CaseEvidence, CaseStatus, ConformCase, ConformTimings, Verdict } from './case-types.js';
 export { CASE_IDS, CONFORM_CASES } from './cases/index.js';
 export { CONFORM_SUITE, conformJunitXml, conformOutcome, renderConformText } from './report.js';

@@ -110,7 +110,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
     silent.quiet();
     const quietFrom = silent.now;
     const observerFrom = observer.now;
-    const windowMs = t.peerTimeoutMs + 15_000;
+    const windowMs = t.peerTimeoutMs + t.timeoutGraceMs;
     const isBootOf = (m: ServerMessage) =>
       isBoot(m) && (m.message as DataMessage).type === TYPE_BOOT && (m.message as DataMessage).payload[0] === slot;
     const boot = await observer.waitFor(isBootOf, windowMs, observerFrom);
