@@ -4,7 +4,14 @@
 // scenario and seed; against a fixed server there is no dead zone.
 import { describe, expect, it } from 'vitest';
 import { micros } from '../../src/core/engine/index.js';
-import { Soak, figureSeries, figureSummary, modelColumns, SOAK_FIGURES } from '../../src/live/soak/index.js';
+import {
+  Soak,
+  figureSeries,
+  figureSummary,
+  modelColumns,
+  soakFindings,
+  SOAK_FIGURES,
+} from '../../src/live/soak/index.js';
 import type { SoakColumn, SoakMeasured } from '../../src/live/soak/index.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { switchesFor } from '../../src/model/session/run.js';
@@ -88,5 +95,29 @@ describe('bcsim soak against bcsim peer server', () => {
     expect(silence.lastDatagrams).toHaveLength(8);
     expect(silence.lastDatagrams[0].hex).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})*$/);
     expect(measured.clients.map((c) => c.state)).toEqual(['timed-out', 'timed-out', 'timed-out']);
+    for (const c of measured.clients) expect(c.lastServerDatagramS).toBeCloseTo(silence.lastDatagramS, 0);
+    const [stock, fixed] = modelColumns(scenario, 1, measured.endS);
+    const findings = soakFindings({
+      server: '127.0.0.1:22101',
+      scenario: 'valentines',
+      seed: 1,
+      clients: 3,
+      clientMode: 'stock',
+      repeated: null,
+      loss: null,
+      requestedS: SOAK_MIN * 60,
+      measured,
+      columns: [
+        { id: 'server', label: 'your server (measured)', rows: measured.rows, endS: measured.endS, traceHash: null },
+        stock,
+        fixed,
+      ],
+    });
+    expect(
+      findings.filter((f) =>
+        /^Client \d's connection timed out: the server's last datagram to it came at 1[78]\d\.?\d* s/.test(f),
+      ),
+    ).toHaveLength(3);
+    expect(findings.some((f) => /^The server stopped answering: its last datagram at/.test(f))).toBe(true);
   });
 });

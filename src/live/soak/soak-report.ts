@@ -111,6 +111,10 @@ export function soakFindings(r: SoakReport): string[] {
     lines.push(
       `The server stopped answering: its last datagram at ${fmt(s.lastDatagramS)} s, noticed at ${fmt(s.noticedS)} s${s.endedS === null ? ', and it never answered again' : `, answering again at ${fmt(s.endedS)} s`}.`,
     );
+  for (const c of r.measured.clients.filter((x) => x.state === 'timed-out'))
+    lines.push(
+      `Client ${c.client}'s connection timed out: the server's last datagram to it came at ${c.lastServerDatagramS === null ? 'no time (it sent none)' : `${fmt(c.lastServerDatagramS)} s`}, and no Boot or Disconnect said why.`,
+    );
   const notJoined = r.measured.clients.filter((c) => c.joinedAtS === null);
   if (notJoined.length > 0) lines.push(`Clients that never joined: ${notJoined.map((c) => c.client).join(', ')}.`);
   if (Math.max(server.endS, stock.endS) > MEASURED_REACH_S)

@@ -70,6 +70,8 @@ export interface SoakClient {
   readonly connection: number;
   readonly joinedAtS: number | null;
   readonly state: ConnectionState;
+  /** When the server's last datagram on this connection came (null: none came). */
+  readonly lastServerDatagramS: number | null;
 }
 
 export interface SoakMeasured {
@@ -91,6 +93,8 @@ export class Soak {
   readonly done: Promise<SoakMeasured>;
   private readonly last: Array<{ atUs: number; connection: number; bytes: Uint8Array }> = [];
   private lastServerUs = 0;
+  /** The server's last datagram on each connection (by live index). */
+  private readonly lastServerUsOf = new Map<number, number>();
   private readonly silences: Array<{
     lastUs: number;
     noticedUs: number;
@@ -166,6 +170,7 @@ export class Soak {
     this.meter.add(connection, from, timeUs, bytes);
     if (from !== 'server') return;
     this.lastServerUs = timeUs;
+    this.lastServerUsOf.set(connection, timeUs);
     const open = this.silences.at(-1);
     if (open !== undefined && open.endedUs === null) open.endedUs = timeUs;
     if (this.last.length >= LAST_DATAGRAMS) this.last.shift();
@@ -198,12 +203,16 @@ export class Soak {
       cutShort: reason !== 'duration',
       rows: this.meter.rows,
       rowsNotKept: this.meter.rowsNotKept,
-      clients: this.live.connections.map((c) => ({
-        client: c.client,
-        connection: c.id,
-        joinedAtS: c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs),
-        state: c.peer.state,
-      })),
+      clients: this.live.connections.map((c) => {
+        const lastUs = this.lastServerUsOf.get(c.id);
+        return {
+          client: c.client,
+          connection: c.id,
+          joinedAtS: c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs),
+          state: c.peer.state,
+          lastServerDatagramS: lastUs === undefined ? null : usToSeconds(lastUs),
+        };
+      }),
       wire: {
         sent: this.live.wire.sent,
         received: this.live.wire.received,
