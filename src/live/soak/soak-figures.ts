@@ -35,7 +35,8 @@ export const SOAK_FIGURES: readonly SoakFigure[] = [
   {
     name: 'staleAcks',
     label: 'stale ACKs per minute',
-    title: 'Stale ACKs from the server (per minute, all connections)',
+    // The analyzer settles which repeats were stale in sweeps two minutes apart, so the count comes in steps.
+    title: 'Stale ACKs from the server (per minute as the analysis settles them, every 2 minutes; all connections)',
     unit: 'ACKs',
     over: 'sum',
     of: (r) => r.staleAcks,
