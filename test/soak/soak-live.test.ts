@@ -82,7 +82,7 @@ describe('bcsim soak against bcsim peer server', () => {
     const measured = await soakAgainst('stock', 3);
     expect(measured.cutShort).toBe(true);
     expect(measured.stopReason).toBe('connection-ended');
-    // The clients' connections time out 45 s after the server's last datagram (DECISIONS.md 12).
+    // The clients' connections time out 45 s after the server's last datagram (docs/sources.md 19).
     expect(measured.endS).toBeGreaterThan(180 + 44);
     expect(measured.endS).toBeLessThan(180 + 50);
     expect(measured.silences).toHaveLength(1);

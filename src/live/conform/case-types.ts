@@ -45,7 +45,7 @@ export interface ConformTimings extends JoinTimings {
   readonly ackWithinMs: number;
   /** A Disconnected peer must be gone within this: ~4.16 s measured (DECISIONS.md 28), plus slack. */
   readonly removalMaxMs: number;
-  /** The server's peer timeout (45 s stock, DECISIONS.md 19); the timeout probe waits this plus timeoutGraceMs. */
+  /** The server's peer timeout (45 s stock, docs/sources.md 19); the timeout probe waits this plus timeoutGraceMs. */
   readonly peerTimeoutMs: number;
   /**
    * How long past the peer timeout the timeout probe still waits for the server's Boot. A

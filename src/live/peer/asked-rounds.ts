@@ -1,5 +1,5 @@
 // A live client answers the checksum round its server really asked, from the
-// manifest (DECISIONS.md 31), whatever order the script's manifest lists: it
+// manifest (docs/sources.md 31), whatever order the script's manifest lists: it
 // keeps each server's requests, oldest first, until its answer goes.
 import { TYPE_GAME } from '../../core/codec/index.js';
 import { Opcode, checksumAnswer, parseChecksumRequest } from '../../model/traffic/index.js';
