@@ -1,6 +1,6 @@
-// Flags and sockets the live commands share: how many clients, and their sockets.
+// Flags and sockets the live commands share: addresses, how many clients, and their sockets.
 import type { Socket } from 'node:dgram';
-import { bindUdp } from '../live/index.js';
+import { bindUdp, isLoopback, parseHostPort } from '../live/index.js';
 import type { HostPort } from '../live/index.js';
 import { UsageError } from './io.js';
 
@@ -32,4 +32,21 @@ export async function bindAll(at: HostPort, count: number, flag: string): Promis
     if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A HOST:PORT flag (port 0 only where `portZero`), or one line naming what was typed and why it is not one. */
+export function hostPortFlag(text: string, flag: string, portZero = false): HostPort {
+  const parsed = parseHostPort(text, flag, portZero);
+  if (typeof parsed === 'string') throw new UsageError(parsed);
+  return parsed;
+}
+
+/**
+ * Where clients bind without --bind: loopback, any port, and only when their server (`remote`, typed as
+ * `flag text`) is there; elsewhere the user must say where.
+ */
+export function loopbackBind(remote: HostPort, flag: string, text: string, who: string): HostPort {
+  if (!isLoopback(remote.host))
+    throw new UsageError(`${who}${flag} ${text} is not loopback; say where to bind with --bind HOST:PORT`);
+  return { host: remote.family === 6 ? '::1' : '127.0.0.1', port: 0, family: remote.family };
 }

@@ -9,7 +9,6 @@ import { resolve } from 'node:path';
 import {
   formatHostPort,
   isLoopback,
-  parseHostPort,
   LivePeer,
   summarizeLive,
   judgedUntilUs,
@@ -48,7 +47,7 @@ import type { CliIO } from '../io.js';
 import { manifestFlag, manifestNote, withManifest } from '../manifest-flag.js';
 import type { ManifestFlag } from '../manifest-flag.js';
 import { durationFlag, seedFlag } from '../options.js';
-import { bindAll, clientsFlag } from '../live-flags.js';
+import { bindAll, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
 import { loadForCli } from '../scenario-ref.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 
@@ -225,30 +224,20 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
 }
 
 function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: HostPort | null } {
-  const parse = (text: string, flag: string, portZero = false): HostPort => {
-    const parsed = parseHostPort(text, flag, portZero);
-    if (typeof parsed === 'string') throw new UsageError(parsed);
-    return parsed;
-  };
   if (role === 'server') {
     if (flags.connect !== undefined)
       throw new UsageError('peer server: --connect is for a client; a server takes --listen HOST:PORT');
     if (flags.listen === undefined)
       throw new UsageError('peer server: --listen HOST:PORT is required (e.g. --listen 127.0.0.1:22101)');
-    return { bind: parse(flags.listen, '--listen'), remote: null };
+    return { bind: hostPortFlag(flags.listen, '--listen'), remote: null };
   }
   if (flags.listen !== undefined)
     throw new UsageError('peer client: --listen is for a server; a client takes --connect HOST:PORT');
   if (flags.connect === undefined)
     throw new UsageError('peer client: --connect HOST:PORT is required (e.g. --connect 127.0.0.1:22101)');
-  const remote = parse(flags.connect, '--connect');
-  if (flags.bind !== undefined) return { bind: parse(flags.bind, '--bind', true), remote };
-  // Without --bind, a client binds to loopback, and only when its server is there.
-  if (!isLoopback(remote.host))
-    throw new UsageError(
-      `peer client: --connect ${flags.connect} is not loopback; say where to bind with --bind HOST:PORT`,
-    );
-  return { bind: { host: remote.family === 6 ? '::1' : '127.0.0.1', port: 0, family: remote.family }, remote };
+  const remote = hostPortFlag(flags.connect, '--connect');
+  if (flags.bind !== undefined) return { bind: hostPortFlag(flags.bind, '--bind', true), remote };
+  return { bind: loopbackBind(remote, '--connect', flags.connect, 'peer client: '), remote };
 }
 
 /**

@@ -15,15 +15,14 @@ import {
   isLoopback,
   modelColumns,
   soakPlan,
-  parseHostPort,
   renderSoak,
   soakSummaryJson,
   writeSoakReport,
 } from '../../live/index.js';
-import type { HostPort, SoakReport, SoakStatus } from '../../live/index.js';
+import type { SoakReport, SoakStatus } from '../../live/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
-import { bindAll, clientsFlag } from '../live-flags.js';
+import { bindAll, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
 import { manifestFlag, manifestNote, withManifest } from '../manifest-flag.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -50,7 +49,9 @@ export const DEFAULT_SOAK_SCENARIO = 'valentines';
 
 export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> {
   // Every flag is checked before anything starts.
-  const server = hostPort(flags.server, '--server', 'the server to soak is required (e.g. --server 127.0.0.1:22101)');
+  if (flags.server === undefined)
+    throw new UsageError('--server: the server to soak is required (e.g. --server 127.0.0.1:22101)');
+  const server = hostPortFlag(flags.server, '--server');
   if (flags.out === undefined) throw new UsageError('--out DIR is required: the folder the report set is written to');
   const outDir = resolve(io.cwd, flags.out);
   const problem = writingTo(`--out ${flags.out}`, () => outDirProblem(flags.out as string, SOAK_FILES, io.cwd));
@@ -60,19 +61,26 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   const manifest = manifestFlag(flags.manifest, io.cwd);
   const clientsGiven = flags.clients === undefined ? null : clientsFlag(flags.clients);
   const sets = [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)];
-  const base = loadForCli(flags.scenario ?? DEFAULT_SOAK_SCENARIO, sets, io, loss);
-  const clients = clientsGiven ?? base.clients;
+  // Without --clients, the scenario's own count.
   const loaded = withManifest(
-    loadForCli(flags.scenario ?? DEFAULT_SOAK_SCENARIO, [...sets, `clients=${clients}`], io, loss),
+    loadForCli(
+      flags.scenario ?? DEFAULT_SOAK_SCENARIO,
+      clientsGiven === null ? sets : [...sets, `clients=${clientsGiven}`],
+      io,
+      loss,
+    ),
     manifest,
   );
+  const clients = loaded.clients;
   const durationUs = durationFlag('--duration', flags.duration) ?? loaded.durationUs;
   // A plan shorter than the soak repeats its in-game phases (soak-plan.ts).
   const { scenario, repeated } = soakPlan(loaded, durationUs);
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
   const bind =
-    flags.bind === undefined ? defaultBind(server, flags.server as string) : hostPort(flags.bind, '--bind', '', true);
+    flags.bind === undefined
+      ? loopbackBind(server, '--server', flags.server, '')
+      : hostPortFlag(flags.bind, '--bind', true);
   if (!isLoopback(server.host))
     io.stderr(`bcsim: warning: ${flags.server} is not loopback; bcsim's live mode is meant for a test machine\n`);
 
@@ -137,20 +145,6 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   else io.stdout(`${renderSoak(report, makeChalk(io.stdoutIsTTY, io.env))}\nreport: ${flags.out}/report.html\n`);
   // Nothing from the server at all: the soak measured nothing, which is never a success.
   return measured.wire.received === 0 ? EXIT_FAILED : EXIT_OK;
-}
-
-function hostPort(text: string | undefined, flag: string, missing: string, portZero = false): HostPort {
-  if (text === undefined) throw new UsageError(`${flag}: ${missing}`);
-  const parsed = parseHostPort(text, flag, portZero);
-  if (typeof parsed === 'string') throw new UsageError(parsed);
-  return parsed;
-}
-
-/** Without --bind, the clients bind to loopback (any port each), and only when the server is there. */
-function defaultBind(server: HostPort, text: string): HostPort {
-  if (!isLoopback(server.host))
-    throw new UsageError(`--server ${text} is not loopback; say where to bind with --bind HOST:PORT`);
-  return { host: server.family === 6 ? '::1' : '127.0.0.1', port: 0, family: server.family };
 }
 
 function progressLine(s: SoakStatus): string {
