@@ -88,6 +88,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     maxWorkers: WORKERS,
+    // Tests of a describe.concurrent at once: peer.test's six pairs wait on sockets together (~32 s, not 62).
+    maxConcurrency: 6,
     sequence: { sequencer: CostSequencer },
     // Each project sets its own include: `extends` would add the root's to it.
     projects: [

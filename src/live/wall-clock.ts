@@ -5,9 +5,27 @@
 // as in a simulated run, so periodic loops do not drift; outside one, call
 // catchUp() first (a socket read does) and `now` is the wall time.
 //
+// A process can stall (descheduled on a busy machine, a long GC, SIGSTOP). When
+// the earliest event is more than STALL_US late, everything that fell due runs
+// once at the wall time, as a game's frame loop would, rather than in a burst:
+// a burst would send one message's re-sends milliseconds apart. Datagrams read
+// just after a stall may have arrived any time during it (`arrivedFromUs`).
+//
 // This is the only place bcsim reads a clock: the simulation never does.
-import { Simulator, maxUs, addUs, nanosToUs, usToMs } from '../core/engine/index.js';
+import { Simulator, maxUs, minUs, addUs, nanosToUs, usToMs } from '../core/engine/index.js';
 import type { Micros, Scheduler, Timer } from '../core/engine/index.js';
+
+/** An event this late means the process stalled (the update loops tick every 95 ms or less). */
+const STALL_US = 250_000;
+/** Reads this soon after a stall was noticed are taken to be draining what queued up during it. */
+const STALL_DRAIN_US = 250_000;
+
+/** The process's stalls, as the clock noticed them. */
+export interface StallFigures {
+  count: number;
+  longestUs: number;
+  totalUs: number;
+}
 
 /** Microseconds since `origin`, from the monotonic high-resolution clock. */
 export type WallSource = () => Micros;
@@ -60,6 +78,10 @@ export class WallClock implements Scheduler {
   readonly dispatchLateness = new LatenessRing();
   /** Callbacks that threw; the first error is kept and the clock stops. */
   failure: unknown = null;
+  /** Stalls noticed (counters only: nothing grows). */
+  readonly stalls: StallFigures = { count: 0, longestUs: 0, totalUs: 0 };
+  /** The latest stall: from the first event it delayed to when it was noticed. */
+  private lastStall = { fromUs: Number.NaN as Micros, toUs: Number.NaN as Micros };
 
   constructor(
     readonly wallUs: WallSource = monotonicMicros(),
@@ -105,6 +127,7 @@ export class WallClock implements Scheduler {
           if (wall > this.queue.now) this.queue.runUntil(wall);
           break;
         }
+        if (wall - due > STALL_US) this.stalled(due, wall);
         this.dispatchLateness.record(wall - due);
         this.queue.step();
         // A callback stopped the clock: `now` stays the time that callback was due.
@@ -118,6 +141,24 @@ export class WallClock implements Scheduler {
       this.inside = false;
     }
     this.arm();
+  }
+
+  /**
+   * The earliest time a datagram read now may have arrived: now, or the start
+   * of a stall it may have waited through in the socket's queue.
+   */
+  arrivedFromUs(): Micros {
+    const now = this.queue.now;
+    return now - this.lastStall.toUs <= STALL_DRAIN_US ? minUs(now, this.lastStall.fromUs) : now;
+  }
+
+  private stalled(fromUs: Micros, wallUs: Micros): void {
+    const lengthUs = wallUs - fromUs;
+    this.stalls.count++;
+    this.stalls.totalUs += lengthUs;
+    this.stalls.longestUs = Math.max(this.stalls.longestUs, lengthUs);
+    this.lastStall = { fromUs, toUs: wallUs };
+    this.queue.postponeDue(wallUs);
   }
 
   /** Cancels the armed Node timer; pending events never run. */

@@ -14,6 +14,11 @@ export type WireSide = 'local' | 'remote';
 export interface WireRecord {
   /** Microseconds since the live run started (the WallClock's time). */
   readonly timeUs: number;
+  /**
+   * Set on a datagram read just after our process stalled: the earliest it may
+   * have arrived (it may have waited in the socket's queue since then).
+   */
+  readonly arrivedFromUs?: number;
   /** 'local' = bcsim sent it; 'remote' = the counterpart (the real server or client) sent it. */
   readonly from: WireSide;
   /** The connection's live index: the k-th connection opened (a reused place opens a new one), or 1 for a client. */

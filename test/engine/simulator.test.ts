@@ -85,6 +85,26 @@ describe('Simulator', () => {
     expect(seen.at(-1)).toEqual(['b', 400]);
   });
 
+  it('postponeDue moves every timer due by a time to it, in their order, and leaves later ones', () => {
+    const sim = new Simulator();
+    const seen: Array<[string, number]> = [];
+    sim.at(micros(300), () => seen.push(['c', sim.now]));
+    sim.at(micros(100), () => seen.push(['a', sim.now]));
+    sim.at(micros(100), () => seen.push(['b', sim.now]));
+    sim.at(micros(900), () => seen.push(['later', sim.now]));
+    expect(sim.postponeDue(micros(500))).toBe(3);
+    sim.at(micros(500), () => seen.push(['new', sim.now]));
+    sim.runUntilIdle();
+    expect(seen).toEqual([
+      ['a', 500],
+      ['b', 500],
+      ['c', 500],
+      ['new', 500],
+      ['later', 900],
+    ]);
+    expect(sim.postponeDue(micros(900))).toBe(0);
+  });
+
   it('a rescheduled timer sorts after timers already at the same time', () => {
     const sim = new Simulator();
     const seen: string[] = [];

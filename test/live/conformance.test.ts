@@ -86,6 +86,13 @@ describe('ack-within', () => {
     expect(judge(log, { rule: 'ack-within', ms: 1000 })).toMatchObject({ passed: true, checked: 1, violations: 0 });
   });
 
+  it('an ACK read 800 ms late after a stall of ours is judged by the earliest it may have come', () => {
+    const afterStall = [local(0, reliable(3)), { ...remote(800, ack(3)), arrivedFromUs: 300_000 }];
+    expect(judge(afterStall, { rule: 'ack-within', ms: 500 })).toMatchObject({ passed: true, checked: 1 });
+    const stillLate = [local(0, reliable(3)), { ...remote(800, ack(3)), arrivedFromUs: 600_000 }];
+    expect(judge(stillLate, { rule: 'ack-within', ms: 500 })).toMatchObject({ passed: false, violations: 1 });
+  });
+
   it('fails an unACKed message and skips one sent less than the window before the end', () => {
     const result = judge([local(0, reliable(1)), heard(100), local(9_800, reliable(2))], {
       rule: 'ack-within',
@@ -220,6 +227,22 @@ describe('retransmit-interval', () => {
     expect(result).toMatchObject({ passed: false, checked: 2, violations: 2 });
     expect(result.evidence[0].detail).toContain('sooner than 200 ms');
     expect(result.evidence[1].detail).toContain('later than 3000 ms');
+  });
+
+  it('after a stall of ours, a gap is a violation only if it is one however the reads spread over the stall', () => {
+    // Our process stopped from 1.9 s to 4.5 s; both re-sends waited in the socket's queue and were read 1 ms apart.
+    const stalled = (ms: number, fromMs: number) => ({ ...remote(ms, reliable(7)), arrivedFromUs: fromMs * 1000 });
+    const drained = [remote(0, reliable(7)), stalled(4500, 1900), stalled(4501, 1900)];
+    expect(judge(drained, rule)).toMatchObject({ passed: true, checked: 2, violations: 0 });
+    // Read 6.5 s after the previous one, but it may have come at 1.9 s: not certainly late.
+    expect(judge([remote(0, reliable(7)), stalled(6500, 1900)], rule)).toMatchObject({ passed: true });
+    // Certainly late even so: it cannot have come before 3.5 s.
+    const late = judge([remote(0, reliable(7)), stalled(6500, 3500)], rule);
+    expect(late).toMatchObject({ passed: false, violations: 1 });
+    expect(late.evidence[0].detail).toContain('later than 3000 ms');
+    // Certainly too soon: read 100 ms after one that was not read after a stall.
+    expect(judge([stalled(4500, 1900), remote(4600, reliable(7))], rule)).toMatchObject({ passed: true });
+    expect(judge([remote(4400, reliable(7)), stalled(4500, 4450)], rule)).toMatchObject({ violations: 1 });
   });
 
   it('takes other bytes under the same key for a new message, not a re-send', () => {

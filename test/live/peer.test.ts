@@ -44,7 +44,15 @@ interface LiveJson {
   }>;
 }
 
-async function pair(serverMode: string, clientMode: string, clientExtra: string[] = [], serverExtra: string[] = []) {
+type Running = ReturnType<typeof bcsim>;
+
+async function pair(
+  serverMode: string,
+  clientMode: string,
+  clientExtra: string[] = [],
+  serverExtra: string[] = [],
+  during: (client: Running, server: Running) => Promise<void> = async () => {},
+) {
   const port = await freeUdpPort();
   const server = bcsim(
     [
@@ -79,6 +87,7 @@ async function pair(serverMode: string, clientMode: string, clientExtra: string[
     ],
     (CLIENT_S + EXIT_GRACE_S) * 1000,
   );
+  await during(client, server);
   const c = await client.exited;
   server.child.kill('SIGINT');
   const s = await server.exited;
@@ -184,6 +193,35 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
       }
     }, 90_000);
   }
+
+  it('a process stopped for 3 s (the client, then the server) is reported as stalled and fails no rule', async () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const stop = async (who: Running) => {
+      who.child.kill('SIGSTOP');
+      await pause(3000);
+      who.child.kill('SIGCONT');
+    };
+    const lenient = ['--expect', lenientRules()];
+    const { client, server, clientJson, serverJson } = await pair('fixed', 'fixed', lenient, lenient, async (c, s) => {
+      await pause(12_000);
+      await stop(c);
+      await pause(2000);
+      await stop(s);
+    });
+    // The fault fired on both sides: each noticed a stall of about the 3 s it was stopped.
+    for (const j of [clientJson, serverJson] as Array<
+      LiveJson & { timers: { stalls: { count: number; longestUs: number } } }
+    >) {
+      expect(j.timers.stalls.count).toBeGreaterThanOrEqual(1);
+      expect(j.timers.stalls.longestUs).toBeGreaterThan(2_000_000);
+    }
+    // Stopped, each end's re-sends waited; after it, each went once, and reads drained after a stall
+    // are not taken for re-sends a millisecond apart (a 3 s stop failed retransmit-interval before).
+    const failedRules = (j: LiveJson) => JSON.stringify(j.conformance.filter((r) => r.status === 'fail'));
+    expect(client.code, failedRules(clientJson)).toBe(0);
+    expect(server.code, failedRules(serverJson)).toBe(0);
+    expect(clientJson.conformance.find((r) => r.rule === 'join-completes')?.passed).toBe(true);
+  }, 90_000);
 
   it('a rule the stock server breaks fails with exit 1, the evidence and a JUnit file; --require-exercised fails a rule that checked nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-peer-'));

@@ -57,6 +57,41 @@ describe('WallClock', () => {
     clock.stop();
   });
 
+  it('after a stall, what fell due runs once at the wall time: a periodic loop and a re-send do not burst', () => {
+    const wall = fakeWall();
+    const clock = new WallClock(wall.source);
+    const ticks: number[] = [];
+    const resends: number[] = [];
+    const tick = clock.at(micros(95_000), () => {
+      ticks.push(clock.now);
+      clock.reschedule(tick, micros(clock.now + 95_000));
+    });
+    // A message re-sent every 2 s, as the stock retransmit interval (DECISIONS.md 11).
+    const resend = clock.at(micros(2_000_000), () => {
+      resends.push(clock.now);
+      clock.reschedule(resend, micros(clock.now + 2_000_000));
+    });
+    wall.set(100_000);
+    clock.catchUp();
+    expect([ticks, clock.stalls.count]).toEqual([[95_000], 0]);
+    expect(clock.arrivedFromUs()).toBe(100_000);
+    // The process is stopped for 5 s: the tick due at 190 ms is 4.91 s late.
+    wall.set(5_100_000);
+    clock.catchUp();
+    expect(ticks).toEqual([95_000, 5_100_000]);
+    expect(resends).toEqual([5_100_000]);
+    expect(clock.stalls).toEqual({ count: 1, longestUs: 4_910_000, totalUs: 4_910_000 });
+    // A datagram read now may have waited since the stall began; one read well after, not.
+    expect(clock.arrivedFromUs()).toBe(190_000);
+    wall.set(5_400_000);
+    clock.catchUp();
+    expect(clock.arrivedFromUs()).toBe(5_400_000);
+    expect(resends).toEqual([5_100_000]);
+    // A tick late by less than the stall threshold runs at its due time, as before.
+    expect(ticks.slice(1)).toEqual([5_100_000, 5_195_000, 5_290_000, 5_385_000]);
+    clock.stop();
+  });
+
   it('a callback that throws stops the clock and reports the error once', () => {
     const wall = fakeWall();
     const errors: unknown[] = [];

@@ -103,6 +103,19 @@ export class Simulator implements Scheduler {
     }
   }
 
+  /**
+   * Moves every timer due at or before `toUs` to `toUs`, keeping their
+   * (time, insertion) order, and returns how many moved. The wall-clock driver
+   * uses it after its process stalled: what fell due runs once, when it really
+   * runs, instead of periodic timers firing in a burst (wall-clock.ts).
+   */
+  postponeDue(toUs: Micros): number {
+    assertTime(toUs, this.nowUs);
+    const due = this.heap.filter((slot) => slot.at <= toUs).sort((a, b) => (runsBefore(a, b) ? -1 : 1));
+    for (const slot of due) this.reschedule(slot, toUs);
+    return due.length;
+  }
+
   /** Dispatches every event due at or before `endUs`, then sets the clock to `endUs`. */
   runUntil(endUs: Micros): void {
     assertTime(endUs, this.nowUs);

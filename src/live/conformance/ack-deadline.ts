@@ -101,9 +101,10 @@ export class AckDeadlineJudge implements Judge {
       this.open(entry);
       if (this.options.connectReplyAnswers && isConnectRequest(message, event.peerId)) this.connect = entry;
     } else if (event.from === 'remote' && message.type === TYPE_ACK) {
-      this.answer(message, event.timeUs);
+      // Late only if it was certainly late: read after a stall of ours, it may have come sooner.
+      this.answer(message, event.arrivedFromUs);
     } else if (event.from === 'remote' && this.connect !== null && isConnectReply(message, event.peerId)) {
-      if (!this.connect.judged) this.judge(this.connect, event.timeUs);
+      if (!this.connect.judged) this.judge(this.connect, event.arrivedFromUs);
       this.connect = null;
     }
   }

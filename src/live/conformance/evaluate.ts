@@ -118,7 +118,15 @@ export function evaluateConformanceLog(
     }
     const { peerId, messages } = decoded.datagram;
     for (const message of messages) {
-      const event = { timeUs: record.timeUs, from: record.from, recordIndex, peerId, message, datagram: record.bytes };
+      const event = {
+        timeUs: record.timeUs,
+        arrivedFromUs: record.arrivedFromUs ?? record.timeUs,
+        from: record.from,
+        recordIndex,
+        peerId,
+        message,
+        datagram: record.bytes,
+      };
       for (const judge of judges) judge.observe(event);
     }
     if (record.timeUs >= nextSweepUs) {

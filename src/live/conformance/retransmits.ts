@@ -31,6 +31,8 @@ interface Theirs {
   readonly key: number;
   readonly fingerprint: number;
   lastUs: number;
+  /** The earliest the latest transmission may have arrived (wire-keys.ts). */
+  lastFromUs: number;
   /** Our first ACK of it (NaN: none yet). */
   ackUs: number;
   /** Transmissions more than the grace after our ACK. */
@@ -56,6 +58,7 @@ abstract class TheirMessages implements Judge {
       if (known !== undefined && known.fingerprint === fingerprint && event.timeUs - known.lastUs <= REUSE_GAP_US) {
         this.resent(known, event);
         known.lastUs = event.timeUs;
+        known.lastFromUs = event.arrivedFromUs;
         return;
       }
       if (known !== undefined) this.close(known);
@@ -64,6 +67,7 @@ abstract class TheirMessages implements Judge {
         key,
         fingerprint,
         lastUs: event.timeUs,
+        lastFromUs: event.arrivedFromUs,
         ackUs: Number.NaN,
         lateResends: 0,
         lastLateUs: 0,
@@ -112,9 +116,13 @@ export class RetransmitIntervalJudge extends TheirMessages {
   protected resent(entry: Theirs, event: WireMessageEvent): void {
     this.context.tally.checked++;
     const gapUs = event.timeUs - entry.lastUs;
-    if (gapUs >= this.minUs && gapUs <= this.maxUs) return;
-    const side = gapUs < this.minUs ? 'sooner than' : 'later than';
-    const bound = gapUs < this.minUs ? this.minUs : this.maxUs;
+    // Read just after a stall of ours, either one may have arrived earlier than we read it:
+    // too soon only if even the longest gap possible is, too late only if even the shortest is.
+    const longestUs = event.timeUs - entry.lastFromUs;
+    const shortestUs = event.arrivedFromUs - entry.lastUs;
+    if (longestUs >= this.minUs && shortestUs <= this.maxUs) return;
+    const side = longestUs < this.minUs ? 'sooner than' : 'later than';
+    const bound = longestUs < this.minUs ? this.minUs : this.maxUs;
     const detail = `The counterpart re-sent its ${describeKey(entry.key)} ${ms(gapUs)} after its previous transmission, ${side} ${ms(bound)}.`;
     this.context.violate(event.timeUs, keySeq(entry.key), keyFragIndex(entry.key), detail, event.recordIndex);
   }
@@ -137,7 +145,7 @@ export class StopsAfterAckJudge extends TheirMessages {
   }
 
   protected resent(entry: Theirs, event: WireMessageEvent): void {
-    if (Number.isNaN(entry.ackUs) || event.timeUs - entry.ackUs <= this.graceUs) return;
+    if (Number.isNaN(entry.ackUs) || event.arrivedFromUs - entry.ackUs <= this.graceUs) return;
     entry.lateResends++;
     entry.lastLateUs = event.timeUs;
     if (entry.lateResends === 1) {

@@ -24,7 +24,10 @@ import type { WireSide } from '../wire-log.js';
  * its record's index in the log as given, so evidence can quote the datagram.
  */
 export interface WireMessageEvent {
+  /** When we read (or sent) it. */
   readonly timeUs: number;
+  /** The earliest it may have arrived: timeUs, or earlier when read just after our process stalled. */
+  readonly arrivedFromUs: number;
   readonly from: WireSide;
   readonly recordIndex: number;
   /** The peer id byte of its datagram (0x01 server, 0xFF unassigned client). */

@@ -288,8 +288,10 @@ export class LivePeer {
     this.wire.received++;
     const bytes =
       this.options.switches.plantedBug === 'fragment-ack-ends-datagram' ? cutAfterFragmentAck(read.bytes) : read.bytes;
+    const arrivedFromUs = this.clock.arrivedFromUs();
     const record: WireRecord = {
       timeUs: this.clock.now,
+      ...(arrivedFromUs < this.clock.now ? { arrivedFromUs } : {}),
       from: 'remote',
       connection: connection.id,
       bytes,

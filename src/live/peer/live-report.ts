@@ -5,7 +5,7 @@ import { deviationCountsText } from '../../core/codec/index.js';
 import { usToMs } from '../../core/engine/index.js';
 import type { DirectionFigures } from '../../analysis/capture/index.js';
 import { unreadableLine } from '../unreadable.js';
-import type { LatenessFigures } from '../wall-clock.js';
+import type { LatenessFigures, StallFigures } from '../wall-clock.js';
 import type { LiveSummary } from './live-summary.js';
 
 export function renderLiveSummary(s: LiveSummary): string {
@@ -48,6 +48,7 @@ export function renderLiveSummary(s: LiveSummary): string {
     `  our transport: retransmits ${p.retransmits} (fragments ${p.fragmentRetransmits}), ACK-outbox max ${p.ackOutbox.max} (dead zone ${p.ackOutboxDeadZone.max}), retransmit queue max ${p.retransmitQueue.max}, ACKs sent ${p.acksSent}`,
     `  timers: dispatch late ${lateness(s.timers.dispatchLatenessUs)}; sends late ${lateness(s.timers.sendLatenessUs)}`,
   );
+  if (s.timers.stalls.count > 0) lines.push(`  ${stallSentence(s.timers.stalls)}`);
   const remote = s.role === 'client' ? 'server' : 'client';
   for (const c of s.counterpart.analysis.connections) {
     const them: DirectionFigures = remote === 'server' ? c.serverToClient : c.clientToServer;
@@ -70,6 +71,14 @@ export function renderLiveSummary(s: LiveSummary): string {
 
 function mib(bytes: number): string {
   return (bytes / 1_048_576).toFixed(1);
+}
+
+/** Our process stalled: what that did to our sends and to how the rules read the counterpart's times. */
+function stallSentence(f: StallFigures): string {
+  return (
+    `our process stalled ${f.count === 1 ? 'once' : `${f.count} times`} (longest ${usToMs(f.longestUs).toFixed(0)} ms, ${usToMs(f.totalUs).toFixed(0)} ms in all): ` +
+    'what fell due ran once after each, and the rules take a datagram read just after one to have arrived any time during it'
+  );
 }
 
 function lateness(f: LatenessFigures): string {

@@ -13,7 +13,7 @@ import { PeerTotal } from '../../model/transport/index.js';
 import { VERSION } from '../../version.js';
 import { formatHostPort } from '../endpoint.js';
 import type { UnreadableFigures } from '../unreadable.js';
-import type { LatenessFigures } from '../wall-clock.js';
+import type { LatenessFigures, StallFigures } from '../wall-clock.js';
 import type { WireRecord } from '../wire-log.js';
 import type { LivePeer, StopReason } from './live-peer.js';
 import type { OwnMessageStats } from './own-messages.js';
@@ -53,7 +53,8 @@ export interface LiveSummary {
   /** Clients a server removed for a protocol error (a checksum answer it refused), each Booted first; once each. */
   removals: Array<{ client: number; connection: number; atS: number; reason: string }>;
   /** Scheduled time against actual time, µs: every timer dispatch, and every datagram send. */
-  timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures };
+  /** How late our timers ran, and the stalls of our process (wall-clock.ts). */
+  timers: { dispatchLatenessUs: LatenessFigures; sendLatenessUs: LatenessFigures; stalls: StallFigures };
   /**
    * Our end: the total over connections, and each connection by slot (a client's own slot, if it learnt
    * one, is not tracked). A place a new client reused keeps its earlier connection, keyed `<slot>#<connection>`.
@@ -142,7 +143,11 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
       atS: round3(usToSeconds(r.timeUs)),
       reason: r.reason,
     })),
-    timers: { dispatchLatenessUs: live.clock.dispatchLateness.figures(), sendLatenessUs: live.sendLateness.figures() },
+    timers: {
+      dispatchLatenessUs: live.clock.dispatchLateness.figures(),
+      sendLatenessUs: live.sendLateness.figures(),
+      stalls: { ...live.clock.stalls },
+    },
     peer: { ...total, connections, connectionsNotListed: live.places.retiredNotKept },
     delivery: {
       ...live.own.stats(),
