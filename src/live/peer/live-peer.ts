@@ -407,6 +407,9 @@ export class LivePeer {
       stallClient: (client, busyUs) => {
         if (local === 'client') this.clientLoops[client - 1].stall(busyUs);
       },
+      stallServer: (busyUs) => {
+        if (local === 'server') this.host?.loop.stall(busyUs);
+      },
     };
   }
 

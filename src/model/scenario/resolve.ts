@@ -224,11 +224,12 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
   const manifest = resolveManifest(input?.manifest, fail);
   const treeHashing = input?.treeHashing ?? DEFAULT_PLAN.treeHashing;
   const round2ThinkMs = input?.round2ThinkMs ?? DEFAULT_PLAN.round2ThinkMs;
+  const serverChecks = input?.serverChecks ?? DEFAULT_PLAN.serverChecks;
   const deaths = resolveDeaths(input?.deaths);
   if (!input?.phases) {
     if (input?.repeatFrom !== undefined && input.repeatFrom !== null)
       fail('traffic.repeatFrom', 'needs traffic.phases');
-    return { ...DEFAULT_PLAN, joinStaggerUs, manifest, treeHashing, round2ThinkMs, deaths };
+    return { ...DEFAULT_PLAN, joinStaggerUs, manifest, treeHashing, round2ThinkMs, serverChecks, deaths };
   }
   const lateJoiners = new Set<number>();
   const phases: Phase[] = input.phases.map((p, i): Phase => {
@@ -281,7 +282,7 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
       fail('traffic.repeatFrom', 'the repeated phases need at least one phase with a duration > 0');
     }
   }
-  return { phases, repeatFrom, joinStaggerUs, manifest, treeHashing, round2ThinkMs, deaths };
+  return { phases, repeatFrom, joinStaggerUs, manifest, treeHashing, round2ThinkMs, serverChecks, deaths };
 }
 
 /** A death's pause defaults to the join's ship selection (DECISIONS.md join table), with no explosion before it. */

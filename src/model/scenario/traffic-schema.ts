@@ -2,7 +2,13 @@
 // and ship deaths. Shapes and ranges only; defaults and the round rules are resolved in resolve.ts
 // and resolve-manifest.ts.
 import * as z from 'zod';
-import { DEAD_PLAYER_FEEDS, EVENT_KIND_NAMES, MAX_BURST_MESSAGES, TREE_HASHINGS } from '../traffic/index.js';
+import {
+  DEAD_PLAYER_FEEDS,
+  EVENT_KIND_NAMES,
+  MAX_BURST_MESSAGES,
+  SERVER_CHECKS,
+  TREE_HASHINGS,
+} from '../traffic/index.js';
 import { buildManifestSchema } from './manifest-schema.js';
 import { HOUR_MS, grouped } from './schema-fields.js';
 import type { FieldSchemas } from './schema-fields.js';
@@ -112,6 +118,8 @@ export function buildTrafficSchema(fields: FieldSchemas) {
     treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
     /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
     round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
+    /** How the server spends its time answering the round 2 and 0xFF responses (docs/sources.md 33). */
+    serverChecks: oneOf(SERVER_CHECKS as unknown as ['concurrent', 'in-update', 'none']).optional(),
     /** Ship deaths in combat: the dead player's pause and the messages a death sends. */
     deaths: z
       .strictObject({

@@ -120,6 +120,7 @@ export class Session {
         for (const c of connections) c.clientLoop.setPeriod(periods?.client ?? scenario.params.updatePeriodMs.client);
       },
       stallClient: (client, busyUs) => this.connection(client).clientLoop.stall(busyUs),
+      stallServer: (busyUs) => this.server.loop.stall(busyUs),
     };
     this.traffic = new TrafficDriver(scenario.traffic, port, this.streams, scenario.clients);
     // StateUpdates are drawn at their sender's update tick, not by a timer each.

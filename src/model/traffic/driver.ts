@@ -314,12 +314,17 @@ export class TrafficDriver {
     if (this.status[client] !== 'joining') return;
     const dependents = this.join.filter((s) => s.after === step.step);
     for (const next of dependents) {
-      const thinkMs = next.from === 'client' && next.round === 2 ? this.plan.round2ThinkMs : next.delayMs;
+      const checkMs = this.plan.serverChecks === 'none' ? 0 : (next.checkMs ?? 0);
+      const thinkMs = next.from === 'client' && next.round === 2 ? this.plan.round2ThinkMs : next.delayMs + checkMs;
       if (next.from === 'client' && next.hashesTree && this.plan.treeHashing === 'in-update') {
         // The client hashes the tree inside the update that dispatched the request: the reply is
         // queued now and its update loop waits, so the reply leaves with the request's ACK.
         this.runJoinStep(client, next);
         this.port.stallClient(client, msToUsUnrounded(thinkMs));
+      } else if (checkMs > 0 && next.delayMs === 0 && this.plan.serverChecks === 'in-update') {
+        // The server checks the response inside the update that dispatched it: its loop waits.
+        this.runJoinStep(client, next);
+        this.port.stallServer(msToUsUnrounded(checkMs));
       } else {
         this.schedule(msToUsUnrounded(thinkMs), () => this.runJoinStep(client, next), client);
       }

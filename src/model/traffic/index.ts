@@ -7,10 +7,13 @@ export {
   MAX_BURST_MESSAGES,
   MEASURED_STATE_UPDATES_PER_DIRECTION,
   RELIABLE_RATE_PRESETS,
+  SERVER_CHECKS,
   TREE_HASHINGS,
   isEventPhase,
 } from './plan.js';
 export type { Deaths, Phase, TrafficPlan } from './plan.js';
+export { LOOPBACK_UPDATE_MS, MEASURED_JOIN_TIMELINE, STOCK_JOIN_TIMING, measuredGapMs } from './join-timing.js';
+export type { JoinEvent, TimelineEntry } from './join-timing.js';
 export { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
 export { Opcode } from './payloads.js';
 export { EVENT_KIND_NAMES } from './mix.js';

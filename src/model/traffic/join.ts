@@ -4,11 +4,14 @@
 // bytes on the wire; step 8's ~1000-byte payload splits into 3 fragments. The
 // checksum rounds are the scenario's manifest (traffic.manifest, DECISIONS.md 31):
 // the default one gives the measured steps, another one more or fewer rounds.
+// The think times are the timeline's (join-timing.ts, docs/sources.md 33).
 //
-// Server think times are 0 (the reply is queued while the message is dispatched,
-// so it leaves in the next update with the ACK made for it: DECISIONS.md 16, the
-// captured "ACK 0 with request r1", "ACK 3 with request 0xFF"), except request r2,
-// which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
+// The server's requests have no think time of their own (the reply is queued while
+// the message is dispatched, so it leaves in the next update with the ACK made for
+// it: DECISIONS.md 16, the captured "ACK 0 with request r1", "ACK 3 with request
+// 0xFF"), except request r2, which the capture shows alone (seq 2, no ACK): it
+// waits one server update. After the round 2 and 0xFF responses the server takes
+// the time the timeline shows before it answers (checkMs, traffic.serverChecks).
 import { PEER_ID_UNASSIGNED, TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { clientIdentity, keepalivePayload } from '../transport/index.js';
@@ -17,6 +20,8 @@ import { checksumRequestPayload, checksumResponsePayload } from './checksum.js';
 import { DEFAULT_MANIFEST, FINAL_ROUND, manifestProblem } from './manifest.js';
 import type { ChecksumManifest, ManifestRound } from './manifest.js';
 import { CAPTURED, Opcode, filledPayload } from './payloads.js';
+import { STOCK_JOIN_TIMING } from './join-timing.js';
+import type { JoinTiming } from './join-timing.js';
 
 export interface JoinMessage {
   readonly label: string;
@@ -35,6 +40,11 @@ export interface JoinStep {
   readonly from: Role;
   /** Think time after the trigger was delivered. */
   readonly delayMs: number;
+  /**
+   * The server's time answering a checksum response, beyond delayMs: the gap of the
+   * timeline the update loop alone does not explain (traffic.serverChecks says how it is spent).
+   */
+  readonly checkMs?: number;
   /** Step whose last message triggers this one; null for the first. */
   readonly after: number | null;
   /** A client's answer to a recursive checksum round: its think time hashes a directory tree (traffic.treeHashing). */
@@ -62,9 +72,6 @@ function captured(label: string, payload: Uint8Array): JoinMessage {
   return { label, type: TYPE_GAME, reliable: true, ordered: false, payload };
 }
 
-/** DECISIONS.md join table, step 8: the round-2 response leaves ~700 ms after its request (traffic.round2ThinkMs sets it for a run). */
-const ROUND_2_THINK_MS = 700;
-
 /** Joins built so far, by manifest object: a run's driver and its live bridge share one. */
 const built = new WeakMap<ChecksumManifest, readonly JoinStep[]>();
 
@@ -86,7 +93,7 @@ export function joinSteps(manifest: ChecksumManifest = DEFAULT_MANIFEST): readon
   return steps;
 }
 
-function buildJoin(manifest: ChecksumManifest): JoinStep[] {
+function buildJoin(manifest: ChecksumManifest, timing: JoinTiming = STOCK_JOIN_TIMING): JoinStep[] {
   const steps: JoinStep[] = [
     {
       step: 1,
@@ -125,7 +132,7 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
     {
       step: 3,
       from: 'client',
-      delayMs: 5,
+      delayMs: timing.keepaliveMs,
       after: 2,
       messages: [
         {
@@ -140,21 +147,25 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
     },
   ];
   let after = 2;
+  /** The server's check of the last response, paid before its next message. */
+  let checkMs = 0;
   manifest.rounds.forEach((round, i) => {
     if (i > 0) {
-      // The server asks the next round as soon as the answer is dispatched, except request r2,
-      // which the capture shows alone (seq 2, no ACK): its think time outlasts a server update.
+      // The server asks the next round as soon as the answer is dispatched (and checked), except
+      // request r2, which the capture shows alone (seq 2, no ACK): it waits one server update.
       steps.push({
         step: steps.length + 1,
         from: 'server',
-        delayMs: round.round === 2 ? 10 : 0,
+        delayMs: round.round === 2 ? timing.request2Ms : 0,
+        ...(checkMs > 0 ? { checkMs } : {}),
         after,
         messages: [checksum('request', manifest, round)],
       });
       after = steps.length;
     }
-    // The client answers in ~20 ms; round 2 (~700 ms, it hashes a directory tree) and 0xFF (50 ms) as measured.
-    const think = round.round === 2 ? ROUND_2_THINK_MS : round.round === FINAL_ROUND ? 50 : 20;
+    // A round the timeline does not time (another manifest's) is answered like round 1.
+    const think = timing.clientRoundMs[round.round] ?? timing.clientRoundMs[1] ?? 0;
+    checkMs = timing.serverCheckMs[round.round] ?? 0;
     const response: JoinStep = {
       step: steps.length + 1,
       from: 'client',
@@ -170,6 +181,7 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
     step: steps.length + 1,
     from: 'server',
     delayMs: 0,
+    ...(checkMs > 0 ? { checkMs } : {}),
     after,
     messages: [
       game('0x28', Opcode.JoinMarker, 6, 13),
@@ -180,7 +192,7 @@ function buildJoin(manifest: ChecksumManifest): JoinStep[] {
   steps.push({
     step: steps.length + 1,
     from: 'client',
-    delayMs: 30,
+    delayMs: timing.newPlayerMs,
     after: steps.length,
     messages: [game('NewPlayerInGame', Opcode.NewPlayerInGame, 7, 16)],
   });

@@ -6,11 +6,12 @@ import { DEFAULT_MANIFEST } from './manifest.js';
 import type { ChecksumManifest } from './manifest.js';
 
 /**
- * The round-2 think time of the best reading: the join table's "~700 ms", 675 ms so
- * that the reply is queued between the first and the second send of the request's
- * ACK (0.667 s apart), as the captured 418-byte datagram shows.
+ * The round-2 think time of the best reading: the reply is queued just before the second
+ * send of the request's ACK (0.667 s after the first, at 1 ms loopback updates), as the
+ * captured 418-byte datagram shows, so its first fragment leaves 670 ms after the request:
+ * 35 ms before the timeline's +705 (docs/sources.md 33), inside its tolerance.
  */
-const CALIBRATED_ROUND_2_THINK_MS = 675;
+const CALIBRATED_ROUND_2_THINK_MS = 669;
 
 export type Arrival = 'poisson' | 'periodic';
 
@@ -113,6 +114,17 @@ export type TreeHashing = 'concurrent' | 'in-update';
 export const TREE_HASHINGS: readonly TreeHashing[] = ['concurrent', 'in-update'];
 
 /**
+ * How the server spends its time answering the round 2 and 0xFF checksum responses
+ * (the +461 ms and +48 ms of docs/sources.md 33, which the update loop alone makes
+ * +2 ms: join-timing.ts). concurrent: its game layer answers after that time while its
+ * update loop keeps running (the fragments' ACKs leave at once); in-update: it works
+ * inside the update that dispatched the response, so its loop waits, for every
+ * connection; none: it answers in the next update, as for every other round.
+ */
+export type ServerChecks = 'concurrent' | 'in-update' | 'none';
+export const SERVER_CHECKS: readonly ServerChecks[] = ['concurrent', 'in-update', 'none'];
+
+/**
  * Ship deaths in combat phases. A death takes a player that has a ship; the
  * server sends the death's messages at once to every player it sends the game to; the player
  * then has no ship: it sends no StateUpdates and starts no game messages until
@@ -152,6 +164,7 @@ export interface TrafficPlan {
    * second send (0.667 s after its first) leaves with it.
    */
   readonly round2ThinkMs: number;
+  readonly serverChecks: ServerChecks;
   /** Ship deaths in every combat phase; null = none. */
   readonly deaths: Deaths | null;
 }
@@ -173,5 +186,6 @@ export const DEFAULT_PLAN: TrafficPlan = {
   treeHashing: 'concurrent',
   // `reproduce ack-outbox` ranks it first: ready just after the ACK's second send (README "Calibration").
   round2ThinkMs: CALIBRATED_ROUND_2_THINK_MS,
+  serverChecks: 'concurrent',
   deaths: null,
 };

@@ -44,6 +44,8 @@ export interface TrafficPort {
    * that host busy for `busyUs`: its next update waits (traffic.treeHashing in-update).
    */
   stallClient(client: number, busyUs: Micros): void;
+  /** The server's handler, running now inside its update, keeps it busy for `busyUs` (traffic.serverChecks in-update). */
+  stallServer(busyUs: Micros): void;
 }
 
 /** Calls `fire` at the arrivals of a Poisson or periodic process of `perSecond`. */
