@@ -166,6 +166,11 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   round2Datagram: 'the ACK of request r2 leaves before the reply, or with other due ACKs',
   fragmentRounds: 'the fragment bug itself',
   fragmentsWholeSession: 'contradicts the analysis document: a message older than the peer timeout is dropped',
+  joinTimelineTotal: 'the think times of the join, not a reading, set most of it',
+  joinQuickSteps: 'a reply takes two updates of its host: needs update periods of about 1 ms on loopback',
+  joinClientHashing: "the client's think times, not a reading, set them",
+  joinRound3Gap: 'the update loop alone answers in ~2 ms; the server must spend ~457 ms on the round 2 response',
+  joinSettingsGap: 'the update loop alone answers in ~2 ms; the server must spend ~46 ms on the round 0xFF response',
   ackSpacing: 'needs update periods of a few ms on loopback',
   everyDatagram:
     'contradicts the ~0.667 s spacing of the same entry on the wire (DECISIONS.md 9), unless entries ride along only in datagrams that go out anyway',

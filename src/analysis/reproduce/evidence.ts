@@ -12,6 +12,8 @@ import { CRITERIA, cell } from './criteria.js';
 import type { Cells } from './criteria.js';
 import { combatRun } from './evidence-combat.js';
 import { flowRun, MEASURED_FLOW } from './evidence-flow.js';
+import { gapText, joinTimes, judgeTimeline } from './join-timeline.js';
+import type { TimelineVerdict } from './join-timeline.js';
 import type { Reading, RunWith } from './readings.js';
 import { measureSignature } from './signature.js';
 import { connectAckFact, joinCapturedFact, keepaliveFact, round2Fact, wireRecorder } from './wire-facts.js';
@@ -60,7 +62,8 @@ type JoinKeys =
   | 'connectAck'
   | 'round2Datagram'
   | 'fragmentRounds'
-  | 'fragmentsWholeSession';
+  | 'fragmentsWholeSession'
+  | TimelineKeys;
 
 /** The loopback join and its idle lobby (the built-in fragment-ack-bug), 120 s. */
 function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
@@ -101,6 +104,7 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
   const captured = joinCapturedFact(wire.sent);
   const round2 = round2Fact(wire.sent);
   return {
+    ...timelineCells(judgeTimeline(joinTimes(wire.sent))),
     joinPlateau: cell('joinPlateau', `S ${server.join('→')} · C ${client.join('→')}`, plateauOk),
     joinWireCost: cell(
       'joinWireCost',
@@ -126,6 +130,34 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
       `${signature.continuesWholeRun.measured} (run ${endS} s)`,
       signature.continuesWholeRun.pass,
     ),
+  };
+}
+
+type TimelineKeys = 'joinTimelineTotal' | 'joinQuickSteps' | 'joinClientHashing' | 'joinRound3Gap' | 'joinSettingsGap';
+
+/** The quick steps: every step of the timeline the update loop alone times (under 10 ms measured). */
+const QUICK_STEP_MAX_MS = 10;
+
+/** docs/sources.md 33: the join's timeline, step by step, as five criteria. */
+function timelineCells(v: TimelineVerdict): Pick<Cells, TimelineKeys> {
+  const step = (event: string) => v.steps.find((s) => s.event === event) as TimelineVerdict['steps'][number];
+  const quick = v.steps.filter((s) => s.measuredGapMs < QUICK_STEP_MAX_MS);
+  const hashing = [step('response2'), step('responseFF')];
+  const total = v.totalMs === null ? 'no Settings' : `${Math.round(v.totalMs).toLocaleString('en-US')} ms`;
+  return {
+    joinTimelineTotal: cell('joinTimelineTotal', total, v.totalOk),
+    joinQuickSteps: cell(
+      'joinQuickSteps',
+      quick.map(gapText).join(' '),
+      quick.every((s) => s.ok),
+    ),
+    joinClientHashing: cell(
+      'joinClientHashing',
+      `r2 ${gapText(hashing[0])}, r0xFF ${gapText(hashing[1])}`,
+      hashing.every((s) => s.ok),
+    ),
+    joinRound3Gap: cell('joinRound3Gap', gapText(step('request3')), step('request3').ok),
+    joinSettingsGap: cell('joinSettingsGap', gapText(step('settings')), step('settings').ok),
   };
 }
 

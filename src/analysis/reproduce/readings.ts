@@ -45,7 +45,7 @@ const QUEUED_RELIABLE: OpenReadings = {
  */
 const DOCUMENTED_TIMING: Timing = {
   transport: { disconnectedPeerLingerMs: 5000 },
-  traffic: { treeHashing: 'concurrent', round2ThinkMs: 700 },
+  traffic: { treeHashing: 'concurrent', round2ThinkMs: 700, serverChecks: 'concurrent' },
   loopbackClientMs: 10,
   sessionClientMs: null,
 };
@@ -80,9 +80,10 @@ const UNRELIABLE_KEEPALIVE = merge(QUEUED_RELIABLE, {
  * The best reading of the table (README "Calibration"): the captured keepalive
  * (DECISIONS.md 26) through the ordinary send path (18), the Connect ACKed one
  * update after the reply (26), the Disconnect's peer removed 4.16 s after (28),
- * and the round-2 response ready 675 ms after its request (the join table's
- * "~700 ms"), in time to leave with the second send of the request's ACK (the
- * captured 418-byte datagram). The echo stays outside the queues, as in the
+ * the round-2 response ready 669 ms after its request (the timeline's +705 ms,
+ * docs/sources.md 33), in time to leave with the second send of the request's ACK
+ * (the captured 418-byte datagram), and the loopback client updating every 1 ms
+ * (the timeline's +1 ms replies). The echo stays outside the queues, as in the
  * baseline: no observation tells the two paths apart.
  */
 const CALIBRATED = merge(QUEUED_RELIABLE, {
@@ -92,8 +93,8 @@ const CALIBRATED = merge(QUEUED_RELIABLE, {
 });
 const CALIBRATED_TIMING: Timing = {
   transport: { disconnectedPeerLingerMs: 4160 },
-  traffic: { treeHashing: 'concurrent', round2ThinkMs: 675 },
-  loopbackClientMs: 10,
+  traffic: { treeHashing: 'concurrent', round2ThinkMs: 669, serverChecks: 'concurrent' },
+  loopbackClientMs: 1,
   sessionClientMs: null,
 };
 const OUTSIDE = { keepalive: { path: 'outside-queues', echoPath: 'outside-queues' } } as const;
@@ -162,7 +163,7 @@ export const READINGS: readonly Reading[] = [
   ),
   row(
     'calibrated',
-    'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 675 ms',
+    'lifetime; the captured keepalive, queued (its echo after pass 2); Connect ACKed after the reply; removal 4.16 s after a Disconnect; round-2 response after 669 ms; the server answers responses r2 and 0xFF after 457 and 46 ms; 1 ms loopback updates',
     CALIBRATED,
     CALIBRATED_TIMING,
   ),
@@ -186,6 +187,12 @@ export const READINGS: readonly Reading[] = [
     { traffic: { round2ThinkMs: 700 } },
   ),
   variant(
+    'loopback-client-10ms',
+    'the loopback client updates every 10 ms, the round-2 response after 675 ms',
+    {},
+    { loopbackClientMs: 10, traffic: { round2ThinkMs: 675 } },
+  ),
+  variant(
     'loopback-client-33ms',
     'the loopback client updates every 33 ms (30 Hz), the round-2 response after 700 ms',
     {},
@@ -196,6 +203,24 @@ export const READINGS: readonly Reading[] = [
     'the client hashes recursive checksum rounds inside its update (700 ms for round 2)',
     {},
     { traffic: { treeHashing: 'in-update', round2ThinkMs: 700 } },
+  ),
+  variant(
+    'no-server-checks',
+    'the server answers the round 2 and 0xFF responses in its next update, as every other (the update loop alone)',
+    {},
+    { traffic: { serverChecks: 'none' } },
+  ),
+  variant(
+    'server-checks-in-update',
+    'the server spends its 457 and 46 ms on the round 2 and 0xFF responses inside its update, so its loop waits',
+    {},
+    { traffic: { serverChecks: 'in-update' } },
+  ),
+  variant(
+    'fragments-over-client-cycle',
+    'the server waits for the whole round 2 response, whose fragments the client sends one per update, every 230 ms; no server time',
+    {},
+    { loopbackClientMs: 230, traffic: { serverChecks: 'none' } },
   ),
   variant(
     'linger-5s',
