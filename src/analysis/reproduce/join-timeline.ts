@@ -15,7 +15,7 @@ const STEP_FLOOR_MS = 10;
 /** Connect to Settings: ±10 %. */
 const TOTAL_SHARE = 0.1;
 
-export function stepToleranceMs(measuredGapMs: number): number {
+function stepToleranceMs(measuredGapMs: number): number {
   return Math.max(STEP_SHARE * measuredGapMs, STEP_FLOOR_MS);
 }
 

@@ -12,8 +12,8 @@ export {
   isEventPhase,
 } from './plan.js';
 export type { Deaths, Phase, TrafficPlan } from './plan.js';
-export { LOOPBACK_UPDATE_MS, MEASURED_JOIN_TIMELINE, STOCK_JOIN_TIMING, measuredGapMs } from './join-timing.js';
-export type { JoinEvent, TimelineEntry } from './join-timing.js';
+export { MEASURED_JOIN_TIMELINE } from './join-timing.js';
+export type { JoinEvent } from './join-timing.js';
 export { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
 export { Opcode } from './payloads.js';
 export { EVENT_KIND_NAMES } from './mix.js';

@@ -19,7 +19,7 @@ export type JoinEvent =
   | 'responseFF'
   | 'settings';
 
-export interface TimelineEntry {
+interface TimelineEntry {
   readonly event: JoinEvent;
   readonly label: string;
   /** When the datagram was captured, from the Connect. */
@@ -43,7 +43,7 @@ export const MEASURED_JOIN_TIMELINE: readonly TimelineEntry[] = [
 ];
 
 /** The measured time from the event before `event` to it (docs/sources.md 33, "since the previous"). */
-export function measuredGapMs(event: JoinEvent): number {
+function measuredGapMs(event: JoinEvent): number {
   const i = MEASURED_JOIN_TIMELINE.findIndex((e) => e.event === event);
   if (i <= 0) throw new Error(`join timing: ${event} has no previous event`);
   return MEASURED_JOIN_TIMELINE[i].atMs - MEASURED_JOIN_TIMELINE[i - 1].atMs;
@@ -54,7 +54,7 @@ export function measuredGapMs(event: JoinEvent): number {
  * leave no room for a longer one (a reply takes up to two updates). The built-in
  * loopback scenarios run at it; the think times below assume it.
  */
-export const LOOPBACK_UPDATE_MS = 1;
+const LOOPBACK_UPDATE_MS = 1;
 
 /** A reply's share of a measured gap that is the replying host's own: the gap less its two updates. */
 function thinkOf(gapMs: number): number {
