@@ -205,10 +205,11 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
         'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
         'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
-        'ack-outbox runs 28 named readings of the stock model through four experiments each and scores them\n' +
-        'against 26 ACK-outbox observations, each with its tolerance, source and kind of evidence:\n' +
-        'captured bytes rank above measured figures above inferences. --json has `hypotheses` (name,\n' +
-        'switches, one {value, expected, matches} per criterion, score), `best`, `contradictions` and\n' +
+        'ack-outbox runs 32 named readings of the stock model through four experiments each and scores them\n' +
+        'against 31 observations (the ACK-outbox and the join timeline), each with its tolerance, source and\n' +
+        'kind of evidence: captured bytes rank above measured figures above inferences. --json has\n' +
+        '`hypotheses` (name, switches, one {value, expected, matches} per criterion, score), `best`,\n' +
+        '`contradictions` and\n' +
         '`alternatives` (the readings of similar rank). Then it sweeps reliable rates at 95 and 33 ms updates\n' +
         'for both peers (predictions: no session at these rates was measured) and states the capacity\n' +
         'relation: an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B\n' +

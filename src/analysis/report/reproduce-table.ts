@@ -100,6 +100,12 @@ function wrapLine(text: string, width = REPRODUCE_WIDTH, indent = ''): string[] 
   return lines;
 }
 
+/** One character per observation, as docs/calibration.md letters them: a–z, then A–Z. */
+const CRITERION_LABELS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+function criterionLabel(i: number): string {
+  return CRITERION_LABELS[i] ?? '?';
+}
+
 export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: ChalkInstance): string {
   const mark = (ok: boolean) => (ok ? chalk.green('✓') : chalk.red('✗'));
   const readings = r.hypotheses;
@@ -107,12 +113,12 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   // measured figures, then inferences: criteria.ts RANKING_RULE). The measured values are in --json.
   const name = (h: (typeof readings)[number], i: number) => `${String(i + 1).padStart(2)}. ${h.name}`;
   const nameWidth = Math.max('reading'.length, ...readings.map((h, i) => name(h, i).length));
-  const numbers = r.criteria.map((_c, i) => String(i + 1).padStart(3)).join('');
+  const numbers = r.criteria.map((_c, i) => ` ${criterionLabel(i)}`).join('');
   const rank = (h: (typeof readings)[number]) => `${h.score.bytes}·${h.score.measured}·${h.score.inferred}`;
   const matrix = [
     `  ${'reading'.padEnd(nameWidth)}${numbers}  rank`,
     ...readings.map((h, i) => {
-      const marks = r.criteria.map((c) => `  ${mark(h.criteria[c.key].matches)}`).join('');
+      const marks = r.criteria.map((c) => ` ${mark(h.criteria[c.key].matches)}`).join('');
       const tag =
         h.name === r.best.readings[0]
           ? chalk.green.bold(`${rank(h)} BEST`)
@@ -135,7 +141,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   if (stock !== undefined) {
     r.criteria.forEach((c, i) =>
       detail.push([
-        `${i + 1} ${c.title}`,
+        `${criterionLabel(i)} ${c.title}`,
         stock.criteria[c.key].expected,
         `${mark(stock.criteria[c.key].matches)} ${stock.criteria[c.key].value}`,
       ]),
@@ -202,7 +208,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     `Observation kinds rank in this order: bytes (captured bytes), measured (a measured figure), inferred.`,
     ...r.criteria.flatMap((c, i) =>
       wrapLine(
-        `  ${String(i + 1).padStart(2)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`,
+        `  ${criterionLabel(i)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`,
         REPRODUCE_WIDTH,
         '      ',
       ),
