@@ -127,8 +127,30 @@ describe('the stock join on loopback against the captured timeline (docs/sources
     expect(verdict.totalOk).toBe(false);
   });
 
-  it('the check fails on the quick replies when the loopback client updates every 10 ms', () => {
-    const slow = stock(['transport.updatePeriodMs.client=10']);
+  it('the check fails on the quick replies when the loopback client updates every 10 ms in the join', () => {
+    const slow = stock(['traffic.phases[0].updatePeriodMs.client=10']);
     expect(slow.steps.filter(off).map((s) => s.event)).toEqual(expect.arrayContaining(['response1']));
+  });
+
+  it('only the join runs at 1 ms: the lobby after it updates the server every 5 ms and the client every 10 ms', () => {
+    const { observer, sent } = recordSent();
+    const { session } = runScenario(loadScenario('fragment-ack-bug'), { preset: 'stock', durationUs: 30e6, observer });
+    const lobbyUs = session.traffic.phaseLog.find((p) => p.kind === 'lobby')?.startUs as number;
+    expect(lobbyUs).toBeGreaterThan(1.293e6);
+    /** The largest period every send time of `from` in [fromUs, toUs) keeps to: the gcd of their gaps. */
+    const grid = (from: 'client' | 'server', fromUs: number, toUs: number) => {
+      const times = sent.filter((d) => d.from === from && d.timeUs >= fromUs && d.timeUs < toUs).map((d) => d.timeUs);
+      const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+      return { count: times.length, periodMs: times.slice(1).reduce((g, t, i) => gcd(g, t - times[i]), 0) / 1000 };
+    };
+    // The join's sends keep to no coarser grid than 1 ms; the lobby's to the scenario's 5 and 10 ms.
+    expect(grid('client', 0, lobbyUs).periodMs).toBe(1);
+    expect(grid('server', 0, lobbyUs).periodMs).toBe(1);
+    const lobbyClient = grid('client', lobbyUs, 30e6);
+    const lobbyServer = grid('server', lobbyUs, 30e6);
+    expect(lobbyClient.count).toBeGreaterThan(5);
+    expect(lobbyServer.count).toBeGreaterThan(3);
+    expect(lobbyClient.periodMs % 10).toBe(0);
+    expect(lobbyServer.periodMs % 5).toBe(0);
   });
 });

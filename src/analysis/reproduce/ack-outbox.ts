@@ -21,7 +21,7 @@ export interface ReadingResult {
   readonly switches: Reading['switches'];
   readonly transport: Reading['transport'];
   readonly traffic: Reading['traffic'];
-  readonly loopbackClientMs: number;
+  readonly loopbackClientMs: number | null;
   readonly sessionClientMs: number | null;
   readonly sessionTraffic: Reading['sessionTraffic'];
   /** A fact taken from outside DECISIONS.md, or null: such a reading is ranked, but the stock preset cannot follow it. */

@@ -2,6 +2,7 @@
 // `reproduce fragment-ack` rank close to the stock preset's (a test keeps this
 // list in step with the tables), each as the change it makes to a scenario.
 import type { Scenario, SwitchOverrides } from '../../model/scenario/index.js';
+import type { Phase } from '../../model/traffic/index.js';
 import { changesBetween, readingNamed, STOCK_READING } from './readings.js';
 import type { Reading } from './readings.js';
 
@@ -36,6 +37,12 @@ export function alternativeDescription(name: VerdictAlternative): string {
   return (readingNamed(name) as Reading).description;
 }
 
+/** A phase with its own client period set to `clientMs`; one without its own periods as it is. */
+function withClientPeriod(phase: Phase, clientMs: number): Phase {
+  if (!('updatePeriodMs' in phase) || !phase.updatePeriodMs) return phase;
+  return { ...phase, updatePeriodMs: { ...phase.updatePeriodMs, client: clientMs } };
+}
+
 /** The stock column's run under `name`: the scenario and switches with only what that reading changes. */
 export function alternativeRun(
   scenario: Scenario,
@@ -60,10 +67,12 @@ export function alternativeRun(
     else if (head === 'traffic') traffic = { ...traffic, [field]: alt.traffic[field] };
     else if (
       (head === 'sessionClientMs' && !loopback && alt.sessionClientMs !== null) ||
-      (head === 'loopbackClientMs' && loopback)
+      (head === 'loopbackClientMs' && loopback && alt.loopbackClientMs !== null)
     ) {
-      const client = head === 'sessionClientMs' ? (alt.sessionClientMs as number) : alt.loopbackClientMs;
+      // For the whole run, a phase's own period (the loopback join's) included.
+      const client = (head === 'sessionClientMs' ? alt.sessionClientMs : alt.loopbackClientMs) as number;
       params = { ...params, updatePeriodMs: { ...params.updatePeriodMs, client } };
+      traffic = { ...traffic, phases: traffic.phases.map((p) => withClientPeriod(p, client)) };
     } else if (head === 'keepalive' || head === 'retransmit') {
       const group = (alt.switches as Record<string, Record<string, unknown>>)[head];
       switches[head] = { ...(switches[head] as object), [field]: group[field] };

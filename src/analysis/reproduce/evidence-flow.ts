@@ -26,7 +26,8 @@ export const MEASURED_FLOW = {
   transport: { updatePeriodMs: { server: 5, client: 10 } },
   traffic: {
     phases: [
-      'join',
+      // An object, so that a reading's update periods reach the join (evidence.ts).
+      { kind: 'join' },
       { kind: 'combat', duration: '60s', reliablePerSecond: 'measured' },
       { kind: 'lull', duration: '6s' },
       {

@@ -24,17 +24,34 @@ export interface ScenarioSource {
   inline(json: object, sets: readonly string[]): Scenario;
 }
 
-/** The scenario edits a reading makes in an experiment: transport and traffic fields, the client's update period. */
+/**
+ * The loopback experiments' first phase is their join, with update periods of its own (the built-in
+ * loopback join runs at 1 ms: docs/sources.md 33); a reading's periods hold for the whole run, so they
+ * are set there too.
+ */
+const LOOPBACK_JOIN = 'traffic.phases[0]';
+
+/** The update periods a reading sets on loopback, per role: its transport's, and its loopback client's. */
+function loopbackPeriods(reading: Reading): Partial<Record<Role, number>> {
+  const periods = { ...(reading.transport.updatePeriodMs as Partial<Record<Role, number>> | undefined) };
+  if (reading.loopbackClientMs !== null) periods.client = reading.loopbackClientMs;
+  return periods;
+}
+
+/** The scenario edits a reading makes in an experiment: transport and traffic fields, the update periods. */
 function readingSets(reading: Reading, experiment: 'loopback' | 'session'): string[] {
   const sets = [
     ...Object.entries(reading.transport).map(([key, value]) => `transport.${key}=${JSON.stringify(value)}`),
     ...Object.entries(reading.traffic).map(([key, value]) => `traffic.${key}=${JSON.stringify(value)}`),
   ];
-  const clientMs = experiment === 'loopback' ? reading.loopbackClientMs : reading.sessionClientMs;
-  if (clientMs !== null) sets.push(`transport.updatePeriodMs.client=${clientMs}`);
-  if (experiment === 'session')
-    for (const [key, value] of Object.entries(reading.sessionTraffic))
-      sets.push(`traffic.${key}=${JSON.stringify(value)}`);
+  if (experiment === 'loopback') {
+    for (const [role, ms] of Object.entries(loopbackPeriods(reading)))
+      sets.push(`transport.updatePeriodMs.${role}=${ms}`, `${LOOPBACK_JOIN}.updatePeriodMs.${role}=${ms}`);
+    return sets;
+  }
+  if (reading.sessionClientMs !== null) sets.push(`transport.updatePeriodMs.client=${reading.sessionClientMs}`);
+  for (const [key, value] of Object.entries(reading.sessionTraffic))
+    sets.push(`traffic.${key}=${JSON.stringify(value)}`);
   return sets;
 }
 

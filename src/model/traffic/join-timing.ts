@@ -52,7 +52,8 @@ function measuredGapMs(event: JoinEvent): number {
 /**
  * Both hosts' update period on loopback: the +1 ms replies of docs/sources.md 33
  * leave no room for a longer one (a reply takes up to two updates). The built-in
- * loopback scenarios run at it; the think times below assume it.
+ * loopback join (fragment-ack-bug's join phase) runs at it, and only the join: the
+ * think times below assume it.
  */
 const LOOPBACK_UPDATE_MS = 1;
 
