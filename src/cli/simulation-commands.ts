@@ -73,7 +73,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .option('--causes', 'also run each fragment-ACK cause as a column of its own')
     .option(
       '--sensitivity',
-      'also rerun the stock column under each reading of similar rank (5 more runs, beside the columns) and name the stock verdicts that flip',
+      'also rerun the stock column under each reading of similar rank (4 more runs, beside the columns) and name the stock verdicts that flip',
     )
     .option(
       '--config <label:items>',
@@ -108,7 +108,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'one verdict line per metric group compares every column with the first; the last says what the stock\n' +
         'verdicts rest on. With --sensitivity the stock column also runs under each reading of similar rank (the\n' +
         'readings `bcsim reproduce ack-outbox` ranks close to the chosen one), and that line and the report name the\n' +
-        'verdicts that flip, with the figures; it costs 5 more runs, so it is opt-in.\n' +
+        'verdicts that flip, with the figures; it costs 4 more runs, so it is opt-in.\n' +
         'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
         '  bcsim compare lobby-idle --sensitivity --out /tmp/lobby\n' +
         "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +

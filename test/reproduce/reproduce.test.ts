@@ -207,6 +207,15 @@ describe('bcsim reproduce ack-outbox', async () => {
     });
     expect(row('session-lifetime').criteria.fragmentsWholeSession.matches).toBe(true);
     expect(row('calibrated').criteria.fragmentsWholeSession.matches).toBe(false);
+    // A re-send in that quiet carries the stale ACKs to their last send, so the Disconnect carries none: it loses
+    // the captured Disconnect bytes too, ranks below the stock reading, and is no verdict alternative.
+    expect(row('session-lifetime').criteria.disconnectDatagram).toMatchObject({
+      value: 'low seq 2, 0 stale ACKs, 12 B',
+      matches: false,
+    });
+    expect(row('session-lifetime').score.bytes).toBeLessThan(row(STOCK_READING).score.bytes);
+    expect(result.alternatives.map((a: { name: string }) => a.name)).not.toContain('session-lifetime');
+    expect(VERDICT_ALTERNATIVES).not.toContain('session-lifetime');
   });
 
   it('shows contradicting observations side by side: the pass-1 gate against a dead zone that persists in quiet', () => {
@@ -234,7 +243,7 @@ describe('bcsim reproduce ack-outbox', async () => {
 
   it('95 ms updates space the ACK resends 0.760 s apart; the loopback update periods give ~0.67 s', () => {
     expect(row('read-on-arrival').criteria.ackSpacing).toMatchObject({ value: '0.760 s', matches: false });
-    expect(row('calibrated').criteria.ackSpacing).toMatchObject({ value: '0.668 s', matches: true });
+    expect(row('calibrated').criteria.ackSpacing).toMatchObject({ value: '0.670 s', matches: true });
     expect(row('loopback-client-33ms').criteria.ackSpacing).toMatchObject({ value: '0.693 s', matches: true });
   });
 

@@ -14,7 +14,6 @@ import type { Reading } from './readings.js';
 export const VERDICT_ALTERNATIVES = [
   'no-pass-one+outside',
   'no-fragment-resend',
-  'session-lifetime',
   'clients-30hz',
   '2-datagrams',
 ] as const;
