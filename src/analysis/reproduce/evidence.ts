@@ -14,6 +14,7 @@ import { combatRun } from './evidence-combat.js';
 import { flowRun, MEASURED_FLOW } from './evidence-flow.js';
 import { gapText, joinTimes, judgeTimeline } from './join-timeline.js';
 import type { TimelineVerdict } from './join-timeline.js';
+import { sessionTrafficFields } from './readings.js';
 import type { Reading, RunWith } from './readings.js';
 import { measureSignature } from './signature.js';
 import { connectAckFact, joinCapturedFact, keepaliveFact, round2Fact, wireRecorder } from './wire-facts.js';
@@ -38,8 +39,11 @@ function loopbackPeriods(reading: Reading): Partial<Record<Role, number>> {
   return periods;
 }
 
-/** The scenario edits a reading makes in an experiment: transport and traffic fields, the update periods. */
-function readingSets(reading: Reading, experiment: 'loopback' | 'session'): string[] {
+/**
+ * The scenario edits a reading makes in an experiment: transport and traffic fields, the update
+ * periods, and in the session experiments its session traffic for a combat of `combatMinutes`.
+ */
+function readingSets(reading: Reading, experiment: 'loopback' | 'session', combatMinutes = 0): string[] {
   const sets = [
     ...Object.entries(reading.transport).map(([key, value]) => `transport.${key}=${JSON.stringify(value)}`),
     ...Object.entries(reading.traffic).map(([key, value]) => `traffic.${key}=${JSON.stringify(value)}`),
@@ -50,20 +54,32 @@ function readingSets(reading: Reading, experiment: 'loopback' | 'session'): stri
     return sets;
   }
   if (reading.sessionClientMs !== null) sets.push(`transport.updatePeriodMs.client=${reading.sessionClientMs}`);
-  for (const [key, value] of Object.entries(reading.sessionTraffic))
+  for (const [key, value] of Object.entries(sessionTrafficFields(reading, combatMinutes)))
     sets.push(`traffic.${key}=${JSON.stringify(value)}`);
   return sets;
+}
+
+/** The 34-minute session of the experiments (DECISIONS.md 23): the built-in valentines. */
+const SESSION = 'valentines';
+
+const SECONDS_PER_MINUTE = 60;
+
+/** How long the scenario's combat phases last in all, in minutes. */
+function combatMinutesOf(scenario: Scenario): number {
+  let us = 0;
+  for (const phase of scenario.traffic.phases) if (phase.kind === 'combat') us += phase.durationUs ?? 0;
+  return usToSeconds(us) / SECONDS_PER_MINUTE;
 }
 
 /** Runs the four experiments for one reading and measures every criterion. */
 export function measureReading(reading: Reading, source: ScenarioSource, seed: number): Cells {
   const loopback = readingSets(reading, 'loopback');
-  const session = readingSets(reading, 'session');
+  const session = readingSets(reading, 'session', combatMinutesOf(source.builtin(SESSION, [])));
   const options: RunWith = { preset: 'stock', switches: reading.switches, seed };
   const cells: Cells = {
     ...joinRun(source.builtin('fragment-ack-bug', loopback), options),
     ...flowRun(source.inline(MEASURED_FLOW, loopback), options),
-    ...combatRun(source.builtin('valentines', session), options),
+    ...combatRun(source.builtin(SESSION, session), options),
     ...quietLobbyRun(source.inline(QUIET_LOBBY, session), options),
   };
   // In the order of CRITERIA, for tables and JSON alike.

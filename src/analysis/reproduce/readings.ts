@@ -114,14 +114,15 @@ function variant(name: string, change: string, patch: Patch, timing: Partial<Tim
   });
 }
 
-/** The 34-minute session's combat phase (valentines): 33 min 45 s. */
-const COMBAT_MINUTES_34 = 33.75;
 /**
  * Ship deaths on DECISIONS.md alone: the session's 60 Explosions, one to each of the
- * 3 players per death (DECISIONS.md 23), make 20 deaths; the player has no ship for the
- * join's ship selection (~4.5 s, StateUpdates ~150 ms after: the traffic default).
+ * 3 players per death (DECISIONS.md 23), make 20 deaths over its combat; the player has
+ * no ship for the join's ship selection (~4.5 s, StateUpdates ~150 ms after: the traffic
+ * default). A count over the combat (`inCombat`), not a rate: the experiment divides it by
+ * the combat phase of its session scenario (sessionTrafficFields), which alone declares
+ * how long that is.
  */
-const DEATHS = { perMinute: 20 / COMBAT_MINUTES_34, burst: { Explosion: 1 } };
+const DEATHS = { inCombat: 20, burst: { Explosion: 1 } };
 /** A public write-up of the same trace (not in DECISIONS.md): 9.5 s of explosion before the ship selection; a kill sends every player an ObjectExplodingEvent (a PythonEvent) and an Explosion. */
 const EXPLOSION = { explosionMs: 9500, burst: { PythonEvent: 1, Explosion: 1 } };
 const EXPLOSION_FACT =
@@ -288,6 +289,18 @@ export const READINGS: readonly Reading[] = [
     KILLS_FACT,
   ),
 ];
+
+/**
+ * A reading's session traffic as scenario fields for a session whose combat lasts
+ * `combatMinutes`: deaths given as a count over the combat (`inCombat`) become its rate.
+ */
+export function sessionTrafficFields(reading: Reading, combatMinutes: number): Record<string, unknown> {
+  const deaths = reading.sessionTraffic.deaths as Record<string, unknown> | undefined;
+  if (deaths === undefined || typeof deaths.inCombat !== 'number') return { ...reading.sessionTraffic };
+  if (!(combatMinutes > 0)) throw new Error(`reading ${reading.name}: deaths in combat need a combat phase`);
+  const { inCombat, ...rest } = deaths;
+  return { ...reading.sessionTraffic, deaths: { ...rest, perMinute: inCombat / combatMinutes } };
+}
 
 /** The reading the stock preset adopts (transport/switches.ts CALIBRATED_READINGS). */
 export const STOCK_READING = 'calibrated';
