@@ -1,6 +1,8 @@
 // "What this shows": sentences generated from the numbers of a comparison, so
 // the report states its differences in figures rather than adjectives.
 import { formatSeconds, msToSeconds, usToSeconds, msToUsUnrounded } from '../../core/engine/index.js';
+import type { Phase } from '../../model/traffic/index.js';
+import type { Role } from '../../model/transport/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import {
   connectionKeys,
@@ -94,7 +96,7 @@ export function findings(comparison: Comparison): string[] {
         `only what opens the pass-2 gate (a write in steps 1–3, an idle keepalive or its ACK among them, or a Disconnect) moves them (ack-outbox-deadlock.md §2).`,
     );
   }
-  out.push(readingsSentence(stock));
+  out.push(readingsSentence(stock, comparison.scenario.traffic.phases));
   out.push(...flipSentences(comparison));
   out.push(
     `For calibration: ack-outbox-deadlock.md §5 projects ${DOC_CLAIMS}; the measured 34-minute session peaked at 20–33 entries (DECISIONS.md). ` +
@@ -144,8 +146,20 @@ function seconds(ms: number): string {
   return `${formatSeconds(msToUsUnrounded(ms))} s`;
 }
 
+/** The phases with update periods of their own (docs/scenarios.md), e.g. " (join: 1 and 1 ms)"; "" when none. */
+function phasePeriods(phases: readonly Phase[], run: Readonly<Record<Role, number>>): string {
+  const own = phases.flatMap((phase) =>
+    'updatePeriodMs' in phase && phase.updatePeriodMs
+      ? [
+          `${phase.kind}: ${fmt(phase.updatePeriodMs.server ?? run.server)} and ${fmt(phase.updatePeriodMs.client ?? run.client)} ms`,
+        ]
+      : [],
+  );
+  return own.length === 0 ? '' : ` (${[...new Set(own)].join('; ')})`;
+}
+
 /** Every stock verdict rests on modelling choices; name them (DECISIONS.md 25-29). */
-function readingsSentence(stock: ComparedRun): string {
+function readingsSentence(stock: ComparedRun, phases: readonly Phase[]): string {
   const sw = stock.summary.switches;
   const settings = stock.summary.settings;
   const periods = settings.params.updatePeriodMs;
@@ -161,7 +175,7 @@ function readingsSentence(stock: ComparedRun): string {
     `These stock figures rest on the readings \`bcsim reproduce ack-outbox\` ranks first: messageLifetime ${sw.messageLifetime}; ${keepalive}; ` +
     `the pass-2 gate opened by ${sw.gateOpeners.join(', ')} per ${sw.gateScope}; the Connect ACKed ${sw.connectAck === 'after-reply' ? 'one update after the connect reply' : 'never'}; ` +
     `a peer that sent its Disconnect removed ${fmt(msToSeconds(settings.params.disconnectedPeerLingerMs))} s later; ${fragment}; ` +
-    `network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client), ${fmt(settings.params.datagramsPerUpdate)} datagram per update.`
+    `network updates every ${fmt(periods.server)} ms (server) and ${fmt(periods.client)} ms (client)${phasePeriods(phases, periods)}, ${fmt(settings.params.datagramsPerUpdate)} datagram per update.`
   );
 }
 
