@@ -22,11 +22,15 @@ const SOAK_MIN = 10;
 const scenario = loadScenario('valentines', { sets: ['clients=3'] });
 
 /** `serverDiesAtMin`: the server stops then, without a word (its datagrams stop). */
-async function soakAgainst(preset: 'stock' | 'fixed', serverDiesAtMin: number | null = null): Promise<SoakMeasured> {
+async function soakAgainst(
+  preset: 'stock' | 'fixed',
+  serverDiesAtMin: number | null = null,
+  plantedBug: 'own-seq-low-byte' | 'none' = 'none',
+): Promise<SoakMeasured> {
   const net = new VirtualNet();
   const server = netServer(net, {
     scenario,
-    switches: switchesFor(scenario, preset),
+    switches: { ...switchesFor(scenario, preset), plantedBug },
     seed: 1,
     durationS: null,
     clients: 3,
@@ -119,5 +123,82 @@ describe('bcsim soak against bcsim peer server', () => {
       ),
     ).toHaveLength(3);
     expect(findings.some((f) => /^The server stopped answering: its last datagram at/.test(f))).toBe(true);
+  });
+
+  it("a server whose seq counter has 8 bits: each client's first restart (255, then 0) is a finding", async () => {
+    const measured = await soakAgainst('stock', null, 'own-seq-low-byte');
+    const restarted = measured.clients.filter((c) => c.firstServerSeqRestart !== null);
+    // Each client's count passes 255 about every 3 minutes (~85 reliable messages a minute).
+    expect(measured.clients.map((c) => c.serverSeqRestarts)).toEqual([3, 3, 3]);
+    for (const c of restarted) expect(c.firstServerSeqRestart).toMatchObject({ fromSeq: 255, toSeq: 0 });
+    const [stock, fixed] = modelColumns(scenario, 1, measured.endS);
+    const findings = soakFindings({
+      server: '127.0.0.1:22101',
+      scenario: 'valentines',
+      seed: 1,
+      clients: 3,
+      clientMode: 'stock',
+      repeated: null,
+      loss: null,
+      requestedS: SOAK_MIN * 60,
+      measured,
+      columns: [
+        { id: 'server', label: 'your server (measured)', rows: measured.rows, endS: measured.endS, traceHash: null },
+        stock,
+        fixed,
+      ],
+    });
+    const named = findings.filter((f) =>
+      /started again before the 16-bit wrap, \d+ times, first at .* \(seq 255, then 0\), as a counter of 8 bits does/.test(
+        f,
+      ),
+    );
+    expect(named).toHaveLength(restarted.length);
+    // A stock server's counter does not restart.
+    expect((await soakAgainst('stock')).clients.every((c) => c.serverSeqRestarts === 0)).toBe(true);
+  });
+
+  it('--rejoin: clients a server dropped join again once it is back, and the soak runs to its end', async () => {
+    const net = new VirtualNet();
+    const serve = () =>
+      netServer(net, { scenario, switches: switchesFor(scenario, 'stock'), seed: 1, durationS: null, clients: 3 });
+    const first = serve();
+    const soak = new Soak({
+      scenario,
+      switches: switchesFor(scenario, 'stock'),
+      seed: 1,
+      clients: 3,
+      durationUs: micros(SOAK_MIN * 60_000_000),
+      loss: null,
+      sockets: clientAddresses('127.0.0.1:40001', 3).map((a) => net.socket(a)),
+      server: { host: '127.0.0.1', port: 22101, family: 4 },
+      clock: net.clock(),
+      rejoinAfterUs: micros(5_000_000),
+    });
+    soak.start();
+    // The server dies at 3 min without a word and is back at 5 min: the clients time out 45 s after
+    // its last datagram (docs/sources.md 19), try again every 45 s + 5 s, and get in once it is back.
+    net.advance(3 * 60_000);
+    first.stop('error');
+    net.advance(2 * 60_000);
+    serve();
+    net.advance((SOAK_MIN - 5) * 60_000 + 2_000);
+    net.close();
+    const measured = await soak.done;
+    expect(measured.stopReason).toBe('duration');
+    expect(measured.rejoins).toBe(measured.clients.length - 3);
+    const byClient = (k: number) => measured.clients.filter((c) => c.client === k);
+    for (const k of [1, 2, 3]) {
+      const [before, ...after] = byClient(k);
+      expect(before.state).toBe('timed-out');
+      expect(before.lastServerDatagramS).toBeLessThanOrEqual(180);
+      // The attempts while the server was gone timed out without a join; the last one joined after 5 min.
+      const last = after.at(-1);
+      expect(last?.joinedAtS).toBeGreaterThan(300);
+      expect(last?.lastServerDatagramS).toBeGreaterThan(SOAK_MIN * 60 - 5);
+      expect(after.slice(0, -1).every((c) => c.joinedAtS === null && c.state === 'timed-out')).toBe(true);
+    }
+    // The minute rows cover the new connections too.
+    expect(new Set(measured.rows.map((r) => r.connection)).size).toBeGreaterThan(3);
   });
 });

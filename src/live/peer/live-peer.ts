@@ -72,6 +72,11 @@ export interface LivePeerOptions {
   readonly onWire?: (record: WireRecord) => void;
   /** Bernoulli loss at our socket, both directions, from its own seeded stream: a lost datagram never left or was never read. */
   readonly loss?: { readonly probability: number; readonly stream: RandomStream };
+  /**
+   * A client side: a connection the server ended (removed, timed out) joins again this long
+   * after, on a fresh connection from the same socket, as a player reconnects; null: it stays ended.
+   */
+  readonly rejoinAfterUs?: Micros | null;
 }
 
 export class LivePeer {
@@ -97,6 +102,8 @@ export class LivePeer {
     refusedAddresses: 0,
     unopened: 0,
     placesReused: 0,
+    /** A client side's players that joined again after the server ended their connection. */
+    rejoins: 0,
     gamespy: 0,
     sendErrors: 0,
     /** Datagrams --loss dropped at our socket: ours not sent, the counterpart's not read. */
@@ -145,8 +152,11 @@ export class LivePeer {
       (client) => {
         this.bridge.forget(client);
         this.checksums.forget(client);
-        this.traffic.rejoin(client);
-        this.wire.placesReused++;
+        // A client side's player joins again in rejoin(), once its fresh loop is in place.
+        if (role === 'server') {
+          this.traffic.rejoin(client);
+          this.wire.placesReused++;
+        }
       },
     );
     if (role === 'server') {
@@ -158,11 +168,7 @@ export class LivePeer {
       );
       this.places.serve(this.host);
     } else {
-      for (const c of this.connections) {
-        const loop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
-        loop.add(c.peer);
-        this.clientLoops.push(loop);
-      }
+      for (const c of this.connections) this.clientLoops.push(this.clientLoop(c));
       this.places.openToServer(
         options.remote === null ? null : { address: options.remote.host, port: options.remote.port },
       );
@@ -173,7 +179,14 @@ export class LivePeer {
     this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
     // StateUpdates are drawn at their sender's update tick, not by a timer each.
     this.host?.loop.onUpdate((nowUs) => this.traffic.serverUpdate(nowUs));
-    this.clientLoops.forEach((loop, i) => loop.onUpdate((nowUs) => this.traffic.clientUpdate(i + 1, nowUs)));
+  }
+
+  /** A client's own update loop (DECISIONS.md 16), drawing its StateUpdates at each tick; started by its join. */
+  private clientLoop(c: LiveConnection): UpdateLoop {
+    const loop = new UpdateLoop(this.clock, this.options.scenario.params.updatePeriodMs.client, false);
+    loop.add(c.peer);
+    loop.onUpdate((nowUs) => this.traffic.clientUpdate(c.client, nowUs));
+    return loop;
   }
 
   get role(): Role {
@@ -246,6 +259,19 @@ export class LivePeer {
   private lost(): boolean {
     const loss = this.options.loss;
     return loss !== undefined && loss.stream.next() < loss.probability;
+  }
+
+  /** A client side's player joins its server again on a fresh connection (rejoinAfterUs). */
+  private rejoin(client: number): void {
+    if (this.stopping) return;
+    // A fresh loop for the fresh connection: the old one ended with its peer. The join starts it.
+    this.clientLoops[client - 1].stop();
+    const fresh = this.places.rejoin(client);
+    // Its liveness counts from now, not from the run's start.
+    fresh.peer.activate();
+    this.clientLoops[client - 1] = this.clientLoop(fresh);
+    this.traffic.rejoin(client);
+    this.wire.rejoins++;
   }
 
   /** True when every connection of a client side has ended. */
@@ -443,7 +469,12 @@ export class LivePeer {
         // A connection whose place went to a new client no longer speaks for that place.
         if (role === 'server') {
           if (this.connections[client - 1] === conn) this.host?.connectionChanged(client - 1, state);
-        } else if (connectionEnded(state) && !this.stopping && this.allEnded()) this.stop('connection-ended');
+        } else if (connectionEnded(state) && !this.stopping) {
+          const after = this.options.rejoinAfterUs ?? null;
+          if (after !== null && this.connections[client - 1] === conn)
+            this.clock.after(after, () => this.rejoin(client));
+          else if (this.allEnded()) this.stop('connection-ended');
+        }
       },
     };
     const params = { ...this.options.scenario.params, tickMs: this.options.scenario.params.updatePeriodMs[role] };

@@ -42,6 +42,8 @@ export interface SoakOptions {
   /** Called every `progressEveryUs` (default 10 s) with the soak's state. */
   readonly progress?: (status: SoakStatus) => void;
   readonly progressEveryUs?: Micros;
+  /** --rejoin: a client whose connection the server ended joins again this long after; null: it stays out. */
+  readonly rejoinAfterUs?: Micros | null;
 }
 
 export interface SoakStatus {
@@ -72,6 +74,9 @@ export interface SoakClient {
   readonly state: ConnectionState;
   /** When the server's last datagram on this connection came (null: none came). */
   readonly lastServerDatagramS: number | null;
+  /** The server's reliable seq started again before the u16 wrap on this connection (docs/sources.md 1): how often, and the first time. */
+  readonly serverSeqRestarts: number;
+  readonly firstServerSeqRestart: { atS: number; fromSeq: number; toSeq: number } | null;
 }
 
 export interface SoakMeasured {
@@ -81,7 +86,10 @@ export interface SoakMeasured {
   readonly cutShort: boolean;
   readonly rows: readonly MinuteRow[];
   readonly rowsNotKept: number;
+  /** Every connection our clients opened, in order: one per client, and one more per rejoin (--rejoin). */
   readonly clients: readonly SoakClient[];
+  /** Joins again after the server ended a connection (--rejoin). */
+  readonly rejoins: number;
   readonly wire: { sent: number; received: number; lostOut: number; lostIn: number; unreadable: number };
   readonly silences: readonly Silence[];
   readonly silencesNotKept: number;
@@ -117,6 +125,7 @@ export class Soak {
       durationUs: options.durationUs,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       wireLogBytes: SOAK_WIRE_LOG_BYTES,
+      rejoinAfterUs: options.rejoinAfterUs ?? null,
       ...(options.loss === null ? {} : { loss: { probability: options.loss, stream: streams.stream('soak-loss') } }),
       onWire: (r) => this.onWire(r.connection, r.from === 'local' ? 'client' : 'server', r.timeUs, r.bytes),
     });
@@ -203,14 +212,21 @@ export class Soak {
       cutShort: reason !== 'duration',
       rows: this.meter.rows,
       rowsNotKept: this.meter.rowsNotKept,
-      clients: this.live.connections.map((c) => {
+      rejoins: this.live.wire.rejoins,
+      // Every connection, in the order they opened: with --rejoin, a place has one per join.
+      clients: this.live.places.served().map((c) => {
         const lastUs = this.lastServerUsOf.get(c.id);
+        const server = this.meter.live().find((x) => x.index === c.id)?.server;
+        const first = server?.firstSeqRestart ?? null;
         return {
           client: c.client,
           connection: c.id,
           joinedAtS: c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs),
           state: c.peer.state,
           lastServerDatagramS: lastUs === undefined ? null : usToSeconds(lastUs),
+          serverSeqRestarts: server?.seqRestarts ?? 0,
+          firstServerSeqRestart:
+            first === null ? null : { atS: usToSeconds(first.atUs), fromSeq: first.fromSeq, toSeq: first.toSeq },
         };
       }),
       wire: {
