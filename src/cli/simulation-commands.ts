@@ -205,8 +205,8 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
         'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
         'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
-        'ack-outbox runs 28 named readings of the stock model through four experiments each and scores them\n' +
-        'against 26 ACK-outbox observations, each with its tolerance, source and kind of evidence:\n' +
+        'ack-outbox runs 28 named readings of the stock model through five experiments each and scores them\n' +
+        'against 27 ACK-outbox observations, each with its tolerance, source and kind of evidence:\n' +
         'captured bytes rank above measured figures above inferences. --json has `hypotheses` (name,\n' +
         'switches, one {value, expected, matches} per criterion, score), `best`, `contradictions` and\n' +
         '`alternatives` (the readings of similar rank). Then it sweeps reliable rates at 95 and 33 ms updates\n' +
@@ -214,7 +214,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'relation: an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B\n' +
         'per update. Exit 1 if the reading the stock preset runs (calibrated) is no longer ranked first.\n' +
         'A reading marked † takes a fact the spec does not state: it is ranked, but the preset never follows it.\n' +
-        'It takes about 15 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
+        'It takes about 30 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
         "the text fits 120 columns (marks and rank per reading, the stock reading's values), --json has every value.\n" +
         `\n${REPRODUCE_RTYPE_HELP}\n`,
     )

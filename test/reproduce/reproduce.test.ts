@@ -132,7 +132,7 @@ describe('bcsim reproduce ack-outbox', async () => {
     }
     for (const c of result.criteria) {
       expect(['bytes', 'measured', 'inferred']).toContain(c.kind);
-      expect(c.source).toMatch(/DECISIONS\.md|ack-outbox-deadlock\.md|bug documents/);
+      expect(c.source).toMatch(/DECISIONS\.md|docs\/sources\.md|ack-outbox-deadlock\.md|bug documents/);
     }
   });
 
@@ -203,6 +203,25 @@ describe('bcsim reproduce ack-outbox', async () => {
     });
     expect(row('session-lifetime').criteria.fragmentsWholeSession.matches).toBe(true);
     expect(row('calibrated').criteria.fragmentsWholeSession.matches).toBe(false);
+  });
+
+  it('after a minute of combat with no lull, no reading brings the Disconnect to the captured 2 stale ACKs', () => {
+    expect(kinds.combatDisconnect).toBe('inferred');
+    expect(row('calibrated').criteria.combatDisconnect).toMatchObject({
+      value: '10 stale ACKs (H150–H159, sent 3–8 times)',
+      matches: false,
+    });
+    // Every reading strands 9 to 12: the ACKs of the server's messages of the last ~4 s of combat.
+    for (const h of rows) {
+      const stale = Number.parseInt(h.criteria.combatDisconnect.value, 10);
+      expect([h.name, stale >= 9 && stale <= 12]).toEqual([h.name, true]);
+    }
+    // Fewer gate openings in the quiet strand more: the pass-1 ACKs no longer give H148 and H149 their ninth send.
+    expect(row('no-pass-one').criteria.combatDisconnect.value).toMatch(/^12 stale ACKs \(H148–H159/);
+    const unmatched = result.unmatched.find((u: { key: string }) => u.key === 'combatDisconnect');
+    expect(unmatched.note).toMatch(/41 reliable game messages/);
+    // The same readings still reproduce the captured Disconnect after the measured flow.
+    expect(row('calibrated').criteria.disconnectDatagram.matches).toBe(true);
   });
 
   it('shows contradicting observations side by side: the pass-1 gate against a dead zone that persists in quiet', () => {

@@ -107,12 +107,16 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   // measured figures, then inferences: criteria.ts RANKING_RULE). The measured values are in --json.
   const name = (h: (typeof readings)[number], i: number) => `${String(i + 1).padStart(2)}. ${h.name}`;
   const nameWidth = Math.max('reading'.length, ...readings.map((h, i) => name(h, i).length));
-  const numbers = r.criteria.map((_c, i) => String(i + 1).padStart(3)).join('');
+  // Columns 1–9 are one digit wide, so they take two characters each; the rest take three.
+  const columnWidth = (i: number) => (i < 9 ? 2 : 3);
+  const numbers = r.criteria.map((_c, i) => String(i + 1).padStart(columnWidth(i))).join('');
   const rank = (h: (typeof readings)[number]) => `${h.score.bytes}·${h.score.measured}·${h.score.inferred}`;
   const matrix = [
     `  ${'reading'.padEnd(nameWidth)}${numbers}  rank`,
     ...readings.map((h, i) => {
-      const marks = r.criteria.map((c) => `  ${mark(h.criteria[c.key].matches)}`).join('');
+      const marks = r.criteria
+        .map((c, i) => `${' '.repeat(columnWidth(i) - 1)}${mark(h.criteria[c.key].matches)}`)
+        .join('');
       const tag =
         h.name === r.best.readings[0]
           ? chalk.green.bold(`${rank(h)} BEST`)

@@ -190,6 +190,8 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
     'the fragment bug re-sends the checksum response every ~2 s for 45 s even with the bounded lifetime (22 messages per player); the counts may start after the join, or no fragment is re-sent: the evidence disagrees with "10+ rounds"',
   passOneOpensGate: 'no reading lets pass-1 writes open the gate',
   quietLobbyPersists: 'every reading drains the dead zone in quiet',
+  combatDisconnect:
+    "the Disconnect carries the ACKs of the server's messages first ACKed within ~4 s before its last one: an entry needs 9 sends ~0.67 s apart (5.36 s) and, once the game data stops, pass 2 runs only beside pass-1 ACKs, until the youngest entry's third send; at the aggregate's 2.45 server messages/s that is ~10, and the captured session's server sent 41 reliable game messages (seqs 0–40, its join's included) in ~91 s",
 };
 
 /** The note, and the readings beyond DECISIONS.md that do match, with their values. */

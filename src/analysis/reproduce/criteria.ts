@@ -217,6 +217,15 @@ export const CRITERIA = [
     kind: 'inferred',
     source: 'ack-outbox-deadlock.md §2: in quiet periods the deadlock persists and entries accumulate',
   },
+  // The same Disconnect after a minute of combat, with no lull before it.
+  {
+    key: 'combatDisconnect',
+    title: 'Disconnect after combat',
+    expected: '2 stale ACKs after 60 s of combat at 4.9/s',
+    kind: 'inferred',
+    source:
+      "docs/sources.md 21, 28: the captured Disconnect's 2 stale ACKs, taken as the end of a minute of combat at the 34-minute aggregate (4.9 reliable/s); the capture did not record such a minute (its ACKed seqs, 39 and 40, say its server sent 41 reliable game messages in all)",
+  },
 ] as const satisfies readonly CriterionInfo[];
 
 export type CriterionKey = (typeof CRITERIA)[number]['key'];

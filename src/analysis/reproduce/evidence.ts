@@ -1,4 +1,4 @@
-// The experiments behind `reproduce ack-outbox`: four runs per
+// The experiments behind `reproduce ack-outbox`: five runs per
 // reading, each measured against the observations of DECISIONS.md (criteria.ts).
 // Every criterion returns the measured value, what was observed, and whether they match.
 import { usToSeconds } from '../../core/engine/index.js';
@@ -11,6 +11,7 @@ import type { Role } from '../../model/transport/index.js';
 import { CRITERIA, cell } from './criteria.js';
 import type { Cells } from './criteria.js';
 import { combatRun } from './evidence-combat.js';
+import { COMBAT_DISCONNECT_FLOW, combatDisconnectRun } from './evidence-combat-disconnect.js';
 import { flowRun, MEASURED_FLOW } from './evidence-flow.js';
 import type { Reading, RunWith } from './readings.js';
 import { measureSignature } from './signature.js';
@@ -36,7 +37,7 @@ function readingSets(reading: Reading, experiment: 'loopback' | 'session'): stri
   return sets;
 }
 
-/** Runs the four experiments for one reading and measures every criterion. */
+/** Runs the five experiments for one reading and measures every criterion. */
 export function measureReading(reading: Reading, source: ScenarioSource, seed: number): Cells {
   const loopback = readingSets(reading, 'loopback');
   const session = readingSets(reading, 'session');
@@ -44,6 +45,7 @@ export function measureReading(reading: Reading, source: ScenarioSource, seed: n
   const cells: Cells = {
     ...joinRun(source.builtin('fragment-ack-bug', loopback), options),
     ...flowRun(source.inline(MEASURED_FLOW, loopback), options),
+    ...combatDisconnectRun(source.inline(COMBAT_DISCONNECT_FLOW, loopback), options),
     ...combatRun(source.builtin('valentines', session), options),
     ...quietLobbyRun(source.inline(QUIET_LOBBY, session), options),
   };
