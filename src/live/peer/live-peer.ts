@@ -4,12 +4,11 @@
 // Simulator; the real cipher on the wire (DECISIONS.md 22). Every datagram
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
-import type { Socket, RemoteInfo } from 'node:dgram';
+import type { RemoteInfo } from 'node:dgram';
 import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, decrypt, encrypt } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
-import type { Micros, RandomStream } from '../../core/engine/index.js';
-import type { Scenario } from '../../model/scenario/index.js';
+import type { Micros } from '../../core/engine/index.js';
 import { TrafficDriver, joinSteps } from '../../model/traffic/index.js';
 import type { TrafficPort } from '../../model/traffic/index.js';
 import {
@@ -20,16 +19,14 @@ import {
   ServerHost,
   UpdateLoop,
 } from '../../model/transport/index.js';
-import type { TransportHooks, Role, TransportSwitches } from '../../model/transport/index.js';
+import type { TransportHooks, Role } from '../../model/transport/index.js';
 import { formatHostPort } from '../endpoint.js';
-import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { UnreadableCounter } from '../unreadable.js';
 import { WireLog } from '../wire-log.js';
 import type { WireRecord } from '../wire-log.js';
 import { AskedRounds } from './asked-rounds.js';
 import { ChecksumCheck } from './checksum-check.js';
-import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
 import { IntakeWarnings, intake } from './intake.js';
 import type { Intake } from './intake.js';
@@ -38,46 +35,11 @@ import { RemoteBridge } from './remote-bridge.js';
 import { Places } from './places.js';
 import type { LiveConnection } from './places.js';
 import { cutAfterFragmentAck, ownSeqLowByte } from './planted-wire.js';
+import type { LivePeerOptions, StopReason } from './live-peer-options.js';
+export type { LivePeerOptions, StopReason } from './live-peer-options.js';
 
 /** How often a leaving client polls its connection state. */
 const DISCONNECT_POLL_US = micros(10_000);
-
-export type StopReason = 'duration' | 'signal' | 'connection-ended' | 'error';
-
-export interface LivePeerOptions {
-  readonly role: Role;
-  readonly scenario: Scenario;
-  readonly switches: TransportSwitches;
-  readonly seed: number;
-  /** The sockets, bound where the user said (the CLI binds them): a server's one, or one per client. */
-  readonly sockets: readonly Socket[];
-  /** A client's server; null for a server (it answers whoever connects). */
-  readonly remote: HostPort | null;
-  /**
-   * A server: the clients it serves (the k-th new address is client k; later ones are refused and counted).
-   * A client side: the clients it plays, client k on `sockets[k - 1]`, each its own connection.
-   */
-  readonly clients: number;
-  readonly durationUs: Micros | null;
-  readonly clock?: WallClock;
-  /** A server's check of checksum answers: their form (default), or every hash against the manifest too. */
-  readonly checksums?: ChecksumChecks;
-  /** Rounds a server checks by form alone whatever `checksums` says: bcsim's stand-ins for rounds a manifest file lacks. */
-  readonly formOnlyRounds?: readonly number[];
-  /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
-  readonly warn?: (line: string) => void;
-  /** Bytes the wire log may hold (WireLog's default when absent). */
-  readonly wireLogBytes?: number;
-  /** Every datagram read or sent, as the wire log gets it (a soak's meter follows the session with it). */
-  readonly onWire?: (record: WireRecord) => void;
-  /** Bernoulli loss at our socket, both directions, from its own seeded stream: a lost datagram never left or was never read. */
-  readonly loss?: { readonly probability: number; readonly stream: RandomStream };
-  /**
-   * A client side: a connection the server ended (removed, timed out) joins again this long
-   * after, on a fresh connection from the same socket, as a player reconnects; null: it stays ended.
-   */
-  readonly rejoinAfterUs?: Micros | null;
-}
 
 export class LivePeer {
   readonly clock: WallClock;
