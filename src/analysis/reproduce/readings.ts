@@ -226,7 +226,7 @@ export const READINGS: readonly Reading[] = [
   ),
   deaths(
     'weapon-kill-burst',
-    'every death sends each player the weapon kill\'s 16 messages (ObjectExplodingEvent, 13 subsystem events, score, Explosion)',
+    "every death sends each player the weapon kill's 16 messages (ObjectExplodingEvent, 13 subsystem events, score, Explosion)",
     { burst: WEAPON_KILL_BURST },
     WEAPON_KILL_FACT,
   ),
