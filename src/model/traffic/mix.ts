@@ -81,7 +81,7 @@ export function drawEvent(stream: RandomStream, mix: EventMix = FULL_MIX): { kin
  * the mix's PythonEvent sizes), the score change as a 17-byte Score, and the new ship the
  * player picks as an ObjCreateTeam (40 bytes, the mix's ObjCreate).
  */
-export interface BurstKind {
+interface BurstKind {
   readonly name: string;
   readonly opcode: number;
   readonly payloadBytes: number;
