@@ -205,7 +205,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
         'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
         'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
-        'ack-outbox runs 28 named readings of the stock model through five experiments each and scores them\n' +
+        'ack-outbox runs 25 named readings of the stock model through five experiments each and scores them\n' +
         'against 27 ACK-outbox observations, each with its tolerance, source and kind of evidence:\n' +
         'captured bytes rank above measured figures above inferences. --json has `hypotheses` (name,\n' +
         'switches, one {value, expected, matches} per criterion, score), `best`, `contradictions` and\n' +

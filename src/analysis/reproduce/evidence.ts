@@ -23,15 +23,18 @@ export interface ScenarioSource {
   inline(json: object, sets: readonly string[]): Scenario;
 }
 
-/** The scenario edits a reading makes in an experiment: transport and traffic fields, the client's update period. */
-function readingSets(reading: Reading, experiment: 'loopback' | 'session'): string[] {
+/**
+ * The scenario edits a reading makes in an experiment: transport and traffic fields, the client's
+ * update period; in valentines also its session traffic (the ship deaths only valentines has).
+ */
+function readingSets(reading: Reading, experiment: 'loopback' | 'session' | 'valentines'): string[] {
   const sets = [
     ...Object.entries(reading.transport).map(([key, value]) => `transport.${key}=${JSON.stringify(value)}`),
     ...Object.entries(reading.traffic).map(([key, value]) => `traffic.${key}=${JSON.stringify(value)}`),
   ];
   const clientMs = experiment === 'loopback' ? reading.loopbackClientMs : reading.sessionClientMs;
   if (clientMs !== null) sets.push(`transport.updatePeriodMs.client=${clientMs}`);
-  if (experiment === 'session')
+  if (experiment === 'valentines')
     for (const [key, value] of Object.entries(reading.sessionTraffic))
       sets.push(`traffic.${key}=${JSON.stringify(value)}`);
   return sets;
@@ -41,12 +44,13 @@ function readingSets(reading: Reading, experiment: 'loopback' | 'session'): stri
 export function measureReading(reading: Reading, source: ScenarioSource, seed: number): Cells {
   const loopback = readingSets(reading, 'loopback');
   const session = readingSets(reading, 'session');
+  const valentines = readingSets(reading, 'valentines');
   const options: RunWith = { preset: 'stock', switches: reading.switches, seed };
   const cells: Cells = {
     ...joinRun(source.builtin('fragment-ack-bug', loopback), options),
     ...flowRun(source.inline(MEASURED_FLOW, loopback), options),
     ...combatDisconnectRun(source.inline(COMBAT_DISCONNECT_FLOW, loopback), options),
-    ...combatRun(source.builtin('valentines', session), options),
+    ...combatRun(source.builtin('valentines', valentines), options),
     ...quietLobbyRun(source.inline(QUIET_LOBBY, session), options),
   };
   // In the order of CRITERIA, for tables and JSON alike.

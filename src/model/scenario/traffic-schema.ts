@@ -2,7 +2,13 @@
 // and ship deaths. Shapes and ranges only; defaults and the round rules are resolved in resolve.ts
 // and resolve-manifest.ts.
 import * as z from 'zod';
-import { DEAD_PLAYER_FEEDS, EVENT_KIND_NAMES, MAX_BURST_MESSAGES, TREE_HASHINGS } from '../traffic/index.js';
+import {
+  BURST_KIND_NAMES,
+  DEAD_PLAYER_FEEDS,
+  EVENT_KIND_NAMES,
+  MAX_BURST_MESSAGES,
+  TREE_HASHINGS,
+} from '../traffic/index.js';
 import { buildManifestSchema } from './manifest-schema.js';
 import { HOUR_MS, grouped } from './schema-fields.js';
 import type { FieldSchemas } from './schema-fields.js';
@@ -97,6 +103,20 @@ export function buildTrafficSchema(fields: FieldSchemas) {
     ),
   );
 
+  /** Messages of one of a death's bursts: message kind -> count, at most a datagram's 255 in all. */
+  const burst = z
+    .partialRecord(
+      oneOf(BURST_KIND_NAMES as unknown as [string, ...string[]]),
+      z
+        .number({ error: 'expected a whole number of messages' })
+        .int('expected a whole number of messages')
+        .min(0, 'expected a whole number of messages >= 0'),
+    )
+    .refine(
+      (b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES,
+      `expected at most ${MAX_BURST_MESSAGES} messages in all`,
+    );
+
   const trafficSchema = z.strictObject({
     /** Client k starts its join (k - 1) x joinStagger after the join phase starts. */
     joinStagger: durationSchema.optional(),
@@ -112,26 +132,17 @@ export function buildTrafficSchema(fields: FieldSchemas) {
     treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
     /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
     round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
-    /** Ship deaths in combat: the dead player's pause and the messages a death sends. */
+    /** Ship deaths in combat (docs/sources.md 32): the explosion, the ship selection and the messages of each. */
     deaths: z
       .strictObject({
         perMinute: rate,
+        arrival: arrival.optional(),
         explosionMs: nonNegative('milliseconds', HOUR_MS).optional(),
         selectionMs: nonNegative('milliseconds', HOUR_MS).optional(),
         whileDead: oneOf(DEAD_PLAYER_FEEDS as unknown as ['game', 'nothing']).optional(),
-        burst: z
-          .partialRecord(
-            oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]),
-            z
-              .number({ error: 'expected a whole number of messages' })
-              .int('expected a whole number of messages')
-              .min(0, 'expected a whole number of messages >= 0'),
-          )
-          .refine(
-            (b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES,
-            `expected at most ${MAX_BURST_MESSAGES} messages in all`,
-          )
-          .optional(),
+        burst: burst.optional(),
+        afterExplosion: burst.optional(),
+        onPick: burst.optional(),
       })
       .optional(),
   });

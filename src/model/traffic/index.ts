@@ -11,9 +11,9 @@ export {
   isEventPhase,
 } from './plan.js';
 export type { Deaths, Phase, TrafficPlan } from './plan.js';
-export { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
+export { SHIP_SELECTION_MS } from './join.js';
 export { Opcode } from './payloads.js';
-export { EVENT_KIND_NAMES } from './mix.js';
+export { BURST_KIND_NAMES, EVENT_KIND_NAMES } from './mix.js';
 export { joinSteps } from './join.js';
 export type { JoinStep } from './join.js';
 export type { TrafficPort } from './sources.js';
