@@ -18,7 +18,8 @@ import type { RowGroup, SchemeDocument } from '../../analysis/report/index.js';
 import type { MinuteRow } from '../../analysis/capture/index.js';
 import { VERSION } from '../../version.js';
 import { SOAK_FIGURES, figureSeries, figureSummary } from './soak-figures.js';
-import type { SoakClient, SoakMeasured } from './soak-session.js';
+import type { SoakMeasured } from './soak-session.js';
+import { connectionFindings } from './soak-connections.js';
 
 export const SOAK_SCHEMA = 'bcsim.soak/1';
 export const SOAK_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
@@ -111,36 +112,12 @@ export function soakFindings(r: SoakReport): string[] {
     lines.push(
       `The server stopped answering: its last datagram at ${fmt(s.lastDatagramS)} s, noticed at ${fmt(s.noticedS)} s${s.endedS === null ? ', and it never answered again' : `, answering again at ${fmt(s.endedS)} s`}.`,
     );
-  const many = r.measured.rejoins > 0;
-  for (const c of r.measured.clients.filter((x) => x.state === 'timed-out'))
-    lines.push(
-      `Client ${c.client}'s connection${many ? ` ${c.connection}` : ''} timed out: the server's last datagram to it came at ${c.lastServerDatagramS === null ? 'no time (it sent none)' : `${fmt(c.lastServerDatagramS)} s`}${lasted(c)}, and no Boot or Disconnect said why.`,
-    );
-  if (many)
-    lines.push(
-      `The clients joined again ${r.measured.rejoins} times (--rejoin) after the server ended a connection: ${r.measured.clients.length} connections in all.`,
-    );
-  for (const c of r.measured.clients) {
-    const f = c.firstServerSeqRestart;
-    if (f === null) continue;
-    lines.push(
-      `Client ${c.client}: the server's reliable seq started again before the 16-bit wrap, ${c.serverSeqRestarts} times, first at ${fmt(f.atS)} s (seq ${f.fromSeq}, then ${f.toSeq}), as a counter of ${f.fromSeq === 255 ? '8 bits' : 'fewer than 16 bits'} does. Stock counts to 65,535 (docs/sources.md 1); a receiver that keeps the stock 16-bit window takes the messages that follow for duplicates.`,
-    );
-  }
-  const notJoined = [...new Set(r.measured.clients.filter((c) => c.joinedAtS === null).map((c) => c.client))];
-  if (notJoined.length > 0)
-    lines.push(`Clients that never joined${many ? ' on some connection' : ''}: ${notJoined.join(', ')}.`);
+  lines.push(...connectionFindings(r.measured));
   if (Math.max(server.endS, stock.endS) > MEASURED_REACH_S)
     lines.push(
       `Past ${durationLabel(MEASURED_REACH_S)} the stock and fixed figures are model predictions that no measurement checks: no public capture of a real session goes further (docs/sources.md 25).`,
     );
   return lines;
-}
-
-/** How long a connection lasted in game: from its join to the server's last datagram on it. */
-function lasted(c: SoakClient): string {
-  if (c.joinedAtS === null || c.lastServerDatagramS === null) return '';
-  return ` (${fmt(c.lastServerDatagramS - c.joinedAtS)} s after it joined at ${fmt(c.joinedAtS)} s)`;
 }
 
 function caption(r: SoakReport): string {

@@ -11,6 +11,7 @@ import type { Micros } from '../../core/engine/index.js';
 import { MinuteMeter } from '../../analysis/capture/index.js';
 import type { MinuteRow } from '../../analysis/capture/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
+import { connectionEnded } from '../../model/transport/index.js';
 import type { ConnectionState, TransportSwitches } from '../../model/transport/index.js';
 import { BYTES_PER_MIB } from '../wire-log.js';
 import type { HostPort } from '../endpoint.js';
@@ -137,6 +138,7 @@ export class Soak {
     const every = this.options.progressEveryUs ?? micros(10_000_000);
     let nextProgressUs = every;
     const tick = clock.after(ONE_SECOND_US, () => {
+      for (const c of this.live.places.served()) if (connectionEnded(c.peer.state)) this.meter.end(c.id, clock.now);
       this.meter.until(clock.now);
       this.watchSilence(clock.now);
       if (clock.now >= nextProgressUs) {
