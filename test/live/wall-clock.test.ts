@@ -66,7 +66,7 @@ describe('WallClock', () => {
       ticks.push(clock.now);
       clock.reschedule(tick, micros(clock.now + 95_000));
     });
-    // A message re-sent every 2 s, as the stock retransmit interval (DECISIONS.md 11).
+    // A message re-sent every 2 s, as the stock retransmit interval (docs/sources.md 11).
     const resend = clock.at(micros(2_000_000), () => {
       resends.push(clock.now);
       clock.reschedule(resend, micros(clock.now + 2_000_000));

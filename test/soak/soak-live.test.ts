@@ -56,6 +56,27 @@ async function soakAgainst(
   return soak.done;
 }
 
+/** The soak's findings for a measured session, beside the models of the same scenario and seed. */
+function findingsOf(measured: SoakMeasured): string[] {
+  const [stock, fixed] = modelColumns(scenario, 1, measured.endS);
+  return soakFindings({
+    server: '127.0.0.1:22101',
+    scenario: 'valentines',
+    seed: 1,
+    clients: 3,
+    clientMode: 'stock',
+    repeated: null,
+    loss: null,
+    requestedS: SOAK_MIN * 60,
+    measured,
+    columns: [
+      { id: 'server', label: 'your server (measured)', rows: measured.rows, endS: measured.endS, traceHash: null },
+      stock,
+      fixed,
+    ],
+  });
+}
+
 const peak = (rows: SoakColumn['rows'], name: string) =>
   figureSummary(figureSeries(rows, SOAK_FIGURES.find((f) => f.name === name) ?? SOAK_FIGURES[0])).max;
 
@@ -100,23 +121,7 @@ describe('bcsim soak against bcsim peer server', () => {
     expect(silence.lastDatagrams[0].hex).toMatch(/^[0-9A-F]{2}( [0-9A-F]{2})*$/);
     expect(measured.clients.map((c) => c.state)).toEqual(['timed-out', 'timed-out', 'timed-out']);
     for (const c of measured.clients) expect(c.lastServerDatagramS).toBeCloseTo(silence.lastDatagramS, 0);
-    const [stock, fixed] = modelColumns(scenario, 1, measured.endS);
-    const findings = soakFindings({
-      server: '127.0.0.1:22101',
-      scenario: 'valentines',
-      seed: 1,
-      clients: 3,
-      clientMode: 'stock',
-      repeated: null,
-      loss: null,
-      requestedS: SOAK_MIN * 60,
-      measured,
-      columns: [
-        { id: 'server', label: 'your server (measured)', rows: measured.rows, endS: measured.endS, traceHash: null },
-        stock,
-        fixed,
-      ],
-    });
+    const findings = findingsOf(measured);
     expect(
       findings.filter((f) =>
         /^Client \d's connection timed out: the server's last datagram to it came at 1[78]\d\.?\d* s/.test(f),
@@ -131,23 +136,7 @@ describe('bcsim soak against bcsim peer server', () => {
     // Each client's count passes 255 about every 3 minutes (~85 reliable messages a minute).
     expect(measured.clients.map((c) => c.serverSeqRestarts)).toEqual([3, 3, 3]);
     for (const c of restarted) expect(c.firstServerSeqRestart).toMatchObject({ fromSeq: 255, toSeq: 0 });
-    const [stock, fixed] = modelColumns(scenario, 1, measured.endS);
-    const findings = soakFindings({
-      server: '127.0.0.1:22101',
-      scenario: 'valentines',
-      seed: 1,
-      clients: 3,
-      clientMode: 'stock',
-      repeated: null,
-      loss: null,
-      requestedS: SOAK_MIN * 60,
-      measured,
-      columns: [
-        { id: 'server', label: 'your server (measured)', rows: measured.rows, endS: measured.endS, traceHash: null },
-        stock,
-        fixed,
-      ],
-    });
+    const findings = findingsOf(measured);
     const named = findings.filter((f) =>
       /^The server's reliable seq started again before the 16-bit wrap on 3 of 3 connections, first at 1\d\d–1\d\d s, each from 255 to 0, as a counter of 8 bits does\./.test(
         f,

@@ -7,26 +7,20 @@ import { runScenario } from '../../model/session/index.js';
 import { cell } from './criteria.js';
 import type { Cells } from './criteria.js';
 import { deadZoneAtDisconnect } from './disconnect-dead-zone.js';
+import { MEASURED_FLOW } from './evidence-flow.js';
 import type { DisconnectDeadZone } from './disconnect-dead-zone.js';
 import type { RunWith } from './readings.js';
 import { wireRecorder } from './wire-facts.js';
 
 /**
- * The Disconnect flow without the measured flow's lull and final pair: whatever
- * the server sent last in combat is still owed when the game data stops.
+ * The measured Disconnect flow without its lull and its final pair: whatever the
+ * server sent last in combat is still owed when the game data stops.
  */
+const [join, combat, , , quiet, disconnect] = MEASURED_FLOW.traffic.phases;
 export const COMBAT_DISCONNECT_FLOW = {
+  ...MEASURED_FLOW,
   name: 'combat-then-disconnect',
-  duration: '90s',
-  transport: { updatePeriodMs: { server: 5, client: 10 } },
-  traffic: {
-    phases: [
-      'join',
-      { kind: 'combat', duration: '60s', reliablePerSecond: 'measured' },
-      { kind: 'quiet', duration: '3.4s' },
-      'disconnect',
-    ],
-  },
+  traffic: { phases: [join, combat, quiet, disconnect] },
 };
 
 /** The dead zone the client's Disconnect carries after this flow (null: no Disconnect was sent). */

@@ -143,7 +143,7 @@ export class LivePeer {
     this.host?.loop.onUpdate((nowUs) => this.traffic.serverUpdate(nowUs));
   }
 
-  /** A client's own update loop (DECISIONS.md 16), drawing its StateUpdates at each tick; started by its join. */
+  /** A client's own update loop (docs/sources.md 16), drawing its StateUpdates at each tick; started by its join. */
   private clientLoop(c: LiveConnection): UpdateLoop {
     const loop = new UpdateLoop(this.clock, this.options.scenario.params.updatePeriodMs.client, false);
     loop.add(c.peer);

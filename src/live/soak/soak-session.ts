@@ -208,6 +208,7 @@ export class Soak {
   private measured(reason: StopReason): SoakMeasured {
     const endUs = this.live.clock.now;
     this.meter.finish(endUs);
+    const byConnection = new Map(this.meter.live().map((x) => [x.index, x.server]));
     return {
       endS: usToSeconds(endUs),
       stopReason: reason,
@@ -218,7 +219,7 @@ export class Soak {
       // Every connection, in the order they opened: with --rejoin, a place has one per join.
       clients: this.live.places.served().map((c) => {
         const lastUs = this.lastServerUsOf.get(c.id);
-        const server = this.meter.live().find((x) => x.index === c.id)?.server;
+        const server = byConnection.get(c.id);
         const first = server?.firstSeqRestart ?? null;
         return {
           client: c.client,

@@ -120,7 +120,7 @@ export const TREE_HASHINGS: readonly TreeHashing[] = ['concurrent', 'in-update']
  * afterExplosion messages, and the player is on the ship-selection screen: it sends no
  * StateUpdates until it picks a ship, which sends the onPick messages (the server relays
  * them to the other players); its StateUpdates start 150 ms after the pick, as after a
- * join (DECISIONS.md join table). The server never respawns it and sends no DestroyObject.
+ * join (docs/sources.md 32). The server never respawns it and sends no DestroyObject.
  */
 export interface Deaths {
   /** Deaths per minute in the whole game. */
@@ -142,7 +142,7 @@ export interface Deaths {
 }
 export type DeadPlayerFeed = 'game' | 'nothing';
 export const DEAD_PLAYER_FEEDS: readonly DeadPlayerFeed[] = ['game', 'nothing'];
-/** Most messages one of a death's bursts may hold: a datagram holds at most 255 messages (DECISIONS.md 5). */
+/** Most messages one of a death's bursts may hold: a datagram holds at most 255 messages (docs/sources.md 5). */
 export const MAX_BURST_MESSAGES = 255;
 
 export interface TrafficPlan {
