@@ -188,10 +188,13 @@ export const SOAK_HELP =
   'Progress goes to stderr (every 10 s on a terminal, a line a minute otherwise). Ctrl-C or the end of --duration\n' +
   '  writes the report of what was measured, saying if it was cut short; a second Ctrl-C skips the goodbye. A server\n' +
   '  silent for 15 s is reported with its last datagrams, and the soak ends when every connection has timed out.\n' +
+  '  With --rejoin, a client the server drops joins again 5 s later on a fresh connection, and the soak goes on:\n' +
+  '  the report lists every connection, how long each lasted and how it ended.\n' +
   'Memory stays bounded however long it runs: the minutes are read as they pass, and only their rows are kept.\n' +
   "The server's figures are measured; the models' are predictions, and past 34 minutes (the longest measured\n" +
   '  session) nothing checks them. docs/soak.md says how to read the report.\n' +
   'Exit codes: 0 the report is written, 1 the server never answered (the report says so), 2 bad input.\n' +
   'Examples:\n' +
   '  bcsim soak --server 127.0.0.1:22101 --clients 3 --duration 10m --out soak-report\n' +
-  '  bcsim soak --server 127.0.0.1:22101 --scenario server-8 --duration 4h --loss 0.02 --out soak-8';
+  '  bcsim soak --server 127.0.0.1:22101 --scenario server-8 --duration 4h --loss 0.02 --out soak-8\n' +
+  '  bcsim soak --server 127.0.0.1:22101 --duration 30m --rejoin --out soak-rejoin';

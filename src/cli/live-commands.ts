@@ -203,6 +203,10 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       '--bind <host:port>',
       'where to bind the clients (client k at the port k - 1 past it; port 0: any port each); default loopback, any port',
     )
+    .option(
+      '--rejoin',
+      'a client whose connection the server ends (removed, timed out) joins again 5 s later, as a player would, and the soak goes on',
+    )
     .option('--json', 'print summary.json (schema bcsim.soak/1) instead of the table')
     .addHelpText('after', `\n${SOAK_HELP}\n`)
     .action(async (flags: SoakFlags) => {

@@ -205,8 +205,8 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
         'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
         'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
-        'ack-outbox runs 32 named readings of the stock model through four experiments each and scores them\n' +
-        'against 31 observations (the ACK-outbox and the join timeline), each with its tolerance, source and\n' +
+        'ack-outbox runs 29 named readings of the stock model through five experiments each and scores them\n' +
+        'against 32 observations (the ACK-outbox and the join timeline), each with its tolerance, source and\n' +
         'kind of evidence: captured bytes rank above measured figures above inferences. --json has\n' +
         '`hypotheses` (name, switches, one {value, expected, matches} per criterion, score), `best`,\n' +
         '`contradictions` and\n' +
@@ -215,7 +215,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'relation: an outbox runs away once game bytes + 9 x 4 ACK bytes per reliable message exceed 510 B\n' +
         'per update. Exit 1 if the reading the stock preset runs (calibrated) is no longer ranked first.\n' +
         'A reading marked † takes a fact the spec does not state: it is ranked, but the preset never follows it.\n' +
-        'It takes about 15 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
+        'It takes about 30 s: progress goes to stderr (one line per reading and swept rate when not a terminal);\n' +
         "the text fits 120 columns (marks and rank per reading, the stock reading's values), --json has every value.\n" +
         `\n${REPRODUCE_RTYPE_HELP}\n`,
     )

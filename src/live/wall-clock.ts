@@ -12,13 +12,17 @@
 // just after a stall may have arrived any time during it (`arrivedFromUs`).
 //
 // This is the only place bcsim reads a clock: the simulation never does.
-import { Simulator, maxUs, minUs, addUs, nanosToUs, usToMs } from '../core/engine/index.js';
+import { Simulator, maxUs, minUs, addUs, micros, nanosToUs, usToMs } from '../core/engine/index.js';
 import type { Micros, Scheduler, Timer } from '../core/engine/index.js';
 
 /** An event this late means the process stalled (the update loops tick every 95 ms or less). */
 const STALL_US = 250_000;
-/** Reads this soon after a stall was noticed are taken to be draining what queued up during it. */
-const STALL_DRAIN_US = 250_000;
+/**
+ * Reads this soon after a stall was noticed are taken to be draining what queued up during it, and
+ * so is each read within STALL_DRAIN_GAP_US of the one before (a busy machine drains slowly).
+ */
+const STALL_DRAIN_US = micros(250_000);
+const STALL_DRAIN_GAP_US = micros(10_000);
 
 /** The process's stalls, as the clock noticed them. */
 export interface StallFigures {
@@ -81,7 +85,8 @@ export class WallClock implements Scheduler {
   /** Stalls noticed (counters only: nothing grows). */
   readonly stalls: StallFigures = { count: 0, longestUs: 0, totalUs: 0 };
   /** The latest stall: from the first event it delayed to when it was noticed. */
-  private lastStall = { fromUs: Number.NaN as Micros, toUs: Number.NaN as Micros };
+  /** The latest stall's start, and until when reads still drain what queued up during it. */
+  private lastStall = { fromUs: Number.NaN as Micros, drainUntilUs: Number.NaN as Micros };
 
   constructor(
     readonly wallUs: WallSource = monotonicMicros(),
@@ -149,7 +154,10 @@ export class WallClock implements Scheduler {
    */
   arrivedFromUs(): Micros {
     const now = this.queue.now;
-    return now - this.lastStall.toUs <= STALL_DRAIN_US ? minUs(now, this.lastStall.fromUs) : now;
+    const stall = this.lastStall;
+    if (!(now <= stall.drainUntilUs)) return now;
+    stall.drainUntilUs = maxUs(stall.drainUntilUs, addUs(now, STALL_DRAIN_GAP_US));
+    return minUs(now, stall.fromUs);
   }
 
   private stalled(fromUs: Micros, wallUs: Micros): void {
@@ -157,7 +165,7 @@ export class WallClock implements Scheduler {
     this.stalls.count++;
     this.stalls.totalUs += lengthUs;
     this.stalls.longestUs = Math.max(this.stalls.longestUs, lengthUs);
-    this.lastStall = { fromUs, toUs: wallUs };
+    this.lastStall = { fromUs, drainUntilUs: addUs(wallUs, STALL_DRAIN_US) };
     this.queue.postponeDue(wallUs);
   }
 

@@ -14,17 +14,15 @@ interface Finished {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  elapsedMs: number;
 }
 
-/** Runs a command, timing it from spawn to exit; kills it after `timeoutMs`. */
+/** Runs a command; kills it after `timeoutMs` (a regression must not hang the suite). */
 function timed(
   command: string,
   args: string[],
   options: { closeStdout?: boolean; closeStderr?: boolean; timeoutMs?: number } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const start = performance.now();
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -37,47 +35,45 @@ function timed(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, elapsedMs: performance.now() - start });
+      resolve({ code, signal, stdout, stderr });
     });
   });
 }
 
 /**
- * Wall time of `bcsim --version`: node's start-up plus loading bcsim's modules, which a
- * loaded machine (the suite runs files in parallel) stretches; it is not the run's doing.
+ * bcsim's CPU seconds (user + system) as bash's `time` printed them on stderr ("cpu U S"). How
+ * far the run went, not how long it waited: a busy machine stretches the wall time, not this.
  */
-async function startUpMs(): Promise<number> {
-  const runs: number[] = [];
-  for (let i = 0; i < 2; i++) runs.push((await timed(process.execPath, ['dist/cli/main.js', '--version'])).elapsedMs);
-  return Math.min(...runs);
+function cpuSeconds(stderr: string): number {
+  const m = /cpu (\d+\.\d+) (\d+\.\d+)/.exec(stderr);
+  if (m === null) throw new Error(`no CPU time in: ${stderr}`);
+  return Number(m[1]) + Number(m[2]);
 }
+
+/** Without stopping on the closed pipe, the whole 2-hour session runs: ~40 s of CPU (and ~2 GB). */
+const WHOLE_SESSION_CPU_S = 40;
 
 describe('a closed stdout pipe', () => {
   it('`trace long-session | head -1` exits soon, with exit 0 and one line', async () => {
-    const startup = await startUpMs();
-    // Without stopping on the closed pipe the whole 2-hour session would run (~40 s, ~2 GB); the timeout only keeps a regression from hanging the suite.
-    // The group reports bcsim's own exit status on stderr; the pipeline's is head's.
-    const pipeline = `{ '${process.execPath}' dist/cli/main.js trace long-session; echo "bcsim exit $?" >&2; } | head -1`;
-    const r = await timed('sh', ['-c', pipeline], { timeoutMs: 60_000 });
+    // The group reports bcsim's own exit status and CPU time on stderr; the pipeline's status is head's.
+    const pipeline = `TIMEFORMAT='cpu %U %S'; { time '${process.execPath}' dist/cli/main.js trace long-session; echo "bcsim exit $?" >&2; } | head -1`;
+    const r = await timed('bash', ['-c', pipeline], { timeoutMs: 60_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('# long-session · mode stock · seed 1\n');
-    expect(r.stderr).toBe('bcsim exit 0\n');
-    // The pipeline, less start-up: about 0.3 s on an idle machine, and far below the whole session's
-    // ~40 s however busy the machine is with other work.
-    expect(r.elapsedMs - startup).toBeLessThan(15_000);
+    expect(r.stderr).toMatch(/^cpu \d+\.\d+ \d+\.\d+\nbcsim exit 0\n$/);
+    // Start-up and one chunk: about 0.4 s of CPU, not the whole session's.
+    expect(cpuSeconds(r.stderr)).toBeLessThan(WHOLE_SESSION_CPU_S / 4);
   }, 70_000);
 
   it('bcsim itself exits 0 when its reader has gone before the first line', async () => {
-    const r = await timed(process.execPath, ['dist/cli/main.js', 'trace', 'long-session'], {
-      closeStdout: true,
-      timeoutMs: 60_000,
-    });
+    // bash's stdout is the closed pipe; `time` reports on stderr, which stays open.
+    const command = `TIMEFORMAT='cpu %U %S'; time '${process.execPath}' dist/cli/main.js trace long-session`;
+    const r = await timed('bash', ['-c', command], { closeStdout: true, timeoutMs: 60_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
-    // Not the whole session (~40 s), with room for a busy machine's start-up.
-    expect(r.elapsedMs).toBeLessThan(15_000);
+    expect(r.stderr).toMatch(/^cpu \d+\.\d+ \d+\.\d+\n$/);
+    expect(cpuSeconds(r.stderr)).toBeLessThan(WHOLE_SESSION_CPU_S / 4);
   }, 70_000);
 
   it('`run` and `compare` into a closed pipe print no stack trace', async () => {

@@ -143,7 +143,9 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
       ] as const) {
         const [connection] = Object.values(j.peer.connections);
         expect(connection.joinedAtS).not.toBeNull();
-        expect(j.wallSeconds - (connection.joinedAtS as number)).toBeGreaterThanOrEqual(TRAFFIC_S - 1);
+        // A loaded machine's join takes longer on the wall clock and leaves less of --duration to play
+        // (19 s idle, 18 at a load of 10): enough to play, and the rates below are per second played.
+        expect(j.wallSeconds - (connection.joinedAtS as number)).toBeGreaterThanOrEqual(TRAFFIC_S / 2);
         // Both ends play combat for the client's stay: ~49 StateUpdates/s each way by the sender's own clock
         // (its loop runs every update that fell due, however late), and reliable game events. The other end
         // gets what was sent: loopback loses none, and a little may be in flight when the client stops.

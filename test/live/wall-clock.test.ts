@@ -66,7 +66,7 @@ describe('WallClock', () => {
       ticks.push(clock.now);
       clock.reschedule(tick, micros(clock.now + 95_000));
     });
-    // A message re-sent every 2 s, as the stock retransmit interval (DECISIONS.md 11).
+    // A message re-sent every 2 s, as the stock retransmit interval (docs/sources.md 11).
     const resend = clock.at(micros(2_000_000), () => {
       resends.push(clock.now);
       clock.reschedule(resend, micros(clock.now + 2_000_000));
@@ -83,12 +83,20 @@ describe('WallClock', () => {
     expect(clock.stalls).toEqual({ count: 1, longestUs: 4_910_000, totalUs: 4_910_000 });
     // A datagram read now may have waited since the stall began; one read well after, not.
     expect(clock.arrivedFromUs()).toBe(190_000);
-    wall.set(5_400_000);
+    // A slow drain: reads past the first 250 ms still drain while each comes within 10 ms of the last.
+    for (let t = 5_300_000; t <= 5_400_000; t += 9_000) {
+      wall.set(t);
+      clock.catchUp();
+      expect(clock.arrivedFromUs()).toBe(190_000);
+    }
+    // 20 ms with no read: the queue was empty; reads from now on are dated by when they came.
+    wall.set(5_425_000);
     clock.catchUp();
-    expect(clock.arrivedFromUs()).toBe(5_400_000);
+    expect(clock.arrivedFromUs()).toBe(5_425_000);
     expect(resends).toEqual([5_100_000]);
     // A tick late by less than the stall threshold runs at its due time, as before.
     expect(ticks.slice(1)).toEqual([5_100_000, 5_195_000, 5_290_000, 5_385_000]);
+    expect(clock.stalls.count).toBe(1);
     clock.stop();
   });
 

@@ -23,11 +23,12 @@ function io(options: { stderrIsTTY?: boolean; interruptAfterMs?: number } = {}) 
     cwd: process.cwd(),
     onInterrupt: (handler) => {
       handlers.push(handler);
+      // Ctrl-C a while after the sweep listens for it, however long it took to start on a busy machine.
+      if (options.interruptAfterMs !== undefined)
+        setTimeout(() => handlers.forEach((h) => h('SIGINT')), options.interruptAfterMs);
       return () => handlers.splice(handlers.indexOf(handler), 1);
     },
   };
-  if (options.interruptAfterMs !== undefined)
-    setTimeout(() => handlers.forEach((h) => h('SIGINT')), options.interruptAfterMs);
   return { io: value, out, handlers };
 }
 
@@ -35,7 +36,7 @@ describe('bcsim sweep: interrupted', () => {
   for (const jobs of ['1', '2']) {
     it(`--jobs ${jobs}: SIGINT stops it, exit 130, no --out file and no temporary`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'bcsim-sweep-int-'));
-      const { io: cliIO, out, handlers } = io({ interruptAfterMs: 1500 });
+      const { io: cliIO, out, handlers } = io({ interruptAfterMs: 300 });
       const code = await runCli(
         [
           'sweep',

@@ -93,6 +93,15 @@ export interface DirectionFigures {
    * here only, not as reliable messages or re-sends, and how many re-used a seq already on the wire.
    */
   keepalives: { type00: number; type02: number; echoes: number; echoSeqReused: number };
+  /**
+   * New reliable messages under a number far behind the sender's latest, last used over 60 s before:
+   * its count started again before the u16 wrap (docs/sources.md 1), as a counter of 8 bits does at 256.
+   * A receiver that keeps the stock 16-bit window takes them for duplicates.
+   */
+  seqRestarts: {
+    count: number;
+    first: { atS: number; category: 'low' | 'high'; fromSeq: number; toSeq: number } | null;
+  };
   disconnects: number;
   boots: number;
   acks: AckFigures;

@@ -60,6 +60,18 @@ function directionFigures(d: Direction): DirectionFigures {
       lastRoundS: seconds(d.lastRoundUs),
     },
     keepalives: { type00: d.type00, type02: d.type02, echoes: d.echoes, echoSeqReused: d.echoSeqReused },
+    seqRestarts: {
+      count: d.seqRestarts,
+      first:
+        d.firstSeqRestart === null
+          ? null
+          : {
+              atS: usToSeconds(d.firstSeqRestart.atUs),
+              category: d.firstSeqRestart.category,
+              fromSeq: d.firstSeqRestart.fromSeq,
+              toSeq: d.firstSeqRestart.toSeq,
+            },
+    },
     disconnects: d.disconnects,
     boots: d.boots,
     deviations: { datagrams: d.deviations.datagrams, byCode: { ...d.deviations.byCode } },

@@ -10,10 +10,20 @@ import {
   isLowType,
   packKeyOf,
   seqBefore,
+  seqDistance,
 } from '../../core/codec/index.js';
 import { ANSWER_WINDOW_US, closeFragmented, forgetFragmented, resendRound } from './analyze-state.js';
 import type { ConnectionState, Direction } from './analyze-state.js';
 import { signatureFragment } from './analyze-signature.js';
+
+/**
+ * A seq behind the sender's latest, last sent longer ago than this, is a new message under an old
+ * number, not a re-send: longer than the 45 s peer timeout (docs/sources.md 19), so no re-send of
+ * a live message waits that long; far shorter than a u16 wrap (docs/sources.md 1).
+ */
+const SEQ_REUSE_GAP_US = 60_000_000;
+/** A wrap reaches a number this close past the latest even when a few datagrams were not captured. */
+const WRAP_SLACK = 32;
 
 /** Fragmented messages tracked per end at once (idle ones are forgotten after a while, analyze-state.ts). */
 const MAX_FRAGMENTED = 16_384;
@@ -52,10 +62,20 @@ export function reliableSent(
   const table = d.seqs[low ? 0 : 1];
   const category = low ? d.low : d.high;
   let newMessage = false;
-  if (table.highest < 0 || seqBefore(table.highest, seq)) {
+  const known = table.count(seq) > 0;
+  const old = known && t - table.lastUs(seq) > SEQ_REUSE_GAP_US;
+  const ahead = table.highest < 0 || seqBefore(table.highest, seq);
+  // Behind the latest, and last sent long ago: the sender's count started again before 65,535
+  // (a counter that wraps at 256 goes 255 -> 0). A new message, not a re-send.
+  const restarted = !ahead && old;
+  if (restarted) d.seqRestarted(low, table.highest, seq, t);
+  // Ahead of the latest under a number sent recently and far from the latest: a re-send of a
+  // message from before a restart (255 after 0 has come again), not a wrap.
+  const resendAcrossRestart = ahead && known && !old && seqDistance(table.highest, seq) > WRAP_SLACK;
+  if ((ahead && !resendAcrossRestart) || restarted) {
     table.highest = seq;
     if (table.count(seq) > 0) {
-      // The seq wrapped: a new message takes an old one's number.
+      // The seq wrapped (or restarted): a new message takes an old one's number.
       newMessage = true;
       const old = table.fragmented.get(seq);
       if (old !== undefined) closeFragmented(d, old);

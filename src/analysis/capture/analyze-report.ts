@@ -47,6 +47,7 @@ const ROWS: readonly Row[] = [
   ],
   ['keepalives type 0x00 / type 0x02', (d) => `${d.keepalives.type00} / ${d.keepalives.type02}`],
   ['keepalive echoes (seq re-used)', (d) => `${d.keepalives.echoes} (${d.keepalives.echoSeqReused})`],
+  ['reliable seq restarts (first)', (d) => seqRestarts(d)],
   ['ACKs sent / keys / mean sends per key', (d) => `${d.acks.sent} / ${d.acks.keys} / ${num(d.acks.meanSendsPerKey)}`],
   ['ACK keys by sends (sends×keys)', (d) => sendsPerKey(d.acks.sendsPerKey)],
   ['ACK keys sent 3 times, then silence', (d, o) => threeThenSilence(d, o)],
@@ -287,4 +288,11 @@ function truthRows(dir: string, from: Role, truth: SimulatedConnectionTruth): st
         : `max |diff| ${a.maxAbsDiff} over ${a.samples} samples (${a.beyondOne} beyond ±1)`,
     ],
   ];
+}
+
+/** A count that started again before the u16 wrap: how often, and the first time (seq from -> to). */
+function seqRestarts(d: DirectionFigures): string {
+  const f = d.seqRestarts.first;
+  if (f === null) return '0';
+  return `${d.seqRestarts.count} (${f.category} ${f.fromSeq} -> ${f.toSeq} at ${f.atS.toFixed(1)} s)`;
 }

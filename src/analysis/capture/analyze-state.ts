@@ -54,6 +54,15 @@ export interface AckState {
   awaitUs: number;
 }
 
+/** The first time a sender's reliable seq started again before the u16 wrap. */
+export interface SeqRestart {
+  readonly atUs: number;
+  readonly category: 'low' | 'high';
+  /** The latest seq before it, and the seq it went back to. */
+  readonly fromSeq: number;
+  readonly toSeq: number;
+}
+
 export class Direction {
   datagrams = 0;
   bytes = 0;
@@ -77,6 +86,9 @@ export class Direction {
   type02 = 0;
   echoes = 0;
   echoSeqReused = 0;
+  /** New reliable messages under a number far behind the latest: the count started again early. */
+  seqRestarts = 0;
+  firstSeqRestart: SeqRestart | null = null;
   disconnects = 0;
   boots = 0;
   /** Wire forms of real reimplementations this end sent (DECISIONS.md 30). */
@@ -133,6 +145,11 @@ export class Direction {
     this.out3 = new StepSeries(startIndex);
     this.out9 = new StepSeries(startIndex);
     this.dead9 = new StepSeries(startIndex);
+  }
+
+  seqRestarted(low: boolean, fromSeq: number, toSeq: number, atUs: number): void {
+    this.seqRestarts++;
+    this.firstSeqRestart ??= { atUs, category: low ? 'low' : 'high', fromSeq, toSeq };
   }
 }
 

@@ -65,7 +65,7 @@ import { inferBehaviour } from './ack-behaviour.js';
 import { silentRemoval } from './connection-end.js';
 import { datagramRead, evidenceNow, finishDirection, removed } from './analyze-ends.js';
 import { ConnectionState, advance, seriesOf, sweep } from './analyze-state.js';
-import type { Direction } from './analyze-state.js';
+import type { Direction, SeqRestart } from './analyze-state.js';
 import { connectionFigures } from './analyze-figures.js';
 import { ackSent } from './analyze-acks.js';
 import { echoSent, reliableSent } from './analyze-messages.js';
@@ -100,6 +100,9 @@ interface LiveDirection {
   readonly disconnects: number;
   /** This end's ACK latencies so far (cumulative counts per bucket, latency-histogram.ts): read, never kept. */
   readonly ackLatencyCounts: Uint32Array;
+  /** New reliable messages under old numbers: the count started again before the u16 wrap, and the first time. */
+  readonly seqRestarts: number;
+  readonly firstSeqRestart: SeqRestart | null;
 }
 
 export interface LiveConnection {
@@ -286,6 +289,8 @@ export class WireAnalyzer {
         boots: d.boots,
         disconnects: d.disconnects,
         ackLatencyCounts: d.ackLatency.counts,
+        seqRestarts: d.seqRestarts,
+        firstSeqRestart: d.firstSeqRestart,
       };
     };
     return this.order.map((c) => ({

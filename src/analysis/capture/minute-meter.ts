@@ -71,6 +71,8 @@ export class MinuteMeter {
   private readonly before = new Map<number, Before>();
   private readonly gaps = new Map<number, Gaps>();
   private readonly peaks = new Map<number, Peaks>();
+  /** When each ended connection ended: its last row is the minute it ended in. */
+  private readonly endedUs = new Map<number, number>();
   private minuteEndUs = MINUTE_US;
   private lastUs = 0;
 
@@ -135,6 +137,11 @@ export class MinuteMeter {
     if (endUs > startUs) this.close(endUs, endUs - startUs);
   }
 
+  /** Connection `connection` ended at `atUs` (timed out, removed, closed): no rows after its minute. */
+  end(connection: number, atUs: number): void {
+    if (!this.endedUs.has(connection)) this.endedUs.set(connection, atUs);
+  }
+
   /** The current figures of each connection (read-only), for a progress line. */
   live(): LiveConnection[] {
     return this.analyzer.live();
@@ -142,11 +149,15 @@ export class MinuteMeter {
 
   private close(endUs: number, lengthUs: number): void {
     const seconds = usToSeconds(lengthUs);
+    const startUs = endUs - lengthUs;
     for (const now of this.analyzer.live()) {
       const id = now.index;
+      const endedUs = this.endedUs.get(id);
+      if (endedUs !== undefined && endedUs <= startUs) continue;
       const before = this.before.get(id);
       const g = this.gaps.get(id) as Gaps;
-      const openGapUs = endUs - g.lastServerUs;
+      // An ended connection's gap stops at its end: the server owed it nothing after.
+      const openGapUs = Math.min(endUs, endedUs ?? endUs) - g.lastServerUs;
       const longestUs = Math.max(g.longestUs, openGapUs);
       g.longestUs = 0;
       const givenUp = this.givenUpSoFar(id);

@@ -184,17 +184,19 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
     "the server receives at most ~0.5 reliable messages/s per connection at the measured aggregate (4.9/s, of which the relay triples every player message), and an entry lives ~5–6 s in combat (9 sends ~0.67 s apart), so its side of a connection holds ~3 entries beside the join's 9; 20–33 would need ~4 reliable/s from each client, more than the whole session carried",
   selfLimiting: 'every reading grows at this traffic',
   messagesPerDatagram34:
-    'at 95 ms updates the model puts at most ~18 messages in a datagram; 33 needs burstier traffic than Poisson events and StateUpdates give',
+    "the fullest datagram is a client's release of dead-zone ACKs that a death's selection screen held back (19 in valentines, 6-message bursts); 25 or more needs a bigger burst to one player (the write-up's 16-message weapon kill) or every entry riding every datagram",
   ackBytes34:
-    "a datagram carries the ACKs due in its update, and at 95 ms updates with 0.667 s timers the entries made in different updates stay 8 updates apart, so 25 ACKs (100 B) need ~25 reliable messages to one peer within one update; valentines' busiest client receives ~1.3 reliable/s (its outbox peaks at ~22), and a ship death adds only the messages it sends each player (1 on DECISIONS.md, 2 in the write-up of the deaths)",
+    "a datagram carries the ACKs due in its update, and at 95 ms updates with 0.667 s timers the entries made in different updates stay 8 updates apart, so 25 ACKs (100 B) need ~25 reliable messages to one peer released together; a death's 6-message burst and its selection screen put 18 in one datagram (72 B), the write-up's 16-message weapon kill 24 (96 B)",
   keepalives34:
-    'the capture counts messages on the wire, so the join\'s keepalive and its echo count (6 of the 8 most readings send); in combat StateUpdates keep every 5 s clock reset, and counting only reliable sends goes idle on most 5 s gaps of ~0.3–1.3 reliable/s (over 1,000). Ship deaths are the only quiet stretches DECISIONS.md allows, and they are too short: the join\'s ship selection leaves a dead player 4.65 s without StateUpdates, under the 5 s idle time, so a clock any datagram resets never idles ("deaths"), and one only first sends reset idles only when the StateUpdate gaps either side of the pause add the missing 0.35 s, for a keepalive or two in the session ("deaths+first-sends"). The 91-s session\'s Disconnect at low seq 2 shows its client sent no idle keepalive in ~75 s of play',
+    "the capture counts messages on the wire, so the join's keepalive and its echo count (6 of the 8 most readings send); in combat StateUpdates keep every 5 s clock reset, and counting only reliable sends goes idle on most 5 s gaps of ~0.3–1.3 reliable/s (over 1,000). The session's 59 deaths are its only quiet stretches, and too short: StateUpdates flow through the 9.5 s explosion, and the ship selection after it leaves a dead player without StateUpdates for 4.5 s, under the 5 s idle time, whether the server feeds it or not (\"deaths-unfed\"). The 91-s session's Disconnect at low seq 2 shows its client sent no idle keepalive in ~75 s of play",
   stateUpdateRate:
     'valentines splits the measured ~98 StateUpdates/s evenly over the six directions (16.3/s each); 10 Hz per ship would be 10/s from each client and ~23/s from the server to each',
   checksumResends34:
     'the fragment bug re-sends the checksum response every ~2 s for 45 s even with the bounded lifetime (22 messages per player); the counts may start after the join, or no fragment is re-sent: the evidence disagrees with "10+ rounds"',
   passOneOpensGate: 'no reading lets pass-1 writes open the gate',
   quietLobbyPersists: 'every reading drains the dead zone in quiet',
+  combatDisconnect:
+    "the Disconnect carries the ACKs of the server's messages first ACKed within ~4 s before its last one: an entry needs 9 sends ~0.67 s apart (5.36 s) and, once the game data stops, pass 2 runs only beside pass-1 ACKs, until the youngest entry's third send; at the aggregate's 2.45 server messages/s that is ~10, and the captured session's server sent 41 reliable game messages (seqs 0–40, its join's included) in ~91 s",
 };
 
 /** The note, and the readings beyond DECISIONS.md that do match, with their values. */

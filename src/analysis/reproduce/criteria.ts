@@ -257,6 +257,15 @@ export const CRITERIA = [
     kind: 'measured',
     source: 'docs/sources.md 33 (DECISIONS.md 33): Settings + GameInit 48 ms after the round 0xFF response',
   },
+  // The same Disconnect after a minute of combat, with no lull before it.
+  {
+    key: 'combatDisconnect',
+    title: 'Disconnect after combat',
+    expected: '2 stale ACKs after 60 s of combat at 4.9/s',
+    kind: 'inferred',
+    source:
+      "docs/sources.md 21, 28: the captured Disconnect's 2 stale ACKs, taken as the end of a minute of combat at the 34-minute aggregate (4.9 reliable/s); the capture did not record such a minute (its ACKed seqs, 39 and 40, say its server sent 41 reliable game messages in all)",
+  },
 ] as const satisfies readonly CriterionInfo[];
 
 export type CriterionKey = (typeof CRITERIA)[number]['key'];

@@ -1,4 +1,4 @@
-// The experiments behind `reproduce ack-outbox`: four runs per
+// The experiments behind `reproduce ack-outbox`: five runs per
 // reading, each measured against the observations of DECISIONS.md (criteria.ts).
 // Every criterion returns the measured value, what was observed, and whether they match.
 import { usToSeconds } from '../../core/engine/index.js';
@@ -11,10 +11,10 @@ import type { Role } from '../../model/transport/index.js';
 import { CRITERIA, cell } from './criteria.js';
 import type { Cells } from './criteria.js';
 import { combatRun } from './evidence-combat.js';
+import { COMBAT_DISCONNECT_FLOW, combatDisconnectRun } from './evidence-combat-disconnect.js';
 import { flowRun, MEASURED_FLOW } from './evidence-flow.js';
 import { gapText, joinTimes, judgeTimeline } from './join-timeline.js';
 import type { TimelineVerdict } from './join-timeline.js';
-import { sessionTrafficFields } from './readings.js';
 import type { Reading, RunWith } from './readings.js';
 import { measureSignature } from './signature.js';
 import { connectAckFact, joinCapturedFact, keepaliveFact, round2Fact, wireRecorder } from './wire-facts.js';
@@ -41,9 +41,9 @@ function loopbackPeriods(reading: Reading): Partial<Record<Role, number>> {
 
 /**
  * The scenario edits a reading makes in an experiment: transport and traffic fields, the update
- * periods, and in the session experiments its session traffic for a combat of `combatMinutes`.
+ * periods; in valentines also its session traffic (the ship deaths only valentines has).
  */
-function readingSets(reading: Reading, experiment: 'loopback' | 'session', combatMinutes = 0): string[] {
+function readingSets(reading: Reading, experiment: 'loopback' | 'session' | 'valentines'): string[] {
   const sets = [
     ...Object.entries(reading.transport).map(([key, value]) => `transport.${key}=${JSON.stringify(value)}`),
     ...Object.entries(reading.traffic).map(([key, value]) => `traffic.${key}=${JSON.stringify(value)}`),
@@ -54,32 +54,23 @@ function readingSets(reading: Reading, experiment: 'loopback' | 'session', comba
     return sets;
   }
   if (reading.sessionClientMs !== null) sets.push(`transport.updatePeriodMs.client=${reading.sessionClientMs}`);
-  for (const [key, value] of Object.entries(sessionTrafficFields(reading, combatMinutes)))
-    sets.push(`traffic.${key}=${JSON.stringify(value)}`);
+  if (experiment === 'valentines')
+    for (const [key, value] of Object.entries(reading.sessionTraffic))
+      sets.push(`traffic.${key}=${JSON.stringify(value)}`);
   return sets;
 }
 
-/** The 34-minute session of the experiments (DECISIONS.md 23): the built-in valentines. */
-const SESSION = 'valentines';
-
-const SECONDS_PER_MINUTE = 60;
-
-/** How long the scenario's combat phases last in all, in minutes. */
-function combatMinutesOf(scenario: Scenario): number {
-  let us = 0;
-  for (const phase of scenario.traffic.phases) if (phase.kind === 'combat') us += phase.durationUs ?? 0;
-  return usToSeconds(us) / SECONDS_PER_MINUTE;
-}
-
-/** Runs the four experiments for one reading and measures every criterion. */
+/** Runs the five experiments for one reading and measures every criterion. */
 export function measureReading(reading: Reading, source: ScenarioSource, seed: number): Cells {
   const loopback = readingSets(reading, 'loopback');
-  const session = readingSets(reading, 'session', combatMinutesOf(source.builtin(SESSION, [])));
+  const session = readingSets(reading, 'session');
+  const valentines = readingSets(reading, 'valentines');
   const options: RunWith = { preset: 'stock', switches: reading.switches, seed };
   const cells: Cells = {
     ...joinRun(source.builtin('fragment-ack-bug', loopback), options),
     ...flowRun(source.inline(MEASURED_FLOW, loopback), options),
-    ...combatRun(source.builtin(SESSION, session), options),
+    ...combatDisconnectRun(source.inline(COMBAT_DISCONNECT_FLOW, loopback), options),
+    ...combatRun(source.builtin('valentines', valentines), options),
     ...quietLobbyRun(source.inline(QUIET_LOBBY, session), options),
   };
   // In the order of CRITERIA, for tables and JSON alike.

@@ -22,7 +22,7 @@ export interface Reading {
   readonly loopbackClientMs: number | null;
   /** The clients' update period in the 34-minute session; null = the server's (DECISIONS.md 13: 95 ms). */
   readonly sessionClientMs: number | null;
-  /** Traffic fields of the session experiments only (the 34-minute session and combat-then-quiet), e.g. its ship deaths. */
+  /** Traffic fields of the 34-minute session experiment only (valentines), e.g. fields of its ship deaths. */
   readonly sessionTraffic: Readonly<Record<string, unknown>>;
   /**
    * A fact the reading takes from outside DECISIONS.md, or null. Such a reading is
@@ -115,32 +115,26 @@ function variant(name: string, change: string, patch: Patch, timing: Partial<Tim
 }
 
 /**
- * Ship deaths on DECISIONS.md alone: the session's 60 Explosions, one to each of the
- * 3 players per death (DECISIONS.md 23), make 20 deaths over its combat; the player has
- * no ship for the join's ship selection (~4.5 s, StateUpdates ~150 ms after: the traffic
- * default). A count over the combat (`inCombat`), not a rate: the experiment divides it by
- * the combat phase of its session scenario (sessionTrafficFields), which alone declares
- * how long that is.
+ * A public write-up of ship deaths (not in docs/sources.md 32, which gives the self-destruct's
+ * burst only): a weapon kill, 55 of the session's 59 deaths, sends every player an
+ * ObjectExplodingEvent, 12–14 subsystem events (13 here), a score change and an Explosion.
  */
-const DEATHS = { inCombat: 20, burst: { Explosion: 1 } };
-/** A public write-up of the same trace (not in DECISIONS.md): 9.5 s of explosion before the ship selection; a kill sends every player an ObjectExplodingEvent (a PythonEvent) and an Explosion. */
-const EXPLOSION = { explosionMs: 9500, burst: { PythonEvent: 1, Explosion: 1 } };
-const EXPLOSION_FACT =
-  'a public write-up of the 34-minute trace: 9.5 s of explosion animation before the ship selection, and a kill sends every player a PythonEvent and an Explosion';
-/** The same write-up counts 55 weapon kills in its 33.5 minutes. */
-const KILLS_55 = { ...EXPLOSION, perMinute: 55 / 33.5 };
-const KILLS_FACT = `${EXPLOSION_FACT}; it counts 55 kills in 33.5 min`;
-const FIRST_SENDS = { keepalive: { idleCounts: 'first-sends' } } as const;
+const WEAPON_KILL_BURST = { ObjectExplodingEvent: 1, SubsystemEvent: 13, Score: 1, Explosion: 1 };
+const WEAPON_KILL_FACT =
+  'a public write-up of ship deaths: a weapon kill sends every player an ObjectExplodingEvent, 12–14 subsystem events, a score change and an Explosion';
 
-/** A variant of the calibrated reading with ship deaths in the session experiments. */
+/**
+ * A variant of the calibrated reading whose session experiments change the ship deaths of
+ * valentines (docs/sources.md 32): `deathsFields` are fields of its traffic.deaths.
+ */
 function deaths(
   name: string,
   change: string,
-  deathsField: Record<string, unknown>,
-  patch: Patch,
+  deathsFields: Record<string, unknown>,
   beyondDecisions: string | null,
 ): Reading {
-  return { ...variant(name, change, patch), sessionTraffic: { deaths: deathsField }, beyondDecisions };
+  const sessionTraffic = Object.fromEntries(Object.entries(deathsFields).map(([k, v]) => [`deaths.${k}`, v]));
+  return { ...variant(name, change, {}), sessionTraffic, beyondDecisions };
 }
 
 export const READINGS: readonly Reading[] = [
@@ -254,53 +248,18 @@ export const READINGS: readonly Reading[] = [
     { messageLifetime: 'session', retransmit: { baseMs: 1000, retryLimit: 9 } },
   ),
   deaths(
-    'deaths',
-    "the session has 20 ship deaths (its 60 Explosions, one to each of 3 players), each player without a ship for the join's ship selection (4.65 s)",
-    DEATHS,
-    {},
+    'deaths-unfed',
+    "the server sends a player on the ship-selection screen after a death nothing, as in the join's selection",
+    { whileDead: 'nothing' },
     null,
   ),
   deaths(
-    'deaths+first-sends',
-    'the 20 deaths, and only datagrams with a first send reset the keepalive clock',
-    DEATHS,
-    FIRST_SENDS,
-    null,
-  ),
-  deaths(
-    'deaths-9.5s+first-sends',
-    'the 20 deaths with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock',
-    { ...DEATHS, ...EXPLOSION },
-    FIRST_SENDS,
-    EXPLOSION_FACT,
-  ),
-  deaths(
-    'kills-55+first-sends',
-    '55 kills with 9.5 s of explosion first, and only datagrams with a first send reset the keepalive clock',
-    KILLS_55,
-    FIRST_SENDS,
-    KILLS_FACT,
-  ),
-  deaths(
-    'kills-55-unfed',
-    "55 kills with 9.5 s of explosion first, and the server sends a player without a ship nothing, as in the join's ship selection",
-    { ...KILLS_55, whileDead: 'nothing' },
-    {},
-    KILLS_FACT,
+    'weapon-kill-burst',
+    "every death sends each player the weapon kill's 16 messages (ObjectExplodingEvent, 13 subsystem events, score, Explosion)",
+    { burst: WEAPON_KILL_BURST },
+    WEAPON_KILL_FACT,
   ),
 ];
-
-/**
- * A reading's session traffic as scenario fields for a session whose combat lasts
- * `combatMinutes`: deaths given as a count over the combat (`inCombat`) become its rate.
- */
-export function sessionTrafficFields(reading: Reading, combatMinutes: number): Record<string, unknown> {
-  const deaths = reading.sessionTraffic.deaths as Record<string, unknown> | undefined;
-  if (deaths === undefined || typeof deaths.inCombat !== 'number') return { ...reading.sessionTraffic };
-  if (!(combatMinutes > 0)) throw new Error(`reading ${reading.name}: deaths in combat need a combat phase`);
-  const { inCombat, ...rest } = deaths;
-  return { ...reading.sessionTraffic, deaths: { ...rest, perMinute: inCombat / combatMinutes } };
-}
 
 /** The reading the stock preset adopts (transport/switches.ts CALIBRATED_READINGS). */
 export const STOCK_READING = 'calibrated';

@@ -41,8 +41,12 @@ export interface SoakFlags {
   set?: string[];
   switch?: string[];
   out?: string;
+  rejoin?: boolean;
   json?: boolean;
 }
+
+/** --rejoin: how long a dropped player takes to join again. */
+const REJOIN_AFTER_US = micros(5_000_000);
 
 /** The scenario a soak plays by default: the measured 34-minute 3-player session. */
 export const DEFAULT_SOAK_SCENARIO = 'valentines';
@@ -95,6 +99,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
     loss: loss ?? null,
     sockets,
     server,
+    rejoinAfterUs: flags.rejoin === true ? REJOIN_AFTER_US : null,
     // On a terminal every 10 s over one line; into a file or pipe one line a minute.
     progressEveryUs: micros(onTerminal ? 10_000_000 : 60_000_000),
     progress: (s) => io.stderr(onTerminal ? `\r${progressLine(s)}\x1b[K` : `${progressLine(s)}\n`),

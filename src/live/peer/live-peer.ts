@@ -4,12 +4,11 @@
 // Simulator; the real cipher on the wire (DECISIONS.md 22). Every datagram
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
-import type { Socket, RemoteInfo } from 'node:dgram';
+import type { RemoteInfo } from 'node:dgram';
 import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, decrypt, encrypt } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
-import type { Micros, RandomStream } from '../../core/engine/index.js';
-import type { Scenario } from '../../model/scenario/index.js';
+import type { Micros } from '../../core/engine/index.js';
 import { TrafficDriver, joinSteps } from '../../model/traffic/index.js';
 import type { TrafficPort } from '../../model/traffic/index.js';
 import {
@@ -20,16 +19,14 @@ import {
   ServerHost,
   UpdateLoop,
 } from '../../model/transport/index.js';
-import type { TransportHooks, Role, TransportSwitches } from '../../model/transport/index.js';
+import type { TransportHooks, Role } from '../../model/transport/index.js';
 import { formatHostPort } from '../endpoint.js';
-import type { HostPort } from '../endpoint.js';
 import { LatenessRing, WallClock } from '../wall-clock.js';
 import { UnreadableCounter } from '../unreadable.js';
 import { WireLog } from '../wire-log.js';
 import type { WireRecord } from '../wire-log.js';
 import { AskedRounds } from './asked-rounds.js';
 import { ChecksumCheck } from './checksum-check.js';
-import type { ChecksumChecks } from './checksum-check.js';
 import { DISCONNECT_GRACE_US, goodbyePlan } from './goodbye.js';
 import { IntakeWarnings, intake } from './intake.js';
 import type { Intake } from './intake.js';
@@ -38,41 +35,11 @@ import { RemoteBridge } from './remote-bridge.js';
 import { Places } from './places.js';
 import type { LiveConnection } from './places.js';
 import { cutAfterFragmentAck, ownSeqLowByte } from './planted-wire.js';
+import type { LivePeerOptions, StopReason } from './live-peer-options.js';
+export type { LivePeerOptions, StopReason } from './live-peer-options.js';
 
 /** How often a leaving client polls its connection state. */
 const DISCONNECT_POLL_US = micros(10_000);
-
-export type StopReason = 'duration' | 'signal' | 'connection-ended' | 'error';
-
-export interface LivePeerOptions {
-  readonly role: Role;
-  readonly scenario: Scenario;
-  readonly switches: TransportSwitches;
-  readonly seed: number;
-  /** The sockets, bound where the user said (the CLI binds them): a server's one, or one per client. */
-  readonly sockets: readonly Socket[];
-  /** A client's server; null for a server (it answers whoever connects). */
-  readonly remote: HostPort | null;
-  /**
-   * A server: the clients it serves (the k-th new address is client k; later ones are refused and counted).
-   * A client side: the clients it plays, client k on `sockets[k - 1]`, each its own connection.
-   */
-  readonly clients: number;
-  readonly durationUs: Micros | null;
-  readonly clock?: WallClock;
-  /** A server's check of checksum answers: their form (default), or every hash against the manifest too. */
-  readonly checksums?: ChecksumChecks;
-  /** Rounds a server checks by form alone whatever `checksums` says: bcsim's stand-ins for rounds a manifest file lacks. */
-  readonly formOnlyRounds?: readonly number[];
-  /** One line for stderr (no newline): what a server cannot take from a new address. Default: nothing. */
-  readonly warn?: (line: string) => void;
-  /** Bytes the wire log may hold (WireLog's default when absent). */
-  readonly wireLogBytes?: number;
-  /** Every datagram read or sent, as the wire log gets it (a soak's meter follows the session with it). */
-  readonly onWire?: (record: WireRecord) => void;
-  /** Bernoulli loss at our socket, both directions, from its own seeded stream: a lost datagram never left or was never read. */
-  readonly loss?: { readonly probability: number; readonly stream: RandomStream };
-}
 
 export class LivePeer {
   readonly clock: WallClock;
@@ -97,6 +64,8 @@ export class LivePeer {
     refusedAddresses: 0,
     unopened: 0,
     placesReused: 0,
+    /** A client side's players that joined again after the server ended their connection. */
+    rejoins: 0,
     gamespy: 0,
     sendErrors: 0,
     /** Datagrams --loss dropped at our socket: ours not sent, the counterpart's not read. */
@@ -145,8 +114,11 @@ export class LivePeer {
       (client) => {
         this.bridge.forget(client);
         this.checksums.forget(client);
-        this.traffic.rejoin(client);
-        this.wire.placesReused++;
+        // A client side's player joins again in rejoin(), once its fresh loop is in place.
+        if (role === 'server') {
+          this.traffic.rejoin(client);
+          this.wire.placesReused++;
+        }
       },
     );
     if (role === 'server') {
@@ -158,11 +130,7 @@ export class LivePeer {
       );
       this.places.serve(this.host);
     } else {
-      for (const c of this.connections) {
-        const loop = new UpdateLoop(this.clock, scenario.params.updatePeriodMs.client, false);
-        loop.add(c.peer);
-        this.clientLoops.push(loop);
-      }
+      for (const c of this.connections) this.clientLoops.push(this.clientLoop(c));
       this.places.openToServer(
         options.remote === null ? null : { address: options.remote.host, port: options.remote.port },
       );
@@ -173,7 +141,14 @@ export class LivePeer {
     this.traffic = new TrafficDriver(plan, this.port(), new RandomStreams(options.seed), count);
     // StateUpdates are drawn at their sender's update tick, not by a timer each.
     this.host?.loop.onUpdate((nowUs) => this.traffic.serverUpdate(nowUs));
-    this.clientLoops.forEach((loop, i) => loop.onUpdate((nowUs) => this.traffic.clientUpdate(i + 1, nowUs)));
+  }
+
+  /** A client's own update loop (docs/sources.md 16), drawing its StateUpdates at each tick; started by its join. */
+  private clientLoop(c: LiveConnection): UpdateLoop {
+    const loop = new UpdateLoop(this.clock, this.options.scenario.params.updatePeriodMs.client, false);
+    loop.add(c.peer);
+    loop.onUpdate((nowUs) => this.traffic.clientUpdate(c.client, nowUs));
+    return loop;
   }
 
   get role(): Role {
@@ -246,6 +221,19 @@ export class LivePeer {
   private lost(): boolean {
     const loss = this.options.loss;
     return loss !== undefined && loss.stream.next() < loss.probability;
+  }
+
+  /** A client side's player joins its server again on a fresh connection (rejoinAfterUs). */
+  private rejoin(client: number): void {
+    if (this.stopping) return;
+    // A fresh loop for the fresh connection: the old one ended with its peer. The join starts it.
+    this.clientLoops[client - 1].stop();
+    const fresh = this.places.rejoin(client);
+    // Its liveness counts from now, not from the run's start.
+    fresh.peer.activate();
+    this.clientLoops[client - 1] = this.clientLoop(fresh);
+    this.traffic.rejoin(client);
+    this.wire.rejoins++;
   }
 
   /** True when every connection of a client side has ended. */
@@ -446,7 +434,12 @@ export class LivePeer {
         // A connection whose place went to a new client no longer speaks for that place.
         if (role === 'server') {
           if (this.connections[client - 1] === conn) this.host?.connectionChanged(client - 1, state);
-        } else if (connectionEnded(state) && !this.stopping && this.allEnded()) this.stop('connection-ended');
+        } else if (connectionEnded(state) && !this.stopping) {
+          const after = this.options.rejoinAfterUs ?? null;
+          if (after !== null && this.connections[client - 1] === conn)
+            this.clock.after(after, () => this.rejoin(client));
+          else if (this.allEnded()) this.stop('connection-ended');
+        }
       },
     };
     const params = { ...this.options.scenario.params, tickMs: this.options.scenario.params.updatePeriodMs[role] };

@@ -14,7 +14,7 @@ export function renderLiveSummary(s: LiveSummary): string {
   const lines = [
     `bcsim peer ${s.role} · ${s.scenario} · mode ${s.mode} · seed ${s.seed} · ${s.wallSeconds.toFixed(1)} s · stopped: ${s.stopReason}`,
     `  local ${s.local}${s.role === 'client' && Object.keys(p.connections).length > 1 ? " (client 1; each client's below)" : ''}${s.remote === null ? '' : `, counterpart ${s.remote}`}`,
-    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} place${s.wire.placesReused === 1 ? '' : 's'} of departed clients given to new ones` : ''}`,
+    `  datagrams: ${s.wire.sent} sent, ${s.wire.received} received${s.wire.refusedAddresses ? `, ${s.wire.refusedAddresses} from refused addresses` : ''}${s.wire.unopened ? `, ${s.wire.unopened} from new addresses that opened no connection` : ''}${s.wire.gamespy ? `, ${s.wire.gamespy} GameSpy` : ''}${s.wire.placesReused ? `; ${s.wire.placesReused} place${s.wire.placesReused === 1 ? '' : 's'} of departed clients given to new ones` : ''}${s.wire.rejoins ? `; ${s.wire.rejoins} rejoin${s.wire.rejoins === 1 ? '' : 's'} after the server ended a connection` : ''}`,
   ];
   if (s.wire.notLogged > 0)
     lines.push(
@@ -64,6 +64,11 @@ export function renderLiveSummary(s: LiveSummary): string {
     if (them.deviations.datagrams > 0)
       lines.push(
         `  counterpart (connection ${c.index}): ${them.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(them.deviations)})`,
+      );
+    const restart = them.seqRestarts.first;
+    if (restart !== null)
+      lines.push(
+        `  counterpart (connection ${c.index}): its reliable seq started again before the 16-bit wrap ${them.seqRestarts.count} times, first at ${restart.atS.toFixed(1)} s (${restart.fromSeq}, then ${restart.toSeq}); a stock receiver takes what follows for duplicates (docs/sources.md 1)`,
       );
   }
   return lines.join('\n');

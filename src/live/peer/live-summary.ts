@@ -38,6 +38,8 @@ export interface LiveSummary {
     refusedAddresses: number;
     unopened: number;
     placesReused: number;
+    /** A client side's players that joined again after the server ended their connection (soak --rejoin). */
+    rejoins: number;
     gamespy: number;
     sendErrors: number;
     logged: number;

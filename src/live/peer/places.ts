@@ -140,24 +140,38 @@ export class Places {
   }
 
   /**
+   * A client side's place `client` joins its server again on a fresh connection (its old one
+   * ended: removed, timed out), as a player reconnects; the old one is kept for the summary.
+   */
+  rejoin(client: number): LiveConnection {
+    const index = client - 1;
+    const address = this.connections[index].address;
+    this.reuse(index);
+    const fresh = this.connections[index];
+    fresh.address = address;
+    fresh.openedAtUs = this.clock.now;
+    fresh.id = this.nextId++;
+    return fresh;
+  }
+
+  /**
    * A fresh connection in the place of ended connection `index`, as a real
-   * server frees a player slot; the old one is kept for the summary. Its
-   * address no longer reaches it.
+   * server frees a player slot (or a client side's player joins again); the
+   * old one is kept for the summary. Its address no longer reaches it.
    */
   private reuse(index: number): void {
     const host = this.host;
-    if (host === null) return;
     const old = this.connections[index];
     old.peer.halt();
     if (old.address !== null && this.byAddress.get(formatHostPort(old.address)) === old)
       this.byAddress.delete(formatHostPort(old.address));
     old.retiredAtUs = this.clock.now;
-    old.retiredSlot = host.slotOf(index);
+    old.retiredSlot = host === null ? null : host.slotOf(index);
     if (this.retired.length < MAX_RETIRED_CONNECTIONS) this.retired.push(old);
     else this.retiredNotKept++;
     const fresh = this.make(old.client);
     this.connections[index] = fresh;
-    host.replace(index, fresh.peer);
+    host?.replace(index, fresh.peer);
     this.reused(old.client);
   }
 }

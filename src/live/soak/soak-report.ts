@@ -19,6 +19,7 @@ import type { MinuteRow } from '../../analysis/capture/index.js';
 import { VERSION } from '../../version.js';
 import { SOAK_FIGURES, figureSeries, figureSummary } from './soak-figures.js';
 import type { SoakMeasured } from './soak-session.js';
+import { connectionFindings } from './soak-connections.js';
 
 export const SOAK_SCHEMA = 'bcsim.soak/1';
 export const SOAK_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
@@ -111,12 +112,7 @@ export function soakFindings(r: SoakReport): string[] {
     lines.push(
       `The server stopped answering: its last datagram at ${fmt(s.lastDatagramS)} s, noticed at ${fmt(s.noticedS)} s${s.endedS === null ? ', and it never answered again' : `, answering again at ${fmt(s.endedS)} s`}.`,
     );
-  for (const c of r.measured.clients.filter((x) => x.state === 'timed-out'))
-    lines.push(
-      `Client ${c.client}'s connection timed out: the server's last datagram to it came at ${c.lastServerDatagramS === null ? 'no time (it sent none)' : `${fmt(c.lastServerDatagramS)} s`}, and no Boot or Disconnect said why.`,
-    );
-  const notJoined = r.measured.clients.filter((c) => c.joinedAtS === null);
-  if (notJoined.length > 0) lines.push(`Clients that never joined: ${notJoined.map((c) => c.client).join(', ')}.`);
+  lines.push(...connectionFindings(r.measured));
   if (Math.max(server.endS, stock.endS) > MEASURED_REACH_S)
     lines.push(
       `Past ${durationLabel(MEASURED_REACH_S)} the stock and fixed figures are model predictions that no measurement checks: no public capture of a real session goes further (docs/sources.md 25).`,

@@ -11,6 +11,7 @@ import type { Micros } from '../../core/engine/index.js';
 import { MinuteMeter } from '../../analysis/capture/index.js';
 import type { MinuteRow } from '../../analysis/capture/index.js';
 import type { Scenario } from '../../model/scenario/index.js';
+import { connectionEnded } from '../../model/transport/index.js';
 import type { ConnectionState, TransportSwitches } from '../../model/transport/index.js';
 import { BYTES_PER_MIB } from '../wire-log.js';
 import type { HostPort } from '../endpoint.js';
@@ -42,6 +43,8 @@ export interface SoakOptions {
   /** Called every `progressEveryUs` (default 10 s) with the soak's state. */
   readonly progress?: (status: SoakStatus) => void;
   readonly progressEveryUs?: Micros;
+  /** --rejoin: a client whose connection the server ended joins again this long after; null: it stays out. */
+  readonly rejoinAfterUs?: Micros | null;
 }
 
 export interface SoakStatus {
@@ -72,6 +75,9 @@ export interface SoakClient {
   readonly state: ConnectionState;
   /** When the server's last datagram on this connection came (null: none came). */
   readonly lastServerDatagramS: number | null;
+  /** The server's reliable seq started again before the u16 wrap on this connection (docs/sources.md 1): how often, and the first time. */
+  readonly serverSeqRestarts: number;
+  readonly firstServerSeqRestart: { atS: number; fromSeq: number; toSeq: number } | null;
 }
 
 export interface SoakMeasured {
@@ -81,7 +87,10 @@ export interface SoakMeasured {
   readonly cutShort: boolean;
   readonly rows: readonly MinuteRow[];
   readonly rowsNotKept: number;
+  /** Every connection our clients opened, in order: one per client, and one more per rejoin (--rejoin). */
   readonly clients: readonly SoakClient[];
+  /** Joins again after the server ended a connection (--rejoin). */
+  readonly rejoins: number;
   readonly wire: { sent: number; received: number; lostOut: number; lostIn: number; unreadable: number };
   readonly silences: readonly Silence[];
   readonly silencesNotKept: number;
@@ -117,6 +126,7 @@ export class Soak {
       durationUs: options.durationUs,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
       wireLogBytes: SOAK_WIRE_LOG_BYTES,
+      rejoinAfterUs: options.rejoinAfterUs ?? null,
       ...(options.loss === null ? {} : { loss: { probability: options.loss, stream: streams.stream('soak-loss') } }),
       onWire: (r) => this.onWire(r.connection, r.from === 'local' ? 'client' : 'server', r.timeUs, r.bytes),
     });
@@ -128,6 +138,7 @@ export class Soak {
     const every = this.options.progressEveryUs ?? micros(10_000_000);
     let nextProgressUs = every;
     const tick = clock.after(ONE_SECOND_US, () => {
+      for (const c of this.live.places.served()) if (connectionEnded(c.peer.state)) this.meter.end(c.id, clock.now);
       this.meter.until(clock.now);
       this.watchSilence(clock.now);
       if (clock.now >= nextProgressUs) {
@@ -197,20 +208,28 @@ export class Soak {
   private measured(reason: StopReason): SoakMeasured {
     const endUs = this.live.clock.now;
     this.meter.finish(endUs);
+    const byConnection = new Map(this.meter.live().map((x) => [x.index, x.server]));
     return {
       endS: usToSeconds(endUs),
       stopReason: reason,
       cutShort: reason !== 'duration',
       rows: this.meter.rows,
       rowsNotKept: this.meter.rowsNotKept,
-      clients: this.live.connections.map((c) => {
+      rejoins: this.live.wire.rejoins,
+      // Every connection, in the order they opened: with --rejoin, a place has one per join.
+      clients: this.live.places.served().map((c) => {
         const lastUs = this.lastServerUsOf.get(c.id);
+        const server = byConnection.get(c.id);
+        const first = server?.firstSeqRestart ?? null;
         return {
           client: c.client,
           connection: c.id,
           joinedAtS: c.joinedAtUs === null ? null : usToSeconds(c.joinedAtUs),
           state: c.peer.state,
           lastServerDatagramS: lastUs === undefined ? null : usToSeconds(lastUs),
+          serverSeqRestarts: server?.seqRestarts ?? 0,
+          firstServerSeqRestart:
+            first === null ? null : { atS: usToSeconds(first.atUs), fromSeq: first.fromSeq, toSeq: first.toSeq },
         };
       }),
       wire: {

@@ -18,7 +18,6 @@ import {
   MEASURED_STATE_UPDATES_PER_DIRECTION,
   RELIABLE_RATE_PRESETS,
   SHIP_SELECTION_MS,
-  STATE_UPDATES_START_AFTER_SELECTION_MS,
   isEventPhase,
 } from '../traffic/index.js';
 import type { Deaths, Phase, TrafficPlan } from '../traffic/index.js';
@@ -285,15 +284,23 @@ function resolveTraffic(input: ScenarioInput['traffic'], clients: number, fail: 
   return { phases, repeatFrom, joinStaggerUs, manifest, treeHashing, round2ThinkMs, serverChecks, deaths };
 }
 
-/** A death's pause defaults to the join's ship selection (DECISIONS.md join table), with no explosion before it. */
+/**
+ * A death's defaults (docs/sources.md 32): poisson arrivals, no explosion, the join's ship
+ * selection (~4.5 s), the game fed to a dead player, and no messages.
+ */
 function resolveDeaths(input: NonNullable<ScenarioInput['traffic']>['deaths']): Deaths | null {
   if (input === undefined) return null;
+  const messages = (b: Readonly<Record<string, number | undefined>> | undefined) =>
+    stripUndefined(b ?? {}) as Record<string, number>;
   return {
     perMinute: input.perMinute,
+    arrival: input.arrival ?? 'poisson',
     explosionMs: input.explosionMs ?? 0,
-    selectionMs: input.selectionMs ?? SHIP_SELECTION_MS + STATE_UPDATES_START_AFTER_SELECTION_MS,
+    selectionMs: input.selectionMs ?? SHIP_SELECTION_MS,
     whileDead: input.whileDead ?? 'game',
-    burst: stripUndefined(input.burst ?? {}) as Record<string, number>,
+    burst: messages(input.burst),
+    afterExplosion: messages(input.afterExplosion),
+    onPick: messages(input.onPick),
   };
 }
 
@@ -308,6 +315,8 @@ function stripUndefined<T extends object>(value: T): T {
 // 20% of the real count (server-8's is the widest: 0.80 of the estimate). The budget, 1e9 events, is ~4 min of idle updates
 // (~4 M events/s) and about an hour of heavy-combat traffic (~0.3 M events/s).
 export const MAX_ESTIMATED_EVENTS = 1e9;
+/** A ship death's timers: the death, the end of its explosion, the pick and the first StateUpdate. */
+const DEATH_TIMERS = 4;
 /** Events to enter a phase: its end timer and up to three arrival sources. */
 const PHASE_ENTRY_EVENTS = 4;
 
@@ -336,12 +345,14 @@ export function estimateEvents(scenario: Scenario, durationUs: MicrosIn = scenar
       ),
     );
   // Each datagram arrival is an event; a busy peer sends at most datagramsPerUpdate per update.
-  // A ship death is a timer and its respawn another; its burst reaches every player, each message ACKed.
+  // A ship death is four timers (the death, the explosion's end, the pick, the first StateUpdate); its
+  // messages reach every player, each one ACKed.
   const deaths = scenario.traffic.deaths;
-  const burst = deaths === null ? 0 : Object.values(deaths.burst).reduce((a, b) => a + b, 0);
+  const count = (b: Readonly<Record<string, number>>) => Object.values(b).reduce((a, c) => a + c, 0);
+  const burst = deaths === null ? 0 : count(deaths.burst) + count(deaths.afterExplosion) + count(deaths.onPick);
   const deathRates = (phase: Phase) =>
     phase.kind === 'combat' && deaths !== null
-      ? { timers: (2 * deaths.perMinute) / 60, datagrams: (2 * n * burst * deaths.perMinute) / 60 }
+      ? { timers: (DEATH_TIMERS * deaths.perMinute) / 60, datagrams: (2 * n * burst * deaths.perMinute) / 60 }
       : { timers: 0, datagrams: 0 };
   const perSecond = (phase: Phase): number => {
     const t = phaseRates(phase, p.fragmentChunkBytes, n);

@@ -3,6 +3,7 @@
 // and resolve-manifest.ts.
 import * as z from 'zod';
 import {
+  BURST_KIND_NAMES,
   DEAD_PLAYER_FEEDS,
   EVENT_KIND_NAMES,
   MAX_BURST_MESSAGES,
@@ -103,6 +104,20 @@ export function buildTrafficSchema(fields: FieldSchemas) {
     ),
   );
 
+  /** Messages of one of a death's bursts: message kind -> count, at most a datagram's 255 in all. */
+  const burst = z
+    .partialRecord(
+      oneOf(BURST_KIND_NAMES as unknown as [string, ...string[]]),
+      z
+        .number({ error: 'expected a whole number of messages' })
+        .int('expected a whole number of messages')
+        .min(0, 'expected a whole number of messages >= 0'),
+    )
+    .refine(
+      (b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES,
+      `expected at most ${MAX_BURST_MESSAGES} messages in all`,
+    );
+
   const trafficSchema = z.strictObject({
     /** Client k starts its join (k - 1) x joinStagger after the join phase starts. */
     joinStagger: durationSchema.optional(),
@@ -120,26 +135,17 @@ export function buildTrafficSchema(fields: FieldSchemas) {
     round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
     /** How the server spends its time answering the round 2 and 0xFF responses (docs/sources.md 33). */
     serverChecks: oneOf(SERVER_CHECKS as unknown as ['concurrent', 'in-update', 'none']).optional(),
-    /** Ship deaths in combat: the dead player's pause and the messages a death sends. */
+    /** Ship deaths in combat (docs/sources.md 32): the explosion, the ship selection and the messages of each. */
     deaths: z
       .strictObject({
         perMinute: rate,
+        arrival: arrival.optional(),
         explosionMs: nonNegative('milliseconds', HOUR_MS).optional(),
         selectionMs: nonNegative('milliseconds', HOUR_MS).optional(),
         whileDead: oneOf(DEAD_PLAYER_FEEDS as unknown as ['game', 'nothing']).optional(),
-        burst: z
-          .partialRecord(
-            oneOf(EVENT_KIND_NAMES as unknown as [string, ...string[]]),
-            z
-              .number({ error: 'expected a whole number of messages' })
-              .int('expected a whole number of messages')
-              .min(0, 'expected a whole number of messages >= 0'),
-          )
-          .refine(
-            (b) => Object.values(b).reduce((sum: number, n) => sum + (n ?? 0), 0) <= MAX_BURST_MESSAGES,
-            `expected at most ${MAX_BURST_MESSAGES} messages in all`,
-          )
-          .optional(),
+        burst: burst.optional(),
+        afterExplosion: burst.optional(),
+        onPick: burst.optional(),
       })
       .optional(),
   });

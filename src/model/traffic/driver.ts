@@ -5,13 +5,15 @@
 // players and the server (sources.ts), and the server relays each player's
 // reliable game message to every other player, as a dedicated server does.
 import { TYPE_GAME } from '../../core/codec/index.js';
-import { ZERO_US, msToUsUnrounded, scaleUs, uniformInt } from '../../core/engine/index.js';
+import { ZERO_US, msToUsUnrounded, scaleUs } from '../../core/engine/index.js';
 import type { Micros, RandomStream, RandomStreams, Timer } from '../../core/engine/index.js';
 import type { Delivery, Role } from '../transport/index.js';
 import { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS, joinPayload, joinSteps } from './join.js';
 import type { JoinStep } from './join.js';
-import type { Deaths, Phase, TrafficPlan } from './plan.js';
-import { deathBurst, eventMix } from './mix.js';
+import { ShipDeaths } from './deaths.js';
+import type { DeathHost, DeathStage } from './deaths.js';
+import type { Phase, TrafficPlan } from './plan.js';
+import { eventMix } from './mix.js';
 import {
   CHAT_CLIENT_SHARE,
   Origins,
@@ -63,8 +65,8 @@ export class TrafficDriver {
   private readonly status: ClientStatus[];
   /** inGame / withShips / fed, or null once a status or a ship changed. */
   private members: Membership | null = null;
-  /** Players in game without a ship (traffic.deaths), each with the timer of its next ship. */
-  private readonly shipless = new Map<number, Timer>();
+  /** Ship deaths (traffic.deaths), null when the plan has none. */
+  readonly deaths: ShipDeaths | null;
   /** Clients of the first join phase still joining; the phase ends when none is left. */
   private readonly joiningInPhase = new Set<number>();
   private readonly lateJoiners: ReadonlySet<number>;
@@ -76,7 +78,6 @@ export class TrafficDriver {
     stateUpdates: Array<Record<Role, RandomStream>>;
     reliable: RandomStream;
     chat: RandomStream;
-    deaths: RandomStream | null;
   };
 
   constructor(
@@ -94,9 +95,12 @@ export class TrafficDriver {
       })),
       reliable: streams.stream('traffic.reliable'),
       chat: streams.stream('traffic.chat'),
-      // Only a plan with deaths takes the stream: the draws of every other source stay as they were.
-      deaths: plan.deaths === null ? null : streams.stream('traffic.deaths'),
     };
+    // Only a plan with deaths takes the stream: the draws of every other source stay as they were.
+    this.deaths =
+      plan.deaths === null
+        ? null
+        : new ShipDeaths(plan.deaths, this.deathHost(), streams.stream('traffic.deaths'), this.salt);
     this.status = Array.from({ length: clients + 1 }, () => 'idle');
     this.stateUpdateSources = Array.from({ length: 2 * clients }, () => null);
     const late = new Set<number>();
@@ -121,7 +125,7 @@ export class TrafficDriver {
   stop(): void {
     this.cancelTimers();
     for (let k = 1; k <= this.clients; k++) this.cancelClientTimers(k);
-    for (const k of [...this.shipless.keys()]) this.respawned(k, false);
+    this.deaths?.endAll();
     this.joinAwaiting.clear();
   }
 
@@ -133,7 +137,7 @@ export class TrafficDriver {
     this.cancelClientTimers(client);
     for (const [uid, waiting] of this.joinAwaiting) if (waiting.client === client) this.joinAwaiting.delete(uid);
     this.joiningInPhase.delete(client);
-    this.respawned(client, false);
+    this.deaths?.end(client, false);
     this.setStatus(client, 'idle');
     this.startJoin(client);
     this.startEventSource();
@@ -164,27 +168,47 @@ export class TrafficDriver {
     for (let k = 1; k <= this.clients; k++) if (this.status[k] === 'in-game') inGame.push(k);
     this.members = {
       inGame,
-      withShips: inGame.filter((k) => !this.shipless.has(k)),
+      withShips: inGame.filter((k) => this.deaths?.stageOf(k) === undefined),
       fed: inGame.filter((k) => this.isFed(k)),
     };
     return this.members;
   }
 
-  /** Every change of `status` goes through here, and of `shipless` through setShipless: the cached lists never go stale. */
+  /** Every change of `status` goes through here, and of a death's stage through stageChanged: the cached lists never go stale. */
   private setStatus(client: number, status: ClientStatus): void {
     this.status[client] = status;
     this.members = null;
   }
 
-  /** A player loses its ship until `respawn` fires, or (null) has one again. */
-  private setShipless(client: number, respawn: Timer | null): void {
-    if (respawn === null) this.shipless.delete(client);
-    else this.shipless.set(client, respawn);
-    this.members = null;
+  /** On the selection screen the server feeds a player the game, or nothing (whileDead); a wreck is fed. */
+  private isFed(client: number): boolean {
+    return this.deaths === null || !this.deaths.shipless(client) || this.plan.deaths?.whileDead === 'game';
   }
 
-  private isFed(client: number): boolean {
-    return !this.shipless.has(client) || this.plan.deaths?.whileDead === 'game';
+  /** What the deaths see of the driver. */
+  private deathHost(): DeathHost {
+    return {
+      port: this.port,
+      withShips: () => this.withShips(),
+      fed: () => this.fed(),
+      stageChanged: (client, stage, restart) => this.stageChanged(client, stage, restart),
+    };
+  }
+
+  /**
+   * A dead player's stage changed. A wreck starts no game message; on the selection screen
+   * its own StateUpdates stop (and the server's, unless it is fed); with a ship again, both run.
+   * The event source restarts at the rate the senders and the fed players now give.
+   */
+  private stageChanged(client: number, stage: DeathStage | null, restart: boolean): void {
+    this.members = null;
+    if (!restart || this.status[client] !== 'in-game' || this.planOver) return;
+    if (stage === 'picked') return;
+    if (stage !== 'wreck') {
+      this.cancelClientTimers(client);
+      this.startClientSources(client);
+    }
+    this.startEventSource();
   }
 
   /** The session reports every reliable delivery: the join advances on them, and the server relays. */
@@ -244,51 +268,8 @@ export class TrafficDriver {
     }
     for (const k of this.inGame()) this.startClientSources(k);
     this.startEventSource();
-    if (phase.kind === 'combat' && this.plan.deaths !== null) this.startDeaths(this.plan.deaths);
+    if (phase.kind === 'combat') this.deaths?.start();
     if (phase.durationUs !== null) this.schedule(phase.durationUs, () => this.next());
-  }
-
-  /** Ship deaths at traffic.deaths.perMinute, for as long as the phase lasts. */
-  private startDeaths(deaths: Deaths): void {
-    const stream = this.streams.deaths as RandomStream;
-    const timer = startArrivals(this.port.sim, deaths.perMinute / 60, 'poisson', stream, () =>
-      this.die(deaths, stream),
-    );
-    if (timer !== null) this.timers.push(timer);
-  }
-
-  /**
-   * A ship dies: the server sends every player it feeds the death's messages at once; the
-   * player has no ship (no StateUpdates, no game messages of its own) until the explosion
-   * and its ship selection are over.
-   */
-  private die(deaths: Deaths, stream: RandomStream): void {
-    const candidates = this.withShips();
-    if (candidates.length === 0) return;
-    const victim = candidates[uniformInt(stream, 0, candidates.length - 1)];
-    const burst = deathBurst(deaths.burst, this.salt);
-    // Before the victim loses its ship: it gets its own death's messages, whatever whileDead says.
-    for (const k of this.fed())
-      for (const payload of burst) this.port.send('server', k, TYPE_GAME, payload, true, false);
-    this.cancelClientTimers(victim);
-    this.setShipless(
-      victim,
-      this.port.sim.after(msToUsUnrounded(deaths.explosionMs + deaths.selectionMs), () => this.respawned(victim, true)),
-    );
-    this.startClientSources(victim);
-    this.startEventSource();
-  }
-
-  /** The player has a ship again (or left, or the run stops: `restart` false). */
-  private respawned(client: number, restart: boolean): void {
-    const timer = this.shipless.get(client);
-    if (timer === undefined) return;
-    this.port.sim.cancel(timer);
-    this.setShipless(client, null);
-    if (!restart || this.status[client] !== 'in-game' || this.planOver) return;
-    this.cancelClientTimers(client);
-    this.startClientSources(client);
-    this.startEventSource();
   }
 
   private startInitialJoins(): void {
@@ -360,7 +341,7 @@ export class TrafficDriver {
     if (this.status[client] === 'idle' || this.status[client] === 'gone') return;
     this.setStatus(client, 'gone');
     this.joiningInPhase.delete(client);
-    this.respawned(client, false);
+    this.deaths?.end(client, false);
     this.cancelClientTimers(client);
     if (how === 'disconnect') this.port.disconnect(client);
     else this.port.halt(client);
@@ -391,8 +372,8 @@ export class TrafficDriver {
     if (!(phase.stateUpdatesPerSecond > 0)) return;
     const streams = this.streams.stateUpdates[client - 1];
     for (const role of ['client', 'server'] as const) {
-      // A player without a ship sends none; the server sends it the others' unless whileDead is nothing.
-      if (this.shipless.has(client) && (role === 'client' || !this.isFed(client))) continue;
+      // A player choosing a ship sends none; the server sends it the others' unless whileDead is nothing.
+      if (this.deaths?.shipless(client) && (role === 'client' || !this.isFed(client))) continue;
       const index = sourceIndex(role, client);
       this.stateUpdateSources[index]?.stop(this.port.sim.now);
       this.stateUpdateSources[index] = new StateUpdateSource(
@@ -487,6 +468,7 @@ export class TrafficDriver {
   }
 
   private cancelTimers(): void {
+    this.deaths?.stop();
     for (const timer of this.timers) this.port.sim.cancel(timer);
     this.timers = [];
     if (this.eventTimer !== null) this.port.sim.cancel(this.eventTimer);

@@ -14,9 +14,9 @@ export {
 export type { Deaths, Phase, TrafficPlan } from './plan.js';
 export { MEASURED_JOIN_TIMELINE } from './join-timing.js';
 export type { JoinEvent } from './join-timing.js';
-export { SHIP_SELECTION_MS, STATE_UPDATES_START_AFTER_SELECTION_MS } from './join.js';
+export { SHIP_SELECTION_MS } from './join.js';
 export { Opcode } from './payloads.js';
-export { EVENT_KIND_NAMES } from './mix.js';
+export { BURST_KIND_NAMES, EVENT_KIND_NAMES } from './mix.js';
 export { joinSteps } from './join.js';
 export type { JoinStep } from './join.js';
 export type { TrafficPort } from './sources.js';

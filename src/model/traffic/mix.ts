@@ -76,14 +76,38 @@ export function drawEvent(stream: RandomStream, mix: EventMix = FULL_MIX): { kin
 }
 
 /**
- * The messages a ship death sends each player (traffic.deaths.burst): `count` of each
- * named kind, in the mix's order, each kind at its first measured payload size.
+ * Messages that only a ship death sends (docs/sources.md 32), beside the measured mix's kinds:
+ * the ObjectExplodingEvent and the subsystem events travel as PythonEvents (25 and 17 bytes,
+ * the mix's PythonEvent sizes), the score change as a 17-byte Score, and the new ship the
+ * player picks as an ObjCreateTeam (40 bytes, the mix's ObjCreate).
+ */
+interface BurstKind {
+  readonly name: string;
+  readonly opcode: number;
+  readonly payloadBytes: number;
+}
+const DEATH_MESSAGE_KINDS: readonly BurstKind[] = [
+  { name: 'ObjectExplodingEvent', opcode: Opcode.PythonEvent, payloadBytes: 25 },
+  { name: 'Score', opcode: Opcode.Score, payloadBytes: 17 },
+  { name: 'SubsystemEvent', opcode: Opcode.PythonEvent, payloadBytes: 17 },
+  { name: 'ObjCreateTeam', opcode: Opcode.ObjCreate, payloadBytes: 40 },
+];
+/** What a burst may name, in the order a burst sends them: the death's own messages, then the mix's kinds. */
+const BURST_KINDS: readonly BurstKind[] = [
+  ...DEATH_MESSAGE_KINDS,
+  ...MEASURED_MIX.map((kind) => ({ name: kind.name, opcode: kind.opcode, payloadBytes: kind.payloadBytes[0] })),
+];
+export const BURST_KIND_NAMES: readonly string[] = BURST_KINDS.map((kind) => kind.name);
+
+/**
+ * The messages of one burst of a ship death (traffic.deaths.burst, afterExplosion, onPick):
+ * `count` of each named kind, in BURST_KINDS order; a mix kind at its first measured size.
  */
 export function deathBurst(burst: Readonly<Record<string, number>>, salt: { next(): number }): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (const kind of MEASURED_MIX) {
+  for (const kind of BURST_KINDS) {
     const count = burst[kind.name] ?? 0;
-    for (let i = 0; i < count; i++) out.push(templatePayload(kind.opcode, kind.payloadBytes[0], salt.next()));
+    for (let i = 0; i < count; i++) out.push(templatePayload(kind.opcode, kind.payloadBytes, salt.next()));
   }
   return out;
 }

@@ -125,27 +125,36 @@ export type ServerChecks = 'concurrent' | 'in-update' | 'none';
 export const SERVER_CHECKS: readonly ServerChecks[] = ['concurrent', 'in-update', 'none'];
 
 /**
- * Ship deaths in combat phases. A death takes a player that has a ship; the
- * server sends the death's messages at once to every player it sends the game to; the player
- * then has no ship: it sends no StateUpdates and starts no game messages until
- * the explosion and its ship selection are over (DECISIONS.md join table:
- * selection ~4.5 s, StateUpdates ~150 ms after it).
+ * Ship deaths in combat phases (docs/sources.md 32). A death takes a player that has a
+ * ship, and the server sends every player it feeds the death's burst at once. The ship
+ * stays in the game as wreckage for its explosion: StateUpdates keep flowing both ways,
+ * but the player starts no game message. When the explosion ends the server sends the
+ * afterExplosion messages, and the player is on the ship-selection screen: it sends no
+ * StateUpdates until it picks a ship, which sends the onPick messages (the server relays
+ * them to the other players); its StateUpdates start 150 ms after the pick, as after a
+ * join (docs/sources.md 32). The server never respawns it and sends no DestroyObject.
  */
 export interface Deaths {
-  /** Deaths per minute in the whole game, Poisson. */
+  /** Deaths per minute in the whole game. */
   readonly perMinute: number;
-  /** From the death to the ship selection screen: the explosion (none in DECISIONS.md). */
+  /** How deaths arrive: poisson, or periodic (exactly perMinute x the phase's minutes). */
+  readonly arrival: Arrival;
+  /** The explosion: the ship is wreckage, StateUpdates continue (docs/sources.md 32: 9.5 s). */
   readonly explosionMs: number;
-  /** From the ship selection screen to the first StateUpdate. */
+  /** From the end of the explosion to the pick of a new ship (after a join ~4.5 s; after a death not measured). */
   readonly selectionMs: number;
-  /** What the server sends a player without a ship: the game as before, or nothing, as in the join's ship selection. */
+  /** What the server sends a player on the selection screen: the game as before, or nothing, as in the join's ship selection. */
   readonly whileDead: DeadPlayerFeed;
-  /** Messages the server sends each of those players at a death: event kind (of the measured mix) -> count. */
+  /** Messages the server sends each fed player at the death: message kind -> count. */
   readonly burst: Readonly<Record<string, number>>;
+  /** Messages the server sends each fed player when the explosion ends. */
+  readonly afterExplosion: Readonly<Record<string, number>>;
+  /** Messages the dead player sends the server when it picks its ship; the server relays them. */
+  readonly onPick: Readonly<Record<string, number>>;
 }
 export type DeadPlayerFeed = 'game' | 'nothing';
 export const DEAD_PLAYER_FEEDS: readonly DeadPlayerFeed[] = ['game', 'nothing'];
-/** Most messages one death may send each player: a datagram holds at most 255 messages (DECISIONS.md 5). */
+/** Most messages one of a death's bursts may hold: a datagram holds at most 255 messages (docs/sources.md 5). */
 export const MAX_BURST_MESSAGES = 255;
 
 export interface TrafficPlan {
