@@ -3,6 +3,7 @@
 // of its measured gap, whichever is larger, and Connect to Settings within ±10 %.
 import { TYPE_CONNECT_ACK, TYPE_GAME } from '../../core/codec/index.js';
 import type { DataMessage, Located } from '../../core/codec/index.js';
+import { msToUs, secondsToUs, usToMs } from '../../core/engine/index.js';
 import { FINAL_ROUND, MEASURED_JOIN_TIMELINE, Opcode } from '../../model/traffic/index.js';
 import type { JoinEvent } from '../../model/traffic/index.js';
 import { SendNote } from '../../model/transport/index.js';
@@ -62,7 +63,7 @@ export function joinTimes(sent: readonly Wire[]): Record<JoinEvent, number | nul
   const out = {} as Record<JoinEvent, number | null>;
   for (const { event } of MEASURED_JOIN_TIMELINE) {
     const t = atS.get(event);
-    out[event] = t === undefined || connectS === undefined ? null : Math.round((t - connectS) * 1e6) / 1e3;
+    out[event] = t === undefined || connectS === undefined ? null : usToMs(secondsToUs(t - connectS));
   }
   return out;
 }
@@ -93,7 +94,7 @@ export function judgeTimeline(times: Record<JoinEvent, number | null>): Timeline
     const a = times[prev.event];
     const b = times[entry.event];
     const measuredGapMs = entry.atMs - prev.atMs;
-    const gapMs = a === null || b === null ? null : Math.round((b - a) * 1e3) / 1e3;
+    const gapMs = a === null || b === null ? null : usToMs(msToUs(b - a));
     const toleranceMs = stepToleranceMs(measuredGapMs);
     steps.push({
       event: entry.event,
