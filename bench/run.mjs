@@ -252,7 +252,7 @@ results.sweep = JSON.parse(
     [
       CLI,
       'shrink',
-      "bcsim swarm --seed 9062024 --index 208 --mode fixed --switch 'plantedBug=no-duplicate-ack'",
+      "bcsim swarm --seed 9062024 --index 133 --mode fixed --switch 'plantedBug=no-duplicate-ack'",
       '--out',
       shrinkOut,
     ],
@@ -262,7 +262,7 @@ results.sweep = JSON.parse(
   for (const ext of ['', '.trace', '.pcapng'])
     rmSync(shrinkOut.replace(/\.json$/, '') + (ext === '' ? '.json' : ext), { force: true });
   results.shrink = {
-    command: 'bcsim shrink "bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack"',
+    command: 'bcsim shrink "bcsim swarm --seed 9062024 --index 133 --mode fixed --switch plantedBug=no-duplicate-ack"',
     wallSeconds,
     report: text
       .trim()
@@ -401,7 +401,7 @@ t.push([
   '>= 1.7x',
 ]);
 t.push([
-  'shrink example (swarm 208, planted bug)',
+  'shrink example (swarm 133, planted bug)',
   { colSpan: 2, content: `${results.shrink.report.join('; ').slice(0, 50)} (${f(results.shrink.wallSeconds)} s)` },
   '',
 ]);

@@ -107,7 +107,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
         'Progress on stderr when it is a terminal. Exit codes: 0 no failure, 1 a failure, 2 bad flags.\n' +
         'Examples:\n  bcsim swarm --runs 100\n  bcsim swarm --runs 20 --seed 7 --all --json\n' +
         '  bcsim swarm --runs 100 --switch closePolicy=immediate      (exits 1: what the swarm says without the drain remedy)\n' +
-        '  bcsim swarm --seed 9062024 --index 208 --switch plantedBug=no-duplicate-ack      (exits 1: the planted bug breaks this run)\n',
+        '  bcsim swarm --seed 9062024 --index 133 --switch plantedBug=no-duplicate-ack      (exits 1: the planted bug breaks this run)\n',
     )
     .action(async (flags: SwarmFlags) => {
       setExit((await import('./commands/swarm.js')).swarmCliCommand(flags, io));
@@ -138,7 +138,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
         'invariant on the same message (kind, sending side, category, seq). Exit codes: 0 shrunk, 1 the run does not\n' +
         'fail (or its replay differs), 2 bad input.\n' +
         'Examples:\n' +
-        "  bcsim shrink 'bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
+        "  bcsim shrink 'bcsim swarm --seed 9062024 --index 133 --mode fixed --switch plantedBug=no-duplicate-ack' --out /tmp/shrunk.json\n" +
         '  bcsim shrink --file repro.txt --out /tmp/shrunk.json --budget 200\n',
     )
     .action(async (repro: string | undefined, flags: ShrinkFlags) => {

@@ -121,7 +121,7 @@ const PLACEHOLDERS: ReadonlyArray<{
     make: (dir) =>
       writeFileSync(
         join(dir, 'repro.txt'),
-        'bcsim swarm --seed 9062024 --index 208 --mode fixed --switch plantedBug=no-duplicate-ack\n',
+        'bcsim swarm --seed 9062024 --index 133 --mode fixed --switch plantedBug=no-duplicate-ack\n',
       ),
   },
 ];

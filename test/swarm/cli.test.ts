@@ -89,18 +89,17 @@ describe('bcsim shrink: bad input', () => {
   it('--file reads the repro line (comments skipped) and shrinks configured faults too', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-shrink-file-'));
     const file = join(dir, 'repro.txt');
-    // (Run 208, as the README's example: run 29, which did this with two outages, is a 4-client run now.)
     writeFileSync(
       file,
-      "# printed by bcsim swarm\nbcsim swarm --seed 9062024 --index 208 --mode fixed --switch 'plantedBug=no-duplicate-ack'\n",
+      "# printed by bcsim swarm\nbcsim swarm --seed 9062024 --index 164 --mode fixed --switch 'plantedBug=no-duplicate-ack'\n",
     );
     const r = await cli(['shrink', '--file', file, '--out', join(dir, 'out.json'), '--budget', '300']);
     expect(r.code, r.stderr).toBe(0);
-    // Its configured faults are a slot grid on each direction: only the client's is needed.
+    // Its configured faults are an outage on each direction: only the client's is needed.
     expect(r.stdout).toMatch(/faults: \d+ recorded events \+ 2 configured → \d+ events \+ 1 configured/);
     const doc = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
-    expect(doc.link.clientToServer.slotMs).toBeGreaterThan(0);
-    expect(doc.link.serverToClient.slotMs).toBeUndefined();
+    expect(doc.link.clientToServer.outages).toHaveLength(1);
+    expect(doc.link.serverToClient.outages).toBeUndefined();
   }, 60_000);
 
   it('a run that does not fail is not shrunk (exit 1, nothing written)', async () => {
