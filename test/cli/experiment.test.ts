@@ -95,7 +95,7 @@ describe('compare --a/--b/--config', () => {
       [['--fail-on', 'delivery.nothing>0'], /no summary field "nothing"/],
       [
         ['--a', 'A:stock', '--b', 'B:fixed,link.both.loss=2'],
-        /--config B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/,
+        /^bcsim: --b B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/,
       ],
     ] as const) {
       const r = await cli(['compare', 'lossy-link', '--duration', '5s', '--out', tmp(), ...args]);
@@ -106,21 +106,17 @@ describe('compare --a/--b/--config', () => {
   });
 
   it('parses items: presets with +switches, switches, scenario edits with commas inside JSON', () => {
-    expect(
-      parseConfig(
-        '--config',
-        'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]',
-      ),
-    ).toEqual({
-      label: 'X',
-      preset: 'stock',
-      sets: [
-        'mode.ackRefresh=reset-count',
-        'mode.keepalive.reliable=true',
-        'link.both.outages=[{"start":"5s","end":"6s"}]',
-      ],
-      source: 'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]',
-    });
+    const source =
+      'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]';
+    const config = parseConfig('--config', source);
+    expect(config).toMatchObject({ label: 'X', preset: 'stock', source });
+    expect(config.sets.map((edit) => edit.set)).toEqual([
+      'mode.ackRefresh=reset-count',
+      'mode.keepalive.reliable=true',
+      'link.both.outages=[{"start":"5s","end":"6s"}]',
+    ]);
+    // An error about any item names the --config as typed.
+    expect(config.sets.every((edit) => edit.typed === `--config ${source}`)).toBe(true);
     expect(parseFailOn('B:peers.*.ackOutbox.max>=100')).toMatchObject({
       label: 'B',
       path: 'peers.*.ackOutbox.max',
@@ -181,8 +177,36 @@ describe('switches are easy to set and never silently ignored', () => {
       /^bcsim: --switch ackFreeAtCount=12: unknown switch "ackFreeAtCount"; ackFreeAtCount is a transport parameter: --set transport\.ackFreeAtCount=…/,
     );
     const m = await cli(['run', 'lobby-idle', '--mode', 'fixed+nope=1']);
-    expect(m.stderr).toMatch(/^bcsim: --mode fixed\+nope=1|^bcsim: --mode nope=1/);
+    expect(m.stderr).toMatch(/^bcsim: --mode fixed\+nope=1: unknown switch "nope"/);
     expect(m.code).toBe(2);
+  });
+
+  it('a bad switch value names the flag and the text the user typed, not the edit it became', async () => {
+    const reason = 'expected a whole number of sends >= 1, got "banana"';
+    const cases: Array<[string[], string]> = [
+      [['run', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['trace', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['check', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['compare', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['sweep', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [
+        ['run', 'lobby-idle', '--mode', 'stock+ackSendLimit=banana'],
+        `--mode stock+ackSendLimit=banana: ackSendLimit: ${reason}`,
+      ],
+      [
+        ['compare', 'lobby-idle', '--config', 'A:stock', '--config', 'B:fixed+ackSendLimit=banana'],
+        `--config B:fixed+ackSendLimit=banana: ackSendLimit: ${reason}`,
+      ],
+      [
+        ['compare', 'lobby-idle', '--config', 'A:stock', '--config', 'B:fixed,ackSendLimit=banana'],
+        `--config B:fixed,ackSendLimit=banana: ackSendLimit: ${reason}`,
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const r = await cli(args);
+      expect(r.stderr, args.join(' ')).toBe(`bcsim: ${line}\n`);
+      expect(r.code).toBe(2);
+    }
   });
 });
 

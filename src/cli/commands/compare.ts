@@ -23,6 +23,7 @@ import { defaultCompareJobs, runComparisonInWorkers } from '../../tools/sweep/in
 import { parseConfigs } from '../configs.js';
 import type { ConfigSpec } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
+import type { Edit } from '../switch-flags.js';
 import { phasePlanWarner, warn } from '../warnings.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
@@ -215,23 +216,8 @@ function experimentId(flags: CompareFlags): string {
 }
 
 /** A column's scenario; a bad item is blamed on the --config the user wrote, not on the --set it became. */
-function configScenario(
-  ref: string,
-  common: readonly string[],
-  config: ConfigSpec,
-  io: CliIO,
-  loss: number | undefined,
-) {
-  try {
-    return loadForCli(ref, [...common, ...config.sets], io, loss);
-  } catch (error) {
-    const culprit =
-      error instanceof UsageError ? config.sets.find((set) => error.message.startsWith(`--set ${set}: `)) : undefined;
-    if (culprit === undefined) throw error;
-    throw new UsageError(
-      `--config ${config.source}: ${(error as UsageError).message.slice(`--set ${culprit}: `.length)}`,
-    );
-  }
+function configScenario(ref: string, common: readonly Edit[], config: ConfigSpec, io: CliIO, loss: number | undefined) {
+  return loadForCli(ref, [...common, ...config.sets], io, loss);
 }
 
 function usage<T>(fn: () => T): T {

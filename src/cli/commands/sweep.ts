@@ -26,7 +26,8 @@ import { describeSeeds } from '../../analysis/check/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
-import { switchSets } from '../switch-flags.js';
+import { blameEdits, editSet, switchSets } from '../switch-flags.js';
+import type { Edit } from '../switch-flags.js';
 import { warn } from '../warnings.js';
 import { EXIT_INTERRUPTED } from '../interrupt.js';
 import { availableParallelism } from 'node:os';
@@ -77,19 +78,22 @@ async function sweepWith(
   jobs: number,
   pool: Tinypool | undefined,
 ): Promise<number> {
-  const plan = usage(() =>
-    planSweep({
-      ref,
-      cwd: io.cwd,
-      sets: [...(flags.set ?? []), ...switchSets(flags.switch)],
-      modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
-      varies: (flags.vary ?? []).map(parseVary),
-      seeds: seedsOf(flags),
-      loss: probabilityFlag('--loss', flags.loss),
-      durationUs: durationFlag('--duration', flags.duration),
-      metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
-      shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
-    }),
+  const edits = [...(flags.set ?? []), ...switchSets(flags.switch)];
+  const plan = usage(
+    () =>
+      planSweep({
+        ref,
+        cwd: io.cwd,
+        sets: edits.map(editSet),
+        modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
+        varies: (flags.vary ?? []).map(parseVary),
+        seeds: seedsOf(flags),
+        loss: probabilityFlag('--loss', flags.loss),
+        durationUs: durationFlag('--duration', flags.duration),
+        metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
+        shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
+      }),
+    edits,
   );
   const toFile = flags.out !== undefined && flags.out !== '-';
   const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
@@ -145,11 +149,12 @@ export function sweepMergeCommand(files: string[], flags: SweepMergeFlags, io: C
   return EXIT_OK;
 }
 
-function usage<T>(f: () => T): T {
+/** `edits`: a --switch whose value is refused is named as typed. */
+function usage<T>(f: () => T, edits: readonly Edit[] = []): T {
   try {
     return f();
   } catch (error) {
-    if (error instanceof SweepInputError) throw new UsageError(error.message);
+    if (error instanceof SweepInputError) throw new UsageError(blameEdits(error.message, edits));
     throw error;
   }
 }
