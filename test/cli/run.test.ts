@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
@@ -36,5 +39,12 @@ describe('bcsim run', () => {
     const r = await cli(['run', 'no-such-scenario']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no-such-scenario: no built-in scenario of that name \(try one of: .*fragment-ack-bug/);
+  });
+
+  it('a missing scenario file says so in words, not with the system code', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bcsim-run-file-'));
+    const missing = await cli(['run', './nope.json'], { cwd });
+    expect(missing.stderr).toBe('bcsim: ./nope.json: cannot read: no such file\n');
+    expect(missing.code).toBe(2);
   });
 });

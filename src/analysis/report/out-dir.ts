@@ -4,6 +4,7 @@
 import { accessSync, constants, readdirSync, realpathSync, statSync, statfsSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { fileErrorText } from '../../core/files/index.js';
 import { TEMP_PREFIX, temporaryOwner } from './atomic-write.js';
 
 /** A place that must not be written or replaced; the message completes "<flag> <path>: ". */
@@ -35,8 +36,7 @@ export function outDirProblem(dir: string, reportFiles: readonly string[], cwd: 
   if (dir === '') return 'an empty path names no folder; choose an empty or new folder';
   const path = resolve(cwd, dir);
   const stats = statOf(path);
-  if (typeof stats === 'string')
-    return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
+  if (stats instanceof Error) return missing(stats) ? creationProblem(path) : refused(stats);
   if (!stats.isDirectory()) return 'is a file, not a folder';
   const real = realpathSync(path);
   if (dirname(real) === real) return 'is the root folder; choose an empty or new folder';
@@ -59,8 +59,7 @@ export function outFileProblem(file: string, cwd: string): string | undefined {
   if (file === '') return 'an empty path names no file';
   const path = resolve(cwd, file);
   const stats = statOf(path);
-  if (typeof stats === 'string')
-    return stats === 'ENOENT' || stats === 'ENOTDIR' ? creationProblem(path) : `cannot write (${stats})`;
+  if (stats instanceof Error) return missing(stats) ? creationProblem(path) : refused(stats);
   if (stats.isDirectory()) return 'is a folder, not a file';
   return folderProblem(dirname(realpathSync(path)));
 }
@@ -69,9 +68,8 @@ export function outFileProblem(file: string, cwd: string): string | undefined {
 function creationProblem(path: string): string | undefined {
   for (let p = dirname(path); ; p = dirname(p)) {
     const stats = statOf(p);
-    if (typeof stats !== 'string') return stats.isDirectory() ? folderProblem(p) : `${p} is a file, not a folder`;
-    if (stats !== 'ENOENT' && stats !== 'ENOTDIR') return `cannot write (${stats})`;
-    if (dirname(p) === p) return `cannot write (${stats})`;
+    if (!(stats instanceof Error)) return stats.isDirectory() ? folderProblem(p) : `${p} is a file, not a folder`;
+    if (!missing(stats) || dirname(p) === p) return refused(stats);
   }
 }
 
@@ -82,14 +80,23 @@ function folderProblem(dir: string): string | undefined {
     accessSync(real, constants.W_OK | constants.X_OK);
     return undefined;
   } catch (error) {
-    return `cannot write (${(error as NodeJS.ErrnoException).code ?? 'EACCES'})`;
+    return refused(error);
   }
 }
 
-function statOf(path: string): Stats | string {
+function statOf(path: string): Stats | NodeJS.ErrnoException {
   try {
     return statSync(path);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code ?? 'EIO';
+    return error as NodeJS.ErrnoException;
   }
+}
+
+/** Nothing there yet (or a file where a folder of the path would be). */
+function missing(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'ENOENT' || error.code === 'ENOTDIR';
+}
+
+function refused(error: unknown): string {
+  return `cannot write (${fileErrorText(error, true)})`;
 }

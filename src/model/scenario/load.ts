@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
+import { fileErrorText } from '../../core/files/index.js';
 import { ScenarioError, describeValue, formatPath, jsonTextProblem, withoutByteOrderMark } from './errors.js';
 import { nearestKeyPath } from './key-paths.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
@@ -58,7 +59,7 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof ScenarioError) throw error;
-    throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ScenarioError(label, '', `cannot read: ${fileErrorText(error)}`);
   }
   const unchanged = builtin !== undefined && (options.sets ?? []).length === 0 && options.loss === undefined;
   return (
