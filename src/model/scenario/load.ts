@@ -42,6 +42,8 @@ export interface LoadOptions {
   readonly cwd?: string;
 }
 
+const NOT_A_FILE = 'is a directory, not a scenario file';
+
 /** Far above any hand-written scenario (the schema's size limits fit in ~2 MB); checked before reading. */
 export const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -49,7 +51,9 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
   const { file, label, builtin } = locate(ref, options.cwd ?? process.cwd());
   let text: string;
   try {
-    const size = statSync(file).size;
+    const stats = statSync(file);
+    if (stats.isDirectory()) throw new ScenarioError(label, '', NOT_A_FILE);
+    const size = stats.size;
     if (size > MAX_SCENARIO_FILE_BYTES)
       throw new ScenarioError(
         label,
@@ -182,10 +186,14 @@ function locate(ref: string, cwd: string): { file: string; label: string; builti
   if (!looksLikePath(ref)) {
     const builtin = resolvePath(BUILTIN_DIR, `${ref}.json`);
     if (existsSync(builtin)) return { file: builtin, label: builtinLabel(ref), builtin: ref };
+    // A bare name is a built-in's; say what the name is here when it is something else.
+    const local = resolvePath(cwd, ref);
+    if (existsSync(local) && statSync(local).isDirectory()) throw new ScenarioError(ref, '', NOT_A_FILE);
+    const names = `no built-in scenario of that name (try one of: ${builtinNames().join(', ')})`;
     throw new ScenarioError(
       ref,
       '',
-      `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`,
+      existsSync(local) ? `${names}; to read the file ${ref}, write ./${ref}` : `${names} and no such file`,
     );
   }
   return { file: resolvePath(cwd, ref), label: ref };
