@@ -1,6 +1,6 @@
 // Compare any configurations, set switches directly, hear
 // about switches that do nothing, and never overwrite a committed report.
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -227,6 +227,7 @@ describe('committed reports are never overwritten by an experiment', () => {
 
   it('writes into reports/<scenario>/ when asked explicitly with --out', async () => {
     const cwd = tmp();
+    mkdirSync(join(cwd, 'reports')); // as in a clone: a named --out's parent must exist
     const r = await cli(['compare', 'lobby-idle', '--duration', '10s', '--out', 'reports/lobby-idle'], { cwd });
     expect(r.code).toBe(0);
     expect(existsSync(join(cwd, 'reports', 'lobby-idle', 'summary.json'))).toBe(true);

@@ -86,7 +86,9 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   // Checked before running: a bad --out fails now, not after the runs.
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
-  const problem = writingTo(label, () => outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd));
+  const problem = writingTo(label, () =>
+    outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd, flags.out === undefined),
+  );
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
   const pcaps = capturePaths(flags, modes, io.cwd, dir);
   const progress = progressFor(io, flags.json === true);

@@ -1,6 +1,5 @@
 // `bcsim conform --server HOST:PORT`: the conformance campaign against a real
 // server (src/live/conform), its table, JSON and JUnit.
-import { resolve } from 'node:path';
 import { msToSeconds, usToMs } from '../../core/engine/index.js';
 import {
   CASE_IDS,
@@ -25,6 +24,8 @@ import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { manifestFlag, manifestNote } from '../manifest-flag.js';
 import { loadForCli } from '../scenario-ref.js';
+import { outFileFlag } from '../out-file.js';
+import { pcapFlag } from '../pcap-flag.js';
 
 export interface ConformFlags {
   server?: string;
@@ -81,9 +82,9 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   );
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
   const manifest = manifestFlag(flags.manifest, io.cwd);
-  const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
-  const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
-  const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
+  const outFile = outFileFlag('--out', flags.out, io.cwd);
+  const junitFile = outFileFlag('--junit', flags.junit, io.cwd);
+  const pcapFile = pcapFlag({ pcap: flags.pcap }, io.cwd);
   if (pcapFile !== undefined && server.family === 6)
     throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
   const options = await prepareConform({

@@ -1,7 +1,7 @@
 // `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/tools/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
-import { basename, dirname, resolve } from 'node:path';
-import { outFileProblem, writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
+import { basename, dirname } from 'node:path';
+import { writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
 import { formatDuration, msToSeconds } from '../../core/engine/index.js';
 import type { Tinypool } from 'tinypool';
 import {
@@ -26,6 +26,7 @@ import { describeSeeds } from '../../analysis/check/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
+import { outFileFlag } from '../out-file.js';
 import { blameEdits, editSet, switchSets } from '../switch-flags.js';
 import type { Edit } from '../switch-flags.js';
 import { warn } from '../warnings.js';
@@ -96,8 +97,8 @@ async function sweepWith(
     edits,
   );
   const toFile = flags.out !== undefined && flags.out !== '-';
-  const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
-  const html = flags.html === undefined ? undefined : fileTarget('--html', flags.html, io.cwd);
+  const out = toFile ? outFileFlag('--out', flags.out, io.cwd) : undefined;
+  const html = outFileFlag('--html', flags.html, io.cwd);
 
   const sink =
     out === undefined ? callbackSink((text) => io.stdout(text)) : writingTo(`--out ${flags.out}`, () => fileSink(out));
@@ -132,7 +133,7 @@ async function sweepWith(
 
 export function sweepMergeCommand(files: string[], flags: SweepMergeFlags, io: CliIO): number {
   const toFile = flags.out !== undefined && flags.out !== '-';
-  const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
+  const out = toFile ? outFileFlag('--out', flags.out, io.cwd) : undefined;
   if (out === undefined) {
     usage(() => mergeShards(files, io.cwd, (text) => io.stdout(text)));
     return EXIT_OK;
@@ -157,13 +158,6 @@ function usage<T>(f: () => T, edits: readonly Edit[] = []): T {
     if (error instanceof SweepInputError) throw new UsageError(blameEdits(error.message, edits));
     throw error;
   }
-}
-
-function fileTarget(flag: string, file: string, cwd: string): string {
-  const label = `${flag} ${file === '' ? "''" : file}`;
-  const problem = writingTo(label, () => outFileProblem(file, cwd));
-  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
-  return resolve(cwd, file);
 }
 
 function runFailureUsage(plan: SweepPlan, error: RunFailure): Error {
