@@ -86,7 +86,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .option('--set <path=value>', 'override any scenario field in every column (repeatable)', collect)
     .option(
       '--fail-on <expr>',
-      "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable)",
+      "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable; an unknown LABEL or PATH is refused before the runs)",
       collect,
     )
     .option('--json', 'print the summary.json document instead of the table')

@@ -105,6 +105,23 @@ describe('compare --a/--b/--config', () => {
     }
   });
 
+  it('a --fail-on path or column that names nothing is refused before any run, writing nothing', async () => {
+    for (const [condition, reason] of [
+      ['delivery.nope>0', 'delivery.nope: no summary field "nope" under delivery (known: reliableSent, '],
+      ['fixed:peers.server.ackOutbox.maximum>=1', 'peers.server.ackOutbox.maximum: no summary field "maximum"'],
+      ['nope:leak', 'no column "nope" (columns: stock, fixed)'],
+      ['B:delivery.reliableLost>0', 'no column "B" (columns: stock, fixed)'],
+    ]) {
+      const out = join(tmp(), 'report');
+      const r = await cli(['compare', 'valentines', '--duration', '5s', '--fail-on', condition, '--out', out]);
+      expect(r.stderr.startsWith(`bcsim: --fail-on ${JSON.stringify(condition)}: ${reason}`), r.stderr).toBe(true);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('parses items: presets with +switches, switches, scenario edits with commas inside JSON', () => {
     const source =
       'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]';

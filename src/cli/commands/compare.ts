@@ -1,7 +1,7 @@
 // `bcsim compare <scenario>`: stock against fixed (and, with --causes, each
 // fragment-ACK cause), a table on the terminal and four report files.
 import { relative, resolve, sep } from 'node:path';
-import { FailOnError, failures, parseFailOn } from '../../analysis/check/index.js';
+import { FailOnError, checkFailOn, failures, parseFailOn } from '../../analysis/check/index.js';
 import {
   runComparison,
   modesWithCauses,
@@ -71,6 +71,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
       : flags.causes
         ? modesWithCauses()
         : [...STOCK_AND_FIXED];
+  usage(() => checkFailOn(conditions, scenario, modes));
   // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/.
   const experiment =
     common.length > 0 ||
