@@ -147,7 +147,10 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       "the checksum hashes to answer with, for a server that checks them: bcsim's manifest form or a hash tool's JSON (rounds it lacks keep bcsim's stand-ins, and the run says so)",
     )
     .option('--scenario <s>', 'whose checksum manifest the join answers with (built-in name or file); default: live')
-    .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')
+    .option(
+      '--bind <host>',
+      'the local address to send from, without a port (each session binds its own); default loopback (required when the server is not)',
+    )
     .option(
       '--require-exercised',
       'a case NOT EXERCISED fails the run (exit 1); without it, a run fails only when no case at all was exercised',
