@@ -5,12 +5,13 @@
 import type { PresetName } from '../model/transport/index.js';
 import { UsageError } from './io.js';
 import { SWITCH_NAMES, modeSpec } from './switch-flags.js';
+import type { FlagEdit } from './switch-flags.js';
 
 export interface ConfigSpec {
   readonly label: string;
   readonly preset: PresetName;
   /** Scenario edits for this configuration only: its switches as mode.* sets, then its own --set edits. */
-  readonly sets: readonly string[];
+  readonly sets: readonly FlagEdit[];
   /** The text as given, for the rerun command. */
   readonly source: string;
 }
@@ -46,20 +47,21 @@ export function parseConfig(flag: string, text: string): ConfigSpec {
       `${flag} ${text}: expected LABEL:ITEM[,ITEM...] with a label of letters, digits, . _ - (at most 32), e.g. 'B:fixed,ackSendLimit=5'`,
     );
   let preset: PresetName | undefined;
-  const sets: string[] = [];
+  const sets: FlagEdit[] = [];
+  const typed = `${flag} ${text}`;
   for (const item of items(text.slice(colon + 1))) {
     const eq = item.indexOf('=');
     const plus = item.indexOf('+');
     if (eq < 0 || (plus > 0 && plus < eq)) {
       // A preset, possibly with +switch=value parts.
       if (preset !== undefined) throw new UsageError(`${flag} ${text}: two presets in one configuration`);
-      const mode = modeSpec(item, flag);
+      const mode = modeSpec(item, flag, typed);
       preset = mode.preset;
       sets.push(...mode.sets);
     } else if (SWITCH_NAMES.includes(item.slice(0, eq))) {
-      sets.push(`mode.${item}`);
+      sets.push({ set: `mode.${item}`, typed, item });
     } else {
-      sets.push(item); // a scenario edit, validated like --set
+      sets.push({ set: item, typed, item }); // a scenario edit, validated like --set
     }
   }
   if (preset === undefined)

@@ -1,6 +1,7 @@
 // The CLI's only window on the process: output streams, TTY facts and the
 // environment. Tests pass their own, so commands never touch `process` directly.
 import { readSync, writeSync } from 'node:fs';
+import { systemErrorWords } from '../core/files/index.js';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -41,7 +42,8 @@ export function processIO(): CliIO {
         const code = (error as NodeJS.ErrnoException).code;
         // The reader went away (`| head`): its choice, not an error. Drop what follows.
         if (code === 'EPIPE') closed = true;
-        else if (typeof code === 'string') throw new UsageError(`stdout: cannot write (${code})`);
+        else if (systemErrorWords(error) !== undefined)
+          throw new UsageError(`stdout: cannot write (${systemErrorWords(error, true)})`);
         else throw error;
       }
     },
@@ -127,8 +129,8 @@ export function writingTo<T>(what: string, write: () => T): T {
   try {
     return write();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') throw new UsageError(`${what}: cannot write (${code})`);
+    const words = systemErrorWords(error, true);
+    if (words !== undefined) throw new UsageError(`${what}: cannot write (${words})`);
     throw error;
   }
 }

@@ -110,8 +110,8 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       '--wire-log-mb <n>',
       'MiB of datagrams kept for the analysis and the rules (default 64, at most 1024); past it they are counted, not kept',
     )
-    .option('--junit <file>', 'also write the conformance results as JUnit XML')
-    .option('--out <file>', 'also write the bcsim.live/1 summary JSON here')
+    .option('--junit <file>', 'also write the conformance results as JUnit XML (into a folder that exists)')
+    .option('--out <file>', 'also write the bcsim.live/1 summary JSON here (into a folder that exists)')
     .option('--json', 'print the bcsim.live/1 summary (with conformance results) as JSON')
     .addHelpText('after', `\n${PEER_HELP}\n`)
     .action(async (side: string, flags: PeerFlags) => {
@@ -147,7 +147,10 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       "the checksum hashes to answer with, for a server that checks them: bcsim's manifest form or a hash tool's JSON (rounds it lacks keep bcsim's stand-ins, and the run says so)",
     )
     .option('--scenario <s>', 'whose checksum manifest the join answers with (built-in name or file); default: live')
-    .option('--bind <host>', 'the local address to send from; default loopback (required when the server is not)')
+    .option(
+      '--bind <host>',
+      'the local address to send from, without a port (each session binds its own); default loopback (required when the server is not)',
+    )
     .option(
       '--require-exercised',
       'a case NOT EXERCISED fails the run (exit 1); without it, a run fails only when no case at all was exercised',
@@ -155,9 +158,9 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .option('--json', 'print the bcsim.conform/1 report as JSON')
     .option(
       '--junit <file>',
-      'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised)',
+      'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised); its folder must exist',
     )
-    .option('--out <file>', 'also write the bcsim.conform/1 report here')
+    .option('--out <file>', 'also write the bcsim.conform/1 report here (into a folder that exists)')
     .option(
       '--pcap <file>',
       "also write every session's datagrams as a pcapng (Wireshark, bcsim analyze), ours commented",
@@ -176,7 +179,7 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .option('--server <host:port>', 'the server to soak (required)')
     .option(
       '--out <dir>',
-      'the folder the report set is written to (required): summary.json, timeseries.csv, report.md, report.html',
+      'the folder the report set is written to (required; a new folder: its parent must exist): summary.json, timeseries.csv, report.md, report.html',
     )
     .option(
       '--scenario <s>',

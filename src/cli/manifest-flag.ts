@@ -6,6 +6,7 @@ import { MAX_MANIFEST_FILE_BYTES, ScenarioError, readManifestFile } from '../mod
 import type { LoadedManifest, Scenario } from '../model/scenario/index.js';
 import { roundLabel } from '../model/traffic/index.js';
 import { UsageError } from './io.js';
+import { fileErrorText } from '../core/files/index.js';
 
 /** A manifest file as the user named it, and what it gave. */
 export interface ManifestFlag extends LoadedManifest {
@@ -27,7 +28,7 @@ export function manifestFlag(file: string | undefined, cwd: string): ManifestFla
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--manifest ${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new UsageError(`--manifest ${file}: cannot read: ${fileErrorText(error)}`);
   }
   try {
     return { file, ...readManifestFile(text, file) };

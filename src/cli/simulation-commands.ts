@@ -69,7 +69,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .addOption(
       new Option('--mode <preset>', 'refused with a pointer to --config: the columns are the modes').hideHelp(),
     )
-    .option('--out <dir>', 'where to write the reports', 'reports/<scenario>')
+    .option('--out <dir>', 'where to write the reports (a new folder: its parent must exist)', 'reports/<scenario>')
     .option('--causes', 'also run each fragment-ACK cause as a column of its own')
     .option(
       '--sensitivity',
@@ -86,7 +86,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .option('--set <path=value>', 'override any scenario field in every column (repeatable)', collect)
     .option(
       '--fail-on <expr>',
-      "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable)",
+      "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable; an unknown LABEL or PATH is refused before the runs)",
       collect,
     )
     .option('--json', 'print the summary.json document instead of the table')
@@ -244,7 +244,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       collect,
     )
     .option('--switch <name=value>', 'set one mode switch in every scenario given (repeatable)', collect)
-    .option('--junit <file>', 'also write JUnit XML for CI systems')
+    .option('--junit <file>', 'also write JUnit XML for CI systems (into a folder that exists)')
     .option(
       '--check-determinism',
       'run everything twice and fail, naming the first diverging datagram, if the traces differ',
@@ -259,7 +259,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'A --duration that ends a run before its phase plan does is said once on stderr (settings.phasePlanCut has the\n' +
         'phases); then an end-of-run value (.final) and a lower bound not yet reached are not applicable: shown with –,\n' +
         'never a pass, never a failure (JUnit skipped). Upper bounds are judged on the part that ran.\n' +
-        'Examples:\n  bcsim check fragment-ack-bug long-session --check-determinism --junit reports/junit.xml\n' +
+        'Examples:\n  bcsim check fragment-ack-bug long-session --check-determinism --junit junit.xml\n' +
         '  bcsim check scenarios/examples/my-fix.json --seeds 1..20 --duration 1m --set link.both.loss=0.1\n',
     )
     .action(async (refs: string[], flags: CheckFlags) => {

@@ -31,7 +31,10 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     .option('--set <path=value>', 'override any scenario field in every run (repeatable)', collect)
     .option('--switch <name=value>', 'set one mode switch in every run (repeatable)', collect)
     .option('--jobs <n>', 'worker threads; default: one per core (1 runs in this process)')
-    .option('--out <file>', 'write the JSON lines to FILE (atomically, when the sweep ends); - or none: stdout')
+    .option(
+      '--out <file>',
+      'write the JSON lines to FILE (atomically, when the sweep ends; its folder must exist); - or none: stdout',
+    )
     .option('--shard <i/n>', 'run only the grid indexes with index % n == i-1 (merge the shards with sweep-merge)')
     .option(
       '--metrics <paths>',
@@ -39,7 +42,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     )
     .option(
       '--html <file>',
-      'also write the summary as an HTML page (tables, and charts when one numeric parameter is varied)',
+      'also write the summary as an HTML page (tables, and charts when one numeric parameter is varied); its folder must exist',
     )
     .addHelpText(
       'after',
@@ -65,7 +68,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     .command('sweep-merge')
     .description('merge sweep shards (--shard i/n) into the file one machine would have written')
     .argument('<files...>', 'the JSON-lines files of the shards, in any order')
-    .option('--out <file>', 'write the merged lines to FILE (atomically); - or none: stdout')
+    .option('--out <file>', 'write the merged lines to FILE (atomically; its folder must exist); - or none: stdout')
     .addHelpText(
       'after',
       '\nThe lines are put back in index order. Refused (exit 2, one line naming the file and line): a line that is not a\n' +

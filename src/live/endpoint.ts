@@ -4,6 +4,7 @@
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import { isIP } from 'node:net';
+import { fileErrorText } from '../core/files/index.js';
 
 export interface HostPort {
   readonly host: string;
@@ -44,7 +45,7 @@ export function bindUdp(at: HostPort, flag: string): Promise<Socket> {
           ? 'address already in use'
           : error.code === 'EADDRNOTAVAIL'
             ? 'not an address of this machine'
-            : error.message;
+            : fileErrorText(error);
       reject(new Error(`${flag}: cannot bind ${formatHostPort({ address: at.host, port: at.port })}: ${why}`));
     };
     socket.once('error', onError);

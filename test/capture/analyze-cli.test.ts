@@ -98,7 +98,7 @@ describe('bcsim analyze', () => {
     expect(r.stderr).toBe(`bcsim: ${text}: offset 0: not a pcap or pcapng file (starts with 6E 6F 74 20)\n`);
     const missing = await cli(['analyze', join(dir, 'nope.pcap')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe(`bcsim: ${join(dir, 'nope.pcap')}: offset 0: cannot open (ENOENT)\n`);
+    expect(missing.stderr).toBe(`bcsim: ${join(dir, 'nope.pcap')}: offset 0: cannot open (no such file)\n`);
   });
 
   it('a file that breaks off: the analysis of what came before, then one line and exit 2', async () => {

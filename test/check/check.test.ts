@@ -64,8 +64,10 @@ describe('--junit into a place that cannot be written', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-junit-'));
     writeFileSync(join(dir, 'file'), 'x');
     const cases: [string, string][] = [
-      ['/proc/x/junit.xml', 'cannot write (/proc is a kernel filesystem)'],
+      ['/proc/x/junit.xml', 'the folder /proc/x does not exist'],
       ['file/junit.xml', `${join(dir, 'file')} is a file, not a folder`],
+      // A mistyped folder is refused, never made.
+      ['missing/deeper/junit.xml', `the folder ${join(dir, 'missing', 'deeper')} does not exist`],
       ['', 'an empty path names no file'],
       [dir, 'is a folder, not a file'],
     ];
@@ -78,6 +80,7 @@ describe('--junit into a place that cannot be written', () => {
       expect(r.stderr).toBe(`bcsim: --junit ${junit === '' ? "''" : junit}: ${problem}\n`);
       expect(r.stdout).toBe('');
     }
+    expect(readdirSync(dir)).toEqual(['file']);
   });
 
   it('is refused before a bad expect path would be found by running', async () => {

@@ -66,15 +66,15 @@ describe('decode input', () => {
   it('an unreadable file or stdin is one line, exit 2, no stack', async () => {
     const missing = await withStdin(['decode', '--file', 'no-such.hex'], '');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('bcsim: decode: cannot read --file no-such.hex (ENOENT)\n');
+    expect(missing.stderr).toBe('bcsim: decode: cannot read --file no-such.hex (no such file)\n');
     const directory = await withStdin(['decode', '--file', '.'], '');
     expect(directory.code).toBe(2);
-    expect(directory.stderr).toBe('bcsim: decode: cannot read --file . (EISDIR)\n');
+    expect(directory.stderr).toBe('bcsim: decode: cannot read --file . (is a directory)\n');
     const closed = await withStdin(['decode', '-'], () => {
       throw Object.assign(new Error('closed'), { code: 'EAGAIN' });
     });
     expect(closed.code).toBe(2);
-    expect(closed.stderr).toBe('bcsim: decode: cannot read stdin (EAGAIN)\n');
+    expect(closed.stderr).toBe('bcsim: decode: cannot read stdin (nothing to read yet)\n');
   });
 
   it('needs exactly one source of input', async () => {

@@ -1,6 +1,6 @@
 // Compare any configurations, set switches directly, hear
 // about switches that do nothing, and never overwrite a committed report.
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,7 +95,7 @@ describe('compare --a/--b/--config', () => {
       [['--fail-on', 'delivery.nothing>0'], /no summary field "nothing"/],
       [
         ['--a', 'A:stock', '--b', 'B:fixed,link.both.loss=2'],
-        /--config B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/,
+        /^bcsim: --b B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/,
       ],
     ] as const) {
       const r = await cli(['compare', 'lossy-link', '--duration', '5s', '--out', tmp(), ...args]);
@@ -105,22 +105,35 @@ describe('compare --a/--b/--config', () => {
     }
   });
 
+  it('a --fail-on path or column that names nothing is refused before any run, writing nothing', async () => {
+    for (const [condition, reason] of [
+      ['delivery.nope>0', 'delivery.nope: no summary field "nope" under delivery (known: reliableSent, '],
+      ['fixed:peers.server.ackOutbox.maximum>=1', 'peers.server.ackOutbox.maximum: no summary field "maximum"'],
+      ['nope:leak', 'no column "nope" (columns: stock, fixed)'],
+      ['B:delivery.reliableLost>0', 'no column "B" (columns: stock, fixed)'],
+    ]) {
+      const out = join(tmp(), 'report');
+      const r = await cli(['compare', 'valentines', '--duration', '5s', '--fail-on', condition, '--out', out]);
+      expect(r.stderr.startsWith(`bcsim: --fail-on ${JSON.stringify(condition)}: ${reason}`), r.stderr).toBe(true);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
   it('parses items: presets with +switches, switches, scenario edits with commas inside JSON', () => {
-    expect(
-      parseConfig(
-        '--config',
-        'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]',
-      ),
-    ).toEqual({
-      label: 'X',
-      preset: 'stock',
-      sets: [
-        'mode.ackRefresh=reset-count',
-        'mode.keepalive.reliable=true',
-        'link.both.outages=[{"start":"5s","end":"6s"}]',
-      ],
-      source: 'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]',
-    });
+    const source =
+      'X:stock+ackRefresh=reset-count,keepalive.reliable=true,link.both.outages=[{"start":"5s","end":"6s"}]';
+    const config = parseConfig('--config', source);
+    expect(config).toMatchObject({ label: 'X', preset: 'stock', source });
+    expect(config.sets.map((edit) => edit.set)).toEqual([
+      'mode.ackRefresh=reset-count',
+      'mode.keepalive.reliable=true',
+      'link.both.outages=[{"start":"5s","end":"6s"}]',
+    ]);
+    // An error about any item names the --config as typed.
+    expect(config.sets.every((edit) => edit.typed === `--config ${source}`)).toBe(true);
     expect(parseFailOn('B:peers.*.ackOutbox.max>=100')).toMatchObject({
       label: 'B',
       path: 'peers.*.ackOutbox.max',
@@ -181,8 +194,36 @@ describe('switches are easy to set and never silently ignored', () => {
       /^bcsim: --switch ackFreeAtCount=12: unknown switch "ackFreeAtCount"; ackFreeAtCount is a transport parameter: --set transport\.ackFreeAtCount=…/,
     );
     const m = await cli(['run', 'lobby-idle', '--mode', 'fixed+nope=1']);
-    expect(m.stderr).toMatch(/^bcsim: --mode fixed\+nope=1|^bcsim: --mode nope=1/);
+    expect(m.stderr).toMatch(/^bcsim: --mode fixed\+nope=1: unknown switch "nope"/);
     expect(m.code).toBe(2);
+  });
+
+  it('a bad switch value names the flag and the text the user typed, not the edit it became', async () => {
+    const reason = 'expected a whole number of sends >= 1, got "banana"';
+    const cases: Array<[string[], string]> = [
+      [['run', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['trace', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['check', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['compare', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [['sweep', 'lobby-idle', '--switch', 'ackSendLimit=banana'], `--switch ackSendLimit=banana: ${reason}`],
+      [
+        ['run', 'lobby-idle', '--mode', 'stock+ackSendLimit=banana'],
+        `--mode stock+ackSendLimit=banana: ackSendLimit: ${reason}`,
+      ],
+      [
+        ['compare', 'lobby-idle', '--config', 'A:stock', '--config', 'B:fixed+ackSendLimit=banana'],
+        `--config B:fixed+ackSendLimit=banana: ackSendLimit: ${reason}`,
+      ],
+      [
+        ['compare', 'lobby-idle', '--config', 'A:stock', '--config', 'B:fixed,ackSendLimit=banana'],
+        `--config B:fixed,ackSendLimit=banana: ackSendLimit: ${reason}`,
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const r = await cli(args);
+      expect(r.stderr, args.join(' ')).toBe(`bcsim: ${line}\n`);
+      expect(r.code).toBe(2);
+    }
   });
 });
 
@@ -203,6 +244,7 @@ describe('committed reports are never overwritten by an experiment', () => {
 
   it('writes into reports/<scenario>/ when asked explicitly with --out', async () => {
     const cwd = tmp();
+    mkdirSync(join(cwd, 'reports')); // as in a clone: a named --out's parent must exist
     const r = await cli(['compare', 'lobby-idle', '--duration', '10s', '--out', 'reports/lobby-idle'], { cwd });
     expect(r.code).toBe(0);
     expect(existsSync(join(cwd, 'reports', 'lobby-idle', 'summary.json'))).toBe(true);

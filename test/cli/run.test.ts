@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
@@ -36,5 +39,28 @@ describe('bcsim run', () => {
     const r = await cli(['run', 'no-such-scenario']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no-such-scenario: no built-in scenario of that name \(try one of: .*fragment-ack-bug/);
+  });
+
+  it('a folder given as the scenario is named a directory, by name or by path', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bcsim-run-dir-'));
+    mkdirSync(join(cwd, 'adir'));
+    for (const ref of ['adir', 'adir/', './adir']) {
+      const r = await cli(['run', ref], { cwd });
+      expect(r.stderr).toBe(`bcsim: ${ref}: is a directory, not a scenario file\n`);
+      expect(r.code).toBe(2);
+    }
+  });
+
+  it('a missing file says so in words; a bare name of a file that exists says how to read it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bcsim-run-file-'));
+    const missing = await cli(['run', './nope.json'], { cwd });
+    expect(missing.stderr).toBe('bcsim: ./nope.json: cannot read: no such file\n');
+    expect(missing.code).toBe(2);
+    writeFileSync(join(cwd, 'mine'), '{}');
+    const bare = await cli(['run', 'mine'], { cwd });
+    expect(bare.stderr).toMatch(
+      /^bcsim: mine: no built-in scenario of that name \(.*\); to read the file mine, write \.\/mine\n$/,
+    );
+    expect(bare.code).toBe(2);
   });
 });

@@ -14,8 +14,9 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['version.ts'],
 
   // core: what knows nothing of BC's transport.
-  // The event engine (clock, heap, seeded streams: knows nothing of BC) and the pure BC codec.
-  ['core/engine', 'core/codec'],
+  // The event engine (clock, heap, seeded streams: knows nothing of BC), the pure BC codec, and
+  // the filesystem's refusals in words (for every message about a path the user typed).
+  ['core/engine', 'core/codec', 'core/files'],
   // Packet captures with no BC knowledge: pcap and pcapng read and written, frames (they read the engine's time units).
   ['core/pcap'],
 

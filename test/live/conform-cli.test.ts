@@ -50,6 +50,27 @@ describe('bcsim conform: input', () => {
       /^bcsim: --parallel 2: a case opens up to 3 sessions at once; give at least 3/,
     ],
     [
+      ['conform', '--server', '127.0.0.1:9', '--bind', '127.0.0.1:5000'],
+      /^bcsim: --bind 127\.0\.0\.1:5000: conform takes a host without a port \(each session binds a port of its own\); give --bind 127\.0\.0\.1\n$/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:9', '--bind', 'banana'],
+      /^bcsim: --bind banana: "banana" is not an IP address \(give a numeric address or localhost\)\n$/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:9', '--bind', '::1'],
+      /^bcsim: --bind ::1: an IPv6 address cannot reach the IPv4 --server 127\.0\.0\.1:9\n$/,
+    ],
+    [
+      // A host, with or without "any port", is taken: the next flag's own check is what stops it.
+      ['conform', '--server', '127.0.0.1:9', '--bind', '127.0.0.1:0', '--parallel', '2'],
+      /^bcsim: --parallel 2: a case opens up to 3 sessions at once/,
+    ],
+    [
+      ['conform', '--server', '127.0.0.1:9', '--bind', 'localhost', '--parallel', '2'],
+      /^bcsim: --parallel 2: a case opens up to 3 sessions at once/,
+    ],
+    [
       ['conform', '--server', '127.0.0.1:9', '--bind', '10.99.99.99'],
       /^bcsim: --bind: cannot bind 10\.99\.99\.99:0: not an address of this machine/,
     ],

@@ -476,7 +476,7 @@ describe('rules files', () => {
     expect(problem('{"rules":[], "rules":[]}')).toBe('rules.json: duplicate key "rules" at line 1, column 14');
     expect(problem('{"rules":[')).toMatch(/^rules\.json: invalid JSON: /);
     expect(() => loadConformanceRules(join(dir, 'missing.json'))).toThrow(
-      `${join(dir, 'missing.json')}: cannot read: ENOENT`,
+      `${join(dir, 'missing.json')}: cannot read: no such file`,
     );
   });
 });

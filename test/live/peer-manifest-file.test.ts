@@ -133,8 +133,8 @@ describe('--manifest FILE: bad input is one line, exit 2', () => {
   bad.directories[2].files[1].content_hash = 4171278184;
   writeFileSync(broken, JSON.stringify(bad));
   const cases: Array<[string[], string | RegExp]> = [
-    [['--manifest', join(dir, 'missing.json')], `--manifest ${join(dir, 'missing.json')}: cannot read: ENOENT`],
-    [['--manifest', dir], `--manifest ${dir}: cannot read: EISDIR`],
+    [['--manifest', join(dir, 'missing.json')], `--manifest ${join(dir, 'missing.json')}: cannot read: no such file`],
+    [['--manifest', dir], `--manifest ${dir}: cannot read: is a directory`],
     [
       ['--manifest', broken],
       `--manifest ${broken}: directories[2].files[1].content_hash: expected a u32 hash: a "0x…" hex string of 1 to 8 digits, got 4171278184`,

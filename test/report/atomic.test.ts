@@ -218,28 +218,35 @@ describe('output paths are checked before any work', () => {
     const started = cpuMs();
     expect(outDirProblem('', REPORT_FILES, cwd)).toMatch(/empty path/);
     expect(outDirProblem('/proc/x', REPORT_FILES, cwd)).toMatch(/kernel filesystem/);
-    expect(outDirProblem('/proc/x/y/z', REPORT_FILES, cwd)).toMatch(/kernel filesystem/);
+    expect(outDirProblem('/proc/x/y/z', REPORT_FILES, cwd, true)).toMatch(/kernel filesystem/);
+    expect(outDirProblem('/proc/x/y/z', REPORT_FILES, cwd)).toBe('the folder /proc/x/y does not exist');
     expect(outDirProblem('file/sub', REPORT_FILES, cwd)).toBe(`${join(cwd, 'file')} is a file, not a folder`);
+    expect(outDirProblem('file/sub/deeper', REPORT_FILES, cwd)).toBe(`${join(cwd, 'file')} is a file, not a folder`);
     expect(outDirProblem('file', REPORT_FILES, cwd)).toBe('is a file, not a folder');
     expect(outDirProblem(cwd, REPORT_FILES, cwd)).toMatch(/holds files that are not a bcsim report \(file\)/);
     // No work was done (the CPU time, which a busy machine does not stretch); a hang would meet the test's timeout.
     expect(cpuMs() - started).toBeLessThan(2000);
   });
 
-  it('accepts a new nested folder, an empty one and a report folder, creating nothing', () => {
+  it('accepts a new folder, an empty one and a report folder, creating nothing', () => {
     const empty = mkdtempSync(join(tmpdir(), 'bcsim-empty-'));
-    expect(outDirProblem('a/b/c', REPORT_FILES, empty)).toBeUndefined();
+    expect(outDirProblem('a', REPORT_FILES, empty)).toBeUndefined();
+    // A folder the user names may be new, not its parents; bcsim's own default places get theirs.
+    expect(outDirProblem('a/b/c', REPORT_FILES, empty)).toBe(`the folder ${join(empty, 'a', 'b')} does not exist`);
+    expect(outDirProblem('a/b/c', REPORT_FILES, empty, true)).toBeUndefined();
     expect(outDirProblem(empty, REPORT_FILES, cwd)).toBeUndefined();
     expect(outDirProblem('.', REPORT_FILES, empty)).toMatch(/current folder/);
     expect(outDirProblem(oldReport().dir, REPORT_FILES, cwd)).toBeUndefined();
     expect(readdirSync(empty)).toEqual([]);
   });
 
-  it('a JUnit file: not empty, not a folder, not on /proc', () => {
+  it('a JUnit file: not empty, not a folder, not on /proc, and only in a folder that exists', () => {
     expect(outFileProblem('', cwd)).toMatch(/empty path/);
     expect(outFileProblem(cwd, cwd)).toBe('is a folder, not a file');
     expect(outFileProblem('/proc/junit.xml', cwd)).toMatch(/kernel filesystem/);
     expect(outFileProblem('file/junit.xml', cwd)).toMatch(/is a file, not a folder/);
-    expect(outFileProblem('new/junit.xml', cwd)).toBeUndefined();
+    expect(outFileProblem('new.xml', cwd)).toBeUndefined();
+    expect(outFileProblem('new/junit.xml', cwd)).toBe(`the folder ${join(cwd, 'new')} does not exist`);
+    expect(outFileProblem('file/sub/junit.xml', cwd)).toBe(`${join(cwd, 'file')} is a file, not a folder`);
   });
 });

@@ -66,6 +66,12 @@ describe('bcsim swarm', () => {
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
   });
+
+  it('a switch value the scenario refuses is named as typed, before the first run', async () => {
+    const r = await cli(['swarm', '--runs', '1', '--switch', 'ackSendLimit=banana']);
+    expect(r.stderr).toBe('bcsim: --switch ackSendLimit=banana: expected a whole number of sends >= 1, got "banana"\n');
+    expect(r.code).toBe(2);
+  });
 });
 
 describe('bcsim shrink: bad input', () => {

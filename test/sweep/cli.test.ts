@@ -157,7 +157,7 @@ describe('bcsim sweep: the file', async () => {
       /junk\.jsonl:1: not a bcsim sweep result line/,
     );
     expect((await cli(['sweep-merge', at('nope.jsonl')])).stderr).toMatch(
-      /^bcsim: .*nope\.jsonl: cannot read \(ENOENT\)\n$/,
+      /^bcsim: .*nope\.jsonl: cannot read \(no such file\)\n$/,
     );
     expect(existsSync(at('bad.jsonl'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.startsWith('.bcsim-tmp-'))).toEqual([]);

@@ -13,9 +13,6 @@ import { TEMP_PREFIX, sweepTemporaries, temporaryName, outFileProblem } from '..
 export function captureTargetProblem(file: string, cwd: string): string | undefined {
   if (file === '') return 'an empty path names no file';
   const path = resolve(cwd, file);
-  const dir = dirname(path);
-  if (!existsSync(dir)) return `the folder ${dir} does not exist`;
-  if (!statSync(dir).isDirectory()) return `${dir} is not a folder`;
   // The capture is renamed over the target: a device, pipe or socket there would be replaced, never written.
   if (existsSync(path) && !statSync(path).isFile() && !statSync(path).isDirectory())
     return 'is not a regular file (a device, pipe or socket); name a file';

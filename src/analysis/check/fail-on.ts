@@ -2,8 +2,11 @@
 // summary that makes compare exit 1, so it can gate CI. EXPR is `leak` (any
 // queue flagged as leaking) or `[LABEL:]PATH OP NUMBER` with OP one of
 // > >= < <= == !=, PATH a summary path as in `expect` blocks (peers.* allowed).
+import type { ModeSpec } from '../report/index.js';
+import type { Scenario } from '../../model/scenario/index.js';
+import { runScenario } from '../../model/session/index.js';
 import type { Summary } from '../../model/session/index.js';
-import { resolvePath } from './assertions.js';
+import { PathError, resolvePath } from './assertions.js';
 
 export interface FailOn {
   readonly text: string;
@@ -72,4 +75,37 @@ export function failures(conditions: readonly FailOn[], runs: readonly FailOnRun
     }
   }
   return out;
+}
+
+/**
+ * Checks conditions before anything runs, so a typo fails in a moment, not after the
+ * runs and their reports: a label must name a column, and a path a numeric field of
+ * each column's summary. The summary's own shape says which paths exist: a zero-length
+ * run of the column has every field. A field with no data yet (null) is left to the runs.
+ */
+export function checkFailOn(conditions: readonly FailOn[], scenario: Scenario, columns: readonly ModeSpec[]): void {
+  for (const c of conditions) {
+    if (c.label !== null && !columns.some((m) => m.label === c.label))
+      throw new FailOnError(
+        `--fail-on ${JSON.stringify(c.text)}: no column "${c.label}" (columns: ${columns.map((m) => m.label).join(', ')})`,
+      );
+  }
+  const paths = conditions.filter((c) => c.kind === 'compare');
+  if (paths.length === 0) return;
+  for (const column of columns) {
+    const shape = runScenario(column.scenario ?? scenario, {
+      preset: column.preset,
+      switches: column.switches,
+      durationUs: 0,
+    }).summary;
+    for (const c of paths) {
+      if (c.label !== null && c.label !== column.label) continue;
+      try {
+        resolvePath(shape, c.path);
+      } catch (error) {
+        if (!(error instanceof PathError)) throw error;
+        if (!error.metNull) throw new FailOnError(`--fail-on ${JSON.stringify(c.text)}: ${error.message}`);
+      }
+    }
+  }
 }

@@ -2,7 +2,7 @@
 // comparison and JUnit output.
 export { describeSeeds, parseSeedList } from './seeds.js';
 export { OP_SYMBOL, PathError, evaluate, failedAssertion, resolvePath } from './assertions.js';
-export { FailOnError, failures, parseFailOn } from './fail-on.js';
+export { FailOnError, checkFailOn, failures, parseFailOn } from './fail-on.js';
 export { checkScenario, expectPathProblem, modesToCheck } from './check.js';
 export type { CheckRun } from './check.js';
 export { compareRuns, runTwice } from './determinism.js';

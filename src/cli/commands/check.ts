@@ -3,7 +3,6 @@
 // 2 on bad input: a bad flag, or an assertion that names no summary field.
 // `--seeds 1..N` sweeps seeds in order and names the first failing one with a
 // command that reproduces it.
-import { resolve } from 'node:path';
 import {
   OP_SYMBOL,
   PathError,
@@ -15,11 +14,12 @@ import {
   parseSeedList,
 } from '../../analysis/check/index.js';
 import type { CheckRun } from '../../analysis/check/index.js';
-import { outFileProblem, makeChalk } from '../../analysis/report/index.js';
+import { makeChalk } from '../../analysis/report/index.js';
 import { checkWorkBudget } from '../../model/scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
+import { outFileFlag } from '../out-file.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 import { progressFor } from '../progress.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -48,7 +48,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const mode = modeFlag.preset;
   const seeds = seedsFlag(flags);
   const durationUs = durationFlag('--duration', flags.duration);
-  const junit = flags.junit === undefined ? undefined : junitTarget(flags.junit, io.cwd);
+  const junit = outFileFlag('--junit', flags.junit, io.cwd);
   const sets = [...(flags.set ?? []), ...modeFlag.sets, ...switchSets(flags.switch)];
   const loss = probabilityFlag('--loss', flags.loss);
   const scenarios = refs.map((ref) => ({ ref, scenario: loadForCli(ref, sets, io, loss) }));
@@ -159,13 +159,6 @@ function seedsFlag(flags: CheckFlags): number[] | undefined {
   const parsed = parseSeedList(flags.seeds);
   if ('problem' in parsed) throw new UsageError(`--seeds: ${parsed.problem}`);
   return parsed.seeds;
-}
-
-function junitTarget(file: string, cwd: string): string {
-  const label = `--junit ${file === '' ? "''" : file}`;
-  const problem = writingTo(label, () => outFileProblem(file, cwd));
-  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
-  return resolve(cwd, file);
 }
 
 /** Every assertion of the run, then the command that reproduces it if it failed. */

@@ -1,7 +1,7 @@
 // `bcsim compare <scenario>`: stock against fixed (and, with --causes, each
 // fragment-ACK cause), a table on the terminal and four report files.
 import { relative, resolve, sep } from 'node:path';
-import { FailOnError, failures, parseFailOn } from '../../analysis/check/index.js';
+import { FailOnError, checkFailOn, failures, parseFailOn } from '../../analysis/check/index.js';
 import {
   runComparison,
   modesWithCauses,
@@ -23,6 +23,7 @@ import { defaultCompareJobs, runComparisonInWorkers } from '../../tools/sweep/in
 import { parseConfigs } from '../configs.js';
 import type { ConfigSpec } from '../configs.js';
 import { switchSets } from '../switch-flags.js';
+import type { Edit } from '../switch-flags.js';
 import { phasePlanWarner, warn } from '../warnings.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
@@ -70,6 +71,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
       : flags.causes
         ? modesWithCauses()
         : [...STOCK_AND_FIXED];
+  usage(() => checkFailOn(conditions, scenario, modes));
   // An experiment (anything but the built-in's defaults) never writes into the committed reports/<name>/.
   const experiment =
     common.length > 0 ||
@@ -85,7 +87,9 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   // Checked before running: a bad --out fails now, not after the runs.
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
-  const problem = writingTo(label, () => outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd));
+  const problem = writingTo(label, () =>
+    outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd, flags.out === undefined),
+  );
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
   const pcaps = capturePaths(flags, modes, io.cwd, dir);
   const progress = progressFor(io, flags.json === true);
@@ -215,23 +219,8 @@ function experimentId(flags: CompareFlags): string {
 }
 
 /** A column's scenario; a bad item is blamed on the --config the user wrote, not on the --set it became. */
-function configScenario(
-  ref: string,
-  common: readonly string[],
-  config: ConfigSpec,
-  io: CliIO,
-  loss: number | undefined,
-) {
-  try {
-    return loadForCli(ref, [...common, ...config.sets], io, loss);
-  } catch (error) {
-    const culprit =
-      error instanceof UsageError ? config.sets.find((set) => error.message.startsWith(`--set ${set}: `)) : undefined;
-    if (culprit === undefined) throw error;
-    throw new UsageError(
-      `--config ${config.source}: ${(error as UsageError).message.slice(`--set ${culprit}: `.length)}`,
-    );
-  }
+function configScenario(ref: string, common: readonly Edit[], config: ConfigSpec, io: CliIO, loss: number | undefined) {
+  return loadForCli(ref, [...common, ...config.sets], io, loss);
 }
 
 function usage<T>(fn: () => T): T {

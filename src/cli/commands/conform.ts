@@ -1,6 +1,6 @@
 // `bcsim conform --server HOST:PORT`: the conformance campaign against a real
 // server (src/live/conform), its table, JSON and JUnit.
-import { resolve } from 'node:path';
+import { isIP } from 'node:net';
 import { msToSeconds, usToMs } from '../../core/engine/index.js';
 import {
   CASE_IDS,
@@ -19,12 +19,15 @@ import {
   renderConformText,
   runConform,
 } from '../../live/index.js';
+import type { HostPort } from '../../live/index.js';
 import { writeFilesTogether } from '../../analysis/report/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { manifestFlag, manifestNote } from '../manifest-flag.js';
 import { loadForCli } from '../scenario-ref.js';
+import { outFileFlag } from '../out-file.js';
+import { pcapFlag } from '../pcap-flag.js';
 
 export interface ConformFlags {
   server?: string;
@@ -55,7 +58,14 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
     throw new UsageError('conform: --server HOST:PORT is required (e.g. --server 127.0.0.1:22101)');
   const server = parseHostPort(flags.server, '--server');
   if (typeof server === 'string') throw new UsageError(server);
-  const bindHost = flags.bind ?? (isLoopback(server.host) ? (server.family === 6 ? '::1' : '127.0.0.1') : null);
+  const bindHost =
+    flags.bind !== undefined
+      ? bindFlag(flags.bind, server, flags.server)
+      : isLoopback(server.host)
+        ? server.family === 6
+          ? '::1'
+          : '127.0.0.1'
+        : null;
   if (bindHost === null)
     throw new UsageError(
       `conform: --server ${flags.server} is not loopback; say which local address to use with --bind HOST`,
@@ -81,9 +91,9 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
   );
   const scenario = loadForCli(flags.scenario ?? 'live', [], io);
   const manifest = manifestFlag(flags.manifest, io.cwd);
-  const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
-  const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
-  const pcapFile = flags.pcap === undefined ? undefined : resolve(io.cwd, flags.pcap);
+  const outFile = outFileFlag('--out', flags.out, io.cwd);
+  const junitFile = outFileFlag('--junit', flags.junit, io.cwd);
+  const pcapFile = pcapFlag({ pcap: flags.pcap }, io.cwd);
   if (pcapFile !== undefined && server.family === 6)
     throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');
   const options = await prepareConform({
@@ -136,6 +146,32 @@ export async function conformCommand(flags: ConformFlags, io: CliIO): Promise<nu
 function setupError(error: unknown): never {
   if (error instanceof ConformSetupError) throw new UsageError(error.message);
   throw error;
+}
+
+/**
+ * `--bind HOST` (HOST:0 too: any port): where every session sends from. Each session binds
+ * a port of its own, so a given port could not be kept: it is refused, never ignored.
+ */
+function bindFlag(text: string, server: HostPort, serverText: string): string {
+  const bare = /^\[([^\]]+)\]$/.exec(text)?.[1] ?? text;
+  let host = bare === 'localhost' ? '127.0.0.1' : bare;
+  if (isIP(host) === 0) {
+    if (!/:\d+$/.test(text) || isIP(bare) !== 0)
+      throw new UsageError(`--bind ${text}: "${text}" is not an IP address (give a numeric address or localhost)`);
+    const parsed = parseHostPort(text, `--bind ${text}`, true);
+    if (typeof parsed === 'string') throw new UsageError(parsed);
+    if (parsed.port !== 0)
+      throw new UsageError(
+        `--bind ${text}: conform takes a host without a port (each session binds a port of its own); give --bind ${parsed.family === 6 ? `[${parsed.host}]` : parsed.host}`,
+      );
+    host = parsed.host;
+  }
+  const family = isIP(host);
+  if (family !== server.family)
+    throw new UsageError(
+      `--bind ${text}: an IPv${family} address cannot reach the IPv${server.family} --server ${serverText}`,
+    );
+  return host;
 }
 
 function casesFlag(value: string | undefined): string[] {

@@ -35,6 +35,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import type { CliIO } from '../io.js';
 import { captureErrorLine } from './analyze.js';
 import { checksumAnswerOf, checksumAnswerText } from './decode-checksum.js';
+import { systemErrorWords } from '../../core/files/index.js';
 
 export interface DecodeOptions {
   json?: boolean;
@@ -169,8 +170,8 @@ function readInput(what: string, read: () => string): string {
   try {
     return read();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') throw new UsageError(`decode: cannot read ${what} (${code})`);
+    const words = systemErrorWords(error);
+    if (words !== undefined) throw new UsageError(`decode: cannot read ${what} (${words})`);
     throw error;
   }
 }

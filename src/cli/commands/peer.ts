@@ -49,6 +49,7 @@ import type { ManifestFlag } from '../manifest-flag.js';
 import { durationFlag, seedFlag } from '../options.js';
 import { bindAll, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
 import { loadForCli } from '../scenario-ref.js';
+import { outFileFlag } from '../out-file.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
 
 export interface PeerFlags {
@@ -93,8 +94,8 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
   const rules = flags.expect === undefined ? DEFAULT_RULES : rulesFile(resolve(io.cwd, flags.expect));
-  const outFile = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
-  const junitFile = flags.junit === undefined ? undefined : resolve(io.cwd, flags.junit);
+  const outFile = outFileFlag('--out', flags.out, io.cwd);
+  const junitFile = outFileFlag('--junit', flags.junit, io.cwd);
   for (const a of [addresses.bind, addresses.remote]) {
     if (a !== null && !isLoopback(a.host))
       io.stderr(

@@ -12,6 +12,7 @@ import type { CliIO } from '../io.js';
 import { EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
+import { systemErrorWords } from '../../core/files/index.js';
 
 export interface ProxyFlags {
   listen?: string;
@@ -139,9 +140,9 @@ export async function proxyCommand(flags: ProxyFlags, io: CliIO, stop?: Promise<
       // Bind refusals (address in use, not local) and unwritable files: one line.
       if (error instanceof Error && /^--(listen|upstream-bind): /.test(error.message))
         throw new UsageError(error.message);
-      const code = (error as NodeJS.ErrnoException).code;
-      if (typeof code === 'string' && (config.pcap !== null || config.out !== null))
-        throw new UsageError(`--pcap/--out: cannot write (${code})`);
+      const words = systemErrorWords(error, true);
+      if (words !== undefined && (config.pcap !== null || config.out !== null))
+        throw new UsageError(`--pcap/--out: cannot write (${words})`);
       throw error;
     });
   } finally {

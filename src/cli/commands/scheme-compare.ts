@@ -63,7 +63,9 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
   const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
   // Checked before running: a bad --out fails now, not after the runs.
-  const problem = writingTo(label, () => outDirProblem(flags.out ?? dir, SCHEME_REPORT_FILES, io.cwd));
+  const problem = writingTo(label, () =>
+    outDirProblem(flags.out ?? dir, SCHEME_REPORT_FILES, io.cwd, flags.out === undefined),
+  );
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
   const options = { durationMs: durationUs === undefined ? undefined : usToMs(durationUs), seed };
   const chalk = makeChalk(io.stdoutIsTTY, io.env);

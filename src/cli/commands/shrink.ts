@@ -16,6 +16,7 @@ import {
 import { captureTargetProblem } from '../../analysis/capture/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
+import { fileErrorText } from '../../core/files/index.js';
 
 export interface ShrinkFlags {
   file?: string;
@@ -117,6 +118,6 @@ function readRepro(file: string, cwd: string): string {
     return lines[0];
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`--file ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UsageError(`--file ${file}: cannot read (${fileErrorText(error)})`);
   }
 }

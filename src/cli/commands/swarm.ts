@@ -2,6 +2,7 @@
 // flags, progress on a TTY, the report, the exit code.
 import { msToSeconds } from '../../core/engine/index.js';
 import {
+  BASE_SCENARIO,
   DEFAULT_GENERATOR_SEED,
   likelyCause,
   MAX_SWARM_RUNS,
@@ -15,7 +16,8 @@ import type { RunOutcome } from '../../tools/swarm/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { seedFlag } from '../options.js';
-import { SWITCH_NAMES } from '../switch-flags.js';
+import { SWITCH_NAMES, switchSets } from '../switch-flags.js';
+import { loadForCli } from '../scenario-ref.js';
 
 export interface SwarmFlags {
   runs?: string;
@@ -55,6 +57,8 @@ export function swarmCliCommand(flags: SwarmFlags, io: CliIO): number {
         `--switch ${s}: unknown switch "${name}" (switches: ${SWITCH_NAMES.filter((n) => !n.includes('.')).join(', ')})`,
       );
   }
+  // A value the scenario schema refuses is named now, not as an internal error in the first run.
+  loadForCli(BASE_SCENARIO, switchSets(switches), io);
 
   // Progress as src/cli/progress.ts shows it: a TTY only, never with --json or under CI.
   const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';

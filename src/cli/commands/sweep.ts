@@ -1,7 +1,7 @@
 // `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/tools/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
-import { basename, dirname, resolve } from 'node:path';
-import { outFileProblem, writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
+import { basename, dirname } from 'node:path';
+import { writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
 import { formatDuration, msToSeconds } from '../../core/engine/index.js';
 import type { Tinypool } from 'tinypool';
 import {
@@ -26,7 +26,9 @@ import { describeSeeds } from '../../analysis/check/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
-import { switchSets } from '../switch-flags.js';
+import { outFileFlag } from '../out-file.js';
+import { blameEdits, editSet, switchSets } from '../switch-flags.js';
+import type { Edit } from '../switch-flags.js';
 import { warn } from '../warnings.js';
 import { EXIT_INTERRUPTED } from '../interrupt.js';
 import { availableParallelism } from 'node:os';
@@ -77,23 +79,26 @@ async function sweepWith(
   jobs: number,
   pool: Tinypool | undefined,
 ): Promise<number> {
-  const plan = usage(() =>
-    planSweep({
-      ref,
-      cwd: io.cwd,
-      sets: [...(flags.set ?? []), ...switchSets(flags.switch)],
-      modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
-      varies: (flags.vary ?? []).map(parseVary),
-      seeds: seedsOf(flags),
-      loss: probabilityFlag('--loss', flags.loss),
-      durationUs: durationFlag('--duration', flags.duration),
-      metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
-      shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
-    }),
+  const edits = [...(flags.set ?? []), ...switchSets(flags.switch)];
+  const plan = usage(
+    () =>
+      planSweep({
+        ref,
+        cwd: io.cwd,
+        sets: edits.map(editSet),
+        modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
+        varies: (flags.vary ?? []).map(parseVary),
+        seeds: seedsOf(flags),
+        loss: probabilityFlag('--loss', flags.loss),
+        durationUs: durationFlag('--duration', flags.duration),
+        metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
+        shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
+      }),
+    edits,
   );
   const toFile = flags.out !== undefined && flags.out !== '-';
-  const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
-  const html = flags.html === undefined ? undefined : fileTarget('--html', flags.html, io.cwd);
+  const out = toFile ? outFileFlag('--out', flags.out, io.cwd) : undefined;
+  const html = outFileFlag('--html', flags.html, io.cwd);
 
   const sink =
     out === undefined ? callbackSink((text) => io.stdout(text)) : writingTo(`--out ${flags.out}`, () => fileSink(out));
@@ -128,7 +133,7 @@ async function sweepWith(
 
 export function sweepMergeCommand(files: string[], flags: SweepMergeFlags, io: CliIO): number {
   const toFile = flags.out !== undefined && flags.out !== '-';
-  const out = toFile ? fileTarget('--out', flags.out as string, io.cwd) : undefined;
+  const out = toFile ? outFileFlag('--out', flags.out, io.cwd) : undefined;
   if (out === undefined) {
     usage(() => mergeShards(files, io.cwd, (text) => io.stdout(text)));
     return EXIT_OK;
@@ -145,20 +150,14 @@ export function sweepMergeCommand(files: string[], flags: SweepMergeFlags, io: C
   return EXIT_OK;
 }
 
-function usage<T>(f: () => T): T {
+/** `edits`: a --switch whose value is refused is named as typed. */
+function usage<T>(f: () => T, edits: readonly Edit[] = []): T {
   try {
     return f();
   } catch (error) {
-    if (error instanceof SweepInputError) throw new UsageError(error.message);
+    if (error instanceof SweepInputError) throw new UsageError(blameEdits(error.message, edits));
     throw error;
   }
-}
-
-function fileTarget(flag: string, file: string, cwd: string): string {
-  const label = `${flag} ${file === '' ? "''" : file}`;
-  const problem = writingTo(label, () => outFileProblem(file, cwd));
-  if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
-  return resolve(cwd, file);
 }
 
 function runFailureUsage(plan: SweepPlan, error: RunFailure): Error {

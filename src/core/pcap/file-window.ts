@@ -6,6 +6,7 @@
 // so a capture of any size streams through bounded memory. A read that fails or
 // a file that ends too soon is an error naming the byte offset, never a throw.
 import { closeSync, readSync } from 'node:fs';
+import { fileErrorText } from '../files/index.js';
 import type { CaptureError } from './capture-packet.js';
 
 export class FileWindow {
@@ -92,7 +93,11 @@ export class FileWindow {
       try {
         got = readSync(this.fd, this.buf, this.bufEnd, want, this.bufStart + this.bufEnd);
       } catch (error) {
-        this.failed = { code: 'io', offset: this.bufStart + this.bufEnd, reason: `read failed (${errorCode(error)})` };
+        this.failed = {
+          code: 'io',
+          offset: this.bufStart + this.bufEnd,
+          reason: `read failed (${fileErrorText(error)})`,
+        };
         return null;
       }
       if (got === 0) break; // the file shrank under us
@@ -121,11 +126,6 @@ export class FileWindow {
   protected u32(o: number): number {
     return this.littleEndian ? this.buf.readUInt32LE(o) : this.buf.readUInt32BE(o);
   }
-}
-
-export function errorCode(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' ? code : String((error as Error | null)?.message ?? error);
 }
 
 export function closeQuietly(fd: number): void {

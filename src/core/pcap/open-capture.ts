@@ -3,7 +3,8 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync } from 'node:fs';
 import type { CaptureError, ReaderOptions } from './capture-packet.js';
 import { CaptureReader } from './capture-reader.js';
-import { closeQuietly, errorCode } from './file-window.js';
+import { fileErrorText } from '../files/index.js';
+import { closeQuietly } from './file-window.js';
 
 /** A FIFO's open waits for a writer; non-blocking, it returns at once and fstat refuses it (a file ignores the flag). */
 const READ_WITHOUT_WAITING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
@@ -18,7 +19,7 @@ export function openCapture(path: string, options: ReaderOptions = {}): OpenResu
   try {
     fd = openSync(path, READ_WITHOUT_WAITING);
   } catch (error) {
-    return { ok: false, error: { code: 'io', offset: 0, reason: `cannot open (${errorCode(error)})` } };
+    return { ok: false, error: { code: 'io', offset: 0, reason: `cannot open (${fileErrorText(error)})` } };
   }
   let size: number;
   try {
@@ -33,7 +34,7 @@ export function openCapture(path: string, options: ReaderOptions = {}): OpenResu
     size = stat.size;
   } catch (error) {
     closeQuietly(fd);
-    return { ok: false, error: { code: 'io', offset: 0, reason: `cannot stat (${errorCode(error)})` } };
+    return { ok: false, error: { code: 'io', offset: 0, reason: `cannot stat (${fileErrorText(error)})` } };
   }
   const reader = new CaptureReader(fd, size, options);
   const error = reader.start();

@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { describeValue, formatPath, jsonTextProblem } from '../../model/scenario/index.js';
 import { MAX_RULES, RULE_KINDS, RULE_SCHEMAS, ruleName } from './rules.js';
 import type { ConformanceRule, RuleKind } from './rules.js';
+import { fileErrorText } from '../../core/files/index.js';
 
 export class ConformanceRulesError extends Error {
   override readonly name = 'ConformanceRulesError';
@@ -38,7 +39,7 @@ export function loadConformanceRules(file: string): ConformanceRule[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof ConformanceRulesError) throw error;
-    throw new ConformanceRulesError(file, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ConformanceRulesError(file, '', `cannot read: ${fileErrorText(error)}`);
   }
   return parseConformanceRules(text, file);
 }

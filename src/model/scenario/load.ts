@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
+import { fileErrorText } from '../../core/files/index.js';
 import { ScenarioError, describeValue, formatPath, jsonTextProblem, withoutByteOrderMark } from './errors.js';
 import { nearestKeyPath } from './key-paths.js';
 import { applySet, parseSet, pathsOverlap } from './overrides.js';
@@ -41,6 +42,8 @@ export interface LoadOptions {
   readonly cwd?: string;
 }
 
+const NOT_A_FILE = 'is a directory, not a scenario file';
+
 /** Far above any hand-written scenario (the schema's size limits fit in ~2 MB); checked before reading. */
 export const MAX_SCENARIO_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -48,7 +51,9 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
   const { file, label, builtin } = locate(ref, options.cwd ?? process.cwd());
   let text: string;
   try {
-    const size = statSync(file).size;
+    const stats = statSync(file);
+    if (stats.isDirectory()) throw new ScenarioError(label, '', NOT_A_FILE);
+    const size = stats.size;
     if (size > MAX_SCENARIO_FILE_BYTES)
       throw new ScenarioError(
         label,
@@ -58,7 +63,7 @@ export function loadScenario(ref: string, options: LoadOptions = {}): Scenario {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof ScenarioError) throw error;
-    throw new ScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ScenarioError(label, '', `cannot read: ${fileErrorText(error)}`);
   }
   const unchanged = builtin !== undefined && (options.sets ?? []).length === 0 && options.loss === undefined;
   return (
@@ -181,10 +186,14 @@ function locate(ref: string, cwd: string): { file: string; label: string; builti
   if (!looksLikePath(ref)) {
     const builtin = resolvePath(BUILTIN_DIR, `${ref}.json`);
     if (existsSync(builtin)) return { file: builtin, label: builtinLabel(ref), builtin: ref };
+    // A bare name is a built-in's; say what the name is here when it is something else.
+    const local = resolvePath(cwd, ref);
+    if (existsSync(local) && statSync(local).isDirectory()) throw new ScenarioError(ref, '', NOT_A_FILE);
+    const names = `no built-in scenario of that name (try one of: ${builtinNames().join(', ')})`;
     throw new ScenarioError(
       ref,
       '',
-      `no built-in scenario of that name (try one of: ${builtinNames().join(', ')}) and no such file`,
+      existsSync(local) ? `${names}; to read the file ${ref}, write ./${ref}` : `${names} and no such file`,
     );
   }
   return { file: resolvePath(cwd, ref), label: ref };

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { formatDuration, msToUs } from '../../core/engine/index.js';
+import { fileErrorText } from '../../core/files/index.js';
 import {
   MAX_SCHEME_FILE_BYTES,
   SCHEME_BUILTIN_DIR,
@@ -72,7 +73,7 @@ export function loadSchemeScenario(ref: string, cwd: string = process.cwd()): Sc
           .map((b) => b.name)
           .join(', ')})`,
       );
-    throw new SchemeScenarioError(label, '', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new SchemeScenarioError(label, '', `cannot read: ${fileErrorText(error)}`);
   }
   return checked(parseSchemeScenario(text, label));
 }

@@ -5,6 +5,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SweepInputError } from './errors.js';
+import { fileErrorText } from '../../core/files/index.js';
 
 /** A result line longer than this is not one of ours (a line is ~1 KB). */
 const MAX_LINE_BYTES = 1024 * 1024;
@@ -32,7 +33,7 @@ class LineReader {
     try {
       this.fd = openSync(path, 'r');
     } catch (error) {
-      throw new SweepInputError(`${label}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new SweepInputError(`${label}: cannot read (${fileErrorText(error)})`);
     }
   }
 
@@ -61,9 +62,7 @@ class LineReader {
       try {
         n = readSync(this.fd, chunk, 0, chunk.length, null);
       } catch (error) {
-        throw new SweepInputError(
-          `${this.label}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-        );
+        throw new SweepInputError(`${this.label}: cannot read (${fileErrorText(error)})`);
       }
       if (n === 0) this.eof = true;
       else this.buffer = Buffer.concat([this.buffer, chunk.subarray(0, n)]);
