@@ -106,7 +106,7 @@ describe('bcsim shrink: bad input', () => {
     const doc = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
     expect(doc.link.clientToServer.outages).toHaveLength(1);
     expect(doc.link.serverToClient.outages).toBeUndefined();
-  }, 60_000);
+  }, 180_000);
 
   it('a run that does not fail is not shrunk (exit 1, nothing written)', async () => {
     const r = await cli(['shrink', 'bcsim swarm --seed 9062024 --index 0', '--out', '/tmp/bcsim-never-written.json']);
