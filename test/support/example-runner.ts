@@ -56,7 +56,7 @@ const PLACEHOLDERS: ReadonlyArray<{
   },
   {
     files: ['rules.json', 'lossy-rules.json'],
-    what: 'the rules files of scenarios/examples/ (docs/live.md copies them: cp node_modules/bcsim/scenarios/examples/rules.json .)',
+    what: 'the rules files of scenarios/examples/ (docs/live.md copies them from node_modules/bcsim/scenarios/examples/ or, in a clone, scenarios/examples/)',
     make: (dir) => {
       for (const file of ['rules.json', 'lossy-rules.json'])
         cpSync(join(ROOT, 'scenarios/examples', file), join(dir, file));
