@@ -26,7 +26,7 @@ function firstMessage(net: VirtualNet, from: string, type: number): Located {
     if (c.from !== from) continue;
     const decoded = decodeDatagram(decrypt(c.bytes));
     if (!decoded.ok) continue;
-    const found = decoded.datagram.messages.find((m) => m.type === type && m.reliable);
+    const found = decoded.datagram.messages.find((m) => m.type === type && 'reliable' in m && m.reliable);
     if (found !== undefined) return found;
   }
   throw new Error(`no reliable type 0x${type.toString(16)} from ${from}`);
