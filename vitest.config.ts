@@ -21,6 +21,7 @@ const INTEGRATION = [
   'test/cli/pipe.test.ts',
   'test/cli/run-flags.test.ts',
   'test/dissector/**/*.test.ts',
+  'test/docs/copy-commands.test.ts',
   'test/docs/examples.test.ts',
   'test/report/atomic.test.ts',
   'test/report/reports.test.ts',

@@ -44,6 +44,8 @@ export const PEER_HELP =
   'Conformance rules (JSON: {"rules":[{"rule":"fragment-acks","withinMs":2000}, ...]}): fragment-acks,\n' +
   '  ack-within {ms}, ack-sends-max {max}, no-repeated-processing, retransmit-interval {minMs,maxMs},\n' +
   '  stops-after-ack {graceMs}; join-completes is always judged. docs/live.md in the package has them all.\n' +
+  '  A keepalive the counterpart repeats under a seq it used is a new keepalive, not a re-send: the re-send rules\n' +
+  '  count it apart and do not judge it, and the summary counts keepalive echoes and repeats apart from data.\n' +
   'Each rule PASSes, FAILs, or is NOT EXERCISED: it checked nothing (e.g. "we sent no fragments"), which is never a\n' +
   '  pass (JSON status "not-exercised", passed false; JUnit <skipped>). If the counterpart sent nothing at all, the\n' +
   '  first line says so, join-completes fails and every other rule is not exercised.\n' +

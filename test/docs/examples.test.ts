@@ -12,6 +12,7 @@
 //   a short server peer timeout (CONFORM_FLAGS), which a documented server beside a
 //   conform gets too;
 // - absolute /tmp/… and /results/… paths moved into the sandbox.
+// A README example must also run as intended: no warning on its stderr (WARNING_FREE_DOCS).
 // A block with an example ending in `&` runs in order, as one job (the `&` one beside
 // the rest); every other example runs alone. Identical commands run once.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -26,6 +27,7 @@ import {
   LIVE_SECONDS,
   NAMED_COUNTERPARTS,
   ROOT,
+  WARNING_FREE_DOCS,
   counterpartClient,
   counterpartServer,
   liveRole,
@@ -34,6 +36,7 @@ import {
   rewrite,
   runShell,
   sandbox,
+  warningLines,
 } from '../support/example-runner.js';
 import type { Outcome, Running } from '../support/example-runner.js';
 
@@ -241,6 +244,8 @@ describe('every documented example', () => {
         `stdout: ${o.stdout.slice(-1500)}`,
       ].join('\n');
       expect(o.code, detail).toBe(example.expectedExit);
+      if (step.wheres.some((w) => WARNING_FREE_DOCS.includes(w.replace(/:\d+$/, ''))))
+        expect(warningLines(o.stderr), `${detail}\na README example warns`).toEqual([]);
     });
   }
 });

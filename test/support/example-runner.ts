@@ -13,6 +13,14 @@ import { REFERENCE_SERVER_FLAGS } from './conform-campaign.js';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = join(ROOT, 'dist/cli/main.js');
 
+/** The lines of an example's stderr that warn (`bcsim: warning: …`): a README example runs as intended, without one. */
+export function warningLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => /\bwarning\b/i.test(line));
+}
+
+/** Examples whose stderr must hold no warning: those of the README, a user's first commands. */
+export const WARNING_FREE_DOCS: readonly string[] = ['README.md'];
+
 export interface Outcome {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -56,7 +64,7 @@ const PLACEHOLDERS: ReadonlyArray<{
   },
   {
     files: ['rules.json', 'lossy-rules.json'],
-    what: 'the rules files of scenarios/examples/ (docs/live.md copies them: cp node_modules/bcsim/scenarios/examples/rules.json .)',
+    what: 'the rules files of scenarios/examples/ (docs/live.md copies them from node_modules/bcsim/scenarios/examples/ or, in a clone, scenarios/examples/)',
     make: (dir) => {
       for (const file of ['rules.json', 'lossy-rules.json'])
         cpSync(join(ROOT, 'scenarios/examples', file), join(dir, file));

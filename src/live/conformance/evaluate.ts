@@ -36,6 +36,11 @@ export interface ConformanceResult {
   readonly skipped?: number;
   /** Cases not judged because the bound on tracked keys was reached (always set by evaluateConformance). */
   readonly untracked?: number;
+  /**
+   * The counterpart's keepalive again under a seq it had used, which the re-send rules do not judge
+   * (retransmits.ts); set only when there were any.
+   */
+  readonly keepaliveRepeats?: number;
   /** The earliest violations, at most MAX_EVIDENCE. */
   readonly evidence: readonly Evidence[];
 }
@@ -197,6 +202,7 @@ function toResult(rule: ConformanceRule, tally: Tally, counterpartSilent: boolea
     violations: tally.violations,
     skipped: tally.skipped,
     untracked: tally.untracked,
+    ...(tally.keepaliveRepeats > 0 ? { keepaliveRepeats: tally.keepaliveRepeats } : {}),
     evidence,
   };
 }

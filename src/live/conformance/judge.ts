@@ -39,6 +39,8 @@ export class Tally {
   skipped = 0;
   /** Cases not judged because the key bound was reached. */
   untracked = 0;
+  /** The counterpart's keepalive again under a seq it had used: a new keepalive, not judged as a re-send. */
+  keepaliveRepeats = 0;
   /** Kept per connection up to MAX_EVIDENCE each; the result keeps the earliest MAX_EVIDENCE. */
   readonly evidence: OpenEvidence[] = [];
 }

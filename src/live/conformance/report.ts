@@ -3,7 +3,7 @@
 // rule that checked nothing says so and why.
 import type { Evidence } from './judge.js';
 import type { ConformanceEvaluation, ConformanceResult } from './evaluate.js';
-import { countVerdicts, countsText, failedUnexercised, notExercisedMessage } from './verdict.js';
+import { countVerdicts, countsText, failedUnexercised, keepaliveRepeatsText, notExercisedMessage } from './verdict.js';
 
 /** Datagram bytes quoted per evidence line in text (the JSON and JUnit keep up to MAX_HEX_BYTES). */
 const TEXT_HEX_BYTES = 48;
@@ -23,7 +23,8 @@ export function ruleLine(result: ConformanceResult): string {
     result.untracked ? `untracked ${result.untracked}` : '',
   ].filter(Boolean);
   const counts = [`checked ${result.checked}`, `violations ${result.violations}`, ...extra].join(', ');
-  return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${counts})`;
+  const keepalives = result.keepaliveRepeats ? `; ${keepaliveRepeatsText(result.rule, result.keepaliveRepeats)}` : '';
+  return `${STATUS_WORD[result.status]} ${result.name}: ${result.title} (${counts}${keepalives})`;
 }
 
 /** "t=1.234 s conn 1 seq 5 frag 1: <detail>" and the datagram's hex on the next line. */

@@ -8,8 +8,14 @@
 // it more than graceMs after our first ACK. On a lossy link (behind `bcsim
 // proxy --loss`) our ACK itself can be lost and the re-send is then correct
 // behaviour: use this rule on clean loopback.
+//
+// A keepalive (the type-0x00 identity message) is a new message each time: a
+// server echoes each keepalive of the client, and some send a cached copy of
+// it back under the client's seq about every second (docs/captures.md). The
+// same keepalive again under one seq is therefore a keepalive repeat, counted
+// apart (Tally.keepaliveRepeats), and neither rule judges it as a re-send.
 import { msToUsUnrounded } from '../../core/engine/index.js';
-import { TYPE_ACK } from '../../core/codec/index.js';
+import { TYPE_ACK, TYPE_DATA } from '../../core/codec/index.js';
 import { KEY_REUSE_GAP_MS } from './rules.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';
 import { KeyTable } from './judge.js';
@@ -56,7 +62,8 @@ abstract class TheirMessages implements Judge {
       const fingerprint = messageFingerprint(event);
       const known = this.messages.get(key);
       if (known !== undefined && known.fingerprint === fingerprint && event.timeUs - known.lastUs <= REUSE_GAP_US) {
-        this.resent(known, event);
+        if (message.type === TYPE_DATA) this.keepaliveRepeated(known, event);
+        else this.resent(known, event);
         known.lastUs = event.timeUs;
         known.lastFromUs = event.arrivedFromUs;
         return;
@@ -88,6 +95,8 @@ abstract class TheirMessages implements Judge {
   /** Our first ACK of a tracked message of the counterpart. */
   protected acked(): void {}
   protected abstract resent(entry: Theirs, event: WireMessageEvent): void;
+  /** The same keepalive again under its seq: a new keepalive, not a re-send (the file's header). */
+  protected abstract keepaliveRepeated(entry: Theirs, event: WireMessageEvent): void;
   protected abstract close(entry: Theirs): void;
 
   sweep(beforeUs: number): void {
@@ -111,6 +120,10 @@ export class RetransmitIntervalJudge extends TheirMessages {
 
   protected override appeared(): void {
     this.context.tally.seen++;
+  }
+
+  protected keepaliveRepeated(): void {
+    this.context.tally.keepaliveRepeats++;
   }
 
   protected resent(entry: Theirs, event: WireMessageEvent): void {
@@ -144,8 +157,17 @@ export class StopsAfterAckJudge extends TheirMessages {
     this.context.tally.seen++;
   }
 
+  /** Counted where a re-send would have been judged: past the grace after our ACK. */
+  protected keepaliveRepeated(entry: Theirs, event: WireMessageEvent): void {
+    if (this.pastGrace(entry, event)) this.context.tally.keepaliveRepeats++;
+  }
+
+  private pastGrace(entry: Theirs, event: WireMessageEvent): boolean {
+    return !Number.isNaN(entry.ackUs) && event.arrivedFromUs - entry.ackUs > this.graceUs;
+  }
+
   protected resent(entry: Theirs, event: WireMessageEvent): void {
-    if (Number.isNaN(entry.ackUs) || event.arrivedFromUs - entry.ackUs <= this.graceUs) return;
+    if (!this.pastGrace(entry, event)) return;
     entry.lateResends++;
     entry.lastLateUs = event.timeUs;
     if (entry.lateResends === 1) {

@@ -129,7 +129,7 @@ export const RULE_NOTES: Readonly<Record<RuleKind, string>> = {
   'no-repeated-processing':
     'Only requests answered once are visible: the join pairs (Connect, checksum rounds, GameInit, NewPlayerInGame). A second distinct reliable reply to one request of ours means it was processed twice. Repeated delivery of messages nobody answers leaves no trace on the wire.',
   'retransmit-interval':
-    'Gaps between consecutive transmissions of one reliable key of the counterpart; the same key with another payload is a new message.',
+    'Gaps between consecutive transmissions of one reliable key of the counterpart; the same key with another payload is a new message. A keepalive repeated under its seq is a new keepalive, counted apart and not judged.',
   'stops-after-ack':
-    'Judged from our first ACK of each message. On a lossy link (behind `bcsim proxy --loss`) our ACK can be lost and a re-send is then correct: use this rule on clean loopback.',
+    'Judged from our first ACK of each message. On a lossy link (behind `bcsim proxy --loss`) our ACK can be lost and a re-send is then correct: use this rule on clean loopback. A keepalive repeated under its seq (a server echoing our keepalive) is a new keepalive, counted apart and not judged.',
 };

@@ -52,6 +52,17 @@ function unjudged(tally: Tally, tooLate: string): string {
 
 const JUDGED_REQUESTS = [...new Set(REQUEST_PAIRS.map((p) => p.request))].join(', ');
 
+/**
+ * The counterpart's keepalive repeats a re-send rule saw and did not judge (retransmits.ts): for
+ * `stops-after-ack` those past the grace after our ACK, for `retransmit-interval` all of them.
+ */
+export function keepaliveRepeatsText(rule: string, repeats: number): string {
+  const what = plural(repeats, 'keepalive repeat');
+  return rule === 'stops-after-ack'
+    ? `${what} past the grace after our ACK, not judged: each keepalive is a new message`
+    : `${what} not judged`;
+}
+
 /** Why a rule whose tally checked nothing checked nothing (its judge counts what it saw in `tally.seen`). */
 export function notExercisedReason(rule: ConformanceRule, tally: Tally): string {
   const { seen } = tally;
@@ -70,11 +81,15 @@ export function notExercisedReason(rule: ConformanceRule, tally: Tally): string 
       return `the counterpart answered none of our ${plural(seen, 'request')} (${JUDGED_REQUESTS})`;
     case 'retransmit-interval':
       if (seen === 0) return 'the counterpart sent no reliable messages';
-      return `the counterpart re-sent none of its ${plural(seen, 'reliable message')}${unjudged(tally, '')}`;
+      return `the counterpart re-sent none of its ${plural(seen, 'reliable message')}${unjudged(tally, '')}${keepalivesAside(rule, tally)}`;
     case 'stops-after-ack':
       if (seen === 0) return 'we ACKed no reliable message of the counterpart';
-      return `we ACKed ${plural(seen, 'reliable message')} of the counterpart, none judgeable${unjudged(tally, `ACKed less than ${rule.graceMs} ms before the run ended`)}`;
+      return `we ACKed ${plural(seen, 'reliable message')} of the counterpart, none judgeable${unjudged(tally, `ACKed less than ${rule.graceMs} ms before the run ended`)}${keepalivesAside(rule, tally)}`;
   }
+}
+
+function keepalivesAside(rule: ConformanceRule, tally: Tally): string {
+  return tally.keepaliveRepeats === 0 ? '' : ` (${keepaliveRepeatsText(rule.rule, tally.keepaliveRepeats)})`;
 }
 
 /** A rule's verdict fields: not exercised carries its reason. */

@@ -5,7 +5,7 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { RemoteInfo } from 'node:dgram';
-import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, decrypt, encrypt } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, TYPE_DATA, decrypt, encrypt } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
@@ -76,6 +76,8 @@ export class LivePeer {
   /** The counterpart's messages our transport handed to the game: reliable (in order, once) and unreliable. */
   reliableDelivered = 0;
   unreliableDelivered = 0;
+  /** Of the duplicates our transport dropped, the counterpart's keepalives (type 0x00) repeated under a seq it had used. */
+  keepaliveDuplicates = 0;
   /** Clients the server removed for a protocol error, with the reason (a bad checksum answer). */
   readonly removals: Array<{
     readonly client: number;
@@ -425,6 +427,9 @@ export class LivePeer {
         else this.remove(conn, refusal);
       },
       deliverUnreliable: () => this.unreliableDelivered++,
+      duplicateReceived: (message) => {
+        if (message.type === TYPE_DATA) this.keepaliveDuplicates++;
+      },
       gaveUp: (uid) => this.own.gaveUp(uid),
       acknowledged: (uid) => this.own.acknowledged(uid),
       refused: (uid) => this.own.refused(uid),

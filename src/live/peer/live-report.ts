@@ -1,6 +1,7 @@
 // The text `bcsim peer` prints without --json: our end's figures,
 // what happened to our messages, timer accuracy, and the counterpart's
-// retransmissions and ACKs as the wire shows them.
+// retransmissions and ACKs as the wire shows them. Its keepalive echoes and
+// repeats are counted apart from data re-sends wherever either is counted.
 import { deviationCountsText } from '../../core/codec/index.js';
 import { usToMs } from '../../core/engine/index.js';
 import type { DirectionFigures } from '../../analysis/capture/index.js';
@@ -44,7 +45,7 @@ export function renderLiveSummary(s: LiveSummary): string {
     lines.push(`  and ${p.connectionsNotListed} earlier connections, counted but not listed`);
   lines.push(
     `  our reliable messages: ${d.reliableSent} sent, ${d.acknowledged} ACKed, ${d.unacknowledged} not ACKed, ${d.gaveUp} given up (and ${d.transportReliableSent} of the transport's own)`,
-    `  the counterpart's: ${d.reliableDelivered} reliable delivered to the game (${d.reliableReceived} transmissions read, ${d.duplicatesReceived} duplicates dropped), ${d.unreliableReceived} unreliable`,
+    `  the counterpart's: ${d.reliableDelivered} reliable delivered to the game (${d.reliableReceived} transmissions read, ${duplicates(d)}), ${d.unreliableReceived} unreliable`,
     `  our transport: retransmits ${p.retransmits} (fragments ${p.fragmentRetransmits}), ACK-outbox max ${p.ackOutbox.max} (dead zone ${p.ackOutboxDeadZone.max}), retransmit queue max ${p.retransmitQueue.max}, ACKs sent ${p.acksSent}`,
     `  timers: dispatch late ${lateness(s.timers.dispatchLatenessUs)}; sends late ${lateness(s.timers.sendLatenessUs)}`,
   );
@@ -54,9 +55,11 @@ export function renderLiveSummary(s: LiveSummary): string {
     const them: DirectionFigures = remote === 'server' ? c.serverToClient : c.clientToServer;
     const transmissions = them.reliable.low.transmissions + them.reliable.high.transmissions;
     const retransmissions = them.reliable.low.retransmissions + them.reliable.high.retransmissions;
+    const { echoes, echoSeqReused } = them.keepalives;
     const outbox = c.ackOutbox[remote];
     lines.push(
-      `  counterpart (connection ${c.index}): ${them.datagrams} datagrams, ${transmissions} reliable transmissions, ${retransmissions} retransmissions, ` +
+      `  counterpart (connection ${c.index}): ${them.datagrams} datagrams, ${transmissions} reliable transmissions and ${retransmissions} re-sends of them, ` +
+        `${echoes} keepalive echoes (${echoSeqReused} under a seq already used), ` +
         `${them.fragments.rounds} fragment rounds, ${them.acks.sent} ACKs (${them.acks.stale} stale), ` +
         `ACK behaviour ${outbox.behaviour.rule}, ACK-outbox estimate ${outbox.peak === null ? 'none' : `peak ${outbox.peak}`}`,
     );
@@ -72,6 +75,12 @@ export function renderLiveSummary(s: LiveSummary): string {
       );
   }
   return lines.join('\n');
+}
+
+/** "3 duplicates dropped: 1 of data, 2 keepalive repeats": a keepalive repeated under its seq is no re-send. */
+function duplicates(d: LiveSummary['delivery']): string {
+  const keepalives = d.keepaliveDuplicatesReceived;
+  return `${d.duplicatesReceived} duplicates dropped: ${d.duplicatesReceived - keepalives} of data, ${keepalives} keepalive repeats`;
 }
 
 function mib(bytes: number): string {

@@ -71,6 +71,8 @@ export interface LiveSummary {
     reliableDelivered: number;
     reliableReceived: number;
     duplicatesReceived: number;
+    /** Of those duplicates, the counterpart's keepalives repeated under a seq it had used: not data re-sent. */
+    keepaliveDuplicatesReceived: number;
     unreliableReceived: number;
   };
   /** The counterpart on the wire: `bcsim analyze` figures (schema bcsim.analyze/2) of what both ends sent. */
@@ -156,6 +158,7 @@ export function summarizeLive(live: LivePeer, context: LiveSummaryContext): Live
       reliableDelivered: live.reliableDelivered,
       reliableReceived,
       duplicatesReceived,
+      keepaliveDuplicatesReceived: live.keepaliveDuplicates,
       unreliableReceived: live.unreliableDelivered,
     },
     counterpart: { analysis: analyzeWire(live.log.records, live.role, judgedUntilUs(live)) },
