@@ -34,7 +34,7 @@ export const BYTES_MODES: readonly BytesMode[] = ['none', 'short', 'fit', 'full'
 /** Bytes shown by `short`. */
 const SHORT_BYTES = 16;
 /** The width a `fit` line keeps to: a common terminal's, with room for its margin. */
-export const FIT_COLUMNS = 120;
+const FIT_COLUMNS = 120;
 
 export interface FormatOptions {
   /** Default `full`. */
