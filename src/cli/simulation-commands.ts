@@ -154,7 +154,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .option('--json', 'JSON Lines: one object per datagram or event')
     .option(
       '--bytes <how>',
-      'raw bytes per datagram: none, short (first 16, then …) or full; default: short on a terminal, else full',
+      'raw bytes per datagram: none, short (first 16, then …), fit (as many as keep the line within 120 columns, then … +N B: the N bytes cut) or full; default: fit, terminal or not (full with --json)',
     )
     .option(
       '--pcap <file>',
@@ -167,6 +167,8 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'DROP(cause) link drop, LINK-DUP duplicated datagram, DUPLICATE reliable message seen before,\n' +
         'ack ...: MATCHED / no match (and why) at the peer that receives the ACK.\n' +
         "The client's connect request uses type byte 0x03, ConnectAck's, and is shown as connect (type 0x03 as captured).\n" +
+        "Text cuts each datagram's bytes so its line fits 120 columns, on a terminal or not (… +N B: N bytes cut; a line\n" +
+        'whose messages alone are wider keeps them and shows only the count); --bytes full keeps every byte.\n' +
         'With --json, --bytes none drops "hex" and short cuts it to 16 bytes with "hexTruncated": true; the default is full.\n' +
         'The run stops as soon as the reader of stdout goes away (| head).\n' +
         'With several clients the direction names the connection by the slot the server gave it: C3>S, S>C3, at C3\n' +
@@ -174,6 +176,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'client number, lowercase: c2>S, at c2. --json lines carry "client" and "slot" (null until accepted).\n' +
         'Examples:\n  bcsim trace fragment-ack-bug --until 20s\n  bcsim trace fragment-ack-bug --filter seq=2,fragment --peer client\n' +
         '  bcsim trace fragment-ack-bug --until 20s --bytes none\n  bcsim trace long-session | head -50\n' +
+        '  bcsim trace fragment-ack-bug --until 20s --bytes full > /tmp/fa.trace\n' +
         '  bcsim trace valentines --until 20s --slot 3\n' +
         '  bcsim trace fragment-ack-bug --until 60s --pcap /tmp/fa.pcapng\n' +
         `\n${PCAP_HELP}\n` +

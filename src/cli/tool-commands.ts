@@ -33,8 +33,9 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     .option('--jobs <n>', 'worker threads; default: one per core (1 runs in this process)')
     .option(
       '--out <file>',
-      'write the JSON lines to FILE (atomically, when the sweep ends; its folder must exist); - or none: stdout',
+      'write the JSON lines to FILE (atomically, when the sweep ends; its folder must exist); -: stdout; none: stdout into a pipe or file, nowhere on a terminal or with --html',
     )
+    .option('--json', 'the JSON lines on stdout (the table on stderr), on a terminal or with --html too')
     .option('--shard <i/n>', 'run only the grid indexes with index % n == i-1 (merge the shards with sweep-merge)')
     .option(
       '--metrics <paths>',
@@ -53,12 +54,16 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
         "peers.server.ackOutbox.max, ...); verdict is {passed, failed: [paths]} from the scenario's expect block for the\n" +
         'mode, or null; verdict.notApplicable lists the assertions a run that ended inside its phase plan cannot judge\n' +
         '(bcsim check --help). No wall times: the same command writes the same bytes, with any --jobs. At the end, a table of\n' +
-        'min / median / max over the seeds per mode and value (on stdout with --out FILE, else stderr).\n' +
+        'min / median / max over the seeds per mode and value.\n' +
+        'Where output goes: with --out FILE the lines go to FILE and the table to stdout. With --json or --out -, the\n' +
+        'lines go to stdout and the table to stderr. Otherwise the lines go to stdout only into a pipe or file without\n' +
+        '--html (as scripts read them); on a terminal, or with --html, stdout gets the table and no lines.\n' +
         'Exit codes: 0 every verdict passed (or none), 1 a run failed its expect block, 2 bad input, 130 interrupted\n' +
         '(nothing written).\n' +
         'Examples:\n  bcsim sweep lossy-link --mode stock,fixed --seeds 1..20 --duration 2m --out /tmp/lossy.jsonl\n' +
         "  bcsim sweep lossy-link --vary 'traffic.phases[1].reliablePerSecond=10..60:10' --seeds 1..5 --duration 2m --html /tmp/sweep.html\n" +
-        '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..100 --duration 2m --shard 2/4 --out shard-2.jsonl\n',
+        '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..100 --duration 2m --shard 2/4 --out shard-2.jsonl\n' +
+        '  bcsim sweep lossy-link --seeds 1..3 --duration 10s --html /tmp/sweep.html --json | head -2\n',
     )
     .action(async (ref: string, flags: SweepFlags) => {
       setExit(await (await import('./commands/sweep.js')).sweepCommand(ref, flags, io));

@@ -34,7 +34,7 @@ describe('decode --pcap and the datagrams bcsim dropped', () => {
   it('a DROP line follows each dropped send, as in the trace of the same run', async () => {
     const decoded = await cli(['decode', '--pcap', lossy]);
     expect(decoded.code, decoded.stderr).toBe(0);
-    const trace = await cli(['trace', 'lossy-link', '--until', '30s']);
+    const trace = await cli(['trace', 'lossy-link', '--until', '30s', '--bytes', 'full']);
     const drops = (text: string) => text.split('\n').filter((l) => / DROP\(/.test(l));
     // The fault fired: there are drops to show.
     expect(drops(trace.stdout).length).toBeGreaterThan(5);

@@ -168,6 +168,28 @@ describe('bcsim sweep: the file', async () => {
     expect(r.stdout).toBe(read('one.jsonl'));
     expect(r.stderr).toContain('min / median / max');
   });
+
+  it('with --html and no --out: the summary table on stdout, no JSON lines, the page written', async () => {
+    const r = await cli([...GRID, '--jobs', '1', '--html', at('only.html')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('min / median / max');
+    expect(r.stdout).not.toContain('{"index"');
+    expect(r.stdout.endsWith(`wrote ${at('only.html')}; no JSON lines (--out FILE or --json for them)\n`)).toBe(true);
+    expect(r.stderr).toBe(CUT);
+    expect(read('only.html')).toContain('<section class="metric"');
+  });
+
+  it('on a terminal: the summary table on stdout, no JSON lines; --json puts the lines back', async () => {
+    const tty = await cli([...GRID, '--jobs', '1'], { stdoutIsTTY: true });
+    expect(tty.stdout).toContain('min / median / max');
+    expect(tty.stdout).not.toContain('{"index"');
+    for (const args of [['--json'], ['--out', '-'], ['--json', '--html', at('json.html')]]) {
+      const r = await cli([...GRID, '--jobs', '1', ...args], { stdoutIsTTY: true });
+      expect(r.stdout).toBe(read('one.jsonl'));
+      expect(r.stderr).toContain('min / median / max');
+    }
+    expect(existsSync(at('json.html'))).toBe(true);
+  });
 });
 
 describe('bcsim sweep: verdicts, exit codes, bad input', () => {
@@ -269,6 +291,7 @@ describe('bcsim sweep: verdicts, exit codes, bad input', () => {
     [['--metrics', 'peers.server.nope'], /^bcsim: --metrics peers\.server\.nope: .*no summary field "nope"/],
     [['--out', '/proc/x.jsonl'], /^bcsim: --out \/proc\/x\.jsonl: /],
     [['--duration', 'soon'], /^bcsim: --duration: expected a duration/],
+    [['--json', '--out', at('both.jsonl')], /^bcsim: --json: the lines go to stdout with --json and to FILE/],
   ];
   for (const [flags, message] of bad) {
     it(`bad ${flags.join(' ')}: one line, exit 2, nothing run`, async () => {

@@ -1,4 +1,4 @@
-// `trace --bytes none|short|full` (short by default on a terminal) and the label of
+// `trace --bytes none|short|fit|full` (fit by default, terminal or not) and the label of
 // the client's connect request in a trace.
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
@@ -10,21 +10,54 @@ const onTerminal = (args: string[]) => cli(args, { stdoutIsTTY: true });
 const datagramLines = (text: string) => text.split('\n').filter((l) => / (send|DROP\(\w+\)|LINK-DUP) /.test(l));
 
 describe('trace --bytes', () => {
-  it('defaults to full into a pipe or file, so saved traces keep every byte', async () => {
+  it('defaults to fit, into a pipe or a terminal: every line within 120 columns, saying how many bytes it cut', async () => {
     const byDefault = await cli(ARGS);
-    const full = await cli([...ARGS, '--bytes', 'full']);
-    expect(full.stdout).toBe(byDefault.stdout);
-    // The round-2 checksum response's first fragment after the ACK of its request (the captured 418 bytes):
-    // 0x21, round 2, its directory hash, 63 files (DECISIONS.md 31).
-    expect(byDefault.stdout).toContain('| 02 02 01 02 00 00 32 9C A1 02 00 00 03 21 02 6F B5 A7 1B 3F 00 FE 55 7B');
-    expect(byDefault.stdout).not.toContain('…');
+    expect((await onTerminal(ARGS)).stdout).toBe(byDefault.stdout);
+    expect((await cli([...ARGS, '--bytes', 'fit'])).stdout).toBe(byDefault.stdout);
+    const full = datagramLines((await cli([...ARGS, '--bytes', 'full'])).stdout);
+    const fit = datagramLines(byDefault.stdout);
+    expect(fit).toHaveLength(full.length);
+    let cut = 0;
+    let countOnly = 0;
+    fit.forEach((line, i) => {
+      const whole = full[i];
+      if (whole.length <= 120) return expect(line).toBe(whole);
+      // The leading bytes of the full line, then how many were left out: shown + cut = the datagram's size.
+      const [, shown, left] = line.match(/^(.*?) ?… \+(\d+) B$/) as RegExpMatchArray;
+      const all = whole.slice(whole.lastIndexOf(' | ') + 3).split(' ').length;
+      const text = whole.slice(0, whole.lastIndexOf(' | '));
+      cut++;
+      if (shown === text + ' |') {
+        // Text alone too wide for any byte: the line keeps its text whole (one event, one line) and the count.
+        expect(Number(left)).toBe(all);
+        expect(text.length + 3 + 1 + 5).toBeGreaterThan(120);
+        return countOnly++;
+      }
+      expect(whole.startsWith(`${shown} `)).toBe(true);
+      expect(shown.slice(shown.lastIndexOf(' | ') + 3).split(' ').length + Number(left)).toBe(all);
+      expect(line.length).toBeLessThanOrEqual(120);
+      // As many bytes as fit: one more would pass 120 columns.
+      expect(line.length + 3).toBeGreaterThan(120);
+    });
+    expect(countOnly).toBeLessThan(cut);
+    expect(cut).toBeGreaterThan(5);
+    // The 418-byte datagram of the request's ACK and the first fragment: its text is too wide for a byte, so a count;
+    // the second fragment's shorter text leaves room for its first two.
+    expect(byDefault.stdout).toContain('frag=0/3 len=412 flags_len=0xA19C payload=405B | … +418 B\n');
+    expect(byDefault.stdout).toContain('frag=1 len=411 flags_len=0xA19B payload=405B | 02 01 … +411 B\n');
   });
 
-  it('defaults to short on a terminal: the first 16 bytes, then …, one line of readable width per datagram', async () => {
-    const tty = await onTerminal(ARGS);
+  it('full keeps every byte, for saved traces', async () => {
+    const full = await cli([...ARGS, '--bytes', 'full']);
+    // The round-2 checksum response's first fragment after the ACK of its request (the captured 418 bytes):
+    // 0x21, round 2, its directory hash, 63 files (DECISIONS.md 31).
+    expect(full.stdout).toContain('| 02 02 01 02 00 00 32 9C A1 02 00 00 03 21 02 6F B5 A7 1B 3F 00 FE 55 7B');
+    expect(full.stdout).not.toContain('…');
+  });
+
+  it('short: the first 16 bytes, then …, one line of readable width per datagram', async () => {
     const short = await cli([...ARGS, '--bytes', 'short']);
-    expect(tty.code).toBe(0);
-    expect(tty.stdout).toBe(short.stdout);
+    expect(short.code).toBe(0);
     const lines = datagramLines(short.stdout);
     expect(lines.length).toBeGreaterThan(20);
     for (const line of lines) {
@@ -41,7 +74,7 @@ describe('trace --bytes', () => {
 
   it('a terminal still gets full bytes when asked, and --json keeps full hex by default', async () => {
     const tty = await onTerminal([...ARGS, '--bytes', 'full']);
-    expect(tty.stdout).toBe((await cli(ARGS)).stdout);
+    expect(tty.stdout).toBe((await cli([...ARGS, '--bytes', 'full'])).stdout);
     const json = await onTerminal([...ARGS, '--json']);
     expect(json.stdout).toBe((await cli([...ARGS, '--json'])).stdout);
     expect(json.stdout).not.toContain('hexTruncated');
@@ -49,7 +82,7 @@ describe('trace --bytes', () => {
 
   it('none drops the bytes column and its header', async () => {
     const none = await cli([...ARGS, '--bytes', 'none']);
-    const full = await cli(ARGS);
+    const full = await cli([...ARGS, '--bytes', 'full']);
     expect(none.stdout).not.toContain(' | ');
     expect(none.stdout.split('\n')[1]).toBe('    time  dir   event        messages');
     // The same events, each line the full one less its bytes.
@@ -58,7 +91,7 @@ describe('trace --bytes', () => {
     expect(none.stdout.split('\n')).toEqual(strip(full.stdout));
   });
 
-  it('with --json, none omits "hex" and short cuts it to 16 bytes with hexTruncated', async () => {
+  it('with --json, none omits "hex", short cuts it to 16 bytes with hexTruncated, fit keeps it whole', async () => {
     const parse = (text: string) =>
       text
         .trim()
@@ -67,6 +100,7 @@ describe('trace --bytes', () => {
     const full = parse((await cli([...ARGS, '--json'])).stdout);
     const none = parse((await cli([...ARGS, '--json', '--bytes', 'none'])).stdout);
     const short = parse((await cli([...ARGS, '--json', '--bytes', 'short'])).stdout);
+    expect(parse((await cli([...ARGS, '--json', '--bytes', 'fit'])).stdout)).toEqual(full);
     expect(none).toHaveLength(full.length);
     expect(none.every((e) => !('hex' in e))).toBe(true);
     full.forEach((e, i) => {
@@ -80,7 +114,7 @@ describe('trace --bytes', () => {
   it('rejects another value with one line and exit 2; --help documents it with an example', async () => {
     const r = await cli([...ARGS, '--bytes', 'some']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('bcsim: --bytes: expected none, short, full, got "some"\n');
+    expect(r.stderr).toBe('bcsim: --bytes: expected none, short, fit, full, got "some"\n');
     const help = await cli(['trace', '--help']);
     expect(help.stdout).toContain('--bytes <how>');
     expect(help.stdout).toContain('bcsim trace fragment-ack-bug --until 20s --bytes none');
@@ -89,7 +123,7 @@ describe('trace --bytes', () => {
 
 describe("the client's connect request in a trace", () => {
   it('is labelled connect (type 0x03 as captured); the server ConnectAck stays connectAck', async () => {
-    const r = await cli([...ARGS, '--until', '0.1s']);
+    const r = await cli([...ARGS, '--until', '0.1s', '--bytes', 'full']);
     const lines = r.stdout.split('\n');
     const connect = lines.find((l) => l.includes('C>S') && l.includes('| FF '));
     expect(connect).toMatch(

@@ -47,6 +47,7 @@ export interface SweepFlags {
   shard?: string;
   metrics?: string;
   html?: string;
+  json?: boolean;
 }
 
 export interface SweepMergeFlags {
@@ -97,11 +98,16 @@ async function sweepWith(
     edits,
   );
   const toFile = flags.out !== undefined && flags.out !== '-';
+  if (toFile && flags.json === true)
+    throw new UsageError(`--json: the lines go to stdout with --json and to FILE with --out FILE; give one`);
   const out = toFile ? outFileFlag('--out', flags.out, io.cwd) : undefined;
   const html = outFileFlag('--html', flags.html, io.cwd);
+  const lines = linesTo(flags, io);
 
   const sink =
-    out === undefined ? callbackSink((text) => io.stdout(text)) : writingTo(`--out ${flags.out}`, () => fileSink(out));
+    lines === 'file'
+      ? writingTo(`--out ${flags.out}`, () => fileSink(out as string))
+      : callbackSink(lines === 'stdout' ? (text) => io.stdout(text) : () => {});
   const controller = new AbortController();
   const stopListening = io.onInterrupt?.(() => controller.abort());
   const progress = progressLine(io, plan);
@@ -120,15 +126,30 @@ async function sweepWith(
     return EXIT_INTERRUPTED;
   }
   warn(io, outcome.cuts);
-  const chalk = makeChalk(toFile ? io.stdoutIsTTY : io.stderrIsTTY, io.env);
+  // The table goes where the lines do not: stdout, unless the lines are on it.
+  const tableOut = (text: string) => (lines === 'stdout' ? io.stderr(text) : io.stdout(text));
+  const chalk = makeChalk(lines === 'stdout' ? io.stderrIsTTY : io.stdoutIsTTY, io.env);
   const text = renderSweepTable(outcome.summary, title(plan), chalk);
-  if (toFile) io.stdout(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);
-  else io.stderr(text);
-  if (html !== undefined)
+  if (lines === 'file') tableOut(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);
+  else tableOut(text);
+  if (html !== undefined) {
     writingTo(`--html ${flags.html}`, () =>
       writeFileAtomic(dirname(html), basename(html), sweepHtml(outcome.summary, pageInfo(plan))),
     );
+    if (lines === 'none') tableOut(`wrote ${flags.html}; no JSON lines (--out FILE or --json for them)\n`);
+  }
   return outcome.summary.failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * Where the JSON lines go: FILE with --out FILE; stdout with --json or --out -, or by default into a
+ * pipe or file (scripts read them there); nowhere on a terminal or with --html, where the reader
+ * wants the summary table (on stdout) and the page, not a screenful of JSON.
+ */
+function linesTo(flags: SweepFlags, io: CliIO): 'file' | 'stdout' | 'none' {
+  if (flags.out !== undefined) return flags.out === '-' ? 'stdout' : 'file';
+  if (flags.json === true) return 'stdout';
+  return flags.html === undefined && !io.stdoutIsTTY ? 'stdout' : 'none';
 }
 
 export function sweepMergeCommand(files: string[], flags: SweepMergeFlags, io: CliIO): number {

@@ -65,7 +65,7 @@ export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): P
   }
   const pcap = pcapFlag(flags, io.cwd);
   const filter = parseFilterFlag(flags.filter);
-  const bytes = bytesFlag(flags.bytes, flags.json === true, io);
+  const bytes = bytesFlag(flags.bytes, flags.json === true);
   const fromUs = durationFlag('--from', flags.from, true) ?? 0;
   const untilUs = durationFlag('--until', flags.until);
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
@@ -200,12 +200,12 @@ function traceWith(
 }
 
 /**
- * --bytes none|short|full. Default: `short` on a terminal, so each datagram stays one
- * readable line; `full` into a pipe or file (and always with --json), so saved traces
- * and programs get every byte.
+ * --bytes none|short|fit|full. Default: `fit` for text, terminal or not, so each datagram is one
+ * line of at most 120 columns that says how many bytes it cut; `full` with --json, so programs get
+ * every byte (`fit` is a width of text: JSON takes it as `full`).
  */
-function bytesFlag(value: string | undefined, json: boolean, io: CliIO): BytesMode {
-  if (value === undefined) return io.stdoutIsTTY && !json ? 'short' : 'full';
+function bytesFlag(value: string | undefined, json: boolean): BytesMode {
+  if (value === undefined) return json ? 'full' : 'fit';
   if (!(BYTES_MODES as readonly string[]).includes(value))
     throw new UsageError(`--bytes: expected ${BYTES_MODES.join(', ')}, got "${value}"`);
   return value as BytesMode;

@@ -25,11 +25,16 @@ const TRACE_HEADER = '    time  dir   event        messages | bytes';
 /** Width of the direction column, its spacing included: one client, and more (`at S:c16` fits). */
 const DIR_WIDTH = { one: 6, many: 9 };
 
-/** How much of each datagram's raw bytes a trace shows: none, the first 16 then `…`, or all. */
-export type BytesMode = 'none' | 'short' | 'full';
-export const BYTES_MODES: readonly BytesMode[] = ['none', 'short', 'full'];
+/**
+ * How much of each datagram's raw bytes a trace shows: none, the first 16 then `…`, as many as
+ * keep the line within FIT_COLUMNS then `… +N B` (text only), or all.
+ */
+export type BytesMode = 'none' | 'short' | 'fit' | 'full';
+export const BYTES_MODES: readonly BytesMode[] = ['none', 'short', 'fit', 'full'];
 /** Bytes shown by `short`. */
 const SHORT_BYTES = 16;
+/** The width a `fit` line keeps to: a common terminal's, with room for its margin. */
+const FIT_COLUMNS = 120;
 
 export interface FormatOptions {
   /** Default `full`. */
@@ -55,15 +60,21 @@ export function formatEvent(event: TraceEvent, options: FormatOptions = {}): str
       const parts = event.messages.map(
         (m, i) => describe(m, event.from, event.forms?.[i] ?? null) + annotation(event.notes[i], event.transmission[i]),
       );
-      return `${t}  ${dir}send         ${parts.join(' ; ')}${rawBytes(event.bytes, bytes)}`;
+      return withBytes(`${t}  ${dir}send         ${parts.join(' ; ')}`, event.bytes, bytes);
     }
     case 'drop':
-      return (
+      return withBytes(
         `${t}  ${dir}DROP(${event.cause})`.padEnd(27 + width) +
-        `${event.messages.map((m) => describe(m, event.from)).join(' ; ')}${rawBytes(event.bytes, bytes)}`
+          event.messages.map((m) => describe(m, event.from)).join(' ; '),
+        event.bytes,
+        bytes,
       );
     case 'dup-arrival':
-      return `${t}  ${dir}LINK-DUP     ${event.messages.map((m) => describe(m, other(event.to))).join(' ; ')}${rawBytes(event.bytes, bytes)}`;
+      return withBytes(
+        `${t}  ${dir}LINK-DUP     ${event.messages.map((m) => describe(m, other(event.to))).join(' ; ')}`,
+        event.bytes,
+        bytes,
+      );
     case 'ack':
       return `${t}  ${dir}ack          ${describe(event.message, other(event.at))}: ${OUTCOME_TEXT[event.outcome]}`;
     case 'duplicate':
@@ -155,13 +166,29 @@ function other(role: Role): Role {
   return role === 'client' ? 'server' : 'client';
 }
 
-/** The ` | bytes` column of a line. */
-function rawBytes(bytes: Uint8Array, mode: BytesMode): string {
-  if (mode === 'none') return '';
-  if (mode === 'short' && bytes.length > SHORT_BYTES) return ` | ${toHex(bytes.subarray(0, SHORT_BYTES))} …`;
-  return ` | ${toHex(bytes)}`;
+/** A line and its ` | bytes` column. */
+function withBytes(line: string, bytes: Uint8Array, mode: BytesMode): string {
+  if (mode === 'none') return line;
+  if (mode === 'short' && bytes.length > SHORT_BYTES) return `${line} | ${toHex(bytes.subarray(0, SHORT_BYTES))} …`;
+  if (mode === 'fit') return `${line} | ${fittedHex(bytes, FIT_COLUMNS - line.length - 3)}`;
+  return `${line} | ${toHex(bytes)}`;
 }
 
+/**
+ * The hex of `bytes` within `room` characters: all of it if it fits, else the most leading
+ * bytes that fit beside `… +N B` (N the bytes cut; never fewer than none, so a line whose
+ * text alone is too wide still says how many bytes it left out).
+ */
+function fittedHex(bytes: Uint8Array, room: number): string {
+  if (bytes.length * 3 - 1 <= room) return toHex(bytes);
+  // k bytes of hex take 3k - 1 characters, ` … +N B` takes 6 and N's digits.
+  let shown = Math.min(bytes.length - 1, Math.floor((room + 1) / 3));
+  while (shown > 0 && shown * 3 - 1 + 6 + String(bytes.length - shown).length > room) shown--;
+  if (shown <= 0) return `… +${bytes.length} B`;
+  return `${toHex(bytes.subarray(0, shown))} … +${bytes.length - shown} B`;
+}
+
+/** `fit` is a width of text: JSON takes it as `full`. */
 function jsonHex(bytes: Uint8Array, mode: BytesMode): { hex?: string; hexTruncated?: true } {
   if (mode === 'none') return {};
   if (mode === 'short' && bytes.length > SHORT_BYTES)
