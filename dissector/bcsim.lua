@@ -14,7 +14,9 @@
 --   * Decodes every message type with fields named after `bcsim decode --json`.
 --   * Expert info, one summary per kind (so Wireshark groups it): malformed
 --     datagrams (by code; offset and reason in the tree, worded as bcsim's decoder
---     words them), fragment / reliable / ACK retransmissions in the capture.
+--     words them), in the capture: data sent again (fragment / reliable retransmits,
+--     `[RETRANSMIT #n]` as in `bcsim trace`) and ACKs sent again (ACK repeats; a
+--     stock entry's 4th to 9th send is `[DEAD-ZONE ACK, pass 2]`, as in the trace).
 --   * The wire forms real reimplementations send (DECISIONS.md 30) are read, not
 --     called malformed: each deviation is a bc.deviation item worded as `bcsim
 --     decode` words it, and an expert note by code. The heuristic takes stock-form
@@ -417,11 +419,19 @@ local F = {
   ack_fragment = ProtoField.bool('bc.ack.fragment', 'Fragment ACK'),
   ack_low_type = ProtoField.bool('bc.ack.low_type', 'Low-type ACK (type < 0x32)'),
   ack_frag_index = ProtoField.uint8('bc.ack.frag_index', 'Acknowledged fragment index', base.DEC),
-  retransmission = ProtoField.bool('bc.retransmission', 'Retransmission'),
-  retransmission_kind = ProtoField.string('bc.retransmission.kind', 'Retransmission kind'),
-  retransmission_first = ProtoField.framenum('bc.retransmission.first_frame', 'First sent in frame', base.NONE,
+  retransmit = ProtoField.bool('bc.retransmit', 'Retransmit', base.NONE, nil, nil, 'A reliable data message (or fragment) sent again'),
+  retransmit_kind = ProtoField.string('bc.retransmit.kind', 'Retransmit kind', base.ASCII, 'fragment or reliable'),
+  retransmit_first = ProtoField.framenum('bc.retransmit.first_frame', 'First sent in frame', base.NONE,
     frametype and frametype.RETRANS_PREV or nil),
-  retransmission_count = ProtoField.uint32('bc.retransmission.count', 'Times sent before', base.DEC),
+  retransmit_number = ProtoField.uint32('bc.retransmit.number', 'Retransmit number', base.DEC, nil, nil,
+    'Sends before this one: the #n of bcsim trace\'s [RETRANSMIT #n]'),
+  ack_sends = ProtoField.uint32('bc.ack.sends', 'ACK send number', base.DEC, nil, nil,
+    'Which send of this ACK this is, by this sender, since the message it acknowledges was first sent (1: the first)'),
+  ack_repeat = ProtoField.bool('bc.ack.repeat', 'ACK repeat', base.NONE, nil, nil, 'The same ACK sent again by the same sender'),
+  ack_first = ProtoField.framenum('bc.ack.first_frame', 'ACK first sent in frame', base.NONE,
+    frametype and frametype.DUP_ACK or nil),
+  ack_dead_zone = ProtoField.bool('bc.ack.dead_zone', 'Dead-zone ACK (pass 2)', base.NONE, nil, nil,
+    'The 4th to 9th send of a stock two-pass ACK-outbox entry: only pass 2 sends it (preference bc.dead_zone)'),
   strict = ProtoField.bool('bc.strict', 'Stock form', base.NONE, nil, nil, 'The datagram reads in the stock form (else only in the forms of DECISIONS.md 30)'),
   length_u8 = ProtoField.uint8('bc.length_u8', 'Length (one byte)', base.DEC, nil, nil, 'A reimplementation\'s one-byte total length (DECISIONS.md 30)'),
   flags_u8 = ProtoField.uint8('bc.flags_u8', 'Flags byte', base.HEX, nil, nil, 'A reimplementation\'s flags byte after a one-byte length (DECISIONS.md 30)'),
@@ -441,8 +451,8 @@ local E = {
     expert.group.SEQUENCE, expert.severity.WARN),
   reliable_retransmission = ProtoExpert.new('bc.reliable_retransmission', 'Reliable message retransmission',
     expert.group.SEQUENCE, expert.severity.NOTE),
-  ack_retransmission = ProtoExpert.new('bc.ack_retransmission', 'ACK retransmission',
-    expert.group.SEQUENCE, expert.severity.NOTE),
+  ack_repeat = ProtoExpert.new('bc.ack_repeat', 'ACK repeat', expert.group.SEQUENCE, expert.severity.NOTE),
+  ack_dead_zone = ProtoExpert.new('bc.ack_dead_zone', 'Dead-zone ACK (pass 2)', expert.group.SEQUENCE, expert.severity.NOTE),
   plaintext = ProtoExpert.new('bc.plaintext', 'Plaintext datagram (not AlbyRules-encrypted)',
     expert.group.PROTOCOL, expert.severity.CHAT),
   oversize = ProtoExpert.new('bc.oversize', 'Datagram over the 512-byte limit',
@@ -451,7 +461,7 @@ local E = {
     expert.group.PROTOCOL, expert.severity.NOTE),
   dropped = ProtoExpert.new('bc.dropped.expert', "Dropped by bcsim's link", expert.group.SEQUENCE, expert.severity.WARN),
 }
-bc.experts = { E.malformed, E.fragment_retransmission, E.reliable_retransmission, E.ack_retransmission, E.plaintext, E.oversize, E.deviation, E.dropped }
+bc.experts = { E.malformed, E.fragment_retransmission, E.reliable_retransmission, E.ack_repeat, E.ack_dead_zone, E.plaintext, E.oversize, E.deviation, E.dropped }
 
 -- Expert summaries name the kind only (and the cause or code where there are a
 -- few): Wireshark's Expert Information groups items by summary, so a per-item
@@ -483,9 +493,11 @@ bc.prefs.reading = Pref.enum('Reading', READING_AUTO,
     { 2, 'Encrypted', READING_ENCRYPTED },
     { 3, 'Plaintext', READING_PLAINTEXT },
   }, false)
+bc.prefs.dead_zone = Pref.bool('Mark dead-zone ACKs', true,
+  'Call an ACK entry\'s 4th to 9th send a dead-zone (pass 2) ACK, as the stock two-pass ACK-outbox sends them (DECISIONS.md 8-10); turn off for a peer with another ACK-outbox')
 
 -- Per-capture state, reset by init() whenever a file is (re)loaded.
--- frames[n]: what the first pass decided for frame n (reading, retransmission marks),
+-- frames[n]: what the first pass decided for frame n (reading, retransmit and ACK send marks),
 -- so that later passes (and the GUI's random access) show the same.
 -- senders[key]: per direction (src endpoint > dst endpoint), the reliable data
 -- messages and ACK entries seen so far. conversations[key]: the last reading that
@@ -564,12 +576,12 @@ local function analyse(frame_number, parsed, bytes, forward, reverse)
     if message.type == 0x01 then
       local key = message.seq .. '|' .. message.flags .. '|' .. key_part(message.frag_index)
       local seen = sender.acks[key]
-      if seen then
-        seen.count = seen.count + 1
-        marks[index] = { kind = 'ack', first = seen.first, count = seen.count }
-      else
-        sender.acks[key] = { first = frame_number, count = 0 }
+      if not seen then
+        seen = { first = frame_number, count = 0 }
+        sender.acks[key] = seen
       end
+      seen.count = seen.count + 1
+      marks[index] = { kind = 'ack', first = seen.first, sends = seen.count }
     elseif message.reliable then
       local category = (message.type < 0x32) and 'low' or 'high'
       local key = category .. '|' .. message.seq .. '|' .. key_part(message.frag_index)
@@ -577,7 +589,7 @@ local function analyse(frame_number, parsed, bytes, forward, reverse)
       local seen = sender.data[key]
       if seen and seen.payload == payload and seen.frag_count == message.frag_count and seen.type == message.type then
         seen.count = seen.count + 1
-        marks[index] = { kind = message.fragment and 'fragment' or 'reliable', first = seen.first, count = seen.count }
+        marks[index] = { kind = message.fragment and 'fragment' or 'reliable', first = seen.first, number = seen.count }
       else
         -- A new message with this seq (the first, or one after the seq wrapped):
         -- the receiver's ACKs of it are new ACKs again.
@@ -632,28 +644,53 @@ local function describe(message, peer_id)
   return text .. ' len=' .. message.size
 end
 
-local RETRANSMISSION_TEXT = {
-  fragment = 'Fragment retransmission', reliable = 'Reliable message retransmission', ack = 'ACK retransmission',
-}
-local RETRANSMISSION_EXPERT = {
-  fragment = E.fragment_retransmission, reliable = E.reliable_retransmission, ack = E.ack_retransmission,
-}
+local RETRANSMIT_TEXT = { fragment = 'Fragment retransmission', reliable = 'Reliable message retransmission' }
+local RETRANSMIT_EXPERT = { fragment = E.fragment_retransmission, reliable = E.reliable_retransmission }
 
-local function add_retransmission(tree, range, message, mark)
-  local what
-  if message.type == 0x01 then
-    what = 'ack seq ' .. message.seq .. (message.frag_index ~= nil and (' fragment ' .. message.frag_index) or '')
-  else
-    what = 'seq ' .. message.seq .. (message.frag_index ~= nil and (' fragment ' .. message.frag_index) or '')
-  end
-  local item = tree:add(F.retransmission, range, true)
-  item:set_text(RETRANSMISSION_TEXT[mark.kind] .. ': ' .. what .. ', first sent in frame ' .. mark.first .. ', sent ' ..
-    mark.count .. ' time' .. (mark.count == 1 and '' or 's') .. ' before')
+-- The stock two-pass ACK-outbox (DECISIONS.md 8-10): pass 1 sends an entry 3 times,
+-- pass 2 its 4th to 9th sends, and the 9th frees it; the next send is a new entry's first.
+local ACK_PASS_ONE_SENDS, ACK_FREE_AT_SENDS = 3, 9
+
+local function dead_zone(mark)
+  return bc.prefs.dead_zone and (mark.sends - 1) % ACK_FREE_AT_SENDS >= ACK_PASS_ONE_SENDS
+end
+
+-- The words of `bcsim trace` (src/model/trace/format.ts): [RETRANSMIT #n] on data
+-- sent again, [DEAD-ZONE ACK, pass 2] on a pass-2 ACK; an ACK sent again is a repeat.
+local function tag(mark)
+  if not mark then return nil end
+  if mark.kind ~= 'ack' then return 'RETRANSMIT #' .. mark.number end
+  if dead_zone(mark) then return 'DEAD-ZONE ACK, pass 2' end
+  if mark.sends > 1 then return 'ACK REPEAT, send ' .. mark.sends end
+  return nil
+end
+
+local function add_retransmit(tree, range, message, mark)
+  local what = 'seq ' .. message.seq .. (message.frag_index ~= nil and (' fragment ' .. message.frag_index) or '')
+  local item = tree:add(F.retransmit, range, true)
+  item:set_text(RETRANSMIT_TEXT[mark.kind] .. ' #' .. mark.number .. ': ' .. what .. ', first sent in frame ' ..
+    mark.first .. ', sent ' .. mark.number .. ' time' .. (mark.number == 1 and '' or 's') .. ' before')
   item:set_generated()
-  tree:add(F.retransmission_kind, range, mark.kind):set_generated()
-  tree:add(F.retransmission_first, range, mark.first):set_generated()
-  tree:add(F.retransmission_count, range, mark.count):set_generated()
-  tree:add_tvb_expert_info(RETRANSMISSION_EXPERT[mark.kind], range, RETRANSMISSION_TEXT[mark.kind])
+  tree:add(F.retransmit_kind, range, mark.kind):set_generated()
+  tree:add(F.retransmit_first, range, mark.first):set_generated()
+  tree:add(F.retransmit_number, range, mark.number):set_generated()
+  tree:add_tvb_expert_info(RETRANSMIT_EXPERT[mark.kind], range, RETRANSMIT_TEXT[mark.kind])
+end
+
+local function add_ack_sends(tree, range, mark)
+  tree:add(F.ack_sends, range, mark.sends):set_generated()
+  if mark.sends > 1 then
+    local item = tree:add(F.ack_repeat, range, true)
+    item:set_text('ACK repeat: send ' .. mark.sends .. ', first sent in frame ' .. mark.first)
+    item:set_generated()
+    tree:add(F.ack_first, range, mark.first):set_generated()
+  end
+  if dead_zone(mark) then
+    tree:add(F.ack_dead_zone, range, true):set_generated()
+    tree:add_tvb_expert_info(E.ack_dead_zone, range, 'Dead-zone ACK (pass 2)')
+  elseif mark.sends > 1 then
+    tree:add_tvb_expert_info(E.ack_repeat, range, 'ACK repeat')
+  end
 end
 
 
@@ -671,7 +708,8 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
   local range = tvb(message.offset, message.size)
   local label = describe(message, peer_id)
   local item = tree:add(F.message, range)
-  item:set_text('Message ' .. index .. ': ' .. label .. (mark and ' [' .. RETRANSMISSION_TEXT[mark.kind] .. ']' or ''))
+  local mark_tag = tag(mark)
+  item:set_text('Message ' .. index .. ': ' .. label .. (mark_tag and ' [' .. mark_tag .. ']' or ''))
   item:add(F.offset, range, message.offset):set_generated()
   item:add(F.type, tvb(message.offset, 1))
   item:add(F.name, range, message_name(message, peer_id)):set_generated()
@@ -730,7 +768,11 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
       item:add(F.opcode, tvb(message.payload_offset, 1))
     end
   end
-  if mark then add_retransmission(item, range, message, mark) end
+  if mark and mark.kind == 'ack' then
+    add_ack_sends(item, range, mark)
+  elseif mark then
+    add_retransmit(item, range, message, mark)
+  end
   return item
 end
 
@@ -780,7 +822,8 @@ local function dissect(tvb, pinfo, tree, wire, n)
   local summary = {}
   for index, message in ipairs(parsed.messages) do
     local text = describe(message, parsed.peer_id)
-    if frame.marks[index] then text = text .. ' [RETRANSMIT]' end
+    local mark_tag = tag(frame.marks[index])
+    if mark_tag then text = text .. ' [' .. mark_tag .. ']' end
     summary[#summary + 1] = text
   end
   local direction = (parsed.peer_id == 0x01) and 'S>C' or 'C>S'

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeDatagram, decodeDialect, decrypt, encrypt } from '../../src/core/codec/index.js';
 import { DIALECT_SESSION, dialectBytes } from '../support/dialect-traffic.js';
 import { checkFrame } from './expect-frame.js';
+import type { Mark } from './expect-frame.js';
 import { UNREGISTERED_ADDRESSING, dissect, matchFrames, requireWireshark, tshark, writeCapture } from './tshark.js';
 import type { TsharkOptions, WirePacket } from './tshark.js';
 
@@ -92,15 +93,23 @@ describe('the dissector on the wire forms of DECISIONS.md 30', () => {
     const frames = matchFrames(dissect(writeCapture(work, 'dialect-random', packets), options), packets);
     // Retransmission marks are not what this test is about: a seq seen again would carry one.
     frames.forEach((frame, i) => {
-      const marked = frame.bc!.messages.map((m) =>
-        m.fields['bc.retransmission']
-          ? {
-              kind: m.fields['bc.retransmission.kind'][0] as 'ack' | 'reliable',
-              first: Number(m.fields['bc.retransmission.first_frame'][0]),
-              count: Number(m.fields['bc.retransmission.count'][0]),
-            }
-          : undefined,
-      );
+      const marked = frame.bc!.messages.map((m): Mark | undefined => {
+        const f = m.fields;
+        if (f['bc.retransmit'])
+          return {
+            kind: f['bc.retransmit.kind'][0] as 'reliable',
+            first: Number(f['bc.retransmit.first_frame'][0]),
+            number: Number(f['bc.retransmit.number'][0]),
+          };
+        if (f['bc.ack.sends'])
+          return {
+            kind: 'ack',
+            first: Number(f['bc.ack.first_frame']?.[0] ?? frame.number),
+            sends: Number(f['bc.ack.sends'][0]),
+            deadZone: f['bc.ack.dead_zone'] !== undefined,
+          };
+        return undefined;
+      });
       checkFrame(frame, packets[i].bytes, plains[i], 'encrypted', marked);
     });
   });

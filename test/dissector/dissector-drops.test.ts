@@ -118,15 +118,21 @@ describe('expert info grouped by kind', () => {
     expect(fragment).toHaveLength(1);
     expect(fragment[0].summary).toBe('Fragment retransmission');
     expect(fragment[0].count).toBeGreaterThan(30);
-    expect(summaries.filter((s) => s.summary.startsWith('ACK retransmission'))).toHaveLength(1);
+    expect(summaries.filter((s) => s.summary.startsWith('ACK repeat'))).toHaveLength(1);
+    expect(summaries.filter((s) => s.summary.startsWith('Dead-zone ACK'))).toHaveLength(1);
     // Every row is one of the kinds the dissector documents.
-    for (const s of summaries)
-      expect(['Fragment retransmission', 'Reliable message retransmission', 'ACK retransmission']).toContain(s.summary);
+    const kinds = [
+      'Fragment retransmission',
+      'Reliable message retransmission',
+      'ACK repeat',
+      'Dead-zone ACK (pass 2)',
+    ];
+    for (const s of summaries) expect(kinds).toContain(s.summary);
     // The details stay in the tree, on the retransmission item.
     const frames = dissect(file, options);
     const marked = frames
       .flatMap((f) => f.bc!.messages)
-      .filter((m) => m.fields['bc.retransmission.kind']?.[0] === 'fragment');
+      .filter((m) => m.fields['bc.retransmit.kind']?.[0] === 'fragment');
     expect(marked.length).toBe(fragment[0].count);
   });
 });

@@ -17,6 +17,7 @@ import {
   parseHex,
 } from '../../src/core/codec/index.js';
 import type { AckJson, DataJson, Message } from '../../src/core/codec/index.js';
+import { DEAD_ZONE_MARK, RETRANSMIT_MARK } from '../../src/model/trace/index.js';
 import { cli } from '../support/cli.js';
 import { checkFrame } from './expect-frame.js';
 import type { Mark, TraceSend } from './expect-frame.js';
@@ -28,6 +29,7 @@ import {
   dissect,
   matchFrames,
   requireWireshark,
+  tshark,
   writeCapture,
 } from './tshark.js';
 import type { Addressing, Frame, TsharkOptions, WirePacket } from './tshark.js';
@@ -55,17 +57,22 @@ function packetsOf(sends: readonly TraceSend[], encrypted: boolean): WirePacket[
   });
 }
 
+/** The stock two-pass ACK-outbox frees an entry at its 9th send; sends 4 to 9 are pass 2's. */
+const ACK_FREE_AT = 9;
+const ACK_PASS_ONE = 3;
+
 /**
  * The marks the dissector must set, from bcsim's own notes for data messages
  * (a `retransmit` note, with `transmission` earlier sends, first sent at the
  * `first-send` of the same sender, category, seq and fragment) and, for ACKs,
- * from the rule the dissector documents: the same ACK entry (seq, flags,
- * fragment index) sent again by the same sender since the message it
- * acknowledges was first sent.
+ * from the rule the dissector documents: the sends of the same ACK (seq, flags,
+ * fragment index) by the same sender since the message it acknowledges was
+ * first sent, and, counted per stock entry (freed at its 9th send), its 4th to
+ * 9th sends as dead-zone ones.
  */
 function expectedMarks(sends: readonly TraceSend[], frames: readonly Frame[]): Array<Array<Mark | undefined>> {
   const firstData = new Map<string, number>();
-  const acks = new Map<string, { first: number; count: number }>();
+  const acks = new Map<string, { first: number; sends: number }>();
   return sends.map((s, i) => {
     const frame = frames[i].number;
     const other = s.from === 'server' ? 'client' : 'server';
@@ -73,13 +80,11 @@ function expectedMarks(sends: readonly TraceSend[], frames: readonly Frame[]): A
       if (m.type === 1) {
         const ack = m as AckJson;
         const key = `${s.client}|${s.from}|${ack.seq}|${ack.flags}|${ack.fragIndex ?? '-'}`;
-        const seen = acks.get(key);
-        if (!seen) {
-          acks.set(key, { first: frame, count: 0 });
-          return undefined;
-        }
-        seen.count++;
-        return { kind: 'ack', first: seen.first, count: seen.count };
+        const seen = acks.get(key) ?? { first: frame, sends: 0 };
+        acks.set(key, seen);
+        seen.sends++;
+        const deadZone = (seen.sends - 1) % ACK_FREE_AT >= ACK_PASS_ONE;
+        return { kind: 'ack', first: seen.first, sends: seen.sends, deadZone };
       }
       const data = m as DataJson;
       if (!data.reliable) return undefined;
@@ -88,7 +93,7 @@ function expectedMarks(sends: readonly TraceSend[], frames: readonly Frame[]): A
       if (m.note === 'retransmit') {
         const first = firstData.get(key);
         if (first === undefined) throw new Error(`trace: retransmit of ${key} before its first send`);
-        return { kind: data.fragment ? 'fragment' : 'reliable', first, count: m.transmission };
+        return { kind: data.fragment ? 'fragment' : 'reliable', first, number: m.transmission };
       }
       firstData.set(key, frame);
       for (const flags of low ? [2, 3] : [0, 1]) {
@@ -118,11 +123,13 @@ function checkCapture(
     const decoded = decodeResultToJson(plain, decodeDatagram(plain));
     expect(decoded.messages).toEqual(s.messages.map(({ note: _n, transmission: _t, ...m }) => m));
     checkFrame(matched[i], packets[i].bytes, plain, reading, marks[i]);
-    // bcsim's own view of retransmissions agrees: every retransmit and every
-    // dead-zone (pass 2) ACK, which re-sends an existing outbox entry, is marked.
+    // One vocabulary with the trace: exactly its retransmits are retransmits, exactly
+    // its dead-zone (pass 2) ACKs are dead-zone ACKs, and an ACK is never a retransmit.
     s.messages.forEach((m, k) => {
-      if (m.note === 'retransmit' || m.note === 'dead-zone-ack')
-        expect(marks[i][k], `frame ${matched[i].number} message ${k + 1}`).toBeDefined();
+      const mark = marks[i][k];
+      const at = `frame ${matched[i].number} message ${k + 1}`;
+      expect(mark !== undefined && mark.kind !== 'ack', at).toBe(m.note === 'retransmit');
+      expect(mark?.kind === 'ack' && mark.deadZone, at).toBe(m.note === 'dead-zone-ack');
     });
   });
   return marks;
@@ -151,8 +158,9 @@ function checkStockCapture(
   expect(firstFragments.map((n) => n.fields['bc.flags_len'][0].slice(0, 4))).toEqual(['0xa1', '0xa1', '0xa0']);
   expect(firstFragments.map((n) => n.fields['bc.frag_index'][0])).toEqual(['0', '1', '2']);
 
-  // The retransmissions are flagged: exactly as many as bcsim made, fragments and others; ACKs too.
-  const flagged = (kind: Mark['kind']): number => marks.flat().filter((m) => m?.kind === kind).length;
+  // The retransmits are flagged: exactly as many as bcsim made, fragments and others; ACK repeats apart.
+  const flagged = (kind: Mark['kind']): number =>
+    marks.flat().filter((m) => m?.kind === kind && (m.kind !== 'ack' || m.sends > 1)).length;
   const retransmits = sends.flatMap((s) => s.messages.filter((m) => m.note === 'retransmit'));
   expect(retransmits.length).toBeGreaterThanOrEqual(50);
   expect(flagged('fragment')).toBe(retransmits.filter((m) => (m as DataJson).fragment).length);
@@ -160,7 +168,10 @@ function checkStockCapture(
   expect(flagged('ack')).toBeGreaterThan(0);
   const experts = frames.flatMap((f) => f.bc!.messages.flatMap((n) => n.experts.map((e) => e.field)));
   expect(experts.filter((e) => e === 'bc.fragment_retransmission').length).toBe(flagged('fragment'));
-  expect(experts.filter((e) => e === 'bc.ack_retransmission').length).toBe(flagged('ack'));
+  const deadZone = marks.flat().filter((m) => m?.kind === 'ack' && m.deadZone).length;
+  expect(deadZone).toBeGreaterThan(0);
+  expect(experts.filter((e) => e === 'bc.ack_dead_zone').length).toBe(deadZone);
+  expect(experts.filter((e) => e === 'bc.ack_repeat').length).toBe(flagged('ack') - deadZone);
 }
 
 let work: string;
@@ -203,7 +214,33 @@ describe('the Wireshark dissector in tshark', () => {
     const one = dissect(file, options).map((f) => f.bc);
     const two = dissect(file, { ...options, twoPass: true }).map((f) => f.bc);
     expect(two).toEqual(one);
-    expect(one.flatMap((bc) => bc!.messages).filter((n) => n.fields['bc.retransmission']).length).toBeGreaterThan(0);
+    expect(one.flatMap((bc) => bc!.messages).filter((n) => n.fields['bc.retransmit']).length).toBeGreaterThan(0);
+    expect(one.flatMap((bc) => bc!.messages).filter((n) => n.fields['bc.ack.repeat']).length).toBeGreaterThan(0);
+  });
+
+  it("the Info column speaks the trace's words: [RETRANSMIT #n] on data, ACK REPEAT or DEAD-ZONE ACK on ACKs", async () => {
+    const sends = await traceSends(['fragment-ack-bug', '--mode', 'stock', '--until', '60s']);
+    const packets = packetsOf(sends, true);
+    const file = writeCapture(work, 'info', packets);
+    const frames = matchFrames(dissect(file, options), packets);
+    const rows = tshark(file, ['-T', 'fields', '-e', 'frame.number', '-e', '_ws.col.Info'], options).trim().split('\n');
+    const info = new Map(rows.map((row) => [Number(row.split('\t')[0]), row.split('\t')[1]]));
+    sends.forEach((s, i) => {
+      const text = info.get(frames[i].number) ?? '';
+      const expected = s.messages.flatMap((m) =>
+        m.note === 'retransmit'
+          ? [`${RETRANSMIT_MARK}${m.transmission}]`]
+          : m.note === 'dead-zone-ack'
+            ? [DEAD_ZONE_MARK]
+            : [],
+      );
+      expect(text.match(/ \[(RETRANSMIT #\d+|DEAD-ZONE ACK, pass 2)\]/g) ?? [], text).toEqual(expected);
+    });
+    const texts = [...info.values()];
+    expect(texts.filter((t) => / \[DEAD-ZONE ACK, pass 2\]/.test(t)).length).toBeGreaterThan(0);
+    // Pass 1's repeats are ACK repeats; an ACK is never called a retransmit.
+    expect(texts.filter((t) => /ack seq=\d+[^,]* \[ACK REPEAT, send [23]\]/.test(t)).length).toBeGreaterThan(0);
+    expect(texts.filter((t) => /ack seq=[^,]*\[RETRANSMIT/.test(t))).toEqual([]);
   });
 
   it('a plaintext capture (`bcsim run --pcap --pcap-plaintext`) decodes, shown as the plaintext reading', async () => {
@@ -267,7 +304,7 @@ describe('the Wireshark dissector in tshark', () => {
     const script: Array<[fromServer: boolean, messages: Message[], marks: Array<Mark | undefined>]> = [
       [false, [game(5, [0x07, 1])], []], // 1
       [true, [ack(5, 0)], []], // 2
-      [true, [ack(5, 0)], [{ kind: 'ack', first: 2, count: 1 }]], // 3: the same ACK again
+      [true, [ack(5, 0)], [{ kind: 'ack', first: 2, sends: 2, deadZone: false }]], // 3: the same ACK again
       [false, [keepalive], []], // 4: seq 5 of the low category is another message
       [true, [ack(5, 2)], []], // 5: so is its ACK
       [false, [game(5, [0x07, 2])], []], // 6: seq 5 again with another payload: a new message (after a u16 wrap)
@@ -276,31 +313,37 @@ describe('the Wireshark dissector in tshark', () => {
         false,
         [game(5, [0x07, 2]), keepalive],
         [
-          { kind: 'reliable', first: 6, count: 1 },
-          { kind: 'reliable', first: 4, count: 1 },
+          { kind: 'reliable', first: 6, number: 1 },
+          { kind: 'reliable', first: 4, number: 1 },
         ],
       ], // 8
       [
         true,
         [ack(5, 0), ack(5, 2)],
         [
-          { kind: 'ack', first: 7, count: 1 },
-          { kind: 'ack', first: 5, count: 1 },
+          { kind: 'ack', first: 7, sends: 2, deadZone: false },
+          { kind: 'ack', first: 5, sends: 2, deadZone: false },
         ],
       ], // 9
       [false, [game(6, [0x21, 1], [0, 2]), game(6, [2], [1, null])], []], // 10: two fragments of seq 6
       [true, [ack(6, 1, 0), ack(6, 1, 1)], []], // 11
-      [false, [game(6, [2], [1, null])], [{ kind: 'fragment', first: 10, count: 1 }]], // 12: fragment 1 again
+      [false, [game(6, [2], [1, null])], [{ kind: 'fragment', first: 10, number: 1 }]], // 12: fragment 1 again
       [
         true,
         [ack(6, 1, 1), ack(6, 1, 0)],
         [
-          { kind: 'ack', first: 11, count: 1 },
-          { kind: 'ack', first: 11, count: 1 },
+          { kind: 'ack', first: 11, sends: 2, deadZone: false },
+          { kind: 'ack', first: 11, sends: 2, deadZone: false },
         ],
       ], // 13
-      [false, [game(6, [0x21, 1], [0, 2])], [{ kind: 'fragment', first: 10, count: 1 }]], // 14
-      [false, [game(6, [2], [1, null])], [{ kind: 'fragment', first: 10, count: 2 }]], // 15
+      [false, [game(6, [0x21, 1], [0, 2])], [{ kind: 'fragment', first: 10, number: 1 }]], // 14
+      [false, [game(6, [2], [1, null])], [{ kind: 'fragment', first: 10, number: 2 }]], // 15
+      // 16-25: one ACK sent 10 times: pass 1's 3 sends, pass 2's 4th to 9th (dead zone), then a new entry's first.
+      ...Array.from({ length: 10 }, (_, k): [boolean, Message[], Array<Mark | undefined>] => [
+        true,
+        [ack(7, 0)],
+        [{ kind: 'ack', first: 16, sends: k + 1, deadZone: k >= 3 && k < 9 }],
+      ]),
     ];
     const plains = script.map(([fromServer, messages]) => {
       const encoded = encodeDatagram({ peerId: fromServer ? 1 : 2, messages });
@@ -321,7 +364,8 @@ describe('the Wireshark dissector in tshark', () => {
       writeCapture(work, 'marks-two', [...packets.slice(0, 2), { ...packets[0], t: 0.5, client: 2 }]),
       options,
     );
-    expect(other.map((f) => f.bc!.messages[0].fields['bc.retransmission'])).toEqual([undefined, undefined, undefined]);
+    expect(other.map((f) => f.bc!.messages[0].fields['bc.retransmit'])).toEqual([undefined, undefined, undefined]);
+    expect(other.map((f) => f.bc!.messages[0].fields['bc.ack.sends'])).toEqual([undefined, ['1'], undefined]);
   });
 
   it('AlbyRules vectors: the "Decrypted BC" data source holds the plaintext, with every XOR implementation this Lua has', () => {

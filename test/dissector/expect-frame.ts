@@ -25,12 +25,15 @@ const bool = (value: boolean): string => (value ? '1' : '0');
 const hexField = (value: number, digits: number): string => `0x${value.toString(16).padStart(digits, '0')}`;
 const colonHex = (hex: string): string => (hex.toLowerCase().match(/../g) ?? []).join(':');
 
-/** The retransmission the dissector should mark on a message: kind, first frame, earlier sends. */
-export interface Mark {
-  kind: 'fragment' | 'reliable' | 'ack';
-  first: number;
-  count: number;
-}
+/**
+ * What the dissector should say of a message sent before. A data message sent
+ * again is a retransmit (`number` is the trace's `#n`: the sends before this one);
+ * every ACK carries its send count, and one sent again is an ACK repeat, a
+ * dead-zone one when it is an entry's 4th to 9th send (the stock pass 2).
+ */
+export type Mark =
+  | { kind: 'fragment' | 'reliable'; first: number; number: number }
+  | { kind: 'ack'; first: number; sends: number; deadZone: boolean };
 
 /** bc.* fields tshark must show for one message of bcsim's decode JSON (nothing more, nothing less). */
 function expectedMessageFields(
@@ -75,11 +78,18 @@ function expectedMessageFields(
       f['bc.opcode'] = [`0x${data.payloadHex.slice(0, 2).toLowerCase()}`];
     }
   }
-  if (mark) {
-    f['bc.retransmission'] = ['1'];
-    f['bc.retransmission.kind'] = [mark.kind];
-    f['bc.retransmission.first_frame'] = [String(mark.first)];
-    f['bc.retransmission.count'] = [String(mark.count)];
+  if (mark?.kind === 'ack') {
+    f['bc.ack.sends'] = [String(mark.sends)];
+    if (mark.sends > 1) {
+      f['bc.ack.repeat'] = ['1'];
+      f['bc.ack.first_frame'] = [String(mark.first)];
+    }
+    if (mark.deadZone) f['bc.ack.dead_zone'] = ['1'];
+  } else if (mark) {
+    f['bc.retransmit'] = ['1'];
+    f['bc.retransmit.kind'] = [mark.kind];
+    f['bc.retransmit.first_frame'] = [String(mark.first)];
+    f['bc.retransmit.number'] = [String(mark.number)];
   }
   if (deviations.length > 0) {
     f['bc.deviation'] = deviations.map((d) => d.note);
@@ -89,16 +99,17 @@ function expectedMessageFields(
   return f;
 }
 
-const EXPERT_OF_KIND = {
-  fragment: 'bc.fragment_retransmission',
-  reliable: 'bc.reliable_retransmission',
-  ack: 'bc.ack_retransmission',
-} as const;
-const RETRANSMISSION_TEXT = {
-  fragment: 'Fragment retransmission',
-  reliable: 'Reliable message retransmission',
-  ack: 'ACK retransmission',
-} as const;
+/** The expert a mark brings, and its summary; none for an ACK's first send. */
+function expertOf(mark: Mark | undefined): { field: string; text: string } | null {
+  if (mark === undefined) return null;
+  if (mark.kind !== 'ack')
+    return mark.kind === 'fragment'
+      ? { field: 'bc.fragment_retransmission', text: 'Fragment retransmission' }
+      : { field: 'bc.reliable_retransmission', text: 'Reliable message retransmission' };
+  if (mark.deadZone) return { field: 'bc.ack_dead_zone', text: 'Dead-zone ACK (pass 2)' };
+  if (mark.sends > 1) return { field: 'bc.ack_repeat', text: 'ACK repeat' };
+  return null;
+}
 
 /**
  * Checks one frame against bcsim's decode of the datagram's `plain` bytes: the
@@ -166,10 +177,14 @@ export function checkFrame(
     const node: Node = bc.messages[i];
     const at = `${where}, message ${i + 1}`;
     const deviations = decoded.deviations.filter((d) => d.offset >= m.offset && d.offset < m.offset + m.size);
-    expect(node.fields, at).toEqual(expectedMessageFields(m, marks[i], deviations));
-    const mark = marks[i];
+    // An ACK of a datagram that parses always has its send count; unless told otherwise, its first.
+    const firstSend: Mark | undefined =
+      decoded.ok && m.type === 1 ? { kind: 'ack', first: frame.number, sends: 1, deadZone: false } : undefined;
+    const mark = marks[i] ?? firstSend;
+    expect(node.fields, at).toEqual(expectedMessageFields(m, mark, deviations));
+    const expert = expertOf(mark);
     const experts: Array<[string, number, number, string | null]> = [];
-    if (mark) experts.push([EXPERT_OF_KIND[mark.kind], GROUP.sequence, -1, null]);
+    if (expert) experts.push([expert.field, GROUP.sequence, -1, null]);
     // One note per deviation, summarised by its code so Wireshark groups them (the bc.deviation item has decode's words).
     for (const d of deviations)
       experts.push([
@@ -188,6 +203,6 @@ export function checkFrame(
       at,
     ).toEqual(experts);
     // The summary names the kind only, so Wireshark groups them; the frame and count are fields.
-    if (mark) expect(node.experts[0].message, at).toBe(RETRANSMISSION_TEXT[mark.kind]);
+    if (expert) expect(node.experts[0].message, at).toBe(expert.text);
   });
 }

@@ -36,6 +36,7 @@ const COST_S: Readonly<Record<string, number>> = {
   'test/report/reports.test.ts': 15,
   'test/report/committed.test.ts': 14,
   'test/dissector/dissector-drops.test.ts': 13,
+  'test/dissector/dissector-profile.test.ts': 12,
   'test/capture/import-tshark.test.ts': 10,
   'test/capture/pcapng-interrupt.test.ts': 10,
   'test/cli/pipe.test.ts': 9,
