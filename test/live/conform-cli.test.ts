@@ -296,7 +296,7 @@ describe('files the documentation uses ship in the package', () => {
     const { loadConformanceRules } = await import('../../src/live/index.js');
     const shipped = readFileSync('scenarios/examples/rules.json', 'utf8');
     const readme = readFileSync('docs/live.md', 'utf8');
-    expect(readme).toContain('cp node_modules/bcsim/scenarios/examples/rules.json .');
+    expect(readme).toContain('cp "$examples/rules.json" "$examples/lossy-rules.json" .');
     expect(readme).toContain(`\`\`\`json\n${shipped}\`\`\``);
     expect(loadConformanceRules('scenarios/examples/rules.json')).toHaveLength(6);
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
