@@ -1,28 +1,47 @@
 // The terminal view of a comparison: metrics as rows, modes as columns, each
 // cell after the first coloured better (green) or worse (red) than the first.
-import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { Comparison } from './compare.js';
 import { caption } from './documents.js';
+import { columns, fittedTable, TEXT_WIDTH, wrapItems } from './fit-table.js';
 import { cell, cellVerdict, rowsFor } from './metrics-table.js';
 import { compareSettingsLine } from './settings.js';
-import { COMPACT } from './summary-table.js';
 
-export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance): string {
-  const table = new Table({
-    head: ['metric', ...comparison.runs.map((r) => r.spec.label)],
-    style: { head: [], border: [] },
-    chars: COMPACT,
-  });
-  for (const row of rowsFor(comparison)) {
-    table.push([
-      row.label,
-      ...comparison.runs.map((run, i) => {
-        const text = cell(row, run);
-        const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
-        return verdict === null ? text : verdict === 'better' ? chalk.green(text) : chalk.red(text);
-      }),
-    ]);
+/**
+ * The default text keeps to 120 columns: when the column labels would pass that, the columns are
+ * lettered A, B, … with the labels in a legend under the table. `wide` keeps the labels and long lines.
+ */
+export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance, options: { wide?: boolean } = {}) {
+  const width = options.wide ? Number.POSITIVE_INFINITY : TEXT_WIDTH;
+  const labels = comparison.runs.map((r) => r.spec.label);
+  const rows = rowsFor(comparison).map((row) => [
+    row.label,
+    ...comparison.runs.map((run, i) => {
+      const text = cell(row, run);
+      const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
+      return verdict === null ? text : verdict === 'better' ? chalk.green(text) : chalk.red(text);
+    }),
+  ]);
+  let table = fittedTable(['metric', ...labels], rows, Number.POSITIVE_INFINITY);
+  const legend: string[] = [];
+  if (table.split('\n').some((line) => columns(line) > width)) {
+    const letters = labels.map((_l, i) => String.fromCharCode(65 + i));
+    table = fittedTable(['metric', ...letters], rows, width);
+    legend.push(
+      ...wrapItems(
+        labels.map((l, i) => `${letters[i]} ${l}`),
+        ' · ',
+        width,
+        '  ',
+        'columns: ',
+      ),
+    );
   }
-  return `${chalk.bold(caption(comparison).join(' · '))}\n${compareSettingsLine(comparison)}\n${table.toString()}\n`;
+  const [settings, ...settingItems] = compareSettingsLine(comparison).split('; ');
+  return `${[
+    ...wrapItems(caption(comparison), ' · ', width, '  ').map((line) => chalk.bold(line)),
+    ...wrapItems([settings, ...settingItems], '; ', width, '  '),
+    table,
+    ...legend,
+  ].join('\n')}\n`;
 }

@@ -28,6 +28,7 @@ export { STOCK_AND_FIXED, comparisonOf, modesWithCauses, runColumn, runCompariso
 export { sensitivityModes } from './sensitivity.js';
 export type { ColumnSettings, ComparedRun, CompareOptions, Comparison, ModeSpec } from './compare.js';
 export { renderCompareTable } from './compare-table.js';
+export { TEXT_WIDTH, wrapLine } from './fit-table.js';
 export { summaryJson } from './documents.js';
 export { REPORT_FILES, writeReport } from './write.js';
 export { renderRtypeReproduction } from './rtype-reproduce-table.js';

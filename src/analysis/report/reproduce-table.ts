@@ -4,27 +4,36 @@ import type { ChalkInstance } from 'chalk';
 import type { AckOutboxReproduction, FragmentAckReproduction, Hypothesis } from '../reproduce/index.js';
 import { CRITERIA, STOCK_READING } from '../reproduce/index.js';
 import { COMPACT } from './summary-table.js';
+import { fittedTable, TEXT_WIDTH, wrapItems, wrapLine } from './fit-table.js';
 import { statOf } from '../../model/metrics/index.js';
 
 const causeLabel = (cause: string) => (cause === 'none' ? 'none (no re-send)' : cause);
 
-function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance): string {
-  const table = new Table({
-    head: ['cause', ...CRITERIA.map((c) => c.title), 'matches'],
-    style: { head: [], border: [] },
-    chars: COMPACT,
-  });
-  for (const h of hypotheses) {
-    table.push([
-      causeLabel(h.cause),
-      ...CRITERIA.map(({ key }) => {
-        const c = h.criteria[key];
-        return c.pass ? chalk.green(`✓ ${c.measured}`) : chalk.red(`✗ ${c.measured}`);
-      }),
-      h.matches ? chalk.green.bold('MATCH') : 'no',
-    ]);
-  }
-  return table.toString();
+/** Options of the text: `wide` keeps each table and paragraph on full-width lines. */
+export interface ReproduceTextOptions {
+  wide?: boolean;
+}
+
+const mark = (chalk: ChalkInstance, ok: boolean, text: string) =>
+  ok ? chalk.green(`✓ ${text}`) : chalk.red(`✗ ${text}`);
+
+/** The five signature criteria: numbered columns, their titles in a legend under the table. */
+function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance, width: number): string[] {
+  const wide = width === Number.POSITIVE_INFINITY;
+  const head = ['cause', ...CRITERIA.map((c) => (wide ? c.title : (/^\d+/.exec(c.title)?.[0] ?? c.title))), 'matches'];
+  const rows = hypotheses.map((h) => [
+    causeLabel(h.cause),
+    ...CRITERIA.map(({ key }) => mark(chalk, h.criteria[key].pass, h.criteria[key].measured)),
+    h.matches ? chalk.green.bold('MATCH') : 'no',
+  ]);
+  const legend = wide
+    ? []
+    : wrapItems(
+        CRITERIA.map((c) => c.title),
+        ' · ',
+        width - 2,
+      ).map((l) => chalk.dim(`  ${l}`));
+  return [fittedTable(head, rows, width), ...legend];
 }
 
 function underLoss(distinguishable: readonly string[], indistinguishable: readonly string[]): string[] {
@@ -39,66 +48,67 @@ function underLoss(distinguishable: readonly string[], indistinguishable: readon
   ];
 }
 
-/** The evidence for (✓) and against (✗) each reading, and its rank. */
-function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance): string {
-  const table = new Table({
-    head: ['reading', ...r.evidence.map((e) => `[${e.kind}] ${e.title}`), 'bytes · measured · inferred'],
-    style: { head: [], border: [] },
-    chars: COMPACT,
-  });
-  for (const h of r.hypotheses) {
+/** The evidence for (✓) and against (✗) each reading, and its rank; lettered columns, legend under the table. */
+function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance, width: number): string[] {
+  const wide = width === Number.POSITIVE_INFINITY;
+  const rankTitle = 'bytes · measured · inferred';
+  const head = [
+    'reading',
+    ...r.evidence.map((e, i) => (wide ? `[${e.kind}] ${e.title}` : criterionLabel(i))),
+    wide ? rankTitle : 'rank',
+  ];
+  const rows = r.hypotheses.map((h) => {
     const rank = `${h.score.bytes} · ${h.score.measured} · ${h.score.inferred}`;
-    table.push([
+    return [
       causeLabel(h.cause),
-      ...h.evidence.map((w) => (w.holds ? chalk.green(`✓ ${w.measured}`) : chalk.red(`✗ ${w.measured}`))),
+      ...h.evidence.map((w) => mark(chalk, w.holds, w.measured)),
       r.best.includes(h.cause)
         ? chalk.green.bold(`${rank} BEST`)
         : r.similar.includes(h.cause)
           ? `${rank} similar`
           : rank,
-    ]);
-  }
-  return table.toString();
+    ];
+  });
+  const legend = r.evidence.flatMap((e, i) =>
+    wrapLine(`  ${wide ? '' : `${criterionLabel(i)} [${e.kind}] `}${e.title}: ${e.source}`, width, '      '),
+  );
+  if (!wide) legend.push(`  rank: ${rankTitle} (how much evidence of each kind holds)`);
+  return [fittedTable(head, rows, width), ...legend.map((l) => chalk.dim(l))];
 }
 
-export function renderFragmentAckReproduction(r: FragmentAckReproduction, chalk: ChalkInstance): string {
+/** The default text keeps to 120 columns: numbered or lettered columns with a legend, paragraphs wrapped. */
+export function renderFragmentAckReproduction(
+  r: FragmentAckReproduction,
+  chalk: ChalkInstance,
+  options: ReproduceTextOptions = {},
+): string {
+  const width = options.wide ? Number.POSITIVE_INFINITY : TEXT_WIDTH;
+  const wrap = (text: string) => wrapLine(text, width, '  ');
   const lines = [
-    chalk.bold(
-      `${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`,
+    ...wrap(
+      chalk.bold(
+        `${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`,
+      ),
     ),
     'Lossless link:',
-    hypothesisTable(r.hypotheses, chalk),
+    ...hypothesisTable(r.hypotheses, chalk, width),
     '',
     chalk.bold('The evidence for (✓) and against (✗) each reading (DECISIONS.md 14, 27):'),
-    evidenceTable(r, chalk),
-    ...r.evidence.map((e) => chalk.dim(`  ${e.title}: ${e.source}`)),
-    r.rankingRule,
-    `Ranked first: ${r.best.map(causeLabel).join(', ')}. Of similar rank (the same captured bytes, one measured item fewer at most): ${r.similar.map(causeLabel).join(', ') || 'none'}.`,
+    ...evidenceTable(r, chalk, width),
+    ...wrap(r.rankingRule),
+    ...wrap(
+      `Ranked first: ${r.best.map(causeLabel).join(', ')}. Of similar rank (the same captured bytes, one measured item fewer at most): ${r.similar.map(causeLabel).join(', ') || 'none'}.`,
+    ),
     '',
     `Under ${Math.round(r.lossy.loss * 100)}% Bernoulli loss on both directions:`,
-    hypothesisTable(r.lossy.hypotheses, chalk),
-    ...underLoss(r.lossy.distinguishable, r.lossy.indistinguishable),
+    ...hypothesisTable(r.lossy.hypotheses, chalk, width),
+    ...underLoss(r.lossy.distinguishable, r.lossy.indistinguishable).flatMap(wrap),
   ];
   return `${lines.join('\n')}\n`;
 }
 
 /** The terminal width reproduce ack-outbox keeps to; --json has everything the tables leave out. */
-const REPRODUCE_WIDTH = 120;
-
-/** Words wrapped to `width` columns, continuation lines under the first line's text. */
-function wrapLine(text: string, width = REPRODUCE_WIDTH, indent = ''): string[] {
-  const lines: string[] = [];
-  const lead = /^ */.exec(text)?.[0] ?? '';
-  let line = lead;
-  for (const word of text.slice(lead.length).split(' ')) {
-    if (line.trim() !== '' && [...line].length + 1 + [...word].length > width) {
-      lines.push(line);
-      line = `${indent}${word}`;
-    } else line = line.trim() === '' ? `${line}${word}` : `${line} ${word}`;
-  }
-  if (line.trim() !== '') lines.push(line);
-  return lines;
-}
+const REPRODUCE_WIDTH = TEXT_WIDTH;
 
 /** One character per observation, as docs/calibration.md letters them: a–z, then A–Z. */
 const CRITERION_LABELS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
