@@ -90,6 +90,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       collect,
     )
     .option('--json', 'print the summary.json document instead of the table')
+    .option('--wide', 'the table with every column label at its head and each line whole, however wide')
     .option(
       '--pcap <file>',
       'also write one pcapng capture per column: the label goes before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)',
@@ -109,6 +110,8 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         'verdicts rest on. With --sensitivity the stock column also runs under each reading of similar rank (the\n' +
         'readings `bcsim reproduce ack-outbox` ranks close to the chosen one), and that line and the report name the\n' +
         'verdicts that flip, with the figures; it costs 4 more runs, so it is opt-in.\n' +
+        'The text fits 120 columns: long lines wrap, and when the column labels would not fit (--causes) the\n' +
+        'columns are lettered A, B, … with the labels in a legend under the table; --wide keeps them at the head.\n' +
         'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
         '  bcsim compare lobby-idle --sensitivity --out /tmp/lobby\n' +
         "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +
@@ -201,12 +204,15 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     )
     .option('--duration <d>', 'rtype: simulated time of each run (default 60s, at least 10s)')
     .option('--json', 'print one JSON object')
+    .option('--wide', 'fragment-ack: the tables with full column titles and paragraphs on one line, however wide')
     .addHelpText(
       'after',
       '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause and once\n' +
         'with no fragment ever re-sent (none), on a clean and a lossy link; checks each\n' +
         'against the observed signature and weighs the evidence for and against it (--json: evidence, score,\n' +
         'best, similar). Exit 1 if the stock cause (matcher-rejects-fragments) is no longer ranked first.\n' +
+        'The text fits 120 columns: numbered criteria and lettered evidence, their titles in a legend under each\n' +
+        'table, every measured figure in the cells; --wide prints the tables with their full titles instead.\n' +
         'Re-sends are expected until the run ends or the message lifetime does (peer-timeout: 45 s).\n' +
         'ack-outbox runs 29 named readings of the stock model through five experiments each and scores them\n' +
         'against 32 observations (the ACK-outbox and the join timeline), each with its tolerance, source and\n' +

@@ -8,6 +8,7 @@ export interface CompareFlags {
   seed?: string;
   out?: string;
   json?: boolean;
+  wide?: boolean;
   causes?: boolean;
   sensitivity?: boolean;
   set?: string[];

@@ -15,6 +15,8 @@ import {
   outDirProblem,
   REPORT_FILES,
   writeReport,
+  TEXT_WIDTH,
+  wrapLine,
 } from '../../analysis/report/index.js';
 import type { ModeSpec } from '../../analysis/report/index.js';
 import { isSchemeScenarioRef } from '../../model/scenario/index.js';
@@ -156,11 +158,14 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   if (flags.json) {
     io.stdout(summaryJson(comparison));
   } else {
-    io.stdout(renderCompareTable(comparison, makeChalk(io.stdoutIsTTY, io.env)));
-    for (const line of verdicts(comparison)) io.stdout(`${line}\n`);
+    const wide = flags.wide === true;
+    // The default text keeps to 120 columns; --wide keeps each verdict on one line.
+    const wrap = (line: string) => (wide ? [line] : wrapLine(line, TEXT_WIDTH, '  '));
+    io.stdout(renderCompareTable(comparison, makeChalk(io.stdoutIsTTY, io.env), { wide }));
+    for (const line of verdicts(comparison).flatMap(wrap)) io.stdout(`${line}\n`);
     const html = written.find((f) => f.endsWith('report.html')) as string;
     const show = (path: string) => (relative(io.cwd, path).startsWith('..') ? path : relative(io.cwd, path) || '.');
-    io.stdout(`report written to ${show(dir)}/ (open ${show(html)})\n`);
+    for (const line of wrap(`report written to ${show(dir)}/ (open ${show(html)})`)) io.stdout(`${line}\n`);
   }
   const runs = comparison.runs.map((r) => ({
     label: r.spec.label,

@@ -22,6 +22,7 @@ import { loadForCli } from '../scenario-ref.js';
 
 export interface ReproduceFlags {
   json?: boolean;
+  wide?: boolean;
   seed?: string;
   loss?: string;
   duration?: string;
@@ -30,6 +31,7 @@ export interface ReproduceFlags {
 export const DEFAULT_REPRODUCE_LOSS = 0.2;
 
 export function reproduceCommand(target: string, flags: ReproduceFlags, io: CliIO): number {
+  if (flags.wide && target !== 'fragment-ack') throw new UsageError('--wide: only with reproduce fragment-ack');
   if (target === 'rtype') return rtype(flags, io);
   if (flags.duration !== undefined) throw new UsageError('--duration: only with reproduce rtype');
   if (target === 'fragment-ack') return fragmentAck(flags, io);
@@ -64,7 +66,7 @@ function fragmentAck(flags: ReproduceFlags, io: CliIO): number {
   const lossy = loadForCli('fragment-ack-bug', [`link.both.loss=${loss}`], io);
   const result = reproduceFragmentAck(clean, lossy, loss, seedFlag(flags.seed));
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  else io.stdout(renderFragmentAckReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
+  else io.stdout(renderFragmentAckReproduction(result, makeChalk(io.stdoutIsTTY, io.env), { wide: flags.wide }));
   // A regression guard: the stock cause must stay the reading ranked first.
   return result.best.includes(STOCK_CAUSE) ? EXIT_OK : EXIT_FAILED;
 }

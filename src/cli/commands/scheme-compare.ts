@@ -45,6 +45,7 @@ const BC_ONLY: ReadonlyArray<{ key: keyof CompareFlags; flag: string }> = [
   { key: 'jobs', flag: '--jobs' },
   { key: 'loss', flag: '--loss' },
   { key: 'mode', flag: '--mode' },
+  { key: 'wide', flag: '--wide' },
 ];
 
 export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO): number {
