@@ -10,6 +10,7 @@ import { escapeXml, textHtml } from './format.js';
 import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
 import { findings } from './narrative.js';
 import { settingsHtml } from './settings.js';
+import { markSameLines } from './same-lines.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
 import type { ChartSeries, LegendEntry, PhaseBand } from './svg-chart.js';
 
@@ -36,10 +37,14 @@ export function reportHtml(comparison: Comparison): string {
     ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (the highest server-side ACK-outbox peak), dotted = that connection’s client'
     : 'solid = server, dashed = client';
   const charts = METRICS.map((metric) => {
-    const series = comparison.runs.flatMap((run, i) =>
-      multi
-        ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name)
-        : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name),
+    const { series, note } = markSameLines(
+      comparison.runs.map((run, i) => ({
+        label: run.spec.label,
+        series: multi
+          ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name)
+          : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name),
+      })),
+      multi ? ['server total', 'server, worst connection', 'client, worst connection'] : ['server', 'client'],
     );
     const svg = renderChart({
       id: `chart-${metric.name}`,
@@ -51,7 +56,7 @@ export function reportHtml(comparison: Comparison): string {
       legend,
     });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
-      `${upperFirst(lineAndBand(metric))}; ${strokes}.`,
+      `${note === null ? '' : `${note}. `}${upperFirst(lineAndBand(metric))}; ${strokes}.`,
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
