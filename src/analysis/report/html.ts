@@ -8,7 +8,7 @@ import { isMultiClient, worstConnection } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
 import { escapeXml, textHtml } from './format.js';
 import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
-import { findings } from './narrative.js';
+import { findings, headline } from './narrative.js';
 import { settingsHtml } from './settings.js';
 import { markSameLines } from './same-lines.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
@@ -84,12 +84,12 @@ export function reportHtml(comparison: Comparison): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>bcsim report: ${escapeXml(comparison.scenario.name)}</title>
+<title>${escapeXml(headline(comparison))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
-<h1>bcsim report: ${escapeXml(comparison.scenario.name)}</h1>
+<h1>${escapeXml(headline(comparison))}</h1>
 <p class="caption">${caption(comparison).map(escapeXml).join(' · ')}</p>
 ${comparison.scenario.description ? `<blockquote>${textHtml(comparison.scenario.description)}</blockquote>` : ''}
 </header>

@@ -218,3 +218,26 @@ function growthSentence(stock: ComparedRun, fixed: ComparedRun, multi: boolean):
     xs.map((t) => `${t.peer} ${t.metric} (+${fmt(t.trend.slopePerHour)}/h)`).join(', ');
   return `Over the last half of the run these queues kept growing, flagged as leaks: stock ${stockLeaks.length ? list(stockLeaks) : 'none'}; fixed ${fixedLeaks.length ? list(fixedLeaks) : 'none'}.`;
 }
+
+/**
+ * The report's title: the scenario and what this run found about the stock
+ * ACK-outbox, from the same leak verdicts as growthSentence, e.g.
+ * "long-session: the stock ACK-outbox stays bounded (peak 84 entries), no leak".
+ * Without a stock and a fixed column, "bcsim report: <scenario>".
+ */
+export function headline(comparison: Comparison): string {
+  const name = comparison.scenario.name;
+  const stock = comparison.runs.find((r) => r.spec.label === 'stock');
+  const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
+  if (!stock || !fixed) return `bcsim report: ${name}`;
+  const outboxLeaks = (run: ComparedRun) => run.trends.filter((t) => t.metric === 'ackOutbox' && t.trend.leak);
+  const stockLeaks = outboxLeaks(stock);
+  const fixedLeaks = outboxLeaks(fixed).length > 0;
+  if (stockLeaks.length === 0) {
+    const peak = Math.max(stock.summary.peers.server.ackOutbox.max, stock.summary.peers.client.ackOutbox.max);
+    const bounded = `${name}: the stock ACK-outbox stays bounded (peak ${fmt(peak)} entries)`;
+    return fixedLeaks ? `${bounded}; fixed's grows without bound` : `${bounded}, no leak`;
+  }
+  const slope = Math.max(...stockLeaks.map((t) => t.trend.slopePerHour));
+  return `${name}: the stock ACK-outbox grows without bound (+${fmt(slope)} entries/h)${fixedLeaks ? "; fixed's too" : ''}`;
+}
