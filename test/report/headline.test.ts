@@ -44,3 +44,28 @@ describe('the report title', () => {
     expect(md).toBe(`# ${h1}`);
   });
 });
+
+describe('the opening of "What this shows"', () => {
+  it('long-session: three plain sentences before the bullets, what ran, what stock and fixed did', () => {
+    const html = readFileSync('reports/long-session/report.html', 'utf8');
+    const { doc } = titles('reports/long-session');
+    const section = html.slice(html.indexOf('<h2>What this shows</h2>'));
+    const para = section.match(/^<h2>What this shows<\/h2>\n<p class="opening">([^<]*)<\/p>\n<ul>/)?.[1];
+    expect(para, 'a paragraph right under the heading, before the list').toBeDefined();
+    const sentences = (para as string).split(/(?<=\.) /);
+    expect(sentences).toHaveLength(3);
+    const peak = (run: string) =>
+      Math.max(doc.runs[run].peers.server.ackOutbox.max, doc.runs[run].peers.client.ackOutbox.max);
+    expect(sentences[0]).toBe(
+      'bcsim simulated 4 h of long-session, a server and one client, twice on the same traffic: once with the transport as it ships (stock) and once with the fixes (fixed).',
+    );
+    expect(sentences[1]).toBe(
+      `Stock's ACK-outbox reached at most ${peak('stock')} waiting acknowledgements and did not keep growing; it lost no reliable message.`,
+    );
+    expect(sentences[2]).toBe(
+      `Fixed's ACK-outbox reached at most ${peak('fixed')} waiting acknowledgements and did not keep growing; it lost no reliable message.`,
+    );
+    const md = readFileSync('reports/long-session/report.md', 'utf8');
+    expect(md).toContain(`## What this shows\n\n${para}\n\n- `);
+  });
+});

@@ -8,7 +8,7 @@ import { isMultiClient, worstConnection } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
 import { escapeXml, textHtml } from './format.js';
 import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
-import { findings, headline } from './narrative.js';
+import { findings, headline, opening } from './narrative.js';
 import { settingsHtml } from './settings.js';
 import { markSameLines } from './same-lines.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
@@ -95,7 +95,7 @@ ${comparison.scenario.description ? `<blockquote>${textHtml(comparison.scenario.
 </header>
 <section>
 <h2>What this shows</h2>
-<ul>
+${openingHtml(comparison)}<ul>
 ${findings(comparison)
   .map((s) => `<li>${textHtml(s)}</li>`)
   .join('\n')}
@@ -133,6 +133,12 @@ ${settingsHtml(comparison)}
  * the gauges and of the two per-event ratios (transport interval-peaks.ts), so
  * their band reaches the peak the table shows.
  */
+/** The opening sentences as one paragraph, or nothing. */
+function openingHtml(comparison: Comparison): string {
+  const sentences = opening(comparison);
+  return sentences.length === 0 ? '' : `<p class="opening">${textHtml(sentences.join(' '))}</p>\n`;
+}
+
 function upperFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -241,3 +241,32 @@ export function headline(comparison: Comparison): string {
   const slope = Math.max(...stockLeaks.map((t) => t.trend.slopePerHour));
   return `${name}: the stock ACK-outbox grows without bound (+${fmt(slope)} entries/h)${fixedLeaks ? "; fixed's too" : ''}`;
 }
+
+/**
+ * Three plain sentences before the findings: what was run, what stock did,
+ * what fixed did (the ACK-outbox's peak, whether it kept growing, what was
+ * lost). Empty without a stock and a fixed column.
+ */
+export function opening(comparison: Comparison): string[] {
+  const stock = comparison.runs.find((r) => r.spec.label === 'stock');
+  const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
+  if (!stock || !fixed) return [];
+  const clients = stock.summary.session.clients;
+  const who = clients === 1 ? 'a server and one client' : `a server and ${clients} clients`;
+  const did = (run: ComparedRun, name: string) => {
+    const p = run.summary.peers;
+    const peak = Math.max(p.server.ackOutbox.max, p.client.ackOutbox.max);
+    const leak = run.trends.filter((t) => t.metric === 'ackOutbox' && t.trend.leak);
+    const growth =
+      leak.length === 0
+        ? 'and did not keep growing'
+        : `and kept growing, by about ${fmt(Math.max(...leak.map((t) => t.trend.slopePerHour)))} entries an hour`;
+    const lost = run.summary.delivery.reliableLost;
+    return `${name} ACK-outbox reached at most ${fmt(peak)} waiting acknowledgements ${growth}; it lost ${lost === 0 ? 'no reliable message' : `${fmt(lost)} reliable messages`}.`;
+  };
+  return [
+    `bcsim simulated ${durationLabel(usToSeconds(comparison.durationUs))} of ${comparison.scenario.name}, ${who}, twice on the same traffic: once with the transport as it ships (stock) and once with the fixes (fixed).`,
+    did(stock, "Stock's"),
+    did(fixed, "Fixed's"),
+  ];
+}
