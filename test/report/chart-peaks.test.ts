@@ -112,7 +112,7 @@ describe('report.html', () => {
     expect(captions.size).toBeGreaterThan(10);
     for (const c of captions.values()) expect(c).toMatch(/second/);
     expect(captions.get('memoryBytes')).toMatch(
-      /^memoryBytes: sampled once a simulated second, .* the band from the lowest sample to the highest value reached \(between samples too\)/,
+      /^Sampled once a simulated second, .* the band from the lowest sample to the highest value reached \(between samples too\)/,
     );
     expect(captions.get('ackBytesPerPacket')).toMatch(/the highest value in one datagram/);
     expect(captions.get('dedupPerMessage')).toMatch(/the highest value in one lookup/);

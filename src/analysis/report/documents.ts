@@ -9,7 +9,7 @@ import { formatSeconds, usToSeconds, msToUsUnrounded } from '../../core/engine/i
 import { durationLabel, escapeXml, fmt, round4 } from './format.js';
 import { cell, rowsFor } from './metrics-table.js';
 import { isMultiClient, worstConnection } from './connections.js';
-import { findings } from './narrative.js';
+import { findings, headline, opening } from './narrative.js';
 import { comparisonSettings, settingsMarkdown } from './settings.js';
 
 const COMPARE_SCHEMA = 'bcsim.compare/1';
@@ -152,10 +152,12 @@ export function caption(comparison: Comparison): string[] {
 export function reportMarkdown(comparison: Comparison): string {
   const labels = comparison.runs.map((r) => r.spec.label);
   const out: string[] = [];
-  out.push(`# bcsim report: ${comparison.scenario.name}`, '');
+  out.push(`# ${headline(comparison)}`, '');
   out.push(`_${caption(comparison).join(' · ')}_`, '');
   if (comparison.scenario.description) out.push(`> ${comparison.scenario.description}`, '');
   out.push('## What this shows', '');
+  const plain = opening(comparison);
+  if (plain.length > 0) out.push(plain.join(' '), '');
   for (const sentence of findings(comparison)) out.push(`- ${sentence}`);
   out.push('', '## Side by side', '');
   out.push(`| metric | ${labels.join(' | ')} |`);

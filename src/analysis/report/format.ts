@@ -29,3 +29,8 @@ export function durationLabel(seconds: number): string {
 export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
+
+/** Markdown-ish text as HTML: escaped, its `code spans` as <code> (a lone backtick stays as typed). */
+export function textHtml(text: string): string {
+  return escapeXml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}

@@ -6,10 +6,11 @@ import type { Metric, MetricName } from '../../model/metrics/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, worstConnection } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
-import { escapeXml } from './format.js';
+import { escapeXml, textHtml } from './format.js';
 import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
-import { findings } from './narrative.js';
+import { findings, headline, opening } from './narrative.js';
 import { settingsHtml } from './settings.js';
+import { markSameLines } from './same-lines.js';
 import { PHASE_FILL, renderChart } from './svg-chart.js';
 import type { ChartSeries, LegendEntry, PhaseBand } from './svg-chart.js';
 
@@ -21,6 +22,7 @@ h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bot
 .caption{color:#555;font-size:12px;margin-top:0}blockquote{color:#444;border-left:3px solid #ccc;margin:8px 0;padding:2px 12px}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
 .charts{display:grid;grid-template-columns:1fr;gap:18px}figure{margin:0}figure svg{width:100%;height:auto}figcaption{font-size:12px;color:#555}h3{font-size:15px;margin:0 0 4px}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f3f3f3;padding:0 3px;border-radius:3px}
 svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legend{font-size:11px;fill:#222}
 .settings td,.settings th{text-align:left}.wide{overflow-x:auto;max-width:100%}pre{background:#f6f8fa;border:1px solid #ddd;padding:8px;overflow-x:auto;font-size:12px}summary{cursor:pointer;color:#444}
 .better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
@@ -35,10 +37,14 @@ export function reportHtml(comparison: Comparison): string {
     ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (the highest server-side ACK-outbox peak), dotted = that connection’s client'
     : 'solid = server, dashed = client';
   const charts = METRICS.map((metric) => {
-    const series = comparison.runs.flatMap((run, i) =>
-      multi
-        ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name)
-        : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name),
+    const { series, note } = markSameLines(
+      comparison.runs.map((run, i) => ({
+        label: run.spec.label,
+        series: multi
+          ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name)
+          : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name),
+      })),
+      multi ? ['server total', 'server, worst connection', 'client, worst connection'] : ['server', 'client'],
     );
     const svg = renderChart({
       id: `chart-${metric.name}`,
@@ -50,7 +56,7 @@ export function reportHtml(comparison: Comparison): string {
       legend,
     });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
-      `${metric.name}: ${lineAndBand(metric)}; ${strokes}.`,
+      `${note === null ? '' : `${note}. `}${upperFirst(lineAndBand(metric))}; ${strokes}.`,
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
@@ -78,20 +84,20 @@ export function reportHtml(comparison: Comparison): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>bcsim report: ${escapeXml(comparison.scenario.name)}</title>
+<title>${escapeXml(headline(comparison))}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
-<h1>bcsim report: ${escapeXml(comparison.scenario.name)}</h1>
+<h1>${escapeXml(headline(comparison))}</h1>
 <p class="caption">${caption(comparison).map(escapeXml).join(' · ')}</p>
-${comparison.scenario.description ? `<blockquote>${escapeXml(comparison.scenario.description)}</blockquote>` : ''}
+${comparison.scenario.description ? `<blockquote>${textHtml(comparison.scenario.description)}</blockquote>` : ''}
 </header>
 <section>
 <h2>What this shows</h2>
-<ul>
+${openingHtml(comparison)}<ul>
 ${findings(comparison)
-  .map((s) => `<li>${escapeXml(s)}</li>`)
+  .map((s) => `<li>${textHtml(s)}</li>`)
   .join('\n')}
 </ul>
 </section>
@@ -111,7 +117,7 @@ ${anomaliesHtml(comparison)}
 <section>
 <h2>Time series</h2>
 <p class="key">Phases: ${key}. Traffic: ${escapeXml(phaseLine(comparison))}.</p>
-${multi ? `<p class="worst">${escapeXml(worstConnectionsNote(comparison).replace(/`/g, ''))}</p>\n` : ''}<div class="charts">
+${multi ? `<p class="worst">${textHtml(worstConnectionsNote(comparison))}</p>\n` : ''}<div class="charts">
 ${charts.join('\n')}
 </div>
 </section>
@@ -127,6 +133,16 @@ ${settingsHtml(comparison)}
  * the gauges and of the two per-event ratios (transport interval-peaks.ts), so
  * their band reaches the peak the table shows.
  */
+/** The opening sentences as one paragraph, or nothing. */
+function openingHtml(comparison: Comparison): string {
+  const sentences = opening(comparison);
+  return sentences.length === 0 ? '' : `<p class="opening">${textHtml(sentences.join(' '))}</p>\n`;
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function lineAndBand(metric: Metric): string {
   if (metric.kind === 'gauge')
     return 'sampled once a simulated second, the line the mean of each bucket’s samples, the band from the lowest sample to the highest value reached (between samples too)';

@@ -218,3 +218,55 @@ function growthSentence(stock: ComparedRun, fixed: ComparedRun, multi: boolean):
     xs.map((t) => `${t.peer} ${t.metric} (+${fmt(t.trend.slopePerHour)}/h)`).join(', ');
   return `Over the last half of the run these queues kept growing, flagged as leaks: stock ${stockLeaks.length ? list(stockLeaks) : 'none'}; fixed ${fixedLeaks.length ? list(fixedLeaks) : 'none'}.`;
 }
+
+/**
+ * The report's title: the scenario and what this run found about the stock
+ * ACK-outbox, from the same leak verdicts as growthSentence, e.g.
+ * "long-session: the stock ACK-outbox stays bounded (peak 84 entries), no leak".
+ * Without a stock and a fixed column, "bcsim report: <scenario>".
+ */
+export function headline(comparison: Comparison): string {
+  const name = comparison.scenario.name;
+  const stock = comparison.runs.find((r) => r.spec.label === 'stock');
+  const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
+  if (!stock || !fixed) return `bcsim report: ${name}`;
+  const outboxLeaks = (run: ComparedRun) => run.trends.filter((t) => t.metric === 'ackOutbox' && t.trend.leak);
+  const stockLeaks = outboxLeaks(stock);
+  const fixedLeaks = outboxLeaks(fixed).length > 0;
+  if (stockLeaks.length === 0) {
+    const peak = Math.max(stock.summary.peers.server.ackOutbox.max, stock.summary.peers.client.ackOutbox.max);
+    const bounded = `${name}: the stock ACK-outbox stays bounded (peak ${fmt(peak)} entries)`;
+    return fixedLeaks ? `${bounded}; fixed's grows without bound` : `${bounded}, no leak`;
+  }
+  const slope = Math.max(...stockLeaks.map((t) => t.trend.slopePerHour));
+  return `${name}: the stock ACK-outbox grows without bound (+${fmt(slope)} entries/h)${fixedLeaks ? "; fixed's too" : ''}`;
+}
+
+/**
+ * Three plain sentences before the findings: what was run, what stock did,
+ * what fixed did (the ACK-outbox's peak, whether it kept growing, what was
+ * lost). Empty without a stock and a fixed column.
+ */
+export function opening(comparison: Comparison): string[] {
+  const stock = comparison.runs.find((r) => r.spec.label === 'stock');
+  const fixed = comparison.runs.find((r) => r.spec.label === 'fixed');
+  if (!stock || !fixed) return [];
+  const clients = stock.summary.session.clients;
+  const who = clients === 1 ? 'a server and one client' : `a server and ${clients} clients`;
+  const did = (run: ComparedRun, name: string) => {
+    const p = run.summary.peers;
+    const peak = Math.max(p.server.ackOutbox.max, p.client.ackOutbox.max);
+    const leak = run.trends.filter((t) => t.metric === 'ackOutbox' && t.trend.leak);
+    const growth =
+      leak.length === 0
+        ? 'and did not keep growing'
+        : `and kept growing, by about ${fmt(Math.max(...leak.map((t) => t.trend.slopePerHour)))} entries an hour`;
+    const lost = run.summary.delivery.reliableLost;
+    return `${name} ACK-outbox reached at most ${fmt(peak)} waiting acknowledgements ${growth}; it lost ${lost === 0 ? 'no reliable message' : `${fmt(lost)} reliable messages`}.`;
+  };
+  return [
+    `bcsim simulated ${durationLabel(usToSeconds(comparison.durationUs))} of ${comparison.scenario.name}, ${who}, twice on the same traffic: once with the transport as it ships (stock) and once with the fixes (fixed).`,
+    did(stock, "Stock's"),
+    did(fixed, "Fixed's"),
+  ];
+}

@@ -142,7 +142,7 @@ function rtypeDocument(c: RtypeComparison): SchemeDocument<RtypeComparison['runs
           title: s.title,
           unit: s.unit,
           lines: c.runs.map((r) => ({ label: r.preset, points: buckets(r.summary, s.values(r.summary)) })),
-          caption: `${s.metric}: bucket mean as a line, min–max as a band; one colour per preset.`,
+          caption: 'Bucket mean as a line, min–max as a band; one colour per preset.',
         },
         endS,
       ),

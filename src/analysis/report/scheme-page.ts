@@ -2,7 +2,7 @@
 // palette and SVG charts (html.ts, svg-chart.ts), one chart per series, every run
 // on shared axes. Self-contained: no scripts, nothing loaded.
 import type { Bucket } from '../../model/metrics/index.js';
-import { escapeXml } from './format.js';
+import { escapeXml, textHtml } from './format.js';
 import { PALETTE, STYLE } from './html.js';
 import { renderChart } from './svg-chart.js';
 import type { PhaseBand } from './svg-chart.js';
@@ -63,7 +63,7 @@ export function schemePage(page: SchemePage): string {
 <header>
 <h1>${escapeXml(page.title)}</h1>
 <p class="caption">${escapeXml(page.caption)}</p>
-${page.description ? `<blockquote>${escapeXml(page.description)}</blockquote>` : ''}
+${page.description ? `<blockquote>${textHtml(page.description)}</blockquote>` : ''}
 </header>
 ${page.sections.join('\n')}
 </body>

@@ -161,7 +161,7 @@ function schemesDocument(c: SchemesComparison): SchemeDocument<SchemeColumn> {
           title: s.title,
           unit: s.unit,
           lines: c.columns.map((col) => ({ label: col.label, points: col.series[s.metric] })),
-          caption: `${s.metric}: bucket mean as a line, min–max as a band.`,
+          caption: 'Bucket mean as a line, min–max as a band.',
         },
         msToSeconds(c.durationMs),
       ),

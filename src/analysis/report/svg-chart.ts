@@ -10,6 +10,11 @@ export interface ChartSeries {
   /** Drawn dotted (wins over `dashed`): a multi-client run's worst connection, client end. */
   readonly dotted?: boolean;
   readonly points: readonly Bucket[];
+  /**
+   * Set when `of` series plot the same line: the `index`-th of them (0 is drawn
+   * first and whole) shows only every `of`-th dash, so each colour stays visible.
+   */
+  readonly interleave?: { readonly index: number; readonly of: number };
 }
 
 type Stroke = 'solid' | 'dashed' | 'dotted';
@@ -17,6 +22,19 @@ type Stroke = 'solid' | 'dashed' | 'dotted';
 /** The stroke-dasharray attribute of a stroke ('' for solid). */
 function dashes(stroke: Stroke): string {
   return stroke === 'dashed' ? ' stroke-dasharray="5 3"' : stroke === 'dotted' ? ' stroke-dasharray="1.6 2.4"' : '';
+}
+
+/** A line's dash and gap: a solid one is cut into 6 px dashes when interleaved. */
+const DASH: Record<Stroke, readonly [number, number]> = { solid: [6, 0], dashed: [5, 3], dotted: [1.6, 2.4] };
+
+/** The dash attributes of a series: its stroke's, or its share of an interleaved line's. */
+function seriesDashes(s: ChartSeries): string {
+  const stroke = strokeOf(s);
+  if (s.interleave === undefined || s.interleave.index === 0) return dashes(stroke);
+  const [dash, gap] = DASH[stroke];
+  const period = dash + gap;
+  const r = (v: number) => Number(v.toFixed(2));
+  return ` stroke-dasharray="${r(dash)} ${r(period * s.interleave.of - dash)}" stroke-dashoffset="${r(-period * s.interleave.index)}"`;
 }
 
 function strokeOf(s: ChartSeries): Stroke {
@@ -173,7 +191,7 @@ export function renderChart(spec: ChartSpec): string {
     }
     const line = s.points.map((p) => `${r1(x(mid(p)))},${r1(y(p.mean))}`).join(' ');
     parts.push(
-      `<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="1.6"${dashes(strokeOf(s))}><title>${escapeXml(s.label)}</title></polyline>`,
+      `<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="1.6"${seriesDashes(s)}><title>${escapeXml(s.label)}</title></polyline>`,
     );
   }
   parts.push(`<rect x="${M.left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#555"/>`);
