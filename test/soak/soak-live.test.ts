@@ -4,6 +4,7 @@
 // scenario and seed; against a fixed server there is no dead zone.
 import { describe, expect, it } from 'vitest';
 import { micros } from '../../src/core/engine/index.js';
+import type { Micros } from '../../src/core/engine/index.js';
 import {
   Soak,
   figureSeries,
@@ -35,17 +36,7 @@ async function soakAgainst(
     durationS: null,
     clients: 3,
   });
-  const soak = new Soak({
-    scenario,
-    switches: switchesFor(scenario, 'stock'),
-    seed: 1,
-    clients: 3,
-    durationUs: micros(SOAK_MIN * 60_000_000),
-    loss: null,
-    sockets: clientAddresses('127.0.0.1:40001', 3).map((a) => net.socket(a)),
-    server: { host: '127.0.0.1', port: 22101, family: 4 },
-    clock: net.clock(),
-  });
+  const soak = stockSoak(net);
   soak.start();
   if (serverDiesAtMin !== null) {
     net.advance(serverDiesAtMin * 60_000);
@@ -57,6 +48,22 @@ async function soakAgainst(
 }
 
 /** The soak's findings for a measured session, beside the models of the same scenario and seed. */
+/** The soak a user starts against the virtual server: 3 stock clients from 127.0.0.1:40001 on. */
+function stockSoak(net: VirtualNet, extra: { rejoinAfterUs?: Micros } = {}): Soak {
+  return new Soak({
+    scenario,
+    switches: switchesFor(scenario, 'stock'),
+    seed: 1,
+    clients: 3,
+    durationUs: micros(SOAK_MIN * 60_000_000),
+    loss: null,
+    sockets: clientAddresses('127.0.0.1:40001', 3).map((a) => net.socket(a)),
+    server: { host: '127.0.0.1', port: 22101, family: 4 },
+    clock: net.clock(),
+    ...extra,
+  });
+}
+
 function findingsOf(measured: SoakMeasured): string[] {
   const [stock, fixed] = modelColumns(scenario, 1, measured.endS);
   return soakFindings({
@@ -152,18 +159,7 @@ describe('bcsim soak against bcsim peer server', () => {
     const serve = () =>
       netServer(net, { scenario, switches: switchesFor(scenario, 'stock'), seed: 1, durationS: null, clients: 3 });
     const first = serve();
-    const soak = new Soak({
-      scenario,
-      switches: switchesFor(scenario, 'stock'),
-      seed: 1,
-      clients: 3,
-      durationUs: micros(SOAK_MIN * 60_000_000),
-      loss: null,
-      sockets: clientAddresses('127.0.0.1:40001', 3).map((a) => net.socket(a)),
-      server: { host: '127.0.0.1', port: 22101, family: 4 },
-      clock: net.clock(),
-      rejoinAfterUs: micros(5_000_000),
-    });
+    const soak = stockSoak(net, { rejoinAfterUs: micros(5_000_000) });
     soak.start();
     // The server dies at 3 min without a word and is back at 5 min: the clients time out 45 s after
     // its last datagram (docs/sources.md 19), try again every 45 s + 5 s, and get in once it is back.

@@ -87,7 +87,7 @@ export function renderFragmentAckReproduction(
   const lines = [
     ...wrap(
       chalk.bold(
-        `${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (DECISIONS.md 14)`,
+        `${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (docs/sources.md 14)`,
       ),
     ),
     'Lossless link:',

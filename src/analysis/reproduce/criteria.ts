@@ -224,7 +224,7 @@ export const CRITERIA = [
     title: 'join: Connect → Settings',
     expected: '1,293 ms ±10 %',
     kind: 'measured',
-    source: 'docs/sources.md 33 (DECISIONS.md 33): the captured join, Connect at 0 ms, Settings + GameInit at 1,293 ms',
+    source: 'docs/sources.md 33: the captured join, Connect at 0 ms, Settings + GameInit at 1,293 ms',
   },
   {
     key: 'joinQuickSteps',
@@ -232,7 +232,7 @@ export const CRITERIA = [
     expected: '+2 +7 +1 +1 +1 +3 +1 ms, each ±10 ms',
     kind: 'measured',
     source:
-      'docs/sources.md 33 (DECISIONS.md 33): the connect reply, responses 0, 1 and 3 and requests 1, 2 and 0xFF, each 1–7 ms after the previous datagram',
+      'docs/sources.md 33: the connect reply, responses 0, 1 and 3 and requests 1, 2 and 0xFF, each 1–7 ms after the previous datagram',
   },
   {
     key: 'joinClientHashing',
@@ -240,22 +240,21 @@ export const CRITERIA = [
     expected: 'r2 fragment 0 +705±106, r0xFF +63±10 ms',
     kind: 'measured',
     source:
-      'docs/sources.md 33 (DECISIONS.md 33): the round 2 response (first fragment) 705 ms after its request, the round 0xFF response 63 ms after its',
+      'docs/sources.md 33: the round 2 response (first fragment) 705 ms after its request, the round 0xFF response 63 ms after its',
   },
   {
     key: 'joinRound3Gap',
     title: 'join: r3 request after r2',
     expected: '+461±69 ms after fragment 0',
     kind: 'measured',
-    source:
-      "docs/sources.md 33 (DECISIONS.md 33): the round 3 request 461 ms after the round 2 response's first fragment",
+    source: "docs/sources.md 33: the round 3 request 461 ms after the round 2 response's first fragment",
   },
   {
     key: 'joinSettingsGap',
     title: 'join: Settings after r0xFF',
     expected: '+48±10 ms',
     kind: 'measured',
-    source: 'docs/sources.md 33 (DECISIONS.md 33): Settings + GameInit 48 ms after the round 0xFF response',
+    source: 'docs/sources.md 33: Settings + GameInit 48 ms after the round 0xFF response',
   },
   // The same Disconnect after a minute of combat, with no lull before it.
   {

@@ -16,7 +16,7 @@ export interface Reading {
   readonly traffic: Readonly<Record<string, unknown>>;
   /**
    * The client's update period in the loopback experiments (the join and the Disconnect flow), for
-   * the whole run, the join included: not measured (DECISIONS.md 17). null = the scenarios' own (the
+   * the whole run, the join included: not measured. null = the scenarios' own (the
    * built-in loopback join at 1 ms, which the timeline of docs/sources.md 33 needs, then 10 ms).
    */
   readonly loopbackClientMs: number | null;

@@ -8,7 +8,7 @@
 //
 // The server's requests have no think time of their own (the reply is queued while
 // the message is dispatched, so it leaves in the next update with the ACK made for
-// it: DECISIONS.md 16, the captured "ACK 0 with request r1", "ACK 3 with request
+// it: docs/sources.md 16, the captured "ACK 0 with request r1", "ACK 3 with request
 // 0xFF"), except request r2, which the capture shows alone (seq 2, no ACK): it
 // waits one server update. After the round 2 and 0xFF responses the server takes
 // the time the timeline shows before it answers (checkMs, traffic.serverChecks).
