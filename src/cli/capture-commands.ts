@@ -1,26 +1,29 @@
 // The commands that read the wire: decode (one datagram or a capture) and analyze (a capture's
 // figures). Two functions, as --help lists decode first and analyze after the simulation commands.
+import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { CliIO } from './io.js';
 import type { AnalyzeFlags } from './commands/analyze.js';
-import { collect } from './options.js';
+import { flag } from './flags.js';
 import { ANALYZE_HELP, DECODE_PCAP_HELP, WIRE_FORMS_HELP } from './help-texts.js';
 
 export function addDecodeCommand(program: Command, io: CliIO, setExit: (code: number) => void): void {
   program
     .command('decode')
     .description(
-      'decode one datagram given as hex (arguments, a file or stdin) and annotate every field, or every BC datagram of a capture (--pcap)',
+      'decode one datagram given as hex (arguments, a file or stdin) and annotate every field, or every BC datagram of a capture (decode FILE)',
     )
-    .argument('[hex...]', 'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin')
-    .option('--file <path>', 'read the hex from a file (# starts a comment to the end of a line, as on stdin)')
-    .option('--encrypted', 'the bytes are as on the wire: decrypt them (AlbyRules, the game cipher) before decoding')
-    .option('--plain', 'the bytes are plaintext: do not try the decrypted reading')
-    .option('--json', 'print one JSON object instead of the annotated listing')
-    .option(
-      '--pcap <file>',
-      'decode every BC datagram of a pcap or pcapng capture, one trace line each (--json: trace-style JSON lines)',
+    .argument(
+      '[input...]',
+      'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin; or one capture file (pcap, pcapng)',
     )
+    .addOption(flag('decode', '--file', 'the hex (# starts a comment to the end of a line, as on stdin)'))
+    .addOption(flag('decode', '--encrypted'))
+    .addOption(flag('decode', '--plain'))
+    .addOption(
+      flag('decode', '--json', 'one JSON object instead of the annotated listing; a capture: trace-style JSON lines'),
+    )
+    .addOption(new Option('--pcap <file>', 'the old spelling of decode FILE').hideHelp())
     .addHelpText(
       'after',
       '\nExit codes: 0 decoded (deviations included), 1 malformed datagram (error and partial decode printed), 2 input is not hex or cannot be read.\n' +
@@ -51,24 +54,20 @@ export function addAnalyzeCommand(program: Command, io: CliIO, setExit: (code: n
       'measure a capture: the figures bcsim reports, from the wire alone (optionally beside a simulated run)',
     )
     .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)')
-    .option('--json', 'print one JSON object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)')
-    .option(
-      '--against <scenario>',
-      'also run this scenario and show the same figures, computed the same way, beside the capture',
-    )
-    .option(
-      '--mode <preset>',
-      "with --against: stock or fixed, optionally +switch=value...; default: the scenario's mode",
-    )
-    .option('--seed <n>', "with --against: random seed; default: the scenario's seed")
-    .option('--duration <d>', "with --against: simulated time, e.g. 2m; default: the scenario's duration")
-    .option('--loss <p>', "with --against: Bernoulli loss on both directions, replacing the scenario's loss models")
-    .option('--set <path=value>', 'with --against: override any scenario field (repeatable)', collect)
-    .option('--switch <name=value>', 'with --against: set one mode switch (repeatable)', collect)
-    .option(
-      '--ack-rule <rule>',
-      "each end's ACK behaviour: auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)",
-      'auto',
+    .addOption(flag('analyze', '--json', 'one object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)'))
+    .addOption(flag('analyze', '--against', 'computed the same way'))
+    .addOption(flag('analyze', '--mode', "with --against; default: the scenario's mode"))
+    .addOption(flag('analyze', '--seed', "with --against; default: the scenario's seed"))
+    .addOption(flag('analyze', '--duration', "with --against, e.g. 2m; default: the scenario's duration"))
+    .addOption(flag('analyze', '--loss', "with --against, replacing the scenario's loss models"))
+    .addOption(flag('analyze', '--set', 'with --against'))
+    .addOption(flag('analyze', '--switch', 'with --against'))
+    .addOption(
+      flag(
+        'analyze',
+        '--ack-rule',
+        'auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)',
+      ).default('auto'),
     )
     .addHelpText('after', `\n${ANALYZE_HELP}\n`)
     .action(async (file: string, flags: AnalyzeFlags) => {

@@ -85,9 +85,9 @@ export const PCAP_HELP =
   '  REWRITTEN by link rule: removed ... for a datagram the link dropped or cut. The file appears only when the\n' +
   '  run has finished (written beside it as a hidden temporary, then renamed); its folder must exist.';
 
-/** decode --pcap, for --help (README "Reading captures"). */
+/** decode FILE, for --help (docs/captures.md). */
 export const DECODE_PCAP_HELP =
-  '--pcap FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
+  'decode FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
   "  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace's format: time (s from the\n" +
   '  whole second of the first packet; a bcsim export then shows simulated time), direction, the decoded messages\n' +
   '  with [RETRANSMIT #n] for a (seq, fragment) seen before from that sender, and the decrypted bytes. Each UDP\n' +
@@ -98,8 +98,9 @@ export const DECODE_PCAP_HELP =
   '  is shown with one "@offset deviation: ..." line per deviation under it (JSON: deviations,\n' +
   '  stockHex), and the last line counts them. Exit 2 with one line naming the file, the byte\n' +
   '  offset and the reason for a file that is not a capture, or that breaks off (after the datagrams before it).\n' +
-  '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
-  '  bcsim decode --pcap capture.pcap --json | jq -c \'select(.from == "client")\'';
+  '  (decode --pcap FILE, the old spelling, works in this release only.)\n' +
+  '  bcsim decode /tmp/fragment-ack.pcapng | head -20\n' +
+  '  bcsim decode capture.pcap --json | jq -c \'select(.from == "client")\'';
 
 /** analyze, for --help (README "Reading captures"). */
 export const ANALYZE_HELP =
@@ -138,12 +139,12 @@ export const SCHEME_COMPARE_HELP =
   '                        attribute, bytes on the wire\n' +
   '  schemes-side-by-side  one workload (critical events + unreliable updates) through BC stock, BC fixed,\n' +
   '                        R-Type documented and R-Type repaired on the same links: delivery, latency, bandwidth, memory\n' +
-  '  They take --duration, --seed, --out and --json (the others are refused with one line) and write the same\n' +
+  '  They take --duration, --seed, --out-dir and --json (the others are refused with one line) and write the same\n' +
   '  four files, to reports/<name> for the defaults, else reports/experiments/<name>-<id>.\n' +
   '  File format: {"name","scheme":"rtype"|"side-by-side","description","duration":"10m","seed","clients",\n' +
   '  "link":{"latencyMs","jitterMs","loss"},"tcpLatencyMs","workload":{…}}; a bad field gets one line, exit 2.\n' +
   '  bcsim compare rtype-deaths\n  bcsim compare schemes-side-by-side --duration 2m --seed 3 --json\n' +
-  'Exit codes: 0 written, 1 a --fail-on condition holds (BC scenarios only), 2 bad flag, scenario or --out.';
+  'Exit codes: 0 written, 1 a --fail-on condition holds (BC scenarios only), 2 bad flag, scenario or --out-dir.';
 
 /** `bcsim reproduce rtype`. */
 export const REPRODUCE_RTYPE_HELP =
@@ -197,6 +198,6 @@ export const SOAK_HELP =
   '  session) nothing checks them. docs/soak.md says how to read the report.\n' +
   'Exit codes: 0 the report is written, 1 the server never answered (the report says so), 2 bad input.\n' +
   'Examples:\n' +
-  '  bcsim soak --server 127.0.0.1:22101 --clients 3 --duration 10m --out soak-report\n' +
-  '  bcsim soak --server 127.0.0.1:22101 --scenario server-8 --duration 4h --loss 0.02 --out soak-8\n' +
-  '  bcsim soak --server 127.0.0.1:22101 --duration 30m --rejoin --out soak-rejoin';
+  '  bcsim soak --server 127.0.0.1:22101 --clients 3 --duration 10m --out-dir soak-report\n' +
+  '  bcsim soak --server 127.0.0.1:22101 --scenario server-8 --duration 4h --loss 0.02 --out-dir soak-8\n' +
+  '  bcsim soak --server 127.0.0.1:22101 --duration 30m --rejoin --out-dir soak-rejoin';

@@ -1,12 +1,14 @@
 // The commands that meet real UDP on the wall clock: proxy, peer, conform and soak.
 // Only their flags and --help live here; each action loads its command module on use.
+import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { CliIO } from './io.js';
 import type { ConformFlags } from './commands/conform.js';
 import type { PeerFlags } from './commands/peer.js';
 import type { ProxyFlags } from './commands/proxy.js';
 import type { SoakFlags } from './commands/soak.js';
-import { collect } from './options.js';
+import { renamedFlag } from './deprecated.js';
+import { flag } from './flags.js';
 import { CONFORM_HELP, PEER_HELP, SOAK_HELP } from './help-texts.js';
 
 export function addLiveCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
@@ -15,30 +17,21 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .description(
       "relay real UDP between BC clients and a server, applying a scenario's link model and drop rules in real time",
     )
-    .option('--listen <host:port>', 'where clients send to (required; e.g. 127.0.0.1:22102)')
-    .option('--upstream <host:port>', 'the real server (required; e.g. 127.0.0.1:22101)')
-    .option(
-      '--upstream-bind <host>',
-      'address of the per-client sockets facing the server (port 0); default: the --listen host',
+    .addOption(flag('proxy', '--listen', 'clients send here (required; e.g. 127.0.0.1:22102)'))
+    .addOption(flag('proxy', '--upstream', 'e.g. 127.0.0.1:22101'))
+    .addOption(flag('proxy', '--upstream-bind', '(port 0); default: the --listen host'))
+    .addOption(flag('proxy', '--scenario', 'its per-client links apply; default: perfect links'))
+    .addOption(flag('proxy', '--set', 'e.g. --set link.clientToServer.latencyMs=40'))
+    .addOption(flag('proxy', '--loss', 'replacing the loss models'))
+    .addOption(
+      flag('proxy', '--seed', "of the link's decisions (streams indexed by datagram number); default: the scenario's"),
     )
-    .option('--scenario <s>', "apply this scenario's per-client links (built-in name or file); default: perfect links")
-    .option(
-      '--set <path=value>',
-      'override any scenario field (repeatable), e.g. --set link.clientToServer.latencyMs=40',
-      collect,
+    .addOption(flag('proxy', '--duration', 'to stop after, e.g. 30s; default: run until SIGINT/SIGTERM'))
+    .addOption(
+      flag('proxy', '--pcap', 'at exit, everything forwarded (as sent) and dropped (commented DROPPED (cause))'),
     )
-    .option('--loss <p>', 'Bernoulli loss on both directions, replacing the loss models')
-    .option(
-      '--seed <n>',
-      "seed of the link's random decisions (streams indexed by datagram number); default: the scenario's",
-    )
-    .option('--duration <d>', 'stop after this wall time, e.g. 30s; default: run until SIGINT/SIGTERM')
-    .option(
-      '--pcap <file>',
-      'at exit, write a pcapng of everything forwarded (as sent) and dropped (commented DROPPED (cause))',
-    )
-    .option('--out <file>', 'at exit, write the bcsim.proxy/1 summary JSON here')
-    .option('--json', 'print the summary as JSON (bcsim.proxy/1) instead of text')
+    .addOption(flag('proxy', '--out', 'at exit, the bcsim.proxy/1 summary JSON'))
+    .addOption(flag('proxy', '--json', 'the summary as bcsim.proxy/1 JSON instead of text'))
     .addHelpText(
       'after',
       '\nClient k is the k-th client address seen (at most 64); it gets its own socket towards the server and the links\n' +
@@ -68,51 +61,54 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       'run one end of the model, client or server, in real time against a real counterpart on UDP, then judge it',
     )
     .argument('<side>', 'client (connects to a server) or server (answers clients)')
-    .option('--connect <host:port>', 'client: the server to join (required for a client)')
-    .option(
-      '--bind <host:port>',
-      'client: where to bind its socket (with --clients N, client k at the port k - 1 past it; port 0: any port each); default loopback, any port (required when --connect is not loopback)',
+    .addOption(flag('peer', '--connect'))
+    .addOption(
+      flag(
+        'peer',
+        '--bind',
+        'client: where its socket binds (with --clients N, client k at the port k - 1 past it); default loopback, any port (required when --connect is not loopback)',
+      ),
     )
-    .option('--listen <host:port>', 'server: where to listen (required for a server)')
-    .option(
-      '--clients <n>',
-      "server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time). client: how many clients to play from one command, 1 to 16, each with its own socket, playing its share of the scenario's traffic and judged on its own connection; default 1",
+    .addOption(flag('peer', '--listen', 'server (required for a server)'))
+    .addOption(
+      flag(
+        'peer',
+        '--clients',
+        "server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time). client: how many clients to play from one command, 1 to 16, each with its own socket, playing its share of the scenario's traffic and judged on its own connection; default 1",
+      ),
     )
-    .option('--scenario <s>', 'the traffic to play (built-in name or file): its join, then its phases; default: live')
-    .option(
-      '--mode <preset>',
-      "stock (the bugs) or fixed (the remedies), optionally +switch=value...; default the scenario's",
+    .addOption(flag('peer', '--scenario', 'the traffic to play, its join then its phases; default: live'))
+    .addOption(flag('peer', '--mode', "default the scenario's"))
+    .addOption(flag('peer', '--switch'))
+    .addOption(flag('peer', '--set'))
+    .addOption(flag('peer', '--seed', "of the traffic's draws; default the scenario's"))
+    .addOption(
+      flag(
+        'peer',
+        '--duration',
+        "of the whole run, e.g. 20s; a client's goodbye ends at most 1 s after it; default the scenario's duration",
+      ),
     )
-    .option('--switch <name=value>', 'set one mode switch (repeatable)', collect)
-    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
-    .option('--seed <n>', "seed of the traffic's random draws; default the scenario's")
-    .option(
-      '--duration <d>',
-      "wall time of the whole run, e.g. 20s; a client's goodbye ends at most 1 s after it; default the scenario's duration",
+    .addOption(flag('peer', '--expect', 'default: all six rules with their defaults'))
+    .addOption(
+      flag(
+        'peer',
+        '--checksums',
+        'form (a well-formed tree of the round asked; default) or hashes (every hash against the manifest too; the default with --manifest); a client that fails is Booted',
+      ),
     )
-    .option(
-      '--expect <rules.json>',
-      'conformance rules to judge the counterpart by; default: all six rules with their defaults',
+    .addOption(
+      flag(
+        'peer',
+        '--manifest',
+        "answer (client) or ask and check (server) the rounds from it, in place of the scenario's",
+      ),
     )
-    .option(
-      '--checksums <check>',
-      "server: how it checks a client's checksum answers: form (a well-formed tree of the round asked; default) or hashes (every hash against the manifest too; the default with --manifest); a client that fails is Booted",
-    )
-    .option(
-      '--manifest <file>',
-      "the checksum manifest to answer (client) or ask and check (server) the rounds from, in place of the scenario's: bcsim's form or a hash tool's ({\"directories\": ...})",
-    )
-    .option(
-      '--require-exercised',
-      'a rule that checked nothing fails the run (exit 1); default: it is reported NOT EXERCISED and does not',
-    )
-    .option(
-      '--wire-log-mb <n>',
-      'MiB of datagrams kept for the analysis and the rules (default 64, at most 1024); past it they are counted, not kept',
-    )
-    .option('--junit <file>', 'also write the conformance results as JUnit XML (into a folder that exists)')
-    .option('--out <file>', 'also write the bcsim.live/1 summary JSON here (into a folder that exists)')
-    .option('--json', 'print the bcsim.live/1 summary (with conformance results) as JSON')
+    .addOption(flag('peer', '--require-exercised', 'default: a rule that checked nothing is reported and does not'))
+    .addOption(flag('peer', '--wire-log-mb', '(default 64, at most 1024); past it they are counted, not kept'))
+    .addOption(flag('peer', '--junit', 'the conformance results'))
+    .addOption(flag('peer', '--out', 'the bcsim.live/1 summary JSON'))
+    .addOption(flag('peer', '--json', 'the bcsim.live/1 summary, with the conformance results'))
     .addHelpText('after', `\n${PEER_HELP}\n`)
     .action(async (side: string, flags: PeerFlags) => {
       setExit(await (await import('./commands/peer.js')).peerCommand(side, flags, io));
@@ -123,49 +119,60 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .description(
       "test your server's transport: short live sessions against it, each with one targeted wire fault, judged PASS, FAIL or NOT EXERCISED",
     )
-    .option('--server <host:port>', 'the server under test (required)')
-    .option('--cases <list>', `cases to run, comma-separated (default: all); --list shows them`)
-    .option('--seed <n>', 'seed of every random choice (hostile bytes, fragment orders); default 1')
-    .option(
-      '--parallel <n>',
-      'at most this many sessions (client slots of the server) at once, at least 3 (a case opens up to 3 together); default 4',
+    .addOption(flag('conform', '--server'))
+    .addOption(flag('conform', '--cases', '--list shows them'))
+    .addOption(flag('conform', '--seed', 'of every random choice (hostile bytes, fragment orders); default 1'))
+    .addOption(
+      flag(
+        'conform',
+        '--parallel',
+        '(client slots of the server), at least 3 (a case opens up to 3 together); default 4',
+      ),
     )
-    .option(
-      '--peer-timeout <d>',
-      "the server's peer timeout: the removal case waits this plus --timeout-grace for it (default 45s, the stock peer timeout)",
+    .addOption(
+      flag(
+        'conform',
+        '--peer-timeout',
+        'the removal case waits this plus --timeout-grace for it (default 45s, the stock peer timeout)',
+      ),
     )
-    .option(
-      '--timeout-grace <d>',
-      "how long past --peer-timeout the removal case still waits for the server's Boot, 3s to 10m (default 15s); a Boot ends the wait as it comes, so only a server that sends none waits it all",
+    .addOption(
+      flag(
+        'conform',
+        '--timeout-grace',
+        "for the server's Boot, 3s to 10m (default 15s); a Boot ends the wait as it comes, so only a server that sends none waits it all",
+      ),
     )
-    .option(
-      '--wrap-budget <d>',
-      'how long each wrap case (seq-wrap, server-seq-wrap) may take per category before it says NOT EXERCISED (default 60s)',
+    .addOption(
+      flag('conform', '--wrap-budget', '(seq-wrap, server-seq-wrap) before it says NOT EXERCISED (default 60s)'),
     )
-    .option(
-      '--manifest <file>',
-      "the checksum hashes to answer with, for a server that checks them: bcsim's manifest form or a hash tool's JSON (rounds it lacks keep bcsim's stand-ins, and the run says so)",
+    .addOption(
+      flag(
+        'conform',
+        '--manifest',
+        "the hashes to answer with, for a server that checks them (rounds it lacks keep bcsim's stand-ins, and the run says so)",
+      ),
     )
-    .option('--scenario <s>', 'whose checksum manifest the join answers with (built-in name or file); default: live')
-    .option(
-      '--bind <host>',
-      'the local address to send from, without a port (each session binds its own); default loopback (required when the server is not)',
+    .addOption(flag('conform', '--scenario', 'whose checksum manifest the join answers with; default: live'))
+    .addOption(
+      flag(
+        'conform',
+        '--bind',
+        'a host (each session binds a port of its own); default loopback (required when the server is not)',
+      ),
     )
-    .option(
-      '--require-exercised',
-      'a case NOT EXERCISED fails the run (exit 1); without it, a run fails only when no case at all was exercised',
+    .addOption(flag('conform', '--require-exercised', 'without it, a run fails only when no case at all was exercised'))
+    .addOption(flag('conform', '--json', 'the bcsim.conform/1 report'))
+    .addOption(
+      flag(
+        'conform',
+        '--junit',
+        'FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised',
+      ),
     )
-    .option('--json', 'print the bcsim.conform/1 report as JSON')
-    .option(
-      '--junit <file>',
-      'also write the results as JUnit XML (FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised); its folder must exist',
-    )
-    .option('--out <file>', 'also write the bcsim.conform/1 report here (into a folder that exists)')
-    .option(
-      '--pcap <file>',
-      "also write every session's datagrams as a pcapng (Wireshark, bcsim analyze), ours commented",
-    )
-    .option('--list', 'list the cases and exit')
+    .addOption(flag('conform', '--out', 'the bcsim.conform/1 report'))
+    .addOption(flag('conform', '--pcap', "every session's datagrams (Wireshark, bcsim analyze), ours commented"))
+    .addOption(flag('conform', '--list'))
     .addHelpText('after', `\n${CONFORM_HELP}\n`)
     .action(async (flags: ConformFlags) => {
       setExit(await (await import('./commands/conform.js')).conformCommand(flags, io));
@@ -176,43 +183,33 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .description(
       'a long session of several clients against a real server, measured minute by minute from the wire, beside the stock and fixed models',
     )
-    .option('--server <host:port>', 'the server to soak (required)')
-    .option(
-      '--out <dir>',
-      'the folder the report set is written to (required; a new folder: its parent must exist): summary.json, timeseries.csv, report.md, report.html',
+    .addOption(flag('soak', '--server'))
+    .addOption(flag('soak', '--out-dir', 'required: summary.json, timeseries.csv, report.md, report.html go there'))
+    .addOption(new Option('--out <dir>', 'the old spelling of --out-dir').hideHelp())
+    .addOption(
+      flag(
+        'soak',
+        '--scenario',
+        'the traffic the clients play; default valentines, the measured 34-minute 3-player session',
+      ),
     )
-    .option(
-      '--scenario <s>',
-      'the traffic the clients play (built-in name or file); default valentines, the measured 34-minute 3-player session',
+    .addOption(flag('soak', '--clients', "1 to 16, each its own socket and connection; default the scenario's"))
+    .addOption(flag('soak', '--duration', "of the soak, e.g. 30m or 4h; default the scenario's duration"))
+    .addOption(flag('soak', '--loss', 'at our sockets; the models get the same loss on their links'))
+    .addOption(flag('soak', '--manifest', 'the clients answer from it, for a server that checks file hashes'))
+    .addOption(flag('soak', '--mode', "of our clients' transport; default the scenario's"))
+    .addOption(flag('soak', '--switch', 'of our clients'))
+    .addOption(flag('soak', '--set'))
+    .addOption(flag('soak', '--seed', "of the traffic's draws, ours and the models'; default the scenario's"))
+    .addOption(
+      flag('soak', '--bind', 'where the clients bind (client k at the port k - 1 past it); default loopback, any port'),
     )
-    .option('--clients <n>', "how many clients, 1 to 16, each its own socket and connection; default the scenario's")
-    .option('--duration <d>', "wall time of the soak, e.g. 30m or 4h; default the scenario's duration")
-    .option(
-      '--loss <p>',
-      'Bernoulli loss at our sockets on both directions; the models get the same loss on their links',
-    )
-    .option(
-      '--manifest <file>',
-      "the checksum manifest the clients answer from, for a server that checks file hashes: bcsim's form or a hash tool's JSON",
-    )
-    .option(
-      '--mode <preset>',
-      "our clients' transport: stock or fixed, optionally +switch=value...; default the scenario's",
-    )
-    .option('--switch <name=value>', 'set one mode switch of our clients (repeatable)', collect)
-    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
-    .option('--seed <n>', "seed of the traffic's random draws, ours and the models'; default the scenario's")
-    .option(
-      '--bind <host:port>',
-      'where to bind the clients (client k at the port k - 1 past it; port 0: any port each); default loopback, any port',
-    )
-    .option(
-      '--rejoin',
-      'a client whose connection the server ends (removed, timed out) joins again 5 s later, as a player would, and the soak goes on',
-    )
-    .option('--json', 'print summary.json (schema bcsim.soak/1) instead of the table')
+    .addOption(flag('soak', '--rejoin', '(removed, timed out), as a player would, and the soak goes on'))
+    .addOption(flag('soak', '--json', 'summary.json (schema bcsim.soak/1) instead of the table'))
     .addHelpText('after', `\n${SOAK_HELP}\n`)
-    .action(async (flags: SoakFlags) => {
-      setExit(await (await import('./commands/soak.js')).soakCommand(flags, io));
+    .action(async (flags: SoakFlags & { outDir?: string }) => {
+      const { outDir, ...rest } = flags;
+      const out = renamedFlag(io, 'soak', { flag: '--out', value: flags.out }, { flag: '--out-dir', value: outDir });
+      setExit(await (await import('./commands/soak.js')).soakCommand({ ...rest, out }, io));
     });
 }

@@ -1,5 +1,6 @@
 // Flags and sockets the live commands share: addresses, how many clients, and their sockets.
 import type { Socket } from 'node:dgram';
+import { isIP } from 'node:net';
 import { bindUdp, isLoopback, parseHostPort } from '../live/index.js';
 import type { HostPort } from '../live/index.js';
 import { UsageError } from './io.js';
@@ -39,6 +40,13 @@ export function hostPortFlag(text: string, flag: string, portZero = false): Host
   const parsed = parseHostPort(text, flag, portZero);
   if (typeof parsed === 'string') throw new UsageError(parsed);
   return parsed;
+}
+
+/** `--bind HOST[:PORT]`: a bare host (IPv6 in brackets or not) binds any port, as port 0 does. */
+export function bindHostPortFlag(text: string): HostPort {
+  const bare = /^\[([^\]]+)\]$/.exec(text)?.[1] ?? text;
+  const withPort = bare === 'localhost' || isIP(bare) !== 0 ? `${bare.includes(':') ? `[${bare}]` : bare}:0` : text;
+  return hostPortFlag(withPort, '--bind', true);
 }
 
 /**

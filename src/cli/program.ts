@@ -11,6 +11,7 @@ import { addLiveCommands } from './live-commands.js';
 import { addSimulationCommands } from './simulation-commands.js';
 import { addToolCommands } from './tool-commands.js';
 import { VERSION } from '../version.js';
+import { flag } from './flags.js';
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode = 0;
@@ -43,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
-function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   const program = new Command('bcsim');
   program
     .description('Deterministic simulator and bug reproducer for the Bridge Commander 1.1 reliable-UDP transport')
@@ -66,7 +67,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   program
     .command('scenarios')
     .description('list the built-in scenarios and what each is for')
-    .option('--json', 'print them as a JSON array')
+    .addOption(flag('scenarios', '--json', 'a JSON array'))
     .addHelpText(
       'after',
       '\nThe BC scenarios first, then the scheme scenarios (rtype-deaths, schemes-side-by-side), which\n' +

@@ -8,7 +8,8 @@ import type { CompareFlags } from './commands/compare-flags.js';
 import type { ReproduceFlags } from './commands/reproduce.js';
 import type { RunFlags } from './commands/run.js';
 import type { TraceFlags } from './commands/trace.js';
-import { collect } from './options.js';
+import { renamedFlag } from './deprecated.js';
+import { flag } from './flags.js';
 import { CLIENTS_HELP, PCAP_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
 
 export function addSimulationCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
@@ -16,30 +17,16 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .command('run')
     .description('run one scenario in one mode and summarise it')
     .argument('<scenario>', 'a built-in scenario name (see `bcsim scenarios`) or a path to a scenario JSON file')
-    .option(
-      '--mode <preset>',
-      "stock (the bugs) or fixed (the remedies), optionally +switch=value..., e.g. stock+ackRefresh=reset-count; default: the scenario's mode",
-    )
-    .option('--seed <n>', "random seed; default: the scenario's seed")
-    .option('--duration <d>', "simulated time, e.g. 30s, 10m, 4h; default: the scenario's duration")
-    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models")
-    .option(
-      '--set <path=value>',
-      'override any scenario field, validated like the file (repeatable), e.g. --set traffic.phases[1].duration=5m',
-      collect,
-    )
-    .option(
-      '--switch <name=value>',
-      'set one mode switch (repeatable), e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true',
-      collect,
-    )
-    .option('--json', 'print one bcsim.summary/1 JSON object')
-    .option(
-      '--check-determinism',
-      'run twice and fail (exit 1), naming the first diverging datagram, if the traces differ',
-    )
-    .option('--pcap <file>', 'also write the run as a pcapng capture to FILE (see below)')
-    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
+    .addOption(flag('run', '--mode', "e.g. stock+ackRefresh=reset-count; default: the scenario's mode"))
+    .addOption(flag('run', '--seed', "default: the scenario's seed"))
+    .addOption(flag('run', '--duration', "e.g. 30s, 10m, 4h; default: the scenario's duration"))
+    .addOption(flag('run', '--loss', "replacing the scenario's loss models"))
+    .addOption(flag('run', '--set', 'e.g. --set traffic.phases[1].duration=5m'))
+    .addOption(flag('run', '--switch', 'e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true'))
+    .addOption(flag('run', '--json', 'one bcsim.summary/1 JSON object'))
+    .addOption(flag('run', '--check-determinism'))
+    .addOption(flag('run', '--pcap', 'the run, to FILE (see below)'))
+    .addOption(flag('run', '--pcap-plaintext'))
     .addHelpText(
       'after',
       `\n${SWITCHES_HELP}\n` +
@@ -60,60 +47,67 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       'run a scenario in stock and fixed mode side by side and write reports (the main job); a scheme scenario runs its own columns',
     )
     .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file')
-    .option('--duration <d>', "simulated time, e.g. 30m or 4h; default: the scenario's duration")
-    .option('--seed <n>', "random seed; default: the scenario's seed")
-    .option(
-      '--loss <p>',
-      "Bernoulli loss on both directions in every column, replacing the scenario's loss models (as in bcsim run)",
-    )
+    .addOption(flag('compare', '--duration', "e.g. 30m or 4h; default: the scenario's duration"))
+    .addOption(flag('compare', '--seed', "default: the scenario's seed"))
+    .addOption(flag('compare', '--loss', "in every column, replacing the scenario's loss models"))
     .addOption(
       new Option('--mode <preset>', 'refused with a pointer to --config: the columns are the modes').hideHelp(),
     )
-    .option('--out <dir>', 'where to write the reports (a new folder: its parent must exist)', 'reports/<scenario>')
-    .option('--causes', 'also run each fragment-ACK cause as a column of its own')
-    .option(
-      '--sensitivity',
-      'also rerun the stock column under each reading of similar rank (4 more runs, beside the columns) and name the stock verdicts that flip',
+    .addOption(flag('compare', '--out-dir', 'default: reports/<scenario> (see below)'))
+    .addOption(new Option('--out <dir>', 'the old spelling of --out-dir').hideHelp())
+    .addOption(flag('compare', '--causes'))
+    .addOption(
+      flag('compare', '--sensitivity', '(4 more runs, beside the columns), and name the stock verdicts that flip'),
     )
-    .option(
-      '--config <label:items>',
-      'a column: LABEL:ITEM[,ITEM...], items being a preset (stock, fixed, stock+switch=value), a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); repeatable, 2 to 8',
-      collect,
+    .addOption(
+      flag(
+        'compare',
+        '--config',
+        'the first item may be a mode as --mode takes it (stock, fixed, stock+switch=value), the others a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); 2 to 8 columns',
+      ),
     )
-    .option('--a <label:items>', 'the first column, as --config')
-    .option('--b <label:items>', 'the second column, as --config')
-    .option('--switch <name=value>', 'set a mode switch in every column (repeatable)', collect)
-    .option('--set <path=value>', 'override any scenario field in every column (repeatable)', collect)
-    .option(
-      '--fail-on <expr>',
-      "exit 1 if it holds for a column: 'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (repeatable; an unknown LABEL or PATH is refused before the runs)",
-      collect,
+    .addOption(flag('compare', '--a'))
+    .addOption(flag('compare', '--b'))
+    .addOption(flag('compare', '--switch', 'in every column'))
+    .addOption(flag('compare', '--set', 'in every column'))
+    .addOption(
+      flag(
+        'compare',
+        '--fail-on',
+        "'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (an unknown LABEL or PATH is refused before the runs)",
+      ),
     )
-    .option('--json', 'print the summary.json document instead of the table')
-    .option('--wide', 'the table with every column label at its head and each line whole, however wide')
-    .option(
-      '--pcap <file>',
-      'also write one pcapng capture per column: the label goes before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)',
+    .addOption(flag('compare', '--json', 'the summary.json document instead of the table'))
+    .addOption(flag('compare', '--wide', 'every column label at the head of the table and each line whole'))
+    .addOption(
+      flag(
+        'compare',
+        '--pcap',
+        'one per column, the label before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)',
+      ),
     )
-    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
-    .option(
-      '--jobs <n>',
-      'run the columns on N worker threads; default one per core (up to the columns) when each column simulates 30 min or more, else 1. The output is the same either way',
+    .addOption(flag('compare', '--pcap-plaintext'))
+    .addOption(
+      flag(
+        'compare',
+        '--jobs',
+        'the columns run on N threads; default one per core (up to the columns) when each column simulates 30 min or more, else 1. The output is the same either way',
+      ),
     )
     .addHelpText(
       'after',
-      '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out. The default\n' +
-        '--out is reports/<scenario> only for the built-in defaults: with any --set, --switch, --config, --causes,\n' +
+      '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out-dir. The\n' +
+        'default --out-dir is reports/<scenario> only for the built-in defaults: with any --set, --switch, --config, --causes,\n' +
         '--sensitivity, --duration or --seed it is reports/experiments/<scenario>-<id>, so an experiment never\n' +
-        'overwrites the committed reports (give --out reports/<scenario> to do that on purpose). After the table,\n' +
+        'overwrites the committed reports (give --out-dir reports/<scenario> to do that on purpose). After the table,\n' +
         'one verdict line per metric group compares every column with the first; the last says what the stock\n' +
         'verdicts rest on. With --sensitivity the stock column also runs under each reading of similar rank (the\n' +
         'readings `bcsim reproduce ack-outbox` ranks close to the chosen one), and that line and the report name the\n' +
         'verdicts that flip, with the figures; it costs 4 more runs, so it is opt-in.\n' +
         'The text fits 120 columns: long lines wrap, and when the column labels would not fit (--causes) the\n' +
         'columns are lettered A, B, … with the labels in a legend under the table; --wide keeps them at the head.\n' +
-        'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out /tmp/heavy\n' +
-        '  bcsim compare lobby-idle --sensitivity --out /tmp/lobby\n' +
+        'Examples:\n  bcsim compare long-session\n  bcsim compare heavy-combat --duration 10m --causes --out-dir /tmp/heavy\n' +
+        '  bcsim compare lobby-idle --sensitivity --out-dir /tmp/lobby\n' +
         "  bcsim compare valentines --duration 10m --a 'A:stock' --b 'B:stock,ackRefresh=reset-count'\n" +
         "  bcsim compare lossy-link --config 'stock:stock' --config 'fixed:fixed' --config 'fixed-w64:fixed,sendWindow=64' --fail-on 'fixed:delivery.reliableLost>0'\n" +
         '  bcsim compare fragment-ack-bug --pcap /tmp/fa.pcapng      (writes /tmp/fa.stock.pcapng and /tmp/fa.fixed.pcapng)\n' +
@@ -122,48 +116,40 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         '  extension; all of them appear together, after every run has finished, or none does.\n' +
         `\n${SCHEME_COMPARE_HELP}\n`,
     )
-    .action(async (ref: string, flags: CompareFlags) => {
-      setExit(
-        await (await import('./commands/compare.js')).compareCommand(
-          ref,
-          { ...flags, out: flags.out === 'reports/<scenario>' ? undefined : flags.out },
-          io,
-        ),
-      );
+    .action(async (ref: string, flags: CompareFlags & { outDir?: string }) => {
+      const { outDir, ...rest } = flags;
+      const out = renamedFlag(io, 'compare', { flag: '--out', value: flags.out }, { flag: '--out-dir', value: outDir });
+      setExit(await (await import('./commands/compare.js')).compareCommand(ref, { ...rest, out }, io));
     });
 
   program
     .command('trace')
     .description('print the annotated wire trace of a run: every datagram, drop, ACK verdict and duplicate')
     .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
-    .option('--mode <preset>', "stock or fixed, optionally +switch=value...; default: the scenario's mode")
-    .option('--seed <n>', "random seed; default: the scenario's seed")
-    .option('--from <t>', 'first simulated time to show, e.g. 10s', '0')
-    .option('--until <t>', "stop the run here, e.g. 20s; default: the run's duration")
-    .option('--duration <d>', "simulated time of the run, as in bcsim run, e.g. 10m; default: the scenario's duration")
-    .option('--loss <p>', "Bernoulli loss on both directions, replacing the scenario's loss models (as in bcsim run)")
-    .option('--peer <role>', 'only events of server or client (its sends, and the verdicts at it)')
-    .option('--client <k>', "only client k's connection (k = 1..clients, the scenario's order), both ends")
-    .option(
-      '--slot <s>',
-      'only the connection the server gave slot s (2, 3, ... in connect order), from its first connect attempt',
+    .addOption(flag('trace', '--mode', "default: the scenario's mode"))
+    .addOption(flag('trace', '--seed', "default: the scenario's seed"))
+    .addOption(flag('trace', '--from', 'e.g. 10s').default('0'))
+    .addOption(flag('trace', '--until', "e.g. 20s; default: the run's duration"))
+    .addOption(flag('trace', '--duration', "of the run, e.g. 10m; default: the scenario's duration"))
+    .addOption(flag('trace', '--loss', "replacing the scenario's loss models"))
+    .addOption(flag('trace', '--peer', '(its sends, and the verdicts at it)'))
+    .addOption(flag('trace', '--client', "(k = 1..clients, the scenario's order), both ends"))
+    .addOption(flag('trace', '--slot', '(2, 3, ... in connect order), from its first connect attempt'))
+    .addOption(
+      flag('trace', '--filter', 'seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable'),
     )
-    .option(
-      '--filter <expr>',
-      'decoded-field terms, all of which must hold: seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable',
+    .addOption(flag('trace', '--set'))
+    .addOption(flag('trace', '--switch', 'e.g. --switch messageLifetime=session'))
+    .addOption(flag('trace', '--json', 'JSON Lines, one object per datagram or event'))
+    .addOption(
+      flag(
+        'trace',
+        '--bytes',
+        'none, short (first 16, then …), fit (as many as keep the line within 120 columns, then … +N B: the N bytes cut) or full; default: fit, terminal or not (full with --json)',
+      ),
     )
-    .option('--set <path=value>', 'override any scenario field (repeatable)', collect)
-    .option('--switch <name=value>', 'set one mode switch (repeatable), e.g. --switch messageLifetime=session', collect)
-    .option('--json', 'JSON Lines: one object per datagram or event')
-    .option(
-      '--bytes <how>',
-      'raw bytes per datagram: none, short (first 16, then …), fit (as many as keep the line within 120 columns, then … +N B: the N bytes cut) or full; default: fit, terminal or not (full with --json)',
-    )
-    .option(
-      '--pcap <file>',
-      'also write the run (every datagram up to --until, whatever --from/--filter/--client show) as a pcapng capture',
-    )
-    .option('--pcap-plaintext', 'with --pcap: UDP payloads in plaintext, not encrypted as on the wire')
+    .addOption(flag('trace', '--pcap', 'the run, every datagram up to --until, whatever --from/--filter/--client show'))
+    .addOption(flag('trace', '--pcap-plaintext'))
     .addHelpText(
       'after',
       '\nMarks: [RETRANSMIT #n] re-sent message, [DEAD-ZONE ACK, pass 2] ACK sent by the gated pass 2,\n' +
@@ -196,15 +182,15 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       'measure the model against the observed bugs: fragment-ack (cause by cause), ack-outbox, or the R-Type defects (rtype)',
     )
     .argument('<target>', 'fragment-ack, ack-outbox or rtype')
-    .option('--seed <n>', 'random seed for the runs')
-    .option(
-      '--loss <p>',
-      'fragment-ack: loss for the lossy rerun of every cause; rtype: loss on every link, both ways',
-      '0.2',
+    .addOption(flag('reproduce', '--seed', 'for the runs'))
+    .addOption(
+      flag('reproduce', '--loss', 'fragment-ack: for the lossy rerun of every cause; rtype: on every link').default(
+        '0.2',
+      ),
     )
-    .option('--duration <d>', 'rtype: simulated time of each run (default 60s, at least 10s)')
-    .option('--json', 'print one JSON object')
-    .option('--wide', 'fragment-ack: the tables with full column titles and paragraphs on one line, however wide')
+    .addOption(flag('reproduce', '--duration', 'rtype: of each run (default 60s, at least 10s)'))
+    .addOption(flag('reproduce', '--json', 'one JSON object'))
+    .addOption(flag('reproduce', '--wide', 'fragment-ack: full column titles and paragraphs on one line'))
     .addHelpText(
       'after',
       '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause and once\n' +
@@ -236,29 +222,16 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
     .command('check')
     .description("evaluate scenarios' expect blocks: exit 0 if every assertion holds, 1 if not, 2 on a bad path")
     .argument('<scenario...>', 'built-in scenario names or paths to scenario JSON files')
-    .option('--mode <preset>', "only this mode's expectations; stock+switch=value... also sets switches")
-    .option('--seed <n>', "random seed for every run; default: each scenario's seed")
-    .option(
-      '--seeds <list>',
-      'run every seed of a list, in order, e.g. 1..20, 5..9 or 1,4,9 (at most 10,000 seeds); name the first failing one',
-    )
-    .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: each scenario's duration")
-    .option(
-      '--loss <p>',
-      "Bernoulli loss on both directions in every run, replacing the scenarios' loss models (as in bcsim run)",
-    )
-    .option(
-      '--set <path=value>',
-      'override any field of every scenario given, validated like the file (repeatable)',
-      collect,
-    )
-    .option('--switch <name=value>', 'set one mode switch in every scenario given (repeatable)', collect)
-    .option('--junit <file>', 'also write JUnit XML for CI systems (into a folder that exists)')
-    .option(
-      '--check-determinism',
-      'run everything twice and fail, naming the first diverging datagram, if the traces differ',
-    )
-    .option('--json', 'print one JSON object')
+    .addOption(flag('check', '--mode', "only this mode's expectations are checked; +switch=value also sets switches"))
+    .addOption(flag('check', '--seed', "for every run; default: each scenario's seed"))
+    .addOption(flag('check', '--seeds', 'the last lines name the first failing one'))
+    .addOption(flag('check', '--duration', "of every run, e.g. 30s, 10m; default: each scenario's duration"))
+    .addOption(flag('check', '--loss', "in every run, replacing the scenarios' loss models"))
+    .addOption(flag('check', '--set', 'in every scenario given'))
+    .addOption(flag('check', '--switch', 'in every scenario given'))
+    .addOption(flag('check', '--junit', 'the results, for CI systems'))
+    .addOption(flag('check', '--check-determinism'))
+    .addOption(flag('check', '--json', 'one JSON object'))
     .addHelpText(
       'after',
       '\nAn expect block: { "fixed": { "peers.*.ackOutbox.max": { "lte": 20 }, "delivery.reliableLost": { "eq": 0 } } }\n' +

@@ -5,46 +5,44 @@ import type { CliIO } from './io.js';
 import type { ShrinkFlags } from './commands/shrink.js';
 import type { SwarmFlags } from './commands/swarm.js';
 import type { SweepFlags, SweepMergeFlags } from './commands/sweep.js';
-import { collect } from './options.js';
+import { flag } from './flags.js';
 
 export function addToolCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
   program
     .command('sweep')
     .description('run a grid of seeded runs (modes × --vary values × seeds) on worker threads, one JSON line per run')
     .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
-    .option(
-      '--seeds <list>',
-      "seeds to run, e.g. 1..1000, 5..9 or 1,4,9 (at most 10,000); default: the scenario's seed",
+    .addOption(flag('sweep', '--seeds', "default: the scenario's seed"))
+    .addOption(flag('sweep', '--seed', 'the one seed, the same as --seeds N'))
+    .addOption(
+      flag(
+        'sweep',
+        '--vary',
+        'path=v1,v2,... or path=lo..hi:step, the path as --set takes it (the grid is their product)',
+      ),
     )
-    .option('--seed <n>', 'one seed (the same as --seeds N)')
-    .option(
-      '--vary <path=values>',
-      'vary a scenario path (as --set takes it) over values: path=v1,v2,... or path=lo..hi:step (repeatable; the grid is their product)',
-      collect,
+    .addOption(flag('sweep', '--mode', "one mode for every run; default: the scenario's mode"))
+    .addOption(flag('sweep', '--modes', 'e.g. --modes stock,fixed'))
+    .addOption(flag('sweep', '--duration', "of every run, e.g. 30s, 10m; default: the scenario's duration"))
+    .addOption(flag('sweep', '--loss', "in every run, replacing the scenario's loss models"))
+    .addOption(flag('sweep', '--set', 'in every run'))
+    .addOption(flag('sweep', '--switch', 'in every run'))
+    .addOption(flag('sweep', '--jobs', 'default: one per core (1 runs in this process)'))
+    .addOption(
+      flag(
+        'sweep',
+        '--out',
+        'the JSON lines, when the sweep ends; -: stdout; none: stdout into a pipe or file, nowhere on a terminal or with --html',
+      ),
     )
-    .option('--mode <modes>', "stock, fixed or stock,fixed; default: the scenario's mode")
-    .option('--duration <d>', "simulated time of every run, e.g. 30s, 10m; default: the scenario's duration")
-    .option(
-      '--loss <p>',
-      "Bernoulli loss on both directions in every run, replacing the scenario's loss models (as in bcsim run)",
+    .addOption(
+      flag('sweep', '--json', 'the JSON lines on stdout (the table on stderr), on a terminal or with --html too'),
     )
-    .option('--set <path=value>', 'override any scenario field in every run (repeatable)', collect)
-    .option('--switch <name=value>', 'set one mode switch in every run (repeatable)', collect)
-    .option('--jobs <n>', 'worker threads; default: one per core (1 runs in this process)')
-    .option(
-      '--out <file>',
-      'write the JSON lines to FILE (atomically, when the sweep ends; its folder must exist); -: stdout; none: stdout into a pipe or file, nowhere on a terminal or with --html',
+    .addOption(flag('sweep', '--shard', '(merge the shards with sweep-merge)'))
+    .addOption(
+      flag('sweep', '--metrics', 'default peers.server.ackOutbox.max,peers.client.ackOutbox.max,delivery.reliableLost'),
     )
-    .option('--json', 'the JSON lines on stdout (the table on stderr), on a terminal or with --html too')
-    .option('--shard <i/n>', 'run only the grid indexes with index % n == i-1 (merge the shards with sweep-merge)')
-    .option(
-      '--metrics <paths>',
-      'summary paths for the summary table, comma-separated; default peers.server.ackOutbox.max,peers.client.ackOutbox.max,delivery.reliableLost',
-    )
-    .option(
-      '--html <file>',
-      'also write the summary as an HTML page (tables, and charts when one numeric parameter is varied); its folder must exist',
-    )
+    .addOption(flag('sweep', '--html', 'the summary, with tables, and charts when one numeric parameter is varied'))
     .addHelpText(
       'after',
       '\nThe grid is modes × the values of each --vary (in the order given, the last changing fastest) × seeds, seeds\n' +
@@ -60,7 +58,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
         '--html (as scripts read them); on a terminal, or with --html, stdout gets the table and no lines.\n' +
         'Exit codes: 0 every verdict passed (or none), 1 a run failed its expect block, 2 bad input, 130 interrupted\n' +
         '(nothing written).\n' +
-        'Examples:\n  bcsim sweep lossy-link --mode stock,fixed --seeds 1..20 --duration 2m --out /tmp/lossy.jsonl\n' +
+        'Examples:\n  bcsim sweep lossy-link --modes stock,fixed --seeds 1..20 --duration 2m --out /tmp/lossy.jsonl\n' +
         "  bcsim sweep lossy-link --vary 'traffic.phases[1].reliablePerSecond=10..60:10' --seeds 1..5 --duration 2m --html /tmp/sweep.html\n" +
         '  bcsim sweep lossy-link --vary link.both.latencyMs=20,80,200 --mode fixed --seeds 1..100 --duration 2m --shard 2/4 --out shard-2.jsonl\n' +
         '  bcsim sweep lossy-link --seeds 1..3 --duration 10s --html /tmp/sweep.html --json | head -2\n',
@@ -73,7 +71,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     .command('sweep-merge')
     .description('merge sweep shards (--shard i/n) into the file one machine would have written')
     .argument('<files...>', 'the JSON-lines files of the shards, in any order')
-    .option('--out <file>', 'write the merged lines to FILE (atomically; its folder must exist); - or none: stdout')
+    .addOption(flag('sweep-merge', '--out', 'the merged lines; - or none: stdout'))
     .addHelpText(
       'after',
       '\nThe lines are put back in index order. Refused (exit 2, one line naming the file and line): a line that is not a\n' +
@@ -89,20 +87,19 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     .description(
       'seeded random runs (links, faults, traffic) checked against the invariants; stops at the first failure and prints its reproduction',
     )
-    .option('--runs <n>', 'how many generated runs (default 100)')
-    .option('--seed <s>', 'generator seed: the same seed generates the same runs (default 9062024, the CI swarm)')
-    .option('--index <i>', 'run only generated run I (what a printed `swarm:` line does)')
-    .option(
-      '--mode <preset>',
-      'fixed (default: the fixed-mode promise, bounded queues) or stock (ledger, faults fired, no throw)',
+    .addOption(flag('swarm', '--runs', '(default 100)'))
+    .addOption(flag('swarm', '--seed', 'the same seed generates the same runs (default 9062024, the CI swarm)'))
+    .addOption(flag('swarm', '--index', '(what a printed `swarm:` line does)'))
+    .addOption(
+      flag(
+        'swarm',
+        '--mode',
+        'fixed (default: the fixed-mode promise, bounded queues) or stock (ledger, faults fired, no throw)',
+      ),
     )
-    .option(
-      '--switch <name=value>',
-      'set one top-level mode switch in every run (repeatable), e.g. --switch closePolicy=immediate',
-      collect,
-    )
-    .option('--all', 'run every run and list every failure instead of stopping at the first')
-    .option('--json', 'print one bcsim.swarm/1 JSON object')
+    .addOption(flag('swarm', '--switch', 'a top-level one, in every run, e.g. --switch closePolicy=immediate'))
+    .addOption(flag('swarm', '--all'))
+    .addOption(flag('swarm', '--json', 'one bcsim.swarm/1 JSON object'))
     .addHelpText(
       'after',
       '\nEach run draws its own scenario: rates, duration, per-direction loss (Bernoulli, bursts), duplication, jitter and\n' +
@@ -130,12 +127,15 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
       '[repro]',
       'the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"',
     )
-    .option('--file <path>', 'read the repro line from a file')
-    .option(
-      '--out <file>',
-      'write the shrunk scenario here (atomically); FILE.trace and FILE.pcapng go beside it; default shrunk-swarm-G-I.json (a swarm line) or shrunk-<scenario>-seed-N.json (a run line) in the working directory',
+    .addOption(flag('shrink', '--file', 'the repro line'))
+    .addOption(
+      flag(
+        'shrink',
+        '--out',
+        'the shrunk scenario; FILE.trace and FILE.pcapng go beside it; default shrunk-swarm-G-I.json (a swarm line) or shrunk-<scenario>-seed-N.json (a run line) in the working directory',
+      ),
     )
-    .option('--budget <n>', 'at most this many candidate runs (default 500)')
+    .addOption(flag('shrink', '--budget', '(default 500)'))
     .addHelpText(
       'after',
       '\nThe run is re-run with every random link decision recorded as an explicit fault list (link.<dir>.faults:\n' +

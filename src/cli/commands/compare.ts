@@ -86,8 +86,8 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   const defaultOut = experiment
     ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}`
     : `reports/${scenario.name}`;
-  // Checked before running: a bad --out fails now, not after the runs.
-  const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
+  // Checked before running: a bad --out-dir fails now, not after the runs.
+  const label = flags.out === undefined ? defaultOut : `--out-dir ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
   const problem = writingTo(label, () =>
     outDirProblem(flags.out ?? dir, REPORT_FILES, io.cwd, flags.out === undefined),

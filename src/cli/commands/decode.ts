@@ -1,6 +1,6 @@
 // `bcsim decode <hex…> | - | --file PATH [--json]`: decode one datagram and annotate every field.
-// `bcsim decode --pcap FILE [--json]`: every BC datagram of a capture, one trace line each.
-import { readFileSync } from 'node:fs';
+// `bcsim decode FILE [--json]`: every BC datagram of a capture, one trace line each.
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   MAX_DATAGRAM_BYTES,
@@ -32,6 +32,7 @@ import { eventToJson, formatEvent, traceHeader } from '../../model/trace/index.j
 import { SendNote } from '../../model/transport/index.js';
 import type { Role } from '../../model/transport/index.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
+import { deprecated } from '../deprecated.js';
 import type { CliIO } from '../io.js';
 import { captureErrorLine } from './analyze.js';
 import { checksumAnswerOf, checksumAnswerText } from './decode-checksum.js';
@@ -103,14 +104,16 @@ function chooseReading(
 }
 
 export function decodeCommand(hexParts: string[], options: DecodeOptions, io: CliIO): number {
-  if (options.pcap !== undefined) {
-    if (hexParts.length > 0 || options.file !== undefined)
-      throw new UsageError('decode: give hex, --file or --pcap, not more than one');
+  if (options.pcap !== undefined) deprecated(io, `decode --pcap ${options.pcap} is now decode ${options.pcap}`);
+  const capture = options.pcap ?? captureArgument(hexParts, io.cwd);
+  if (capture !== undefined) {
+    if (options.pcap !== undefined && (hexParts.length > 0 || options.file !== undefined))
+      throw new UsageError('decode: give hex, --file or a capture, not more than one');
     if (options.encrypted || options.plain)
       throw new UsageError(
-        'decode: --pcap reads each datagram encrypted or, failing that, plaintext; --encrypted and --plain do not apply',
+        'decode: a capture is read encrypted or, failing that, plaintext; --encrypted and --plain do not apply',
       );
-    return decodePcap(options.pcap, options.json === true, io);
+    return decodePcap(capture, options.json === true, io);
   }
   const text = inputText(hexParts, options, io);
   const parsed = parseHex(text);
@@ -141,6 +144,21 @@ export function decodeCommand(hexParts: string[], options: DecodeOptions, io: Cl
     io.stdout(formatListing(bytes, result, note));
   }
   return result.ok ? EXIT_OK : EXIT_FAILED;
+}
+
+/**
+ * `bcsim decode FILE`: one argument that is not hex names a capture, as `bcsim analyze FILE`
+ * takes it (a path made only of hex digits would read as hex: give it as ./PATH).
+ */
+function captureArgument(hexParts: readonly string[], cwd: string): string | undefined {
+  if (hexParts.length !== 1 || hexParts[0] === '-') return undefined;
+  const hex = parseHex(hexParts[0]);
+  if (hex.ok) return undefined;
+  if (!existsSync(resolve(cwd, hexParts[0])))
+    throw new UsageError(
+      `decode ${hexParts[0]}: neither hex (at character ${hex.offset}: ${hex.reason}) nor a capture file (no such file)`,
+    );
+  return hexParts[0];
 }
 
 /**

@@ -47,7 +47,7 @@ import type { CliIO } from '../io.js';
 import { manifestFlag, manifestNote, withManifest } from '../manifest-flag.js';
 import type { ManifestFlag } from '../manifest-flag.js';
 import { durationFlag, seedFlag } from '../options.js';
-import { bindAll, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
+import { bindAll, bindHostPortFlag, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
 import { loadForCli } from '../scenario-ref.js';
 import { outFileFlag } from '../out-file.js';
 import { modeSpec, switchSets } from '../switch-flags.js';
@@ -237,7 +237,7 @@ function peerAddresses(role: Role, flags: PeerFlags): { bind: HostPort; remote: 
   if (flags.connect === undefined)
     throw new UsageError('peer client: --connect HOST:PORT is required (e.g. --connect 127.0.0.1:22101)');
   const remote = hostPortFlag(flags.connect, '--connect');
-  if (flags.bind !== undefined) return { bind: hostPortFlag(flags.bind, '--bind', true), remote };
+  if (flags.bind !== undefined) return { bind: bindHostPortFlag(flags.bind), remote };
   return { bind: loopbackBind(remote, '--connect', flags.connect, 'peer client: '), remote };
 }
 

@@ -53,7 +53,7 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
   const refused = BC_ONLY.find(({ key }) => flags[key] !== undefined && flags[key] !== false);
   if (refused !== undefined)
     throw new UsageError(
-      `${refused.flag}: not available for ${scenario.name}, a scheme scenario (${columnsOf(scenario)}); it takes --duration, --seed, --out and --json`,
+      `${refused.flag}: not available for ${scenario.name}, a scheme scenario (${columnsOf(scenario)}); it takes --duration, --seed, --out-dir and --json`,
     );
   const durationUs = durationFlag('--duration', flags.duration);
   const seed = seedFlag(flags.seed);
@@ -61,9 +61,9 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
   const defaultOut = experiment
     ? `${EXPERIMENTS_DIR}/${scenario.name}-${experimentId(flags)}`
     : `reports/${scenario.name}`;
-  const label = flags.out === undefined ? defaultOut : `--out ${flags.out === '' ? "''" : flags.out}`;
+  const label = flags.out === undefined ? defaultOut : `--out-dir ${flags.out === '' ? "''" : flags.out}`;
   const dir = resolve(io.cwd, flags.out ?? defaultOut);
-  // Checked before running: a bad --out fails now, not after the runs.
+  // Checked before running: a bad --out-dir fails now, not after the runs.
   const problem = writingTo(label, () =>
     outDirProblem(flags.out ?? dir, SCHEME_REPORT_FILES, io.cwd, flags.out === undefined),
   );

@@ -22,7 +22,7 @@ import {
 import type { SoakReport, SoakStatus } from '../../live/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
-import { bindAll, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
+import { bindAll, bindHostPortFlag, clientsFlag, hostPortFlag, loopbackBind } from '../live-flags.js';
 import { manifestFlag, manifestNote, withManifest } from '../manifest-flag.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
 import { loadForCli } from '../scenario-ref.js';
@@ -56,10 +56,11 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   if (flags.server === undefined)
     throw new UsageError('--server: the server to soak is required (e.g. --server 127.0.0.1:22101)');
   const server = hostPortFlag(flags.server, '--server');
-  if (flags.out === undefined) throw new UsageError('--out DIR is required: the folder the report set is written to');
+  if (flags.out === undefined)
+    throw new UsageError('--out-dir DIR is required: the folder the report set is written to');
   const outDir = resolve(io.cwd, flags.out);
-  const problem = writingTo(`--out ${flags.out}`, () => outDirProblem(flags.out as string, SOAK_FILES, io.cwd));
-  if (problem !== undefined) throw new UsageError(`--out ${flags.out}: ${problem}`);
+  const problem = writingTo(`--out-dir ${flags.out}`, () => outDirProblem(flags.out as string, SOAK_FILES, io.cwd));
+  if (problem !== undefined) throw new UsageError(`--out-dir ${flags.out}: ${problem}`);
   const loss = probabilityFlag('--loss', flags.loss);
   const mode = modeSpec(flags.mode);
   const manifest = manifestFlag(flags.manifest, io.cwd);
@@ -82,9 +83,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
   const bind =
-    flags.bind === undefined
-      ? loopbackBind(server, '--server', flags.server, '')
-      : hostPortFlag(flags.bind, '--bind', true);
+    flags.bind === undefined ? loopbackBind(server, '--server', flags.server, '') : bindHostPortFlag(flags.bind);
   if (!isLoopback(server.host))
     io.stderr(`bcsim: warning: ${flags.server} is not loopback; bcsim's live mode is meant for a test machine\n`);
 
@@ -145,7 +144,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
       fixed,
     ],
   };
-  writingTo(`--out ${flags.out}`, () => writeSoakReport(outDir, report));
+  writingTo(`--out-dir ${flags.out}`, () => writeSoakReport(outDir, report));
   if (flags.json) io.stdout(soakSummaryJson(report));
   else io.stdout(`${renderSoak(report, makeChalk(io.stdoutIsTTY, io.env))}\nreport: ${flags.out}/report.html\n`);
   // Nothing from the server at all: the soak measured nothing, which is never a success.

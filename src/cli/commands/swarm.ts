@@ -42,9 +42,11 @@ export function swarmCliCommand(flags: SwarmFlags, io: CliIO): number {
   if (index !== undefined && flags.runs !== undefined)
     throw new UsageError('--index runs one run: give --runs or --index, not both');
   const runs = index !== undefined ? 1 : (wholeFlag('--runs', flags.runs, 1, MAX_SWARM_RUNS) ?? 100);
-  const mode = flags.mode ?? 'fixed';
-  if (mode !== 'fixed' && mode !== 'stock') throw new UsageError(`--mode: expected fixed or stock, got "${mode}"`);
-  const switches = flags.switch ?? [];
+  // --mode takes run's grammar: a preset, then +switch=value items, which join --switch.
+  const [mode, ...modeSwitches] = (flags.mode ?? 'fixed').split('+');
+  if (mode !== 'fixed' && mode !== 'stock')
+    throw new UsageError(`--mode: expected fixed or stock, optionally followed by +switch=value, got "${flags.mode}"`);
+  const switches = [...modeSwitches, ...(flags.switch ?? [])];
   try {
     switchOptions(mode, switches);
   } catch (error) {

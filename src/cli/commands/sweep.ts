@@ -27,8 +27,10 @@ import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import { durationFlag, jobsFlag, probabilityFlag, seedFlag } from '../options.js';
 import { outFileFlag } from '../out-file.js';
-import { blameEdits, editSet, switchSets } from '../switch-flags.js';
-import type { Edit } from '../switch-flags.js';
+import { blameEdits, editSet, modeSpec, switchSets } from '../switch-flags.js';
+import type { Edit, FlagEdit } from '../switch-flags.js';
+import type { PresetName } from '../../model/transport/index.js';
+import { deprecated } from '../deprecated.js';
 import { warn } from '../warnings.js';
 import { EXIT_INTERRUPTED } from '../interrupt.js';
 import { availableParallelism } from 'node:os';
@@ -39,6 +41,7 @@ export interface SweepFlags {
   loss?: string;
   vary?: string[];
   mode?: string;
+  modes?: string;
   duration?: string;
   set?: string[];
   switch?: string[];
@@ -62,6 +65,23 @@ function seedsOf(flags: SweepFlags): number[] | undefined {
   return flags.seeds === undefined ? undefined : parseSeeds(flags.seeds);
 }
 
+/**
+ * `--mode M` (one mode, switches and all, as run takes it) or `--modes LIST` (presets, one grid
+ * column each); `--mode stock,fixed` is the old spelling of `--modes stock,fixed`.
+ */
+function modesOf(flags: SweepFlags, io: CliIO): { presets: PresetName[] | undefined; sets: FlagEdit[] } {
+  if (flags.mode !== undefined && flags.modes !== undefined)
+    throw new UsageError('--modes: give --mode (one mode) or --modes (several), not both');
+  if (flags.modes !== undefined) return { presets: usage(() => parseModes(flags.modes as string), []), sets: [] };
+  if (flags.mode === undefined) return { presets: undefined, sets: [] };
+  if (flags.mode.includes(',')) {
+    deprecated(io, `sweep --mode ${flags.mode} is now --modes ${flags.mode}`);
+    return { presets: usage(() => parseModes(flags.mode as string), []), sets: [] };
+  }
+  const spec = modeSpec(flags.mode);
+  return { presets: [spec.preset as PresetName], sets: spec.sets };
+}
+
 export async function sweepCommand(ref: string, flags: SweepFlags, io: CliIO): Promise<number> {
   const jobs = jobsFlag(flags.jobs, MAX_JOBS) ?? availableParallelism();
   // The worker threads load the simulator while this thread checks every input.
@@ -80,14 +100,15 @@ async function sweepWith(
   jobs: number,
   pool: Tinypool | undefined,
 ): Promise<number> {
-  const edits = [...(flags.set ?? []), ...switchSets(flags.switch)];
+  const modes = modesOf(flags, io);
+  const edits = [...(flags.set ?? []), ...modes.sets, ...switchSets(flags.switch)];
   const plan = usage(
     () =>
       planSweep({
         ref,
         cwd: io.cwd,
         sets: edits.map(editSet),
-        modes: flags.mode === undefined ? undefined : parseModes(flags.mode),
+        modes: modes.presets,
         varies: (flags.vary ?? []).map(parseVary),
         seeds: seedsOf(flags),
         loss: probabilityFlag('--loss', flags.loss),

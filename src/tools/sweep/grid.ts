@@ -97,17 +97,17 @@ export function parseSeeds(text: string): number[] {
   return parsed.seeds;
 }
 
-/** `--mode stock`, `fixed`, or `stock,fixed`. */
+/** `--modes stock`, `fixed`, or `stock,fixed`. */
 export function parseModes(text: string): PresetName[] {
   const modes = text.split(',').map((m) => m.trim());
   for (const m of modes) {
     if (!(PRESET_NAMES as string[]).includes(m))
       throw new SweepInputError(
-        `--mode: expected ${PRESET_NAMES.join(', ')} or a comma-separated list of them, got ${JSON.stringify(text)}`,
+        `--modes: expected ${PRESET_NAMES.join(', ')} or a comma-separated list of them, got ${JSON.stringify(text)}`,
       );
   }
   if (new Set(modes).size !== modes.length)
-    throw new SweepInputError(`--mode: a mode is given twice in ${JSON.stringify(text)}`);
+    throw new SweepInputError(`--modes: a mode is given twice in ${JSON.stringify(text)}`);
   return modes as PresetName[];
 }
 
