@@ -68,7 +68,7 @@ results.npmStart = measure([
   CLI,
   'compare',
   'long-session',
-  '--out',
+  '--out-dir',
   join(scratch, 'reports'),
 ]);
 results.longSession24h = measure([CLI, 'run', 'long-session', '--duration', '24h', '--json'], Math.min(repeats, 3));

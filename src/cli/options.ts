@@ -3,11 +3,20 @@ import { MAX_DURATION_US, parseDuration } from '../core/engine/index.js';
 import type { Micros } from '../core/engine/index.js';
 import { UsageError } from './io.js';
 
-export function durationFlag(flag: string, value: string | undefined, allowZero = false): Micros | undefined {
+/** Which clock a duration flag counts on, said in its errors (docs/commands.md#flags). */
+export type Clock = 'simulated' | 'wall';
+
+export function durationFlag(
+  flag: string,
+  value: string | undefined,
+  allowZero = false,
+  clock?: Clock,
+): Micros | undefined {
   if (value === undefined) return undefined;
   const us = parseDuration(value);
+  const of = clock === undefined ? '' : ` of ${clock} time,`;
   if (us === null || us < 0 || (us === 0 && !allowZero))
-    throw new UsageError(`${flag}: expected a duration like 30s, 10m or 4h, got "${value}"`);
+    throw new UsageError(`${flag}: expected a duration${of} like 30s, 10m or 4h, got "${value}"`);
   if (us > MAX_DURATION_US) throw new UsageError(`${flag}: expected at most 168h (7 days), got "${value}"`);
   return us;
 }

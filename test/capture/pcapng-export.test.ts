@@ -409,7 +409,7 @@ describe('bcsim trace --pcap and compare --pcap', () => {
       'fragment-ack-bug',
       '--duration',
       '30s',
-      '--out',
+      '--out-dir',
       join(dir, 'report'),
       '--json',
       '--pcap',
@@ -454,7 +454,7 @@ describe('refusals, failures and interruptions', () => {
         [['--pcap-plaintext'], /^bcsim: --pcap-plaintext: only with --pcap FILE\n$/],
       ];
       for (const [flags, message] of cases) {
-        const out = args[0] === 'compare' ? ['--out', join(dir, 'report')] : [];
+        const out = args[0] === 'compare' ? ['--out-dir', join(dir, 'report')] : [];
         const { value: r, cpuMs } = await withCpuMs(() => cli([...args, ...out, ...flags]));
         expect(r.code, flags.join(' ')).toBe(2);
         expect(r.stderr).toMatch(message);
@@ -469,7 +469,14 @@ describe('refusals, failures and interruptions', () => {
 
   it('compare refuses a capture inside its report folder, which it replaces whole', async () => {
     const dir = temp('inside');
-    const r = await cli(['compare', 'fragment-ack-bug', '--out', join(dir, 'r'), '--pcap', join(dir, 'r', 'x.pcapng')]);
+    const r = await cli([
+      'compare',
+      'fragment-ack-bug',
+      '--out-dir',
+      join(dir, 'r'),
+      '--pcap',
+      join(dir, 'r', 'x.pcapng'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /^bcsim: --pcap .*: is inside the report folder .*, which is replaced whole; write the capture elsewhere\n$/,
@@ -486,7 +493,7 @@ describe('refusals, failures and interruptions', () => {
       ['run', 'no-such-scenario', '--pcap', file],
       ['run', bad, '--pcap', file],
       ['trace', bad, '--pcap', file],
-      ['compare', bad, '--pcap', file, '--out', join(dir, 'r')],
+      ['compare', bad, '--pcap', file, '--out-dir', join(dir, 'r')],
     ]) {
       const r = await cli(args);
       expect(r.code).toBe(2);

@@ -102,7 +102,7 @@ describe("the README's first sweep example", () => {
     const r = await cli([
       'sweep',
       'lossy-link',
-      '--mode',
+      '--modes',
       'stock,fixed',
       '--seeds',
       '1..3',

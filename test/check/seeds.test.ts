@@ -67,8 +67,14 @@ describe('bad --seed, --seeds and --duration values', () => {
       [['--seeds', ''], 'bcsim: --seeds: expected seeds like 1..20, 5..9 or 1,4,9, got ""\n'],
       [['--seeds', '1..3', '--seed', '2'], 'bcsim: --seeds: give either --seed or --seeds, not both\n'],
       [['--seed', '-1'], 'bcsim: --seed: expected a whole number 0..4294967295, got "-1"\n'],
-      [[...many, '--duration', 'soon'], 'bcsim: --duration: expected a duration like 30s, 10m or 4h, got "soon"\n'],
-      [[...many, '--duration', '0s'], 'bcsim: --duration: expected a duration like 30s, 10m or 4h, got "0s"\n'],
+      [
+        [...many, '--duration', 'soon'],
+        'bcsim: --duration: expected a duration of simulated time, like 30s, 10m or 4h, got "soon"\n',
+      ],
+      [
+        [...many, '--duration', '0s'],
+        'bcsim: --duration: expected a duration of simulated time, like 30s, 10m or 4h, got "0s"\n',
+      ],
       [
         [...many, '--set', 'link.both.loss=2'],
         /^bcsim: --set link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1, got 2\n$/,

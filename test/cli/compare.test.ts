@@ -11,7 +11,7 @@ import { withCpuMs } from '../support/cpu.js';
 describe('bcsim compare', () => {
   it('--causes adds one column per other fragment-ACK cause; --json prints summary.json', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
-    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--causes', '--json', '--out', out]);
+    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--causes', '--json', '--out-dir', out]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc.runs)).toEqual([
@@ -33,8 +33,8 @@ describe('bcsim compare', () => {
     const two = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
     const args = ['compare', 'fragment-ack-bug', '--duration', '30s', '--sensitivity'];
     const [a, b] = await Promise.all([
-      cli([...args, '--jobs', '1', '--out', one]),
-      cli([...args, '--jobs', '2', '--out', two]),
+      cli([...args, '--jobs', '1', '--out-dir', one]),
+      cli([...args, '--jobs', '2', '--out-dir', two]),
     ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     // A verdict longer than 120 columns wraps, continuation lines indented by two spaces.
@@ -56,7 +56,7 @@ describe('bcsim compare', () => {
 
   it('prints a table of metrics by mode and where the report went', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bcsim-compare-'));
-    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--out', out]);
+    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '30s', '--out-dir', out]);
     expect(r.stdout).toMatch(/│ metric +│ stock +│ fixed +│/);
     expect(r.stdout).toMatch(/│ fragment retransmits +│ \d+ +│ 0 +│/);
     expect(r.stdout).toContain(`report written to ${out}/ (open ${join(out, 'report.html')})`);
@@ -74,7 +74,7 @@ describe('compare --out', () => {
 
   it("--out '' is refused at once with one line, and nothing is written", async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'bcsim-cwd-'));
-    const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out', ''], { cwd }));
+    const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out-dir', ''], { cwd }));
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("bcsim: --out '': an empty path names no folder; choose an empty or new folder\n");
@@ -92,7 +92,7 @@ describe('compare --out', () => {
          let stderr = '';
          const io = { stdout: () => {}, stderr: (t) => { stderr += t; }, stdoutIsTTY: false, stderrIsTTY: false, env: {}, cwd: process.cwd() };
          const before = process.cpuUsage();
-         const code = await runCli(${JSON.stringify([...slow, '--out', '/proc/x'])}, io);
+         const code = await runCli(${JSON.stringify([...slow, '--out-dir', '/proc/x'])}, io);
          const used = process.cpuUsage(before);
          process.stdout.write(JSON.stringify({ code, cpuMs: (used.user + used.system) / 1000, stderr }));`,
       ],
@@ -108,7 +108,7 @@ describe('compare --out', () => {
   it('a path under a regular file exits 2 at once with one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-file-'));
     writeFileSync(join(dir, 'file'), 'x');
-    const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out', 'file/report'], { cwd: dir }));
+    const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out-dir', 'file/report'], { cwd: dir }));
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`bcsim: --out file/report: ${join(dir, 'file')} is a file, not a folder\n`);
@@ -119,7 +119,7 @@ describe('compare --out', () => {
     writeFileSync(join(dir, 'foo.txt'), 'mine');
     writeFileSync(join(dir, 'summary.json'), 'mine too');
     mkdirSync(join(dir, 'photos'));
-    const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out', dir]));
+    const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out-dir', dir]));
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
@@ -132,9 +132,9 @@ describe('compare --out', () => {
   it('replaces an existing report folder whole, leaving nothing hidden beside it', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'bcsim-replace-'));
     const out = join(parent, 'report');
-    expect((await cli(['compare', 'fragment-ack-bug', '--duration', '5s', '--out', out])).code).toBe(0);
+    expect((await cli(['compare', 'fragment-ack-bug', '--duration', '5s', '--out-dir', out])).code).toBe(0);
     const first = readFileSync(join(out, 'summary.json'), 'utf8');
-    expect((await cli(['compare', 'fragment-ack-bug', '--duration', '6s', '--out', out])).code).toBe(0);
+    expect((await cli(['compare', 'fragment-ack-bug', '--duration', '6s', '--out-dir', out])).code).toBe(0);
     expect(readFileSync(join(out, 'summary.json'), 'utf8')).not.toBe(first);
     expect(readdirSync(out).sort()).toEqual([...REPORT_FILES].sort());
     expect(readdirSync(parent)).toEqual(['report']);

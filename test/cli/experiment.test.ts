@@ -22,7 +22,7 @@ describe('compare --a/--b/--config', () => {
       'A:stock',
       '--b',
       'B:fixed,sendWindow=64,link.both.latencyMs=80',
-      '--out',
+      '--out-dir',
       out,
     ]);
     expect(r.stderr).toBe(
@@ -66,7 +66,7 @@ describe('compare --a/--b/--config', () => {
       'delivery.reliableSent>0',
       '--fail-on',
       'fixed:leak',
-      '--out',
+      '--out-dir',
       out,
     ]);
     expect(r.code).toBe(1);
@@ -79,7 +79,7 @@ describe('compare --a/--b/--config', () => {
       '20s',
       '--fail-on',
       'fixed:delivery.reliableLost>0',
-      '--out',
+      '--out-dir',
       tmp(),
     ]);
     expect(ok.code).toBe(0);
@@ -98,7 +98,7 @@ describe('compare --a/--b/--config', () => {
         /^bcsim: --b B:fixed,link\.both\.loss=2: link\.both\.loss: expected a number between 0 and 1/,
       ],
     ] as const) {
-      const r = await cli(['compare', 'lossy-link', '--duration', '5s', '--out', tmp(), ...args]);
+      const r = await cli(['compare', 'lossy-link', '--duration', '5s', '--out-dir', tmp(), ...args]);
       expect([args.join(' '), r.code]).toEqual([args.join(' '), 2]);
       expect(r.stderr).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -113,7 +113,7 @@ describe('compare --a/--b/--config', () => {
       ['B:delivery.reliableLost>0', 'no column "B" (columns: stock, fixed)'],
     ]) {
       const out = join(tmp(), 'report');
-      const r = await cli(['compare', 'valentines', '--duration', '5s', '--fail-on', condition, '--out', out]);
+      const r = await cli(['compare', 'valentines', '--duration', '5s', '--fail-on', condition, '--out-dir', out]);
       expect(r.stderr.startsWith(`bcsim: --fail-on ${JSON.stringify(condition)}: ${reason}`), r.stderr).toBe(true);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.code).toBe(2);
@@ -182,7 +182,16 @@ describe('switches are easy to set and never silently ignored', () => {
       'bcsim: warning: retransmit.stepMs has no effect: retransmit.backoff is fixed (only linear adds a step)',
     ]);
     // compare warns per column.
-    const c = await cli(['compare', 'lobby-idle', '--duration', '10s', '--switch', 'ackSendLimit=5', '--out', tmp()]);
+    const c = await cli([
+      'compare',
+      'lobby-idle',
+      '--duration',
+      '10s',
+      '--switch',
+      'ackSendLimit=5',
+      '--out-dir',
+      tmp(),
+    ]);
     expect(c.stderr).toMatch(/^bcsim: warning \(stock\): ackSendLimit has no effect/m);
     expect(c.stderr).not.toMatch(/warning \(fixed\)/);
   });
@@ -245,7 +254,7 @@ describe('committed reports are never overwritten by an experiment', () => {
   it('writes into reports/<scenario>/ when asked explicitly with --out', async () => {
     const cwd = tmp();
     mkdirSync(join(cwd, 'reports')); // as in a clone: a named --out's parent must exist
-    const r = await cli(['compare', 'lobby-idle', '--duration', '10s', '--out', 'reports/lobby-idle'], { cwd });
+    const r = await cli(['compare', 'lobby-idle', '--duration', '10s', '--out-dir', 'reports/lobby-idle'], { cwd });
     expect(r.code).toBe(0);
     expect(existsSync(join(cwd, 'reports', 'lobby-idle', 'summary.json'))).toBe(true);
   });

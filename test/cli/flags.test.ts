@@ -42,14 +42,26 @@ describe('the other numeric flags', () => {
   it.each([
     [['run', 'lossy-link', '--seed', '0x10'], '--seed: expected a whole number 0..4294967295, got "0x10"'],
     [['run', 'lossy-link', '--seed', '1e3'], '--seed: expected a whole number 0..4294967295, got "1e3"'],
-    [['run', 'lossy-link', '--duration', '0x10'], '--duration: expected a duration like 30s, 10m or 4h, got "0x10"'],
-    [['run', 'lossy-link', '--duration', '1e3'], '--duration: expected a duration like 30s, 10m or 4h, got "1e3"'],
+    [
+      ['run', 'lossy-link', '--duration', '0x10'],
+      '--duration: expected a duration of simulated time, like 30s, 10m or 4h, got "0x10"',
+    ],
+    [
+      ['run', 'lossy-link', '--duration', '1e3'],
+      '--duration: expected a duration of simulated time, like 30s, 10m or 4h, got "1e3"',
+    ],
     [
       ['compare', 'lossy-link', '--duration', 'Infinity'],
-      '--duration: expected a duration like 30s, 10m or 4h, got "Infinity"',
+      '--duration: expected a duration of simulated time, like 30s, 10m or 4h, got "Infinity"',
     ],
-    [['trace', 'lossy-link', '--until', '0x10'], '--until: expected a duration like 30s, 10m or 4h, got "0x10"'],
-    [['trace', 'lossy-link', '--from', '-1'], '--from: expected a duration like 30s, 10m or 4h, got "-1"'],
+    [
+      ['trace', 'lossy-link', '--until', '0x10'],
+      '--until: expected a duration of simulated time, like 30s, 10m or 4h, got "0x10"',
+    ],
+    [
+      ['trace', 'lossy-link', '--from', '-1'],
+      '--from: expected a duration of simulated time, like 30s, 10m or 4h, got "-1"',
+    ],
   ])('%j is refused in one line', async (args, message) => {
     const r = await cli(args);
     expect(r.stderr).toBe(`bcsim: ${message}\n`);

@@ -15,9 +15,9 @@ const NOBODY = '127.0.0.1:9';
 const OUTPUTS: ReadonlyArray<readonly string[]> = [
   ['run', 'lobby-idle', '--pcap', 'missing/x.pcapng'],
   ['trace', 'lobby-idle', '--pcap', 'missing/x.pcapng'],
-  ['compare', 'lobby-idle', '--out', 'missing/report'],
+  ['compare', 'lobby-idle', '--out-dir', 'missing/report'],
   ['compare', 'lobby-idle', '--pcap', 'missing/x.pcapng'],
-  ['compare', 'rtype-deaths', '--out', 'missing/report'],
+  ['compare', 'rtype-deaths', '--out-dir', 'missing/report'],
   ['check', 'lobby-idle', '--junit', 'missing/x.xml'],
   ['sweep', 'lobby-idle', '--jobs', '1', '--out', 'missing/x.jsonl'],
   ['sweep', 'lobby-idle', '--jobs', '1', '--html', 'missing/x.html'],
@@ -30,7 +30,7 @@ const OUTPUTS: ReadonlyArray<readonly string[]> = [
   ['conform', '--server', NOBODY, '--pcap', 'missing/x.pcapng'],
   ['peer', 'client', '--connect', NOBODY, '--duration', '1s', '--junit', 'missing/x.xml'],
   ['peer', 'client', '--connect', NOBODY, '--duration', '1s', '--out', 'missing/x.json'],
-  ['soak', '--server', NOBODY, '--duration', '1s', '--out', 'missing/report'],
+  ['soak', '--server', NOBODY, '--duration', '1s', '--out-dir', 'missing/report'],
 ];
 
 describe('an output path in a folder that does not exist', () => {

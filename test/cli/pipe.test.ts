@@ -82,7 +82,7 @@ describe('a closed stdout pipe', () => {
       for (const args of [
         ['run', 'fragment-ack-bug', '--duration', '10s'],
         ['run', 'fragment-ack-bug', '--duration', '10s', '--json'],
-        ['compare', 'fragment-ack-bug', '--duration', '10s', '--out', out],
+        ['compare', 'fragment-ack-bug', '--duration', '10s', '--out-dir', out],
         ['decode', '02 01 01 02 00 01 02'],
         ['--help'],
       ]) {

@@ -42,7 +42,7 @@ describe('the run flags', () => {
 
   it('compare --loss replaces the loss models in every column, and the rerun commands carry it', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bcsim-compare-loss-'));
-    const r = await cli(['compare', 'lossy-link', '--duration', '20s', '--loss', '0.3', '--out', out, '--json']);
+    const r = await cli(['compare', 'lossy-link', '--duration', '20s', '--loss', '0.3', '--out-dir', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     const runs = Object.values(doc.runs ?? doc.columns ?? {}) as Array<{

@@ -16,7 +16,10 @@ describe('bcsim run', () => {
   it.each([
     [['--mode', 'fast'], /--mode: expected stock or fixed, optionally followed by \+switch=value, got "fast"/],
     [['--seed', '-3'], /--seed: expected a whole number/],
-    [['--duration', '4 hours'], /--duration: expected a duration like 30s, 10m or 4h, got "4 hours"/],
+    [
+      ['--duration', '4 hours'],
+      /--duration: expected a duration of simulated time, like 30s, 10m or 4h, got "4 hours"/,
+    ],
     [['--loss', 'high'], /--loss: expected a decimal number between 0 and 1, got "high"/],
     [['--set', 'link.both.loss'], /--set link.both.loss: expected path=value/],
   ])('bad flag %j exits 2 with one line', async (flags, message) => {

@@ -106,7 +106,7 @@ describe('the documentation', () => {
 describe('the link checker', () => {
   it('makes the anchors GitHub makes', () => {
     const page = [
-      '# Reading captures: decode --pcap and analyze',
+      '# Reading captures: decode and analyze',
       '## `bcsim compare rtype-deaths`',
       '## Notes',
       '## Notes',
@@ -115,7 +115,7 @@ describe('the link checker', () => {
       '```',
     ].join('\n');
     expect([...anchors(page)]).toEqual([
-      'reading-captures-decode---pcap-and-analyze',
+      'reading-captures-decode-and-analyze',
       'bcsim-compare-rtype-deaths',
       'notes',
       'notes-1',

@@ -85,7 +85,10 @@ describe('bcsim proxy flags', () => {
       ['proxy', '--listen', `${LOCAL}:22102`, ...up, '--scenario', 'no-such-scenario'],
       /^bcsim: .*no built-in scenario of that name/,
     ],
-    [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--duration', 'soon'], /^bcsim: --duration: expected a duration/],
+    [
+      ['proxy', '--listen', `${LOCAL}:22102`, ...up, '--duration', 'soon'],
+      /^bcsim: --duration: expected a duration of wall time/,
+    ],
     [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--loss', '2'], /^bcsim: --loss: expected a decimal number/],
     [['proxy', '--listen', `${LOCAL}:22102`, ...up, '--set', 'link.both.loss=7'], /^bcsim: /],
     [

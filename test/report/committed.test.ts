@@ -22,7 +22,7 @@ describe('the committed reports', () => {
   for (const name of builtinNames()) {
     it(`${name}: regenerating it gives byte-identical files`, async () => {
       const out = mkdtempSync(join(tmpdir(), `bcsim-committed-${name}-`));
-      const r = await cli(['compare', name, '--out', out]);
+      const r = await cli(['compare', name, '--out-dir', out]);
       expect(r.code).toBe(0);
       for (const file of REPORT_FILES) {
         const fresh = readFileSync(join(out, file));

@@ -34,7 +34,7 @@ describe('the report title', () => {
     // The keepalive and its echo never open the gate, and nothing else does in a lobby: the outbox only grows.
     const stock =
       'stock:stock,keepalive.path=outside-queues,keepalive.echoPath=outside-queues,gateOpeners=["retransmits","first-sends"]';
-    const r = await cli(['compare', 'lobby-idle', '--config', stock, '--config', 'fixed:fixed', '--out', out]);
+    const r = await cli(['compare', 'lobby-idle', '--config', stock, '--config', 'fixed:fixed', '--out-dir', out]);
     expect(r.code).toBe(0);
     const { h1, md, doc } = titles(out);
     const leaks = doc.trends.stock.filter((t: { metric: string; leak: boolean }) => t.metric === 'ackOutbox' && t.leak);

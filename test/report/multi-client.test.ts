@@ -50,7 +50,7 @@ function markdownRow(md: string, label: string): string[] | undefined {
 
 describe('compare, three clients', async () => {
   const out = join(dir, 'report');
-  const r = await cli(['compare', file, '--out', out]);
+  const r = await cli(['compare', file, '--out-dir', out]);
   const doc = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
   const runs = doc.runs as Record<'stock' | 'fixed', Summary>;
   const md = readFileSync(join(out, 'report.md'), 'utf8');
@@ -208,7 +208,7 @@ describe('run, three clients', async () => {
 
 describe('one client', async () => {
   const out = join(dir, 'one');
-  const compare = await cli(['compare', 'fragment-ack-bug', '--duration', '20s', '--out', out]);
+  const compare = await cli(['compare', 'fragment-ack-bug', '--duration', '20s', '--out-dir', out]);
   const run = await cli(['run', 'fragment-ack-bug', '--duration', '20s']);
 
   it('has no per-connection rows, totals, worst-connection series or per-slot block', () => {

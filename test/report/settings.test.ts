@@ -159,7 +159,7 @@ describe('compare writes the effective settings', () => {
       '30s',
       '--set',
       'link.both.latencyMs=30',
-      '--out',
+      '--out-dir',
       out,
     ]);
     expect(r.code).toBe(0);
@@ -210,7 +210,7 @@ describe('compare writes the effective settings', () => {
 
   it('--json stays one valid JSON document and carries the settings of every column', async () => {
     const out = mkdtempSync(join(tmpdir(), 'bcsim-settings-compare-'));
-    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '20s', '--causes', '--json', '--out', out]);
+    const r = await cli(['compare', 'fragment-ack-bug', '--duration', '20s', '--causes', '--json', '--out-dir', out]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.settings.rerun).toBe('bcsim compare fragment-ack-bug --seed 1 --duration 20s --causes');

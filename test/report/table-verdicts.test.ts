@@ -100,7 +100,7 @@ describe('verdict lines', () => {
       'A:stock',
       '--config',
       'B:fixed',
-      '--out',
+      '--out-dir',
       `${process.env.TMPDIR ?? '/tmp'}/bcsim-verdict-${process.pid}`,
     ]);
     expect(r.code).toBe(0);

@@ -52,7 +52,7 @@ describe('bcsim reproduce fragment-ack, default text', async () => {
 
 describe('bcsim compare fragment-ack-bug --causes, default text', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'bcsim-width-')), 'out');
-  const r = await cli(['compare', 'fragment-ack-bug', '--causes', '--out', out], { env: { FORCE_COLOR: '1' } });
+  const r = await cli(['compare', 'fragment-ack-bug', '--causes', '--out-dir', out], { env: { FORCE_COLOR: '1' } });
 
   it('fits 120 columns and names every column in a legend under the table', () => {
     expect(r.code).toBe(0);
@@ -66,7 +66,7 @@ describe('bcsim compare fragment-ack-bug --causes, default text', async () => {
   });
 
   it('--wide keeps the labels at the head of the table', async () => {
-    const wide = await cli(['compare', 'fragment-ack-bug', '--causes', '--wide', '--out', `${out}-wide`]);
+    const wide = await cli(['compare', 'fragment-ack-bug', '--causes', '--wide', '--out-dir', `${out}-wide`]);
     expect(wide.code).toBe(0);
     expect(widest(wide.stdout)).toBeGreaterThan(120);
     expect(wide.stdout).toMatch(/│ metric +│ stock +│ fixed +│ cause:none +│ cause:ack-format-mismatch/);

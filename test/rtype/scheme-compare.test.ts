@@ -15,7 +15,7 @@ const files = (dir: string) => Object.fromEntries(SCHEME_REPORT_FILES.map((f) =>
 describe('bcsim compare rtype-deaths', () => {
   it('runs documented, implemented and repaired and writes the four report files as a set', T, async () => {
     const out = fresh('rtype');
-    const r = await cli(['compare', 'rtype-deaths', '--duration', '30s', '--out', out]);
+    const r = await cli(['compare', 'rtype-deaths', '--duration', '30s', '--out-dir', out]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([...SCHEME_REPORT_FILES].sort());
@@ -70,9 +70,9 @@ describe('bcsim compare rtype-deaths', () => {
 
   it('--json prints summary.json; the same seed writes the same bytes, another seed other bytes', T, async () => {
     const [a, b, c] = [fresh('a'), fresh('b'), fresh('c')];
-    const ra = await cli(['compare', 'rtype-deaths', '--duration', '15s', '--seed', '3', '--out', a, '--json']);
-    await cli(['compare', 'rtype-deaths', '--duration', '15s', '--seed', '3', '--out', b]);
-    await cli(['compare', 'rtype-deaths', '--duration', '15s', '--seed', '4', '--out', c]);
+    const ra = await cli(['compare', 'rtype-deaths', '--duration', '15s', '--seed', '3', '--out-dir', a, '--json']);
+    await cli(['compare', 'rtype-deaths', '--duration', '15s', '--seed', '3', '--out-dir', b]);
+    await cli(['compare', 'rtype-deaths', '--duration', '15s', '--seed', '4', '--out-dir', c]);
     expect(ra.code).toBe(0);
     expect(ra.stdout).toBe(readFileSync(join(a, 'summary.json'), 'utf8'));
     const [fa, fb, fc] = [files(a), files(b), files(c)];
@@ -84,9 +84,9 @@ describe('bcsim compare rtype-deaths', () => {
 describe('bcsim compare schemes-side-by-side', () => {
   it('runs the four columns and writes the report set; the same seed gives the same bytes', T, async () => {
     const [a, b] = [fresh('sbs-a'), fresh('sbs-b')];
-    const r = await cli(['compare', 'schemes-side-by-side', '--duration', '20s', '--out', a]);
+    const r = await cli(['compare', 'schemes-side-by-side', '--duration', '20s', '--out-dir', a]);
     expect(r.code).toBe(0);
-    await cli(['compare', 'schemes-side-by-side', '--duration', '20s', '--out', b]);
+    await cli(['compare', 'schemes-side-by-side', '--duration', '20s', '--out-dir', b]);
     const summary = JSON.parse(readFileSync(join(a, 'summary.json'), 'utf8'));
     expect(summary.schema).toBe('bcsim.schemes/1');
     expect(summary.columns.map((c: { id: string }) => c.id)).toEqual([
@@ -132,7 +132,9 @@ describe('scheme compares: bad input is one line and exit 2', () => {
     });
     const duration = await cli(['compare', 'rtype-deaths', '--duration', 'soon']);
     expect(duration.code).toBe(2);
-    expect(duration.stderr).toBe('bcsim: --duration: expected a duration like 30s, 10m or 4h, got "soon"\n');
+    expect(duration.stderr).toBe(
+      'bcsim: --duration: expected a duration of simulated time, like 30s, 10m or 4h, got "soon"\n',
+    );
 
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-bad-scheme-'));
     const write = (name: string, value: object) => {
@@ -169,7 +171,7 @@ describe('scheme compares: bad input is one line and exit 2', () => {
     const foreign = join(dir, 'busy');
     mkdirSync(foreign);
     writeFileSync(join(foreign, 'notes.txt'), 'mine');
-    const out = await cli(['compare', 'rtype-deaths', '--duration', '10s', '--out', foreign]);
+    const out = await cli(['compare', 'rtype-deaths', '--duration', '10s', '--out-dir', foreign]);
     expect(out.code).toBe(2);
     expect(out.stderr).toBe(
       `bcsim: --out ${foreign}: holds files that are not a bcsim report (notes.txt); choose an empty or new folder\n`,

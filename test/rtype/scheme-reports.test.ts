@@ -13,7 +13,7 @@ describe('the committed scheme reports', () => {
   for (const { name } of listSchemeBuiltins()) {
     it(`${name}: regenerating it gives byte-identical files`, { timeout: 120_000 }, async () => {
       const out = join(mkdtempSync(join(tmpdir(), `bcsim-committed-${name}-`)), name);
-      const r = await cli(['compare', name, '--out', out]);
+      const r = await cli(['compare', name, '--out-dir', out]);
       expect(r.code).toBe(0);
       for (const file of SCHEME_REPORT_FILES) {
         const same = readFileSync(join(out, file)).equals(readFileSync(join('reports', name, file)));

@@ -17,18 +17,24 @@ describe('bcsim soak: bad input is one line, exit 2, before anything starts', ()
   const file = join(tmp(), 'a-file');
   writeFileSync(file, 'x');
   const cases: Array<[string[], RegExp]> = [
-    [['soak', '--out', 'x'], /--server: the server to soak is required/],
+    [['soak', '--out-dir', 'x'], /--server: the server to soak is required/],
     [['soak', '--server', '127.0.0.1:22101'], /--out DIR is required/],
-    [['soak', '--server', 'localhost', '--out', 'x'], /--server: "localhost" is not host:port/],
-    [['soak', '--server', '127.0.0.1:22101', '--out', file], /--out .*a-file: is a file, not a folder/],
-    [['soak', '--server', '127.0.0.1:22101', '--out', 'x', '--loss', '2'], /--loss: expected a decimal number/],
+    [['soak', '--server', 'localhost', '--out-dir', 'x'], /--server: "localhost" is not host:port/],
+    [['soak', '--server', '127.0.0.1:22101', '--out-dir', file], /--out .*a-file: is a file, not a folder/],
+    [['soak', '--server', '127.0.0.1:22101', '--out-dir', 'x', '--loss', '2'], /--loss: expected a decimal number/],
     [
-      ['soak', '--server', '127.0.0.1:22101', '--out', 'x', '--clients', '17'],
+      ['soak', '--server', '127.0.0.1:22101', '--out-dir', 'x', '--clients', '17'],
       /--clients: "17" is not a whole number in 1\.\.16/,
     ],
-    [['soak', '--server', '127.0.0.1:22101', '--out', 'x', '--duration', 'soon'], /--duration: expected a duration/],
-    [['soak', '--server', '127.0.0.1:22101', '--out', 'x', '--scenario', 'nope'], /no built-in scenario of that name/],
-    [['soak', '--server', '192.0.2.1:22101', '--out', 'x'], /not loopback; say where to bind with --bind/],
+    [
+      ['soak', '--server', '127.0.0.1:22101', '--out-dir', 'x', '--duration', 'soon'],
+      /--duration: expected a duration of wall time/,
+    ],
+    [
+      ['soak', '--server', '127.0.0.1:22101', '--out-dir', 'x', '--scenario', 'nope'],
+      /no built-in scenario of that name/,
+    ],
+    [['soak', '--server', '192.0.2.1:22101', '--out-dir', 'x'], /not loopback; say where to bind with --bind/],
   ];
   for (const [args, message] of cases) {
     it(`${args.slice(1).join(' ')}`, async () => {
@@ -77,7 +83,7 @@ describe.concurrent('bcsim soak against bcsim peer server', () => {
     const out = join(tmp(), 'report');
     // 30 s by the soak's own clock: valentines' two joins end by ~10 s of it, however busy the machine.
     const soak = bcsim(
-      ['soak', '--server', `127.0.0.1:${s.port}`, '--clients', '2', '--duration', '30s', '--out', out, '--json'],
+      ['soak', '--server', `127.0.0.1:${s.port}`, '--clients', '2', '--duration', '30s', '--out-dir', out, '--json'],
       120_000,
     );
     const done = await soak.exited;
@@ -120,7 +126,7 @@ describe.concurrent('bcsim soak against bcsim peer server', () => {
     const s = await server(1);
     const out = join(tmp(), 'report');
     const soak = bcsim(
-      ['soak', '--server', `127.0.0.1:${s.port}`, '--clients', '1', '--duration', '10m', '--out', out],
+      ['soak', '--server', `127.0.0.1:${s.port}`, '--clients', '1', '--duration', '10m', '--out-dir', out],
       120_000,
     );
     await soak.stderrSays('bcsim soak: 1 client of valentines');

@@ -45,9 +45,9 @@ describe('--vary', () => {
     }
   });
 
-  it('--mode and --seeds', () => {
+  it('--modes and --seeds', () => {
     expect(parseModes('stock,fixed')).toEqual(['stock', 'fixed']);
-    expect(() => parseModes('stock,broken')).toThrow(/^--mode: /);
+    expect(() => parseModes('stock,broken')).toThrow(/^--modes: /);
     expect(parseSeeds('1..3,9')).toEqual([1, 2, 3, 9]);
     expect(() => parseSeeds('3..1')).toThrow(/^--seeds: /);
   });

@@ -50,7 +50,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   const loss = probabilityFlag('--loss', flags.loss);
   const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
   const scenario = loadForCli(ref, common, io, loss);
-  const durationUs = durationFlag('--duration', flags.duration);
+  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
   const seed = seedFlag(flags.seed);
   const conditions = (flags.failOn ?? []).map((text) => usage(() => parseFailOn(text)));
   const configs = parseConfigs([

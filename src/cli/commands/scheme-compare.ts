@@ -55,7 +55,7 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
     throw new UsageError(
       `${refused.flag}: not available for ${scenario.name}, a scheme scenario (${columnsOf(scenario)}); it takes --duration, --seed, --out-dir and --json`,
     );
-  const durationUs = durationFlag('--duration', flags.duration);
+  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
   const seed = seedFlag(flags.seed);
   const experiment = durationUs !== undefined || seed !== undefined;
   const defaultOut = experiment
