@@ -8,7 +8,7 @@
 import { Option } from 'commander';
 import { collect } from './options.js';
 
-export const COMMAND_NAMES = [
+const COMMAND_NAMES = [
   'decode',
   'run',
   'compare',
@@ -278,7 +278,7 @@ export const FLAG_ROWS: readonly FlagRow[] = [
 ];
 
 /** The row of `name` that `command` takes; a command wired to a flag it is not declared for is a bug. */
-export function flagRow(command: CommandName, name: string): FlagRow {
+function flagRow(command: CommandName, name: string): FlagRow {
   const row = FLAG_ROWS.find((r) => r.flag === name && r.commands.includes(command));
   if (row === undefined) throw new Error(`flags.ts declares no ${name} for ${command}`);
   return row;
