@@ -7,15 +7,36 @@ import { fmt } from './format.js';
 import { flipsOf, predictionReasons } from './evidence-notes.js';
 
 type Pick = (run: ComparedRun) => number;
+type PeerPick = (p: PeerSummary) => number;
 
 const both =
-  (f: (p: PeerSummary) => number): Pick =>
+  (f: PeerPick): Pick =>
   (r) =>
     Math.max(f(r.summary.peers.server), f(r.summary.peers.client));
 const sum =
-  (f: (p: PeerSummary) => number): Pick =>
+  (f: PeerPick): Pick =>
   (r) =>
     f(r.summary.peers.server) + f(r.summary.peers.client);
+
+const ENDS = ['server', 'client'] as const;
+
+/**
+ * A figure pooled over both ends (their max or sum) can stay put while one end
+ * moves, or move one way while an end moves the other: name each end whose move
+ * the pooled relation hides, e.g. ", but at the server alone 30 → 17 in B".
+ */
+function hiddenMoves(base: ComparedRun, other: ComparedRun, pooled: Pick, f: PeerPick): string {
+  const direction = Math.sign(pooled(other) - pooled(base));
+  const moved = ENDS.filter((end) => {
+    const d = Math.sign(f(other.summary.peers[end]) - f(base.summary.peers[end]));
+    return d !== 0 && d !== direction;
+  });
+  if (moved.length === 0) return '';
+  const moves = moved.map(
+    (end) => `at the ${end} alone ${fmt(f(base.summary.peers[end]))} → ${fmt(f(other.summary.peers[end]))}`,
+  );
+  return `, but ${moves.join(' and ')} in ${other.spec.label}`;
+}
 
 /** "B peaks 2.0× lower (18 vs 36)", "the same (12)", "B peaks 5, A 0". */
 function relation(verb: string, base: ComparedRun, other: ComparedRun, pick: Pick): string {
@@ -44,6 +65,9 @@ export function verdicts(comparison: Comparison): string[] {
   const [base, ...others] = comparison.runs;
   if (!base || others.length === 0) return [];
   const against = (verb: string, pick: Pick) => others.map((o) => relation(verb, base, o, pick)).join('; ');
+  // Pooled over both ends: also the moves of one end that the pooled figure hides.
+  const pooledAgainst = (verb: string, pool: (f: PeerPick) => Pick, f: PeerPick, unit = '') =>
+    others.map((o) => relation(verb, base, o, pool(f)) + unit + hiddenMoves(base, o, pool(f), f)).join('; ');
   const lost = comparison.runs.map((r) => `${r.spec.label} lost ${fmt(r.summary.delivery.reliableLost)}`).join(', ');
   const dup = comparison.runs
     .map(
@@ -58,10 +82,7 @@ export function verdicts(comparison: Comparison): string[] {
         `outbox, per connection: ${against('peaks', (r) => perConnectionOutboxMax(r.summary))} at most on any one connection (either end)`,
       ]
     : [
-        `outbox: ${against(
-          'peaks',
-          both((p) => p.ackOutbox.max),
-        )}; ${leakPhrase(comparison.runs)}`,
+        `outbox: ${pooledAgainst('peaks', both, (p) => p.ackOutbox.max)}; ${leakPhrase(comparison.runs)}`,
       ];
   // DECISIONS.md 25: what the lines rest on, and where they are predictions.
   const reasons = predictionReasons(comparison);
@@ -69,26 +90,11 @@ export function verdicts(comparison: Comparison): string[] {
   return [
     ...(reasons.length > 0 ? [`prediction: ${reasons.join('; ')}`] : []),
     ...outbox,
-    `dead zone: ${against(
-      'peaks',
-      both((p) => p.ackOutboxDeadZone.max),
-    )}`,
-    `dedup: ${against(
-      'peaks',
-      both((p) => p.dedupComparisons.maxPerMessage),
-    )} comparisons per message`,
-    `memory: ${against(
-      'peaks',
-      both((p) => p.memoryBytes.max),
-    )} bytes`,
-    `ACK bytes: ${against(
-      'sends',
-      sum((p) => p.ackBytesSent),
-    )}`,
-    `retransmits: ${against(
-      'sends',
-      sum((p) => p.retransmits),
-    )}`,
+    `dead zone: ${pooledAgainst('peaks', both, (p) => p.ackOutboxDeadZone.max)}`,
+    `dedup: ${pooledAgainst('peaks', both, (p) => p.dedupComparisons.maxPerMessage, ' comparisons per message')}`,
+    `memory: ${pooledAgainst('peaks', both, (p) => p.memoryBytes.max, ' bytes')}`,
+    `ACK bytes: ${pooledAgainst('sends', sum, (p) => p.ackBytesSent)}`,
+    `retransmits: ${pooledAgainst('sends', sum, (p) => p.retransmits)}`,
     ...latencyLine(base, others),
     `delivery: ${lost} reliable messages; duplicates/out of order: ${dup}`,
     ...restsOn,
