@@ -143,7 +143,7 @@ describe('bcsim analyze', () => {
 
 describe('bcsim decode --pcap', () => {
   it('one trace line per BC datagram, then the census', async () => {
-    const r = await cli(['decode', '--pcap', good]);
+    const r = await cli(['decode', good]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^# .* · times in s from the whole second of the first packet/);
@@ -160,7 +160,7 @@ describe('bcsim decode --pcap', () => {
   });
 
   it('--json: trace-style JSON lines with the packet, addresses and reading; the census on stderr', async () => {
-    const r = await cli(['decode', '--pcap', good, '--json']);
+    const r = await cli(['decode', good, '--json']);
     expect(r.code).toBe(0);
     const lines = r.stdout
       .trimEnd()
@@ -187,22 +187,22 @@ describe('bcsim decode --pcap', () => {
   });
 
   it('bad files and conflicting inputs: one line, exit 2', async () => {
-    let r = await cli(['decode', '--pcap', text]);
+    let r = await cli(['decode', text]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`bcsim: ${text}: offset 0: not a pcap or pcapng file (starts with 6E 6F 74 20)\n`);
-    r = await cli(['decode', '--pcap', cut]);
+    r = await cli(['decode', cut]);
     expect(r.code).toBe(2);
     expect(r.stdout.split('\n').filter((l) => l.includes(' send '))).toHaveLength(2);
     oneLine(r.stderr);
     // --json: the census goes to stderr, and on a refusal gives way to the refusal's one line.
-    r = await cli(['decode', '--pcap', cut, '--json']);
+    r = await cli(['decode', cut, '--json']);
     expect(r.code).toBe(2);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
     oneLine(r.stderr);
     expect(r.stderr).toMatch(/^bcsim: .*cut\.pcap: offset \d+: .* \(the datagrams before it are shown\)\n$/);
-    r = await cli(['decode', '--pcap', good, '01', '02']);
+    r = await cli(['decode', good, '01', '02']);
     expect(r.code).toBe(2);
-    r = await cli(['decode', '--pcap', good, '--plain']);
+    r = await cli(['decode', good, '--plain']);
     expect(r.code).toBe(2);
     oneLine(r.stderr);
   });

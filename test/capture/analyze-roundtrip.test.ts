@@ -194,7 +194,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
   });
 
   it('decode --pcap prints the send lines of `bcsim trace`, marks of the gated pass 2 aside', async () => {
-    const decoded = await cli(['decode', '--pcap', stockFile]);
+    const decoded = await cli(['decode', stockFile]);
     expect(decoded.code, decoded.stderr).toBe(0);
     const traced = await cli(['trace', 'fragment-ack-bug', '--mode', 'stock', '--bytes', 'full']);
     const sends = (text: string) => text.split('\n').filter((l) => /^\s+[\d.]+\s+\S+\s+send /.test(l));
@@ -209,7 +209,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
   it("with several clients too, the directions named by slot from the server's ConnectAck on", async () => {
     const file = join(dir, 'valentines.pcapng');
     expect((await cli(['run', 'valentines', '--duration', '20s', '--pcap', file])).code).toBe(0);
-    const decoded = await cli(['decode', '--pcap', file]);
+    const decoded = await cli(['decode', file]);
     const traced = await cli(['trace', 'valentines', '--until', '20s', '--bytes', 'full']);
     const sends = (text: string) => text.split('\n').filter((l) => /^\s+[\d.]+\s+\S+\s+send /.test(l));
     const fromTrace = sends(traced.stdout).map((l) => l.replaceAll(' [DEAD-ZONE ACK, pass 2]', ''));
@@ -230,7 +230,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     const plain = JSON.parse(r.stdout) as CaptureAnalysis;
     expect(plain.packets.plaintext).toBe(plain.packets.bc);
     expect(plain.connections).toEqual(analysis.connections);
-    const lines = await cli(['decode', '--pcap', plainFile, '--json']);
+    const lines = await cli(['decode', plainFile, '--json']);
     const first = JSON.parse(lines.stdout.split('\n')[0]) as Record<string, unknown>;
     expect(first).toMatchObject({
       event: 'send',

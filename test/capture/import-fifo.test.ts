@@ -18,7 +18,7 @@ const made = spawnSync('mkfifo', [fifo]).status === 0;
 describe.runIf(made)('a FIFO named as a capture', () => {
   it.each([
     ['analyze', ['analyze', fifo]],
-    ['decode --pcap', ['decode', '--pcap', fifo]],
+    ['decode FILE', ['decode', fifo]],
   ])('%s refuses it in one line, exit 2, without waiting for a writer', (_name, args) => {
     const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 15_000, killSignal: 'SIGKILL' });
     expect(r.signal, 'killed by the timeout: the open blocked').toBeNull();

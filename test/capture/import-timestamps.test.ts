@@ -64,7 +64,7 @@ describe('every classic pcap timestamp is within the range, and shown', () => {
       const expected = 4_294_967_295e6 + (nanosecond ? 4_294_967.295 : 4_294_967_295);
       expect(times(bytes)).toEqual({ timesUs: [expected], error: null });
       const path = file(bytes);
-      const r = await cli(['decode', '--pcap', path]);
+      const r = await cli(['decode', path]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(
@@ -152,8 +152,8 @@ describe('decode --pcap and analyze on a timestamp out of the range', () => {
   const lastFar = file(seconds({ tsresol: 0 }, 1_014_854_400n, 1_014_854_401n, 1_014_854_401n + 10n ** 16n));
 
   it.each([
-    ['decode --pcap', ['decode', '--pcap']],
-    ['decode --pcap --json', ['decode', '--json', '--pcap']],
+    ['decode FILE', ['decode']],
+    ['decode FILE --json', ['decode', '--json']],
     ['analyze', ['analyze']],
     ['analyze --json', ['analyze', '--json']],
   ])('%s: one line naming the file, the offset and the timestamp, exit 2', async (_name, args) => {
@@ -169,7 +169,7 @@ describe('decode --pcap and analyze on a timestamp out of the range', () => {
   });
 
   it('a capture whose clock jumps 10^16 s: the packets before it are decoded and analysed', async () => {
-    const decoded = await cli(['decode', '--pcap', lastFar]);
+    const decoded = await cli(['decode', lastFar]);
     expect(decoded.stdout.split('\n').filter((l) => l.includes(' send '))).toHaveLength(2);
     expect(decoded.stdout).toContain('· time 0 = 2002-02-28T00:00:00.000Z');
     const analysed = await cli(['analyze', '--json', lastFar]);

@@ -65,7 +65,7 @@ describe('bcsim compare', () => {
 });
 
 // --out is checked before the simulation; the report folder is replaced whole.
-describe('compare --out', () => {
+describe('compare --out-dir', () => {
   // 168 hours of long-session would run for minutes: a refusal within a few seconds of CPU proves
   // nothing ran. CPU time, not wall time: a machine busy with other work stretches only the latter.
   const slow = ['compare', 'long-session', '--duration', '168h'];
@@ -77,11 +77,11 @@ describe('compare --out', () => {
     const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out-dir', ''], { cwd }));
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("bcsim: --out '': an empty path names no folder; choose an empty or new folder\n");
+    expect(r.stderr).toBe("bcsim: --out-dir '': an empty path names no folder; choose an empty or new folder\n");
     expect(readdirSync(cwd)).toEqual([]);
   });
 
-  it('--out /proc/x exits 2 at once with one line (in a child: recursive mkdir would hang there)', () => {
+  it('--out-dir /proc/x exits 2 at once with one line (in a child: recursive mkdir would hang there)', () => {
     const program = new URL('../../dist/cli/program.js', import.meta.url).href;
     const child = spawnSync(
       process.execPath,
@@ -102,7 +102,7 @@ describe('compare --out', () => {
     const r = JSON.parse(child.stdout) as { code: number; cpuMs: number; stderr: string };
     expect(r.code).toBe(2);
     expect(r.cpuMs).toBeLessThan(NO_RUN_CPU_MS);
-    expect(r.stderr).toBe('bcsim: --out /proc/x: cannot write (/proc is a kernel filesystem)\n');
+    expect(r.stderr).toBe('bcsim: --out-dir /proc/x: cannot write (/proc is a kernel filesystem)\n');
   }, 90_000);
 
   it('a path under a regular file exits 2 at once with one line', async () => {
@@ -111,7 +111,7 @@ describe('compare --out', () => {
     const { value: r, cpuMs } = await withCpuMs(() => cli([...slow, '--out-dir', 'file/report'], { cwd: dir }));
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`bcsim: --out file/report: ${join(dir, 'file')} is a file, not a folder\n`);
+    expect(r.stderr).toBe(`bcsim: --out-dir file/report: ${join(dir, 'file')} is a file, not a folder\n`);
   });
 
   it('refuses a folder holding other files before running, and leaves it untouched', async () => {
@@ -123,7 +123,7 @@ describe('compare --out', () => {
     expect(cpuMs).toBeLessThan(NO_RUN_CPU_MS);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `bcsim: --out ${dir}: holds files that are not a bcsim report (foo.txt, photos); choose an empty or new folder\n`,
+      `bcsim: --out-dir ${dir}: holds files that are not a bcsim report (foo.txt, photos); choose an empty or new folder\n`,
     );
     expect(readdirSync(dir).sort()).toEqual(['foo.txt', 'photos', 'summary.json']);
     expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe('mine too');

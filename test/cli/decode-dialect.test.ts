@@ -131,7 +131,7 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
   );
 
   it('every datagram is shown; each deviation follows its trace line with its offset; the summary counts them', async () => {
-    const r = await cli(['decode', '--pcap', file]);
+    const r = await cli(['decode', file]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('# 6 BC datagrams shown · 5 with deviations from the stock form');
     const lines = r.stdout.split('\n');
@@ -151,7 +151,7 @@ describe('bcsim decode --pcap: deviations under their datagram', () => {
   });
 
   it('--json: a deviations array (and the stock form) on exactly the datagrams that have them', async () => {
-    const r = await cli(['decode', '--pcap', file, '--json']);
+    const r = await cli(['decode', file, '--json']);
     const rows = r.stdout
       .trim()
       .split('\n')

@@ -32,7 +32,7 @@ function droppedComments(file: string): number {
 
 describe('decode --pcap and the datagrams bcsim dropped', () => {
   it('a DROP line follows each dropped send, as in the trace of the same run', async () => {
-    const decoded = await cli(['decode', '--pcap', lossy]);
+    const decoded = await cli(['decode', lossy]);
     expect(decoded.code, decoded.stderr).toBe(0);
     const trace = await cli(['trace', 'lossy-link', '--until', '30s', '--bytes', 'full']);
     const drops = (text: string) => text.split('\n').filter((l) => / DROP\(/.test(l));
@@ -56,7 +56,7 @@ describe('decode --pcap and the datagrams bcsim dropped', () => {
   });
 
   it('--json: a drop event with its cause and packet number after the send', async () => {
-    const r = await cli(['decode', '--pcap', lossy, '--json']);
+    const r = await cli(['decode', lossy, '--json']);
     expect(r.code).toBe(0);
     const events = r.stdout
       .trim()
@@ -76,7 +76,7 @@ describe('decode --pcap and the datagrams bcsim dropped', () => {
     expect(
       (await cli(['run', 'fragment-ack-bug', '--duration', '20s', '--set', 'link.both.loss=0', '--pcap', clean])).code,
     ).toBe(0);
-    const r = await cli(['decode', '--pcap', clean]);
+    const r = await cli(['decode', clean]);
     expect(r.stdout).not.toMatch(/DROP|dropped by bcsim/);
   });
 
@@ -101,7 +101,7 @@ describe("the client's connect request has one name", () => {
   });
 
   it('decode --pcap --json and trace --json: connect from the client, connectAck from the server', async () => {
-    const r = await cli(['decode', '--pcap', lossy, '--json']);
+    const r = await cli(['decode', lossy, '--json']);
     const sends = r.stdout
       .trim()
       .split('\n')

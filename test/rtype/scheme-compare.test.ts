@@ -174,7 +174,7 @@ describe('scheme compares: bad input is one line and exit 2', () => {
     const out = await cli(['compare', 'rtype-deaths', '--duration', '10s', '--out-dir', foreign]);
     expect(out.code).toBe(2);
     expect(out.stderr).toBe(
-      `bcsim: --out ${foreign}: holds files that are not a bcsim report (notes.txt); choose an empty or new folder\n`,
+      `bcsim: --out-dir ${foreign}: holds files that are not a bcsim report (notes.txt); choose an empty or new folder\n`,
     );
     expect(readdirSync(foreign)).toEqual(['notes.txt']);
   });

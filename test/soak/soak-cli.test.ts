@@ -18,9 +18,9 @@ describe('bcsim soak: bad input is one line, exit 2, before anything starts', ()
   writeFileSync(file, 'x');
   const cases: Array<[string[], RegExp]> = [
     [['soak', '--out-dir', 'x'], /--server: the server to soak is required/],
-    [['soak', '--server', '127.0.0.1:22101'], /--out DIR is required/],
+    [['soak', '--server', '127.0.0.1:22101'], /--out-dir DIR is required/],
     [['soak', '--server', 'localhost', '--out-dir', 'x'], /--server: "localhost" is not host:port/],
-    [['soak', '--server', '127.0.0.1:22101', '--out-dir', file], /--out .*a-file: is a file, not a folder/],
+    [['soak', '--server', '127.0.0.1:22101', '--out-dir', file], /--out-dir .*a-file: is a file, not a folder/],
     [['soak', '--server', '127.0.0.1:22101', '--out-dir', 'x', '--loss', '2'], /--loss: expected a decimal number/],
     [
       ['soak', '--server', '127.0.0.1:22101', '--out-dir', 'x', '--clients', '17'],
