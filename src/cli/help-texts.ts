@@ -1,6 +1,6 @@
 // The long --help texts of the commands, kept apart from the command wiring in the *-commands.ts modules.
 
-/** The mode's switches, for --help (README "Modes and switches" has the table). */
+/** The mode's switches, for --help (docs/switches.md has the table). */
 export const SWITCHES_HELP =
   'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.\n' +
   'Each with its values, and [the transport parameters (--set transport.<p>=...) that go with it]:\n' +
@@ -25,7 +25,7 @@ export const SWITCHES_HELP =
   'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
   'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
 
-/** Multi-player sessions, for --help (README "Multi-player sessions"). */
+/** Multi-player sessions, for --help (docs/scenarios.md#multi-player-sessions). */
 export const CLIENTS_HELP =
   'Clients: a scenario runs one server and "clients": 1..16 (valentines 3, server-8 8). Per-client links:\n' +
   '  link.clients.<k>.both|clientToServer|serverToClient (k = client number). Phases for one client: {"kind":"join","client":k} (late join),\n' +
@@ -33,7 +33,7 @@ export const CLIENTS_HELP =
   'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
   'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
 
-/** `bcsim peer`, for --help (README "Test your own server"). */
+/** `bcsim peer`, for --help (docs/live.md). */
 export const PEER_HELP =
   'The same transport, traffic script and codec as a simulated run, on the wall clock, with the real cipher on the\n' +
   '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
@@ -75,7 +75,7 @@ export const PEER_HELP =
   '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml\n' +
   '  bcsim peer client --connect 127.0.0.1:22101 --manifest manifest.json --duration 20s';
 
-/** --pcap, for --help (README "pcapng export"). */
+/** --pcap, for --help (docs/captures.md#pcapng-export). */
 export const PCAP_HELP =
   '--pcap FILE writes a pcapng capture of the run (open it in Wireshark): each datagram a peer sends is one\n' +
   '  Ethernet/IPv4/UDP packet at its send time (captured at the sender), server 10.10.10.1:22101, client k\n' +
@@ -85,7 +85,7 @@ export const PCAP_HELP =
   '  REWRITTEN by link rule: removed ... for a datagram the link dropped or cut. The file appears only when the\n' +
   '  run has finished (written beside it as a hidden temporary, then renamed); its folder must exist.';
 
-/** decode --pcap, for --help (README "Reading captures"). */
+/** decode --pcap, for --help (docs/captures.md#reading-captures-decode---pcap-and-analyze). */
 export const DECODE_PCAP_HELP =
   '--pcap FILE reads a pcap or pcapng capture (either byte order, µs or ns; Ethernet with VLAN tags, raw IPv4,\n' +
   "  Linux cooked SLL/SLL2) in bounded memory and prints every BC datagram in the trace's format: time (s from the\n" +
@@ -101,7 +101,7 @@ export const DECODE_PCAP_HELP =
   '  bcsim decode --pcap /tmp/fragment-ack.pcapng | head -20\n' +
   '  bcsim decode --pcap capture.pcap --json | jq -c \'select(.from == "client")\'';
 
-/** analyze, for --help (README "Reading captures"). */
+/** analyze, for --help (docs/captures.md#reading-captures-decode---pcap-and-analyze). */
 export const ANALYZE_HELP =
   'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
   'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
@@ -130,7 +130,7 @@ export const ANALYZE_HELP =
   'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
   '  bcsim analyze /tmp/fa.pcapng --json\n  bcsim analyze capture.pcapng --against fragment-ack-bug --mode stock';
 
-/** Scheme scenarios with `bcsim compare` (README "R-Type beside BC"). */
+/** Scheme scenarios with `bcsim compare` (docs/rtype.md#r-type-beside-bc). */
 export const SCHEME_COMPARE_HELP =
   'Scheme scenarios (bcsim scenarios lists them; files in scenarios/schemes/, or any JSON file with a "scheme" key):\n' +
   '  rtype-deaths          the R-Type ACK scheme as documented, implemented and repaired: deaths delivered and\n' +
@@ -156,7 +156,7 @@ export const REPRODUCE_RTYPE_HELP =
   'what the model claims; exit 2 on a bad flag.\n' +
   'Examples:\n  bcsim reproduce rtype\n  bcsim reproduce rtype --loss 0.1 --seed 4 --duration 30s --json';
 
-/** `bcsim conform`, for --help (README "Test your own server"). */
+/** `bcsim conform`, for --help (docs/conform.md). */
 export const CONFORM_HELP =
   'Each case opens its own client sessions (a scripted client on its own UDP port: the join, then one fault) and\n' +
   "judges what the server did. A FAIL prints its evidence (time, seq, the datagram in hex, the server's reaction) and\n" +
@@ -171,7 +171,7 @@ export const CONFORM_HELP =
   '  bcsim conform --server 127.0.0.1:22101 --require-exercised --junit conform.xml\n' +
   '  bcsim conform --list';
 
-/** The wire forms of real reimplementations (DECISIONS.md 30), for decode --help (README "Wire forms of real reimplementations"). */
+/** The wire forms of real reimplementations (docs/sources.md 30), for decode --help (docs/captures.md#wire-forms-of-real-reimplementations). */
 export const WIRE_FORMS_HELP =
   'Wire forms that real reimplementations send are decoded, not refused (docs/captures.md); each deviation is named\n' +
   '  with its byte offset: two-byte-message (00 02), one-byte-length (a flags byte with bits the stock form reads as\n' +

@@ -63,7 +63,7 @@ export function verdicts(comparison: Comparison): string[] {
           both((p) => p.ackOutbox.max),
         )}; ${leakPhrase(comparison.runs)}`,
       ];
-  // DECISIONS.md 25: what the lines rest on, and where they are predictions.
+  // docs/sources.md 25: what the lines rest on, and where they are predictions.
   const reasons = predictionReasons(comparison);
   const restsOn = [`rests on: the readings \`bcsim reproduce ack-outbox\` ranks first${similarRank(comparison)}`];
   return [

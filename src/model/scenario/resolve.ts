@@ -41,7 +41,7 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
   };
   const { preset, ...switchOverrides } = input.mode ?? { preset: 'stock' };
   const { updatePeriodMs, ...transport } = input.transport ?? {};
-  // tickMs sets both roles; transport.updatePeriodMs sets each (DECISIONS.md 17).
+  // tickMs sets both roles; transport.updatePeriodMs sets each (docs/sources.md 17).
   const tickMs = input.tickMs ?? DEFAULT_PARAMS.tickMs;
   const periods = { server: updatePeriodMs?.server ?? tickMs, client: updatePeriodMs?.client ?? tickMs };
   const params: ScenarioParams = {

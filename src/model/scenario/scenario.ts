@@ -22,7 +22,7 @@ export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>
 export interface ScenarioParams extends TransportParams {
   /** The client's network updates run this long after the server's. */
   readonly clientTickOffsetMs: MillisIn;
-  /** Network update period per role (DECISIONS.md 17); a phase may change it. `tickMs` is the server's. */
+  /** Network update period per role (docs/sources.md 17); a phase may change it. `tickMs` is the server's. */
   readonly updatePeriodMs: Readonly<Record<Role, MillisIn>>;
 }
 

@@ -1,18 +1,18 @@
 // Behaviour switches and numeric parameters of the BC transport model.
 // A mode is plain data: `stock` and `fixed` are presets over the same switches,
-// and every switch can be set on its own (DECISIONS.md "The fix").
+// and every switch can be set on its own (docs/sources.md F1).
 import type { MillisIn } from '../../core/engine/index.js';
 
 /** ack-outbox-deadlock.md §1 (stock) versus §6 (the simple fix). */
 type AckOutboxDesign = 'two-pass-gated' | 'single-pass-bounded';
 
-/** DECISIONS.md 10: how the receiver finds an existing ACK entry. */
+/** docs/sources.md 10: how the receiver finds an existing ACK entry. */
 type DedupDesign = 'linear-scan' | 'hashed-index';
 
-/** DECISIONS.md 10: what a duplicate does to an existing ACK entry. */
+/** docs/sources.md 10: what a duplicate does to an existing ACK entry. */
 type AckRefresh = 'timer-only' | 'reset-count';
 
-/** DECISIONS.md 14: candidate causes of the fragment-ACK bug, each its own behaviour. */
+/** docs/sources.md 14: candidate causes of the fragment-ACK bug, each its own behaviour. */
 export type FragmentAckCause =
   | 'none'
   | 'ack-format-mismatch'
@@ -35,7 +35,7 @@ type Backoff = 'fixed' | 'linear' | 'exponential';
 /**
  * How a graceful disconnect ends the connection.
  * immediate: the leaving peer queues its Disconnect at once and closes when it is ACKed;
- *   the other side closes after its next update (the stock flow, DECISIONS.md 21).
+ *   the other side closes after its next update (the stock flow, docs/sources.md 21).
  * drain: each side stops taking new messages, empties its retransmit queue, then sends
  *   its Disconnect; a side closes once its own Disconnect is ACKed and the other's was
  *   delivered. Bounded by the peer timeout; whatever is left then is counted as lost.
@@ -58,7 +58,7 @@ export const ON_GIVE_UP: readonly OnGiveUp[] = ['drop', 'disconnect'];
  * - slow-retransmit: unACKed messages are re-sent at 4x the interval;
  * - fragment-ack-index-zero: every fragment is ACKed as fragment 0;
  * - stale-ack-clears-oldest: an ACK that matches nothing clears the oldest entry;
- * - ack-seq-low-byte: ACKs carry only the low byte of the seq (a big-endian "seqHi" reading, DECISIONS.md 30);
+ * - ack-seq-low-byte: ACKs carry only the low byte of the seq (a big-endian "seqHi" reading, docs/sources.md 30);
  * - reads-32-messages: only the first 32 messages of a datagram are read;
  * - remove-without-boot: a removed peer gets no Boot and its queued ACKs are not flushed;
  * - disconnect-ignored: a Disconnect is neither ACKed nor acted on;
@@ -119,17 +119,17 @@ export const PLANTED_MESSAGES_READ = 32;
 export const PLANTED_RETRANSMIT_SLOTS = 16;
 
 /**
- * The idle keepalive (DECISIONS.md 12 and 18, which disagree). Each
+ * The idle keepalive (docs/sources.md 12 and 18, which disagree). Each
  * field is one open reading:
- * - message: the captured 22-byte type-0x00 identity message (DECISIONS.md 12),
- *   or the decompiled type-0x02 constructor (DECISIONS.md 18), payload unknown: empty.
+ * - message: the captured 22-byte type-0x00 identity message (docs/sources.md 12),
+ *   or the decompiled type-0x02 constructor (docs/sources.md 18), payload unknown: empty.
  * - reliable: not visible in the listing (18); the captured 0x00 message is reliable.
  * - path: "the ordinary send function, the path that queues every message" (18),
  *   so it is a first send and opens the pass-2 gate; or outside the queues,
  *   written after pass 2 and never opening the gate.
  * - senders: "client → host, and host → each peer that is not disconnecting" (18).
  * - serverEcho: the server answers a delivered type-0x00 identity message with its own (12, 26).
- * - echoPath: the echo's own path through the queues, which DECISIONS.md 26 does not show.
+ * - echoPath: the echo's own path through the queues, which docs/sources.md 26 does not show.
  * - idleCounts: what resets "nothing sent for 5 s": any datagram, one carrying a
  *   data message (first send or retransmit), one carrying a first send, or one
  *   carrying a reliable message (first send or retransmit; StateUpdates do not count).
@@ -154,7 +154,7 @@ export const IDLE_COUNTS: readonly IdleCounts[] = ['any-datagram', 'data-message
 
 /**
  * What opens the pass-2 gate (ack-outbox-deadlock.md §2: "only if steps 1–3
- * wrote something"; DECISIONS.md 8.4). Which of the steps count is open, and so
+ * wrote something"; docs/sources.md 8.4). Which of the steps count is open, and so
  * is whether "something" is judged per datagram or per update.
  */
 export type GateOpener = 'pass-one' | 'retransmits' | 'first-sends';
@@ -165,12 +165,12 @@ export const GATE_SCOPES: readonly GateScope[] = ['datagram', 'update'];
 /**
  * How long an unACKed reliable message is kept: for the whole session (the bug
  * documents' "for the entire session"), or until its age since first send passes
- * the peer timeout (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md 20).
+ * the peer timeout (fragmented-reliable-ack-bug-analysis.md; docs/sources.md 20).
  */
 export type MessageLifetime = 'session' | 'peer-timeout';
 export const MESSAGE_LIFETIMES: readonly MessageLifetime[] = ['session', 'peer-timeout'];
 
-/** DECISIONS.md 10 "refreshes only the timer": the refreshed entry is due now, or its timer restarts. */
+/** docs/sources.md 10 "refreshes only the timer": the refreshed entry is due now, or its timer restarts. */
 export type DuplicateAckTimer = 'due-now' | 'restart';
 export const DUPLICATE_ACK_TIMERS: readonly DuplicateAckTimer[] = ['due-now', 'restart'];
 
@@ -184,7 +184,7 @@ export type WrapReceive = 'first-wins' | 'last-wins' | 'reject';
 export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 'reject'];
 
 /**
- * Which datagrams carry an ACK entry that pass 1 may still send (DECISIONS.md 9
+ * Which datagrams carry an ACK entry that pass 1 may still send (docs/sources.md 9
  * against 25). when-due: only a datagram built after its 0.667 s timer expired
  * (the same entry seen ~0.667 s apart on the wire). every-datagram: every datagram
  * that goes out anyway also carries each entry below the pass-one limit
@@ -193,13 +193,13 @@ export const WRAP_RECEIVE: readonly WrapReceive[] = ['first-wins', 'last-wins', 
  * datagram of its own, so a quiet peer still sends its ACKs ~0.667 s apart.
  * every-datagram-all: the same for every entry, dead-zone ones too whenever pass 2
  * runs (ack-outbox-deadlock.md §5.2 says they stop taking room; the wire costs of
- * DECISIONS.md 25, ~4.5 B per entry of the outbox, fit only this).
+ * docs/sources.md 25, ~4.5 B per entry of the outbox, fit only this).
  */
 export type AckCarriage = 'when-due' | 'every-datagram' | 'every-datagram-all';
 export const ACK_CARRIAGES: readonly AckCarriage[] = ['when-due', 'every-datagram', 'every-datagram-all'];
 
 /**
- * The server's ACK of a client's Connect (DECISIONS.md 26: `01 00 00 02`). The
+ * The server's ACK of a client's Connect (docs/sources.md 26: `01 00 00 02`). The
  * captured connect reply carries none, so either the server never ACKs it
  * (the connect reply answers it), or the new peer ACKs it one update after its
  * connect reply.
@@ -209,24 +209,24 @@ export const CONNECT_ACKS: readonly ConnectAck[] = ['none', 'after-reply'];
 
 /**
  * When received datagrams are processed: inside the receiver's next update, after
- * its send step (DECISIONS.md 16, the model), or at once on arrival (the `read-on-arrival`
+ * its send step (docs/sources.md 16, the model), or at once on arrival (the `read-on-arrival`
  * reading of `reproduce ack-outbox`).
  */
 export type ReceiveTiming = 'in-update' | 'on-arrival';
 export const RECEIVE_TIMINGS: readonly ReceiveTiming[] = ['in-update', 'on-arrival'];
 
 /**
- * The Boot a server sends each remaining peer when one times out (DECISIONS.md 19:
+ * The Boot a server sends each remaining peer when one times out (docs/sources.md 19:
  * "a 1-byte payload with the slot, reason 1 = timeout"): the slot alone, as the
  * byte count says, or the slot followed by the reason byte.
  */
 export type BootPayload = 'slot' | 'slot-reason';
 export const BOOT_PAYLOADS: readonly BootPayload[] = ['slot', 'slot-reason'];
 
-/** Largest send window: well below half the u16 sequence space (DECISIONS.md 1). */
+/** Largest send window: well below half the u16 sequence space (docs/sources.md 1). */
 export const MAX_SEND_WINDOW = 16384;
 
-/** DECISIONS.md 11: every backoff mode is implemented; stock is fixed 2.0 s, no limit. */
+/** docs/sources.md 11: every backoff mode is implemented; stock is fixed 2.0 s, no limit. */
 export interface RetransmitPolicy {
   readonly backoff: Backoff;
   readonly baseMs: MillisIn;
@@ -298,12 +298,12 @@ export const QUEUED_RELIABLE_READINGS = {
 } as const satisfies Partial<TransportSwitches>;
 
 /**
- * The reading `reproduce ack-outbox` ranks first ("calibrated"; README
- * "Calibration"): unACKed messages dropped once older than the peer timeout; the
+ * The reading `reproduce ack-outbox` ranks first ("calibrated";
+ * docs/calibration.md#choosing-the-stock-readings): unACKed messages dropped once older than the peer timeout; the
  * idle keepalive in its captured form, reliable, through the ordinary send path
- * (DECISIONS.md 18, 26), its echo written after pass 2; the Connect ACKed one
+ * (docs/sources.md 18, 26), its echo written after pass 2; the Connect ACKed one
  * update after the connect reply (26). Both presets share it, so a comparison
- * isolates the fixes (DECISIONS.md "The fix").
+ * isolates the fixes (docs/sources.md F1).
  */
 export const CALIBRATED_READINGS = {
   ...QUEUED_RELIABLE_READINGS,
@@ -326,7 +326,7 @@ export const PRESETS = {
     ackSendLimit: 3,
     dedup: 'linear-scan',
     ackRefresh: 'timer-only',
-    // DECISIONS.md 14: the real capture shows correct 5-byte fragment ACKs, so
+    // docs/sources.md 14: the real capture shows correct 5-byte fragment ACKs, so
     // the stock preset uses the sender-side matcher cause (e).
     fragmentAckCause: 'matcher-rejects-fragments',
     retransmit: STOCK_RETRANSMIT,
@@ -355,29 +355,29 @@ export const PRESETS = {
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-/** Numeric parameters shared by both presets (DECISIONS.md 6–13, 15). */
+/** Numeric parameters shared by both presets (docs/sources.md 6–13, 15). */
 export interface TransportParams {
-  /** This peer's network update period (DECISIONS.md 13, 17); scenarios set it per role and phase. */
+  /** This peer's network update period (docs/sources.md 13, 17); scenarios set it per role and phase. */
   readonly tickMs: MillisIn;
-  /** Datagrams built per update per remote peer (DECISIONS.md 8). */
+  /** Datagrams built per update per remote peer (docs/sources.md 8). */
   readonly datagramsPerUpdate: number;
-  /** Per-entry ACK resend timer; 0 = every update (DECISIONS.md 9). */
+  /** Per-entry ACK resend timer; 0 = every update (docs/sources.md 9). */
   readonly ackResendIntervalMs: MillisIn;
   /** Two-pass design: pass 1 sends entries below this count (ack-outbox-deadlock.md §1). */
   readonly ackPassOneLimit: number;
   /** Two-pass design: pass 2 frees entries when their count reaches this. */
   readonly ackFreeAtCount: number;
-  /** Payload bytes per fragment; larger 0x32 payloads are fragmented (DECISIONS.md 6). */
+  /** Payload bytes per fragment; larger 0x32 payloads are fragmented (docs/sources.md 6). */
   readonly fragmentChunkBytes: number;
-  /** Send a keepalive after this long without sending (DECISIONS.md 12). */
+  /** Send a keepalive after this long without sending (docs/sources.md 12). */
   readonly keepaliveIdleMs: MillisIn;
-  /** Drop the peer after this long without receiving (DECISIONS.md 12). */
+  /** Drop the peer after this long without receiving (docs/sources.md 12). */
   readonly peerTimeoutMs: MillisIn;
   /** Drop a retransmit entry this long after its first send; null = never. messageLifetime peer-timeout adds peerTimeoutMs. */
   readonly maxMessageAgeMs: MillisIn | null;
   /**
    * Stock close (closePolicy immediate): how long a peer keeps a remote whose
-   * Disconnect it received, re-sending due ACKs with the gate open. DECISIONS.md 28:
+   * Disconnect it received, re-sending due ACKs with the gate open. docs/sources.md 28:
    * the ACK of the Disconnect went out 7 times over ~4.0 s and the peer was gone
    * ~4.16 s after (21's "re-sent 7 times" would be 8 sends, 5 s); 0 = close after the next update.
    */
