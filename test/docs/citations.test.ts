@@ -74,15 +74,15 @@ describe('citations in shipped text', () => {
 describe('counts the docs state', () => {
   const readings = READINGS.length;
   const observations = CRITERIA.length;
-  it.each(['README.md', 'docs/commands.md', 'docs/calibration.md'])(
+  const SAID = /(\d+) (?:named )?readings of the stock model (?:\([^)]*\) )?(?:\S+ ){0,12}?against (\d+) observations/g;
+  /** The pages, and the help text as its source joins it (`'…\\n' +` between lines). */
+  const texts = ['README.md', 'docs/commands.md', 'docs/calibration.md', 'src/cli/simulation-commands.ts'].map(
+    (file): [string, string] => [file, readFileSync(join(ROOT, file), 'utf8').replace(/\\n' \+\s*'/g, ' ')],
+  );
+  it.each(texts)(
     `%s says reproduce ack-outbox has ${readings} readings and ${observations} observations`,
-    (page) => {
-      const text = readFileSync(join(ROOT, page), 'utf8').replace(/\s+/g, ' ');
-      const said = [
-        ...text.matchAll(
-          /(\d+) (?:named )?readings of the stock model (?:\([^)]*\) )?(?:\S+ ){0,12}?against (\d+) observations/g,
-        ),
-      ];
+    (_, text) => {
+      const said = [...text.replace(/\s+/g, ' ').matchAll(SAID)];
       expect(said.length).toBeGreaterThan(0);
       for (const m of said) expect([Number(m[1]), Number(m[2])]).toEqual([readings, observations]);
     },
