@@ -369,5 +369,3 @@ export const SWITCHES = {
     source: 2,
   }),
 } as const;
-
-export type SwitchName = keyof typeof SWITCHES;

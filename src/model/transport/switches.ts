@@ -19,9 +19,7 @@ export type ClosePolicy = TransportSwitches['closePolicy'];
 export type OnGiveUp = TransportSwitches['onGiveUp'];
 export type RetransmitPolicy = TransportSwitches['retransmit'];
 export type KeepalivePolicy = TransportSwitches['keepalive'];
-export type KeepaliveMessage = KeepalivePolicy['message'];
 export type KeepalivePath = KeepalivePolicy['path'];
-export type KeepaliveSenders = KeepalivePolicy['senders'];
 export type IdleCounts = KeepalivePolicy['idleCounts'];
 export type GateOpener = TransportSwitches['gateOpeners'][number];
 export type GateScope = TransportSwitches['gateScope'];
@@ -29,17 +27,14 @@ export type MessageLifetime = TransportSwitches['messageLifetime'];
 export type DuplicateAckTimer = TransportSwitches['duplicateAckTimer'];
 export type WrapReceive = TransportSwitches['wrapReceive'];
 export type ReceiveTiming = TransportSwitches['receiveTiming'];
-export type BootPayload = TransportSwitches['bootPayload'];
-export type AckCarriage = TransportSwitches['ackCarriage'];
-export type ConnectAck = TransportSwitches['connectAck'];
 export type PlantedBug = TransportSwitches['plantedBug'];
 
 export const FRAGMENT_ACK_CAUSES: readonly FragmentAckCause[] = SWITCHES.fragmentAckCause.values;
 export const CLOSE_POLICIES: readonly ClosePolicy[] = SWITCHES.closePolicy.values;
 export const ON_GIVE_UP: readonly OnGiveUp[] = SWITCHES.onGiveUp.values;
-export const KEEPALIVE_MESSAGES: readonly KeepaliveMessage[] = SWITCHES.keepalive.fields.message.values;
+export const KEEPALIVE_MESSAGES: readonly KeepalivePolicy['message'][] = SWITCHES.keepalive.fields.message.values;
 export const KEEPALIVE_PATHS: readonly KeepalivePath[] = SWITCHES.keepalive.fields.path.values;
-export const KEEPALIVE_SENDERS: readonly KeepaliveSenders[] = SWITCHES.keepalive.fields.senders.values;
+export const KEEPALIVE_SENDERS: readonly KeepalivePolicy['senders'][] = SWITCHES.keepalive.fields.senders.values;
 export const IDLE_COUNTS: readonly IdleCounts[] = SWITCHES.keepalive.fields.idleCounts.values;
 export const GATE_OPENERS: readonly GateOpener[] = SWITCHES.gateOpeners.values;
 export const GATE_SCOPES: readonly GateScope[] = SWITCHES.gateScope.values;
@@ -47,9 +42,9 @@ export const MESSAGE_LIFETIMES: readonly MessageLifetime[] = SWITCHES.messageLif
 export const DUPLICATE_ACK_TIMERS: readonly DuplicateAckTimer[] = SWITCHES.duplicateAckTimer.values;
 export const WRAP_RECEIVE: readonly WrapReceive[] = SWITCHES.wrapReceive.values;
 export const RECEIVE_TIMINGS: readonly ReceiveTiming[] = SWITCHES.receiveTiming.values;
-export const BOOT_PAYLOADS: readonly BootPayload[] = SWITCHES.bootPayload.values;
-export const ACK_CARRIAGES: readonly AckCarriage[] = SWITCHES.ackCarriage.values;
-export const CONNECT_ACKS: readonly ConnectAck[] = SWITCHES.connectAck.values;
+export const BOOT_PAYLOADS: readonly TransportSwitches['bootPayload'][] = SWITCHES.bootPayload.values;
+export const ACK_CARRIAGES: readonly TransportSwitches['ackCarriage'][] = SWITCHES.ackCarriage.values;
+export const CONNECT_ACKS: readonly TransportSwitches['connectAck'][] = SWITCHES.connectAck.values;
 
 /**
  * The planted bugs, for testing the test harnesses: the swarm and `bcsim conform`
