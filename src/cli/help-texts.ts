@@ -1,29 +1,16 @@
 // The long --help texts of the commands, kept apart from the command wiring in the *-commands.ts modules.
+import { switchHelpLines } from '../model/transport/index.js';
 
-/** The mode's switches, for --help (docs/switches.md has the table). */
-export const SWITCHES_HELP =
-  'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.\n' +
-  'Each with its values, and [the transport parameters (--set transport.<p>=...) that go with it]:\n' +
-  '  ackOutbox two-pass-gated [ackPassOneLimit 3, ackFreeAtCount 9, ackResendIntervalMs 667]\n' +
-  '            | single-pass-bounded [switch ackSendLimit N, ackResendIntervalMs]\n' +
-  '  dedup linear-scan|hashed-index, ackRefresh timer-only|reset-count, duplicateAckTimer due-now|restart\n' +
-  '  fragmentAckCause none|ack-format-mismatch|partial-ack|retransmit-reentry|retransmit-all|matcher-rejects-fragments\n' +
-  '  retransmit.backoff fixed|linear|exponential, retransmit.baseMs, retransmit.stepMs (linear),\n' +
-  '            retransmit.capMs (linear, exponential), retransmit.retryLimit N|null [maxMessageAgeMs]\n' +
-  '  onGiveUp drop|disconnect, messageLifetime session|peer-timeout [peerTimeoutMs 45000, maxMessageAgeMs]\n' +
-  '  closePolicy immediate [disconnectedPeerLingerMs 4160] | drain [peerTimeoutMs], sendWindow N|null\n' +
-  '  gateOpeners ["pass-one","retransmits","first-sends"], gateScope datagram|update [datagramsPerUpdate 1]\n' +
-  '  keepalive.message type-0x00|type-0x02, keepalive.reliable true|false, keepalive.path first-send-queue|\n' +
-  '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +
-  '            keepalive.echoPath first-send-queue|outside-queues,\n' +
-  '            keepalive.idleCounts any-datagram|data-messages|first-sends|reliable-messages [keepaliveIdleMs 5000]\n' +
-  '  ackCarriage when-due|every-datagram|every-datagram-all, connectAck none|after-reply,\n' +
-  '  wrapReceive first-wins|last-wins|reject, receiveTiming in-update|on-arrival,\n' +
-  '  bootPayload slot|slot-reason, plantedBug none|no-duplicate-ack|… (test-only server bugs; docs/conform.md)\n' +
-  'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the\n' +
-  'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.\n' +
-  'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
-  'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
+/** The mode's switches, for --help: every switch and value, read off the declarations (docs/switches.md has the table). */
+export const SWITCHES_HELP = [
+  'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.',
+  'Each with its values, its defaults, and [the transport parameters (--set transport.<p>=...) that go with it]:',
+  ...switchHelpLines(),
+  'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the',
+  'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.',
+  'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the',
+  'connection ends and each undelivered message counts as lost (delivery.reliableLost).',
+].join('\n');
 
 /** Multi-player sessions, for --help (docs/scenarios.md#multi-player-sessions). */
 export const CLIENTS_HELP =
