@@ -93,7 +93,7 @@ describe('the switch declarations', () => {
       expect(declaration.meaning, name).toMatch(/^\S.{10,}$/);
       for (const param of declaration.params) expect(Object.keys(DEFAULT_PARAMS), name).toContain(param);
       if (declaration.source !== null)
-        expect(sources, name).toMatch(new RegExp(`^${declaration.source}\\. \\*\\*`, 'm'));
+        expect(sources, name).toMatch(new RegExp(`^- \\*\\*${declaration.source}\\. `, 'm'));
     }
   });
 

@@ -113,8 +113,8 @@ type OpenReadings = Pick<
 >;
 
 /**
- * The reading `reproduce ack-outbox` ranks first ("calibrated"; README
- * "Calibration"), which both presets declare: unACKed messages dropped once older
+ * The reading `reproduce ack-outbox` ranks first ("calibrated"; docs/calibration.md),
+ * which both presets declare: unACKed messages dropped once older
  * than the peer timeout; the idle keepalive in its captured form, reliable, through
  * the ordinary send path, its echo written after pass 2; the Connect ACKed one
  * update after the connect reply.
