@@ -5,10 +5,10 @@
 --   or copy this file into Wireshark's personal Lua plugins folder.
 --
 -- What it does:
---   * UDP port 22101 (the BC default, DECISIONS.md 19; a preference) plus a
+--   * UDP port 22101 (the BC default, docs/sources.md 19; a preference) plus a
 --     heuristic dissector for other UDP ports that accepts a datagram only when
 --     it parses exactly (plausible peer id, msg_count and lengths that add up).
---   * Decrypts AlbyRules (DECISIONS.md 22) and shows the decrypted bytes as a data
+--   * Decrypts AlbyRules (docs/sources.md 22) and shows the decrypted bytes as a data
 --     source of their own ("Decrypted BC"); plaintext captures (bcsim
 --     --pcap-plaintext) are recognised too. The field bc.reading says which.
 --   * Decodes every message type with fields named after `bcsim decode --json`.
@@ -17,7 +17,7 @@
 --     words them), in the capture: data sent again (fragment / reliable retransmits,
 --     `[RETRANSMIT #n]` as in `bcsim trace`) and ACKs sent again (ACK repeats; a
 --     stock entry's 4th to 9th send is `[DEAD-ZONE ACK, pass 2]`, as in the trace).
---   * The wire forms real reimplementations send (DECISIONS.md 30) are read, not
+--   * The wire forms real reimplementations send (docs/sources.md 30) are read, not
 --     called malformed: each deviation is a bc.deviation item worded as `bcsim
 --     decode` words it, and an expert note by code. The heuristic takes stock-form
 --     datagrams only (ACK flag bytes with bit 7 set included).
@@ -98,7 +98,7 @@ local codec = { xor_name = xor_name, lua_version = _VERSION }
 local KEY_WORDS = { 0x416c, 0x6279, 0x5275, 0x6c65, 0x7321 }
 
 -- A new table with bytes 1.. en- or decrypted; byte 0 (the peer id) is copied.
--- The state resets per datagram and the plaintext is fed back (DECISIONS.md 22).
+-- The state resets per datagram and the plaintext is fed back (docs/sources.md 22).
 -- With `limit`, only the first `limit` bytes are done (a cheap look at the header).
 function codec.crypt(input, n, decrypting, limit)
   local out = {}
@@ -249,7 +249,7 @@ function codec.parse(b, n)
 end
 
 ---------------------------------------------------------------------------
--- Wire forms that real reimplementations send (DECISIONS.md 30; mirrors
+-- Wire forms that real reimplementations send (docs/sources.md 30; mirrors
 -- src/core/codec/dialect.ts, with the same codes, offsets and wording): read only
 -- when the stock reading fails, except ACK flags with bits outside 0-1, which
 -- the stock reading takes and which are still named.
@@ -432,9 +432,9 @@ local F = {
     frametype and frametype.DUP_ACK or nil),
   ack_dead_zone = ProtoField.bool('bc.ack.dead_zone', 'Dead-zone ACK (pass 2)', base.NONE, nil, nil,
     'The 4th to 9th send of a stock two-pass ACK-outbox entry: only pass 2 sends it (preference bc.dead_zone)'),
-  strict = ProtoField.bool('bc.strict', 'Stock form', base.NONE, nil, nil, 'The datagram reads in the stock form (else only in the forms of DECISIONS.md 30)'),
-  length_u8 = ProtoField.uint8('bc.length_u8', 'Length (one byte)', base.DEC, nil, nil, 'A reimplementation\'s one-byte total length (DECISIONS.md 30)'),
-  flags_u8 = ProtoField.uint8('bc.flags_u8', 'Flags byte', base.HEX, nil, nil, 'A reimplementation\'s flags byte after a one-byte length (DECISIONS.md 30)'),
+  strict = ProtoField.bool('bc.strict', 'Stock form', base.NONE, nil, nil, 'The datagram reads in the stock form (else only in the forms of docs/sources.md 30)'),
+  length_u8 = ProtoField.uint8('bc.length_u8', 'Length (one byte)', base.DEC, nil, nil, 'A reimplementation\'s one-byte total length (docs/sources.md 30)'),
+  flags_u8 = ProtoField.uint8('bc.flags_u8', 'Flags byte', base.HEX, nil, nil, 'A reimplementation\'s flags byte after a one-byte length (docs/sources.md 30)'),
   deviation = ProtoField.string('bc.deviation', 'Deviation from the stock form'),
   deviation_code = ProtoField.string('bc.deviation.code', 'Deviation code'),
   deviation_offset = ProtoField.uint16('bc.deviation.offset', 'Deviation offset', base.DEC),
@@ -457,7 +457,7 @@ local E = {
     expert.group.PROTOCOL, expert.severity.CHAT),
   oversize = ProtoExpert.new('bc.oversize', 'Datagram over the 512-byte limit',
     expert.group.PROTOCOL, expert.severity.WARN),
-  deviation = ProtoExpert.new('bc.deviation.expert', 'Wire form of a reimplementation (DECISIONS.md 30)',
+  deviation = ProtoExpert.new('bc.deviation.expert', 'Wire form of a reimplementation (docs/sources.md 30)',
     expert.group.PROTOCOL, expert.severity.NOTE),
   dropped = ProtoExpert.new('bc.dropped.expert', "Dropped by bcsim's link", expert.group.SEQUENCE, expert.severity.WARN),
 }
@@ -494,7 +494,7 @@ bc.prefs.reading = Pref.enum('Reading', READING_AUTO,
     { 3, 'Plaintext', READING_PLAINTEXT },
   }, false)
 bc.prefs.dead_zone = Pref.bool('Mark dead-zone ACKs', true,
-  'Call an ACK entry\'s 4th to 9th send a dead-zone (pass 2) ACK, as the stock two-pass ACK-outbox sends them (DECISIONS.md 8-10); turn off for a peer with another ACK-outbox')
+  'Call an ACK entry\'s 4th to 9th send a dead-zone (pass 2) ACK, as the stock two-pass ACK-outbox sends them (docs/sources.md 8-10); turn off for a peer with another ACK-outbox')
 
 -- Per-capture state, reset by init() whenever a file is (re)loaded.
 -- frames[n]: what the first pass decided for frame n (reading, retransmit and ACK send marks),
@@ -535,7 +535,7 @@ local function readings(wire, n)
   return { bytes = decrypted, parsed = enc }, { bytes = wire, parsed = plain }
 end
 
--- How well a reading parses: 2 in the stock form, 1 only in the forms of DECISIONS.md 30, 0 not at all.
+-- How well a reading parses: 2 in the stock form, 1 only in the forms of docs/sources.md 30; 0 not at all.
 local function score(reading)
   if not reading.parsed.ok then return 0 end
   return reading.parsed.strict and 2 or 1
@@ -647,7 +647,7 @@ end
 local RETRANSMIT_TEXT = { fragment = 'Fragment retransmission', reliable = 'Reliable message retransmission' }
 local RETRANSMIT_EXPERT = { fragment = E.fragment_retransmission, reliable = E.reliable_retransmission }
 
--- The stock two-pass ACK-outbox (DECISIONS.md 8-10): pass 1 sends an entry 3 times,
+-- The stock two-pass ACK-outbox (docs/sources.md 8-10): pass 1 sends an entry 3 times,
 -- pass 2 its 4th to 9th sends, and the 9th frees it; the next send is a new entry's first.
 local ACK_PASS_ONE_SENDS, ACK_FREE_AT_SENDS = 3, 9
 
@@ -721,7 +721,7 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
     flags_item:add(F.ack_low_type, tvb(message.offset + 3, 1), message.low_type)
     if message.frag_index ~= nil then item:add(F.ack_frag_index, tvb(message.offset + 4, 1)) end
   elseif message.form then
-    -- DECISIONS.md 30: [type][length u8][flags u8], or [type][02] with no flags byte.
+    -- docs/sources.md 30: [type][length u8][flags u8], or [type][02] with no flags byte.
     local length_range = tvb(message.offset + 1, 1)
     item:add(F.length_u8, length_range)
     item:add(F.len, length_range, message.size)
@@ -776,14 +776,14 @@ local function add_message(tree, tvb, message, index, peer_id, bytes, mark)
   return item
 end
 
--- One item and one expert note per deviation, under the message it is in (DECISIONS.md 30).
+-- One item and one expert note per deviation, under the message it is in (docs/sources.md 30).
 local function add_deviation(tree, tvb, deviation)
   local at = tvb(deviation.offset, 1)
   local item = tree:add(F.deviation, at, deviation.note)
   item:set_text('@' .. deviation.offset .. ' ' .. deviation.note)
   item:add(F.deviation_code, at, deviation.code):set_generated()
   item:add(F.deviation_offset, at, deviation.offset):set_generated()
-  item:add_tvb_expert_info(E.deviation, at, 'Wire form of a reimplementation (DECISIONS.md 30): ' .. deviation.code)
+  item:add_tvb_expert_info(E.deviation, at, 'Wire form of a reimplementation (docs/sources.md 30): ' .. deviation.code)
 end
 
 local function dissect(tvb, pinfo, tree, wire, n)
@@ -878,7 +878,7 @@ local function dissect(tvb, pinfo, tree, wire, n)
 end
 
 -- The registered-port dissector: claims everything but GameSpy queries, which start
--- with `\` and share the game's socket (DECISIONS.md 19).
+-- with `\` and share the game's socket (docs/sources.md 19).
 function bc.dissector(tvb, pinfo, tree)
   local n = tvb:len()
   if n == 0 then return 0 end
@@ -894,7 +894,7 @@ local function plausible_peer(peer_id) return peer_id == 0xFF or (peer_id >= 0x0
 
 -- Strict: the datagram must parse exactly, in the stock form, in the reading that
 -- would be shown, carry at least one message, and use no ACK flag bits or fragment
--- counts no sender uses (bit 7 is used: a reimplementation's test client, DECISIONS.md 30).
+-- counts no sender uses (bit 7 is used: a reimplementation's test client, docs/sources.md 30).
 local function plausible(parsed)
   if not parsed.ok or not parsed.strict or parsed.msg_count < 1 then return false end
   for _, message in ipairs(parsed.messages) do

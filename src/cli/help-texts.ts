@@ -1,31 +1,18 @@
 // The long --help texts of the commands, kept apart from the command wiring in the *-commands.ts modules.
+import { switchHelpLines } from '../model/transport/index.js';
 
-/** The mode's switches, for --help (README "Modes and switches" has the table). */
-export const SWITCHES_HELP =
-  'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.\n' +
-  'Each with its values, and [the transport parameters (--set transport.<p>=...) that go with it]:\n' +
-  '  ackOutbox two-pass-gated [ackPassOneLimit 3, ackFreeAtCount 9, ackResendIntervalMs 667]\n' +
-  '            | single-pass-bounded [switch ackSendLimit N, ackResendIntervalMs]\n' +
-  '  dedup linear-scan|hashed-index, ackRefresh timer-only|reset-count, duplicateAckTimer due-now|restart\n' +
-  '  fragmentAckCause none|ack-format-mismatch|partial-ack|retransmit-reentry|retransmit-all|matcher-rejects-fragments\n' +
-  '  retransmit.backoff fixed|linear|exponential, retransmit.baseMs, retransmit.stepMs (linear),\n' +
-  '            retransmit.capMs (linear, exponential), retransmit.retryLimit N|null [maxMessageAgeMs]\n' +
-  '  onGiveUp drop|disconnect, messageLifetime session|peer-timeout [peerTimeoutMs 45000, maxMessageAgeMs]\n' +
-  '  closePolicy immediate [disconnectedPeerLingerMs 4160] | drain [peerTimeoutMs], sendWindow N|null\n' +
-  '  gateOpeners ["pass-one","retransmits","first-sends"], gateScope datagram|update [datagramsPerUpdate 1]\n' +
-  '  keepalive.message type-0x00|type-0x02, keepalive.reliable true|false, keepalive.path first-send-queue|\n' +
-  '            outside-queues, keepalive.senders both|client|server|none, keepalive.serverEcho true|false,\n' +
-  '            keepalive.echoPath first-send-queue|outside-queues,\n' +
-  '            keepalive.idleCounts any-datagram|data-messages|first-sends|reliable-messages [keepaliveIdleMs 5000]\n' +
-  '  ackCarriage when-due|every-datagram|every-datagram-all, connectAck none|after-reply,\n' +
-  '  wrapReceive first-wins|last-wins|reject, receiveTiming in-update|on-arrival,\n' +
-  '  bootPayload slot|slot-reason, plantedBug none|no-duplicate-ack|… (test-only server bugs; docs/conform.md)\n' +
-  'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the\n' +
-  'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.\n' +
-  'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the\n' +
-  'connection ends and each undelivered message counts as lost (delivery.reliableLost).';
+/** The mode's switches, for --help: every switch and value, read off the declarations (docs/switches.md has the table). */
+export const SWITCHES_HELP = [
+  'Switches: --switch name=value (repeatable), --mode stock+name=value+..., or --set mode.name=value.',
+  'Each with its values, its defaults, and [the transport parameters (--set transport.<p>=...) that go with it]:',
+  ...switchHelpLines(),
+  'Update periods: --set transport.updatePeriodMs={"server":5,"client":10}. A setting that does nothing under the',
+  'chosen design (ackSendLimit under two-pass-gated, ...) is named in a warning on stderr and in settings.warnings.',
+  'Fixed mode keeps its promise: every ACKed reliable message is delivered once, in order, or the',
+  'connection ends and each undelivered message counts as lost (delivery.reliableLost).',
+].join('\n');
 
-/** Multi-player sessions, for --help (README "Multi-player sessions"). */
+/** Multi-player sessions, for --help (docs/scenarios.md#multi-player-sessions). */
 export const CLIENTS_HELP =
   'Clients: a scenario runs one server and "clients": 1..16 (valentines 3, server-8 8). Per-client links:\n' +
   '  link.clients.<k>.both|clientToServer|serverToClient (k = client number). Phases for one client: {"kind":"join","client":k} (late join),\n' +
@@ -33,7 +20,7 @@ export const CLIENTS_HELP =
   'The summary keys connections by slot (2, 3, ...): peers.server.connections.<slot>, peers.clients.<slot>;\n' +
   'peers.server and peers.client are totals. In --fail-on and expect, peers.clients.* means every client.';
 
-/** `bcsim peer`, for --help (README "Test your own server"). */
+/** `bcsim peer`, for --help (docs/live.md). */
 export const PEER_HELP =
   'The same transport, traffic script and codec as a simulated run, on the wall clock, with the real cipher on the\n' +
   '  wire. The client joins (connect, checksum rounds with the fragmented round-2 response, settings,\n' +
@@ -75,7 +62,7 @@ export const PEER_HELP =
   '  bcsim peer client --connect 127.0.0.1:22101 --mode fixed --duration 20s --expect rules.json --junit out.xml\n' +
   '  bcsim peer client --connect 127.0.0.1:22101 --manifest manifest.json --duration 20s';
 
-/** --pcap, for --help (README "pcapng export"). */
+/** --pcap, for --help (docs/captures.md#pcapng-export). */
 export const PCAP_HELP =
   '--pcap FILE writes a pcapng capture of the run (open it in Wireshark): each datagram a peer sends is one\n' +
   '  Ethernet/IPv4/UDP packet at its send time (captured at the sender), server 10.10.10.1:22101, client k\n' +
@@ -102,7 +89,7 @@ export const DECODE_PCAP_HELP =
   '  bcsim decode /tmp/fragment-ack.pcapng | head -20\n' +
   '  bcsim decode capture.pcap --json | jq -c \'select(.from == "client")\'';
 
-/** analyze, for --help (README "Reading captures"). */
+/** analyze, for --help (docs/captures.md#reading-captures-decode-and-analyze). */
 export const ANALYZE_HELP =
   'Per connection and direction (named by its sender): datagrams, bytes, messages and ACK bytes per datagram,\n' +
   'reliable messages per category with re-sends (the same seq and fragment index again from the same sender),\n' +
@@ -131,7 +118,7 @@ export const ANALYZE_HELP =
   'Examples:\n  bcsim run fragment-ack-bug --pcap /tmp/fa.pcapng && bcsim analyze /tmp/fa.pcapng\n' +
   '  bcsim analyze /tmp/fa.pcapng --json\n  bcsim analyze capture.pcapng --against fragment-ack-bug --mode stock';
 
-/** Scheme scenarios with `bcsim compare` (README "R-Type beside BC"). */
+/** Scheme scenarios with `bcsim compare` (docs/rtype.md#r-type-beside-bc). */
 export const SCHEME_COMPARE_HELP =
   'Scheme scenarios (bcsim scenarios lists them; files in scenarios/schemes/, or any JSON file with a "scheme" key):\n' +
   '  rtype-deaths          the R-Type ACK scheme as documented, implemented and repaired: deaths delivered and\n' +
@@ -157,7 +144,7 @@ export const REPRODUCE_RTYPE_HELP =
   'what the model claims; exit 2 on a bad flag.\n' +
   'Examples:\n  bcsim reproduce rtype\n  bcsim reproduce rtype --loss 0.1 --seed 4 --duration 30s --json';
 
-/** `bcsim conform`, for --help (README "Test your own server"). */
+/** `bcsim conform`, for --help (docs/conform.md). */
 export const CONFORM_HELP =
   'Each case opens its own client sessions (a scripted client on its own UDP port: the join, then one fault) and\n' +
   "judges what the server did. A FAIL prints its evidence (time, seq, the datagram in hex, the server's reaction) and\n" +
@@ -172,7 +159,7 @@ export const CONFORM_HELP =
   '  bcsim conform --server 127.0.0.1:22101 --require-exercised --junit conform.xml\n' +
   '  bcsim conform --list';
 
-/** The wire forms of real reimplementations (DECISIONS.md 30), for decode --help (README "Wire forms of real reimplementations"). */
+/** The wire forms of real reimplementations (docs/sources.md 30), for decode --help (docs/captures.md#wire-forms-of-real-reimplementations). */
 export const WIRE_FORMS_HELP =
   'Wire forms that real reimplementations send are decoded, not refused (docs/captures.md); each deviation is named\n' +
   '  with its byte offset: two-byte-message (00 02), one-byte-length (a flags byte with bits the stock form reads as\n' +

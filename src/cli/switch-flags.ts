@@ -1,18 +1,13 @@
 // Setting switches from the command line: `--switch name=value`
 // and `--mode stock+name=value+…` both become `--set mode.<name>=<value>` edits,
 // so they are validated exactly like a scenario file, and blamed on the flag.
-import { PRESETS, PRESET_NAMES } from '../model/transport/index.js';
+// The names and the parameters pointed to come from the switch declarations.
+import { PRESET_NAMES, SWITCH_NAMES, SWITCH_PARAMS } from '../model/transport/index.js';
 import type { PresetName } from '../model/transport/index.js';
 import { UsageError } from './io.js';
 
-const STOCK = PRESETS.stock as unknown as Record<string, unknown>;
-const NESTED = ['keepalive', 'retransmit'] as const;
-
-/** Every switch name a flag accepts: the top-level ones, and keepalive.* / retransmit.*. */
-export const SWITCH_NAMES: readonly string[] = [
-  ...Object.keys(STOCK).filter((k) => !(NESTED as readonly string[]).includes(k)),
-  ...NESTED.flatMap((group) => Object.keys(STOCK[group] as object).map((k) => `${group}.${k}`)),
-];
+/** Every switch name a flag accepts: the top-level ones, and a group's fields as keepalive.* / retransmit.*. */
+export { SWITCH_NAMES };
 
 /**
  * A scenario edit made from a flag other than --set: the error about a bad value
@@ -52,17 +47,8 @@ export function blameEdits(message: string, edits: readonly Edit[]): string {
   return message;
 }
 
-/** Transport parameters users try as switches: say where they go instead. */
-const PARAMS_HINT = new Set([
-  'ackPassOneLimit',
-  'ackFreeAtCount',
-  'ackResendIntervalMs',
-  'datagramsPerUpdate',
-  'keepaliveIdleMs',
-  'peerTimeoutMs',
-  'maxMessageAgeMs',
-  'updatePeriodMs',
-]);
+/** Transport parameters users try as switches (those that go with a switch, and the update periods): say where they go. */
+const PARAMS_HINT: ReadonlySet<string> = new Set([...SWITCH_PARAMS, 'updatePeriodMs']);
 
 function toEdit(typed: string, assignment: string): FlagEdit {
   const eq = assignment.indexOf('=');

@@ -1,6 +1,6 @@
 // Addresses of the live mode: "host:port" flags, and UDP sockets
 // bound exactly where the user said. bcsim never binds a wildcard address on
-// its own: the README warns against exposing the proxy beyond loopback.
+// its own: docs/live.md warns against exposing the proxy beyond loopback.
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import { isIP } from 'node:net';

@@ -23,11 +23,11 @@ export interface WireRecord {
   readonly from: WireSide;
   /** The connection's live index: the k-th connection opened (a reused place opens a new one), or 1 for a client. */
   readonly connection: number;
-  /** Decrypted datagram as the transport read it: peer id byte, then messages (transport-layer.md §2); a reimplementation's wire forms in their stock form (DECISIONS.md 30). */
+  /** Decrypted datagram as the transport read it: peer id byte, then messages (transport-layer.md §2); a reimplementation's wire forms in their stock form (docs/sources.md 30). */
   readonly bytes: Uint8Array;
   /** The decrypted datagram as sent, when its stock form differs. */
   readonly wire?: Uint8Array;
-  /** The deviations from the stock form named in it (DECISIONS.md 30), when there were any. */
+  /** The deviations from the stock form named in it (docs/sources.md 30), when there were any. */
   readonly deviations?: readonly Deviation[];
 }
 

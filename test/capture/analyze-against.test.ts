@@ -54,7 +54,7 @@ describe('the estimate against the model', () => {
     const inferred = analyzeScenario(scenario, { preset: 'fixed' });
     for (const side of ['server', 'client'] as const) {
       const o = inferred.connections[0].ackOutbox[side];
-      // Entries stop at 3 sends though later datagrams carried first sends (the keepalive, DECISIONS.md 26).
+      // Entries stop at 3 sends though later datagrams carried first sends (the keepalive, docs/sources.md 26).
       expect(o.behaviour, o.behaviour.summary).toMatchObject({ rule: 'single-pass', basis: 'inferred', freeAt: 3 });
       expect(o.behaviour.summary).toContain('stopped though a later datagram had room');
     }

@@ -31,7 +31,7 @@ const S = 1_000_000;
 const C = fromClient;
 const SV = fromServer;
 const CONNECT = CONNECT_PACKET;
-/** The client's identity payload (two pad bytes, slot, IPv4, a UTF-16LE name with its NUL): DECISIONS.md 26. */
+/** The client's identity payload (two pad bytes, slot, IPv4, a UTF-16LE name with its NUL): docs/sources.md 26. */
 const IDENTITY = [0, 0, 2, 127, 0, 0, 1, 0x62, 0, 0x63, 0, 0, 0];
 
 function analyze(traffic: WirePacket[]): CaptureAnalysis {

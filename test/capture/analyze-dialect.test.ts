@@ -1,4 +1,4 @@
-// `bcsim analyze` on a capture in the wire forms of DECISIONS.md 30: every
+// `bcsim analyze` on a capture in the wire forms of docs/sources.md 30: every
 // datagram is a BC datagram (none "undecodable"), measured in its stock form,
 // and the deviations are counted per connection and direction.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ describe('analyze: deviations per connection and direction', () => {
     const r = await cli(['analyze', captureFile(false)]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /datagrams with deviations \(DECISIONS\.md 30\)\s*│?\s*3: two-byte-message 1, one-byte-length 1, disconnect-type-06 1, ack-flag-bits 1, connect-without-seq 1/,
+      /datagrams with deviations \(docs\/sources\.md 30\)\s*│?\s*3: two-byte-message 1, one-byte-length 1, disconnect-type-06 1, ack-flag-bits 1, connect-without-seq 1/,
     );
   });
 

@@ -122,7 +122,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
       expect(compared).toBeGreaterThan(100);
     }
     // The stock server's dead zone (ack-outbox-deadlock.md §2) is seen from the wire too; the queued
-    // keepalive's ACK opens the pass-2 gate (DECISIONS.md 26), so it drains again.
+    // keepalive's ACK opens the pass-2 gate (docs/sources.md 26), so it drains again.
     expect(analysis.connections[0].ackOutbox.server.deadZone?.peak).toBeGreaterThanOrEqual(5);
     expect(analysis.connections[0].ackOutbox.server.deadZone?.final).toBe(
       truth.server.get(Math.floor(analysis.connections[0].ackOutbox.server.defined?.untilS ?? 0)),
@@ -249,7 +249,7 @@ describe('bcsim run fragment-ack-bug --mode stock --pcap, then bcsim analyze --j
     const calibratedFile = join(dir, 'fragment-ack.fixed-calibrated.pcapng');
     expect((await cli(['run', 'fragment-ack-bug', '--mode', 'fixed', '--pcap', calibratedFile])).code).toBe(0);
     const calibrated = JSON.parse((await cli(['analyze', calibratedFile, '--json'])).stdout) as CaptureAnalysis;
-    // The queued keepalive would open a two-pass gate (DECISIONS.md 26), yet entries stop at 3 sends.
+    // The queued keepalive would open a two-pass gate (docs/sources.md 26), yet entries stop at 3 sends.
     expect(calibrated.connections[0].ackOutbox.server.behaviour).toMatchObject({
       rule: 'single-pass',
       basis: 'inferred',

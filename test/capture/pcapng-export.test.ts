@@ -309,7 +309,7 @@ describe('what the link did, in the comments', () => {
     const trace = sends(await traceLines(['fragment-ack-bug', ...rule, '--until', '10s']));
     const ps = packets(file);
     ps.forEach((p, i) => expect(hexOf(decrypt(p.payload))).toBe(trace[i].hex));
-    // The first ACK is the Connect's, alone in its datagram (DECISIONS.md 26): removing it leaves nothing
+    // The first ACK is the Connect's, alone in its datagram (docs/sources.md 26): removing it leaves nothing
     // to send, so that datagram is dropped whole; the second shares one with the keepalive echo.
     const byRule = ps.filter((p) => /by link:? rule/.test(p.comment ?? '')).map((p) => p.comment);
     expect(byRule).toEqual([

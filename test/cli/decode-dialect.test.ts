@@ -1,4 +1,4 @@
-// `bcsim decode` on the wire forms of DECISIONS.md 30: read, every deviation
+// `bcsim decode` on the wire forms of docs/sources.md 30: read, every deviation
 // shown with its offset (text and --json), never refused; malformed bytes keep
 // today's offset and reason. `decode --pcap` shows them under their trace line.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

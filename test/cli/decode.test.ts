@@ -90,7 +90,7 @@ describe('bcsim decode', () => {
   });
 });
 
-describe('bcsim decode: encrypted datagrams (DECISIONS.md 22)', () => {
+describe('bcsim decode: encrypted datagrams (docs/sources.md 22)', () => {
   it('reads a wire datagram as encrypted on its own and says so', async () => {
     const r = await cli(['decode', '01', 'D7', '31', '78', 'DB', '58']);
     expect(r.code).toBe(0);

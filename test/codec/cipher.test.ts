@@ -1,4 +1,4 @@
-// AlbyRules (DECISIONS.md 22): the three vectors, a 100,000-datagram round trip,
+// AlbyRules (docs/sources.md 22): the three vectors, a 100,000-datagram round trip,
 // and no input that makes it throw.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const VECTORS: Array<[string, string]> = [
   ['02 01 32 07 80 05 00 2A 20', '02 D7 02 D4 22 78 8A B6 03'],
 ];
 
-/** DECISIONS.md 22 step by step, key bytes and all: the oracle the codec's table form must equal. */
+/** docs/sources.md 22 step by step, key bytes and all: the oracle the codec's table form must equal. */
 function reference(input: Uint8Array, decrypting: boolean): Uint8Array {
   const out = Uint8Array.from(input);
   const k = [...'AlbyRules!'].map((c) => c.charCodeAt(0));

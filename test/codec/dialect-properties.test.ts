@@ -1,4 +1,4 @@
-// Properties of the dialect reader (DECISIONS.md 30): it never throws; what it
+// Properties of the dialect reader (docs/sources.md 30): it never throws; what it
 // refuses, it refuses with the strict decoder's exact error; everything it
 // accepts normalizes to bytes the strict decoder accepts, with the same
 // messages; stock datagrams give no deviations and stay the same bytes; and
@@ -176,7 +176,7 @@ const formArb: fc.Arbitrary<Written> = fc.oneof(
   ),
 );
 
-describe('decodeDialect on datagrams written in the forms of DECISIONS.md 30', () => {
+describe('decodeDialect on datagrams written in the forms of docs/sources.md 30', () => {
   it('reads every message back as written, with its deviations in order (datagrams under 256 bytes)', () => {
     // Under 256 bytes, a flags byte's length bits always push the strict reading past the end,
     // so the reading is unique (longer datagrams may have two; then strict comes first).

@@ -1,4 +1,4 @@
-// The wire forms real reimplementations send (DECISIONS.md 30): each one reads,
+// The wire forms real reimplementations send (docs/sources.md 30): each one reads,
 // names its deviation at the byte that deviates, and normalizes to a stock
 // datagram the strict decoder and the model read; truly malformed bytes keep
 // the strict decoder's offset and reason.
@@ -24,7 +24,7 @@ function okDialect(bytes: Uint8Array): DialectResult & { ok: true } {
 
 const codes = (r: DialectResult) => r.deviations.map((d) => [d.offset, d.code]);
 
-describe('decodeDialect: the forms of DECISIONS.md 30', () => {
+describe('decodeDialect: the forms of docs/sources.md 30', () => {
   it('the two-byte keepalive 00 02: an unreliable empty type-0x00 message, normalized to 00 03 00', () => {
     const bytes = hex('01 01 00 02');
     expect(decodeDatagram(bytes).ok).toBe(false);
@@ -113,7 +113,7 @@ describe('decodeDialect: the forms of DECISIONS.md 30', () => {
     expect(r.stock).toBe(bytes);
   });
 
-  it('the big-endian "seqHi" reading changes nothing: 02 00 is seq 2 (DECISIONS.md 1)', () => {
+  it('the big-endian "seqHi" reading changes nothing: 02 00 is seq 2 (docs/sources.md 1)', () => {
     const r = okDialect(hex('01 01 32 07 80 02 00 20 00'));
     expect(asData(r.datagram.messages[0]).seq).toBe(2);
     expect(r.deviations).toEqual([]);

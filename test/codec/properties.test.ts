@@ -90,7 +90,7 @@ const datagramArb: fc.Arbitrary<Datagram> = fc
   })
   .map(({ peerId, messages }) => ({ peerId, messages: trimToFit(messages) }));
 
-// --- An independent reference encoder, written from transport-layer.md §3 and DECISIONS.md 1–4. ---
+// --- An independent reference encoder, written from transport-layer.md §3 and docs/sources.md 1–4. ---
 
 function refSize(m: Message): number {
   if (m.type === 0x01) return m.flags & 1 ? 5 : 4;

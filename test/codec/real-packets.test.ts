@@ -1,4 +1,4 @@
-// The four decrypted stock datagrams of DECISIONS.md "Real packets", field by field.
+// The four decrypted stock datagrams of docs/sources.md R1–R4, field by field.
 import { describe, expect, it } from 'vitest';
 import { decodeDatagram, decodeResultToJson, encodeDatagram, messageSize } from '../../src/core/codec/index.js';
 import { arr, asAck, asData, hex, okBytes, okDecode } from './helpers.js';

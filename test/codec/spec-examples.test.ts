@@ -1,5 +1,5 @@
 // Byte-level examples from transport-layer.md §3/§5/§6/§7, the wire trace of
-// fragmented-reliable-ack-bug.md and DECISIONS.md 1–6.
+// fragmented-reliable-ack-bug.md and docs/sources.md 1–6.
 import { describe, expect, it } from 'vitest';
 import {
   ackIsFragment,
@@ -200,7 +200,7 @@ describe('transport-layer.md §5: fragment wire formats', () => {
     expect([d3.fragIndex, d3.fragCount, arr(d3.payload)]).toEqual([3, null, [0xaa, 0xbb]]);
   });
 
-  it('a 3-fragment message (412, 411, <256 bytes) gets high bytes exactly A1, A1, A0 (DECISIONS.md 6)', () => {
+  it('a 3-fragment message (412, 411, <256 bytes) gets high bytes exactly A1, A1, A0 (docs/sources.md 6)', () => {
     const whole = filler(1000, 6);
     const chunks = [whole.subarray(0, 405), whole.subarray(405, 810), whole.subarray(810)];
     const frags = chunks.map((payload, i) =>
@@ -295,7 +295,7 @@ describe('fragmented-reliable-ack-bug.md wire trace (seq 2 = wire bytes 02 00)',
   });
 });
 
-describe('DECISIONS.md 2: low-type ACKs are 4 bytes with flags bit 1', () => {
+describe('docs/sources.md 2: low-type ACKs are 4 bytes with flags bit 1', () => {
   for (const [seq, text] of [
     [0, '01 00 00 02'],
     [1, '01 01 00 02'],
@@ -328,7 +328,7 @@ describe('DECISIONS.md 2: low-type ACKs are 4 bytes with flags bit 1', () => {
   });
 });
 
-describe('DECISIONS.md 3: generic types 0x00, 0x02–0x05 have a 14-bit length and no fragment bit', () => {
+describe('docs/sources.md 3: generic types 0x00, 0x02–0x05 have a 14-bit length and no fragment bit', () => {
   for (const type of [0x00, 0x02, 0x03, 0x04, 0x05] as const) {
     it(`type 0x0${type}: high byte C0 = reliable+ordered, bit 13 is length, not fragment`, () => {
       const small = okBytes(

@@ -1,5 +1,5 @@
 // The Wireshark dissector on the wire forms real reimplementations send
-// (DECISIONS.md 30), in tshark: read, not malformed; each deviation an item and
+// (docs/sources.md 30), in tshark: read, not malformed; each deviation an item and
 // an expert note worded as `bcsim decode` words it, at the same offset; the
 // heuristic claims ACK flag bytes with bit 7 set. Crafted captures only.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,7 +30,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** A datagram of 1-6 messages in the forms of DECISIONS.md 30 and the stock form, mixed. */
+/** A datagram of 1-6 messages in the forms of docs/sources.md 30 and the stock form, mixed. */
 function randomDialectDatagram(random: () => number): Uint8Array {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
   const byte = () => Math.floor(random() * 256);
@@ -52,7 +52,7 @@ function randomDialectDatagram(random: () => number): Uint8Array {
   return Uint8Array.from([pick([0x01, 0x02, 0xff]), count, ...messages.flat()]);
 }
 
-describe('the dissector on the wire forms of DECISIONS.md 30', () => {
+describe('the dissector on the wire forms of docs/sources.md 30', () => {
   it('a session in those forms: every datagram read (none malformed), deviations as bcsim decode names them', () => {
     const packets: WirePacket[] = DIALECT_SESSION.map((p) => ({
       t: p.t,

@@ -1,5 +1,5 @@
 // What tshark must show for one datagram, from bcsim's own decode of the same
-// bytes (the codec's dialect reader, DECISIONS.md 30: the stock form, or a
+// bytes (the codec's dialect reader, docs/sources.md 30: the stock form, or a
 // reimplementation's form with its deviations): the datagram fields, every
 // message field by field, retransmission marks and expert info. Shared by the
 // dissector tests (not a test file itself).
@@ -61,7 +61,7 @@ function expectedMessageFields(
         (data.reliable ? 0x8000 : 0) | (data.ordered ? 0x4000 : 0) | (data.fragment ? 0x2000 : 0) | data.size;
       f['bc.flags_len'] = [hexField(flagsLen, 4)];
     } else {
-      // DECISIONS.md 30: the type byte as sent, the one-byte length and the flags byte (if any).
+      // docs/sources.md 30: the type byte as sent, the one-byte length and the flags byte (if any).
       f['bc.type'] = [hexField(data.wireForm.typeByte, 2)];
       f['bc.length_u8'] = [String(data.wireForm.lengthByte)];
       if (data.wireForm.flagsByte !== null) f['bc.flags_u8'] = [hexField(data.wireForm.flagsByte, 2)];
@@ -191,7 +191,7 @@ export function checkFrame(
         'bc.deviation.expert',
         GROUP.protocol,
         SEVERITY.note,
-        `Wire form of a reimplementation (DECISIONS.md 30): ${d.code}`,
+        `Wire form of a reimplementation (docs/sources.md 30): ${d.code}`,
       ]);
     expect(
       node.experts.map((e): [string, number, number, string | null] => [

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { anchors } from '../support/markdown-anchors.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,31 +25,6 @@ const README_MAX_LINES = 300;
 /** The text outside fenced code blocks and inline code spans (links in code are not links). */
 function prose(text: string): string {
   return text.replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-}
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
-export function slug(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/`/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
-/** Every anchor a markdown file offers: its headings' slugs, a repeated one suffixed -1, -2, … */
-export function anchors(text: string): Set<string> {
-  const out = new Set<string>();
-  const seen = new Map<string, number>();
-  const withoutFences = text.replace(/^ {0,3}(```|~~~)[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, '');
-  for (const m of withoutFences.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = slug(m[1]);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
 }
 
 /** The relative links of a page: `[text](target)`, targets without a scheme. */

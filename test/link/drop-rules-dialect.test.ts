@@ -1,4 +1,4 @@
-// Drop rules on a datagram in a reimplementation's wire form (DECISIONS.md 30),
+// Drop rules on a datagram in a reimplementation's wire form (docs/sources.md 30),
 // as the proxy relays them: matched on the messages as read, and a cut keeps
 // the other messages' own bytes (never re-encoded into the stock form).
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ function bytes(hex: string): Uint8Array {
   return parsed.bytes;
 }
 
-describe('drop rules on the wire forms of DECISIONS.md 30', () => {
+describe('drop rules on the wire forms of docs/sources.md 30', () => {
   it('a type-0x06 Disconnect matches type "disconnect"; the ACK beside it keeps its flags 0x80', () => {
     const outcome = new DropRules([rule({ type: 'disconnect' })], null).apply(
       bytes('02 02 01 04 00 80 06 02'),

@@ -102,7 +102,7 @@ describe('ack-within', () => {
     expect(result.evidence[0].seq).toBe(1);
   });
 
-  it('keys ACKs on the low/high bit (DECISIONS.md 2)', () => {
+  it('keys ACKs on the low/high bit (docs/sources.md 2)', () => {
     const keepalive = dataMsg({ type: 0x00, reliable: true, ordered: true, seq: 1, payload: filler(17) });
     expect(judge([local(0, keepalive), remote(20, ack(1, 0x02))], { rule: 'ack-within', ms: 500 }).passed).toBe(true);
     expect(judge([local(0, keepalive), remote(20, ack(1, 0x00))], { rule: 'ack-within', ms: 500 }).passed).toBe(false);
@@ -180,7 +180,7 @@ describe('no-repeated-processing', () => {
   });
 
   it('does not take a late retransmission of an earlier reply for a second reply', () => {
-    // A stock client re-sends its fragmented round-2 response all session (DECISIONS.md 14).
+    // A stock client re-sends its fragmented round-2 response all session (docs/sources.md 14).
     const fragmentedResponse = dataMsg({
       reliable: true,
       fragment: true,
@@ -215,7 +215,7 @@ describe('no-repeated-processing', () => {
 describe('retransmit-interval', () => {
   const rule: ConformanceRule = { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 };
 
-  it('passes re-sends 2 s apart (the stock fixed interval, DECISIONS.md 11)', () => {
+  it('passes re-sends 2 s apart (the stock fixed interval, docs/sources.md 11)', () => {
     expect(judge([remote(0, reliable(7)), remote(2000, reliable(7)), remote(4000, reliable(7))], rule)).toMatchObject({
       passed: true,
       checked: 2,
@@ -383,7 +383,7 @@ describe("the model's wire (simulated `live` scenario, 20 s)", () => {
     }
   });
 
-  it('a stock server passes the defaults but breaks the fix bound of 3 ACK sends (DECISIONS.md 8)', () => {
+  it('a stock server passes the defaults but breaks the fix bound of 3 ACK sends (docs/sources.md 8)', () => {
     const v = verdicts(simulatedLog('stock', 'client'));
     expect(v).toMatchObject({
       'fragment-acks': true,
@@ -394,7 +394,7 @@ describe("the model's wire (simulated `live` scenario, 20 s)", () => {
     });
   });
 
-  it('a stock client keeps re-sending its fragments after our ACK (the fragment-ACK bug, DECISIONS.md 14)', () => {
+  it('a stock client keeps re-sending its fragments after our ACK (the fragment-ACK bug, docs/sources.md 14)', () => {
     const [result] = evaluateConformance(
       simulatedLog('stock', 'server'),
       [{ rule: 'stops-after-ack', graceMs: 1000 }],

@@ -23,7 +23,7 @@ describe('goodbyePlan', () => {
     return [p.goodbyeAtUs / S, p.endByUs / S];
   };
 
-  it('a draining client starts its goodbye two retransmit intervals (2 s each, DECISIONS.md 11) early; every client ends 1 s after the duration at the latest', () => {
+  it('a draining client starts its goodbye two retransmit intervals (2 s each, docs/sources.md 11) early; every client ends 1 s after the duration at the latest', () => {
     expect(DISCONNECT_GRACE_US).toBe(S);
     expect(plan('client', 'fixed', 20)).toEqual([16, 21]);
     expect(plan('client', 'stock', 20)).toEqual([20, 21]);

@@ -1,4 +1,4 @@
-// `bcsim peer` against counterparts that send the wire forms of DECISIONS.md 30:
+// `bcsim peer` against counterparts that send the wire forms of docs/sources.md 30:
 // the transport reads their stock form (a server answers a Connect with a
 // one-byte length; a client takes two-byte keepalives), the summary counts the
 // deviations, and what a server cannot take from a new address is one stderr

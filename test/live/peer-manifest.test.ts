@@ -1,4 +1,4 @@
-// The live join is the scenario's (traffic.manifest, DECISIONS.md 31): `bcsim peer
+// The live join is the scenario's (traffic.manifest, docs/sources.md 31): `bcsim peer
 // server` asks the manifest's rounds and `bcsim peer client` answers the round each
 // request asks. A client whose manifest lists another number of rounds waits for
 // requests that never come and never finishes the join.

@@ -228,7 +228,7 @@ describe.concurrent('bcsim peer client <-> bcsim peer server (loopback)', () => 
   it('a rule the stock server breaks fails with exit 1, the evidence and a JUnit file; --require-exercised fails a rule that checked nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-peer-'));
     const rules = join(dir, 'rules.json');
-    // DECISIONS.md 8: the stock two-pass outbox sends an ACK entry up to 9 times; a fixed one 3.
+    // docs/sources.md 8: the stock two-pass outbox sends an ACK entry up to 9 times; a fixed one 3.
     // The server's first re-send is due 60 s after a send, past the whole run, so retransmit-interval
     // checks nothing however late a busy machine delivers our ACKs (the stock 2 s would re-send then).
     writeFileSync(

@@ -1,5 +1,5 @@
 // `bcsim proxy` between a client and a server that speak the wire forms of
-// DECISIONS.md 30: the datagrams go through the link model (not bypassed as
+// docs/sources.md 30: the datagrams go through the link model (not bypassed as
 // undecodable), leave byte for byte when no rule touches them, are counted per
 // client and direction, and a message-scope drop rule that cuts a message out
 // of one keeps the other messages' own bytes.
@@ -67,7 +67,7 @@ async function server(): Promise<Peer> {
   });
 }
 
-describe('bcsim proxy and the wire forms of DECISIONS.md 30', () => {
+describe('bcsim proxy and the wire forms of docs/sources.md 30', () => {
   it('relays them through the link byte for byte and counts them per client and direction', async () => {
     const s = await server();
     const proxy = await startProxy(s.port);

@@ -98,7 +98,7 @@ describe('bcsim reproduce ack-outbox', async () => {
     beyondDecisions: string | null;
   };
   const rows: Row[] = result.hypotheses;
-  /** The readings the stock preset may follow: those resting on DECISIONS.md alone. */
+  /** The readings the stock preset may follow: those resting on docs/sources.md alone. */
   const eligible = rows.filter((h) => h.beyondDecisions === null);
   const row = (name: string) => rows.find((h) => h.name === name) as Row;
   const kinds = Object.fromEntries(result.criteria.map((c: { key: string; kind: string }) => [c.key, c.kind]));
@@ -132,7 +132,7 @@ describe('bcsim reproduce ack-outbox', async () => {
     }
     for (const c of result.criteria) {
       expect(['bytes', 'measured', 'inferred']).toContain(c.kind);
-      expect(c.source).toMatch(/DECISIONS\.md|docs\/sources\.md|ack-outbox-deadlock\.md|bug documents/);
+      expect(c.source).toMatch(/docs\/sources\.md|ack-outbox-deadlock\.md|bug documents/);
     }
   });
 
@@ -172,7 +172,7 @@ describe('bcsim reproduce ack-outbox', async () => {
       expect([key, calibrated[key].matches]).toEqual([key, true]);
     expect(calibrated.round2Datagram.value).toBe('418 B: ACK H2 + frag 0');
     expect(calibrated.disconnectDatagram.value).toBe('low seq 2, 2 stale ACKs, 20 B, the captured bytes');
-    // The stock keepalive before DECISIONS.md 26: unreliable, 20 bytes.
+    // The stock keepalive before docs/sources.md 26: unreliable, 20 bytes.
     expect(row('unreliable-keepalive').criteria.keepaliveForm.value).toMatch(/^idle: 20 B unreliable/);
     expect(row('unreliable-keepalive').criteria.connectAck.value).toBe('never ACKed');
     // Hashing inside the update sends the request's ACK with other due ACKs; a reply ready after 700 ms leaves alone,

@@ -75,7 +75,7 @@ describe('rtype presets', () => {
     });
 
     it('the k² storm: lists and loop fixed, ticks in lists, every tick to all, thresholds in ms', () => {
-      // DECISIONS.md 24: "If the copy bugs were fixed, k deaths in one tick would cause k² resends per user per tick."
+      // docs/sources.md 24: "If the copy bugs were fixed, k deaths in one tick would cause k² resends per user per tick."
       const switches = { pendingListsOnCopies: false, loopHoldsStaleCopies: false, thresholdsInTicks: false };
       for (const k of [2, 4, 8]) {
         const s = runRtype(
@@ -94,7 +94,7 @@ describe('rtype presets', () => {
       }
     });
 
-    it('a big enough storm overruns frames, and the tick counter stalls (DECISIONS.md 24)', () => {
+    it('a big enough storm overruns frames, and the tick counter stalls (docs/sources.md 24)', () => {
       const switches = { pendingListsOnCopies: false, loopHoldsStaleCopies: false, thresholdsInTicks: false };
       const s = runRtype(
         {

@@ -209,7 +209,7 @@ describe('rtype client', () => {
   });
 });
 
-describe('rtype tick clock (DECISIONS.md 24)', () => {
+describe('rtype tick clock (docs/sources.md 24)', () => {
   it('an early frame advances the tick and sleeps to the period; an overrun does neither', () => {
     const clock = new TickClock(SPEC_TIMING);
     expect(clock.finishFrame(micros(0), micros(2_000))).toBe(33_333);

@@ -1,4 +1,4 @@
-// The R-Type wire against hand-built bytes (DECISIONS.md 24: little-endian header,
+// The R-Type wire against hand-built bytes (docs/sources.md 24: little-endian header,
 // big-endian payload), and fuzzed decoders that never throw.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// traffic.manifest (DECISIONS.md 31): a scenario declares the checksum rounds, the
+// traffic.manifest (docs/sources.md 31): a scenario declares the checksum rounds, the
 // join is built from them, and a bad declaration is one line naming its path.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -36,7 +36,7 @@ describe('fragment-ack-bug, stock, lossless', () => {
       (d) => d.from === 'client' && d.messages.some((m) => m.type === TYPE_GAME && m.fragIndex === 0),
     );
     const frag0 = first?.messages.find((m) => m.type === TYPE_GAME && m.fragIndex === 0);
-    expect(frag0?.size).toBe(412); // DECISIONS.md 6: fragment 0 is 0x019C bytes
+    expect(frag0?.size).toBe(412); // docs/sources.md 6: fragment 0 is 0x019C bytes
     expect(frag0 && frag0.type === TYPE_GAME ? frag0.fragCount : null).toBe(3);
   });
 

@@ -227,7 +227,7 @@ describe('three clients, fixed mode, 20 % loss on every link', () => {
       d.reliableRefused,
     ]).toEqual([0, 0, 0, 0, 0, 0]);
     // The quiet tail drained every game message; only an idle keepalive (reliable since
-    // DECISIONS.md 26) sent in its last seconds may still be on its way.
+    // docs/sources.md 26) sent in its last seconds may still be on its way.
     expect(d.reliableInFlight).toBeLessThanOrEqual(6);
     expect(d.reliableDelivered + d.reliableInFlight).toBe(d.reliableSent);
     const delivered = new Set(run.deliveries.map((x) => x.uid));
@@ -599,7 +599,7 @@ describe('a client that times out', () => {
 // ---------------------------------------------------------------------------
 // 5: slots, the ConnectAck, the header byte, and a graceful Disconnect.
 
-describe('slots and the Disconnect exchange (DECISIONS.md 5, 19, 21, join sequence)', () => {
+describe('slots and the Disconnect exchange (docs/sources.md 5, 19, 21, join sequence)', () => {
   let run: Recorded;
   beforeAll(() => {
     run = runRecorded(

@@ -1,4 +1,4 @@
-// A short session in the wire forms real reimplementations send (DECISIONS.md 30),
+// A short session in the wire forms real reimplementations send (docs/sources.md 30),
 // written from the forms that item lists (no captured bytes): a test client's
 // Connect with a one-byte length and flags byte 0x01, ACKs with flags 0x80, the
 // server's two-byte keepalive alone and behind an ACK, and a type-0x06 Disconnect.

@@ -50,7 +50,7 @@ describe('trace --bytes', () => {
   it('full keeps every byte, for saved traces', async () => {
     const full = await cli([...ARGS, '--bytes', 'full']);
     // The round-2 checksum response's first fragment after the ACK of its request (the captured 418 bytes):
-    // 0x21, round 2, its directory hash, 63 files (DECISIONS.md 31).
+    // 0x21, round 2, its directory hash, 63 files (docs/sources.md 31).
     expect(full.stdout).toContain('| 02 02 01 02 00 00 32 9C A1 02 00 00 03 21 02 6F B5 A7 1B 3F 00 FE 55 7B');
     expect(full.stdout).not.toContain('…');
   });

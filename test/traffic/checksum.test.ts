@@ -1,4 +1,4 @@
-// The checksum exchange's payloads (DECISIONS.md 31) built from a manifest: the
+// The checksum exchange's payloads (docs/sources.md 31) built from a manifest: the
 // default reproduces the captured bytes and the measured sizes, every answer parses
 // and matches its round, and the readers never throw on hostile bytes.
 import fc from 'fast-check';
@@ -41,7 +41,7 @@ const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /** A 0x32 reliable message's whole size: 5 header bytes ([type][flags_len u16][seq u16]) and the payload. */
 const messageBytes = (payload: Uint8Array) => payload.length + 5;
 
-// DECISIONS.md "Real packets": the payloads after the seq field.
+// docs/sources.md R1–R3: the payloads after the seq field.
 const CAPTURED_REQUEST_R0 = '20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20';
 const CAPTURED_RESPONSE_R0 = '21 00 43 E2 0C 7E 2F CB AF 4D 01 00 77 B6 3E 37 68 A7 A0 F8 00';
 const CAPTURED_REQUEST_R2 = '20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 05 00 2A 2E 70 79 63 21';
@@ -49,7 +49,7 @@ const CAPTURED_REQUEST_R2 = '20 02 0D 00 73 63 72 69 70 74 73 2F 73 68 69 70 73 
 const rounds = DEFAULT_MANIFEST.rounds;
 
 describe('the default manifest', () => {
-  it('asks rounds 0, 1, 2, 3 and 0xFF, the last for Scripts/Multiplayer *.pyc recursive (DECISIONS.md 31)', () => {
+  it('asks rounds 0, 1, 2, 3 and 0xFF, the last for Scripts/Multiplayer *.pyc recursive (docs/sources.md 31)', () => {
     expect(rounds.map((r) => r.round)).toEqual([0, 1, 2, 3, FINAL_ROUND]);
     expect(rounds[4]).toMatchObject({ dir: 'Scripts/Multiplayer', filter: '*.pyc', recursive: true });
     expect(manifestProblem(DEFAULT_MANIFEST)).toBeNull();
@@ -203,7 +203,7 @@ describe('the join of a manifest', () => {
       'MissionInit + DeletePlayerUI',
     ]);
     expect(steps.map((s) => s.after)).toEqual([null, 1, 2, 2, 4, 5, 6, 7, 8]);
-    expect(joinSteps(DEFAULT_MANIFEST)).toHaveLength(15); // DECISIONS.md "Join sequence on loopback"
+    expect(joinSteps(DEFAULT_MANIFEST)).toHaveLength(15); // docs/sources.md J1
   });
 });
 

@@ -1,6 +1,6 @@
 // With the stock preset, the built-in loopback join reproduces
-// the captured datagrams of DECISIONS.md "Real packets" byte for byte where the
-// payload is known, and the captured structure everywhere else (DECISIONS.md 16).
+// the captured datagrams of docs/sources.md R1–R3 byte for byte where the
+// payload is known, and the captured structure everywhere else (docs/sources.md 16).
 import { describe, expect, it } from 'vitest';
 import { TYPE_ACK, TYPE_CONNECT_ACK, TYPE_GAME, parseHex } from '../../src/core/codec/index.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
@@ -80,7 +80,7 @@ describe('the captured loopback join (stock)', () => {
     ]);
   });
 
-  it('the first fragment leaves in one 418-byte datagram with the ACK of request r2 (the join table, DECISIONS.md 16)', () => {
+  it('the first fragment leaves in one 418-byte datagram with the ACK of request r2 (the join table, docs/sources.md 16)', () => {
     const first = client.find((d) =>
       d.messages.some((m) => m.type === TYPE_GAME && m.fragment && m.fragIndex === 0),
     ) as Sent;
@@ -90,7 +90,7 @@ describe('the captured loopback join (stock)', () => {
     expect(client.filter((d) => d.timeUs < first.timeUs && shape(d).includes('A2'))).toHaveLength(1);
   });
 
-  it('the server ACKs the Connect (01 00 00 02) in a datagram after its connect reply (DECISIONS.md 26)', () => {
+  it('the server ACKs the Connect (01 00 00 02) in a datagram after its connect reply (docs/sources.md 26)', () => {
     const at = server.findIndex((d) =>
       d.messages.some((m) => m.type === TYPE_ACK && m.seq === 0 && (m.flags & 2) !== 0),
     );

@@ -49,7 +49,7 @@ describe('the join sequence', () => {
   runScenario(scenario({ name: 'join', duration: '20s' }), { preset: 'fixed', observer });
   const sends = firstSends(sent).filter((s) => !(s.type === 0 && s.t > 1000)); // drop later (idle, unreliable) keepalives
 
-  it('follows DECISIONS.md step by step with the measured sizes', () => {
+  it('follows docs/sources.md J1 step by step with the measured sizes', () => {
     const steps = sends.map((s) => `${s.from === 'client' ? 'C' : 'S'}:${s.type.toString(16)}:${s.size}`);
     expect(steps).toEqual([
       'C:3:15', // 1 Connect (type byte 0x03 as captured)
@@ -238,7 +238,7 @@ describe('arrival processes and phase cycling', () => {
     const bye = sent.find((d) => d.from === 'client' && d.messages.some((m) => m.type === 0x05))!;
     expect(bye.messages.find((m) => m.type === 0x05)?.size).toBe(10); // `05 0A C0 ss 00 | slot IPv4`, as captured
     // The ACKs of the server's join messages were stranded; the pass-1 ACKs of the keepalives (reliable,
-    // DECISIONS.md 26) opened the client's gate three times each in the lobby, so the oldest reached their
+    // docs/sources.md 26) opened the client's gate three times each in the lobby, so the oldest reached their
     // ninth send, and the other 9 ride along (ack-outbox-deadlock.md §2, exit 2).
     const acks = bye.messages.map((m, i) => [m.type, bye.notes[i]]).filter(([type]) => type === 1);
     expect(acks).toHaveLength(9);

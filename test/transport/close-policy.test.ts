@@ -51,7 +51,7 @@ describe('closePolicy: drain (fixed)', () => {
     pair.sim.runUntil(ms(20_000));
     expect(states).toEqual(['draining']);
     // The lost first send (47 ms) is retransmitted after 2.0 s (2.09 s in updates), lost again, then at 4.227 s;
-    // the server reads it in its update at 4.275 s and ACKs it in the next (DECISIONS.md 16).
+    // the server reads it in its update at 4.275 s and ACKs it in the next (docs/sources.md 16).
     const acked = pair.sent.find(
       (r) => r.from === 'server' && r.messages.some((m) => m.type === 1 && m.seq === 0 && (m.flags & 2) === 0),
     );

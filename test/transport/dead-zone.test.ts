@@ -1,6 +1,6 @@
-// The dead zone (ack-outbox-deadlock.md §1–§2, DECISIONS.md 8–9) with exact event
+// The dead zone (ack-outbox-deadlock.md §1–§2, docs/sources.md 8–9) with exact event
 // times. Server updates run at k*95 ms; a datagram is read in the first update
-// after it arrives, after that update's send step (DECISIONS.md 16), so its ACK
+// after it arrives, after that update's send step (docs/sources.md 16), so its ACK
 // leaves one update later. An ACK entry is due when more than 667 ms passed
 // since its last send, so resends land 8 updates (760 ms) apart.
 import { describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe('stock two-pass ACK-outbox: the dead zone', () => {
     expect(disconnectDatagram?.messages.map((m) => m.type)).toEqual([0x05, TYPE_ACK]);
     expect(ackTimes(pair, 0)).toEqual([190, 950, 1710, 10_070]);
     // The client ACKs the Disconnect with its gate open and keeps re-sending that ACK
-    // until it removes the peer 4.16 s later (disconnectedPeerLingerMs, DECISIONS.md 28).
+    // until it removes the peer 4.16 s later (disconnectedPeerLingerMs, docs/sources.md 28).
     pair.sim.runUntil(ms(20_000));
     const clientAcks = pair.sent.filter(
       (r) => r.from === 'client' && r.messages.some((m) => m.type === TYPE_ACK && (m.flags & 2) !== 0),

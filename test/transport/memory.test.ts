@@ -1,4 +1,4 @@
-// Modelled memory (DECISIONS.md 15) is kept incrementally for speed; here it is
+// Modelled memory (docs/sources.md 15) is kept incrementally for speed; here it is
 // recomputed from the queues every simulated second and must always agree.
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/model/scenario/load.js';

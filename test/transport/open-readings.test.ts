@@ -1,4 +1,4 @@
-// The real update loop (DECISIONS.md 16) and each open reading as a
+// The real update loop (docs/sources.md 16) and each open reading as a
 // switch, with exact event times. Both peers update every 95 ms (server at
 // k*95 ms, client at 47 + k*95 ms); the wire takes 5 ms.
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ function strandOne(switches: SwitchPatch, params: Partial<TransportParams> = QUI
   return pair;
 }
 
-describe('the update loop: send, then receive, then dispatch (DECISIONS.md 16)', () => {
+describe('the update loop: send, then receive, then dispatch (docs/sources.md 16)', () => {
   it('a reply queued while a message is dispatched leaves in the next update, in one datagram with its ACK', () => {
     const pair = makePair({ preset: 'stock', params: QUIET });
     pair.onDelivered = (role, d) => {
@@ -65,7 +65,7 @@ describe('the update loop: send, then receive, then dispatch (DECISIONS.md 16)',
   });
 });
 
-describe('keepalive switches (DECISIONS.md 12, 18)', () => {
+describe('keepalive switches (docs/sources.md 12, 18)', () => {
   it('queued-reliable: the echo of the client keepalive opens the pass-2 gate and frees the stranded ACK', () => {
     const pair = strandOne({}, { peerTimeoutMs: 1e9 });
     pair.sim.runUntil(ms(6_000));
@@ -175,7 +175,7 @@ describe('gateOpeners and gateScope (ack-outbox-deadlock.md §2)', () => {
   });
 });
 
-describe('messageLifetime (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md 20)', () => {
+describe('messageLifetime (fragmented-reliable-ack-bug-analysis.md; docs/sources.md 20)', () => {
   it('peer-timeout drops an unACKed message once its age passes the peer timeout; session keeps it', () => {
     const run = (messageLifetime: 'session' | 'peer-timeout') => {
       // Keepalives every 2 s keep the connection alive; every game datagram from the client is lost.
@@ -198,7 +198,7 @@ describe('messageLifetime (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md
   });
 });
 
-describe('duplicateAckTimer (DECISIONS.md 10)', () => {
+describe('duplicateAckTimer (docs/sources.md 10)', () => {
   it('a duplicate makes the existing entry due now, or restarts its 667 ms timer', () => {
     const run = (duplicateAckTimer: 'due-now' | 'restart') => {
       const pair = makePair({
@@ -292,7 +292,7 @@ describe('wrapReceive: a seq whose receive slot is held by a different message',
   });
 });
 
-describe('disconnectedPeerLingerMs (DECISIONS.md 21)', () => {
+describe('disconnectedPeerLingerMs (docs/sources.md 21)', () => {
   it('0 closes the remote side right after the update that ACKed the Disconnect', () => {
     const pair = makePair({ preset: 'stock', params: { ...QUIET, disconnectedPeerLingerMs: 0 } });
     pair.sim.at(ms(1_000), () => pair.server.disconnect());

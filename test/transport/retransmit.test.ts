@@ -1,4 +1,4 @@
-// Retransmit policy (DECISIONS.md 11): fixed, linear and exponential backoff,
+// Retransmit policy (docs/sources.md 11): fixed, linear and exponential backoff,
 // the optional retry limit, and several datagrams per update.
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME } from '../../src/core/codec/index.js';

@@ -1,4 +1,4 @@
-// u16 sequence numbers wrap (DECISIONS.md 1). Fixed mode must still deliver every
+// u16 sequence numbers wrap (docs/sources.md 1). Fixed mode must still deliver every
 // reliable message exactly once and in order across wraps, under loss.
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME } from '../../src/core/codec/index.js';

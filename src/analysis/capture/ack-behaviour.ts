@@ -1,7 +1,7 @@
 // Which ACK behaviour one end shows on the wire, judged per connection and
-// direction (README "Reading captures"). Three behaviours are known:
+// direction (docs/captures.md#reading-captures-decode-and-analyze). Three behaviours are known:
 //
-// - two-pass (stock, ack-outbox-deadlock.md §1; DECISIONS.md 8-10): pass 1
+// - two-pass (stock, ack-outbox-deadlock.md §1; docs/sources.md 8-10): pass 1
 //   sends an entry up to 3 times, ~0.667 s apart; pass 2 sends it again only
 //   when something else opened the gate (a pass-1 ACK or a data message in the
 //   same datagram, or a Disconnect), and frees it at its 9th send;
@@ -11,7 +11,7 @@
 //
 // Each is a hypothesis with its own bookkeeping of entries (analyze.ts: born
 // at the first send of a key not held, counting through re-sends of the
-// message, as DECISIONS.md 10 refreshes only the timer). What the wire shows
+// message, as docs/sources.md 10 refreshes only the timer). What the wire shows
 // against each is counted, in two kinds.
 //
 // Violations, which a lost datagram cannot fake (it only hides sends):
@@ -21,12 +21,12 @@
 // - two-pass: a key sent after its entry's 9th send with no transmission
 //   since; a pass-2 send (4th to 9th) in a datagram with nothing else in it
 //   (only a Disconnect opens the gate then; a keepalive may be written after
-//   pass 2, DECISIONS.md 18, so a datagram with one says nothing).
+//   pass 2, docs/sources.md 18, so a datagram with one says nothing).
 // Skipped entries, which lost datagrams can fake: an entry held under the
 // hypothesis that never came back although the end later sent a datagram with
 // room for one more ACK at least 1 s after the entry was last due (its last
 // send, or the last transmission of its message, which refreshes the timer,
-// DECISIONS.md 10). The ACK resend interval is 0.667 s (DECISIONS.md 9), so by
+// docs/sources.md 10). The ACK resend interval is 0.667 s (docs/sources.md 9), so by
 // then a held entry is due; a pass-2 entry (3-8 sends) only counts when that
 // datagram opened the gate (a data message or a pass-1 ACK in it). Every send
 // lost before the capture point (a receiver behind a lossy link sees only what
@@ -36,7 +36,7 @@
 // 0.1 % of entries, two of three in about 3 %.
 // Keys whose message the capture does not show are not judged.
 //
-// The decision (thresholds stated here and in the README):
+// The decision (thresholds stated here and in docs/captures.md):
 // - fewer than 5 judged keys: unknown (too little to go on);
 // - a hypothesis fits when its violations are at most 5 % of the judged keys
 //   and its skipped entries at most 20 % (a capture that missed datagrams, or a
@@ -56,13 +56,13 @@ const SKIPPED_FIT_SHARE = 0.2;
 const SKIPPED_REFUTE_SHARE = 0.3;
 /** A refuted hypothesis has at least this many violations or skipped entries (and more than its share). */
 export const REFUTE_MIN = 3;
-/** An entry is skipped by a datagram this long after it was last due (1.5 resend intervals, DECISIONS.md 9). */
+/** An entry is skipped by a datagram this long after it was last due (1.5 resend intervals, docs/sources.md 9). */
 export const PASSED_OVER_US = 1_000_000;
 /** A skipped entry counts against a hypothesis only with at most this many sends seen: half its sends (see above). */
 export const SKIPPED_AT_MOST = { 'two-pass': 4, 'single-pass': 1 } as const;
 /** A pass-2 send this long after the key's previous send, with no gate-opening datagram between: the gate was shut. */
 export const GATE_WAIT_US = 1_500_000;
-/** The send count at which each behaviour frees an entry (DECISIONS.md 8; the fix's N = 3). */
+/** The send count at which each behaviour frees an entry (docs/sources.md 8; the fix's N = 3). */
 const FREE_AT: Readonly<Record<Exclude<AckBehaviourName, 'unknown'>, number>> = {
   'two-pass': 9,
   'single-pass': 3,

@@ -1,5 +1,5 @@
 // Where each simulated host sits on the captured network.
-// The server listens on the game's default port 22101 (DECISIONS.md 19) at its
+// The server listens on the game's default port 22101 (docs/sources.md 19) at its
 // identity address 10.10.10.1; client k uses its identity address
 // 10.10.10.(238 + k) (transport/identity.ts) and port 22101 + k, so every
 // connection is a distinct UDP flow. MACs are locally administered
@@ -9,7 +9,7 @@ import type { Role } from '../../model/transport/index.js';
 import { macFor } from '../../core/pcap/index.js';
 import type { Endpoint } from '../../core/pcap/index.js';
 
-/** The game's default UDP port (DECISIONS.md 19): the server's. */
+/** The game's default UDP port (docs/sources.md 19): the server's. */
 export const SERVER_PORT = 22101;
 
 export const SERVER_ENDPOINT: Endpoint = {

@@ -88,7 +88,7 @@ export interface DirectionFigures {
   reliable: { low: CategoryFigures; high: CategoryFigures };
   fragments: FragmentFigures;
   /**
-   * Type 0x00 (the identity keepalive, DECISIONS.md 12) and type 0x02 (the decompiled idle message, 18);
+   * Type 0x00 (the identity keepalive, docs/sources.md 12) and type 0x02 (the decompiled idle message, 18);
    * echoes: type-0x00 messages the server sent carrying the client's own keepalive payload (26), counted
    * here only, not as reliable messages or re-sends, and how many re-used a seq already on the wire.
    */
@@ -105,7 +105,7 @@ export interface DirectionFigures {
   disconnects: number;
   boots: number;
   acks: AckFigures;
-  /** Wire forms of real reimplementations this end sent (DECISIONS.md 30): datagrams with a deviation, deviations by code. */
+  /** Wire forms of real reimplementations this end sent (docs/sources.md 30): datagrams with a deviation, deviations by code. */
   deviations: DeviationCounts;
 }
 

@@ -105,7 +105,7 @@ export function ackSent(
   }
   // Entries under each rule: born with the first send of a key not held, freed at the F-th send.
   // The entry was created when its message was read, one update before that first send
-  // (DECISIONS.md 16): its birth is dated back by the sender's update period, not before
+  // (docs/sources.md 16): its birth is dated back by the sender's update period, not before
   // the message was on the wire, nor more than 1 s.
   const period = x.period.periodUs;
   // Until the period is known, the message's own time on the wire stands in for the creation.

@@ -56,7 +56,7 @@ export type CaptureAnalysisResult =
 export function analyzeCapture(path: string, options: AnalyzerOptions = {}): CaptureAnalysisResult {
   const analyzer = new WireAnalyzer(options);
   const scanned = scanCapture(path, {
-    // A datagram read only in a reimplementation's form (DECISIONS.md 30) is measured in its stock form.
+    // A datagram read only in a reimplementation's form (docs/sources.md 30) is measured in its stock form.
     onDatagram: (d) =>
       analyzer.add(
         d.connection,

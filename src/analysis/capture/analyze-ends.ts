@@ -14,7 +14,7 @@ import type { AckState, ConnectionState, Direction } from './analyze-state.js';
 /**
  * A held entry is taken as gone this long after its last send, when a datagram that would have
  * carried it went out in between: its due time (PASSED_OVER_US) and one ACK resend interval more
- * (DECISIONS.md 9), in which a held entry whose one send was lost comes back. One that comes back
+ * (docs/sources.md 9), in which a held entry whose one send was lost comes back. One that comes back
  * later still (two sends lost in a row) is put back then.
  */
 const GONE_MARGIN_US = 700_000;
@@ -77,7 +77,7 @@ export function evidenceNow(x: Direction): AckEvidence {
  * keepalive type (0x00, 0x02), `end` bytes. Under two-pass, pass 2 runs only when pass 1 or the
  * data queues wrote something, or the peer is disconnecting (ack-outbox-deadlock.md §1): a pass-2
  * send with nothing else in the datagram is against it; with only a keepalive it says nothing (the
- * keepalive may be written after pass 2, DECISIONS.md 18). Immediate entries leave with the datagram.
+ * keepalive may be written after pass 2, docs/sources.md 18). Immediate entries leave with the datagram.
  */
 export function datagramRead(
   c: ConnectionState,

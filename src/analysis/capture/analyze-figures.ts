@@ -18,7 +18,7 @@ import type { ConnectionState, Direction } from './analyze-state.js';
 
 /** The end of a capture can hold entries created but not yet ACKed on the wire: the estimate stops this much before it. */
 const UNSEEN_TAIL_US = 1_000_000;
-/** An end silent this long at the end of its connection (two keepalive intervals, DECISIONS.md 12) has gone away. */
+/** An end silent this long at the end of its connection (two keepalive intervals, docs/sources.md 12) has gone away. */
 const GONE_SILENCE_US = 10_000_000;
 
 function seconds(us: number): number | null {
@@ -118,7 +118,7 @@ function outboxEstimate(c: ConnectionState, d: Direction, behaviour: AckBehaviou
   // The connection ends at its Disconnect, Boot or BootPlayer; otherwise with the capture, less its last second,
   // in which an entry may have been created without its first ACK on the wire yet.
   const connectionEnd = Number.isNaN(c.endedUs) ? end - UNSEEN_TAIL_US : c.endedUs;
-  // An end that falls silent for good (longer than two keepalive intervals, DECISIONS.md 12) has gone
+  // An end that falls silent for good (longer than two keepalive intervals, docs/sources.md 12) has gone
   // away (its host died, it removed the client): its outbox is not known past its last datagram.
   const until = connectionEnd - d.lastUs > GONE_SILENCE_US ? d.lastUs : connectionEnd;
   return {

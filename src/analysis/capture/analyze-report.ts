@@ -166,10 +166,10 @@ function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInsta
   const table = new Table({ head: ['', up, down], style: STYLE, chars: COMPACT });
   for (const [label, get] of ROWS)
     table.push([label, get(c.clientToServer, c.ackOutbox.client), get(c.serverToClient, c.ackOutbox.server)]);
-  // Shown only when some end sent a reimplementation's wire form (DECISIONS.md 30).
+  // Shown only when some end sent a reimplementation's wire form (docs/sources.md 30).
   if (c.clientToServer.deviations.datagrams + c.serverToClient.deviations.datagrams > 0) {
     table.push([
-      'datagrams with deviations (DECISIONS.md 30)',
+      'datagrams with deviations (docs/sources.md 30)',
       deviationsCell(c.clientToServer.deviations),
       deviationsCell(c.serverToClient.deviations),
     ]);

@@ -39,7 +39,7 @@ export interface AckState {
   /** Sends in the current entry under each rule; 0 = no entry held. */
   n3: number;
   n9: number;
-  /** Latest transmission of the message: it refreshes the entry's timer (DECISIONS.md 10). */
+  /** Latest transmission of the message: it refreshes the entry's timer (docs/sources.md 10). */
   refreshUs: number;
   /** Counted among the keys the behaviour is judged by (its message is on the wire). */
   judged: boolean;
@@ -91,7 +91,7 @@ export class Direction {
   firstSeqRestart: SeqRestart | null = null;
   disconnects = 0;
   boots = 0;
-  /** Wire forms of real reimplementations this end sent (DECISIONS.md 30). */
+  /** Wire forms of real reimplementations this end sent (docs/sources.md 30). */
   readonly deviations = newDeviationCounts();
   // The messages this end sends, per category.
   readonly seqs: [SeqTable, SeqTable] = [new SeqTable(), new SeqTable()];

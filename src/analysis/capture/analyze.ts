@@ -12,11 +12,11 @@
 // late ACKs. Per connection end, an estimate of its ACK-outbox over time and
 // the fragment-ACK signature verdict of `bcsim reproduce fragment-ack`.
 //
-// The ACK-outbox estimate (README "Reading captures"): an ACK entry is an ACK
+// The ACK-outbox estimate (docs/captures.md#reading-captures-decode-and-analyze): an ACK entry is an ACK
 // key (seq, low/high, fragment flag and index) its sender holds. It is born
 // when the message it answers is read, one network update before the first
 // send of its key (never before the message was on the wire, nor more than
-// 1 s before that send), and freed at its F-th send (DECISIONS.md 8: the
+// 1 s before that send), and freed at its F-th send (docs/sources.md 8: the
 // stock two-pass outbox frees an entry at its 9th send, the fixed single pass
 // at its 3rd, an immediate ACK at its only send); a key sent again after that
 // is a new entry. The estimate at a sample time t counts the entries born
@@ -133,7 +133,7 @@ export class WireAnalyzer {
    * One plaintext datagram `from` sent on `connection` at `timeUs` (relative),
    * `length` bytes on the wire. Returns false, and counts nothing, when the
    * codec would reject the bytes. The bytes are read during the call only.
-   * `deviations`: what a dialect reading (DECISIONS.md 30) named before `bytes`
+   * `deviations`: what a dialect reading (docs/sources.md 30) named before `bytes`
    * were put in the stock form; ACK flag bits stay in the bytes and are counted from them.
    */
   add(
@@ -185,7 +185,7 @@ export class WireAnalyzer {
         continue;
       }
       others++;
-      // A keepalive may travel outside the queues and then open no gate (DECISIONS.md 18, switch keepalive.path).
+      // A keepalive may travel outside the queues and then open no gate (docs/sources.md 18, switch keepalive.path).
       if (type !== TYPE_DATA && type !== TYPE_CONNECT) openers++;
       const flagsLen = flagsLenAt(bytes, pos);
       const size = flagsLenSize(type, flagsLen);
@@ -193,7 +193,7 @@ export class WireAnalyzer {
       const payloadAt = pos + afterSeqOffset(reliable);
       let echo = false;
       if (type === TYPE_DATA) {
-        // DECISIONS.md 26: the server echoes the client's keepalive; a copy of it is an echo, not a message of the server's.
+        // docs/sources.md 26: the server echoes the client's keepalive; a copy of it is an echo, not a message of the server's.
         if (from === 'client') c.keepalives.clientKeepalive(bytes, payloadAt, pos + size);
         else echo = c.keepalives.isEcho(bytes, payloadAt, pos + size);
         if (echo) d.echoes++;
@@ -331,7 +331,7 @@ export class WireAnalyzer {
 
 const NO_DEVIATIONS: readonly Deviation[] = [];
 
-/** One datagram's deviations (DECISIONS.md 30): those named by its reader, and its ACK flag bits outside 0-1. */
+/** One datagram's deviations (docs/sources.md 30): those named by its reader, and its ACK flag bits outside 0-1. */
 function countEndDeviations(d: Direction, deviations: readonly Deviation[], ackFlagBits: number): void {
   countDeviations(
     d.deviations,

@@ -2,7 +2,7 @@
 // payload classified (payload-classifier.ts), each BC datagram placed on its
 // connection with its sender.
 //
-// The side that sends peer id 0x01 is the server (DECISIONS.md 5); each other
+// The side that sends peer id 0x01 is the server (docs/sources.md 5); each other
 // address:port that talks to it is one client connection, whose slot is the
 // peer id its datagrams carry once the server has given it one (0xFF before).
 import { floorToSecondUs } from '../../core/engine/index.js';
@@ -61,14 +61,14 @@ export interface BcDatagram {
   readonly wire: Uint8Array;
   /** Decrypted bytes (or the plaintext payload): a view, valid during the callback. */
   readonly plain: Uint8Array;
-  /** `plain` in the stock form the model reads (DECISIONS.md 30): `plain` itself unless it was read only in a reimplementation's form. */
+  /** `plain` in the stock form the model reads (docs/sources.md 30): `plain` itself unless it was read only in a reimplementation's form. */
   readonly stock: Uint8Array;
   readonly reading: Reading;
   readonly peerId: number;
   readonly messageCount: number;
   /** The codec's decoding of `plain` (during the callback; it allocates, the analyzer does without). */
   decode(): DecodedDatagram;
-  /** The dialect reading of `plain` (DECISIONS.md 30): messages, their wire forms and the deviations named. */
+  /** The dialect reading of `plain` (docs/sources.md 30): messages, their wire forms and the deviations named. */
   dialect(): DialectResult & { readonly ok: true };
   /** The packet's pcapng comment, when asked for. */
   readonly comment: string | null;

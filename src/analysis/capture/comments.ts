@@ -400,7 +400,7 @@ export class CommentWriter {
 
   /**
    * Reads the header of the message at `offset` in place (the codec's layout,
-   * DECISIONS.md 2–4) into this writer's fields; returns its size, or -1 for
+   * docs/sources.md 2–4) into this writer's fields; returns its size, or -1 for
    * anything unusual (the codec's reader then says what).
    */
   private readHeader(bytes: Uint8Array, offset: number): number {

@@ -1,6 +1,6 @@
-// Two things the analyzer must not misread as transport behaviour (README
-// "Reading captures"): the server's keepalive echoes, which copy the client's
-// keepalive (DECISIONS.md 12, 26) and, in some servers, re-use its seq, so they
+// Two things the analyzer must not misread as transport behaviour
+// (docs/captures.md#reading-captures-decode-and-analyze): the server's keepalive echoes, which copy the client's
+// keepalive (docs/sources.md 12, 26) and, in some servers, re-use its seq, so they
 // look like re-sends; and the server's removal of a client, after which the
 // silence towards that client is the removal's, not a dead zone's.
 import { usToSeconds } from '../../core/engine/index.js';
@@ -8,13 +8,13 @@ import type { Removal } from './analysis-types.js';
 
 /** Distinct client keepalive payloads remembered per connection (the identity rarely changes). */
 const MAX_IDENTITIES = 4;
-/** Payloads longer than this are not keepalives (the measured one carries 17 bytes, DECISIONS.md 26). */
+/** Payloads longer than this are not keepalives (the measured one carries 17 bytes, docs/sources.md 26). */
 const MAX_IDENTITY_BYTES = 256;
 /** Echo seqs remembered per connection, for the client's ACKs of them. */
 const MAX_ECHO_SEQS = 1024;
 /**
  * Removal by silence: the server sent nothing to the client for at least this long (two keepalive
- * intervals, DECISIONS.md 12) while the client went on sending, a reliable message among it.
+ * intervals, docs/sources.md 12) while the client went on sending, a reliable message among it.
  */
 const REMOVAL_SILENCE_US = 10_000_000;
 /** ...and at least this many datagrams. */

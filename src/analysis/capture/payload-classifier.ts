@@ -1,11 +1,11 @@
 // What each UDP payload of a capture is.
 //
 // A payload is a BC datagram when it decodes exactly (codec decodeDatagram):
-// first as the wire carries it, decrypted with AlbyRules (DECISIONS.md 22);
+// first as the wire carries it, decrypted with AlbyRules (docs/sources.md 22);
 // failing that as plaintext (a `bcsim run --pcap-plaintext` export); failing
-// both, in the forms real reimplementations send (DECISIONS.md 30, codec
+// both, in the forms real reimplementations send (docs/sources.md 30, codec
 // decodeDialect: the rare path), when it is then read in its stock form. A GameSpy
-// query or reply starts with `\` and shares the game's socket (DECISIONS.md
+// query or reply starts with `\` and shares the game's socket (docs/sources.md
 // 19): labelled, not an error. Anything else is "other" (counted by reason),
 // and a payload under 2 bytes cannot even hold the header.
 import { SERVER_PORT } from './addresses.js';
@@ -13,9 +13,9 @@ import { GAMESPY_FIRST_BYTE, decodeDatagram, decodeDialect, decryptInto } from '
 import type { DialectResult } from '../../core/codec/index.js';
 import { datagramMessages } from './wire-walk.js';
 
-/** The BC port (DECISIONS.md 19), the one the export gives the server. */
+/** The BC port (docs/sources.md 19), the one the export gives the server. */
 export const BC_PORT = SERVER_PORT;
-/** LAN discovery scans the ports from the game's up to this one (DECISIONS.md 19). */
+/** LAN discovery scans the ports from the game's up to this one (docs/sources.md 19). */
 const BC_PORT_SCAN_LAST = 22201;
 
 export type Reading = 'encrypted' | 'plaintext';
@@ -26,7 +26,7 @@ export type Classification =
       readonly reading: Reading;
       /** The decrypted bytes (or the plaintext payload): a view valid until the next classification. */
       readonly plain: Uint8Array;
-      /** `plain` in the stock form (DECISIONS.md 30): the same array unless it was read only in a reimplementation's form. */
+      /** `plain` in the stock form (docs/sources.md 30): the same array unless it was read only in a reimplementation's form. */
       readonly stock: Uint8Array;
       readonly peerId: number;
       readonly messageCount: number;
@@ -67,7 +67,7 @@ export class PayloadClassifier {
   /** Of the last BC datagram: its reading, its bytes (a view), peer id and message count. */
   reading: Reading = 'encrypted';
   plain: Uint8Array = new Uint8Array(0);
-  /** `plain` in the stock form: `plain` itself, or a new array for a datagram read only in a form of DECISIONS.md 30. */
+  /** `plain` in the stock form: `plain` itself, or a new array for a datagram read only in a form of docs/sources.md 30. */
   stock: Uint8Array = new Uint8Array(0);
   peerId = 0;
   messageCount = 0;
@@ -87,7 +87,7 @@ export class PayloadClassifier {
     if (plausible(plain[0], encrypted, bcPort)) return this.bc('encrypted', plain.subarray(0, n), encrypted);
     const asPlain = datagramMessages(payload, n);
     if (plausible(payload[0], asPlain, bcPort)) return this.bc('plaintext', payload, asPlain);
-    // The rare path (DECISIONS.md 30): a reimplementation's wire forms, in the same order.
+    // The rare path (docs/sources.md 30): a reimplementation's wire forms, in the same order.
     const decrypted = plain.subarray(0, n);
     const dialectEncrypted = decodeDialect(decrypted);
     if (this.plausibleDialect(dialectEncrypted, bcPort))

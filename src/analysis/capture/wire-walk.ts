@@ -70,7 +70,7 @@ export function messageSizeAt(bytes: Uint8Array, offset: number, end: number): n
 
 /**
  * The slot a server datagram gives its client: the first payload byte of a
- * type-0x03 message (ConnectAck, DECISIONS.md "Real packets": `03 06 C0 00 00 02`
+ * type-0x03 message (ConnectAck, docs/sources.md R2: `03 06 C0 00 00 02`
  * gives slot 2), or -1. For a datagram `datagramMessages` accepted.
  */
 export function connectAckSlot(bytes: Uint8Array, end: number = bytes.length): number {

@@ -113,7 +113,7 @@ export function evaluate(summary: Summary, expectations: Record<string, Assertio
 }
 
 /**
- * A run that ended before its phase plan did (README "Check a fix in CI") is judged on what
+ * A run that ended before its phase plan did (docs/compare-and-check.md#check-in-ci) is judged on what
  * it ran, except where the phases it did not run could change the answer: an end-of-run
  * value (.final) describes the plan's end, which the run never reached; and a lower bound
  * not reached yet (gt, gte, eq from below) may be reached in the phases that did not run.

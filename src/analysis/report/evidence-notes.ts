@@ -1,4 +1,4 @@
-// What every verdict of a report rests on (DECISIONS.md 25): whether it is a
+// What every verdict of a report rests on (docs/sources.md 25): whether it is a
 // prediction past what was measured, the readings it depends on, and, when the
 // sensitivity runs were made, which verdicts flip under a reading of similar rank.
 import { usToSeconds } from '../../core/engine/index.js';
@@ -9,11 +9,11 @@ import type { Summary } from '../../model/session/index.js';
 import type { Comparison } from './compare.js';
 import { durationLabel, fmt } from './format.js';
 
-/** DECISIONS.md 25: the longest measured session, 34 minutes. */
+/** docs/sources.md 25: the longest measured session, 34 minutes. */
 const MEASURED_SESSION_S = 34 * 60;
-/** The measured aggregate reliable rate of that session (DECISIONS.md "Measured traffic"). */
+/** The measured aggregate reliable rate of that session (docs/sources.md T1). */
 const MEASURED_RELIABLE_PER_S = 4.9;
-/** No measured session had a stretch of lobby or quiet this long (DECISIONS.md 25 warns of accumulation in them). */
+/** No measured session had a stretch of lobby or quiet this long (docs/sources.md 25 warns of accumulation in them). */
 const MEASURED_QUIET_S = 5 * 60;
 
 /** Why a comparison's verdicts are predictions, each with its source; empty when the run stays inside what was measured. */
@@ -23,7 +23,7 @@ export function predictionReasons(comparison: Comparison): string[] {
   const reasons: string[] = [];
   if (seconds > MEASURED_SESSION_S)
     reasons.push(
-      `it runs ${durationLabel(seconds)}, past the 34 measured minutes (DECISIONS.md 25: sessions of 2 hours or more were never measured)`,
+      `it runs ${durationLabel(seconds)}, past the 34 measured minutes (docs/sources.md 25: sessions of 2 hours or more were never measured)`,
     );
   const rate = stock === undefined ? 0 : stock.summary.delivery.reliableSent / Math.max(1, seconds);
   if (rate > 2 * MEASURED_RELIABLE_PER_S)
@@ -33,7 +33,7 @@ export function predictionReasons(comparison: Comparison): string[] {
   const quiet = longestQuietS(comparison);
   if (quiet > MEASURED_QUIET_S)
     reasons.push(
-      `its ${durationLabel(quiet)} of lobby or quiet are longer than any measured quiet stretch (DECISIONS.md 25 warns of accumulation in them, unmeasured)`,
+      `its ${durationLabel(quiet)} of lobby or quiet are longer than any measured quiet stretch (docs/sources.md 25 warns of accumulation in them, unmeasured)`,
     );
   return reasons;
 }

@@ -72,7 +72,7 @@ export function findings(comparison: Comparison): string[] {
     (p.server.ackBytesSent + p.client.ackBytesSent) / Math.max(1, p.server.packetsSent + p.client.packetsSent);
   out.push(
     `ACKs took up to ${ackStock} bytes of a 512-byte datagram in stock and ${ackFixed} in fixed ` +
-      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; the write-ups report ~132–190 B with 33–38 entries, DECISIONS.md 25, which no reading reaches at the measured rates: \`bcsim reproduce ack-outbox\`); ` +
+      `(${fmt(meanAck(s))} and ${fmt(meanAck(f))} bytes per datagram on average; the write-ups report ~132–190 B with 33–38 entries, docs/sources.md 25, which no reading reaches at the measured rates: \`bcsim reproduce ack-outbox\`); ` +
       `${fmt(deferredStock)} game messages waited for a later update because a stock datagram was full (fixed: ${fmt(deferredFixed)}).`,
   );
   const fragStock = s.client.fragmentRetransmits + s.server.fragmentRetransmits;
@@ -83,7 +83,7 @@ export function findings(comparison: Comparison): string[] {
   if (fragStock > 0) {
     out.push(
       `Stock re-sent fragments ${fmt(fragStock)} times${lifetime}, about ${bytesLabel(fragStock * 340)} of wire waste from a message the server had ACKed correctly ` +
-        `(the bug documents' account, which DECISIONS.md 27 weakens: see the readings below); ` +
+        `(the bug documents' account, which docs/sources.md 27 weakens: see the readings below); ` +
         `fixed re-sent ${fmt(f.client.fragmentRetransmits + f.server.fragmentRetransmits)}.`,
     );
   }
@@ -99,7 +99,7 @@ export function findings(comparison: Comparison): string[] {
   out.push(readingsSentence(stock, comparison.scenario.traffic.phases));
   out.push(...flipSentences(comparison));
   out.push(
-    `For calibration: ack-outbox-deadlock.md §5 projects ${DOC_CLAIMS}; the measured 34-minute session peaked at 20–33 entries (DECISIONS.md). ` +
+    `For calibration: ack-outbox-deadlock.md §5 projects ${DOC_CLAIMS}; the measured 34-minute session peaked at 20–33 entries (docs/sources.md T1). ` +
       (multi
         ? `At this scenario's traffic the model's stock outbox peaked at ${perConnectionOutboxMax(stock.summary)} entries on its worst connection` // the capture's figure is per connection
         : `At this scenario's traffic the model's stock outbox peaked at ${Math.max(s.server.ackOutbox.max, s.client.ackOutbox.max)} entries`) +
@@ -158,7 +158,7 @@ function phasePeriods(phases: readonly Phase[], run: Readonly<Record<Role, numbe
   return own.length === 0 ? '' : ` (${[...new Set(own)].join('; ')})`;
 }
 
-/** Every stock verdict rests on modelling choices; name them (DECISIONS.md 25-29). */
+/** Every stock verdict rests on modelling choices; name them (docs/sources.md 25-29). */
 function readingsSentence(stock: ComparedRun, phases: readonly Phase[]): string {
   const sw = stock.summary.switches;
   const settings = stock.summary.settings;

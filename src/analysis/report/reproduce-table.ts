@@ -93,7 +93,7 @@ export function renderFragmentAckReproduction(
     'Lossless link:',
     ...hypothesisTable(r.hypotheses, chalk, width),
     '',
-    chalk.bold('The evidence for (✓) and against (✗) each reading (DECISIONS.md 14, 27):'),
+    chalk.bold('The evidence for (✓) and against (✗) each reading (docs/sources.md 14, 27):'),
     ...evidenceTable(r, chalk, width),
     ...wrap(r.rankingRule),
     ...wrap(
@@ -198,7 +198,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     }
   }
   const lines = [
-    chalk.bold(`Stock ACK-outbox: each reading against the measured facts (DECISIONS.md) · seed ${r.seed}`),
+    chalk.bold(`Stock ACK-outbox: each reading against the measured facts (docs/sources.md) · seed ${r.seed}`),
     'Readings:',
     ...readings.flatMap((h, i) =>
       wrapLine(
@@ -209,7 +209,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     ),
     ...wrapLine(
       chalk.dim(
-        '  † takes a fact from outside DECISIONS.md: ranked like the others, but the stock preset cannot follow it until DECISIONS.md records the fact.',
+        '  † takes a fact from outside docs/sources.md: ranked like the others, but the stock preset cannot follow it until docs/sources.md records the fact.',
       ),
       REPRODUCE_WIDTH,
       '    ',
@@ -248,7 +248,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   lines.push(
     ...r.unmatched.flatMap((u) =>
       wrapLine(
-        `${chalk.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on DECISIONS.md alone matches')} "${u.title}": ${u.note}.`,
+        `${chalk.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on docs/sources.md alone matches')} "${u.title}": ${u.note}.`,
         REPRODUCE_WIDTH,
         '  ',
       ),

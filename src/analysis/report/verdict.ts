@@ -82,7 +82,7 @@ export function verdicts(comparison: Comparison): string[] {
         `outbox, per connection: ${against('peaks', (r) => perConnectionOutboxMax(r.summary))} at most on any one connection (either end)`,
       ]
     : [`outbox: ${pooledAgainst('peaks', both, (p) => p.ackOutbox.max)}; ${leakPhrase(comparison.runs)}`];
-  // DECISIONS.md 25: what the lines rest on, and where they are predictions.
+  // docs/sources.md 25: what the lines rest on, and where they are predictions.
   const reasons = predictionReasons(comparison);
   const restsOn = [`rests on: the readings \`bcsim reproduce ack-outbox\` ranks first${similarRank(comparison)}`];
   return [

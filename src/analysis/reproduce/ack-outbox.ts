@@ -1,5 +1,5 @@
 // `reproduce ack-outbox`: every named reading of the stock
-// model measured against each ACK-outbox observation of DECISIONS.md, ranked;
+// model measured against each ACK-outbox observation of docs/sources.md, ranked;
 // then a traffic sweep over both peers that shows when the dead zone stays
 // bounded, and the datagram-capacity relation that moves that threshold.
 import type { Scenario } from '../../model/scenario/index.js';
@@ -24,7 +24,7 @@ export interface ReadingResult {
   readonly loopbackClientMs: number | null;
   readonly sessionClientMs: number | null;
   readonly sessionTraffic: Reading['sessionTraffic'];
-  /** A fact taken from outside DECISIONS.md, or null: such a reading is ranked, but the stock preset cannot follow it. */
+  /** A fact taken from outside docs/sources.md, or null: such a reading is ranked, but the stock preset cannot follow it. */
   readonly beyondDecisions: string | null;
   readonly criteria: Cells;
   readonly matched: number;
@@ -45,10 +45,10 @@ export interface AckOutboxReproduction {
   readonly hypotheses: ReadingResult[];
   /** How readings are ranked: captured bytes, then measured figures, then inferences. */
   readonly rankingRule: string;
-  /** The reading(s) ranked first among those resting on DECISIONS.md alone. */
+  /** The reading(s) ranked first among those resting on docs/sources.md alone. */
   readonly best: { readonly readings: string[]; readonly matched: number; readonly of: number; readonly score: Score };
   /**
-   * Criteria that no reading on DECISIONS.md alone matches: missing or contradictory evidence, said so
+   * Criteria that no reading on docs/sources.md alone matches: missing or contradictory evidence, said so
    * rather than chosen; `beyond` names the readings marked beyondDecisions that do match.
    */
   readonly unmatched: Array<{ key: CriterionKey; title: string; note: string; beyond: string[] }>;
@@ -173,7 +173,7 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
   joinSettingsGap: 'the update loop alone answers in ~2 ms; the server must spend ~46 ms on the round 0xFF response',
   ackSpacing: 'needs update periods of a few ms on loopback',
   everyDatagram:
-    'contradicts the ~0.667 s spacing of the same entry on the wire (DECISIONS.md 9), unless entries ride along only in datagrams that go out anyway',
+    'contradicts the ~0.667 s spacing of the same entry on the wire (docs/sources.md 9), unless entries ride along only in datagrams that go out anyway',
   threeThenSilence: 'contradicts messages that live all session (fragment re-sends fill the quiet)',
   disconnectDatagram: "the Disconnect carries every ACK still owed: the ACKs of the server's last reliable messages",
   disconnectAckSends: 'set by disconnectedPeerLingerMs, not by a reading',
@@ -199,17 +199,17 @@ const UNMATCHED_NOTES: Record<CriterionKey, string> = {
     "the Disconnect carries the ACKs of the server's messages first ACKed within ~4 s before its last one: an entry needs 9 sends ~0.67 s apart (5.36 s) and, once the game data stops, pass 2 runs only beside pass-1 ACKs, until the youngest entry's third send; at the aggregate's 2.45 server messages/s that is ~10, and the captured session's server sent 41 reliable game messages (seqs 0–40, its join's included) in ~91 s",
 };
 
-/** The note, and the readings beyond DECISIONS.md that do match, with their values. */
+/** The note, and the readings beyond docs/sources.md that do match, with their values. */
 function unmatchedNote(key: CriterionKey, hypotheses: readonly ReadingResult[]): string {
   const beyond = hypotheses.filter((h) => h.beyondDecisions !== null && h.criteria[key].matches);
   if (beyond.length === 0) return UNMATCHED_NOTES[key];
-  return `${UNMATCHED_NOTES[key]}; beyond DECISIONS.md, ${beyond.map((h) => `"${h.name}" matches with ${h.criteria[key].value}`).join(', ')}`;
+  return `${UNMATCHED_NOTES[key]}; beyond docs/sources.md, ${beyond.map((h) => `"${h.name}" matches with ${h.criteria[key].value}`).join(', ')}`;
 }
 
 const titleOf = (key: CriterionKey) => CRITERIA.find((c) => c.key === key)?.title ?? key;
 const quoted = (names: readonly string[]) => (names.length === 0 ? 'none' : names.map((n) => `"${n}"`).join(', '));
 
-/** DECISIONS.md 25 asks for both sides of each disagreement: which readings match one, the other, or both. */
+/** docs/sources.md 25 asks for both sides of each disagreement: which readings match one, the other, or both. */
 function contradictionsOf(hypotheses: readonly ReadingResult[]): Contradiction[] {
   const out: Contradiction[] = [];
   for (const c of CRITERIA) {
@@ -277,14 +277,14 @@ function explain(hypotheses: ReadingResult[], best: AckOutboxReproduction['best'
   for (const h of hypotheses) {
     if (h.beyondDecisions === null || compareScores(h.score, best.score) >= 0) continue;
     out.push(
-      `"${h.name}" ranks above the best (${score(h.score)}) but rests on a fact DECISIONS.md does not state (${h.beyondDecisions}): the stock preset cannot follow it until DECISIONS.md records that.`,
+      `"${h.name}" ranks above the best (${score(h.score)}) but rests on a fact docs/sources.md does not state (${h.beyondDecisions}): the stock preset cannot follow it until docs/sources.md records that.`,
     );
   }
   if (best.readings[0] === STOCK_READING) out.push(`The stock preset runs "${STOCK_READING}".`);
   else out.push(`The stock preset runs "${STOCK_READING}", which is not the best here: re-check the calibration.`);
   const baselineResult = hypotheses.find((h) => h.name === BASELINE_READING);
   if (baselineResult) out.push(`The baseline ("${BASELINE_READING}") reproduces ${score(baselineResult.score)}.`);
-  // Model predictions past what was measured (DECISIONS.md 25): labelled as such.
+  // Model predictions past what was measured (docs/sources.md 25): labelled as such.
   for (const c of sweep.capacity)
     out.push(`Prediction (sweep, 10 min per point, past the measured rates): ${c.sentence}`);
   return out;

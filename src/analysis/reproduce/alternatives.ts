@@ -19,7 +19,7 @@ export const VERDICT_ALTERNATIVES = [
 ] as const;
 export type VerdictAlternative = (typeof VERDICT_ALTERNATIVES)[number];
 
-/** One loopback scenario runs its server this fast (DECISIONS.md 17): the loopback readings apply to it. */
+/** One loopback scenario runs its server this fast (docs/sources.md 17): the loopback readings apply to it. */
 const LOOPBACK_SERVER_MS = 20;
 
 export interface AlternativeRun {

@@ -28,14 +28,14 @@ export const CRITERIA = [
     title: 'join plateau',
     expected: 'S 11±2, C 13±2',
     kind: 'measured',
-    source: 'DECISIONS.md 25 and the 91-s session: server 2→4→10→11, client 12→13 (peaks 11–13)',
+    source: 'docs/sources.md 25 and the 91-s session: server 2→4→10→11, client 12→13 (peaks 11–13)',
   },
   {
     key: 'joinWireCost',
     title: 'join: 38 entries, 170–190 B',
     expected: 'C 38±5 at t+5 s, ≥150 B of ACKs',
     kind: 'measured',
-    source: 'DECISIONS.md 25: one write-up counts 38 entries at t+5 s, ~170–190 B of a datagram',
+    source: 'docs/sources.md 25: one write-up counts 38 entries at t+5 s, ~170–190 B of a datagram',
     against: 'joinPlateau',
   },
   {
@@ -43,7 +43,7 @@ export const CRITERIA = [
     title: 'ACK on empty queue',
     expected: '64±10% pooled',
     kind: 'measured',
-    source: 'DECISIONS.md 25: 64% of ACK arrivals (both sides pooled; the side is not stated)',
+    source: 'docs/sources.md 25: 64% of ACK arrivals (both sides pooled; the side is not stated)',
   },
   {
     key: 'keepaliveForm',
@@ -51,35 +51,35 @@ export const CRITERIA = [
     expected: '22 B C0 reliable, ACK 01 01 00 02, echoed',
     kind: 'bytes',
     source:
-      'DECISIONS.md 12, 26: 22-byte type 0x00, flags 0xC0, seq 1; the server ACKs it 01 01 00 02 and echoes the same form',
+      'docs/sources.md 12, 26: 22-byte type 0x00, flags 0xC0, seq 1; the server ACKs it 01 01 00 02 and echoes the same form',
   },
   {
     key: 'joinCaptured',
     title: 'join datagrams',
     expected: 'connect reply, response r0, request r2 byte-exact',
     kind: 'bytes',
-    source: 'DECISIONS.md "Real packets": the three captured join datagrams, each whole',
+    source: 'docs/sources.md R1–R3: the three captured join datagrams, each whole',
   },
   {
     key: 'connectAck',
     title: 'Connect ACKed',
     expected: '01 00 00 02, not in the reply',
     kind: 'bytes',
-    source: 'DECISIONS.md 26: the server ACKs the Connect (01 00 00 02); the captured connect reply carries no ACK',
+    source: 'docs/sources.md 26: the server ACKs the Connect (01 00 00 02); the captured connect reply carries no ACK',
   },
   {
     key: 'round2Datagram',
     title: 'r2 fragment 0 + ACK',
     expected: '418 B: ACK of request r2 + fragment 0',
     kind: 'bytes',
-    source: "DECISIONS.md 16, join table step 8: one 418-byte datagram, the request's ACK and the first fragment",
+    source: "docs/sources.md 16, join table step 8: one 418-byte datagram, the request's ACK and the first fragment",
   },
   {
     key: 'fragmentRounds',
     title: 'fragment rounds',
     expected: '≥10 rounds, 2±0.5 s',
     kind: 'measured',
-    source: 'DECISIONS.md 14, 27: all fragments ~every 2 s, 10+ rounds',
+    source: 'docs/sources.md 14, 27: all fragments ~every 2 s, 10+ rounds',
   },
   {
     key: 'fragmentsWholeSession',
@@ -88,20 +88,21 @@ export const CRITERIA = [
     kind: 'inferred',
     source: 'bug documents: "for the entire session"',
   },
-  // The measured Disconnect flow on loopback (DECISIONS.md 21, 28).
+  // The measured Disconnect flow on loopback (docs/sources.md 21, 28).
   {
     key: 'ackSpacing',
     title: 'ACK spacing in quiet',
     expected: '0.667±0.03 s',
     kind: 'measured',
-    source: 'DECISIONS.md 9, 21: the same entry ~0.667 s apart',
+    source: 'docs/sources.md 9, 21: the same entry ~0.667 s apart',
   },
   {
     key: 'everyDatagram',
     title: 'ACKs in every datagram',
     expected: 'count<3 entries in ≥90% of datagrams',
     kind: 'measured',
-    source: 'DECISIONS.md 25, ack-outbox-deadlock.md §3: every datagram carries each entry whose send count is below 3',
+    source:
+      'docs/sources.md 25, ack-outbox-deadlock.md §3: every datagram carries each entry whose send count is below 3',
     against: 'ackSpacing',
   },
   {
@@ -109,7 +110,7 @@ export const CRITERIA = [
     title: '3 sends, silence',
     expected: '3 sends, then 0',
     kind: 'measured',
-    source: 'DECISIONS.md 21: ACKs 3 times, then nothing until the Disconnect',
+    source: 'docs/sources.md 21: ACKs 3 times, then nothing until the Disconnect',
   },
   {
     key: 'disconnectDatagram',
@@ -117,21 +118,21 @@ export const CRITERIA = [
     expected: '02 03 05 0A C0 02 00 02 0A 0A 0A EF + 2 stale ACKs, 20 B',
     kind: 'bytes',
     source:
-      "DECISIONS.md 21, 28: the captured 20 bytes, Disconnect low seq 2 and exactly 2 stale ACKs (the ACKed seqs count the server's messages and are compared apart)",
+      "docs/sources.md 21, 28: the captured 20 bytes, Disconnect low seq 2 and exactly 2 stale ACKs (the ACKed seqs count the server's messages and are compared apart)",
   },
   {
     key: 'disconnectAckSends',
     title: 'ACK of Disconnect (21)',
     expected: '8 sends, 0.67±0.05 s',
     kind: 'measured',
-    source: 'DECISIONS.md 21: sent, then re-sent 7 times ~0.67 s apart',
+    source: 'docs/sources.md 21: sent, then re-sent 7 times ~0.67 s apart',
   },
   {
     key: 'disconnectAckTimestamps',
     title: 'ACK of Disconnect (28)',
     expected: '7 sends over 4.0±0.3 s',
     kind: 'measured',
-    source: 'DECISIONS.md 28, by the timestamps: 7 sends over ~4.0 s',
+    source: 'docs/sources.md 28, by the timestamps: 7 sends over ~4.0 s',
     against: 'disconnectAckSends',
   },
   {
@@ -139,7 +140,7 @@ export const CRITERIA = [
     title: 'peer removed',
     expected: '4.16 s after (≤4.5 s)',
     kind: 'measured',
-    source: 'DECISIONS.md 28: the peer is gone ~4.16 s after the Disconnect arrived',
+    source: 'docs/sources.md 28: the peer is gone ~4.16 s after the Disconnect arrived',
   },
   // The 34-minute, 3-player session (the built-in valentines).
   {
@@ -147,35 +148,35 @@ export const CRITERIA = [
     title: '34-min outbox, client',
     expected: '20–33',
     kind: 'measured',
-    source: 'DECISIONS.md 23, 25: 20–33 per connection',
+    source: 'docs/sources.md 23, 25: 20–33 per connection',
   },
   {
     key: 'outboxPeakServer',
     title: '34-min outbox, server side',
     expected: '20–33',
     kind: 'measured',
-    source: 'DECISIONS.md 23, 25: 20–33 per connection (the side is not stated)',
+    source: 'docs/sources.md 23, 25: 20–33 per connection (the side is not stated)',
   },
   {
     key: 'selfLimiting',
     title: '34-min self-limiting',
     expected: 'no connection grows',
     kind: 'measured',
-    source: 'DECISIONS.md 25: an equilibrium of 10–33 entries that does not grow',
+    source: 'docs/sources.md 25: an equilibrium of 10–33 entries that does not grow',
   },
   {
     key: 'messagesPerDatagram34',
     title: '34-min msgs/datagram',
     expected: 'up to 33 (25–40)',
     kind: 'measured',
-    source: 'DECISIONS.md 25: datagrams of up to 33 messages',
+    source: 'docs/sources.md 25: datagrams of up to 33 messages',
   },
   {
     key: 'ackBytes34',
     title: '34-min ACK bytes/datagram',
     expected: '~132 (100–190)',
     kind: 'measured',
-    source: 'DECISIONS.md 25: ~132 B of ACKs (another write-up: 170–190 B)',
+    source: 'docs/sources.md 25: ~132 B of ACKs (another write-up: 170–190 B)',
   },
   {
     key: 'keepalives34',
@@ -183,21 +184,21 @@ export const CRITERIA = [
     expected: '94 (47–188) on the wire',
     kind: 'measured',
     source:
-      "DECISIONS.md 12 and the per-type counts: 94 in 34 min (3 players), messages on the wire: the join's and the echoes count",
+      "docs/sources.md 12 and the per-type counts: 94 in 34 min (3 players), messages on the wire: the join's and the echoes count",
   },
   {
     key: 'stateUpdateRate',
     title: 'StateUpdates per ship',
     expected: '~10 Hz (8–12)',
     kind: 'measured',
-    source: 'DECISIONS.md 29: ~10 Hz per ship',
+    source: 'docs/sources.md 29: ~10 Hz per ship',
   },
   {
     key: 'checksumResends34',
     title: '34-min checksum re-sends',
     expected: '<42',
     kind: 'inferred',
-    source: 'DECISIONS.md 27: the per-type counts list no checksum message (smallest listed count 42)',
+    source: 'docs/sources.md 27: the per-type counts list no checksum message (smallest listed count 42)',
     against: 'fragmentRounds',
   },
   // Combat, then quiet.
@@ -207,7 +208,7 @@ export const CRITERIA = [
     expected: 'a datagram of fresh ACKs carries stale ones',
     kind: 'inferred',
     source:
-      'DECISIONS.md 8.4, ack-outbox-deadlock.md §1: pass 2 runs if "at least one message was written by Pass 1 or the game data queues"',
+      'docs/sources.md 8.4, ack-outbox-deadlock.md §1: pass 2 runs if "at least one message was written by Pass 1 or the game data queues"',
     against: 'quietLobbyPersists',
   },
   {

@@ -1,4 +1,4 @@
-// The 34-minute, 3-player session (DECISIONS.md 23, 25, 29) as an experiment of
+// The 34-minute, 3-player session (docs/sources.md 23, 25, 29) as an experiment of
 // `reproduce ack-outbox`: the built-in valentines, a dedicated server and three
 // clients calibrated per connection, so every figure is measured over the three
 // connections, none multiplied.
@@ -15,7 +15,7 @@ import type { RunWith } from './readings.js';
 
 /**
  * Fragments of the join's largest checksum response: with the default manifest, round 2's
- * ~1000 payload bytes in 405-byte chunks, 3 (DECISIONS.md 6); a scenario's manifest may differ.
+ * ~1000 payload bytes in 405-byte chunks, 3 (docs/sources.md 6); a scenario's manifest may differ.
  */
 export function checksumResponseFragments(scenario: Scenario): number {
   const manifest = scenario.traffic.manifest;

@@ -1,4 +1,4 @@
-// The measured Disconnect flow (DECISIONS.md 21, 28) as an experiment of
+// The measured Disconnect flow (docs/sources.md 21, 28) as an experiment of
 // `reproduce ack-outbox`: a loopback join, play, ~3.4 s without game data, the
 // client's Disconnect, and what the server does with it.
 import { TYPE_ACK, TYPE_DISCONNECT, ackFlagsLowType, isLowType } from '../../core/codec/index.js';
@@ -13,7 +13,7 @@ import { disconnectFact, wireRecorder } from './wire-facts.js';
 import type { Wire } from './wire-facts.js';
 
 /**
- * DECISIONS.md 21 on loopback: play; the server's last reliable messages (the
+ * docs/sources.md 21 on loopback: play; the server's last reliable messages (the
  * captured stale ACKs are of its seqs 39 and 40, sent together: a StartFiring
  * pair) come as the client's game data stops; 3.4 s without game data; the
  * client leaves. Only those 2 ACKs were left at the Disconnect, so nothing older
@@ -142,7 +142,7 @@ export function flowRun(scenario: Scenario, options: RunWith): Pick<Cells, FlowK
 }
 
 /**
- * DECISIONS.md 25 "every datagram carries each entry whose send count is below 3":
+ * docs/sources.md 25 "every datagram carries each entry whose send count is below 3":
  * for each reliable message the server sent in [fromS, toS), the share of the
  * client's datagrams in the 1.2 s after its ACK's first send (its pass-1 life:
  * sends at 0, 0.667 and 1.33 s) that carry that ACK; the mean over the messages.

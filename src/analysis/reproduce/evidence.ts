@@ -1,5 +1,5 @@
 // The experiments behind `reproduce ack-outbox`: five runs per
-// reading, each measured against the observations of DECISIONS.md (criteria.ts).
+// reading, each measured against the observations of docs/sources.md (criteria.ts).
 // Every criterion returns the measured value, what was observed, and whether they match.
 import { usToSeconds } from '../../core/engine/index.js';
 import type { PeerView } from '../../model/session/index.js';
@@ -117,7 +117,7 @@ function joinRun(scenario: Scenario, options: RunWith): Pick<Cells, JoinKeys> {
     signature.allFragmentsTogether.pass &&
     signature.periodAbout2s.pass &&
     roundCount(signature.continuesWholeRun.measured) >= 10;
-  // The other write-up's wire cost at t+5 s (DECISIONS.md 25): the client's fullest datagram of the first 10 s.
+  // The other write-up's wire cost at t+5 s (docs/sources.md 25): the client's fullest datagram of the first 10 s.
   const early = wire.sent.filter((d) => d.from === 'client' && d.t <= 10);
   const ackBytes = Math.max(
     0,

@@ -1,5 +1,5 @@
 // `reproduce fragment-ack`: run the fragment-ack-bug scenario once per candidate
-// cause (DECISIONS.md 14) and once with no fragment ever re-sent (DECISIONS.md 27),
+// cause (docs/sources.md 14) and once with no fragment ever re-sent (docs/sources.md 27),
 // all on the stock preset, on a clean and on a lossy link; measure each run against
 // the observed signature and weigh the evidence for and against each reading.
 import { usToSeconds } from '../../core/engine/index.js';

@@ -1,4 +1,4 @@
-// The evidence for and against each reading of the fragment-ACK bug (DECISIONS.md
+// The evidence for and against each reading of the fragment-ACK bug (docs/sources.md
 // 14, 27): the write-up's observed signature, and what speaks against any
 // re-send at all. The five signature criteria are facets of one statement of the
 // write-up, so they weigh as one piece of evidence; each other piece weighs once.
@@ -15,31 +15,31 @@ export const FRAGMENT_EVIDENCE = [
     key: 'statedResends',
     title: 'the re-sends the write-up states',
     kind: 'measured',
-    source: 'DECISIONS.md 14, 27: all N fragments re-sent together ~every 2 s, 10+ rounds (criteria 1-3)',
+    source: 'docs/sources.md 14, 27: all N fragments re-sent together ~every 2 s, 10+ rounds (criteria 1-3)',
   },
   {
     key: 'othersStop',
     title: 'non-fragments stop after their ACK',
     kind: 'measured',
-    source: 'DECISIONS.md 14 (criterion 4)',
+    source: 'docs/sources.md 14 (criterion 4)',
   },
   {
     key: 'wellFormedAcks',
     title: 'well-formed 5-byte fragment ACKs',
     kind: 'bytes',
-    source: 'DECISIONS.md 14: the captured 01 02 00 01 01 and 01 02 00 01 02 (criterion 5)',
+    source: 'docs/sources.md 14: the captured 01 02 00 01 01 and 01 02 00 01 02 (criterion 5)',
   },
   {
     key: 'noChecksumCounted',
     title: 'no checksum message in the 34-min counts',
     kind: 'inferred',
-    source: 'DECISIONS.md 27: the per-type counts list none (smallest listed count 42, three joins)',
+    source: 'docs/sources.md 27: the per-type counts list none (smallest listed count 42, three joins)',
   },
   {
     key: 'errantWereAcks',
     title: 'after the checksum phase: stale ACKs, no checksum data',
     kind: 'inferred',
-    source: 'DECISIONS.md 27: the "errant checksum packets" were stale ACKs of checksum-phase messages',
+    source: 'docs/sources.md 27: the "errant checksum packets" were stale ACKs of checksum-phase messages',
   },
 ] as const satisfies ReadonlyArray<{ key: string; title: string; kind: EvidenceKind; source: string }>;
 
@@ -51,7 +51,7 @@ export interface Weighed {
   readonly measured: string;
 }
 
-/** The 34-minute session had three players, so three joins (DECISIONS.md 23). */
+/** The 34-minute session had three players, so three joins (docs/sources.md 23). */
 const JOINS_34_MIN = 3;
 /** The smallest count the 34-minute per-type list shows. */
 const SMALLEST_LISTED_COUNT = 42;

@@ -20,14 +20,14 @@ export interface Reading {
    * built-in loopback join at 1 ms, which the timeline of docs/sources.md 33 needs, then 10 ms).
    */
   readonly loopbackClientMs: number | null;
-  /** The clients' update period in the 34-minute session; null = the server's (DECISIONS.md 13: 95 ms). */
+  /** The clients' update period in the 34-minute session; null = the server's (docs/sources.md 13: 95 ms). */
   readonly sessionClientMs: number | null;
   /** Traffic fields of the 34-minute session experiment only (valentines), e.g. fields of its ship deaths. */
   readonly sessionTraffic: Readonly<Record<string, unknown>>;
   /**
-   * A fact the reading takes from outside DECISIONS.md, or null. Such a reading is
+   * A fact the reading takes from outside docs/sources.md, or null. Such a reading is
    * measured and ranked like any other, but the stock preset cannot follow it
-   * until DECISIONS.md records the fact.
+   * until docs/sources.md records the fact.
    */
   readonly beyondDecisions: string | null;
 }
@@ -44,7 +44,7 @@ const QUEUED_RELIABLE: OpenReadings = {
 };
 /**
  * The documents' own timing, before calibration: the peer removed 5 s after a
- * Disconnect (the 8 sends of DECISIONS.md 21), the round-2 response ~700 ms after
+ * Disconnect (the 8 sends of docs/sources.md 21), the round-2 response ~700 ms after
  * its request (the join table).
  */
 const DOCUMENTED_TIMING: Timing = {
@@ -72,7 +72,7 @@ const LIFETIME = { messageLifetime: 'peer-timeout' } as const;
 /**
  * The baseline that ties are broken against: the keepalive unreliable and outside
  * the queues, unACKed messages dropped at the peer timeout. These are the stock
- * readings without the measurements of DECISIONS.md 25–29, so a reading must earn
+ * readings without the measurements of docs/sources.md 25–29, so a reading must earn
  * each change from them.
  */
 const UNRELIABLE_KEEPALIVE = merge(QUEUED_RELIABLE, {
@@ -81,8 +81,8 @@ const UNRELIABLE_KEEPALIVE = merge(QUEUED_RELIABLE, {
 });
 
 /**
- * The best reading of the table (README "Calibration"): the captured keepalive
- * (DECISIONS.md 26) through the ordinary send path (18), the Connect ACKed one
+ * The best reading of the table (docs/calibration.md#choosing-the-stock-readings): the captured keepalive
+ * (docs/sources.md 26) through the ordinary send path (18), the Connect ACKed one
  * update after the reply (26), the Disconnect's peer removed 4.16 s after (28),
  * the round-2 response ready 669 ms after its request (the timeline's +705 ms,
  * docs/sources.md 33), in time to leave with the second send of the request's ACK
@@ -223,7 +223,7 @@ export const READINGS: readonly Reading[] = [
   ),
   variant(
     'linger-5s',
-    'the peer is removed 5 s after a Disconnect (the 8 sends of DECISIONS.md 21)',
+    'the peer is removed 5 s after a Disconnect (the 8 sends of docs/sources.md 21)',
     {},
     { transport: { disconnectedPeerLingerMs: 5000 } },
   ),
@@ -244,7 +244,7 @@ export const READINGS: readonly Reading[] = [
   ),
   variant(
     'timing-notes',
-    'the DECISIONS.md 20 timing notes: 1.0 s retransmit base, dropped after 9 tries, otherwise all session',
+    'the docs/sources.md 20 timing notes: 1.0 s retransmit base, dropped after 9 tries, otherwise all session',
     { messageLifetime: 'session', retransmit: { baseMs: 1000, retryLimit: 9 } },
   ),
   deaths(

@@ -1,7 +1,7 @@
 // What the R-Type model claims each defect does, against which
 // `bcsim reproduce rtype` checks its measurements: the table's five symptoms a
 // defect adds when switched on alone over `repaired`, and the finer ones it adds
-// besides (rtypeSymptoms; README "The R-Type ACK scheme", Switches).
+// besides (rtypeSymptoms; docs/rtype.md#switches).
 import type { DefectSwitch } from '../../rtype/transport/index.js';
 import type { RtypeSymptom } from '../../rtype/session/index.js';
 

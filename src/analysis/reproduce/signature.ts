@@ -1,4 +1,4 @@
-// The observed signature of the fragment-ACK bug (DECISIONS.md 14),
+// The observed signature of the fragment-ACK bug (docs/sources.md 14),
 // measured on a run's trace. Each criterion carries the measured value,
 // so a table can say exactly which part of the signature a hypothesis misses.
 import { usToSeconds } from '../../core/engine/index.js';

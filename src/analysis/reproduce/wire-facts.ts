@@ -1,4 +1,4 @@
-// The captured-bytes criteria of `reproduce ack-outbox` (DECISIONS.md 16, 21, 26,
+// The captured-bytes criteria of `reproduce ack-outbox` (docs/sources.md 16, 21, 26,
 // 28), checked on the datagrams a run put on the wire. Each returns what it saw,
 // in words, and whether the captured bytes are reproduced.
 import {
@@ -56,13 +56,13 @@ export interface Fact {
 
 const hexOf = (bytes: Uint8Array) => toHex(bytes, '').toUpperCase();
 const messageBytes = (d: Wire, m: Located) => d.bytes.subarray(m.offset, m.offset + m.size);
-/** The captured form of a reliable+ordered control message: flags_len high byte 0xC0 (DECISIONS.md 3, 26). */
+/** The captured form of a reliable+ordered control message: flags_len high byte 0xC0 (docs/sources.md 3, 26). */
 const isC0 = (d: Wire, m: Located) => d.bytes[m.offset + 2] === 0xc0;
 
 const JOIN_KEEPALIVE_ACK = '01010002';
 const CONNECT_ACK = '01000002';
 
-/** DECISIONS.md 12, 26: the 22-byte reliable type-0x00 keepalive, its ACK and its echo, at the join and when idle. */
+/** docs/sources.md 12, 26: the 22-byte reliable type-0x00 keepalive, its ACK and its echo, at the join and when idle. */
 export function keepaliveFact(sent: readonly Wire[]): Fact {
   const dataOf = (from: Role) =>
     sent
@@ -113,7 +113,7 @@ export function keepaliveFact(sent: readonly Wire[]): Fact {
   };
 }
 
-/** DECISIONS.md 26: the server ACKs the Connect with 01 00 00 02, in a datagram after the connect reply. */
+/** docs/sources.md 26: the server ACKs the Connect with 01 00 00 02, in a datagram after the connect reply. */
 export function connectAckFact(sent: readonly Wire[]): Fact {
   const server = sent.filter((d) => d.from === 'server');
   const reply = server.findIndex((d) => d.messages.some((m) => m.type === 0x03));
@@ -130,7 +130,7 @@ export function connectAckFact(sent: readonly Wire[]): Fact {
   };
 }
 
-/** DECISIONS.md 16 and the join table: the round-2 response's first fragment leaves in one 418-byte datagram with the ACK of request r2. */
+/** docs/sources.md 16 and the join table: the round-2 response's first fragment leaves in one 418-byte datagram with the ACK of request r2. */
 export function round2Fact(sent: readonly Wire[]): Fact {
   const d = sent.find(
     (x) => x.from === 'client' && x.messages.some((m) => m.type === TYPE_GAME && m.fragment && m.fragIndex === 0),
@@ -161,7 +161,7 @@ function requestSeq(sent: readonly Wire[], round: number): number | null {
   return null;
 }
 
-/** DECISIONS.md "Real packets": the join's three captured datagrams, whole. */
+/** docs/sources.md R1–R3: the join's three captured datagrams, whole. */
 const CAPTURED_JOIN = {
   connectReply: '010203 06C0000002 321B80000020000800736372697074732F07004170702E70796320',
   checksumResponseR0: '0201 321A8000002100 43E20C7E2FCBAF4D010077B63E3768A7A0F800',
@@ -196,12 +196,12 @@ export function joinCapturedFact(sent: readonly Wire[]): Fact {
 }
 
 /**
- * The captured client Disconnect datagram, DECISIONS.md "Real packets" and 21, up to its ACKed seqs (39, 40);
+ * The captured client Disconnect datagram, docs/sources.md R4 and 21, up to its ACKed seqs (39, 40);
  * the whole is 02 03 05 0A C0 02 00 02 0A 0A 0A EF 01 27 00 00 01 28 00 00.
  */
 const DISCONNECT_PREFIX = '0203050AC00200020A0A0AEF';
 
-/** DECISIONS.md 21, 28: the Disconnect datagram is the captured 20 bytes, with exactly 2 stale ACKs. */
+/** docs/sources.md 21, 28: the Disconnect datagram is the captured 20 bytes, with exactly 2 stale ACKs. */
 export function disconnectFact(bye: Wire | null): Fact {
   if (bye === null) return { value: 'no Disconnect', matches: false };
   const disconnect = bye.messages.find((m) => m.type === TYPE_DISCONNECT);

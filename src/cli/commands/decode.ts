@@ -42,7 +42,7 @@ export interface DecodeOptions {
   json?: boolean;
   /** Read the hex from this file instead of the arguments. */
   file?: string;
-  /** Decrypt (AlbyRules, DECISIONS.md 22) before decoding; --plain never does; neither tries both. */
+  /** Decrypt (AlbyRules, docs/sources.md 22) before decoding; --plain never does; neither tries both. */
   encrypted?: boolean;
   plain?: boolean;
   /** Decode every BC datagram of this pcap or pcapng capture instead. */
@@ -51,7 +51,7 @@ export interface DecodeOptions {
 
 type Reading = 'plaintext' | 'encrypted';
 
-/** How well a reading parses: in the stock form, only with the forms of DECISIONS.md 30, or not at all. */
+/** How well a reading parses: in the stock form, only with the forms of docs/sources.md 30, or not at all. */
 function parseScore(bytes: Uint8Array): number {
   const result = decodeDialect(bytes);
   if (!result.ok) return 0;
@@ -61,7 +61,7 @@ function parseScore(bytes: Uint8Array): number {
 /**
  * Which reading of the bytes to show. Forced by --encrypted or --plain;
  * otherwise both are tried and the one that parses better wins (the stock form
- * before the forms of DECISIONS.md 30), plaintext on a tie.
+ * before the forms of docs/sources.md 30), plaintext on a tie.
  */
 function chooseReading(
   wire: Uint8Array,
@@ -321,7 +321,7 @@ function decodePcap(file: string, json: boolean, io: CliIO): number {
     if (json) {
       const src = d.from === 'server' ? d.connection.server : d.connection.client;
       const dst = d.from === 'server' ? d.connection.client : d.connection.server;
-      // DECISIONS.md 30: deviations (and the stock form) only on datagrams that have them.
+      // docs/sources.md 30: deviations (and the stock form) only on datagrams that have them.
       const dialect =
         deviations.length === 0
           ? {}

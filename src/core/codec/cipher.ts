@@ -1,8 +1,8 @@
-// AlbyRules, the datagram cipher (DECISIONS.md 22): PC1 with the 80-bit key
+// AlbyRules, the datagram cipher (docs/sources.md 22): PC1 with the 80-bit key
 // "AlbyRules!" in 16-bit arithmetic. Byte 0 (the peer id) stays in the clear,
 // the state resets for every datagram, and both directions feed the plaintext
 // back into the key. Pure, never throws. test/codec/cipher.test.ts holds the
-// step-by-step form of DECISIONS.md 22 as the oracle this one must equal.
+// step-by-step form of docs/sources.md 22 as the oracle this one must equal.
 //
 // Why this is the same function, in a quarter of the work per byte: every key
 // byte is XORed with each plaintext byte, so each key word is the original word

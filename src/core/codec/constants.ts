@@ -1,4 +1,4 @@
-// Wire constants of the BC 1.1 transport (transport-layer.md §1–§3, DECISIONS.md 2–5).
+// Wire constants of the BC 1.1 transport (transport-layer.md §1–§3, docs/sources.md 2–5).
 
 /** Largest datagram the stock engine builds or accepts (transport-layer.md §9). */
 export const MAX_DATAGRAM_BYTES = 512;
@@ -41,7 +41,7 @@ export const PEER_ID_UNASSIGNED = 0xff;
 /** GameSpy queries and replies share the game port, in the clear, and start with '\\'. */
 export const GAMESPY_FIRST_BYTE = 0x5c;
 
-/** Labels only: the decoder treats 0x00 and 0x02–0x05 alike (DECISIONS.md 3). */
+/** Labels only: the decoder treats 0x00 and 0x02–0x05 alike (docs/sources.md 3). */
 export const TYPE_NAMES: Readonly<Record<number, string>> = {
   [TYPE_DATA]: 'data',
   [TYPE_ACK]: 'ack',
@@ -54,7 +54,7 @@ export const TYPE_NAMES: Readonly<Record<number, string>> = {
 
 /**
  * The stock client's connect request is captured with type byte 0x03, ConnectAck's
- * type (DECISIONS.md 3), so a type-0x03 message the client sends gets this label.
+ * type (docs/sources.md 3), so a type-0x03 message the client sends gets this label.
  */
 export const CLIENT_CONNECT_LABEL = 'connect (type 0x03 as captured)';
 

@@ -1,5 +1,5 @@
 // Whole-datagram encoding and decoding: [peer_id][msg_count][messages…]
-// (transport-layer.md §1, DECISIONS.md 5).
+// (transport-layer.md §1, docs/sources.md 5).
 import { DATAGRAM_HEADER_BYTES, MAX_DATAGRAM_BYTES, MAX_MESSAGES_PER_DATAGRAM } from './constants.js';
 import {
   isDecodeError,

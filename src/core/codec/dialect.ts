@@ -1,4 +1,4 @@
-// Wire forms that real reimplementations send (DECISIONS.md 30): read them,
+// Wire forms that real reimplementations send (docs/sources.md 30): read them,
 // name every deviation from the stock form, and re-encode to the stock form.
 // The strict decoder (datagram.ts) and the transport's hot path are untouched:
 // this reader runs where a datagram is shown, counted or handed to the model,
@@ -13,7 +13,7 @@
 // - type 0x06, a client's Disconnect.
 // ACK flags with bits outside 0-1 (0x80) are stock-readable and only named.
 // Some sources read the two seq bytes big-endian ("seqHi"); the bytes are the
-// stock ones (DECISIONS.md 1), so nothing here changes for them.
+// stock ones (docs/sources.md 1), so nothing here changes for them.
 import {
   DATAGRAM_HEADER_BYTES,
   FLAG_ORDERED,
@@ -110,7 +110,7 @@ export function formOf(result: { readonly forms: readonly (MessageForm | null)[]
 }
 
 /**
- * Decodes a datagram in the stock form or in the forms of DECISIONS.md 30.
+ * Decodes a datagram in the stock form or in the forms of docs/sources.md 30.
  * Never throws. Strict first; only when that fails, the tolerant reading. When
  * neither reads, the strict error comes back unchanged.
  */
@@ -201,10 +201,10 @@ function deviationsOf(datagram: DecodedDatagram, forms: readonly (MessageForm | 
 }
 
 /**
- * A client's Connect (type 0x03 from peer id 0xFF, DECISIONS.md 3) read in a
+ * A client's Connect (type 0x03 from peer id 0xFF, docs/sources.md 3) read in a
  * tolerant form without the reliable bit: the stock client's Connect is
  * reliable+ordered with seq 0 (its first low message; the stock server ACKs it
- * `01 00 00 02`, DECISIONS.md 26), and the model opens a connection only on that.
+ * `01 00 00 02`, docs/sources.md 26), and the model opens a connection only on that.
  */
 function needsConnectSeq(peerId: number, m: Located, form: MessageForm | null): boolean {
   return form !== null && peerId === PEER_ID_UNASSIGNED && m.type === TYPE_CONNECT_ACK && !m.reliable;

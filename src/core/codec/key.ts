@@ -1,5 +1,5 @@
 // The message key: the four fields an ACK is matched on
-// (DECISIONS.md 10, transport-layer.md §2) — the sequence category, the seq, the
+// (docs/sources.md 10, transport-layer.md §2) — the sequence category, the seq, the
 // fragment flag and the fragment index. A reliable message and the ACK that
 // answers it have the same key: keyOfData(message) equals keyOfAck(ack).
 //

@@ -1,4 +1,4 @@
-// Single-message encoding and decoding (transport-layer.md §3, DECISIONS.md 2–4).
+// Single-message encoding and decoding (transport-layer.md §3, docs/sources.md 2–4).
 // Pure functions over Uint8Array; decoding never throws and never reads past `end`.
 import {
   FLAG_FRAGMENT,

@@ -1,4 +1,4 @@
-// u16 sequence numbers with serial-number arithmetic (DECISIONS.md 1):
+// u16 sequence numbers with serial-number arithmetic (docs/sources.md 1):
 // a 4-hour session at 60 reliable/s wraps 13 times. The transport, the capture
 // analysis and the decoder's re-send numbering all count seqs with these.
 

@@ -1,7 +1,7 @@
 // Message and datagram shapes shared by the encoder and the decoder.
 import { ackFlagsFragment, ackFlagsLowType } from './wire.js';
 
-/** Type 0x01 (DECISIONS.md 2): [01][seq u16 LE][flags][frag_idx if flags bit 0]. */
+/** Type 0x01 (docs/sources.md 2): [01][seq u16 LE][flags][frag_idx if flags bit 0]. */
 export interface AckMessage {
   readonly type: 0x01;
   readonly seq: number;

@@ -44,7 +44,7 @@ export interface DataJson {
   fragIndex: number | null;
   fragCount: number | null;
   payloadHex: string;
-  /** Only for a message read in a form of DECISIONS.md 30: its type, length and flags bytes as sent. */
+  /** Only for a message read in a form of docs/sources.md 30: its type, length and flags bytes as sent. */
   wireForm?: MessageForm;
 }
 
@@ -65,7 +65,7 @@ export interface DialectDatagramJson extends DatagramJson {
 
 /**
  * A message's `name` in JSON: its type's name, except the client's connect
- * request, which is captured with ConnectAck's type byte 0x03 (DECISIONS.md 3)
+ * request, which is captured with ConnectAck's type byte 0x03 (docs/sources.md 3)
  * and is `connect` here as in the text (CLIENT_CONNECT_LABEL).
  */
 export function messageName(type: number, context: SenderContext = {}): string {
@@ -102,7 +102,7 @@ export function messageToJson(message: Located, context: SenderContext = {}): Ac
   };
 }
 
-/** messageToJson, with the wire form of a message read in a form of DECISIONS.md 30. */
+/** messageToJson, with the wire form of a message read in a form of docs/sources.md 30. */
 export function formMessageToJson(
   message: Located,
   form: MessageForm | null,
@@ -162,7 +162,7 @@ export interface SenderContext {
   readonly peerId?: number | null;
   /** The sender is known to be the client (a trace knows; a lone datagram does not). */
   readonly sentByClient?: boolean;
-  /** The message was read in a form of DECISIONS.md 30: its wire bytes are shown instead of a flags_len. */
+  /** The message was read in a form of docs/sources.md 30: its wire bytes are shown instead of a flags_len. */
   readonly form?: MessageForm | null;
 }
 

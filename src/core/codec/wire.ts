@@ -17,7 +17,7 @@ import {
   TYPE_GAME,
 } from './constants.js';
 
-/** Bytes a datagram has for messages after its 2-byte header: 510 (DECISIONS.md 5). */
+/** Bytes a datagram has for messages after its 2-byte header: 510 (docs/sources.md 5). */
 export const DATAGRAM_ROOM_BYTES = MAX_DATAGRAM_BYTES - DATAGRAM_HEADER_BYTES;
 
 /** An ACK: [01][seq u16][flags]. */
@@ -45,7 +45,7 @@ export const MAX_FRAGMENT_CHUNK_BYTES = DATAGRAM_ROOM_BYTES - FIRST_FRAGMENT_HEA
  */
 export const MAX_UNFRAGMENTED_PAYLOAD_BYTES = DATAGRAM_ROOM_BYTES - RELIABLE_HEADER_BYTES;
 
-// --- The ACK's flags byte (DECISIONS.md 2) ---
+// --- The ACK's flags byte (docs/sources.md 2) ---
 
 /** Bit 0: the ACK answers a fragment and carries its index. */
 export function ackFlagsFragment(flags: number): boolean {

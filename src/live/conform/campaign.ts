@@ -31,7 +31,7 @@ import type { ConformWireFigures } from './campaign-wire.js';
 export const CONFORM_SCHEMA = 'bcsim.conform/1';
 /**
  * A session that sent nothing for this long sends a keepalive, as a client does
- * after 5 s (DECISIONS.md 12); sooner, so a case that waits is never timed out.
+ * after 5 s (docs/sources.md 12); sooner, so a case that waits is never timed out.
  */
 const IDLE_KEEPALIVE_MS = 2000;
 /** Sessions at once by default: fits a server with a handful of player slots (OpenBC's default is 5). */
@@ -87,7 +87,7 @@ export interface ConformReport {
   readonly counts: { readonly pass: number; readonly fail: number; readonly notExercised: number };
   /** The server refused a checksum answer of ours during a join (the first time it did). */
   readonly refusal: Refusal | null;
-  /** The server's datagrams that depart from the stock wire form, over every session (DECISIONS.md 30). */
+  /** The server's datagrams that depart from the stock wire form, over every session (docs/sources.md 30). */
   readonly serverDeviations: DeviationCounts;
   /** What our sockets received over every session (readable, unreadable by source, from elsewhere), and what the logs could not keep. */
   readonly wire: ConformWireFigures;

@@ -1,6 +1,6 @@
 // `bcsim conform --pcap FILE`: every session's datagrams in one pcapng, as
 // they were on the wire (ciphertext; the cipher round trip is exact,
-// DECISIONS.md 22), each one of ours commented with what it was for ("duplicate
+// docs/sources.md 22), each one of ours commented with what it was for ("duplicate
 // of ChecksumResponse r1", "hostile: …"). Wireshark and `bcsim analyze` read
 // it as one conversation per session. IPv4 only (Ethernet/IPv4/UDP frames).
 import { PcapngWriter, buildFrame } from '../../core/pcap/index.js';

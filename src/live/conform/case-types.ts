@@ -33,9 +33,9 @@ export interface Verdict {
 
 /** Timing windows of the judgements, in ms; the documented figures they rest on are in the comments. */
 export interface ConformTimings extends JoinTimings {
-  /** An unACKed reliable message must be re-sent within this: 2.0 s stock interval (DECISIONS.md 11) plus an update's slack. */
+  /** An unACKed reliable message must be re-sent within this: 2.0 s stock interval (docs/sources.md 11) plus an update's slack. */
   readonly resendMaxMs: number;
-  /** And not sooner than this (1.0 s is the shortest documented base, DECISIONS.md 11 and 20). */
+  /** And not sooner than this (1.0 s is the shortest documented base, docs/sources.md 11 and 20). */
   readonly resendMinMs: number;
   /** How long a case that needs any re-send waits for one (covers slow but working servers). */
   readonly resendWaitMs: number;
@@ -43,7 +43,7 @@ export interface ConformTimings extends JoinTimings {
   readonly ackGraceMs: number;
   /** Our reliable messages must be ACKed within this. */
   readonly ackWithinMs: number;
-  /** A Disconnected peer must be gone within this: ~4.16 s measured (DECISIONS.md 28), plus slack. */
+  /** A Disconnected peer must be gone within this: ~4.16 s measured (docs/sources.md 28), plus slack. */
   readonly removalMaxMs: number;
   /** The server's peer timeout (45 s stock, docs/sources.md 19); the timeout probe waits this plus timeoutGraceMs. */
   readonly peerTimeoutMs: number;
@@ -76,7 +76,7 @@ export const MIN_TIMEOUT_GRACE_MS = 3000;
 /**
  * The timings for a server with this peer timeout: a case never waits for a
  * re-send longer than the server keeps an unACKed message (its lifetime is the
- * peer timeout, DECISIONS.md 20), less a second.
+ * peer timeout, docs/sources.md 20), less a second.
  */
 export function conformTimings(
   peerTimeoutMs = DEFAULT_TIMINGS.peerTimeoutMs,

@@ -3,7 +3,7 @@
 // A case decides every byte it sends: which seq, which fragments in which
 // order, which ACKs to withhold or forge. By default it behaves as a correct
 // client would: it ACKs every reliable message it reads, once per copy
-// (DECISIONS.md 10), with a 5-byte ACK for a fragment (DECISIONS.md 2).
+// (docs/sources.md 10), with a 5-byte ACK for a fragment (docs/sources.md 2).
 import type { Socket } from 'node:dgram';
 import {
   GAMESPY_FIRST_BYTE,
@@ -34,7 +34,7 @@ export interface Arrival {
   /** null when the datagram does not decode (reason in `error`). */
   readonly messages: readonly Located[] | null;
   readonly error: string | null;
-  /** Where the server's bytes depart from the stock form (DECISIONS.md 30). */
+  /** Where the server's bytes depart from the stock form (docs/sources.md 30). */
   readonly deviations: readonly Deviation[];
 }
 
@@ -94,7 +94,7 @@ export class ConformClient {
   private lastSentMs = 0;
   /** Our slot, from the server's connect reply; the peer id of our datagrams once known. */
   slot: number | null = null;
-  /** Next send seq per category (DECISIONS.md 7): [high, low]. */
+  /** Next send seq per category (docs/sources.md 7): [high, low]. */
   private readonly sendSeq = [0, 0];
   /** Called on every datagram from the server (the campaign learns that it answers). */
   onArrival: () => void = () => {};
@@ -204,7 +204,7 @@ export class ConformClient {
     this.socket.close();
   }
 
-  /** The next seq of a category, taken (the counter moves on; it wraps at 65536, DECISIONS.md 1). */
+  /** The next seq of a category, taken (the counter moves on; it wraps at 65536, docs/sources.md 1). */
   takeSeq(low: boolean): number {
     const c = low ? 1 : 0;
     const seq = this.sendSeq[c];
@@ -383,7 +383,7 @@ export class ConformClient {
       return;
     }
     const bytes = decrypt(cipher);
-    // A reimplementation's wire forms are read, and their deviations kept (DECISIONS.md 30).
+    // A reimplementation's wire forms are read, and their deviations kept (docs/sources.md 30).
     const decoded = decodeDialect(bytes);
     const arrival: Arrival = decoded.ok
       ? { timeMs: this.now, bytes, messages: decoded.datagram.messages, error: null, deviations: decoded.deviations }
@@ -433,7 +433,7 @@ export class ConformClient {
   }
 }
 
-/** The ACK a correct receiver sends for a reliable message (DECISIONS.md 2). */
+/** The ACK a correct receiver sends for a reliable message (docs/sources.md 2). */
 function ackFor(message: DataMessage): AckMessage {
   return {
     type: TYPE_ACK,

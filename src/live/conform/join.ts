@@ -1,9 +1,9 @@
 // The join as `bcsim conform` plays it: connect, the keepalive, every checksum
-// round the server asks (answered from the manifest, DECISIONS.md 31), then
+// round the server asks (answered from the manifest, docs/sources.md 31), then
 // NewPlayerInGame once the server sent its settings. Each step waits for the
 // server's real message; a case may take over any round's answer to apply its
 // fault. The join counts as complete when the server sends MissionInit (the
-// last server step of the measured join, DECISIONS.md "Join sequence").
+// last server step of the measured join, docs/sources.md J1).
 import { TYPE_CONNECT_ACK, TYPE_DATA, TYPE_GAME } from '../../core/codec/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
 import type { DataMessage, Message } from '../../core/codec/index.js';
@@ -27,7 +27,7 @@ import { bootsUs, describeEnd, refusalLine } from './session-end.js';
 import type { Refusal } from './session-end.js';
 import type { FaultKind } from './faults.js';
 
-/** Payload bytes per fragment: the stock default (DECISIONS.md 6). */
+/** Payload bytes per fragment: the stock default (docs/sources.md 6). */
 export const FRAGMENT_CHUNK_BYTES = 405;
 /** NewPlayerInGame as clients send it: the opcode and a bit-packed boolean. */
 const NEW_PLAYER_IN_GAME = Uint8Array.of(Opcode.NewPlayerInGame, 0x20);
@@ -91,7 +91,7 @@ export function isChecksumRequest(m: ServerMessage): boolean {
   return isData(m.message) && m.message.reliable && opcodeOf(m.message) === Opcode.ChecksumRequest;
 }
 
-/** A stock client re-sends an unanswered Connect at the retransmit interval (DECISIONS.md 11) … */
+/** A stock client re-sends an unanswered Connect at the retransmit interval (docs/sources.md 11) … */
 const CONNECT_RESEND_MS = 2000;
 /** … for two join steps: a full server may free a player slot meanwhile. */
 const CONNECT_STEPS = 2;
@@ -132,7 +132,7 @@ export async function connect(
   return true;
 }
 
-/** The stock keepalive: type 0x00, reliable and ordered, [slot][IPv4][UTF-16LE name] (DECISIONS.md 12, 26). */
+/** The stock keepalive: type 0x00, reliable and ordered, [slot][IPv4][UTF-16LE name] (docs/sources.md 12, 26). */
 export function keepaliveMessage(client: ConformClient): Message {
   const octets = client.local.split(':')[0].split('.').map(Number);
   const address = (octets.length === 4 && octets.every((o) => o >= 0 && o <= 255) ? octets : [127, 0, 0, 1]) as [

@@ -1,8 +1,8 @@
 // `fragment-acks` and `ack-within`: every reliable message (or fragment) we
 // sent must be ACKed by the counterpart within a window of its first
 // transmission. An ACK answers a message when it carries the same four-field
-// key (DECISIONS.md 10); `fragment-acks` also demands the exact 5-byte form
-// `[01][seq][01][idx]` (transport-layer.md §3, DECISIONS.md 2 and 14: the stock
+// key (docs/sources.md 10); `fragment-acks` also demands the exact 5-byte form
+// `[01][seq][01][idx]` (transport-layer.md §3, docs/sources.md 2 and 14: the stock
 // server's fragment ACKs on the wire are of this form). One exception: a
 // client's Connect is answered by the server's connect reply, not by an ACK
 // (the join capture: `01 02 03 06 C0 00 00 02 32 …` carries no ACK; the model's

@@ -1,8 +1,8 @@
 // `ack-sends-max`: no ACK entry of the counterpart goes on the wire more than
-// `max` times. An entry is the ACKs of one key (DECISIONS.md 10) since our
+// `max` times. An entry is the ACKs of one key (docs/sources.md 10) since our
 // latest transmission of the message it answers: a retransmission makes the
 // receiver ACK again, so it legitimately starts a new count. The stock
-// two-pass outbox frees an entry at its 9th send (DECISIONS.md 8); a stuck
+// two-pass outbox frees an entry at its 9th send (docs/sources.md 8); a stuck
 // entry sent on and on is the ACK-outbox deadlock (ack-outbox-deadlock.md).
 import { TYPE_ACK } from '../../core/codec/index.js';
 import type { Judge, JudgeContext, OpenEvidence } from './judge.js';

@@ -20,7 +20,7 @@ export interface Evidence {
 
 /** Evidence kept per rule; the report shows the first of them. */
 export const MAX_EVIDENCE = 10;
-/** Datagram bytes quoted in evidence (the stock maximum datagram, DECISIONS.md 5). */
+/** Datagram bytes quoted in evidence (the stock maximum datagram, docs/sources.md 5). */
 export const MAX_HEX_BYTES = 512;
 /** Keys tracked at once by all judges of all connections together. */
 export const MAX_TRACKED_KEYS = 262_144;

@@ -2,8 +2,8 @@
 // the counterpart's game layer, as far as the wire shows.
 //
 // What the wire can show: a request that the game layer answers exactly once.
-// The join is made of such pairs (src/model/traffic/join.ts, DECISIONS.md "Join
-// sequence on loopback"), listed in REQUEST_PAIRS. However many times we
+// The join is made of such pairs (src/model/traffic/join.ts, docs/sources.md J1),
+// listed in REQUEST_PAIRS. However many times we
 // transmit one request (one seq), a counterpart that delivers it once sends
 // one reply, perhaps retransmitted under one seq. A second distinct reliable
 // reply (another seq, never seen before) before our next request of that kind means the request
@@ -77,7 +77,7 @@ interface OpenRequest {
 export class RepliesJudge implements Judge {
   /** The latest request of each pair: memory is constant per connection. */
   private readonly open: Array<OpenRequest | null> = REQUEST_PAIRS.map(() => null);
-  /** Per pair, the latest reply seqs seen (oldest first): a stock client re-sends its fragmented reply for the whole session (DECISIONS.md 14). */
+  /** Per pair, the latest reply seqs seen (oldest first): a stock client re-sends its fragmented reply for the whole session (docs/sources.md 14). */
   private readonly knownReplies: number[][] = REQUEST_PAIRS.map(() => []);
 
   constructor(private readonly context: JudgeContext) {}

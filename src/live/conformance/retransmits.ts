@@ -1,8 +1,8 @@
 // `retransmit-interval` and `stops-after-ack`: how the counterpart re-sends
 // its reliable messages. A transmission is of a key (seq, low/high, fragment
-// index: DECISIONS.md 10); the same bytes again under that key are a
+// index: docs/sources.md 10); the same bytes again under that key are a
 // retransmission, other bytes (or the key again after KEY_REUSE_GAP_MS) a new
-// message after the u16 wrap (DECISIONS.md 1).
+// message after the u16 wrap (docs/sources.md 1).
 //
 // `stops-after-ack` judges each message of theirs we ACKed: no transmission of
 // it more than graceMs after our first ACK. On a lossy link (behind `bcsim

@@ -15,15 +15,15 @@ export type RuleKind = (typeof RULE_KINDS)[number];
 
 /**
  * A wire key sent again after this long is taken to be a new message (a
- * sequence number reused after the u16 wrap, DECISIONS.md 1), not a
- * retransmission: longer than the 45 s peer timeout (DECISIONS.md 19), far
+ * sequence number reused after the u16 wrap, docs/sources.md 1), not a
+ * retransmission: longer than the 45 s peer timeout (docs/sources.md 19), far
  * shorter than a wrap at the measured reliable rates. So no time window of a
  * rule may exceed it.
  */
 export const KEY_REUSE_GAP_MS = 60_000;
 export const MAX_RULES = 100;
 const MAX_RULE_NAME_CHARS = 100;
-/** The stock two-pass outbox frees an ACK entry at its 9th send (DECISIONS.md 8). */
+/** The stock two-pass outbox frees an ACK entry at its 9th send (docs/sources.md 8). */
 const MAX_ACK_SENDS_LIMIT = 1_000_000;
 
 const windowMs = (what: string) =>
@@ -80,9 +80,9 @@ export type ConformanceRule =
  * Used when the user gives no rules file. The windows suit clean loopback
  * against a stock-timed counterpart:
  * - 2 s for a fragment ACK, 1 s for any ACK: a stock peer ACKs in its next
- *   network update (DECISIONS.md 8, 16), ~95 ms apart at the slowest (DECISIONS.md 13);
- * - 9 sends: the stock two-pass ACK-outbox frees an entry at its 9th send (DECISIONS.md 8);
- * - retransmits 0.2–3 s apart: the stock fixed 2 s interval (DECISIONS.md 11)
+ *   network update (docs/sources.md 8, 16), ~95 ms apart at the slowest (docs/sources.md 13);
+ * - 9 sends: the stock two-pass ACK-outbox frees an entry at its 9th send (docs/sources.md 8);
+ * - retransmits 0.2–3 s apart: the stock fixed 2 s interval (docs/sources.md 11)
  *   plus a network update of slack;
  * - 1 s grace after our ACK: a retransmission already due when our ACK arrived may still leave.
  */

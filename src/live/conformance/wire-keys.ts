@@ -37,7 +37,7 @@ export interface WireMessageEvent {
   readonly datagram: Uint8Array;
 }
 
-// An ACK key is the four fields an ACK entry is matched on (DECISIONS.md 10):
+// An ACK key is the four fields an ACK entry is matched on (docs/sources.md 10):
 // seq, low/high category, fragment flag and fragment index, packed in 26 bits
 // (the codec's packed message key).
 
@@ -47,7 +47,7 @@ export function isReliableData(message: Located): message is ReliableMessage {
   return message.type !== TYPE_ACK && message.reliable && message.seq !== null;
 }
 
-/** The key an ACK of this reliable message carries (DECISIONS.md 2: bit 1 for types < 0x32). */
+/** The key an ACK of this reliable message carries (docs/sources.md 2: bit 1 for types < 0x32). */
 export function messageKey(message: ReliableMessage): number {
   return packDataKey(message);
 }
@@ -92,7 +92,7 @@ export function gameOpcode(message: Located): number {
   return message.payload[0];
 }
 
-/** A client's Connect: sent before it has a slot; captures show it with type 0x03 (DECISIONS.md 3). */
+/** A client's Connect: sent before it has a slot; captures show it with type 0x03 (docs/sources.md 3). */
 export function isConnectRequest(message: Located, peerId: number): boolean {
   return peerId === PEER_ID_UNASSIGNED && (message.type === TYPE_CONNECT || message.type === TYPE_CONNECT_ACK);
 }

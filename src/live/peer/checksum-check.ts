@@ -1,4 +1,4 @@
-// What a server does with checksum answers (DECISIONS.md 31). Every server
+// What a server does with checksum answers (docs/sources.md 31). Every server
 // parses them: an answer must be a well-formed tree of the round that was
 // asked ('form'). A server that knows the game's files also matches every hash
 // against its manifest ('hashes'): a real client answers with its real files'

@@ -1,5 +1,5 @@
 // When a live client says goodbye, and when the run ends at the latest
-// (README "Test your own server"). `--duration` bounds the whole run: it ends
+// (docs/live.md). `--duration` bounds the whole run: it ends
 // at most DISCONNECT_GRACE_US after the duration, goodbye included.
 //
 // A client that leaves at once (closePolicy immediate) stops its traffic and

@@ -1,6 +1,6 @@
 // What the live peer makes of a datagram before its transport reads it. The
 // counterpart may be a reimplementation that sends the wire forms of
-// DECISIONS.md 30: they are read with the codec's dialect reader and handed to
+// docs/sources.md 30: they are read with the codec's dialect reader and handed to
 // the transport in their stock form, and their deviations are kept for the
 // summary. Datagrams a server cannot take from a new address, and addresses
 // past --clients, are reported on stderr at once, one line each.
@@ -32,7 +32,7 @@ export function intake(plain: Uint8Array): Intake {
 export function cannotOpen(read: Intake): string | null {
   if (read.problem !== null) return `bcsim cannot read it (${read.problem})`;
   const peerId = read.bytes[0];
-  // ServerHost opens a connection for a client without a slot, as the stock server does (DECISIONS.md 5).
+  // ServerHost opens a connection for a client without a slot, as the stock server does (docs/sources.md 5).
   if (peerId !== PEER_ID_UNASSIGNED)
     return `its peer id is 0x${peerId.toString(16).padStart(2, '0').toUpperCase()}, not 0xFF (a client without a slot, which a Connect carries)`;
   return null;

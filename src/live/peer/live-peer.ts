@@ -1,7 +1,7 @@
 // `bcsim peer`: one end of the model, client or dedicated
 // server, on a real UDP socket against a real counterpart. The same transport,
 // traffic script and codec as a simulated run, on the WallClock instead of the
-// Simulator; the real cipher on the wire (DECISIONS.md 22). Every datagram
+// Simulator; the real cipher on the wire (docs/sources.md 22). Every datagram
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { RemoteInfo } from 'node:dgram';
@@ -252,7 +252,7 @@ export class LivePeer {
     }
     const wire = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
     const plain = decrypt(wire);
-    // DECISIONS.md 30: a reimplementation's wire forms reach the transport in their stock form.
+    // docs/sources.md 30: a reimplementation's wire forms reach the transport in their stock form.
     const read = intake(plain);
     const key = formatHostPort(rinfo);
     if (read.problem !== null) this.unreadable.add(key, plain, read.problem);

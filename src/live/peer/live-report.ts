@@ -63,7 +63,7 @@ export function renderLiveSummary(s: LiveSummary): string {
         `${them.fragments.rounds} fragment rounds, ${them.acks.sent} ACKs (${them.acks.stale} stale), ` +
         `ACK behaviour ${outbox.behaviour.rule}, ACK-outbox estimate ${outbox.peak === null ? 'none' : `peak ${outbox.peak}`}`,
     );
-    // DECISIONS.md 30: read, not refused; named here.
+    // docs/sources.md 30: read, not refused; named here.
     if (them.deviations.datagrams > 0)
       lines.push(
         `  counterpart (connection ${c.index}): ${them.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(them.deviations)})`,

@@ -1,13 +1,13 @@
 // The relay of `bcsim proxy`. Every datagram a client sends
 // to --listen goes up through that client's own socket to --upstream; every
 // datagram the server sends to that socket comes back from --listen. On the way
-// a BC datagram is decrypted (AlbyRules, DECISIONS.md 22), checked to decode
+// a BC datagram is decrypted (AlbyRules, docs/sources.md 22), checked to decode
 // (wire-walk.ts: exactly what the codec accepts), fed to the analysis as its
 // sender sent it, and handed in plaintext to the direction's Link on the wall
 // clock; what the Link delivers is re-encrypted and sent on. encrypt(decrypt(x))
 // is x for every x (the keystream depends on the plaintext only;
 // test/live/proxy-streams.test.ts), so an untouched datagram leaves as it came.
-// A datagram in a reimplementation's wire form (DECISIONS.md 30) is read with
+// A datagram in a reimplementation's wire form (docs/sources.md 30) is read with
 // the codec's dialect reader: the analysis takes its stock form and counts its
 // deviations, the link takes it as it came (drop rules match the messages as
 // read and cut a message out of it keeping the others' own bytes).
@@ -253,7 +253,7 @@ export class ProxyRelay {
     let stock = plain;
     let deviations: readonly Deviation[] | undefined;
     if (n < 0) {
-      // The rare path: a reimplementation's wire forms (DECISIONS.md 30).
+      // The rare path: a reimplementation's wire forms (docs/sources.md 30).
       const read = decodeDialect(plain);
       if (!read.ok) {
         entry.bypass[d].undecodable++;

@@ -45,7 +45,7 @@ interface ProxyClientSummary {
   readonly undecodable: Record<Direction, number>;
   /** Reliable messages each end had on the wire without an ACK at exit. */
   readonly outstandingAtExit: { readonly client: number; readonly server: number };
-  /** Datagrams in a reimplementation's wire forms (DECISIONS.md 30), relayed and measured: the analysis's counts per direction. */
+  /** Datagrams in a reimplementation's wire forms (docs/sources.md 30), relayed and measured: the analysis's counts per direction. */
   readonly deviations: Record<Direction, DeviationCounts>;
 }
 
@@ -169,7 +169,7 @@ export function renderSummary(s: ProxySummary): string {
         lines.push(
           `  ${d.from} sent ${d.datagrams} datagrams, ${retx} re-sends, ${d.fragments.rounds} fragment rounds, ${d.acks.sent} ACKs (${d.acks.stale} stale)`,
         );
-        // DECISIONS.md 30: relayed and measured, and named here.
+        // docs/sources.md 30: relayed and measured, and named here.
         if (d.deviations.datagrams > 0)
           lines.push(
             `  ${d.from} sent ${d.deviations.datagrams} datagrams in non-stock wire forms (${deviationCountsText(d.deviations)})`,

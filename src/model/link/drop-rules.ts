@@ -67,7 +67,7 @@ interface ActiveRule {
  *   then is dropped with `probability` (a '.rules' draw only when 0 < p < 1).
  * - Messages removed by an earlier rule are invisible to later ones.
  * A datagram that does not decode matches nothing and passes untouched.
- * A datagram in a reimplementation's wire form (DECISIONS.md 30, the proxy
+ * A datagram in a reimplementation's wire form (docs/sources.md 30, the proxy
  * relays them) is matched on the messages as read (a type-0x06 Disconnect as a
  * Disconnect); cutting messages out of it keeps every other message's own
  * bytes, in the sender's form, behind a fresh header.

@@ -1,4 +1,4 @@
-// The shape of traffic.manifest, the checksum rounds of every join (DECISIONS.md 31).
+// The shape of traffic.manifest, the checksum rounds of every join (docs/sources.md 31).
 // Shapes and bounds only; stand-in hashes, the totals and the round rules (last round
 // 0xFF, no round twice) are resolved in resolve-manifest.ts.
 import * as z from 'zod';

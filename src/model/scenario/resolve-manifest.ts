@@ -1,5 +1,5 @@
 // traffic.manifest -> ChecksumManifest: stand-in hashes where none is declared, counts
-// expanded into named files, and the rules the schema cannot express (DECISIONS.md 31).
+// expanded into named files, and the rules the schema cannot express (docs/sources.md 31).
 // The totals are checked while walking, before a count is expanded: a file of a few
 // bytes cannot ask for millions of entries.
 import {

@@ -22,12 +22,11 @@ import {
 } from '../traffic/index.js';
 import type { Deaths, Phase, TrafficPlan } from '../traffic/index.js';
 import { DEFAULT_PARAMS } from '../transport/index.js';
-import type { PresetName } from '../transport/index.js';
 import { ScenarioError } from './errors.js';
 import { resolveManifest } from './resolve-manifest.js';
 import { MAX_CLIENTS } from './schema-fields.js';
 import type { LinkDirectionInput, ScenarioInput } from './schema.js';
-import type { Expectations, Scenario, ScenarioParams, SwitchOverrides } from './scenario.js';
+import type { Expectations, Scenario, ScenarioParams } from './scenario.js';
 
 const DEFAULT_DURATION_US = micros(120_000_000);
 const DEFAULT_SEED = 1;
@@ -41,7 +40,7 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
   };
   const { preset, ...switchOverrides } = input.mode ?? { preset: 'stock' };
   const { updatePeriodMs, ...transport } = input.transport ?? {};
-  // tickMs sets both roles; transport.updatePeriodMs sets each (DECISIONS.md 17).
+  // tickMs sets both roles; transport.updatePeriodMs sets each (docs/sources.md 17).
   const tickMs = input.tickMs ?? DEFAULT_PARAMS.tickMs;
   const periods = { server: updatePeriodMs?.server ?? tickMs, client: updatePeriodMs?.client ?? tickMs };
   const params: ScenarioParams = {
@@ -63,8 +62,8 @@ export function resolveScenario(input: ScenarioInput, source: string, overrides:
     source,
     durationUs,
     seed: input.seed ?? DEFAULT_SEED,
-    preset: preset as PresetName,
-    switchOverrides: stripUndefined(switchOverrides) as SwitchOverrides,
+    preset,
+    switchOverrides: stripUndefined(switchOverrides),
     params,
     clients,
     link: links[0],

@@ -2,13 +2,11 @@
 import type { Micros, MillisIn } from '../../core/engine/index.js';
 import type { LinkConfig } from '../link/index.js';
 import type { TrafficPlan } from '../traffic/index.js';
-import type { Role, PresetName, TransportParams, TransportSwitches } from '../transport/index.js';
+import type { Role, PresetName, SwitchPatch, TransportParams } from '../transport/index.js';
 import type { ExpectOp } from './schema.js';
 
-export type SwitchOverrides = Partial<Omit<TransportSwitches, 'retransmit' | 'keepalive'>> & {
-  retransmit?: Partial<TransportSwitches['retransmit']>;
-  keepalive?: Partial<TransportSwitches['keepalive']>;
-};
+/** The switches a scenario sets over its preset (the schema's `mode` block is held to this type). */
+export type SwitchOverrides = SwitchPatch;
 
 interface ClientLinks {
   readonly clientToServer: LinkConfig;
@@ -22,7 +20,7 @@ export type Expectations = Partial<Record<PresetName, Record<string, Assertion>>
 export interface ScenarioParams extends TransportParams {
   /** The client's network updates run this long after the server's. */
   readonly clientTickOffsetMs: MillisIn;
-  /** Network update period per role (DECISIONS.md 17); a phase may change it. `tickMs` is the server's. */
+  /** Network update period per role (docs/sources.md 17); a phase may change it. `tickMs` is the server's. */
   readonly updatePeriodMs: Readonly<Record<Role, MillisIn>>;
 }
 

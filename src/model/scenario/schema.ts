@@ -5,28 +5,9 @@ import * as z from 'zod';
 import { MAX_FRAGMENT_CHUNK_BYTES } from '../../core/codec/index.js';
 // The link's lower bounds keep the microsecond clock exact (link/validate.ts).
 import { MIN_BANDWIDTH_BYTES_PER_SECOND, MIN_SLOT_MS } from '../link/index.js';
-import {
-  CLOSE_POLICIES,
-  DUPLICATE_ACK_TIMERS,
-  FRAGMENT_ACK_CAUSES,
-  GATE_OPENERS,
-  GATE_SCOPES,
-  IDLE_COUNTS,
-  ACK_CARRIAGES,
-  CONNECT_ACKS,
-  KEEPALIVE_MESSAGES,
-  KEEPALIVE_PATHS,
-  KEEPALIVE_SENDERS,
-  MAX_SEND_WINDOW,
-  MESSAGE_LIFETIMES,
-  ON_GIVE_UP,
-  PLANTED_BUGS,
-  PRESET_NAMES,
-  RECEIVE_TIMINGS,
-  BOOT_PAYLOADS,
-  WRAP_RECEIVE,
-} from '../transport/index.js';
+import { PRESET_NAMES } from '../transport/index.js';
 import { DAY_MS, HOUR_MS, MAX_CLIENTS, fieldSchemas, grouped } from './schema-fields.js';
+import { modeObjectSchema } from './switch-schema.js';
 import { buildTrafficSchema } from './traffic-schema.js';
 
 // Size limits: a scenario is a hand-written file, not a data set.
@@ -64,65 +45,13 @@ export function scenarioSchema(): ReturnType<typeof buildScenarioSchema> {
 function buildScenarioSchema() {
   const fields = fieldSchemas();
   const { probability, nonNegative, positive, positiveInt, oneOf, durationSchema } = fields;
-  const { values, bool, updatePeriodsSchema } = fields;
-
-  const retransmitSchema = z.strictObject({
-    backoff: oneOf(['fixed', 'linear', 'exponential']).optional(),
-    baseMs: positive('milliseconds', HOUR_MS).optional(),
-    stepMs: nonNegative('milliseconds', HOUR_MS).optional(),
-    capMs: positive('milliseconds', HOUR_MS).optional(),
-    retryLimit: z
-      .union([positiveInt('retries', 1_000_000), z.null()], {
-        error: 'expected a whole number of retries >= 1, or null for no limit',
-      })
-      .optional(),
-  });
-
-  const keepaliveSchema = z.strictObject({
-    message: values(KEEPALIVE_MESSAGES).optional(),
-    reliable: bool.optional(),
-    path: values(KEEPALIVE_PATHS).optional(),
-    senders: values(KEEPALIVE_SENDERS).optional(),
-    serverEcho: bool.optional(),
-    echoPath: values(KEEPALIVE_PATHS).optional(),
-    idleCounts: values(IDLE_COUNTS).optional(),
-  });
-
-  const gateOpenersSchema = z
-    .array(values(GATE_OPENERS))
-    .max(GATE_OPENERS.length)
-    .refine((list) => new Set(list).size === list.length, `expected each of ${GATE_OPENERS.join(', ')} at most once`);
-
-  const modeObjectSchema = z.strictObject({
-    preset: oneOf(PRESET_NAMES as [string, ...string[]]),
-    ackOutbox: oneOf(['two-pass-gated', 'single-pass-bounded']).optional(),
-    ackSendLimit: positiveInt('sends', 255).optional(),
-    dedup: oneOf(['linear-scan', 'hashed-index']).optional(),
-    ackRefresh: oneOf(['timer-only', 'reset-count']).optional(),
-    fragmentAckCause: oneOf(FRAGMENT_ACK_CAUSES as unknown as [string, ...string[]]).optional(),
-    retransmit: retransmitSchema.optional(),
-    closePolicy: oneOf(CLOSE_POLICIES as unknown as [string, ...string[]]).optional(),
-    sendWindow: z
-      .union([positiveInt('seqs', MAX_SEND_WINDOW), z.null()], {
-        error: `expected a whole number of seqs 1..${MAX_SEND_WINDOW}, or null for no window`,
-      })
-      .optional(),
-    onGiveUp: oneOf(ON_GIVE_UP as unknown as [string, ...string[]]).optional(),
-    plantedBug: oneOf(PLANTED_BUGS as unknown as [string, ...string[]]).optional(),
-    keepalive: keepaliveSchema.optional(),
-    gateOpeners: gateOpenersSchema.optional(),
-    gateScope: values(GATE_SCOPES).optional(),
-    messageLifetime: values(MESSAGE_LIFETIMES).optional(),
-    duplicateAckTimer: values(DUPLICATE_ACK_TIMERS).optional(),
-    wrapReceive: values(WRAP_RECEIVE).optional(),
-    receiveTiming: values(RECEIVE_TIMINGS).optional(),
-    bootPayload: values(BOOT_PAYLOADS).optional(),
-    ackCarriage: values(ACK_CARRIAGES).optional(),
-    connectAck: values(CONNECT_ACKS).optional(),
-  });
+  const { updatePeriodsSchema } = fields;
 
   /** "stock", or { "preset": "stock", "<switch>": … }. */
-  const modeSchema = z.preprocess((value) => (typeof value === 'string' ? { preset: value } : value), modeObjectSchema);
+  const modeSchema = z.preprocess(
+    (value) => (typeof value === 'string' ? { preset: value } : value),
+    modeObjectSchema(fields),
+  );
 
   const transportSchema = z.strictObject({
     updatePeriodMs: updatePeriodsSchema.optional(),
@@ -257,7 +186,7 @@ function buildScenarioSchema() {
     .refine((ops) => OPS.some((op) => ops[op] !== undefined), 'expected at least one of eq, lt, lte, gt, gte');
 
   const expectSchema = z.partialRecord(
-    oneOf(PRESET_NAMES as [string, ...string[]]),
+    oneOf(PRESET_NAMES),
     z
       .record(
         z

@@ -62,7 +62,7 @@ export function buildTrafficSchema(fields: FieldSchemas) {
         }),
         // Without `client`: every client leaves.
         z.strictObject({ kind: z.literal('disconnect'), client: clientNumber.optional() }),
-        // The client's host goes away without a word; the server times it out (DECISIONS.md 19).
+        // The client's host goes away without a word; the server times it out (docs/sources.md 19).
         z.strictObject({ kind: z.literal('timeout'), client: clientNumber }),
         z.strictObject({
           kind: z.literal('lobby'),
@@ -127,11 +127,11 @@ export function buildTrafficSchema(fields: FieldSchemas) {
       .max(MAX_PHASES, `expected at most ${grouped(MAX_PHASES)} phases`)
       .optional(),
     repeatFrom: z.union([z.number().int().min(0), z.null()], { error: 'expected a phase index, or null' }).optional(),
-    /** The checksum rounds of every join (DECISIONS.md 31); default: the measured join's. */
+    /** The checksum rounds of every join (docs/sources.md 31); default: the measured join's. */
     manifest: buildManifestSchema().optional(),
     /** Where the client hashes a recursive round: concurrent with its update loop, or inside it. */
     treeHashing: oneOf(TREE_HASHINGS as unknown as ['concurrent', 'in-update']).optional(),
-    /** The client's think time for checksum round 2 (DECISIONS.md join table: ~700 ms). */
+    /** The client's think time for checksum round 2 (docs/sources.md J1: ~700 ms). */
     round2ThinkMs: nonNegative('milliseconds', 60_000).optional(),
     /** How the server spends its time answering the round 2 and 0xFF responses (docs/sources.md 33). */
     serverChecks: oneOf(SERVER_CHECKS as unknown as ['concurrent', 'in-update', 'none']).optional(),

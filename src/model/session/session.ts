@@ -114,7 +114,7 @@ export class Session {
         c.clientPeer.halt();
       },
       slotOf: (client) => this.server.slotOf(client - 1),
-      // A phase's update periods; a role it does not name keeps the scenario's (DECISIONS.md 17).
+      // A phase's update periods; a role it does not name keeps the scenario's (docs/sources.md 17).
       setUpdatePeriods: (periods) => {
         this.server.loop.setPeriod(periods?.server ?? scenario.params.updatePeriodMs.server);
         for (const c of connections) c.clientLoop.setPeriod(periods?.client ?? scenario.params.updatePeriodMs.client);

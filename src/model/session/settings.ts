@@ -41,7 +41,7 @@ export interface EffectiveSettings {
   /**
    * Only when the run ended before its phase plan did (a --duration shorter than the plan):
    * the phase it ended in and the phases that never ran. `expect` judges such a run by
-   * what it can still tell (README "Check a fix in CI").
+   * what it can still tell (docs/compare-and-check.md#check-in-ci).
    */
   readonly phasePlanCut?: PhasePlanCut;
 }

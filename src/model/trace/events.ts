@@ -23,7 +23,7 @@ export interface SendEvent extends Base {
   readonly notes: readonly SendNote[];
   /** Per message: how many times this (seq, fragment) was already on the wire from `from`. */
   readonly transmission: readonly number[];
-  /** Per message, read from a capture: its wire form when not the stock one (DECISIONS.md 30). */
+  /** Per message, read from a capture: its wire form when not the stock one (docs/sources.md 30). */
   readonly forms?: readonly (MessageForm | null)[];
 }
 

@@ -1,4 +1,4 @@
-// The checksum exchange's game payloads (DECISIONS.md 31), built from a
+// The checksum exchange's game payloads (docs/sources.md 31), built from a
 // manifest and read back. Readers never throw: a payload that does not parse
 // gives the offset and the reason, as the codec's decoders do.
 //
@@ -40,7 +40,7 @@ interface PayloadError {
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: PayloadError };
 
-/** Round 0 alone carries the reference hash after its round byte (DECISIONS.md 31). */
+/** Round 0 alone carries the reference hash after its round byte (docs/sources.md 31). */
 function carriesRefHash(round: number): boolean {
   return round === 0;
 }
@@ -90,7 +90,7 @@ export function checksumResponsePayload(manifest: ChecksumManifest, round: Manif
   const w = new Writer().u8(Opcode.ChecksumResponse).u8(round.round);
   if (carriesRefHash(round.round)) w.u32(manifest.refHash);
   w.u32(round.dirHash);
-  // A non-recursive round answers with its files and no subdirectories (DECISIONS.md 31).
+  // A non-recursive round answers with its files and no subdirectories (docs/sources.md 31).
   writeTree(w, round.recursive ? round.tree : { files: round.tree.files, subdirs: [] });
   return w.done();
 }

@@ -71,7 +71,7 @@ export class TrafficDriver {
   private readonly joiningInPhase = new Set<number>();
   private readonly lateJoiners: ReadonlySet<number>;
   private readonly joinAwaiting = new Map<number, { client: number; step: JoinStep }>();
-  /** The join of the plan's checksum manifest (DECISIONS.md 31). */
+  /** The join of the plan's checksum manifest (docs/sources.md 31). */
   readonly join: readonly JoinStep[];
   private readonly salt = new PayloadSalt();
   private readonly streams: {

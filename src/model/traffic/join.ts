@@ -1,8 +1,8 @@
-// The measured join sequence on loopback (DECISIONS.md "Join sequence on loopback").
+// The measured join sequence on loopback (docs/sources.md J1).
 // Each step is a reply: it starts when the previous step's last message has been
 // delivered to the replying side, after a think time. Sizes are whole-message
 // bytes on the wire; step 8's ~1000-byte payload splits into 3 fragments. The
-// checksum rounds are the scenario's manifest (traffic.manifest, DECISIONS.md 31):
+// checksum rounds are the scenario's manifest (traffic.manifest, docs/sources.md 31):
 // the default one gives the measured steps, another one more or fewer rounds.
 // The think times are the timeline's (join-timing.ts, docs/sources.md 33).
 //
@@ -27,7 +27,7 @@ export interface JoinMessage {
   readonly label: string;
   /** The ConnectAck carries the slot the server assigned. */
   readonly slotAssignment?: true;
-  /** The keepalive carries the client's identity: [slot][IPv4][UTF-16LE name] (DECISIONS.md 12). */
+  /** The keepalive carries the client's identity: [slot][IPv4][UTF-16LE name] (docs/sources.md 12). */
   readonly identity?: true;
   readonly type: DataType;
   readonly reliable: boolean;
@@ -76,7 +76,7 @@ function captured(label: string, payload: Uint8Array): JoinMessage {
 const built = new WeakMap<ChecksumManifest, readonly JoinStep[]>();
 
 /**
- * The join of a manifest (DECISIONS.md 31): each checksum request asks for one
+ * The join of a manifest (docs/sources.md 31): each checksum request asks for one
  * of its rounds, each response answers with that round's tree. The default
  * manifest reproduces the captured bytes and the measured sizes; the round-2
  * response (1,000 payload bytes) splits into 3 fragments. The scenario layer
@@ -100,7 +100,7 @@ function buildJoin(manifest: ChecksumManifest, timing: JoinTiming = STOCK_JOIN_T
       from: 'client',
       delayMs: 0,
       after: null,
-      // Captures show the stock client's connect request with type byte 0x03 (DECISIONS.md 3).
+      // Captures show the stock client's connect request with type byte 0x03 (docs/sources.md 3).
       messages: [
         {
           label: 'Connect',
@@ -220,6 +220,6 @@ export function joinPayload(message: JoinMessage, slot: number | null, client = 
   return message.payload;
 }
 
-/** Ship selection after the join, before StateUpdates start (DECISIONS.md join notes). */
+/** Ship selection after the join, before StateUpdates start (docs/sources.md J1). */
 export const SHIP_SELECTION_MS = 4500;
 export const STATE_UPDATES_START_AFTER_SELECTION_MS = 150;

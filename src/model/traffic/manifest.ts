@@ -1,9 +1,9 @@
-// The checksum manifest (DECISIONS.md 31): which directory and filter each
+// The checksum manifest (docs/sources.md 31): which directory and filter each
 // checksum round asks for, and the file tree a client answers with. A scenario
 // declares it (traffic.manifest); without one, DEFAULT_MANIFEST reproduces the
 // measured join: the captured round-0 bytes, and responses of the measured sizes
 // (round 1: 22 bytes, round 2: ~1,000 payload bytes in 3 fragments, round 3: 46,
-// round 0xFF: 273, DECISIONS.md "Join sequence on loopback").
+// round 0xFF: 273, docs/sources.md J1).
 //
 // The stock game's string and file hashes are not in the specification, so a
 // name or file without a declared hash gets bcsim's stand-in, FNV-1a over its
@@ -39,15 +39,15 @@ export interface ManifestRound {
 }
 
 export interface ChecksumManifest {
-  /** Carried by the round-0 response alone (DECISIONS.md 31). */
+  /** Carried by the round-0 response alone (docs/sources.md 31). */
   readonly refHash: number;
   /** In the order the server asks them: 0, 1, 2, 3, then 0xFF. */
   readonly rounds: readonly ManifestRound[];
 }
 
-/** The final round (DECISIONS.md 31). */
+/** The final round (docs/sources.md 31). */
 export const FINAL_ROUND = 0xff;
-/** The round-0 reference hash every client sends (DECISIONS.md 31). */
+/** The round-0 reference hash every client sends (docs/sources.md 31). */
 export const REFERENCE_HASH = 0x7e0ce243;
 /** Explicit bounds on a declared manifest (a scenario file is user input). */
 export const MAX_MANIFEST_ROUNDS = 8;
@@ -101,7 +101,7 @@ function round(
 
 /**
  * The default manifest. Rounds 0 and 2 ask what the captured requests ask
- * (DECISIONS.md "Real packets"); round 0's answer is the captured one, byte for
+ * (docs/sources.md R1–R3); round 0's answer is the captured one, byte for
  * byte. The other rounds' directories are the ones whose request lengths match
  * the measured sizes (32, 33 and 36 bytes), and each tree has as many entries as
  * the measured response sizes allow.
@@ -154,7 +154,7 @@ export interface ManifestProblem {
 const isU32 = (v: number) => Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
 
 /**
- * Is `manifest` one the join can send and a server can read (DECISIONS.md 31)?
+ * Is `manifest` one the join can send and a server can read (docs/sources.md 31)?
  * Null when it is; else the first problem. Rounds are u8 and unique, the last is
  * 0xFF; counts fit their u8/u16 fields; hashes are u32; everything is within the
  * MAX_MANIFEST_* bounds.
@@ -178,7 +178,7 @@ export function manifestProblem(manifest: ChecksumManifest): ManifestProblem | n
         return { path: `${at}.${key}`, reason: `longer than ${MAX_MANIFEST_TEXT_CHARS} characters` };
     }
     if (!isU32(r.dirHash)) return { path: `${at}.dirHash`, reason: `${r.dirHash} is not a u32` };
-    // DECISIONS.md 31: a non-recursive round's tree ends with subdirCount 0; declared subdirectories would be dropped unsaid.
+    // docs/sources.md 31: a non-recursive round's tree ends with subdirCount 0; declared subdirectories would be dropped unsaid.
     if (!r.recursive && r.tree.subdirs.length > 0)
       return {
         path: `${at}.tree.subdirs`,

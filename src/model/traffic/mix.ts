@@ -1,4 +1,4 @@
-// The measured mix of reliable game events (DECISIONS.md "Measured traffic":
+// The measured mix of reliable game events (docs/sources.md T1:
 // counts by type from the 34-minute session, payload sizes in bytes).
 import type { RandomStream } from '../../core/engine/index.js';
 import { uniformInt, weightedIndex } from '../../core/engine/index.js';

@@ -1,5 +1,5 @@
 // Game payload bytes. The first byte is the game opcode; captured payloads are
-// used verbatim where DECISIONS.md "Real packets" has them, and the rest is a
+// used verbatim where docs/sources.md R1–R3 have them, and the rest is a
 // deterministic filler so traces stay byte-identical run to run.
 import { parseHex } from '../../core/codec/index.js';
 
@@ -25,7 +25,7 @@ export const Opcode = {
   MissionInit: 0x35,
   DeletePlayerUI: 0x17,
   JoinMarker: 0x28,
-  /** A game-level kick: the opcode, then a reason byte, as reimplementations send it (the transport Boot is type 0x04, DECISIONS.md 19). */
+  /** A game-level kick: the opcode, then a reason byte, as reimplementations send it (the transport Boot is type 0x04, docs/sources.md 19). */
   BootPlayer: 0x04,
 } as const;
 
@@ -102,7 +102,7 @@ function hexBytes(text: string): Uint8Array {
   return parsed.bytes;
 }
 
-/** Captured payloads (after the seq field), from DECISIONS.md "Real packets". */
+/** Captured payloads (after the seq field), from docs/sources.md R1–R3. */
 export const CAPTURED = {
   /** Server -> client checksum request r0 (message length 27). */
   checksumRequestR0: hexBytes('20 00 08 00 73 63 72 69 70 74 73 2F 07 00 41 70 70 2E 70 79 63 20'),

@@ -15,7 +15,7 @@ const CALIBRATED_ROUND_2_THINK_MS = 669;
 
 export type Arrival = 'poisson' | 'periodic';
 
-/** A phase's network update periods per role (DECISIONS.md 17); missing roles keep the scenario's. */
+/** A phase's network update periods per role (docs/sources.md 17); missing roles keep the scenario's. */
 export interface UpdatePeriods {
   readonly server?: MillisIn;
   readonly client?: MillisIn;
@@ -32,7 +32,7 @@ export interface JoinPhase {
   readonly updatePeriodMs?: UpdatePeriods;
 }
 
-/** Keepalives only, plus optional chat (DECISIONS.md "Lobby"). */
+/** Keepalives only, plus optional chat (docs/sources.md T4). */
 interface LobbyPhase {
   readonly updatePeriodMs?: UpdatePeriods;
   readonly kind: 'lobby';
@@ -54,7 +54,7 @@ interface CombatPhase {
    * the game, both directions together. Each player originates clientShare x this
    * (the server relays it to every other client); the server originates the rest
    * and sends it to every client. Each other player therefore adds
-   * clientShare x this to every connection (README "Multi-player sessions").
+   * clientShare x this to every connection (docs/scenarios.md#multi-player-sessions).
    */
   readonly reliablePerSecond: number;
   readonly clientShare: number;
@@ -90,7 +90,7 @@ export interface DisconnectPhase {
   readonly client?: number;
 }
 
-/** The client's host goes away without a word; the server times it out and Boots it (DECISIONS.md 19). */
+/** The client's host goes away without a word; the server times it out and Boots it (docs/sources.md 19). */
 export interface TimeoutPhase {
   readonly kind: 'timeout';
   readonly client: number;
@@ -104,7 +104,7 @@ export function isEventPhase(phase: Phase): phase is JoinPhase | DisconnectPhase
 }
 
 /**
- * Where a client's hashing of a recursive checksum round runs (DECISIONS.md 16 and
+ * Where a client's hashing of a recursive checksum round runs (docs/sources.md 16 and
  * the join table, step 8: the round-2 response leaves ~700 ms after its request,
  * its first fragment in one datagram with the request's ACK). concurrent: the update
  * loop keeps running and the reply is queued after the think time; in-update: the
@@ -163,11 +163,11 @@ export interface TrafficPlan {
   readonly joinStaggerUs: Micros;
   /** After the last phase, continue from this index; null = stop. */
   readonly repeatFrom: number | null;
-  /** The checksum rounds of every join: what the server asks and the client answers (DECISIONS.md 31). */
+  /** The checksum rounds of every join: what the server asks and the client answers (docs/sources.md 31). */
   readonly manifest: ChecksumManifest;
   readonly treeHashing: TreeHashing;
   /**
-   * The client's think time for checksum round 2 (DECISIONS.md join table: "~700 ms
+   * The client's think time for checksum round 2 (docs/sources.md J1: "~700 ms
    * later"). Whether its first fragment shares a datagram with the request's ACK
    * (the capture's 418 bytes) depends on it: a reply ready just after the ACK's
    * second send (0.667 s after its first) leaves with it.
@@ -193,7 +193,7 @@ export const DEFAULT_PLAN: TrafficPlan = {
   repeatFrom: null,
   manifest: DEFAULT_MANIFEST,
   treeHashing: 'concurrent',
-  // `reproduce ack-outbox` ranks it first: ready just after the ACK's second send (README "Calibration").
+  // `reproduce ack-outbox` ranks it first: ready just after the ACK's second send (docs/calibration.md#choosing-the-stock-readings).
   round2ThinkMs: CALIBRATED_ROUND_2_THINK_MS,
   serverChecks: 'concurrent',
   deaths: null,

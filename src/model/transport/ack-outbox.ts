@@ -1,5 +1,5 @@
 // The ACK-outbox: ACKs waiting to go back to the remote peer.
-// Stock: two passes with a gate (ack-outbox-deadlock.md §1–§2, DECISIONS.md 8–10).
+// Stock: two passes with a gate (ack-outbox-deadlock.md §1–§2, docs/sources.md 8–10).
 // Fixed: one pass that frees each entry after N sends (ack-outbox-deadlock.md §6).
 //
 // Entries live in two lists, both in queue (insertion) order: `fresh` holds what
@@ -88,9 +88,9 @@ export class AckOutbox {
     this.hashed = switches.dedup === 'hashed-index';
     this.resetOnRefresh = switches.ackRefresh === 'reset-count';
     this.restartOnRefresh = switches.duplicateAckTimer === 'restart';
-    // DECISIONS.md 14 (b): fragment ACKs coalesce into one entry per seq.
+    // docs/sources.md 14 (b): fragment ACKs coalesce into one entry per seq.
     this.coalesceFragments = switches.fragmentAckCause === 'partial-ack';
-    // DECISIONS.md 14 (a): the ACK of a fragment goes out without bit 0.
+    // docs/sources.md 14 (a): the ACK of a fragment goes out without bit 0.
     this.wireDropsFragmentFlag = switches.fragmentAckCause === 'ack-format-mismatch';
     this.passOneLimit = this.twoPass ? params.ackPassOneLimit : switches.ackSendLimit;
     this.freeAt = params.ackFreeAtCount;
@@ -146,7 +146,7 @@ export class AckOutbox {
 
     if (existing) {
       c.ackEntriesRefreshed++;
-      // DECISIONS.md 10: the timer is refreshed (due now, or restarted: switch duplicateAckTimer)...
+      // docs/sources.md 10: the timer is refreshed (due now, or restarted: switch duplicateAckTimer)...
       if (existing.sendCount > 0) existing.lastSendUs = this.restartOnRefresh ? nowUs : NEVER;
       if (this.resetOnRefresh && existing.sendCount > 0) {
         // ...and, only with reset-count, the send count too.
@@ -219,7 +219,7 @@ export class AckOutbox {
   };
 
   /**
-   * ackCarriage every-datagram (DECISIONS.md 25): a datagram that goes out anyway
+   * ackCarriage every-datagram (docs/sources.md 25): a datagram that goes out anyway
    * also carries each entry pass 1 may still send and did not send in this update;
    * with `stale` (every-datagram-all, pass 2 ran), the dead zone's entries too.
    * Its count and timer stay as they are: only an expired timer advances them.
@@ -241,7 +241,7 @@ export class AckOutbox {
     return true;
   }
 
-  /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (DECISIONS.md 8.4). */
+  /** Stock pass 2, which frees entries at count 9; the caller runs it only when the gate is open (docs/sources.md 8.4). */
   passTwo(nowUs: Micros, out: DatagramBuilder): void {
     this.sendDue(this.stale, this.staleScan, this.freeAt, SendNote.StaleAck, nowUs, out, this.leavePassTwo);
   }

@@ -1,4 +1,4 @@
-// Retransmit intervals (transport-layer.md §4 strategies 0/1/2; DECISIONS.md 11).
+// Retransmit intervals (transport-layer.md §4 strategies 0/1/2; docs/sources.md 11).
 import { millis, msToUs } from '../../core/engine/index.js';
 import type { Micros, Millis } from '../../core/engine/index.js';
 import type { RetransmitPolicy } from './switches.js';

@@ -1,5 +1,5 @@
 // Packs one datagram within the 512-byte and 255-message limits
-// (DECISIONS.md 5, 8). The send-cycle steps ask it for room message by message;
+// (docs/sources.md 5, 8). The send-cycle steps ask it for room message by message;
 // a message that does not fit waits for a later update.
 import {
   DATAGRAM_HEADER_BYTES,

@@ -1,4 +1,4 @@
-// Why a connection ended, as the peer that ended it knew it (README, the fixed-mode promise).
+// Why a connection ended, as the peer that ended it knew it (docs/stock-and-fixed.md#the-fixed-mode-promise).
 // A diagnostic readout beside the state: never on the wire and not in the run summary. The swarm
 // reads it to judge whether an end the link forced is the link's doing (src/tools/swarm/end-evidence.ts).
 import { usToSeconds } from '../../core/engine/index.js';
@@ -26,7 +26,7 @@ export type GiveUpLimit = 'retry-limit' | 'message-age' | 'retransmit-queue-full
 export type EndCause =
   /** Graceful: the drain or the Disconnect exchange completed (or a Booted remote was removed). */
   | { readonly kind: 'closed' }
-  /** Nothing was received for the peer timeout (DECISIONS.md 19). */
+  /** Nothing was received for the peer timeout (docs/sources.md 19). */
   | { readonly kind: 'peer-timeout'; readonly lastHeardUs: Micros }
   /** onGiveUp: disconnect; the first message given up in the ending update. */
   | { readonly kind: 'message-given-up'; readonly limit: GiveUpLimit; readonly message: MessageRef }

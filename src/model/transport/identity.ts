@@ -1,5 +1,5 @@
 // The transport's own small control payloads, shaped like the captured ones
-// (DECISIONS.md 12 and "Real packets"): keepalive = [slot][IPv4][UTF-16LE name + NUL],
+// (docs/sources.md 12 and "Real packets"): keepalive = [slot][IPv4][UTF-16LE name + NUL],
 // 22 bytes on the wire for a 5-letter name; Disconnect = [slot][IPv4], 10 bytes on the wire.
 
 /** Who a host says it is in those payloads: its IPv4 address and player name. */

@@ -1,5 +1,5 @@
 // The socket's receive buffer: datagrams that arrived since the peer's last
-// update. They are read only inside an update (DECISIONS.md 16). The bound is
+// update. They are read only inside an update (docs/sources.md 16). The bound is
 // explicit and counted: a full buffer drops the datagram, as a UDP socket does.
 // Two parallel lists reused across updates: no object per arrival.
 

@@ -30,6 +30,8 @@ export {
   QUEUED_RELIABLE_READINGS,
   CALIBRATED_READINGS,
 } from './switches.js';
+export { SWITCHES } from './switch-declarations.js';
+export type { SwitchDeclaration, SwitchGroup, SwitchValue } from './switch-declarations.js';
 export type {
   TransportSwitches,
   TransportParams,
@@ -72,3 +74,4 @@ export { PeerTransport } from './peer.js';
 export type { PeerGauges } from './counters.js';
 export { ServerHost } from './server-host.js';
 export { UpdateLoop } from './update-loop.js';
+export { SWITCH_NAMES, SWITCH_PARAMS, switchHelpLines, withSwitchTable } from './switch-text.js';

@@ -1,5 +1,5 @@
 // The idle keepalive and the server's echo, built from the keepalive switches
-// (DECISIONS.md 12 and 18 disagree; each reading is a field of KeepalivePolicy).
+// (docs/sources.md 12 and 18 disagree; each reading is a field of KeepalivePolicy).
 import { TYPE_CONNECT, TYPE_DATA } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { keepalivePayload } from './identity.js';
@@ -16,7 +16,7 @@ export interface KeepaliveShape {
 
 const EMPTY = new Uint8Array(0);
 
-/** Does this role send idle keepalives under the policy? (DECISIONS.md 18: both do.) */
+/** Does this role send idle keepalives under the policy? (docs/sources.md 18: both do.) */
 export function sendsKeepalives(policy: KeepalivePolicy, role: Role): boolean {
   return policy.senders === 'both' || policy.senders === role;
 }

@@ -1,4 +1,4 @@
-// How a connection ends (DECISIONS.md 19, 21). The peer asks this
+// How a connection ends (docs/sources.md 19, 21). The peer asks this
 // object what to do after each update; it holds only the lifecycle state.
 //
 //   open ─disconnect()─▶ (drain only) draining ─queues empty─▶ disconnecting ─▶ closed
@@ -114,7 +114,7 @@ export class ConnectionLifecycle {
       if (this.current === 'open') this.startDrain(nowUs);
     } else if (this.current === 'open') {
       // Stock: ACK it with the gate open, re-send due ACKs, and remove the peer after
-      // disconnectedPeerLingerMs (DECISIONS.md 21), at least one update later.
+      // disconnectedPeerLingerMs (docs/sources.md 21), at least one update later.
       this.disconnecting = true;
       this.remoteLeftAtUs = nowUs;
       this.set('disconnecting');

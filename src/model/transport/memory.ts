@@ -1,4 +1,4 @@
-// Modelled memory of the stock 32-bit build (DECISIONS.md 15). bcsim reports
+// Modelled memory of the stock 32-bit build (docs/sources.md 15). bcsim reports
 // these modelled bytes per queue, not the simulator's own heap.
 
 /** A TGHeaderMessage (0x44) plus its 8-byte queue node. */

@@ -66,7 +66,7 @@ export const MAX_SPARE_OUTGOING = 256;
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * Reuses the objects of unreliable messages once they are on the wire (DECISIONS.md
+ * Reuses the objects of unreliable messages once they are on the wire (docs/sources.md
  * 8.3 frees them there): ~100 StateUpdates/s per direction would otherwise each
  * allocate one. Nothing may hold a message after it is given back.
  */

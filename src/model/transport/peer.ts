@@ -1,7 +1,7 @@
 // One host's transport towards its remote peer: the three queues (the first-send side
 // in send-helper.ts), liveness, and the network update: send, then receive
 // every datagram that arrived since the last update, then dispatch
-// (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; DECISIONS.md 7–13, 16).
+// (fragmented-reliable-ack-bug-analysis.md, "Peer Object Key Fields"; docs/sources.md 7–13, 16).
 import { DATAGRAM_HEADER_BYTES, MAX_FRAGMENT_CHUNK_BYTES } from '../../core/codec/index.js';
 import {
   PEER_ID_SERVER,
@@ -47,7 +47,7 @@ import type { KeepalivePath, TransportParams, TransportSwitches } from './switch
 /** The uids of a datagram with no tracked message: shared, never written. */
 const NO_UIDS: readonly number[] = [];
 
-/** DECISIONS.md 19: Boot reason 1 = timeout. */
+/** docs/sources.md 19: Boot reason 1 = timeout. */
 const BOOT_REASON_TIMEOUT = 1;
 
 export class PeerTransport implements UpdateSteps {
@@ -140,7 +140,7 @@ export class PeerTransport implements UpdateSteps {
       onWindowStall: () => this.counters.windowStalls++,
       onFirstSent: (message, nowUs) => {
         this.sendHelper.modelledBytes -= dataMessageBytes(message.payload.length);
-        // Reliable messages move to the retransmit queue; unreliable ones are freed (DECISIONS.md 8.3).
+        // Reliable messages move to the retransmit queue; unreliable ones are freed (docs/sources.md 8.3).
         if (message.reliable && !this.retransmitQueue.add(message, nowUs)) {
           this.counters.gaveUp++;
           this.gaveUpInUpdate ??= { limit: 'retransmit-queue-full', message };
@@ -213,7 +213,7 @@ export class PeerTransport implements UpdateSteps {
   }
 
   /**
-   * DECISIONS.md 19: the host tells this peer that the peer in `slot` timed out:
+   * docs/sources.md 19: the host tells this peer that the peer in `slot` timed out:
    * a reliable, ordered type-0x04 Boot (switch bootPayload: the slot, or slot and reason 1).
    */
   sendBoot(slot: number): boolean {
@@ -229,7 +229,7 @@ export class PeerTransport implements UpdateSteps {
   /**
    * The host removes this peer for a protocol error: a Boot with its slot goes first, with the
    * ACKs still owed (the gate opens), and the connection closes once the Boot is ACKed or after
-   * disconnectedPeerLingerMs (DECISIONS.md 19, 21). Planted remove-without-boot: it just closes.
+   * disconnectedPeerLingerMs (docs/sources.md 19, 21). Planted remove-without-boot: it just closes.
    */
   kick(slot: number): void {
     const state = this.lifecycle.state;
@@ -256,7 +256,7 @@ export class PeerTransport implements UpdateSteps {
 
   /**
    * A datagram arrived on this peer's socket. It is read in the next update
-   * (DECISIONS.md 16), or at once with receiveTiming on-arrival.
+   * (docs/sources.md 16), or at once with receiveTiming on-arrival.
    */
   arrive(bytes: Uint8Array, uids: readonly number[] = []): void {
     if (connectionEnded(this.lifecycle.state)) return;
@@ -321,7 +321,7 @@ export class PeerTransport implements UpdateSteps {
     if (!connectionEnded(this.lifecycle.state)) this.shutDown('halted', { kind: 'halted' });
   }
 
-  /** Update step 1 (DECISIONS.md 16): liveness, keepalive, then SendOutgoingPackets. */
+  /** Update step 1 (docs/sources.md 16): liveness, keepalive, then SendOutgoingPackets. */
   sendStep(now: Micros): boolean {
     if (connectionEnded(this.lifecycle.state)) return false;
     const c = this.counters;
@@ -423,7 +423,7 @@ export class PeerTransport implements UpdateSteps {
     this.hooks.deliver(delivery);
   }
 
-  /** DECISIONS.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
+  /** docs/sources.md 12: the server echoes the client's type-0x00 identity message (switch keepalive.serverEcho). */
   private answerIdentity(reliable: boolean): void {
     if (
       this.role !== 'server' ||

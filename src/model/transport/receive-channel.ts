@@ -215,7 +215,7 @@ export class ReceiveChannel {
     const pieceBytes = dataMessageBytes(message.payload.length);
     set.bytes += pieceBytes;
     this.bufferedBytes += pieceBytes;
-    // No "more fragments" bit: complete when 0..count-1 are all present (DECISIONS.md 4).
+    // No "more fragments" bit: complete when 0..count-1 are all present (docs/sources.md 4).
     if (set.count === null || set.received < set.count) return null;
     for (let i = 0; i < set.count; i++) if (set.pieces[i] === undefined) return null;
     let total = 0;

@@ -1,4 +1,4 @@
-// The receive side of one peer's update (DECISIONS.md 16): ProcessIncomingMessages
+// The receive side of one peer's update (docs/sources.md 16): ProcessIncomingMessages
 // reads every datagram waiting on the socket, makes or refreshes an ACK entry for
 // each reliable message and routes ACKs to the retransmit queue; then
 // DispatchReceivedMessages hands what was taken to its handlers, in order.
@@ -105,7 +105,7 @@ export class Receiver {
   }
 
   /**
-   * connectAck after-reply (DECISIONS.md 26: the server ACKs the Connect `01 00 00 02`,
+   * connectAck after-reply (docs/sources.md 26: the server ACKs the Connect `01 00 00 02`,
    * though not in its connect reply): the entry is made in the update after the one
    * that read the Connect, so it leaves one datagram after the reply.
    */

@@ -1,6 +1,6 @@
 // The retransmit queue: reliable messages sent and awaiting their ACK
 // (fragmented-reliable-ack-bug-analysis.md, "Retransmit Timer" and "HandleACK").
-// Candidate fragment-ACK causes (c), (d) and (e) of DECISIONS.md 14 live here.
+// Candidate fragment-ACK causes (c), (d) and (e) of docs/sources.md 14 live here.
 //
 // Entries wait in a heap keyed by the time they fall due; a due entry moves to a
 // heap keyed by queue order. An update therefore visits only due entries, in
@@ -126,7 +126,7 @@ export class RetransmitQueue {
     return oldest === null || seqDistance(oldest, seq) < this.window;
   }
 
-  /** After a first send (DECISIONS.md 8.3): reliable messages move here. */
+  /** After a first send (docs/sources.md 8.3): reliable messages move here. */
   add(message: OutgoingMessage, nowUs: Micros): boolean {
     if (!this.inWindow(message.low, message.seq as number))
       throw new Error(`retransmit: seq ${message.seq} sent outside the send window`);
@@ -384,7 +384,7 @@ function matchKeyOf(message: OutgoingMessage): number {
 /**
  * The age past which an unACKed message is dropped: the explicit maxMessageAgeMs,
  * and the peer timeout when messageLifetime is peer-timeout
- * (fragmented-reliable-ack-bug-analysis.md; DECISIONS.md 20). Infinity = never.
+ * (fragmented-reliable-ack-bug-analysis.md; docs/sources.md 20). Infinity = never.
  */
 export function maxMessageAgeUs(switches: TransportSwitches, params: TransportParams): Micros {
   const explicit = params.maxMessageAgeMs === null ? Number.POSITIVE_INFINITY : params.maxMessageAgeMs;

@@ -1,2 +1,2 @@
-/** The two simulated hosts. The server is peer id 0x01; the client gets a slot (DECISIONS.md 5). */
+/** The two simulated hosts. The server is peer id 0x01; the client gets a slot (docs/sources.md 5). */
 export type Role = 'server' | 'client';

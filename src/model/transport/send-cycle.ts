@@ -1,4 +1,4 @@
-// One datagram of the send cycle (DECISIONS.md 8): ACK pass 1, due retransmits,
+// One datagram of the send cycle (docs/sources.md 8): ACK pass 1, due retransmits,
 // first sends, then ACK pass 2 behind its gate. Each step stops at the first
 // message that does not fit; that message waits for a later update.
 import type { AckOutbox } from './ack-outbox.js';
@@ -106,7 +106,7 @@ export function buildDatagram(
     parts.outOfBand.message = null;
     parts.onFirstSent(keepalive, nowUs);
   }
-  // 6. ACKs that ride along (DECISIONS.md 25): never a datagram of their own, never counted for the gate.
+  // 6. ACKs that ride along (docs/sources.md 25): never a datagram of their own, never counted for the gate.
   if (parts.ridingAcks && out.count > 0) parts.ackOutbox.rideAlong(nowUs, out, passTwo && parts.ridingStaleAcks);
   return out.count > 0;
 }

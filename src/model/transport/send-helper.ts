@@ -29,7 +29,7 @@ export class SendHelper {
   readonly outOfBand: { message: OutgoingMessage | null } = { message: null };
   /** Send counters per category: [high, low] (peer+0x2A / +0x26). */
   readonly sendSeq = [0, 0];
-  /** Modelled bytes of the first-send queue and the out-of-band slot (DECISIONS.md 15). */
+  /** Modelled bytes of the first-send queue and the out-of-band slot (docs/sources.md 15). */
   modelledBytes = 0;
   private readonly outgoingPool = new OutgoingPool();
 
@@ -83,7 +83,7 @@ export class SendHelper {
     return true;
   }
 
-  /** The datagram is on the wire: its unreliable first sends are done with (DECISIONS.md 8.3). */
+  /** The datagram is on the wire: its unreliable first sends are done with (docs/sources.md 8.3). */
   recycleUnreliable(out: DatagramBuilder): void {
     const { messages, notes } = out;
     for (let i = 0; i < out.count; i++) {

@@ -1,7 +1,7 @@
 // A dedicated server: one update loop over one peer state per connected client
-// (DECISIONS.md 23). It accepts a connection when a datagram from a
+// (docs/sources.md 23). It accepts a connection when a datagram from a
 // client without a slot arrives, assigns the next slot (2, 3, …; the ConnectAck
-// carries it), Boots the others when one times out (DECISIONS.md 19), and
+// carries it), Boots the others when one times out (docs/sources.md 19), and
 // forgets a connection once it has ended.
 import { PEER_ID_FIRST_CLIENT, PEER_ID_UNASSIGNED } from '../../core/codec/index.js';
 import type { MillisIn, Scheduler } from '../../core/engine/index.js';
@@ -68,7 +68,7 @@ export class ServerHost {
       }
       this.accept(connection);
     } else if (connectionEnded(this.peers[connection].state)) {
-      this.strayDatagrams++; // the server has deleted this peer (DECISIONS.md 19)
+      this.strayDatagrams++; // the server has deleted this peer (docs/sources.md 19)
       return;
     }
     this.peers[connection].arrive(bytes, uids);
@@ -76,7 +76,7 @@ export class ServerHost {
 
   /**
    * Called with every state change of a connection's peer (the session wires it).
-   * DECISIONS.md 19: on a timeout, Boot to every other peer; then the peer is
+   * docs/sources.md 19: on a timeout, Boot to every other peer; then the peer is
    * deleted (its shutdown freed its queues; the loop drops it after this update).
    * A fixed server that gave up on the peer (onGiveUp: disconnect) has lost it
    * the same way, without a goodbye, and Boots it too.

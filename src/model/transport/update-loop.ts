@@ -1,4 +1,4 @@
-// One host's network update loop (DECISIONS.md 16): every update first sends to
+// One host's network update loop (docs/sources.md 16): every update first sends to
 // each of its peers, then reads every datagram that waited on the socket, then
 // dispatches, then decides each connection's fate. A client's loop has one peer;
 // a dedicated server's has one per connection, in accept order.
@@ -73,7 +73,7 @@ export class UpdateLoop {
     this.beforeSend = beforeSend;
   }
 
-  /** From the next update on (DECISIONS.md 17: per role and phase). */
+  /** From the next update on (docs/sources.md 17: per role and phase). */
   setPeriod(periodMs: MillisIn): void {
     this.periodUs = toPeriodUs(periodMs);
   }

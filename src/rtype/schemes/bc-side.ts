@@ -2,7 +2,7 @@
 // ordinary scenario document and validated by the BC loader, so the BC side runs
 // exactly what `bcsim run` would run from the same JSON.
 //
-// How the shared workload maps onto BC (README "R-Type beside BC"):
+// How the shared workload maps onto BC (docs/rtype.md#r-type-beside-bc):
 // - critical events are reliable game messages from the server to every client
 //   (combat, clientShare 0), drawn from the measured BC event mix (10-25 byte
 //   payloads; an R-Type death carries 5), Poisson at criticalPerSecond;
@@ -22,7 +22,7 @@ import { SchemeScenarioError } from './checks.js';
 import { RTYPE_FRAMES_PER_SECOND } from './rtype-side.js';
 import type { SideBySideScenario } from './scenario-file.js';
 
-/** How long a burst's phase lasts: about one BC network update (DECISIONS.md 13: ~95 ms). */
+/** How long a burst's phase lasts: about one BC network update (docs/sources.md 13: ~95 ms). */
 export const BURST_WINDOW_S = 0.1;
 /** A StateUpdate standing for an R-Type position update: an unreliable BC message header over its payload. */
 export const STATE_UPDATE_BYTES = dataHeaderBytes(false, false, null) + POSITION_PAYLOAD_BYTES;

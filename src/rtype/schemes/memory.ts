@@ -1,5 +1,5 @@
 // Modelled memory of the R-Type scheme, to stand beside BC's modelled transport
-// memory (DECISIONS.md 15). From the document's data structures
+// memory (docs/sources.md 15). From the document's data structures
 // (rtype-ack-system.md "Data Structures"): the store is a
 // std::vector<std::pair<Packet, u_int32_t>>, so a stored packet costs its wire
 // bytes plus a 4-byte tick; a pending list is a std::vector<u_int32_t>, 4 bytes an

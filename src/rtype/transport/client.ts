@@ -1,7 +1,7 @@
 // An R-Type client's side of the ACK scheme: register with a zero-length datagram,
 // send ordinary position datagrams, and confirm every critical packet it receives,
 // over TCP (rtype-ack-system.md §3) or, under confirmViaNextUdp, in the ack field of
-// its next ordinary datagram, keeping only the last non-zero id (DECISIONS.md 24).
+// its next ordinary datagram, keeping only the last non-zero id (docs/sources.md 24).
 import type { RtypeSwitches } from './switches.js';
 import { decodeDatagram, encodePacket, encodeRegistration, encodeTcpAck } from './wire.js';
 

@@ -1,4 +1,4 @@
-// The server's game-loop clock (DECISIONS.md 24): a frame is at least 1/30 s;
+// The server's game-loop clock (docs/sources.md 24): a frame is at least 1/30 s;
 // the tick counter advances only when a frame finishes early (it then sleeps to
 // the period); an overrunning frame starts the next one at once, tick unchanged.
 import { addUs, micros, periodUs } from '../../core/engine/index.js';

@@ -11,7 +11,7 @@ import type { RtypeHeader } from './wire.js';
 const ZERO_HEADER: RtypeHeader = { id: 0, ack: 0, packetNbr: 0, totalPacketNbr: 0, dataSize: 0 };
 
 export class ServerInbox {
-  /** The receive buffer's header: what a zero-length datagram leaves in it (DECISIONS.md 24). */
+  /** The receive buffer's header: what a zero-length datagram leaves in it (docs/sources.md 24). */
   private staleHeader: RtypeHeader = ZERO_HEADER;
 
   constructor(

@@ -14,7 +14,7 @@ export interface RtypeTiming {
    */
   readonly retryIntervalMs: number;
   /**
-   * Deterministic frame cost (DECISIONS.md 24: the tick counter advances only when a frame
+   * Deterministic frame cost (docs/sources.md 24: the tick counter advances only when a frame
    * finishes early): work = frameBaseWorkUs + workPerDatagramUs × datagrams the frame sent.
    */
   readonly frameBaseWorkUs: number;

@@ -1,5 +1,5 @@
 // Behaviour switches of the R-Type ACK scheme: one per defect of the public code
-// against its document (DECISIONS.md "R-Type ACK scheme … versus its code", fact 24),
+// against its document (docs/sources.md X1, 24),
 // plus the resend timer the repaired design adds. Logic reads these fields only;
 // a preset is nothing but a value of this shape.
 

@@ -1,4 +1,4 @@
-// The R-Type wire (rtype-ack-system.md "Packet Structure with ACK"; DECISIONS.md 24).
+// The R-Type wire (rtype-ack-system.md "Packet Structure with ACK"; docs/sources.md 24).
 // A datagram is a packed 12-byte header copied raw from x86 memory, so little-endian:
 //   [id u32][ack u32][packetNbr u8][totalPacketNbr u8][dataSize u16]
 // followed by dataSize payload bytes written by an SFML Packet, so big-endian.
@@ -104,7 +104,7 @@ export function encodeDeath(fields: HeaderFields, entityId: number): Uint8Array 
   return encodePacket(fields, { kind: 'death', entityId });
 }
 
-/** The zero-length registration datagram (DECISIONS.md 24). */
+/** The zero-length registration datagram (docs/sources.md 24). */
 export function encodeRegistration(): Uint8Array {
   return new Uint8Array(0);
 }

@@ -1,9 +1,9 @@
 // What the link did to each message, recorded from the wire so that an end the link forced can be
-// told from one the transport caused (README, the fixed-mode promise). Per connection and sending
+// told from one the transport caused (docs/stock-and-fixed.md#the-fixed-mode-promise). Per connection and sending
 // side, one record per message key (category, seq, fragment index): its copies sent and arrived,
 // and the ACKs of it the other side sent and that arrived back. A first send starts a new record,
 // so a record covers exactly one message's life: within it the key names that message alone (a
-// fixed sender never reuses a seq while it is unACKed, README: sendWindow).
+// fixed sender never reuses a seq while it is unACKed, docs/switches.md: sendWindow).
 import {
   TYPE_ACK,
   TYPE_CONNECT_ACK,

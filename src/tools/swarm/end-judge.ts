@@ -1,4 +1,4 @@
-// Was an end the link's doing? The fixed-mode promise (README) lets a connection end only
+// Was an end the link's doing? The fixed-mode promise (docs/stock-and-fixed.md#the-fixed-mode-promise) lets a connection end only
 // gracefully, by a configured give-up policy, or at a deadline the link forced: nothing arrived
 // for the peer timeout, or a message (or a drain) got nowhere for its whole life. This judges each
 // end that was not graceful from the wire record (end-evidence.ts), not from the transport's word.

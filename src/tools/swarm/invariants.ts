@@ -2,7 +2,7 @@
 // message the receiver ACKed is delivered exactly once and in order per category; otherwise
 // the connection ends and every undelivered message is counted as lost. A connection ends only
 // gracefully (and then loses nothing), by a configured give-up policy, or at a deadline the link
-// forced (README, the fixed-mode promise; ends.ts). Fixed mode also keeps its queues bounded.
+// forced (docs/stock-and-fixed.md#the-fixed-mode-promise; ends.ts). Fixed mode also keeps its queues bounded.
 // Invariants 2, 3, 4 and 6 hold per connection (one per client). Every violation is collected,
 // none stops the check.
 import { usToSeconds } from '../../core/engine/index.js';

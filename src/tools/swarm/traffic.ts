@@ -74,7 +74,7 @@ export function drawRate(d: Draft, wantedClients = 1): Rate {
   const clientShare = aliasingProbe ? 0.95 : high ? r.float(0.1, 0.9, 2) : r.float(0.25, 0.75, 2);
   const arrival = r.chance(0.2) ? 'periodic' : 'poisson';
   const clients = perSecond <= MULTI_MAX_RATE ? wantedClients : 1;
-  // The server relays each player's events to the N - 1 others (README, multi-player sessions).
+  // The server relays each player's events to the N - 1 others (docs/scenarios.md#multi-player-sessions).
   const c2sPerSecond = perSecond * clientShare;
   const s2cPerSecond = perSecond * (1 - clientShare + (clients - 1) * clientShare);
   // Bytes per second one peer offers at most (StateUpdates ~49/s of ~25 bytes, events ~30 bytes each).
@@ -222,7 +222,7 @@ export interface TailInputs {
  * The quiet tail: several retransmit rounds at the longest interval, or the drain to complete.
  * A drain the link starves ends at its deadline, the peer timeout after it began, and then
  * lingers up to two retransmit intervals: the tail holds that too, so a disconnect either
- * completes or ends the connection within the run (README, the fixed-mode promise).
+ * completes or ends the connection within the run (docs/stock-and-fixed.md#the-fixed-mode-promise).
  */
 export function quietTailMs(o: TailInputs): number {
   const quietMs = 25_000 + 5 * o.maxIntervalMs + (o.high ? 10_000 : 0) + (o.bandwidth ? 5_000 : 0) + o.jitterMs * 10;

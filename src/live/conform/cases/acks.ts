@@ -1,5 +1,5 @@
 // Cases on the server's handling of ACKs, as sender and as receiver:
-// re-sends of unACKed messages and their end (DECISIONS.md 11), ACK categories
+// re-sends of unACKed messages and their end (docs/sources.md 11), ACK categories
 // (docs/sources.md 2, 7) and per-fragment ACKs (docs/sources.md 14).
 import { TYPE_ACK, TYPE_DATA, ackFlagsFragment, ackFlagsLowType } from '../../../core/codec/index.js';
 import type { DataMessage, Message } from '../../../core/codec/index.js';

@@ -1,7 +1,7 @@
 // Cases on how a connection ends: a peer the server removes (a protocol
 // error, or the peer timeout) is sent a Boot first and its queued ACKs are
-// flushed (DECISIONS.md 19); a Disconnect is ACKed and the peer is gone within
-// the documented time (DECISIONS.md 21, 28).
+// flushed (docs/sources.md 19); a Disconnect is ACKed and the peer is gone within
+// the documented time (docs/sources.md 21, 28).
 import { TYPE_BOOT, TYPE_DISCONNECT, TYPE_GAME, isLowType } from '../../../core/codec/index.js';
 import type { DataMessage } from '../../../core/codec/index.js';
 import { FINAL_ROUND, Opcode } from '../../../model/traffic/index.js';

@@ -20,7 +20,7 @@ import {
 } from '../join.js';
 import { bootsUs, isAckOf } from '../session-end.js';
 
-/** The stock client re-sends an unACKed message after 2.0 s (DECISIONS.md 11): the duplicate leaves then. */
+/** The stock client re-sends an unACKed message after 2.0 s (docs/sources.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
 /** How long after the duplicate a second reply would show. */
 const WATCH_AFTER_DUPLICATE_MS = 3000;

@@ -1,7 +1,7 @@
 // Cases on what the server survives and how it answers the keepalive:
 // garbage, truncated and oversize datagrams neither crash nor stall it
-// (DECISIONS.md 5: a decoder reports an error, never reads out of bounds), and
-// it echoes the keepalive in the stock form (DECISIONS.md 12, 26).
+// (docs/sources.md 5: a decoder reports an error, never reads out of bounds), and
+// it echoes the keepalive in the stock form (docs/sources.md 12, 26).
 import {
   MAX_DATAGRAM_BYTES,
   TYPE_ACK,
@@ -251,7 +251,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   const t = ctx.timings;
   const progress = await join(client, ctx.manifest, newProgress(), t);
   if (!joined(progress)) return notExercised(`join stopped: ${progress.stopped}`);
-  // Harmless low-type messages (the decompiled idle type 0x02, DECISIONS.md 18) move our low counter ahead.
+  // Harmless low-type messages (the decompiled idle type 0x02, docs/sources.md 18) move our low counter ahead.
   client.send(
     Array.from({ length: SEQ_OFFSET }, () => client.reliable(TYPE_CONNECT, new Uint8Array(0), true)),
     'type-0x02 messages',
@@ -340,7 +340,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
   );
 }
 
-/** [slot][IPv4][UTF-16LE name][00 00] (DECISIONS.md 12). */
+/** [slot][IPv4][UTF-16LE name][00 00] (docs/sources.md 12). */
 function isIdentity(payload: Uint8Array): boolean {
   const n = payload.length;
   return n >= 7 && (n - 5) % 2 === 0 && payload[n - 1] === 0 && payload[n - 2] === 0;

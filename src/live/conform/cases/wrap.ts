@@ -1,5 +1,5 @@
 // Sequence numbers wrap past 65,535 in each category without loss
-// (DECISIONS.md 1: u16 on the wire, serial arithmetic). The case sends enough
+// (docs/sources.md 1: u16 on the wire, serial arithmetic). The case sends enough
 // harmless reliable messages to carry its own counter of each category round
 // the circle, every one of which must be ACKed with its exact seq; then a
 // message the server must act on goes out with the wrapped seq:
@@ -26,12 +26,12 @@ import { serverAckOf } from './processing.js';
 export const FILLER_OPCODE = 0x7f;
 /** Messages in flight at once: fewer than the 127 ACKs one 512-byte datagram can carry. */
 const WINDOW = 120;
-/** Unanswered fillers are re-sent at the stock interval (DECISIONS.md 11) … */
+/** Unanswered fillers are re-sent at the stock interval (docs/sources.md 11) … */
 const RESEND_MS = 2000;
 /** … and a filler sent this often without an ACK is lost. */
 const MAX_SENDS = 3;
 /**
- * Messages per datagram: fewer than the 33 measured in stock datagrams (DECISIONS.md 25),
+ * Messages per datagram: fewer than the 33 measured in stock datagrams (docs/sources.md 25),
  * so this case judges the wrap alone (the full-datagram case judges datagram capacity).
  */
 const PER_DATAGRAM = 30;
@@ -190,7 +190,7 @@ async function wrapRun(ctx: CaseContext): Promise<Verdict> {
   const low = await fillToWrap(client, true, deadline);
   if (!low.ok) return combine([...parts, phaseVerdict(client, 'low', low, t.wrapBudgetMs)]);
   // The low counter reads 0 again: a keepalive with the wrapped seq must be ACKed, and echoed
-  // if this server echoed the join's keepalive (the sign it was processed, DECISIONS.md 12).
+  // if this server echoed the join's keepalive (the sign it was processed, docs/sources.md 12).
   const echoes = (since: number) =>
     client.serverMessages().some((m) => m.timeMs >= since && isData(m.message) && m.message.type === TYPE_DATA);
   const echoedBefore = echoes(0);
