@@ -118,7 +118,7 @@ describe('scheme compares: bad input is one line and exit 2', () => {
     const causes = await cli(['compare', 'rtype-deaths', '--causes']);
     expect(causes.code).toBe(2);
     expect(causes.stderr).toBe(
-      'bcsim: --causes: not available for rtype-deaths, a scheme scenario (it runs documented, implemented and repaired); it takes --duration, --seed, --out and --json\n',
+      'bcsim: --causes: not available for rtype-deaths, a scheme scenario (it runs documented, implemented and repaired); it takes --duration, --seed, --out-dir and --json\n',
     );
     const set = await cli(['compare', 'schemes-side-by-side', '--set', 'clients=2']);
     expect(set.code).toBe(2);
