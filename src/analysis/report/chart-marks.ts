@@ -28,14 +28,14 @@ const CHAR_W = 6;
 const ROW_H = 12;
 
 /** Where a series peaks: the first bucket holding its highest value; null for an empty or all-zero series. */
-export function peakOf(points: readonly Bucket[]): { t: number; width: number; value: number } | null {
+function peakOf(points: readonly Bucket[]): { t: number; width: number; value: number } | null {
   let best: Bucket | null = null;
   for (const p of points) if (best === null || p.max > best.max) best = p;
   return best === null || !(best.max > 0) ? null : { t: best.t, width: best.width, value: best.max };
 }
 
 /** "12 s", "3m05s", "1h02m": a time in the axis's unit, to its resolution. */
-export function peakTime(s: number, unit: PlotFrame['unit']): string {
+function peakTime(s: number, unit: PlotFrame['unit']): string {
   const whole = Math.floor(s);
   if (unit === 's') return `${fmt(s)} s`;
   if (unit === 'min') return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s`;

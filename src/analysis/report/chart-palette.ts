@@ -16,7 +16,7 @@ export interface PhaseStyle {
 }
 
 /** Colour of every hatch line. */
-export const HATCH_COLOR = '#d6d6d6';
+const HATCH_COLOR = '#d6d6d6';
 
 /** Each traffic phase kind, in charts and in the HTML key. */
 export const PHASE_STYLE: Record<string, PhaseStyle> = {
