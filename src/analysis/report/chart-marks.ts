@@ -47,13 +47,21 @@ export function peakMarks(series: readonly MarkedSeries[], frame: PlotFrame): st
   const r1 = (v: number) => Math.round(v * 10) / 10;
   const placed: { x0: number; x1: number; y: number }[] = [];
   const out: string[] = [];
+  // Series peaking at the same point share one mark: "stock client, fixed client: peak 9 at 0h17m".
+  const marks: { cx: number; cy: number; color: string; labels: string[]; what: string }[] = [];
   for (const s of series) {
     if (s.interleave !== undefined && s.interleave.index > 0) continue;
     const peak = peakOf(s.points);
     if (peak === null) continue;
     const cx = r1(frame.x(peak.t + peak.width / 2));
     const cy = r1(frame.y(peak.value));
-    const text = `${s.label}: peak ${fmt(peak.value)} at ${peakTime(peak.t, frame.unit)}`;
+    const what = `peak ${fmt(peak.value)} at ${peakTime(peak.t, frame.unit)}`;
+    const same = marks.find((m) => m.cx === cx && m.cy === cy && m.what === what);
+    if (same === undefined) marks.push({ cx, cy, color: s.color, labels: [s.label], what });
+    else same.labels.push(s.label);
+  }
+  for (const { cx, cy, color, labels, what } of marks) {
+    const text = `${labels.join(', ')}: ${what}`;
     const w = text.length * CHAR_W;
     // Right of the dot in the plot's left half, left of it in the right half; clamped inside.
     const leftward = cx > (frame.left + frame.right) / 2;
@@ -63,7 +71,7 @@ export function peakMarks(series: readonly MarkedSeries[], frame: PlotFrame): st
       y += ROW_H;
     placed.push({ x0, x1: x0 + w, y });
     out.push(
-      `<g class="peak-mark"><circle cx="${cx}" cy="${cy}" r="3.5" fill="${s.color}" stroke="#fff" stroke-width="1"/><text x="${r1(x0)}" y="${r1(y)}" class="peak-label" font-size="10" fill="#222" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">${escapeXml(text)}</text></g>`,
+      `<g class="peak-mark"><circle cx="${cx}" cy="${cy}" r="3.5" fill="${color}" stroke="#fff" stroke-width="1"/><text x="${r1(x0)}" y="${r1(y)}" class="peak-label" font-size="10" fill="#222" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">${escapeXml(text)}</text></g>`,
     );
   }
   return out;

@@ -188,7 +188,9 @@ export function renderChart(spec: ChartSpec): string {
       : [`${r1(x(p.t + p.width / 2))},${r1(y(v))}`];
   for (const s of spec.series) {
     if (s.points.length === 0) continue;
-    const hasBand = s.points.some((p) => p.max > p.min);
+    // A repeated line's band is its first one's: drawn again in another colour, the two would mix to grey.
+    const repeat = s.interleave !== undefined && s.interleave.index > 0;
+    const hasBand = !repeat && s.points.some((p) => p.max > p.min);
     if (hasBand) {
       const upper = s.points.flatMap((p) => at(p, p.max));
       const lower = [...s.points].reverse().flatMap((p) => at(p, p.min).reverse());
