@@ -207,7 +207,7 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
     .addOption(flag('soak', '--rejoin', '(removed, timed out), as a player would, and the soak goes on'))
     .addOption(flag('soak', '--json', 'summary.json (schema bcsim.soak/1) instead of the table'))
     .addHelpText('after', `\n${SOAK_HELP}\n`)
-    .action(async (flags: SoakFlags & { outDir?: string }) => {
+    .action(async (flags: SoakFlags) => {
       const { outDir, ...rest } = flags;
       const out = renamedFlag(io, 'soak', { flag: '--out', value: flags.out }, { flag: '--out-dir', value: outDir });
       setExit(await (await import('./commands/soak.js')).soakCommand({ ...rest, out }, io));

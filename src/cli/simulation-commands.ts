@@ -116,7 +116,7 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
         '  extension; all of them appear together, after every run has finished, or none does.\n' +
         `\n${SCHEME_COMPARE_HELP}\n`,
     )
-    .action(async (ref: string, flags: CompareFlags & { outDir?: string }) => {
+    .action(async (ref: string, flags: CompareFlags) => {
       const { outDir, ...rest } = flags;
       const out = renamedFlag(io, 'compare', { flag: '--out', value: flags.out }, { flag: '--out-dir', value: outDir });
       setExit(await (await import('./commands/compare.js')).compareCommand(ref, { ...rest, out }, io));

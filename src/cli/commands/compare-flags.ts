@@ -6,7 +6,9 @@ export interface CompareFlags {
   loss?: string;
   mode?: string;
   seed?: string;
+  /** The report folder; `--out-dir` on the command line, `--out` its old spelling. */
   out?: string;
+  outDir?: string;
   json?: boolean;
   wide?: boolean;
   causes?: boolean;

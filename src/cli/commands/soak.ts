@@ -40,7 +40,9 @@ export interface SoakFlags {
   seed?: string;
   set?: string[];
   switch?: string[];
+  /** The report folder; `--out-dir` on the command line, `--out` its old spelling. */
   out?: string;
+  outDir?: string;
   rejoin?: boolean;
   json?: boolean;
 }

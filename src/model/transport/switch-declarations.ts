@@ -2,7 +2,7 @@
 // what it decides, where the fact comes from and the parameters that go with it.
 // The switch types, the presets, the scenario schema, `--switch`, the --help text
 // and the table of docs/switches.md are all derived from SWITCHES below.
-import type { MillisIn } from '../../core/engine/index.js';
+import type { Millis, MillisIn } from '../../core/engine/index.js';
 
 /** The presets; each declaration gives its default in both. */
 export type PresetName = 'stock' | 'fixed';
@@ -124,7 +124,7 @@ const group = <const F extends Record<string, SwitchDeclaration>>(fields: F): Sw
   fields,
 });
 
-const HOUR_MS = 3_600_000;
+const HOUR_MS: Millis = 3_600_000 as Millis;
 /** Largest send window: well below half the u16 sequence space (docs/sources.md 1). */
 export const MAX_SEND_WINDOW = 16384;
 const GATE_OPENERS = ['pass-one', 'retransmits', 'first-sends'] as const;
