@@ -203,6 +203,10 @@ export const serverFragments: ConformCase = {
   id: 'server-fragments',
   title:
     'A message too long for one datagram is sent by the server as fragments of one seq that reassemble to it; each is re-sent until ACKed, and not after.',
+  probe:
+    'One player sends a 1,000-byte message that the server relays to the other. Its fragments must each fit 512 bytes and reassemble to our bytes; fragment 1, left unACKed, must be re-sent, and no fragment may come again after its 5-byte ACK.',
+  windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['fragment-sent-once'],
   sessions: 2,
   probes: ['long-relay'],
   // The server relays to every player: it runs with no other case's session open.
@@ -289,6 +293,10 @@ export const mixedFragmentAcks: ConformCase = {
   id: 'mixed-fragment-acks',
   title:
     '5-byte fragment ACKs mixed with other messages in one datagram are each read, and so is every message after them.',
+  probe:
+    "The receiving player ACKs the server's fragments in one datagram with a 4-byte ACK and stale fragment ACKs between them, and our keepalive last: it must be ACKed, and (when the server re-sends unACKed fragments) no fragment may come again. A server that sends no fragments is judged on the stale fragment ACKs alone.",
+  windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['fragment-ack-ends-datagram'],
   sessions: 2,
   probes: ['fragment-acks-mixed'],
   // The server relays to every player: it runs with no other case's session open.

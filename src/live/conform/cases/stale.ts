@@ -126,6 +126,10 @@ async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
 export const staleAcks: ConformCase = {
   id: 'stale-acks',
   title: 'Duplicate, late and stale ACKs are harmless: they clear no other entry and upset nothing.',
+  probe:
+    'After a control re-send, 23 ACKs go out twice, 18 to a datagram: repeats, ACKs of seqs not yet sent, and far seqs. The next request, unACKed, must still be re-sent, and the join must go on.',
+  windows: ['resendWaitMs'],
+  plantedBugs: ['stale-ack-clears-oldest'],
   sessions: 1,
   probes: ['stale-acks'],
   run: staleAcksRun,
