@@ -10,7 +10,7 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
 import { isData, opcodeOf } from '../client.js';
-import { describeMessage } from '../describe.js';
+import { messageInBrief } from '../describe.js';
 import { join, joined, joinUntilRequest, keepaliveMessage, newProgress } from '../join.js';
 import { bootsUs, isBoot } from '../session-end.js';
 import { serverAckOf } from './processing.js';
@@ -146,7 +146,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
           silent.arrivals.at(-1) ?? null,
         ),
         ...told.map((m) =>
-          evidence(observer, `what the other client was told instead: ${describeMessage(m.message)}`, m),
+          evidence(observer, `what the other client was told instead: ${messageInBrief(m.message)}`, m),
         ),
       ],
     );

@@ -9,6 +9,7 @@ import {
   TYPE_DATA,
   TYPE_GAME,
   isLowType,
+  seqNext,
 } from '../../../core/codec/index.js';
 import type { DataMessage } from '../../../core/codec/index.js';
 import type { RandomStream } from '../../../core/engine/index.js';
@@ -269,7 +270,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
     .serverMessages()
     .filter((m) => isData(m.message) && m.message.reliable && isLowType(m.message.type))
     .map((m) => (m.message as DataMessage).seq as number);
-  const expectedSeq = lowBefore.length === 0 ? 0 : (Math.max(...lowBefore) + 1) & 0xffff;
+  const expectedSeq = lowBefore.length === 0 ? 0 : seqNext(Math.max(...lowBefore));
   const keepalive = keepaliveMessage(client) as DataMessage;
   const sentAt = client.now;
   const bytes = client.send([keepalive], 'Keepalive', { fault: 'keepalive', proof: 'all' });
