@@ -22,6 +22,15 @@ export { runProxy } from './proxy/run.js';
 export type { ProxyConfig, ProxyHooks } from './proxy/run.js';
 export { renderSummary } from './proxy/summary.js';
 export type { ProxySummary } from './proxy/summary.js';
+export { STATUS_WORD, countStatuses, countsLine, verdictJunitCase, verdictJunitXml } from './verdict.js';
+// A case's and a rule's status are the one verdict status (the older names stay for the library's users).
+export type {
+  JudgedItem,
+  StatusCounts,
+  VerdictStatus,
+  VerdictStatus as CaseStatus,
+  VerdictStatus as RuleStatus,
+} from './verdict.js';
 export * from './conformance/index.js';
 export * from './conform/index.js';
 export * from './soak/index.js';

@@ -186,6 +186,12 @@ describe('bcsim conform: the report', () => {
     expect(xml).not.toContain('system-err');
   });
 
+  it('JUnit with --require-exercised: a case not exercised fails in the words a required rule does', () => {
+    const xml = conformJunitXml(r, true);
+    expect(xml).toContain('tests="3" failures="2">');
+    expect(xml).toContain('<failure message="not exercised, and required to be: removal summary"/>');
+  });
+
   it('names unreadable datagrams, datagrams from elsewhere and a full log, in text and in the JUnit suite', () => {
     const noisy = report([result('garbage', 'pass')], true, {
       readable: 40,

@@ -100,6 +100,9 @@ function fakeCase(id: string, sessions: number, exclusive = false): ConformCase 
   return {
     id,
     title: id,
+    probe: id,
+    windows: [],
+    plantedBugs: [],
     sessions,
     probes: [],
     exclusive,

@@ -94,7 +94,7 @@ describe('reports', () => {
     expect(failure.attributes.message).toBe('3 violations in 3 checked');
     expect(failure.text).toContain('seq 5 frag 2');
     expect(failure.text).toContain('hex: 02 03 32');
-    expect(cases[2].children[0].attributes.message).toBe(`checked 0 events: ${results[2].reason}`);
+    expect(cases[2].children[0].attributes.message).toBe(`not exercised: checked 0 events: ${results[2].reason}`);
 
     const dir = mkdtempSync(join(tmpdir(), 'bcsim-junit-'));
     try {

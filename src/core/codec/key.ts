@@ -8,12 +8,13 @@
 // fragment index in bits 18–25 (below 2^26: a V8 small integer). `packKeyOf`
 // packs the four fields without making a key object, for the per-message paths
 // (the retransmit queue, the ACK-outbox, the capture and proxy walkers).
-import { isLowType } from './constants.js';
+import { TYPE_ACK, isLowType } from './constants.js';
 import type { AckMessage, DataMessage } from './types.js';
 import {
   ackFlagsAt,
   ackFlagsFragment,
   ackFlagsLowType,
+  ackFlagsOf,
   ackFragIndexAt,
   ackSeqAt,
   dataFragIndexAt,
@@ -39,6 +40,11 @@ const INDEX_SHIFT = 18;
 /** A key from its four fields; a non-fragment's index is 0 whatever is given. */
 export function messageKeyOf(lowType: boolean, seq: number, fragment: boolean, fragIndex: number): MessageKey {
   return { lowType, seq, fragment, fragIndex: fragment ? fragIndex : 0 };
+}
+
+/** The ACK that answers the message with these four fields: its key is the message's. */
+export function ackOfKey(lowType: boolean, seq: number, fragment: boolean, fragIndex: number): AckMessage {
+  return { type: TYPE_ACK, seq, flags: ackFlagsOf(lowType, fragment), fragIndex: fragment ? fragIndex : null };
 }
 
 /** The key an ACK answers. Flag bits other than 0 and 1 are not part of it. */

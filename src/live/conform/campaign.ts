@@ -12,7 +12,9 @@ import { disconnectPayload } from '../../model/transport/index.js';
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import { monotonicMicros } from '../wall-clock.js';
 import type { HostPort } from '../endpoint.js';
-import type { CaseContext, CaseEvidence, CaseStatus, ConformCase, ConformTimings } from './case-types.js';
+import type { CaseContext, CaseEvidence, ConformCase, ConformTimings } from './case-types.js';
+import { countStatuses } from '../verdict.js';
+import type { VerdictStatus } from '../verdict.js';
 import { notExercised } from './case-types.js';
 import { ConformClient } from './client.js';
 import type { Departure } from './client.js';
@@ -64,7 +66,7 @@ export interface ConformOptions {
 export interface CaseResult {
   readonly id: string;
   readonly title: string;
-  readonly status: CaseStatus;
+  readonly status: VerdictStatus;
   readonly summary: string;
   readonly evidence: readonly CaseEvidence[];
   readonly durationS: number;
@@ -268,7 +270,7 @@ export async function runConform(
         ),
       );
   const ordered = reportOrder(cases.map((c) => results.get(c.id) as CaseResult));
-  const count = (s: CaseStatus) => ordered.filter((r) => r.status === s).length;
+  const counts = countStatuses(ordered);
   const report: ConformReport = {
     schema: CONFORM_SCHEMA,
     server: formatHostPort({ address: options.server.host, port: options.server.port }),
@@ -276,7 +278,7 @@ export async function runConform(
     answered,
     wallSeconds: round3(msToSeconds(nowMs() - startMs)),
     sessions: opened,
-    counts: { pass: count('pass'), fail: count('fail'), notExercised: count('not-exercised') },
+    counts: { pass: counts.passed, fail: counts.failed, notExercised: counts.notExercised },
     refusal: refusals[0] ?? null,
     serverDeviations,
     wire: wire.figures(),

@@ -5,13 +5,13 @@
 import { msToSeconds } from '../../core/engine/index.js';
 import type { RandomStream } from '../../core/engine/index.js';
 import type { ChecksumManifest } from '../../model/traffic/index.js';
+import type { PlantedBug } from '../../model/transport/index.js';
 import type { HostPort } from '../endpoint.js';
 import type { Arrival, ConformClient, ServerMessage } from './client.js';
 import type { FaultKind } from './faults.js';
 import { hexOf } from './describe.js';
 import type { JoinTimings } from './join.js';
-
-export type CaseStatus = 'pass' | 'fail' | 'not-exercised';
+import type { VerdictStatus } from '../verdict.js';
 
 export interface CaseEvidence {
   /** Which session of the case (its label), and seconds since that session opened. */
@@ -25,7 +25,7 @@ export interface CaseEvidence {
 }
 
 export interface Verdict {
-  readonly status: CaseStatus;
+  readonly status: VerdictStatus;
   /** One line: what was checked and what the server did. */
   readonly summary: string;
   readonly evidence: readonly CaseEvidence[];
@@ -107,6 +107,14 @@ export interface ConformCase {
   readonly id: string;
   /** The claim, one sentence. */
   readonly title: string;
+  /** How it is probed: what we send and what the server must do (docs/conform.md's case table). */
+  readonly probe: string;
+  /** The timing windows its judgement rests on (their figures: DEFAULT_TIMINGS). */
+  readonly windows: readonly (keyof ConformTimings)[];
+  /** The planted bugs of `bcsim peer server` (switches.ts PlantedBug) that exist to fail it. */
+  readonly plantedBugs: readonly PlantedBug[];
+  /** Another case's planted bugs that fail this one too, each with why. */
+  readonly alsoFailedBy?: Readonly<Partial<Record<PlantedBug, string>>>;
   /** Sessions (server slots) it opens, at most, and how many at once. */
   readonly sessions: number;
   /** The wire faults it is about: a removal after one of them, in another case, is explained by this one. */

@@ -11,13 +11,15 @@ import {
   TYPE_ACK,
   TYPE_DISCONNECT,
   TYPE_GAME,
-  ackFlagsOf,
+  ackOfKey,
   decodeDialect,
   decrypt,
   encodeDatagram,
   encrypt,
   isLowType,
+  seqNext,
 } from '../../core/codec/index.js';
+import { fragmentCount, fragmentSlice } from '../../model/transport/index.js';
 import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } from '../../core/codec/index.js';
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
@@ -208,7 +210,7 @@ export class ConformClient {
   takeSeq(low: boolean): number {
     const c = low ? 1 : 0;
     const seq = this.sendSeq[c];
-    this.sendSeq[c] = (seq + 1) & 0xffff;
+    this.sendSeq[c] = seqNext(seq);
     return seq;
   }
 
@@ -230,13 +232,13 @@ export class ConformClient {
     };
   }
 
-  /** A game message split into fragments of `chunkBytes` that share one seq (transport-layer.md §5). */
+  /** A game message split into fragments of `chunkBytes` that share one seq, as the transport splits it (transport-layer.md §5). */
   fragments(payload: Uint8Array, chunkBytes: number): DataMessage[] {
     const seq = this.takeSeq(false);
-    const count = Math.ceil(payload.length / chunkBytes);
+    const count = fragmentCount(payload.length, chunkBytes);
     const out: DataMessage[] = [];
     for (let i = 0; i < count; i++) {
-      const chunk = payload.subarray(i * chunkBytes, Math.min(payload.length, (i + 1) * chunkBytes));
+      const chunk = fragmentSlice(payload, chunkBytes, i);
       out.push({
         type: TYPE_GAME,
         reliable: true,
@@ -435,17 +437,12 @@ export class ConformClient {
 
 /** The ACK a correct receiver sends for a reliable message (docs/sources.md 2). */
 function ackFor(message: DataMessage): AckMessage {
-  return {
-    type: TYPE_ACK,
-    seq: message.seq as number,
-    flags: ackFlagsOf(isLowType(message.type), message.fragment),
-    fragIndex: message.fragment ? (message.fragIndex as number) : null,
-  };
+  return ackOfKey(isLowType(message.type), message.seq as number, message.fragment, message.fragIndex ?? 0);
 }
 
 /** An ACK for `seq` in a category, forged or late: [01][seq][flags][idx]. */
 export function ackMessage(seq: number, low: boolean, fragIndex: number | null = null): AckMessage {
-  return { type: TYPE_ACK, seq, flags: ackFlagsOf(low, fragIndex !== null), fragIndex };
+  return ackOfKey(low, seq, fragIndex !== null, fragIndex ?? 0);
 }
 
 export function isData(m: Located): m is Located<DataMessage> {

@@ -15,8 +15,11 @@ function hex2(v: number): string {
   return (v & 0xff).toString(16).padStart(2, '0').toUpperCase();
 }
 
-/** "game 0x20 seq 3 (high)", "type 0x00 seq 1 (low)", "ACK 4 (high, fragment 1)": one message in brief. */
-export function describeMessage(m: Located): string {
+/**
+ * "game 0x20 seq 3 (high)", "type 0x00 seq 1 (low)", "ACK 4 (high, fragment 1)": one message in brief, for
+ * evidence (the codec's describeMessage is the full form `bcsim decode` prints, flags and sizes included).
+ */
+export function messageInBrief(m: Located): string {
   if (m.type === TYPE_ACK)
     return `ACK ${m.seq} (${ackFlagsLowType(m.flags) ? 'low' : 'high'}${m.fragIndex === null ? '' : `, fragment ${m.fragIndex}`})`;
   const what = m.type === TYPE_GAME ? `game 0x${hex2(m.payload[0] ?? 0)}` : `type 0x${hex2(m.type)}`;
@@ -29,7 +32,7 @@ const DESCRIBED_MESSAGES = 8;
 /** What a datagram of the server held, message by message (the first few). */
 export function describeArrival(arrival: Arrival): string {
   if (arrival.messages === null) return `undecodable (${arrival.error})`;
-  const shown = arrival.messages.slice(0, DESCRIBED_MESSAGES).map(describeMessage).join('; ');
+  const shown = arrival.messages.slice(0, DESCRIBED_MESSAGES).map(messageInBrief).join('; ');
   const more = arrival.messages.length - DESCRIBED_MESSAGES;
   return more > 0 ? `${shown}; … ${more} more` : shown;
 }

@@ -20,15 +20,15 @@ import {
   roundLabel,
 } from '../../model/traffic/index.js';
 import type { ChecksumManifest, ChecksumRequest } from '../../model/traffic/index.js';
-import { keepalivePayload } from '../../model/transport/index.js';
+import { DEFAULT_PARAMS, keepalivePayload } from '../../model/transport/index.js';
 import type { ConformClient, ServerMessage } from './client.js';
 import { isData, opcodeOf } from './client.js';
 import { bootsUs, describeEnd, refusalLine } from './session-end.js';
 import type { Refusal } from './session-end.js';
 import type { FaultKind } from './faults.js';
 
-/** Payload bytes per fragment: the stock default (docs/sources.md 6). */
-export const FRAGMENT_CHUNK_BYTES = 405;
+/** Payload bytes per fragment: the transport's stock default (docs/sources.md 6). */
+export const FRAGMENT_CHUNK_BYTES = DEFAULT_PARAMS.fragmentChunkBytes;
 /** NewPlayerInGame as clients send it: the opcode and a bit-packed boolean. */
 const NEW_PLAYER_IN_GAME = Uint8Array.of(Opcode.NewPlayerInGame, 0x20);
 /** The player name of every conform client: five letters, so the keepalive is the captured 22 bytes. */

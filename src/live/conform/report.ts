@@ -2,10 +2,8 @@
 // each FAIL, the reason under each NOT EXERCISED, and the command that re-runs
 // each case; or the bcsim.conform/1 JSON; or JUnit for CI.
 import { deviationCountsText } from '../../core/codec/index.js';
-import { junitDocument } from '../../analysis/report/index.js';
-import type { JunitCase } from '../../analysis/report/index.js';
 import type { ConformReport } from './campaign.js';
-import type { CaseStatus } from './case-types.js';
+import { STATUS_WORD, countsLine, verdictJunitCase, verdictJunitXml } from '../verdict.js';
 import { refusalLine } from './session-end.js';
 import { unreadableLine } from '../unreadable.js';
 
@@ -14,7 +12,6 @@ const TEXT_EVIDENCE = 6;
 /** Hex bytes quoted per evidence line in text. */
 const TEXT_HEX_BYTES = 48;
 
-const LABEL: Record<CaseStatus, string> = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' };
 const HEX_LABEL = { server: "server's datagram", us: 'our datagram' } as const;
 
 /** The campaign's result as a CI job sees it: its exit, and the line said first. */
@@ -81,7 +78,7 @@ export function renderConformText(report: ConformReport, outcome: ConformOutcome
   );
   const width = Math.max(...report.cases.map((c) => c.id.length));
   for (const c of report.cases) {
-    lines.push(`${LABEL[c.status].padEnd(13)} ${c.id.padEnd(width)}  ${c.summary}`);
+    lines.push(`${STATUS_WORD[c.status].padEnd(13)} ${c.id.padEnd(width)}  ${c.summary}`);
     if (c.status === 'pass') continue;
     if (c.explainedBy !== null) lines.push(`      follows from: ${c.explainedBy} (above)`);
     for (const e of c.evidence.slice(0, TEXT_EVIDENCE)) {
@@ -99,9 +96,8 @@ export function renderConformText(report: ConformReport, outcome: ConformOutcome
     );
   }
   lines.push(...wireLines(report));
-  lines.push(
-    `conform: ${report.counts.pass} passed, ${report.counts.fail} failed, ${report.counts.notExercised} not exercised (${report.cases.length} cases)`,
-  );
+  const { pass: passed, fail: failed, notExercised } = report.counts;
+  lines.push(`conform: ${countsLine({ passed, failed, notExercised }, report.cases.length, 'case')}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -135,25 +131,27 @@ export const CONFORM_SUITE = 'bcsim conform';
  * reason (a failure with --require-exercised).
  */
 export function conformJunitXml(report: ConformReport, requireExercised = false): string {
-  const cases: JunitCase[] = report.cases.map((c) => ({
-    classname: `${CONFORM_SUITE} ${report.server}`,
-    name: `${c.id}: ${c.title}`,
-    status: c.status === 'pass' ? 'pass' : c.status === 'fail' || requireExercised ? 'fail' : 'skipped',
-    ...(c.status === 'pass' ? {} : { message: c.status === 'fail' ? c.summary : `not exercised: ${c.summary}` }),
-    ...(c.status === 'fail'
-      ? {
-          detail: [
-            ...c.evidence.map(
-              (e) =>
-                `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\n${HEX_LABEL[e.from ?? 'us']}: ${e.hex}` : ''}`,
-            ),
-            `re-run: ${c.repro}`,
-          ].join('\n'),
-        }
-      : {}),
-  }));
-  const said = wireLines(report);
-  return junitDocument(CONFORM_SUITE, [
-    { name: CONFORM_SUITE, cases, ...(said.length === 0 ? {} : { systemErr: said.join('\n') }) },
-  ]);
+  const cases = report.cases.map((c) => {
+    const failure =
+      c.status === 'fail'
+        ? {
+            message: c.summary,
+            detail: [
+              ...c.evidence.map(
+                (e) =>
+                  `${e.timeS === null ? '' : `t=${e.timeS.toFixed(3)} s `}[${e.session}] ${e.detail}${e.hex ? `\n${HEX_LABEL[e.from ?? 'us']}: ${e.hex}` : ''}`,
+              ),
+              `re-run: ${c.repro}`,
+            ].join('\n'),
+          }
+        : undefined;
+    const required = c.status === 'not-exercised' && requireExercised;
+    return verdictJunitCase(`${CONFORM_SUITE} ${report.server}`, {
+      name: `${c.id}: ${c.title}`,
+      status: required ? 'fail' : c.status,
+      ...(failure === undefined ? {} : { failure }),
+      ...(c.status === 'not-exercised' ? { reason: c.summary } : {}),
+    });
+  });
+  return verdictJunitXml(CONFORM_SUITE, cases, wireLines(report));
 }

@@ -15,7 +15,8 @@ import { RetransmitIntervalJudge, StopsAfterAckJudge } from './retransmits.js';
 import { KEY_REUSE_GAP_MS, ruleName, ruleTitle } from './rules.js';
 import type { ConformanceRule, RuleKind } from './rules.js';
 import { SILENT_COUNTERPART_REASON, countVerdicts, verdictOf } from './verdict.js';
-import type { ConformanceCounts, RuleStatus } from './verdict.js';
+import type { ConformanceCounts } from './verdict.js';
+import type { VerdictStatus } from '../verdict.js';
 
 /** One rule's verdict (the per-rule result the CLI prints, writes as JUnit and puts in its JSON). */
 export interface ConformanceResult {
@@ -24,7 +25,7 @@ export interface ConformanceResult {
   readonly name: string;
   readonly title: string;
   /** pass: it checked cases and none broke it; fail: one did; not-exercised: it checked nothing. */
-  readonly status: RuleStatus;
+  readonly status: VerdictStatus;
   /** True only for status "pass": a rule that checked nothing never counts as passed. */
   readonly passed: boolean;
   /** Why the rule checked nothing (status not-exercised, or a failure made of it by requireExercised). */

@@ -3,6 +3,7 @@ export {
   DEFAULT_CONFORMANCE_RULES,
   KEY_REUSE_GAP_MS,
   MAX_RULES,
+  RULE_CATALOGUE,
   RULE_KINDS,
   RULE_NOTES,
   ruleName,
@@ -15,6 +16,7 @@ export type {
   FragmentAcksRule,
   NoRepeatedProcessingRule,
   RetransmitIntervalRule,
+  RuleEntry,
   RuleKind,
   StopsAfterAckRule,
 } from './rules.js';
@@ -31,7 +33,7 @@ export { MAX_EVIDENCE, MAX_HEX_BYTES, MAX_TRACKED_KEYS } from './judge.js';
 export type { Evidence } from './judge.js';
 export { REQUEST_PAIRS } from './replies.js';
 export type { RequestPair } from './replies.js';
-export { STATUS_WORD, TEXT_EVIDENCE_LINES, evidenceLines, renderConformanceText, ruleLine } from './report.js';
+export { TEXT_EVIDENCE_LINES, evidenceLines, renderConformanceText, ruleLine } from './report.js';
 export { JUNIT_SUITE_NAME, conformanceJunitCase, conformanceJunitXml, writeConformanceJunit } from './junit.js';
 export {
   SILENT_COUNTERPART_REASON,
@@ -42,7 +44,7 @@ export {
   requireExercised,
   ruleStatus,
 } from './verdict.js';
-export type { ConformanceCounts, RuleStatus } from './verdict.js';
+export type { ConformanceCounts } from './verdict.js';
 
 // Names the peer command uses.
 export { DEFAULT_CONFORMANCE_RULES as DEFAULT_RULES } from './rules.js';

@@ -1,39 +1,33 @@
 // JUnit XML of the conformance rules, for a reimplementer's CI (`bcsim peer …
 // --expect rules.json --junit out.xml`): one test suite, one test case per
-// rule; a failure carries its evidence, a rule that checked nothing is
-// skipped with its reason. The document is the shared writer's
-// (src/analysis/report/junit.ts), so the same wire log gives the same bytes.
-import { junitDocument, writeJunitDocument } from '../../analysis/report/index.js';
+// rule, written by live mode's one verdict writer (../verdict.ts), the same as
+// conform's cases; so the same wire log gives the same bytes.
+import { writeJunitDocument } from '../../analysis/report/index.js';
 import type { JunitCase } from '../../analysis/report/index.js';
+import { verdictJunitCase, verdictJunitXml } from '../verdict.js';
 import type { ConformanceResult } from './evaluate.js';
 import { evidenceLines } from './report.js';
-import { failedUnexercised, notExercisedMessage } from './verdict.js';
+import { notExercisedMessage } from './verdict.js';
 
 export const JUNIT_SUITE_NAME = 'bcsim peer conformance';
 
 /** One rule as a JUnit case: pass, fail (with its evidence) or skipped (not exercised, with the reason). */
 export function conformanceJunitCase(rule: ConformanceResult, classname: string): JunitCase {
-  const name = `${rule.name}: ${rule.title}`;
-  switch (rule.status) {
-    case 'pass':
-      return { classname, name, status: 'pass' };
-    case 'not-exercised':
-      return { classname, name, status: 'skipped', message: notExercisedMessage(rule.reason ?? '') };
-    case 'fail': {
-      if (failedUnexercised(rule))
-        return {
-          classname,
-          name,
-          status: 'fail',
-          message: `not exercised, and required to be: ${notExercisedMessage(rule.reason ?? '')}`,
-        };
-      const message = `${rule.violations} violation${rule.violations === 1 ? '' : 's'} in ${rule.checked} checked`;
-      const body = rule.evidence.flatMap((e) => evidenceLines(e, '')).join('\n');
-      const more =
-        rule.violations > rule.evidence.length ? `\n… and ${rule.violations - rule.evidence.length} more` : '';
-      return { classname, name, status: 'fail', message, detail: body + more };
-    }
-  }
+  const failure =
+    rule.status === 'fail' && rule.violations > 0
+      ? {
+          message: `${rule.violations} violation${rule.violations === 1 ? '' : 's'} in ${rule.checked} checked`,
+          detail:
+            rule.evidence.flatMap((e) => evidenceLines(e, '')).join('\n') +
+            (rule.violations > rule.evidence.length ? `\n… and ${rule.violations - rule.evidence.length} more` : ''),
+        }
+      : undefined;
+  return verdictJunitCase(classname, {
+    name: `${rule.name}: ${rule.title}`,
+    status: rule.status,
+    ...(failure === undefined ? {} : { failure }),
+    ...(rule.reason === undefined ? {} : { reason: notExercisedMessage(rule.reason) }),
+  });
 }
 
 /** `classname` labels the run (e.g. "bcsim peer client live"); the suite is always JUNIT_SUITE_NAME. */
@@ -41,9 +35,10 @@ export function conformanceJunitXml(
   results: readonly ConformanceResult[],
   classname: string = JUNIT_SUITE_NAME,
 ): string {
-  return junitDocument(JUNIT_SUITE_NAME, [
-    { name: JUNIT_SUITE_NAME, cases: results.map((r) => conformanceJunitCase(r, classname)) },
-  ]);
+  return verdictJunitXml(
+    JUNIT_SUITE_NAME,
+    results.map((r) => conformanceJunitCase(r, classname)),
+  );
 }
 
 /** Writes the XML atomically (temporary and rename in the file's folder). */

@@ -4,15 +4,13 @@
 import type { Evidence } from './judge.js';
 import type { ConformanceEvaluation, ConformanceResult } from './evaluate.js';
 import { countVerdicts, countsText, failedUnexercised, keepaliveRepeatsText, notExercisedMessage } from './verdict.js';
+import { STATUS_WORD } from '../verdict.js';
 
 /** Datagram bytes quoted per evidence line in text (the JSON and JUnit keep up to MAX_HEX_BYTES). */
 const TEXT_HEX_BYTES = 48;
 
 /** Evidence lines shown per failing rule (the result keeps up to MAX_EVIDENCE). */
 export const TEXT_EVIDENCE_LINES = 5;
-
-/** What the text calls each status. */
-export const STATUS_WORD = { pass: 'PASS', fail: 'FAIL', 'not-exercised': 'NOT EXERCISED' } as const;
 
 /** "PASS ack-within: Every … (checked 12, violations 0)"; "NOT EXERCISED fragment-acks: Every … (checked 0 events: we sent no fragments)". */
 export function ruleLine(result: ConformanceResult): string {

@@ -2,6 +2,7 @@
 // their shapes (checked with zod, strict like the scenario schema),
 // the default set and the one-sentence title of each.
 import * as z from 'zod';
+import type { PlantedBug } from '../../model/transport/index.js';
 
 export const RULE_KINDS = [
   'fragment-acks',
@@ -94,6 +95,28 @@ export const DEFAULT_CONFORMANCE_RULES: readonly ConformanceRule[] = [
   { rule: 'retransmit-interval', minMs: 200, maxMs: 3000 },
   { rule: 'stops-after-ack', graceMs: 1000 },
 ];
+
+/** A rule kind as data, as a conform case is: its windows (its fields in ms) and the planted bugs that fail it. */
+export interface RuleEntry {
+  readonly windows: readonly string[];
+  /** Planted bugs of `bcsim peer server` (switches.ts PlantedBug) that fail it against bcsim's fixed client. */
+  readonly plantedBugs: readonly PlantedBug[];
+}
+
+/**
+ * Every rule kind; the claim is `ruleTitle`. `fragment-acks` is also a conform
+ * case, failed by the same planted bug. The other rules judge what a fixed
+ * client on clean loopback rarely provokes (re-sends, repeated ACK entries), so
+ * no planted bug is declared to fail them.
+ */
+export const RULE_CATALOGUE: Readonly<Record<RuleKind, RuleEntry>> = {
+  'fragment-acks': { windows: ['withinMs'], plantedBugs: ['fragment-ack-index-zero'] },
+  'ack-within': { windows: ['ms'], plantedBugs: [] },
+  'ack-sends-max': { windows: [], plantedBugs: [] },
+  'no-repeated-processing': { windows: [], plantedBugs: [] },
+  'retransmit-interval': { windows: ['minMs', 'maxMs'], plantedBugs: [] },
+  'stops-after-ack': { windows: ['graceMs'], plantedBugs: [] },
+};
 
 /** The name a rule is reported under: its own, or its kind. */
 export function ruleName(rule: ConformanceRule): string {

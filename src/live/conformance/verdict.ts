@@ -7,8 +7,8 @@
 import { REQUEST_PAIRS } from './replies.js';
 import type { ConformanceRule } from './rules.js';
 import type { Tally } from './judge.js';
-
-export type RuleStatus = 'pass' | 'fail' | 'not-exercised';
+import { countStatuses, countsLine } from '../verdict.js';
+import type { VerdictStatus } from '../verdict.js';
 
 /** The closing counts: `conformance: 4 passed, 1 failed, 2 not exercised (7 rules)`. */
 export interface ConformanceCounts {
@@ -22,20 +22,18 @@ export interface ConformanceCounts {
 export const SILENT_COUNTERPART_REASON = 'the counterpart sent no datagram';
 
 /** A violation fails the rule; otherwise it passed if it checked anything. */
-export function ruleStatus(checked: number, violations: number): RuleStatus {
+export function ruleStatus(checked: number, violations: number): VerdictStatus {
   if (violations > 0) return 'fail';
   return checked > 0 ? 'pass' : 'not-exercised';
 }
 
-export function countVerdicts(results: readonly { readonly status: RuleStatus }[]): ConformanceCounts {
-  const of = (status: RuleStatus) => results.filter((r) => r.status === status).length;
-  return { rules: results.length, passed: of('pass'), failed: of('fail'), notExercised: of('not-exercised') };
+export function countVerdicts(results: readonly { readonly status: VerdictStatus }[]): ConformanceCounts {
+  return { rules: results.length, ...countStatuses(results) };
 }
 
 /** "4 passed, 1 failed, 2 not exercised (7 rules)". */
 export function countsText(counts: ConformanceCounts, more = ''): string {
-  const rules = `${counts.rules} rule${counts.rules === 1 ? '' : 's'}`;
-  return `${counts.passed} passed, ${counts.failed} failed, ${counts.notExercised} not exercised (${rules}${more})`;
+  return countsLine(counts, counts.rules, 'rule', more);
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -96,7 +94,7 @@ function keepalivesAside(rule: ConformanceRule, tally: Tally): string {
 export function verdictOf(
   rule: ConformanceRule,
   tally: Tally,
-): { status: RuleStatus; passed: boolean; reason?: string } {
+): { status: VerdictStatus; passed: boolean; reason?: string } {
   const status = ruleStatus(tally.checked, tally.violations);
   if (status !== 'not-exercised') return { status, passed: status === 'pass' };
   return { status, passed: false, reason: notExercisedReason(rule, tally) };
@@ -112,7 +110,7 @@ export function notExercisedMessage(reason: string): string {
  * (`bcsim peer --require-exercised`): its reason stays, and the reports say it
  * failed because it checked nothing.
  */
-export function requireExercised<R extends { readonly status: RuleStatus; readonly passed: boolean }>(
+export function requireExercised<R extends { readonly status: VerdictStatus; readonly passed: boolean }>(
   results: readonly R[],
 ): R[] {
   return results.map((r) => (r.status === 'not-exercised' ? { ...r, status: 'fail', passed: false } : r));
@@ -120,7 +118,7 @@ export function requireExercised<R extends { readonly status: RuleStatus; readon
 
 /** A failure that is a required rule not exercised: no violation, and a reason. */
 export function failedUnexercised(result: {
-  readonly status: RuleStatus;
+  readonly status: VerdictStatus;
   readonly violations: number;
   readonly reason?: string;
 }): boolean {

@@ -6,7 +6,7 @@
 // pass 1 may send, `stale` what only pass 2 may reach. Dead-zone entries are
 // never walked while the gate is shut, so a huge stuck outbox costs nothing per
 // update; the modelled linear-scan cost is counted through a PositionIndex.
-import { TYPE_ACK, ackBytes, ackFlagsOf, packKeyOf } from '../../core/codec/index.js';
+import { ackBytes, ackOfKey, packKeyOf } from '../../core/codec/index.js';
 import type { AckMessage } from '../../core/codec/index.js';
 import { micros, minUs, msToUs } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
@@ -164,12 +164,7 @@ export class AckOutbox {
       return comparisons;
     }
     const wireFragment = fragment && !this.wireDropsFragmentFlag;
-    const wire: AckMessage = {
-      type: TYPE_ACK,
-      seq,
-      flags: ackFlagsOf(low, wireFragment),
-      fragIndex: wireFragment ? fragIndex : null,
-    };
+    const wire = ackOfKey(low, seq, wireFragment, fragIndex);
     if (this.nextOrder >= this.capacity) this.compact();
     const entry: AckEntry = {
       seq,

@@ -64,6 +64,7 @@ export type { EndCause, MessageRef } from './end-cause.js';
 export type { TransportHooks } from './hooks.js';
 export type { OutgoingMessage } from './outgoing.js';
 export { SendNote } from './datagram-builder.js';
+export { fragmentCount, fragmentSlice } from './send-helper.js';
 export { CORRUPT_UID } from './receive-channel.js';
 export type { Delivery } from './receive-channel.js';
 export { maxMessageAgeUs } from './retransmit-queue.js';

@@ -23,6 +23,16 @@ export function needsFragments(type: number, payloadBytes: number, fragmentChunk
   return type === TYPE_GAME && payloadBytes > fragmentChunkBytes;
 }
 
+/** How many fragments a payload is split into at this chunk size. */
+export function fragmentCount(payloadBytes: number, chunkBytes: number): number {
+  return Math.ceil(payloadBytes / chunkBytes);
+}
+
+/** Fragment `index`'s bytes: a view of the payload, the last one short. */
+export function fragmentSlice(payload: Uint8Array, chunkBytes: number, index: number): Uint8Array {
+  return payload.subarray(index * chunkBytes, Math.min(payload.length, (index + 1) * chunkBytes));
+}
+
 export class SendHelper {
   readonly firstSendQueue = new Fifo<OutgoingMessage>();
   /** A keepalive sent outside the queues (switch keepalive.path): it waits for room at a datagram's end. */
@@ -43,7 +53,7 @@ export class SendHelper {
   queue(type: DataType, payload: Uint8Array, requestedReliable: boolean, ordered: boolean, uid: number): boolean {
     const chunk = this.params.fragmentChunkBytes;
     const fragmentIt = needsFragments(type, payload.length, chunk);
-    const pieces = fragmentIt ? Math.ceil(payload.length / chunk) : 1;
+    const pieces = fragmentIt ? fragmentCount(payload.length, chunk) : 1;
     if (pieces > MAX_FRAGMENTS_PER_MESSAGE) return this.refuseAtLimit('unsendableRefused');
     if (this.firstSendQueue.length + pieces > this.params.firstSendQueueLimit)
       return this.refuseAtLimit('firstSendQueueFull');
@@ -62,7 +72,7 @@ export class SendHelper {
       );
     } else {
       for (let i = 0; i < pieces; i++) {
-        const slice = payload.subarray(i * chunk, Math.min(payload.length, (i + 1) * chunk));
+        const slice = fragmentSlice(payload, chunk, i);
         this.enqueue(newOutgoing(type, reliable, ordered, seq, slice, uid, i, i === 0 ? pieces : null));
       }
     }

@@ -89,6 +89,10 @@ export const retransmit: ConformCase = {
   id: 'retransmit',
   title:
     'An unACKed reliable message is re-sent within the documented interval, and the re-sends stop once it is ACKed.',
+  probe:
+    'We withhold the ACK of the round-1 request. Its first re-send must come 0.5–3.5 s later (2.0 s stock), and none may follow 1 s after our ACK.',
+  windows: ['resendWaitMs', 'resendMinMs', 'resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['slow-retransmit'],
   sessions: 1,
   probes: ['late-ack'],
   run: retransmitRun,
@@ -227,6 +231,13 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
 export const ackCategory: ConformCase = {
   id: 'ack-category',
   title: "An ACK of one category (low or high) never clears the other category's entry with the same seq.",
+  probe:
+    'The connect reply (low) and the round-0 request (high) share seq 0. We send a low-type ACK of seq 0 and withhold the high one, and the request must still be re-sent. Then the same, reversed, with the keepalive echo. A control shows the server re-sends at all.',
+  windows: ['resendWaitMs'],
+  plantedBugs: ['ack-ignores-category'],
+  alsoFailedBy: {
+    'stale-ack-clears-oldest': 'its stale low-type ACK clears the high-type request, which is what that case checks',
+  },
   sessions: 1,
   probes: ['cross-category-ack'],
   run: categoryRun,
@@ -323,6 +334,10 @@ export const fragmentAcks: ConformCase = {
   id: 'fragment-acks',
   title:
     'Each fragment ACK clears exactly its own fragment: the server ACKs each fragment it got, and only those, by seq and index.',
+  probe:
+    "We send the round-2 answer's fragments with one held back. Each fragment must get a 5-byte ACK naming its seq and index, and the held-back one only after it was sent.",
+  windows: ['ackWithinMs'],
+  plantedBugs: ['fragment-ack-index-zero'],
   sessions: 1,
   probes: [],
   run: fragmentAcksRun,

@@ -7,7 +7,7 @@ import { checksumAnswer, parseChecksumRequest, roundLabel } from '../../../model
 import type { CaseContext } from '../case-types.js';
 import type { ConformClient, ServerMessage } from '../client.js';
 import { isData } from '../client.js';
-import { describeMessage } from '../describe.js';
+import { messageInBrief } from '../describe.js';
 import { awaitRequest, sendGame } from '../join.js';
 import type { JoinProgress } from '../join.js';
 import { isAckOf } from '../session-end.js';
@@ -39,7 +39,7 @@ export async function waitCopy(
 }
 
 export function describe(m: ServerMessage): string {
-  return describeMessage(m.message);
+  return messageInBrief(m.message);
 }
 
 /**

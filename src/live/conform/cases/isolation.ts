@@ -104,6 +104,10 @@ export const peerIsolation: ConformCase = {
   id: 'peer-isolation',
   title:
     "A datagram from another address that names a player's slot changes nothing of that player's connection, and gets none of its messages.",
+  probe:
+    "A player leaves two requests unACKed. From another address, a datagram with that player's slot as peer id ACKs one of them and sends a Disconnect in its name. The request must still be re-sent (the other one is the control), the player must still be served, and nothing may go to the other address.",
+  windows: ['resendWaitMs', 'ackWithinMs'],
+  plantedBugs: ['peer-by-id'],
   sessions: 2,
   probes: ['forged-peer'],
   run: isolationRun,

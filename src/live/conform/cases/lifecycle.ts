@@ -10,7 +10,7 @@ import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds, seqLabel } from '../case-types.js';
 import type { ServerMessage } from '../client.js';
 import { isData, opcodeOf } from '../client.js';
-import { describeMessage } from '../describe.js';
+import { messageInBrief } from '../describe.js';
 import { join, joined, joinUntilRequest, keepaliveMessage, newProgress } from '../join.js';
 import { bootsUs, isBoot } from '../session-end.js';
 import { serverAckOf } from './processing.js';
@@ -146,7 +146,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
           silent.arrivals.at(-1) ?? null,
         ),
         ...told.map((m) =>
-          evidence(observer, `what the other client was told instead: ${describeMessage(m.message)}`, m),
+          evidence(observer, `what the other client was told instead: ${messageInBrief(m.message)}`, m),
         ),
       ],
     );
@@ -156,6 +156,10 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
 export const removal: ConformCase = {
   id: 'removal',
   title: 'A peer the server removes (protocol error, timeout) is sent a Boot first, and its queued ACKs are flushed.',
+  probe:
+    "Protocol error: an unreadable round-0xFF answer right after a keepalive. The Boot must come, with both messages ACKed. Timeout: one client falls silent while another watches; a Boot must name the silent client's slot, as the stock server's does.",
+  windows: ['ackWithinMs', 'peerTimeoutMs', 'timeoutGraceMs'],
+  plantedBugs: ['remove-without-boot'],
   sessions: 3,
   probes: ['bad-answer'],
   endsSessions: true,
@@ -206,6 +210,10 @@ async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
 export const disconnect: ConformCase = {
   id: 'disconnect',
   title: 'The Disconnect is ACKed, and the peer is removed within the documented time.',
+  probe:
+    'After the join, a Disconnect. Its ACK must come within 1 s, and the server must stop sending within 6 s (the stock server: ~4.16 s, measured).',
+  windows: ['ackWithinMs', 'removalMaxMs'],
+  plantedBugs: ['disconnect-ignored'],
   sessions: 1,
   probes: ['disconnect'],
   endsSessions: true,

@@ -134,6 +134,10 @@ export const duplicateProcessing: ConformCase = {
   id: 'duplicate-processing',
   title:
     'A reliable message re-sent because its ACK was lost is processed once: no second reply, no second state change.',
+  probe:
+    'The round-1 checksum answer is sent again with its seq 2 s later, as a stock client re-sends it. The server must ACK the duplicate, and must not send a second reply (a further checksum request, or a Boot).',
+  windows: ['stepMs'],
+  plantedBugs: ['no-duplicate-ack', 'no-duplicate-detection'],
   sessions: 1,
   probes: ['duplicate'],
   run: duplicateRun,
@@ -237,6 +241,10 @@ export const fragmentReassembly: ConformCase = {
   id: 'fragment-reassembly',
   title:
     'Fragments that arrive out of order, duplicated, or with one missing and then re-sent reassemble to exactly the original bytes.',
+  probe:
+    'Three sessions each send the round-0xFF answer in 100-byte fragments: shuffled, one fragment twice, or one held back 2 s. Every server parses this answer (the join cannot go on without it), so the server must go on to its settings.',
+  windows: ['stepMs'],
+  plantedBugs: ['reassembly-by-arrival-order'],
   sessions: FRAGMENT_FAULTS.length,
   probes: ['fragments-out-of-order', 'fragment-duplicated'],
   run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),

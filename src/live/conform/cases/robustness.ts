@@ -9,6 +9,7 @@ import {
   TYPE_DATA,
   TYPE_GAME,
   isLowType,
+  seqNext,
 } from '../../../core/codec/index.js';
 import type { DataMessage } from '../../../core/codec/index.js';
 import type { RandomStream } from '../../../core/engine/index.js';
@@ -175,6 +176,10 @@ function keepaliveSample(client: ConformClient): Uint8Array {
 export const garbage: ConformCase = {
   id: 'garbage',
   title: 'Garbage, truncated and oversize datagrams neither crash nor stall the server.',
+  probe:
+    '67 hostile datagrams in five groups: empty, truncated at every length, malformed headers, seeded random bytes, and 513 bytes to 65,000. A keepalive after each group must be ACKed. A server may Boot a peer that sends garbage (once), but a new client must then still join, and the rest goes through it.',
+  windows: ['ackWithinMs'],
+  plantedBugs: ['stall-on-oversize'],
   sessions: 2,
   probes: ['hostile'],
   // A server may Boot a peer that sends garbage: that removal is judged here, not blamed elsewhere.
@@ -237,6 +242,10 @@ async function fullDatagramRun(ctx: CaseContext): Promise<Verdict> {
 export const fullDatagram: ConformCase = {
   id: 'full-datagram',
   title: 'Every message of a full datagram is read: up to 255 messages in 512 bytes.',
+  probe:
+    'Two 512-byte datagrams of 102 and 85 reliable messages. Every message must be ACKed (up to 255 per datagram; stock datagrams were measured with up to 33).',
+  windows: ['ackWithinMs'],
+  plantedBugs: ['reads-32-messages'],
   sessions: 1,
   probes: ['full-datagram'],
   run: fullDatagramRun,
@@ -261,7 +270,7 @@ async function keepaliveRun(ctx: CaseContext): Promise<Verdict> {
     .serverMessages()
     .filter((m) => isData(m.message) && m.message.reliable && isLowType(m.message.type))
     .map((m) => (m.message as DataMessage).seq as number);
-  const expectedSeq = lowBefore.length === 0 ? 0 : (Math.max(...lowBefore) + 1) & 0xffff;
+  const expectedSeq = lowBefore.length === 0 ? 0 : seqNext(Math.max(...lowBefore));
   const keepalive = keepaliveMessage(client) as DataMessage;
   const sentAt = client.now;
   const bytes = client.send([keepalive], 'Keepalive', { fault: 'keepalive', proof: 'all' });
@@ -358,6 +367,10 @@ export const keepaliveEcho: ConformCase = {
   id: 'keepalive-echo',
   title:
     "The keepalive is ACKed and echoed in the stock form: a reliable, ordered type-0x00 identity message with the server's own seq.",
+  probe:
+    "Our 22-byte keepalive must be ACKed with `01 seq 00 02`. Its echo must be reliable and ordered (flags 0xC0), carry identity data, and use the server's own low seq rather than a replay of ours. It must not come again after our ACK. (The stock keepalive is the captured 22-byte message; the stock server echoes it.)",
+  windows: ['resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['no-keepalive-echo'],
   sessions: 1,
   probes: ['keepalive'],
   run: keepaliveRun,

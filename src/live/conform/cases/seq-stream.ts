@@ -3,7 +3,7 @@
 // the last one (a few may be skipped: messages of the server we do not see
 // here), across 255 -> 256 and across 65,535 -> 0; a copy of a message must not
 // come once our ACK of it has had time to arrive (the ACK did not match).
-import { seqDistance } from '../../../core/codec/index.js';
+import { seqDistance, seqNext } from '../../../core/codec/index.js';
 import { seconds } from '../case-types.js';
 import type { Arrival } from '../client.js';
 
@@ -76,14 +76,14 @@ export class SeqStream {
       const copy = identity !== null ? before.identity === identity : timeMs - before.firstMs >= this.resendMinMs;
       if (copy) return this.copy(seq, timeMs, arrival, before);
       this.fault = {
-        detail: `a new message of the server carried seq ${seq} (${this.category}), which it had used ${seconds(timeMs - before.firstMs)} before, right after seq ${last}: expected ${(last + 1) & 0xffff}${boundary(last)}`,
+        detail: `a new message of the server carried seq ${seq} (${this.category}), which it had used ${seconds(timeMs - before.firstMs)} before, right after seq ${last}: expected ${seqNext(last)}${boundary(last)}`,
         arrival,
         timeMs,
       };
       return;
     }
     this.fault = {
-      detail: `a new message of the server carried seq ${seq} (${this.category}) right after seq ${last}: expected ${(last + 1) & 0xffff}${boundary(last)}`,
+      detail: `a new message of the server carried seq ${seq} (${this.category}) right after seq ${last}: expected ${seqNext(last)}${boundary(last)}`,
       arrival,
       timeMs,
     };
@@ -109,7 +109,7 @@ export class SeqStream {
 
   private accept(seq: number, timeMs: number, identity: number | null): void {
     if (this.last !== null) {
-      for (let s = (this.last + 1) & 0xffff; s !== seq; s = (s + 1) & 0xffff) this.missing.add(s);
+      for (let s = seqNext(this.last); s !== seq; s = seqNext(s)) this.missing.add(s);
       if (this.last < 256 && seq >= 256) this.crossedByte = true;
       if (seq < this.last) {
         this.wraps++;

@@ -3,7 +3,7 @@
 // fragment by fragment until each is ACKed and not after; and the 5-byte fragment
 // ACKs that clear them, read in datagrams that hold other messages after them.
 // The long message is one of ours that the server relays (relay.ts).
-import { TYPE_ACK, MAX_DATAGRAM_BYTES, ackFlagsLowType, ackFlagsOf, isLowType } from '../../../core/codec/index.js';
+import { TYPE_ACK, MAX_DATAGRAM_BYTES, ackFlagsLowType, isLowType } from '../../../core/codec/index.js';
 import type { AckMessage, DataMessage, Located } from '../../../core/codec/index.js';
 import type { CaseContext, CaseEvidence, ConformCase, Verdict } from '../case-types.js';
 import { combine, evidence, fail, notExercised, pass, seconds } from '../case-types.js';
@@ -138,10 +138,6 @@ function copiesAfterAck(receiver: ConformClient, seq: number, ackedAt: ReadonlyM
     });
 }
 
-function fragmentAck(seq: number, index: number): AckMessage {
-  return { type: TYPE_ACK, seq, flags: ackFlagsOf(false, true), fragIndex: index };
-}
-
 /** Fragment 1 is left unACKed first: it alone must be re-sent. */
 const HELD_INDEX = 1;
 
@@ -169,7 +165,10 @@ async function serverFragmentsRun(ctx: CaseContext): Promise<Verdict> {
   const ackedAt = new Map<number, number>();
   for (const [i, m] of f.first) if (i !== HELD_INDEX) ackedAt.set(i, m.timeMs);
   const ackAt = receiver.now;
-  receiver.send([fragmentAck(f.seq, HELD_INDEX)], `ACK of fragment ${HELD_INDEX} of seq ${f.seq}, held back until now`);
+  receiver.send(
+    [ackMessage(f.seq, false, HELD_INDEX)],
+    `ACK of fragment ${HELD_INDEX} of seq ${f.seq}, held back until now`,
+  );
   ackedAt.set(HELD_INDEX, ackAt);
   await receiver.sleep(t.resendMaxMs + t.ackGraceMs);
   if (copy === null)
@@ -203,6 +202,10 @@ export const serverFragments: ConformCase = {
   id: 'server-fragments',
   title:
     'A message too long for one datagram is sent by the server as fragments of one seq that reassemble to it; each is re-sent until ACKed, and not after.',
+  probe:
+    'One player sends a 1,000-byte message that the server relays to the other. Its fragments must each fit 512 bytes and reassemble to our bytes; fragment 1, left unACKed, must be re-sent, and no fragment may come again after its 5-byte ACK.',
+  windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['fragment-sent-once'],
   sessions: 2,
   probes: ['long-relay'],
   // The server relays to every player: it runs with no other case's session open.
@@ -234,10 +237,10 @@ async function mixedRun(ctx: CaseContext): Promise<Verdict> {
   holding = false;
   const controlSeq = (control.message as DataMessage).seq as number;
   const acks: AckMessage[] = [];
-  if (f !== null) acks.push(fragmentAck(f.seq, 0));
+  if (f !== null) acks.push(ackMessage(f.seq, false, 0));
   acks.push(ackMessage(controlSeq, false));
-  if (f !== null) for (let i = f.count - 1; i >= 1; i--) acks.push(fragmentAck(f.seq, i));
-  acks.push(fragmentAck(controlSeq, 2), fragmentAck(controlSeq, 0));
+  if (f !== null) for (let i = f.count - 1; i >= 1; i--) acks.push(ackMessage(f.seq, false, i));
+  acks.push(ackMessage(controlSeq, false, 2), ackMessage(controlSeq, false, 0));
   const fragmentAcks = acks.filter((a) => a.fragIndex !== null).length;
   const witness = keepaliveMessage(receiver) as DataMessage;
   const at = receiver.now;
@@ -289,6 +292,10 @@ export const mixedFragmentAcks: ConformCase = {
   id: 'mixed-fragment-acks',
   title:
     '5-byte fragment ACKs mixed with other messages in one datagram are each read, and so is every message after them.',
+  probe:
+    "The receiving player ACKs the server's fragments in one datagram with a 4-byte ACK and stale fragment ACKs between them, and our keepalive last: it must be ACKed, and (when the server re-sends unACKed fragments) no fragment may come again. A server that sends no fragments is judged on the stale fragment ACKs alone.",
+  windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['fragment-ack-ends-datagram'],
   sessions: 2,
   probes: ['fragment-acks-mixed'],
   // The server relays to every player: it runs with no other case's session open.

@@ -182,6 +182,10 @@ export const serverSeqWrap: ConformCase = {
   id: 'server-seq-wrap',
   title:
     "The server's own sequence numbers go past 255 and past 65,535 in each category, and our ACKs keep matching its messages.",
+  probe:
+    "High: one player sends 65,600 messages that the server relays to the other. Low: one player's keepalives, each echoed. Each new message of the server must carry the next seq, across 255 → 256 and 65,535 → 0; a seq it skips must come later; none may keep coming after our ACK.",
+  windows: ['resendMinMs', 'ackGraceMs', 'wrapBudgetMs'],
+  plantedBugs: ['own-seq-low-byte'],
   sessions: 2,
   probes: ['relay-flood'],
   // Every player would get the relays: it runs with no other case's session open.

@@ -1,6 +1,6 @@
 // Duplicate, late and stale ACKs are harmless (transport-layer.md §4): an ACK
 // that matches nothing clears nothing and upsets nothing.
-import { TYPE_ACK } from '../../../core/codec/index.js';
+import { TYPE_ACK, seqNext } from '../../../core/codec/index.js';
 import type { DataMessage, Message } from '../../../core/codec/index.js';
 import { FINAL_ROUND, checksumAnswer, parseChecksumRequest } from '../../../model/traffic/index.js';
 import type { CaseContext, ConformCase, Verdict } from '../case-types.js';
@@ -21,7 +21,7 @@ function junkAcks(acked: readonly number[], connectSeq: number, nextHigh: number
   const out: Message[] = [];
   for (let i = 0; i < 3; i++) for (const seq of acked) out.push(ackMessage(seq, false));
   for (let i = 0; i < 3; i++) out.push(ackMessage(connectSeq, true));
-  for (let s = nextHigh; s < nextHigh + 8; s++) out.push(ackMessage(s & 0xffff, false));
+  for (let i = 0, s = nextHigh; i < 8; i++, s = seqNext(s)) out.push(ackMessage(s, false));
   for (const s of [30000, 32768, 65535]) out.push(ackMessage(s, false));
   return out;
 }
@@ -73,7 +73,7 @@ async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
     progress.connectReply !== null && isData(progress.connectReply.message)
       ? (progress.connectReply.message.seq ?? 0)
       : 0;
-  const junk = junkAcks(acked, connectSeq, (r2seq + 1) & 0xffff);
+  const junk = junkAcks(acked, connectSeq, seqNext(r2seq));
   const junkAt = client.now;
   const junkBytes = sendJunk(
     client,
@@ -126,6 +126,10 @@ async function staleAcksRun(ctx: CaseContext): Promise<Verdict> {
 export const staleAcks: ConformCase = {
   id: 'stale-acks',
   title: 'Duplicate, late and stale ACKs are harmless: they clear no other entry and upset nothing.',
+  probe:
+    'After a control re-send, 23 ACKs go out twice, 18 to a datagram: repeats, ACKs of seqs not yet sent, and far seqs. The next request, unACKed, must still be re-sent, and the join must go on.',
+  windows: ['resendWaitMs'],
+  plantedBugs: ['stale-ack-clears-oldest'],
   sessions: 1,
   probes: ['stale-acks'],
   run: staleAcksRun,

@@ -113,6 +113,10 @@ async function windowRun(ctx: CaseContext): Promise<Verdict> {
 export const retransmitWindow: ConformCase = {
   id: 'retransmit-window',
   title: `Every unACKed reliable message of the server is re-sent, however many are in flight: more than ${SMALL_QUEUE} at once.`,
+  probe:
+    'One player sends 40 messages that the server relays to the other, which leaves them all unACKed. Each message the server sent must be re-sent; after our ACKs all 40 must have come, and the re-sends must stop. A server that holds new messages back until ACKs come may; one that never has more than 16 in flight is NOT EXERCISED.',
+  windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
+  plantedBugs: ['retransmit-queue-16'],
   sessions: 2,
   probes: ['withheld-acks'],
   // The server relays to every player: it runs with no other case's session open.

@@ -275,6 +275,10 @@ function phaseVerdict(client: ConformClient, category: string, result: PhaseResu
 export const seqWrap: ConformCase = {
   id: 'seq-wrap',
   title: 'Sequence numbers wrap past 65,535 in each category without loss.',
+  probe:
+    'Harmless fillers carry our counter of each category round the circle, every one ACKed with its exact seq. Then a message the server must act on goes out with the wrapped seq: the round-1 answer (high), then a keepalive (low).',
+  windows: ['ackWithinMs', 'wrapBudgetMs'],
+  plantedBugs: ['ack-seq-low-byte'],
   sessions: 1,
   probes: ['wrapped-seq'],
   run: wrapRun,

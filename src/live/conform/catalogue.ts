@@ -1,0 +1,52 @@
+// The cases as data, read back: which cases a planted bug fails, and the two
+// tables of docs/conform.md (test/docs/conform-doc.test.ts holds the page to
+// them), so a case is described once, in its own declaration.
+import { msToSeconds } from '../../core/engine/index.js';
+import type { PlantedBug } from '../../model/transport/index.js';
+import { DEFAULT_TIMINGS } from './case-types.js';
+import type { ConformCase } from './case-types.js';
+import { CONFORM_CASES } from './cases/index.js';
+
+/** The cases a planted bug fails: those it exists for, then those it fails as a knock-on. */
+export function casesFailedBy(bug: PlantedBug, cases: readonly ConformCase[] = CONFORM_CASES): string[] {
+  const own = cases.filter((c) => c.plantedBugs.includes(bug));
+  const also = cases.filter((c) => c.alsoFailedBy?.[bug] !== undefined);
+  return [...own, ...also].map((c) => c.id);
+}
+
+const code = (s: string) => `\`${s}\``;
+
+/** "`resendMinMs` 0.5 s": a window with its default figure. */
+function windowText(name: ConformCase['windows'][number]): string {
+  return `${code(name)} ${msToSeconds(DEFAULT_TIMINGS[name])} s`;
+}
+
+/** docs/conform.md's case table: id, claim, how it is probed, and the windows it judges by. */
+export function caseTable(cases: readonly ConformCase[] = CONFORM_CASES): string {
+  const rows = cases.map(
+    (c) => `| ${code(c.id)} | ${c.title} | ${c.probe} | ${c.windows.map(windowText).join(', ') || '—'} |`,
+  );
+  return ['| case | the claim | how it is probed | windows (default) |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * docs/conform.md's planted-bug table, in case order: the bugs a case exists for
+ * (those failing the same cases share a row), with the cases each fails.
+ */
+export function plantedBugTable(cases: readonly ConformCase[] = CONFORM_CASES): string {
+  const rows: string[] = [];
+  for (const c of cases) {
+    const groups = new Map<string, PlantedBug[]>();
+    for (const bug of c.plantedBugs) {
+      const failed = casesFailedBy(bug, cases).join(',');
+      groups.set(failed, [...(groups.get(failed) ?? []), bug]);
+    }
+    for (const bugs of groups.values()) {
+      const knockOn = cases
+        .filter((o) => o.alsoFailedBy?.[bugs[0]] !== undefined)
+        .map((o) => `, and ${code(o.id)}: ${o.alsoFailedBy?.[bugs[0]]}`);
+      rows.push(`| ${bugs.map(code).join(', ')} | ${code(c.id)}${knockOn.join('')} |`);
+    }
+  }
+  return ['| planted bug | fails |', '|---|---|', ...rows].join('\n');
+}
