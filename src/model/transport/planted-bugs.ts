@@ -6,11 +6,11 @@
 import type { PlantedBug, RetransmitPolicy, TransportSwitches } from './switches.js';
 
 /** slow-retransmit re-sends at this multiple of the interval. */
-export const SLOW_RETRANSMIT_FACTOR = 4;
+const SLOW_RETRANSMIT_FACTOR = 4;
 /** reads-32-messages reads this many messages of a datagram. */
-export const PLANTED_MESSAGES_READ = 32;
+const PLANTED_MESSAGES_READ = 32;
 /** retransmit-queue-16 keeps this many messages for re-sending. */
-export const PLANTED_RETRANSMIT_SLOTS = 16;
+const PLANTED_RETRANSMIT_SLOTS = 16;
 
 /** The transport's hook points for planted bugs: plain fields, read as the transport runs (no call). */
 export interface PlantedFaults {
