@@ -5,7 +5,7 @@
 // either end sent is kept, decrypted, in a WireLog for the counterpart's
 // analysis and the conformance rules.
 import type { RemoteInfo } from 'node:dgram';
-import { GAMESPY_FIRST_BYTE, MAX_DATAGRAM_BYTES, TYPE_DATA, decrypt, encrypt } from '../../core/codec/index.js';
+import { GAMESPY_FIRST_BYTE, TYPE_DATA, decrypt, encrypt } from '../../core/codec/index.js';
 import type { DataType } from '../../core/codec/index.js';
 import { ONE_SECOND_US, RandomStreams, ZERO_US, addUs, micros, msToUs } from '../../core/engine/index.js';
 import type { Micros } from '../../core/engine/index.js';
@@ -34,7 +34,8 @@ import { OwnMessages } from './own-messages.js';
 import { RemoteBridge } from './remote-bridge.js';
 import { Places } from './places.js';
 import type { LiveConnection } from './places.js';
-import { cutAfterFragmentAck, ownSeqLowByte } from './planted-wire.js';
+import { livePlanted } from './planted-wire.js';
+import type { LivePlanted } from './planted-wire.js';
 import type { LivePeerOptions, StopReason } from './live-peer-options.js';
 export type { LivePeerOptions, StopReason } from './live-peer-options.js';
 
@@ -88,8 +89,8 @@ export class LivePeer {
   private readonly checksums: ChecksumCheck;
   /** A client's checksum requests not yet answered, by connection. */
   private readonly askedRounds: AskedRounds;
-  /** Planted stall-on-oversize (test-only): addresses whose datagrams are no longer read. */
-  private readonly stalled = new Set<string>();
+  /** The test-only planted bug's live hooks (planted-wire.ts), resolved here once; NO_LIVE_PLANTED in a real run. */
+  readonly planted: LivePlanted;
   private finished: ((reason: StopReason) => void) | null = null;
   readonly done: Promise<StopReason>;
   stopReason: StopReason | null = null;
@@ -100,6 +101,7 @@ export class LivePeer {
   constructor(private readonly options: LivePeerOptions) {
     this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
     this.log = new WireLog(options.wireLogBytes);
+    this.planted = livePlanted(options.switches);
     this.askedRounds = new AskedRounds(options.scenario.traffic.manifest);
     this.checksums = new ChecksumCheck(options.scenario.traffic.manifest, options.checksums, options.formOnlyRounds);
     this.done = new Promise((resolve) => (this.finished = resolve));
@@ -261,23 +263,19 @@ export class LivePeer {
     // A connection reads only its own client's datagrams (planted peer-by-id aside: it hijacks on purpose).
     if (
       this.host !== null &&
-      this.options.switches.plantedBug !== 'peer-by-id' &&
+      !this.planted.peerById &&
       (connection.address?.address !== rinfo.address || connection.address.port !== rinfo.port)
     )
       throw new Error(
         `live-peer: a datagram from ${key} reached connection ${connection.id} of ${connection.address === null ? 'no address' : formatHostPort(connection.address)}`,
       );
-    if (this.options.switches.plantedBug === 'stall-on-oversize') {
-      if (msg.length > MAX_DATAGRAM_BYTES) this.stalled.add(key);
-      if (this.stalled.has(key)) return;
-    }
+    if (this.planted.stalls(key, msg.length)) return;
     if (this.lost()) {
       this.wire.lostIn++;
       return;
     }
     this.wire.received++;
-    const bytes =
-      this.options.switches.plantedBug === 'fragment-ack-ends-datagram' ? cutAfterFragmentAck(read.bytes) : read.bytes;
+    const bytes = this.planted.read(read.bytes);
     const arrivedFromUs = this.clock.arrivedFromUs();
     const record: WireRecord = {
       timeUs: this.clock.now,
@@ -316,7 +314,7 @@ export class LivePeer {
       }
       return c;
     }
-    if (this.options.switches.plantedBug === 'peer-by-id' && !this.places.knows(key)) {
+    if (this.planted.peerById && !this.places.knows(key)) {
       const hijacked = this.places.byPeerId(plain[0]);
       if (hijacked !== null) return hijacked;
     }
@@ -335,7 +333,7 @@ export class LivePeer {
   private emit(connection: LiveConnection, given: Uint8Array): void {
     const to = connection.address;
     if (to === null) return;
-    const bytes = this.options.switches.plantedBug === 'own-seq-low-byte' ? ownSeqLowByte(given) : given;
+    const bytes = this.planted.send(given);
     // Scheduled time against the moment the datagram really leaves.
     this.sendLateness.record(this.clock.wallUs() - this.clock.now);
     if (this.lost()) {

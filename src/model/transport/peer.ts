@@ -28,6 +28,8 @@ import type { KeepaliveShape } from './keepalive.js';
 import { ACK_ENTRY_BYTES, dataMessageBytes } from './memory.js';
 import { goodbyeQueued } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
+import { plantedFaults } from './planted-bugs.js';
+import type { PlantedFaults } from './planted-bugs.js';
 import type { Delivery } from './receive-channel.js';
 import { Receiver } from './receiver.js';
 import { RetransmitQueue } from './retransmit-queue.js';
@@ -56,6 +58,8 @@ export class PeerTransport implements UpdateSteps {
   readonly intervalPeaks = new IntervalPeaks();
   readonly ackOutbox: AckOutbox;
   readonly retransmitQueue: RetransmitQueue;
+  /** The test-only planted bug's hooks (planted-bugs.ts), resolved here once; NO_PLANTED_FAULTS in a real run. */
+  readonly planted: PlantedFaults;
   /** Seq assignment, fragmentation and what waits for its first send (send-helper.ts). */
   private readonly sendHelper: SendHelper;
   /** The helper's queue, counters and slot, held here too: the update reads them without a hop. */
@@ -95,17 +99,26 @@ export class PeerTransport implements UpdateSteps {
     this.firstSendQueue = this.sendHelper.firstSendQueue;
     this.sendSeq = this.sendHelper.sendSeq;
     this.outOfBand = this.sendHelper.outOfBand;
+    this.planted = plantedFaults(switches);
     this.ackOutbox = new AckOutbox(switches, params, this.counters, this.intervalPeaks);
     const gaveUp = (message: OutgoingMessage, limit: GiveUpLimit | null): void => {
       if (limit !== null) this.gaveUpInUpdate ??= { limit, message };
       hooks.gaveUp(message.uid);
     };
-    this.retransmitQueue = new RetransmitQueue(switches, params, this.counters, { gaveUp }, this.intervalPeaks);
+    this.retransmitQueue = new RetransmitQueue(
+      switches,
+      params,
+      this.counters,
+      { gaveUp },
+      this.intervalPeaks,
+      this.planted,
+    );
     this.lifecycle = new ConnectionLifecycle(switches, params, (state) => hooks.stateChanged?.(state));
     this.onArrival = switches.receiveTiming === 'on-arrival';
     this.receiver = new Receiver({
       role,
       switches,
+      planted: this.planted,
       counters: this.counters,
       ackOutbox: this.ackOutbox,
       retransmitQueue: this.retransmitQueue,
@@ -234,7 +247,7 @@ export class PeerTransport implements UpdateSteps {
   kick(slot: number): void {
     const state = this.lifecycle.state;
     if (state !== 'open' && state !== 'draining') return;
-    const uid = this.switches.plantedBug === 'remove-without-boot' ? -1 : this.hooks.newUid(true, true);
+    const uid = this.planted.removeWithoutBoot ? -1 : this.hooks.newUid(true, true);
     const seq = this.sendSeq[1];
     if (uid < 0 || !this.sendHelper.queue(TYPE_BOOT, Uint8Array.of(slot), true, true, uid)) {
       if (uid >= 0) this.hooks.refused(uid);
@@ -429,7 +442,7 @@ export class PeerTransport implements UpdateSteps {
       this.role !== 'server' ||
       this.lifecycle.state !== 'open' ||
       !this.switches.keepalive.serverEcho ||
-      this.switches.plantedBug === 'no-keepalive-echo'
+      this.planted.skipKeepaliveEcho
     )
       return;
     const keepalive = this.switches.keepalive;

@@ -25,12 +25,14 @@ import { ReceiveChannel } from './receive-channel.js';
 import type { Delivery } from './receive-channel.js';
 import type { RetransmitQueue } from './retransmit-queue.js';
 import type { Role } from './roles.js';
-import { PLANTED_MESSAGES_READ } from './switches.js';
+import type { PlantedFaults } from './planted-bugs.js';
 import type { TransportSwitches } from './switches.js';
 
 export interface ReceiverParts {
   readonly role: Role;
   readonly switches: TransportSwitches;
+  /** The planted bug's hooks (planted-bugs.ts), resolved when the peer was built. */
+  readonly planted: PlantedFaults;
   readonly counters: PeerCounters;
   readonly ackOutbox: AckOutbox;
   readonly retransmitQueue: RetransmitQueue;
@@ -49,16 +51,8 @@ export class Receiver {
   private taken: Delivery[] = [];
   private readonly channels: [ReceiveChannel, ReceiveChannel];
   private readonly window: number | null;
-  /** Test-only planted bugs (switches.ts PlantedBug): each flag is one of them. */
-  private readonly skipDuplicateAck: boolean;
-  private readonly redeliverDuplicates: boolean;
-  private readonly ackAnyCategory: boolean;
-  private readonly staleAckClearsOldest: boolean;
-  private readonly ackFragmentsAsZero: boolean;
-  private readonly ackSeqLowByte: boolean;
-  private readonly ignoreDisconnect: boolean;
-  /** Messages read per datagram; past it the rest are skipped (planted reads-32-messages). */
-  private readonly messagesRead: number;
+  /** Test-only planted bugs' hooks (planted-bugs.ts); NO_PLANTED_FAULTS in a real run. */
+  private readonly planted: PlantedFaults;
   /** One header per message of the datagram being read, reused: ACKs and unreliable messages cost no object. */
   private readonly headers: MessageHeader[] = [];
   /** The update time readAll reads at, for receiveWaiting (made once, not per update). */
@@ -76,21 +70,13 @@ export class Receiver {
     this.connectToAckUs = ZERO_US;
     const take = (delivery: Delivery) => this.taken.push(delivery);
     const limitHit = () => parts.counters.receiveBufferLimitHits++;
-    const arrivalOrder = parts.switches.plantedBug === 'reassembly-by-arrival-order';
+    this.planted = parts.planted;
+    const arrivalOrder = parts.planted.reassemblyByArrivalOrder;
     this.channels = [
       new ReceiveChannel(false, take, limitHit, arrivalOrder),
       new ReceiveChannel(true, take, limitHit, arrivalOrder),
     ];
     this.window = parts.switches.sendWindow;
-    const planted = parts.switches.plantedBug;
-    this.skipDuplicateAck = planted === 'no-duplicate-ack';
-    this.redeliverDuplicates = planted === 'no-duplicate-detection';
-    this.ackAnyCategory = planted === 'ack-ignores-category';
-    this.staleAckClearsOldest = planted === 'stale-ack-clears-oldest';
-    this.ackFragmentsAsZero = planted === 'fragment-ack-index-zero';
-    this.ackSeqLowByte = planted === 'ack-seq-low-byte';
-    this.ignoreDisconnect = planted === 'disconnect-ignored';
-    this.messagesRead = planted === 'reads-32-messages' ? PLANTED_MESSAGES_READ : Number.POSITIVE_INFINITY;
   }
 
   /** Puts an arrived datagram on the socket; false when the socket buffer is full (counted). */
@@ -140,7 +126,7 @@ export class Receiver {
       return;
     }
     this.lastActivityUs = nowUs;
-    const count = Math.min(messageCountOf(bytes), this.messagesRead);
+    const count = Math.min(messageCountOf(bytes), this.planted.messagesRead);
     for (let i = 0; i < count; i++) this.receiveMessage(headers[i], bytes, uids, i, nowUs);
   }
 
@@ -160,14 +146,14 @@ export class Receiver {
         ackFlagsFragment(flags),
         header.fragIndex ?? 0,
       );
-      if (cleared === null && this.ackAnyCategory)
+      if (cleared === null && this.planted.ackAnyCategory)
         cleared = queue.onAck(
           !ackFlagsLowType(flags),
           header.seq as number,
           ackFlagsFragment(flags),
           header.fragIndex ?? 0,
         );
-      if (cleared === null && this.staleAckClearsOldest) cleared = queue.clearOldest();
+      if (cleared === null && this.planted.staleAckClearsOldest) cleared = queue.clearOldest();
       if (cleared) this.parts.hooks.acknowledged(cleared.uid);
       if (this.parts.hooks.ackProcessed)
         this.parts.hooks.ackProcessed(messageOf(bytes, header) as Located<AckMessage>, cleared, queue.lastAckOutcome);
@@ -206,23 +192,23 @@ export class Receiver {
     // dispatched, so no ACK entry exists for it; the connect reply answers it (join capture).
     const connect =
       this.parts.role === 'server' && message.type === TYPE_CONNECT_ACK && fromPeerId === PEER_ID_UNASSIGNED;
-    const unanswered = connect || (this.ignoreDisconnect && message.type === TYPE_DISCONNECT);
+    const unanswered = connect || (this.planted.ignoreDisconnect && message.type === TYPE_DISCONNECT);
     if (connect && switches.connectAck === 'after-reply' && this.connectToAck === null) {
       this.connectToAck = message.seq as number;
       this.connectToAckUs = nowUs;
     }
     // HandleReliableReceived runs for every reliable message, duplicates and fragments included.
-    if (!unanswered && !(this.skipDuplicateAck && channel.seen(message))) {
-      const seq = this.ackSeqLowByte ? (message.seq as number) & 0xff : (message.seq as number);
+    if (!unanswered && !(this.planted.skipDuplicateAck && channel.seen(message))) {
+      const seq = this.planted.ackSeqLowByte ? (message.seq as number) & 0xff : (message.seq as number);
       this.parts.ackOutbox.onReliableReceived(
         seq,
         low,
         message.fragment,
-        this.ackFragmentsAsZero ? 0 : (message.fragIndex ?? 0),
+        this.planted.ackFragmentsAsZero ? 0 : (message.fragIndex ?? 0),
         nowUs,
       );
     }
-    if (this.ignoreDisconnect && message.type === TYPE_DISCONNECT) return;
+    if (this.planted.ignoreDisconnect && message.type === TYPE_DISCONNECT) return;
     // first-wins: the held message stays; the newcomer was ACKed and is dropped.
     const outcome = conflict && switches.wrapReceive === 'first-wins' ? 'duplicate' : channel.accept(message, uid);
     if (this.window !== null && channel.bufferedMessages > this.window)
@@ -230,7 +216,7 @@ export class Receiver {
     if (outcome === 'invalid') c.invalidFragments++;
     if (outcome === 'duplicate') {
       c.duplicatesReceived++;
-      if (this.redeliverDuplicates && !message.fragment)
+      if (this.planted.redeliverDuplicates && !message.fragment)
         this.taken.push({
           type: message.type,
           low,

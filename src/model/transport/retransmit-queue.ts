@@ -23,7 +23,8 @@ import { cloneOutgoing } from './outgoing.js';
 import type { OutgoingMessage } from './outgoing.js';
 import { OutstandingSeqs } from './outstanding.js';
 import { seqDistance } from './seq.js';
-import { PLANTED_RETRANSMIT_SLOTS, SLOW_RETRANSMIT_FACTOR } from './switches.js';
+import { NO_PLANTED_FAULTS, plantedPolicy } from './planted-bugs.js';
+import type { PlantedFaults } from './planted-bugs.js';
 import type { RetransmitPolicy, TransportParams, TransportSwitches } from './switches.js';
 
 /** What the queue reports back to its owner. */
@@ -87,19 +88,16 @@ export class RetransmitQueue {
     private readonly events: RetransmitEvents,
     /** Raised beside the running maximum: the charts' per-second peaks (interval-peaks.ts). */
     private readonly peaks: IntervalPeaks = new IntervalPeaks(),
+    /** The planted bug's hooks (planted-bugs.ts), resolved when the peer was built. */
+    planted: PlantedFaults = NO_PLANTED_FAULTS,
   ) {
-    // Planted slow-retransmit (test-only): the same policy at SLOW_RETRANSMIT_FACTOR times the interval.
-    this.policy =
-      switches.plantedBug === 'slow-retransmit'
-        ? { ...switches.retransmit, baseMs: switches.retransmit.baseMs * SLOW_RETRANSMIT_FACTOR }
-        : switches.retransmit;
+    this.policy = plantedPolicy(switches.retransmit, planted);
     this.reentry = switches.fragmentAckCause === 'retransmit-reentry';
     this.sendAllWhenAnyDue = switches.fragmentAckCause === 'retransmit-all';
     this.rejectFragmentAcks = switches.fragmentAckCause === 'matcher-rejects-fragments';
     this.maxAgeUs = maxMessageAgeUs(switches, params);
-    this.plantedFragmentsOnce = switches.plantedBug === 'fragment-sent-once';
-    this.plantedSlots =
-      switches.plantedBug === 'retransmit-queue-16' ? PLANTED_RETRANSMIT_SLOTS : Number.POSITIVE_INFINITY;
+    this.plantedFragmentsOnce = planted.fragmentsSentOnce;
+    this.plantedSlots = planted.retransmitSlots;
     // One flag on the add path: a run without these planted bugs pays one boolean test per message.
     this.plantedSentOnce = this.plantedFragmentsOnce || this.plantedSlots !== Number.POSITIVE_INFINITY;
     this.window = switches.sendWindow;

@@ -88,7 +88,7 @@ export class ServerHost {
       throw new Error(`server-host: connection ${connection} ended without a slot`);
     let boots = 0;
     // Planted remove-without-boot (test-only): nobody is told.
-    if (this.peers[connection].switches.plantedBug === 'remove-without-boot') return;
+    if (this.peers[connection].planted.removeWithoutBoot) return;
     for (const other of this.accepted) {
       if (other !== connection && this.peers[other].sendBoot(slot)) boots++;
     }

@@ -48,34 +48,10 @@ export const CONNECT_ACKS: readonly TransportSwitches['connectAck'][] = SWITCHES
 
 /**
  * The planted bugs, for testing the test harnesses: the swarm and `bcsim conform`
- * must catch each. Never part of a preset. One per kind of fault a real
- * server was seen with, or that a conformance case claims to find:
- * - no-duplicate-ack: a reliable message seen before gets no ACK;
- * - no-duplicate-detection: a re-sent message is delivered again;
- * - reassembly-by-arrival-order: fragments are joined in the order they came, duplicates included;
- * - ack-ignores-category: an ACK clears the other category's entry when its own has none;
- * - slow-retransmit: unACKed messages are re-sent at 4x the interval;
- * - fragment-ack-index-zero: every fragment is ACKed as fragment 0;
- * - stale-ack-clears-oldest: an ACK that matches nothing clears the oldest entry;
- * - ack-seq-low-byte: ACKs carry only the low byte of the seq (a big-endian "seqHi" reading, docs/sources.md 30);
- * - reads-32-messages: only the first 32 messages of a datagram are read;
- * - remove-without-boot: a removed peer gets no Boot and its queued ACKs are not flushed;
- * - disconnect-ignored: a Disconnect is neither ACKed nor acted on;
- * - stall-on-oversize: after a datagram over 512 bytes, nothing more from that address is read (live);
- * - no-keepalive-echo: the server never echoes a keepalive;
- * - own-seq-low-byte: the server writes only the low byte of its own seqs, the high byte 0 (live);
- * - fragment-sent-once: a fragment is sent once and never re-sent;
- * - fragment-ack-ends-datagram: nothing after a fragment ACK in a datagram is read (live);
- * - retransmit-queue-16: the retransmit queue holds 16 messages; one sent while it is full is never re-sent;
- * - peer-by-id: a datagram from an address with no connection is read as the connection its peer id names (live).
+ * must catch each. Never part of a preset. What each does, and the transport hooks
+ * it sets, is one table in planted-bugs.ts.
  */
 export const PLANTED_BUGS: readonly PlantedBug[] = SWITCHES.plantedBug.values;
-/** slow-retransmit re-sends at this multiple of the interval. */
-export const SLOW_RETRANSMIT_FACTOR = 4;
-/** reads-32-messages reads this many messages of a datagram. */
-export const PLANTED_MESSAGES_READ = 32;
-/** retransmit-queue-16 keeps this many messages for re-sending. */
-export const PLANTED_RETRANSMIT_SLOTS = 16;
 
 /** Each declared switch's default in one preset. */
 function defaultsOf<F extends Record<string, SwitchDeclaration | SwitchGroup>>(
