@@ -74,3 +74,21 @@ const p = document.createElement('pre'); p.id = 'dash-probe'; p.textContent = JS
     expect(dashes['stock client']).not.toBe('none');
   });
 });
+
+describe("rtype-deaths' report.html (a scheme report)", () => {
+  it('says where lines coincide, and only there', () => {
+    const html = readFileSync('reports/rtype-deaths/report.html', 'utf8');
+    const figures = [...html.matchAll(/<figure class="chart" data-metric="[^"]+">(.*?)<\/figure>/gs)].map((m) => m[1]);
+    expect(figures.length).toBeGreaterThan(0);
+    let claimed = 0;
+    for (const body of figures) {
+      const points = [...body.matchAll(/<polyline points="([^"]*)"/g)].map((m) => m[1]);
+      const repeated = new Set(points).size < points.length;
+      const says = /<figcaption>Identical series, one line in alternating colours: /.test(body);
+      expect(says, body.slice(0, 80)).toBe(repeated);
+      if (says) claimed++;
+    }
+    // Its documented and repaired R-Type draw the same lines on some charts.
+    expect(claimed).toBeGreaterThan(0);
+  });
+});

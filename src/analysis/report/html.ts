@@ -2,19 +2,18 @@
 // network. One chart per metric, every mode on shared axes, phases shaded.
 import { usToSeconds } from '../../core/engine/index.js';
 import { METRICS } from '../../model/metrics/index.js';
-import type { Metric, MetricName } from '../../model/metrics/index.js';
-import type { Comparison, ComparedRun } from './compare.js';
-import { isMultiClient, worstConnection } from './connections.js';
+import type { Metric } from '../../model/metrics/index.js';
+import type { Comparison } from './compare.js';
+import { PHASE_STYLE, phaseSwatchCss } from './chart-palette.js';
+import { chartLegend, chartSeries, phaseBands, strokesNote } from './chart-series.js';
+import { isMultiClient } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
 import { escapeXml, textHtml } from './format.js';
 import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
 import { findings, headline, opening } from './narrative.js';
 import { settingsHtml } from './settings.js';
-import { markSameLines } from './same-lines.js';
-import { PHASE_FILL, renderChart } from './svg-chart.js';
-import type { ChartSeries, LegendEntry, PhaseBand } from './svg-chart.js';
-
-export const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+import { joinZoomHtml } from './join-zoom.js';
+import { renderChart } from './svg-chart.js';
 
 export const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
@@ -25,7 +24,7 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;paddin
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f3f3f3;padding:0 3px;border-radius:3px}
 svg .tick{font-size:11px;fill:#444}svg .axis{font-size:11px;fill:#333}svg .legend{font-size:11px;fill:#222}
 .settings td,.settings th{text-align:left}.wide{overflow-x:auto;max-width:100%}pre{background:#f6f8fa;border:1px solid #ddd;padding:8px;overflow-x:auto;font-size:12px}summary{cursor:pointer;color:#444}
-.better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}
+.better{color:#1a7f37}.worse{color:#b42318}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle;border:1px solid #bbb}
 `;
 
 export function reportHtml(comparison: Comparison): string {
@@ -33,19 +32,8 @@ export function reportHtml(comparison: Comparison): string {
   const phases = phaseBands(comparison, endS);
   const legend = chartLegend(comparison);
   const multi = isMultiClient(comparison);
-  const strokes = multi
-    ? 'solid = server total over its connections, dashed = the server’s side of the worst connection (the highest server-side ACK-outbox peak), dotted = that connection’s client'
-    : 'solid = server, dashed = client';
   const charts = METRICS.map((metric) => {
-    const { series, note } = markSameLines(
-      comparison.runs.map((run, i) => ({
-        label: run.spec.label,
-        series: multi
-          ? multiClientSeries(run, PALETTE[i % PALETTE.length], metric.name)
-          : oneClientSeries(run, PALETTE[i % PALETTE.length], metric.name),
-      })),
-      multi ? ['server total', 'server, worst connection', 'client, worst connection'] : ['server', 'client'],
-    );
+    const { series, note } = chartSeries(comparison, metric.name, (s) => s.points());
     const svg = renderChart({
       id: `chart-${metric.name}`,
       title: metric.title,
@@ -56,7 +44,7 @@ export function reportHtml(comparison: Comparison): string {
       legend,
     });
     return `<figure class="chart" data-metric="${metric.name}"><h3>${escapeXml(metric.title)}</h3>${svg}<figcaption>${escapeXml(
-      `${note === null ? '' : `${note}. `}${upperFirst(lineAndBand(metric))}; ${strokes}.`,
+      `${note === null ? '' : `${note}. `}${upperFirst(lineAndBand(metric))}; ${strokesNote(comparison)}.`,
     )}</figcaption></figure>`;
   });
   const head = comparison.runs.map((r) => `<th>${escapeXml(r.spec.label)}</th>`).join('');
@@ -76,8 +64,8 @@ export function reportHtml(comparison: Comparison): string {
       return `<tr><td>${escapeXml(row.label)}</td>${cells}</tr>`;
     })
     .join('\n');
-  const key = Object.entries(PHASE_FILL)
-    .map(([kind, color]) => `<span style="background:${color}"></span>${kind}`)
+  const key = Object.entries(PHASE_STYLE)
+    .map(([kind, style]) => `<span style="${phaseSwatchCss(style)}"></span>${kind}`)
     .join('');
   return `<!doctype html>
 <html lang="en">
@@ -114,7 +102,7 @@ ${rows}
 <p class="caption">${direction}; columns after the first are coloured against it.</p>
 </section>
 ${anomaliesHtml(comparison)}
-<section>
+${joinZoomHtml(comparison)}<section>
 <h2>Time series</h2>
 <p class="key">Phases: ${key}. Traffic: ${escapeXml(phaseLine(comparison))}.</p>
 ${multi ? `<p class="worst">${textHtml(worstConnectionsNote(comparison))}</p>\n` : ''}<div class="charts">
@@ -155,94 +143,4 @@ function lineAndBand(metric: Metric): string {
   if (most !== null)
     return `each second’s ratio, the line its mean over the bucket, the band from the lowest second to the highest value${most}`;
   return 'each second’s count, the line its mean over the bucket, the band from the lowest second to the highest';
-}
-
-/**
- * One legend entry per mode (its colour, a solid and a dashed sample) after a
- * key for the two strokes, rather than one per line: 7 modes make 9 entries,
- * not 14, and renderChart wraps them onto as many rows as they need.
- */
-function chartLegend(comparison: Comparison): LegendEntry[] {
-  if (isMultiClient(comparison)) {
-    return [
-      { label: 'server total', color: '#333', strokes: ['solid'] },
-      { label: 'server, worst connection', color: '#333', strokes: ['dashed'] },
-      { label: 'client, worst connection', color: '#333', strokes: ['dotted'] },
-      ...comparison.runs.map((run, i): LegendEntry => {
-        const worst = worstConnection(run);
-        return {
-          label: worst === null ? `${run.spec.label} (one client)` : `${run.spec.label} (worst: ${worst.label})`,
-          color: PALETTE[i % PALETTE.length],
-          strokes: ['solid', 'dashed', 'dotted'],
-        };
-      }),
-    ];
-  }
-  return [
-    { label: 'server', color: '#333', strokes: ['solid'] },
-    { label: 'client', color: '#333', strokes: ['dashed'] },
-    ...comparison.runs.map(
-      (run, i): LegendEntry => ({
-        label: run.spec.label,
-        color: PALETTE[i % PALETTE.length],
-        strokes: ['solid', 'dashed'],
-      }),
-    ),
-  ];
-}
-
-/** One client: the server solid, the client dashed. */
-function oneClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
-  return (['server', 'client'] as const).map((peer) => ({
-    label: `${run.spec.label} ${peer}`,
-    color,
-    dashed: peer === 'client',
-    points: run.recorded.series[peer][metric].points(),
-  }));
-}
-
-/**
- * Several clients: the server's total, then the worst connection's
- * two ends, e.g. "stock server, slot 3 (worst)". A column that ran one client
- * draws its only connection's two ends in the same strokes.
- */
-function multiClientSeries(run: ComparedRun, color: string, metric: MetricName): ChartSeries[] {
-  const label = run.spec.label;
-  const worst = worstConnection(run);
-  if (worst === null) {
-    return [
-      { label: `${label} server`, color, dashed: false, points: run.recorded.series.server[metric].points() },
-      {
-        label: `${label} client`,
-        color,
-        dashed: false,
-        dotted: true,
-        points: run.recorded.series.client[metric].points(),
-      },
-    ];
-  }
-  return [
-    { label: `${label} server total`, color, dashed: false, points: run.recorded.series.server[metric].points() },
-    {
-      label: `${label} server, ${worst.label} (worst)`,
-      color,
-      dashed: true,
-      points: worst.series.server[metric].points(),
-    },
-    {
-      label: `${label} client, ${worst.label} (worst)`,
-      color,
-      dashed: false,
-      dotted: true,
-      points: worst.series.client[metric].points(),
-    },
-  ];
-}
-
-function phaseBands(comparison: Comparison, endS: number): PhaseBand[] {
-  return comparison.phases.map((p, i) => ({
-    kind: p.kind,
-    startS: usToSeconds(p.startUs),
-    endS: i + 1 < comparison.phases.length ? usToSeconds(comparison.phases[i + 1].startUs) : endS,
-  }));
 }

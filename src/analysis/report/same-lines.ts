@@ -53,7 +53,8 @@ export function markSameLines(
       groups.set(key, [...(groups.get(key) ?? []), role]);
     });
   });
-  const notes = [...groups].map(([key, rs]) => `${key} (${listed(rs)})`);
+  // A chart with one line per run names no role.
+  const notes = [...groups].map(([key, rs]) => (rs.every((r) => r === '') ? key : `${key} (${listed(rs)})`));
   return {
     series: marked.flat(),
     note: notes.length === 0 ? null : `Identical series, one line in alternating colours: ${notes.join('; ')}`,

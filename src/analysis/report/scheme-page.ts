@@ -2,8 +2,10 @@
 // palette and SVG charts (html.ts, svg-chart.ts), one chart per series, every run
 // on shared axes. Self-contained: no scripts, nothing loaded.
 import type { Bucket } from '../../model/metrics/index.js';
+import { PALETTE } from './chart-palette.js';
 import { escapeXml, textHtml } from './format.js';
-import { PALETTE, STYLE } from './html.js';
+import { STYLE } from './html.js';
+import { markSameLines } from './same-lines.js';
 import { renderChart } from './svg-chart.js';
 import type { PhaseBand } from './svg-chart.js';
 
@@ -22,14 +24,20 @@ export interface SchemeChart {
   readonly timeAxis?: string;
 }
 
-/** `phases`: shaded spans of the time axis, each named on hover (default none). */
+/**
+ * `phases`: shaded spans of the time axis, each named on hover (default none).
+ * Lines that coincide are drawn interleaved and named in the caption (same-lines.ts).
+ */
 export function chartFigure(chart: SchemeChart, endS: number, phases: readonly PhaseBand[] = []): string {
-  const series = chart.lines.map((line, i) => ({
-    label: line.label,
-    color: PALETTE[i % PALETTE.length],
-    dashed: line.dashed ?? false,
-    points: line.points,
-  }));
+  const { series, note } = markSameLines(
+    chart.lines.map((line, i) => ({
+      label: line.label,
+      series: [
+        { label: line.label, color: PALETTE[i % PALETTE.length], dashed: line.dashed ?? false, points: line.points },
+      ],
+    })),
+    [''],
+  );
   const svg = renderChart({
     id: `chart-${chart.id}`,
     title: chart.title,
@@ -39,7 +47,7 @@ export function chartFigure(chart: SchemeChart, endS: number, phases: readonly P
     phases,
     ...(chart.timeAxis === undefined ? {} : { timeAxis: chart.timeAxis }),
   });
-  return `<figure class="chart" data-metric="${escapeXml(chart.id)}"><h3>${escapeXml(chart.title)}</h3>${svg}<figcaption>${escapeXml(chart.caption)}</figcaption></figure>`;
+  return `<figure class="chart" data-metric="${escapeXml(chart.id)}"><h3>${escapeXml(chart.title)}</h3>${svg}<figcaption>${escapeXml(`${note === null ? '' : `${note}. `}${chart.caption}`)}</figcaption></figure>`;
 }
 
 export interface SchemePage {

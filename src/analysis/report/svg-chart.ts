@@ -1,6 +1,9 @@
 // Inline SVG line charts for report.html: no scripts, no external resources.
-// Each series draws its bucket means as a line over a light min–max band.
+// Each series draws its bucket means as a line over a light min–max band, its
+// peak marked with its value (chart-marks.ts); phases are shaded grey (chart-palette.ts).
 import type { Bucket } from '../../model/metrics/index.js';
+import { peakMarks } from './chart-marks.js';
+import { hatchPattern, phaseStyle } from './chart-palette.js';
 import { escapeXml, fmt } from './format.js';
 
 export interface ChartSeries {
@@ -65,6 +68,8 @@ export interface ChartSpec {
   readonly legend?: readonly LegendEntry[];
   /** What the x axis counts; default simulated time (a soak's is the wall clock's). */
   readonly timeAxis?: string;
+  /** Draw each bucket as a flat step across its width (a zoom where each bucket is one second). */
+  readonly steps?: boolean;
 }
 
 /** Width of every chart's viewBox; the height grows with the legend's rows. */
@@ -116,16 +121,6 @@ export function layoutLegend(entries: readonly LegendEntry[]): { items: LegendIt
   }
   return { items, rows: items.length === 0 ? 0 : row + 1 };
 }
-/** Background of each traffic phase kind, in charts and in the HTML legend. */
-export const PHASE_FILL: Record<string, string> = {
-  combat: '#fdebd3',
-  lull: '#f3f0e0',
-  quiet: '#ececec',
-  lobby: '#eef2f7',
-  join: '#e8f5e9',
-  disconnect: '#f5e1e1',
-};
-
 export function renderChart(spec: ChartSpec): string {
   const legend = layoutLegend(
     spec.legend ?? spec.series.map((s) => ({ label: s.label, color: s.color, strokes: [strokeOf(s)] })),
@@ -140,7 +135,7 @@ export function renderChart(spec: ChartSpec): string {
   for (const s of spec.series) for (const p of s.points) yMax = Math.max(yMax, p.max);
   const yTicks = niceTicks(yMax);
   const yTop = yTicks[yTicks.length - 1] || 1;
-  const xUnit =
+  const xUnit: { div: number; name: 's' | 'min' | 'h' } =
     spec.endS <= 180
       ? { div: 1, name: 's' }
       : spec.endS <= 3 * 3600
@@ -155,13 +150,21 @@ export function renderChart(spec: ChartSpec): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${spec.id}-title">`,
   );
   parts.push(`<title id="${spec.id}-title">${escapeXml(spec.title)}</title>`);
+  const hatched = [...new Set(spec.phases.map((b) => b.kind))].filter((k) => phaseStyle(k).hatch !== null);
+  if (hatched.length > 0)
+    parts.push(
+      `<defs>${hatched.map((k) => hatchPattern(`${spec.id}-${k}`, phaseStyle(k).hatch as number)).join('')}</defs>`,
+    );
   for (const band of spec.phases) {
     const x0 = r1(x(band.startS));
     const x1 = r1(x(Math.min(band.endS, spec.endS)));
-    if (x1 > x0)
-      parts.push(
-        `<rect x="${x0}" y="${top}" width="${r1(x1 - x0)}" height="${plotH}" fill="${PHASE_FILL[band.kind] ?? '#f4f4f4'}"><title>${band.kind}</title></rect>`,
-      );
+    if (x1 <= x0) continue;
+    const style = phaseStyle(band.kind);
+    const at = `x="${x0}" y="${top}" width="${r1(x1 - x0)}" height="${plotH}"`;
+    parts.push(
+      `<rect class="phase" data-phase="${band.kind}" ${at} fill="${style.fill}"><title>${band.kind}</title></rect>`,
+    );
+    if (style.hatch !== null) parts.push(`<rect ${at} fill="url(#${spec.id}-${band.kind})"/>`);
   }
   for (const t of yTicks) {
     const yy = r1(y(t));
@@ -178,22 +181,31 @@ export function renderChart(spec: ChartSpec): string {
     `<text x="${M.left + plotW / 2}" y="${H - 4}" text-anchor="middle" class="axis">${spec.timeAxis ?? 'simulated time'} (${xUnit.name})</text>`,
   );
   parts.push(`<text x="${M.left}" y="${top - 7}" class="axis">${escapeXml(spec.unit)}</text>`);
+  // A bucket's vertices: its middle, or (steps) its two ends at the same height.
+  const at = (p: Bucket, v: number) =>
+    spec.steps
+      ? [`${r1(x(p.t))},${r1(y(v))}`, `${r1(x(Math.min(p.t + p.width, spec.endS)))},${r1(y(v))}`]
+      : [`${r1(x(p.t + p.width / 2))},${r1(y(v))}`];
   for (const s of spec.series) {
     if (s.points.length === 0) continue;
-    const mid = (p: Bucket) => p.t + p.width / 2;
-    const hasBand = s.points.some((p) => p.max > p.min);
+    // A repeated line's band is its first one's: drawn again in another colour, the two would mix to grey.
+    const repeat = s.interleave !== undefined && s.interleave.index > 0;
+    const hasBand = !repeat && s.points.some((p) => p.max > p.min);
     if (hasBand) {
-      const upper = s.points.map((p) => `${r1(x(mid(p)))},${r1(y(p.max))}`);
-      const lower = [...s.points].reverse().map((p) => `${r1(x(mid(p)))},${r1(y(p.min))}`);
+      const upper = s.points.flatMap((p) => at(p, p.max));
+      const lower = [...s.points].reverse().flatMap((p) => at(p, p.min).reverse());
       parts.push(
-        `<polygon points="${[...upper, ...lower].join(' ')}" fill="${s.color}" fill-opacity="0.12" stroke="none"/>`,
+        `<polygon points="${[...upper, ...lower].join(' ')}" fill="${s.color}" fill-opacity="0.15" stroke="none"/>`,
       );
     }
-    const line = s.points.map((p) => `${r1(x(mid(p)))},${r1(y(p.mean))}`).join(' ');
+    const line = s.points.flatMap((p) => at(p, p.mean)).join(' ');
     parts.push(
       `<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="1.6"${seriesDashes(s)}><title>${escapeXml(s.label)}</title></polyline>`,
     );
   }
+  parts.push(
+    ...peakMarks(spec.series, { left: M.left, right: W - M.right, top, bottom: top + plotH, x, y, unit: xUnit.name }),
+  );
   parts.push(`<rect x="${M.left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#555"/>`);
   // Legend: each item's estimated box is drawn as an invisible rect, so its
   // geometry can be checked on the SVG (every box inside the width, none overlapping).

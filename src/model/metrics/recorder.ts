@@ -146,7 +146,7 @@ interface ConnectionTrack {
 }
 
 /**
- * Memory: the totals cost 2 × METRICS × maxPoints buckets.
+ * Memory: the totals cost 2 × METRICS × (maxPoints + HEAD_SECONDS) buckets.
  * With more than one client the recorder also keeps every connection's two ends
  * at the same bounded resolution (clients × 2 × METRICS × maxPoints buckets:
  * 16 clients at 300 points ≈ 125k buckets, a few MB, whatever the run's length),
@@ -219,11 +219,18 @@ export class MetricsRecorder implements SessionObserver {
   }
 
   private track(): Track {
-    const ordered = METRICS.map(() => new Series(this.maxPoints));
+    const ordered = METRICS.map(() => new Series(this.maxPoints, 1, HEAD_SECONDS));
     const series = Object.fromEntries(METRICS.map((m, i) => [m.name, ordered[i]])) as PeerSeries;
     return { series, ordered, previous: new Float64Array(COUNTED.length), grew: new Float64Array(COUNTED.length) };
   }
 }
+
+/**
+ * The join's window: every series also keeps its first 60 samples (60 s at one
+ * a second, 60 × 2 × METRICS buckets a track), so a report can chart the join,
+ * where the stuck fragments are re-sent, at full resolution on a 4 h run.
+ */
+export const HEAD_SECONDS = 60;
 
 /** Memory grows in bytes: 1 KiB is about 13 stranded ACK entries. */
 const LEAK_RULES: Partial<Record<MetricName, LeakRule>> = { memoryBytes: { minGrowth: 1024, minRelativeGrowth: 0.2 } };
