@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
-import { makeChalk } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import { checksumResponsePayload } from '../../src/model/traffic/checksum.js';
 import { DEFAULT_MANIFEST, findRound } from '../../src/model/traffic/manifest.js';
 import type { ManifestRound } from '../../src/model/traffic/manifest.js';
@@ -82,7 +82,7 @@ describe("the client's checksum answers", () => {
   });
 
   it('the table lists them, a few files each', () => {
-    const text = renderCaptureAnalysis({ ...a, source: { ...a.source, file: 'x.pcap' } }, makeChalk(false, {}));
+    const text = renderCaptureAnalysis({ ...a, source: { ...a.source, file: 'x.pcap' } }, terminalStyle(false, {}));
     const from = text.indexOf('checksum answers the client sent');
     expect(from).toBeGreaterThan(0);
     const lines = text.slice(from).split('\n');

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
-import { makeChalk } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import {
   ack,
   CONNECT_PACKET,
@@ -56,7 +56,7 @@ describe('keepalive echoes', () => {
     expect(up.acks.forUnseenMessages).toBe(0);
     expect(up.acks.stale).toBe(0);
     expect(up.keepalives.type00).toBe(1);
-    expect(renderCaptureAnalysis(a, makeChalk(false, {}))).toMatch(
+    expect(renderCaptureAnalysis(a, terminalStyle(false, {}))).toMatch(
       /keepalive echoes \(seq re-used\)\s+│ 0 \(0\)\s+│ 17 \(16\)/,
     );
   });
@@ -97,7 +97,7 @@ describe('the server removes the client', () => {
       detail: 'a transport Boot, type 0x04, naming slot 2',
     });
     expect(c.endedS).toBe(6);
-    expect(renderCaptureAnalysis(a, makeChalk(false, {}))).toContain(
+    expect(renderCaptureAnalysis(a, terminalStyle(false, {}))).toContain(
       'the server removed the client at t=6.000 s (a transport Boot, type 0x04, naming slot 2)',
     );
   });
@@ -142,7 +142,7 @@ describe('the server removes the client', () => {
     // The server's estimate stops at its last datagram; its behaviour is single-pass (passed over by its own later datagrams).
     expect(c.ackOutbox.server.behaviour.rule).toBe('single-pass');
     expect(c.ackOutbox.server.defined?.untilS).toBeCloseTo(lastServerS, 6);
-    const text = renderCaptureAnalysis(a, makeChalk(false, {}));
+    const text = renderCaptureAnalysis(a, terminalStyle(false, {}));
     expect(text).toContain('the server removed the client at t=11.344 s (inferred: the server sent nothing more');
     expect(text).toMatch(
       /ACK keys sent 3 times, then silence\s+│ 0\s+│ 5 \(single-pass: not a dead zone\) \(\+5 silenced by the removal\)/,

@@ -11,7 +11,7 @@ import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
 import { sampleAt } from '../../src/analysis/capture/analyze-against.js';
-import { makeChalk } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import {
   ack,
   bc,
@@ -217,7 +217,7 @@ describe('connections', () => {
     const c = a.connections[0];
     expect(c.startSeen).toBe(false);
     expect(c.ackOutbox.server.defined).toBeNull();
-    const text = renderCaptureAnalysis(a, makeChalk(false, {}));
+    const text = renderCaptureAnalysis(a, terminalStyle(false, {}));
     expect(text).toContain('(lower bound)');
     expect(text).toContain(
       'S>C ACK behaviour: single-pass (fixed), freed at the 3rd send; ACK-outbox estimate not defined (the capture starts after the connection did): a lower bound',
@@ -276,7 +276,7 @@ describe('connections', () => {
     expect(cs[0].serverToClient.boots).toBe(1);
     expect(cs[1].endedS).toBe(30);
     expect(cs[0].endedS).toBeNull();
-    const text = renderCaptureAnalysis(result.analysis, makeChalk(false, {}));
+    const text = renderCaptureAnalysis(result.analysis, terminalStyle(false, {}));
     expect(text).toMatch(/│\s+│ C2>S\s+│ S>C2\s+│/);
     expect(text).toMatch(/│\s+│ C3>S\s+│ S>C3\s+│/);
   });
@@ -303,7 +303,9 @@ describe('connections', () => {
     const result = analyzeCapture(path);
     expect(result.ok && result.analysis.connections).toEqual([]);
     if (result.ok)
-      expect(renderCaptureAnalysis(result.analysis, makeChalk(false, {}))).toContain('no BC connection in the capture');
+      expect(renderCaptureAnalysis(result.analysis, terminalStyle(false, {}))).toContain(
+        'no BC connection in the capture',
+      );
     expect(concat([]).length).toBe(0);
   });
 });

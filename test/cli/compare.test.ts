@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeChalk } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import { REPORT_FILES } from '../../src/analysis/report/write.js';
 import { cli } from '../support/cli.js';
 import { withCpuMs } from '../support/cpu.js';
@@ -143,10 +143,10 @@ describe('compare --out-dir', () => {
 
 describe('colour', () => {
   it('is on for a TTY, off for NO_COLOR or a pipe, forced by FORCE_COLOR', () => {
-    expect(makeChalk(true, {}).green('x')).toBe('\x1b[32mx\x1b[39m');
-    expect(makeChalk(true, { NO_COLOR: '1' }).green('x')).toBe('x');
-    expect(makeChalk(false, {}).green('x')).toBe('x');
-    expect(makeChalk(false, { FORCE_COLOR: '1' }).green('x')).toBe('\x1b[32mx\x1b[39m');
+    expect(terminalStyle(true, {}).green('x')).toBe('\x1b[32mx\x1b[39m');
+    expect(terminalStyle(true, { NO_COLOR: '1' }).green('x')).toBe('x');
+    expect(terminalStyle(false, {}).green('x')).toBe('x');
+    expect(terminalStyle(false, { FORCE_COLOR: '1' }).green('x')).toBe('\x1b[32mx\x1b[39m');
   });
 });
 

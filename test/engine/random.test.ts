@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RandomStreams, namedStream } from '../../src/core/engine/random.js';
+import fc from 'fast-check';
 import seedrandom from 'seedrandom';
 import { exponential, normal, uniformInt } from '../../src/core/engine/distributions.js';
 
@@ -92,5 +93,20 @@ describe('namedStream steps alea itself', () => {
       const stream = namedStream(seed, name);
       for (let i = 0; i < 20_000; i++) expect(stream.next()).toBe(reference());
     }
+  });
+
+  it("is seeded as seedrandom.alea seeds, for any key (the seed hash is bcsim's own)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer(), fc.string({ unit: 'binary' })),
+        fc.string({ unit: 'binary' }),
+        (seed, name) => {
+          const reference = seedrandom.alea(`bcsim\u0000${String(seed)}\u0000${name}`);
+          const stream = namedStream(seed, name);
+          for (let i = 0; i < 8; i++) expect(stream.next()).toBe(reference());
+        },
+      ),
+      { seed: 20261206, numRuns: 2_000 },
+    );
   });
 });

@@ -2,7 +2,7 @@
 // coloured better or worse only when the figures it shows differ from the
 // first column's, and the verdict lines name latency when a column waits
 // longer than the first (lossy-link: fixed's low-type p99 2,232 ms against stock's 330 ms).
-import { Chalk } from 'chalk';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/analysis/report/compare.js';
 import { renderCompareTable } from '../../src/analysis/report/compare-table.js';
@@ -49,7 +49,7 @@ describe('cell colours', () => {
   });
 
   it('the terminal table alike', () => {
-    const table = renderCompareTable(comparison, new Chalk({ level: 1 }));
+    const table = renderCompareTable(comparison, terminalStyle(false, { FORCE_COLOR: '1' }));
     // Each row's value cells, as printed (colour codes removed), and whether the row is coloured.
     const rows = table
       .split('\n')

@@ -1,12 +1,12 @@
 // The closing lines of `reproduce fragment-ack` name causes, and one cause is
 // called `none` (no fragment is ever re-sent): an empty list must never read as that cause.
 import { describe, expect, it } from 'vitest';
-import { Chalk } from 'chalk';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import { renderFragmentAckReproduction } from '../../src/analysis/report/reproduce-table.js';
 import type { FragmentAckReproduction } from '../../src/analysis/reproduce/index.js';
 import { cli } from '../support/cli.js';
 
-const plain = new Chalk({ level: 0 });
+const plain = terminalStyle(false, {});
 
 describe('reproduce fragment-ack: the lines after the tables', () => {
   it('say in words when no cause is confused with the stock one, never "none."', async () => {

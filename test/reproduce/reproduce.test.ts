@@ -4,7 +4,7 @@ import { STOCK_READING } from '../../src/analysis/reproduce/readings.js';
 import { VERDICT_ALTERNATIVES } from '../../src/analysis/reproduce/alternatives.js';
 import { DEFAULT_PARAMS, QUEUED_RELIABLE_READINGS, resolveSwitches } from '../../src/model/transport/switches.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
-import { Chalk } from 'chalk';
+import { terminalStyle } from '../../src/analysis/report/style.js';
 import { renderAckOutboxReproduction } from '../../src/analysis/report/reproduce-table.js';
 import { cli } from '../support/cli.js';
 
@@ -398,7 +398,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   });
 
   it('prints the table with the best reading marked', () => {
-    const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
+    const table = renderAckOutboxReproduction(result, terminalStyle(false, {}));
     expect(table).toContain('BEST');
     expect(table).toContain(STOCK_READING);
     expect(table).toContain('No reading matches');
@@ -417,7 +417,7 @@ describe('bcsim reproduce ack-outbox', async () => {
   });
 
   it("fits 120 columns: every reading against every observation as marks, the stock reading's values, --json for the rest", () => {
-    const table = renderAckOutboxReproduction(result, new Chalk({ level: 0 }));
+    const table = renderAckOutboxReproduction(result, terminalStyle(false, {}));
     const widest = Math.max(...table.split('\n').map((l) => [...l].length));
     expect(widest).toBeLessThanOrEqual(120);
     // One row of marks per reading, one mark per observation.

@@ -4,7 +4,7 @@
 // the simulated run, row by row. Each end's ACK-outbox figures follow the ACK
 // behaviour its own wire shows (ack-behaviour.ts), with the evidence below.
 import Table from 'cli-table3';
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from '../report/index.js';
 import { deviationCountsText } from '../../core/codec/index.js';
 import type { DeviationCounts } from '../../core/codec/index.js';
 import { CRITERIA } from '../reproduce/index.js';
@@ -125,14 +125,14 @@ function outboxLines(c: ConnectionAnalysis, many: boolean): string[] {
   return lines;
 }
 
-function signatureLines(c: ConnectionAnalysis, chalk: ChalkInstance): string[] {
+function signatureLines(c: ConnectionAnalysis, style: TerminalStyle): string[] {
   const v = c.fragmentAck;
-  const verdict = v.matches ? chalk.bold('matches') : 'does not match';
+  const verdict = v.matches ? style.bold('matches') : 'does not match';
   const head = `fragment-ACK signature (reproduce fragment-ack, lifetime ${v.lifetimeS} s): ${verdict}${v.seq === null ? ' (no fragmented message from the client)' : `, the client's fragmented message seq ${v.seq}`}`;
   const lines = [head];
   for (const { key, title } of CRITERIA) {
     const cr = v.criteria[key];
-    lines.push(`  ${title.padEnd(24)} ${cr.pass ? 'pass' : chalk.yellow('FAIL')}  ${cr.measured}`);
+    lines.push(`  ${title.padEnd(24)} ${cr.pass ? 'pass' : style.yellow('FAIL')}  ${cr.measured}`);
   }
   if (v.eventsCapped)
     lines.push('  (more than 200,000 re-sends and ACKs of that message: the verdict rests on the first 200,000)');
@@ -160,7 +160,7 @@ function checksumLines(c: ConnectionAnalysis): string[] {
   return lines;
 }
 
-function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInstance): string {
+function connectionBlock(c: ConnectionAnalysis, many: boolean, style: TerminalStyle): string {
   const up = directionLabel(c, 'client', many);
   const down = directionLabel(c, 'server', many);
   const table = new Table({ head: ['', up, down], style: STYLE, chars: COMPACT });
@@ -179,21 +179,21 @@ function connectionBlock(c: ConnectionAnalysis, many: boolean, chalk: ChalkInsta
     table.toString(),
     ...outboxLines(c, many),
     ...checksumLines(c),
-    ...signatureLines(c, chalk),
+    ...signatureLines(c, style),
   ].join('\n');
 }
 
 /** `bcsim analyze FILE`. */
-export function renderCaptureAnalysis(a: CaptureAnalysis, chalk: ChalkInstance): string {
+export function renderCaptureAnalysis(a: CaptureAnalysis, style: TerminalStyle): string {
   const s = a.source;
   const lines = [
-    `${chalk.bold(s.file)}: ${s.format}, ${s.sizeBytes} bytes, ${a.endS.toFixed(3)} s${s.origin === null ? '' : ` from ${s.origin}`}${s.complete ? '' : chalk.yellow(' (incomplete: reading stopped at an error)')}`,
+    `${style.bold(s.file)}: ${s.format}, ${s.sizeBytes} bytes, ${a.endS.toFixed(3)} s${s.origin === null ? '' : ` from ${s.origin}`}${s.complete ? '' : style.yellow(' (incomplete: reading stopped at an error)')}`,
     `packets: ${censusLine(a.packets)}`,
     forcedLine(a.ackRuleForced),
   ];
   if (a.connections.length === 0) lines.push('no BC connection in the capture');
   const many = a.connections.length > 1;
-  for (const c of a.connections) lines.push('', connectionBlock(c, many, chalk));
+  for (const c of a.connections) lines.push('', connectionBlock(c, many, style));
   return `${lines.join('\n')}\n`;
 }
 
@@ -226,11 +226,11 @@ const DIRECTIONS: ReadonlyArray<{ from: Role; key: 'clientToServer' | 'serverToC
 ];
 
 /** `bcsim analyze FILE --against SCENARIO`: capture and simulation side by side. */
-export function renderAgainst(capture: CaptureAnalysis, simulated: SimulatedAnalysis, chalk: ChalkInstance): string {
+export function renderAgainst(capture: CaptureAnalysis, simulated: SimulatedAnalysis, style: TerminalStyle): string {
   const s = capture.source;
   const sim = simulated.source;
   const lines = [
-    `${chalk.bold(s.file)} (${s.format}, ${capture.endS.toFixed(3)} s) against ${chalk.bold(sim.scenario)} mode ${sim.mode} seed ${sim.seed}, ${sim.durationS} s simulated (trace ${sim.traceHash.slice(0, 16)})`,
+    `${style.bold(s.file)} (${s.format}, ${capture.endS.toFixed(3)} s) against ${style.bold(sim.scenario)} mode ${sim.mode} seed ${sim.seed}, ${sim.durationS} s simulated (trace ${sim.traceHash.slice(0, 16)})`,
     `capture packets: ${censusLine(capture.packets)}`,
     `simulated datagrams: ${simulated.packets.bc}`,
     forcedLine(capture.ackRuleForced),

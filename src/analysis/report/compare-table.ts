@@ -1,6 +1,6 @@
 // The terminal view of a comparison: metrics as rows, modes as columns, each
 // cell after the first coloured better (green) or worse (red) than the first.
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 import type { Comparison } from './compare.js';
 import { caption } from './documents.js';
 import { columns, fittedTable, TEXT_WIDTH, wrapItems } from './fit-table.js';
@@ -11,7 +11,7 @@ import { compareSettingsLine } from './settings.js';
  * The default text keeps to 120 columns: when the column labels would pass that, the columns are
  * lettered A, B, … with the labels in a legend under the table. `wide` keeps the labels and long lines.
  */
-export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance, options: { wide?: boolean } = {}) {
+export function renderCompareTable(comparison: Comparison, style: TerminalStyle, options: { wide?: boolean } = {}) {
   const width = options.wide ? Number.POSITIVE_INFINITY : TEXT_WIDTH;
   const labels = comparison.runs.map((r) => r.spec.label);
   const rows = rowsFor(comparison).map((row) => [
@@ -19,7 +19,7 @@ export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance,
     ...comparison.runs.map((run, i) => {
       const text = cell(row, run);
       const verdict = cellVerdict(row, run, comparison.runs[0], i === 0);
-      return verdict === null ? text : verdict === 'better' ? chalk.green(text) : chalk.red(text);
+      return verdict === null ? text : verdict === 'better' ? style.green(text) : style.red(text);
     }),
   ]);
   let table = fittedTable(['metric', ...labels], rows, Number.POSITIVE_INFINITY);
@@ -39,7 +39,7 @@ export function renderCompareTable(comparison: Comparison, chalk: ChalkInstance,
   }
   const [settings, ...settingItems] = compareSettingsLine(comparison).split('; ');
   return `${[
-    ...wrapItems(caption(comparison), ' · ', width, '  ').map((line) => chalk.bold(line)),
+    ...wrapItems(caption(comparison), ' · ', width, '  ').map((line) => style.bold(line)),
     ...wrapItems([settings, ...settingItems], '; ', width, '  '),
     table,
     ...legend,

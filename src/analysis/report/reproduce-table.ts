@@ -1,6 +1,6 @@
 // Terminal tables for `bcsim reproduce`.
 import Table from 'cli-table3';
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 import type { AckOutboxReproduction, FragmentAckReproduction, Hypothesis } from '../reproduce/index.js';
 import { CRITERIA, STOCK_READING } from '../reproduce/index.js';
 import { COMPACT } from './summary-table.js';
@@ -14,17 +14,17 @@ export interface ReproduceTextOptions {
   wide?: boolean;
 }
 
-const mark = (chalk: ChalkInstance, ok: boolean, text: string) =>
-  ok ? chalk.green(`✓ ${text}`) : chalk.red(`✗ ${text}`);
+const mark = (style: TerminalStyle, ok: boolean, text: string) =>
+  ok ? style.green(`✓ ${text}`) : style.red(`✗ ${text}`);
 
 /** The five signature criteria: numbered columns, their titles in a legend under the table. */
-function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance, width: number): string[] {
+function hypothesisTable(hypotheses: readonly Hypothesis[], style: TerminalStyle, width: number): string[] {
   const wide = width === Number.POSITIVE_INFINITY;
   const head = ['cause', ...CRITERIA.map((c) => (wide ? c.title : (/^\d+/.exec(c.title)?.[0] ?? c.title))), 'matches'];
   const rows = hypotheses.map((h) => [
     causeLabel(h.cause),
-    ...CRITERIA.map(({ key }) => mark(chalk, h.criteria[key].pass, h.criteria[key].measured)),
-    h.matches ? chalk.green.bold('MATCH') : 'no',
+    ...CRITERIA.map(({ key }) => mark(style, h.criteria[key].pass, h.criteria[key].measured)),
+    h.matches ? style.green.bold('MATCH') : 'no',
   ]);
   const legend = wide
     ? []
@@ -32,7 +32,7 @@ function hypothesisTable(hypotheses: readonly Hypothesis[], chalk: ChalkInstance
         CRITERIA.map((c) => c.title),
         ' · ',
         width - 2,
-      ).map((l) => chalk.dim(`  ${l}`));
+      ).map((l) => style.dim(`  ${l}`));
   return [fittedTable(head, rows, width), ...legend];
 }
 
@@ -49,7 +49,7 @@ function underLoss(distinguishable: readonly string[], indistinguishable: readon
 }
 
 /** The evidence for (✓) and against (✗) each reading, and its rank; lettered columns, legend under the table. */
-function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance, width: number): string[] {
+function evidenceTable(r: FragmentAckReproduction, style: TerminalStyle, width: number): string[] {
   const wide = width === Number.POSITIVE_INFINITY;
   const rankTitle = 'bytes · measured · inferred';
   const head = [
@@ -61,9 +61,9 @@ function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance, width: 
     const rank = `${h.score.bytes} · ${h.score.measured} · ${h.score.inferred}`;
     return [
       causeLabel(h.cause),
-      ...h.evidence.map((w) => mark(chalk, w.holds, w.measured)),
+      ...h.evidence.map((w) => mark(style, w.holds, w.measured)),
       r.best.includes(h.cause)
-        ? chalk.green.bold(`${rank} BEST`)
+        ? style.green.bold(`${rank} BEST`)
         : r.similar.includes(h.cause)
           ? `${rank} similar`
           : rank,
@@ -73,35 +73,35 @@ function evidenceTable(r: FragmentAckReproduction, chalk: ChalkInstance, width: 
     wrapLine(`  ${wide ? '' : `${criterionLabel(i)} [${e.kind}] `}${e.title}: ${e.source}`, width, '      '),
   );
   if (!wide) legend.push(`  rank: ${rankTitle} (how much evidence of each kind holds)`);
-  return [fittedTable(head, rows, width), ...legend.map((l) => chalk.dim(l))];
+  return [fittedTable(head, rows, width), ...legend.map((l) => style.dim(l))];
 }
 
 /** The default text keeps to 120 columns: numbered or lettered columns with a legend, paragraphs wrapped. */
 export function renderFragmentAckReproduction(
   r: FragmentAckReproduction,
-  chalk: ChalkInstance,
+  style: TerminalStyle,
   options: ReproduceTextOptions = {},
 ): string {
   const width = options.wide ? Number.POSITIVE_INFINITY : TEXT_WIDTH;
   const wrap = (text: string) => wrapLine(text, width, '  ');
   const lines = [
     ...wrap(
-      chalk.bold(
+      style.bold(
         `${r.scenario} · seed ${r.seed} · ${r.simulatedSeconds} s per run · against the observed signature (docs/sources.md 14)`,
       ),
     ),
     'Lossless link:',
-    ...hypothesisTable(r.hypotheses, chalk, width),
+    ...hypothesisTable(r.hypotheses, style, width),
     '',
-    chalk.bold('The evidence for (✓) and against (✗) each reading (docs/sources.md 14, 27):'),
-    ...evidenceTable(r, chalk, width),
+    style.bold('The evidence for (✓) and against (✗) each reading (docs/sources.md 14, 27):'),
+    ...evidenceTable(r, style, width),
     ...wrap(r.rankingRule),
     ...wrap(
       `Ranked first: ${r.best.map(causeLabel).join(', ')}. Of similar rank (the same captured bytes, one measured item fewer at most): ${r.similar.map(causeLabel).join(', ') || 'none'}.`,
     ),
     '',
     `Under ${Math.round(r.lossy.loss * 100)}% Bernoulli loss on both directions:`,
-    ...hypothesisTable(r.lossy.hypotheses, chalk, width),
+    ...hypothesisTable(r.lossy.hypotheses, style, width),
     ...underLoss(r.lossy.distinguishable, r.lossy.indistinguishable).flatMap(wrap),
   ];
   return `${lines.join('\n')}\n`;
@@ -116,8 +116,8 @@ function criterionLabel(i: number): string {
   return CRITERION_LABELS[i] ?? '?';
 }
 
-export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: ChalkInstance): string {
-  const mark = (ok: boolean) => (ok ? chalk.green('✓') : chalk.red('✗'));
+export function renderAckOutboxReproduction(r: AckOutboxReproduction, style: TerminalStyle): string {
+  const mark = (ok: boolean) => (ok ? style.green('✓') : style.red('✗'));
   const readings = r.hypotheses;
   // Readings as rows, observations as numbered columns of marks, then the rank (captured bytes, then
   // measured figures, then inferences: criteria.ts RANKING_RULE). The measured values are in --json.
@@ -131,7 +131,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
       const marks = r.criteria.map((c) => ` ${mark(h.criteria[c.key].matches)}`).join('');
       const tag =
         h.name === r.best.readings[0]
-          ? chalk.green.bold(`${rank(h)} BEST`)
+          ? style.green.bold(`${rank(h)} BEST`)
           : r.best.readings.includes(h.name)
             ? `${rank(h)} tied`
             : h.beyondDecisions !== null
@@ -184,7 +184,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
       const q = points.map((p) => p.peers[role]);
       const stat = range.peers[role].outboxMax;
       const leaking = range.peers[role].leakingSeeds;
-      const leak = leaking === 0 ? 'bounded' : chalk.red(leaking === q.length ? 'LEAK' : `LEAK ${leaking}/${q.length}`);
+      const leak = leaking === 0 ? 'bounded' : style.red(leaking === q.length ? 'LEAK' : `LEAK ${leaking}/${q.length}`);
       sweep.push([
         range.updatePeriodMs,
         range.reliablePerSecond,
@@ -198,7 +198,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     }
   }
   const lines = [
-    chalk.bold(`Stock ACK-outbox: each reading against the measured facts (docs/sources.md) · seed ${r.seed}`),
+    style.bold(`Stock ACK-outbox: each reading against the measured facts (docs/sources.md) · seed ${r.seed}`),
     'Readings:',
     ...readings.flatMap((h, i) =>
       wrapLine(
@@ -208,7 +208,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
       ),
     ),
     ...wrapLine(
-      chalk.dim(
+      style.dim(
         '  † takes a fact from outside docs/sources.md: ranked like the others, but the stock preset cannot follow it until docs/sources.md records the fact.',
       ),
       REPRODUCE_WIDTH,
@@ -218,20 +218,20 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     `Observation kinds rank in this order: bytes (captured bytes), measured (a measured figure), inferred.`,
     ...r.criteria.flatMap((c, i) =>
       wrapLine(
-        `  ${criterionLabel(i)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${chalk.dim(c.source)}`,
+        `  ${criterionLabel(i)}. [${c.kind}] ${c.title} (${readings[0]?.criteria[c.key].expected ?? ''}): ${style.dim(c.source)}`,
         REPRODUCE_WIDTH,
         '      ',
       ),
     ),
     '',
-    `Each reading against each observation (${chalk.green('✓')} matches, ${chalk.red('✗')} does not; --json has every measured value):`,
+    `Each reading against each observation (${style.green('✓')} matches, ${style.red('✗')} does not; --json has every measured value):`,
     ...matrix,
     '',
-    chalk.bold('Observations that contradict each other:'),
+    style.bold('Observations that contradict each other:'),
     ...r.contradictions.flatMap((c) => wrapLine(`- ${c.sentence}`, REPRODUCE_WIDTH, '  ')),
     '',
     ...wrapLine(
-      chalk.bold(
+      style.bold(
         `Readings of similar rank to "${r.best.readings[0]}" (the same captured bytes, at most one measured figure fewer), where they differ:`,
       ),
     ),
@@ -248,7 +248,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
   lines.push(
     ...r.unmatched.flatMap((u) =>
       wrapLine(
-        `${chalk.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on docs/sources.md alone matches')} "${u.title}": ${u.note}.`,
+        `${style.yellow(u.beyond.length === 0 ? 'No reading matches' : 'No reading on docs/sources.md alone matches')} "${u.title}": ${u.note}.`,
         REPRODUCE_WIDTH,
         '  ',
       ),
@@ -259,7 +259,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     lines.push(
       sweep.toString(),
       ...wrapLine(
-        chalk.dim(
+        style.dim(
           `  * median over the seeds ${seeds.join(', ')}; --json has every seed's outbox at 10 min, slope per hour, ACK bytes per datagram and dedup comparisons`,
         ),
         REPRODUCE_WIDTH,
@@ -269,7 +269,7 @@ export function renderAckOutboxReproduction(r: AckOutboxReproduction, chalk: Cha
     );
   }
   lines.push(
-    chalk.bold('What the table and the sweep show:'),
+    style.bold('What the table and the sweep show:'),
     ...r.explanation.flatMap((line) => wrapLine(`- ${line}`, REPRODUCE_WIDTH, '  ')),
     '',
   );

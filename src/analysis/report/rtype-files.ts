@@ -1,7 +1,7 @@
 // The report set of `bcsim compare rtype-deaths`: summary.json, timeseries.csv,
 // report.md and report.html, written together as one folder (atomic-folder.ts),
 // and the terminal view. Pure functions of the comparison: same seed, same bytes.
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 import { msToSeconds, perSecondOverMs } from '../../core/engine/index.js';
 import { Series } from '../../model/metrics/index.js';
 import type { Bucket } from '../../model/metrics/index.js';
@@ -167,6 +167,6 @@ export function writeRtypeReport(dir: string, c: RtypeComparison): string[] {
   });
 }
 
-export function renderRtypeCompare(c: RtypeComparison, chalk: ChalkInstance): string {
-  return schemeTerminal(rtypeDocument(c), chalk);
+export function renderRtypeCompare(c: RtypeComparison, style: TerminalStyle): string {
+  return schemeTerminal(rtypeDocument(c), style);
 }

@@ -1,7 +1,7 @@
 // The terminal table of `bcsim reproduce rtype`: one row per defect (on alone over
 // repaired, off alone from implemented), one column per symptom, each cell measured.
 import Table from 'cli-table3';
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 import { TABLE_SYMPTOM_TITLES } from '../reproduce/index.js';
 import type { RtypeReproduction, RtypeReproductionRow, SymptomCell, TableSymptom } from '../reproduce/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
@@ -29,7 +29,7 @@ function rowHead(row: RtypeReproductionRow): string {
   return `${row.defect} ${row.kind === 'on-alone' ? 'on' : 'off'}`;
 }
 
-export function renderRtypeReproduction(r: RtypeReproduction, chalk: ChalkInstance): string {
+export function renderRtypeReproduction(r: RtypeReproduction, style: TerminalStyle): string {
   // Two-line heads keep the table within a wide terminal.
   const title = (symptom: TableSymptom) => TABLE_SYMPTOM_TITLES[symptom].replace(/ (under|clears) /, '\n$1 ');
   const head = [
@@ -39,7 +39,7 @@ export function renderRtypeReproduction(r: RtypeReproduction, chalk: ChalkInstan
     'as\nclaimed',
   ];
   const lines = [
-    chalk.bold(
+    style.bold(
       `R-Type defects, each on alone over repaired and off alone from implemented · seed ${r.seed} · ${fmt(msToSeconds(r.durationMs))} s per run`,
     ),
     `4 clients, ${fmt(100 * r.loss)} % loss both ways, 2 deaths/s, 4 bursts of 8 a minute. ✓ the symptom shows, · it does not; the figure is what its test read.`,
@@ -50,21 +50,21 @@ export function renderRtypeReproduction(r: RtypeReproduction, chalk: ChalkInstan
     for (const row of r.rows.filter((x) => x.base === base)) {
       const baseline = r.rows.find((x) => x.base === base && x.kind === 'baseline') as RtypeReproductionRow;
       table.push([
-        row.defect === null ? chalk.bold(rowHead(row)) : rowHead(row),
+        row.defect === null ? style.bold(rowHead(row)) : rowHead(row),
         ...r.columns.map(({ symptom }) => {
           const c = row.cells[symptom];
           const text = `${c.shows ? '✓' : '·'} ${cellText(symptom, c)}`;
           // A cell that differs from the baseline's verdict is what the defect changed.
           if (row.defect === null || c.shows === baseline.cells[symptom].shows) return text;
-          return c.shows ? chalk.red(text) : chalk.green(text);
+          return c.shows ? style.red(text) : style.green(text);
         }),
         row.defect === null ? '' : row.also.join(', ') || '–',
-        row.defect === null ? '' : row.asClaimed ? chalk.green('yes') : chalk.red.bold('NO'),
+        row.defect === null ? '' : row.asClaimed ? style.green('yes') : style.red.bold('NO'),
       ]);
     }
     lines.push(
       '',
-      chalk.bold(
+      style.bold(
         base === 'repaired'
           ? 'On alone over repaired (what each defect does by itself):'
           : 'Off alone from implemented (what fixing only that defect changes):',
@@ -73,10 +73,10 @@ export function renderRtypeReproduction(r: RtypeReproduction, chalk: ChalkInstan
     );
   }
   const verdict = r.reproduces
-    ? chalk.green(
+    ? style.green(
         'Reproduced: implemented never re-sends and loses deaths, repaired shows none of the five symptoms, and every defect does what the model claims (DEFECT_CLAIMS).',
       )
-    : chalk.red.bold(
+    : style.red.bold(
         'NOT reproduced: a baseline or a defect no longer behaves as the model claims (see "as claimed").',
       );
   lines.push('', verdict, '');

@@ -1,7 +1,7 @@
 // One comparison of schemes or presets, told three ways: report.md, report.html and
 // the terminal view. The R-Type and the schemes-side-by-side reports differ only in
 // their rows, findings, charts and settings; the order and headings are this module's.
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 import { bulletList, jsonBlock, paragraph, schemePage, section } from './scheme-page.js';
 import { htmlTable, markdownTable, terminalTable } from './scheme-tables.js';
 import type { RowGroup } from './scheme-tables.js';
@@ -64,7 +64,7 @@ export function schemeHtml<Row>(doc: SchemeDocument<Row>): string {
   });
 }
 
-export function schemeTerminal<Row>(doc: SchemeDocument<Row>, chalk: ChalkInstance): string {
+export function schemeTerminal<Row>(doc: SchemeDocument<Row>, style: TerminalStyle): string {
   const findings = doc.findings.map((f) => `- ${f}`).join('\n');
-  return `${chalk.bold(doc.caption)}\n${terminalTable(doc.heads, doc.groups, doc.columns, chalk.bold)}\n${findings}\n`;
+  return `${style.bold(doc.caption)}\n${terminalTable(doc.heads, doc.groups, doc.columns, style.bold)}\n${findings}\n`;
 }

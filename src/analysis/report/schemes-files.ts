@@ -1,7 +1,7 @@
 // The report set of `bcsim compare schemes-side-by-side`: BC
 // stock, BC fixed, R-Type documented and R-Type repaired on one workload, with
 // delivery, latency, bandwidth and memory side by side; and the terminal view.
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 import { bcScenarioDocument } from '../../rtype/schemes/index.js';
 import type { SchemeColumn, SchemesComparison } from '../../rtype/schemes/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
@@ -189,6 +189,6 @@ export function writeSchemesReport(dir: string, c: SchemesComparison): string[] 
   });
 }
 
-export function renderSchemesCompare(c: SchemesComparison, chalk: ChalkInstance): string {
-  return schemeTerminal(schemesDocument(c), chalk);
+export function renderSchemesCompare(c: SchemesComparison, style: TerminalStyle): string {
+  return schemeTerminal(schemesDocument(c), style);
 }

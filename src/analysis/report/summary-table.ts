@@ -2,7 +2,7 @@
 import { figureOf } from '../../model/session/index.js';
 import type { ConnectionSummary, FigureRef, PeerSummary, Summary } from '../../model/session/index.js';
 import Table from 'cli-table3';
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from './style.js';
 
 const slash = (v: readonly number[]) => v.join(' / ');
 const paren = ([a, b]: readonly number[]) => `${a} (${b})`;
@@ -37,8 +37,8 @@ function peerCell(row: (typeof PEER_ROWS)[number], p: PeerSummary): string {
 /** No rule between rows: the table stays short. */
 export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
-export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): string {
-  const head = `${chalk.bold(summary.scenario)}  mode ${chalk.bold(summary.mode)}  seed ${summary.seed}  ${summary.simulatedSeconds} s simulated  trace ${summary.traceHash.slice(0, 16)}`;
+export function renderSummaryTable(summary: Summary, style: TerminalStyle): string {
+  const head = `${style.bold(summary.scenario)}  mode ${style.bold(summary.mode)}  seed ${summary.seed}  ${summary.simulatedSeconds} s simulated  trace ${summary.traceHash.slice(0, 16)}`;
   const multi = summary.session.clients > 1;
   // With several clients the two columns are totals, and a per-connection block follows.
   const peers = new Table({
@@ -50,7 +50,7 @@ export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): stri
     peers.push([row.label, peerCell(row, summary.peers.server), peerCell(row, summary.peers.client)]);
   peers.push(['connection state', summary.peers.server.state, summary.peers.client.state]);
   const d = summary.delivery;
-  const lost = d.reliableLost > 0 ? chalk.red(String(d.reliableLost)) : String(d.reliableLost);
+  const lost = d.reliableLost > 0 ? style.red(String(d.reliableLost)) : String(d.reliableLost);
   const delivery = `reliable: ${d.reliableSent} sent, ${d.reliableDelivered} delivered, ${d.reliableInFlight} in flight, ${lost} lost, ${d.duplicateDeliveries} duplicate, ${d.outOfOrderDeliveries} out of order`;
   const links = (['clientToServer', 'serverToClient'] as const)
     .map((name) => {
@@ -59,7 +59,7 @@ export function renderSummaryTable(summary: Summary, chalk: ChalkInstance): stri
     })
     .join('\n');
   if (!multi) return `${head}\n${peers.toString()}\n${delivery}\n${links}\n`;
-  return `${head}\n${peers.toString()}\n${sessionLine(summary)}\n${connectionTable(summary, chalk)}\n${delivery}\n${links}\n`;
+  return `${head}\n${peers.toString()}\n${sessionLine(summary)}\n${connectionTable(summary, style)}\n${delivery}\n${links}\n`;
 }
 
 function sessionLine(summary: Summary): string {
@@ -73,10 +73,10 @@ const CONNECTION_HEAD = ['connection', 'ACK-outbox final / max', 'dead zone max'
  * One row per connection end: the server's peer state for the slot, then the
  * client itself, by slot (clients that never connected last, client side only).
  */
-function connectionTable(summary: Summary, chalk: ChalkInstance): string {
+function connectionTable(summary: Summary, style: TerminalStyle): string {
   const table = new Table({ head: CONNECTION_HEAD, style: { head: [], border: [] }, chars: COMPACT });
   const row = (label: string, p: ConnectionSummary) => {
-    const state = p.state === 'open' ? p.state : chalk.yellow(p.state);
+    const state = p.state === 'open' ? p.state : style.yellow(p.state);
     table.push([
       label,
       `${p.ackOutbox.final} / ${p.ackOutbox.max}`,

@@ -11,7 +11,7 @@ import {
 } from '../../analysis/capture/index.js';
 import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName } from '../../analysis/capture/index.js';
 import type { CaptureError } from '../../core/pcap/index.js';
-import { makeChalk } from '../../analysis/report/index.js';
+import { terminalStyle } from '../../analysis/report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';
@@ -85,7 +85,7 @@ export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): nu
     progress?.done();
   }
 
-  const chalk = makeChalk(io.stdoutIsTTY, io.env);
+  const style = terminalStyle(io.stdoutIsTTY, io.env);
   if (flags.json) {
     const document =
       simulated === null
@@ -93,7 +93,7 @@ export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): nu
         : { schema: AGAINST_SCHEMA, capture, simulated, pairs: pairConnections(capture, simulated) };
     io.stdout(`${JSON.stringify(document)}\n`);
   } else {
-    io.stdout(simulated === null ? renderCaptureAnalysis(capture, chalk) : renderAgainst(capture, simulated, chalk));
+    io.stdout(simulated === null ? renderCaptureAnalysis(capture, style) : renderAgainst(capture, simulated, style));
   }
   // Reading stopped part-way: everything before was analysed and shown, but the file is bad.
   if (capture.source.error !== null) {

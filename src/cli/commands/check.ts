@@ -14,7 +14,7 @@ import {
   parseSeedList,
 } from '../../analysis/check/index.js';
 import type { CheckRun } from '../../analysis/check/index.js';
-import { makeChalk } from '../../analysis/report/index.js';
+import { terminalStyle } from '../../analysis/report/index.js';
 import { checkWorkBudget } from '../../model/scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
@@ -38,7 +38,7 @@ export interface CheckFlags {
   checkDeterminism?: boolean;
 }
 
-type Chalk = ReturnType<typeof makeChalk>;
+type Chalk = ReturnType<typeof terminalStyle>;
 /** Checks passed, failed, and not applicable (a run that ended inside its phase plan). */
 type Tally = { ok: number; bad: number; notApplicable: number };
 
@@ -67,7 +67,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   }
 
   const sweep = flags.seeds !== undefined;
-  const chalk = makeChalk(io.stdoutIsTTY, io.env);
+  const style = terminalStyle(io.stdoutIsTTY, io.env);
   const progress = progressFor(io, flags.json === true);
   const onProgress = progress
     ? (label: string, us: number, total: number) => progress.update(label, us, total)
@@ -96,7 +96,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
       for (const run of checked) sayCut(run.settings.phasePlanCut);
       // Each run's lines as soon as it is done: a long sweep in CI shows where it is.
       const text = checked
-        .map((run) => (sweep ? renderSweepRun(run, chalk, tally) : renderRun(run, chalk, tally)))
+        .map((run) => (sweep ? renderSweepRun(run, style, tally) : renderRun(run, style, tally)))
         .join('');
       if (!flags.json) {
         progress?.done();
@@ -132,14 +132,14 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
     ];
     if (sweep) {
       const total = seeds?.length ?? 0;
-      if (first === undefined) lines.push(chalk.green(`seeds ${flags.seeds}: all ${total} passed`));
+      if (first === undefined) lines.push(style.green(`seeds ${flags.seeds}: all ${total} passed`));
       else {
         const shown =
           failingSeeds.slice(0, 20).join(', ') +
           (failingSeeds.length > 20 ? `, … (${failingSeeds.length - 20} more)` : '');
-        lines.push(chalk.red(`seeds ${flags.seeds}: ${failingSeeds.length} of ${total} failed: ${shown}`));
+        lines.push(style.red(`seeds ${flags.seeds}: ${failingSeeds.length} of ${total} failed: ${shown}`));
         lines.push(
-          chalk.bold(`first failing seed: ${first.seed} (${first.scenario} [${first.mode}]); reproduce it with:`),
+          style.bold(`first failing seed: ${first.seed} (${first.scenario} [${first.mode}]); reproduce it with:`),
         );
         lines.push(`  ${first.recheck}`);
       }
@@ -162,20 +162,20 @@ function seedsFlag(flags: CheckFlags): number[] | undefined {
 }
 
 /** Every assertion of the run, then the command that reproduces it if it failed. */
-function renderRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
-  const lines: string[] = [chalk.bold(`${run.scenario} [${run.mode}] seed ${run.seed}`)];
+function renderRun(run: CheckRun, style: Chalk, tally: Tally): string {
+  const lines: string[] = [style.bold(`${run.scenario} [${run.mode}] seed ${run.seed}`)];
   for (const a of run.results) {
     if (a.notApplicable !== undefined) {
       tally.notApplicable++;
       lines.push(
-        chalk.dim(
+        style.dim(
           `  – ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected}): not applicable, ${a.notApplicable}`,
         ),
       );
       continue;
     }
     a.pass ? tally.ok++ : tally.bad++;
-    const mark = a.pass ? chalk.green('✓') : chalk.red('✗');
+    const mark = a.pass ? style.green('✓') : style.red('✗');
     lines.push(`  ${mark} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
   }
   if (run.determinism) {
@@ -183,8 +183,8 @@ function renderRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
     d.identical ? tally.ok++ : tally.bad++;
     lines.push(
       d.identical
-        ? `  ${chalk.green('✓')} determinism: two runs, ${d.datagrams} identical datagrams`
-        : `  ${chalk.red('✗')} determinism: ${d.message}`,
+        ? `  ${style.green('✓')} determinism: two runs, ${d.datagrams} identical datagrams`
+        : `  ${style.red('✗')} determinism: ${d.message}`,
     );
   }
   if (!run.pass) lines.push(`  reproduce: ${run.reproduce}`);
@@ -192,7 +192,7 @@ function renderRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
 }
 
 /** In a sweep: one line for a run that passed; the failed assertions and the reproduction for one that did not. */
-function renderSweepRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
+function renderSweepRun(run: CheckRun, style: Chalk, tally: Tally): string {
   const unjudged = run.results.filter((a) => a.notApplicable !== undefined).length;
   const checks = run.results.length - unjudged + (run.determinism ? 1 : 0);
   const failedResults = run.results.filter(failedAssertion);
@@ -203,12 +203,12 @@ function renderSweepRun(run: CheckRun, chalk: Chalk, tally: Tally): string {
   const title = `${run.scenario} [${run.mode}] seed ${run.seed}`;
   const held = `${checks} check${checks === 1 ? '' : 's'}`;
   const rest = unjudged > 0 ? `, ${unjudged} not applicable` : '';
-  if (run.pass) return `${chalk.green('✓')} ${title}: ${held} passed${rest}\n`;
-  const lines = [`${chalk.red('✗')} ${chalk.bold(title)}: ${bad} of ${held} failed${rest}`];
+  if (run.pass) return `${style.green('✓')} ${title}: ${held} passed${rest}\n`;
+  const lines = [`${style.red('✗')} ${style.bold(title)}: ${bad} of ${held} failed${rest}`];
   for (const a of failedResults)
-    lines.push(`  ${chalk.red('✗')} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
+    lines.push(`  ${style.red('✗')} ${a.path} = ${a.actual}  (expected ${OP_SYMBOL[a.op]} ${a.expected})`);
   if (run.determinism && !run.determinism.identical)
-    lines.push(`  ${chalk.red('✗')} determinism: ${run.determinism.message}`);
+    lines.push(`  ${style.red('✗')} determinism: ${run.determinism.message}`);
   lines.push(`  reproduce: ${run.recheck}`);
   lines.push(`  summary:   ${run.reproduce}`);
   return `${lines.join('\n')}\n`;

@@ -10,7 +10,7 @@ import {
   verdicts,
   renderCompareTable,
   summaryJson,
-  makeChalk,
+  terminalStyle,
   OutPathError,
   outDirProblem,
   REPORT_FILES,
@@ -161,7 +161,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
     const wide = flags.wide === true;
     // The default text keeps to 120 columns; --wide keeps each verdict on one line.
     const wrap = (line: string) => (wide ? [line] : wrapLine(line, TEXT_WIDTH, '  '));
-    io.stdout(renderCompareTable(comparison, makeChalk(io.stdoutIsTTY, io.env), { wide }));
+    io.stdout(renderCompareTable(comparison, terminalStyle(io.stdoutIsTTY, io.env), { wide }));
     for (const line of verdicts(comparison).flatMap(wrap)) io.stdout(`${line}\n`);
     const html = written.find((f) => f.endsWith('report.html')) as string;
     const show = (path: string) => (relative(io.cwd, path).startsWith('..') ? path : relative(io.cwd, path) || '.');

@@ -13,7 +13,7 @@ import {
   renderAckOutboxReproduction,
   renderFragmentAckReproduction,
   renderRtypeReproduction,
-  makeChalk,
+  terminalStyle,
 } from '../../analysis/report/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
@@ -55,7 +55,7 @@ function rtype(flags: ReproduceFlags, io: CliIO): number {
     loss,
   });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  else io.stdout(renderRtypeReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
+  else io.stdout(renderRtypeReproduction(result, terminalStyle(io.stdoutIsTTY, io.env)));
   // A regression guard: the baselines and every defect must keep doing what the model claims.
   return result.reproduces ? EXIT_OK : EXIT_FAILED;
 }
@@ -66,7 +66,7 @@ function fragmentAck(flags: ReproduceFlags, io: CliIO): number {
   const lossy = loadForCli('fragment-ack-bug', [`link.both.loss=${loss}`], io);
   const result = reproduceFragmentAck(clean, lossy, loss, seedFlag(flags.seed));
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  else io.stdout(renderFragmentAckReproduction(result, makeChalk(io.stdoutIsTTY, io.env), { wide: flags.wide }));
+  else io.stdout(renderFragmentAckReproduction(result, terminalStyle(io.stdoutIsTTY, io.env), { wide: flags.wide }));
   // A regression guard: the stock cause must stay the reading ranked first.
   return result.best.includes(STOCK_CAUSE) ? EXIT_OK : EXIT_FAILED;
 }
@@ -81,7 +81,7 @@ function ackOutbox(flags: ReproduceFlags, io: CliIO): number {
     onProgress: stepProgress(io, 'reproduce ack-outbox'),
   });
   if (flags.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  else io.stdout(renderAckOutboxReproduction(result, makeChalk(io.stdoutIsTTY, io.env)));
+  else io.stdout(renderAckOutboxReproduction(result, terminalStyle(io.stdoutIsTTY, io.env)));
   // A regression guard: the reading the stock preset runs must stay the one ranked first.
   return result.best.readings[0] === STOCK_READING ? EXIT_OK : EXIT_FAILED;
 }

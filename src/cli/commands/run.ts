@@ -92,8 +92,8 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   phasePlanWarner(io)(summary.settings.phasePlanCut);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else {
-    const { renderSummaryTable, settingsLines, makeChalk } = await import('../../analysis/report/index.js');
-    io.stdout(renderSummaryTable(summary, makeChalk(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
+    const { renderSummaryTable, settingsLines, terminalStyle } = await import('../../analysis/report/index.js');
+    io.stdout(renderSummaryTable(summary, terminalStyle(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
   }
   if (verdict && !verdict.identical) {
     io.stderr(`bcsim: determinism: ${verdict.message}\n`);

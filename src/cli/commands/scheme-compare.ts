@@ -6,7 +6,7 @@ import { relative, resolve } from 'node:path';
 import {
   OutPathError,
   SCHEME_REPORT_FILES,
-  makeChalk,
+  terminalStyle,
   outDirProblem,
   renderRtypeCompare,
   renderSchemesCompare,
@@ -69,20 +69,20 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
   );
   if (problem !== undefined) throw new UsageError(`${label}: ${problem}`);
   const options = { durationMs: durationUs === undefined ? undefined : usToMs(durationUs), seed };
-  const chalk = makeChalk(io.stdoutIsTTY, io.env);
+  const style = terminalStyle(io.stdoutIsTTY, io.env);
   const outcome = schemeError(() => {
     if (scenario.scheme === 'rtype') {
       const comparison = runRtypePresets(scenario, options);
       return {
         json: rtypeSummaryJson(comparison),
-        table: renderRtypeCompare(comparison, chalk),
+        table: renderRtypeCompare(comparison, style),
         write: () => writeRtypeReport(dir, comparison),
       };
     }
     const comparison = runSchemesSideBySide(scenario, options);
     return {
       json: schemesSummaryJson(comparison),
-      table: renderSchemesCompare(comparison, chalk),
+      table: renderSchemesCompare(comparison, style),
       write: () => writeSchemesReport(dir, comparison),
     };
   });

@@ -6,7 +6,7 @@
 // clients' goodbye.
 import { resolve } from 'node:path';
 import { micros, usToSeconds } from '../../core/engine/index.js';
-import { makeChalk, outDirProblem } from '../../analysis/report/index.js';
+import { terminalStyle, outDirProblem } from '../../analysis/report/index.js';
 import { modeLabel, switchesFor } from '../../model/session/index.js';
 import {
   SOAK_FILES,
@@ -148,7 +148,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
   };
   writingTo(`--out-dir ${flags.out}`, () => writeSoakReport(outDir, report));
   if (flags.json) io.stdout(soakSummaryJson(report));
-  else io.stdout(`${renderSoak(report, makeChalk(io.stdoutIsTTY, io.env))}\nreport: ${flags.out}/report.html\n`);
+  else io.stdout(`${renderSoak(report, terminalStyle(io.stdoutIsTTY, io.env))}\nreport: ${flags.out}/report.html\n`);
   // Nothing from the server at all: the soak measured nothing, which is never a success.
   return measured.wire.received === 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -1,7 +1,7 @@
 // `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/tools/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
 import { basename, dirname } from 'node:path';
-import { writeFileAtomic, makeChalk } from '../../analysis/report/index.js';
+import { writeFileAtomic, terminalStyle } from '../../analysis/report/index.js';
 import { formatDuration, msToSeconds } from '../../core/engine/index.js';
 import type { Tinypool } from 'tinypool';
 import {
@@ -149,8 +149,8 @@ async function sweepWith(
   warn(io, outcome.cuts);
   // The table goes where the lines do not: stdout, unless the lines are on it.
   const tableOut = (text: string) => (lines === 'stdout' ? io.stderr(text) : io.stdout(text));
-  const chalk = makeChalk(lines === 'stdout' ? io.stderrIsTTY : io.stdoutIsTTY, io.env);
-  const text = renderSweepTable(outcome.summary, title(plan), chalk);
+  const style = terminalStyle(lines === 'stdout' ? io.stderrIsTTY : io.stdoutIsTTY, io.env);
+  const text = renderSweepTable(outcome.summary, title(plan), style);
   if (lines === 'file') tableOut(`${text}wrote ${flags.out}: ${outcome.done} lines\n`);
   else tableOut(text);
   if (html !== undefined) {

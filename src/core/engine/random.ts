@@ -1,8 +1,8 @@
 // Seeded randomness in named streams. Each stream is seeded from
 // (scenario seed, stream name) alone, so adding a stream never shifts another.
-// alea alone: seedrandom's index also loads its five other generators and node:crypto
-// (for autoseeding, which a named stream never does), ~8 ms of a start that hashes nothing (--help).
-import alea from 'seedrandom/lib/alea.js';
+// The generator is Johannes Baagøe's Alea, as seedrandom.alea draws it (test/engine/random.test.ts
+// holds every draw to that package): the step is written here for speed (see AleaStream), and
+// so is its 15-line seed hash, which seedrandom exposes only through an internal file.
 
 /** One independent, reproducible source of uniform numbers in [0, 1). */
 export interface RandomStream {
@@ -35,17 +35,45 @@ export class RandomStreams implements StreamSource {
 
 /** A stream derived from (seed, name), independent of every other name. */
 export function namedStream(seed: number | string, name: string): RandomStream {
-  // seedrandom hashes the whole key string into alea's state, so nearby names
-  // and seeds give unrelated sequences; the stream then steps that state itself.
-  const prng = alea(`bcsim\u0000${String(seed)}\u0000${name}`, { state: true });
-  return new AleaStream(name, prng.state());
+  // The whole key string is hashed into Alea's state, so nearby names and seeds
+  // give unrelated sequences.
+  return new AleaStream(name, aleaState(`bcsim\u0000${String(seed)}\u0000${name}`));
+}
+
+/** Alea's seeding: three state words from Baagøe's Mash hash of a space, less the key's. */
+function aleaState(key: string): { s0: number; s1: number; s2: number; c: number } {
+  const mash = mashHash();
+  const words = [mash(' '), mash(' '), mash(' ')];
+  for (let i = 0; i < 3; i++) {
+    words[i] -= mash(key);
+    if (words[i] < 0) words[i] += 1;
+  }
+  return { s0: words[0], s1: words[1], s2: words[2], c: 1 };
+}
+
+/** Baagøe's Mash: a string hash into [0, 1) whose running state carries from one call to the next. */
+function mashHash(): (text: string) => number {
+  let n = 0xefc8249d;
+  return (text) => {
+    for (let i = 0; i < text.length; i++) {
+      n += text.charCodeAt(i);
+      let h = 0.02519603282416938 * n;
+      n = h >>> 0;
+      h -= n;
+      h *= n;
+      n = h >>> 0;
+      h -= n;
+      n += h * 0x100000000; // 2^32
+    }
+    return (n >>> 0) * 2.3283064365386963e-10; // 2^-32
+  };
 }
 
 /** Alea's state words are fractions in [0, 1): a double of that range seeds their fields. */
 const STATE_SEED = 0.5;
 
 /**
- * Alea's step (seedrandom's lib/alea.js, the same arithmetic) on a class of its
+ * Alea's step (the arithmetic of seedrandom.alea) on a class of its
  * own: one shape for every stream, so draws inline at their call sites and
  * return unboxed doubles. A closure per stream cost a boxed number per draw,
  * ~3.5 M draws in 4 simulated hours of long-session.

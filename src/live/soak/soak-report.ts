@@ -3,7 +3,7 @@
 // models of the same scenario and seed, each figure on shared axes. The server's
 // figures are measurements; the models' are predictions, and past the 34 minutes
 // any real session was ever measured (docs/sources.md 25) nothing checks them.
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from '../../analysis/report/index.js';
 import {
   chartFigure,
   durationLabel,
@@ -275,6 +275,6 @@ export function writeSoakReport(dir: string, r: SoakReport): string[] {
   });
 }
 
-export function renderSoak(r: SoakReport, chalk: ChalkInstance): string {
-  return schemeTerminal(soakDocument(r), chalk);
+export function renderSoak(r: SoakReport, style: TerminalStyle): string {
+  return schemeTerminal(soakDocument(r), style);
 }

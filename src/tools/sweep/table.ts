@@ -1,7 +1,7 @@
 // The terminal summary of a sweep: one row per mode and combination of varied
 // values, one column per metric holding "min / median / max" over the seeds.
 import Table from 'cli-table3';
-import type { ChalkInstance } from 'chalk';
+import type { TerminalStyle } from '../../analysis/report/index.js';
 import { fmt, COMPACT } from '../../analysis/report/index.js';
 import type { Stat, SweepSummary } from './aggregate.js';
 
@@ -13,7 +13,7 @@ export function valueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function renderSweepTable(summary: SweepSummary, title: string, chalk: ChalkInstance): string {
+export function renderSweepTable(summary: SweepSummary, title: string, style: TerminalStyle): string {
   const head = ['mode', ...summary.paths, 'runs', 'failed', ...summary.metrics];
   const table = new Table({ head, style: { head: [], border: [] }, chars: COMPACT });
   for (const row of summary.rows) {
@@ -21,7 +21,7 @@ export function renderSweepTable(summary: SweepSummary, title: string, chalk: Ch
       row.mode,
       ...summary.paths.map((p) => valueText(row.vary[p])),
       row.runs,
-      row.failed > 0 ? chalk.red(String(row.failed)) : '0',
+      row.failed > 0 ? style.red(String(row.failed)) : '0',
       ...summary.metrics.map((m) => statText(row.stats[m])),
     ]);
   }
@@ -29,7 +29,7 @@ export function renderSweepTable(summary: SweepSummary, title: string, chalk: Ch
     summary.unjudged > 0 ? `; ${summary.unjudged} ended inside their phase plan, with expectations not applicable` : '';
   const verdict =
     (summary.failed > 0
-      ? chalk.red(`${summary.failed} of ${summary.runs} runs failed their expect block`)
-      : chalk.green(`${summary.runs} runs, none failed`)) + unjudged;
-  return `${chalk.bold(title)}\n${chalk.dim('each metric: min / median / max over the seeds')}\n${table.toString()}\n${verdict}\n`;
+      ? style.red(`${summary.failed} of ${summary.runs} runs failed their expect block`)
+      : style.green(`${summary.runs} runs, none failed`)) + unjudged;
+  return `${style.bold(title)}\n${style.dim('each metric: min / median / max over the seeds')}\n${table.toString()}\n${verdict}\n`;
 }
