@@ -14,9 +14,10 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['version.ts'],
 
   // core: what knows nothing of BC's transport.
-  // The event engine (clock, heap, seeded streams: knows nothing of BC), the pure BC codec, and
-  // the filesystem's refusals in words (for every message about a path the user typed).
-  ['core/engine', 'core/codec', 'core/files'],
+  // The event engine (clock, heap, seeded streams: knows nothing of BC), the pure BC codec,
+  // the filesystem's refusals in words (for every message about a path the user typed), and
+  // general containers (hash map, keyed heap, Fenwick index, linked list, ring FIFO: no BC knowledge).
+  ['core/engine', 'core/codec', 'core/files', 'core/containers'],
   // Packet captures with no BC knowledge: pcap and pcapng read and written, frames (they read the engine's time units).
   ['core/pcap'],
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TYPE_GAME, messageSize, writeDatagram } from '../../src/core/codec/index.js';
 import { DatagramBuilder, SendNote } from '../../src/model/transport/datagram-builder.js';
-import { Fifo } from '../../src/model/transport/fifo.js';
+import { Fifo } from '../../src/core/containers/fifo.js';
 import { INBOX_LIMIT, Inbox } from '../../src/model/transport/inbox.js';
 import { MAX_SPARE_OUTGOING, OutgoingPool, newOutgoing } from '../../src/model/transport/outgoing.js';
 import { filledPayload, templatePayload } from '../../src/model/traffic/payloads.js';

@@ -15,9 +15,8 @@ import { IntervalPeaks } from './interval-peaks.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
 import { ACK_ENTRY_BYTES } from './memory.js';
-import { EntryList } from './entry-list.js';
-import type { Linked } from './entry-list.js';
-import { IntMap } from './int-map.js';
+import { EntryList, IntMap } from '../../core/containers/index.js';
+import type { Linked } from '../../core/containers/index.js';
 import type { TransportParams, TransportSwitches } from './switches.js';
 
 export interface AckEntry extends Linked<AckEntry> {

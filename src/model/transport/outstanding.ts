@@ -1,7 +1,7 @@
 // The seqs of one category that a sender has sent and not yet had ACKed, oldest
 // first: the base of its send window. Fragments and re-entry
 // copies share a seq, so each seq carries a count of queue entries holding it.
-import { Fifo } from './fifo.js';
+import { Fifo } from '../../core/containers/index.js';
 
 export class OutstandingSeqs {
   private readonly entries = new Map<number, number>();

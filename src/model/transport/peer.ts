@@ -19,7 +19,7 @@ import { AckOutbox } from './ack-outbox.js';
 import { newPeerCounters } from './counters.js';
 import type { PeerCounters, PeerGauges } from './counters.js';
 import { IntervalPeaks } from './interval-peaks.js';
-import type { Fifo } from './fifo.js';
+import type { Fifo } from '../../core/containers/index.js';
 import type { SendRequest, TransportHooks } from './hooks.js';
 import { SERVER_IDENTITY, clientIdentity, disconnectPayload } from './identity.js';
 import type { HostIdentity } from './identity.js';

@@ -4,7 +4,7 @@
 import type { AckOutbox } from './ack-outbox.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
-import type { Fifo } from './fifo.js';
+import type { Fifo } from '../../core/containers/index.js';
 import type { OutgoingMessage } from './outgoing.js';
 import type { RetransmitQueue } from './retransmit-queue.js';
 import type { GateOpener, GateScope } from './switches.js';

@@ -9,7 +9,7 @@ import type { DataType } from '../../core/codec/index.js';
 import type { PeerCounters } from './counters.js';
 import { SendNote } from './datagram-builder.js';
 import type { DatagramBuilder } from './datagram-builder.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../../core/containers/index.js';
 import type { TransportHooks } from './hooks.js';
 import type { KeepaliveShape } from './keepalive.js';
 import { dataMessageBytes } from './memory.js';

@@ -1,6 +1,6 @@
-// The first-send queue: a FIFO with O(1) push/shift and a watermark that counts
-// each message's first deferral once, without walking the queue. A ring buffer
-// that doubles when full: no garbage per message.
+// A FIFO with O(1) push/shift and a watermark that counts each item's first
+// deferral once, without walking the queue (the transport's first-send queue).
+// A ring buffer that doubles when full: no garbage per message.
 
 const MIN_CAPACITY = 16;
 

@@ -1,7 +1,7 @@
 // IntMap against a JS Map as the model, under random churn.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IntMap } from '../../src/model/transport/int-map.js';
+import { IntMap } from '../../src/core/containers/int-map.js';
 
 type Op = { kind: 'set' | 'delete' | 'get'; key: number };
 

@@ -2,8 +2,8 @@
 // PositionIndex's k-th lookup agrees with a sorted array.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EntryList } from '../../src/model/transport/entry-list.js';
-import { PositionIndex } from '../../src/model/transport/position-index.js';
+import { EntryList } from '../../src/core/containers/entry-list.js';
+import { PositionIndex } from '../../src/core/containers/position-index.js';
 
 interface Node {
   order: number;
