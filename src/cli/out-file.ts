@@ -2,7 +2,7 @@
 // starts. The rule for every output path (docs/commands.md): its folder must exist;
 // a mistyped folder is refused, never made.
 import { resolve } from 'node:path';
-import { outFileProblem } from '../analysis/report/index.js';
+import { outFileProblem } from '../core/output/index.js';
 import { UsageError, writingTo } from './io.js';
 
 /** The absolute target of `flag value`, or undefined without the flag; a bad place is one UsageError line. */

@@ -2,8 +2,8 @@
 // conformance rule of `bcsim peer` each PASS, FAIL, or are NOT EXERCISED (they
 // checked nothing, so they say nothing: never counted as a pass). Both print
 // the same closing count line and write the same JUnit test case.
-import { junitDocument } from '../analysis/report/index.js';
-import type { JunitCase } from '../analysis/report/index.js';
+import { junitDocument } from '../core/output/index.js';
+import type { JunitCase } from '../core/output/index.js';
 
 export type VerdictStatus = 'pass' | 'fail' | 'not-exercised';
 

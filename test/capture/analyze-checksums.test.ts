@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
-import { terminalStyle } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/core/output/style.js';
 import { checksumResponsePayload } from '../../src/model/traffic/checksum.js';
 import { DEFAULT_MANIFEST, findRound } from '../../src/model/traffic/manifest.js';
 import type { ManifestRound } from '../../src/model/traffic/manifest.js';

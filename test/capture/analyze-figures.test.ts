@@ -11,7 +11,7 @@ import { analyzeCapture } from '../../src/analysis/capture/analyze-capture.js';
 import type { CaptureAnalysis } from '../../src/analysis/capture/analyze-capture.js';
 import { renderCaptureAnalysis } from '../../src/analysis/capture/analyze-report.js';
 import { sampleAt } from '../../src/analysis/capture/analyze-against.js';
-import { terminalStyle } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/core/output/style.js';
 import {
   ack,
   bc,

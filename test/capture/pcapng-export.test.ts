@@ -14,7 +14,7 @@ import { runCli } from '../../src/cli/program.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { decrypt, toHex } from '../../src/core/codec/index.js';
 import { CAPTURE_EPOCH_US } from '../../src/analysis/capture/capture-recorder.js';
-import { TEMP_PREFIX } from '../../src/analysis/report/atomic-write.js';
+import { TEMP_PREFIX } from '../../src/core/output/atomic-write.js';
 import { cli, withoutPlanCut } from '../support/cli.js';
 import { withCpuMs } from '../support/cpu.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEMP_PREFIX } from '../../src/analysis/report/atomic-write.js';
+import { TEMP_PREFIX } from '../../src/core/output/atomic-write.js';
 import { cli } from '../support/cli.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -18,8 +18,10 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // the filesystem's refusals in words (for every message about a path the user typed), and
   // general containers (hash map, keyed heap, Fenwick index, linked list, ring FIFO: no BC knowledge).
   ['core/engine', 'core/codec', 'core/files', 'core/containers'],
-  // Packet captures with no BC knowledge: pcap and pcapng read and written, frames (they read the engine's time units).
-  ['core/pcap'],
+  // Packet captures with no BC knowledge: pcap and pcapng read and written, frames (they read the engine's time units);
+  // and output plumbing with no BC knowledge for every layer that writes: atomic writes and output paths (refused
+  // in the files' words), JUnit XML, terminal styling, tables that keep to a width, number formatting.
+  ['core/pcap', 'core/output'],
 
   // model: the BC transport model and what runs and observes it.
   // Link models, shared by both transport models.
@@ -47,10 +49,10 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   // analysis: what reads runs and captures and says what they show.
   // The bug reproductions (they read the trace and the metrics).
   ['analysis/reproduce'],
-  // Reports: tables, summary.json, CSV, Markdown, HTML; atomic writes and output paths
-  // (they render the reproductions' results).
+  // Reports: the comparison, its tables, verdicts and narrative, summary.json, CSV, Markdown, HTML/SVG charts,
+  // the scheme reports (they render the reproductions' results).
   ['analysis/report'],
-  // Expectations, seed lists, --fail-on, determinism, JUnit (written with the report's writer).
+  // Expectations, seed lists, --fail-on, determinism, JUnit (written with core/output's writer).
   ['analysis/check'],
   // BC in captures: a run written as pcapng, captures classified and analysed (against the reproductions' signatures).
   ['analysis/capture'],

@@ -5,11 +5,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NEW_PREFIX, OLD_PREFIX, setSwapStepHook, writeFolderAtomic } from '../../src/analysis/report/atomic-folder.js';
-import type { SwapStep } from '../../src/analysis/report/atomic-folder.js';
-import { TEMP_PREFIX, isAlive, sweepTemporaries, temporaryName } from '../../src/analysis/report/atomic-write.js';
+import { NEW_PREFIX, OLD_PREFIX, setSwapStepHook, writeFolderAtomic } from '../../src/core/output/atomic-folder.js';
+import type { SwapStep } from '../../src/core/output/atomic-folder.js';
+import { TEMP_PREFIX, isAlive, sweepTemporaries, temporaryName } from '../../src/core/output/atomic-write.js';
 import { runComparison } from '../../src/analysis/report/compare.js';
-import { OutPathError, outDirProblem, outFileProblem } from '../../src/analysis/report/out-dir.js';
+import { OutPathError, outDirProblem, outFileProblem } from '../../src/core/output/out-dir.js';
 import { REPORT_FILES, writeReport } from '../../src/analysis/report/write.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
 import { cpuMs } from '../support/cpu.js';
@@ -89,7 +89,7 @@ describe('the report files appear together or not at all', () => {
 
   // A real SIGKILL in a child (the built dist), then the next run: it must find
   // a whole set, put back an old folder the child had moved aside, and sweep.
-  const distFolder = new URL('../../dist/analysis/report/atomic-folder.js', import.meta.url).href;
+  const distFolder = new URL('../../dist/core/output/atomic-folder.js', import.meta.url).href;
   it.each(STEPS)('a writer SIGKILLed at %s: the next run recovers and cleans up', (at) => {
     const { parent, dir } = oldReport();
     const child = spawnSync(

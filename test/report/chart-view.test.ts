@@ -3,7 +3,7 @@
 // with its value, and Okabe–Ito series colours that stand out on every phase.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fmt } from '../../src/analysis/report/format.js';
+import { fmt } from '../../src/core/output/format.js';
 import { CHROMIUM, renderInChromium } from '../support/chromium.js';
 
 /** Okabe–Ito without its yellow, as computed style writes it. */

@@ -1,9 +1,9 @@
-// The shared JUnit writer (src/analysis/report/junit.ts): pass, fail and skipped cases,
+// The shared JUnit writer (src/core/output/junit.ts): pass, fail and skipped cases,
 // and `bcsim check`'s documents, byte for byte as check has always written them.
 import { describe, expect, it } from 'vitest';
 import { junitXml } from '../../src/analysis/check/junit.js';
 import type { CheckRun } from '../../src/analysis/check/index.js';
-import { junitDocument } from '../../src/analysis/report/index.js';
+import { junitDocument } from '../../src/core/output/index.js';
 import { parseXml } from '../support/conformance-logs.js';
 
 describe('junitDocument', () => {

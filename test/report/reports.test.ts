@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { METRICS } from '../../src/model/metrics/recorder.js';
-import { TEMP_PREFIX, sweepTemporaries, writeFileAtomic } from '../../src/analysis/report/atomic-write.js';
+import { TEMP_PREFIX, sweepTemporaries, writeFileAtomic } from '../../src/core/output/atomic-write.js';
 import { modesWithCauses, runComparison } from '../../src/analysis/report/compare.js';
 import { reportHtml } from '../../src/analysis/report/html.js';
 import { summaryJson, timeseriesCsv } from '../../src/analysis/report/documents.js';
@@ -200,7 +200,7 @@ describe('atomic writes', () => {
       [
         '--input-type=module',
         '-e',
-        `import { writeFileAtomic } from ${JSON.stringify(new URL('../../dist/analysis/report/atomic-write.js', import.meta.url).href)};
+        `import { writeFileAtomic } from ${JSON.stringify(new URL('../../dist/core/output/atomic-write.js', import.meta.url).href)};
          process.stdin.once('data', () => writeFileAtomic(${JSON.stringify(dir)}, 'summary.json', 'x'.repeat(4 << 20)));`,
       ],
       { stdio: ['pipe', 'inherit', 'inherit'] },

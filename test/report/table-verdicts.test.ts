@@ -2,7 +2,7 @@
 // coloured better or worse only when the figures it shows differ from the
 // first column's, and the verdict lines name latency when a column waits
 // longer than the first (lossy-link: fixed's low-type p99 2,232 ms against stock's 330 ms).
-import { terminalStyle } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/core/output/style.js';
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/analysis/report/compare.js';
 import { renderCompareTable } from '../../src/analysis/report/compare-table.js';

@@ -1,7 +1,7 @@
 // The closing lines of `reproduce fragment-ack` name causes, and one cause is
 // called `none` (no fragment is ever re-sent): an empty list must never read as that cause.
 import { describe, expect, it } from 'vitest';
-import { terminalStyle } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/core/output/style.js';
 import { renderFragmentAckReproduction } from '../../src/analysis/report/reproduce-table.js';
 import type { FragmentAckReproduction } from '../../src/analysis/reproduce/index.js';
 import { cli } from '../support/cli.js';

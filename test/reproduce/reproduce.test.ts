@@ -4,7 +4,7 @@ import { STOCK_READING } from '../../src/analysis/reproduce/readings.js';
 import { VERDICT_ALTERNATIVES } from '../../src/analysis/reproduce/alternatives.js';
 import { DEFAULT_PARAMS, QUEUED_RELIABLE_READINGS, resolveSwitches } from '../../src/model/transport/switches.js';
 import { loadScenario } from '../../src/model/scenario/load.js';
-import { terminalStyle } from '../../src/analysis/report/style.js';
+import { terminalStyle } from '../../src/core/output/style.js';
 import { renderAckOutboxReproduction } from '../../src/analysis/report/reproduce-table.js';
 import { cli } from '../support/cli.js';
 

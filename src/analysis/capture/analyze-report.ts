@@ -4,7 +4,7 @@
 // the simulated run, row by row. Each end's ACK-outbox figures follow the ACK
 // behaviour its own wire shows (ack-behaviour.ts), with the evidence below.
 import Table from 'cli-table3';
-import type { TerminalStyle } from '../report/index.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import { deviationCountsText } from '../../core/codec/index.js';
 import type { DeviationCounts } from '../../core/codec/index.js';
 import { CRITERIA } from '../reproduce/index.js';

@@ -1,5 +1,5 @@
 // Capture files on disk: streamed into a hidden temporary
-// beside the target (`.bcsim-tmp-<pid>-<name>`, as report/atomic-write.ts names
+// beside the target (`.bcsim-tmp-<pid>-<name>`, as core/output/atomic-write.ts names
 // them) and renamed over the target only when the run has finished, so the
 // target never holds part of a capture. A run that fails, or that Ctrl-C
 // stops (src/cli/interrupt.ts), removes its temporary; one killed outright
@@ -7,7 +7,7 @@
 // Several files (compare) are all written before any is renamed.
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { TEMP_PREFIX, sweepTemporaries, temporaryName, outFileProblem } from '../report/index.js';
+import { TEMP_PREFIX, sweepTemporaries, temporaryName, outFileProblem } from '../../core/output/index.js';
 
 /** Why a capture cannot be written at `file` (relative to `cwd`); undefined if it can. Creates nothing. */
 export function captureTargetProblem(file: string, cwd: string): string | undefined {

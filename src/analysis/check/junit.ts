@@ -1,9 +1,9 @@
 // JUnit XML for CI systems: one test suite per scenario and mode (and seed, in a
 // `--seeds` sweep), one test case per assertion. No times or dates: the same
 // runs give the same file. The document itself is the shared writer's
-// (src/analysis/report/junit.ts).
-import { junitDocument, writeJunitDocument } from '../report/index.js';
-import type { JunitCase, JunitSuite } from '../report/index.js';
+// (src/core/output/junit.ts).
+import { junitDocument, writeJunitDocument } from '../../core/output/index.js';
+import type { JunitCase, JunitSuite } from '../../core/output/index.js';
 import { OP_SYMBOL } from './assertions.js';
 import type { CheckRun } from './check.js';
 

@@ -3,7 +3,7 @@
 // 4 h axis still shows its value. Labels are placed without measuring text
 // (the output must be byte-identical everywhere): 6 px a character at 10 px.
 import type { Bucket } from '../../model/metrics/index.js';
-import { escapeXml, fmt } from './format.js';
+import { escapeXml, fmt } from '../../core/output/index.js';
 
 export interface MarkedSeries {
   readonly label: string;

@@ -1,9 +1,9 @@
 // The terminal view of a comparison: metrics as rows, modes as columns, each
 // cell after the first coloured better (green) or worse (red) than the first.
-import type { TerminalStyle } from './style.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import type { Comparison } from './compare.js';
 import { caption } from './documents.js';
-import { columns, fittedTable, TEXT_WIDTH, wrapItems } from './fit-table.js';
+import { columns, fittedTable, TEXT_WIDTH, wrapItems } from '../../core/output/index.js';
 import { cell, cellVerdict, rowsFor } from './metrics-table.js';
 import { compareSettingsLine } from './settings.js';
 

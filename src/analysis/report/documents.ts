@@ -6,7 +6,7 @@ import { manifestOutline } from '../../model/traffic/index.js';
 import { VERSION } from '../../version.js';
 import type { Comparison } from './compare.js';
 import { formatSeconds, usToSeconds, msToUsUnrounded } from '../../core/engine/index.js';
-import { durationLabel, escapeXml, fmt, round4 } from './format.js';
+import { durationLabel, escapeXml, fmt, round4 } from '../../core/output/index.js';
 import { cell, rowsFor } from './metrics-table.js';
 import { isMultiClient, worstConnection } from './connections.js';
 import { findings, headline, opening } from './narrative.js';

@@ -7,7 +7,7 @@ import { VERDICT_ALTERNATIVES } from '../reproduce/index.js';
 import type { VerdictAlternative } from '../reproduce/index.js';
 import type { Summary } from '../../model/session/index.js';
 import type { Comparison } from './compare.js';
-import { durationLabel, fmt } from './format.js';
+import { durationLabel, fmt } from '../../core/output/index.js';
 
 /** docs/sources.md 25: the longest measured session, 34 minutes. */
 const MEASURED_SESSION_S = 34 * 60;

@@ -8,7 +8,7 @@ import { PHASE_STYLE, phaseSwatchCss } from './chart-palette.js';
 import { chartLegend, chartSeries, phaseBands, strokesNote } from './chart-series.js';
 import { isMultiClient } from './connections.js';
 import { anomaliesHtml, caption, phaseLine, worstConnectionsNote } from './documents.js';
-import { escapeXml, textHtml } from './format.js';
+import { escapeXml, textHtml } from '../../core/output/index.js';
 import { allLowerIsBetter, cell, cellVerdict, rowsFor } from './metrics-table.js';
 import { findings, headline, opening } from './narrative.js';
 import { settingsHtml } from './settings.js';

@@ -1,27 +1,12 @@
-// Reports' public surface: atomic writes and output paths, formatting, the tables,
-// the comparison and the report files; the scheme reports (rtype-deaths,
-// schemes-side-by-side) and the R-Type defect table.
-export {
-  TEMP_PREFIX,
-  makeDirs,
-  sweepTemporaries,
-  temporaryName,
-  writeFileAtomic,
-  writeFilesTogether,
-} from './atomic-write.js';
-export { OutPathError, outDirProblem, outFileProblem } from './out-dir.js';
-export { durationLabel, escapeXml, fmt, round4 } from './format.js';
-export { writeFolderAtomic } from './atomic-folder.js';
+// Reports' public surface: the tables, the comparison and the report files; the
+// scheme reports (rtype-deaths, schemes-side-by-side) and the R-Type defect table.
+// The output plumbing they write with is core/output.
 export { chartFigure } from './scheme-page.js';
 export { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
 export type { SchemeDocument } from './scheme-document.js';
 export type { RowGroup } from './scheme-tables.js';
-export { junitDocument, writeJunitDocument } from './junit.js';
-export type { JunitCase, JunitSuite } from './junit.js';
-export { terminalStyle } from './style.js';
-export type { TerminalStyle } from './style.js';
 export { niceTicks } from './svg-chart.js';
-export { COMPACT, renderSummaryTable } from './summary-table.js';
+export { renderSummaryTable } from './summary-table.js';
 export { settingsLines } from './settings.js';
 export { verdicts } from './verdict.js';
 export { renderAckOutboxReproduction, renderFragmentAckReproduction } from './reproduce-table.js';
@@ -29,7 +14,6 @@ export { STOCK_AND_FIXED, comparisonOf, modesWithCauses, runColumn, runCompariso
 export { sensitivityModes } from './sensitivity.js';
 export type { ColumnSettings, ComparedRun, CompareOptions, Comparison, ModeSpec } from './compare.js';
 export { renderCompareTable } from './compare-table.js';
-export { TEXT_WIDTH, wrapLine } from './fit-table.js';
 export { summaryJson } from './documents.js';
 export { REPORT_FILES, writeReport } from './write.js';
 export { renderRtypeReproduction } from './rtype-reproduce-table.js';

@@ -7,7 +7,7 @@ import { HEAD_SECONDS, METRICS } from '../../model/metrics/index.js';
 import type { Bucket, MetricName } from '../../model/metrics/index.js';
 import { chartLegend, chartSeries, phaseBands, strokesNote } from './chart-series.js';
 import type { Comparison } from './compare.js';
-import { escapeXml, fmt } from './format.js';
+import { escapeXml, fmt } from '../../core/output/index.js';
 import { renderChart } from './svg-chart.js';
 
 /** The figures the join moves: the re-sends, and what waits on them. */

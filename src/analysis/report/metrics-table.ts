@@ -5,7 +5,7 @@ import type { FigureRef } from '../../model/session/index.js';
 import { counterRow } from '../../model/transport/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { connectionKeys, connectionsOf, isMultiClient, keyLabel } from './connections.js';
-import { fmt } from './format.js';
+import { fmt } from '../../core/output/index.js';
 
 export interface Row {
   readonly label: string;

@@ -12,7 +12,7 @@ import {
   perConnectionOutboxMax,
   worstConnection,
 } from './connections.js';
-import { bytesLabel, durationLabel, fmt } from './format.js';
+import { bytesLabel, durationLabel, fmt } from '../../core/output/index.js';
 import { flipSentences, predictionSentence } from './evidence-notes.js';
 
 /** ack-outbox-deadlock.md §5 projections, for the calibration sentence. */

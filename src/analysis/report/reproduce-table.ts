@@ -1,10 +1,9 @@
 // Terminal tables for `bcsim reproduce`.
 import Table from 'cli-table3';
-import type { TerminalStyle } from './style.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import type { AckOutboxReproduction, FragmentAckReproduction, Hypothesis } from '../reproduce/index.js';
 import { CRITERIA, STOCK_READING } from '../reproduce/index.js';
-import { COMPACT } from './summary-table.js';
-import { fittedTable, TEXT_WIDTH, wrapItems, wrapLine } from './fit-table.js';
+import { COMPACT, fittedTable, TEXT_WIDTH, wrapItems, wrapLine } from '../../core/output/index.js';
 import { statOf } from '../../model/metrics/index.js';
 
 const causeLabel = (cause: string) => (cause === 'none' ? 'none (no re-send)' : cause);

@@ -1,7 +1,7 @@
 // The report set of `bcsim compare rtype-deaths`: summary.json, timeseries.csv,
 // report.md and report.html, written together as one folder (atomic-folder.ts),
 // and the terminal view. Pure functions of the comparison: same seed, same bytes.
-import type { TerminalStyle } from './style.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import { msToSeconds, perSecondOverMs } from '../../core/engine/index.js';
 import { Series } from '../../model/metrics/index.js';
 import type { Bucket } from '../../model/metrics/index.js';
@@ -9,8 +9,7 @@ import type { RtypeSummary } from '../../rtype/session/index.js';
 import { STORE_ENTRY_BYTES, pendingEntryBytes, rtypeMemorySeries } from '../../rtype/schemes/index.js';
 import type { RtypeComparison } from '../../rtype/schemes/index.js';
 import { VERSION } from '../../version.js';
-import { writeFolderAtomic } from './atomic-folder.js';
-import { durationLabel, round4 } from './format.js';
+import { writeFolderAtomic, durationLabel, round4 } from '../../core/output/index.js';
 import { RTYPE_ROW_GROUPS, rtypeFindings } from './rtype-rows.js';
 import { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
 import type { SchemeDocument } from './scheme-document.js';

@@ -1,12 +1,11 @@
 // The terminal table of `bcsim reproduce rtype`: one row per defect (on alone over
 // repaired, off alone from implemented), one column per symptom, each cell measured.
 import Table from 'cli-table3';
-import type { TerminalStyle } from './style.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import { TABLE_SYMPTOM_TITLES } from '../reproduce/index.js';
 import type { RtypeReproduction, RtypeReproductionRow, SymptomCell, TableSymptom } from '../reproduce/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
-import { fmt } from './format.js';
-import { COMPACT } from './summary-table.js';
+import { fmt, COMPACT } from '../../core/output/index.js';
 
 /** The figure each column's test read, in words. */
 function cellText(symptom: TableSymptom, c: SymptomCell): string {

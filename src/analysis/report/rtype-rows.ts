@@ -3,7 +3,7 @@
 import type { RtypePresetRun, RtypeComparison } from '../../rtype/schemes/index.js';
 import { rtypeMemory } from '../../rtype/schemes/index.js';
 import type { RtypeSummary } from '../../rtype/session/index.js';
-import { fmt } from './format.js';
+import { fmt } from '../../core/output/index.js';
 import type { RowGroup } from './scheme-tables.js';
 
 const pct = (part: number, whole: number) => (whole === 0 ? '–' : `${fmt((100 * part) / whole, 4)} %`);

@@ -1,7 +1,7 @@
 // One comparison of schemes or presets, told three ways: report.md, report.html and
 // the terminal view. The R-Type and the schemes-side-by-side reports differ only in
 // their rows, findings, charts and settings; the order and headings are this module's.
-import type { TerminalStyle } from './style.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import { bulletList, jsonBlock, paragraph, schemePage, section } from './scheme-page.js';
 import { htmlTable, markdownTable, terminalTable } from './scheme-tables.js';
 import type { RowGroup } from './scheme-tables.js';

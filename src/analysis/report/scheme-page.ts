@@ -3,7 +3,7 @@
 // on shared axes. Self-contained: no scripts, nothing loaded.
 import type { Bucket } from '../../model/metrics/index.js';
 import { PALETTE } from './chart-palette.js';
-import { escapeXml, textHtml } from './format.js';
+import { escapeXml, textHtml } from '../../core/output/index.js';
 import { STYLE } from './html.js';
 import { markSameLines } from './same-lines.js';
 import { renderChart } from './svg-chart.js';

@@ -2,8 +2,7 @@
 // cells, one column per run, rendered the same way on the terminal, in report.md
 // and in report.html, so all three say the same thing.
 import Table from 'cli-table3';
-import { escapeXml } from './format.js';
-import { COMPACT } from './summary-table.js';
+import { escapeXml, COMPACT } from '../../core/output/index.js';
 
 interface TextRow<T> {
   readonly label: string;

@@ -1,13 +1,12 @@
 // The report set of `bcsim compare schemes-side-by-side`: BC
 // stock, BC fixed, R-Type documented and R-Type repaired on one workload, with
 // delivery, latency, bandwidth and memory side by side; and the terminal view.
-import type { TerminalStyle } from './style.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 import { bcScenarioDocument } from '../../rtype/schemes/index.js';
 import type { SchemeColumn, SchemesComparison } from '../../rtype/schemes/index.js';
 import { msToSeconds } from '../../core/engine/index.js';
 import { VERSION } from '../../version.js';
-import { writeFolderAtomic } from './atomic-folder.js';
-import { durationLabel, fmt, round4 } from './format.js';
+import { writeFolderAtomic, durationLabel, fmt, round4 } from '../../core/output/index.js';
 import { schemeHtml, schemeMarkdown, schemeTerminal } from './scheme-document.js';
 import type { SchemeDocument } from './scheme-document.js';
 import { chartFigure } from './scheme-page.js';

@@ -6,7 +6,7 @@ import { changedSwitchList, scenarioRef, shellQuote } from '../../model/session/
 import type { EffectiveSettings } from '../../model/session/index.js';
 import type { Comparison, ModeSpec } from './compare.js';
 import { STOCK_AND_FIXED, modesWithCauses } from './compare.js';
-import { escapeXml } from './format.js';
+import { escapeXml } from '../../core/output/index.js';
 
 /** What a comparison as a whole was run with: the top-level `settings` of summary.json. */
 export interface ComparisonSettings {

@@ -2,7 +2,8 @@
 import { figureOf } from '../../model/session/index.js';
 import type { ConnectionSummary, FigureRef, PeerSummary, Summary } from '../../model/session/index.js';
 import Table from 'cli-table3';
-import type { TerminalStyle } from './style.js';
+import { COMPACT } from '../../core/output/index.js';
+import type { TerminalStyle } from '../../core/output/index.js';
 
 const slash = (v: readonly number[]) => v.join(' / ');
 const paren = ([a, b]: readonly number[]) => `${a} (${b})`;
@@ -33,9 +34,6 @@ export const PEER_ROWS: ReadonlyArray<{
 function peerCell(row: (typeof PEER_ROWS)[number], p: PeerSummary): string {
   return row.text(row.figures.map((ref) => figureOf(p, ref)));
 }
-
-/** No rule between rows: the table stays short. */
-export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 export function renderSummaryTable(summary: Summary, style: TerminalStyle): string {
   const head = `${style.bold(summary.scenario)}  mode ${style.bold(summary.mode)}  seed ${summary.seed}  ${summary.simulatedSeconds} s simulated  trace ${summary.traceHash.slice(0, 16)}`;

@@ -4,7 +4,7 @@
 import type { Bucket } from '../../model/metrics/index.js';
 import { peakMarks } from './chart-marks.js';
 import { hatchPattern, phaseStyle } from './chart-palette.js';
-import { escapeXml, fmt } from './format.js';
+import { escapeXml, fmt } from '../../core/output/index.js';
 
 export interface ChartSeries {
   readonly label: string;

@@ -3,7 +3,7 @@
 import type { PeerSummary } from '../../model/session/index.js';
 import type { Comparison, ComparedRun } from './compare.js';
 import { isMultiClient, perConnectionOutboxMax } from './connections.js';
-import { fmt } from './format.js';
+import { fmt } from '../../core/output/index.js';
 import { flipsOf, predictionReasons } from './evidence-notes.js';
 
 type Pick = (run: ComparedRun) => number;

@@ -4,7 +4,7 @@
 import { reportHtml } from './html.js';
 import { reportMarkdown, summaryJson, timeseriesCsv } from './documents.js';
 import type { Comparison } from './compare.js';
-import { writeFolderAtomic } from './atomic-folder.js';
+import { writeFolderAtomic } from '../../core/output/index.js';
 
 export const REPORT_FILES = ['summary.json', 'timeseries.csv', 'report.md', 'report.html'] as const;
 

@@ -11,7 +11,7 @@ import {
 } from '../../analysis/capture/index.js';
 import type { SimulatedAnalysis, CaptureAnalysis, AckRuleName } from '../../analysis/capture/index.js';
 import type { CaptureError } from '../../core/pcap/index.js';
-import { terminalStyle } from '../../analysis/report/index.js';
+import { terminalStyle } from '../../core/output/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

@@ -14,7 +14,7 @@ import {
   parseSeedList,
 } from '../../analysis/check/index.js';
 import type { CheckRun } from '../../analysis/check/index.js';
-import { terminalStyle } from '../../analysis/report/index.js';
+import { terminalStyle } from '../../core/output/index.js';
 import { checkWorkBudget } from '../../model/scenario/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';

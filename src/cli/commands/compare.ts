@@ -10,14 +10,10 @@ import {
   verdicts,
   renderCompareTable,
   summaryJson,
-  terminalStyle,
-  OutPathError,
-  outDirProblem,
   REPORT_FILES,
   writeReport,
-  TEXT_WIDTH,
-  wrapLine,
 } from '../../analysis/report/index.js';
+import { terminalStyle, OutPathError, outDirProblem, TEXT_WIDTH, wrapLine } from '../../core/output/index.js';
 import type { ModeSpec } from '../../analysis/report/index.js';
 import { isSchemeScenarioRef } from '../../model/scenario/index.js';
 import { effectiveSettings, sha256Hex } from '../../model/session/index.js';

@@ -20,7 +20,7 @@ import {
   runConform,
 } from '../../live/index.js';
 import type { HostPort } from '../../live/index.js';
-import { writeFilesTogether } from '../../analysis/report/index.js';
+import { writeFilesTogether } from '../../core/output/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';
 import type { CliIO } from '../io.js';
 import { durationFlag, seedFlag } from '../options.js';

@@ -39,7 +39,7 @@ import type {
   ConformanceCounts,
   ConformanceResult,
 } from '../../live/index.js';
-import { writeFilesTogether } from '../../analysis/report/index.js';
+import { writeFilesTogether } from '../../core/output/index.js';
 import { modeLabel, switchesFor } from '../../model/session/index.js';
 import type { Role } from '../../model/transport/index.js';
 import { EXIT_FAILED, EXIT_OK, UsageError, writingTo } from '../io.js';

@@ -13,8 +13,8 @@ import {
   renderAckOutboxReproduction,
   renderFragmentAckReproduction,
   renderRtypeReproduction,
-  terminalStyle,
 } from '../../analysis/report/index.js';
+import { terminalStyle } from '../../core/output/index.js';
 import type { CliIO } from '../io.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../io.js';
 import { durationFlag, probabilityFlag, seedFlag } from '../options.js';

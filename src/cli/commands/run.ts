@@ -92,7 +92,8 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   phasePlanWarner(io)(summary.settings.phasePlanCut);
   if (flags.json) io.stdout(`${JSON.stringify(summary)}\n`);
   else {
-    const { renderSummaryTable, settingsLines, terminalStyle } = await import('../../analysis/report/index.js');
+    const { renderSummaryTable, settingsLines } = await import('../../analysis/report/index.js');
+    const { terminalStyle } = await import('../../core/output/index.js');
     io.stdout(renderSummaryTable(summary, terminalStyle(io.stdoutIsTTY, io.env)) + settingsLines(summary.settings));
   }
   if (verdict && !verdict.identical) {

@@ -4,10 +4,7 @@
 // and the four report files, as the BC compare writes them.
 import { relative, resolve } from 'node:path';
 import {
-  OutPathError,
   SCHEME_REPORT_FILES,
-  terminalStyle,
-  outDirProblem,
   renderRtypeCompare,
   renderSchemesCompare,
   rtypeSummaryJson,
@@ -15,6 +12,7 @@ import {
   writeRtypeReport,
   writeSchemesReport,
 } from '../../analysis/report/index.js';
+import { OutPathError, terminalStyle, outDirProblem } from '../../core/output/index.js';
 import {
   SchemeScenarioError,
   loadSchemeScenario,

@@ -6,7 +6,7 @@
 // clients' goodbye.
 import { resolve } from 'node:path';
 import { micros, usToSeconds } from '../../core/engine/index.js';
-import { terminalStyle, outDirProblem } from '../../analysis/report/index.js';
+import { terminalStyle, outDirProblem } from '../../core/output/index.js';
 import { modeLabel, switchesFor } from '../../model/session/index.js';
 import {
   SOAK_FILES,

@@ -1,7 +1,7 @@
 // `bcsim sweep` and `bcsim sweep-merge`: a thin shell over src/tools/sweep.
 // Flags are all checked before the first run; bad input is one line and exit 2.
 import { basename, dirname } from 'node:path';
-import { writeFileAtomic, terminalStyle } from '../../analysis/report/index.js';
+import { writeFileAtomic, terminalStyle } from '../../core/output/index.js';
 import { formatDuration, msToSeconds } from '../../core/engine/index.js';
 import type { Tinypool } from 'tinypool';
 import {

@@ -6,4 +6,3 @@ export { Fifo } from './fifo.js';
 export { IntMap } from './int-map.js';
 export { KeyedHeap, heapNode } from './keyed-heap.js';
 export type { HeapNode } from './keyed-heap.js';
-export { PositionIndex } from './position-index.js';

@@ -2,8 +2,8 @@
 // --expect rules.json --junit out.xml`): one test suite, one test case per
 // rule, written by live mode's one verdict writer (../verdict.ts), the same as
 // conform's cases; so the same wire log gives the same bytes.
-import { writeJunitDocument } from '../../analysis/report/index.js';
-import type { JunitCase } from '../../analysis/report/index.js';
+import { writeJunitDocument } from '../../core/output/index.js';
+import type { JunitCase } from '../../core/output/index.js';
 import { verdictJunitCase, verdictJunitXml } from '../verdict.js';
 import type { ConformanceResult } from './evaluate.js';
 import { evidenceLines } from './report.js';

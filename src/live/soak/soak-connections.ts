@@ -2,7 +2,7 @@
 // Boot or Disconnect, the rejoins (--rejoin), and a server whose reliable seq
 // started again before the 16-bit wrap (docs/sources.md 1). A few connections
 // get a line each; more are summed up, so a 4-hour soak's findings stay short.
-import { fmt } from '../../analysis/report/index.js';
+import { fmt } from '../../core/output/index.js';
 import type { SoakClient, SoakMeasured } from './soak-session.js';
 
 /** Up to this many connections a finding names each one; past it, one line sums them up. */

@@ -3,17 +3,9 @@
 // models of the same scenario and seed, each figure on shared axes. The server's
 // figures are measurements; the models' are predictions, and past the 34 minutes
 // any real session was ever measured (docs/sources.md 25) nothing checks them.
-import type { TerminalStyle } from '../../analysis/report/index.js';
-import {
-  chartFigure,
-  durationLabel,
-  fmt,
-  round4,
-  schemeHtml,
-  schemeMarkdown,
-  schemeTerminal,
-  writeFolderAtomic,
-} from '../../analysis/report/index.js';
+import type { TerminalStyle } from '../../core/output/index.js';
+import { chartFigure, schemeHtml, schemeMarkdown, schemeTerminal } from '../../analysis/report/index.js';
+import { durationLabel, fmt, round4, writeFolderAtomic } from '../../core/output/index.js';
 import type { RowGroup, SchemeDocument } from '../../analysis/report/index.js';
 import type { MinuteRow } from '../../analysis/capture/index.js';
 import { VERSION } from '../../version.js';

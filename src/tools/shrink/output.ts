@@ -4,7 +4,7 @@
 import { usToSeconds } from '../../core/engine/index.js';
 import { basename, dirname, resolve } from 'node:path';
 import { CaptureSet } from '../../analysis/capture/index.js';
-import { writeFileAtomic } from '../../analysis/report/index.js';
+import { writeFileAtomic } from '../../core/output/index.js';
 import { runScenario } from '../../model/session/index.js';
 import { formatEvent, traceHeader, traceScenario } from '../../model/trace/index.js';
 import { loadDoc } from './case.js';

@@ -1,7 +1,8 @@
 // The sweep's HTML page: one self-contained file (inline CSS and SVG, no
 // scripts, nothing loaded), a table per metric and, when one numeric parameter
 // is varied, a chart of the median with its min–max band per mode.
-import { escapeXml, fmt, niceTicks } from '../../analysis/report/index.js';
+import { niceTicks } from '../../analysis/report/index.js';
+import { escapeXml, fmt } from '../../core/output/index.js';
 import type { SummaryRow, SweepSummary } from './aggregate.js';
 import { valueText } from './table.js';
 

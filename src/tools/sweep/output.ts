@@ -4,7 +4,7 @@
 // 100,000-run sweep keeps no more than one line in memory here.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { makeDirs, TEMP_PREFIX, temporaryName, sweepTemporaries } from '../../analysis/report/index.js';
+import { makeDirs, TEMP_PREFIX, temporaryName, sweepTemporaries } from '../../core/output/index.js';
 
 export interface LineSink {
   write(text: string): void;

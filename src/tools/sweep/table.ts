@@ -1,8 +1,8 @@
 // The terminal summary of a sweep: one row per mode and combination of varied
 // values, one column per metric holding "min / median / max" over the seeds.
 import Table from 'cli-table3';
-import type { TerminalStyle } from '../../analysis/report/index.js';
-import { fmt, COMPACT } from '../../analysis/report/index.js';
+import type { TerminalStyle } from '../../core/output/index.js';
+import { fmt, COMPACT } from '../../core/output/index.js';
 import type { Stat, SweepSummary } from './aggregate.js';
 
 export function statText(stat: Stat | null): string {

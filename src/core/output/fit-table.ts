@@ -1,7 +1,9 @@
 // Terminal text that keeps to a width: tables whose widest columns wrap, and wrapped paragraphs.
 import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
-import { COMPACT } from './summary-table.js';
+
+/** No rule between rows: the table stays short. */
+export const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
 
 /** The terminal width the default text of the reports keeps to; --wide and --json have no limit. */
 export const TEXT_WIDTH = 120;
