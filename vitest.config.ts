@@ -66,7 +66,7 @@ const INTEGRATION = [
   'test/scenarios/builtins.test.ts',
   'test/scenarios/limits.test.ts',
   'test/session/fixed-promise.test.ts',
-  'test/session/multi-client.test.ts',
+  'test/session/multi-client-*.test.ts',
   'test/session/wrap-hazard.test.ts',
   'test/shrink/default-out.test.ts',
   'test/shrink/multi-client.test.ts',
