@@ -11,7 +11,7 @@ const INTEGRATION = [
   // The built CLI, tshark or chromium in a child process; the sweep's worker pool (built).
   'test/capture/import-fifo.test.ts',
   'test/capture/import-tshark.test.ts',
-  'test/capture/pcapng-export.test.ts',
+  'test/capture/pcapng-export-*.test.ts',
   'test/capture/pcapng-interrupt.test.ts',
   'test/capture/pcapng-writer.test.ts',
   'test/cli/api.test.ts',
