@@ -13,6 +13,8 @@ const INTEGRATION = [
   'test/capture/import-tshark.test.ts',
   'test/capture/pcapng-export-*.test.ts',
   'test/capture/pcapng-interrupt.test.ts',
+  'test/capture/pcapng-capture.test.ts',
+  'test/capture/pcapng-comments.test.ts',
   'test/capture/pcapng-writer.test.ts',
   'test/cli/api.test.ts',
   'test/cli/bin.test.ts',
