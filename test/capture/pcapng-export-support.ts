@@ -87,7 +87,7 @@ export function packets(file: string): Packet[] {
   return out;
 }
 
-export interface TraceMessage {
+interface TraceMessage {
   type: number;
   note: string;
   transmission: number;

@@ -27,7 +27,7 @@ export interface SendRecord {
 }
 
 /** One reliable delivery to the game layer (the hook Session calls traffic.onDelivered from). */
-export interface DeliveryRecord {
+interface DeliveryRecord {
   to: Role;
   client: number;
   uid: number;
