@@ -44,7 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
-export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   const program = new Command('bcsim');
   program
     .description('Deterministic simulator and bug reproducer for the Bridge Commander 1.1 reliable-UDP transport')
