@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PALETTE } from '../../src/analysis/report/chart-palette.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bcsim-sweep-'));
@@ -359,6 +360,11 @@ describe('bcsim sweep: the summary', async () => {
     expect((html.match(/<section class="metric"/g) ?? []).length).toBe(2);
     expect((html.match(/<svg /g) ?? []).length).toBe(2);
     expect(html).not.toMatch(/<script/);
+    // The series take the compare report's colour-blind-safe palette (Okabe–Ito), and only it.
+    const colours = new Set([...html.matchAll(/(?:stroke|fill)="(#[0-9a-f]{6})"/gi)].map((m) => m[1].toLowerCase()));
+    const series = [...colours].filter((c) => !/^#(\w)\1\1\1\1\1$|^#([0-9a-f]{2})\2\2$/i.test(c));
+    expect(series.length).toBeGreaterThan(0);
+    for (const c of series) expect(PALETTE).toContain(c);
   });
 
   it('the HTML renders in headless Chromium without console errors', () => {

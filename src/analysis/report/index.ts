@@ -25,3 +25,5 @@ export {
   schemesTimeseriesCsv,
   writeSchemesReport,
 } from './schemes-files.js';
+// The compare report's colour-blind-safe series colours, for the sweep page too.
+export { PALETTE } from './chart-palette.js';

@@ -1,12 +1,11 @@
 // The sweep's HTML page: one self-contained file (inline CSS and SVG, no
 // scripts, nothing loaded), a table per metric and, when one numeric parameter
 // is varied, a chart of the median with its min–max band per mode.
-import { niceTicks } from '../../analysis/report/index.js';
+import { PALETTE, niceTicks } from '../../analysis/report/index.js';
 import { escapeXml, fmt } from '../../core/output/index.js';
 import type { SummaryRow, SweepSummary } from './aggregate.js';
 import { valueText } from './table.js';
 
-const PALETTE = ['#c0392b', '#1f77b4', '#2ca02c', '#9467bd'];
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
