@@ -9,8 +9,7 @@ export type Clock = 'simulated' | 'wall';
 export function durationFlag(
   flag: string,
   value: string | undefined,
-  allowZero = false,
-  clock?: Clock,
+  { allowZero = false, clock }: { allowZero?: boolean; clock?: Clock } = {},
 ): Micros | undefined {
   if (value === undefined) return undefined;
   const us = parseDuration(value);

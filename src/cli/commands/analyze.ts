@@ -60,7 +60,7 @@ export function analyzeCommand(file: string, flags: AnalyzeFlags, io: CliIO): nu
   // Flags and the scenario are checked before the capture is read.
   const mode = modeSpec(flags.mode);
   const seed = seedFlag(flags.seed);
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   const loss = probabilityFlag('--loss', flags.loss);
   const scenario =
     flags.against === undefined

@@ -47,7 +47,7 @@ export function checkCommand(refs: string[], flags: CheckFlags, io: CliIO): numb
   const modeFlag = modeSpec(flags.mode);
   const mode = modeFlag.preset;
   const seeds = seedsFlag(flags);
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   const junit = outFileFlag('--junit', flags.junit, io.cwd);
   const sets = [...(flags.set ?? []), ...modeFlag.sets, ...switchSets(flags.switch)];
   const loss = probabilityFlag('--loss', flags.loss);

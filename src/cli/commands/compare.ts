@@ -46,7 +46,7 @@ export async function compareCommand(ref: string, flags: CompareFlags, io: CliIO
   const loss = probabilityFlag('--loss', flags.loss);
   const common = [...(flags.set ?? []), ...switchSets(flags.switch)];
   const scenario = loadForCli(ref, common, io, loss);
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   const seed = seedFlag(flags.seed);
   const conditions = (flags.failOn ?? []).map((text) => usage(() => parseFailOn(text)));
   const configs = parseConfigs([

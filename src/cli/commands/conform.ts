@@ -1,6 +1,7 @@
 // `bcsim conform --server HOST:PORT`: the conformance campaign against a real
 // server (src/live/conform), its table, JSON and JUnit.
 import { isIP } from 'node:net';
+import { bindHostPortFlag } from '../live-flags.js';
 import { msToSeconds, usToMs } from '../../core/engine/index.js';
 import {
   CASE_IDS,
@@ -154,24 +155,18 @@ function setupError(error: unknown): never {
  */
 function bindFlag(text: string, server: HostPort, serverText: string): string {
   const bare = /^\[([^\]]+)\]$/.exec(text)?.[1] ?? text;
-  let host = bare === 'localhost' ? '127.0.0.1' : bare;
-  if (isIP(host) === 0) {
-    if (!/:\d+$/.test(text) || isIP(bare) !== 0)
-      throw new UsageError(`--bind ${text}: "${text}" is not an IP address (give a numeric address or localhost)`);
-    const parsed = parseHostPort(text, `--bind ${text}`, true);
-    if (typeof parsed === 'string') throw new UsageError(parsed);
-    if (parsed.port !== 0)
-      throw new UsageError(
-        `--bind ${text}: conform takes a host without a port (each session binds a port of its own); give --bind ${parsed.family === 6 ? `[${parsed.host}]` : parsed.host}`,
-      );
-    host = parsed.host;
-  }
-  const family = isIP(host);
-  if (family !== server.family)
+  if (!/:\d+$/.test(text) && bare !== 'localhost' && isIP(bare) === 0)
+    throw new UsageError(`--bind ${text}: "${text}" is not an IP address (give a numeric address or localhost)`);
+  const at = bindHostPortFlag(text);
+  if (at.port !== 0)
     throw new UsageError(
-      `--bind ${text}: an IPv${family} address cannot reach the IPv${server.family} --server ${serverText}`,
+      `--bind ${text}: conform takes a host without a port (each session binds a port of its own); give --bind ${at.family === 6 ? `[${at.host}]` : at.host}`,
     );
-  return host;
+  if (at.family !== server.family)
+    throw new UsageError(
+      `--bind ${text}: an IPv${at.family} address cannot reach the IPv${server.family} --server ${serverText}`,
+    );
+  return at.host;
 }
 
 function casesFlag(value: string | undefined): string[] {

@@ -90,7 +90,7 @@ export async function peerCommand(side: string, flags: PeerFlags, io: CliIO): Pr
     ),
     manifest,
   );
-  const durationUs = durationFlag('--duration', flags.duration, false, 'wall') ?? scenario.durationUs;
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'wall' }) ?? scenario.durationUs;
   const seed = seedFlag(flags.seed) ?? scenario.seed;
   const preset = mode.preset ?? scenario.preset;
   const rules = flags.expect === undefined ? DEFAULT_RULES : rulesFile(resolve(io.cwd, flags.expect));

@@ -78,7 +78,7 @@ export function proxyConfig(flags: ProxyFlags, io: CliIO): ProxyConfig {
   const sets = flags.set ?? [];
   const scenario =
     flags.scenario === undefined ? perfectScenario(sets, loss) : loadForCli(flags.scenario, sets, io, loss);
-  const durationUs = durationFlag('--duration', flags.duration, false, 'wall') ?? null;
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'wall' }) ?? null;
   const pcap = fileFlag('--pcap', flags.pcap, io.cwd);
   if (pcap !== null && (listen.family === 6 || upstream.family === 6))
     throw new UsageError('--pcap: IPv4 addresses only (the capture frames are Ethernet/IPv4/UDP)');

@@ -43,7 +43,7 @@ export function reproduceCommand(target: string, flags: ReproduceFlags, io: CliI
 export const MIN_RTYPE_REPRODUCE_US = 10_000_000;
 
 function rtype(flags: ReproduceFlags, io: CliIO): number {
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   if (durationUs !== undefined && durationUs < MIN_RTYPE_REPRODUCE_US)
     throw new UsageError(`--duration: expected at least 10s for reproduce rtype, got "${flags.duration}"`);
   const loss = probabilityFlag('--loss', flags.loss) ?? DEFAULT_REPRODUCE_LOSS;

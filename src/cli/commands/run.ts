@@ -44,7 +44,7 @@ export async function runCommand(ref: string, flags: RunFlags, io: CliIO): Promi
   const loss = probabilityFlag('--loss', flags.loss);
   const mode = modeSpec(flags.mode);
   const scenario = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   const progress = progressFor(io, flags.json === true);
   const totalUs = durationUs ?? scenario.durationUs;
   const options = {

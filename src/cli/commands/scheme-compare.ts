@@ -53,7 +53,7 @@ export function schemeCompareCommand(ref: string, flags: CompareFlags, io: CliIO
     throw new UsageError(
       `${refused.flag}: not available for ${scenario.name}, a scheme scenario (${columnsOf(scenario)}); it takes --duration, --seed, --out-dir and --json`,
     );
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   const seed = seedFlag(flags.seed);
   const experiment = durationUs !== undefined || seed !== undefined;
   const defaultOut = experiment

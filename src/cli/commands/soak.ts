@@ -79,7 +79,7 @@ export async function soakCommand(flags: SoakFlags, io: CliIO): Promise<number> 
     manifest,
   );
   const clients = loaded.clients;
-  const durationUs = durationFlag('--duration', flags.duration, false, 'wall') ?? loaded.durationUs;
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'wall' }) ?? loaded.durationUs;
   // A plan shorter than the soak repeats its in-game phases (soak-plan.ts).
   const { scenario, repeated } = soakPlan(loaded, durationUs);
   const seed = seedFlag(flags.seed) ?? scenario.seed;

@@ -112,7 +112,7 @@ async function sweepWith(
         varies: (flags.vary ?? []).map(parseVary),
         seeds: seedsOf(flags),
         loss: probabilityFlag('--loss', flags.loss),
-        durationUs: durationFlag('--duration', flags.duration, false, 'simulated'),
+        durationUs: durationFlag('--duration', flags.duration, { clock: 'simulated' }),
         metrics: flags.metrics === undefined ? undefined : flags.metrics.split(',').map((m) => m.trim()),
         shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
       }),

@@ -66,13 +66,13 @@ export async function traceCommand(ref: string, flags: TraceFlags, io: CliIO): P
   const pcap = pcapFlag(flags, io.cwd);
   const filter = parseFilterFlag(flags.filter);
   const bytes = bytesFlag(flags.bytes, flags.json === true);
-  const fromUs = durationFlag('--from', flags.from, true, 'simulated') ?? 0;
-  const untilUs = durationFlag('--until', flags.until, false, 'simulated');
+  const fromUs = durationFlag('--from', flags.from, { allowZero: true, clock: 'simulated' }) ?? 0;
+  const untilUs = durationFlag('--until', flags.until, { clock: 'simulated' });
   if (untilUs !== undefined && untilUs < fromUs) throw new UsageError(`--until: must not be before --from`);
   const mode = modeSpec(flags.mode);
   const loss = probabilityFlag('--loss', flags.loss);
   // --duration is the run's simulated time, as in `bcsim run`; --until stops the run earlier.
-  const durationUs = durationFlag('--duration', flags.duration, false, 'simulated');
+  const durationUs = durationFlag('--duration', flags.duration, { clock: 'simulated' });
   const loaded = loadForCli(ref, [...(flags.set ?? []), ...mode.sets, ...switchSets(flags.switch)], io, loss);
   const scenario: Scenario = durationUs === undefined ? loaded : { ...loaded, durationUs: micros(durationUs) };
   const preset = mode.preset;
