@@ -21,12 +21,24 @@ function windowText(name: ConformCase['windows'][number]): string {
   return `${code(name)} ${msToSeconds(DEFAULT_TIMINGS[name])} s`;
 }
 
-/** docs/conform.md's case table: id, claim, how it is probed, and the windows it judges by. */
+/** The most sessions a campaign of these cases opens (each case's `sessions`, added up). */
+export function sessionsAtMost(cases: readonly ConformCase[] = CONFORM_CASES): number {
+  return cases.reduce((n, c) => n + c.sessions, 0);
+}
+
+/** docs/conform.md's case table: id, claim, how it is probed, its windows and sessions, then their sum. */
 export function caseTable(cases: readonly ConformCase[] = CONFORM_CASES): string {
   const rows = cases.map(
-    (c) => `| ${code(c.id)} | ${c.title} | ${c.probe} | ${c.windows.map(windowText).join(', ') || '—'} |`,
+    (c) =>
+      `| ${code(c.id)} | ${c.title} | ${c.probe} | ${c.windows.map(windowText).join(', ') || '—'} | ${c.sessions} |`,
   );
-  return ['| case | the claim | how it is probed | windows (default) |', '|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| case | the claim | how it is probed | windows (default) | sessions |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    `${cases.length} cases; a campaign of all of them opens ${sessionsAtMost(cases)} sessions at most.`,
+  ].join('\n');
 }
 
 /**
@@ -49,4 +61,25 @@ export function plantedBugTable(cases: readonly ConformCase[] = CONFORM_CASES): 
     }
   }
   return ['| planted bug | fails |', '|---|---|', ...rows].join('\n');
+}
+
+/** The two tables, each with the name of its `<!-- NAME: … -->` … `<!-- end NAME -->` markers. */
+export function conformTables(cases: readonly ConformCase[] = CONFORM_CASES): Readonly<Record<string, string>> {
+  return { 'case table': caseTable(cases), 'planted-bug table': plantedBugTable(cases) };
+}
+
+/** The text between a table's markers (null without them), and the page with `table` put there. */
+export function tableRegion(page: string, name: string, table: string): { found: string | null; replaced: string } {
+  const start = page.indexOf(`<!-- ${name}: `);
+  const end = page.indexOf(`<!-- end ${name} -->`);
+  if (start < 0 || end < start) return { found: null, replaced: page };
+  const from = page.indexOf('\n', start) + 1;
+  return { found: page.slice(from, end), replaced: `${page.slice(0, from)}${table}\n${page.slice(end)}` };
+}
+
+/** docs/conform.md with both tables written from the declarations (`npm run docs`). */
+export function withConformTables(page: string): string {
+  let out = page;
+  for (const [name, table] of Object.entries(conformTables())) out = tableRegion(out, name, table).replaced;
+  return out;
 }

@@ -14,7 +14,7 @@ export type { CaseResult, ConformHooks, ConformOptions, ConformReport, ConformRu
 export { DEFAULT_TIMINGS, MIN_TIMEOUT_GRACE_MS, conformTimings } from './case-types.js';
 export type { CaseEvidence, ConformCase, ConformTimings, Verdict } from './case-types.js';
 export { CASE_IDS, CONFORM_CASES } from './cases/index.js';
-export { caseTable, casesFailedBy, plantedBugTable } from './catalogue.js';
+export * from './catalogue.js';
 export { CONFORM_SUITE, conformJunitXml, conformOutcome, renderConformText } from './report.js';
 export type { ConformOutcome } from './report.js';
 export { conformPcap } from './capture.js';

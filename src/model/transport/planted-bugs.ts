@@ -3,7 +3,8 @@
 // points (PlantedFaults); a peer resolves its bug's hooks once, when it is built, and a
 // peer without a planted bug holds the shared NO_PLANTED_FAULTS. Bugs that live on the
 // wire of `bcsim peer server` set their hooks in src/live/peer/planted-wire.ts.
-import type { PlantedBug, RetransmitPolicy, TransportSwitches } from './switches.js';
+// The table below is also the list of the switch's values (switch-declarations.ts
+// reads it), so a new bug is one row here plus its hook site.
 
 /** slow-retransmit re-sends at this multiple of the interval. */
 const SLOW_RETRANSMIT_FACTOR = 4;
@@ -77,7 +78,7 @@ export interface PlantedBugRow {
 }
 
 /** Each planted bug: one per kind of fault a real server was seen with, or that a conformance case claims to find. */
-export const PLANTED_BUG_TABLE: { readonly [B in PlantedBug]: PlantedBugRow } = {
+const TABLE = {
   none: { meaning: 'no planted bug', sets: {} },
   'no-duplicate-ack': { meaning: 'a reliable message seen before gets no ACK', sets: { skipDuplicateAck: true } },
   'no-duplicate-detection': { meaning: 'a re-sent message is delivered again', sets: { redeliverDuplicates: true } },
@@ -137,7 +138,15 @@ export const PLANTED_BUG_TABLE: { readonly [B in PlantedBug]: PlantedBugRow } = 
     sets: {},
     live: true,
   },
-};
+} satisfies { readonly none: PlantedBugRow; readonly [bug: string]: PlantedBugRow };
+
+/** A planted bug's name (the switch plantedBug's values). */
+export type PlantedBugName = keyof typeof TABLE;
+
+export const PLANTED_BUG_TABLE: { readonly [B in PlantedBugName]: PlantedBugRow } = TABLE;
+
+/** The switch's values in the table's order, `none` first. */
+export const PLANTED_BUG_NAMES = Object.keys(PLANTED_BUG_TABLE) as [PlantedBugName, ...PlantedBugName[]];
 
 /** Resolved once at load: a bug that sets no transport hook shares NO_PLANTED_FAULTS. */
 const RESOLVED = new Map<string, PlantedFaults>(
@@ -148,13 +157,13 @@ const RESOLVED = new Map<string, PlantedFaults>(
 );
 
 /** The transport hooks of the run's planted bug (NO_PLANTED_FAULTS without one). */
-export function plantedFaults(switches: TransportSwitches): PlantedFaults {
+export function plantedFaults(switches: { readonly plantedBug: PlantedBugName }): PlantedFaults {
   const found = RESOLVED.get(switches.plantedBug);
   if (found === undefined) throw new Error(`transport: unknown planted bug ${switches.plantedBug}`);
   return found;
 }
 
 /** The retransmit policy a queue runs: the switches' own object unless slow-retransmit stretches it. */
-export function plantedPolicy(policy: RetransmitPolicy, planted: PlantedFaults): RetransmitPolicy {
+export function plantedPolicy<P extends { readonly baseMs: number }>(policy: P, planted: PlantedFaults): P {
   return planted.retransmitFactor === 1 ? policy : { ...policy, baseMs: policy.baseMs * planted.retransmitFactor };
 }

@@ -3,6 +3,7 @@
 // The switch types, the presets, the scenario schema, `--switch`, the --help text
 // and the table of docs/switches.md are all derived from SWITCHES below.
 import type { Millis, MillisIn } from '../../core/engine/index.js';
+import { PLANTED_BUG_NAMES } from './planted-bugs.js';
 
 /** The presets; each declaration gives its default in both. */
 export type PresetName = 'stock' | 'fixed';
@@ -232,27 +233,7 @@ export const SWITCHES = {
   }),
   plantedBug: choice({
     // Test-only bugs that the swarm and `bcsim conform` must catch; never part of a preset (switches.ts lists them).
-    values: [
-      'none',
-      'no-duplicate-ack',
-      'no-duplicate-detection',
-      'reassembly-by-arrival-order',
-      'ack-ignores-category',
-      'slow-retransmit',
-      'fragment-ack-index-zero',
-      'stale-ack-clears-oldest',
-      'ack-seq-low-byte',
-      'reads-32-messages',
-      'remove-without-boot',
-      'disconnect-ignored',
-      'stall-on-oversize',
-      'no-keepalive-echo',
-      'own-seq-low-byte',
-      'fragment-sent-once',
-      'fragment-ack-ends-datagram',
-      'retransmit-queue-16',
-      'peer-by-id',
-    ],
+    values: PLANTED_BUG_NAMES,
     stock: 'none',
     fixed: 'none',
     meaning: 'test-only: a deliberate bug the swarm or a conform case must catch (docs/conform.md)',

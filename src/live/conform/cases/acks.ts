@@ -85,7 +85,7 @@ async function retransmitRun(ctx: CaseContext): Promise<Verdict> {
   return pass(`re-sent ${seconds(interval)} after the original, and not again after our ACK`);
 }
 
-export const retransmit: ConformCase = {
+const retransmit: ConformCase = {
   id: 'retransmit',
   title:
     'An unACKed reliable message is re-sent within the documented interval, and the re-sends stop once it is ACKed.',
@@ -228,7 +228,7 @@ async function categoryRun(ctx: CaseContext): Promise<Verdict> {
   return combine(parts, partB);
 }
 
-export const ackCategory: ConformCase = {
+const ackCategory: ConformCase = {
   id: 'ack-category',
   title: "An ACK of one category (low or high) never clears the other category's entry with the same seq.",
   probe:
@@ -330,7 +330,7 @@ async function fragmentAcksRun(ctx: CaseContext): Promise<Verdict> {
   );
 }
 
-export const fragmentAcks: ConformCase = {
+const fragmentAcks: ConformCase = {
   id: 'fragment-acks',
   title:
     'Each fragment ACK clears exactly its own fragment: the server ACKs each fragment it got, and only those, by seq and index.',
@@ -342,3 +342,6 @@ export const fragmentAcks: ConformCase = {
   probes: [],
   run: fragmentAcksRun,
 };
+
+/** The cases on the server's ACKs and re-sends, in the order a report lists them (cases/index.ts joins the groups). */
+export const ACK_CASES: readonly ConformCase[] = [ackCategory, retransmit, fragmentAcks];

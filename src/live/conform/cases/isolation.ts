@@ -100,7 +100,7 @@ async function isolationRun(ctx: CaseContext): Promise<Verdict> {
   );
 }
 
-export const peerIsolation: ConformCase = {
+const peerIsolation: ConformCase = {
   id: 'peer-isolation',
   title:
     "A datagram from another address that names a player's slot changes nothing of that player's connection, and gets none of its messages.",
@@ -112,3 +112,6 @@ export const peerIsolation: ConformCase = {
   probes: ['forged-peer'],
   run: isolationRun,
 };
+
+/** The cases on one player's faults kept from the others, in the order a report lists them (cases/index.ts joins the groups). */
+export const ISOLATION_CASES: readonly ConformCase[] = [peerIsolation];

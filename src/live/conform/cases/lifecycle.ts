@@ -153,7 +153,7 @@ async function timeoutProbe(ctx: CaseContext): Promise<Verdict> {
   }
 }
 
-export const removal: ConformCase = {
+const removal: ConformCase = {
   id: 'removal',
   title: 'A peer the server removes (protocol error, timeout) is sent a Boot first, and its queued ACKs are flushed.',
   probe:
@@ -207,7 +207,7 @@ async function disconnectRun(ctx: CaseContext): Promise<Verdict> {
   );
 }
 
-export const disconnect: ConformCase = {
+const disconnect: ConformCase = {
   id: 'disconnect',
   title: 'The Disconnect is ACKed, and the peer is removed within the documented time.',
   probe:
@@ -219,3 +219,6 @@ export const disconnect: ConformCase = {
   endsSessions: true,
   run: disconnectRun,
 };
+
+/** The cases on how a session ends, in the order a report lists them (cases/index.ts joins the groups). */
+export const LIFECYCLE_CASES: readonly ConformCase[] = [removal, disconnect];

@@ -130,7 +130,7 @@ async function duplicateRun(ctx: CaseContext): Promise<Verdict> {
   );
 }
 
-export const duplicateProcessing: ConformCase = {
+const duplicateProcessing: ConformCase = {
   id: 'duplicate-processing',
   title:
     'A reliable message re-sent because its ACK was lost is processed once: no second reply, no second state change.',
@@ -237,7 +237,7 @@ async function fragmentProbe(ctx: CaseContext, fault: FragmentFault): Promise<Ve
   ]);
 }
 
-export const fragmentReassembly: ConformCase = {
+const fragmentReassembly: ConformCase = {
   id: 'fragment-reassembly',
   title:
     'Fragments that arrive out of order, duplicated, or with one missing and then re-sent reassemble to exactly the original bytes.',
@@ -249,3 +249,6 @@ export const fragmentReassembly: ConformCase = {
   probes: ['fragments-out-of-order', 'fragment-duplicated'],
   run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),
 };
+
+/** The cases on what the server does with what it receives, in the order a report lists them (cases/index.ts joins the groups). */
+export const PROCESSING_CASES: readonly ConformCase[] = [duplicateProcessing, fragmentReassembly];

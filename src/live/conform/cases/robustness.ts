@@ -173,7 +173,7 @@ function keepaliveSample(client: ConformClient): Uint8Array {
   );
 }
 
-export const garbage: ConformCase = {
+const garbage: ConformCase = {
   id: 'garbage',
   title: 'Garbage, truncated and oversize datagrams neither crash nor stall the server.',
   probe:
@@ -239,7 +239,7 @@ async function fullDatagramRun(ctx: CaseContext): Promise<Verdict> {
   return pass(`every one of ${total} messages in two full 512-byte datagrams was ACKed`);
 }
 
-export const fullDatagram: ConformCase = {
+const fullDatagram: ConformCase = {
   id: 'full-datagram',
   title: 'Every message of a full datagram is read: up to 255 messages in 512 bytes.',
   probe:
@@ -363,7 +363,7 @@ function hex16(seq: number): string {
   return `${(seq & 0xff).toString(16).padStart(2, '0').toUpperCase()} ${(seq >>> 8).toString(16).padStart(2, '0').toUpperCase()}`;
 }
 
-export const keepaliveEcho: ConformCase = {
+const keepaliveEcho: ConformCase = {
   id: 'keepalive-echo',
   title:
     "The keepalive is ACKed and echoed in the stock form: a reliable, ordered type-0x00 identity message with the server's own seq.",
@@ -375,3 +375,6 @@ export const keepaliveEcho: ConformCase = {
   probes: ['keepalive'],
   run: keepaliveRun,
 };
+
+/** The cases on datagrams at and past the limits, in the order a report lists them (cases/index.ts joins the groups). */
+export const ROBUSTNESS_CASES: readonly ConformCase[] = [fullDatagram, garbage, keepaliveEcho];

@@ -7,20 +7,6 @@ import { seqDistance, seqNext } from '../../../core/codec/index.js';
 import { seconds } from '../case-types.js';
 import type { Arrival } from '../client.js';
 
-/**
- * A new message may come this many seqs on: those between are lost on the way (or
- * still coming) and must come later, re-sent. Farther is a seq out of turn.
- */
-const MAX_SKIP = 4096;
-/** A seq first seen this recently, seen again out of turn, is a copy (or a seq used again). */
-const COPY_MEMORY_MS = 30_000;
-/**
- * Copies of one seq, each more than the ACK grace after the one before (so after our
- * ACK of it), this many times: the server does not take our ACK. One is forgiven:
- * an ACK of ours may be lost under load, and then one copy is due.
- */
-const LATE_COPIES = 2;
-
 export interface SeqFault {
   readonly detail: string;
   readonly arrival: Arrival;
@@ -34,6 +20,20 @@ interface Seen {
   readonly identity: number | null;
   lateCopies: number;
 }
+
+/**
+ * A new message may come this many seqs on: those between are lost on the way (or
+ * still coming) and must come later, re-sent. Farther is a seq out of turn.
+ */
+const MAX_SKIP = 4096;
+/** A seq first seen this recently, seen again out of turn, is a copy (or a seq used again). */
+const COPY_MEMORY_MS = 30_000;
+/**
+ * Copies of one seq, each more than the ACK grace after the one before (so after our
+ * ACK of it), this many times: the server does not take our ACK. One is forgiven:
+ * an ACK of ours may be lost under load, and then one copy is due.
+ */
+const LATE_COPIES = 2;
 
 export class SeqStream {
   private last: number | null = null;

@@ -198,7 +198,7 @@ async function serverFragmentsRun(ctx: CaseContext): Promise<Verdict> {
   );
 }
 
-export const serverFragments: ConformCase = {
+const serverFragments: ConformCase = {
   id: 'server-fragments',
   title:
     'A message too long for one datagram is sent by the server as fragments of one seq that reassemble to it; each is re-sent until ACKed, and not after.',
@@ -288,7 +288,7 @@ async function mixedRun(ctx: CaseContext): Promise<Verdict> {
   return combine([parse], clearing);
 }
 
-export const mixedFragmentAcks: ConformCase = {
+const mixedFragmentAcks: ConformCase = {
   id: 'mixed-fragment-acks',
   title:
     '5-byte fragment ACKs mixed with other messages in one datagram are each read, and so is every message after them.',
@@ -302,3 +302,6 @@ export const mixedFragmentAcks: ConformCase = {
   exclusive: true,
   run: mixedRun,
 };
+
+/** The cases on the server's own fragments, in the order a report lists them (cases/index.ts joins the groups). */
+export const SERVER_FRAGMENT_CASES: readonly ConformCase[] = [serverFragments, mixedFragmentAcks];

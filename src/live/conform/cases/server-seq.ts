@@ -178,7 +178,7 @@ async function serverSeqRun(ctx: CaseContext): Promise<Verdict> {
   return combine([high, low]);
 }
 
-export const serverSeqWrap: ConformCase = {
+const serverSeqWrap: ConformCase = {
   id: 'server-seq-wrap',
   title:
     "The server's own sequence numbers go past 255 and past 65,535 in each category, and our ACKs keep matching its messages.",
@@ -192,3 +192,6 @@ export const serverSeqWrap: ConformCase = {
   exclusive: true,
   run: serverSeqRun,
 };
+
+/** The cases on the server's seqs past 65,535, in the order a report lists them (cases/index.ts joins the groups). */
+export const SERVER_SEQ_CASES: readonly ConformCase[] = [serverSeqWrap];
