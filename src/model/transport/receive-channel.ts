@@ -4,6 +4,8 @@
 import type { DataMessage } from '../../core/codec/index.js';
 import { LimitError } from '../../core/engine/index.js';
 import { dataMessageBytes } from './memory.js';
+import { NO_PLANTED_FAULTS } from './planted-bugs.js';
+import type { PlantedFaults } from './planted-bugs.js';
 import { SEQ_HALF, seqDistance, seqNext } from './seq.js';
 
 /** A message handed to the application. */
@@ -51,8 +53,8 @@ export class ReceiveChannel {
     private readonly deliver: (delivery: Delivery) => void,
     /** MAX_HELD_PIECES was reached (counted by the owner, just before the limit error). */
     private readonly onLimitHit: () => void = () => {},
-    /** Planted reassembly-by-arrival-order (test-only): fragments joined as they came, duplicates counted. */
-    private readonly arrivalOrder = false,
+    /** Test-only planted bugs' hooks (planted-bugs.ts); NO_PLANTED_FAULTS in a real run. */
+    private readonly planted: PlantedFaults = NO_PLANTED_FAULTS,
   ) {}
 
   /** Modelled bytes of messages held for ordering or reassembly. */
@@ -81,7 +83,7 @@ export class ReceiveChannel {
     if (seqDistance(this.expected, seq) >= SEQ_HALF || this.waiting.has(seq)) return true;
     return (
       message.fragment &&
-      !this.arrivalOrder &&
+      !this.planted.reassemblyByArrivalOrder &&
       this.fragments.get(seq)?.pieces[message.fragIndex as number] !== undefined
     );
   }
@@ -99,7 +101,7 @@ export class ReceiveChannel {
     if (set === undefined) return false;
     // A whole message where fragments are being reassembled takes a held slot too.
     if (!message.fragment) return true;
-    if (this.arrivalOrder) return false;
+    if (this.planted.reassemblyByArrivalOrder) return false;
     const piece = set.pieces[message.fragIndex as number];
     return piece !== undefined && !sameBytes(piece, message.payload);
   }
@@ -205,7 +207,7 @@ export class ReceiveChannel {
       set = { count: null, pieces: [], uids: [], received: 0, bytes: 0 };
       this.fragments.set(seq, set);
     }
-    if (this.arrivalOrder) return this.addInArrivalOrder(seq, set, message, uid);
+    if (this.planted.reassemblyByArrivalOrder) return this.addInArrivalOrder(seq, set, message, uid);
     if (set.pieces[index] !== undefined) throw new Error(`receive: fragment ${index} of seq ${seq} taken twice`); // seen() filters them
     if (index === 0) set.count = message.fragCount as number;
     this.hold(1);

@@ -71,10 +71,9 @@ export class Receiver {
     const take = (delivery: Delivery) => this.taken.push(delivery);
     const limitHit = () => parts.counters.receiveBufferLimitHits++;
     this.planted = parts.planted;
-    const arrivalOrder = parts.planted.reassemblyByArrivalOrder;
     this.channels = [
-      new ReceiveChannel(false, take, limitHit, arrivalOrder),
-      new ReceiveChannel(true, take, limitHit, arrivalOrder),
+      new ReceiveChannel(false, take, limitHit, parts.planted),
+      new ReceiveChannel(true, take, limitHit, parts.planted),
     ];
     this.window = parts.switches.sendWindow;
   }
