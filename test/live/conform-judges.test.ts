@@ -104,7 +104,7 @@ function fakeCase(id: string, sessions: number, exclusive = false): ConformCase 
     windows: [],
     plantedBugs: [],
     sessions,
-    probes: [],
+    probes: {},
     exclusive,
     run: async () => ({ status: 'pass', summary: '', evidence: [] }),
   };

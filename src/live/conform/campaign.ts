@@ -17,13 +17,13 @@ import { countStatuses } from '../verdict.js';
 import type { VerdictStatus } from '../verdict.js';
 import { notExercised } from './case-types.js';
 import { ConformClient } from './client.js';
-import type { Departure } from './client.js';
-import type { FaultKind } from './faults.js';
+import type { Departure, FaultKind } from './client.js';
 import { runScheduled, startOrder } from './schedule.js';
 import type { Refusal } from './session-end.js';
 import { settle } from './settle.js';
 import type { RemovedAfter, Settled } from './settle.js';
 import { CONFORM_CASES } from './cases/index.js';
+import { faultLabel, faultOwner } from './catalogue.js';
 import { keepaliveMessage } from './join.js';
 import { conformPcap } from './capture.js';
 import type { CapturedSession } from './capture.js';
@@ -210,6 +210,7 @@ export async function runConform(
     } finally {
       await Promise.all(clients.map((client) => goodbye(client)));
       for (const client of clients) {
+        for (const d of client.departures) if (d.fault !== null) faultLabel(d.fault); // every fault sent is declared
         for (const a of client.arrivals) countDeviations(serverDeviations, a.deviations);
         if (client.refusal !== null) refusals.push(client.refusal);
       }
@@ -334,8 +335,8 @@ function notRun(options: ConformOptions, c: ConformCase, reason: string): CaseRe
 
 /** The case that probes the fault a removal followed, when that is another case. */
 function explainer(fault: FaultKind | null, c: ConformCase): string | null {
-  if (fault === null || c.probes.includes(fault)) return null;
-  return CONFORM_CASES.find((other) => other.probes.includes(fault))?.id ?? null;
+  if (fault === null || Object.hasOwn(c.probes, fault)) return null;
+  return faultOwner(fault);
 }
 
 /**

@@ -7,8 +7,7 @@ import type { RandomStream } from '../../core/engine/index.js';
 import type { ChecksumManifest } from '../../model/traffic/index.js';
 import type { PlantedBug } from '../../model/transport/index.js';
 import type { HostPort } from '../endpoint.js';
-import type { Arrival, ConformClient, ServerMessage } from './client.js';
-import type { FaultKind } from './faults.js';
+import type { Arrival, ConformClient, FaultKind, ServerMessage } from './client.js';
 import { hexOf } from './describe.js';
 import type { JoinTimings } from './join.js';
 import type { VerdictStatus } from '../verdict.js';
@@ -118,7 +117,7 @@ export interface ConformCase {
   /** Sessions (server slots) it opens, at most, and how many at once. */
   readonly sessions: number;
   /** The wire faults it is about: a removal after one of them, in another case, is explained by this one. */
-  readonly probes: readonly FaultKind[];
+  readonly probes: Readonly<Record<FaultKind, string>>;
   /** It ends its own sessions on purpose (a removal or a Disconnect is what it judges, not a knock-on). */
   readonly endsSessions?: boolean;
   /** It makes the server send to every player: it runs with no other case's session open. */

@@ -5,7 +5,32 @@ import { msToSeconds } from '../../core/engine/index.js';
 import type { PlantedBug } from '../../model/transport/index.js';
 import { DEFAULT_TIMINGS } from './case-types.js';
 import type { ConformCase } from './case-types.js';
+import type { FaultKind } from './client.js';
 import { CONFORM_CASES } from './cases/index.js';
+
+/** Every wire fault the cases apply, with what it is and the case that probes it (one case each). */
+export const FAULT_KINDS: ReadonlyMap<FaultKind, { readonly label: string; readonly caseId: string }> = (() => {
+  const kinds = new Map<FaultKind, { label: string; caseId: string }>();
+  for (const c of CONFORM_CASES)
+    for (const [kind, label] of Object.entries(c.probes)) {
+      const before = kinds.get(kind);
+      if (before !== undefined) throw new Error(`conform: fault ${kind} is probed by ${before.caseId} and ${c.id}`);
+      kinds.set(kind, { label, caseId: c.id });
+    }
+  return kinds;
+})();
+
+/** What a fault is; a fault no case declares is a bug of bcsim's. */
+export function faultLabel(kind: FaultKind): string {
+  const found = FAULT_KINDS.get(kind);
+  if (found === undefined) throw new Error(`conform: fault ${kind} is declared by no case (ConformCase.probes)`);
+  return found.label;
+}
+
+/** The case that probes a fault. */
+export function faultOwner(kind: FaultKind): string | null {
+  return FAULT_KINDS.get(kind)?.caseId ?? null;
+}
 
 /** The cases a planted bug fails: those it exists for, then those it fails as a knock-on. */
 export function casesFailedBy(bug: PlantedBug, cases: readonly ConformCase[] = CONFORM_CASES): string[] {

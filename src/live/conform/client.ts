@@ -24,7 +24,6 @@ import type { AckMessage, DataMessage, DataType, Deviation, Located, Message } f
 import { bindUdp, formatHostPort } from '../endpoint.js';
 import type { HostPort } from '../endpoint.js';
 import { CampaignWire, UNREADABLE_KEPT_PER_SESSION, arrivalBytes, departureBytes } from './campaign-wire.js';
-import type { FaultKind } from './faults.js';
 import { isAckOf, sessionEndOf, silenceDetail } from './session-end.js';
 import type { Refusal, SessionEnd } from './session-end.js';
 
@@ -48,6 +47,14 @@ export interface ServerMessage {
 }
 
 /** A datagram we sent, as plaintext (or the raw bytes of a hostile one). */
+/**
+ * A wire fault a case applies, by name (kebab-case). A datagram of ours that carries one
+ * is marked with it; when the server removes the session right after that datagram, the
+ * removal is blamed on it. The case that probes it declares it, with what it is
+ * (ConformCase.probes), and that case is the root cause of whatever the removal broke.
+ */
+export type FaultKind = string;
+
 export interface Departure {
   readonly timeMs: number;
   readonly bytes: Uint8Array;

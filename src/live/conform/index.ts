@@ -20,6 +20,4 @@ export type { ConformOutcome } from './report.js';
 export { conformPcap } from './capture.js';
 export type { CapturedSession } from './capture.js';
 export { ConformClient } from './client.js';
-export type { Departure } from './client.js';
-export { FAULT_KINDS } from './faults.js';
-export type { FaultKind } from './faults.js';
+export type { Departure, FaultKind } from './client.js';

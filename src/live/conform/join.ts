@@ -21,11 +21,10 @@ import {
 } from '../../model/traffic/index.js';
 import type { ChecksumManifest, ChecksumRequest } from '../../model/traffic/index.js';
 import { DEFAULT_PARAMS, keepalivePayload } from '../../model/transport/index.js';
-import type { ConformClient, ServerMessage } from './client.js';
+import type { ConformClient, FaultKind, ServerMessage } from './client.js';
 import { isData, opcodeOf } from './client.js';
 import { bootsUs, describeEnd, refusalLine } from './session-end.js';
 import type { Refusal } from './session-end.js';
-import type { FaultKind } from './faults.js';
 
 /** Payload bytes per fragment: the transport's stock default (docs/sources.md 6). */
 export const FRAGMENT_CHUNK_BYTES = DEFAULT_PARAMS.fragmentChunkBytes;

@@ -94,7 +94,7 @@ const retransmit: ConformCase = {
   windows: ['resendWaitMs', 'resendMinMs', 'resendMaxMs', 'ackGraceMs'],
   plantedBugs: ['slow-retransmit'],
   sessions: 1,
-  probes: ['late-ack'],
+  probes: { 'late-ack': 'the ACK of a message we had left unACKed' },
   run: retransmitRun,
 };
 
@@ -239,7 +239,7 @@ const ackCategory: ConformCase = {
     'stale-ack-clears-oldest': 'its stale low-type ACK clears the high-type request, which is what that case checks',
   },
   sessions: 1,
-  probes: ['cross-category-ack'],
+  probes: { 'cross-category-ack': 'an ACK of one category naming the seq of the other' },
   run: categoryRun,
 };
 
@@ -339,7 +339,7 @@ const fragmentAcks: ConformCase = {
   windows: ['ackWithinMs'],
   plantedBugs: ['fragment-ack-index-zero'],
   sessions: 1,
-  probes: [],
+  probes: {},
   run: fragmentAcksRun,
 };
 

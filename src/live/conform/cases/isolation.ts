@@ -109,7 +109,7 @@ const peerIsolation: ConformCase = {
   windows: ['resendWaitMs', 'ackWithinMs'],
   plantedBugs: ['peer-by-id'],
   sessions: 2,
-  probes: ['forged-peer'],
+  probes: { 'forged-peer': "a datagram from another address naming this session's slot" },
   run: isolationRun,
 };
 

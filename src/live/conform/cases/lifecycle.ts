@@ -161,7 +161,7 @@ const removal: ConformCase = {
   windows: ['ackWithinMs', 'peerTimeoutMs', 'timeoutGraceMs'],
   plantedBugs: ['remove-without-boot'],
   sessions: 3,
-  probes: ['bad-answer'],
+  probes: { 'bad-answer': 'an unreadable checksum answer' },
   endsSessions: true,
   run: async (ctx) => combine(await Promise.all([protocolErrorProbe(ctx), timeoutProbe(ctx)])),
 };
@@ -215,7 +215,7 @@ const disconnect: ConformCase = {
   windows: ['ackWithinMs', 'removalMaxMs'],
   plantedBugs: ['disconnect-ignored'],
   sessions: 1,
-  probes: ['disconnect'],
+  probes: { disconnect: 'our Disconnect' },
   endsSessions: true,
   run: disconnectRun,
 };

@@ -139,7 +139,7 @@ const duplicateProcessing: ConformCase = {
   windows: ['stepMs'],
   plantedBugs: ['no-duplicate-ack', 'no-duplicate-detection'],
   sessions: 1,
-  probes: ['duplicate'],
+  probes: { duplicate: 'a reliable message sent again with its seq' },
   run: duplicateRun,
 };
 
@@ -246,7 +246,10 @@ const fragmentReassembly: ConformCase = {
   windows: ['stepMs'],
   plantedBugs: ['reassembly-by-arrival-order'],
   sessions: FRAGMENT_FAULTS.length,
-  probes: ['fragments-out-of-order', 'fragment-duplicated'],
+  probes: {
+    'fragments-out-of-order': 'fragments of one message sent out of order or with one held back',
+    'fragment-duplicated': 'a fragment sent twice',
+  },
   run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),
 };
 

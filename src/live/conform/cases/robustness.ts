@@ -181,7 +181,7 @@ const garbage: ConformCase = {
   windows: ['ackWithinMs'],
   plantedBugs: ['stall-on-oversize'],
   sessions: 2,
-  probes: ['hostile'],
+  probes: { hostile: 'garbage, truncated or oversize datagrams' },
   // A server may Boot a peer that sends garbage: that removal is judged here, not blamed elsewhere.
   endsSessions: true,
   run: garbageRun,
@@ -247,7 +247,7 @@ const fullDatagram: ConformCase = {
   windows: ['ackWithinMs'],
   plantedBugs: ['reads-32-messages'],
   sessions: 1,
-  probes: ['full-datagram'],
+  probes: { 'full-datagram': 'a datagram full of reliable messages' },
   run: fullDatagramRun,
 };
 
@@ -372,7 +372,7 @@ const keepaliveEcho: ConformCase = {
   windows: ['resendMaxMs', 'ackGraceMs'],
   plantedBugs: ['no-keepalive-echo'],
   sessions: 1,
-  probes: ['keepalive'],
+  probes: { keepalive: 'a keepalive' },
   run: keepaliveRun,
 };
 

@@ -207,7 +207,7 @@ const serverFragments: ConformCase = {
   windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
   plantedBugs: ['fragment-sent-once'],
   sessions: 2,
-  probes: ['long-relay'],
+  probes: { 'long-relay': 'a message longer than one datagram for the server to relay' },
   // The server relays to every player: it runs with no other case's session open.
   exclusive: true,
   run: serverFragmentsRun,
@@ -297,7 +297,7 @@ const mixedFragmentAcks: ConformCase = {
   windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
   plantedBugs: ['fragment-ack-ends-datagram'],
   sessions: 2,
-  probes: ['fragment-acks-mixed'],
+  probes: { 'fragment-acks-mixed': 'fragment ACKs mixed with other messages in one datagram' },
   // The server relays to every player: it runs with no other case's session open.
   exclusive: true,
   run: mixedRun,

@@ -187,7 +187,7 @@ const serverSeqWrap: ConformCase = {
   windows: ['resendMinMs', 'ackGraceMs', 'wrapBudgetMs'],
   plantedBugs: ['own-seq-low-byte'],
   sessions: 2,
-  probes: ['relay-flood'],
+  probes: { 'relay-flood': 'many reliable messages for the server to relay or echo' },
   // Every player would get the relays: it runs with no other case's session open.
   exclusive: true,
   run: serverSeqRun,

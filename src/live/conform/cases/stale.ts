@@ -131,7 +131,7 @@ const staleAcks: ConformCase = {
   windows: ['resendWaitMs'],
   plantedBugs: ['stale-ack-clears-oldest'],
   sessions: 1,
-  probes: ['stale-acks'],
+  probes: { 'stale-acks': 'duplicate, late and stale ACKs' },
   run: staleAcksRun,
 };
 

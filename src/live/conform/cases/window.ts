@@ -118,7 +118,7 @@ const retransmitWindow: ConformCase = {
   windows: ['resendWaitMs', 'resendMaxMs', 'ackGraceMs'],
   plantedBugs: ['retransmit-queue-16'],
   sessions: 2,
-  probes: ['withheld-acks'],
+  probes: { 'withheld-acks': 'many reliable messages of the server left unACKed at once' },
   // The server relays to every player: it runs with no other case's session open.
   exclusive: true,
   run: windowRun,

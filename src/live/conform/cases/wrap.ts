@@ -280,7 +280,7 @@ const seqWrap: ConformCase = {
   windows: ['ackWithinMs', 'wrapBudgetMs'],
   plantedBugs: ['ack-seq-low-byte'],
   sessions: 1,
-  probes: ['wrapped-seq'],
+  probes: { 'wrapped-seq': 'a message of ours whose seq wrapped past 65,535' },
   run: wrapRun,
 };
 
