@@ -51,11 +51,11 @@ export function sessionsAtMost(cases: readonly ConformCase[] = CONFORM_CASES): n
   return cases.reduce((n, c) => n + c.sessions, 0);
 }
 
-/** docs/conform.md's case table: id, claim, how it is probed, its windows and sessions, then their sum. */
+/** docs/conform.md's case table: id, claim, how it is probed, its windows and sessions (and whether it runs alone), then their sum. */
 export function caseTable(cases: readonly ConformCase[] = CONFORM_CASES): string {
   const rows = cases.map(
     (c) =>
-      `| ${code(c.id)} | ${c.title} | ${c.probe} | ${c.windows.map(windowText).join(', ') || '—'} | ${c.sessions} |`,
+      `| ${code(c.id)} | ${c.title} | ${c.probe} | ${c.windows.map(windowText).join(', ') || '—'} | ${c.sessions}${c.exclusive ? ', alone' : ''} |`,
   );
   return [
     '| case | the claim | how it is probed | windows (default) | sessions |',
