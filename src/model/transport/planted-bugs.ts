@@ -43,6 +43,8 @@ export interface PlantedFaults {
   readonly removeWithoutBoot: boolean;
   /** The server never echoes a keepalive. */
   readonly skipKeepaliveEcho: boolean;
+  /** A reliable message ahead of the expected seq is handed on as it arrives, not held for seq order. */
+  readonly deliverOnArrival: boolean;
 }
 
 /** Every field in one order, so every resolved object has one shape (the hot path stays monomorphic). */
@@ -62,6 +64,7 @@ function faults(set: Partial<PlantedFaults>): PlantedFaults {
     retransmitSlots: set.retransmitSlots ?? Number.POSITIVE_INFINITY,
     removeWithoutBoot: set.removeWithoutBoot ?? false,
     skipKeepaliveEcho: set.skipKeepaliveEcho ?? false,
+    deliverOnArrival: set.deliverOnArrival ?? false,
   });
 }
 
@@ -132,6 +135,10 @@ const TABLE = {
   'retransmit-queue-16': {
     meaning: `the retransmit queue holds ${PLANTED_RETRANSMIT_SLOTS} messages; one sent while it is full is never re-sent`,
     sets: { retransmitSlots: PLANTED_RETRANSMIT_SLOTS },
+  },
+  'delivers-on-arrival': {
+    meaning: 'a reliable message that arrives ahead of its turn is handed on at once, not in seq order',
+    sets: { deliverOnArrival: true },
   },
   'peer-by-id': {
     meaning: 'a datagram from an address with no connection is read as the connection its peer id names',

@@ -29,6 +29,16 @@ export const MAX_HELD_PIECES = 1 << 17;
 /** Marks a reassembly that mixed fragments of different sent messages (a wraparound hazard). */
 export const CORRUPT_UID = -2;
 
+/** Planted delivers-on-arrival: holds the place of a message handed on ahead of its turn, so it goes once. */
+const DELIVERED_AHEAD: Delivery = Object.freeze({
+  type: 0,
+  low: false,
+  reliable: true,
+  seq: null,
+  payload: new Uint8Array(0),
+  uid: -3,
+});
+
 interface FragmentSet {
   count: number | null;
   readonly pieces: Array<Uint8Array | undefined>;
@@ -96,6 +106,8 @@ export class ReceiveChannel {
   heldConflict(message: DataMessage): boolean {
     const seq = message.seq as number;
     const waiting = this.waiting.get(seq);
+    // A place held by delivers-on-arrival keeps no bytes to compare: a copy is a duplicate, not a conflict.
+    if (waiting === DELIVERED_AHEAD) return false;
     if (waiting !== undefined) return message.fragment || !sameBytes(waiting.payload, message.payload);
     const set = this.fragments.get(seq);
     if (set === undefined) return false;
@@ -143,8 +155,12 @@ export class ReceiveChannel {
       this.drain();
     } else {
       this.hold(1);
-      // A held payload is copied: a view would pin the sender's whole 64 KiB slab.
-      complete = { ...complete, payload: complete.payload.slice() };
+      // A held payload is copied: a view would pin the sender's whole 64 KiB slab. The planted
+      // delivers-on-arrival hands it on now instead, and holds only its place.
+      if (this.planted.deliverOnArrival) {
+        this.deliver(complete);
+        complete = DELIVERED_AHEAD;
+      } else complete = { ...complete, payload: complete.payload.slice() };
       this.waiting.set(seq, complete);
       this.bufferedBytes += dataMessageBytes(complete.payload.length);
     }
@@ -154,7 +170,7 @@ export class ReceiveChannel {
   /** Uids of messages held for ordering or reassembly (end-of-run accounting). */
   heldUids(): number[] {
     const uids: number[] = [];
-    for (const waiting of this.waiting.values()) uids.push(waiting.uid);
+    for (const waiting of this.waiting.values()) if (waiting !== DELIVERED_AHEAD) uids.push(waiting.uid);
     for (const set of this.fragments.values()) for (const uid of set.uids) if (uid !== undefined) uids.push(uid);
     return uids;
   }
@@ -193,7 +209,7 @@ export class ReceiveChannel {
       this.waiting.delete(this.expected);
       if (--this.heldPieces < 0) throw new Error('receive-channel: held pieces below zero');
       this.bufferedBytes -= dataMessageBytes(next.payload.length);
-      this.deliver(next);
+      if (next !== DELIVERED_AHEAD) this.deliver(next);
       this.expected = seqNext(this.expected);
     }
   }

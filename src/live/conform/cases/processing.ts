@@ -1,7 +1,8 @@
 // Cases on what the server does with what it receives: a re-sent message is
 // processed once; fragments that arrive out of order, twice, or with a gap
-// reassemble to exactly the original bytes (transport-layer.md §4–§5).
-import { isLowType } from '../../../core/codec/index.js';
+// reassemble to exactly the original bytes (transport-layer.md §4–§5); messages
+// that arrive out of seq order are processed in seq order.
+import { TYPE_GAME, isLowType, seqDistance } from '../../../core/codec/index.js';
 import type { DataMessage, Located } from '../../../core/codec/index.js';
 import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../model/traffic/index.js';
 import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
@@ -19,6 +20,7 @@ import {
   sendGame,
 } from '../join.js';
 import { bootsUs, isAckOf } from '../session-end.js';
+import { RELAY_WAIT_MS, isVerdict, joinedPair, relayControl, relayPayload, relayedNumber } from './relay.js';
 
 /** The stock client re-sends an unACKed message after 2.0 s (docs/sources.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
@@ -253,5 +255,92 @@ const fragmentReassembly: ConformCase = {
   run: async (ctx) => combine(await Promise.all(FRAGMENT_FAULTS.map((fault) => fragmentProbe(ctx, fault)))),
 };
 
+/** Messages the order probe sends, the last first; each goes alone, this long after the one before. */
+const ORDER_MESSAGES = 3;
+const ORDER_GAP_MS = 200;
+
+async function orderRun(ctx: CaseContext): Promise<Verdict> {
+  const pair = await joinedPair(ctx, 'message-order');
+  if (isVerdict(pair)) return pair;
+  const control = await relayControl(pair);
+  if (isVerdict(control)) return control;
+  const { sender, receiver } = pair;
+  // Reliable and ordered (flags 0xC0): the claim holds whichever messages a server keeps in order.
+  const messages = Array.from({ length: ORDER_MESSAGES }, (_, i) =>
+    sender.reliable(TYPE_GAME, relayPayload(i + 1), true),
+  );
+  const label = (i: number) => `#${i + 1} (seq ${messages[i].seq})`;
+  const at = receiver.now;
+  for (let i = ORDER_MESSAGES - 1; i >= 0; i--) {
+    // The first in seq order goes last and must be read; the others' reading shows in their relays.
+    sender.send([messages[i]], `message ${label(i)} for the server to relay, sent out of seq order`, {
+      fault: 'messages-out-of-order',
+      proof: i === 0 ? [messages[i]] : [],
+    });
+    if (i > 0) await sender.sleep(ORDER_GAP_MS);
+  }
+  // A server may drop a message that came ahead of its turn, unACKed: it is re-sent then, in seq order.
+  await sender.sleep(DUPLICATE_AFTER_MS);
+  const unacked = messages.filter((m) => serverAckOf(sender, m, at) === undefined);
+  if (unacked.length > 0)
+    sender.send(unacked, `re-sent, unACKed after ${seconds(DUPLICATE_AFTER_MS)}: ${unacked.length} of our messages`, {
+      proof: unacked,
+    });
+  await receiver.sleep(RELAY_WAIT_MS);
+  const controlSeq = (control.message as DataMessage).seq as number;
+  /** Each relay of ours by the server's seq (copies of one relay share it), in that seq's order. */
+  const relays = new Map<number, { number: number; m: ServerMessage }>();
+  for (const m of receiver.serverMessages()) {
+    const n = m.timeMs >= at ? relayedNumber(m.message) : null;
+    const seq = (m.message as DataMessage).seq as number;
+    if (n !== null && n >= 1 && n <= ORDER_MESSAGES && !relays.has(seq)) relays.set(seq, { number: n, m });
+  }
+  const inSeqOrder = [...relays.entries()]
+    .sort(([a], [b]) => seqDistance(controlSeq, a) - seqDistance(controlSeq, b))
+    .map(([, r]) => r);
+  const numbers = inSeqOrder.map((r) => r.number);
+  const sentAs = `we sent high-category ${messages.map((_, i) => label(ORDER_MESSAGES - 1 - i)).join(', ')} in that order, each alone`;
+  const found = [];
+  const missing = messages.map((_, i) => i + 1).filter((n) => !numbers.includes(n));
+  if (missing.length > 0)
+    found.push(evidence(receiver, `${sentAs}; the server never relayed #${missing.join(', #')} to the other player`));
+  const twice = numbers.find((n, i) => numbers.indexOf(n) !== i);
+  if (twice !== undefined)
+    found.push(
+      evidence(
+        receiver,
+        `the server relayed our #${twice} twice, under two seqs of its own: it processed one message twice`,
+        inSeqOrder.filter((r) => r.number === twice)[1].m,
+      ),
+    );
+  const early = inSeqOrder.findIndex((r, i) => i > 0 && r.number < inSeqOrder[i - 1].number);
+  if (early > 0)
+    found.push(
+      evidence(
+        receiver,
+        `${sentAs}; the server relayed them as #${numbers.join(', #')}: our #${inSeqOrder[early - 1].number} (its seq ${(inSeqOrder[early - 1].m.message as DataMessage).seq}) before our #${inSeqOrder[early].number} (its seq ${(inSeqOrder[early].m.message as DataMessage).seq}), so it handed our messages on as they came, not in seq order`,
+        inSeqOrder[early - 1].m,
+      ),
+    );
+  if (found.length > 0)
+    return fail('messages that came out of seq order were not processed in seq order, once each', found);
+  return pass(
+    `${sentAs} (${seconds(ORDER_GAP_MS)} apart); the server relayed them in seq order, #${numbers.join(', #')}, each once${unacked.length > 0 ? ` (after our re-send of ${unacked.length} it had not ACKed)` : ''}`,
+  );
+}
+
+const messageOrder: ConformCase = {
+  id: 'message-order',
+  title: 'Reliable messages that arrive out of seq order are processed in seq order, each once.',
+  probe: `One player sends ${ORDER_MESSAGES} reliable, ordered game messages for the server to relay, the last seq first, each alone ${ORDER_GAP_MS} ms after the one before. The server must relay them to the other player in seq order (its own seqs say in what order it processed them), each once; one it dropped unACKed is re-sent after 2 s, in order. (The expected counter of each category, docs/sources.md 7.)`,
+  windows: ['stepMs'],
+  plantedBugs: ['delivers-on-arrival'],
+  sessions: 2,
+  probes: { 'messages-out-of-order': 'reliable messages sent the last seq first' },
+  // The server relays to every player: it runs with no other case's session open.
+  exclusive: true,
+  run: orderRun,
+};
+
 /** The cases on what the server does with what it receives, in the order a report lists them (cases/index.ts joins the groups). */
-export const PROCESSING_CASES: readonly ConformCase[] = [duplicateProcessing, fragmentReassembly];
+export const PROCESSING_CASES: readonly ConformCase[] = [duplicateProcessing, fragmentReassembly, messageOrder];
