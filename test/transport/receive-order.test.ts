@@ -2,22 +2,12 @@
 // order they arrive in; the planted delivers-on-arrival hands them on as they come,
 // still once each, with nothing left held and the byte count back to zero.
 import { describe, expect, it } from 'vitest';
-import { TYPE_GAME } from '../../src/core/codec/index.js';
-import type { DataMessage } from '../../src/core/codec/index.js';
 import { NO_PLANTED_FAULTS, plantedFaults } from '../../src/model/transport/planted-bugs.js';
 import type { PlantedFaults } from '../../src/model/transport/planted-bugs.js';
 import { ReceiveChannel } from '../../src/model/transport/receive-channel.js';
+import { dataMsg } from '../codec/helpers.js';
 
-const message = (seq: number): DataMessage => ({
-  type: TYPE_GAME,
-  reliable: true,
-  ordered: true,
-  fragment: false,
-  seq,
-  fragIndex: null,
-  fragCount: null,
-  payload: Uint8Array.of(seq),
-});
+const message = (seq: number) => dataMsg({ reliable: true, ordered: true, seq, payload: Uint8Array.of(seq) });
 
 /** The seqs handed on when seqs arrive in `arrival` order, each arriving twice; and what is left held. */
 function run(planted: PlantedFaults, arrival: readonly number[]) {
