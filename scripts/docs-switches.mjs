@@ -1,6 +1,6 @@
 // Writes the switch table of docs/switches.md from the switch declarations
 // (src/model/transport/switch-declarations.ts), between the page's markers.
-// Run it through `npm run -s docs:switches`, which builds first.
+// Run it through `npm run docs`, which builds first.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { withSwitchTable } from '../dist/model/transport/index.js';
 

@@ -1,10 +1,10 @@
 // Writes docs/commands.md's flag table from the one declaration of every flag
-// (src/cli/flags.ts, built into dist/). Run it with `npm run docs:flags` after changing a flag.
+// (src/cli/flags.ts, built into dist/). Run it with `npm run docs` after changing a flag.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { FLAG_ROWS } from '../dist/cli/flags.js';
 
 const DOC = new URL('../docs/commands.md', import.meta.url);
-const BEGIN = '<!-- flag-table:begin (written by npm run docs:flags) -->';
+const BEGIN = '<!-- flag-table:begin (written by npm run docs) -->';
 const END = '<!-- flag-table:end -->';
 
 const cell = (text) => text.replaceAll('|', '\\|');

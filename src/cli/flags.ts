@@ -1,7 +1,7 @@
 // Every flag of every command, declared once: its argument form, what it means,
 // and the commands that take it. Each command builds its options from here with
 // `flag(command, name, detail)`, the detail being what only that command adds;
-// docs/commands.md's flag table is written from FLAG_ROWS (npm run docs:flags),
+// docs/commands.md's flag table is written from FLAG_ROWS (npm run docs),
 // and a test checks every command's --help against that table. A flag whose
 // meaning differs between commands has one row per meaning, and the meaning's
 // first words say which (--duration: simulated time or wall time).

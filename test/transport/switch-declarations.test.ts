@@ -147,7 +147,7 @@ describe('the words about switches', () => {
 
   it('docs/switches.md has the table of the declarations', () => {
     const page = readFileSync('docs/switches.md', 'utf8');
-    // Fix with `npm run -s docs:switches`.
+    // Fix with `npm run docs`.
     expect(withSwitchTable(page)).toBe(page);
     const table = switchTable();
     for (const { name, declaration } of DECLARED_SWITCHES) {

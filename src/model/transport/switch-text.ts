@@ -113,7 +113,7 @@ export function switchTable(): string {
   ].join('\n');
 }
 
-const TABLE_BEGIN = '<!-- switch table: written by `npm run -s docs:switches` from switch-declarations.ts -->';
+const TABLE_BEGIN = '<!-- switch table: written by `npm run docs` from switch-declarations.ts -->';
 const TABLE_END = '<!-- end of switch table -->';
 
 /** The page with the text between its markers replaced by switchTable(); null if a marker is missing. */
