@@ -5,6 +5,7 @@
 // wire of `bcsim peer server` set their hooks in src/live/peer/planted-wire.ts.
 // The table below is also the list of the switch's values (switch-declarations.ts
 // reads it), so a new bug is one row here plus its hook site.
+import type { MillisIn } from '../../core/engine/index.js';
 
 /** slow-retransmit re-sends at this multiple of the interval. */
 const SLOW_RETRANSMIT_FACTOR = 4;
@@ -171,6 +172,6 @@ export function plantedFaults(switches: { readonly plantedBug: PlantedBugName })
 }
 
 /** The retransmit policy a queue runs: the switches' own object unless slow-retransmit stretches it. */
-export function plantedPolicy<P extends { readonly baseMs: number }>(policy: P, planted: PlantedFaults): P {
+export function plantedPolicy<P extends { readonly baseMs: MillisIn }>(policy: P, planted: PlantedFaults): P {
   return planted.retransmitFactor === 1 ? policy : { ...policy, baseMs: policy.baseMs * planted.retransmitFactor };
 }
