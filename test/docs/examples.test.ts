@@ -241,7 +241,8 @@ describe('every documented example', () => {
         `exit ${o.code}${o.signal ? ` (signal ${o.signal})` : ''} after ${(o.ms / 1000).toFixed(1)} s; expected ${example.expectedExit} (${example.exitFrom})`,
         ...o.notes.map((n) => `test: ${n}`),
         `stderr: ${o.stderr.slice(-1500)}`,
-        `stdout: ${o.stdout.slice(-1500)}`,
+        // A report leads with its FAILs: keep the head of a long stdout as well as its tail.
+        `stdout: ${o.stdout.length > 3000 ? `${o.stdout.slice(0, 1500)}\n…\n${o.stdout.slice(-1500)}` : o.stdout}`,
       ].join('\n');
       expect(o.code, detail).toBe(example.expectedExit);
       if (step.wheres.some((w) => WARNING_FREE_DOCS.includes(w.replace(/:\d+$/, ''))))
