@@ -4,11 +4,11 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import type { CliIO } from './io.js';
 import type { AnalyzeFlags } from './commands/analyze.js';
-import { flag } from './flags.js';
+import { addFlags } from './flags.js';
 import { ANALYZE_HELP, DECODE_PCAP_HELP, WIRE_FORMS_HELP } from './help-texts.js';
 
 export function addDecodeCommand(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const decodeCommand = program
     .command('decode')
     .description(
       'decode one datagram given as hex (arguments, a file or stdin) and annotate every field, or every BC datagram of a capture (decode FILE)',
@@ -16,13 +16,14 @@ export function addDecodeCommand(program: Command, io: CliIO, setExit: (code: nu
     .argument(
       '[input...]',
       'datagram bytes as hex, with or without spaces ("01 02 03" or 010203); - reads stdin; or one capture file (pcap, pcapng)',
-    )
-    .addOption(flag('decode', '--file', 'the hex (# starts a comment to the end of a line, as on stdin)'))
-    .addOption(flag('decode', '--encrypted'))
-    .addOption(flag('decode', '--plain'))
-    .addOption(
-      flag('decode', '--json', 'one JSON object instead of the annotated listing; a capture: trace-style JSON lines'),
-    )
+    );
+  addFlags(decodeCommand, 'decode', {
+    '--file': 'the hex (# starts a comment to the end of a line, as on stdin)',
+    '--encrypted': null,
+    '--plain': null,
+    '--json': 'one JSON object instead of the annotated listing; a capture: trace-style JSON lines',
+  });
+  decodeCommand
     .addOption(new Option('--pcap <file>', 'the old spelling of decode FILE').hideHelp())
     .addHelpText(
       'after',
@@ -48,29 +49,28 @@ export function addDecodeCommand(program: Command, io: CliIO, setExit: (code: nu
 }
 
 export function addAnalyzeCommand(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const analyzeCommand = program
     .command('analyze')
     .description(
       'measure a capture: the figures bcsim reports, from the wire alone (optionally beside a simulated run)',
     )
-    .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)')
-    .addOption(flag('analyze', '--json', 'one object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)'))
-    .addOption(flag('analyze', '--against', 'computed the same way'))
-    .addOption(flag('analyze', '--mode', "with --against; default: the scenario's mode"))
-    .addOption(flag('analyze', '--seed', "with --against; default: the scenario's seed"))
-    .addOption(flag('analyze', '--duration', "with --against, e.g. 2m; default: the scenario's duration"))
-    .addOption(flag('analyze', '--loss', "with --against, replacing the scenario's loss models"))
-    .addOption(flag('analyze', '--set', 'with --against'))
-    .addOption(flag('analyze', '--switch', 'with --against'))
-    .addOption(
-      flag(
-        'analyze',
-        '--ack-rule',
+    .argument('<file>', 'a pcap or pcapng capture (Ethernet, raw IPv4, Linux cooked SLL/SLL2)');
+  addFlags(analyzeCommand, 'analyze', {
+    '--json': 'one object (bcsim.analyze/2; with --against, bcsim.analyze-against/2)',
+    '--against': 'computed the same way',
+    '--mode': "with --against; default: the scenario's mode",
+    '--seed': "with --against; default: the scenario's seed",
+    '--duration': "with --against, e.g. 2m; default: the scenario's duration",
+    '--loss': "with --against, replacing the scenario's loss models",
+    '--set': 'with --against',
+    '--switch': 'with --against',
+    '--ack-rule': {
+      detail:
         'auto (read from its own wire), or forced for every end: two-pass (freed at the 9th send), single-pass (3rd) or immediate (each ACK sent once)',
-      ).default('auto'),
-    )
-    .addHelpText('after', `\n${ANALYZE_HELP}\n`)
-    .action(async (file: string, flags: AnalyzeFlags) => {
-      setExit((await import('./commands/analyze.js')).analyzeCommand(file, flags, io));
-    });
+      default: 'auto',
+    },
+  });
+  analyzeCommand.addHelpText('after', `\n${ANALYZE_HELP}\n`).action(async (file: string, flags: AnalyzeFlags) => {
+    setExit((await import('./commands/analyze.js')).analyzeCommand(file, flags, io));
+  });
 }

@@ -6,6 +6,7 @@
 // meaning differs between commands has one row per meaning, and the meaning's
 // first words say which (--duration: simulated time or wall time).
 import { Option } from 'commander';
+import type { Command } from 'commander';
 import { collect } from './options.js';
 
 const COMMAND_NAMES = [
@@ -299,4 +300,15 @@ export function flag(command: CommandName, name: string, detail?: string): Optio
 function joiner(meaning: string, detail: string): string {
   if (meaning.endsWith(':') || detail.startsWith('(')) return ' ';
   return detail.startsWith('e.g.') || detail.startsWith('with ') ? ', ' : '; ';
+}
+
+/** What a command adds to a declared flag: its words (null: none), and a default where it has one. */
+export type FlagDetail = string | null | { readonly detail: string | null; readonly default: string };
+
+/** Adds a command's flags in the order given, each with what this command adds to its declared meaning. */
+export function addFlags(cmd: Command, command: CommandName, details: Readonly<Record<string, FlagDetail>>): void {
+  for (const [name, given] of Object.entries(details)) {
+    if (given === null || typeof given === 'string') cmd.addOption(flag(command, name, given ?? undefined));
+    else cmd.addOption(flag(command, name, given.detail ?? undefined).default(given.default));
+  }
 }

@@ -8,30 +8,29 @@ import type { PeerFlags } from './commands/peer.js';
 import type { ProxyFlags } from './commands/proxy.js';
 import type { SoakFlags } from './commands/soak.js';
 import { renamedFlag } from './deprecated.js';
-import { flag } from './flags.js';
+import { addFlags } from './flags.js';
 import { CONFORM_HELP, PEER_HELP, SOAK_HELP } from './help-texts.js';
 
 export function addLiveCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const proxyCommand = program
     .command('proxy')
     .description(
       "relay real UDP between BC clients and a server, applying a scenario's link model and drop rules in real time",
-    )
-    .addOption(flag('proxy', '--listen', 'clients send here (required; e.g. 127.0.0.1:22102)'))
-    .addOption(flag('proxy', '--upstream', 'e.g. 127.0.0.1:22101'))
-    .addOption(flag('proxy', '--upstream-bind', '(port 0); default: the --listen host'))
-    .addOption(flag('proxy', '--scenario', 'its per-client links apply; default: perfect links'))
-    .addOption(flag('proxy', '--set', 'e.g. --set link.clientToServer.latencyMs=40'))
-    .addOption(flag('proxy', '--loss', 'replacing the loss models'))
-    .addOption(
-      flag('proxy', '--seed', "of the link's decisions (streams indexed by datagram number); default: the scenario's"),
-    )
-    .addOption(flag('proxy', '--duration', 'to stop after, e.g. 30s; default: run until SIGINT/SIGTERM'))
-    .addOption(
-      flag('proxy', '--pcap', 'at exit, everything forwarded (as sent) and dropped (commented DROPPED (cause))'),
-    )
-    .addOption(flag('proxy', '--out', 'at exit, the bcsim.proxy/1 summary JSON'))
-    .addOption(flag('proxy', '--json', 'the summary as bcsim.proxy/1 JSON instead of text'))
+    );
+  addFlags(proxyCommand, 'proxy', {
+    '--listen': 'clients send here (required; e.g. 127.0.0.1:22102)',
+    '--upstream': 'e.g. 127.0.0.1:22101',
+    '--upstream-bind': '(port 0); default: the --listen host',
+    '--scenario': 'its per-client links apply; default: perfect links',
+    '--set': 'e.g. --set link.clientToServer.latencyMs=40',
+    '--loss': 'replacing the loss models',
+    '--seed': "of the link's decisions (streams indexed by datagram number); default: the scenario's",
+    '--duration': 'to stop after, e.g. 30s; default: run until SIGINT/SIGTERM',
+    '--pcap': 'at exit, everything forwarded (as sent) and dropped (commented DROPPED (cause))',
+    '--out': 'at exit, the bcsim.proxy/1 summary JSON',
+    '--json': 'the summary as bcsim.proxy/1 JSON instead of text',
+  });
+  proxyCommand
     .addHelpText(
       'after',
       '\nClient k is the k-th client address seen (at most 64); it gets its own socket towards the server and the links\n' +
@@ -55,157 +54,92 @@ export function addLiveCommands(program: Command, io: CliIO, setExit: (code: num
       setExit(await (await import('./commands/proxy.js')).proxyCommand(flags, io));
     });
 
-  program
+  const peerCommand = program
     .command('peer')
     .description(
       'run one end of the model, client or server, in real time against a real counterpart on UDP, then judge it',
     )
-    .argument('<side>', 'client (connects to a server) or server (answers clients)')
-    .addOption(flag('peer', '--connect'))
-    .addOption(
-      flag(
-        'peer',
-        '--bind',
-        'client: where its socket binds (with --clients N, client k at the port k - 1 past it); default loopback, any port (required when --connect is not loopback)',
-      ),
-    )
-    .addOption(flag('peer', '--listen', 'server (required for a server)'))
-    .addOption(
-      flag(
-        'peer',
-        '--clients',
-        "server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time). client: how many clients to play from one command, 1 to 16, each with its own socket, playing its share of the scenario's traffic and judged on its own connection; default 1",
-      ),
-    )
-    .addOption(flag('peer', '--scenario', 'the traffic to play, its join then its phases; default: live'))
-    .addOption(flag('peer', '--mode', "default the scenario's"))
-    .addOption(flag('peer', '--switch'))
-    .addOption(flag('peer', '--set'))
-    .addOption(flag('peer', '--seed', "of the traffic's draws; default the scenario's"))
-    .addOption(
-      flag(
-        'peer',
-        '--duration',
-        "of the whole run, e.g. 20s; a client's goodbye ends at most 1 s after it; default the scenario's duration",
-      ),
-    )
-    .addOption(flag('peer', '--expect', 'default: all six rules with their defaults'))
-    .addOption(
-      flag(
-        'peer',
-        '--checksums',
-        'form (a well-formed tree of the round asked; default) or hashes (every hash against the manifest too; the default with --manifest); a client that fails is Booted',
-      ),
-    )
-    .addOption(
-      flag(
-        'peer',
-        '--manifest',
-        "answer (client) or ask and check (server) the rounds from it, in place of the scenario's",
-      ),
-    )
-    .addOption(flag('peer', '--require-exercised', 'default: a rule that checked nothing is reported and does not'))
-    .addOption(flag('peer', '--wire-log-mb', '(default 64, at most 1024); past it they are counted, not kept'))
-    .addOption(flag('peer', '--junit', 'the conformance results'))
-    .addOption(flag('peer', '--out', 'the bcsim.live/1 summary JSON'))
-    .addOption(flag('peer', '--json', 'the bcsim.live/1 summary, with the conformance results'))
-    .addHelpText('after', `\n${PEER_HELP}\n`)
-    .action(async (side: string, flags: PeerFlags) => {
-      setExit(await (await import('./commands/peer.js')).peerCommand(side, flags, io));
-    });
+    .argument('<side>', 'client (connects to a server) or server (answers clients)');
+  addFlags(peerCommand, 'peer', {
+    '--connect': null,
+    '--bind':
+      'client: where its socket binds (with --clients N, client k at the port k - 1 past it); default loopback, any port (required when --connect is not loopback)',
+    '--listen': 'server (required for a server)',
+    '--clients':
+      "server: how many places it has; a new address takes a free place, or one whose client left (a new connection each time). client: how many clients to play from one command, 1 to 16, each with its own socket, playing its share of the scenario's traffic and judged on its own connection; default 1",
+    '--scenario': 'the traffic to play, its join then its phases; default: live',
+    '--mode': "default the scenario's",
+    '--switch': null,
+    '--set': null,
+    '--seed': "of the traffic's draws; default the scenario's",
+    '--duration':
+      "of the whole run, e.g. 20s; a client's goodbye ends at most 1 s after it; default the scenario's duration",
+    '--expect': 'default: all six rules with their defaults',
+    '--checksums':
+      'form (a well-formed tree of the round asked; default) or hashes (every hash against the manifest too; the default with --manifest); a client that fails is Booted',
+    '--manifest': "answer (client) or ask and check (server) the rounds from it, in place of the scenario's",
+    '--require-exercised': 'default: a rule that checked nothing is reported and does not',
+    '--wire-log-mb': '(default 64, at most 1024); past it they are counted, not kept',
+    '--junit': 'the conformance results',
+    '--out': 'the bcsim.live/1 summary JSON',
+    '--json': 'the bcsim.live/1 summary, with the conformance results',
+  });
+  peerCommand.addHelpText('after', `\n${PEER_HELP}\n`).action(async (side: string, flags: PeerFlags) => {
+    setExit(await (await import('./commands/peer.js')).peerCommand(side, flags, io));
+  });
 
-  program
+  const conformCommand = program
     .command('conform')
     .description(
       "test your server's transport: short live sessions against it, each with one targeted wire fault, judged PASS, FAIL or NOT EXERCISED",
-    )
-    .addOption(flag('conform', '--server'))
-    .addOption(flag('conform', '--cases', '--list shows them'))
-    .addOption(flag('conform', '--seed', 'of every random choice (hostile bytes, fragment orders); default 1'))
-    .addOption(
-      flag(
-        'conform',
-        '--parallel',
-        '(client slots of the server), at least 3 (a case opens up to 3 together); default 4',
-      ),
-    )
-    .addOption(
-      flag(
-        'conform',
-        '--peer-timeout',
-        'the removal case waits this plus --timeout-grace for it (default 45s, the stock peer timeout)',
-      ),
-    )
-    .addOption(
-      flag(
-        'conform',
-        '--timeout-grace',
-        "for the server's Boot, 3s to 10m (default 15s); a Boot ends the wait as it comes, so only a server that sends none waits it all",
-      ),
-    )
-    .addOption(
-      flag('conform', '--wrap-budget', '(seq-wrap, server-seq-wrap) before it says NOT EXERCISED (default 60s)'),
-    )
-    .addOption(
-      flag(
-        'conform',
-        '--manifest',
-        "the hashes to answer with, for a server that checks them (rounds it lacks keep bcsim's stand-ins, and the run says so)",
-      ),
-    )
-    .addOption(flag('conform', '--scenario', 'whose checksum manifest the join answers with; default: live'))
-    .addOption(
-      flag(
-        'conform',
-        '--bind',
-        'a host (each session binds a port of its own); default loopback (required when the server is not)',
-      ),
-    )
-    .addOption(flag('conform', '--require-exercised', 'without it, a run fails only when no case at all was exercised'))
-    .addOption(flag('conform', '--json', 'the bcsim.conform/1 report'))
-    .addOption(
-      flag(
-        'conform',
-        '--junit',
-        'FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised',
-      ),
-    )
-    .addOption(flag('conform', '--out', 'the bcsim.conform/1 report'))
-    .addOption(flag('conform', '--pcap', "every session's datagrams (Wireshark, bcsim analyze), ours commented"))
-    .addOption(flag('conform', '--list'))
-    .addHelpText('after', `\n${CONFORM_HELP}\n`)
-    .action(async (flags: ConformFlags) => {
-      setExit(await (await import('./commands/conform.js')).conformCommand(flags, io));
-    });
+    );
+  addFlags(conformCommand, 'conform', {
+    '--server': null,
+    '--cases': '--list shows them',
+    '--seed': 'of every random choice (hostile bytes, fragment orders); default 1',
+    '--parallel': '(client slots of the server), at least 3 (a case opens up to 3 together); default 4',
+    '--peer-timeout': 'the removal case waits this plus --timeout-grace for it (default 45s, the stock peer timeout)',
+    '--timeout-grace':
+      "for the server's Boot, 3s to 10m (default 15s); a Boot ends the wait as it comes, so only a server that sends none waits it all",
+    '--wrap-budget': '(seq-wrap, server-seq-wrap) before it says NOT EXERCISED (default 60s)',
+    '--manifest':
+      "the hashes to answer with, for a server that checks them (rounds it lacks keep bcsim's stand-ins, and the run says so)",
+    '--scenario': 'whose checksum manifest the join answers with; default: live',
+    '--bind': 'a host (each session binds a port of its own); default loopback (required when the server is not)',
+    '--require-exercised': 'without it, a run fails only when no case at all was exercised',
+    '--json': 'the bcsim.conform/1 report',
+    '--junit': 'FAIL: a failure with its evidence; NOT EXERCISED: skipped, or a failure with --require-exercised',
+    '--out': 'the bcsim.conform/1 report',
+    '--pcap': "every session's datagrams (Wireshark, bcsim analyze), ours commented",
+    '--list': null,
+  });
+  conformCommand.addHelpText('after', `\n${CONFORM_HELP}\n`).action(async (flags: ConformFlags) => {
+    setExit(await (await import('./commands/conform.js')).conformCommand(flags, io));
+  });
 
-  program
+  const soakCommand = program
     .command('soak')
     .description(
       'a long session of several clients against a real server, measured minute by minute from the wire, beside the stock and fixed models',
-    )
-    .addOption(flag('soak', '--server'))
-    .addOption(flag('soak', '--out-dir', 'required: summary.json, timeseries.csv, report.md, report.html go there'))
+    );
+  addFlags(soakCommand, 'soak', {
+    '--server': null,
+    '--out-dir': 'required: summary.json, timeseries.csv, report.md, report.html go there',
+    '--scenario': 'the traffic the clients play; default valentines, the measured 34-minute 3-player session',
+    '--clients': "1 to 16, each its own socket and connection; default the scenario's",
+    '--duration': "of the soak, e.g. 30m or 4h; default the scenario's duration",
+    '--loss': 'at our sockets; the models get the same loss on their links',
+    '--manifest': 'the clients answer from it, for a server that checks file hashes',
+    '--mode': "of our clients' transport; default the scenario's",
+    '--switch': 'of our clients',
+    '--set': null,
+    '--seed': "of the traffic's draws, ours and the models'; default the scenario's",
+    '--bind': 'where the clients bind (client k at the port k - 1 past it); default loopback, any port',
+    '--rejoin': '(removed, timed out), as a player would, and the soak goes on',
+    '--json': 'summary.json (schema bcsim.soak/1) instead of the table',
+  });
+  soakCommand
     .addOption(new Option('--out <dir>', 'the old spelling of --out-dir').hideHelp())
-    .addOption(
-      flag(
-        'soak',
-        '--scenario',
-        'the traffic the clients play; default valentines, the measured 34-minute 3-player session',
-      ),
-    )
-    .addOption(flag('soak', '--clients', "1 to 16, each its own socket and connection; default the scenario's"))
-    .addOption(flag('soak', '--duration', "of the soak, e.g. 30m or 4h; default the scenario's duration"))
-    .addOption(flag('soak', '--loss', 'at our sockets; the models get the same loss on their links'))
-    .addOption(flag('soak', '--manifest', 'the clients answer from it, for a server that checks file hashes'))
-    .addOption(flag('soak', '--mode', "of our clients' transport; default the scenario's"))
-    .addOption(flag('soak', '--switch', 'of our clients'))
-    .addOption(flag('soak', '--set'))
-    .addOption(flag('soak', '--seed', "of the traffic's draws, ours and the models'; default the scenario's"))
-    .addOption(
-      flag('soak', '--bind', 'where the clients bind (client k at the port k - 1 past it); default loopback, any port'),
-    )
-    .addOption(flag('soak', '--rejoin', '(removed, timed out), as a player would, and the soak goes on'))
-    .addOption(flag('soak', '--json', 'summary.json (schema bcsim.soak/1) instead of the table'))
     .addHelpText('after', `\n${SOAK_HELP}\n`)
     .action(async (flags: SoakFlags) => {
       const { outDir, ...rest } = flags;

@@ -9,24 +9,27 @@ import type { ReproduceFlags } from './commands/reproduce.js';
 import type { RunFlags } from './commands/run.js';
 import type { TraceFlags } from './commands/trace.js';
 import { renamedFlag } from './deprecated.js';
-import { flag } from './flags.js';
+import { addFlags } from './flags.js';
 import { CLIENTS_HELP, PCAP_HELP, REPRODUCE_RTYPE_HELP, SCHEME_COMPARE_HELP, SWITCHES_HELP } from './help-texts.js';
 
 export function addSimulationCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const runCommand = program
     .command('run')
     .description('run one scenario in one mode and summarise it')
-    .argument('<scenario>', 'a built-in scenario name (see `bcsim scenarios`) or a path to a scenario JSON file')
-    .addOption(flag('run', '--mode', "e.g. stock+ackRefresh=reset-count; default: the scenario's mode"))
-    .addOption(flag('run', '--seed', "default: the scenario's seed"))
-    .addOption(flag('run', '--duration', "e.g. 30s, 10m, 4h; default: the scenario's duration"))
-    .addOption(flag('run', '--loss', "replacing the scenario's loss models"))
-    .addOption(flag('run', '--set', 'e.g. --set traffic.phases[1].duration=5m'))
-    .addOption(flag('run', '--switch', 'e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true'))
-    .addOption(flag('run', '--json', 'one bcsim.summary/1 JSON object'))
-    .addOption(flag('run', '--check-determinism'))
-    .addOption(flag('run', '--pcap', 'the run, to FILE (see below)'))
-    .addOption(flag('run', '--pcap-plaintext'))
+    .argument('<scenario>', 'a built-in scenario name (see `bcsim scenarios`) or a path to a scenario JSON file');
+  addFlags(runCommand, 'run', {
+    '--mode': "e.g. stock+ackRefresh=reset-count; default: the scenario's mode",
+    '--seed': "default: the scenario's seed",
+    '--duration': "e.g. 30s, 10m, 4h; default: the scenario's duration",
+    '--loss': "replacing the scenario's loss models",
+    '--set': 'e.g. --set traffic.phases[1].duration=5m',
+    '--switch': 'e.g. --switch ackSendLimit=5 or --switch keepalive.reliable=true',
+    '--json': 'one bcsim.summary/1 JSON object',
+    '--check-determinism': null,
+    '--pcap': 'the run, to FILE (see below)',
+    '--pcap-plaintext': null,
+  });
+  runCommand
     .addHelpText(
       'after',
       `\n${SWITCHES_HELP}\n` +
@@ -41,59 +44,39 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       setExit(await (await import('./commands/run.js')).runCommand(ref, flags, io));
     });
 
-  program
+  const compareCommand = program
     .command('compare')
     .description(
       'run a scenario in stock and fixed mode side by side and write reports (the main job); a scheme scenario runs its own columns',
     )
-    .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file')
-    .addOption(flag('compare', '--duration', "e.g. 30m or 4h; default: the scenario's duration"))
-    .addOption(flag('compare', '--seed', "default: the scenario's seed"))
-    .addOption(flag('compare', '--loss', "in every column, replacing the scenario's loss models"))
+    .argument('<scenario>', 'a built-in scenario name (BC or scheme) or a path to a scenario JSON file');
+  addFlags(compareCommand, 'compare', {
+    '--duration': "e.g. 30m or 4h; default: the scenario's duration",
+    '--seed': "default: the scenario's seed",
+    '--loss': "in every column, replacing the scenario's loss models",
+    '--out-dir': 'default: reports/<scenario> (see below)',
+    '--causes': null,
+    '--sensitivity': '(4 more runs, beside the columns), and name the stock verdicts that flip',
+    '--config':
+      'the first item may be a mode as --mode takes it (stock, fixed, stock+switch=value), the others a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); 2 to 8 columns',
+    '--a': null,
+    '--b': null,
+    '--switch': 'in every column',
+    '--set': 'in every column',
+    '--fail-on':
+      "'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (an unknown LABEL or PATH is refused before the runs)",
+    '--json': 'the summary.json document instead of the table',
+    '--wide': 'every column label at the head of the table and each line whole',
+    '--pcap': 'one per column, the label before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)',
+    '--pcap-plaintext': null,
+    '--jobs':
+      'the columns run on N threads; default one per core (up to the columns) when each column simulates 30 min or more, else 1. The output is the same either way',
+  });
+  compareCommand
     .addOption(
       new Option('--mode <preset>', 'refused with a pointer to --config: the columns are the modes').hideHelp(),
     )
-    .addOption(flag('compare', '--out-dir', 'default: reports/<scenario> (see below)'))
     .addOption(new Option('--out <dir>', 'the old spelling of --out-dir').hideHelp())
-    .addOption(flag('compare', '--causes'))
-    .addOption(
-      flag('compare', '--sensitivity', '(4 more runs, beside the columns), and name the stock verdicts that flip'),
-    )
-    .addOption(
-      flag(
-        'compare',
-        '--config',
-        'the first item may be a mode as --mode takes it (stock, fixed, stock+switch=value), the others a switch (ackSendLimit=5) or a scenario edit (link.both.loss=0.1); 2 to 8 columns',
-      ),
-    )
-    .addOption(flag('compare', '--a'))
-    .addOption(flag('compare', '--b'))
-    .addOption(flag('compare', '--switch', 'in every column'))
-    .addOption(flag('compare', '--set', 'in every column'))
-    .addOption(
-      flag(
-        'compare',
-        '--fail-on',
-        "'leak', or '[LABEL:]PATH OP N' such as 'delivery.reliableLost>0' (an unknown LABEL or PATH is refused before the runs)",
-      ),
-    )
-    .addOption(flag('compare', '--json', 'the summary.json document instead of the table'))
-    .addOption(flag('compare', '--wide', 'every column label at the head of the table and each line whole'))
-    .addOption(
-      flag(
-        'compare',
-        '--pcap',
-        'one per column, the label before the extension (out.pcapng -> out.stock.pcapng, out.fixed.pcapng)',
-      ),
-    )
-    .addOption(flag('compare', '--pcap-plaintext'))
-    .addOption(
-      flag(
-        'compare',
-        '--jobs',
-        'the columns run on N threads; default one per core (up to the columns) when each column simulates 30 min or more, else 1. The output is the same either way',
-      ),
-    )
     .addHelpText(
       'after',
       '\nWrites summary.json, timeseries.csv, report.md and report.html (atomically) into --out-dir. The\n' +
@@ -122,34 +105,30 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       setExit(await (await import('./commands/compare.js')).compareCommand(ref, { ...rest, out }, io));
     });
 
-  program
+  const traceCommand = program
     .command('trace')
     .description('print the annotated wire trace of a run: every datagram, drop, ACK verdict and duplicate')
-    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
-    .addOption(flag('trace', '--mode', "default: the scenario's mode"))
-    .addOption(flag('trace', '--seed', "default: the scenario's seed"))
-    .addOption(flag('trace', '--from', 'e.g. 10s').default('0'))
-    .addOption(flag('trace', '--until', "e.g. 20s; default: the run's duration"))
-    .addOption(flag('trace', '--duration', "of the run, e.g. 10m; default: the scenario's duration"))
-    .addOption(flag('trace', '--loss', "replacing the scenario's loss models"))
-    .addOption(flag('trace', '--peer', '(its sends, and the verdicts at it)'))
-    .addOption(flag('trace', '--client', "(k = 1..clients, the scenario's order), both ends"))
-    .addOption(flag('trace', '--slot', '(2, 3, ... in connect order), from its first connect attempt'))
-    .addOption(
-      flag('trace', '--filter', 'seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable'),
-    )
-    .addOption(flag('trace', '--set'))
-    .addOption(flag('trace', '--switch', 'e.g. --switch messageLifetime=session'))
-    .addOption(flag('trace', '--json', 'JSON Lines, one object per datagram or event'))
-    .addOption(
-      flag(
-        'trace',
-        '--bytes',
-        'none, short (first 16, then …), fit (as many as keep the line within 120 columns, then … +N B: the N bytes cut) or full; default: fit, terminal or not (full with --json)',
-      ),
-    )
-    .addOption(flag('trace', '--pcap', 'the run, every datagram up to --until, whatever --from/--filter/--client show'))
-    .addOption(flag('trace', '--pcap-plaintext'))
+    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file');
+  addFlags(traceCommand, 'trace', {
+    '--mode': "default: the scenario's mode",
+    '--seed': "default: the scenario's seed",
+    '--from': { detail: 'e.g. 10s', default: '0' },
+    '--until': "e.g. 20s; default: the run's duration",
+    '--duration': "of the run, e.g. 10m; default: the scenario's duration",
+    '--loss': "replacing the scenario's loss models",
+    '--peer': '(its sends, and the verdicts at it)',
+    '--client': "(k = 1..clients, the scenario's order), both ends",
+    '--slot': '(2, 3, ... in connect order), from its first connect attempt',
+    '--filter': 'seq=2, type=ack, fragment, frag=1, retransmit, deadZone, event=drop, !reliable',
+    '--set': null,
+    '--switch': 'e.g. --switch messageLifetime=session',
+    '--json': 'JSON Lines, one object per datagram or event',
+    '--bytes':
+      'none, short (first 16, then …), fit (as many as keep the line within 120 columns, then … +N B: the N bytes cut) or full; default: fit, terminal or not (full with --json)',
+    '--pcap': 'the run, every datagram up to --until, whatever --from/--filter/--client show',
+    '--pcap-plaintext': null,
+  });
+  traceCommand
     .addHelpText(
       'after',
       '\nMarks: [RETRANSMIT #n] re-sent message, [DEAD-ZONE ACK, pass 2] ACK sent by the gated pass 2,\n' +
@@ -176,21 +155,20 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       setExit(await (await import('./commands/trace.js')).traceCommand(ref, flags, io));
     });
 
-  program
+  const reproduceCommand = program
     .command('reproduce')
     .description(
       'measure the model against the observed bugs: fragment-ack (cause by cause), ack-outbox, or the R-Type defects (rtype)',
     )
-    .argument('<target>', 'fragment-ack, ack-outbox or rtype')
-    .addOption(flag('reproduce', '--seed', 'for the runs'))
-    .addOption(
-      flag('reproduce', '--loss', 'fragment-ack: for the lossy rerun of every cause; rtype: on every link').default(
-        '0.2',
-      ),
-    )
-    .addOption(flag('reproduce', '--duration', 'rtype: of each run (default 60s, at least 10s)'))
-    .addOption(flag('reproduce', '--json', 'one JSON object'))
-    .addOption(flag('reproduce', '--wide', 'fragment-ack: full column titles and paragraphs on one line'))
+    .argument('<target>', 'fragment-ack, ack-outbox or rtype');
+  addFlags(reproduceCommand, 'reproduce', {
+    '--seed': 'for the runs',
+    '--loss': { detail: 'fragment-ack: for the lossy rerun of every cause; rtype: on every link', default: '0.2' },
+    '--duration': 'rtype: of each run (default 60s, at least 10s)',
+    '--json': 'one JSON object',
+    '--wide': 'fragment-ack: full column titles and paragraphs on one line',
+  });
+  reproduceCommand
     .addHelpText(
       'after',
       '\nfragment-ack runs fragment-ack-bug on the stock preset once per candidate cause and once\n' +
@@ -218,20 +196,23 @@ export function addSimulationCommands(program: Command, io: CliIO, setExit: (cod
       setExit((await import('./commands/reproduce.js')).reproduceCommand(target, flags, io));
     });
 
-  program
+  const checkCommand = program
     .command('check')
     .description("evaluate scenarios' expect blocks: exit 0 if every assertion holds, 1 if not, 2 on a bad path")
-    .argument('<scenario...>', 'built-in scenario names or paths to scenario JSON files')
-    .addOption(flag('check', '--mode', "only this mode's expectations are checked; +switch=value also sets switches"))
-    .addOption(flag('check', '--seed', "for every run; default: each scenario's seed"))
-    .addOption(flag('check', '--seeds', 'the last lines name the first failing one'))
-    .addOption(flag('check', '--duration', "of every run, e.g. 30s, 10m; default: each scenario's duration"))
-    .addOption(flag('check', '--loss', "in every run, replacing the scenarios' loss models"))
-    .addOption(flag('check', '--set', 'in every scenario given'))
-    .addOption(flag('check', '--switch', 'in every scenario given'))
-    .addOption(flag('check', '--junit', 'the results, for CI systems'))
-    .addOption(flag('check', '--check-determinism'))
-    .addOption(flag('check', '--json', 'one JSON object'))
+    .argument('<scenario...>', 'built-in scenario names or paths to scenario JSON files');
+  addFlags(checkCommand, 'check', {
+    '--mode': "only this mode's expectations are checked; +switch=value also sets switches",
+    '--seed': "for every run; default: each scenario's seed",
+    '--seeds': 'the last lines name the first failing one',
+    '--duration': "of every run, e.g. 30s, 10m; default: each scenario's duration",
+    '--loss': "in every run, replacing the scenarios' loss models",
+    '--set': 'in every scenario given',
+    '--switch': 'in every scenario given',
+    '--junit': 'the results, for CI systems',
+    '--check-determinism': null,
+    '--json': 'one JSON object',
+  });
+  checkCommand
     .addHelpText(
       'after',
       '\nAn expect block: { "fixed": { "peers.*.ackOutbox.max": { "lte": 20 }, "delivery.reliableLost": { "eq": 0 } } }\n' +

@@ -5,44 +5,32 @@ import type { CliIO } from './io.js';
 import type { ShrinkFlags } from './commands/shrink.js';
 import type { SwarmFlags } from './commands/swarm.js';
 import type { SweepFlags, SweepMergeFlags } from './commands/sweep.js';
-import { flag } from './flags.js';
+import { addFlags } from './flags.js';
 
 export function addToolCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
-  program
+  const sweepCommand = program
     .command('sweep')
     .description('run a grid of seeded runs (modes × --vary values × seeds) on worker threads, one JSON line per run')
-    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file')
-    .addOption(flag('sweep', '--seeds', "default: the scenario's seed"))
-    .addOption(flag('sweep', '--seed', 'the one seed, the same as --seeds N'))
-    .addOption(
-      flag(
-        'sweep',
-        '--vary',
-        'path=v1,v2,... or path=lo..hi:step, the path as --set takes it (the grid is their product)',
-      ),
-    )
-    .addOption(flag('sweep', '--mode', "one mode for every run; default: the scenario's mode"))
-    .addOption(flag('sweep', '--modes', 'e.g. --modes stock,fixed'))
-    .addOption(flag('sweep', '--duration', "of every run, e.g. 30s, 10m; default: the scenario's duration"))
-    .addOption(flag('sweep', '--loss', "in every run, replacing the scenario's loss models"))
-    .addOption(flag('sweep', '--set', 'in every run'))
-    .addOption(flag('sweep', '--switch', 'in every run'))
-    .addOption(flag('sweep', '--jobs', 'default: one per core (1 runs in this process)'))
-    .addOption(
-      flag(
-        'sweep',
-        '--out',
-        'the JSON lines, when the sweep ends; -: stdout; none: stdout into a pipe or file, nowhere on a terminal or with --html',
-      ),
-    )
-    .addOption(
-      flag('sweep', '--json', 'the JSON lines on stdout (the table on stderr), on a terminal or with --html too'),
-    )
-    .addOption(flag('sweep', '--shard', '(merge the shards with sweep-merge)'))
-    .addOption(
-      flag('sweep', '--metrics', 'default peers.server.ackOutbox.max,peers.client.ackOutbox.max,delivery.reliableLost'),
-    )
-    .addOption(flag('sweep', '--html', 'the summary, with tables, and charts when one numeric parameter is varied'))
+    .argument('<scenario>', 'a built-in scenario name or a path to a scenario JSON file');
+  addFlags(sweepCommand, 'sweep', {
+    '--seeds': "default: the scenario's seed",
+    '--seed': 'the one seed, the same as --seeds N',
+    '--vary': 'path=v1,v2,... or path=lo..hi:step, the path as --set takes it (the grid is their product)',
+    '--mode': "one mode for every run; default: the scenario's mode",
+    '--modes': 'e.g. --modes stock,fixed',
+    '--duration': "of every run, e.g. 30s, 10m; default: the scenario's duration",
+    '--loss': "in every run, replacing the scenario's loss models",
+    '--set': 'in every run',
+    '--switch': 'in every run',
+    '--jobs': 'default: one per core (1 runs in this process)',
+    '--out':
+      'the JSON lines, when the sweep ends; -: stdout; none: stdout into a pipe or file, nowhere on a terminal or with --html',
+    '--json': 'the JSON lines on stdout (the table on stderr), on a terminal or with --html too',
+    '--shard': '(merge the shards with sweep-merge)',
+    '--metrics': 'default peers.server.ackOutbox.max,peers.client.ackOutbox.max,delivery.reliableLost',
+    '--html': 'the summary, with tables, and charts when one numeric parameter is varied',
+  });
+  sweepCommand
     .addHelpText(
       'after',
       '\nThe grid is modes × the values of each --vary (in the order given, the last changing fastest) × seeds, seeds\n' +
@@ -67,11 +55,14 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
       setExit(await (await import('./commands/sweep.js')).sweepCommand(ref, flags, io));
     });
 
-  program
+  const sweepMergeCommand = program
     .command('sweep-merge')
     .description('merge sweep shards (--shard i/n) into the file one machine would have written')
-    .argument('<files...>', 'the JSON-lines files of the shards, in any order')
-    .addOption(flag('sweep-merge', '--out', 'the merged lines; - or none: stdout'))
+    .argument('<files...>', 'the JSON-lines files of the shards, in any order');
+  addFlags(sweepMergeCommand, 'sweep-merge', {
+    '--out': 'the merged lines; - or none: stdout',
+  });
+  sweepMergeCommand
     .addHelpText(
       'after',
       '\nThe lines are put back in index order. Refused (exit 2, one line naming the file and line): a line that is not a\n' +
@@ -82,24 +73,21 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
       setExit((await import('./commands/sweep.js')).sweepMergeCommand(files, flags, io));
     });
 
-  program
+  const swarmCommand = program
     .command('swarm')
     .description(
       'seeded random runs (links, faults, traffic) checked against the invariants; stops at the first failure and prints its reproduction',
-    )
-    .addOption(flag('swarm', '--runs', '(default 100)'))
-    .addOption(flag('swarm', '--seed', 'the same seed generates the same runs (default 9062024, the CI swarm)'))
-    .addOption(flag('swarm', '--index', '(what a printed `swarm:` line does)'))
-    .addOption(
-      flag(
-        'swarm',
-        '--mode',
-        'fixed (default: the fixed-mode promise, bounded queues) or stock (ledger, faults fired, no throw)',
-      ),
-    )
-    .addOption(flag('swarm', '--switch', 'a top-level one, in every run, e.g. --switch closePolicy=immediate'))
-    .addOption(flag('swarm', '--all'))
-    .addOption(flag('swarm', '--json', 'one bcsim.swarm/1 JSON object'))
+    );
+  addFlags(swarmCommand, 'swarm', {
+    '--runs': '(default 100)',
+    '--seed': 'the same seed generates the same runs (default 9062024, the CI swarm)',
+    '--index': '(what a printed `swarm:` line does)',
+    '--mode': 'fixed (default: the fixed-mode promise, bounded queues) or stock (ledger, faults fired, no throw)',
+    '--switch': 'a top-level one, in every run, e.g. --switch closePolicy=immediate',
+    '--all': null,
+    '--json': 'one bcsim.swarm/1 JSON object',
+  });
+  swarmCommand
     .addHelpText(
       'after',
       '\nEach run draws its own scenario: rates, duration, per-direction loss (Bernoulli, bursts), duplication, jitter and\n' +
@@ -118,7 +106,7 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
       setExit((await import('./commands/swarm.js')).swarmCliCommand(flags, io));
     });
 
-  program
+  const shrinkCommand = program
     .command('shrink')
     .description(
       'shrink a failing swarm run to the smallest scenario that fails the same invariant on the same message',
@@ -126,16 +114,14 @@ export function addToolCommands(program: Command, io: CliIO, setExit: (code: num
     .argument(
       '[repro]',
       'the line swarm printed: "bcsim swarm --seed G --index I …" or "bcsim run <scenario> --mode M --seed N --set …"',
-    )
-    .addOption(flag('shrink', '--file', 'the repro line'))
-    .addOption(
-      flag(
-        'shrink',
-        '--out',
-        'the shrunk scenario; FILE.trace and FILE.pcapng go beside it; default shrunk-swarm-G-I.json (a swarm line) or shrunk-<scenario>-seed-N.json (a run line) in the working directory',
-      ),
-    )
-    .addOption(flag('shrink', '--budget', '(default 500)'))
+    );
+  addFlags(shrinkCommand, 'shrink', {
+    '--file': 'the repro line',
+    '--out':
+      'the shrunk scenario; FILE.trace and FILE.pcapng go beside it; default shrunk-swarm-G-I.json (a swarm line) or shrunk-<scenario>-seed-N.json (a run line) in the working directory',
+    '--budget': '(default 500)',
+  });
+  shrinkCommand
     .addHelpText(
       'after',
       '\nThe run is re-run with every random link decision recorded as an explicit fault list (link.<dir>.faults:\n' +
