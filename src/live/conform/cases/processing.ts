@@ -2,7 +2,7 @@
 // processed once; fragments that arrive out of order, twice, or with a gap
 // reassemble to exactly the original bytes (transport-layer.md §4–§5); messages
 // that arrive out of seq order are processed in seq order.
-import { TYPE_GAME, isLowType, seqDistance } from '../../../core/codec/index.js';
+import { isLowType, seqDistance } from '../../../core/codec/index.js';
 import type { DataMessage, Located } from '../../../core/codec/index.js';
 import { FINAL_ROUND, parseChecksumRequest, roundLabel } from '../../../model/traffic/index.js';
 import type { ConformCase, CaseContext, Verdict } from '../case-types.js';
@@ -20,7 +20,7 @@ import {
   sendGame,
 } from '../join.js';
 import { bootsUs, isAckOf } from '../session-end.js';
-import { RELAY_WAIT_MS, isVerdict, joinedPair, relayControl, relayPayload, relayedNumber } from './relay.js';
+import { RELAY_WAIT_MS, isVerdict, joinedPair, relayControl, relayMessage, relayedNumber } from './relay.js';
 
 /** The stock client re-sends an unACKed message after 2.0 s (docs/sources.md 11): the duplicate leaves then. */
 const DUPLICATE_AFTER_MS = 2000;
@@ -266,9 +266,7 @@ async function orderRun(ctx: CaseContext): Promise<Verdict> {
   if (isVerdict(control)) return control;
   const { sender, receiver } = pair;
   // Reliable and ordered (flags 0xC0): the claim holds whichever messages a server keeps in order.
-  const messages = Array.from({ length: ORDER_MESSAGES }, (_, i) =>
-    sender.reliable(TYPE_GAME, relayPayload(i + 1), true),
-  );
+  const messages = Array.from({ length: ORDER_MESSAGES }, (_, i) => relayMessage(sender, i + 1, { ordered: true }));
   const label = (i: number) => `#${i + 1} (seq ${messages[i].seq})`;
   const at = receiver.now;
   for (let i = ORDER_MESSAGES - 1; i >= 0; i--) {

@@ -94,7 +94,11 @@ export function isVerdict<T extends object>(x: T | Verdict): x is Verdict {
   return 'status' in x && 'summary' in x;
 }
 
-/** The reliable message of ours carrying `payload`, with the sender's next high seq. */
-export function relayMessage(sender: ConformClient, n: number, bytes?: number): DataMessage {
-  return sender.reliable(TYPE_GAME, relayPayload(n, bytes));
+/** Our reliable message carrying `n`, with the sender's next high seq; unordered as stock game messages are, unless asked. */
+export function relayMessage(
+  sender: ConformClient,
+  n: number,
+  shape: { bytes?: number; ordered?: boolean } = {},
+): DataMessage {
+  return sender.reliable(TYPE_GAME, relayPayload(n, shape.bytes), shape.ordered ?? false);
 }
