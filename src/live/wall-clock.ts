@@ -9,7 +9,10 @@
 // the earliest event is more than STALL_US late, everything that fell due runs
 // once at the wall time, as a game's frame loop would, rather than in a burst:
 // a burst would send one message's re-sends milliseconds apart. Datagrams read
-// just after a stall may have arrived any time during it (`arrivedFromUs`).
+// just after a stall may have arrived any time during it (`arrivedFromUs`). A
+// starved process drains its socket slowly, so with an event loop to watch
+// (`nextTurn`) the drain also lasts while every turn of the loop reads a
+// datagram: a turn with none means the socket's queue was empty.
 //
 // This is the only place bcsim reads a clock: the simulation never does.
 import { Simulator, maxUs, minUs, addUs, micros, nanosToUs, usToMs } from '../core/engine/index.js';
@@ -87,10 +90,14 @@ export class WallClock implements Scheduler {
   /** The latest stall: from the first event it delayed to when it was noticed. */
   /** The latest stall's start, and until when reads still drain what queued up during it. */
   private lastStall = { fromUs: Number.NaN as Micros, drainUntilUs: Number.NaN as Micros };
+  /** Watching the loop's turns after a stall: reads in this turn, and the wall time the watch ends at the latest. */
+  private turnWatch = { on: false, reads: 0, untilUs: 0 as Micros };
 
   constructor(
     readonly wallUs: WallSource = monotonicMicros(),
     private readonly onFailure: (error: unknown) => void = () => {},
+    /** Runs a callback after the event loop's next turn (setImmediate); null: the drain is judged by wall time alone. */
+    private readonly nextTurn: ((fn: () => void) => void) | null = null,
   ) {}
 
   get now(): Micros {
@@ -155,7 +162,8 @@ export class WallClock implements Scheduler {
   arrivedFromUs(): Micros {
     const now = this.queue.now;
     const stall = this.lastStall;
-    if (!(now <= stall.drainUntilUs)) return now;
+    if (!(now <= stall.drainUntilUs) && !this.turnWatch.on) return now;
+    this.turnWatch.reads++;
     stall.drainUntilUs = maxUs(stall.drainUntilUs, addUs(now, STALL_DRAIN_GAP_US));
     return minUs(now, stall.fromUs);
   }
@@ -167,6 +175,23 @@ export class WallClock implements Scheduler {
     this.stalls.longestUs = Math.max(this.stalls.longestUs, lengthUs);
     this.lastStall = { fromUs, drainUntilUs: addUs(wallUs, STALL_DRAIN_US) };
     this.queue.postponeDue(wallUs);
+    // A stall of L queued at most L of datagrams: however slowly, they are read within another L.
+    const watching = this.turnWatch.on;
+    this.turnWatch = { on: this.nextTurn !== null, reads: 1, untilUs: addUs(wallUs, micros(lengthUs)) };
+    if (this.turnWatch.on && !watching) this.watchTurn();
+  }
+
+  /** After each turn of the loop: a turn that read nothing (or the watch's end) ends the drain. */
+  private watchTurn(): void {
+    this.nextTurn?.(() => {
+      const watch = this.turnWatch;
+      if (this.stopped || watch.reads === 0 || this.wallUs() > watch.untilUs) {
+        watch.on = false;
+        return;
+      }
+      watch.reads = 0;
+      this.watchTurn();
+    });
   }
 
   /** Cancels the armed Node timer; pending events never run. */

@@ -100,6 +100,69 @@ describe('WallClock', () => {
     clock.stop();
   });
 
+  it('watching the event loop, a slow drain lasts while every turn reads a datagram, and ends at a turn with none', () => {
+    const wall = fakeWall();
+    const turns: Array<() => void> = [];
+    const clock = new WallClock(
+      wall.source,
+      () => {},
+      (fn) => turns.push(fn),
+    );
+    const endTurn = () => turns.splice(0).forEach((fn) => fn());
+    const tick = clock.at(micros(95_000), () => clock.reschedule(tick, micros(clock.now + 95_000)));
+    /** A datagram read at `t`, in a turn of its own; what the clock says it may have arrived from. */
+    const readAt = (t: number) => {
+      wall.set(t);
+      clock.catchUp();
+      const from = clock.arrivedFromUs();
+      endTurn();
+      return from;
+    };
+    wall.set(100_000);
+    clock.catchUp();
+    expect(turns).toEqual([]); // no stall, nothing watched
+    // Stopped for 3 s (the tick due at 190 ms runs at 3.1 s), then starved: one read every 40 ms,
+    // past the 250 ms and 10 ms of the wall-time rule, each in a turn of its own.
+    wall.set(3_100_000);
+    clock.catchUp();
+    expect(clock.stalls.count).toBe(1);
+    for (let t = 3_140_000; t <= 3_900_000; t += 40_000) expect(readAt(t)).toBe(190_000);
+    // A turn that read nothing: the queue was empty, and later reads are dated by when they came.
+    endTurn();
+    expect(turns).toEqual([]);
+    expect(readAt(3_950_000)).toBe(3_950_000);
+    expect(clock.stalls.count).toBe(1);
+    clock.stop();
+  });
+
+  it('a drain never outlasts the stall that queued it, even when every turn reads', () => {
+    const wall = fakeWall();
+    const turns: Array<() => void> = [];
+    const clock = new WallClock(
+      wall.source,
+      () => {},
+      (fn) => turns.push(fn),
+    );
+    const tick = clock.at(micros(95_000), () => clock.reschedule(tick, micros(clock.now + 95_000)));
+    wall.set(100_000);
+    clock.catchUp();
+    // Stopped 0.91 s: the watch ends 0.91 s after the stall was noticed (at 2.01 s).
+    wall.set(1_100_000);
+    clock.catchUp();
+    const read: number[] = [];
+    for (let t = 1_140_000; t <= 2_100_000; t += 40_000) {
+      wall.set(t);
+      clock.catchUp();
+      read.push(clock.arrivedFromUs());
+      turns.splice(0).forEach((fn) => fn());
+    }
+    expect(clock.stalls.count).toBe(1);
+    // Reads from 1.14 s to 2.02 s drain; the turn after the read at 2.02 s is past the watch's end and closes it.
+    expect(read).toEqual([...Array(23).fill(190_000), 2_060_000, 2_100_000]);
+    expect(turns).toEqual([]);
+    clock.stop();
+  });
+
   it('a callback that throws stops the clock and reports the error once', () => {
     const wall = fakeWall();
     const errors: unknown[] = [];

@@ -99,7 +99,7 @@ export class LivePeer {
   private endByUs: Micros | null = null;
 
   constructor(private readonly options: LivePeerOptions) {
-    this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'));
+    this.clock = options.clock ?? new WallClock(undefined, () => this.stop('error'), setImmediate);
     this.log = new WireLog(options.wireLogBytes);
     this.planted = livePlanted(options.switches);
     this.askedRounds = new AskedRounds(options.scenario.traffic.manifest);

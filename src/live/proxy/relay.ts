@@ -105,7 +105,7 @@ export class ProxyRelay {
     private readonly options: RelayOptions,
     private readonly listenSocket: Socket,
   ) {
-    this.clock = options.clock ?? new WallClock(monotonicMicros(), (error) => this.fail(error));
+    this.clock = options.clock ?? new WallClock(monotonicMicros(), (error) => this.fail(error), setImmediate);
     this.inFlight = new InFlight(options.inFlight);
     this.upstreamAddress = { address: options.upstream.host, port: options.upstream.port };
     const bound = listenSocket.address();
