@@ -19,6 +19,11 @@ const FLOOD_S = Number(process.env.BCSIM_FLOOD_SECONDS ?? 10);
 const RATE = Number(process.env.BCSIM_FLOOD_RATE ?? 10_000);
 /** Peak resident memory allowed each command: the wire log's 64 MiB budget and the rest of a run, with room. */
 const RSS_LIMIT_MB = 300;
+/**
+ * The flooded peers' wire-log budget: small enough that the flood fills it however slowly a busy
+ * machine lets the flooder send (at the default 64 MiB a loaded CI run once never filled it).
+ */
+const WIRE_LOG_MB = '4';
 /** A process gets this long past its duration before the test gives up on it (it is then killed). */
 const GRACE_MS = 90_000;
 const TEST_MS = FLOOD_S * 1000 + 2 * GRACE_MS;
@@ -111,6 +116,8 @@ describe.concurrent('every live command under a flood of garbage', () => {
         'fixed',
         '--duration',
         `${CLIENT_S}s`,
+        '--wire-log-mb',
+        WIRE_LOG_MB,
         '--json',
       ],
       'bcsim peer client:',
@@ -137,7 +144,17 @@ describe.concurrent('every live command under a flood of garbage', () => {
     const port = await freeUdpPort();
     let sent = 0;
     const server = await measured(
-      ['peer', 'server', '--listen', `127.0.0.1:${port}`, '--duration', `${FLOOD_S}s`, '--json'],
+      [
+        'peer',
+        'server',
+        '--listen',
+        `127.0.0.1:${port}`,
+        '--duration',
+        `${FLOOD_S}s`,
+        '--wire-log-mb',
+        WIRE_LOG_MB,
+        '--json',
+      ],
       'waiting for clients',
       async (run) => {
         const f = await flood({ port }, { ratePerSecond: RATE, seed: 2, opening: connectDatagram() });
