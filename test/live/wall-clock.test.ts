@@ -16,6 +16,20 @@ function fakeWall() {
   return { source: () => micros(us), set: (t: number) => (us = t) };
 }
 
+/** A clock on a fake wall that watches fake event-loop turns (endTurn runs them), with a 95 ms tick. */
+function watchedClock() {
+  const wall = fakeWall();
+  const turns: Array<() => void> = [];
+  const clock = new WallClock(
+    wall.source,
+    () => {},
+    (fn) => turns.push(fn),
+  );
+  const endTurn = () => turns.splice(0).forEach((fn) => fn());
+  const tick = clock.at(micros(95_000), () => clock.reschedule(tick, micros(clock.now + 95_000)));
+  return { wall, turns, clock, endTurn };
+}
+
 describe('WallClock', () => {
   it('runs nothing before the wall reaches it, then every due event in order, each seeing its due time', () => {
     const wall = fakeWall();
@@ -101,15 +115,7 @@ describe('WallClock', () => {
   });
 
   it('watching the event loop, a slow drain lasts while every turn reads a datagram, and ends at a turn with none', () => {
-    const wall = fakeWall();
-    const turns: Array<() => void> = [];
-    const clock = new WallClock(
-      wall.source,
-      () => {},
-      (fn) => turns.push(fn),
-    );
-    const endTurn = () => turns.splice(0).forEach((fn) => fn());
-    const tick = clock.at(micros(95_000), () => clock.reschedule(tick, micros(clock.now + 95_000)));
+    const { wall, turns, clock, endTurn } = watchedClock();
     /** A datagram read at `t`, in a turn of its own; what the clock says it may have arrived from. */
     const readAt = (t: number) => {
       wall.set(t);
@@ -136,14 +142,7 @@ describe('WallClock', () => {
   });
 
   it('a drain never outlasts the stall that queued it, even when every turn reads', () => {
-    const wall = fakeWall();
-    const turns: Array<() => void> = [];
-    const clock = new WallClock(
-      wall.source,
-      () => {},
-      (fn) => turns.push(fn),
-    );
-    const tick = clock.at(micros(95_000), () => clock.reschedule(tick, micros(clock.now + 95_000)));
+    const { wall, turns, clock, endTurn } = watchedClock();
     wall.set(100_000);
     clock.catchUp();
     // Stopped 0.91 s: the watch ends 0.91 s after the stall was noticed (at 2.01 s).
@@ -154,7 +153,7 @@ describe('WallClock', () => {
       wall.set(t);
       clock.catchUp();
       read.push(clock.arrivedFromUs());
-      turns.splice(0).forEach((fn) => fn());
+      endTurn();
     }
     expect(clock.stalls.count).toBe(1);
     // Reads from 1.14 s to 2.02 s drain; the turn after the read at 2.02 s is past the watch's end and closes it.
